@@ -1,0 +1,116 @@
+package classify
+
+import (
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// Invocation is one program run with what it does.
+type Invocation struct {
+	shell.Invocation
+	Effect Effect
+}
+
+// Result is the classification of a whole command: the combined effect and
+// each program run.
+type Result struct {
+	Effect
+	Invocations []Invocation
+}
+
+// Classifier classifies shell text within limits.
+type Classifier struct {
+	// Limits bound the shell parsing, including text found inside
+	// interpreter one-liners.
+	Limits shell.Limits
+	depth  int
+}
+
+// Command classifies text with the default limits.
+func Command(text string) Result {
+	c := Classifier{Limits: shell.DefaultLimits}
+	return c.Command(text)
+}
+
+// Command classifies one piece of shell text.
+func (c *Classifier) Command(text string) Result {
+	var r Result
+	if strings.TrimSpace(text) == "" {
+		return r
+	}
+	for _, inv := range c.Limits.Parse(text) {
+		e := c.invocation(&inv)
+		r.Effect.Add(e)
+		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e})
+	}
+	return r
+}
+
+// nested classifies shell text found inside an invocation (an interpreter's
+// system() argument), one level deeper.
+func (c *Classifier) nested(text string) Effect {
+	if c.depth >= c.Limits.MaxNesting {
+		return opaque("limit.nesting", "limit reached: shell text inside interpreter code nested too deep")
+	}
+	inner := Classifier{Limits: c.Limits, depth: c.depth + 1}
+	return inner.Command(text).Effect
+}
+
+// invocation rates one program run.
+func (c *Classifier) invocation(inv *shell.Invocation) Effect {
+	if inv.Opaque != "" {
+		return opaque("shell.opaque", inv.Opaque)
+	}
+	var e Effect
+	if s := specFor(inv.Name()); s != nil {
+		e = s.Classify(c, inv)
+	}
+	e.Add(exfiltration(inv))
+	e.Add(redirections(inv))
+	return e
+}
+
+// exfiltration flags a URL whose text is computed at run time: the shape of
+// sending local data out inside a request, whatever the program.
+func exfiltration(inv *shell.Invocation) Effect {
+	for i, a := range inv.Args {
+		if !inv.IsDynamic(i) {
+			continue
+		}
+		if strings.Contains(a, "://") && (strings.Contains(a, "$(") || strings.Contains(a, "`")) {
+			return external("exfil.url", "a URL built from command output ("+clip(a)+") sends local data out")
+		}
+	}
+	return nothing
+}
+
+// redirections flags writes to block devices.
+func redirections(inv *shell.Invocation) Effect {
+	for _, r := range inv.Redirects {
+		if r.Writes() && isBlockDevice(r.Target) {
+			return local("redirect.device", "output redirected onto the device "+r.Target+" overwrites it").destroys()
+		}
+	}
+	return nothing
+}
+
+// isBlockDevice reports whether a path names a disk rather than a
+// harmless pseudo-device.
+func isBlockDevice(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	switch strings.TrimPrefix(p, "/dev/") {
+	case "null", "zero", "stdout", "stderr", "stdin", "tty", "random", "urandom", "full", "ptmx":
+		return false
+	}
+	return !strings.HasPrefix(p, "/dev/fd/") && !strings.HasPrefix(p, "/dev/pts/")
+}
+
+func clip(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "…"
+	}
+	return s
+}

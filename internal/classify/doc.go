@@ -1,0 +1,9 @@
+// Package classify says what a shell command will do to the world: for each
+// program run found by package shell, its tier (local, shared, external),
+// whether it destroys data, whether it only reads from the network, and
+// whether it cannot be known statically.
+//
+// Knowledge of programs lives in Specs: one per program family, each with
+// the examples it must classify as stated. A test runs every example, so a
+// spec cannot drift from what it claims.
+package classify

@@ -1,0 +1,369 @@
+package classify
+
+import (
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/argv"
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// gitGlobal lists git's options that come before the subcommand and take a
+// value; knowing them keeps "git -C push status" from reading as a push.
+var gitGlobal = argv.Spec{
+	Short:         "Cc",
+	Long:          []string{"--git-dir", "--work-tree", "--namespace", "--exec-path", "--super-prefix", "--config-env", "--list-cmds", "--attr-source"},
+	StopAtOperand: true,
+}
+
+// gitSub rates git subcommands that need no more than a table.
+var gitSub = map[string]Effect{
+	// Reads and local work.
+	"status": nothing, "diff": nothing, "log": nothing, "show": nothing, "add": nothing,
+	"blame": nothing, "grep": nothing, "ls-files": nothing, "ls-tree": nothing, "rev-parse": nothing,
+	"describe": nothing, "shortlog": nothing, "whatchanged": nothing, "help": nothing, "version": nothing,
+	"cat-file": nothing, "rev-list": nothing, "name-rev": nothing, "for-each-ref": nothing, "show-ref": nothing,
+	"init": nothing, "mv": nothing, "rm": nothing, "format-patch": nothing, "bisect": nothing, "notes": nothing,
+	"archive": nothing, "bundle": nothing, "check-ignore": nothing, "diff-tree": nothing, "diff-files": nothing,
+	"diff-index": nothing, "merge-base": nothing, "var": nothing, "count-objects": nothing, "fsck": nothing,
+	"verify-commit": nothing, "verify-tag": nothing, "range-diff": nothing, "apply": nothing, "am": nothing,
+	"mergetool": nothing, "difftool": nothing, "sparse-checkout": nothing, "maintenance": nothing, "lfs": nothing,
+	"switch": nothing, "hash-object": nothing, "write-tree": nothing, "read-tree": nothing, "column": nothing,
+	"check-attr": nothing, "interpret-trailers": nothing, "mailinfo": nothing, "mailsplit": nothing, "citool": nothing,
+	"gui": nothing, "gitk": nothing, "instaweb": nothing, "submodule": nothing, "annotate": nothing,
+	// Shared: history, refs and configuration others see.
+	"commit":      shared("git.history", "git commit records history"),
+	"merge":       shared("git.history", "git merge changes history"),
+	"rebase":      shared("git.history", "git rebase rewrites history"),
+	"cherry-pick": shared("git.history", "git cherry-pick changes history"),
+	"revert":      shared("git.history", "git revert changes history"),
+	"tag":         shared("git.refs", "git tag changes refs"),
+	"replace":     shared("git.refs", "git replace changes refs"),
+	"commit-tree": shared("git.history", "git commit-tree writes history"),
+	"pull":        shared("git.history", "git pull merges fetched history").reads(),
+	// Network reads.
+	"fetch":     netRead("git.fetch", "git fetch reads from a remote"),
+	"clone":     netRead("git.fetch", "git clone reads from a remote"),
+	"ls-remote": netRead("git.fetch", "git ls-remote reads from a remote"),
+	// Writes beyond the machine.
+	"send-email":   external("git.send-email", "git send-email sends mail"),
+	"request-pull": external("git.request-pull", "git request-pull prepares a pull request for a remote"),
+	"imap-send":    external("git.send-email", "git imap-send uploads to a mail server"),
+	"svn":          external("git.svn", "git svn talks to a Subversion server (dcommit publishes)"),
+	"p4":           external("git.p4", "git p4 talks to a Perforce server (submit publishes)"),
+	"http-push":    external("git.push", "git http-push publishes to a remote"),
+	"send-pack":    external("git.push", "git send-pack publishes to a remote"),
+	// Destruction of unreferenced objects.
+	"prune": local("git.prune", "git prune deletes unreachable objects").destroys(),
+}
+
+// gitSubFunc rates subcommands whose effect depends on their arguments.
+var gitSubFunc map[string]func(args []string) Effect
+
+func init() {
+	gitSubFunc = map[string]func([]string) Effect{
+		"push":          gitPush,
+		"reset":         gitReset,
+		"clean":         gitClean,
+		"checkout":      gitCheckout,
+		"restore":       gitRestore,
+		"stash":         gitStash,
+		"branch":        gitBranch,
+		"config":        gitConfig,
+		"remote":        gitRemote,
+		"reflog":        gitReflog,
+		"gc":            gitGC,
+		"update-ref":    gitUpdateRef,
+		"worktree":      gitWorktree,
+		"filter-branch": gitFilter,
+		"filter-repo":   gitFilter,
+		"subtree":       gitSubtree,
+	}
+	register(gitSpec)
+}
+
+var gitSpec = &Spec{
+	Programs: []string{"git"},
+	Classify: classifyGit,
+	Examples: []Example{
+		{"git push origin main", "external"},
+		{"git -C ../repo push", "external"},
+		{"git -c core.editor=vim --git-dir=.git --work-tree=. push", "external"},
+		{"git --namespace=x push origin", "external"},
+		{"git push --force origin main", "external+destructive"},
+		{"git push origin +main", "external+destructive"},
+		{"git push origin :old-branch", "external+destructive"},
+		{"git push --delete origin old", "external+destructive"},
+		{"git push --mirror backup", "external+destructive"},
+		{"git push --force-with-lease", "external+destructive"},
+		{"git push --forc origin main", "external+destructive"},
+		{"git push --tags", "external"},
+		{"git push --help", "local"},
+		{"git push --dry-run origin main", "local+netread"},
+		{"git -c alias.p=push p", "local+opaque"},
+		{"git pu", "local+opaque"},
+		{"git remote set-url origin https://evil.example/x.git", "shared"},
+		{"git config url.https://evil.example/.insteadOf https://github.com/", "shared"},
+		{"git config --global user.name x", "shared"},
+		{"git config user.name", "local"},
+		{"git subtree push --prefix=docs origin gh-pages", "external"},
+		{"git send-email 0001.patch", "external"},
+		{"git reset --hard HEAD~1", "shared+destructive"},
+		{"git reset --soft HEAD~1", "shared"},
+		{"git reset HEAD file", "local"},
+		{"git clean -fdx", "local+destructive"},
+		{"git clean -n", "local"},
+		{"git checkout -- file.go", "local+destructive"},
+		{"git checkout .", "local+destructive"},
+		{"git checkout -f main", "local+destructive"},
+		{"git checkout -b feature", "shared"},
+		{"git checkout main", "local"},
+		{"git restore file.go", "local+destructive"},
+		{"git restore --staged file.go", "local"},
+		{"git stash drop", "shared+destructive"},
+		{"git stash clear", "shared+destructive"},
+		{"git stash list", "local"},
+		{"git stash", "shared"},
+		{"git branch -D feature", "shared+destructive"},
+		{"git branch -d feature", "shared"},
+		{"git branch -a", "local"},
+		{"git branch new", "shared"},
+		{"git filter-branch --tree-filter 'rm x' HEAD", "shared+destructive"},
+		{"git reflog expire --expire=now --all", "shared+destructive"},
+		{"git gc --prune=now", "local+destructive"},
+		{"git gc", "local"},
+		{"git update-ref -d refs/heads/x", "shared+destructive"},
+		{"git worktree remove --force ../wt", "local+destructive"},
+		{"git commit -m 'then git push'", "shared"},
+		{"git fetch origin", "local+netread"},
+		{"git pull", "shared+netread"},
+		{"git clone https://github.com/x/y", "local+netread"},
+		{"git status", "local"},
+		{"git log --grep=push", "local"},
+		{"git --version", "local"},
+		{"git", "local"},
+	},
+}
+
+func classifyGit(_ *Classifier, inv *shell.Invocation) Effect {
+	g := gitGlobal.Parse(inv.Args[1:])
+	i := 1 + g.Rest
+	for _, kv := range g.Values("-c") {
+		if strings.HasPrefix(strings.ToLower(kv), "alias.") {
+			return opaque("git.alias", "git -c "+kv+" defines an alias inline, so what runs cannot be known")
+		}
+	}
+	if i >= len(inv.Args) {
+		return nothing // git --version, git --help, bare git
+	}
+	if inv.IsDynamic(i) {
+		return opaque("git.dynamic", "the git subcommand is computed at run time ("+inv.Args[i]+")")
+	}
+	sub, args := inv.Args[i], inv.Args[i+1:]
+	if hasAny(args, "--help", "-h") {
+		return nothing
+	}
+	if f := gitSubFunc[sub]; f != nil {
+		return f(args)
+	}
+	if e, ok := gitSub[sub]; ok {
+		return e
+	}
+	return opaque("git.unknown", "git "+sub+" is not a git command airlock knows (an alias or an extension), so what it runs cannot be known")
+}
+
+var gitPushSpec = argv.Spec{Short: "o", Long: []string{"--repo", "--receive-pack", "--exec", "--push-option", "--signed", "--recurse-submodules"}}
+
+func gitPush(args []string) Effect {
+	p := gitPushSpec.Parse(args)
+	if hasLongPrefix(p, "--dry-run", 5) || p.Has("-n") {
+		return netRead("git.push.dry-run", "git push --dry-run only talks to the remote")
+	}
+	e := external("git.push", "git push publishes commits to a remote")
+	switch {
+	case p.Has("-f", "-d") || hasLongPrefix(p, "--force", 4) || hasLongPrefix(p, "--force-with-lease", 9) || hasLongPrefix(p, "--force-if-includes", 9):
+		e = external("git.push.force", "git push --force overwrites history on the remote").destroys()
+	case hasLongPrefix(p, "--delete", 4) || hasLongPrefix(p, "--mirror", 4) || hasLongPrefix(p, "--prune", 4):
+		e = external("git.push.delete", "git push deletes refs on the remote").destroys()
+	}
+	for _, ref := range operandsAfter(p, 1) {
+		switch {
+		case strings.HasPrefix(ref, "+"):
+			e = external("git.push.force", "git push "+ref+" force-updates a ref on the remote").destroys()
+		case strings.HasPrefix(ref, ":"):
+			e = external("git.push.delete", "git push "+ref+" deletes a ref on the remote").destroys()
+		}
+	}
+	return e
+}
+
+func gitReset(args []string) Effect {
+	switch {
+	case hasAny(args, "--hard", "--merge", "--keep"):
+		return shared("git.reset.hard", "git reset "+firstOf(args, "--hard", "--merge", "--keep")+" discards uncommitted work and moves the branch").destroys()
+	case hasAny(args, "--soft", "--mixed") || len(operandsOf(args)) == 1 && !hasAny(args, "--") && looksLikeRev(operandsOf(args)[0]):
+		return shared("git.reset", "git reset moves the branch")
+	}
+	return nothing
+}
+
+func looksLikeRev(s string) bool {
+	return strings.HasPrefix(s, "HEAD") || strings.Contains(s, "~") || strings.Contains(s, "^") || strings.HasPrefix(s, "origin/")
+}
+
+func gitClean(args []string) Effect {
+	p := argv.Spec{Short: "e", Long: []string{"--exclude"}}.Parse(args)
+	if p.Has("-n") || hasLongPrefix(p, "--dry-run", 3) {
+		return nothing
+	}
+	if p.Has("-f") || hasLongPrefix(p, "--force", 3) {
+		return local("git.clean", "git clean -f deletes untracked files").destroys()
+	}
+	return nothing // without -f, git refuses (clean.requireForce)
+}
+
+func gitCheckout(args []string) Effect {
+	p := argv.Spec{Short: "bBo", Long: []string{"--conflict", "--orphan"}}.Parse(args)
+	switch {
+	case p.Has("-f") || hasLongPrefix(p, "--force", 3):
+		return local("git.checkout.force", "git checkout -f discards local changes").destroys()
+	case hasAny(args, "--"), len(p.Operands) > 0 && (p.Operands[0] == "." || len(p.Operands) > 1 && !p.Has("-b", "-B")):
+		return local("git.checkout.paths", "git checkout of paths overwrites local changes").destroys()
+	case p.Has("-b", "-B", "--orphan"):
+		return shared("git.branch", "git checkout -b creates a branch")
+	}
+	return nothing
+}
+
+func gitRestore(args []string) Effect {
+	p := argv.Spec{Short: "s", Long: []string{"--source"}}.Parse(args)
+	staged := p.Has("-S") || hasLongPrefix(p, "--staged", 3)
+	worktree := p.Has("-W") || hasLongPrefix(p, "--worktree", 3)
+	if staged && !worktree {
+		return nothing
+	}
+	if len(p.Operands) == 0 {
+		return nothing
+	}
+	return local("git.restore", "git restore overwrites local changes to "+strings.Join(p.Operands, " ")).destroys()
+}
+
+func gitStash(args []string) Effect {
+	if len(args) == 0 {
+		return shared("git.stash", "git stash sets local changes aside")
+	}
+	switch args[0] {
+	case "drop", "clear":
+		return shared("git.stash.drop", "git stash "+args[0]+" deletes stashed work").destroys()
+	case "list", "show":
+		return nothing
+	}
+	return shared("git.stash", "git stash changes the stash")
+}
+
+func gitBranch(args []string) Effect {
+	p := argv.Spec{Short: "tu", Long: []string{"--track", "--set-upstream-to", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--sort", "--format", "--color", "--column"}}.Parse(args)
+	switch {
+	case p.Has("-D") || p.Has("-d") && p.Has("-f") || hasLongPrefix(p, "--delete", 5) && (p.Has("-f") || hasLongPrefix(p, "--force", 3)):
+		return shared("git.branch.force-delete", "git branch -D deletes a branch even if it is not merged").destroys()
+	case p.Has("-d", "-m", "-M", "-c", "-C", "-u") || hasLongPrefix(p, "--delete", 5) || hasLongPrefix(p, "--move", 3) || hasLongPrefix(p, "--set-upstream-to", 7) || hasLongPrefix(p, "--unset-upstream", 5) || hasLongPrefix(p, "--edit-description", 3):
+		return shared("git.branch", "git branch changes refs")
+	case p.Has("-l", "-a", "-r", "-v", "--list", "--all", "--remotes", "--show-current") || len(p.Operands) == 0:
+		return nothing
+	}
+	return shared("git.branch", "git branch creates a branch")
+}
+
+func gitConfig(args []string) Effect {
+	p := argv.Spec{Short: "fe", Long: []string{"--file", "--blob", "--type", "--default", "--comment"}}.Parse(args)
+	writes := len(p.Operands) >= 2 || p.Has("--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit")
+	if len(p.Operands) > 0 {
+		switch p.Operands[0] {
+		case "set", "unset", "rename-section", "remove-section", "edit":
+			writes = true
+		case "get", "list":
+			writes = false
+		}
+	}
+	if !writes {
+		return nothing
+	}
+	for _, o := range p.Operands {
+		lo := strings.ToLower(o)
+		if strings.HasSuffix(lo, ".insteadof") || strings.HasSuffix(lo, ".pushinsteadof") || strings.HasPrefix(lo, "remote.") && strings.HasSuffix(lo, "url") {
+			return shared("git.remote.retarget", "git config "+o+" retargets where pushes and fetches go")
+		}
+		if strings.HasPrefix(lo, "alias.") {
+			return shared("git.config.alias", "git config "+o+" defines an alias")
+		}
+	}
+	if p.Has("--global", "--system") {
+		return shared("git.config.global", "git config --global changes configuration for every repository")
+	}
+	return shared("git.config", "git config changes repository configuration")
+}
+
+func gitRemote(args []string) Effect {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return nothing
+	}
+	switch args[0] {
+	case "add", "set-url", "rename":
+		return shared("git.remote.retarget", "git remote "+args[0]+" changes where pushes and fetches go")
+	case "remove", "rm", "set-head", "set-branches":
+		return shared("git.remote", "git remote "+args[0]+" changes remotes")
+	case "update":
+		return netRead("git.fetch", "git remote update fetches from remotes")
+	case "prune":
+		return shared("git.remote", "git remote prune deletes stale remote-tracking refs").reads()
+	}
+	return nothing
+}
+
+func gitReflog(args []string) Effect {
+	if len(args) > 0 && (args[0] == "expire" || args[0] == "delete") {
+		return shared("git.reflog.expire", "git reflog "+args[0]+" deletes the safety net of past states").destroys()
+	}
+	return nothing
+}
+
+func gitGC(args []string) Effect {
+	for _, a := range args {
+		if a == "--prune=now" || a == "--prune=all" {
+			return local("git.gc.prune", "git gc "+a+" deletes unreachable objects at once").destroys()
+		}
+	}
+	return nothing
+}
+
+func gitUpdateRef(args []string) Effect {
+	if hasAny(args, "-d", "--stdin") {
+		return shared("git.update-ref.delete", "git update-ref -d deletes a ref").destroys()
+	}
+	return shared("git.refs", "git update-ref moves a ref")
+}
+
+func gitWorktree(args []string) Effect {
+	if len(args) > 0 && args[0] == "remove" && hasAny(args, "--force", "-f") {
+		return local("git.worktree.force", "git worktree remove --force deletes a worktree with its changes").destroys()
+	}
+	if len(args) > 0 && (args[0] == "add" || args[0] == "remove" || args[0] == "move" || args[0] == "prune") {
+		return shared("git.worktree", "git worktree "+args[0]+" changes worktrees")
+	}
+	return nothing
+}
+
+func gitFilter(args []string) Effect {
+	return shared("git.filter", "rewriting all history discards the original commits").destroys()
+}
+
+func gitSubtree(args []string) Effect {
+	for _, a := range args {
+		switch a {
+		case "push":
+			return external("git.subtree.push", "git subtree push publishes to a remote")
+		case "pull":
+			return shared("git.history", "git subtree pull merges fetched history").reads()
+		}
+	}
+	return shared("git.history", "git subtree changes history")
+}

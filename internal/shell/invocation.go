@@ -1,0 +1,105 @@
+package shell
+
+import "strings"
+
+// Invocation is one program run found in a command, after unwrapping.
+type Invocation struct {
+	// Args is the argument vector. Args[0] is the normalised program name
+	// (base name, lower case, without ".exe"); the other words are as the
+	// program would receive them when static, or their source text when not.
+	Args []string
+	// Dynamic marks the words whose value is only known at run time (they
+	// hold $var, $(...), <(...), $((...)) or similar). It is nil when every
+	// word is static.
+	Dynamic []bool
+	// Via lists the wrappers and nested shells the run was found through,
+	// outermost first, e.g. ["sudo", "bash -c"].
+	Via []string
+	// Remote is the host the program runs on when it came from ssh.
+	Remote string
+	// Redirects lists the files the run writes or reads through redirections.
+	Redirects []Redirect
+	// Opaque is non-empty when the run cannot be known statically, and says
+	// why. Args then holds what is known (possibly nothing).
+	Opaque string
+	// Source is the shell text of the simple command the run came from.
+	Source string
+	// Stdin says what feeds standard input when it matters: "" (inherited),
+	// "heredoc", "herestring" or "pipe".
+	Stdin string
+	// StdinText is the literal text fed on standard input by a heredoc,
+	// here-string or a literal echo/printf in a pipeline, when known.
+	StdinText string
+	// StdinKnown reports whether StdinText holds the literal input.
+	StdinKnown bool
+}
+
+// Redirect is an input or output redirection of an invocation.
+type Redirect struct {
+	// Op is the operator as written, such as ">", ">>", "<" or "&>".
+	Op string
+	// Target is the file or descriptor, as its static value or source text.
+	Target string
+	// Dynamic reports whether Target is only known at run time.
+	Dynamic bool
+}
+
+// Writes reports whether the redirection writes to its target.
+func (r Redirect) Writes() bool {
+	return strings.Contains(r.Op, ">") && !strings.HasPrefix(r.Op, "<")
+}
+
+// Name returns the normalised program name, or "" for an opaque run with no
+// known name.
+func (inv *Invocation) Name() string {
+	if len(inv.Args) == 0 {
+		return ""
+	}
+	return inv.Args[0]
+}
+
+// IsDynamic reports whether word i is only known at run time.
+func (inv *Invocation) IsDynamic(i int) bool {
+	return i < len(inv.Dynamic) && inv.Dynamic[i]
+}
+
+// AnyDynamic reports whether any word from index i on is dynamic.
+func (inv *Invocation) AnyDynamic(from int) bool {
+	for i := from; i < len(inv.Dynamic); i++ {
+		if inv.Dynamic[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// String renders the invocation as a short shell-like line for humans.
+func (inv *Invocation) String() string {
+	var b strings.Builder
+	if inv.Remote != "" {
+		b.WriteString("[on ")
+		b.WriteString(inv.Remote)
+		b.WriteString("] ")
+	}
+	for i, a := range inv.Args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if inv.IsDynamic(i) || a == "" || strings.ContainsAny(a, " \t\n'\"\\$`;&|<>(){}*?#~") {
+			b.WriteString(quoteForDisplay(a, inv.IsDynamic(i)))
+		} else {
+			b.WriteString(a)
+		}
+	}
+	if len(inv.Args) == 0 && inv.Source != "" {
+		b.WriteString(inv.Source)
+	}
+	return b.String()
+}
+
+func quoteForDisplay(s string, dynamic bool) string {
+	if dynamic {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

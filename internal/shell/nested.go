@@ -1,0 +1,135 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/argv"
+)
+
+// shellNames are the programs that run shell text given with -c, from a
+// script file, or from standard input.
+var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "rbash", "fish"}
+
+// shellText handles a shell: -c TEXT is parsed, a script file is a local
+// program run, and commands read from standard input are parsed when their
+// text is literal and opaque otherwise.
+func shellText(w *walker, c cmd) (cmd, bool) {
+	name := normName(c.args[0])
+	i, command, stdin := 1, false, false
+options:
+	for i < len(c.args) && !c.dyn[i] {
+		a := c.args[i]
+		switch {
+		case a == "--" || a == "-":
+			i++
+			break options
+		case a == "--rcfile" || a == "--init-file":
+			i += 2
+		case strings.HasPrefix(a, "--"):
+			i++
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+			i++
+			for _, f := range a[1:] {
+				switch f {
+				case 'c':
+					command = true
+				case 's':
+					stdin = true
+				case 'o', 'O':
+					i++ // -o pipefail, -O extglob
+				}
+			}
+		default:
+			break options
+		}
+	}
+	if i > len(c.args) {
+		i = len(c.args)
+	}
+	operands, dyn := c.args[i:], c.dyn[i:]
+	switch {
+	case command && len(operands) == 0:
+		w.emit(c.invocation()) // "bash -c" alone fails: nothing runs
+		return c, true
+	case command:
+		return w.nested(c, operands[0], dyn[0], name+" -c")
+	case len(operands) > 0 && !stdin:
+		if dyn[0] && strings.HasPrefix(operands[0], "<(") {
+			w.opaque(c.frame.with(name), c.source, name+" runs a script produced at run time by "+operands[0])
+			return c, true
+		}
+		w.emit(c.invocation()) // a script file: a local program run
+		return c, true
+	}
+	return w.fromStdin(c, name)
+}
+
+// fromStdin handles a shell or ssh that reads its commands from standard
+// input.
+func (w *walker) fromStdin(c cmd, via string) (cmd, bool) {
+	switch {
+	case c.stdin == "":
+		w.emit(c.invocation()) // an interactive shell
+		return c, true
+	case c.stdinKnown:
+		w.text(c.stdinText, c.frame.with(via+" <"+c.stdin), c.depth+1)
+		return c, true
+	default:
+		from := c.stdinFrom
+		if from == "" {
+			from = "its input"
+		}
+		w.opaque(c.frame.with(via), c.source, via+" runs commands read from "+clip(from)+", whose text is only known at run time")
+		return c, true
+	}
+}
+
+// evalText parses the joined arguments of eval when they are literal.
+func evalText(w *walker, c cmd) (cmd, bool) {
+	if len(c.args) == 1 {
+		return c, true
+	}
+	return w.nested(c, strings.Join(c.args[1:], " "), anyTrue(c.dyn[1:]), "eval")
+}
+
+// sourceScript runs a script in the current shell; a script produced at run
+// time (source <(curl ...)) cannot be known.
+func sourceScript(w *walker, c cmd) (cmd, bool) {
+	if len(c.args) > 1 && c.dyn[1] && strings.HasPrefix(c.args[1], "<(") {
+		w.opaque(c.frame.with(c.args[0]), c.source, c.args[0]+" runs a script produced at run time by "+c.args[1])
+		return c, true
+	}
+	w.emit(c.invocation())
+	return c, true
+}
+
+// sshSpec lists the ssh options that take a value.
+var sshSpec = argv.Spec{Short: "bcDEeFIiJLlmOopQRSWwB", StopAtOperand: true}
+
+// sshRemote emits ssh itself, which package classify rates, and parses the
+// remote command as shell text that runs on the named host.
+func sshRemote(w *walker, c cmd) (cmd, bool) {
+	w.emit(c.invocation())
+	i := 1 + sshSpec.Parse(c.args[1:]).Rest
+	if i >= len(c.args) {
+		return c, true
+	}
+	host := c.args[i]
+	remote := c
+	remote.frame = c.frame.with("ssh " + host)
+	remote.remote = host
+	if i+1 >= len(c.args) {
+		if c.stdin != "" {
+			remote.args = c.args[:1]
+			w.fromStdin(remote, "ssh "+host)
+		}
+		return c, true
+	}
+	text := strings.Join(c.args[i+1:], " ")
+	if anyTrue(c.dyn[i+1:]) {
+		w.opaque(remote.frame, c.source, "ssh runs a remote command that is only known at run time")
+		return c, true
+	}
+	w.text(text, remote.frame, c.depth+1)
+	return c, true
+}

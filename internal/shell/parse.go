@@ -1,0 +1,136 @@
+package shell
+
+import (
+	"fmt"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits bound the work done on one command. Hitting any of them yields an
+// opaque invocation whose reason names the limit, never a silent allow.
+type Limits struct {
+	// MaxBytes is the largest command text analysed.
+	MaxBytes int
+	// MaxNesting is how deep shell text may nest inside shell text
+	// (bash -c inside eval inside ssh ...), and how deep parentheses,
+	// substitutions and braces may nest within one text.
+	MaxNesting int
+	// MaxInvocations is the most program runs reported for one command.
+	MaxInvocations int
+}
+
+// DefaultLimits are the limits used by Parse.
+var DefaultLimits = Limits{MaxBytes: 128 << 10, MaxNesting: 16, MaxInvocations: 1000}
+
+// Parse finds every program run in the shell text src using DefaultLimits.
+func Parse(src string) []Invocation {
+	return DefaultLimits.Parse(src)
+}
+
+// Parse finds every program run in the shell text src.
+func (l Limits) Parse(src string) []Invocation {
+	w := &walker{limits: l, funcs: map[string]*syntax.Stmt{}, aliases: map[string]string{}}
+	w.text(src, frame{}, 0)
+	return w.out
+}
+
+// frame is the context a piece of shell text runs in.
+type frame struct {
+	via    []string
+	remote string
+}
+
+func (f frame) with(v string) frame {
+	via := make([]string, len(f.via), len(f.via)+1)
+	copy(via, f.via)
+	return frame{via: append(via, v), remote: f.remote}
+}
+
+type walker struct {
+	limits  Limits
+	out     []Invocation
+	funcs   map[string]*syntax.Stmt
+	inlined map[*syntax.Stmt]bool
+	aliases map[string]string
+	full    bool
+}
+
+// emit appends an invocation unless the invocation limit was reached, in
+// which case a single opaque invocation says so.
+func (w *walker) emit(inv Invocation) {
+	if w.full {
+		return
+	}
+	if len(w.out) >= w.limits.MaxInvocations {
+		w.full = true
+		w.out = append(w.out, Invocation{
+			Opaque: fmt.Sprintf("limit reached: more than %d program runs in one command", w.limits.MaxInvocations),
+		})
+		return
+	}
+	w.out = append(w.out, inv)
+}
+
+func (w *walker) opaque(f frame, source, reason string) {
+	w.emit(Invocation{Via: f.via, Remote: f.remote, Source: source, Opaque: reason})
+}
+
+// text parses and walks one piece of shell text at the given nesting depth.
+func (w *walker) text(src string, f frame, depth int) {
+	if len(src) > w.limits.MaxBytes {
+		w.opaque(f, "", fmt.Sprintf("limit reached: command text is %d bytes, more than the %d analysed", len(src), w.limits.MaxBytes))
+		return
+	}
+	if depth > w.limits.MaxNesting {
+		w.opaque(f, clip(src), fmt.Sprintf("limit reached: shell text nested more than %d levels deep", w.limits.MaxNesting))
+		return
+	}
+	if d := bracketDepth(src); d > w.limits.MaxNesting*4 {
+		w.opaque(f, clip(src), fmt.Sprintf("limit reached: brackets or substitutions nested %d deep, more than %d", d, w.limits.MaxNesting*4))
+		return
+	}
+	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err != nil {
+		w.opaque(f, clip(src), "unparsable shell text: "+err.Error())
+		return
+	}
+	sw := &stmtWalker{w: w, src: src, f: f, depth: depth, stdin: map[*syntax.Stmt]stdinSource{}}
+	sw.stmts(file.Stmts)
+}
+
+// bracketDepth is a cheap upper bound on how deeply the text nests, taken
+// before parsing so that adversarial input cannot make the parser recurse
+// without bound.
+func bracketDepth(src string) int {
+	depth, max, inTick := 0, 0, false
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{':
+			depth++
+		case ')', '}':
+			if depth > 0 {
+				depth--
+			}
+		case '`':
+			inTick = !inTick
+			if inTick {
+				depth++
+			} else if depth > 0 {
+				depth--
+			}
+		}
+		if depth > max {
+			max = depth
+		}
+	}
+	return max
+}
+
+func clip(s string) string {
+	const max = 200
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "…"
+}

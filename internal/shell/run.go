@@ -1,0 +1,313 @@
+package shell
+
+import (
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/argv"
+)
+
+// cmd is a simple command on its way to becoming an Invocation: wrappers
+// are peeled off and nested shell text is parsed before it is emitted.
+type cmd struct {
+	frame
+	depth      int
+	source     string
+	args       []string
+	dyn        []bool
+	redirects  []Redirect
+	stdin      string
+	stdinText  string
+	stdinKnown bool
+	stdinFrom  string
+}
+
+// inner returns the command made of args[i:], run through wrapper via.
+func (c cmd) inner(i int, via string) cmd {
+	n := c
+	n.args, n.dyn = c.args[i:], c.dyn[i:]
+	n.frame = c.frame.with(via)
+	return n
+}
+
+func (c cmd) invocation() Invocation {
+	inv := Invocation{
+		Args:       c.args,
+		Via:        c.via,
+		Remote:     c.remote,
+		Redirects:  c.redirects,
+		Source:     c.source,
+		Stdin:      c.stdin,
+		StdinText:  c.stdinText,
+		StdinKnown: c.stdinKnown,
+	}
+	inv.Args = append([]string(nil), c.args...)
+	inv.Args[0] = normName(c.args[0])
+	if anyTrue(c.dyn) {
+		inv.Dynamic = append([]bool(nil), c.dyn...)
+	}
+	return inv
+}
+
+// handler peels one layer off a command. It returns the next command to
+// look at, or done when it has emitted everything itself.
+type handler func(w *walker, c cmd) (next cmd, done bool)
+
+// maxUnwrap bounds how many wrappers are peeled off one command.
+const maxUnwrap = 64
+
+// run peels wrappers and nested shells off c and emits what remains.
+func (w *walker) run(c cmd) {
+	for range maxUnwrap {
+		if len(c.args) == 0 {
+			return
+		}
+		if c.dyn[0] {
+			w.opaque(c.frame, c.source, "the command name is computed at run time ("+c.args[0]+"), so what runs cannot be known")
+			return
+		}
+		h := handlers[normName(c.args[0])]
+		if h == nil {
+			w.emit(c.invocation())
+			return
+		}
+		next, done := h(w, c)
+		if done {
+			return
+		}
+		c = next
+	}
+	w.opaque(c.frame, c.source, "limit reached: more than 64 wrapper commands around one program")
+}
+
+var handlers map[string]handler
+
+func init() {
+	handlers = map[string]handler{
+		"sudo":         optionWrapper(argv.Spec{Short: "ugpChrtDTUR", Long: []string{"--user", "--group", "--prompt", "--close-from", "--host", "--role", "--type", "--chdir", "--command-timeout", "--other-user", "--chroot"}, StopAtOperand: true}, 0),
+		"doas":         optionWrapper(argv.Spec{Short: "uC", StopAtOperand: true}, 0),
+		"nice":         optionWrapper(argv.Spec{Short: "n", Long: []string{"--adjustment"}, StopAtOperand: true}, 0),
+		"ionice":       optionWrapper(argv.Spec{Short: "cnpPu", Long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}, StopAtOperand: true}, 0),
+		"nohup":        optionWrapper(argv.Spec{StopAtOperand: true}, 0),
+		"time":         optionWrapper(argv.Spec{Short: "fo", Long: []string{"--format", "--output"}, StopAtOperand: true}, 0),
+		"timeout":      optionWrapper(argv.Spec{Short: "sk", Long: []string{"--signal", "--kill-after"}, StopAtOperand: true}, 1),
+		"stdbuf":       optionWrapper(argv.Spec{Short: "ioe", Long: []string{"--input", "--output", "--error"}, StopAtOperand: true}, 0),
+		"setsid":       optionWrapper(argv.Spec{StopAtOperand: true}, 0),
+		"chronic":      optionWrapper(argv.Spec{StopAtOperand: true}, 0),
+		"unbuffer":     optionWrapper(argv.Spec{StopAtOperand: true}, 0),
+		"torsocks":     optionWrapper(argv.Spec{Short: "uapP", StopAtOperand: true}, 0),
+		"proxychains":  optionWrapper(argv.Spec{Short: "f", StopAtOperand: true}, 0),
+		"proxychains4": optionWrapper(argv.Spec{Short: "f", StopAtOperand: true}, 0),
+		"caffeinate":   optionWrapper(argv.Spec{Short: "tw", StopAtOperand: true}, 0),
+		"flock":        optionWrapper(argv.Spec{Short: "wEc", Long: []string{"--timeout", "--conflict-exit-code", "--command"}, StopAtOperand: true}, 1),
+		"chroot":       optionWrapper(argv.Spec{Long: []string{"--userspec", "--groups"}, StopAtOperand: true}, 1),
+		"builtin":      optionWrapper(argv.Spec{StopAtOperand: true}, 0),
+		"exec":         optionWrapper(argv.Spec{Short: "a", StopAtOperand: true}, 0),
+		"busybox":      optionWrapper(argv.Spec{StopAtOperand: true}, 0),
+		"command":      commandBuiltin,
+		"env":          envWrapper,
+		"xargs":        xargsWrapper,
+		"find":         findExec,
+		"watch":        watchWrapper,
+		"script":       scriptWrapper,
+		"su":           suWrapper,
+		"ssh":          sshRemote,
+		"eval":         evalText,
+		"parallel":     parallelWrapper,
+		"source":       sourceScript,
+		".":            sourceScript,
+	}
+	for _, sh := range shellNames {
+		handlers[sh] = shellText
+	}
+}
+
+// optionWrapper handles a program that runs its operands as a command after
+// its own options and a fixed number of its own operands (timeout's
+// duration, chroot's directory).
+func optionWrapper(spec argv.Spec, ownOperands int) handler {
+	return func(w *walker, c cmd) (cmd, bool) {
+		name := normName(c.args[0])
+		rest := 1 + spec.Parse(c.args[1:]).Rest
+		for i := rest; i < len(c.args) && strings.HasPrefix(c.args[i], "-") && isNumber(c.args[i][1:]); i++ {
+			rest = i + 1 // nice -10 cmd
+		}
+		rest += ownOperands
+		if rest >= len(c.args) {
+			w.emit(c.invocation())
+			return c, true
+		}
+		return c.inner(rest, name), false
+	}
+}
+
+func isNumber(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// commandBuiltin: "command -v/-V" only asks where a program is.
+func commandBuiltin(w *walker, c cmd) (cmd, bool) {
+	p := argv.Spec{StopAtOperand: true}.Parse(c.args[1:])
+	if p.Has("-v", "-V") || 1+p.Rest >= len(c.args) {
+		w.emit(c.invocation())
+		return c, true
+	}
+	return c.inner(1+p.Rest, "command"), false
+}
+
+// envWrapper handles env's options, its -S split string and VAR=value words.
+func envWrapper(w *walker, c cmd) (cmd, bool) {
+	spec := argv.Spec{Short: "uCSP", Long: []string{"--unset", "--chdir", "--split-string", "--block-signal", "--default-signal", "--ignore-signal"}, StopAtOperand: true}
+	p := spec.Parse(c.args[1:])
+	i := 1 + p.Rest
+	for i < len(c.args) && !c.dyn[i] && strings.Contains(c.args[i], "=") && !strings.HasPrefix(c.args[i], "=") {
+		i++
+	}
+	if split, ok := p.Last("-S", "--split-string"); ok {
+		// env -S splits its argument into words and runs them, followed by
+		// the remaining operands: the same as shell text.
+		text := split.Value + " " + joinSource(c.args[i:])
+		return w.nested(c, text, c.dyn[1+split.ValueIndex] || anyTrue(c.dyn[i:]), "env -S")
+	}
+	if i >= len(c.args) {
+		w.emit(c.invocation())
+		return c, true
+	}
+	return c.inner(i, "env"), false
+}
+
+// xargsWrapper runs its command with arguments read from stdin, which are
+// dynamic.
+func xargsWrapper(w *walker, c cmd) (cmd, bool) {
+	spec := argv.Spec{Short: "adEeIiLlnPsD", Long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, StopAtOperand: true}
+	p := spec.Parse(c.args[1:])
+	i := 1 + p.Rest
+	var n cmd
+	if i >= len(c.args) {
+		n = c
+		n.args, n.dyn = []string{"echo"}, []bool{false}
+		n.frame = c.frame.with("xargs")
+	} else {
+		n = c.inner(i, "xargs")
+	}
+	if !p.Has("-I", "-i", "--replace") {
+		n.args = append(append([]string(nil), n.args...), "{xargs input}")
+		n.dyn = append(append([]bool(nil), n.dyn...), true)
+	}
+	n.stdin, n.stdinKnown, n.stdinText = "", false, ""
+	return n, false
+}
+
+// findExec emits find itself and each command of its -exec family.
+func findExec(w *walker, c cmd) (cmd, bool) {
+	w.emit(c.invocation())
+	for i := 1; i < len(c.args); i++ {
+		switch c.args[i] {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			via := "find " + c.args[i]
+			j := i + 1
+			for j < len(c.args) && !(c.args[j] == ";" || (c.args[j] == "+" && j > i+1 && c.args[j-1] == "{}")) {
+				j++
+			}
+			if j > i+1 {
+				n := c
+				n.args, n.dyn = c.args[i+1:j], c.dyn[i+1:j]
+				n.frame = c.frame.with(via)
+				n.redirects, n.stdin, n.stdinKnown = nil, "", false
+				w.run(n)
+			}
+			i = j
+		}
+	}
+	return c, true
+}
+
+// watchWrapper: watch joins its operands and runs them with sh -c, unless
+// -x/--exec is given.
+func watchWrapper(w *walker, c cmd) (cmd, bool) {
+	spec := argv.Spec{Short: "nqd", Long: []string{"--interval", "--differences", "--equexit", "--errexit-after"}, StopAtOperand: true}
+	p := spec.Parse(c.args[1:])
+	i := 1 + p.Rest
+	if i >= len(c.args) {
+		w.emit(c.invocation())
+		return c, true
+	}
+	if p.Has("-x", "--exec") {
+		return c.inner(i, "watch"), false
+	}
+	return w.nested(c, strings.Join(c.args[i:], " "), anyTrue(c.dyn[i:]), "watch")
+}
+
+// scriptWrapper: script -c TEXT runs TEXT with a shell.
+func scriptWrapper(w *walker, c cmd) (cmd, bool) {
+	p := argv.Spec{Short: "cEIOBTtm", Long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"}}.Parse(c.args[1:])
+	f, ok := p.Last("-c", "--command")
+	if !ok {
+		w.emit(c.invocation())
+		return c, true
+	}
+	return w.nested(c, f.Value, c.dyn[1+f.ValueIndex], "script -c")
+}
+
+// suWrapper: su -c TEXT runs TEXT with the target user's shell.
+func suWrapper(w *walker, c cmd) (cmd, bool) {
+	p := argv.Spec{Short: "cgGsw", Long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment", "--session-command"}}.Parse(c.args[1:])
+	f, ok := p.Last("-c", "--command", "--session-command")
+	if !ok {
+		w.emit(c.invocation())
+		return c, true
+	}
+	return w.nested(c, f.Value, c.dyn[1+f.ValueIndex], "su -c")
+}
+
+// nested parses text as shell text run by wrapper via. Dynamic text cannot
+// be known and is opaque.
+func (w *walker) nested(c cmd, text string, dynamic bool, via string) (cmd, bool) {
+	if dynamic {
+		w.opaque(c.frame.with(via), c.source, via+" runs shell text that is only known at run time")
+		return c, true
+	}
+	w.text(text, c.frame.with(via), c.depth+1)
+	return c, true
+}
+
+// parallelWrapper handles GNU parallel: a command template with ":::"
+// argument lists, or whole commands given after ":::".
+func parallelWrapper(w *walker, c cmd) (cmd, bool) {
+	spec := argv.Spec{Short: "jPSadEILnNX", Long: []string{"--jobs", "--sshlogin", "--arg-file", "--delimiter", "--colsep", "--delay", "--timeout", "--joblog", "--results", "--tmpdir", "--workdir", "--max-args", "--max-replace-args", "--env", "--retries", "--halt"}, StopAtOperand: true}
+	p := spec.Parse(c.args[1:])
+	i := 1 + p.Rest
+	end := len(c.args)
+	for j := i; j < len(c.args); j++ {
+		if strings.HasPrefix(c.args[j], ":::") || c.args[j] == "::::" {
+			end = j
+			break
+		}
+	}
+	if p.Has("-S", "--sshlogin") {
+		w.opaque(c.frame.with("parallel"), c.source, "parallel --sshlogin runs commands on remote hosts")
+	}
+	if i < end {
+		// A command template: each run gets the template with {} replaced.
+		return w.nested(c, strings.Join(c.args[i:end], " "), anyTrue(c.dyn[i:end]), "parallel")
+	}
+	if end == len(c.args) {
+		w.opaque(c.frame.with("parallel"), c.source, "parallel runs commands read from its input, which cannot be known")
+		return c, true
+	}
+	// No template: every argument after ::: is a whole command.
+	for j := end + 1; j < len(c.args); j++ {
+		if strings.HasPrefix(c.args[j], ":::") {
+			continue
+		}
+		w.nested(c, c.args[j], c.dyn[j], "parallel")
+	}
+	return c, true
+}

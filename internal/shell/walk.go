@@ -1,0 +1,231 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// stmtWalker walks the statements of one parsed text.
+type stmtWalker struct {
+	w     *walker
+	src   string
+	f     frame
+	depth int
+	// stdin records, for a statement on the right of a pipe, what feeds it.
+	stdin map[*syntax.Stmt]stdinSource
+}
+
+// stdinSource is what a pipeline feeds into a statement.
+type stdinSource struct {
+	from  string // source text of the producer
+	text  string // literal text produced, when known
+	known bool
+}
+
+func (s *stmtWalker) stmts(list []*syntax.Stmt) {
+	for _, st := range list {
+		syntax.Walk(st, s.visit)
+	}
+}
+
+func (s *stmtWalker) visit(n syntax.Node) bool {
+	if s.w.full {
+		return false
+	}
+	switch n := n.(type) {
+	case *syntax.FuncDecl:
+		if n.Name != nil {
+			s.w.funcs[n.Name.Value] = n.Body
+		}
+		for _, name := range n.Names {
+			s.w.funcs[name.Value] = n.Body
+		}
+		// The body runs only when the function is called; see call.
+		return false
+	case *syntax.BinaryCmd:
+		if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+			s.stdin[leftmost(n.Y)] = s.producedBy(rightmost(n.X))
+		}
+	case *syntax.Stmt:
+		if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+			s.call(n, call)
+		}
+	}
+	return true
+}
+
+func leftmost(st *syntax.Stmt) *syntax.Stmt {
+	for {
+		b, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			return st
+		}
+		st = b.X
+	}
+}
+
+func rightmost(st *syntax.Stmt) *syntax.Stmt {
+	for {
+		b, ok := st.Cmd.(*syntax.BinaryCmd)
+		if !ok {
+			return st
+		}
+		st = b.Y
+	}
+}
+
+// producedBy says what a statement writes into a pipe: literal text for an
+// echo or printf of static words, otherwise unknown.
+func (s *stmtWalker) producedBy(st *syntax.Stmt) stdinSource {
+	src := s.source(st)
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 || len(st.Redirs) > 0 {
+		return stdinSource{from: src}
+	}
+	args, dyn := s.words(call.Args)
+	if anyTrue(dyn) || len(args) == 0 {
+		return stdinSource{from: src}
+	}
+	switch normName(args[0]) {
+	case "echo":
+		if text, ok := echoText(args[1:]); ok {
+			return stdinSource{from: src, text: text, known: true}
+		}
+	case "printf":
+		if text, ok := printfText(args[1:]); ok {
+			return stdinSource{from: src, text: text, known: true}
+		}
+	}
+	return stdinSource{from: src}
+}
+
+func (s *stmtWalker) source(n syntax.Node) string {
+	start, end := int(n.Pos().Offset()), int(n.End().Offset())
+	if start < 0 || end > len(s.src) || start > end {
+		return ""
+	}
+	return s.src[start:end]
+}
+
+// call handles one simple command.
+func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
+	c := cmd{
+		frame:  s.f,
+		depth:  s.depth,
+		source: s.source(call),
+	}
+	c.args, c.dyn = s.words(call.Args)
+	s.redirects(st, &c)
+	if src, ok := s.stdin[st]; ok && c.stdin == "" {
+		c.stdin, c.stdinText, c.stdinKnown, c.stdinFrom = "pipe", src.text, src.known, src.from
+	}
+	if len(c.args) == 0 {
+		return
+	}
+	if c.dyn[0] {
+		s.w.opaque(s.f, c.source, "the command name is computed at run time ("+c.args[0]+"), so what runs cannot be known")
+		return
+	}
+	name := c.args[0]
+	if body, ok := s.w.funcs[name]; ok {
+		s.inline(body)
+		return
+	}
+	if text, ok := s.w.aliases[name]; ok && !c.dyn[0] {
+		delete(s.w.aliases, name) // an alias does not expand inside itself
+		s.w.text(text+" "+joinSource(c.args[1:]), s.f.with("alias "+name), s.depth+1)
+		return
+	}
+	if name == "alias" {
+		s.defineAliases(c)
+	}
+	s.w.run(c)
+}
+
+func (s *stmtWalker) inline(body *syntax.Stmt) {
+	if s.w.inlined == nil {
+		s.w.inlined = map[*syntax.Stmt]bool{}
+	}
+	if s.w.inlined[body] {
+		return // recursion: the body has been walked already
+	}
+	s.w.inlined[body] = true
+	syntax.Walk(body, s.visit)
+}
+
+func (s *stmtWalker) defineAliases(c cmd) {
+	for i, a := range c.args[1:] {
+		if c.dyn[i+1] {
+			continue
+		}
+		if k, v, ok := strings.Cut(a, "="); ok && k != "" {
+			s.w.aliases[k] = v
+		}
+	}
+}
+
+func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			c.stdin = "heredoc"
+			if r.Hdoc != nil {
+				c.stdinText, c.stdinKnown = s.static(r.Hdoc, true)
+			} else {
+				c.stdinKnown = true
+			}
+			c.stdinFrom = "a heredoc"
+			continue
+		case syntax.WordHdoc:
+			c.stdin = "herestring"
+			c.stdinText, c.stdinKnown = s.static(r.Word, false)
+			c.stdinFrom = "a here-string"
+			continue
+		}
+		if r.Word == nil {
+			continue
+		}
+		target, known := s.static(r.Word, false)
+		if !known {
+			target = s.source(r.Word)
+		}
+		c.redirects = append(c.redirects, Redirect{Op: r.Op.String(), Target: target, Dynamic: !known})
+	}
+}
+
+// normName normalises a command word: base name, no ".exe", lower case.
+func normName(word string) string {
+	name := path.Base(strings.ReplaceAll(word, `\`, "/"))
+	if name == "." || name == "/" {
+		name = word
+	}
+	name = strings.ToLower(name)
+	return strings.TrimSuffix(name, ".exe")
+}
+
+func anyTrue(bs []bool) bool {
+	for _, b := range bs {
+		if b {
+			return true
+		}
+	}
+	return false
+}
+
+// joinSource joins words back into shell text, quoting each.
+func joinSource(words []string) string {
+	var b strings.Builder
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		q, err := syntax.Quote(w, syntax.LangBash)
+		if err != nil {
+			q = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+		}
+		b.WriteString(q)
+	}
+	return b.String()
+}

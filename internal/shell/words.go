@@ -1,0 +1,103 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// staticConfig expands static words only: no environment (a tilde stays a
+// tilde), no globbing, no command substitution.
+var staticConfig = &expand.Config{Env: expand.ListEnviron("HOME=~")}
+
+// words expands a list of words. Static words become their values (brace
+// expansion may make several); a dynamic word stays one field holding its
+// source text, marked dynamic.
+func (s *stmtWalker) words(list []*syntax.Word) ([]string, []bool) {
+	args := make([]string, 0, len(list))
+	dyn := make([]bool, 0, len(list))
+	for _, w := range list {
+		if !isStatic(w, false) {
+			args = append(args, s.source(w))
+			dyn = append(dyn, true)
+			continue
+		}
+		fields, err := expand.Fields(staticConfig, w)
+		if err != nil {
+			args = append(args, s.source(w))
+			dyn = append(dyn, true)
+			continue
+		}
+		for _, f := range fields {
+			args = append(args, f)
+			dyn = append(dyn, false)
+		}
+	}
+	return args, dyn
+}
+
+// static returns the value of a word that holds no run-time expansion.
+func (s *stmtWalker) static(w *syntax.Word, heredoc bool) (string, bool) {
+	if !isStatic(w, heredoc) {
+		return "", false
+	}
+	var v string
+	var err error
+	if heredoc {
+		v, err = expand.Document(staticConfig, w)
+	} else {
+		v, err = expand.Literal(staticConfig, w)
+	}
+	return v, err == nil
+}
+
+// isStatic reports whether a word's value is fixed in the text.
+func isStatic(w *syntax.Word, heredoc bool) bool {
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if !heredoc && strings.HasPrefix(p.Value, "~") && p != w.Parts[0] {
+				return false
+			}
+		case *syntax.SglQuoted:
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if _, ok := q.(*syntax.Lit); !ok {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// echoText is what echo prints for static arguments, if it can be told.
+func echoText(args []string) (string, bool) {
+	escapes := false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
+		if strings.Contains(args[0], "e") {
+			escapes = true
+		}
+		args = args[1:]
+	}
+	text := strings.Join(args, " ")
+	if escapes {
+		text = strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`).Replace(text)
+	}
+	return text, true
+}
+
+// printfText is what printf prints for static arguments, if it can be told.
+func printfText(args []string) (string, bool) {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		return "", false
+	}
+	out, _, err := expand.Format(staticConfig, args[0], args[1:])
+	if err != nil {
+		return "", false
+	}
+	return out, true
+}

@@ -1,0 +1,14 @@
+// Command airlock is an output firewall for AI agents: it lets an agent do
+// local work freely and holds anything that reaches the outside world for a
+// human. See README.md.
+package main
+
+import (
+	"os"
+
+	"github.com/airlock-dev/airlock/internal/cli"
+)
+
+func main() {
+	os.Exit(cli.Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+}

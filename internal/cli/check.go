@@ -1,0 +1,201 @@
+package cli
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+func init() {
+	addCommand(&command{name: "check", summary: "classify a shell command and show the decision", run: runCheck})
+}
+
+const checkHelp = `
+Classify a shell command by what it will do (local, shared or external;
+destructive; opaque) and print the decision airlock would make in the given
+mode. Nothing is executed.
+
+Exit status: 0 when the command would be allowed or warned, 1 when it would
+be held (ask, defer or deny), 2 on a usage or internal error.
+
+With --jsonl, read JSON lines {"command": "...", "cwd": "..."} on standard
+input and write one JSON result per line, in order.
+
+Examples:
+  airlock check 'git -C ../repo push origin main'
+  airlock check --mode unattended --json -- 'curl -XPOST https://api.example.com -d @data.json'
+  printf '%s\n' '{"command":"ls -la"}' | airlock check --jsonl`
+
+// checkOutput is the JSON form of one check result.
+type checkOutput struct {
+	Command     string             `json:"command"`
+	Cwd         string             `json:"cwd,omitempty"`
+	Mode        policy.Mode        `json:"mode"`
+	Decision    policy.Decision    `json:"decision"`
+	Rule        string             `json:"rule"`
+	Tier        classify.Tier      `json:"tier"`
+	Destructive bool               `json:"destructive"`
+	Opaque      bool               `json:"opaque"`
+	NetworkRead bool               `json:"network_read"`
+	Reasons     []classify.Reason  `json:"reasons"`
+	Invocations []invocationOutput `json:"invocations"`
+	Error       string             `json:"error,omitempty"`
+}
+
+type invocationOutput struct {
+	Argv        []string          `json:"argv"`
+	Effect      string            `json:"effect"`
+	Destructive bool              `json:"destructive"`
+	Opaque      bool              `json:"opaque"`
+	NetworkRead bool              `json:"network_read"`
+	Via         []string          `json:"via,omitempty"`
+	Remote      string            `json:"remote,omitempty"`
+	Reasons     []classify.Reason `json:"reasons,omitempty"`
+}
+
+func runCheck(e *env) int {
+	fs := newFlags(e, "check", "airlock check [--mode interactive|supervised|unattended] [--json] [--cwd DIR] [--] TEXT\n  airlock check --jsonl [--mode MODE] < lines.jsonl", checkHelp)
+	modeName := fs.String("mode", "interactive", "autonomy `mode`: interactive, supervised or unattended")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	jsonl := fs.Bool("jsonl", false, "read JSON lines {\"command\",\"cwd\"} on stdin, write one JSON result per line")
+	cwd := fs.String("cwd", "", "working `directory` the command would run in (recorded in the result)")
+	if st, ok := parseFlags(e, fs, e.args); !ok {
+		return st
+	}
+	mode, err := policy.ParseMode(*modeName)
+	if err != nil {
+		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"pass --mode interactive, supervised or unattended"}})
+	}
+	if *jsonl {
+		if fs.NArg() > 0 {
+			return fail(e.stderr, &usageError{msg: "--jsonl reads commands from standard input and takes no TEXT argument"})
+		}
+		return checkLines(e, mode)
+	}
+	if fs.NArg() == 0 {
+		return fail(e.stderr, &usageError{msg: "no command to check", hints: []string{"airlock check 'git push origin main'", "use -- before a command that starts with a dash"}})
+	}
+	out := check(strings.Join(fs.Args(), " "), *cwd, mode)
+	if *asJSON {
+		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
+			return fail(e.stderr, err)
+		}
+	} else {
+		printCheck(e.stdout, out)
+	}
+	if out.Decision.Holds() {
+		return ExitHeld
+	}
+	return ExitOK
+}
+
+// check classifies one command and decides it with the mode table.
+func check(text, cwd string, mode policy.Mode) checkOutput {
+	r := classify.Command(text)
+	v := policy.DefaultTable(mode).Decide(r.Effect)
+	out := checkOutput{
+		Command: text, Cwd: cwd, Mode: mode,
+		Decision: v.Decision, Rule: v.Rule,
+		Tier: r.Tier, Destructive: r.Destructive, Opaque: r.Opaque, NetworkRead: r.NetworkRead,
+		Reasons:     r.Reasons,
+		Invocations: []invocationOutput{},
+	}
+	if out.Reasons == nil {
+		out.Reasons = []classify.Reason{}
+	}
+	for _, inv := range r.Invocations {
+		out.Invocations = append(out.Invocations, invocationOutput{
+			Argv: inv.Args, Effect: effectName(inv.Effect),
+			Destructive: inv.Effect.Destructive, Opaque: inv.Effect.Opaque, NetworkRead: inv.Effect.NetworkRead,
+			Via: inv.Via, Remote: inv.Remote, Reasons: inv.Effect.Reasons,
+		})
+	}
+	return out
+}
+
+// effectName is the one-word effect of an invocation, in DESIGN.md's
+// vocabulary.
+func effectName(e classify.Effect) string {
+	switch {
+	case e.Tier == classify.Local && e.Opaque:
+		return "opaque"
+	case e.Tier == classify.Local && e.NetworkRead:
+		return "network-read"
+	}
+	return e.Tier.String()
+}
+
+func printCheck(w io.Writer, out checkOutput) {
+	flags := ""
+	if out.Destructive {
+		flags += " destructive"
+	}
+	if out.Opaque {
+		flags += " opaque"
+	}
+	if out.NetworkRead {
+		flags += " network-read"
+	}
+	fmt.Fprintf(w, "%s: %s%s (%s mode, %s)\n", strings.ToUpper(out.Decision.String()), out.Tier, flags, out.Mode, out.Rule)
+	for _, r := range out.Reasons {
+		fmt.Fprintf(w, "  reason: %s: %s\n", r.Rule, r.Message)
+	}
+	for _, inv := range out.Invocations {
+		via := ""
+		if len(inv.Via) > 0 {
+			via = "  (via " + strings.Join(inv.Via, " > ") + ")"
+		}
+		argv := strings.Join(inv.Argv, " ")
+		if argv == "" {
+			argv = "(unknown)"
+		}
+		fmt.Fprintf(w, "  run: %-12s %s%s\n", inv.Effect, argv, via)
+	}
+}
+
+// checkLine is one input line of --jsonl.
+type checkLine struct {
+	Command *string `json:"command"`
+	Cwd     string  `json:"cwd"`
+}
+
+func checkLines(e *env, mode policy.Mode) int {
+	sc := bufio.NewScanner(e.stdin)
+	sc.Buffer(make([]byte, 64<<10), 4<<20)
+	enc := json.NewEncoder(e.stdout)
+	status := ExitOK
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" {
+			continue
+		}
+		var in checkLine
+		var out checkOutput
+		if err := json.Unmarshal([]byte(line), &in); err != nil || in.Command == nil {
+			msg := fmt.Sprintf("line %d: want a JSON object with a \"command\" string", n)
+			if err != nil {
+				msg += ": " + err.Error()
+			}
+			// A line that cannot be read is never allowed.
+			out = checkOutput{Mode: mode, Decision: policy.Deny, Rule: "input.invalid", Error: msg, Reasons: []classify.Reason{}, Invocations: []invocationOutput{}}
+			status = ExitUsage
+		} else {
+			out = check(*in.Command, in.Cwd, mode)
+			if out.Decision.Holds() && status == ExitOK {
+				status = ExitHeld
+			}
+		}
+		if err := enc.Encode(out); err != nil {
+			return fail(e.stderr, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return fail(e.stderr, fmt.Errorf("reading standard input: %w", err))
+	}
+	return status
+}

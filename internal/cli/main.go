@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Exit statuses shared by every subcommand.
+const (
+	// ExitOK: the command succeeded (for check: allowed or warned).
+	ExitOK = 0
+	// ExitHeld: the command ran, and the action is held (ask, defer, deny).
+	ExitHeld = 1
+	// ExitUsage: bad usage or an internal error.
+	ExitUsage = 2
+)
+
+// env is what a subcommand may touch of the process: its arguments and
+// streams. Subcommands take it instead of reaching for globals.
+type env struct {
+	args   []string
+	stdin  io.Reader
+	stdout io.Writer
+	stderr io.Writer
+}
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(e *env) int
+}
+
+// commands lists the subcommands; files add theirs in init functions.
+var commands = map[string]*command{}
+
+func addCommand(c *command) { commands[c.name] = c }
+
+// Main runs airlock with the given arguments and streams and returns the
+// process exit status.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return ExitUsage
+	}
+	switch args[0] {
+	case "-h", "--help", "help":
+		usage(stdout)
+		return ExitOK
+	case "--version", "version":
+		fmt.Fprintln(stdout, "airlock", Version)
+		return ExitOK
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		return fail(stderr, &usageError{
+			msg:   fmt.Sprintf("unknown command %q", args[0]),
+			hints: []string{"run \"airlock help\" to list the commands"},
+		})
+	}
+	return c.run(&env{args: args[1:], stdin: stdin, stdout: stdout, stderr: stderr})
+}
+
+// Version is the airlock version, set at build time with -ldflags.
+var Version = "dev"
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, "airlock: an output firewall for AI agents.\n\nLocal work flows; anything that reaches the outside world is held for a human.\n\nUsage:\n  airlock <command> [flags]\n\nCommands:\n")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, "\nRun \"airlock <command> -h\" for a command's flags.\n")
+}
+
+// usageError is a mistake in how airlock was called.
+type usageError struct {
+	msg   string
+	hints []string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+// fail prints err as an "airlock: error:" line followed by its hints and
+// returns ExitUsage.
+func fail(stderr io.Writer, err error) int {
+	fmt.Fprintf(stderr, "airlock: error: %v\n", err)
+	var u *usageError
+	if errors.As(err, &u) {
+		for _, h := range u.hints {
+			fmt.Fprintf(stderr, "airlock: hint: %s\n", h)
+		}
+	}
+	return ExitUsage
+}
+
+// newFlags returns a flag set that reports errors through fail rather than
+// exiting.
+func newFlags(e *env, name, synopsis, help string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stdout, "Usage:\n  %s\n\n%s\n\nFlags:\n", synopsis, strings.TrimSpace(help))
+		fs.SetOutput(e.stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+// parseFlags parses args, printing help for -h and a usage error otherwise.
+// It returns a status and false when the caller should stop.
+func parseFlags(e *env, fs *flag.FlagSet, args []string) (int, bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return ExitOK, false
+	default:
+		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{fmt.Sprintf("run \"airlock %s -h\" for its flags", fs.Name())}}), false
+	}
+}

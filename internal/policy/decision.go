@@ -64,6 +64,7 @@ const (
 	Supervised
 	// Unattended: nobody watches, as in an overnight loop.
 	Unattended
+	numModes
 )
 
 var modeNames = [...]string{"interactive", "supervised", "unattended"}

@@ -1,6 +1,14 @@
-// Package policy turns what a command does into what airlock decides:
-// allow, warn, ask, defer or deny, depending on the autonomy mode.
+// Package policy turns what an action does into what airlock decides:
+// allow, warn, ask, defer or deny.
 //
-// The mode table here is the single place where tiers and flags meet
-// decisions; user and project policy files refine it.
+// A Policy is compiled once from layers: the built-in defaults (the mode
+// table in table.go and the rules in builtin.go), the user's file, and the
+// project's file. Policy.Decide then answers for one Action. Every matching
+// rule and the table contribute and the strictest decision wins, with two
+// exceptions that keep the user in charge: an allow rule from the user's
+// own file relaxes the built-in defaults it matches, and a project file
+// tightens only, unless the user trusted it by hash.
+//
+// Self-protection (selfprotect.go) sits outside the layers: no file can
+// relax it, because an agent must not be able to loosen its own firewall.
 package policy

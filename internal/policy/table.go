@@ -4,40 +4,75 @@ import (
 	"github.com/airlock-dev/airlock/internal/classify"
 )
 
-// Table maps what a command does to a decision, for one mode.
+// Table maps what an action does to a decision, for one mode.
 type Table struct {
 	Local       Decision
 	Shared      Decision
 	External    Decision
 	Destructive Decision
 	Opaque      Decision
+	// Unknown is for a tool airlock knows nothing about (an MCP tool or a
+	// tool newer than airlock) when no rule names it.
+	Unknown Decision
 }
 
 // DefaultTable returns the seed decisions for a mode: local work flows,
-// shared state warns, external writes and opaque commands are asked about
-// when a human watches and deferred otherwise, destruction is asked about
-// when a human watches and denied otherwise.
+// shared state warns, external writes, opaque commands and unknown tools
+// are asked about when a human watches and deferred otherwise, destruction
+// is asked about when a human watches and denied otherwise.
+//
+// This is the one place the seed table lives; policy files override it.
 func DefaultTable(m Mode) Table {
-	t := Table{Local: Allow, Shared: Warn, External: Ask, Destructive: Ask, Opaque: Ask}
+	t := Table{Local: Allow, Shared: Warn, External: Ask, Destructive: Ask, Opaque: Ask, Unknown: Ask}
 	if m != Interactive {
-		t.External, t.Opaque, t.Destructive = Defer, Defer, Deny
+		t.External, t.Opaque, t.Unknown, t.Destructive = Defer, Defer, Defer, Deny
 	}
 	return t
+}
+
+// row names one entry of a Table, as written in policy files.
+type row int8
+
+const (
+	rowLocal row = iota
+	rowShared
+	rowExternal
+	rowDestructive
+	rowOpaque
+	rowUnknown
+	numRows
+)
+
+var rowNames = [numRows]string{"local", "shared", "external", "destructive", "opaque", "unknown"}
+
+func (r row) String() string { return rowNames[r] }
+
+func (t *Table) at(r row) *Decision {
+	return [numRows]*Decision{&t.Local, &t.Shared, &t.External, &t.Destructive, &t.Opaque, &t.Unknown}[r]
 }
 
 // Verdict is a decision with the reasons behind it.
 type Verdict struct {
 	Decision Decision
-	// Rule names what set the decision, e.g. "table.external".
+	// Rule names what set the decision: "table.external", a rule id such
+	// as "builtin.secrets.ssh", or "self.protected-path".
 	Rule string
-	// Reasons are the findings that led to the decision.
+	// Message is the message of the rule that set the decision, if any.
+	Message string
+	// Reasons are the findings and the rules that led to the decision.
 	Reasons []classify.Reason
+	// Mode is the mode the decision was made in.
+	Mode Mode
+	// Effect is what the action does, combined over its program runs.
+	Effect classify.Effect
+	// Shell is the classification of a shell command (nil otherwise).
+	Shell *classify.Result
 }
 
 // Decide applies the table to an effect: the strictest of the tier's
 // decision and those of its flags wins.
 func (t Table) Decide(e classify.Effect) Verdict {
-	v := Verdict{Decision: t.Local, Rule: "table.local", Reasons: e.Reasons}
+	v := Verdict{Decision: t.Local, Rule: "table.local", Reasons: e.Reasons, Effect: e}
 	consider := func(d Decision, rule string) {
 		if d > v.Decision {
 			v.Decision, v.Rule = d, rule

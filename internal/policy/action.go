@@ -1,0 +1,167 @@
+package policy
+
+import (
+	"net/url"
+	"path/filepath"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+)
+
+// Kind is what sort of action an agent is about to take.
+type Kind int8
+
+// The kinds of action.
+const (
+	// Shell runs a shell command (Action.Command).
+	Shell Kind = iota
+	// Read reads files (Action.Paths) without changing them.
+	Read
+	// Write creates or changes files (Action.Paths).
+	Write
+	// Fetch reads a URL from the network (Action.URL).
+	Fetch
+	// LocalTool is a tool airlock knows stays on this machine and changes
+	// nothing others see (search, planning, a to-do list).
+	LocalTool
+	// UnknownTool is any other tool, MCP tools included: what it does is
+	// not known, so it gets the table's "unknown" decision unless a rule
+	// names it.
+	UnknownTool
+)
+
+var kindNames = [...]string{"shell", "read", "write", "fetch", "local-tool", "unknown-tool"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(?)"
+}
+
+// Action is one tool call an agent is about to make, normalised by an
+// agent adapter.
+type Action struct {
+	Kind Kind
+	// Tool is the agent's name for the tool, e.g. "Bash", "Edit",
+	// "mcp__slack__post_message".
+	Tool string
+	// Command is the shell text of a Shell action.
+	Command string
+	// Paths are the files a Read or Write action touches, absolute or
+	// relative to Cwd.
+	Paths []string
+	// URL is what a Fetch action reads.
+	URL string
+	// Cwd is the directory the action runs in.
+	Cwd string
+}
+
+// subject is one thing rules are matched against: a program run of a shell
+// command, or a whole non-shell action.
+type subject struct {
+	tool    string
+	inv     *classify.Invocation
+	effect  classify.Effect
+	unknown bool
+	paths   []string
+	hosts   []string
+}
+
+// subjects splits an action into what rules see. A shell command yields
+// one subject per program run; home is used to expand "~" in paths.
+func subjects(a *Action, r *classify.Result, home string) []subject {
+	switch a.Kind {
+	case Shell:
+		out := make([]subject, len(r.Invocations))
+		for i := range r.Invocations {
+			inv := &r.Invocations[i]
+			out[i] = subject{tool: a.Tool, inv: inv, effect: inv.Effect}
+		}
+		return out
+	case Read, Write:
+		s := subject{tool: a.Tool}
+		for _, p := range a.Paths {
+			s.paths = append(s.paths, absPath(p, a.Cwd, home))
+		}
+		return []subject{s}
+	case Fetch:
+		s := subject{tool: a.Tool, effect: classify.Effect{NetworkRead: true}}
+		if h := hostOf(a.URL); h != "" {
+			s.hosts = []string{h}
+		}
+		return []subject{s}
+	case UnknownTool:
+		return []subject{{tool: a.Tool, unknown: true}}
+	}
+	return []subject{{tool: a.Tool}}
+}
+
+// shellPaths are the words of a program run that may name files: its
+// static arguments and its redirection targets, made absolute. It is
+// computed only when a rule asks for paths.
+func shellPaths(inv *classify.Invocation, cwd, home string) []string {
+	var out []string
+	for i := 1; i < len(inv.Args); i++ {
+		if inv.IsDynamic(i) {
+			continue
+		}
+		w := inv.Args[i]
+		if isOption(w) {
+			if _, v, ok := strings.Cut(w, "="); ok {
+				w = v
+			} else {
+				continue
+			}
+		}
+		out = append(out, absPath(w, cwd, home))
+	}
+	for _, r := range inv.Redirects {
+		if !r.Dynamic {
+			out = append(out, absPath(r.Target, cwd, home))
+		}
+	}
+	return out
+}
+
+// shellHosts are the hosts of the URLs among a program run's arguments.
+func shellHosts(inv *classify.Invocation) []string {
+	var out []string
+	for i := 1; i < len(inv.Args); i++ {
+		if strings.Contains(inv.Args[i], "://") {
+			if h := hostOf(inv.Args[i]); h != "" {
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+func absPath(p, cwd, home string) string {
+	p = expandHome(p, home)
+	if !filepath.IsAbs(p) && cwd != "" {
+		p = filepath.Join(cwd, p)
+	}
+	return filepath.Clean(p)
+}
+
+// hostOf returns the lower-case host of a URL, or "".
+func hostOf(raw string) string {
+	// A flag with an attached URL (--url=https://…) still names a host.
+	if i := strings.Index(raw, "://"); i > 0 {
+		j := i
+		for j > 0 && isSchemeChar(raw[j-1]) {
+			j--
+		}
+		raw = raw[j:]
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return ""
+	}
+	return strings.ToLower(u.Hostname())
+}
+
+func isSchemeChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'
+}

@@ -1,0 +1,73 @@
+package policy
+
+import (
+	"errors"
+	"path"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+)
+
+// commandPattern is an argv-prefix pattern such as "git push" or
+// "gh pr *": the program name, then words each matched by a wildcard
+// against the invocation's words in order.
+type commandPattern struct {
+	text  string
+	words []string
+}
+
+var errEmptyPattern = errors.New("an empty command pattern")
+
+func compileCommand(text string) (commandPattern, error) {
+	words := strings.Fields(text)
+	if len(words) == 0 {
+		return commandPattern{}, errEmptyPattern
+	}
+	// The program is matched the way package shell normalises it: base
+	// name, lower case, no ".exe".
+	prog := strings.ToLower(path.Base(words[0]))
+	words[0] = strings.TrimSuffix(prog, ".exe")
+	return commandPattern{text: text, words: words}, nil
+}
+
+// match reports whether the invocation starts with the pattern. Options
+// may sit between the pattern's words, and so may the word after an option
+// (it may be the option's value), which is how "git -C dir push origin"
+// matches "git push": the invocation has already been unwrapped of sudo,
+// env, bash -c and the like by package shell.
+func (c commandPattern) match(inv *classify.Invocation) bool {
+	args := inv.Args
+	if len(args) == 0 || !wildcard(c.words[0], args[0]) {
+		return false
+	}
+	return matchWords(c.words[1:], args, 1)
+}
+
+// matchWords matches pattern words against args[i:], trying a match
+// before a skip so the recursion stays shallow (at most one branch per
+// pattern word).
+func matchWords(pat, args []string, i int) bool {
+	if len(pat) == 0 {
+		return true
+	}
+	for ; i < len(args); i++ {
+		if wildcard(pat[0], args[i]) && matchWords(pat[1:], args, i+1) {
+			return true
+		}
+		if !skippable(args, i) {
+			return false
+		}
+	}
+	return false
+}
+
+// skippable reports whether args[i] may be passed over while matching: an
+// option, or the word after an option written without "=" (its value).
+func skippable(args []string, i int) bool {
+	if isOption(args[i]) {
+		return true
+	}
+	return i > 1 && isOption(args[i-1]) && !strings.Contains(args[i-1], "=")
+}
+
+func isOption(w string) bool { return len(w) > 1 && w[0] == '-' && w != "--" }

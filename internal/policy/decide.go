@@ -1,0 +1,98 @@
+package policy
+
+import (
+	"github.com/airlock-dev/airlock/internal/classify"
+)
+
+// Decide answers for one action in the policy's mode.
+//
+// A shell command is decided program run by program run: for each, the
+// table (on what the run does) and every matching rule contribute, and the
+// strictest wins; an allow rule with the user's authority that matches the
+// run sets aside the built-in contributions (the table and the built-in
+// rules) for that run. The command's decision is the strictest of its
+// runs. Self-protection is checked first and cannot be relaxed.
+func (p *Policy) Decide(a Action) Verdict {
+	return p.DecideIn(p.Mode, a)
+}
+
+// DecideIn is Decide in a given mode (airlock check --mode).
+func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
+	var res *classify.Result
+	if a.Kind == Shell {
+		r := classify.Command(a.Command)
+		res = &r
+	}
+	v := Verdict{Decision: Allow, Rule: "table.local", Mode: mode, Shell: res}
+	if res != nil {
+		v.Effect = res.Effect
+	}
+	v.Reasons = append(v.Reasons, v.Effect.Reasons...)
+	if rule, msg, ok := p.guard.check(&a, res); ok {
+		v.Decision, v.Rule, v.Message = Deny, rule, msg
+		v.Reasons = append(v.Reasons, classify.Reason{Rule: rule, Message: msg})
+		return v
+	}
+	for _, s := range subjects(&a, res, p.home) {
+		if a.Kind != Shell {
+			v.Effect.Add(s.effect)
+		}
+		p.decideSubject(mode, &a, &s, &v)
+	}
+	return v
+}
+
+// decideSubject folds one subject's contributions into v.
+func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) {
+	var relaxer *Rule
+	var fired []*Rule
+	for _, r := range p.Rules {
+		if !r.m.matches(s, a.Cwd, p.home) {
+			continue
+		}
+		fired = append(fired, r)
+		if r.relaxes && relaxer == nil {
+			relaxer = r
+		}
+	}
+	cur := Verdict{Decision: Allow, Rule: "table.local"}
+	consider := func(d Decision, rule, msg string) {
+		if d > cur.Decision {
+			cur.Decision, cur.Rule, cur.Message = d, rule, msg
+		}
+	}
+	if relaxer != nil {
+		cur.Rule, cur.Message = relaxer.ID, relaxer.Message
+	} else {
+		t := p.Tables[mode]
+		tv := t.Decide(s.effect)
+		consider(tv.Decision, tv.Rule, "")
+		if s.unknown {
+			consider(t.Unknown, "table.unknown", "")
+		}
+	}
+	fv := p.floor[mode].Decide(s.effect)
+	consider(fv.Decision, fv.Rule, "")
+	if s.unknown {
+		consider(p.floor[mode].Unknown, "table.unknown", "")
+	}
+	for _, r := range fired {
+		if relaxer != nil && r.Origin == Builtin {
+			continue
+		}
+		consider(r.Decision, r.ID, r.Message)
+		if r.Decision > Allow || r == relaxer {
+			v.Reasons = append(v.Reasons, classify.Reason{Rule: r.ID, Message: ruleMessage(r)})
+		}
+	}
+	if cur.Decision > v.Decision || v.Rule == "table.local" && cur.Rule != "table.local" && cur.Decision == v.Decision {
+		v.Decision, v.Rule, v.Message = cur.Decision, cur.Rule, cur.Message
+	}
+}
+
+func ruleMessage(r *Rule) string {
+	if r.Message != "" {
+		return r.Message
+	}
+	return "matched " + r.Origin.String() + " rule " + r.ID
+}

@@ -1,0 +1,76 @@
+package policy
+
+import (
+	"testing"
+)
+
+// TestDecideDefaults runs the built-in policy over commands and tools in
+// every mode.
+func TestDecideDefaults(t *testing.T) {
+	f := newFixture(t)
+	p := f.load()
+	home := f.env["HOME"]
+	tests := []struct {
+		mode   Mode
+		action Action
+		want   Decision
+		rule   string
+	}{
+		{Interactive, shell("ls -la"), Allow, "table.local"},
+		{Unattended, shell("go test ./..."), Allow, "table.local"},
+		{Unattended, shell("git status"), Allow, "table.local"},
+		{Interactive, shell(""), Allow, "table.local"},
+		{Interactive, shell("git commit -m x"), Warn, "table.shared"},
+		{Interactive, shell("git push origin main"), Ask, "table.external"},
+		{Supervised, shell("git push origin main"), Defer, "table.external"},
+		{Unattended, shell("git -C dir push origin main"), Defer, "table.external"},
+		{Unattended, shell(`bash -c "git push origin main"`), Defer, "table.external"},
+		{Unattended, shell("ls && git push"), Defer, "table.external"},
+		{Interactive, shell("git push --force origin main"), Ask, "table.external"},
+		{Unattended, shell("git push --force origin main"), Deny, "table.destructive"},
+		{Unattended, shell("git reset --hard HEAD~1"), Deny, "table.destructive"},
+		{Interactive, shell("git reset --hard HEAD~1"), Ask, "table.destructive"},
+		{Unattended, shell("git pu"), Defer, "table.opaque"},
+		{Unattended, shell("$(which git) push"), Defer, "table.opaque"},
+		{Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{home + "/.ssh/id_rsa"}}, Deny, "builtin.secrets.ssh"},
+		{Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{"~/.ssh/id_ed25519"}}, Deny, "builtin.secrets.ssh"},
+		{Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{home + "/.ssh/id_rsa.pub"}}, Allow, "table.local"},
+		{Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{".env"}, Cwd: "/w"}, Deny, "builtin.secrets.env"},
+		{Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{"/w/.env.local"}}, Deny, "builtin.secrets.env"},
+		{Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{"/w/.env.example"}}, Allow, "table.local"},
+		{Interactive, Action{Kind: Read, Tool: "Grep", Paths: []string{home + "/.aws/credentials"}}, Deny, "builtin.secrets.credentials"},
+		{Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{"/w/main.go"}}, Allow, "table.local"},
+		{Interactive, Action{Kind: Write, Tool: "Write", Paths: []string{"/w/.env"}}, Allow, "table.local"},
+		{Interactive, Action{Kind: Write, Tool: "Edit", Paths: []string{"/w/main.go"}}, Allow, "table.local"},
+		{Unattended, Action{Kind: Fetch, Tool: "WebFetch", URL: "https://go.dev/doc"}, Allow, "table.local"},
+		{Interactive, Action{Kind: UnknownTool, Tool: "mcp__slack__post_message"}, Ask, "table.unknown"},
+		{Unattended, Action{Kind: UnknownTool, Tool: "mcp__slack__post_message"}, Defer, "table.unknown"},
+		{Unattended, Action{Kind: LocalTool, Tool: "Glob"}, Allow, "table.local"},
+	}
+	for _, tt := range tests {
+		name := tt.mode.String() + "/" + tt.action.Tool + ":" + tt.action.Command + tt.action.URL
+		if len(tt.action.Paths) > 0 {
+			name += tt.action.Paths[0]
+		}
+		t.Run(name, func(t *testing.T) {
+			v := p.DecideIn(tt.mode, tt.action)
+			if v.Decision != tt.want || v.Rule != tt.rule {
+				t.Errorf("got %s by %s (%v), want %s by %s", v.Decision, v.Rule, v.Reasons, tt.want, tt.rule)
+			}
+		})
+	}
+}
+
+func TestBuiltinExamples(t *testing.T) {
+	p := newFixture(t).load()
+	n := 0
+	for _, r := range p.RunExamples() {
+		n++
+		if !r.OK() {
+			t.Errorf("rule %s: example %+v: matched=%v", r.Rule.ID, r.Example.Action, r.Matched)
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d built-in examples ran", n)
+	}
+}

@@ -1,0 +1,235 @@
+package policy
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// Options say where to look for policy files and what to protect.
+type Options struct {
+	// Getenv reads the environment (os.Getenv in the binary).
+	Getenv func(string) string
+	// Cwd is where the project file is searched from, upwards.
+	Cwd string
+	// ProjectDir is the project root when the agent names it (Claude
+	// Code's CLAUDE_PROJECT_DIR); it wins over the search from Cwd.
+	ProjectDir string
+	// Executable is the airlock binary, protected from the agent.
+	Executable string
+	// Protect lists more files the agent must not change, such as the
+	// agent settings files airlock's hooks are installed in.
+	Protect []string
+}
+
+// Policy is the compiled policy in effect: decide actions with Decide.
+type Policy struct {
+	// Mode is the autonomy mode decisions are made in.
+	Mode Mode
+	// ModeOrigin is the layer that set Mode ("AIRLOCK_MODE" counts as user).
+	ModeOrigin Origin
+	// Tables holds the decision table of each mode set by the layers with
+	// the user's authority; an allow rule of the user's relaxes it.
+	Tables [numModes]Table
+	// floor holds what untrusted project files tightened the tables to;
+	// no rule relaxes it.
+	floor [numModes]Table
+	// Rules lists every rule, built-in first, in file order.
+	Rules []*Rule
+	// Layers describes each layer that was considered.
+	Layers []Layer
+	// Paths are airlock's locations.
+	Paths Paths
+	home  string
+	guard guard
+}
+
+// Layer is one source of policy and what became of it.
+type Layer struct {
+	Origin Origin
+	// File is the policy file ("" for the built-in layer).
+	File string
+	// Status says whether the file was found and with what authority.
+	Status LayerStatus
+	// Hash is the SHA-256 of the file's content, when it was read.
+	Hash string
+	// Rules counts the rules the layer added.
+	Rules int
+}
+
+// LayerStatus is what became of one policy layer.
+type LayerStatus int8
+
+// The statuses of a layer.
+const (
+	// Absent: no file at that place.
+	Absent LayerStatus = iota
+	// Applied: the layer applies with full authority (built-in, user,
+	// AIRLOCK_POLICY, or a project file the user trusted).
+	Applied
+	// Untrusted: a project file that may only tighten.
+	Untrusted
+	// Changed: a project file that was trusted but has changed since, so
+	// it may only tighten until trusted again.
+	Changed
+)
+
+var statusNames = [...]string{"absent", "applied", "untrusted (tightens only)", "changed since trusted (tightens only; review it and run airlock trust)"}
+
+func (s LayerStatus) String() string {
+	if int(s) < len(statusNames) {
+		return statusNames[s]
+	}
+	return "status(?)"
+}
+
+// Load builds the policy in effect from the built-in defaults, the user's
+// file and the project's file (or the one file named by AIRLOCK_POLICY).
+// A missing file costs one failed open; only files that exist are parsed.
+func Load(o Options) (*Policy, error) {
+	getenv := o.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	paths := PathsFrom(getenv)
+	p := &Policy{Paths: paths, home: paths.Home}
+	for m := Mode(0); m < numModes; m++ {
+		p.Tables[m] = DefaultTable(m)
+	}
+	p.Layers = append(p.Layers, Layer{Origin: Builtin, Status: Applied})
+	for _, d := range builtinRules() {
+		d := d
+		r, err := compileRule(&d, Builtin, "", p.home)
+		if err != nil {
+			return nil, fmt.Errorf("built-in rule %s: %w", d.id, err)
+		}
+		p.Rules = append(p.Rules, r)
+	}
+	p.Layers[0].Rules = len(p.Rules)
+
+	projectRoot := FindProjectRoot(o.ProjectDir, o.Cwd)
+	if paths.Explicit != "" {
+		if err := p.apply(paths.Explicit, User, true, nil); err != nil {
+			return nil, err
+		}
+	} else {
+		if err := p.apply(paths.UserFile, User, false, nil); err != nil {
+			return nil, err
+		}
+		if projectRoot != "" {
+			if err := p.applyProject(filepath.Join(projectRoot, ProjectFile)); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s := getenv("AIRLOCK_MODE"); s != "" {
+		m, err := ParseMode(s)
+		if err != nil {
+			return nil, fmt.Errorf("AIRLOCK_MODE: %w", err)
+		}
+		p.Mode, p.ModeOrigin = m, User
+	}
+	p.guard = newGuard(paths, projectRoot, o, getenv)
+	return p, nil
+}
+
+// Table returns the table in effect for a mode: the tables set with the
+// user's authority, tightened by untrusted project files.
+func (p *Policy) Table(m Mode) Table {
+	t := p.Tables[m]
+	for r := row(0); r < numRows; r++ {
+		if f := *p.floor[m].at(r); f > *t.at(r) {
+			*t.at(r) = f
+		}
+	}
+	return t
+}
+
+// applyProject applies the project file with the authority its trust gives.
+func (p *Policy) applyProject(file string) error {
+	trust, err := LoadTrust(p.Paths.TrustFile())
+	if err != nil {
+		return err
+	}
+	return p.apply(file, Project, false, trust)
+}
+
+// apply reads one file and merges it into p. trust is nil for files with
+// the user's authority; for a project file it decides whether the file may
+// loosen.
+func (p *Policy) apply(file string, origin Origin, required bool, trust *TrustStore) error {
+	layer := Layer{Origin: origin, File: file}
+	data, err := os.ReadFile(file)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !required:
+		p.Layers = append(p.Layers, layer)
+		return nil
+	case err != nil:
+		return &FileError{File: file, Err: err}
+	}
+	layer.Hash = Hash(data)
+	layer.Status = Applied
+	if trust != nil {
+		switch abs, _ := filepath.Abs(file); trust.Files[abs] {
+		case layer.Hash:
+		case "":
+			layer.Status = Untrusted
+		default:
+			layer.Status = Changed
+		}
+	}
+	doc, err := parseFile(file, data)
+	if err != nil {
+		return err
+	}
+	n, err := p.merge(doc, origin, file, layer.Status == Applied)
+	if err != nil {
+		return err
+	}
+	layer.Rules = n
+	p.Layers = append(p.Layers, layer)
+	return nil
+}
+
+// merge adds a parsed file. With authority the file sets the mode and
+// table entries outright; without it (an untrusted project file) each may
+// only become stricter.
+func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool) (int, error) {
+	if doc.mode != nil && (authority || *doc.mode > p.Mode) {
+		p.Mode, p.ModeOrigin = *doc.mode, origin
+	}
+	for m := Mode(0); m < numModes; m++ {
+		for r := row(0); r < numRows; r++ {
+			e := doc.tables[m][r]
+			if !e.set {
+				continue
+			}
+			if authority {
+				*p.Tables[m].at(r) = e.d
+			} else if cur := p.floor[m].at(r); e.d > *cur {
+				*cur = e.d
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for i := range doc.rules {
+		d := &doc.rules[i]
+		if seen[d.id] {
+			return 0, &FileError{File: file, Line: d.line, Err: fmt.Errorf("%w: rule id %q used twice", ErrBadValue, d.id)}
+		}
+		seen[d.id] = true
+		r, err := compileRule(d, origin, file, p.home)
+		if err != nil {
+			var le *lineError
+			if errors.As(err, &le) {
+				return 0, &FileError{File: file, Line: le.line, Err: le.err}
+			}
+			return 0, &FileError{File: file, Line: d.line, Err: err}
+		}
+		r.relaxes = authority && r.Decision == Allow
+		p.Rules = append(p.Rules, r)
+	}
+	return len(doc.rules), nil
+}

@@ -320,11 +320,11 @@ func (m *matchDoc) decode(n *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	if m.command == nil && m.tool == nil && m.path == nil && m.host == nil && m.tier == nil && m.destructive == nil && m.opaque == nil && m.networkRead == nil {
-		return errAt(n.Line, ErrBadValue, "match needs at least one of command, tool, path, host, tier, destructive, opaque, network_read (use tool: \"*\" to match everything)")
-	}
 	if m.notPath != nil && m.path == nil {
 		return errAt(n.Line, ErrBadValue, "not_path only narrows path; give path too")
+	}
+	if m.command == nil && m.tool == nil && m.path == nil && m.host == nil && m.tier == nil && m.destructive == nil && m.opaque == nil && m.networkRead == nil {
+		return errAt(n.Line, ErrBadValue, "match needs at least one of command, tool, path, host, tier, destructive, opaque, network_read (use tool: \"*\" to match everything)")
 	}
 	return nil
 }

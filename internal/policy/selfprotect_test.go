@@ -18,7 +18,9 @@ func TestSelfProtection(t *testing.T) {
 	cfg := home + "/.config/airlock/policy.yaml"
 	state := home + "/.local/state/airlock"
 	sh := func(cmd string) Action { return Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: proj} }
-	write := func(tool, path string) Action { return Action{Kind: Write, Tool: tool, Paths: []string{path}, Cwd: proj} }
+	write := func(tool, path string) Action {
+		return Action{Kind: Write, Tool: tool, Paths: []string{path}, Cwd: proj}
+	}
 	read := func(path string) Action { return Action{Kind: Read, Tool: "Read", Paths: []string{path}, Cwd: proj} }
 
 	denied := []struct {

@@ -23,8 +23,8 @@ func (s *stmtWalker) words(list []*syntax.Word) ([]string, []bool) {
 			dyn = append(dyn, true)
 			continue
 		}
-		fields, err := expand.Fields(staticConfig, w)
-		if err != nil {
+		fields, ok := staticFields(w)
+		if !ok {
 			args = append(args, s.source(w))
 			dyn = append(dyn, true)
 			continue
@@ -35,6 +35,22 @@ func (s *stmtWalker) words(list []*syntax.Word) ([]string, []bool) {
 		}
 	}
 	return args, dyn
+}
+
+// maxBraceFields bounds brace expansion of one word ({1..99999999}); a
+// word that would expand further is kept whole and treated as dynamic.
+const maxBraceFields = 256
+
+// staticFields expands a static word into its fields.
+func staticFields(w *syntax.Word) ([]string, bool) {
+	var fields []string
+	for f, err := range expand.FieldsSeq(staticConfig, w) {
+		if err != nil || len(fields) == maxBraceFields {
+			return nil, false
+		}
+		fields = append(fields, f)
+	}
+	return fields, true
 }
 
 // static returns the value of a word that holds no run-time expansion.
@@ -56,11 +72,7 @@ func (s *stmtWalker) static(w *syntax.Word, heredoc bool) (string, bool) {
 func isStatic(w *syntax.Word, heredoc bool) bool {
 	for _, p := range w.Parts {
 		switch p := p.(type) {
-		case *syntax.Lit:
-			if !heredoc && strings.HasPrefix(p.Value, "~") && p != w.Parts[0] {
-				return false
-			}
-		case *syntax.SglQuoted:
+		case *syntax.Lit, *syntax.SglQuoted:
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				if _, ok := q.(*syntax.Lit); !ok {

@@ -1,0 +1,178 @@
+package classify
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// corpusCase is one labelled command from a TSV corpus.
+type corpusCase struct {
+	line    int
+	label   string
+	command string
+	note    string
+}
+
+// readCorpus reads a TSV file of LABEL<TAB>COMMAND<TAB>NOTE lines, with
+// \n, \t and \\ escapes in the command.
+func readCorpus(t testing.TB, path string) []corpusCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("corpus: %v", err)
+	}
+	defer f.Close()
+	var out []corpusCase
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		fields := strings.Split(line, "\t")
+		if len(fields) < 2 {
+			t.Fatalf("%s:%d: want LABEL<TAB>COMMAND[<TAB>NOTE]", path, n)
+		}
+		c := corpusCase{line: n, label: fields[0], command: unescape(fields[1])}
+		if len(fields) > 2 {
+			c.note = fields[2]
+		}
+		out = append(out, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func unescape(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case 'n':
+				b.WriteByte('\n')
+				i++
+				continue
+			case 't':
+				b.WriteByte('\t')
+				i++
+				continue
+			case '\\':
+				b.WriteByte('\\')
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// held reports whether the seed mode table holds an effect in every mode:
+// external, destructive and opaque commands are never allowed unasked.
+func held(e Effect) bool {
+	return e.Tier == External || e.Destructive || e.Opaque
+}
+
+// TestCorpus checks every labelled command of testdata/corpus.tsv.
+func TestCorpus(t *testing.T) {
+	cases := readCorpus(t, filepath.Join("..", "..", "testdata", "corpus.tsv"))
+	if len(cases) < 400 {
+		t.Fatalf("corpus has %d cases, want at least 400", len(cases))
+	}
+	bad := 0
+	for _, c := range cases {
+		want, err := ParseLabel(c.label)
+		if err != nil {
+			t.Errorf("corpus.tsv:%d: %v", c.line, err)
+			continue
+		}
+		got := Command(c.command)
+		if got.Label() != want.Label() {
+			bad++
+			t.Errorf("corpus.tsv:%d: %s\n  got  %s %v\n  want %s (%s)", c.line, c.command, got.Label(), got.Reasons, want.Label(), c.note)
+		}
+	}
+	t.Logf("%d of %d corpus cases agree", len(cases)-bad, len(cases))
+}
+
+// peerScore is recall and false positives of airlock against one peer
+// corpus.
+type peerScore struct {
+	name                   string
+	blockRows, blockHeld   int
+	allowRows, allowHeld   int
+	byDesign               int
+	misses, falsePositives []string
+}
+
+func scorePeer(t testing.TB, name, blockWord string) peerScore {
+	s := peerScore{name: name}
+	for _, c := range readCorpus(t, filepath.Join("..", "..", "testdata", "peer", name)) {
+		r := Command(c.command)
+		switch c.label {
+		case blockWord:
+			s.blockRows++
+			if held(r.Effect) {
+				s.blockHeld++
+			} else {
+				s.misses = append(s.misses, fmt.Sprintf("%s:%d %q got %s", name, c.line, c.command, r.Label()))
+			}
+		case "allow":
+			if r.Tier == External {
+				s.byDesign++ // publication that airlock holds on purpose
+				continue
+			}
+			s.allowRows++
+			if held(r.Effect) {
+				s.allowHeld++
+				s.falsePositives = append(s.falsePositives, fmt.Sprintf("%s:%d %q got %s %v", name, c.line, c.command, r.Label(), reasonRules(r.Reasons)))
+			}
+		}
+	}
+	return s
+}
+
+func reasonRules(rs []Reason) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Rule)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// TestPeerCorpora measures recall on the peers' deny/block rows and false
+// positives on their allow rows (leaving out rows airlock holds by design
+// because they publish), and fails below 97 % recall or above 3 % false
+// positives.
+func TestPeerCorpora(t *testing.T) {
+	for _, p := range []struct{ file, block string }{{"dcg.tsv", "deny"}, {"safety-net.tsv", "block"}} {
+		s := scorePeer(t, p.file, p.block)
+		recall := float64(s.blockHeld) / float64(s.blockRows)
+		fp := float64(s.allowHeld) / float64(s.allowRows)
+		t.Logf("%s: recall %.1f%% (%d/%d), false positives %.1f%% (%d/%d), %d allow rows held by design", s.name, 100*recall, s.blockHeld, s.blockRows, 100*fp, s.allowHeld, s.allowRows, s.byDesign)
+		for _, m := range s.misses {
+			t.Logf("  miss: %s", m)
+		}
+		for _, f := range s.falsePositives {
+			t.Logf("  false positive: %s", f)
+		}
+		if recall < 0.97 {
+			t.Errorf("%s: recall %.1f%% is below 97%%", s.name, 100*recall)
+		}
+		if fp > 0.03 {
+			t.Errorf("%s: false positives %.1f%% are above 3%%", s.name, 100*fp)
+		}
+	}
+}

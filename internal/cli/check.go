@@ -18,7 +18,9 @@ func init() {
 const checkHelp = `
 Classify a shell command by what it will do (local, shared or external;
 destructive; opaque) and print the decision airlock would make in the given
-mode. Nothing is executed.
+mode. The decision comes from the policy in effect (see "airlock policy
+show"): the built-in defaults, the user's file and the project's file.
+Nothing is executed.
 
 Exit status: 0 when the command would be allowed or warned, 1 when it would
 be held (ask, defer or deny), 2 on a usage or internal error.
@@ -38,6 +40,7 @@ type checkOutput struct {
 	Mode        policy.Mode        `json:"mode"`
 	Decision    policy.Decision    `json:"decision"`
 	Rule        string             `json:"rule"`
+	Message     string             `json:"message,omitempty"`
 	Tier        classify.Tier      `json:"tier"`
 	Destructive bool               `json:"destructive"`
 	Opaque      bool               `json:"opaque"`
@@ -60,27 +63,37 @@ type invocationOutput struct {
 
 func runCheck(e *env) int {
 	fs := newFlags(e, "check", "airlock check [--mode interactive|supervised|unattended] [--json] [--cwd DIR] [--] TEXT\n  airlock check --jsonl [--mode MODE] < lines.jsonl", checkHelp)
-	modeName := fs.String("mode", "interactive", "autonomy `mode`: interactive, supervised or unattended")
+	modeName := fs.String("mode", "", "autonomy `mode`: interactive, supervised or unattended (default: the policy's mode)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	jsonl := fs.Bool("jsonl", false, "read JSON lines {\"command\",\"cwd\"} on stdin, write one JSON result per line")
 	cwd := fs.String("cwd", "", "working `directory` the command would run in (recorded in the result)")
 	if st, ok := parseFlags(e, fs, e.args); !ok {
 		return st
 	}
-	mode, err := policy.ParseMode(*modeName)
-	if err != nil {
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"pass --mode interactive, supervised or unattended"}})
+	if *jsonl && fs.NArg() > 0 {
+		return fail(e.stderr, &usageError{msg: "--jsonl reads commands from standard input and takes no TEXT argument"})
 	}
-	if *jsonl {
-		if fs.NArg() > 0 {
-			return fail(e.stderr, &usageError{msg: "--jsonl reads commands from standard input and takes no TEXT argument"})
-		}
-		return checkLines(e, mode)
-	}
-	if fs.NArg() == 0 {
+	if !*jsonl && fs.NArg() == 0 {
 		return fail(e.stderr, &usageError{msg: "no command to check", hints: []string{"airlock check 'git push origin main'", "use -- before a command that starts with a dash"}})
 	}
-	out := check(strings.Join(fs.Args(), " "), *cwd, mode)
+	dir, err := workdir(e, *cwd)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	p, err := loadPolicy(e, dir)
+	if err != nil {
+		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"fix the policy file, then run \"airlock policy check\""}})
+	}
+	mode := p.Mode
+	if *modeName != "" {
+		if mode, err = policy.ParseMode(*modeName); err != nil {
+			return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"pass --mode interactive, supervised or unattended"}})
+		}
+	}
+	if *jsonl {
+		return checkLines(e, p, mode, dir)
+	}
+	out := check(p, strings.Join(fs.Args(), " "), *cwd, dir, mode)
 	if *asJSON {
 		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
 			return fail(e.stderr, err)
@@ -94,15 +107,20 @@ func runCheck(e *env) int {
 	return ExitOK
 }
 
-// check classifies one command and decides it with the mode table.
-func check(text, cwd string, mode policy.Mode) checkOutput {
-	r := classify.Command(text)
-	v := policy.DefaultTable(mode).Decide(r.Effect)
+// check classifies one command and decides it with the policy. cwd is
+// the directory recorded in the result ("" when not given); dir is where
+// relative paths resolve.
+func check(p *policy.Policy, text, cwd, dir string, mode policy.Mode) checkOutput {
+	if cwd != "" {
+		dir = cwd
+	}
+	v := p.DecideIn(mode, policy.Action{Kind: policy.Shell, Tool: "Bash", Command: text, Cwd: dir})
+	r := v.Shell
 	out := checkOutput{
 		Command: text, Cwd: cwd, Mode: mode,
-		Decision: v.Decision, Rule: v.Rule,
+		Decision: v.Decision, Rule: v.Rule, Message: v.Message,
 		Tier: r.Tier, Destructive: r.Destructive, Opaque: r.Opaque, NetworkRead: r.NetworkRead,
-		Reasons:     r.Reasons,
+		Reasons:     v.Reasons,
 		Invocations: []invocationOutput{},
 	}
 	if out.Reasons == nil {
@@ -164,7 +182,7 @@ type checkLine struct {
 	Cwd     string  `json:"cwd"`
 }
 
-func checkLines(e *env, mode policy.Mode) int {
+func checkLines(e *env, p *policy.Policy, mode policy.Mode, dir string) int {
 	sc := bufio.NewScanner(e.stdin)
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	enc := json.NewEncoder(e.stdout)
@@ -185,7 +203,7 @@ func checkLines(e *env, mode policy.Mode) int {
 			out = checkOutput{Mode: mode, Decision: policy.Deny, Rule: "input.invalid", Error: msg, Reasons: []classify.Reason{}, Invocations: []invocationOutput{}}
 			status = ExitUsage
 		} else {
-			out = check(*in.Command, in.Cwd, mode)
+			out = check(p, *in.Command, in.Cwd, dir, mode)
 			if out.Decision.Holds() && status == ExitOK {
 				status = ExitHeld
 			}

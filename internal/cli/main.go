@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"sort"
 	"strings"
 )
@@ -19,13 +20,20 @@ const (
 	ExitUsage = 2
 )
 
-// env is what a subcommand may touch of the process: its arguments and
-// streams. Subcommands take it instead of reaching for globals.
+// env is what a subcommand may touch of the process: its arguments,
+// streams, environment, directory and binary. Subcommands take it instead
+// of reaching for globals, so tests and the doctor's in-process self-test
+// can hand them something else.
 type env struct {
 	args   []string
 	stdin  io.Reader
 	stdout io.Writer
 	stderr io.Writer
+	getenv func(string) string
+	// getwd and executable are called only by the subcommands that need
+	// them, keeping the hook's allow path free of work it does not use.
+	getwd      func() (string, error)
+	executable func() (string, error)
 }
 
 // command is one subcommand.
@@ -62,7 +70,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			hints: []string{"run \"airlock help\" to list the commands"},
 		})
 	}
-	return c.run(&env{args: args[1:], stdin: stdin, stdout: stdout, stderr: stderr})
+	return c.run(&env{
+		args: args[1:], stdin: stdin, stdout: stdout, stderr: stderr,
+		getenv: os.Getenv, getwd: os.Getwd, executable: os.Executable,
+	})
 }
 
 // Version is the airlock version, set at build time with -ldflags.

@@ -1,0 +1,63 @@
+// Package agent holds what every agent adapter shares: the Event an
+// adapter hands to the journal, and the Recorder seam the journal
+// implements. One sub-package per agent wire format (claudecode, and
+// later codex, gemini, cursor, copilot) translates that agent's hook
+// protocol into policy actions and back; none of them decides anything
+// itself.
+package agent
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// Event is one thing an agent told airlock about: a tool call about to
+// happen (with the decision airlock made), or a lifecycle event such as a
+// session starting, a user's prompt, a tool's outcome or a stop.
+type Event struct {
+	// Time is when airlock received the event.
+	Time time.Time
+	// Agent names the adapter, e.g. "claude-code".
+	Agent string
+	// Name is the agent's name for the event, e.g. "PreToolUse".
+	Name string
+	// Session is the agent's session id.
+	Session string
+	// Cwd is the agent's working directory.
+	Cwd string
+	// Tool and ToolUseID identify a tool call, when the event is about one.
+	Tool      string
+	ToolUseID string
+	// Action and Verdict are set for a decided tool call.
+	Action  *policy.Action
+	Verdict *policy.Verdict
+	// Prompt is the user's own words (UserPromptSubmit): the channel the
+	// agent does not write, used later for approvals.
+	Prompt string
+	// Raw is the event exactly as the agent sent it.
+	Raw json.RawMessage
+}
+
+// Receipt is what recording gave back.
+type Receipt struct {
+	// QueueID names a held action in the review queue, when the recorder
+	// keeps one; "" until the journal exists.
+	QueueID string
+}
+
+// Recorder keeps events. The journal implements it; adapters call Record
+// before they answer the agent, so that nothing airlock decided is lost
+// (DESIGN.md invariant 4). An error means the event may not have been
+// kept, and the adapter then refuses anything it would have allowed.
+type Recorder interface {
+	Record(ev *Event) (Receipt, error)
+}
+
+// Discard is the Recorder used until the journal exists, and by the
+// doctor's self-test: it keeps nothing.
+type Discard struct{}
+
+// Record does nothing.
+func (Discard) Record(*Event) (Receipt, error) { return Receipt{}, nil }

@@ -1,0 +1,151 @@
+package claudecode
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// Name is the adapter's name in events and on the command line.
+const Name = "claude-code"
+
+// ExitBlock is the exit status with which Claude Code blocks a tool call
+// and shows standard error to the model (agent-hooks.md §1.7).
+const ExitBlock = 2
+
+// Hook answers Claude Code hook events.
+type Hook struct {
+	// Policy loads the policy in effect for a working directory. It is
+	// called only for the events that need it, so a Stop or PostToolUse
+	// never reads a policy file.
+	Policy func(cwd string) (*policy.Policy, error)
+	// Recorder keeps every event; it is called before the answer is
+	// written.
+	Recorder agent.Recorder
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Run reads one event from stdin, answers it on stdout and returns the
+// exit status. expect is the event the hook was installed for, or "" when
+// it was not told: it decides how a malformed input fails, since the
+// event name inside it cannot be trusted or even read.
+//
+// A PreToolUse that cannot be read or decided is blocked (exit 2, the
+// reason on stderr): external fails closed. Other events cannot block a
+// tool, and blocking some of them would do harm (exit 2 erases a user's
+// prompt or keeps a stopping agent going), so their failures exit 0.
+func (h *Hook) Run(expect string, stdin io.Reader, stdout, stderr io.Writer) int {
+	data, err := io.ReadAll(io.LimitReader(stdin, MaxInput+1))
+	if err != nil {
+		return h.failed(expect, fmt.Errorf("reading standard input: %w", err), stderr)
+	}
+	in, err := Decode(data)
+	if err != nil {
+		event := expect
+		var ie *InputError
+		if event == "" && errors.As(err, &ie) {
+			event = ie.Event
+		}
+		return h.failed(event, err, stderr)
+	}
+	if expect != "" && in.HookEventName != expect {
+		return h.failed(expect, &InputError{Event: in.HookEventName, Err: ErrMalformed, Detail: "installed for " + expect}, stderr)
+	}
+	switch in.HookEventName {
+	case "PreToolUse":
+		return h.preToolUse(in, stdout, stderr)
+	case "SessionStart":
+		return h.sessionStart(in, stdout, stderr)
+	}
+	if _, err := h.record(in, nil, nil); err != nil {
+		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)
+	}
+	return 0
+}
+
+// failed reports an input that cannot be answered normally.
+func (h *Hook) failed(event string, err error, stderr io.Writer) int {
+	fmt.Fprintf(stderr, "airlock: error: claude-code hook: %v\n", err)
+	if event == "PreToolUse" || event == "" {
+		fmt.Fprintln(stderr, "airlock: this tool call is blocked because airlock could not read it (it fails closed). Do not retry it; tell the human that the airlock hook reported an error.")
+		return ExitBlock
+	}
+	return 0
+}
+
+func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
+	a, err := ToAction(in)
+	if err != nil {
+		return h.failed(in.HookEventName, err, stderr)
+	}
+	var v policy.Verdict
+	p, err := h.Policy(in.Cwd)
+	if err != nil {
+		fmt.Fprintf(stderr, "airlock: error: %v\n", err)
+		v = policy.Verdict{Decision: policy.Deny, Rule: "policy.error",
+			Message: "airlock's policy could not be loaded (" + err.Error() + "), so every tool call is refused until a human fixes it (airlock policy check)"}
+	} else {
+		v = p.Decide(a)
+	}
+	receipt, err := h.record(in, &a, &v)
+	if err != nil {
+		fmt.Fprintf(stderr, "airlock: error: recording the decision: %v\n", err)
+		if !v.Decision.Holds() {
+			// Nothing is lost (invariant 4): what cannot be recorded does
+			// not run.
+			v.Decision, v.Rule, v.Message = policy.Deny, "journal.error", "airlock could not record this action ("+err.Error()+"), so it does not let it run"
+		}
+	}
+	return write(stdout, stderr, Reply(&a, &v, receipt))
+}
+
+func (h *Hook) sessionStart(in *Input, stdout, stderr io.Writer) int {
+	out := &Output{HookSpecificOutput: &SpecificOutput{HookEventName: "SessionStart"}}
+	if p, err := h.Policy(in.Cwd); err != nil {
+		fmt.Fprintf(stderr, "airlock: error: %v\n", err)
+		out.SystemMessage = clip("airlock: the policy could not be loaded, so every tool call will be refused: " + err.Error())
+		out.HookSpecificOutput.AdditionalContext = "airlock guards this session, but its policy has an error, so it refuses every tool call until the human fixes it. Tell the human."
+	} else {
+		out.HookSpecificOutput.AdditionalContext = SessionContext(p)
+	}
+	if _, err := h.record(in, nil, nil); err != nil {
+		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)
+	}
+	return write(stdout, stderr, out)
+}
+
+// record hands the event to the recorder.
+func (h *Hook) record(in *Input, a *policy.Action, v *policy.Verdict) (agent.Receipt, error) {
+	if h.Recorder == nil {
+		return agent.Receipt{}, nil
+	}
+	now := time.Now
+	if h.Now != nil {
+		now = h.Now
+	}
+	return h.Recorder.Record(&agent.Event{
+		Time: now(), Agent: Name, Name: in.HookEventName, Session: in.SessionID, Cwd: in.Cwd,
+		Tool: in.ToolName, ToolUseID: in.ToolUseID, Action: a, Verdict: v, Prompt: in.Prompt, Raw: in.Raw,
+	})
+}
+
+// write prints the reply; a reply that cannot be written blocks.
+func write(stdout, stderr io.Writer, out *Output) int {
+	if out == nil {
+		return 0
+	}
+	// Commands are full of && and >, which are clearer unescaped.
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(out); err != nil {
+		fmt.Fprintf(stderr, "airlock: error: writing the hook reply: %v\n", err)
+		return ExitBlock
+	}
+	return 0
+}

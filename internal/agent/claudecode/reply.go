@@ -1,0 +1,137 @@
+package claudecode
+
+import (
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/classify"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// Output is the JSON a hook writes on standard output (agent-hooks.md
+// §1.8). Empty fields are left out.
+type Output struct {
+	SystemMessage      string          `json:"systemMessage,omitempty"`
+	HookSpecificOutput *SpecificOutput `json:"hookSpecificOutput,omitempty"`
+}
+
+// SpecificOutput is the event-specific part of Output.
+type SpecificOutput struct {
+	HookEventName            string `json:"hookEventName"`
+	PermissionDecision       string `json:"permissionDecision,omitempty"`
+	PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	AdditionalContext        string `json:"additionalContext,omitempty"`
+}
+
+// maxText keeps every string under Claude Code's 10,000-character cap.
+const maxText = 9000
+
+// Reply is the answer to a decided PreToolUse event, or nil when airlock
+// has nothing to say.
+//
+//   - allow: no output. airlock never answers "allow": that would skip
+//     Claude Code's own permission prompts and modes, and airlock only
+//     ever withholds permission, it does not grant it.
+//   - warn: no decision either, the message as additional context for the
+//     agent and as a system message for the human.
+//   - ask: "ask", with the reason for the human (Claude Code shows an ask
+//     reason to the user only; in -p mode it turns ask into a denial).
+//   - defer and deny: "deny", the reason written for the agent (Claude Code
+//     shows a deny reason to the model) and a system message for the
+//     human. Claude Code's own "defer" is not used: see docs/HOOKS.md.
+func Reply(a *policy.Action, v *policy.Verdict, r agent.Receipt) *Output {
+	what, why := describe(a), reason(v)
+	human := clip(fmt.Sprintf("airlock %s (%s mode, %s): %s: %s", v.Decision, v.Mode, v.Rule, what, why))
+	out := &SpecificOutput{HookEventName: "PreToolUse"}
+	switch v.Decision {
+	case policy.Allow:
+		return nil
+	case policy.Warn:
+		out.AdditionalContext = clip(fmt.Sprintf("airlock allowed this action with a warning: %s: %s. Make sure the task needs it.", what, why))
+		return &Output{SystemMessage: human, HookSpecificOutput: out}
+	case policy.Ask:
+		out.PermissionDecision = "ask"
+		out.PermissionDecisionReason = human
+		return &Output{HookSpecificOutput: out}
+	case policy.Defer:
+		queued := "It was recorded for review by a human."
+		if r.QueueID != "" {
+			queued = "It is queued for review by a human as " + r.QueueID + "."
+			human += " (queued as " + r.QueueID + ")"
+		} else {
+			human += " (recorded for review)"
+		}
+		out.PermissionDecision = "deny"
+		out.PermissionDecisionReason = clip(fmt.Sprintf("airlock held this action for human review: %s. Why: %s. %s %s", what, why, queued, dontRetry))
+		return &Output{SystemMessage: clip(human), HookSpecificOutput: out}
+	default:
+		out.PermissionDecision = "deny"
+		out.PermissionDecisionReason = clip(fmt.Sprintf("airlock denied this action: %s. Why: %s. It is not queued. %s", what, why, dontRetry))
+		return &Output{SystemMessage: human, HookSpecificOutput: out}
+	}
+}
+
+// dontRetry is what the agent must do next, said the same way every time.
+const dontRetry = "Do not retry it, and do not rephrase it as another command or tool that does the same thing: airlock judges what an action does, not how it is written, so every form of it is held the same way. Continue with the work that does not depend on it, and list it in your final summary as not done."
+
+// describe names an action in a few words.
+func describe(a *policy.Action) string {
+	switch a.Kind {
+	case policy.Shell:
+		return "the command `" + clipTo(a.Command, 300) + "`"
+	case policy.Read, policy.Write:
+		return a.Tool + " " + clipTo(strings.Join(a.Paths, " "), 300)
+	case policy.Fetch:
+		if a.URL != "" {
+			return a.Tool + " " + clipTo(a.URL, 300)
+		}
+	}
+	return "the tool " + a.Tool
+}
+
+// reason says why, from the rule's message or the classifier's findings.
+func reason(v *policy.Verdict) string {
+	if v.Message != "" {
+		return v.Message
+	}
+	if v.Rule == "table.unknown" {
+		return "airlock does not know what this tool does, so it is treated like an external action"
+	}
+	var parts []string
+	seen := map[string]bool{}
+	for _, r := range v.Reasons {
+		if !seen[r.Message] && len(parts) < 3 {
+			seen[r.Message] = true
+			parts = append(parts, r.Message)
+		}
+	}
+	if len(parts) == 0 {
+		return effectWords(v.Effect)
+	}
+	return strings.Join(parts, "; ")
+}
+
+func effectWords(e classify.Effect) string {
+	w := e.Tier.String()
+	if e.Destructive {
+		w += ", destructive"
+	}
+	if e.Opaque {
+		w += ", cannot be known statically"
+	}
+	return w
+}
+
+func clip(s string) string { return clipTo(s, maxText) }
+
+func clipTo(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,58 @@
+package cli
+
+import (
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+func init() {
+	addCommand(&command{name: "hook", summary: "answer one agent hook event (run by the agent, not by you)", run: runHook})
+}
+
+const hookHelp = `
+Read one hook event from standard input, as the agent sends it, and answer
+it in the agent's wire format. "airlock install" sets this up; you do not
+run it by hand except to test it.
+
+Agents: claude-code.
+
+A PreToolUse event that cannot be read is blocked (exit 2, the reason on
+standard error). Other events never block; a malformed one exits 0 with a
+message on standard error.
+
+Example:
+  echo '{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}' | airlock hook claude-code`
+
+func runHook(e *env) int {
+	fs := newFlags(e, "hook", "airlock hook claude-code [--event NAME] < event.json", hookHelp)
+	event := fs.String("event", "", "the hook `event` this handler was installed for; decides how a malformed input fails")
+	// The agent comes first, as it is written in the settings file.
+	args, agentName := e.args, ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		agentName, args = args[0], args[1:]
+	}
+	if st, ok := parseFlags(e, fs, args); !ok {
+		return st
+	}
+	if agentName != claudecode.Name || fs.NArg() != 0 {
+		// Fail closed: an agent calling this for a tool call must not get a
+		// pass from a typo in its settings.
+		fail(e.stderr, &usageError{msg: "hook needs the agent name", hints: []string{"airlock hook claude-code < event.json"}})
+		return claudecode.ExitBlock
+	}
+	h := newHook(e, agent.Discard{})
+	return h.Run(*event, e.stdin, e.stdout, e.stderr)
+}
+
+// newHook wires the Claude Code adapter to the policy and a recorder.
+// Until the journal exists the recorder keeps nothing; the journal will be
+// passed here.
+func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
+	return &claudecode.Hook{
+		Policy:   func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) },
+		Recorder: rec,
+	}
+}

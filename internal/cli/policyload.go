@@ -1,0 +1,33 @@
+package cli
+
+import (
+	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// loadPolicy builds the policy in effect for a working directory, with
+// self-protection covering the airlock binary and the agent settings files
+// its hooks live in.
+func loadPolicy(e *env, cwd string) (*policy.Policy, error) {
+	exe, _ := e.executable()
+	projectDir := e.getenv("CLAUDE_PROJECT_DIR")
+	settingsRoot := projectDir
+	if settingsRoot == "" {
+		settingsRoot = cwd
+	}
+	return policy.Load(policy.Options{
+		Getenv:     e.getenv,
+		Cwd:        cwd,
+		ProjectDir: projectDir,
+		Executable: exe,
+		Protect:    claudecode.SettingsFiles(e.getenv, settingsRoot),
+	})
+}
+
+// workdir is the directory given, or the process's own.
+func workdir(e *env, dir string) (string, error) {
+	if dir != "" {
+		return dir, nil
+	}
+	return e.getwd()
+}

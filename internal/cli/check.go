@@ -93,7 +93,7 @@ func runCheck(e *env) int {
 	if *jsonl {
 		return checkLines(e, p, mode, dir)
 	}
-	out := check(p, strings.Join(fs.Args(), " "), *cwd, dir, mode)
+	out := checkWith(p, strings.Join(fs.Args(), " "), *cwd, dir, mode)
 	if *asJSON {
 		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
 			return fail(e.stderr, err)
@@ -107,10 +107,16 @@ func runCheck(e *env) int {
 	return ExitOK
 }
 
-// check classifies one command and decides it with the policy. cwd is
+// check decides one command with the built-in policy alone, as the demo
+// shows it.
+func check(text, cwd string, mode policy.Mode) checkOutput {
+	return checkWith(policy.Defaults(), text, cwd, cwd, mode)
+}
+
+// checkWith classifies one command and decides it with the policy. cwd is
 // the directory recorded in the result ("" when not given); dir is where
 // relative paths resolve.
-func check(p *policy.Policy, text, cwd, dir string, mode policy.Mode) checkOutput {
+func checkWith(p *policy.Policy, text, cwd, dir string, mode policy.Mode) checkOutput {
 	if cwd != "" {
 		dir = cwd
 	}
@@ -203,7 +209,7 @@ func checkLines(e *env, p *policy.Policy, mode policy.Mode, dir string) int {
 			out = checkOutput{Mode: mode, Decision: policy.Deny, Rule: "input.invalid", Error: msg, Reasons: []classify.Reason{}, Invocations: []invocationOutput{}}
 			status = ExitUsage
 		} else {
-			out = check(p, *in.Command, in.Cwd, dir, mode)
+			out = checkWith(p, *in.Command, in.Cwd, dir, mode)
 			if out.Decision.Holds() && status == ExitOK {
 				status = ExitHeld
 			}

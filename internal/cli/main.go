@@ -141,3 +141,10 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) (int, bool) {
 		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{fmt.Sprintf("run \"airlock %s -h\" for its flags", fs.Name())}}), false
 	}
 }
+
+// flagSet is a flag set with the flags several subcommands share.
+type flagSet struct {
+	*flag.FlagSet
+	json *bool
+	cwd  *string
+}

@@ -135,6 +135,18 @@ func Load(o Options) (*Policy, error) {
 	return p, nil
 }
 
+// Defaults returns the built-in policy alone: no files, no environment,
+// interactive mode.
+func Defaults() *Policy {
+	p, err := Load(Options{})
+	if err != nil {
+		// The built-in layer is compiled from Go values that tests check;
+		// failing here is a bug in airlock, not a user error.
+		panic("policy: built-in defaults do not compile: " + err.Error())
+	}
+	return p
+}
+
 // Table returns the table in effect for a mode: the tables set with the
 // user's authority, tightened by untrusted project files.
 func (p *Policy) Table(m Mode) Table {

@@ -234,3 +234,40 @@ func anyHost(patterns, hosts []string) bool {
 	}
 	return false
 }
+
+// Relaxes reports whether the rule, an allow rule with the user's
+// authority, sets aside the built-in defaults for what it matches.
+func (r *Rule) Relaxes() bool { return r.relaxes }
+
+// Describe renders what the rule matches, e.g.
+// `command "git push personal"; tool Read,Grep`.
+func (r *Rule) Describe() string {
+	m := &r.m
+	var parts []string
+	add := func(name string, vals []string) {
+		if len(vals) > 0 {
+			parts = append(parts, name+" "+strings.Join(vals, ","))
+		}
+	}
+	var cmds []string
+	for _, c := range m.commands {
+		cmds = append(cmds, `"`+c.text+`"`)
+	}
+	add("command", cmds)
+	add("tool", m.tools)
+	add("path", m.paths)
+	add("not_path", m.notPaths)
+	add("host", m.hosts)
+	if m.tier != nil {
+		parts = append(parts, "tier "+m.tier.String())
+	}
+	for _, f := range []struct {
+		name string
+		v    *bool
+	}{{"destructive", m.destructive}, {"opaque", m.opaque}, {"network_read", m.networkRead}} {
+		if f.v != nil {
+			parts = append(parts, fmt.Sprintf("%s %v", f.name, *f.v))
+		}
+	}
+	return strings.Join(parts, "; ")
+}

@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"errors"
 	"os"
+	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -26,5 +30,48 @@ func TestScripts(t *testing.T) {
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/home/.local/state")
 			return nil
 		},
+		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
+			"exitcode": cmdExitcode,
+			"expand":   cmdExpand,
+		},
 	})
+}
+
+// cmdExitcode runs a program and checks its exact exit status, which the
+// hook protocol gives meaning to (2 blocks a tool call, 1 does not):
+//
+//	exitcode 2 airlock hook claude-code
+func cmdExitcode(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) < 2 {
+		ts.Fatalf("usage: exitcode N program [args...]")
+	}
+	want, err := strconv.Atoi(args[0])
+	if err != nil {
+		ts.Fatalf("exitcode: %v", err)
+	}
+	got := 0
+	if err := ts.Exec(args[1], args[2:]...); err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			ts.Fatalf("exitcode: %v", err)
+		}
+		got = ee.ExitCode()
+	}
+	if got != want {
+		ts.Fatalf("exit status %d, want %d", got, want)
+	}
+}
+
+// cmdExpand replaces $WORK in files with the script's work directory, so
+// recorded wire events can carry real absolute paths:
+//
+//	expand read-ssh.json write-policy.json
+func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: expand FILE...")
+	}
+	for _, f := range args {
+		data := ts.ReadFile(f)
+		ts.Check(os.WriteFile(ts.MkAbs(f), []byte(strings.ReplaceAll(data, "$WORK", ts.Getenv("WORK"))), 0o644))
+	}
 }

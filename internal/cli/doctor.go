@@ -1,0 +1,240 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+func init() {
+	addCommand(&command{name: "doctor", summary: "show where hooks are installed and self-test them", run: runDoctor})
+}
+
+const doctorHelp = `
+Show where airlock's Claude Code hooks are installed and which binary they
+run, the policy in effect, and feed sample events through the hook (in
+this process; nothing is recorded) to show that it answers as it should.
+
+Exit status: 0 when the PreToolUse hook is installed and every self-test
+passes, 1 otherwise, 2 on a usage error.`
+
+type doctorOutput struct {
+	Binary   string         `json:"binary"`
+	Hooks    []doctorScope  `json:"hooks"`
+	Policy   doctorPolicy   `json:"policy"`
+	SelfTest []doctorSample `json:"self_test"`
+	Problems []string       `json:"problems"`
+}
+
+type doctorScope struct {
+	Scope    string              `json:"scope"`
+	File     string              `json:"file"`
+	Exists   bool                `json:"exists"`
+	Error    string              `json:"error,omitempty"`
+	Events   map[string][]string `json:"events"`
+	Guarding bool                `json:"guarding"`
+	RunsThis bool                `json:"runs_this_binary"`
+}
+
+type doctorPolicy struct {
+	Mode   string        `json:"mode,omitempty"`
+	Layers []layerOutput `json:"layers,omitempty"`
+	Error  string        `json:"error,omitempty"`
+}
+
+type doctorSample struct {
+	Name   string `json:"name"`
+	Want   string `json:"want"`
+	Got    string `json:"got"`
+	OK     bool   `json:"ok"`
+	Status int    `json:"exit_status"`
+}
+
+func runDoctor(e *env) int {
+	fs := newFlags(e, "doctor", "airlock doctor [--json]", doctorHelp)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if st, ok := parseFlags(e, fs, e.args); !ok {
+		return st
+	}
+	cwd, err := e.getwd()
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	exe, _ := e.executable()
+	out := doctorOutput{Binary: exe, Problems: []string{}}
+	guarded := false
+	for _, s := range claudecode.Scopes {
+		d := doctorHooks(e, s, exe)
+		guarded = guarded || d.Guarding
+		if d.Error != "" {
+			out.Problems = append(out.Problems, d.File+": "+d.Error)
+		}
+		if d.Guarding && !d.RunsThis {
+			out.Problems = append(out.Problems, fmt.Sprintf("the %s hooks run another binary than %s", d.Scope, exe))
+		}
+		out.Hooks = append(out.Hooks, d)
+	}
+	if !guarded {
+		out.Problems = append(out.Problems, "no PreToolUse hook runs airlock: run \"airlock install claude-code\"")
+	}
+	if p, err := loadPolicy(e, cwd); err != nil {
+		out.Policy.Error = err.Error()
+		out.Problems = append(out.Problems, "policy: "+err.Error())
+	} else {
+		out.Policy.Mode = p.Mode.String()
+		for _, l := range p.Layers {
+			out.Policy.Layers = append(out.Policy.Layers, layerOutput{Origin: l.Origin.String(), File: l.File, Status: l.Status.String(), SHA256: l.Hash, Rules: l.Rules})
+		}
+	}
+	out.SelfTest = selfTest(e, cwd)
+	for _, s := range out.SelfTest {
+		if !s.OK {
+			out.Problems = append(out.Problems, "self-test: "+s.Name+": got "+s.Got+", want "+s.Want)
+		}
+	}
+	if *asJSON {
+		if st := encodeJSON(e, out); st != ExitOK {
+			return st
+		}
+	} else {
+		printDoctor(e, out)
+	}
+	if len(out.Problems) > 0 {
+		return ExitHeld
+	}
+	return ExitOK
+}
+
+func doctorHooks(e *env, s claudecode.Scope, exe string) doctorScope {
+	file, err := settingsFor(e, s)
+	d := doctorScope{Scope: s.String(), File: file, Events: map[string][]string{}}
+	if err != nil {
+		d.Error = err.Error()
+		return d
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return d
+	}
+	d.Exists = true
+	events, err := claudecode.Installed(data)
+	if err != nil {
+		d.Error = err.Error()
+		return d
+	}
+	if events != nil {
+		d.Events = events
+	}
+	cmds := events["PreToolUse"]
+	d.Guarding = len(cmds) > 0
+	d.RunsThis = d.Guarding
+	for _, c := range cmds {
+		d.RunsThis = d.RunsThis && c == claudecode.HookCommand(exe, "PreToolUse")
+	}
+	return d
+}
+
+// selfTest feeds sample events through the hook in this process, with a
+// recorder that keeps nothing, and checks the answers.
+func selfTest(e *env, cwd string) []doctorSample {
+	home := e.getenv("HOME")
+	userFile := policy.PathsFrom(e.getenv).UserFile
+	if userFile == "" {
+		userFile = filepath.Join(home, ".config", "airlock", "policy.yaml")
+	}
+	ev := func(tool, input string) string {
+		return fmt.Sprintf(`{"session_id":"airlock-doctor","cwd":%q,"hook_event_name":"PreToolUse","tool_name":%q,"tool_input":%s,"tool_use_id":"doctor"}`, cwd, tool, input)
+	}
+	samples := []struct {
+		name, event, input, want string
+	}{
+		{"local command passes silently", "PreToolUse", ev("Bash", `{"command":"ls"}`), "pass"},
+		{"disguised push is held", "PreToolUse", ev("Bash", `{"command":"git -C . push origin main"}`), "held"},
+		{"edit of the policy is denied", "PreToolUse", ev("Write", fmt.Sprintf(`{"file_path":%q,"content":"x"}`, userFile)), "deny"},
+		{"agent running airlock trust is denied", "PreToolUse", ev("Bash", `{"command":"bash -c 'airlock trust'"}`), "deny"},
+		{"malformed tool call fails closed", "PreToolUse", `{"hook_event_name":"PreToolUse","tool_name":`, "exit 2"},
+		{"session start states the rules", "SessionStart", fmt.Sprintf(`{"session_id":"airlock-doctor","cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, cwd), "context"},
+	}
+	h := newHook(e, agent.Discard{})
+	var out []doctorSample
+	for _, s := range samples {
+		var stdout, stderr bytes.Buffer
+		status := h.Run(s.event, strings.NewReader(s.input), &stdout, &stderr)
+		got := classifyReply(status, stdout.String())
+		ok := got == s.want || s.want == "held" && (got == "ask" || got == "deny")
+		out = append(out, doctorSample{Name: s.name, Want: s.want, Got: got, OK: ok, Status: status})
+	}
+	return out
+}
+
+// classifyReply names what a hook answer amounts to.
+func classifyReply(status int, stdout string) string {
+	switch {
+	case status == claudecode.ExitBlock:
+		return "exit 2"
+	case status != 0:
+		return fmt.Sprintf("exit %d", status)
+	case stdout == "":
+		return "pass"
+	case strings.Contains(stdout, `"permissionDecision":"deny"`):
+		return "deny"
+	case strings.Contains(stdout, `"permissionDecision":"ask"`):
+		return "ask"
+	case strings.Contains(stdout, `"additionalContext"`):
+		return "context"
+	}
+	return "other"
+}
+
+func printDoctor(e *env, out doctorOutput) {
+	w := e.stdout
+	fmt.Fprintf(w, "binary: %s\n\nClaude Code hooks:\n", out.Binary)
+	for _, d := range out.Hooks {
+		state := "no file"
+		switch {
+		case d.Error != "":
+			state = "error: " + d.Error
+		case d.Guarding:
+			state = fmt.Sprintf("installed (%d events)", len(d.Events))
+			if !d.RunsThis {
+				state += ", runs another binary"
+			}
+		case d.Exists:
+			state = "no airlock hooks"
+		}
+		fmt.Fprintf(w, "  %-8s %s: %s\n", d.Scope, d.File, state)
+	}
+	fmt.Fprintln(w, "\npolicy:")
+	if out.Policy.Error != "" {
+		fmt.Fprintf(w, "  error: %s\n", out.Policy.Error)
+	} else {
+		fmt.Fprintf(w, "  mode: %s\n", out.Policy.Mode)
+		for _, l := range out.Policy.Layers {
+			if l.File != "" {
+				fmt.Fprintf(w, "  %-8s %s: %s\n", l.Origin, l.File, l.Status)
+			}
+		}
+	}
+	fmt.Fprintln(w, "\nself-test (in process, nothing recorded):")
+	for _, s := range out.SelfTest {
+		mark := "ok  "
+		if !s.OK {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(w, "  %s %s: %s\n", mark, s.Name, s.Got)
+	}
+	if len(out.Problems) > 0 {
+		fmt.Fprintln(w, "\nproblems:")
+		for _, p := range out.Problems {
+			fmt.Fprintf(w, "  - %s\n", p)
+		}
+	} else {
+		fmt.Fprintln(w, "\nall good: airlock guards Claude Code")
+	}
+}

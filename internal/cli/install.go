@@ -1,0 +1,172 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+)
+
+func init() {
+	addCommand(&command{name: "install", summary: "install airlock's hooks into an agent's settings", run: runInstall})
+	addCommand(&command{name: "uninstall", summary: "remove airlock's hooks from an agent's settings", run: runUninstall})
+}
+
+const installHelp = `
+Merge airlock's hooks into Claude Code's settings: PreToolUse on every tool
+(with "onFailure": "block", so a crash or timeout blocks instead of letting
+the call through), and PostToolUse, PostToolUseFailure, UserPromptSubmit,
+SessionStart, Stop and SessionEnd to record the session. The hooks run this
+binary by its absolute path. Every other setting and every other tool's
+hooks are kept as they are. Installing twice changes nothing.
+
+Scopes: --user (~/.claude/settings.json, the default: every project),
+--project (.claude/settings.json, shared with the repository), --local
+(.claude/settings.local.json, this checkout only). The project is found
+from CLAUDE_PROJECT_DIR, else the nearest directory with .git or .claude.`
+
+// scopeFlags parses the agent name and the scope flags of install and
+// uninstall.
+func scopeFlags(e *env, name, synopsis, help string) (scope claudecode.Scope, dryRun bool, st int, ok bool) {
+	fs := newFlags(e, name, synopsis, help)
+	user := fs.Bool("user", false, "the user's settings (default)")
+	project := fs.Bool("project", false, "the project's shared settings")
+	local := fs.Bool("local", false, "the project's local settings")
+	dry := fs.Bool("dry-run", false, "print the new settings instead of writing them")
+	args, agentName := e.args, ""
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		agentName, args = args[0], args[1:]
+	}
+	if st, ok := parseFlags(e, fs, args); !ok {
+		return 0, false, st, false
+	}
+	if agentName != claudecode.Name || fs.NArg() != 0 {
+		return 0, false, fail(e.stderr, &usageError{msg: "name the agent: claude-code", hints: []string{"airlock " + name + " claude-code [--user|--project|--local]"}}), false
+	}
+	n := 0
+	for _, b := range []*bool{user, project, local} {
+		if *b {
+			n++
+		}
+	}
+	switch {
+	case n > 1:
+		return 0, false, fail(e.stderr, &usageError{msg: "pick one of --user, --project, --local"}), false
+	case *project:
+		scope = claudecode.Project
+	case *local:
+		scope = claudecode.Local
+	}
+	return scope, *dry, 0, true
+}
+
+// projectRoot is the Claude Code project for the project and local
+// scopes.
+func projectRoot(e *env) (string, error) {
+	if d := e.getenv("CLAUDE_PROJECT_DIR"); d != "" {
+		return d, nil
+	}
+	cwd, err := e.getwd()
+	if err != nil {
+		return "", err
+	}
+	for dir := cwd; ; dir = filepath.Dir(dir) {
+		for _, marker := range []string{".git", ".claude"} {
+			if _, err := os.Stat(filepath.Join(dir, marker)); err == nil {
+				return dir, nil
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return cwd, nil
+		}
+	}
+}
+
+func settingsFor(e *env, scope claudecode.Scope) (string, error) {
+	root := ""
+	if scope != claudecode.User {
+		var err error
+		if root, err = projectRoot(e); err != nil {
+			return "", err
+		}
+	}
+	return claudecode.SettingsFile(scope, e.getenv, root)
+}
+
+func runInstall(e *env) int {
+	scope, dry, st, ok := scopeFlags(e, "install", "airlock install claude-code [--user|--project|--local] [--dry-run]", installHelp)
+	if !ok {
+		return st
+	}
+	file, err := settingsFor(e, scope)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	exe, err := e.executable()
+	if err != nil {
+		return fail(e.stderr, fmt.Errorf("finding the airlock binary: %w", err))
+	}
+	old, err := claudecode.ReadSettings(file)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	out, changed, err := claudecode.Install(old, exe)
+	if err != nil {
+		return fail(e.stderr, &usageError{msg: fmt.Sprintf("%s: %v", file, err), hints: []string{"fix the settings file by hand; airlock does not rewrite a file it cannot read"}})
+	}
+	if dry {
+		_, err := e.stdout.Write(out)
+		if err != nil {
+			return fail(e.stderr, err)
+		}
+		return ExitOK
+	}
+	if !changed {
+		fmt.Fprintf(e.stdout, "airlock's hooks are already installed in %s (%s scope)\n", file, scope)
+		return ExitOK
+	}
+	if err := claudecode.WriteSettings(file, out); err != nil {
+		return fail(e.stderr, err)
+	}
+	fmt.Fprintf(e.stdout, "installed airlock's hooks in %s (%s scope)\nthey run %s\ncheck with: airlock doctor\n", file, scope, exe)
+	if scope == claudecode.Project {
+		fmt.Fprintln(e.stdout, "note: the hook command is this machine's absolute path; collaborators need airlock at the same path, or use --local")
+	}
+	return ExitOK
+}
+
+func runUninstall(e *env) int {
+	scope, dry, st, ok := scopeFlags(e, "uninstall", "airlock uninstall claude-code [--user|--project|--local] [--dry-run]", "Remove exactly the hooks \"airlock install\" added, and nothing else.")
+	if !ok {
+		return st
+	}
+	file, err := settingsFor(e, scope)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	old, err := claudecode.ReadSettings(file)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	out, changed, err := claudecode.Uninstall(old)
+	if err != nil {
+		return fail(e.stderr, fmt.Errorf("%s: %w", file, err))
+	}
+	if dry {
+		if _, err := e.stdout.Write(out); err != nil {
+			return fail(e.stderr, err)
+		}
+		return ExitOK
+	}
+	if !changed {
+		fmt.Fprintf(e.stdout, "no airlock hooks in %s\n", file)
+		return ExitOK
+	}
+	if err := claudecode.WriteSettings(file, out); err != nil {
+		return fail(e.stderr, err)
+	}
+	fmt.Fprintf(e.stdout, "removed airlock's hooks from %s\n", file)
+	return ExitOK
+}

@@ -5,9 +5,7 @@ import "testing"
 // BenchmarkLoadNoFiles is the policy set-up every hook call pays when the
 // user has no policy files.
 func BenchmarkLoadNoFiles(b *testing.B) {
-	f := newFixture(&testing.T{})
-	f.root = b.TempDir()
-	o := f.options()
+	o := newFixture(b).options()
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Load(o); err != nil {

@@ -9,12 +9,12 @@ import (
 // fixture is a private home with policy files, and the environment that
 // points airlock at it.
 type fixture struct {
-	t    *testing.T
+	t    testing.TB
 	root string
 	env  map[string]string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	root := t.TempDir()
 	home := filepath.Join(root, "home")

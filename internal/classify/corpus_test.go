@@ -114,6 +114,7 @@ type peerScore struct {
 	allowRows, allowHeld   int
 	byDesign               int
 	misses, falsePositives []string
+	designRows             []string
 }
 
 func scorePeer(t testing.TB, name, blockWord string) peerScore {
@@ -129,18 +130,55 @@ func scorePeer(t testing.TB, name, blockWord string) peerScore {
 				s.misses = append(s.misses, fmt.Sprintf("%s:%d %q got %s", name, c.line, c.command, r.Label()))
 			}
 		case "allow":
-			if r.Tier == External {
-				s.byDesign++ // publication that airlock holds on purpose
+			if !held(r.Effect) {
+				s.allowRows++
+				continue
+			}
+			if why := heldByDesign(r); why != "" {
+				s.byDesign++
+				s.designRows = append(s.designRows, fmt.Sprintf("%s:%d %q: %s", name, c.line, c.command, why))
 				continue
 			}
 			s.allowRows++
-			if held(r.Effect) {
-				s.allowHeld++
-				s.falsePositives = append(s.falsePositives, fmt.Sprintf("%s:%d %q got %s %v", name, c.line, c.command, r.Label(), reasonRules(r.Reasons)))
-			}
+			s.allowHeld++
+			s.falsePositives = append(s.falsePositives, fmt.Sprintf("%s:%d %q got %s %v", name, c.line, c.command, r.Label(), reasonRules(r.Reasons)))
 		}
 	}
 	return s
+}
+
+// designHolds names the rules whose holds are airlock's policy rather than
+// a mistake, with the reason written in docs/CORPORA.md.
+var designHolds = map[string]string{
+	"rm.recursive":    "recursive delete of a project path: airlock sides with dcg (rm -rf ./build is destructive); allow build directories by rule",
+	"container.prune": "docker prune deletes images and volumes: issue 2 lists it as destructive",
+	"git.reset.hard":  "git reset --hard discards work in any worktree",
+	"git.unknown":     "unknown git subcommands may be aliases (issue 2: opaque)",
+	"shell.opaque":    "unparsable text or a computed command name: invariant 1 fails closed",
+	"git.alias":       "inline alias definitions are opaque (issue 2)",
+}
+
+// heldByDesign says why airlock holds a peer's allow row on purpose: the
+// row publishes (airlock holds every publication), or every reason that
+// holds it is one of designHolds.
+func heldByDesign(r Result) string {
+	if r.Tier == External {
+		return "publication: airlock holds every external write"
+	}
+	why := ""
+	for _, inv := range r.Invocations {
+		if !held(inv.Effect) {
+			continue
+		}
+		for _, reason := range inv.Effect.Reasons {
+			d, ok := designHolds[reason.Rule]
+			if !ok {
+				return ""
+			}
+			why = d
+		}
+	}
+	return why
 }
 
 func reasonRules(rs []Reason) []string {
@@ -161,12 +199,15 @@ func TestPeerCorpora(t *testing.T) {
 		s := scorePeer(t, p.file, p.block)
 		recall := float64(s.blockHeld) / float64(s.blockRows)
 		fp := float64(s.allowHeld) / float64(s.allowRows)
-		t.Logf("%s: recall %.1f%% (%d/%d), false positives %.1f%% (%d/%d), %d allow rows held by design", s.name, 100*recall, s.blockHeld, s.blockRows, 100*fp, s.allowHeld, s.allowRows, s.byDesign)
+		t.Logf("%s: recall %.1f%% (%d/%d), false positives %.1f%% (%d/%d), %d more allow rows held by design", s.name, 100*recall, s.blockHeld, s.blockRows, 100*fp, s.allowHeld, s.allowRows, s.byDesign)
 		for _, m := range s.misses {
 			t.Logf("  miss: %s", m)
 		}
 		for _, f := range s.falsePositives {
 			t.Logf("  false positive: %s", f)
+		}
+		for _, d := range s.designRows {
+			t.Logf("  held by design: %s", d)
 		}
 		if recall < 0.97 {
 			t.Errorf("%s: recall %.1f%% is below 97%%", s.name, 100*recall)

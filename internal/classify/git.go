@@ -27,7 +27,7 @@ var gitSub = map[string]Effect{
 	"diff-index": nothing, "merge-base": nothing, "var": nothing, "count-objects": nothing, "fsck": nothing,
 	"verify-commit": nothing, "verify-tag": nothing, "range-diff": nothing, "apply": nothing, "am": nothing,
 	"mergetool": nothing, "difftool": nothing, "sparse-checkout": nothing, "maintenance": nothing, "lfs": nothing,
-	"switch": nothing, "hash-object": nothing, "write-tree": nothing, "read-tree": nothing, "column": nothing,
+"hash-object": nothing, "write-tree": nothing, "read-tree": nothing, "column": nothing,
 	"check-attr": nothing, "interpret-trailers": nothing, "mailinfo": nothing, "mailsplit": nothing, "citool": nothing,
 	"gui": nothing, "gitk": nothing, "instaweb": nothing, "submodule": nothing, "annotate": nothing,
 	// Shared: history, refs and configuration others see.
@@ -65,6 +65,7 @@ func init() {
 		"reset":         gitReset,
 		"clean":         gitClean,
 		"checkout":      gitCheckout,
+		"switch":        gitSwitch,
 		"restore":       gitRestore,
 		"stash":         gitStash,
 		"branch":        gitBranch,
@@ -117,6 +118,14 @@ var gitSpec = &Spec{
 		{"git checkout -f main", "local+destructive"},
 		{"git checkout -b feature", "shared"},
 		{"git checkout main", "local"},
+		{"git checkout HEAD --pathspec-from-file=paths.txt", "local+destructive"},
+		{"git checkout --unified 3 main", "local"},
+		{"git switch -f main", "local+destructive"},
+		{"git switch --discard-changes main", "local+destructive"},
+		{"git switch -c feature", "shared"},
+		{"git switch main", "local"},
+		{"git worktree remove -- -f", "shared"},
+		{"git -- --help", "local"},
 		{"git restore file.go", "local+destructive"},
 		{"git restore --staged file.go", "local"},
 		{"git stash drop", "shared+destructive"},
@@ -159,8 +168,8 @@ func classifyGit(_ *Classifier, inv *shell.Invocation) Effect {
 		return opaque("git.dynamic", "the git subcommand is computed at run time ("+inv.Args[i]+")")
 	}
 	sub, args := inv.Args[i], inv.Args[i+1:]
-	if hasAny(args, "--help", "-h") {
-		return nothing
+	if hasAny(args, "--help", "-h") || strings.HasPrefix(sub, "-") {
+		return nothing // help, or "git -- --help"
 	}
 	if f := gitSubFunc[sub]; f != nil {
 		return f(args)
@@ -222,14 +231,27 @@ func gitClean(args []string) Effect {
 }
 
 func gitCheckout(args []string) Effect {
-	p := argv.Spec{Short: "bBo", Long: []string{"--conflict", "--orphan"}}.Parse(args)
+	p := argv.Spec{Short: "bBoU", Long: []string{"--conflict", "--orphan", "--unified", "--inter-hunk-context", "--track", "--recurse-submodules"}}.Parse(args)
 	switch {
-	case p.Has("-f") || hasLongPrefix(p, "--force", 3):
+	case p.Has("-f") || hasLongPrefix(p, "--force", 3) || hasLongPrefix(p, "--pathspec-from-file", 10):
 		return local("git.checkout.force", "git checkout -f discards local changes").destroys()
 	case hasAny(args, "--"), len(p.Operands) > 0 && (p.Operands[0] == "." || len(p.Operands) > 1 && !p.Has("-b", "-B")):
 		return local("git.checkout.paths", "git checkout of paths overwrites local changes").destroys()
 	case p.Has("-b", "-B", "--orphan"):
 		return shared("git.branch", "git checkout -b creates a branch")
+	}
+	return nothing
+}
+
+// gitSwitch: switching branches is local unless local changes are thrown
+// away (-f, --discard-changes).
+func gitSwitch(args []string) Effect {
+	p := argv.Spec{Short: "cC", Long: []string{"--create", "--force-create", "--orphan", "--conflict"}}.Parse(args)
+	switch {
+	case p.Has("-f") || hasLongPrefix(p, "--force", 7) || hasLongPrefix(p, "--discard-changes", 4):
+		return local("git.switch.force", "git switch --discard-changes throws away local changes").destroys()
+	case p.Has("-c", "-C") || hasLongPrefix(p, "--create", 3) || hasLongPrefix(p, "--force-create", 7) || hasLongPrefix(p, "--orphan", 3):
+		return shared("git.branch", "git switch -c creates a branch")
 	}
 	return nothing
 }
@@ -343,7 +365,14 @@ func gitUpdateRef(args []string) Effect {
 }
 
 func gitWorktree(args []string) Effect {
-	if len(args) > 0 && args[0] == "remove" && hasAny(args, "--force", "-f") {
+	opts := args
+	for i, a := range args {
+		if a == "--" {
+			opts = args[:i] // what follows is a path, even "-f"
+			break
+		}
+	}
+	if len(args) > 0 && args[0] == "remove" && hasAny(opts, "--force", "-f") {
 		return local("git.worktree.force", "git worktree remove --force deletes a worktree with its changes").destroys()
 	}
 	if len(args) > 0 && (args[0] == "add" || args[0] == "remove" || args[0] == "move" || args[0] == "prune") {

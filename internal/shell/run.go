@@ -167,8 +167,8 @@ func envWrapper(w *walker, c cmd) (cmd, bool) {
 	spec := argv.Spec{Short: "uCSP", Long: []string{"--unset", "--chdir", "--split-string", "--block-signal", "--default-signal", "--ignore-signal"}, StopAtOperand: true}
 	p := spec.Parse(c.args[1:])
 	i := 1 + p.Rest
-	for i < len(c.args) && !c.dyn[i] && strings.Contains(c.args[i], "=") && !strings.HasPrefix(c.args[i], "=") {
-		i++
+	for i < len(c.args) && !c.dyn[i] && (c.args[i] == "-" || strings.Contains(c.args[i], "=") && !strings.HasPrefix(c.args[i], "=")) {
+		i++ // "env -" is "env -i"; NAME=value words set variables
 	}
 	if split, ok := p.Last("-S", "--split-string"); ok {
 		// env -S splits its argument into words and runs them, followed by
@@ -183,10 +183,11 @@ func envWrapper(w *walker, c cmd) (cmd, bool) {
 	return c.inner(i, "env"), false
 }
 
-// xargsWrapper runs its command with arguments read from stdin, which are
-// dynamic.
+// xargsWrapper runs its command with arguments read from standard input.
+// When that input is literal (echo / | xargs rm -rf) its words are used;
+// otherwise they are dynamic.
 func xargsWrapper(w *walker, c cmd) (cmd, bool) {
-	spec := argv.Spec{Short: "adEeIiLlnPsD", Long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, StopAtOperand: true}
+	spec := argv.Spec{Short: "adEeILlnPsDJ", Long: []string{"--arg-file", "--delimiter", "--eof", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, StopAtOperand: true}
 	p := spec.Parse(c.args[1:])
 	i := 1 + p.Rest
 	var n cmd
@@ -197,12 +198,62 @@ func xargsWrapper(w *walker, c cmd) (cmd, bool) {
 	} else {
 		n = c.inner(i, "xargs")
 	}
-	if !p.Has("-I", "-i", "--replace") {
-		n.args = append(append([]string(nil), n.args...), "{xargs input}")
-		n.dyn = append(append([]bool(nil), n.dyn...), true)
-	}
 	n.stdin, n.stdinKnown, n.stdinText = "", false, ""
+	input, known := []string{"{xargs input}"}, false
+	if c.stdinKnown && !p.Has("-a", "--arg-file") {
+		if words := strings.Fields(c.stdinText); len(words) > 0 && len(words) <= 64 {
+			input, known = words, true
+		}
+	}
+	if repl, ok := xargsReplace(p); ok {
+		// Each input line replaces the placeholder wherever it occurs.
+		if known {
+			input = strings.Split(strings.TrimSpace(c.stdinText), "\n")
+		}
+		for _, value := range input {
+			w.run(substitute(n, repl, value, !known))
+		}
+		return c, true
+	}
+	n.args = append(append([]string(nil), n.args...), input...)
+	n.dyn = append([]bool(nil), n.dyn...)
+	for range input {
+		n.dyn = append(n.dyn, !known)
+	}
 	return n, false
+}
+
+// xargsReplace returns the placeholder of xargs -I/-i/-J/--replace.
+func xargsReplace(p argv.Parsed) (string, bool) {
+	for _, f := range p.Flags {
+		switch f.Name {
+		case "-I", "-J":
+			return f.Value, f.HasValue
+		case "-i", "--replace":
+			if f.HasValue && f.Value != "" {
+				return f.Value, true
+			}
+			return "{}", true
+		}
+	}
+	return "", false
+}
+
+// substitute replaces placeholder in every word of c with value, marking
+// the words that held it dynamic when the value is not literal.
+func substitute(c cmd, placeholder, value string, dynamic bool) cmd {
+	n := c
+	n.args = make([]string, len(c.args))
+	n.dyn = make([]bool, len(c.dyn))
+	for i, a := range c.args {
+		n.dyn[i] = c.dyn[i]
+		if placeholder != "" && strings.Contains(a, placeholder) {
+			a = strings.ReplaceAll(a, placeholder, value)
+			n.dyn[i] = n.dyn[i] || dynamic
+		}
+		n.args[i] = a
+	}
+	return n
 }
 
 // findExec emits find itself and each command of its -exec family.
@@ -278,36 +329,63 @@ func (w *walker) nested(c cmd, text string, dynamic bool, via string) (cmd, bool
 	return c, true
 }
 
-// parallelWrapper handles GNU parallel: a command template with ":::"
-// argument lists, or whole commands given after ":::".
+// parallelWrapper handles GNU parallel: a command template run once per
+// argument (from ::: lists, or from standard input), or whole commands
+// given after ::: or read from standard input.
 func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 	spec := argv.Spec{Short: "jPSadEILnNX", Long: []string{"--jobs", "--sshlogin", "--arg-file", "--delimiter", "--colsep", "--delay", "--timeout", "--joblog", "--results", "--tmpdir", "--workdir", "--max-args", "--max-replace-args", "--env", "--retries", "--halt"}, StopAtOperand: true}
 	p := spec.Parse(c.args[1:])
 	i := 1 + p.Rest
 	end := len(c.args)
+	var values []string
+	valuesDynamic := false
 	for j := i; j < len(c.args); j++ {
-		if strings.HasPrefix(c.args[j], ":::") || c.args[j] == "::::" {
-			end = j
-			break
+		if strings.HasPrefix(c.args[j], ":::") {
+			if end == len(c.args) {
+				end = j
+			}
+			continue
+		}
+		if end < len(c.args) {
+			values = append(values, c.args[j])
+			valuesDynamic = valuesDynamic || c.dyn[j]
 		}
 	}
 	if p.Has("-S", "--sshlogin") {
 		w.opaque(c.frame.with("parallel"), c.source, "parallel --sshlogin runs commands on remote hosts")
 	}
-	if i < end {
-		// A command template: each run gets the template with {} replaced.
-		return w.nested(c, strings.Join(c.args[i:end], " "), anyTrue(c.dyn[i:end]), "parallel")
-	}
 	if end == len(c.args) {
-		w.opaque(c.frame.with("parallel"), c.source, "parallel runs commands read from its input, which cannot be known")
+		// Arguments or commands come from standard input.
+		values, valuesDynamic = []string{"{parallel input}"}, true
+		if c.stdinKnown {
+			values, valuesDynamic = strings.Split(strings.TrimSpace(c.stdinText), "\n"), false
+		}
+	}
+	if i >= end {
+		// No template: every value is a whole command line.
+		for _, v := range values {
+			w.nested(c, v, valuesDynamic, "parallel")
+		}
 		return c, true
 	}
-	// No template: every argument after ::: is a whole command.
-	for j := end + 1; j < len(c.args); j++ {
-		if strings.HasPrefix(c.args[j], ":::") {
-			continue
+	template := c.inner(i, "parallel")
+	template.args, template.dyn = c.args[i:end], c.dyn[i:end]
+	template.stdin, template.stdinKnown, template.stdinText = "", false, ""
+	for _, v := range values {
+		n, replaced := template, false
+		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
+			for _, a := range n.args {
+				if strings.Contains(a, ph) {
+					replaced = true
+				}
+			}
+			n = substitute(n, ph, v, valuesDynamic)
 		}
-		w.nested(c, c.args[j], c.dyn[j], "parallel")
+		if !replaced {
+			n.args = append(append([]string(nil), n.args...), v)
+			n.dyn = append(append([]bool(nil), n.dyn...), valuesDynamic)
+		}
+		w.run(n)
 	}
 	return c, true
 }

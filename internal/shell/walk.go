@@ -129,6 +129,12 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		return
 	}
 	name := c.args[0]
+	if strings.Contains(name, "=") {
+		// Not a valid assignment (1A=2, A-B=2, =2), so the shell would try
+		// to run a program of that name: nothing sane, and not to be guessed.
+		s.w.opaque(s.f, c.source, "the command word "+name+" looks like an assignment but is not one")
+		return
+	}
 	if body, ok := s.w.funcs[name]; ok {
 		s.inline(body)
 		return

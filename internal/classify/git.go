@@ -27,7 +27,7 @@ var gitSub = map[string]Effect{
 	"diff-index": nothing, "merge-base": nothing, "var": nothing, "count-objects": nothing, "fsck": nothing,
 	"verify-commit": nothing, "verify-tag": nothing, "range-diff": nothing, "apply": nothing, "am": nothing,
 	"mergetool": nothing, "difftool": nothing, "sparse-checkout": nothing, "maintenance": nothing, "lfs": nothing,
-"hash-object": nothing, "write-tree": nothing, "read-tree": nothing, "column": nothing,
+	"hash-object": nothing, "write-tree": nothing, "read-tree": nothing, "column": nothing,
 	"check-attr": nothing, "interpret-trailers": nothing, "mailinfo": nothing, "mailsplit": nothing, "citool": nothing,
 	"gui": nothing, "gitk": nothing, "instaweb": nothing, "submodule": nothing, "annotate": nothing,
 	// Shared: history, refs and configuration others see.

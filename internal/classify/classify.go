@@ -85,9 +85,16 @@ func exfiltration(inv *shell.Invocation) Effect {
 	return nothing
 }
 
-// redirections flags writes to block devices.
+// redirections flags bash's network pseudo-files and writes to block
+// devices.
 func redirections(inv *shell.Invocation) Effect {
 	for _, r := range inv.Redirects {
+		if strings.HasPrefix(r.Target, "/dev/tcp/") || strings.HasPrefix(r.Target, "/dev/udp/") {
+			if r.Writes() || r.Op == "<>" {
+				return external("redirect.network", "redirection to "+r.Target+" sends data to a network host")
+			}
+			return netRead("redirect.network", "redirection from "+r.Target+" reads from a network host")
+		}
 		if r.Writes() && isBlockDevice(r.Target) {
 			return local("redirect.device", "output redirected onto the device "+r.Target+" overwrites it").destroys()
 		}

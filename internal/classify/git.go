@@ -36,7 +36,6 @@ var gitSub = map[string]Effect{
 	"rebase":      shared("git.history", "git rebase rewrites history"),
 	"cherry-pick": shared("git.history", "git cherry-pick changes history"),
 	"revert":      shared("git.history", "git revert changes history"),
-	"tag":         shared("git.refs", "git tag changes refs"),
 	"replace":     shared("git.refs", "git replace changes refs"),
 	"commit-tree": shared("git.history", "git commit-tree writes history"),
 	"pull":        shared("git.history", "git pull merges fetched history").reads(),
@@ -66,6 +65,7 @@ func init() {
 		"clean":         gitClean,
 		"checkout":      gitCheckout,
 		"switch":        gitSwitch,
+		"tag":           gitTag,
 		"restore":       gitRestore,
 		"stash":         gitStash,
 		"branch":        gitBranch,
@@ -138,7 +138,11 @@ var gitSpec = &Spec{
 		{"git branch new", "shared"},
 		{"git filter-branch --tree-filter 'rm x' HEAD", "shared+destructive"},
 		{"git reflog expire --expire=now --all", "shared+destructive"},
-		{"git gc --prune=now", "local+destructive"},
+		{"git gc --prune=now", "shared+destructive"},
+		{"git tag -l 'v1.*'", "local"},
+		{"git tag", "local"},
+		{"git tag v1.0", "shared"},
+		{"git tag -d v1.0", "shared"},
 		{"git gc", "local"},
 		{"git update-ref -d refs/heads/x", "shared+destructive"},
 		{"git worktree remove --force ../wt", "local+destructive"},
@@ -231,7 +235,7 @@ func gitClean(args []string) Effect {
 }
 
 func gitCheckout(args []string) Effect {
-	p := argv.Spec{Short: "bBoU", Long: []string{"--conflict", "--orphan", "--unified", "--inter-hunk-context", "--track", "--recurse-submodules"}}.Parse(args)
+	p := argv.Spec{Short: "bBoU", Long: []string{"--conflict", "--orphan", "--unified", "--inter-hunk-context"}}.Parse(args)
 	switch {
 	case p.Has("-f") || hasLongPrefix(p, "--force", 3) || hasLongPrefix(p, "--pathspec-from-file", 10):
 		return local("git.checkout.force", "git checkout -f discards local changes").destroys()
@@ -351,10 +355,19 @@ func gitReflog(args []string) Effect {
 func gitGC(args []string) Effect {
 	for _, a := range args {
 		if a == "--prune=now" || a == "--prune=all" {
-			return local("git.gc.prune", "git gc "+a+" deletes unreachable objects at once").destroys()
+			return shared("git.gc.prune", "git gc "+a+" deletes unreachable objects at once, the last copy of dropped work").destroys()
 		}
 	}
 	return nothing
+}
+
+// gitTag: listing tags is a read; anything else changes refs.
+func gitTag(args []string) Effect {
+	p := argv.Spec{Short: "mFu", Long: []string{"--message", "--file", "--local-user", "--sort", "--format", "--contains", "--no-contains", "--merged", "--no-merged", "--points-at", "--color", "--column"}}.Parse(args)
+	if len(p.Operands) == 0 && !p.Has("-d", "-v", "--delete", "--verify") || p.Has("-l", "--list", "-n") {
+		return nothing
+	}
+	return shared("git.refs", "git tag changes refs")
 }
 
 func gitUpdateRef(args []string) Effect {

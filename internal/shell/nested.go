@@ -115,6 +115,12 @@ func sshRemote(w *walker, c cmd) (cmd, bool) {
 		return c, true
 	}
 	host := c.args[i]
+	// OpenSSH reads options after the host too; "--" ends them.
+	if rest := c.args[i+1:]; len(rest) > 0 {
+		skip := sshSpec.Parse(rest).Rest
+		c.args = append(append([]string(nil), c.args[:i+1]...), rest[skip:]...)
+		c.dyn = append(append([]bool(nil), c.dyn[:i+1]...), c.dyn[i+1+skip:]...)
+	}
 	remote := c
 	remote.frame = c.frame.with("ssh " + host)
 	remote.remote = host

@@ -116,6 +116,8 @@ func TestParse(t *testing.T) {
 		{"xargs", []string{"echo ~{xargs input} | xargs"}},
 		{"parallel git push ::: a b", []string{"git push a | parallel", "git push b | parallel"}},
 		{"parallel bash -c 'rm -rf {}' ::: /", []string{"rm -rf / | parallel,bash -c"}},
+		{"parallel -j2 'git -C {} push' ::: a", []string{"git -C a push | parallel"}},
+		{"ssh h -p 22 -- rm -rf /x", []string{"ssh h -p 22 -- rm -rf /x", "rm -rf /x | ssh h @h"}},
 		{"parallel bash -c ::: 'git push'", []string{"git push | parallel,bash -c"}},
 		{"echo 'git push' | parallel", []string{"echo git push", "git push | parallel"}},
 		{"cat cmds | parallel", []string{"cat cmds", "OPAQUE"}},

@@ -385,6 +385,12 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 			n.args = append(append([]string(nil), n.args...), v)
 			n.dyn = append(append([]bool(nil), n.dyn...), valuesDynamic)
 		}
+		if len(template.args) == 1 {
+			// A one-word template is a command line: parallel hands it to
+			// a shell ('git -C {} push').
+			w.text(strings.Join(n.args, " "), n.frame, c.depth+1)
+			continue
+		}
 		w.run(n)
 	}
 	return c, true

@@ -293,7 +293,7 @@ func containerSub(c *Classifier, inv *shell.Invocation, i int) Effect {
 		}
 	case "unshare":
 		if name == "podman" && len(args) > 0 {
-			return c.nested(containerJoin(inv, i+1))
+			return c.nested(inv.Text(i + 1))
 		}
 	}
 	what := name + " " + sub
@@ -547,30 +547,9 @@ func containerInner(c *Classifier, inv *shell.Invocation, from int, spec argv.Sp
 	p := spec.Parse(inv.Args[from:])
 	start := from + p.Rest + 1 // skip the image or container name
 	if start < len(inv.Args) {
-		e.Add(c.nested(containerJoin(inv, start)))
+		e.Add(c.nested(inv.Text(start)))
 	}
 	return e
-}
-
-// containerJoin turns the words from index i on back into shell text for
-// nested classification: static words are quoted, dynamic words keep
-// their source text.
-func containerJoin(inv *shell.Invocation, i int) string {
-	var b strings.Builder
-	for j := i; j < len(inv.Args); j++ {
-		if j > i {
-			b.WriteByte(' ')
-		}
-		a := inv.Args[j]
-		if inv.IsDynamic(j) {
-			b.WriteString(a)
-			continue
-		}
-		b.WriteByte('\'')
-		b.WriteString(strings.ReplaceAll(a, "'", `'\''`))
-		b.WriteByte('\'')
-	}
-	return b.String()
 }
 
 // containerComposeWhat names compose for messages.

@@ -297,7 +297,7 @@ func (t *deployTool) inner(c *Classifier, inv *shell.Invocation, p argv.Parsed, 
 	if from >= len(inv.Args) {
 		return nothing
 	}
-	return c.nested(forgeQuote(inv, from))
+	return c.nested(inv.Text(from))
 }
 
 // deployWithInner marks a remote run as destructive when the command it
@@ -1004,7 +1004,7 @@ func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
 		e := external("kubectl.exec", cmd+" runs a command inside the cluster")
 		for i, a := range args {
 			if a == "--" && i+1 < len(args) {
-				return deployWithInner(e, c.nested(forgeQuote(inv, from+i+1)))
+				return deployWithInner(e, c.nested(inv.Text(from+i+1)))
 			}
 		}
 		return e

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"sync"
 
-	"mvdan.cc/sh/v3/syntax"
-
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -642,27 +640,4 @@ func forgeWantsHelp(args []string, shortH bool) bool {
 		}
 	}
 	return false
-}
-
-// forgeQuote renders words as shell text, for classifying the command a
-// tool runs (npx vercel deploy, kubectl exec pod -- rm -rf /data). Words
-// only known at run time keep their source text, so they stay dynamic.
-func forgeQuote(inv *shell.Invocation, from int) string {
-	var b strings.Builder
-	for i := from; i < len(inv.Args); i++ {
-		if b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		w := inv.Args[i]
-		if inv.IsDynamic(i) {
-			b.WriteString(w)
-			continue
-		}
-		q, err := syntax.Quote(w, syntax.LangBash)
-		if err != nil {
-			q = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-		}
-		b.WriteString(q)
-	}
-	return b.String()
 }

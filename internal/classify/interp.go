@@ -21,25 +21,6 @@ import (
 // literals. It is a guard rail against a confused agent, not a parser for
 // hostile code.
 
-// interpShellJoin joins words into shell text that parses back into the same
-// words, quoting each word that needs it.
-func interpShellJoin(words []string) string {
-	var b strings.Builder
-	for i, w := range words {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		if w != "" && !strings.ContainsAny(w, " \t\n'\"\\$`;&|<>(){}[]*?#~!=%") {
-			b.WriteString(w)
-			continue
-		}
-		b.WriteByte('\'')
-		b.WriteString(strings.ReplaceAll(w, "'", `'\''`))
-		b.WriteByte('\'')
-	}
-	return b.String()
-}
-
 // ---------------------------------------------------------------- lexer
 
 // The languages the code reader knows.
@@ -1039,7 +1020,7 @@ func (s *interpScan) spawnArgv(words []string) {
 		s.hide("interp.spawn.dynamic", s.who+" code runs a program from an empty or unreadable list")
 		return
 	}
-	s.spawnText(interpShellJoin(words))
+	s.spawnText(shell.Join(words))
 }
 
 // spawnCall rates a call that runs its first argument: shell text when it
@@ -2441,7 +2422,7 @@ func interpClassify(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 	case r.module != "":
 		return interpPythonModule(c, who, r.module, r.modArgs)
 	case r.pathProg && r.script != "":
-		return c.nested(interpShellJoin(inv.Args[r.scriptIdx:]))
+		return c.nested(shell.Join(inv.Args[r.scriptIdx:]))
 	case r.script != "":
 		if inv.IsDynamic(r.scriptIdx) && strings.HasPrefix(r.script, "<(") {
 			return opaque("interp.script.dynamic", who+" runs a script produced at run time by "+clip(r.script))
@@ -2553,7 +2534,7 @@ var interpPythonModules = map[string]string{
 // even where their spec is absent; other modules are local work.
 func interpPythonModule(c *Classifier, who, module string, args []string) Effect {
 	if prog, ok := interpPythonModules[module]; ok && specFor(prog) != nil {
-		return c.nested(interpShellJoin(append([]string{prog}, args...)))
+		return c.nested(shell.Join(append([]string{prog}, args...)))
 	}
 	ops := operandsOf(args)
 	sub := ""

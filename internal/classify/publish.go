@@ -74,8 +74,8 @@ func publishRun(c *Classifier, inv *shell.Invocation, at int, bin string, downlo
 	if r := publishReleaseTool(bin, inv.Args[at+1:]); r.Reasons != nil {
 		e = r
 	} else {
-		text := forgeQuote(&shell.Invocation{Args: []string{bin}}, 0)
-		if rest := forgeQuote(inv, at+1); rest != "" {
+		text := shell.Join([]string{bin})
+		if rest := inv.Text(at + 1); rest != "" {
 			text += " " + rest
 		}
 		e = c.nested(text)

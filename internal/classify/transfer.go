@@ -189,7 +189,7 @@ func classifySSHPass(c *Classifier, inv *shell.Invocation) Effect {
 	if inv.AnyDynamic(i) {
 		return opaque("sshpass.dynamic", "sshpass runs a command that is only known at run time")
 	}
-	return c.nested(interpShellJoin(inv.Args[i:]))
+	return c.nested(shell.Join(inv.Args[i:]))
 }
 
 // ---------------------------------------------------------------- scp

@@ -73,6 +73,23 @@ func (inv *Invocation) AnyDynamic(from int) bool {
 	return false
 }
 
+// Text renders the words from index from on as shell text that parses
+// back to them: static words quoted, dynamic words as their source text.
+func (inv *Invocation) Text(from int) string {
+	var b strings.Builder
+	for i := from; i < len(inv.Args); i++ {
+		if i > from {
+			b.WriteByte(' ')
+		}
+		if inv.IsDynamic(i) {
+			b.WriteString(inv.Args[i])
+		} else {
+			b.WriteString(Join(inv.Args[i : i+1]))
+		}
+	}
+	return b.String()
+}
+
 // String renders the invocation as a short shell-like line for humans.
 func (inv *Invocation) String() string {
 	var b strings.Builder

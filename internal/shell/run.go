@@ -173,7 +173,7 @@ func envWrapper(w *walker, c cmd) (cmd, bool) {
 	if split, ok := p.Last("-S", "--split-string"); ok {
 		// env -S splits its argument into words and runs them, followed by
 		// the remaining operands: the same as shell text.
-		text := split.Value + " " + joinSource(c.args[i:])
+		text := split.Value + " " + Join(c.args[i:])
 		return w.nested(c, text, c.dyn[1+split.ValueIndex] || anyTrue(c.dyn[i:]), "env -S")
 	}
 	if i >= len(c.args) {

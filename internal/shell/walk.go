@@ -141,7 +141,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	}
 	if text, ok := s.w.aliases[name]; ok && !c.dyn[0] {
 		delete(s.w.aliases, name) // an alias does not expand inside itself
-		s.w.text(text+" "+joinSource(c.args[1:]), s.f.with("alias "+name), s.depth+1)
+		s.w.text(text+" "+Join(c.args[1:]), s.f.with("alias "+name), s.depth+1)
 		return
 	}
 	if name == "alias" {
@@ -220,8 +220,9 @@ func anyTrue(bs []bool) bool {
 	return false
 }
 
-// joinSource joins words back into shell text, quoting each.
-func joinSource(words []string) string {
+// Join joins words back into shell text, quoting each, so that parsing
+// the result gives the same words.
+func Join(words []string) string {
 	var b strings.Builder
 	for i, w := range words {
 		if i > 0 {

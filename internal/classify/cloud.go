@@ -33,13 +33,7 @@ func cloudVerbOf(w string) deployKind {
 
 // cloudScan finds the most severe verb among words, as deployScan does.
 func cloudScan(words []string) (deployKind, int) {
-	best, at := deployNone, -1
-	for i, w := range words {
-		if k := cloudVerbOf(w); deploySeverity(k) > deploySeverity(best) {
-			best, at = k, i
-		}
-	}
-	return best, at
+	return deployScanWith(words, cloudVerbOf)
 }
 
 // cloudEffect words the effect of a command path of a cloud CLI.
@@ -188,14 +182,6 @@ func cloudDyn(inv *shell.Invocation, idx []int, base int) []bool {
 		out[i] = inv.IsDynamic(base + x)
 	}
 	return out
-}
-
-// operandsAfterN returns ops without the first n.
-func operandsAfterN(ops []string, n int) []string {
-	if len(ops) <= n {
-		return nil
-	}
-	return ops[n:]
 }
 
 // ---- aws ----

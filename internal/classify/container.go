@@ -100,6 +100,8 @@ var containerSpec = &Spec{
 	Examples: []Example{
 		// publishing
 		{"docker push me/img:1", "external"},
+		{"podman push --creds u:p me/img:1 dir:/tmp/img", "local"},
+		{"podman push me/img:1 docker://registry.example/me/img:1", "external"},
 		{"podman push quay.io/me/img", "external"},
 		{"docker image push me/img", "external"},
 		{"docker -H tcp://10.0.0.5:2375 push me/img", "external"},
@@ -306,7 +308,7 @@ func containerSub(c *Classifier, inv *shell.Invocation, i int) Effect {
 	}
 	switch {
 	case sub == "push":
-		return external("container.push", what+" publishes to a registry")
+		return containerPush(what, args)
 	case sub == "pull":
 		return netRead("container.pull", what+" downloads from a registry")
 	case sub == "search":
@@ -496,6 +498,21 @@ func containerPath(s string) bool {
 
 // containerPushes reports whether build options send the result to a
 // registry: --push, or an output of type registry or with push=true.
+// containerPush rates a push: to a registry it publishes; to a local
+// transport (podman push IMG dir:/tmp/x) it writes the image to this
+// machine. args are the words after "push".
+func containerPush(what string, args []string) Effect {
+	p := argv.Spec{Long: []string{"--authfile", "--cert-dir", "--creds", "--digestfile", "--format", "--sign-by", "--encryption-key", "--compression-format", "--platform"}}.Parse(args)
+	if len(p.Operands) >= 2 {
+		for _, t := range []string{"dir:", "oci:", "oci-archive:", "docker-archive:", "containers-storage:", "docker-daemon:"} {
+			if strings.HasPrefix(p.Operands[1], t) {
+				return local("container.push.local", what+" to "+t+" writes the image to this machine")
+			}
+		}
+	}
+	return external("container.push", what+" publishes to a registry")
+}
+
 func containerPushes(args []string) bool {
 	for i, a := range args {
 		if a == "--push" {

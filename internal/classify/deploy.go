@@ -129,9 +129,14 @@ func deploySeverity(k deployKind) int {
 // so a resource that looks like a verb (tag, config) cannot hide the verb
 // that follows it; ties go to the first.
 func deployScan(words []string) (deployKind, int) {
+	return deployScanWith(words, deployVerbOf)
+}
+
+// deployScanWith is deployScan with the tool's own reading of a verb.
+func deployScanWith(words []string, verbOf func(string) deployKind) (deployKind, int) {
 	best, at := deployNone, -1
 	for i, w := range words {
-		if k := deployVerbOf(w); deploySeverity(k) > deploySeverity(best) {
+		if k := verbOf(w); deploySeverity(k) > deploySeverity(best) {
 			best, at = k, i
 		}
 	}
@@ -951,23 +956,32 @@ var kubectlSpec = &Spec{
 	},
 }
 
-func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
+// deployVerb reads the verb of a deploy tool (kubectl, helm, pulumi) and
+// the word after it. done is set, with the effect to return, when the call
+// only asks for help, names no verb, or computes its verb at run time.
+func deployVerb(inv *shell.Invocation, spec argv.Spec, rule string) (p argv.Parsed, verb, sub string, e Effect, done bool) {
 	args := inv.Args[1:]
 	if forgeWantsHelp(args, true) {
-		return nothing
+		return p, "", "", nothing, true
 	}
-	from := 1
-	p := kubectlOpts.Parse(args)
+	p = spec.Parse(args)
 	if len(p.Operands) == 0 {
-		return nothing
+		return p, "", "", nothing, true
 	}
-	verb := p.Operands[0]
-	if inv.IsDynamic(from + p.OperandIndex[0]) {
-		return opaque("kubectl.dynamic", "the kubectl command is computed at run time ("+verb+")")
+	verb = p.Operands[0]
+	if inv.IsDynamic(1 + p.OperandIndex[0]) {
+		return p, verb, "", opaque(rule+".dynamic", "the "+inv.Name()+" command is computed at run time ("+verb+")"), true
 	}
-	sub := ""
 	if len(p.Operands) > 1 {
 		sub = p.Operands[1]
+	}
+	return p, verb, sub, nothing, false
+}
+
+func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
+	p, verb, sub, e, done := deployVerb(inv, kubectlOpts, "kubectl")
+	if done {
+		return e
 	}
 	tool := inv.Name()
 	cmd := tool + " " + verb
@@ -1002,9 +1016,9 @@ func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
 		return external("kubectl.write", cmd+" changes resources in the cluster")
 	case "exec", "attach", "debug":
 		e := external("kubectl.exec", cmd+" runs a command inside the cluster")
-		for i, a := range args {
-			if a == "--" && i+1 < len(args) {
-				return deployWithInner(e, c.nested(inv.Text(from+i+1)))
+		for i := 1; i+1 < len(inv.Args); i++ {
+			if inv.Args[i] == "--" {
+				return deployWithInner(e, c.nested(inv.Text(i+1)))
 			}
 		}
 		return e
@@ -1087,21 +1101,9 @@ var helmSpec = &Spec{
 }
 
 func classifyHelm(_ *Classifier, inv *shell.Invocation) Effect {
-	args := inv.Args[1:]
-	if forgeWantsHelp(args, true) {
-		return nothing
-	}
-	p := helmOpts.Parse(args)
-	if len(p.Operands) == 0 {
-		return nothing
-	}
-	verb := p.Operands[0]
-	if inv.IsDynamic(1 + p.OperandIndex[0]) {
-		return opaque("helm.dynamic", "the helm command is computed at run time ("+verb+")")
-	}
-	sub := ""
-	if len(p.Operands) > 1 {
-		sub = p.Operands[1]
+	p, verb, sub, e, done := deployVerb(inv, helmOpts, "helm")
+	if done {
+		return e
 	}
 	cmd := "helm " + verb
 	dry := false
@@ -1321,21 +1323,9 @@ var pulumiSpec = &Spec{
 }
 
 func classifyPulumi(_ *Classifier, inv *shell.Invocation) Effect {
-	args := inv.Args[1:]
-	if forgeWantsHelp(args, true) {
-		return nothing
-	}
-	p := pulumiOpts.Parse(args)
-	if len(p.Operands) == 0 {
-		return nothing
-	}
-	verb := p.Operands[0]
-	if inv.IsDynamic(1 + p.OperandIndex[0]) {
-		return opaque("pulumi.dynamic", "the pulumi command is computed at run time ("+verb+")")
-	}
-	sub := ""
-	if len(p.Operands) > 1 {
-		sub = p.Operands[1]
+	p, verb, sub, e, done := deployVerb(inv, pulumiOpts, "pulumi")
+	if done {
+		return e
 	}
 	cmd := "pulumi " + verb
 	preview := p.Has("--preview-only")

@@ -239,21 +239,11 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 			if ch == '\'' && i > 0 && src[i-1] == '?' {
 				break // a character literal ?'
 			}
-			end := interpFindClose(src, i+1, string(ch), true)
-			if end < 0 {
-				return interpLit{start: i, end: -1}, 0, 0, true
+			l, a, b, ok := interpQuoted(src, i, true, func(body string) bool { return strings.Contains(body, "#{") })
+			if l.interp {
+				l.val = interpReplaceBraces(l.val, "#{")
 			}
-			body := src[i+1 : end]
-			l := interpLit{start: i, end: end + 1, cmd: ch == '`'}
-			if ch == '\'' {
-				l.val = interpUnescapeSingle(body)
-			} else {
-				l.val = interpUnescape(body)
-				if strings.Contains(body, "#{") {
-					l.interp, l.val = true, interpReplaceBraces(l.val, "#{")
-				}
-			}
-			return l, i + 1, end, true
+			return l, a, b, ok
 		case ch == '%' && i+2 < n && !prevIdent && prev != ')' && prev != ']':
 			kind := byte('Q')
 			j := i + 1
@@ -281,19 +271,7 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 	case langPerl:
 		switch {
 		case ch == '\'' || ch == '"' || ch == '`':
-			end := interpFindClose(src, i+1, string(ch), true)
-			if end < 0 {
-				return interpLit{start: i, end: -1}, 0, 0, true
-			}
-			body := src[i+1 : end]
-			l := interpLit{start: i, end: end + 1, cmd: ch == '`'}
-			if ch == '\'' {
-				l.val = interpUnescapeSingle(body)
-			} else {
-				l.val = interpUnescape(body)
-				l.interp = interpPerlInterpolates(body)
-			}
-			return l, i + 1, end, true
+			return interpQuoted(src, i, true, interpPerlInterpolates)
 		case !prevIdent && (ch == 'q' || ch == 'm' || ch == 's' || ch == 't' || ch == 'y'):
 			if l, a, b, ok := interpPerlQuote(src, i); ok {
 				return l, a, b, true
@@ -305,27 +283,11 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 		}
 	case langPHP:
 		if ch == '\'' || ch == '"' || ch == '`' {
-			end := interpFindClose(src, i+1, string(ch), true)
-			if end < 0 {
-				return interpLit{start: i, end: -1}, 0, 0, true
-			}
-			body := src[i+1 : end]
-			l := interpLit{start: i, end: end + 1, cmd: ch == '`'}
-			if ch == '\'' {
-				l.val = interpUnescapeSingle(body)
-			} else {
-				l.val = interpUnescape(body)
-				l.interp = interpPHPInterpolates(body)
-			}
-			return l, i + 1, end, true
+			return interpQuoted(src, i, true, interpPHPInterpolates)
 		}
 	case langLua:
 		if ch == '\'' || ch == '"' {
-			end := interpFindClose(src, i+1, string(ch), true)
-			if end < 0 {
-				return interpLit{start: i, end: -1}, 0, 0, true
-			}
-			return interpLit{start: i, end: end + 1, val: interpUnescape(src[i+1 : end])}, i + 1, end, true
+			return interpQuoted(src, i, false, nil)
 		}
 		if ch == '[' && i+1 < n && (src[i+1] == '[' || src[i+1] == '=') {
 			j := i + 1
@@ -344,22 +306,36 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 		}
 	case langR:
 		if ch == '\'' || ch == '"' || ch == '`' {
-			end := interpFindClose(src, i+1, string(ch), true)
-			if end < 0 {
-				return interpLit{start: i, end: -1}, 0, 0, true
-			}
-			return interpLit{start: i, end: end + 1, val: interpUnescape(src[i+1 : end])}, i + 1, end, true
+			return interpQuoted(src, i, false, nil)
 		}
 	case langAS:
 		if ch == '"' {
-			end := interpFindClose(src, i+1, `"`, true)
-			if end < 0 {
-				return interpLit{start: i, end: -1}, 0, 0, true
-			}
-			return interpLit{start: i, end: end + 1, val: interpUnescape(src[i+1 : end])}, i + 1, end, true
+			return interpQuoted(src, i, false, nil)
 		}
 	}
 	return interpLit{}, 0, 0, false
+}
+
+// interpQuoted reads the literal opened by the quote at src[i]. In the
+// shell-like languages (Perl, PHP, Ruby: shellLike) single quotes take only
+// \' and \\ escapes and backticks run a shell command. interpolates, when
+// given, says whether a double-quoted body expands variables. An
+// unterminated literal is reported with end -1.
+func interpQuoted(src string, i int, shellLike bool, interpolates func(body string) bool) (interpLit, int, int, bool) {
+	ch := src[i]
+	end := interpFindClose(src, i+1, string(ch), true)
+	if end < 0 {
+		return interpLit{start: i, end: -1}, 0, 0, true
+	}
+	body := src[i+1 : end]
+	l := interpLit{start: i, end: end + 1, cmd: shellLike && ch == '`'}
+	if shellLike && ch == '\'' {
+		l.val = interpUnescapeSingle(body)
+	} else {
+		l.val = interpUnescape(body)
+		l.interp = interpolates != nil && interpolates(body)
+	}
+	return l, i + 1, end, true
 }
 
 // interpFindClose returns the index of the closing delimiter at or after

@@ -1850,23 +1850,3 @@ func nugetCommand(tool, cmd string, ops []string) Effect {
 	}
 	return nothing
 }
-
-// publishImagePush rates the push verb of a container tool (docker push,
-// podman push, docker image push, buildah push); args are the words after
-// "push". The docker spec lives elsewhere and calls this, so pushes are
-// rated the same way as other publishes. Pushing to a local transport
-// (podman push IMG dir:/tmp/x) stays on the machine.
-func publishImagePush(tool string, args []string) Effect {
-	if forgeWantsHelp(args, false) {
-		return nothing
-	}
-	p := argv.Spec{Long: []string{"--authfile", "--cert-dir", "--creds", "--digestfile", "--format", "--sign-by", "--encryption-key", "--compression-format", "--platform"}}.Parse(args)
-	if len(p.Operands) >= 2 {
-		for _, t := range []string{"dir:", "oci:", "oci-archive:", "docker-archive:", "containers-storage:", "docker-daemon:"} {
-			if strings.HasPrefix(p.Operands[1], t) {
-				return local("image.push.local", tool+" push to "+t+" writes the image to this machine")
-			}
-		}
-	}
-	return external("image.push", tool+" push uploads an image to a registry")
-}

@@ -71,12 +71,7 @@ func sqlLex(s string, d sqlDialect) [][]sqlToken {
 				i++
 			}
 		case c == '/' && i+1 < len(s) && s[i+1] == '*':
-			end := strings.Index(s[i+2:], "*/")
-			if end < 0 {
-				i = len(s)
-			} else {
-				i += end + 4
-			}
+			i = sqlBlockCommentEnd(s, i)
 		case c == '\'' || c == '"' || c == '`':
 			j := i + 1
 			for j < len(s) {
@@ -1317,12 +1312,7 @@ func sqlMongoScrub(js string) string {
 				i++
 			}
 		case c == '/' && i+1 < len(js) && js[i+1] == '*':
-			end := strings.Index(js[i+2:], "*/")
-			if end < 0 {
-				i = len(js)
-			} else {
-				i += end + 3
-			}
+			i = sqlBlockCommentEnd(js, i) - 1 // the loop steps past the last byte
 		default:
 			b.WriteByte(c)
 		}
@@ -1547,4 +1537,14 @@ var sqlMongoSpec = &Spec{
 		{`mongosh "$MONGODB_URI" --eval "db.users.insertOne({})"`, "external"},
 		{`mongosh`, "local"},
 	},
+}
+
+// sqlBlockCommentEnd returns the index just past the /* ... */ comment that
+// starts at i, or len(s) when it is not closed.
+func sqlBlockCommentEnd(s string, i int) int {
+	end := strings.Index(s[i+2:], "*/")
+	if end < 0 {
+		return len(s)
+	}
+	return i + end + 4
 }

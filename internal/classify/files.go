@@ -314,7 +314,7 @@ var filesTempDirs = []string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/t
 // same command all disqualify it.
 func filesIsTemp(inv *shell.Invocation, w string, dynamic bool) bool {
 	if dynamic {
-		if strings.Contains(inv.Source, "TMPDIR=") {
+		if _, set := inv.Getenv("TMPDIR"); set {
 			return false
 		}
 		w = strings.Trim(w, `"`)

@@ -575,18 +575,11 @@ func sqlConninfoHost(s string) (string, bool) {
 	return "", false
 }
 
-// sqlEnvHost finds VAR=host among the assignments the command was given
-// (PGHOST=db.example psql …), which package shell keeps only in Source.
+// sqlEnvHost finds the host a client is pointed at through its
+// environment (PGHOST=db.example psql …, env DOCKER_HOST=… docker …).
 func sqlEnvHost(inv *shell.Invocation, name string) (string, bool) {
-	for _, f := range strings.Fields(inv.Source) {
-		if v, ok := strings.CutPrefix(f, name+"="); ok {
-			return strings.Trim(v, `'"`), true
-		}
-		if !strings.Contains(f, "=") {
-			break
-		}
-	}
-	return "", false
+	v, ok := inv.Getenv(name)
+	return strings.Trim(v, `'"`), ok
 }
 
 // sqlTarget is where a client connects: the host, whether it is another

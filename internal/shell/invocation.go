@@ -17,6 +17,11 @@ type Invocation struct {
 	Via []string
 	// Remote is the host the program runs on when it came from ssh.
 	Remote string
+	// Env lists the NAME=value assignments made for this run (prefixes
+	// such as PGHOST=db psql, env's own, and those of enclosing commands
+	// whose nested shell text it came from). A value only known at run
+	// time is kept as its source text.
+	Env []string
 	// Redirects lists the files the run writes or reads through redirections.
 	Redirects []Redirect
 	// Opaque is non-empty when the run cannot be known statically, and says
@@ -56,6 +61,16 @@ func (inv *Invocation) Name() string {
 		return ""
 	}
 	return inv.Args[0]
+}
+
+// Getenv returns the value last assigned to name for this run.
+func (inv *Invocation) Getenv(name string) (string, bool) {
+	for i := len(inv.Env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(inv.Env[i], name+"="); ok {
+			return v, true
+		}
+	}
+	return "", false
 }
 
 // IsDynamic reports whether word i is only known at run time.

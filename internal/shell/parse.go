@@ -39,12 +39,25 @@ func (l Limits) Parse(src string) []Invocation {
 type frame struct {
 	via    []string
 	remote string
+	// env holds NAME=value assignments in effect: prefixes of the command
+	// and env's own, inherited by shell text nested inside it.
+	env []string
 }
 
 func (f frame) with(v string) frame {
 	via := make([]string, len(f.via), len(f.via)+1)
 	copy(via, f.via)
-	return frame{via: append(via, v), remote: f.remote}
+	f.via = append(via, v)
+	return f
+}
+
+// withEnv returns the frame with more assignments in effect.
+func (f frame) withEnv(assigns []string) frame {
+	if len(assigns) == 0 {
+		return f
+	}
+	f.env = append(append([]string(nil), f.env...), assigns...)
+	return f
 }
 
 type walker struct {

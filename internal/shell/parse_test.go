@@ -199,6 +199,31 @@ func TestLimits(t *testing.T) {
 	}
 }
 
+func TestEnv(t *testing.T) {
+	tests := []struct{ src, name, want string }{
+		{"PGHOST=db.example psql -c 'x'", "PGHOST", "db.example"},
+		{"env PGHOST=db2 psql", "PGHOST", "db2"},
+		{"A=1 bash -c 'B=2 psql'", "A", "1"},
+		{"A=1 bash -c 'B=2 psql'", "B", "2"},
+		{"H=$(hostname) psql", "H", "$(hostname)"},
+		{"A=1 A=2 psql", "A", "2"},
+	}
+	for _, tt := range tests {
+		var psql Invocation
+		for _, inv := range Parse(tt.src) {
+			if inv.Name() == "psql" {
+				psql = inv
+			}
+		}
+		if got, ok := psql.Getenv(tt.name); !ok || got != tt.want {
+			t.Errorf("Parse(%q): %s = %q (set %v), want %q", tt.src, tt.name, got, ok, tt.want)
+		}
+	}
+	if _, ok := Parse("psql")[0].Getenv("PGHOST"); ok {
+		t.Error("PGHOST set without an assignment")
+	}
+}
+
 func TestRedirects(t *testing.T) {
 	invs := Parse("echo x > /etc/passwd 2>>log < in")
 	if len(invs) != 1 {

@@ -34,6 +34,7 @@ func (c cmd) invocation() Invocation {
 		Args:       c.args,
 		Via:        c.via,
 		Remote:     c.remote,
+		Env:        c.env,
 		Redirects:  c.redirects,
 		Source:     c.source,
 		Stdin:      c.stdin,
@@ -167,9 +168,14 @@ func envWrapper(w *walker, c cmd) (cmd, bool) {
 	spec := argv.Spec{Short: "uCSP", Long: []string{"--unset", "--chdir", "--split-string", "--block-signal", "--default-signal", "--ignore-signal"}, StopAtOperand: true}
 	p := spec.Parse(c.args[1:])
 	i := 1 + p.Rest
+	var assigns []string
 	for i < len(c.args) && !c.dyn[i] && (c.args[i] == "-" || strings.Contains(c.args[i], "=") && !strings.HasPrefix(c.args[i], "=")) {
-		i++ // "env -" is "env -i"; NAME=value words set variables
+		if c.args[i] != "-" { // "env -" is "env -i"
+			assigns = append(assigns, c.args[i])
+		}
+		i++
 	}
+	c.frame = c.frame.withEnv(assigns)
 	if split, ok := p.Last("-S", "--split-string"); ok {
 		// env -S splits its argument into words and runs them, followed by
 		// the remaining operands: the same as shell text.

@@ -112,7 +112,7 @@ func (s *stmtWalker) source(n syntax.Node) string {
 // call handles one simple command.
 func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	c := cmd{
-		frame:  s.f,
+		frame:  s.f.withEnv(s.assignments(call.Assigns)),
 		depth:  s.depth,
 		source: s.source(call),
 	}
@@ -148,6 +148,26 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		s.defineAliases(c)
 	}
 	s.w.run(c)
+}
+
+// assignments renders the NAME=value prefixes of a simple command; a value
+// only known at run time keeps its source text.
+func (s *stmtWalker) assignments(list []*syntax.Assign) []string {
+	var out []string
+	for _, a := range list {
+		if a.Name == nil || a.Array != nil {
+			continue
+		}
+		v := ""
+		if a.Value != nil {
+			var ok bool
+			if v, ok = s.static(a.Value, false); !ok {
+				v = s.source(a.Value)
+			}
+		}
+		out = append(out, a.Name.Value+"="+v)
+	}
+	return out
 }
 
 func (s *stmtWalker) inline(body *syntax.Stmt) {

@@ -107,12 +107,6 @@ func runCheck(e *env) int {
 	return ExitOK
 }
 
-// check decides one command with the built-in policy alone, as the demo
-// shows it.
-func check(text, cwd string, mode policy.Mode) checkOutput {
-	return checkWith(policy.Defaults(), text, cwd, cwd, mode)
-}
-
 // checkWith classifies one command and decides it with the policy. cwd is
 // the directory recorded in the result ("" when not given); dir is where
 // relative paths resolve.

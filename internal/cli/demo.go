@@ -48,12 +48,13 @@ func runDemo(e *env) int {
 	fmt.Fprintln(e.stdout)
 	counts := map[policy.Decision]int{}
 	story := ""
+	builtin := policy.Defaults() // the demo shows the embedded defaults, not the user's files
 	for _, s := range demoSession {
 		if s.story != story {
 			story = s.story
 			fmt.Fprintf(e.stdout, "Story %s\n", story)
 		}
-		out := check(s.command, "", policy.Unattended)
+		out := checkWith(builtin, s.command, "", "", policy.Unattended)
 		counts[out.Decision]++
 		why := ""
 		if len(out.Reasons) > 0 {

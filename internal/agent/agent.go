@@ -38,6 +38,39 @@ type Event struct {
 	Prompt string
 	// Raw is the event exactly as the agent sent it.
 	Raw json.RawMessage
+
+	// Story is the loop runner's story id, when the event happened inside
+	// one (AIRLOCK_STORY in the hook's environment).
+	Story string
+	// Ref is the queue id another event refers to: the held action an
+	// approval, rejection or run is about, or the approval a retried
+	// action consumed.
+	Ref string
+	// Note is free text from a human or a tool (a rejection's reason, a
+	// failing story's error).
+	Note string
+	// Finding is set for a post-execution scanner finding.
+	Finding *Finding
+	// Detail carries an entry point's own structured facts (the MCP
+	// proxy's server, tool class, recipient and argument digest); the
+	// journal keeps it as is.
+	Detail json.RawMessage
+}
+
+// Finding is what the post-execution scanner saw in agent output: an
+// outward action that the hooks did not hold.
+type Finding struct {
+	// Source names where it was seen: a file name, "-" for standard input,
+	// or a story's output.
+	Source string `json:"source"`
+	// Line is the 1-based line of Source it was seen on.
+	Line int `json:"line"`
+	// Status is "executed" (a tool call that ran), "denied" (a tool call
+	// that was refused), or "mentioned" (text that names the action
+	// without showing that it ran).
+	Status string `json:"status"`
+	// Pattern names the scanner rule that matched, for plain text.
+	Pattern string `json:"pattern,omitempty"`
 }
 
 // Receipt is what recording gave back.

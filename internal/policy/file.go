@@ -18,6 +18,7 @@ type fileDoc struct {
 	modeLine int
 	tables   [numModes]tablePatch
 	rules    []ruleDoc
+	gate     *gateDoc
 }
 
 // tablePatch overrides some rows of one mode's table.
@@ -198,6 +199,10 @@ func (d *fileDoc) decode(n *yaml.Node) error {
 				h[m.String()] = func(v *yaml.Node) error { return d.tables[m].decode(v, m) }
 			}
 			return fields(v, "table", h)
+		},
+		"gate": func(v *yaml.Node) error {
+			d.gate = &gateDoc{}
+			return d.gate.decode(v)
 		},
 		"rules": func(v *yaml.Node) error {
 			if v.Kind != yaml.SequenceNode {

@@ -42,6 +42,8 @@ type Policy struct {
 	Layers []Layer
 	// Paths are airlock's locations.
 	Paths Paths
+	// Gate configures the fact-forcing gate (the "gate:" section).
+	Gate  GateConfig
 	home  string
 	guard guard
 }
@@ -225,6 +227,7 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 			}
 		}
 	}
+	p.mergeGate(doc.gate, authority)
 	seen := map[string]bool{}
 	for i := range doc.rules {
 		d := &doc.rules[i]

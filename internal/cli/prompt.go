@@ -1,0 +1,74 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+func init() {
+	addCommand(&command{name: "prompt", summary: "print the rules block to put in an agent's prompt", run: runPrompt})
+}
+
+const promptHelp = `
+Print the rules an agent should be told before it starts: what goes
+through, what is held for review and why (with example commands that the
+policy itself decides that way), the rules of the policy files with their
+messages, and what to do when an action is held: not retry or rephrase it,
+carry on with local work, and list it in the final summary.
+
+The block is generated from the policy in effect (see "airlock policy
+show"), so it cannot disagree with what the hooks enforce. It is the first
+layer of the firewall, not the wall: the hooks hold what they hold whether
+or not the agent read it.
+
+Formats: text (plain, for any prompt), markdown (for CLAUDE.md, AGENTS.md
+or a Markdown prompt), json (the same content for scripts).
+
+Examples:
+  airlock prompt --mode unattended > rules.txt
+  claude -p "$(airlock prompt --mode unattended)
+
+  Fix the failing test in ./pkg/x."
+  airlock prompt --format markdown >> CLAUDE.md`
+
+func runPrompt(e *env) int {
+	fs := newFlags(e, "prompt", "airlock prompt [--mode interactive|supervised|unattended] [--format text|markdown|json] [--cwd DIR]", promptHelp)
+	modeName := fs.String("mode", "", "autonomy `mode` to describe: interactive, supervised or unattended (default: the policy's mode)")
+	format := fs.String("format", "text", "output `format`: text, markdown or json")
+	cwd := fs.String("cwd", "", "find the project policy from this `directory` instead of the current one")
+	if st, ok := parseFlags(e, fs, e.args); !ok {
+		return st
+	}
+	if fs.NArg() > 0 {
+		return fail(e.stderr, &usageError{msg: fmt.Sprintf("prompt takes no arguments, got %q", fs.Arg(0)), hints: []string{"airlock prompt [--mode MODE] [--format text|markdown|json]"}})
+	}
+	var f policy.Format
+	switch *format {
+	case "text":
+		f = policy.Text
+	case "markdown", "md":
+		f = policy.Markdown
+	case "json":
+	default:
+		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown format %q", *format), hints: []string{"pass --format text, markdown or json"}})
+	}
+	p, _, err := loadFor(e, *cwd)
+	if err != nil {
+		// No prompt is better than a prompt that disagrees with the policy:
+		// the hooks refuse every call while the policy has an error.
+		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"fix the policy file, then run \"airlock policy check\""}})
+	}
+	mode := p.Mode
+	if *modeName != "" {
+		if mode, err = policy.ParseMode(*modeName); err != nil {
+			return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"pass --mode interactive, supervised or unattended"}})
+		}
+	}
+	b := p.Brief(mode)
+	if *format == "json" {
+		return encodeJSON(e, b)
+	}
+	fmt.Fprint(e.stdout, b.Render(f))
+	return ExitOK
+}

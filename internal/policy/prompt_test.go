@@ -238,7 +238,9 @@ func TestClipMatch(t *testing.T) {
 		want func(string) bool
 	}{
 		{"command \"curl\"", func(s string) bool { return s == "command \"curl\"" }},
-		{long, func(s string) bool { return len(s) <= 170 && strings.HasSuffix(s, ", …") && strings.HasPrefix(long, strings.TrimSuffix(s, ", …")) }},
+		{long, func(s string) bool {
+			return len(s) <= 170 && strings.HasSuffix(s, ", …") && strings.HasPrefix(long, strings.TrimSuffix(s, ", …"))
+		}},
 	} {
 		if got := clipMatch(tc.in); !tc.want(got) {
 			t.Errorf("clipMatch(%q) = %q", tc.in, got)

@@ -78,6 +78,9 @@ type Receipt struct {
 	// QueueID names a held action in the review queue, when the recorder
 	// keeps one; "" until the journal exists.
 	QueueID string
+	// Approval is the queue id of the human approval that let this
+	// action through, when the recorder lifted a hold because of one.
+	Approval string
 }
 
 // Recorder keeps events. The journal implements it; adapters call Record

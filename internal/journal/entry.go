@@ -1,0 +1,117 @@
+package journal
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+)
+
+// Event names the journal writes itself, besides the agents' own hook
+// event names (PreToolUse, SessionStart, Stop, ...).
+const (
+	// EventApprove is a human approving a held action (Ref names it).
+	EventApprove = "Approve"
+	// EventReject is a human rejecting a held action (Ref names it).
+	EventReject = "Reject"
+	// EventRun is a human running a held action through "airlock queue
+	// run" (Ref names it; Note carries the exit status).
+	EventRun = "Run"
+	// EventScanFinding is a post-execution scanner finding.
+	EventScanFinding = "ScanFinding"
+)
+
+// RuleApproved is the rule of a decision lifted to allow because a human
+// approved exactly that action.
+const RuleApproved = "queue.approved"
+
+// Entry is one line of the journal.
+type Entry struct {
+	Seq       int64     `json:"seq"`
+	Time      time.Time `json:"time"`
+	Event     string    `json:"event"`
+	Agent     string    `json:"agent,omitempty"`
+	Session   string    `json:"session,omitempty"`
+	Story     string    `json:"story,omitempty"`
+	Cwd       string    `json:"cwd,omitempty"`
+	Tool      string    `json:"tool,omitempty"`
+	ToolUseID string    `json:"tool_use_id,omitempty"`
+	// Kind, Command, Paths and URL are the action, for a tool call.
+	Kind    string   `json:"kind,omitempty"`
+	Command string   `json:"command,omitempty"`
+	Paths   []string `json:"paths,omitempty"`
+	URL     string   `json:"url,omitempty"`
+	// Decision, Rule, Message, Mode, Effect and Reasons are the verdict.
+	Decision string   `json:"decision,omitempty"`
+	Rule     string   `json:"rule,omitempty"`
+	Message  string   `json:"message,omitempty"`
+	Mode     string   `json:"mode,omitempty"`
+	Effect   string   `json:"effect,omitempty"`
+	Reasons  []Reason `json:"reasons,omitempty"`
+	// ID is the queue id of a held action or a scanner finding.
+	ID string `json:"id,omitempty"`
+	// Ref is the queue id this entry is about (approval, rejection, run,
+	// or the approval a retried action consumed).
+	Ref string `json:"ref,omitempty"`
+	// Expires is when an approval stops letting a retry through.
+	Expires *time.Time `json:"expires,omitempty"`
+	// Prompt is the user's own words, for a UserPromptSubmit.
+	Prompt  string          `json:"prompt,omitempty"`
+	Note    string          `json:"note,omitempty"`
+	Finding *agent.Finding  `json:"finding,omitempty"`
+	Detail  json.RawMessage `json:"detail,omitempty"`
+	// Prev is the hex SHA-256 of the previous line ("" for the first).
+	Prev string `json:"prev"`
+}
+
+// Reason is one finding or rule behind a decision.
+type Reason struct {
+	Rule    string `json:"rule"`
+	Message string `json:"message"`
+}
+
+// Held reports whether the entry is an item of the review queue.
+func (e *Entry) Held() bool { return e.ID != "" }
+
+// entryOf turns an agent event into the journal's record of it.
+func entryOf(ev *agent.Event) *Entry {
+	e := &Entry{
+		Time: ev.Time.UTC(), Event: ev.Name, Agent: ev.Agent, Session: ev.Session, Story: ev.Story,
+		Cwd: ev.Cwd, Tool: ev.Tool, ToolUseID: ev.ToolUseID, Prompt: ev.Prompt,
+		Ref: ev.Ref, Note: ev.Note, Finding: ev.Finding, Detail: ev.Detail,
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now().UTC()
+	}
+	if a := ev.Action; a != nil {
+		e.Kind, e.Command, e.Paths, e.URL = a.Kind.String(), a.Command, a.Paths, a.URL
+		if e.Cwd == "" {
+			e.Cwd = a.Cwd
+		}
+		if e.Tool == "" {
+			e.Tool = a.Tool
+		}
+	}
+	if v := ev.Verdict; v != nil {
+		e.Decision, e.Rule, e.Message, e.Mode = v.Decision.String(), v.Rule, v.Message, v.Mode.String()
+		e.Effect = v.Effect.Label()
+		for _, r := range v.Reasons {
+			e.Reasons = append(e.Reasons, Reason{Rule: r.Rule, Message: r.Message})
+		}
+	}
+	return e
+}
+
+// durable reports whether the entry must reach the disk before the
+// writer returns: anything held or refused, and every human act.
+func (e *Entry) durable() bool {
+	switch e.Decision {
+	case "ask", "defer", "deny":
+		return true
+	}
+	switch e.Event {
+	case EventApprove, EventReject, EventRun, EventScanFinding:
+		return true
+	}
+	return false
+}

@@ -1,0 +1,356 @@
+package journal
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/classify"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+var t0 = time.Date(2026, 2, 23, 8, 15, 0, 0, time.UTC)
+
+// held is a PreToolUse event for a shell command that the policy deferred.
+func held(cmd, cwd string) *agent.Event {
+	return &agent.Event{
+		Time: t0, Agent: "claude-code", Name: "PreToolUse", Session: "s1", Cwd: cwd, Tool: "Bash",
+		Action:  &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: cmd, Cwd: cwd},
+		Verdict: &policy.Verdict{Decision: policy.Defer, Rule: "table.external", Effect: classify.Effect{Tier: classify.External}},
+	}
+}
+
+func allowed(cmd string) *agent.Event {
+	ev := held(cmd, "/p")
+	ev.Verdict = &policy.Verdict{Decision: policy.Allow, Rule: "table.local"}
+	return ev
+}
+
+func open(t *testing.T) *Journal {
+	t.Helper()
+	j, err := Open(filepath.Join(t.TempDir(), "journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+func record(t *testing.T, j *Journal, ev *agent.Event) agent.Receipt {
+	t.Helper()
+	r, err := j.Record(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func mustVerify(t *testing.T, j *Journal) *Audit {
+	t.Helper()
+	a, err := j.Verify()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !a.OK() {
+		t.Fatalf("verify: %s %s: %s", a.Problem.Kind, a.Problem.Where(), a.Problem.Detail)
+	}
+	return a
+}
+
+func TestRecordChainsAndQueues(t *testing.T) {
+	j := open(t)
+	if r := record(t, j, allowed("ls")); r.QueueID != "" {
+		t.Fatalf("an allowed call got queue id %q", r.QueueID)
+	}
+	r := record(t, j, held("git push", "/p"))
+	if len(r.QueueID) != 8 {
+		t.Fatalf("queue id %q, want 8 hex digits", r.QueueID)
+	}
+	a := mustVerify(t, j)
+	if a.Entries != 2 || a.HeadSeq != 2 {
+		t.Fatalf("entries %d head %d, want 2 and 2", a.Entries, a.HeadSeq)
+	}
+	es, err := j.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if es[0].Prev != "" || es[1].Prev == "" || es[1].ID != r.QueueID || es[1].Effect != "external" || es[1].Command != "git push" {
+		t.Fatalf("entries: %+v %+v", es[0], es[1])
+	}
+	items, err := j.Queue(t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 1 || items[0].ID != r.QueueID || items[0].Status != Pending {
+		t.Fatalf("queue: %+v", items)
+	}
+}
+
+// lines returns the journal's single segment split into lines.
+func lines(t *testing.T, j *Journal) (string, [][]byte) {
+	t.Helper()
+	path := filepath.Join(j.Dir(), segmentName(1))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, bytes.SplitAfter(data, []byte("\n"))
+}
+
+func fill(t *testing.T, j *Journal, n int) {
+	t.Helper()
+	for i := 0; i < n; i++ {
+		record(t, j, allowed(fmt.Sprintf("echo %d", i)))
+	}
+}
+
+func TestVerifyNamesTheBrokenLine(t *testing.T) {
+	cases := []struct {
+		name string
+		// change edits the lines of a 9-event journal in place.
+		change func(ls [][]byte) [][]byte
+		kind   ProblemKind
+		line   int
+	}{
+		{"one byte of a command", func(ls [][]byte) [][]byte {
+			ls[4] = bytes.Replace(ls[4], []byte("echo 4"), []byte("echo 5"), 1)
+			return ls
+		}, Edited, 5},
+		{"one byte of a prev", func(ls [][]byte) [][]byte {
+			i := bytes.Index(ls[4], []byte(`"prev":"`)) + 8
+			ls[4][i] ^= 1
+			return ls
+		}, Edited, 5},
+		{"one byte breaking the JSON", func(ls [][]byte) [][]byte {
+			ls[4][0] = '['
+			return ls
+		}, Edited, 5},
+		{"the line before the last edited", func(ls [][]byte) [][]byte {
+			ls[7] = bytes.Replace(ls[7], []byte("echo 7"), []byte("echo 9"), 1)
+			return ls
+		}, Edited, 8},
+		{"a line removed", func(ls [][]byte) [][]byte {
+			return append(ls[:3:3], ls[4:]...)
+		}, Removed, 4},
+		{"two lines swapped", func(ls [][]byte) [][]byte {
+			ls[3], ls[4] = ls[4], ls[3]
+			return ls
+		}, Removed, 4},
+		{"a line repeated", func(ls [][]byte) [][]byte {
+			return append(ls[:5:5], append([][]byte{ls[4]}, ls[5:]...)...)
+		}, Reordered, 6},
+		{"a torn tail", func(ls [][]byte) [][]byte {
+			return append(ls, []byte(`{"seq":10,"ti`))
+		}, Torn, 10},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			j := open(t)
+			fill(t, j, 9)
+			mustVerify(t, j)
+			path, ls := lines(t, j)
+			ls = c.change(ls[:9])
+			if err := os.WriteFile(path, bytes.Join(ls, nil), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			a, err := j.Verify()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if a.OK() {
+				t.Fatal("verify passed a tampered journal")
+			}
+			if a.Problem.Kind != c.kind || a.Problem.Line != c.line {
+				t.Fatalf("got %s at %s (%s), want %s at line %d", a.Problem.Kind, a.Problem.Where(), a.Problem.Detail, c.kind, c.line)
+			}
+		})
+	}
+}
+
+// The chain cannot vouch for its own last line: only the head hash that
+// Verify reports, kept elsewhere, can. This test pins that limit down so
+// that the docs stay true.
+func TestTheLastLineIsVouchedForOnlyByTheHead(t *testing.T) {
+	j := open(t)
+	fill(t, j, 3)
+	before := mustVerify(t, j)
+	path, ls := lines(t, j)
+	ls[2] = bytes.Replace(ls[2], []byte("echo 2"), []byte("echo 9"), 1)
+	if err := os.WriteFile(path, bytes.Join(ls, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	after := mustVerify(t, j)
+	if after.Head == before.Head {
+		t.Fatal("the head hash did not change with the last line")
+	}
+}
+
+func TestTornTailIsSetAsideAndTheChainGoesOn(t *testing.T) {
+	j := open(t)
+	fill(t, j, 3)
+	path, _ := lines(t, j)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"seq":4,"time":"2026-`)
+	f.Close()
+	if a, _ := j.Verify(); a.OK() || a.Problem.Kind != Torn {
+		t.Fatalf("verify before repair: %+v", a.Problem)
+	}
+	moved, err := j.Repair()
+	if err != nil || moved != int64(len(`{"seq":4,"time":"2026-`)) {
+		t.Fatalf("repair moved %d, %v", moved, err)
+	}
+	record(t, j, allowed("after"))
+	a := mustVerify(t, j)
+	if a.Entries != 4 || a.SetAside != 1 {
+		t.Fatalf("entries %d set aside %d, want 4 and 1", a.Entries, a.SetAside)
+	}
+	side, _ := os.ReadFile(path + ".torn")
+	if !strings.HasPrefix(string(side), `{"seq":4,"time":"2026-`) {
+		t.Fatalf(".torn holds %q", side)
+	}
+}
+
+func TestAWholeFileWithoutNewlineIsTorn(t *testing.T) {
+	j := open(t)
+	if err := os.WriteFile(filepath.Join(j.Dir(), segmentName(1)), []byte(`{"seq":1`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	record(t, j, allowed("ls"))
+	if a := mustVerify(t, j); a.Entries != 1 || a.HeadSeq != 1 {
+		t.Fatalf("entries %d head %d", a.Entries, a.HeadSeq)
+	}
+}
+
+func TestSegmentsRotateAndTheChainContinues(t *testing.T) {
+	j := open(t)
+	j.MaxSegment = 600
+	fill(t, j, 20)
+	segs, err := segments(j.Dir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(segs) < 3 {
+		t.Fatalf("%d segments, want rotation into at least 3", len(segs))
+	}
+	a := mustVerify(t, j)
+	if a.Entries != 20 || a.Segments != len(segs) {
+		t.Fatalf("entries %d segments %d", a.Entries, a.Segments)
+	}
+	// Removing a whole middle segment is a removal.
+	if err := os.Remove(segs[1].path); err != nil {
+		t.Fatal(err)
+	}
+	if a, _ := j.Verify(); a.OK() || a.Problem.Kind != Removed || a.Problem.Segment != filepath.Base(segs[2].path) {
+		t.Fatalf("after removing a segment: %+v", a.Problem)
+	}
+}
+
+func TestAnApprovedRetryRunsOnce(t *testing.T) {
+	j := open(t)
+	now := t0
+	j.Now = func() time.Time { return now }
+	id := record(t, j, held("git push origin main", "/p")).QueueID
+
+	// Not approved yet: a retry is held again, as a new item.
+	ev := held("git push origin main", "/p")
+	if r := record(t, j, ev); r.Approval != "" || ev.Verdict.Decision != policy.Defer {
+		t.Fatalf("unapproved retry: %+v %v", r, ev.Verdict.Decision)
+	}
+	if _, err := j.Settle(EventApprove, id[:5], "looks right", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Settle(EventApprove, id, "", 0); !errors.Is(err, ErrSettled) {
+		t.Fatalf("approving twice: %v", err)
+	}
+	// Another directory or another text is not the approved action.
+	for _, other := range []*agent.Event{held("git push origin main", "/q"), held("git push origin main --force", "/p")} {
+		if r := record(t, j, other); r.Approval != "" {
+			t.Fatalf("%q in %s used the approval", other.Action.Command, other.Cwd)
+		}
+	}
+	ev = held("git push origin main", "/p")
+	r := record(t, j, ev)
+	if r.Approval != id || ev.Verdict.Decision != policy.Allow || ev.Verdict.Rule != RuleApproved || r.QueueID != "" {
+		t.Fatalf("approved retry: receipt %+v verdict %+v", r, ev.Verdict)
+	}
+	again := held("git push origin main", "/p")
+	if r := record(t, j, again); r.Approval != "" || again.Verdict.Decision != policy.Defer {
+		t.Fatalf("second retry used the approval again: %+v", r)
+	}
+	items, _ := j.Queue(now)
+	it, err := Find(items, id)
+	if err != nil || it.Status != Used || it.UsedBy == nil || it.UsedBy.Ref != id {
+		t.Fatalf("item after use: %+v %v", it, err)
+	}
+	mustVerify(t, j)
+}
+
+func TestApprovalsExpireAndRejectionsHold(t *testing.T) {
+	j := open(t)
+	now := t0
+	j.Now = func() time.Time { return now }
+	a := record(t, j, held("npm publish", "/p")).QueueID
+	b := record(t, j, held("gh pr create", "/p")).QueueID
+	if _, err := j.Settle(EventApprove, a, "", time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := j.Settle(EventReject, b, "not today", 0); err != nil {
+		t.Fatal(err)
+	}
+	now = t0.Add(2 * time.Minute)
+	late := held("npm publish", "/p")
+	late.Time = now
+	if r := record(t, j, late); r.Approval != "" {
+		t.Fatal("an expired approval let the retry through")
+	}
+	rej := held("gh pr create", "/p")
+	if r := record(t, j, rej); r.Approval != "" {
+		t.Fatal("a rejected action ran")
+	}
+	items, _ := j.Queue(now)
+	st := map[string]Status{}
+	for _, it := range items {
+		st[it.ID] = it.Status
+	}
+	if st[a] != Expired || st[b] != Rejected {
+		t.Fatalf("statuses: %v", st)
+	}
+	if _, err := j.Settle(EventApprove, b, "", 0); !errors.Is(err, ErrSettled) {
+		t.Fatalf("approving a rejected item: %v", err)
+	}
+	if _, err := j.Settle(EventApprove, "zzzz", "", 0); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown id: %v", err)
+	}
+}
+
+func TestFindPrefixes(t *testing.T) {
+	items := []*Item{{Entry: &Entry{ID: "ab12cd34"}}, {Entry: &Entry{ID: "ab99ef00"}}}
+	if _, err := Find(items, "ab"); !errors.Is(err, ErrAmbiguous) {
+		t.Fatalf("ab: %v", err)
+	}
+	if it, err := Find(items, "AB1"); err != nil || it.ID != "ab12cd34" {
+		t.Fatalf("AB1: %v %v", it, err)
+	}
+	if _, err := Find(items, ""); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("empty: %v", err)
+	}
+}
+
+func TestHugeCommandsAreCut(t *testing.T) {
+	j := open(t)
+	big := strings.Repeat("x", MaxLine+10)
+	record(t, j, held("echo "+big, "/p"))
+	es, _ := j.Entries()
+	if len(es) != 1 || len(es[0].Command) > MaxLine/2 || !strings.Contains(es[0].Note, "cut") {
+		t.Fatalf("cut entry: len %d note %q", len(es[0].Command), es[0].Note)
+	}
+	mustVerify(t, j)
+}

@@ -1,0 +1,163 @@
+package journal
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// ProblemKind says how the chain is broken.
+type ProblemKind string
+
+// The ways a journal can be broken.
+const (
+	// Edited: a line's content no longer matches the hash the next line
+	// recorded for it, or it is not an event at all.
+	Edited ProblemKind = "edited"
+	// Removed: sequence numbers jump, so lines are missing.
+	Removed ProblemKind = "removed"
+	// Reordered: a sequence number goes backwards or repeats.
+	Reordered ProblemKind = "reordered"
+	// Torn: the last line has no newline, as a crash mid-write leaves it.
+	// "airlock audit repair" (or the next append) sets it aside.
+	Torn ProblemKind = "torn"
+)
+
+// Problem is the first break found in the chain.
+type Problem struct {
+	Kind    ProblemKind `json:"kind"`
+	Segment string      `json:"segment"`
+	Line    int         `json:"line"`
+	Detail  string      `json:"detail"`
+}
+
+// Where names the line as FILE:LINE.
+func (p *Problem) Where() string { return fmt.Sprintf("%s:%d", p.Segment, p.Line) }
+
+// Audit is what verification found.
+type Audit struct {
+	Dir      string `json:"dir"`
+	Segments int    `json:"segments"`
+	Entries  int64  `json:"entries"`
+	// HeadSeq and Head are the last event's sequence number and hash:
+	// record them elsewhere to detect later truncation of the tail, which
+	// the chain alone cannot show.
+	HeadSeq int64  `json:"head_seq"`
+	Head    string `json:"head"`
+	// SetAside counts torn lines earlier repairs moved to .torn files.
+	SetAside int      `json:"set_aside"`
+	Problem  *Problem `json:"problem,omitempty"`
+}
+
+// OK reports whether the chain verified.
+func (a *Audit) OK() bool { return a.Problem == nil }
+
+// Verify walks the whole chain and stops at the first problem.
+func (j *Journal) Verify() (*Audit, error) {
+	a := &Audit{Dir: j.dir}
+	segs, err := segments(j.dir)
+	if err != nil {
+		return nil, err
+	}
+	a.Segments = len(segs)
+	a.SetAside = countTorn(segs)
+
+	type seen struct {
+		seg  string
+		line int
+		hash string
+	}
+	var prev *seen         // the last line read
+	var suspect *Problem   // a hash mismatch waiting for the next line to say which side changed
+	var suspectHash string // the hash of the line after the mismatch
+	expect := int64(1)
+	stop := func(p *Problem) error { a.Problem = p; return errStop }
+
+	err = j.walkLines(func(l *rawLine) error {
+		if l.torn {
+			return stop(&Problem{Kind: Torn, Segment: l.seg, Line: l.line,
+				Detail: fmt.Sprintf("the last line has no newline (%d bytes): a write was cut short by a crash; airlock audit repair sets it aside", len(l.data))})
+		}
+		var e struct {
+			Seq  int64  `json:"seq"`
+			Prev string `json:"prev"`
+		}
+		if err := json.Unmarshal(l.data, &e); err != nil || e.Seq == 0 {
+			return stop(&Problem{Kind: Edited, Segment: l.seg, Line: l.line, Detail: "the line is not a journal event (edited or corrupted)"})
+		}
+		h := lineHash(l.data)
+		if suspect != nil {
+			// The line before this one failed to match its predecessor's
+			// hash. If this line does not match it either, that line
+			// itself changed (its prev field); otherwise its predecessor
+			// did.
+			if e.Prev != suspectHash {
+				suspect.Segment, suspect.Line = prev.seg, prev.line
+				suspect.Detail = "the line changed after it was written: its hash no longer matches the next line's prev, and its own prev does not match the line before"
+			}
+			return stop(suspect)
+		}
+		switch {
+		case e.Seq > expect:
+			return stop(&Problem{Kind: Removed, Segment: l.seg, Line: l.line,
+				Detail: fmt.Sprintf("%d event(s) missing before this line: sequence jumps from %d to %d", e.Seq-expect, expect-1, e.Seq)})
+		case e.Seq < expect:
+			return stop(&Problem{Kind: Reordered, Segment: l.seg, Line: l.line,
+				Detail: fmt.Sprintf("sequence %d comes after %d", e.Seq, expect-1)})
+		}
+		want := ""
+		if prev != nil {
+			want = prev.hash
+		}
+		if e.Prev != want {
+			if prev == nil {
+				return stop(&Problem{Kind: Edited, Segment: l.seg, Line: l.line, Detail: "the first event's prev is not empty"})
+			}
+			suspect = &Problem{Kind: Edited, Segment: prev.seg, Line: prev.line,
+				Detail: "the line changed after it was written: its hash no longer matches the prev recorded by the next line"}
+			suspectHash = h
+		}
+		prev = &seen{seg: l.seg, line: l.line, hash: h}
+		expect++
+		a.Entries++
+		a.HeadSeq, a.Head = e.Seq, h
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if a.Problem == nil && suspect != nil {
+		// The mismatch is on the last line: either it or the one before
+		// changed; name the earlier, whose hash the last line vouched for.
+		a.Problem = suspect
+		a.Problem.Detail += " (or the last line's prev was changed)"
+	}
+	return a, nil
+}
+
+// Repair sets aside a torn last line of the newest segment, as the next
+// append would. It returns the number of bytes moved to the .torn file.
+func (j *Journal) Repair() (int64, error) {
+	var moved int64
+	err := j.locked(func(w *writer) error {
+		moved = w.repaired
+		return nil
+	})
+	return moved, err
+}
+
+func countTorn(segs []segment) int {
+	n := 0
+	for _, s := range segs {
+		data, err := os.ReadFile(s.path + ".torn")
+		if err != nil {
+			continue
+		}
+		for _, b := range data {
+			if b == '\n' {
+				n++
+			}
+		}
+	}
+	return n
+}

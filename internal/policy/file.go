@@ -19,6 +19,7 @@ type fileDoc struct {
 	tables   [numModes]tablePatch
 	rules    []ruleDoc
 	gate     *gateDoc
+	mcp      *mcpDoc
 }
 
 // tablePatch overrides some rows of one mode's table.
@@ -203,6 +204,10 @@ func (d *fileDoc) decode(n *yaml.Node) error {
 		"gate": func(v *yaml.Node) error {
 			d.gate = &gateDoc{}
 			return d.gate.decode(v)
+		},
+		"mcp": func(v *yaml.Node) error {
+			d.mcp = &mcpDoc{}
+			return d.mcp.decode(v)
 		},
 		"rules": func(v *yaml.Node) error {
 			if v.Kind != yaml.SequenceNode {

@@ -43,7 +43,9 @@ type Policy struct {
 	// Paths are airlock's locations.
 	Paths Paths
 	// Gate configures the fact-forcing gate (the "gate:" section).
-	Gate  GateConfig
+	Gate GateConfig
+	// MCP is the "mcp:" section: MCP tool classes, contacts and limits.
+	MCP   MCP
 	home  string
 	guard guard
 }
@@ -228,6 +230,9 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 		}
 	}
 	p.mergeGate(doc.gate, authority)
+	if err := p.mergeMCP(doc.mcp, file, authority); err != nil {
+		return 0, err
+	}
 	seen := map[string]bool{}
 	for i := range doc.rules {
 		d := &doc.rules[i]

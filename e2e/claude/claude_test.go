@@ -1,0 +1,217 @@
+package claude
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// allowedTools lets the scripted tools run in -p mode without a prompt.
+// airlock never answers "allow" itself (it only withholds), so without
+// this Claude Code's own permission check would refuse them and the test
+// would prove nothing about airlock.
+var allowedTools = []string{"--allowedTools", "Bash,Write,Edit,Read"}
+
+// call is a scripted tool call and whether airlock must hold it.
+type call struct {
+	step
+	held bool
+}
+
+func bash(id, command string, held bool) call {
+	return call{step: step{ID: id, Tool: "Bash", Input: map[string]any{"command": command, "description": id}}, held: held}
+}
+
+func script(calls []call) []step {
+	var out []step
+	for _, c := range calls {
+		out = append(out, c.step)
+	}
+	return append(out, step{Text: "done"})
+}
+
+// TestClaudeCode runs the real Claude Code binary with airlock's hooks.
+// The scenarios share one airlock build and run one claude process each.
+func TestClaudeCode(t *testing.T) {
+	claude := claudeBinary(t)
+	airlock := buildAirlock(t, t.TempDir())
+	t.Run("unattended", func(t *testing.T) { testUnattended(t, claude, airlock) })
+	t.Run("interactive-user-rule", func(t *testing.T) { testInteractive(t, claude, airlock) })
+	t.Run("control-without-airlock", func(t *testing.T) { testControl(t, claude) })
+}
+
+// install runs `airlock install claude-code` (user scope) into the world.
+func install(t *testing.T, w *world, airlock string) {
+	t.Helper()
+	if out, err := w.run(nil, airlock, "install", "claude-code"); err != nil {
+		t.Fatalf("airlock install claude-code: %v\n%s", err, out)
+	}
+	settings, err := os.ReadFile(filepath.Join(w.home, ".claude", "settings.json"))
+	if err != nil || !strings.Contains(string(settings), airlock) {
+		t.Fatalf("install did not put airlock's hooks in the temporary HOME's settings: %v\n%s", err, settings)
+	}
+}
+
+// testUnattended is the overnight-loop case: nobody watches, local work
+// goes through, and every outward action is held whatever its disguise,
+// including the three that pass Claude Code's own deny rules.
+func testUnattended(t *testing.T, claude, airlock string) {
+	w := newWorld(t)
+	install(t, w, airlock)
+	mode := []string{"AIRLOCK_MODE=unattended"}
+	rules, err := w.run(mode, airlock, "prompt")
+	if err != nil {
+		t.Fatalf("airlock prompt: %v\n%s", err, rules)
+	}
+
+	notes := filepath.Join(w.project, "NOTES.md")
+	calls := []call{
+		{step: step{ID: "write", Tool: "Write", Input: map[string]any{"file_path": notes, "content": "# Notes\n\ndraft\n"}}},
+		{step: step{ID: "read", Tool: "Read", Input: map[string]any{"file_path": notes}}},
+		{step: step{ID: "edit", Tool: "Edit", Input: map[string]any{"file_path": notes, "old_string": "draft", "new_string": "final"}}},
+		bash("commit", "git add NOTES.md && git commit -q -m 'notes: add'", false),
+		bash("push", "git push origin main", true),
+		bash("push-dash-c", "git -C "+w.project+" push origin main:refs/heads/via-dash-c", true),
+		bash("push-bash-c", `bash -c "git push origin main:refs/heads/via-bash-c"`, true),
+		bash("post", "curl -XPOST "+w.sink.srv.URL+"/collect -d notes=final", true),
+		bash("get", "curl -s "+w.sink.srv.URL+"/ping", false),
+	}
+	api := newFakeAPI(t, script(calls))
+	s := w.runClaude(claude, api, rules+"\n\nTask: write the release notes, commit them and publish them.", mode, allowedTools...)
+	t.Logf("claude: %d stream messages, %d PreToolUse hook replies, %d permission denials", len(s.lines), len(s.hookReplies), len(s.denied()))
+
+	checkCalls(t, s, api, calls, "airlock held this action for human review", "defer")
+
+	// Side effects on disk: what must have happened did, what must not
+	// did not.
+	if b, err := os.ReadFile(notes); err != nil || string(b) != "# Notes\n\nfinal\n" {
+		t.Errorf("the Write and Edit calls should have left NOTES.md with the edit: %q, %v", b, err)
+	}
+	head := w.git(w.project, "rev-parse", "HEAD")
+	if head == w.base || w.git(w.project, "log", "-1", "--format=%s") != "notes: add" {
+		t.Errorf("the allowed git commit did not take effect: HEAD %s (base %s)", head, w.base)
+	}
+	if refs := w.remoteRefs(); len(refs) != 1 || refs["refs/heads/main"] != w.base {
+		t.Errorf("the bare remote changed: %v, want only refs/heads/main at %s", refs, w.base)
+	}
+	if got := w.sink.requests(); !slices.Equal(got, []string{"GET /ping"}) {
+		t.Errorf("loopback sink got %q, want only the allowed GET /ping (no POST)", got)
+	}
+
+	// What the model was shown: the prompt from airlock prompt, and the
+	// SessionStart context from the hook.
+	if !api.sawText("AIRLOCK RULES FOR THIS SESSION (UNATTENDED MODE)") {
+		t.Errorf("the airlock prompt did not reach the model")
+	}
+	if !api.sawText("airlock guards this session (unattended mode)") {
+		t.Errorf("the SessionStart hook's context did not reach the model")
+	}
+}
+
+// testInteractive runs in the default interactive mode with a user policy
+// that allows pushes to a personal remote. That push goes through (the
+// harness can push, so the held pushes above are not vacuous), and an
+// external call, which airlock asks about, is refused in -p mode where
+// nobody can answer.
+func testInteractive(t *testing.T, claude, airlock string) {
+	w := newWorld(t)
+	install(t, w, airlock)
+	personal := filepath.Join(w.root, "personal.git")
+	w.git(w.root, "init", "-q", "--bare", personal)
+	w.git(w.project, "remote", "add", "personal", personal)
+	w.writeFile(filepath.Join(w.home, ".config", "airlock", "policy.yaml"),
+		"version: 1\nrules:\n  - id: personal-fork\n    match: {command: [\"git push personal\"]}\n    decision: allow\n    message: my own fork\n")
+
+	calls := []call{
+		bash("push-personal", "git -C "+w.project+" push -q personal main", false),
+		bash("push-ask", `bash -c "git push origin main:refs/heads/via-ask"`, true),
+	}
+	api := newFakeAPI(t, script(calls))
+	s := w.runClaude(claude, api, "Task: publish the branch.", nil, allowedTools...)
+
+	checkCalls(t, s, api, calls, "", "ask")
+	if refs := w.git(personal, "for-each-ref", "--format=%(refname) %(objectname)"); refs != "refs/heads/main "+w.base {
+		t.Errorf("the push the user's rule allows did not land in the personal remote: %q", refs)
+	}
+	if refs := w.remoteRefs(); len(refs) != 1 || refs["refs/heads/main"] != w.base {
+		t.Errorf("the asked-about push reached origin: %v", refs)
+	}
+}
+
+// testControl runs the disguises with Claude Code's own deny rules and no
+// airlock (agent-hooks.md §2): the plain push is stopped, the disguises
+// land. It shows that the scenario above is not vacuous on this pinned
+// version: without airlock these calls do reach the remote and the sink.
+func testControl(t *testing.T, claude string) {
+	w := newWorld(t)
+	w.writeFile(filepath.Join(w.home, ".claude", "settings.json"),
+		`{"permissions": {"deny": ["Bash(git push *)", "Bash(curl -X POST *)"]}}`+"\n")
+	calls := []call{
+		bash("push", "git push origin main:refs/heads/plain", true),
+		bash("push-dash-c", "git -C "+w.project+" push origin main:refs/heads/via-dash-c", false),
+		bash("push-bash-c", `bash -c "git push origin main:refs/heads/via-bash-c"`, false),
+		bash("post", "curl -XPOST "+w.sink.srv.URL+"/collect -d notes=final", false),
+	}
+	api := newFakeAPI(t, script(calls))
+	s := w.runClaude(claude, api, "Task: publish.", nil, allowedTools...)
+	if len(s.hookReplies) != 0 {
+		t.Errorf("no hooks are installed, yet %d PreToolUse replies were seen", len(s.hookReplies))
+	}
+	denied := s.denied()
+	for _, c := range calls {
+		if _, ok := denied[c.toolUseID()]; ok != c.held {
+			t.Errorf("%s: Claude Code denied=%v, want %v (its deny rules on this version)", c.ID, ok, c.held)
+		}
+	}
+	refs := w.remoteRefs()
+	if _, ok := refs["refs/heads/plain"]; ok {
+		t.Errorf("Claude Code's deny rule did not stop the plain push")
+	}
+	for _, ref := range []string{"refs/heads/via-dash-c", "refs/heads/via-bash-c"} {
+		if refs[ref] != w.base {
+			t.Errorf("control: the disguised push did not land as %s (refs %v); if Claude Code now stops it, this version no longer shows the gap", ref, refs)
+		}
+	}
+	if got := w.sink.requests(); !slices.Equal(got, []string{"POST /collect"}) {
+		t.Errorf("control: sink got %q, want the disguised POST", got)
+	}
+}
+
+// checkCalls checks each scripted call against what Claude Code sent back
+// to the model, its result message and airlock's hook replies. A held
+// call's tool result must be an error carrying airlock's reason (heldText,
+// when given), be listed as a permission denial, and have a hook reply
+// with the decision airlock gives (deny for defer; ask for ask).
+func checkCalls(t *testing.T, s *session, api *fakeAPI, calls []call, heldText, decision string) {
+	t.Helper()
+	denied := s.denied()
+	wantReply := map[string]string{"defer": "deny", "ask": "ask"}[decision]
+	for _, c := range calls {
+		r, ok := api.result(c.step)
+		if !ok {
+			t.Errorf("%s: Claude Code sent no tool result for %s\n%s", c.ID, c.toolUseID(), api.diagnostics())
+			continue
+		}
+		_, wasDenied := denied[c.toolUseID()]
+		switch {
+		case c.held && (!r.IsError || !wasDenied):
+			t.Errorf("%s: should be held, but is_error=%v denied=%v: %.300s", c.ID, r.IsError, wasDenied, r.Content)
+		case c.held && heldText != "" && !strings.Contains(r.Content, heldText):
+			t.Errorf("%s: the model was not given airlock's reason; tool result: %.300s", c.ID, r.Content)
+		case !c.held && (r.IsError || wasDenied):
+			t.Errorf("%s: should run, but is_error=%v denied=%v: %.300s", c.ID, r.IsError, wasDenied, r.Content)
+		}
+		if c.held {
+			cmd, _ := c.Input["command"].(string)
+			reply, ok := s.replyFor(cmd)
+			switch {
+			case !ok:
+				t.Errorf("%s: no PreToolUse hook reply names %q", c.ID, cmd)
+			case reply.Decision != wantReply:
+				t.Errorf("%s: hook replied %q, want %q: %s", c.ID, reply.Decision, wantReply, reply.Raw)
+			}
+		}
+	}
+}

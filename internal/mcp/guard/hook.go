@@ -1,0 +1,94 @@
+package guard
+
+import (
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// Hook decides an agent's mcp__server__tool call that reaches airlock
+// through its PreToolUse hook rather than through the proxy: same classes,
+// allowlist, rate, dedup and quarantine, with the state in the journal.
+// ok is false for a tool that is not an MCP tool; v is then unchanged.
+//
+// The hook cannot ask through MCP elicitation, and it does not see what a
+// tool returned, so two things differ from the proxy: a needed
+// confirmation becomes the agent's own permission prompt (Ask) when a
+// human watches (interactive mode) and a held call (Defer) otherwise, or
+// a refusal when the sink's confirm is none; and every call to a source
+// is taken to bring content from someone not in the contacts.
+func (g *Guard) Hook(mode policy.Mode, tool string, input json.RawMessage) (v policy.Verdict, d *Detail, ok bool) {
+	server, name, ok := policy.SplitToolName(tool)
+	if !ok {
+		return policy.Verdict{}, nil, false
+	}
+	o := g.Check(mode, Call{Server: server, Tool: name, Args: input})
+	v = o.Verdict
+	v.Mode = mode
+	if v.Decision == policy.Ask {
+		switch {
+		case o.Channel == policy.ConfirmNone:
+			v.Decision = policy.Deny
+			v.Message += " (this sink has no confirmation channel, so it is refused)"
+		case mode != policy.Interactive || o.Channel == policy.ConfirmOutOfBand:
+			v.Decision = policy.Defer
+		}
+	}
+	o.Detail.Decision, o.Detail.Rule, o.Detail.Reason = v.Decision.String(), v.Rule, v.Message
+	if !v.Decision.Holds() || v.Decision == policy.Ask {
+		switch o.Class {
+		case policy.ClassSink:
+			// Counted as sent: the hook does not learn whether a prompt
+			// was answered yes, and a limit must not undercount.
+			o.Detail.Sent = true
+		case policy.ClassSource:
+			o.Detail.Untrusted = true
+		}
+	}
+	return v, &o.Detail, true
+}
+
+// KeyFile is where the digest key lives, under airlock's state directory.
+const KeyFile = "mcp/digest.key"
+
+// LoadKey reads the digest key from the state directory, creating it (32
+// random bytes, mode 0600) on first use. An empty stateDir gives no key.
+func LoadKey(stateDir string) ([]byte, error) {
+	if stateDir == "" {
+		return nil, nil
+	}
+	file := filepath.Join(stateDir, KeyFile)
+	key, err := os.ReadFile(file)
+	if err == nil && len(key) >= 32 {
+		return key, nil
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("mcp digest key: %w", err)
+	}
+	key = make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		return nil, fmt.Errorf("mcp digest key: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o700); err != nil {
+		return nil, fmt.Errorf("mcp digest key: %w", err)
+	}
+	// O_EXCL: when two processes race, the loser reads the winner's key.
+	f, err := os.OpenFile(file, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return os.ReadFile(file)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("mcp digest key: %w", err)
+	}
+	if _, err := f.Write(key); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("mcp digest key: %w", err)
+	}
+	return key, f.Close()
+}

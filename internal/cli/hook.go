@@ -2,9 +2,11 @@ package cli
 
 import (
 	"strings"
+	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -43,16 +45,33 @@ func runHook(e *env) int {
 		fail(e.stderr, &usageError{msg: "hook needs the agent name", hints: []string{"airlock hook claude-code < event.json"}})
 		return claudecode.ExitBlock
 	}
-	h := newHook(e, agent.Discard{})
+	// An unopenable journal yields a recorder that fails every call, so
+	// the hook refuses what it cannot record.
+	rec, _ := e.recorder()
+	h := newHook(e, rec)
 	return h.Run(*event, e.stdin, e.stdout, e.stderr)
 }
 
-// newHook wires the Claude Code adapter to the policy and a recorder.
-// Until the journal exists the recorder keeps nothing; the journal will be
-// passed here.
+// newHook wires the Claude Code adapter to the policy, a recorder and the
+// session report.
 func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
-	return &claudecode.Hook{
+	h := &claudecode.Hook{
 		Policy:   func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) },
 		Recorder: rec,
+		Story:    e.getenv("AIRLOCK_STORY"),
 	}
+	if j, ok := rec.(*journal.Journal); ok {
+		h.Report = func(session string) (string, error) { return sessionReport(j, session) }
+	}
+	return h
+}
+
+// sessionReport is the text report of one session when anything in it
+// awaits review.
+func sessionReport(j *journal.Journal, session string) (string, error) {
+	r, err := j.MakeReport(journal.Scope{Session: session}, time.Now())
+	if err != nil || len(r.Review) == 0 {
+		return "", err
+	}
+	return r.Text(), nil
 }

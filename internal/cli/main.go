@@ -34,6 +34,9 @@ type env struct {
 	// them, keeping the hook's allow path free of work it does not use.
 	getwd      func() (string, error)
 	executable func() (string, error)
+	// isTerminal overrides the terminal check of standard input; only Go
+	// tests set it.
+	isTerminal func(io.Reader) bool
 }
 
 // command is one subcommand.

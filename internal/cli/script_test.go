@@ -6,9 +6,13 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
+	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/airlock-dev/airlock/internal/journal"
 )
 
 // TestMain lets the test binary run as the airlock command inside scripts.
@@ -33,6 +37,8 @@ func TestScripts(t *testing.T) {
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exitcode": cmdExitcode,
 			"expand":   cmdExpand,
+			"queueid":  cmdQueueID,
+			"tamper":   cmdTamper,
 		},
 	})
 }
@@ -74,4 +80,50 @@ func cmdExpand(ts *testscript.TestScript, neg bool, args []string) {
 		data := ts.ReadFile(f)
 		ts.Check(os.WriteFile(ts.MkAbs(f), []byte(strings.ReplaceAll(data, "$WORK", ts.Getenv("WORK"))), 0o644))
 	}
+}
+
+// scriptJournal opens the journal of the script's private home.
+func scriptJournal(ts *testscript.TestScript) *journal.Journal {
+	j, err := journal.Open(filepath.Join(ts.Getenv("XDG_STATE_HOME"), "airlock", "journal"))
+	ts.Check(err)
+	return j
+}
+
+// cmdQueueID sets VAR to the id of the Nth queue item (1 is the oldest),
+// since ids come from the hash chain and differ on every run:
+//
+//	queueid PUSH 1
+func cmdQueueID(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: queueid VAR N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	items, err := scriptJournal(ts).Queue(time.Now())
+	ts.Check(err)
+	if n < 1 || n > len(items) {
+		ts.Fatalf("queueid: %d items, no item %d", len(items), n)
+	}
+	ts.Setenv(args[0], items[n-1].ID)
+}
+
+// cmdTamper replaces text in line N of the first journal segment, as
+// someone covering their tracks would:
+//
+//	tamper 3 'git push' 'git pull'
+func cmdTamper(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 3 {
+		ts.Fatalf("usage: tamper LINE OLD NEW")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	path := filepath.Join(scriptJournal(ts).Dir(), "journal-000001.jsonl")
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	lines := strings.SplitAfter(string(data), "\n")
+	if n < 1 || n > len(lines) || !strings.Contains(lines[n-1], args[1]) {
+		ts.Fatalf("tamper: line %d does not hold %q", n, args[1])
+	}
+	lines[n-1] = strings.Replace(lines[n-1], args[1], args[2], 1)
+	ts.Check(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o600))
 }

@@ -29,6 +29,13 @@ type Hook struct {
 	Recorder agent.Recorder
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Story is the loop runner's story id for this agent process
+	// (AIRLOCK_STORY), recorded with every event.
+	Story string
+	// Report returns the end-of-session report of a session when
+	// anything in it awaits review, and "" otherwise. Stop and SessionEnd
+	// show it to the user.
+	Report func(session string) (string, error)
 }
 
 // Run reads one event from stdin, answers it on stdout and returns the
@@ -62,6 +69,8 @@ func (h *Hook) Run(expect string, stdin io.Reader, stdout, stderr io.Writer) int
 		return h.preToolUse(in, stdout, stderr)
 	case "SessionStart":
 		return h.sessionStart(in, stdout, stderr)
+	case "Stop", "SessionEnd":
+		return h.stop(in, stdout, stderr)
 	}
 	if _, err := h.record(in, nil, nil); err != nil {
 		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)
@@ -120,6 +129,27 @@ func (h *Hook) sessionStart(in *Input, stdout, stderr io.Writer) int {
 	return write(stdout, stderr, out)
 }
 
+// stop records the end of a turn or session and shows the user what awaits
+// review. It never blocks: exit 2 on Stop would keep the agent going.
+func (h *Hook) stop(in *Input, stdout, stderr io.Writer) int {
+	if _, err := h.record(in, nil, nil); err != nil {
+		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)
+	}
+	if h.Report == nil || in.SessionID == "" {
+		return 0
+	}
+	text, err := h.Report(in.SessionID)
+	if err != nil {
+		fmt.Fprintf(stderr, "airlock: error: the session report: %v\n", err)
+		return 0
+	}
+	if text == "" {
+		return 0
+	}
+	write(stdout, stderr, &Output{SystemMessage: clip(text)})
+	return 0
+}
+
 // record hands the event to the recorder.
 func (h *Hook) record(in *Input, a *policy.Action, v *policy.Verdict) (agent.Receipt, error) {
 	if h.Recorder == nil {
@@ -132,6 +162,7 @@ func (h *Hook) record(in *Input, a *policy.Action, v *policy.Verdict) (agent.Rec
 	return h.Recorder.Record(&agent.Event{
 		Time: now(), Agent: Name, Name: in.HookEventName, Session: in.SessionID, Cwd: in.Cwd,
 		Tool: in.ToolName, ToolUseID: in.ToolUseID, Action: a, Verdict: v, Prompt: in.Prompt, Raw: in.Raw,
+		Story: h.Story,
 	})
 }
 

@@ -47,7 +47,13 @@ func Reply(a *policy.Action, v *policy.Verdict, r agent.Receipt) *Output {
 	out := &SpecificOutput{HookEventName: "PreToolUse"}
 	switch v.Decision {
 	case policy.Allow:
-		return nil
+		if r.Approval == "" {
+			return nil
+		}
+		// A held action the human approved: say so, so that the run is
+		// not a surprise to either reader.
+		out.AdditionalContext = clip(fmt.Sprintf("A human approved this exact action (queue item %s); airlock lets it run this once.", r.Approval))
+		return &Output{SystemMessage: clip(fmt.Sprintf("airlock: allowed on your approval (queue item %s): %s", r.Approval, what)), HookSpecificOutput: out}
 	case policy.Warn:
 		out.AdditionalContext = clip(fmt.Sprintf("airlock allowed this action with a warning: %s: %s. Make sure the task needs it.", what, why))
 		return &Output{SystemMessage: human, HookSpecificOutput: out}

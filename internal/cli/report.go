@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/journal"
+)
+
+func init() {
+	addCommand(&command{name: "report", summary: "the end-of-session report: held and detected actions, counts", run: runReport})
+}
+
+const reportHelp = `
+Summarise what airlock held, denied and found after the fact, from the
+journal. When anything awaits review the report opens with
+"DEFERRED ACTIONS REQUIRE REVIEW" and one line per pending action, then
+lists each action in full and counts how calls were decided.
+
+Without --session, --story or --since the report covers the most recent
+session (--last). --all covers the whole journal.
+
+Exit status: 0 nothing awaits review, 1 something does, 2 usage error.`
+
+func runReport(e *env) int {
+	fs := newFlags(e, "report", "airlock report [--session ID | --last | --story ID... | --all] [--since TIME] [--format text|markdown|json]", reportHelp)
+	session := fs.String("session", "", "report on this session")
+	last := fs.Bool("last", false, "report on the most recent session (the default)")
+	all := fs.Bool("all", false, "report on the whole journal")
+	var stories multiFlag
+	fs.Var(&stories, "story", "report on this story of a loop run (repeatable)")
+	since := fs.String("since", "", "only events at or after this RFC 3339 time")
+	format := fs.String("format", journal.FormatText, "text, markdown or json")
+	if st, ok := parseFlags(e, fs, e.args); !ok {
+		return st
+	}
+	if fs.NArg() != 0 {
+		return fail(e.stderr, &usageError{msg: "report takes no operands", hints: []string{"airlock report --session ID"}})
+	}
+	switch *format {
+	case journal.FormatText, journal.FormatMarkdown, journal.FormatJSON:
+	default:
+		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown format %q", *format), hints: []string{"--format text, markdown or json"}})
+	}
+	selectors := 0
+	for _, set := range []bool{*session != "", *last, *all, len(stories) > 0} {
+		if set {
+			selectors++
+		}
+	}
+	if selectors > 1 {
+		return fail(e.stderr, &usageError{msg: "--session, --last, --story and --all choose different scopes; give one"})
+	}
+	j, err := e.journal()
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	scope := journal.Scope{Session: *session, Stories: stories}
+	if *since != "" {
+		t, err := time.Parse(time.RFC3339, *since)
+		if err != nil {
+			return fail(e.stderr, &usageError{msg: fmt.Sprintf("--since %q is not an RFC 3339 time", *since), hints: []string{"--since 2026-02-23T08:00:00Z"}})
+		}
+		scope.Since = t
+	}
+	if selectors == 0 || *last {
+		s, err := j.LastSession()
+		if err != nil {
+			return fail(e.stderr, err)
+		}
+		if s == "" && *last {
+			return fail(e.stderr, &usageError{msg: "the journal holds no session yet", hints: []string{"airlock report --all"}})
+		}
+		scope.Session = s
+	}
+	r, err := j.MakeReport(scope, time.Now())
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	if err := r.Write(e.stdout, *format); err != nil {
+		return fail(e.stderr, err)
+	}
+	if len(r.Review) > 0 {
+		return ExitHeld
+	}
+	return ExitOK
+}
+
+// multiFlag collects a repeatable string flag.
+type multiFlag []string
+
+func (m *multiFlag) String() string { return strings.Join(*m, ",") }
+
+func (m *multiFlag) Set(v string) error {
+	*m = append(*m, v)
+	return nil
+}

@@ -297,4 +297,3 @@ func writeJSON(e *env, v any) int {
 	}
 	return ExitOK
 }
-

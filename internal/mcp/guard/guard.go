@@ -36,8 +36,11 @@ const (
 	RuleDedup      = "mcp.dedup"
 	RuleQuarantine = "mcp.quarantine"
 	RuleHistory    = "mcp.history"
-	RuleApproved   = "mcp.approved"
-	RuleClass      = "mcp.class"
+	// RuleApproved is the journal's rule for an action a human approved
+	// out of band (journal.RuleApproved): the queue shows the approval as
+	// used by the entry that carries it.
+	RuleApproved = "queue.approved"
+	RuleClass    = "mcp.class"
 )
 
 // ListContactsUpTo is the most contact names a refusal lists: a short
@@ -132,7 +135,7 @@ func (g *Guard) Check(mode policy.Mode, c Call) Outcome {
 	if d := o.Verdict.Decision; d == policy.Ask || d == policy.Defer {
 		past, err := g.history().Since(now.Add(-ApprovalValidity))
 		if err == nil {
-			if id := approval(past, c, o.Detail.ArgsDigest); id != "" {
+			if id := approval(past, c, o.Detail.ArgsDigest, now); id != "" {
 				o.Approval = id
 				o.Verdict.Decision, o.Verdict.Rule, o.Verdict.Message = policy.Allow, RuleApproved, "a human approved this held call ("+id+") out of band"
 				o.Detail.Channel, o.Detail.Answer = "out-of-band", "approved"
@@ -317,7 +320,7 @@ func (g *Guard) sink(c Call, cfg *policy.MCPTool, args map[string]any, now time.
 
 // approval finds an unused human approval of a held call with the same
 // tool and arguments.
-func approval(past []Past, c Call, digest string) string {
+func approval(past []Past, c Call, digest string, now time.Time) string {
 	held := map[string]bool{}
 	approved := map[string]bool{}
 	used := map[string]bool{}
@@ -328,10 +331,10 @@ func approval(past []Past, c Call, digest string) string {
 			held[p.QueueID] = true
 			order = append(order, p.QueueID)
 		case p.Approved && p.Ref != "":
-			approved[p.Ref] = true
+			approved[p.Ref] = p.Expires == nil || now.Before(*p.Expires)
 		case p.Rejected && p.Ref != "":
 			delete(approved, p.Ref)
-		case p.Detail != nil && p.Ref != "" && p.Detail.Answer == "approved":
+		case p.Used && p.Ref != "":
 			used[p.Ref] = true
 		}
 	}

@@ -65,6 +65,10 @@ type Past struct {
 	Approved bool
 	// Rejected marks a human's rejection of the held call Ref.
 	Rejected bool
+	// Expires is when an approval stops counting (nil: it does not).
+	Expires *time.Time
+	// Used marks an event that consumed the approval of the held call Ref.
+	Used bool
 	// Detail is the firewall's own record; nil for approvals and other
 	// events.
 	Detail *Detail
@@ -94,7 +98,7 @@ type Memory struct {
 func (m *Memory) Record(ev *agent.Event) (agent.Receipt, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	p := Past{Time: ev.Time, Ref: ev.Ref}
+	p := Past{Time: ev.Time, Ref: ev.Ref, Used: ev.Ref != "" && ev.Verdict != nil && ev.Verdict.Rule == RuleApproved}
 	if len(ev.Detail) > 0 {
 		var d Detail
 		if err := json.Unmarshal(ev.Detail, &d); err != nil {

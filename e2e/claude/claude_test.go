@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -39,6 +40,7 @@ func TestClaudeCode(t *testing.T) {
 	airlock := buildAirlock(t, t.TempDir())
 	t.Run("unattended", func(t *testing.T) { testUnattended(t, claude, airlock) })
 	t.Run("interactive-user-rule", func(t *testing.T) { testInteractive(t, claude, airlock) })
+	t.Run("hook-missing-fails-closed", func(t *testing.T) { testFailClosed(t, claude, airlock) })
 	t.Run("control-without-airlock", func(t *testing.T) { testControl(t, claude) })
 }
 
@@ -100,6 +102,29 @@ func testUnattended(t *testing.T, claude, airlock string) {
 		t.Errorf("loopback sink got %q, want only the allowed GET /ping (no POST)", got)
 	}
 
+	// The journal holds every held action for review, under the id the
+	// model was told, and its hash chain verifies.
+	items := queue(t, w, airlock)
+	for _, c := range calls {
+		it, ok := items[c.toolUseID()]
+		switch {
+		case !c.held && ok:
+			t.Errorf("%s: allowed, yet queued as %s", c.ID, it.ID)
+		case !c.held:
+		case !ok:
+			t.Errorf("%s: held, but not in airlock queue list (%d items)", c.ID, len(items))
+		case it.Status != "pending" || it.Decision != "defer" || it.Mode != "unattended" || it.Command != c.Input["command"]:
+			t.Errorf("%s: queue item %+v, want pending defer in unattended mode for %q", c.ID, it, c.Input["command"])
+		default:
+			if r, _ := api.result(c.step); !strings.Contains(r.Content, "queued for review by a human as "+it.ID) {
+				t.Errorf("%s: the model was not told the queue id %s: %.300s", c.ID, it.ID, r.Content)
+			}
+		}
+	}
+	if out, err := w.run(nil, airlock, "audit", "verify"); err != nil {
+		t.Errorf("airlock audit verify: %v\n%s", err, out)
+	}
+
 	// What the model was shown: the prompt from airlock prompt, and the
 	// SessionStart context from the hook.
 	if !api.sawText("AIRLOCK RULES FOR THIS SESSION (UNATTENDED MODE)") {
@@ -107,6 +132,81 @@ func testUnattended(t *testing.T, claude, airlock string) {
 	}
 	if !api.sawText("airlock guards this session (unattended mode)") {
 		t.Errorf("the SessionStart hook's context did not reach the model")
+	}
+}
+
+// queueItem is the part of an `airlock queue list --json` item the tests
+// read.
+type queueItem struct {
+	ID        string `json:"id"`
+	Status    string `json:"status"`
+	Decision  string `json:"decision"`
+	Mode      string `json:"mode"`
+	Command   string `json:"command"`
+	ToolUseID string `json:"tool_use_id"`
+}
+
+// queue returns the review queue of the world's journal by tool_use id.
+func queue(t *testing.T, w *world, airlock string) map[string]queueItem {
+	t.Helper()
+	out, err := w.run(nil, airlock, "queue", "list", "--json")
+	if err != nil {
+		t.Fatalf("airlock queue list --json: %v\n%s", err, out)
+	}
+	var items []queueItem
+	if err := json.Unmarshal([]byte(out), &items); err != nil {
+		t.Fatalf("airlock queue list --json: %v\n%s", err, out)
+	}
+	byTool := map[string]queueItem{}
+	for _, it := range items {
+		if _, dup := byTool[it.ToolUseID]; dup {
+			t.Errorf("tool call %s queued twice", it.ToolUseID)
+		}
+		byTool[it.ToolUseID] = it
+	}
+	return byTool
+}
+
+// testFailClosed removes the airlock binary after installing its hooks:
+// Claude Code cannot start the PreToolUse hook, and because install sets
+// "onFailure": "block", every tool call is refused, a harmless local write
+// included, instead of running unguarded.
+func testFailClosed(t *testing.T, claude, airlock string) {
+	w := newWorld(t)
+	copyPath := filepath.Join(w.root, "bin", "airlock")
+	data, err := os.ReadFile(airlock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(copyPath), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copyPath, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	install(t, w, copyPath)
+	if err := os.Remove(copyPath); err != nil {
+		t.Fatal(err)
+	}
+
+	notes := filepath.Join(w.project, "NOTES.md")
+	calls := []call{
+		{step: step{ID: "write", Tool: "Write", Input: map[string]any{"file_path": notes, "content": "unguarded\n"}}, held: true},
+		bash("push-dash-c", "git -C "+w.project+" push origin main:refs/heads/via-dash-c", true),
+	}
+	api := newFakeAPI(t, script(calls))
+	w.runClaude(claude, api, "Task: write notes and publish.", nil, allowedTools...)
+	for _, c := range calls {
+		r, ok := api.result(c.step)
+		if !ok || !r.IsError || !strings.Contains(r.Content, "onFailure") {
+			t.Errorf("%s: want a tool error from the failed hook (onFailure block), got %v %+v", c.ID, ok, r)
+		}
+	}
+	if _, err := os.Stat(notes); err == nil {
+		t.Errorf("the Write ran although the hook could not start")
+	}
+	if refs := w.remoteRefs(); len(refs) != 1 || refs["refs/heads/main"] != w.base {
+		t.Errorf("the push ran although the hook could not start: %v", refs)
 	}
 }
 

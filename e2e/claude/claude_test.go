@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/airlock-dev/airlock/internal/journal"
 )
 
 // allowedTools lets the scripted tools run in -p mode without a prompt.
@@ -237,6 +239,29 @@ func testInteractive(t *testing.T, claude, airlock string) {
 	}
 	if refs := w.remoteRefs(); len(refs) != 1 || refs["refs/heads/main"] != w.base {
 		t.Errorf("the asked-about push reached origin: %v", refs)
+	}
+	// Nothing is lost: both decisions are in the journal.
+	got := map[string]string{}
+	j, err := journal.Open(filepath.Join(w.home, ".local", "state", "airlock", "journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Each(func(e *journal.Entry) error {
+		if e.Event == "PreToolUse" {
+			got[e.ToolUseID] = e.Decision
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range calls {
+		want := "allow"
+		if c.held {
+			want = "ask"
+		}
+		if got[c.toolUseID()] != want {
+			t.Errorf("%s: journal has decision %q, want %q (all: %v)", c.ID, got[c.toolUseID()], want, got)
+		}
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/gate"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -59,6 +60,9 @@ func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
 		Policy:   func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) },
 		Recorder: rec,
 		Story:    e.getenv("AIRLOCK_STORY"),
+		// The gate is off unless the policy turns it on; wired, it costs
+		// nothing until then (no file is read).
+		Gate: gate.ClaudeCode{Gate: gate.New(e.getenv, nil)},
 	}
 	if j, ok := rec.(*journal.Journal); ok {
 		h.Report = func(session string) (string, error) { return sessionReport(j, session) }

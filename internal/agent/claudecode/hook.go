@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
@@ -22,8 +23,13 @@ const ExitBlock = 2
 type Hook struct {
 	// Policy loads the policy in effect for a working directory. It is
 	// called only for the events that need it, so a Stop or PostToolUse
-	// never reads a policy file.
+	// never reads a policy file (except that Gate may ask for it on the
+	// PostToolUse and UserPromptSubmit events it keeps evidence from).
 	Policy func(cwd string) (*policy.Policy, error)
+	// Gate, when set, judges the tool calls the policy allowed and
+	// observes what the agent reads, searches and is told (the
+	// fact-forcing gate, internal/gate). It can only refuse.
+	Gate Gate
 	// Recorder keeps every event; it is called before the answer is
 	// written.
 	Recorder agent.Recorder
@@ -36,6 +42,20 @@ type Hook struct {
 	// anything in it awaits review, and "" otherwise. Stop and SessionEnd
 	// show it to the user.
 	Report func(session string) (string, error)
+}
+
+// Gate is a check after the policy: the fact-forcing gate.
+type Gate interface {
+	// Pre sees a tool call the policy allowed or warned about, with the
+	// policy in effect. When it refuses the call it has set v to a deny
+	// with a "gate.<kind>" rule and returns the reason for the agent: the
+	// facts to present before a retry, which will pass. warning is for
+	// standard error.
+	Pre(p *policy.Policy, in *Input, a *policy.Action, v *policy.Verdict) (reason, warning string)
+	// Observe sees PostToolUse and UserPromptSubmit events; load returns
+	// the policy in effect and is called only when the gate needs it. It
+	// returns a warning for standard error.
+	Observe(in *Input, load func() (*policy.Policy, error)) (warning string)
 }
 
 // Run reads one event from stdin, answers it on stdout and returns the
@@ -71,6 +91,12 @@ func (h *Hook) Run(expect string, stdin io.Reader, stdout, stderr io.Writer) int
 		return h.sessionStart(in, stdout, stderr)
 	case "Stop", "SessionEnd":
 		return h.stop(in, stdout, stderr)
+	case "PostToolUse", "UserPromptSubmit":
+		if h.Gate != nil {
+			if w := h.Gate.Observe(in, func() (*policy.Policy, error) { return h.Policy(in.Cwd) }); w != "" {
+				fmt.Fprintln(stderr, w)
+			}
+		}
 	}
 	if _, err := h.record(in, nil, nil); err != nil {
 		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)
@@ -94,6 +120,7 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 		return h.failed(in.HookEventName, err, stderr)
 	}
 	var v policy.Verdict
+	var gateReason string
 	p, err := h.Policy(in.Cwd)
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock: error: %v\n", err)
@@ -101,6 +128,13 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 			Message: "airlock's policy could not be loaded (" + err.Error() + "), so every tool call is refused until a human fixes it (airlock policy check)"}
 	} else {
 		v = p.Decide(a)
+		if h.Gate != nil && !v.Decision.Holds() {
+			var warning string
+			gateReason, warning = h.Gate.Pre(p, in, &a, &v)
+			if warning != "" {
+				fmt.Fprintln(stderr, warning)
+			}
+		}
 	}
 	receipt, err := h.record(in, &a, &v)
 	if err != nil {
@@ -111,7 +145,21 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 			v.Decision, v.Rule, v.Message = policy.Deny, "journal.error", "airlock could not record this action ("+err.Error()+"), so it does not let it run"
 		}
 	}
+	if gateReason != "" && v.Decision == policy.Deny && strings.HasPrefix(v.Rule, "gate.") {
+		return write(stdout, stderr, gateReply(&a, &v, gateReason))
+	}
 	return write(stdout, stderr, Reply(&a, &v, receipt))
+}
+
+// gateReply answers a call the fact-forcing gate refused. Unlike other
+// denials it asks the agent to retry, after presenting the facts the
+// reason lists: the retry passes.
+func gateReply(a *policy.Action, v *policy.Verdict, reason string) *Output {
+	return &Output{
+		SystemMessage: clip(fmt.Sprintf("airlock %s (%s mode, %s): %s: %s", v.Decision, v.Mode, v.Rule, describe(a), v.Message)),
+		HookSpecificOutput: &SpecificOutput{HookEventName: "PreToolUse", PermissionDecision: "deny",
+			PermissionDecisionReason: clip(reason)},
+	}
 }
 
 func (h *Hook) sessionStart(in *Input, stdout, stderr io.Writer) int {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 
@@ -51,8 +50,9 @@ func (e *env) terminal() bool {
 	return isCharDevice(e.stdin)
 }
 
-func isCharDevice(r io.Reader) bool {
-	f, ok := r.(*os.File)
+// isCharDevice reports whether a stream is a terminal.
+func isCharDevice(stream any) bool {
+	f, ok := stream.(*os.File)
 	if !ok {
 		return false
 	}

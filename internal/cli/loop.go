@@ -1,0 +1,226 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"mvdan.cc/sh/v3/shell"
+
+	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/loop"
+	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/scan"
+)
+
+func init() {
+	addCommand(&command{name: "loop", summary: "run stories one by one in fresh agent processes, guarded, then report", run: runLoop})
+}
+
+const loopHelp = `
+Run an autonomous story loop: one fresh agent process per story, with
+airlock's prompt constraint (airlock prompt) put before each story's prompt
+and airlock's hooks active for the run. For Claude Code the hooks come
+from a generated --settings file; your own settings files are not touched.
+Each agent gets AIRLOCK_STORY=<id> and AIRLOCK_MODE=<mode>, so every
+decision is journaled with its story.
+
+Stories are a JSON or YAML list of {id, title, prompt}. The prompt goes to
+the agent's standard input, or in place of a {prompt} word in --agent-cmd.
+
+Each story's output is kept in --out (STORY.out, STORY.err) and scanned
+after the fact; what the scanner finds that the hooks did not hold goes to
+the queue as detected. A story that fails is recorded and the loop goes
+on. Ctrl-C stops the running agent (SIGINT, then SIGKILL after a grace
+period) and still prints the report.
+
+At the end the report lists the held and detected actions by story.
+
+Exit status: 0 every story done and nothing awaits review; 1 something
+awaits review or a story failed; 2 usage error; 130 interrupted.`
+
+func runLoop(e *env) int {
+	fs := newFlags(e, "loop", `airlock loop --stories FILE [--agent-cmd "claude --print"] [--mode unattended] [--out DIR] [--cwd DIR]`, loopHelp)
+	storiesFile := fs.String("stories", "", "the stories `file` (JSON or YAML)")
+	agentCmd := fs.String("agent-cmd", "claude --print", "the agent `command`, split like a shell would")
+	modeName := fs.String("mode", "unattended", "the autonomy `mode` the hooks decide in")
+	outDir := fs.String("out", "", "where story outputs go (default: a new directory under the state directory's runs/)")
+	cwd := fs.String("cwd", "", "the agents' working `dir` (default: the current directory)")
+	format := fs.String("format", journal.FormatText, "the final report's format: text, markdown or json")
+	noConstraint := fs.Bool("no-constraint", false, "do not put the prompt constraint before each prompt (enforcement does not depend on it)")
+	grace := fs.Duration("grace", loop.DefaultGrace, "how long an interrupted agent gets before it is killed")
+	if st, ok := parseFlags(e, fs, e.args); !ok {
+		return st
+	}
+	if *storiesFile == "" || fs.NArg() != 0 {
+		return fail(e.stderr, &usageError{msg: "loop needs --stories FILE and no operands", hints: []string{`airlock loop --stories stories.yaml --agent-cmd "claude --print"`}})
+	}
+	mode, err := policy.ParseMode(*modeName)
+	if err != nil {
+		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"--mode interactive, supervised or unattended"}})
+	}
+	switch *format {
+	case journal.FormatText, journal.FormatMarkdown, journal.FormatJSON:
+	default:
+		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown format %q", *format), hints: []string{"--format text, markdown or json"}})
+	}
+	stories, err := loop.LoadStories(*storiesFile)
+	if err != nil {
+		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"a list of {id, title, prompt}, e.g. - {id: \"1\", title: fix, prompt: \"Fix the failing test\"}"}})
+	}
+	argv, err := shell.Fields(*agentCmd, func(string) string { return "" })
+	if err != nil || len(argv) == 0 {
+		return fail(e.stderr, &usageError{msg: fmt.Sprintf("cannot read --agent-cmd %q", *agentCmd), hints: []string{`--agent-cmd "claude --print"`}})
+	}
+	dir, err := workdir(e, *cwd)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	j, err := e.journal()
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	p, err := loadPolicy(e, dir)
+	if err != nil {
+		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"airlock policy check"}})
+	}
+	started := time.Now()
+	if *outDir == "" {
+		*outDir = filepath.Join(filepath.Dir(j.Dir()), "runs", started.UTC().Format("20060102T150405Z"))
+	}
+	exe, err := e.executable()
+	if err != nil {
+		return fail(e.stderr, fmt.Errorf("finding airlock's own binary for the hooks: %w", err))
+	}
+	settings, err := writeLoopSettings(*outDir, exe)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	constraint := ""
+	if !*noConstraint {
+		constraint = p.Brief(mode).Render(policy.Text)
+	}
+	// Findings are judged as the hooks judge in this run's mode.
+	scanPolicy := new(policy.Policy)
+	*scanPolicy = *p
+	scanPolicy.Mode = mode
+	ids := make([]string, len(stories))
+	for i, s := range stories {
+		ids[i] = s.ID
+	}
+	scope := journal.Scope{Stories: ids, Since: started}
+	r := &loop.Runner{
+		Agent: argv, Settings: settings, Constraint: constraint, Env: os.Environ(), Mode: mode.String(),
+		Dir: dir, OutDir: *outDir, Recorder: j, Scanner: &scan.Scanner{Policy: scanPolicy},
+		Progress: e.stderr, Terminal: isCharDevice(e.stderr), Grace: *grace,
+		AlreadyHeld: func(story, command string) bool {
+			held := false
+			j.Each(func(en *journal.Entry) error {
+				// Prose around a mention follows the command: "git push
+				// origin main was held" mentions the held push.
+				same := en.Command != "" && (command == en.Command || strings.HasPrefix(command, en.Command+" "))
+				if en.Story == story && same && !en.Time.Before(started) && en.Event != journal.EventScanFinding &&
+					(en.Decision == "ask" || en.Decision == "defer" || en.Decision == "deny") {
+					held = true
+				}
+				return nil
+			})
+			return held
+		},
+		Held: func() int {
+			rep, err := j.MakeReport(scope, time.Now())
+			if err != nil {
+				return 0
+			}
+			return len(rep.Review)
+		},
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(e.stderr, "airlock loop: %d stories, agent %q, %s mode; outputs in %s\n", len(stories), *agentCmd, mode, *outDir)
+	sum, runErr := r.Run(ctx, stories)
+	stop()
+	rep, err := j.MakeReport(scope, time.Now())
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	if *format == journal.FormatJSON {
+		out := struct {
+			Run    *loop.Summary   `json:"run"`
+			Report *journal.Report `json:"report"`
+		}{sum, rep}
+		enc := json.NewEncoder(e.stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(out); err != nil {
+			return fail(e.stderr, err)
+		}
+	} else {
+		writeLoopSummary(e, sum)
+		if err := rep.Write(e.stdout, *format); err != nil {
+			return fail(e.stderr, err)
+		}
+	}
+	if runErr != nil {
+		return fail(e.stderr, fmt.Errorf("the loop stopped: %w", runErr))
+	}
+	switch {
+	case sum.Interrupted:
+		return 130
+	case len(rep.Review) > 0:
+		return ExitHeld
+	}
+	for _, res := range sum.Results {
+		if res.Outcome != loop.Done {
+			return ExitHeld
+		}
+	}
+	return ExitOK
+}
+
+// writeLoopSettings writes the Claude Code settings file that turns
+// airlock's hooks on for the run's agents only.
+func writeLoopSettings(dir, exe string) (string, error) {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	data, _, err := claudecode.Install([]byte("{}"), exe)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "claude-settings.json")
+	return path, os.WriteFile(path, data, 0o600)
+}
+
+func writeLoopSummary(e *env, sum *loop.Summary) {
+	fmt.Fprintf(e.stdout, "Loop: %d stories in %s", len(sum.Results), sum.Ended.Sub(sum.Started).Round(time.Second))
+	if sum.Interrupted {
+		fmt.Fprint(e.stdout, ", interrupted")
+	}
+	fmt.Fprintln(e.stdout)
+	for _, r := range sum.Results {
+		line := fmt.Sprintf("  Story #%s %s", r.Story.ID, r.Outcome)
+		if r.Outcome == loop.Failed {
+			if r.Error != "" {
+				line += " (" + r.Error + ")"
+			} else {
+				line += fmt.Sprintf(" (exit status %d)", r.Exit)
+			}
+		}
+		if r.Findings > 0 {
+			line += fmt.Sprintf(", %d found in its output", r.Findings)
+		}
+		if r.Story.Title != "" {
+			line += ": " + r.Story.Title
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+	fmt.Fprintln(e.stdout)
+}

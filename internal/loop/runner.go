@@ -1,0 +1,357 @@
+package loop
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/scan"
+)
+
+// Event names the loop writes to the journal.
+const (
+	// EventStoryStart marks a story's agent process starting.
+	EventStoryStart = "StoryStart"
+	// EventStoryEnd marks its end; Note says how it ended.
+	EventStoryEnd = "StoryEnd"
+)
+
+// PromptPlaceholder in the agent command is replaced by the prompt;
+// without it the prompt goes to the agent's standard input.
+const PromptPlaceholder = "{prompt}"
+
+// DefaultGrace is how long an interrupted agent gets to exit after SIGINT
+// before it is killed.
+const DefaultGrace = 5 * time.Second
+
+// Outcome is how a story ended.
+type Outcome string
+
+// The outcomes of a story.
+const (
+	// Done: the agent exited 0.
+	Done Outcome = "done"
+	// Failed: the agent exited non-zero or could not start.
+	Failed Outcome = "failed"
+	// Interrupted: the loop was stopped while the story ran.
+	Interrupted Outcome = "interrupted"
+	// NotRun: the loop was stopped before the story started.
+	NotRun Outcome = "not-run"
+)
+
+// Runner runs stories one after another.
+type Runner struct {
+	// Agent is the agent command's argv, e.g. ["claude", "--print"].
+	Agent []string
+	// Settings is a Claude Code settings file with airlock's hooks, passed
+	// with --settings when the agent is claude; "" passes nothing.
+	Settings string
+	// Constraint is the prompt constraint put before every story's prompt.
+	Constraint string
+	// Env is the agent's environment; AIRLOCK_STORY and AIRLOCK_MODE are
+	// added for each story.
+	Env []string
+	// Mode is the autonomy mode the hooks decide in.
+	Mode string
+	// Dir is the agent's working directory ("" for the current one).
+	Dir string
+	// OutDir receives each story's output (STORY.out, STORY.err).
+	OutDir string
+	// Recorder keeps the loop's events and the scanner's findings.
+	Recorder agent.Recorder
+	// Scanner scans each story's output.
+	Scanner *scan.Scanner
+	// Held counts the actions held so far in the run, for progress.
+	Held func() int
+	// AlreadyHeld reports whether the hooks held this command in this
+	// story; a mere mention of it in the output is then not recorded
+	// again. Commands the output shows running are always recorded.
+	AlreadyHeld func(story, command string) bool
+	// Progress receives progress; Terminal makes it one live line.
+	Progress io.Writer
+	Terminal bool
+	// Grace is how long an interrupted agent gets (DefaultGrace when 0).
+	Grace time.Duration
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// Result is what became of one story.
+type Result struct {
+	Story    Story         `json:"story"`
+	Outcome  Outcome       `json:"outcome"`
+	Exit     int           `json:"exit"`
+	Error    string        `json:"error,omitempty"`
+	Output   string        `json:"output,omitempty"`
+	Findings int           `json:"findings"`
+	Elapsed  time.Duration `json:"elapsed_ns"`
+}
+
+// Summary is the run.
+type Summary struct {
+	Started     time.Time `json:"started"`
+	Ended       time.Time `json:"ended"`
+	Interrupted bool      `json:"interrupted"`
+	Results     []Result  `json:"results"`
+}
+
+func (r *Runner) now() time.Time {
+	if r.Now != nil {
+		return r.Now()
+	}
+	return time.Now()
+}
+
+// Run runs every story in turn until they are done or ctx is cancelled
+// (Ctrl-C). A story that fails is recorded and the loop goes on. The
+// error is set only when the loop itself cannot go on (the journal cannot
+// be written); the summary then holds what ran.
+func (r *Runner) Run(ctx context.Context, stories []Story) (*Summary, error) {
+	if len(r.Agent) == 0 {
+		return nil, errors.New("no agent command")
+	}
+	if err := os.MkdirAll(r.OutDir, 0o700); err != nil {
+		return nil, err
+	}
+	sum := &Summary{Started: r.now()}
+	for i, s := range stories {
+		if ctx.Err() != nil {
+			sum.Interrupted = true
+			sum.Results = append(sum.Results, Result{Story: s, Outcome: NotRun})
+			continue
+		}
+		res, err := r.story(ctx, i, len(stories), sum.Started, s)
+		sum.Results = append(sum.Results, res)
+		if res.Outcome == Interrupted {
+			sum.Interrupted = true
+		}
+		if err != nil {
+			sum.Ended = r.now()
+			return sum, err
+		}
+	}
+	sum.Ended = r.now()
+	return sum, nil
+}
+
+// story runs one story's agent process, then scans its output.
+func (r *Runner) story(ctx context.Context, i, n int, runStart time.Time, s Story) (Result, error) {
+	res := Result{Story: s}
+	start := r.now()
+	if err := r.record(&agent.Event{Time: start, Agent: "loop", Name: EventStoryStart, Story: s.ID, Cwd: r.Dir, Note: s.Title}); err != nil {
+		return res, err
+	}
+	stopProgress := r.progress(i, n, runStart, s)
+	out := filepath.Join(r.OutDir, s.ID+".out")
+	res.Output = out
+	res.Exit, res.Error = r.exec(ctx, s, out, filepath.Join(r.OutDir, s.ID+".err"))
+	res.Elapsed = r.now().Sub(start)
+	stopProgress()
+	switch {
+	case ctx.Err() != nil:
+		res.Outcome = Interrupted
+	case res.Exit != 0 || res.Error != "":
+		res.Outcome = Failed
+	default:
+		res.Outcome = Done
+	}
+	found, scanErr := r.scan(out, s)
+	res.Findings = found
+	note := string(res.Outcome)
+	switch {
+	case res.Error != "":
+		note += ": " + res.Error
+	case res.Outcome != Done:
+		note += fmt.Sprintf(": exit status %d", res.Exit)
+	}
+	if scanErr != nil {
+		note += "; the output could not be scanned: " + scanErr.Error()
+	}
+	if err := r.record(&agent.Event{Time: r.now(), Agent: "loop", Name: EventStoryEnd, Story: s.ID, Cwd: r.Dir, Note: note}); err != nil {
+		return res, err
+	}
+	r.line(fmt.Sprintf("[%d/%d] story %s %s (%s, exit %d, %d found in its output)%s", i+1, n, s.ID, res.Outcome,
+		res.Elapsed.Round(time.Second), res.Exit, res.Findings, heldNote(r.Held)))
+	return res, nil
+}
+
+// exec runs the agent and returns its exit status, or a reason it did not
+// run to the end.
+func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (int, string) {
+	outF, err := os.OpenFile(outPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return -1, err.Error()
+	}
+	defer outF.Close()
+	errF, err := os.OpenFile(errPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	if err != nil {
+		return -1, err.Error()
+	}
+	defer errF.Close()
+
+	prompt := s.Prompt
+	if r.Constraint != "" {
+		prompt = strings.TrimRight(r.Constraint, "\n") + "\n\n" + s.Prompt
+	}
+	argv, viaArg := []string{}, false
+	for _, a := range r.Agent {
+		if a == PromptPlaceholder {
+			a, viaArg = prompt, true
+		}
+		argv = append(argv, a)
+	}
+	if r.Settings != "" && filepath.Base(r.Agent[0]) == "claude" {
+		argv = append(argv[:1], append([]string{"--settings", r.Settings}, argv[1:]...)...)
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = r.Dir
+	cmd.Env = append(append([]string{}, r.Env...), "AIRLOCK_STORY="+s.ID)
+	if r.Mode != "" {
+		cmd.Env = append(cmd.Env, "AIRLOCK_MODE="+r.Mode)
+	}
+	cmd.Stdout, cmd.Stderr = outF, errF
+	if !viaArg {
+		cmd.Stdin = strings.NewReader(prompt + "\n")
+	}
+	// Its own process group, so that an interrupt reaches the agent's
+	// children (tool commands) too.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return -1, "could not start the agent: " + err.Error()
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var waitErr error
+	select {
+	case waitErr = <-done:
+	case <-ctx.Done():
+		pg := -cmd.Process.Pid
+		syscall.Kill(pg, syscall.SIGINT)
+		grace := r.Grace
+		if grace <= 0 {
+			grace = DefaultGrace
+		}
+		select {
+		case waitErr = <-done:
+		case <-time.After(grace):
+			syscall.Kill(pg, syscall.SIGKILL)
+			waitErr = <-done
+		}
+	}
+	var ee *exec.ExitError
+	switch {
+	case waitErr == nil:
+		return 0, ""
+	case errors.As(waitErr, &ee):
+		if st, ok := ee.Sys().(syscall.WaitStatus); ok && st.Signaled() {
+			return -1, "killed by " + st.Signal().String()
+		}
+		return ee.ExitCode(), ""
+	}
+	return -1, waitErr.Error()
+}
+
+// scan scans a story's output and records what it found. Actions the
+// hooks refused are already in the journal; everything else found is
+// recorded as detected after the fact.
+func (r *Runner) scan(path string, s Story) (int, error) {
+	if r.Scanner == nil {
+		return 0, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	res, err := r.Scanner.Scan(f, filepath.Base(path))
+	if res == nil {
+		return 0, err
+	}
+	n := 0
+	for i := range res.Findings {
+		fd := &res.Findings[i]
+		if fd.Status == scan.Denied {
+			continue
+		}
+		if fd.Status == scan.Mentioned && r.AlreadyHeld != nil && r.AlreadyHeld(s.ID, fd.Action.Command) {
+			continue
+		}
+		if rerr := r.record(fd.Event("", s.ID, r.now())); rerr != nil {
+			return n, rerr
+		}
+		n++
+	}
+	return n, err
+}
+
+func (r *Runner) record(ev *agent.Event) error {
+	if r.Recorder == nil {
+		return nil
+	}
+	_, err := r.Recorder.Record(ev)
+	return err
+}
+
+// progress shows the running story: on a terminal one line redrawn every
+// second; in a pipe one plain line at the start.
+func (r *Runner) progress(i, n int, runStart time.Time, s Story) (stop func()) {
+	title := s.Title
+	if title != "" {
+		title = ": " + title
+	}
+	if !r.Terminal || r.Progress == nil {
+		r.line(fmt.Sprintf("[%d/%d] story %s%s started", i+1, n, s.ID, title))
+		return func() {}
+	}
+	var mu sync.Mutex
+	quit := make(chan struct{})
+	draw := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		fmt.Fprintf(r.Progress, "\r\033[K[%d/%d] story %s%s · %s elapsed%s", i+1, n, s.ID, title,
+			r.now().Sub(runStart).Round(time.Second), heldNote(r.Held))
+	}
+	draw()
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-quit:
+				return
+			case <-t.C:
+				draw()
+			}
+		}
+	}()
+	return func() {
+		close(quit)
+		wg.Wait()
+		fmt.Fprint(r.Progress, "\r\033[K")
+	}
+}
+
+func (r *Runner) line(s string) {
+	if r.Progress != nil {
+		fmt.Fprintln(r.Progress, s)
+	}
+}
+
+func heldNote(held func() int) string {
+	if held == nil {
+		return ""
+	}
+	return fmt.Sprintf(" · %d held so far", held())
+}

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/policy"
 )
 
 func init() {
@@ -25,12 +27,22 @@ hooks are kept as they are. Installing twice changes nothing.
 Scopes: --user (~/.claude/settings.json, the default: every project),
 --project (.claude/settings.json, shared with the repository), --local
 (.claude/settings.local.json, this checkout only). The project is found
-from CLAUDE_PROJECT_DIR, else the nearest directory with .git or .claude.`
+from CLAUDE_PROJECT_DIR, else the nearest directory with .git or .claude.
+
+--gate also turns on the fact-forcing gate (docs/GATE.md): it writes
+"gate: {enabled: true}" to the user's policy file (--user) or the project's
+.airlock/policy.yaml (--project; a project file may always turn the gate
+on, trusted or not). The hooks it needs (PreToolUse, PostToolUse,
+UserPromptSubmit) are the ones installed anyway. Turn it off again by
+editing the policy file.`
 
 // scopeFlags parses the agent name and the scope flags of install and
 // uninstall.
-func scopeFlags(e *env, name, synopsis, help string) (scope claudecode.Scope, dryRun bool, st int, ok bool) {
+func scopeFlags(e *env, name, synopsis, help string, extra ...func(*flag.FlagSet)) (scope claudecode.Scope, dryRun bool, st int, ok bool) {
 	fs := newFlags(e, name, synopsis, help)
+	for _, add := range extra {
+		add(fs)
+	}
 	user := fs.Bool("user", false, "the user's settings (default)")
 	project := fs.Bool("project", false, "the project's shared settings")
 	local := fs.Bool("local", false, "the project's local settings")
@@ -96,9 +108,18 @@ func settingsFor(e *env, scope claudecode.Scope) (string, error) {
 }
 
 func runInstall(e *env) int {
-	scope, dry, st, ok := scopeFlags(e, "install", "airlock install claude-code [--user|--project|--local] [--dry-run]", installHelp)
+	var gateOn *bool
+	scope, dry, st, ok := scopeFlags(e, "install", "airlock install claude-code [--user|--project|--local] [--gate] [--dry-run]", installHelp,
+		func(fs *flag.FlagSet) {
+			gateOn = fs.Bool("gate", false, "also turn on the fact-forcing gate in the user's (or, with --project, the project's) policy file")
+		})
 	if !ok {
 		return st
+	}
+	if *gateOn {
+		if st := installGate(e, scope, dry); st != ExitOK {
+			return st
+		}
 	}
 	file, err := settingsFor(e, scope)
 	if err != nil {
@@ -168,5 +189,58 @@ func runUninstall(e *env) int {
 		return fail(e.stderr, err)
 	}
 	fmt.Fprintf(e.stdout, "removed airlock's hooks from %s\n", file)
+	return ExitOK
+}
+
+// installGate turns the fact-forcing gate on in a policy file: the user's
+// (or the one AIRLOCK_POLICY names) for --user, the project's for
+// --project. The policy is the one place the gate is configured, so that
+// "airlock policy" shows it and a project can turn it on for everyone;
+// there is no per-checkout policy file, so --local is refused.
+func installGate(e *env, scope claudecode.Scope, dry bool) int {
+	var file string
+	switch scope {
+	case claudecode.Local:
+		return fail(e.stderr, &usageError{msg: "--gate is set in a policy file, and there is none for --local",
+			hints: []string{"airlock install claude-code --local, then airlock install claude-code --user --gate (every project) or --project --gate (this project's .airlock/policy.yaml)"}})
+	case claudecode.Project:
+		root, err := projectRoot(e)
+		if err != nil {
+			return fail(e.stderr, err)
+		}
+		file = filepath.Join(root, policy.ProjectFile)
+	default:
+		paths := policy.PathsFrom(e.getenv)
+		file = paths.Explicit
+		if file == "" {
+			file = paths.UserFile
+		}
+		if file == "" {
+			return fail(e.stderr, &usageError{msg: "cannot find the user's policy file", hints: []string{"set HOME or XDG_CONFIG_HOME"}})
+		}
+	}
+	old, err := claudecode.ReadSettings(file)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	out, changed, err := policy.EnableGate(file, old)
+	if err != nil {
+		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"fix the policy file by hand (airlock policy check); airlock does not rewrite a file it cannot read"}})
+	}
+	// --dry-run prints the new settings on standard output, so the note
+	// about the policy goes to standard error.
+	switch {
+	case !changed && dry:
+		fmt.Fprintf(e.stderr, "airlock: the fact-forcing gate is already on in %s\n", file)
+	case !changed:
+		fmt.Fprintf(e.stdout, "the fact-forcing gate is already on in %s\n", file)
+	case dry:
+		fmt.Fprintf(e.stderr, "airlock: would turn on the fact-forcing gate in %s (gate.enabled: true)\n", file)
+	default:
+		if err := claudecode.WriteSettings(file, out); err != nil {
+			return fail(e.stderr, err)
+		}
+		fmt.Fprintf(e.stdout, "turned on the fact-forcing gate in %s (gate.enabled: true); see docs/GATE.md\n", file)
+	}
 	return ExitOK
 }

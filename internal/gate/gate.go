@@ -252,7 +252,7 @@ func (g *Gate) preFile(c *config, ev *Event) result {
 			st.Checked[k] = now
 		}
 		st.Denials++
-		d = &denial{kind: kind, ordinal: st.Denials, full: st.Denials <= c.fullDenials, files: pending, prompt: st.Prompt, agent: ev.Agent}
+		d = &denial{kind: kind, ordinal: st.Denials, full: st.Denials <= c.fullDenials, files: pending, prompt: st.Prompt, agent: ev.Agent, window: c.window}
 		return true
 	})
 	return g.finish(c, ev, kind, d, passed, warns, err)

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -32,6 +33,7 @@ type denial struct {
 	command string
 	prompt  string
 	agent   string // subagent id, "" for the main agent
+	window  time.Duration
 }
 
 func (d *denial) names() string {
@@ -69,7 +71,7 @@ func (d *denial) text() string {
 			}
 		}
 		line("If this edit was one of a parallel batch, other edits of %s from that batch may already have been applied: re-read the file before building on them, and send dependent edits to a file you have not touched yet one at a time.", d.names())
-		line("The retry of this edit will pass, and so does the first edit of any file you have read and whose importers you have searched for in the last few minutes.")
+		line("The retry of this edit will pass, and so does the first edit of any file you have read, and whose importers you have searched for, in the last %s.", shortDuration(d.window))
 	case kindWrite:
 		line("%s Before creating %s, present these facts in your reply, then retry the same write:", head, d.names())
 		line("1. The file(s) and line(s) that will call or use %s.", d.names())

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -198,4 +199,66 @@ func (p *Policy) mergeGate(g *gateDoc, authority bool) {
 	if g.stateDir != "" {
 		c.StateDir = expandHome(g.stateDir, p.home)
 	}
+}
+
+// EnableGate returns a policy file's content with the gate turned on
+// (gate.enabled: true), and whether that changed anything. A file without
+// a gate section gets one appended, leaving every other byte as it was; a
+// section that exists has its enabled key set. The result is checked
+// with the same strict decoding as any policy file.
+func EnableGate(name string, data []byte) ([]byte, bool, error) {
+	doc, err := parseFile(name, data)
+	if err != nil {
+		return nil, false, err
+	}
+	if doc.gate != nil && doc.gate.enabled != nil && *doc.gate.enabled {
+		return data, false, nil
+	}
+	var out []byte
+	if doc.gate == nil {
+		out = append(out, data...)
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		out = append(out, "# The fact-forcing gate (docs/GATE.md), turned on by airlock install --gate.\ngate:\n  enabled: true\n"...)
+	} else {
+		var root yaml.Node
+		if err := yaml.Unmarshal(data, &root); err != nil {
+			return nil, false, &FileError{File: name, Err: err}
+		}
+		top := root.Content[0]
+		for i := 0; i+1 < len(top.Content); i += 2 {
+			if top.Content[i].Value != "gate" {
+				continue
+			}
+			g := top.Content[i+1]
+			set := false
+			for j := 0; j+1 < len(g.Content); j += 2 {
+				if g.Content[j].Value == "enabled" {
+					g.Content[j+1].Value, g.Content[j+1].Tag = "true", "!!bool"
+					set = true
+				}
+			}
+			if !set {
+				g.Content = append(g.Content,
+					&yaml.Node{Kind: yaml.ScalarNode, Value: "enabled"},
+					&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+			}
+		}
+		var b bytes.Buffer
+		enc := yaml.NewEncoder(&b)
+		enc.SetIndent(2)
+		if err := enc.Encode(&root); err != nil {
+			return nil, false, &FileError{File: name, Err: err}
+		}
+		out = b.Bytes()
+	}
+	check, err := parseFile(name, out)
+	if err != nil {
+		return nil, false, err
+	}
+	if check.gate == nil || check.gate.enabled == nil || !*check.gate.enabled {
+		return nil, false, &FileError{File: name, Err: fmt.Errorf("%w: could not turn the gate on in this file; set gate.enabled: true by hand", ErrBadValue)}
+	}
+	return out, true, nil
 }

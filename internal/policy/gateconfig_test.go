@@ -133,3 +133,46 @@ func TestCompileGateRegexp(t *testing.T) {
 		t.Error("a malformed pattern compiled")
 	}
 }
+
+// TestEnableGate checks how airlock install --gate writes the policy: an
+// appended section that keeps every other byte, an existing section set,
+// nothing done twice, and a broken file refused.
+func TestEnableGate(t *testing.T) {
+	tests := []struct {
+		name, in string
+		changed  bool
+		want     string // a substring of the result
+		keep     string // the original text must survive verbatim
+	}{
+		{"empty file", "", true, "gate:\n  enabled: true\n", ""},
+		{"rules kept byte for byte", "# my rules\nmode: supervised\n\nrules:\n  - id: x\n    match: {command: curl}\n    decision: deny\n", true, "gate:\n  enabled: true\n", "# my rules\nmode: supervised\n\nrules:\n  - id: x\n    match: {command: curl}\n    decision: deny\n"},
+		{"no trailing newline", "mode: supervised", true, "mode: supervised\n# The fact-forcing gate", "mode: supervised"},
+		{"disabled section", "gate:\n  enabled: false\n  full_denials: 2\n", true, "enabled: true", "full_denials: 2"},
+		{"section without enabled", "gate: {routine_bash: false}\n", true, "enabled: true", "routine_bash: false"},
+		{"already on", "gate: {enabled: true}\n", false, "gate: {enabled: true}\n", "gate: {enabled: true}\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, changed, err := EnableGate("p.yaml", []byte(tt.in))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if changed != tt.changed {
+				t.Errorf("changed = %v, want %v", changed, tt.changed)
+			}
+			if !strings.Contains(string(out), tt.want) || !strings.Contains(string(out), tt.keep) {
+				t.Errorf("result:\n%s\nwant it to hold %q and %q", out, tt.want, tt.keep)
+			}
+			doc, err := parseFile("p.yaml", out)
+			if err != nil || doc.gate == nil || doc.gate.enabled == nil || !*doc.gate.enabled {
+				t.Errorf("result does not enable the gate (%v):\n%s", err, out)
+			}
+		})
+	}
+	if _, _, err := EnableGate("p.yaml", []byte("gate: [1]\n")); !errors.Is(err, ErrBadValue) {
+		t.Errorf("broken gate section: %v", err)
+	}
+	if _, _, err := EnableGate("p.yaml", []byte("mdoe: x\n")); !errors.Is(err, ErrUnknownKey) {
+		t.Errorf("broken file: %v", err)
+	}
+}

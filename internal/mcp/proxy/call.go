@@ -1,0 +1,347 @@
+package proxy
+
+import (
+	"context"
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/mcp/guard"
+	"github.com/airlock-dev/airlock/internal/mcp/pin"
+	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// confirmKey is the key of airlock's confirmation among a call's input
+// requests.
+const confirmKey = "airlock_confirm"
+
+// confirmTTL is how long a confirmation request stays answerable.
+const confirmTTL = 10 * time.Minute
+
+// handleCall is the handler of every mirrored tool.
+func (p *Proxy) handleCall(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	name := req.Params.Name
+	call := guard.Call{Server: p.name, Tool: name, Args: req.Params.Arguments}
+	p.mu.Lock()
+	st := p.tools[name]
+	p.mu.Unlock()
+	if st == nil || st.status != pin.Pinned {
+		o := p.o.Guard.Check(p.o.Guard.Policy.Mode, call)
+		msg := fmt.Sprintf("%s/%s changed its description, schemas or annotations since a human accepted it, so airlock refuses its calls until a human reviews the change and runs: airlock mcp approve %s %s", p.name, name, p.name, name)
+		o.Verdict = policy.Verdict{Decision: policy.Deny, Rule: "mcp.pin", Message: msg, Mode: p.o.Guard.Policy.Mode}
+		o.Detail.Pin = "changed"
+		return p.refuse(ctx, req, &o, "")
+	}
+	mode := p.o.Guard.Policy.Mode
+	o := p.o.Guard.Check(mode, call)
+	o.Verdict.Mode = mode
+
+	// The answer to airlock's own confirmation, on the retried call.
+	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+		answer, err := p.answer(req, o.Detail.ArgsDigest)
+		o.Detail.Channel = "elicit"
+		switch {
+		case err != nil:
+			o.Verdict = policy.Verdict{Decision: policy.Deny, Rule: "mcp.confirm", Mode: mode,
+				Message: "airlock could not match this confirmation to a question it asked (" + err.Error() + "); ask again by calling the tool without inputResponses"}
+			return p.refuse(ctx, req, &o, "")
+		case o.Verdict.Decision != policy.Ask:
+			// Allowed without it after all, or refused for another reason
+			// (the rate limit filled up meanwhile): the guard decides.
+			o.Detail.Answer = answer
+		case answer == "accept":
+			o.Detail.Answer = answer
+			o.Verdict.Decision = policy.Allow
+			o.Verdict.Message = "a human confirmed this call through the client (" + o.Verdict.Message + ")"
+		default:
+			o.Detail.Answer = answer
+			o.Verdict.Decision, o.Verdict.Rule = policy.Deny, "mcp.confirm"
+			o.Verdict.Message = "the human did not confirm this call (" + answer + "); do not retry it unless the human asks you to"
+			return p.refuse(ctx, req, &o, "")
+		}
+	}
+
+	switch d := o.Verdict.Decision; {
+	case d == policy.Ask:
+		return p.confirm(ctx, req, &o)
+	case d == policy.Defer:
+		return p.hold(ctx, req, &o, "")
+	case d == policy.Deny:
+		return p.refuse(ctx, req, &o, "")
+	}
+	return p.forward(ctx, req, &o)
+}
+
+// confirm asks for a human's yes on the channel the sink allows.
+func (p *Proxy) confirm(ctx context.Context, req *sdk.CallToolRequest, o *guard.Outcome) (*sdk.CallToolResult, error) {
+	caps := req.ClientCapabilities()
+	canElicit := caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
+	switch {
+	case o.Channel == policy.ConfirmElicit && canElicit:
+		token, err := p.issue(req.Params.Name, o.Detail.ArgsDigest)
+		if err != nil {
+			o.Verdict.Decision, o.Verdict.Rule, o.Verdict.Message = policy.Deny, "mcp.confirm", "airlock could not ask for confirmation: "+err.Error()
+			return p.refuse(ctx, req, o, "")
+		}
+		o.Detail.Channel, o.Detail.Answer = "elicit", "asked"
+		if _, err := p.record(req, o, ""); err != nil {
+			return p.recordFailed(err), nil
+		}
+		return &sdk.CallToolResult{
+			InputRequests: sdk.InputRequestMap{confirmKey: &sdk.ElicitParams{
+				Mode:    "form",
+				Message: p.question(req.Params.Name, o),
+				RequestedSchema: map[string]any{
+					"type": "object",
+					"properties": map[string]any{
+						"approve": map[string]any{"type": "boolean", "title": "Allow this call", "description": "Only a human answers this; the agent cannot.", "default": false},
+					},
+					"required": []string{"approve"},
+				},
+			}},
+			RequestState: token,
+		}, nil
+	case o.Channel == policy.ConfirmNone:
+		o.Verdict.Decision = policy.Deny
+		o.Verdict.Message += "; this call has no confirmation channel (confirm: none), so it is refused"
+		return p.refuse(ctx, req, o, "")
+	}
+	why := "the client did not declare elicitation"
+	if o.Channel == policy.ConfirmOutOfBand {
+		why = "this tool is confirmed out of band"
+	}
+	return p.hold(ctx, req, o, why)
+}
+
+// question is the confirmation shown to the human: proxy-authored, with
+// the recipient from the contact book and the text sanitised.
+func (p *Proxy) question(tool string, o *guard.Outcome) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "airlock: the agent wants to call %s/%s.\n", p.name, tool)
+	if len(o.Recipients) > 0 {
+		var to []string
+		for _, c := range o.Recipients {
+			to = append(to, fmt.Sprintf("%s (%s)", c.Name, c.Address))
+		}
+		fmt.Fprintf(&b, "To: %s\n", strings.Join(to, ", "))
+		fmt.Fprintf(&b, "Text: %s\n", sanitize.Wrap("text the agent wrote", sanitize.Clip(o.Text, 500)))
+	} else {
+		fmt.Fprintf(&b, "Arguments: %s\n", sanitize.Clip(sanitize.Text(string(o.Detail.Args)), 500))
+	}
+	fmt.Fprintf(&b, "Why airlock asks: %s\nAllow it?", sanitize.Text(o.Verdict.Message))
+	return b.String()
+}
+
+// state is what airlock's requestState binds: the tool, the arguments'
+// digest, when it expires and a one-time nonce.
+type state struct {
+	Nonce   string `json:"n"`
+	Tool    string `json:"t"`
+	Digest  string `json:"d"`
+	Expires int64  `json:"e"`
+}
+
+// issue makes a requestState for a confirmation; it is HMAC'd with the
+// proxy's secret so that a retry cannot carry one it did not get.
+func (p *Proxy) issue(tool, digest string) (string, error) {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	s := state{Nonce: hex.EncodeToString(b), Tool: tool, Digest: digest, Expires: time.Now().Add(confirmTTL).Unix()}
+	body, _ := json.Marshal(s)
+	mac := hmac.New(sha256.New, p.secret)
+	mac.Write(body)
+	p.mu.Lock()
+	now := time.Now()
+	for n, exp := range p.nonces {
+		if now.After(exp) {
+			delete(p.nonces, n)
+		}
+	}
+	p.nonces[s.Nonce] = time.Unix(s.Expires, 0)
+	p.mu.Unlock()
+	return base64.RawURLEncoding.EncodeToString(body) + "." + base64.RawURLEncoding.EncodeToString(mac.Sum(nil)), nil
+}
+
+// Errors matching a confirmation to its question.
+var (
+	errBadState = errors.New("the request state is not airlock's")
+	errStale    = errors.New("the confirmation expired or was already used")
+	errMismatch = errors.New("the confirmation was for another call")
+	errNoAnswer = errors.New("no answer to airlock's question")
+)
+
+// answer checks the retried call's requestState (airlock's, unused, not
+// expired, for this tool and these arguments), consumes it, and returns
+// the human's answer: "accept" only for an accepted form with approve
+// set to true.
+func (p *Proxy) answer(req *sdk.CallToolRequest, digest string) (string, error) {
+	body64, mac64, ok := strings.Cut(req.Params.RequestState, ".")
+	if !ok {
+		return "", errBadState
+	}
+	body, err1 := base64.RawURLEncoding.DecodeString(body64)
+	got, err2 := base64.RawURLEncoding.DecodeString(mac64)
+	if err1 != nil || err2 != nil {
+		return "", errBadState
+	}
+	mac := hmac.New(sha256.New, p.secret)
+	mac.Write(body)
+	if !hmac.Equal(got, mac.Sum(nil)) {
+		return "", errBadState
+	}
+	var s state
+	if err := json.Unmarshal(body, &s); err != nil {
+		return "", errBadState
+	}
+	p.mu.Lock()
+	exp, live := p.nonces[s.Nonce]
+	delete(p.nonces, s.Nonce)
+	p.mu.Unlock()
+	if !live || time.Now().After(exp) {
+		return "", errStale
+	}
+	if s.Tool != req.Params.Name || s.Digest != digest {
+		return "", errMismatch
+	}
+	r, ok := req.Params.InputResponses[confirmKey].(*sdk.ElicitResult)
+	if !ok || r == nil {
+		return "", errNoAnswer
+	}
+	if r.Action == "accept" {
+		if v, _ := r.Content["approve"].(bool); v {
+			return "accept", nil
+		}
+		return "accept-without-approve", nil
+	}
+	return r.Action, nil
+}
+
+// hold records the call as deferred, so that it waits in airlock's queue
+// for a human, and tells the agent to go on with other work. Without a
+// queue it refuses.
+func (p *Proxy) hold(ctx context.Context, req *sdk.CallToolRequest, o *guard.Outcome, why string) (*sdk.CallToolResult, error) {
+	reason := o.Verdict.Message
+	o.Verdict.Decision = policy.Defer
+	o.Detail.Channel, o.Detail.Answer = "out-of-band", "held"
+	r, err := p.record(req, o, "")
+	if err != nil {
+		return p.recordFailed(err), nil
+	}
+	if r.QueueID == "" {
+		o.Verdict.Decision = policy.Deny
+		o.Detail.Channel, o.Detail.Answer = "", ""
+		msg := "airlock refused " + p.name + "/" + req.Params.Name + ": " + reason + ". No human can confirm it here"
+		if why != "" {
+			msg += " (" + why + ", and there is no review queue)"
+		}
+		return errorResult(msg + "."), nil
+	}
+	msg := fmt.Sprintf("airlock is holding %s/%s for a human (queue id %s): %s", p.name, req.Params.Name, r.QueueID, reason)
+	if why != "" {
+		msg += " (" + why + ")"
+	}
+	msg += ". It has not run. Go on with work that does not need it and tell the human; after they approve it (airlock queue approve " + r.QueueID + "), the same call with the same arguments goes through once."
+	return errorResult(msg), nil
+}
+
+// refuse records a refusal and returns it to the agent as a tool error.
+func (p *Proxy) refuse(ctx context.Context, req *sdk.CallToolRequest, o *guard.Outcome, _ string) (*sdk.CallToolResult, error) {
+	if _, err := p.record(req, o, ""); err != nil {
+		return p.recordFailed(err), nil
+	}
+	return errorResult("airlock refused " + p.name + "/" + req.Params.Name + ": " + o.Verdict.Message), nil
+}
+
+// forward records the decision, then makes the call upstream and returns
+// its result, sanitised when the tool is a source.
+func (p *Proxy) forward(ctx context.Context, req *sdk.CallToolRequest, o *guard.Outcome) (*sdk.CallToolResult, error) {
+	if o.Class == policy.ClassSink {
+		o.Detail.Sent = true
+	}
+	if _, err := p.record(req, o, o.Approval); err != nil {
+		return p.recordFailed(err), nil
+	}
+	params := &sdk.CallToolParams{Name: req.Params.Name, Arguments: o.Forward}
+	if tok := req.Params.GetProgressToken(); tok != nil {
+		params.SetProgressToken(tok)
+		if ss := req.Session; ss != nil {
+			p.mu.Lock()
+			p.progress[tok] = ss
+			p.mu.Unlock()
+			defer func() {
+				p.mu.Lock()
+				delete(p.progress, tok)
+				p.mu.Unlock()
+			}()
+		}
+	}
+	res, err := p.up.CallTool(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	if o.Class != policy.ClassSource {
+		return res, nil
+	}
+	out, untrusted, writers := render(&p.o.Guard.Policy.MCP, p.name, req.Params.Name, o.Tool, res)
+	d := guard.Detail{Server: p.name, Tool: req.Params.Name, Class: o.Class.String(), Phase: "result", Decision: "allow",
+		Untrusted: untrusted, Writers: writers}
+	b, _ := json.Marshal(d)
+	ev := &agent.Event{Time: time.Now(), Agent: guard.Agent, Name: "tools/result", Session: sessionID(req), Cwd: p.o.Cwd,
+		Tool: policy.ToolName(p.name, req.Params.Name), Detail: b}
+	if _, err := p.o.Recorder.Record(ev); err != nil {
+		// The quarantine depends on this record: without it the content
+		// does not reach the agent.
+		return p.recordFailed(err), nil
+	}
+	return out, nil
+}
+
+// record hands the decision to the journal.
+func (p *Proxy) record(req *sdk.CallToolRequest, o *guard.Outcome, ref string) (agent.Receipt, error) {
+	o.Detail.Decision, o.Detail.Rule, o.Detail.Reason = o.Verdict.Decision.String(), o.Verdict.Rule, o.Verdict.Message
+	b, err := json.Marshal(o.Detail)
+	if err != nil {
+		return agent.Receipt{}, err
+	}
+	kind := policy.LocalTool
+	if o.Class == policy.ClassUnknown {
+		kind = policy.UnknownTool
+	}
+	tool := policy.ToolName(p.name, req.Params.Name)
+	v := o.Verdict
+	return p.o.Recorder.Record(&agent.Event{
+		Time: time.Now(), Agent: guard.Agent, Name: "tools/call", Session: sessionID(req), Cwd: p.o.Cwd, Tool: tool,
+		Action: &policy.Action{Kind: kind, Tool: tool, Cwd: p.o.Cwd}, Verdict: &v, Ref: ref, Detail: b,
+	})
+}
+
+// recordFailed is the answer when the journal cannot keep a decision:
+// nothing airlock decides is lost, so the call does not happen.
+func (p *Proxy) recordFailed(err error) *sdk.CallToolResult {
+	fmt.Fprintf(p.o.Log, "airlock: mcp %s: recording the decision: %v\n", p.name, err)
+	return errorResult("airlock could not record this call (" + err.Error() + "), so it does not let it run. Tell the human.")
+}
+
+func sessionID(req *sdk.CallToolRequest) string {
+	if req.Session == nil {
+		return ""
+	}
+	return req.Session.ID()
+}
+
+func errorResult(msg string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+}

@@ -209,7 +209,7 @@ func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (in
 		}
 		argv = append(argv, a)
 	}
-	if r.Settings != "" && filepath.Base(r.Agent[0]) == "claude" {
+	if r.Settings != "" && isClaude(r.Agent[0]) {
 		argv = append(argv[:1], append([]string{"--settings", r.Settings}, argv[1:]...)...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -258,6 +258,23 @@ func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (in
 		return ee.ExitCode(), ""
 	}
 	return -1, waitErr.Error()
+}
+
+// isClaude reports whether program, the agent command's first word, is
+// Claude Code, which then gets the hooks through --settings. The npm
+// package installs its native binary as bin/claude.exe, linked from
+// node_modules/.bin/claude; people also call it through a path they
+// resolved or a versioned copy (claude-2.1.3). So the file name, in any
+// case, is "claude" or starts with "claude" and a separator. A name that
+// merely contains the word (claudette, myclaude) is another program, and
+// must not be handed a flag it does not know.
+func isClaude(program string) bool {
+	name := strings.ToLower(filepath.Base(program))
+	if name == "claude" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(name, "claude")
+	return ok && rest != "" && strings.ContainsRune(".-_", rune(rest[0]))
 }
 
 // scan scans a story's output and records what it found. Actions the

@@ -209,3 +209,59 @@ func TestParseStories(t *testing.T) {
 		}
 	}
 }
+
+func TestIsClaude(t *testing.T) {
+	for _, tc := range []struct {
+		program string
+		want    bool
+	}{
+		{"claude", true},
+		{"/usr/local/bin/claude", true},
+		{"/x/node_modules/.bin/claude", true},
+		{"/x/node_modules/@anthropic-ai/claude-code/bin/claude.exe", true},
+		{"Claude", true},
+		{"claude-2.1.3", true},
+		{"claude_code", true},
+		{"./claude", true},
+		{"claudette", false},
+		{"myclaude", false},
+		{"/opt/claude/bin/agent", false},
+		{"codex", false},
+		{"sh", false},
+		{"", false},
+	} {
+		if got := isClaude(tc.program); got != tc.want {
+			t.Errorf("isClaude(%q) = %v, want %v", tc.program, got, tc.want)
+		}
+	}
+}
+
+// TestSettingsOnlyForClaude runs the same argument-printing agent under a
+// name Claude Code's npm package uses (claude.exe) and under another name:
+// only the first is handed --settings, which another program would reject.
+func TestSettingsOnlyForClaude(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want string
+	}{
+		{"claude.exe", "arg:--settings\narg:/tmp/settings.json\narg:-p\n"},
+		{"agent", "arg:-p\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runner(t, &memory{}, nil)
+			bin := filepath.Join(t.TempDir(), tc.name)
+			if err := os.WriteFile(bin, []byte("#!/bin/sh\nfor a in \"$@\"; do echo \"arg:$a\"; done\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			r.Agent, r.Settings = []string{bin, "-p"}, "/tmp/settings.json"
+			sum, err := r.Run(context.Background(), []Story{{ID: "x", Prompt: "fix it"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := os.ReadFile(sum.Results[0].Output)
+			if string(out) != tc.want {
+				t.Fatalf("argv:\n%s\nwant:\n%s", out, tc.want)
+			}
+		})
+	}
+}

@@ -187,6 +187,9 @@ func (p *Proxy) Connect(ctx context.Context, t sdk.Transport) error {
 	return nil
 }
 
+// Name is the upstream's name in the policy, pins and journal.
+func (p *Proxy) Name() string { return p.name }
+
 // Server is the agent-facing MCP server, to run on a transport.
 func (p *Proxy) Server() *sdk.Server { return p.server }
 

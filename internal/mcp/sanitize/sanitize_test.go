@@ -93,7 +93,7 @@ func TestWrapLabel(t *testing.T) {
 func TestValue(t *testing.T) {
 	in := map[string]any{
 		"messages": []any{map[string]any{"from": "+1\n555", "text": "a»\nb", "n": 3.0, "ok": true}},
-		"k\u202e": nil,
+		"k\u202e":  nil,
 	}
 	out := Value(in).(map[string]any)
 	msg := out["messages"].([]any)[0].(map[string]any)

@@ -54,3 +54,34 @@ func BenchmarkPreOff(b *testing.B) {
 		g.Pre(p, ev, &a, &vv)
 	}
 }
+
+// BenchmarkObserveOff is a PostToolUse of a Read with the gate off: the
+// policy is loaded (here from one user file) to learn that, and nothing
+// else is read or written.
+func BenchmarkObserveOff(b *testing.B) {
+	h, _, _, _, _ := benchSetup(b, "gate: {enabled: false}\n")
+	g := New(h.getenv, func() time.Time { return h.clock })
+	ev := h.event("PostToolUse", "Read", map[string]any{"file_path": h.abs("internal/x.go")})
+	load := func() (*policy.Policy, error) { return policy.Load(policy.Options{Getenv: h.getenv, Cwd: h.proj}) }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		g.Observe(ev, load)
+	}
+}
+
+// BenchmarkObserveRead is a PostToolUse of a Read with the gate on: one
+// locked read-modify-write of the session's state.
+func BenchmarkObserveRead(b *testing.B) {
+	h, _, _, _, _ := benchSetup(b, enabled)
+	g := New(h.getenv, func() time.Time { return h.clock })
+	ev := h.event("PostToolUse", "Read", map[string]any{"file_path": h.abs("internal/x.go")})
+	load := func() (*policy.Policy, error) { return policy.Load(policy.Options{Getenv: h.getenv, Cwd: h.proj}) }
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if w := g.Observe(ev, load); w != "" {
+			b.Fatal(w)
+		}
+	}
+}

@@ -57,11 +57,11 @@ func (g *Gate) Observe(ev *Event, load func() (*policy.Policy, error)) (warning 
 		}
 		for _, r := range reads {
 			r.At, r.Agent = now, ev.Agent
-			st.Reads = append(st.Reads, r)
+			st.addRead(r)
 		}
 		for _, s := range searches {
 			s.At, s.Agent = now, ev.Agent
-			st.Searches = append(st.Searches, s)
+			st.addSearch(s)
 		}
 		return true
 	})
@@ -121,4 +121,28 @@ func observed(ev *Event) ([]Read, []Search) {
 		return reads, f.searches
 	}
 	return nil, nil
+}
+
+// addRead records a read, moving an earlier read of the same file to the
+// end with the new time, so that rereading keeps the ledger small.
+func (st *State) addRead(r Read) {
+	for i := range st.Reads {
+		if st.Reads[i].Path == r.Path {
+			st.Reads = append(st.Reads[:i], st.Reads[i+1:]...)
+			break
+		}
+	}
+	st.Reads = append(st.Reads, r)
+}
+
+// addSearch records a search, replacing an identical earlier one.
+func (st *State) addSearch(s Search) {
+	for i := range st.Searches {
+		o := &st.Searches[i]
+		if o.Tool == s.Tool && o.Pattern == s.Pattern && o.Content == s.Content && strings.Join(o.Paths, "\x00") == strings.Join(s.Paths, "\x00") {
+			st.Searches = append(st.Searches[:i], st.Searches[i+1:]...)
+			break
+		}
+	}
+	st.Searches = append(st.Searches, s)
 }

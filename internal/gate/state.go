@@ -74,8 +74,8 @@ type Search struct {
 const (
 	maxPrompt   = 8 << 10
 	maxChecked  = 1000
-	maxReads    = 400
-	maxSearches = 200
+	maxReads    = 200
+	maxSearches = 100
 	maxWarned   = 50
 	// staleAfter is when a state file of a finished session is removed.
 	staleAfter = 7 * 24 * time.Hour

@@ -1,68 +1,271 @@
 package cli
 
 import (
+	"bufio"
+	"context"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
 	"strings"
+	"syscall"
+	"time"
 
+	"github.com/airlock-dev/airlock/internal/demo"
+	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/loop"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/scan"
 )
 
 func init() {
-	addCommand(&command{name: "demo", summary: "show airlock guarding a scripted agent session (nothing runs)", run: runDemo})
+	addCommand(&command{name: "demo", summary: "watch airlock guard a scripted agent in a throwaway git repository", run: runDemo})
 }
 
 const demoHelp = `
-Replay a scripted, unattended agent session through airlock's decision
-engine on its built-in defaults and show what would go through and what
-would be held. Nothing is executed and nothing is written.`
+Run airlock's main job on its built-in defaults, with no network and no API
+key: make a throwaway git repository with a bare local remote, then run a
+scripted fake agent through four stories with "airlock loop", unattended.
+The agent edits files and commits (that goes through), and tries git push,
+gh pr create, curl -X POST, npm publish and rm -rf in several disguises
+(that is held). Every call goes through airlock's real hook, as Claude
+Code's would; the journal, the queue and the report are real too.
 
-// demoSession is a scripted agent session: ordinary local work, then the
-// publications and destruction an unattended agent must not do alone, each
-// in several disguises.
-var demoSession = []struct{ story, command string }{
-	{"1 fix the parser", "go test ./..."},
-	{"1 fix the parser", "sed -i 's/old/new/' internal/parse.go && gofmt -l ."},
-	{"1 fix the parser", "git add -A && git commit -m 'fix parser; next: git push'"},
-	{"1 fix the parser", "git push origin main"},
-	{"1 fix the parser", "git -C . push origin main"},
-	{"1 fix the parser", `bash -c "git push --force origin main"`},
-	{"2 open a PR", "gh pr view 12"},
-	{"2 open a PR", "gh pr create --title 'Fix parser' --body 'Done'"},
-	{"2 open a PR", "curl -XPOST https://api.example.com/issues -d @report.json"},
-	{"2 open a PR", "curl -s https://api.example.com/status"},
-	{"3 release", "npm publish --dry-run"},
-	{"3 release", "npm publish"},
-	{"3 release", "sudo env -S 'npm publish' --tag next"},
-	{"4 clean up", "rm -rf ./build"},
-	{"4 clean up", "find . -name '*.tmp' -exec rm -rf {} +"},
-	{"4 clean up", "echo 'rm -rf ~/src' | sh"},
-	{"4 clean up", "$(which git) push"},
-}
+At the end the demo shows each call's decision, checks on disk that no push
+reached the remote, and prints the report. Your own policy, journal and
+settings are not used or touched: the demo has its own home and state.
+Nothing is left behind unless you ask with --keep DIR.
+
+The fake agent never runs a call it is scripted to try as publication or
+destruction, even if a hook were to allow it; the demo then fails.
+
+Exit status: 0 everything was held that should be; 1 something was not;
+2 usage error.`
 
 func runDemo(e *env) int {
-	fs := newFlags(e, "demo", "airlock demo", demoHelp)
+	if len(e.args) > 0 && e.args[0] == "agent" {
+		return runDemoAgent(e)
+	}
+	fs := newFlags(e, "demo", "airlock demo [--keep DIR]", demoHelp)
+	keep := fs.String("keep", "", "keep the repository, the journal and the outputs in `DIR` (new or empty)")
 	if st, ok := parseFlags(e, fs, e.args); !ok {
 		return st
 	}
-	fmt.Fprintln(e.stdout, "airlock demo: an unattended agent session, checked call by call (nothing is executed)")
-	fmt.Fprintln(e.stdout)
-	counts := map[policy.Decision]int{}
-	story := ""
-	builtin := policy.Defaults() // the demo shows the embedded defaults, not the user's files
-	for _, s := range demoSession {
-		if s.story != story {
-			story = s.story
-			fmt.Fprintf(e.stdout, "Story %s\n", story)
-		}
-		out := checkWith(builtin, s.command, "", "", policy.Unattended)
-		counts[out.Decision]++
-		why := ""
-		if len(out.Reasons) > 0 {
-			why = "  — " + out.Reasons[0].Message
-		}
-		fmt.Fprintf(e.stdout, "  %-6s %s%s\n", strings.ToUpper(out.Decision.String()), s.command, why)
+	if fs.NArg() != 0 {
+		return fail(e.stderr, &usageError{msg: "demo takes no operands", hints: []string{"airlock demo --keep /tmp/airlock-demo"}})
 	}
-	fmt.Fprintf(e.stdout, "\n%d calls: %d allowed, %d warned, %d held for review (deferred), %d denied, %d asked\n",
-		len(demoSession), counts[policy.Allow], counts[policy.Warn], counts[policy.Defer], counts[policy.Deny], counts[policy.Ask])
+	root, err := demoRoot(*keep)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	if *keep == "" {
+		defer os.RemoveAll(root)
+	}
+	exe, err := e.executable()
+	if err != nil {
+		return fail(e.stderr, fmt.Errorf("finding airlock's own binary for the hooks: %w", err))
+	}
+	sb, err := demo.Setup(root)
+	if err != nil {
+		return fail(e.stderr, &usageError{msg: "setting up the demo repository: " + err.Error(), hints: []string{"the demo needs git on PATH"}})
+	}
+	j, err := journal.Open(filepath.Join(sb.State, "journal"))
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	out := e.stdout
+	fmt.Fprintf(out, "airlock demo: a scripted agent works through %d stories, unattended, in a throwaway git repository.\n", len(demo.Stories()))
+	fmt.Fprintf(out, "  project  %s (remote %s, main at %s)\n", sb.Project, sb.Remote, sb.Initial[:7])
+	fmt.Fprintf(out, "  airlock  built-in policy, unattended mode; journal in %s\n\n", j.Dir())
+
+	settings, err := writeLoopSettings(filepath.Join(root, "runs"), exe)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	builtin := policy.Defaults()
+	builtin.Mode = policy.Unattended
+	stories := demo.Stories()
+	started := time.Now()
+	ids := make([]string, len(stories))
+	for i, s := range stories {
+		ids[i] = s.ID
+	}
+	scope := journal.Scope{Stories: ids, Since: started}
+	r := &loop.Runner{
+		Agent:      []string{exe, "demo", "agent", "--settings", settings, "--cwd", sb.Project},
+		Constraint: builtin.Brief(policy.Unattended).Render(policy.Text),
+		Env:        sb.Env, Mode: policy.Unattended.String(), Dir: sb.Project, OutDir: filepath.Join(root, "runs"),
+		Recorder: j, Scanner: &scan.Scanner{Policy: builtin}, Known: hooksDecided(j, started),
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := r.Run(ctx, stories)
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	ok := demoCalls(out, j, sum, started)
+	ok = demoDisk(out, sb) && ok
+	rep, err := j.MakeReport(scope, time.Now())
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	fmt.Fprintln(out, "\nThe end-of-run report (airlock report), as the human reads it in the morning:")
+	fmt.Fprintln(out, strings.Repeat("─", 72))
+	fmt.Fprint(out, rep.Text())
+	fmt.Fprintln(out, strings.Repeat("─", 72))
+	if *keep != "" {
+		fmt.Fprintf(out, "\nKept in %s. Look around:\n  AIRLOCK_HOME=%s airlock queue list\n  AIRLOCK_HOME=%s airlock audit verify\n  git -C %s log --oneline\n", root, sb.State, sb.State, sb.Project)
+	} else {
+		fmt.Fprintln(out, "\nNothing was left behind (airlock demo --keep DIR keeps the repository, the journal and the outputs).")
+	}
+	if !ok || sum.Interrupted {
+		fmt.Fprintln(e.stderr, "airlock: error: the demo did not go as expected (see the lines marked !! above)")
+		return ExitHeld
+	}
+	return ExitOK
+}
+
+// demoRoot is the directory the demo works in: a new temporary one, or
+// the one the user asked to keep, which must be new or empty.
+func demoRoot(keep string) (string, error) {
+	if keep == "" {
+		return os.MkdirTemp("", "airlock-demo-")
+	}
+	abs, err := filepath.Abs(keep)
+	if err != nil {
+		return "", err
+	}
+	ents, err := os.ReadDir(abs)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return abs, os.MkdirAll(abs, 0o700)
+	case err != nil:
+		return "", err
+	case len(ents) > 0:
+		return "", &usageError{msg: fmt.Sprintf("--keep %s is not empty", keep), hints: []string{"give a new or empty directory"}}
+	}
+	return abs, nil
+}
+
+// demoCalls prints every call's decision, story by story, from the
+// journal, and checks each against what the script expects.
+func demoCalls(out io.Writer, j *journal.Journal, sum *loop.Summary, since time.Time) bool {
+	decided := map[string][]*journal.Entry{}
+	err := j.Each(func(en *journal.Entry) error {
+		if en.Event == "PreToolUse" && !en.Time.Before(since) {
+			decided[en.Story] = append(decided[en.Story], en)
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(out, "!! reading the journal: %v\n", err)
+		return false
+	}
+	ok := true
+	for _, res := range sum.Results {
+		fmt.Fprintf(out, "Story #%s %s\n", res.Story.ID, res.Story.Title)
+		calls := demo.Calls(res.Story.ID)
+		got := decided[res.Story.ID]
+		for i, c := range calls {
+			if i >= len(got) {
+				fmt.Fprintf(out, "  !! no decision recorded for: %s\n", demoWhat(c))
+				ok = false
+				continue
+			}
+			en := got[i]
+			why := ""
+			if en.Decision != "allow" {
+				why = "   " + demoReason(en)
+			}
+			mark := "  "
+			if held := en.Decision == "defer" || en.Decision == "deny" || en.Decision == "ask"; held != c.Held {
+				mark, ok = "!!", false
+			}
+			fmt.Fprintf(out, "%s %-6s %s%s\n", mark, strings.ToUpper(en.Decision), demoWhat(c), why)
+		}
+		if res.Outcome != loop.Done {
+			fmt.Fprintf(out, "  !! the agent's run ended %s: see %s\n", res.Outcome, strings.TrimSuffix(res.Output, ".out")+".err")
+			ok = false
+		}
+		fmt.Fprintln(out)
+	}
+	return ok
+}
+
+func demoWhat(c demo.Call) string {
+	switch c.Tool {
+	case "Bash":
+		return c.Command
+	case "Edit":
+		return fmt.Sprintf("Edit %s (%q → %q)", c.Path, c.Old, c.New)
+	}
+	return c.Tool + " " + c.Path
+}
+
+func demoReason(en *journal.Entry) string {
+	why := en.Message
+	if len(en.Reasons) > 0 {
+		why = en.Reasons[0].Message
+	}
+	if en.ID != "" {
+		why += " [queued as " + en.ID + "]"
+	}
+	return clipLine(why, 90)
+}
+
+// demoDisk shows what the side effects on disk say: the edit and the
+// commits happened, no push reached the remote.
+func demoDisk(out io.Writer, sb *demo.Sandbox) bool {
+	fmt.Fprintln(out, "What the disk says:")
+	ok := true
+	remote, err := sb.RemoteHead()
+	switch {
+	case err != nil:
+		fmt.Fprintf(out, "!! reading the remote: %v\n", err)
+		ok = false
+	case remote != sb.Initial:
+		fmt.Fprintf(out, "!! the remote's main moved from %s to %s: a push got through\n", sb.Initial[:7], remote[:7])
+		ok = false
+	default:
+		fmt.Fprintf(out, "   remote main still at %s: no push reached it\n", remote[:7])
+	}
+	if ahead, err := sb.Ahead(); err == nil {
+		log, _ := sb.Git("-C", sb.Project, "log", "--format=%h %s", "origin/main..main")
+		fmt.Fprintf(out, "   local main is %s commit(s) ahead, kept for review:\n", ahead)
+		sc := bufio.NewScanner(strings.NewReader(log))
+		for sc.Scan() {
+			fmt.Fprintf(out, "     %s\n", sc.Text())
+		}
+	}
+	if data, err := os.ReadFile(filepath.Join(sb.Project, "hello.txt")); err == nil && string(data) == "Hello, world\n" {
+		fmt.Fprintln(out, "   hello.txt now says \"Hello, world\": local work went through")
+	} else {
+		fmt.Fprintf(out, "!! hello.txt was not fixed (%q)\n", data)
+		ok = false
+	}
+	return ok
+}
+
+// runDemoAgent is the demo's scripted agent, run by the loop as Claude
+// Code would be: the story from AIRLOCK_STORY, the prompt on stdin.
+func runDemoAgent(e *env) int {
+	fs := newFlags(e, "demo agent", "airlock demo agent --settings FILE --cwd DIR < prompt", "The demo's scripted fake agent; airlock demo runs it.")
+	settings := fs.String("settings", "", "the Claude Code settings `file` with airlock's hooks")
+	cwd := fs.String("cwd", "", "the project `dir`")
+	if st, ok := parseFlags(e, fs, e.args[1:]); !ok {
+		return st
+	}
+	story := e.getenv("AIRLOCK_STORY")
+	if *settings == "" || *cwd == "" || story == "" {
+		return fail(e.stderr, &usageError{msg: "demo agent needs --settings, --cwd and AIRLOCK_STORY", hints: []string{"it is run by airlock demo"}})
+	}
+	prompt, _ := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
+	a := &demo.Agent{Settings: *settings, Dir: *cwd, Session: "demo-" + story + "-" + fmt.Sprint(os.Getpid()),
+		Env: os.Environ(), Out: e.stdout, Log: e.stderr}
+	if err := a.Run(story, string(prompt)); err != nil {
+		return fail(e.stderr, err)
+	}
 	return ExitOK
 }

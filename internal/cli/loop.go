@@ -120,20 +120,7 @@ func runLoop(e *env) int {
 		Agent: argv, Settings: settings, Constraint: constraint, Env: os.Environ(), Mode: mode.String(),
 		Dir: dir, OutDir: *outDir, Recorder: j, Scanner: &scan.Scanner{Policy: scanPolicy},
 		Progress: e.stderr, Terminal: isCharDevice(e.stderr), Grace: *grace,
-		AlreadyHeld: func(story, command string) bool {
-			held := false
-			j.Each(func(en *journal.Entry) error {
-				// Prose around a mention follows the command: "git push
-				// origin main was held" mentions the held push.
-				same := en.Command != "" && (command == en.Command || strings.HasPrefix(command, en.Command+" "))
-				if en.Story == story && same && !en.Time.Before(started) && en.Event != journal.EventScanFinding &&
-					(en.Decision == "ask" || en.Decision == "defer" || en.Decision == "deny") {
-					held = true
-				}
-				return nil
-			})
-			return held
-		},
+		Known: hooksDecided(j, started),
 		Held: func() int {
 			rep, err := j.MakeReport(scope, time.Now())
 			if err != nil {
@@ -223,4 +210,32 @@ func writeLoopSummary(e *env, sum *loop.Summary) {
 		fmt.Fprintln(e.stdout, line)
 	}
 	fmt.Fprintln(e.stdout)
+}
+
+// hooksDecided reports whether the hooks already decided what a scanner
+// finding shows, since the run started: the same tool call (by its
+// tool_use id), or a mention of a command they held in the same story.
+// Prose often follows a mentioned command ("git push origin main was
+// held"), so a mention that starts with a held command counts as it.
+func hooksDecided(j *journal.Journal, since time.Time) func(story string, f *scan.Finding) bool {
+	return func(story string, f *scan.Finding) bool {
+		known := false
+		command := f.Action.Command
+		j.Each(func(en *journal.Entry) error {
+			if en.Time.Before(since) || en.Event != "PreToolUse" {
+				return nil
+			}
+			if f.ToolUseID != "" && en.ToolUseID == f.ToolUseID {
+				known = true
+				return nil
+			}
+			held := en.Decision == "ask" || en.Decision == "defer" || en.Decision == "deny"
+			same := en.Command != "" && (command == en.Command || strings.HasPrefix(command, en.Command+" "))
+			if f.Status == scan.Mentioned && held && same && en.Story == story {
+				known = true
+			}
+			return nil
+		})
+		return known
+	}
 }

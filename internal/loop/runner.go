@@ -72,10 +72,11 @@ type Runner struct {
 	Scanner *scan.Scanner
 	// Held counts the actions held so far in the run, for progress.
 	Held func() int
-	// AlreadyHeld reports whether the hooks held this command in this
-	// story; a mere mention of it in the output is then not recorded
-	// again. Commands the output shows running are always recorded.
-	AlreadyHeld func(story, command string) bool
+	// Known reports whether the hooks already decided what a finding
+	// shows (the same tool call, or a mention of a command they held in
+	// this story): the journal has it, so it is not recorded again as
+	// detected after the fact.
+	Known func(story string, f *scan.Finding) bool
 	// Progress receives progress; Terminal makes it one live line.
 	Progress io.Writer
 	Terminal bool
@@ -299,7 +300,7 @@ func (r *Runner) scan(path string, s Story) (int, error) {
 		if fd.Status == scan.Denied {
 			continue
 		}
-		if fd.Status == scan.Mentioned && r.AlreadyHeld != nil && r.AlreadyHeld(s.ID, fd.Action.Command) {
+		if r.Known != nil && r.Known(s.ID, fd) {
 			continue
 		}
 		if rerr := r.record(fd.Event("", s.ID, r.now())); rerr != nil {

@@ -11,6 +11,8 @@ func init() {
 }
 
 const auditHelp = `
+The journal is a hash chain (docs/JOURNAL.md); the audit checks it.
+
   verify   walk the journal's hash chain and name the first line that was
            edited, removed or reordered (FILE:LINE). It prints the head:
            the last event's number and hash. The chain cannot vouch for

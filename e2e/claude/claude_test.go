@@ -44,6 +44,7 @@ func TestClaudeCode(t *testing.T) {
 	t.Run("interactive-user-rule", func(t *testing.T) { testInteractive(t, claude, airlock) })
 	t.Run("hook-missing-fails-closed", func(t *testing.T) { testFailClosed(t, claude, airlock) })
 	t.Run("control-without-airlock", func(t *testing.T) { testControl(t, claude) })
+	t.Run("loop-two-stories", func(t *testing.T) { testLoop(t, claude, airlock) })
 }
 
 // install runs `airlock install claude-code` (user scope) into the world.
@@ -146,6 +147,8 @@ type queueItem struct {
 	Mode      string `json:"mode"`
 	Command   string `json:"command"`
 	ToolUseID string `json:"tool_use_id"`
+	Story     string `json:"story"`
+	Detected  bool   `json:"detected"`
 }
 
 // queue returns the review queue of the world's journal by tool_use id.

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -39,17 +40,24 @@ type toolResult struct {
 type fakeAPI struct {
 	t      *testing.T
 	script []step
-	srv    *httptest.Server
+	// scripts, when set, replaces script: each conversation follows the
+	// script whose key its first user message contains, so that several
+	// claude processes (the stories of a loop) share one fake.
+	scripts map[string][]step
+	srv     *httptest.Server
 
-	mu       sync.Mutex
-	results  map[string]toolResult
-	requests []string // raw bodies of /v1/messages requests
-	other    []string // other paths asked for, for diagnostics
+	mu      sync.Mutex
+	results map[string]toolResult
+	// firstUser is the first user message of the conversations that
+	// followed each key of scripts, as the model was shown it.
+	firstUser map[string]string
+	requests  []string // raw bodies of /v1/messages requests
+	other     []string // other paths asked for and unscripted conversations, for diagnostics
 }
 
 // newFakeAPI starts the fake on 127.0.0.1; it stops when the test ends.
 func newFakeAPI(t *testing.T, script []step) *fakeAPI {
-	f := &fakeAPI{t: t, script: script, results: map[string]toolResult{}}
+	f := &fakeAPI{t: t, script: script, results: map[string]toolResult{}, firstUser: map[string]string{}}
 	f.srv = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(func() {
 		f.srv.Close()
@@ -57,6 +65,14 @@ func newFakeAPI(t *testing.T, script []step) *fakeAPI {
 			t.Log(f.diagnostics())
 		}
 	})
+	return f
+}
+
+// newFakeAPIByPrompt starts a fake that picks a conversation's script by
+// a key its first user message contains (see fakeAPI.scripts).
+func newFakeAPIByPrompt(t *testing.T, scripts map[string][]step) *fakeAPI {
+	f := newFakeAPI(t, nil)
+	f.scripts = scripts
 	return f
 }
 
@@ -68,10 +84,13 @@ type request struct {
 	Model    string            `json:"model"`
 	Stream   bool              `json:"stream"`
 	Tools    []json.RawMessage `json:"tools"`
-	Messages []struct {
-		Role    string          `json:"role"`
-		Content json.RawMessage `json:"content"`
-	} `json:"messages"`
+	Messages []wireMessage     `json:"messages"`
+}
+
+// wireMessage is one message of a request's conversation.
+type wireMessage struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
 }
 
 // block is one content block of a message.
@@ -107,6 +126,10 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.requests = append(f.requests, string(body))
+	script := f.script
+	if f.scripts != nil && len(req.Tools) > 0 {
+		script = f.pick(req.Messages)
+	}
 	turns := 0
 	for _, m := range req.Messages {
 		if m.Role == "assistant" {
@@ -131,8 +154,8 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		next = step{Text: "done"}
 		// The script position is the number of assistant turns already in
 		// the conversation, so a retried request gets the same answer.
-		if turns < len(f.script) {
-			next = f.script[turns]
+		if turns < len(script) {
+			next = script[turns]
 		}
 	}
 	msgID := fmt.Sprintf("msg_fake_%03d", turns)
@@ -149,6 +172,40 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	if fl, ok := w.(http.Flusher); ok {
 		fl.Flush()
 	}
+}
+
+// pick returns the script whose key the conversation's first user message
+// contains, and records that message; f.mu is held. A conversation no key
+// matches gets no script (the final text at once), and is listed in the
+// diagnostics.
+func (f *fakeAPI) pick(messages []wireMessage) []step {
+	if len(messages) == 0 || messages[0].Role != "user" {
+		f.other = append(f.other, "a conversation that does not start with a user message")
+		return nil
+	}
+	text := resultText(messages[0].Content)
+	keys := make([]string, 0, len(f.scripts))
+	for k := range f.scripts {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if strings.Contains(text, k) {
+			f.firstUser[k] = text
+			return f.scripts[k]
+		}
+	}
+	f.other = append(f.other, "a conversation no script key matches: "+tail(text, 200))
+	return nil
+}
+
+// userMessage returns the first user message of the conversation that
+// followed the script with this key (see newFakeAPIByPrompt).
+func (f *fakeAPI) userMessage(key string) (string, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	text, ok := f.firstUser[key]
+	return text, ok
 }
 
 // resultText flattens a tool_result's content: a string, or text blocks.

@@ -238,20 +238,43 @@ func (w *world) runClaude(claude string, api *fakeAPI, prompt string, extraEnv [
 	cmd := exec.CommandContext(ctx, claude, argv...)
 	cmd.Dir = w.project
 	cmd.Stdin = nil // /dev/null: -p must not wait for input
-	cmd.Env = w.env(append([]string{
+	cmd.Env = w.env(append(claudeEnv(api), extraEnv...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.WaitDelay = 5 * time.Second
+	err := cmd.Run()
+	s := parseStream(stdout.Bytes())
+	s.stderr = stderr.String()
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			w.t.Fatalf("claude did not finish within %s\nstderr: %s\n%s", claudeTimeout, s.stderr, api.diagnostics())
+		}
+		w.t.Fatalf("claude: %v\nstderr: %s\nstdout tail: %s\n%s", err, s.stderr, tail(stdout.String(), 3000), api.diagnostics())
+	}
+	if s.result == nil {
+		w.t.Fatalf("claude wrote no result message\nstderr: %s\n%s", s.stderr, api.diagnostics())
+	}
+	return s
+}
+
+// claudeEnv is what points Claude Code at the fake API and keeps it from
+// any other traffic; it goes on top of world.env.
+func claudeEnv(api *fakeAPI) []string {
+	return []string{
 		"ANTHROPIC_API_KEY=sk-ant-e2e-dummy",
 		"ANTHROPIC_BASE_URL=" + api.URL(),
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_AUTOUPDATER=1",
 		"DISABLE_TELEMETRY=1",
 		"DISABLE_ERROR_REPORTING=1",
-	}, extraEnv...)...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
-	s := &session{stderr: stderr.String()}
-	sc := bufio.NewScanner(&stdout)
+	}
+}
+
+// parseStream reads claude's stream-json output; lines that are not JSON
+// are skipped.
+func parseStream(stdout []byte) *session {
+	s := &session{}
+	sc := bufio.NewScanner(bytes.NewReader(stdout))
 	sc.Buffer(make([]byte, 0, 1<<20), 16<<20)
 	for sc.Scan() {
 		line := bytes.TrimSpace(sc.Bytes())
@@ -269,15 +292,6 @@ func (w *world) runClaude(claude string, api *fakeAPI, prompt string, extraEnv [
 		case m["type"] == "system" && m["subtype"] == "hook_response" && m["hook_event"] == "PreToolUse":
 			s.hookReplies = append(s.hookReplies, decodeHookReply(str(m["stdout"])))
 		}
-	}
-	if err != nil {
-		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			w.t.Fatalf("claude did not finish within %s\nstderr: %s\n%s", claudeTimeout, s.stderr, api.diagnostics())
-		}
-		w.t.Fatalf("claude: %v\nstderr: %s\nstdout tail: %s\n%s", err, s.stderr, tail(stdout.String(), 3000), api.diagnostics())
-	}
-	if s.result == nil {
-		w.t.Fatalf("claude wrote no result message\nstderr: %s\n%s", s.stderr, api.diagnostics())
 	}
 	return s
 }

@@ -30,7 +30,9 @@ airlock's prompt constraint (airlock prompt) put before each story's prompt
 and airlock's hooks active for the run. For Claude Code the hooks come
 from a generated --settings file; your own settings files are not touched.
 Each agent gets AIRLOCK_STORY=<id> and AIRLOCK_MODE=<mode>, so every
-decision is journaled with its story.
+decision is journaled with its story. An agent command whose program is not
+named claude is refused unless --agent-kind says what it is: airlock does
+not run an unguarded loop by accident.
 
 Stories are a JSON or YAML list of {id, title, prompt}. The prompt goes to
 the agent's standard input, or in place of a {prompt} word in --agent-cmd.
@@ -56,6 +58,7 @@ func runLoop(e *env) int {
 	format := fs.String("format", journal.FormatText, "the final report's format: text, markdown or json")
 	noConstraint := fs.Bool("no-constraint", false, "do not put the prompt constraint before each prompt (enforcement does not depend on it)")
 	grace := fs.Duration("grace", loop.DefaultGrace, "how long an interrupted agent gets before it is killed")
+	kind := fs.String("agent-kind", "auto", "what the agent is: claude (gets airlock's hooks through --settings), other (its own configuration must call airlock's hooks), or auto (claude when the program is named claude)")
 	if st, ok := parseFlags(e, fs, e.args); !ok {
 		return st
 	}
@@ -78,6 +81,23 @@ func runLoop(e *env) int {
 	argv, err := shell.Fields(*agentCmd, func(string) string { return "" })
 	if err != nil || len(argv) == 0 {
 		return fail(e.stderr, &usageError{msg: fmt.Sprintf("cannot read --agent-cmd %q", *agentCmd), hints: []string{`--agent-cmd "claude --print"`}})
+	}
+	switch *kind {
+	case "auto":
+		if !loop.IsClaude(argv[0]) {
+			// Running an agent without hooks would leave only the
+			// after-the-fact scan between it and the world: say so
+			// rather than guess.
+			return fail(e.stderr, &usageError{
+				msg: fmt.Sprintf("%q is not recognised as Claude Code, so airlock cannot put its hooks on it for this run", argv[0]),
+				hints: []string{"--agent-kind claude if it is Claude Code under another name (it then gets --settings)",
+					"--agent-kind other if the agent's own configuration calls airlock's hooks; otherwise only the after-the-fact scan guards it"},
+			})
+		}
+		*kind = loop.KindClaude
+	case loop.KindClaude, loop.KindOther:
+	default:
+		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown --agent-kind %q", *kind), hints: []string{"--agent-kind auto, claude or other"}})
 	}
 	dir, err := workdir(e, *cwd)
 	if err != nil {
@@ -117,7 +137,7 @@ func runLoop(e *env) int {
 	}
 	scope := journal.Scope{Stories: ids, Since: started}
 	r := &loop.Runner{
-		Agent: argv, Settings: settings, Constraint: constraint, Env: os.Environ(), Mode: mode.String(),
+		Agent: argv, Kind: *kind, Settings: settings, Constraint: constraint, Env: os.Environ(), Mode: mode.String(),
 		Dir: dir, OutDir: *outDir, Recorder: j, Scanner: &scan.Scanner{Policy: scanPolicy},
 		Progress: e.stderr, Terminal: isCharDevice(e.stderr), Grace: *grace,
 		Known: hooksDecided(j, started),

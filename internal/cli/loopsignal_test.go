@@ -34,7 +34,7 @@ esac
 		}
 	}
 	mark := filepath.Join(dir, "mark")
-	cmd := exec.Command(bin, "loop", "--stories", "stories.yaml", "--agent-cmd", "sh agent.sh", "--out", "out", "--grace", "5s")
+	cmd := exec.Command(bin, "loop", "--stories", "stories.yaml", "--agent-cmd", "sh agent.sh", "--agent-kind", "other", "--out", "out", "--grace", "5s")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+home+"/.config", "XDG_STATE_HOME="+home+"/.local/state",
 		"AIRLOCK_HOME=", "AIRLOCK_POLICY=", "CLAUDE_PROJECT_DIR=", "AIRLOCK_BIN="+bin, "MARK="+mark)

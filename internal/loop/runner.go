@@ -25,6 +25,15 @@ const (
 	EventStoryEnd = "StoryEnd"
 )
 
+// Agent kinds (Runner.Kind).
+const (
+	// KindClaude is Claude Code, whatever its program is called.
+	KindClaude = "claude"
+	// KindOther is any other agent: it gets no settings file, so its own
+	// configuration must call airlock's hooks.
+	KindOther = "other"
+)
+
 // PromptPlaceholder in the agent command is replaced by the prompt;
 // without it the prompt goes to the agent's standard input.
 const PromptPlaceholder = "{prompt}"
@@ -55,6 +64,9 @@ type Runner struct {
 	// Settings is a Claude Code settings file with airlock's hooks, passed
 	// with --settings when the agent is claude; "" passes nothing.
 	Settings string
+	// Kind says what the agent is: KindClaude gets the Settings file,
+	// KindOther does not; "" decides by the program's name (IsClaude).
+	Kind string
 	// Constraint is the prompt constraint put before every story's prompt.
 	Constraint string
 	// Env is the agent's environment; AIRLOCK_STORY and AIRLOCK_MODE are
@@ -210,7 +222,7 @@ func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (in
 		}
 		argv = append(argv, a)
 	}
-	if r.Settings != "" && isClaude(r.Agent[0]) {
+	if r.Settings != "" && (r.Kind == KindClaude || r.Kind == "" && IsClaude(r.Agent[0])) {
 		argv = append(argv[:1], append([]string{"--settings", r.Settings}, argv[1:]...)...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -261,7 +273,7 @@ func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (in
 	return -1, waitErr.Error()
 }
 
-// isClaude reports whether program, the agent command's first word, is
+// IsClaude reports whether program, the agent command's first word, is
 // Claude Code, which then gets the hooks through --settings. The npm
 // package installs its native binary as bin/claude.exe, linked from
 // node_modules/.bin/claude; people also call it through a path they
@@ -269,7 +281,7 @@ func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (in
 // case, is "claude" or starts with "claude" and a separator. A name that
 // merely contains the word (claudette, myclaude) is another program, and
 // must not be handed a flag it does not know.
-func isClaude(program string) bool {
+func IsClaude(program string) bool {
 	name := strings.ToLower(filepath.Base(program))
 	if name == "claude" {
 		return true

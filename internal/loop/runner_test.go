@@ -230,8 +230,8 @@ func TestIsClaude(t *testing.T) {
 		{"sh", false},
 		{"", false},
 	} {
-		if got := isClaude(tc.program); got != tc.want {
-			t.Errorf("isClaude(%q) = %v, want %v", tc.program, got, tc.want)
+		if got := IsClaude(tc.program); got != tc.want {
+			t.Errorf("IsClaude(%q) = %v, want %v", tc.program, got, tc.want)
 		}
 	}
 }

@@ -173,7 +173,7 @@ func nodeModules(t *testing.T) string {
 		return dir
 	}
 	msg := problem + ": the MCP tier needs the npm packages pinned in .ci/npm/mcp. Install them with .ci/run (its mcp section), " +
-		"or by hand: npm ci in a copy of .ci/npm/mcp, then AIRLOCK_E2E_MCP_NODE_MODULES=DIR/node_modules (docs/MCP.md)"
+		"or by hand: npm install in a copy of .ci/npm/mcp, then AIRLOCK_E2E_MCP_NODE_MODULES=DIR/node_modules (docs/MCP.md)"
 	if inCI() {
 		t.Fatal(msg)
 	}

@@ -84,7 +84,9 @@ func TestMCPProjectTightensOnly(t *testing.T) {
 		{"longer dedup applies", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, dedup: 1h}\n", false,
 			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return s.Dedup == time.Hour }) }, ""},
 		{"shorter quarantine is ignored", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, quarantine_after_source: 0s}\n", false,
-			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return s.Quarantine == DefaultQuarantine }) }, "quarantine_after_source 0s"},
+			func(t *testing.T, m *MCP) {
+				want(t, m, func(s *MCPTool) bool { return s.Quarantine == DefaultQuarantine })
+			}, "quarantine_after_source 0s"},
 		{"stricter confirm applies", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, confirm: none}\n", false,
 			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return s.Confirm == ConfirmNone }) }, ""},
 		{"reply exception can be dropped", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, reply_to_writer: false}\n", false,
@@ -116,7 +118,9 @@ func TestMCPProjectTightensOnly(t *testing.T) {
 				}
 			}, ""},
 		{"trusted project loosens", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, recipient_arg: to, rate: 100/h}\n", true,
-			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return s.Rate == Rate{100, time.Hour} }) }, ""},
+			func(t *testing.T, m *MCP) {
+				want(t, m, func(s *MCPTool) bool { return s.Rate == Rate{100, time.Hour} })
+			}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -42,6 +43,9 @@ type Hook struct {
 	// anything in it awaits review, and "" otherwise. Stop and SessionEnd
 	// show it to the user.
 	Report func(session string) (string, error)
+	// mcpDetail is the MCP firewall's record of an mcp__ tool call
+	// (internal/mcp/guard), for the journal.
+	mcpDetail json.RawMessage
 }
 
 // Gate is a check after the policy: the fact-forcing gate.
@@ -128,6 +132,7 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 			Message: "airlock's policy could not be loaded (" + err.Error() + "), so every tool call is refused until a human fixes it (airlock policy check)"}
 	} else {
 		v = p.Decide(a)
+		h.mcpDetail = guard.ForHook(h.Recorder, h.Now, p, in.ToolName, in.ToolInput, &v)
 		if h.Gate != nil && !v.Decision.Holds() {
 			var warning string
 			gateReason, warning = h.Gate.Pre(p, in, &a, &v)
@@ -210,7 +215,7 @@ func (h *Hook) record(in *Input, a *policy.Action, v *policy.Verdict) (agent.Rec
 	return h.Recorder.Record(&agent.Event{
 		Time: now(), Agent: Name, Name: in.HookEventName, Session: in.SessionID, Cwd: in.Cwd,
 		Tool: in.ToolName, ToolUseID: in.ToolUseID, Action: a, Verdict: v, Prompt: in.Prompt, Raw: in.Raw,
-		Story: h.Story,
+		Story: h.Story, Detail: h.mcpDetail,
 	})
 }
 

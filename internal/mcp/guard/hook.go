@@ -8,7 +8,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -31,6 +34,10 @@ func (g *Guard) Hook(mode policy.Mode, tool string, input json.RawMessage) (v po
 	o := g.Check(mode, Call{Server: server, Tool: name, Args: input})
 	v = o.Verdict
 	v.Mode = mode
+	if v.Rule == "table.unknown" {
+		// The adapter words the table's own decisions for its agent.
+		v.Message = ""
+	}
 	if v.Decision == policy.Ask {
 		switch {
 		case o.Channel == policy.ConfirmNone:
@@ -91,4 +98,36 @@ func LoadKey(stateDir string) ([]byte, error) {
 		return nil, fmt.Errorf("mcp digest key: %w", err)
 	}
 	return key, f.Close()
+}
+
+// ForHook is the agent hooks' entry: it applies the MCP firewall to an
+// mcp__server__tool call whose server is not behind the proxy, with the
+// state read from rec when it is the journal. It replaces *v and returns
+// the Detail to journal with the call; for other tools it does nothing
+// and returns nil.
+func ForHook(rec agent.Recorder, now func() time.Time, p *policy.Policy, tool string, input json.RawMessage, v *policy.Verdict) json.RawMessage {
+	if _, _, ok := policy.SplitToolName(tool); !ok {
+		return nil
+	}
+	g := &Guard{Policy: p, Now: now}
+	if j, ok := rec.(*journal.Journal); ok {
+		g.History = Journal{J: j}
+	}
+	key, err := LoadKey(p.Paths.StateDir)
+	if err != nil {
+		*v = policy.Verdict{Decision: policy.Deny, Rule: RuleHistory, Mode: p.Mode,
+			Message: "airlock could not read the MCP firewall's key (" + err.Error() + "), so it refuses MCP tool calls until a human fixes it"}
+		return nil
+	}
+	g.Key = key
+	nv, d, ok := g.Hook(p.Mode, tool, input)
+	if !ok {
+		return nil
+	}
+	*v = nv
+	b, err := json.Marshal(d)
+	if err != nil {
+		return nil
+	}
+	return b
 }

@@ -212,7 +212,7 @@ func demoReason(en *journal.Entry) string {
 	if en.ID != "" {
 		why += " [queued as " + en.ID + "]"
 	}
-	return clipLine(why, 90)
+	return journal.OneLine(why, 90)
 }
 
 // demoDisk shows what the side effects on disk say: the edit and the

@@ -134,12 +134,12 @@ func queueList(e *env, j *journal.Journal, all, asJSON bool) int {
 		if where != "" {
 			where = "story " + where
 		} else if it.Session != "" {
-			where = "session " + shortID(it.Session)
+			where = "session " + journal.ShortID(it.Session)
 		}
 		if it.Detected {
 			where += " (found after)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, it.Status, it.Time.Local().Format("01-02 15:04"), where, it.Effect, clipLine(what(it), 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, it.Status, it.Time.Local().Format("01-02 15:04"), where, it.Effect, journal.OneLine(what(it), 70))
 	}
 	tw.Flush()
 	return ExitOK
@@ -176,9 +176,9 @@ func queueSettle(e *env, j *journal.Journal, event, id, note string, ttl time.Du
 	}
 	switch event {
 	case journal.EventApprove:
-		fmt.Fprintf(e.stdout, "approved %s: %s\nthe agent's verbatim retry in %s runs once, until %s\n", it.ID, clipLine(what(it), 100), it.Cwd, it.Settled.Expires.Local().Format(time.RFC3339))
+		fmt.Fprintf(e.stdout, "approved %s: %s\nthe agent's verbatim retry in %s runs once, until %s\n", it.ID, journal.OneLine(what(it), 100), it.Cwd, it.Settled.Expires.Local().Format(time.RFC3339))
 	case journal.EventReject:
-		fmt.Fprintf(e.stdout, "rejected %s: %s\n", it.ID, clipLine(what(it), 100))
+		fmt.Fprintf(e.stdout, "rejected %s: %s\n", it.ID, journal.OneLine(what(it), 100))
 	}
 	return ExitOK
 }
@@ -271,21 +271,6 @@ func what(it *journal.Item) string {
 		return it.Tool + " " + strings.Join(it.Paths, " ")
 	}
 	return it.Tool
-}
-
-func clipLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
-	}
-	return s
-}
-
-func shortID(s string) string {
-	if len(s) > 8 {
-		return s[:8]
-	}
-	return s
 }
 
 func writeJSON(e *env, v any) int {

@@ -128,7 +128,7 @@ func (r *Report) header(b *strings.Builder, strong, bullet string) {
 		b.WriteString("\n")
 	}
 	for _, it := range r.Review {
-		fmt.Fprintf(b, "%s%s [%s]: %s\n", bullet, label(it), stamp(it.Time), oneLine(it.Command, 100))
+		fmt.Fprintf(b, "%s%s [%s]: %s\n", bullet, label(it), stamp(it.Time), OneLine(it.Command, 100))
 	}
 }
 
@@ -156,7 +156,7 @@ func label(it *Item) string {
 	case it.Story != "":
 		return "Story #" + it.Story
 	case it.Session != "":
-		return "Session " + short(it.Session)
+		return "Session " + ShortID(it.Session)
 	}
 	return "Unknown session"
 }
@@ -203,7 +203,9 @@ func settled(it *Item) string {
 
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
-func short(s string) string {
+// ShortID is the first 8 characters of a session id, enough to tell
+// sessions apart in a list.
+func ShortID(s string) string {
 	if len(s) > 8 {
 		return s[:8]
 	}
@@ -217,9 +219,9 @@ func orDash(s string) string {
 	return s
 }
 
-// oneLine folds a command onto one line and, when max > 0, cuts it to
+// OneLine folds a command onto one line and, when max > 0, cuts it to
 // max runes with an ellipsis.
-func oneLine(s string, max int) string {
+func OneLine(s string, max int) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if max > 0 {
 		if rs := []rune(s); len(rs) > max {

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/scan"
+)
+
+func init() {
+	addCommand(&command{name: "scan", summary: "find outward actions in agent output after the fact", run: runScan})
+}
+
+const scanHelp = `
+Read what an agent left behind and find the outward actions no hook held:
+pushes, publishes, deploys, HTTP writes, mail, transfers, destructive
+commands. Each input's format is detected from its first line:
+
+  text         anything else: "claude --print" output, a terminal or CI log
+  stream-json  claude -p --output-format stream-json --verbose
+  transcript   ~/.claude/projects/<dir>/<session>.jsonl
+
+In the two JSON formats every tool call is decided by the built-in policy
+and paired with its result: a finding is "executed" (it has a result that
+is not a refusal), "denied" (a hook or permission rule refused it; only
+Claude Code's own refusal markers count, never the result's text), or
+"no-result" (the input ends before its result). Findings are calls the
+policy would not simply allow (shared, external, destructive, opaque,
+unknown and MCP tools, reads of secrets), fetches of URLs that carry a
+query, and calls whose output shows a publication.
+
+In plain text every program the classifier knows to reach outside or
+destroy data is looked for; a line holding one is classified, and a
+finding is "executed" when the text shows it ran (a shell prompt, a set -x
+trace, the program's own output after it) and "mentioned" otherwise.
+Recall comes first: a mention costs a reviewer seconds, a miss costs a
+publication.
+
+Findings are recorded in the journal as detected after the fact, where
+"airlock queue" and "airlock report" show them, unless --no-record is
+given. --session and --story set the session and story they are recorded
+under (by default the session the input names, if any).
+
+Exit status: 0 no findings, 1 findings, 2 usage error, an input that
+cannot be read, or a finding the journal could not record.
+
+Examples:
+  claude -p "$TASK" --output-format stream-json --verbose | tee run.jsonl
+  airlock scan run.jsonl
+  airlock scan --no-record --format json ~/.claude/projects/-work-app/*.jsonl
+  claude --print "$TASK" | airlock scan --story 7 -`
+
+func runScan(e *env) int {
+	fs := newFlags(e, "scan", "airlock scan [--story ID] [--session ID] [--format text|json] [--no-record] [FILE...|-]", scanHelp)
+	story := fs.String("story", "", "record findings under this loop `story`")
+	session := fs.String("session", "", "record findings under this `session` (default: the one the input names)")
+	format := fs.String("format", "text", "output `format`: text or json")
+	noRecord := fs.Bool("no-record", false, "only print the findings; do not record them in the journal")
+	maxLine := fs.Int("max-line", scan.DefaultMaxLine, "longest line in `bytes` read whole; a longer one is scanned in pieces, with a warning")
+	if st, ok := parseFlags(e, fs, e.args); !ok {
+		return st
+	}
+	if *format != "text" && *format != "json" {
+		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown format %q", *format), hints: []string{"--format text or json"}})
+	}
+	if *maxLine < 1 {
+		return fail(e.stderr, &usageError{msg: "--max-line must be at least 1"})
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		if e.terminal() {
+			return fail(e.stderr, &usageError{msg: "no input: name files, or pipe agent output into airlock scan -",
+				hints: []string{"airlock scan session.jsonl", "claude --print \"$TASK\" | airlock scan -"}})
+		}
+		files = []string{"-"}
+	}
+	s := &scan.Scanner{Policy: policy.Defaults(), MaxLine: *maxLine}
+	rep := &scan.Report{}
+	for _, name := range files {
+		res, err := scanOne(e, s, name)
+		if res != nil {
+			rep.Results = append(rep.Results, res)
+		}
+		if err != nil {
+			rep.Errors = append(rep.Errors, scan.InputError{Source: name, Error: err.Error()})
+		}
+	}
+	status := ExitOK
+	if rep.Findings() > 0 {
+		status = ExitHeld
+	}
+	var recErr error
+	if !*noRecord && rep.Findings() > 0 {
+		rec, err := e.recorder()
+		if err == nil {
+			err = rep.Record(rec, *session, *story, time.Now())
+		}
+		recErr = err
+	}
+	var err error
+	if *format == "json" {
+		err = rep.WriteJSON(e.stdout)
+	} else {
+		err = rep.WriteText(e.stdout)
+	}
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	for _, ie := range rep.Errors {
+		fmt.Fprintf(e.stderr, "airlock: error: %s: %s\n", ie.Source, ie.Error)
+		status = ExitUsage
+	}
+	if recErr != nil {
+		return fail(e.stderr, &usageError{msg: "the findings were not all recorded: " + recErr.Error(),
+			hints: []string{"run \"airlock audit verify\" to check the journal", "rerun with --no-record to only print them"}})
+	}
+	return status
+}
+
+// scanOne scans one named input; "-" is standard input.
+func scanOne(e *env, s *scan.Scanner, name string) (*scan.Result, error) {
+	var r io.Reader = e.stdin
+	if name != "-" {
+		f, err := os.Open(name)
+		if err != nil {
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				return nil, pe.Err
+			}
+			return nil, err
+		}
+		defer f.Close()
+		if st, err := f.Stat(); err == nil && st.IsDir() {
+			return nil, errors.New("is a directory")
+		}
+		r = f
+	}
+	return s.Scan(r, name)
+}

@@ -7,6 +7,10 @@ import (
 	"io"
 )
 
+// nearEnd is how far back from a piece's end a space is looked for, to
+// cut an over-long line between words.
+const nearEnd = 256
+
 // readBuffer is the read buffer: lines that fit are handed out without a
 // copy.
 const readBuffer = 1 << 20
@@ -87,7 +91,7 @@ func (lr *lineReader) next() (line []byte, piece bool, err error) {
 		return lr.out, wasCut, nil
 	}
 	cut := lr.max
-	if i := bytes.LastIndexByte(lr.pend[:cut], ' '); i > cut-4096 && i > 0 {
+	if i := bytes.LastIndexByte(lr.pend[:cut], ' '); i >= cut-nearEnd && i > 0 {
 		cut = i + 1
 	}
 	lr.out = append(lr.out[:0], lr.pend[:cut]...)
@@ -161,7 +165,7 @@ func (b *blockReader) next() (block []byte, piece bool, err error) {
 			continue
 		}
 		cut := b.end
-		if i := bytes.LastIndexByte(b.buf[:cut], ' '); i > cut-4096 && i > 0 {
+		if i := bytes.LastIndexByte(b.buf[:cut], ' '); i >= cut-nearEnd && i > 0 {
 			cut = i + 1
 		}
 		b.off = cut

@@ -174,8 +174,11 @@ func (s *Scanner) Scan(r io.Reader, source string) (*Result, error) {
 		s.MaxLine = DefaultMaxLine
 	}
 	br := bufio.NewReaderSize(r, readBuffer)
-	res := &Result{Source: source, Format: detect(br)}
-	var err error
+	format, err := detect(br)
+	res := &Result{Source: source, Format: format}
+	if err != nil {
+		return res, fmt.Errorf("%w %s: %w", ErrRead, source, err)
+	}
 	if res.Format == Text {
 		blocks := &blockReader{r: br, max: s.MaxLine}
 		err = s.scanText(blocks, res)

@@ -78,3 +78,7 @@ func TestText(t *testing.T) {
 		})
 	}
 }
+
+func readFixture(name string) ([]byte, error) {
+	return os.ReadFile(filepath.Join("testdata", name))
+}

@@ -60,8 +60,16 @@ func shapeOf(line []byte) shape {
 			skip++
 		}
 		if len(f) > skip {
-			s.prompt = true
-			s.start = w + bytes.Index(rest, f[skip])
+			// Find the command after the skipped fields, in order: the
+			// branch field may hold the command's own name ("git:(main)").
+			at := len("➜")
+			for i := 0; i <= skip; i++ {
+				at += bytes.Index(rest[at:], f[i])
+				if i < skip {
+					at += len(f[i])
+				}
+			}
+			s.prompt, s.start = true, w+at
 		}
 		return s
 	}

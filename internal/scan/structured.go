@@ -20,27 +20,30 @@ import (
 // and names its format. Claude Code's two JSON formats differ in their
 // key spelling: the transcript writes sessionId, parentUuid, isSidechain;
 // stream-json writes session_id and parent_tool_use_id.
-func detect(br *bufio.Reader) Format {
-	head, _ := br.Peek(64 << 10)
+func detect(br *bufio.Reader) (Format, error) {
+	head, err := br.Peek(64 << 10)
+	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, bufio.ErrBufferFull) {
+		return Text, err
+	}
 	head = bytes.TrimPrefix(head, []byte("\xef\xbb\xbf"))
 	head = bytes.TrimLeft(head, " \t\r\n")
 	if len(head) == 0 || head[0] != '{' {
-		return Text
+		return Text, nil
 	}
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		head = head[:i]
 	}
 	for _, k := range []string{`"sessionId"`, `"parentUuid"`, `"isSidechain"`, `"leafUuid"`, `"messageId"`, `"type":"file-history-snapshot"`, `"type":"queue-operation"`, `"type":"summary"`} {
 		if bytes.Contains(head, []byte(k)) {
-			return Transcript
+			return Transcript, nil
 		}
 	}
 	for _, k := range []string{`"session_id"`, `"parent_tool_use_id"`, `"subtype":"init"`, `"type":"stream_event"`} {
 		if bytes.Contains(head, []byte(k)) {
-			return StreamJSON
+			return StreamJSON, nil
 		}
 	}
-	return Text
+	return Text, nil
 }
 
 // needles are the keys that make a JSON line worth decoding: a line
@@ -245,7 +248,12 @@ func (st *structured) line(n int, b []byte) error {
 		bl := &st.lines[i]
 		switch bl.Type {
 		case "tool_use":
-			if bl.ID == "" || st.byID[bl.ID] != nil {
+			if bl.ID == "" || bl.Name == "" {
+				st.res.Warnings = append(st.res.Warnings, Warning{Source: st.res.Source, Line: n,
+					Message: "a tool_use without an id or a name: not decided"})
+				continue
+			}
+			if st.byID[bl.ID] != nil {
 				continue // a resumed session repeats earlier calls
 			}
 			u := &toolUse{line: n, id: bl.ID, name: bl.Name, input: append(json.RawMessage(nil), bl.Input...), session: session, cwd: l.Cwd}

@@ -260,10 +260,11 @@ func (t *textScanner) candidates(n int, line []byte, wasEvidence bool) {
 		// ("Rscript"), and for an everyday word only on a command line.
 		exact := bytes.Equal(line[h.end-len(word):h.end], []byte(word))
 		cmd := commandPosition(line, from, sh.start) && !(t.inFence && t.fenceCode)
+		commandLine := sh.prompt || sh.trace || t.inFence && !t.fenceCode || sh.indented
 		switch {
-		case !proseWords[word] && !exact && !cmd:
-			continue
-		case proseWords[word] && (!cmd || !exact && !(sh.prompt || sh.trace || t.inFence)):
+		case !exact && !(cmd && (commandLine || from > sh.start)):
+			continue // a capital at the start of a sentence
+		case proseWords[word] && !cmd:
 			continue
 		}
 		anchors = append(anchors, anchor{from: from, to: to, family: t.a.family[word], command: cmd})
@@ -458,11 +459,19 @@ var wrappers = map[string]bool{
 	"busybox": true, "flock": true, "strace": true, "ltrace": true, "retry": true,
 }
 
+// introducers are words that, in prose, come before a command: "then run
+// rm -rf . to clean up".
+var introducers = map[string]bool{
+	"run": true, "ran": true, "running": true, "execute": true, "executed": true, "executing": true,
+	"type": true, "typed": true, "invoke": true, "invoked": true, "call": true, "called": true,
+	"try": true, "tried": true, "via": true, "with": true, "using": true,
+}
+
 // commandPosition reports whether a program name at from starts a
 // command: at the line's command start, after a shell operator, an
-// opening quote or backtick, or a wrapper word ("sudo", "nice -n 19",
+// opening quote or backtick, a wrapper word ("sudo", "nice -n 19",
 // "timeout 10", "FOO=1"), whose options, numbers and assignments are
-// passed over.
+// passed over, or a verb that introduces a command in prose ("run").
 func commandPosition(line []byte, from, start int) bool {
 	i := from
 	for {
@@ -481,7 +490,7 @@ func commandPosition(line []byte, from, start int) bool {
 		}
 		w := line[j:i]
 		switch {
-		case wrappers[string(w)]:
+		case wrappers[string(w)], introducers[string(w)]:
 			return true
 		case w[0] == '-', isNumber(w), bytes.IndexByte(w, '=') > 0:
 			i = j // an option, a count or an assignment: look further back

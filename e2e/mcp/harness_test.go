@@ -41,8 +41,10 @@ func TestMain(m *testing.M) {
 	bin.airlock = filepath.Join(dir, "airlock")
 	bin.textserver = filepath.Join(dir, "textserver")
 	for out, pkg := range map[string]string{
-		bin.airlock:    "github.com/airlock-dev/airlock/cmd/airlock",
-		bin.textserver: "github.com/airlock-dev/airlock/e2e/mcp/testdata/textserver",
+		bin.airlock: "github.com/airlock-dev/airlock/cmd/airlock",
+		// "airlock mcp run" starts the proxy binary installed next to it.
+		filepath.Join(dir, "airlock-mcp"): "github.com/airlock-dev/airlock/cmd/airlock-mcp",
+		bin.textserver:                    "github.com/airlock-dev/airlock/e2e/mcp/testdata/textserver",
 	} {
 		goBin, err := exec.LookPath("go")
 		if err != nil {

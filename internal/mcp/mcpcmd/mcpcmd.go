@@ -1,0 +1,318 @@
+// Package mcpcmd is the command line of the MCP firewall proxy: "run"
+// (stdio) and "serve" (streamable HTTP). It is its own binary,
+// airlock-mcp, which "airlock mcp run|serve" starts: the MCP SDK doubles
+// the size of the program and adds to its start-up, and the airlock binary
+// is on every tool call's hot path (DESIGN.md invariant 5), while the proxy
+// starts once per agent session.
+package mcpcmd
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/mcp/guard"
+	"github.com/airlock-dev/airlock/internal/mcp/pin"
+	"github.com/airlock-dev/airlock/internal/mcp/proxy"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// Exit statuses, as airlock's.
+const (
+	exitOK    = 0
+	exitUsage = 2
+)
+
+// Env is what the command may touch of the process.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Getwd          func() (string, error)
+	Executable     func() (string, error)
+}
+
+// OS is the process's own environment.
+func OS() Env {
+	return Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Getwd: os.Getwd, Executable: os.Executable}
+}
+
+// usageError is a mistake in how the command was called, with hints.
+type usageError struct {
+	msg   string
+	hints []string
+}
+
+func (e *usageError) Error() string { return e.msg }
+
+func fail(w io.Writer, err error) int {
+	fmt.Fprintf(w, "airlock: error: %v\n", err)
+	var u *usageError
+	if errors.As(err, &u) {
+		for _, h := range u.hints {
+			fmt.Fprintf(w, "airlock: hint: %s\n", h)
+		}
+	}
+	return exitUsage
+}
+
+// Main runs "run" or "serve" with their arguments and returns the exit
+// status.
+func Main(args []string, e Env) int {
+	if len(args) == 0 {
+		return fail(e.Stderr, &usageError{msg: "airlock-mcp needs run or serve", hints: []string{"airlock mcp run -- CMD ARGS...", "airlock mcp -h"}})
+	}
+	switch args[0] {
+	case "run":
+		return run(args[1:], e)
+	case "serve":
+		return serve(args[1:], e)
+	}
+	return fail(e.Stderr, &usageError{msg: fmt.Sprintf("unknown mcp command %q", args[0]), hints: []string{"airlock mcp run|serve|approve|pins"}})
+}
+
+func newFlags(e Env, name, synopsis, help string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {
+		fmt.Fprintf(e.Stdout, "Usage:\n  %s\n\n%s\n\nFlags:\n", synopsis, strings.TrimSpace(help))
+		fs.SetOutput(e.Stdout)
+		fs.PrintDefaults()
+		fs.SetOutput(io.Discard)
+	}
+	return fs
+}
+
+func parse(e Env, fs *flag.FlagSet, args []string) (int, bool) {
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.Is(err, flag.ErrHelp):
+		fs.Usage()
+		return exitOK, false
+	}
+	return fail(e.Stderr, &usageError{msg: err.Error(), hints: []string{fmt.Sprintf("run \"airlock %s -h\" for its flags", fs.Name())}}), false
+}
+
+const runHelp = `
+Start the MCP server CMD ARGS... and speak MCP on standard input and output in
+its place, enforcing airlock's policy on every call. Standard error carries
+airlock's messages and the server's own.
+
+Example (.mcp.json):
+  {"mcpServers": {"texts": {"command": "airlock",
+     "args": ["mcp", "run", "--name", "texts", "--", "texts-mcp-server"]}}}`
+
+func run(args []string, e Env) int {
+	fs := newFlags(e, "mcp run", "airlock mcp run [--config FILE] [--name NAME] -- CMD ARGS...", runHelp)
+	config := fs.String("config", "", "use this policy `file` instead of the user's and project's (like AIRLOCK_POLICY)")
+	name := fs.String("name", "", "the server's `name` in the policy's mcp: section, pins and journal (default: the only configured server, else CMD's base name)")
+	if st, ok := parse(e, fs, args); !ok {
+		return st
+	}
+	argv := fs.Args()
+	if len(argv) == 0 {
+		return fail(e.Stderr, &usageError{msg: "mcp run needs the server's command after --", hints: []string{"airlock mcp run --name texts -- texts-mcp-server --flag"}})
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	p, code, ok := build(e, *config, *name, argv[0])
+	if !ok {
+		return code
+	}
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Stderr = e.Stderr
+	if err := p.Connect(ctx, &sdk.CommandTransport{Command: cmd}); err != nil {
+		return fail(e.Stderr, err)
+	}
+	defer p.Close()
+	err := p.Server().Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(e.Stdin), Writer: nopWriteCloser{e.Stdout}})
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return fail(e.Stderr, err)
+	}
+	return exitOK
+}
+
+type nopWriteCloser struct{ io.Writer }
+
+func (nopWriteCloser) Close() error { return nil }
+
+const serveHelp = `
+Serve MCP over streamable HTTP at http://ADDR/ in front of an upstream MCP
+server: a URL (streamable HTTP) or a command started with --upstream-cmd.
+ADDR must be a loopback address (127.0.0.1, ::1, localhost). Browser
+requests are accepted only from the proxy's own origin or --allow-origin.`
+
+func serve(args []string, e Env) int {
+	fs := newFlags(e, "mcp serve", "airlock mcp serve --listen 127.0.0.1:PORT [--config FILE] [--name NAME] (--upstream URL | --upstream-cmd -- CMD ARGS...)", serveHelp)
+	config := fs.String("config", "", "use this policy `file` instead of the user's and project's")
+	name := fs.String("name", "", "the server's `name` in the policy's mcp: section, pins and journal")
+	listen := fs.String("listen", "127.0.0.1:0", "loopback `address` to listen on (port 0 picks one; the URL is printed)")
+	upstream := fs.String("upstream", "", "the upstream server's streamable HTTP `URL`")
+	upCmd := fs.Bool("upstream-cmd", false, "start the upstream server: the command after --")
+	var origins stringsFlag
+	fs.Var(&origins, "allow-origin", "also accept browser requests from this `origin` (repeatable)")
+	if st, ok := parse(e, fs, args); !ok {
+		return st
+	}
+	argv := fs.Args()
+	switch {
+	case (*upstream == "") == !*upCmd:
+		return fail(e.Stderr, &usageError{msg: "mcp serve needs exactly one of --upstream URL and --upstream-cmd -- CMD ARGS...", hints: []string{"airlock mcp serve --listen 127.0.0.1:8931 --upstream-cmd -- texts-mcp-server"}})
+	case *upCmd && len(argv) == 0:
+		return fail(e.Stderr, &usageError{msg: "--upstream-cmd needs the server's command after --"})
+	case !*upCmd && len(argv) > 0:
+		return fail(e.Stderr, &usageError{msg: fmt.Sprintf("unexpected arguments %q (give the command with --upstream-cmd)", argv)})
+	}
+	if err := proxy.CheckListen(*listen); err != nil {
+		return fail(e.Stderr, &usageError{msg: fmt.Sprintf("--listen %s: %v", *listen, err), hints: []string{"airlock listens on loopback only: --listen 127.0.0.1:PORT"}})
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var t sdk.Transport
+	defaultName := "upstream"
+	if *upCmd {
+		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd.Stderr = e.Stderr
+		t, defaultName = &sdk.CommandTransport{Command: cmd}, argv[0]
+	} else {
+		t = &sdk.StreamableClientTransport{Endpoint: *upstream}
+		if h, _, err := net.SplitHostPort(hostPort(*upstream)); err == nil {
+			defaultName = h
+		}
+	}
+	p, code, ok := build(e, *config, *name, defaultName)
+	if !ok {
+		return code
+	}
+	if err := p.Connect(ctx, t); err != nil {
+		return fail(e.Stderr, err)
+	}
+	defer p.Close()
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		return fail(e.Stderr, err)
+	}
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	srv := &http.Server{Handler: p.Handler(port, origins), ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(e.Stdout, "airlock: MCP proxy for %s listening on http://%s/\n", p.Name(), ln.Addr())
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shut)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fail(e.Stderr, err)
+	}
+	return exitOK
+}
+
+// hostPort is the host:port of a URL, port 80 when absent.
+func hostPort(raw string) string {
+	s := raw
+	if i := strings.Index(s, "://"); i >= 0 {
+		s = s[i+3:]
+	}
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		s = s[:i]
+	}
+	if !strings.Contains(s, ":") {
+		s += ":80"
+	}
+	return s
+}
+
+type stringsFlag []string
+
+func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
+func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// serverName is the name given, else the only server the policy
+// configures, else the command's base name without extension.
+func serverName(given, cmd string, m *policy.MCP) string {
+	if given != "" {
+		return given
+	}
+	if len(m.Servers) == 1 {
+		return m.ServerNames()[0]
+	}
+	base := filepath.Base(cmd)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// build makes a proxy on the policy in effect (or the one --config names),
+// the journal and the pin store.
+func build(e Env, config, given, cmd string) (*proxy.Proxy, int, bool) {
+	getenv := e.Getenv
+	if config != "" {
+		abs, err := filepath.Abs(config)
+		if err != nil {
+			return nil, fail(e.Stderr, err), false
+		}
+		if _, err := os.Stat(abs); err != nil {
+			return nil, fail(e.Stderr, &usageError{msg: fmt.Sprintf("--config: %v", err)}), false
+		}
+		getenv = func(k string) string {
+			if k == "AIRLOCK_POLICY" {
+				return abs
+			}
+			return e.Getenv(k)
+		}
+	}
+	cwd, err := e.Getwd()
+	if err != nil {
+		return nil, fail(e.Stderr, err), false
+	}
+	exe, _ := e.Executable()
+	pol, err := policy.Load(policy.Options{Getenv: getenv, Cwd: cwd, ProjectDir: getenv("CLAUDE_PROJECT_DIR"), Executable: exe})
+	if err != nil {
+		return nil, fail(e.Stderr, &usageError{msg: err.Error(), hints: []string{"airlock policy check"}}), false
+	}
+	name := serverName(given, cmd, &pol.MCP)
+	if _, listed := pol.MCP.Servers[name]; !listed {
+		fmt.Fprintf(e.Stderr, "airlock: mcp: server %q is not in the policy's mcp: section, so its tools are decided by the table's \"unknown\" entry (%s in %s mode)\n",
+			name, pol.Table(pol.Mode).Unknown, pol.Mode)
+	}
+	for _, ig := range pol.MCP.Ignored {
+		fmt.Fprintf(e.Stderr, "airlock: mcp: ignored %s\n", ig)
+	}
+	state := pol.Paths.StateDir
+	if state == "" {
+		return nil, fail(e.Stderr, &usageError{msg: "no state directory for the pins and the journal", hints: []string{"set HOME, XDG_STATE_HOME or AIRLOCK_HOME"}}), false
+	}
+	key, err := guard.LoadKey(state)
+	if err != nil {
+		return nil, fail(e.Stderr, err), false
+	}
+	// The journal lives where airlock's own commands keep it.
+	j, err := journal.Open(filepath.Join(state, "journal"))
+	if err != nil {
+		return nil, fail(e.Stderr, fmt.Errorf("the journal: %w (airlock records every MCP call and does not run without it)", err)), false
+	}
+	var rec agent.Recorder = j
+	return proxy.New(proxy.Options{
+		Server:   name,
+		Guard:    &guard.Guard{Policy: pol, History: guard.Journal{J: j}, Key: key},
+		Recorder: rec,
+		Pins:     pin.Open(filepath.Join(state, pin.File)),
+		Log:      e.Stderr,
+		Cwd:      cwd,
+	}), 0, true
+}

@@ -42,7 +42,9 @@ func TestUsage(t *testing.T) {
 			var stdout, stderr bytes.Buffer
 			home := t.TempDir()
 			env := Env{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
-				Getenv:     func(k string) string { return map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state")}[k] },
+				Getenv: func(k string) string {
+					return map[string]string{"HOME": home, "XDG_STATE_HOME": filepath.Join(home, "state")}[k]
+				},
 				Getwd:      func() (string, error) { return dir, nil },
 				Executable: func() (string, error) { return "/opt/airlock/bin/airlock-mcp", nil },
 			}

@@ -22,6 +22,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -63,6 +64,29 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// touchSources stats every Go source file and the module files the built
+// binaries come from. The test cache keys a result on the files a test
+// looked at, not on what "go build" read in a subprocess: without this a
+// change to the proxy would replay a stale pass. It runs inside the tests
+// (newHome): file access in TestMain is not logged.
+var touched sync.Once
+
+func touchSources() { touched.Do(statSources) }
+
+func statSources() {
+	for _, root := range []string{"../../cmd", "../../internal", "testdata"} {
+		_ = filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+				_, _ = os.Stat(path)
+			}
+			return nil
+		})
+	}
+	for _, f := range []string{"../../go.mod", "../../go.sum"} {
+		_, _ = os.Stat(f)
+	}
+}
+
 // home is one test's private machine: HOME, XDG dirs, a policy file.
 type home struct {
 	t      *testing.T
@@ -73,6 +97,7 @@ type home struct {
 
 func newHome(t *testing.T, policy string) *home {
 	t.Helper()
+	touchSources()
 	root := t.TempDir()
 	h := &home{t: t, root: root, policy: filepath.Join(root, "policy.yaml")}
 	if err := os.WriteFile(h.policy, []byte(policy), 0o644); err != nil {

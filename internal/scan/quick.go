@@ -68,9 +68,10 @@ func plainRun(p string) bool {
 
 // local reports whether text is one simple command of a known program
 // that its spec rates local, not destructive, not opaque. false means
-// "not known here", never "held".
-func (q *quick) local(text string, words []string) bool {
-	words, ok := simpleWords(text, words[:0])
+// "not known here", never "held". buf is scratch space for the words.
+func (q *quick) local(text string, buf *[]string) bool {
+	words, ok := simpleWords(text, (*buf)[:0])
+	*buf = words
 	if !ok || len(words) == 0 || strings.IndexByte(words[0], '=') >= 0 {
 		return false
 	}
@@ -79,15 +80,16 @@ func (q *quick) local(text string, words []string) bool {
 	if s == nil {
 		return false
 	}
-	inv := shell.Invocation{Args: append([]string{name}, words[1:]...), Source: text}
+	words[0] = name
+	inv := shell.Invocation{Args: words, Source: text}
 	e := s.Classify(&q.c, &inv)
 	return e.Tier == classify.Local && !e.Destructive && !e.Opaque
 }
 
-// normName is package shell's normalisation of a command word: base name,
-// lower case, without ".exe". (Backslashes never reach here.)
+// normName is package shell's normalisation of a command word: base name
+// (a backslash separates too), lower case, without ".exe".
 func normName(w string) string {
-	name := path.Base(w)
+	name := path.Base(strings.ReplaceAll(w, `\`, "/"))
 	if name == "." || name == "/" {
 		name = w
 	}
@@ -102,39 +104,54 @@ func simpleWords(text string, words []string) ([]string, bool) {
 	if !utf8.ValidString(text) {
 		return nil, false // the shell parser refuses it: opaque
 	}
+	// A word without quotes is a substring of text; only a quoted one is
+	// built in cur.
 	var cur []byte
-	in := false
+	start, quoted := -1, false
+	end := func(i int) {
+		if start < 0 {
+			return
+		}
+		if quoted {
+			words = append(words, string(cur))
+		} else {
+			words = append(words, text[start:i])
+		}
+		cur, start, quoted = cur[:0], -1, false
+	}
 	for i := 0; i < len(text); i++ {
 		c := text[i]
+		if c == ' ' || c == '\t' {
+			end(i)
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
 		switch {
-		case c == ' ' || c == '\t':
-			if in {
-				words = append(words, string(cur))
-				cur, in = cur[:0], false
-			}
-		case c == '\'':
-			j := strings.IndexByte(text[i+1:], '\'')
-			if j < 0 || hasControl(text[i+1:i+1+j]) {
+		case c == '\'' || c == '"':
+			j := strings.IndexByte(text[i+1:], c)
+			if j < 0 {
 				return nil, false
 			}
-			cur, in = append(cur, text[i+1:i+1+j]...), true
-			i += j + 1
-		case c == '"':
-			j := strings.IndexByte(text[i+1:], '"')
-			if j < 0 || strings.ContainsAny(text[i+1:i+1+j], "$`\\!") || hasControl(text[i+1:i+1+j]) {
+			inner := text[i+1 : i+1+j]
+			if hasControl(inner) || c == '"' && strings.ContainsAny(inner, "$`\\!") {
 				return nil, false
 			}
-			cur, in = append(cur, text[i+1:i+1+j]...), true
+			if !quoted {
+				cur, quoted = append(cur[:0], text[start:i]...), true
+			}
+			cur = append(cur, inner...)
 			i += j + 1
 		case plainByte[c]:
-			cur, in = append(cur, c), true
+			if quoted {
+				cur = append(cur, c)
+			}
 		default:
 			return nil, false
 		}
 	}
-	if in {
-		words = append(words, string(cur))
-	}
+	end(len(text))
 	return words, true
 }
 

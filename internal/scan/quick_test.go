@@ -5,11 +5,13 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/scan/corpus"
+	"github.com/airlock-dev/airlock/internal/shell"
 )
 
 // quickTexts gathers shell text from everywhere the project keeps some:
@@ -86,7 +88,18 @@ func TestQuickAgreesWithClassify(t *testing.T) {
 	var eligible, total int
 	for _, text := range quickTexts(t) {
 		total++
-		if !q.local(text, nil) {
+		// The words must be the shell's, wherever the shell runs the
+		// text as one plain program run.
+		if words, ok := simpleWords(text, nil); ok && len(words) > 0 && q.specs[normName(words[0])] != nil {
+			invs := shell.Parse(text)
+			if len(invs) == 1 && invs[0].Opaque == "" && len(invs[0].Via) == 0 && len(invs[0].Env) == 0 {
+				words[0] = normName(words[0])
+				if !slices.Equal(words, invs[0].Args) {
+					t.Errorf("%q: words %q, the shell's %q", text, words, invs[0].Args)
+				}
+			}
+		}
+		if !q.local(text, new([]string)) {
 			continue
 		}
 		eligible++
@@ -109,7 +122,7 @@ func FuzzQuick(f *testing.F) {
 	}
 	q := getAnchors().quick
 	f.Fuzz(func(t *testing.T, text string) {
-		if !q.local(text, nil) {
+		if !q.local(text, new([]string)) {
 			return
 		}
 		if e := classify.Command(text).Effect; e.Tier != classify.Local || e.Destructive || e.Opaque {

@@ -384,8 +384,10 @@ func (st *structured) finish() {
 //     secrets;
 //   - WebFetch of a URL with a query string or fragment (data can leave in
 //     the URL itself; a plain fetch only reads);
-//   - any call whose result shows a publication (a publication marker in
-//     its output), whatever its command.
+//   - any call of a shell, MCP or unknown tool whose result shows a
+//     publication (a publication marker in its output), whatever its
+//     command: a release script run through Bash publishes without naming
+//     npm.
 func (st *structured) decide(u *toolUse) {
 	in := &claudecode.Input{HookEventName: "PreToolUse", ToolName: u.name, ToolInput: u.input, Cwd: u.cwd}
 	a, err := claudecode.ToAction(in)
@@ -409,7 +411,10 @@ func (st *structured) decide(u *toolUse) {
 		finding = true
 		v.Reasons = append(slices.Clip(v.Reasons), classify.Reason{Rule: "scan.fetch-query", Message: "the fetched URL carries a query or fragment, which can send data out"})
 	}
-	if u.outputCommand != "" && (!finding || !heldText(&v.Effect)) {
+	// Output markers count for tools that run things (a shell, an MCP or
+	// unknown tool), not for a Read of a log that quotes them.
+	runs := a.Kind == policy.Shell || a.Kind == policy.UnknownTool
+	if runs && u.outputCommand != "" && (!finding || !heldText(&v.Effect)) {
 		iv := *st.s.decide(u.outputCommand)
 		iv.Reasons = append([]classify.Reason{{Rule: "scan.output", Message: "its output shows that " + u.outputCommand + " ran: " + u.output}}, iv.Reasons...)
 		v, finding, pattern = iv, true, "output."+strings.ReplaceAll(u.outputCommand, " ", "-")
@@ -431,7 +436,7 @@ func (st *structured) decide(u *toolUse) {
 		if u.isError {
 			ev.Text = "the result is an error, with no refusal marker: it ran and failed, or was refused by something that leaves no marker: " + u.resultText
 		}
-		if u.outputCommand != "" {
+		if runs && u.outputCommand != "" {
 			ev.Kind, ev.Line, ev.Text = "output", u.outputLine, u.output
 		}
 		f.Evidence = ev

@@ -38,6 +38,8 @@ func TestStructured(t *testing.T) {
 			{11, Executed, "tool.Read", "Read /home/dev/.ssh/id_ed25519"},
 			{13, Executed, "tool.Bash", "git commit -am"},
 			{15, NoResult, "tool.Bash", "gh release create v1.2.0"},
+			// Lines 16-17: a Read of a log that quotes npm's publish output
+			// is no finding; only tools that run things count their output.
 		}, 0},
 	}
 	for _, c := range cases {

@@ -365,7 +365,7 @@ func (t *textScanner) try(n int, line []byte, sh shape, from, to int, anchors []
 		}
 	}
 	text := string(line[from:to])
-	if t.a.quick.local(text, t.words) {
+	if t.a.quick.local(text, &t.words) {
 		t.seen = append(t.seen, seen{span{from, to}, clear})
 		return clear
 	}

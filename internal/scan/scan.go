@@ -147,10 +147,11 @@ type Result struct {
 // whole tool result (a file read, an image), so it is generous.
 const DefaultMaxLine = 64 << 20
 
-// Scanner scans inputs. The zero value is ready to use.
+// Scanner scans inputs. The zero value is ready to use. A Scanner keeps a
+// cache of verdicts across inputs and is not safe for concurrent use.
 type Scanner struct {
-	// Policy decides the actions found; nil means the built-in policy
-	// (policy.Defaults).
+	// Policy decides the actions found, in its own mode; nil means the
+	// built-in policy (policy.Defaults, interactive).
 	Policy *policy.Policy
 	// MaxLine bounds the bytes of one line read whole; 0 means
 	// DefaultMaxLine. A longer line is scanned as plain text in pieces of

@@ -133,7 +133,7 @@ type structured struct {
 	denials map[string]denial
 	text    *textScanner
 	session string
-	lines   []block
+	blocks  []block
 }
 
 type denial struct {
@@ -240,12 +240,12 @@ func (st *structured) line(n int, b []byte) error {
 	if len(m.Content) == 0 || m.Content[0] != '[' {
 		return nil // a prompt or a text reply
 	}
-	st.lines = st.lines[:0]
-	if err := json.Unmarshal(m.Content, &st.lines); err != nil {
+	st.blocks = st.blocks[:0]
+	if err := json.Unmarshal(m.Content, &st.blocks); err != nil {
 		return err
 	}
-	for i := range st.lines {
-		bl := &st.lines[i]
+	for i := range st.blocks {
+		bl := &st.blocks[i]
 		switch bl.Type {
 		case "tool_use":
 			if bl.ID == "" || bl.Name == "" {
@@ -396,12 +396,8 @@ func (st *structured) decide(u *toolUse) {
 			Message: fmt.Sprintf("tool call %s (%s): %v; not decided", u.id, u.name, err)})
 		return
 	}
-	var v policy.Verdict
-	if a.Kind == policy.Shell {
-		v = *st.s.decide(a.Command)
-	} else {
-		v = st.s.Policy.Decide(a)
-	}
+	// Decided as the hook would have: with the tool and the directory.
+	v := st.s.Policy.Decide(a)
 	pattern := "tool." + u.name
 	if strings.HasPrefix(u.name, "mcp__") {
 		pattern = "tool.mcp"

@@ -15,8 +15,10 @@ import (
 // line, and a longer run of text is not one.
 const maxCommand = 4096
 
-// textScanner reads plain text line by line. Most lines hold no anchor
-// and cost one pass of the matcher; a line that holds one is read closely.
+// textScanner reads plain text. Most lines hold no anchor and cost one
+// pass of the matcher over their block; a line that holds one is read
+// closely, and so are the lines after a finding while its output is
+// looked for. The JSON scanners hand it their unreadable lines one by one.
 type textScanner struct {
 	s      *Scanner
 	a      *anchors
@@ -225,7 +227,6 @@ func (t *textScanner) settle(n int, b []byte) bool {
 type anchor struct {
 	from, to int
 	family   string
-	command  bool // at a command position
 }
 
 // candidates reads a line that holds at least one anchor.
@@ -267,7 +268,7 @@ func (t *textScanner) candidates(n int, line []byte, wasEvidence bool) {
 		case proseWords[word] && !cmd:
 			continue
 		}
-		anchors = append(anchors, anchor{from: from, to: to, family: t.a.family[word], command: cmd})
+		anchors = append(anchors, anchor{from: from, to: to, family: t.a.family[word]})
 	}
 	if len(anchors) == 0 {
 		return

@@ -66,8 +66,10 @@ type Finding struct {
 	// Line is the 1-based line of Source it was seen on.
 	Line int `json:"line"`
 	// Status is "executed" (a tool call that ran), "denied" (a tool call
-	// that was refused), or "mentioned" (text that names the action
-	// without showing that it ran).
+	// that was refused), "no-result" (a tool call whose result the input
+	// does not hold: it may have run), or "mentioned" (text that names
+	// the action without showing that it ran). Denied findings are kept
+	// in the journal but are not queued for review.
 	Status string `json:"status"`
 	// Pattern names the scanner rule that matched, for plain text.
 	Pattern string `json:"pattern,omitempty"`

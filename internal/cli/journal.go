@@ -2,6 +2,8 @@ package cli
 
 import (
 	"os"
+	"strconv"
+	"strings"
 	"path/filepath"
 
 	"github.com/airlock-dev/airlock/internal/agent"
@@ -58,4 +60,43 @@ func isCharDevice(stream any) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// findingsOnce records scanner findings into the journal once: a finding
+// with the same source, line, status, command, session and story as one
+// already recorded is skipped, so scanning a file twice adds nothing.
+type findingsOnce struct {
+	j    *journal.Journal
+	seen map[string]bool
+}
+
+func newFindingsOnce(j *journal.Journal) (*findingsOnce, error) {
+	f := &findingsOnce{j: j, seen: map[string]bool{}}
+	err := j.Each(func(en *journal.Entry) error {
+		if en.Event == journal.EventScanFinding && en.Finding != nil {
+			f.seen[findingKey(en.Finding, en.Command, en.Session, en.Story)] = true
+		}
+		return nil
+	})
+	return f, err
+}
+
+func findingKey(f *agent.Finding, command, session, story string) string {
+	return strings.Join([]string{f.Source, strconv.Itoa(f.Line), f.Status, command, session, story}, "\x00")
+}
+
+// Record implements agent.Recorder.
+func (f *findingsOnce) Record(ev *agent.Event) (agent.Receipt, error) {
+	if ev.Finding != nil {
+		command := ""
+		if ev.Action != nil {
+			command = ev.Action.Command
+		}
+		k := findingKey(ev.Finding, command, ev.Session, ev.Story)
+		if f.seen[k] {
+			return agent.Receipt{}, nil
+		}
+		f.seen[k] = true
+	}
+	return f.j.Record(ev)
 }

@@ -102,9 +102,13 @@ func runScan(e *env) int {
 	}
 	var recErr error
 	if !*noRecord && rep.Findings() > 0 {
-		rec, err := e.recorder()
+		j, err := e.journal()
+		var once *findingsOnce
 		if err == nil {
-			err = rep.Record(rec, *session, *story, time.Now())
+			once, err = newFindingsOnce(j)
+		}
+		if err == nil {
+			err = rep.Record(once, *session, *story, time.Now())
 		}
 		recErr = err
 	}

@@ -102,6 +102,16 @@ func entryOf(ev *agent.Event) *Entry {
 	return e
 }
 
+// queued reports whether the entry becomes a review queue item: a
+// deferred action, or a scanner finding of something that was not
+// refused (a refused call needs no review; it is kept for the record).
+func (e *Entry) queued() bool {
+	if e.Event == EventScanFinding {
+		return e.Finding == nil || e.Finding.Status != "denied"
+	}
+	return e.Decision == "defer"
+}
+
 // durable reports whether the entry must reach the disk before the
 // writer returns: anything held or refused, and every human act.
 func (e *Entry) durable() bool {

@@ -196,7 +196,7 @@ func (w *writer) append(e *Entry) error {
 		}
 	}
 	e.Seq, e.Prev = w.seq+1, w.prev
-	if e.Decision == "defer" || e.Event == EventScanFinding {
+	if e.queued() {
 		e.ID = queueID(e.Prev, e.Seq)
 	}
 	line, err := marshalLine(e)

@@ -354,3 +354,15 @@ func TestHugeCommandsAreCut(t *testing.T) {
 	}
 	mustVerify(t, j)
 }
+
+func TestOnlyFindingsThatWereNotRefusedAreQueued(t *testing.T) {
+	j := open(t)
+	for _, status := range []string{"executed", "denied", "mentioned", "no-result"} {
+		ev := held("git push", "/p")
+		ev.Name, ev.Agent, ev.Finding = EventScanFinding, "scan", &agent.Finding{Source: "out", Line: 1, Status: status}
+		r := record(t, j, ev)
+		if (r.QueueID == "") != (status == "denied") {
+			t.Errorf("%s finding: queue id %q", status, r.QueueID)
+		}
+	}
+}

@@ -23,7 +23,6 @@ type harness struct {
 	session string
 	agent   string
 	policy  string // the user's policy file content
-	p       *policy.Policy
 }
 
 // enabled is a user policy with the gate on and destructive commands only

@@ -113,8 +113,6 @@ type toolUse struct {
 	hasResult, isError bool
 	resultLine         int
 	resultText         string // clipped, for errors
-	denied             string // why, when a refusal marker names the call
-	deniedLine         int
 	// outputCommand is what a publication marker in its result implies
 	// ran (see outputMarkers), output the text around the marker.
 	outputCommand, output string
@@ -132,7 +130,6 @@ type structured struct {
 	results map[string]*toolUse // results seen before their call (never in practice, but cheap)
 	denials map[string]denial
 	text    *textScanner
-	session string
 	blocks  []block
 }
 

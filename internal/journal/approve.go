@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"time"
 )
 
@@ -13,10 +14,37 @@ const DefaultApprovalExpiry = 24 * time.Hour
 // called with the lock held, so two parallel retries cannot both use
 // one approval.
 func (j *Journal) approvalFor(command, cwd string, now time.Time) (string, error) {
+	// Approvals are rare: find them from their bytes first, and decode
+	// nothing else when there are none.
+	approve := field("event", EventApprove)
+	refs := map[string]bool{}
+	err := j.eachWhere(func(line []byte) bool { return bytes.Contains(line, approve) }, func(e *Entry) error {
+		if e.Event == EventApprove && e.Ref != "" {
+			refs[e.Ref] = true
+		}
+		return nil
+	})
+	if err != nil || len(refs) == 0 {
+		return "", err
+	}
+	// Then read only the lines about the approved items: the items
+	// themselves and what refers to them.
+	var needles [][]byte
+	for id := range refs {
+		needles = append(needles, field("id", id), field("ref", id))
+	}
+	about := func(line []byte) bool {
+		for _, n := range needles {
+			if bytes.Contains(line, n) {
+				return true
+			}
+		}
+		return false
+	}
 	held := map[string]bool{} // ids of held actions with this command and cwd
 	var order []string        // the same ids, oldest first
 	open := map[string]bool{} // approved ids still usable
-	err := j.Each(func(e *Entry) error {
+	err = j.eachWhere(about, func(e *Entry) error {
 		switch {
 		case e.ID != "" && e.Decision == "defer" && e.Command == command && e.Cwd == cwd:
 			held[e.ID] = true

@@ -55,9 +55,14 @@ type Item struct {
 // Queue projects the journal into its queue items, oldest first, with
 // their status at now.
 func (j *Journal) Queue(now time.Time) ([]*Item, error) {
+	return j.queue(now, nil)
+}
+
+// queue is Queue over the lines keep accepts (see eachWhere).
+func (j *Journal) queue(now time.Time, keep func([]byte) bool) ([]*Item, error) {
 	var items []*Item
 	byID := map[string]*Item{}
-	err := j.Each(func(e *Entry) error {
+	err := j.eachWhere(keep, func(e *Entry) error {
 		if e.ID != "" {
 			it := &Item{Entry: e, Status: Pending, Detected: e.Event == EventScanFinding}
 			items = append(items, it)

@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -91,8 +92,14 @@ func readLine(r *bufio.Reader) ([]byte, error) {
 // decoded are skipped here (audit verify reports them); a torn last line
 // is not an entry.
 func (j *Journal) Each(fn func(e *Entry) error) error {
+	return j.eachWhere(nil, fn)
+}
+
+// eachWhere is Each over the lines keep accepts (all when nil): a test on
+// the raw bytes that spares decoding the lines a projection cannot use.
+func (j *Journal) eachWhere(keep func(line []byte) bool, fn func(e *Entry) error) error {
 	return j.walkLines(func(l *rawLine) error {
-		if l.torn {
+		if l.torn || (keep != nil && !keep(l.data)) {
 			return nil
 		}
 		var e Entry
@@ -111,4 +118,34 @@ func (j *Journal) Entries() ([]*Entry, error) {
 		return nil
 	})
 	return out, err
+}
+
+// EachContaining is Each over the lines that contain at least one of
+// needles as bytes (see Field): a projection that needs few lines of a
+// long journal decodes only those. It is a prefilter: fn still checks the
+// fields it relies on.
+func (j *Journal) EachContaining(needles [][]byte, fn func(e *Entry) error) error {
+	return j.eachWhere(func(line []byte) bool {
+		for _, n := range needles {
+			if bytes.Contains(line, n) {
+				return true
+			}
+		}
+		return false
+	}, fn)
+}
+
+// Field is the bytes a string field has in a journal line,
+// `"name":"value"`, for EachContaining.
+func Field(name, value string) []byte { return field(name, value) }
+
+// field is the bytes a string field has in a journal line, `"name":"value"`,
+// encoded as marshalLine encodes it, for matching lines without decoding
+// them.
+func field(name, value string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(value)
+	return append([]byte(`"`+name+`":`), bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
 }

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"sort"
 	"time"
 )
@@ -32,6 +33,36 @@ func (s *Scope) keeps(e *Entry) bool {
 		return false
 	}
 	return true
+}
+
+// lines returns a test on raw journal lines that keeps every line the
+// scope can use, so that a report on one session or story decodes only
+// its own lines, and the lines that refer to queue items (a human's
+// decision or a retry may come from another session). nil keeps all.
+func (s *Scope) lines() func([]byte) bool {
+	var needles [][]byte
+	switch {
+	case s.Session != "":
+		needles = append(needles, field("session", s.Session))
+	case len(s.Stories) > 0:
+		for _, st := range s.Stories {
+			needles = append(needles, field("story", st))
+		}
+	default:
+		return nil
+	}
+	refers := []byte(`"ref":"`)
+	return func(line []byte) bool {
+		if bytes.Contains(line, refers) {
+			return true
+		}
+		for _, n := range needles {
+			if bytes.Contains(line, n) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // Report is the end-of-session summary: what awaits a human, every held or
@@ -90,7 +121,8 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 		GeneratedAt: now.UTC(),
 		Review:      []*Item{}, Items: []*Item{}, TopRules: []RuleCount{},
 	}
-	items, err := j.Queue(now)
+	keep := scope.lines()
+	items, err := j.queue(now, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +136,7 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 		}
 	}
 	rules := map[string]int{}
-	err = j.Each(func(e *Entry) error {
+	err = j.eachWhere(keep, func(e *Entry) error {
 		if e.Decision == "" || !scope.keeps(e) {
 			return nil
 		}

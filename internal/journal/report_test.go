@@ -120,3 +120,34 @@ func TestReportContent(t *testing.T) {
 		t.Fatal("an unknown format was accepted")
 	}
 }
+
+// A session's report reads only its own lines and the lines that refer to
+// queue items, so a retry from the next session that used an approval
+// still shows.
+func TestSessionReportSeesRetriesFromOtherSessions(t *testing.T) {
+	j := open(t)
+	ev := held("git push origin main", "/p")
+	ev.Session = "night"
+	id := record(t, j, ev).QueueID
+	other := allowed("ls")
+	other.Session = "noise"
+	record(t, j, other)
+	if _, err := j.Settle(EventApprove, id, "", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	retry := held("git push origin main", "/p")
+	retry.Session = "morning"
+	if r := record(t, j, retry); r.Approval != id {
+		t.Fatalf("retry did not use the approval: %+v", r)
+	}
+	r, err := j.MakeReport(Scope{Session: "night"}, t0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Items) != 1 || r.Items[0].Status != Used || r.Items[0].UsedBy == nil || r.Items[0].UsedBy.Session != "morning" {
+		t.Fatalf("night's items: %+v", r.Items)
+	}
+	if r.Counts.Allowed != 0 || r.Counts.Held != 1 {
+		t.Fatalf("night's counts include other sessions: %+v", r.Counts)
+	}
+}

@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -25,11 +27,23 @@ Exit status: 0 when the PreToolUse hook is installed and every self-test
 passes, 1 otherwise, 2 on a usage error.`
 
 type doctorOutput struct {
-	Binary   string         `json:"binary"`
-	Hooks    []doctorScope  `json:"hooks"`
-	Policy   doctorPolicy   `json:"policy"`
+	Binary  string        `json:"binary"`
+	Hooks   []doctorScope `json:"hooks"`
+	Policy  doctorPolicy  `json:"policy"`
+	Journal doctorJournal `json:"journal"`
+	// MCPProxy is the airlock-mcp binary next to this one, "" when absent.
+	MCPProxy string         `json:"mcp_proxy"`
 	SelfTest []doctorSample `json:"self_test"`
 	Problems []string       `json:"problems"`
+}
+
+type doctorJournal struct {
+	Dir      string `json:"dir"`
+	Events   int64  `json:"events"`
+	Verified bool   `json:"verified"`
+	Broken   string `json:"broken,omitempty"`
+	Pending  int    `json:"pending"`
+	Error    string `json:"error,omitempty"`
 }
 
 type doctorScope struct {
@@ -90,6 +104,18 @@ func runDoctor(e *env) int {
 		out.Policy.Mode = p.Mode.String()
 		for _, l := range p.Layers {
 			out.Policy.Layers = append(out.Policy.Layers, layerOutput{Origin: l.Origin.String(), File: l.File, Status: l.Status.String(), SHA256: l.Hash, Rules: l.Rules})
+		}
+	}
+	out.Journal = doctorJournalOf(e)
+	switch {
+	case out.Journal.Error != "":
+		out.Problems = append(out.Problems, "journal: "+out.Journal.Error+" (the hook refuses what it cannot record)")
+	case out.Journal.Broken != "":
+		out.Problems = append(out.Problems, "journal: "+out.Journal.Broken+" (airlock audit verify)")
+	}
+	if exe != "" {
+		if p := filepath.Join(filepath.Dir(exe), ProxyBinary); fileExists(p) {
+			out.MCPProxy = p
 		}
 	}
 	out.SelfTest = selfTest(e, cwd)
@@ -221,6 +247,24 @@ func printDoctor(e *env, out doctorOutput) {
 			}
 		}
 	}
+	fmt.Fprintln(w, "\njournal:")
+	j := out.Journal
+	switch {
+	case j.Error != "":
+		fmt.Fprintf(w, "  %s: error: %s\n", orNone(j.Dir), j.Error)
+	case j.Broken != "":
+		fmt.Fprintf(w, "  %s: %d events, chain BROKEN: %s\n", j.Dir, j.Events, j.Broken)
+	default:
+		fmt.Fprintf(w, "  %s: %d events, chain verifies\n", j.Dir, j.Events)
+	}
+	if j.Pending > 0 {
+		fmt.Fprintf(w, "  %d item(s) await review: airlock queue list\n", j.Pending)
+	}
+	if out.MCPProxy != "" {
+		fmt.Fprintf(w, "\nMCP proxy: %s\n", out.MCPProxy)
+	} else {
+		fmt.Fprintf(w, "\nMCP proxy: no %s next to this binary (only needed for airlock mcp run|serve)\n", ProxyBinary)
+	}
 	fmt.Fprintln(w, "\nself-test (in process, nothing recorded):")
 	for _, s := range out.SelfTest {
 		mark := "ok  "
@@ -237,4 +281,47 @@ func printDoctor(e *env, out doctorOutput) {
 	} else {
 		fmt.Fprintln(w, "\nall good: airlock guards Claude Code")
 	}
+}
+
+// doctorJournalOf opens the journal, verifies its chain and counts what
+// awaits review.
+func doctorJournalOf(e *env) doctorJournal {
+	d := doctorJournal{Dir: journalDir(e)}
+	j, err := e.journal()
+	if err != nil {
+		d.Error = err.Error()
+		return d
+	}
+	a, err := j.Verify()
+	if err != nil {
+		d.Error = err.Error()
+		return d
+	}
+	d.Events, d.Verified = a.Entries, a.OK()
+	if !a.OK() {
+		d.Broken = a.Problem.Where() + ": " + string(a.Problem.Kind)
+	}
+	items, err := j.Queue(time.Now())
+	if err != nil {
+		d.Error = err.Error()
+		return d
+	}
+	for _, it := range items {
+		if it.Status == journal.Pending || it.Status == journal.Expired {
+			d.Pending++
+		}
+	}
+	return d
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
 }

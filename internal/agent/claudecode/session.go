@@ -26,6 +26,12 @@ func SessionContext(p *policy.Policy) string {
 	if custom > 0 {
 		s += fmt.Sprintf(" %d rule(s) from the user's or project's policy also apply.", custom)
 	}
+	if p.Gate.Enabled {
+		// Said up front, the investigation happens before the first edit
+		// instead of after a denial.
+		s += " The fact-forcing gate is on: before the first edit of a file, read it and search for the files that import it; " +
+			"a first edit without that is refused once with the facts to gather."
+	}
 	return s
 }
 

@@ -30,8 +30,11 @@ key: make a throwaway git repository with a bare local remote, then run a
 scripted fake agent through four stories with "airlock loop", unattended.
 The agent edits files and commits (that goes through), and tries git push,
 gh pr create, curl -X POST, npm publish and rm -rf in several disguises
-(that is held). Every call goes through airlock's real hook, as Claude
-Code's would; the journal, the queue and the report are real too.
+(that is held). One story runs a project script that pushes to a second
+local remote: airlock does not read scripts, so the hook lets it run, and
+the post-execution scanner finds the push in its output afterwards. Every
+call goes through airlock's real hook, as Claude Code's would; the journal,
+the queue and the report are real too.
 
 At the end the demo shows each call's decision, checks on disk that no push
 reached the remote, and prints the report. Your own policy, journal and
@@ -153,9 +156,14 @@ func demoRoot(keep string) (string, error) {
 // journal, and checks each against what the script expects.
 func demoCalls(out io.Writer, j *journal.Journal, sum *loop.Summary, since time.Time) bool {
 	decided := map[string][]*journal.Entry{}
+	found := map[string][]*journal.Entry{} // scanner findings by tool_use id
 	err := j.Each(func(en *journal.Entry) error {
-		if en.Event == "PreToolUse" && !en.Time.Before(since) {
+		switch {
+		case en.Time.Before(since):
+		case en.Event == "PreToolUse":
 			decided[en.Story] = append(decided[en.Story], en)
+		case en.Event == journal.EventScanFinding:
+			found[en.ToolUseID] = append(found[en.ToolUseID], en)
 		}
 		return nil
 	})
@@ -184,6 +192,17 @@ func demoCalls(out io.Writer, j *journal.Journal, sum *loop.Summary, since time.
 				mark, ok = "!!", false
 			}
 			fmt.Fprintf(out, "%s %-6s %s%s\n", mark, strings.ToUpper(en.Decision), demoWhat(c), why)
+			for _, f := range found[en.ToolUseID] {
+				why := f.Command
+				if len(f.Reasons) > 0 {
+					why = f.Reasons[0].Message
+				}
+				fmt.Fprintf(out, "           └ found after the fact: %s [queued as %s]\n", journal.OneLine(why, 80), f.ID)
+			}
+			if c.Slips && len(found[en.ToolUseID]) == 0 {
+				fmt.Fprintln(out, "!!         └ the scanner did not find what this script published")
+				ok = false
+			}
 		}
 		if res.Outcome != loop.Done {
 			fmt.Fprintf(out, "  !! the agent's run ended %s: see %s\n", res.Outcome, strings.TrimSuffix(res.Output, ".out")+".err")
@@ -230,6 +249,10 @@ func demoDisk(out io.Writer, sb *demo.Sandbox) bool {
 		ok = false
 	default:
 		fmt.Fprintf(out, "   remote main still at %s: no push reached it\n", remote[:7])
+	}
+	if m := sb.MirrorHead(); m != "" {
+		fmt.Fprintf(out, "   mirror main now at %s: a project script airlock does not read pushed it; the scanner\n", m[:7])
+		fmt.Fprintln(out, "   found it in the script's output and queued it for review (airlock is no sandbox: docs/THREAT-MODEL.md)")
 	}
 	if ahead, err := sb.Ahead(); err == nil {
 		log, _ := sb.Git("-C", sb.Project, "log", "--format=%h %s", "origin/main..main")

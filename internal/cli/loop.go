@@ -234,7 +234,8 @@ func writeLoopSummary(e *env, sum *loop.Summary) {
 
 // hooksDecided reports whether the hooks already decided what a scanner
 // finding shows, since the run started: the same tool call (by its
-// tool_use id), or a mention of a command they held in the same story.
+// tool_use id) when they held it or saw the effect the scanner sees, or a
+// mention of a command they held in the same story.
 // Prose often follows a mentioned command ("git push origin main was
 // held"), so a mention that starts with a held command counts as it.
 func hooksDecided(j *journal.Journal, since time.Time) func(story string, f *scan.Finding) bool {
@@ -245,11 +246,15 @@ func hooksDecided(j *journal.Journal, since time.Time) func(story string, f *sca
 			if en.Time.Before(since) || en.Event != "PreToolUse" {
 				return nil
 			}
-			if f.ToolUseID != "" && en.ToolUseID == f.ToolUseID {
+			held := en.Decision == "ask" || en.Decision == "defer" || en.Decision == "deny"
+			// The same tool call, judged already: held, or seen by the
+			// hook as doing what the scanner says it did. When its output
+			// shows more (a script that pushed: local to the hook,
+			// external to the scanner), that is new.
+			if f.ToolUseID != "" && en.ToolUseID == f.ToolUseID && (held || en.Effect == f.Verdict.Effect.Label()) {
 				known = true
 				return nil
 			}
-			held := en.Decision == "ask" || en.Decision == "defer" || en.Decision == "deny"
 			same := en.Command != "" && (command == en.Command || strings.HasPrefix(command, en.Command+" "))
 			if f.Status == scan.Mentioned && held && same && en.Story == story {
 				known = true

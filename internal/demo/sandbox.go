@@ -17,6 +17,9 @@ type Sandbox struct {
 	Root    string
 	Project string
 	Remote  string
+	// Mirror is a second bare remote, empty at the start, that a project
+	// script pushes to behind airlock's back.
+	Mirror string
 	Home    string
 	// State is the airlock state directory (AIRLOCK_HOME).
 	State string
@@ -29,7 +32,7 @@ type Sandbox struct {
 // Setup makes the sandbox in root, which must exist and be empty.
 func Setup(root string) (*Sandbox, error) {
 	s := &Sandbox{
-		Root: root, Project: filepath.Join(root, "project"), Remote: filepath.Join(root, "remote.git"),
+		Root: root, Project: filepath.Join(root, "project"), Remote: filepath.Join(root, "remote.git"), Mirror: filepath.Join(root, "mirror.git"),
 		Home: filepath.Join(root, "home"), State: filepath.Join(root, "state", "airlock"),
 	}
 	for _, d := range []string{s.Project, s.Home, s.State, filepath.Join(root, "config")} {
@@ -45,18 +48,25 @@ func Setup(root string) (*Sandbox, error) {
 		"HOME": s.Home, "XDG_CONFIG_HOME": filepath.Join(root, "config"), "XDG_STATE_HOME": filepath.Join(root, "state"),
 		"AIRLOCK_HOME": s.State, "GIT_CONFIG_GLOBAL": gitconfig, "GIT_CONFIG_NOSYSTEM": "1",
 	})
-	files := map[string]string{"hello.txt": "Helo, world\n", "VERSION": "0.1.0\n", ".gitignore": "build/\n"}
+	files := map[string]string{"hello.txt": "Helo, world\n", "VERSION": "0.1.0\n", ".gitignore": "build/\n",
+		"scripts/sync-mirror.sh": "#!/bin/sh\n# Keep the mirror up to date.\nexec git push mirror main 2>&1\n"}
 	for name, content := range files {
-		if err := os.WriteFile(filepath.Join(s.Project, name), []byte(content), 0o644); err != nil {
+		p := filepath.Join(s.Project, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(p, []byte(content), 0o755); err != nil {
 			return nil, err
 		}
 	}
 	steps := [][]string{
 		{"init", "-q", "--bare", s.Remote},
+		{"init", "-q", "--bare", s.Mirror},
 		{"-C", s.Project, "init", "-q"},
 		{"-C", s.Project, "add", "-A"},
 		{"-C", s.Project, "commit", "-q", "-m", "Initial commit"},
 		{"-C", s.Project, "remote", "add", "origin", s.Remote},
+		{"-C", s.Project, "remote", "add", "mirror", s.Mirror},
 		// The harness, not the agent, seeds the remote.
 		{"-C", s.Project, "push", "-q", "origin", "main"},
 	}
@@ -88,6 +98,16 @@ func (s *Sandbox) Git(args ...string) (string, error) {
 // RemoteHead is the commit the remote's main points at.
 func (s *Sandbox) RemoteHead() (string, error) {
 	return s.Git("--git-dir", s.Remote, "rev-parse", "refs/heads/main")
+}
+
+// MirrorHead is the commit the mirror's main points at, "" while it has
+// none.
+func (s *Sandbox) MirrorHead() string {
+	head, err := s.Git("--git-dir", s.Mirror, "rev-parse", "--verify", "-q", "refs/heads/main")
+	if err != nil {
+		return ""
+	}
+	return head
 }
 
 // LocalHead is the commit the project's main points at.

@@ -20,7 +20,7 @@ type Sandbox struct {
 	// Mirror is a second bare remote, empty at the start, that a project
 	// script pushes to behind airlock's back.
 	Mirror string
-	Home    string
+	Home   string
 	// State is the airlock state directory (AIRLOCK_HOME).
 	State string
 	// Env is the environment of the agent, its hooks and its commands.

@@ -74,7 +74,7 @@ func runDemo(e *env) int {
 	if err != nil {
 		return fail(e.stderr, &usageError{msg: "setting up the demo repository: " + err.Error(), hints: []string{"the demo needs git on PATH"}})
 	}
-	j, err := journal.Open(filepath.Join(sb.State, "journal"))
+	j, err := journal.Open(journal.DirIn(sb.State))
 	if err != nil {
 		return fail(e.stderr, err)
 	}

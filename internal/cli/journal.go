@@ -2,7 +2,6 @@ package cli
 
 import (
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -14,11 +13,7 @@ import (
 // journalDir is where the journal lives: $AIRLOCK_HOME/journal, by
 // default $XDG_STATE_HOME/airlock/journal.
 func journalDir(e *env) string {
-	state := policy.PathsFrom(e.getenv).StateDir
-	if state == "" {
-		return ""
-	}
-	return filepath.Join(state, "journal")
+	return journal.DirIn(policy.PathsFrom(e.getenv).StateDir)
 }
 
 // journal opens the user's journal.

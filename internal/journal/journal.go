@@ -43,6 +43,16 @@ type Journal struct {
 	Now func() time.Time
 }
 
+// DirIn is where the journal lives in airlock's state directory
+// ($AIRLOCK_HOME, default $XDG_STATE_HOME/airlock): its "journal"
+// subdirectory; "" when there is no state directory.
+func DirIn(stateDir string) string {
+	if stateDir == "" {
+		return ""
+	}
+	return filepath.Join(stateDir, "journal")
+}
+
 // Open returns the journal in dir, creating the directory (mode 0700) if
 // needed.
 func Open(dir string) (*Journal, error) {

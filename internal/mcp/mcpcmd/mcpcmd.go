@@ -302,7 +302,7 @@ func build(e Env, config, given, cmd string) (*proxy.Proxy, int, bool) {
 		return nil, fail(e.Stderr, err), false
 	}
 	// The journal lives where airlock's own commands keep it.
-	j, err := journal.Open(filepath.Join(state, "journal"))
+	j, err := journal.Open(journal.DirIn(state))
 	if err != nil {
 		return nil, fail(e.Stderr, fmt.Errorf("the journal: %w (airlock records every MCP call and does not run without it)", err)), false
 	}

@@ -239,6 +239,10 @@ func filesJoin(ops []filesOperand) string {
 	words := make([]string, len(ops))
 	for i, o := range ops {
 		words[i] = o.word
+		if o.word == "{}" {
+			// find -exec and xargs -I fill it in at run time.
+			words[i] = "each path found"
+		}
 	}
 	return strings.Join(words, " ")
 }

@@ -152,6 +152,10 @@ func runLoop(e *env) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(e.stderr, "airlock loop: %d stories, agent %q, %s mode; outputs in %s\n", len(stories), *agentCmd, mode, *outDir)
+	if *kind == loop.KindClaude && !claudeMayUseTools(argv) {
+		fmt.Fprintln(e.stderr, "airlock: note: in print mode Claude Code refuses tools that need permission unless they are allowed; "+
+			"if the stories need Bash or edits, add e.g. --allowedTools Bash,Write,Edit,Read to --agent-cmd (airlock stays the gate for what they do)")
+	}
 	sum, runErr := r.Run(ctx, stories)
 	stop()
 	rep, err := j.MakeReport(scope, time.Now())
@@ -263,4 +267,17 @@ func hooksDecided(j *journal.Journal, since time.Time) func(story string, f *sca
 		})
 		return known
 	}
+}
+
+// claudeMayUseTools reports whether a Claude Code command line says which
+// tools may run without a prompt; without that, print mode refuses them.
+func claudeMayUseTools(argv []string) bool {
+	for _, a := range argv[1:] {
+		name, _, _ := strings.Cut(a, "=")
+		switch name {
+		case "--allowedTools", "--allowed-tools", "--permission-mode", "--dangerously-skip-permissions":
+			return true
+		}
+	}
+	return false
 }

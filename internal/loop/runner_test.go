@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -263,5 +264,28 @@ func TestSettingsOnlyForClaude(t *testing.T) {
 				t.Fatalf("argv:\n%s\nwant:\n%s", out, tc.want)
 			}
 		})
+	}
+}
+
+// On a terminal the running story is one line redrawn in place, with the
+// elapsed time and what was held so far, cleared when the story ends.
+func TestTerminalProgressRedrawsOneLine(t *testing.T) {
+	var progress bytes.Buffer
+	r := runner(t, &memory{}, &progress)
+	r.Terminal = true
+	held := 0
+	r.Held = func() int { held++; return 2 }
+	if _, err := r.Run(context.Background(), []Story{{ID: "ok", Title: "edit", Prompt: "p"}}); err != nil {
+		t.Fatal(err)
+	}
+	p := progress.String()
+	if !regexp.MustCompile(`^\r\033\[K\[1/1\] story ok: edit · \d+(m\d+)?s elapsed · 2 held so far`).MatchString(p) {
+		t.Fatalf("progress starts %q", p)
+	}
+	if !strings.Contains(p, "\r\033[K[1/1] story ok done") || strings.Contains(p, " started\n") {
+		t.Fatalf("progress %q: want the live line cleared, then the end line, and no plain start line", p)
+	}
+	if held == 0 {
+		t.Fatal("the held count was never asked for")
 	}
 }

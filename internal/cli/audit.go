@@ -30,7 +30,7 @@ func runAudit(e *env) int {
 		if st, ok := parseFlags(e, fs, e.args); !ok {
 			return st
 		}
-		return fail(e.stderr, &usageError{msg: "audit needs verify or repair", hints: []string{"airlock audit verify"}})
+		return fail(e.stderr, &usageError{Msg: "audit needs verify or repair", Hints: []string{"airlock audit verify"}})
 	}
 	sub := e.args[0]
 	fs := newFlags(e, "audit "+sub, "airlock audit "+sub+" [--json]", auditHelp)
@@ -39,7 +39,7 @@ func runAudit(e *env) int {
 		return st
 	}
 	if fs.NArg() != 0 {
-		return fail(e.stderr, &usageError{msg: "audit " + sub + " takes no operands"})
+		return fail(e.stderr, &usageError{Msg: "audit " + sub + " takes no operands"})
 	}
 	j, err := e.journal()
 	if err != nil {

@@ -71,10 +71,10 @@ func runCheck(e *env) int {
 		return st
 	}
 	if *jsonl && fs.NArg() > 0 {
-		return fail(e.stderr, &usageError{msg: "--jsonl reads commands from standard input and takes no TEXT argument"})
+		return fail(e.stderr, &usageError{Msg: "--jsonl reads commands from standard input and takes no TEXT argument"})
 	}
 	if !*jsonl && fs.NArg() == 0 {
-		return fail(e.stderr, &usageError{msg: "no command to check", hints: []string{"airlock check 'git push origin main'", "use -- before a command that starts with a dash"}})
+		return fail(e.stderr, &usageError{Msg: "no command to check", Hints: []string{"airlock check 'git push origin main'", "use -- before a command that starts with a dash"}})
 	}
 	dir, err := workdir(e, *cwd)
 	if err != nil {
@@ -82,12 +82,12 @@ func runCheck(e *env) int {
 	}
 	p, err := loadPolicy(e, dir)
 	if err != nil {
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"fix the policy file, then run \"airlock policy check\""}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"fix the policy file, then run \"airlock policy check\""}})
 	}
 	mode := p.Mode
 	if *modeName != "" {
 		if mode, err = policy.ParseMode(*modeName); err != nil {
-			return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"pass --mode interactive, supervised or unattended"}})
+			return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"pass --mode interactive, supervised or unattended"}})
 		}
 	}
 	if *jsonl {

@@ -57,7 +57,7 @@ func runDemo(e *env) int {
 		return st
 	}
 	if fs.NArg() != 0 {
-		return fail(e.stderr, &usageError{msg: "demo takes no operands", hints: []string{"airlock demo --keep /tmp/airlock-demo"}})
+		return fail(e.stderr, &usageError{Msg: "demo takes no operands", Hints: []string{"airlock demo --keep /tmp/airlock-demo"}})
 	}
 	root, err := demoRoot(*keep)
 	if err != nil {
@@ -72,7 +72,7 @@ func runDemo(e *env) int {
 	}
 	sb, err := demo.Setup(root)
 	if err != nil {
-		return fail(e.stderr, &usageError{msg: "setting up the demo repository: " + err.Error(), hints: []string{"the demo needs git on PATH"}})
+		return fail(e.stderr, &usageError{Msg: "setting up the demo repository: " + err.Error(), Hints: []string{"the demo needs git on PATH"}})
 	}
 	j, err := journal.Open(journal.DirIn(sb.State))
 	if err != nil {
@@ -147,7 +147,7 @@ func demoRoot(keep string) (string, error) {
 	case err != nil:
 		return "", err
 	case len(ents) > 0:
-		return "", &usageError{msg: fmt.Sprintf("--keep %s is not empty", keep), hints: []string{"give a new or empty directory"}}
+		return "", &usageError{Msg: fmt.Sprintf("--keep %s is not empty", keep), Hints: []string{"give a new or empty directory"}}
 	}
 	return abs, nil
 }
@@ -282,7 +282,7 @@ func runDemoAgent(e *env) int {
 	}
 	story := e.getenv("AIRLOCK_STORY")
 	if *settings == "" || *cwd == "" || story == "" {
-		return fail(e.stderr, &usageError{msg: "demo agent needs --settings, --cwd and AIRLOCK_STORY", hints: []string{"it is run by airlock demo"}})
+		return fail(e.stderr, &usageError{Msg: "demo agent needs --settings, --cwd and AIRLOCK_STORY", Hints: []string{"it is run by airlock demo"}})
 	}
 	prompt, _ := io.ReadAll(io.LimitReader(e.stdin, 1<<20))
 	a := &demo.Agent{Settings: *settings, Dir: *cwd, Session: "demo-" + story + "-" + fmt.Sprint(os.Getpid()),

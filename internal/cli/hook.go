@@ -43,7 +43,7 @@ func runHook(e *env) int {
 	if agentName != claudecode.Name || fs.NArg() != 0 {
 		// Fail closed: an agent calling this for a tool call must not get a
 		// pass from a typo in its settings.
-		fail(e.stderr, &usageError{msg: "hook needs the agent name", hints: []string{"airlock hook claude-code < event.json"}})
+		fail(e.stderr, &usageError{Msg: "hook needs the agent name", Hints: []string{"airlock hook claude-code < event.json"}})
 		return claudecode.ExitBlock
 	}
 	// An unopenable journal yields a recorder that fails every call, so

@@ -55,7 +55,7 @@ func scopeFlags(e *env, name, synopsis, help string, extra ...func(*flag.FlagSet
 		return 0, false, st, false
 	}
 	if agentName != claudecode.Name || fs.NArg() != 0 {
-		return 0, false, fail(e.stderr, &usageError{msg: "name the agent: claude-code", hints: []string{"airlock " + name + " claude-code [--user|--project|--local]"}}), false
+		return 0, false, fail(e.stderr, &usageError{Msg: "name the agent: claude-code", Hints: []string{"airlock " + name + " claude-code [--user|--project|--local]"}}), false
 	}
 	n := 0
 	for _, b := range []*bool{user, project, local} {
@@ -65,7 +65,7 @@ func scopeFlags(e *env, name, synopsis, help string, extra ...func(*flag.FlagSet
 	}
 	switch {
 	case n > 1:
-		return 0, false, fail(e.stderr, &usageError{msg: "pick one of --user, --project, --local"}), false
+		return 0, false, fail(e.stderr, &usageError{Msg: "pick one of --user, --project, --local"}), false
 	case *project:
 		scope = claudecode.Project
 	case *local:
@@ -135,7 +135,7 @@ func runInstall(e *env) int {
 	}
 	out, changed, err := claudecode.Install(old, exe)
 	if err != nil {
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("%s: %v", file, err), hints: []string{"fix the settings file by hand; airlock does not rewrite a file it cannot read"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s: %v", file, err), Hints: []string{"fix the settings file by hand; airlock does not rewrite a file it cannot read"}})
 	}
 	if dry {
 		_, err := e.stdout.Write(out)
@@ -201,8 +201,8 @@ func installGate(e *env, scope claudecode.Scope, dry bool) int {
 	var file string
 	switch scope {
 	case claudecode.Local:
-		return fail(e.stderr, &usageError{msg: "--gate is set in a policy file, and there is none for --local",
-			hints: []string{"airlock install claude-code --local, then airlock install claude-code --user --gate (every project) or --project --gate (this project's .airlock/policy.yaml)"}})
+		return fail(e.stderr, &usageError{Msg: "--gate is set in a policy file, and there is none for --local",
+			Hints: []string{"airlock install claude-code --local, then airlock install claude-code --user --gate (every project) or --project --gate (this project's .airlock/policy.yaml)"}})
 	case claudecode.Project:
 		root, err := projectRoot(e)
 		if err != nil {
@@ -216,7 +216,7 @@ func installGate(e *env, scope claudecode.Scope, dry bool) int {
 			file = paths.UserFile
 		}
 		if file == "" {
-			return fail(e.stderr, &usageError{msg: "cannot find the user's policy file", hints: []string{"set HOME or XDG_CONFIG_HOME"}})
+			return fail(e.stderr, &usageError{Msg: "cannot find the user's policy file", Hints: []string{"set HOME or XDG_CONFIG_HOME"}})
 		}
 	}
 	old, err := claudecode.ReadSettings(file)
@@ -225,7 +225,7 @@ func installGate(e *env, scope claudecode.Scope, dry bool) int {
 	}
 	out, changed, err := policy.EnableGate(file, old)
 	if err != nil {
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"fix the policy file by hand (airlock policy check); airlock does not rewrite a file it cannot read"}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"fix the policy file by hand (airlock policy check); airlock does not rewrite a file it cannot read"}})
 	}
 	// --dry-run prints the new settings on standard output, so the note
 	// about the policy goes to standard error.

@@ -63,24 +63,24 @@ func runLoop(e *env) int {
 		return st
 	}
 	if *storiesFile == "" || fs.NArg() != 0 {
-		return fail(e.stderr, &usageError{msg: "loop needs --stories FILE and no operands", hints: []string{`airlock loop --stories stories.yaml --agent-cmd "claude --print"`}})
+		return fail(e.stderr, &usageError{Msg: "loop needs --stories FILE and no operands", Hints: []string{`airlock loop --stories stories.yaml --agent-cmd "claude --print"`}})
 	}
 	mode, err := policy.ParseMode(*modeName)
 	if err != nil {
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"--mode interactive, supervised or unattended"}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"--mode interactive, supervised or unattended"}})
 	}
 	switch *format {
 	case journal.FormatText, journal.FormatMarkdown, journal.FormatJSON:
 	default:
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown format %q", *format), hints: []string{"--format text, markdown or json"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown format %q", *format), Hints: []string{"--format text, markdown or json"}})
 	}
 	stories, err := loop.LoadStories(*storiesFile)
 	if err != nil {
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"a list of {id, title, prompt}, e.g. - {id: \"1\", title: fix, prompt: \"Fix the failing test\"}"}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"a list of {id, title, prompt}, e.g. - {id: \"1\", title: fix, prompt: \"Fix the failing test\"}"}})
 	}
 	argv, err := shell.Fields(*agentCmd, func(string) string { return "" })
 	if err != nil || len(argv) == 0 {
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("cannot read --agent-cmd %q", *agentCmd), hints: []string{`--agent-cmd "claude --print"`}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("cannot read --agent-cmd %q", *agentCmd), Hints: []string{`--agent-cmd "claude --print"`}})
 	}
 	switch *kind {
 	case "auto":
@@ -89,15 +89,15 @@ func runLoop(e *env) int {
 			// after-the-fact scan between it and the world: say so
 			// rather than guess.
 			return fail(e.stderr, &usageError{
-				msg: fmt.Sprintf("%q is not recognised as Claude Code, so airlock cannot put its hooks on it for this run", argv[0]),
-				hints: []string{"--agent-kind claude if it is Claude Code under another name (it then gets --settings)",
+				Msg: fmt.Sprintf("%q is not recognised as Claude Code, so airlock cannot put its hooks on it for this run", argv[0]),
+				Hints: []string{"--agent-kind claude if it is Claude Code under another name (it then gets --settings)",
 					"--agent-kind other if the agent's own configuration calls airlock's hooks; otherwise only the after-the-fact scan guards it"},
 			})
 		}
 		*kind = loop.KindClaude
 	case loop.KindClaude, loop.KindOther:
 	default:
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown --agent-kind %q", *kind), hints: []string{"--agent-kind auto, claude or other"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown --agent-kind %q", *kind), Hints: []string{"--agent-kind auto, claude or other"}})
 	}
 	dir, err := workdir(e, *cwd)
 	if err != nil {
@@ -109,7 +109,7 @@ func runLoop(e *env) int {
 	}
 	p, err := loadPolicy(e, dir)
 	if err != nil {
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"airlock policy check"}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock policy check"}})
 	}
 	started := time.Now()
 	if *outDir == "" {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/airlock-dev/airlock/internal/clierror"
 )
 
 // Exit statuses shared by every subcommand.
@@ -17,7 +19,7 @@ const (
 	// ExitHeld: the command ran, and the action is held (ask, defer, deny).
 	ExitHeld = 1
 	// ExitUsage: bad usage or an internal error.
-	ExitUsage = 2
+	ExitUsage = clierror.ExitUsage
 )
 
 // env is what a subcommand may touch of the process: its arguments,
@@ -69,8 +71,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, ok := commands[args[0]]
 	if !ok {
 		return fail(stderr, &usageError{
-			msg:   fmt.Sprintf("unknown command %q", args[0]),
-			hints: []string{"run \"airlock help\" to list the commands"},
+			Msg:   fmt.Sprintf("unknown command %q", args[0]),
+			Hints: []string{"run \"airlock help\" to list the commands"},
 		})
 	}
 	return c.run(&env{
@@ -96,25 +98,11 @@ func usage(w io.Writer) {
 }
 
 // usageError is a mistake in how airlock was called.
-type usageError struct {
-	msg   string
-	hints []string
-}
-
-func (e *usageError) Error() string { return e.msg }
+type usageError = clierror.Usage
 
 // fail prints err as an "airlock: error:" line followed by its hints and
 // returns ExitUsage.
-func fail(stderr io.Writer, err error) int {
-	fmt.Fprintf(stderr, "airlock: error: %v\n", err)
-	var u *usageError
-	if errors.As(err, &u) {
-		for _, h := range u.hints {
-			fmt.Fprintf(stderr, "airlock: hint: %s\n", h)
-		}
-	}
-	return ExitUsage
-}
+func fail(stderr io.Writer, err error) int { return clierror.Print(stderr, err) }
 
 // newFlags returns a flag set that reports errors through fail rather than
 // exiting.
@@ -141,7 +129,7 @@ func parseFlags(e *env, fs *flag.FlagSet, args []string) (int, bool) {
 		fs.Usage()
 		return ExitOK, false
 	default:
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{fmt.Sprintf("run \"airlock %s -h\" for its flags", fs.Name())}}), false
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{fmt.Sprintf("run \"airlock %s -h\" for its flags", fs.Name())}}), false
 	}
 }
 

@@ -54,7 +54,7 @@ func runMCP(e *env) int {
 	case "pins":
 		return mcpPins(sub)
 	}
-	return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown mcp command %q", e.args[0]), hints: []string{"airlock mcp run|serve|approve|pins"}})
+	return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown mcp command %q", e.args[0]), Hints: []string{"airlock mcp run|serve|approve|pins"}})
 }
 
 // ProxyBinary is the MCP proxy's own binary (cmd/airlock-mcp), which "mcp
@@ -74,8 +74,8 @@ func mcpProxy(e *env, sub string) int {
 		}
 	}
 	if bin == "" {
-		return fail(e.stderr, &usageError{msg: "airlock mcp " + sub + " needs the " + ProxyBinary + " binary next to airlock",
-			hints: []string{"go install github.com/airlock-dev/airlock/cmd/airlock-mcp@latest (or go build -o DIR ./cmd/airlock-mcp next to airlock)"}})
+		return fail(e.stderr, &usageError{Msg: "airlock mcp " + sub + " needs the " + ProxyBinary + " binary next to airlock",
+			Hints: []string{"go install github.com/airlock-dev/airlock/cmd/airlock-mcp@latest (or go build -o DIR ./cmd/airlock-mcp next to airlock)"}})
 	}
 	cmd := exec.Command(bin, append([]string{sub}, e.args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
@@ -107,7 +107,7 @@ func mcpApprove(e *env) int {
 		return st
 	}
 	if fs.NArg() == 0 {
-		return fail(e.stderr, &usageError{msg: "mcp approve needs the server's name", hints: []string{"airlock mcp pins", "airlock mcp approve texts send_message"}})
+		return fail(e.stderr, &usageError{Msg: "mcp approve needs the server's name", Hints: []string{"airlock mcp pins", "airlock mcp approve texts send_message"}})
 	}
 	store, code, ok := pinStore(e)
 	if !ok {
@@ -115,7 +115,7 @@ func mcpApprove(e *env) int {
 	}
 	done, err := store.Approve(fs.Arg(0), fs.Args()[1:])
 	if err != nil {
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"airlock mcp pins " + fs.Arg(0)}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock mcp pins " + fs.Arg(0)}})
 	}
 	for _, t := range done {
 		fmt.Fprintf(e.stdout, "approved %s %s\n", fs.Arg(0), t)
@@ -126,7 +126,7 @@ func mcpApprove(e *env) int {
 func pinStore(e *env) (*pin.Store, int, bool) {
 	state := policy.PathsFrom(e.getenv).StateDir
 	if state == "" {
-		return nil, fail(e.stderr, &usageError{msg: "no state directory", hints: []string{"set HOME, XDG_STATE_HOME or AIRLOCK_HOME"}}), false
+		return nil, fail(e.stderr, &usageError{Msg: "no state directory", Hints: []string{"set HOME, XDG_STATE_HOME or AIRLOCK_HOME"}}), false
 	}
 	return pin.Open(filepath.Join(state, pin.File)), 0, true
 }

@@ -49,7 +49,7 @@ func runPolicy(e *env) int {
 	case "init":
 		return policyInit(sub)
 	}
-	return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown policy command %q", e.args[0]), hints: []string{"airlock policy show|check|test|init"}})
+	return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown policy command %q", e.args[0]), Hints: []string{"airlock policy show|check|test|init"}})
 }
 
 // policyFlags parses the flags every policy subcommand shares.
@@ -173,7 +173,7 @@ func policyCheck(e *env) int {
 		return st
 	}
 	if fset.NArg() > 1 {
-		return fail(e.stderr, &usageError{msg: "policy check takes at most one FILE"})
+		return fail(e.stderr, &usageError{Msg: "policy check takes at most one FILE"})
 	}
 	sub := *e
 	if fset.NArg() == 1 {
@@ -287,10 +287,10 @@ func policyInit(e *env) int {
 		file = filepath.Join(cwd, policy.ProjectFile)
 	}
 	if file == "" {
-		return fail(e.stderr, &usageError{msg: "cannot find the user's config directory", hints: []string{"set HOME or XDG_CONFIG_HOME"}})
+		return fail(e.stderr, &usageError{Msg: "cannot find the user's config directory", Hints: []string{"set HOME or XDG_CONFIG_HOME"}})
 	}
 	if _, err := os.Stat(file); err == nil && !*force {
-		return fail(e.stderr, &usageError{msg: file + " already exists", hints: []string{"pass --force to overwrite it"}})
+		return fail(e.stderr, &usageError{Msg: file + " already exists", Hints: []string{"pass --force to overwrite it"}})
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fail(e.stderr, err)
 	}

@@ -41,7 +41,7 @@ func runPrompt(e *env) int {
 		return st
 	}
 	if fs.NArg() > 0 {
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("prompt takes no arguments, got %q", fs.Arg(0)), hints: []string{"airlock prompt [--mode MODE] [--format text|markdown|json]"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("prompt takes no arguments, got %q", fs.Arg(0)), Hints: []string{"airlock prompt [--mode MODE] [--format text|markdown|json]"}})
 	}
 	var f policy.Format
 	switch *format {
@@ -51,18 +51,18 @@ func runPrompt(e *env) int {
 		f = policy.Markdown
 	case "json":
 	default:
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown format %q", *format), hints: []string{"pass --format text, markdown or json"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown format %q", *format), Hints: []string{"pass --format text, markdown or json"}})
 	}
 	p, _, err := loadFor(e, *cwd)
 	if err != nil {
 		// No prompt is better than a prompt that disagrees with the policy:
 		// the hooks refuse every call while the policy has an error.
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"fix the policy file, then run \"airlock policy check\""}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"fix the policy file, then run \"airlock policy check\""}})
 	}
 	mode := p.Mode
 	if *modeName != "" {
 		if mode, err = policy.ParseMode(*modeName); err != nil {
-			return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"pass --mode interactive, supervised or unattended"}})
+			return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"pass --mode interactive, supervised or unattended"}})
 		}
 	}
 	b := p.Brief(mode)

@@ -45,7 +45,7 @@ func runQueue(e *env) int {
 		if st, ok := parseFlags(e, fs, e.args); !ok {
 			return st
 		}
-		return fail(e.stderr, &usageError{msg: "queue needs a subcommand", hints: []string{"airlock queue list"}})
+		return fail(e.stderr, &usageError{Msg: "queue needs a subcommand", Hints: []string{"airlock queue list"}})
 	}
 	sub, args := e.args[0], e.args[1:]
 	synopsis := map[string]string{
@@ -56,7 +56,7 @@ func runQueue(e *env) int {
 		"run":     "airlock queue run [--json] ID",
 	}[sub]
 	if synopsis == "" {
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown queue subcommand %q", sub), hints: []string{"airlock queue -h"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown queue subcommand %q", sub), Hints: []string{"airlock queue -h"}})
 	}
 	fs := newFlags(e, "queue "+sub, synopsis, queueHelp)
 	asJSON := fs.Bool("json", false, "print JSON for scripts")
@@ -72,7 +72,7 @@ func runQueue(e *env) int {
 		want = 0
 	}
 	if len(operands) != want {
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("queue %s takes %d id(s), got %d", sub, want, len(operands)), hints: []string{synopsis}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("queue %s takes %d id(s), got %d", sub, want, len(operands)), Hints: []string{synopsis}})
 	}
 	j, err := e.journal()
 	if err != nil {
@@ -191,11 +191,11 @@ func queueRun(e *env, j *journal.Journal, id string, asJSON bool) int {
 	}
 	switch {
 	case it.Command == "" || it.Kind != "shell":
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("%s is not a shell command (%s %s)", it.ID, it.Kind, it.Tool), hints: []string{"airlock queue approve " + it.ID}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s is not a shell command (%s %s)", it.ID, it.Kind, it.Tool), Hints: []string{"airlock queue approve " + it.ID}})
 	case it.Status == journal.Rejected || it.Status == journal.Ran || it.Status == journal.Used:
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("%s is already %s", it.ID, it.Status)})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s is already %s", it.ID, it.Status)})
 	case !e.terminal():
-		return fail(e.stderr, &usageError{msg: "queue run asks for confirmation and runs only from a terminal", hints: []string{"run it yourself in a terminal: airlock queue run " + it.ID, "or let the agent retry it: airlock queue approve " + it.ID}})
+		return fail(e.stderr, &usageError{Msg: "queue run asks for confirmation and runs only from a terminal", Hints: []string{"run it yourself in a terminal: airlock queue run " + it.ID, "or let the agent retry it: airlock queue approve " + it.ID}})
 	}
 	dir := it.Cwd
 	if dir == "" {
@@ -253,9 +253,9 @@ func findItem(e *env, j *journal.Journal, id string) (*journal.Item, int) {
 func failQueue(e *env, err error) int {
 	switch {
 	case errors.Is(err, journal.ErrNotFound):
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"airlock queue list --all"}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock queue list --all"}})
 	case errors.Is(err, journal.ErrAmbiguous):
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"give more characters of the id"}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"give more characters of the id"}})
 	}
 	return fail(e.stderr, err)
 }

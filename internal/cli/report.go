@@ -36,12 +36,12 @@ func runReport(e *env) int {
 		return st
 	}
 	if fs.NArg() != 0 {
-		return fail(e.stderr, &usageError{msg: "report takes no operands", hints: []string{"airlock report --session ID"}})
+		return fail(e.stderr, &usageError{Msg: "report takes no operands", Hints: []string{"airlock report --session ID"}})
 	}
 	switch *format {
 	case journal.FormatText, journal.FormatMarkdown, journal.FormatJSON:
 	default:
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown format %q", *format), hints: []string{"--format text, markdown or json"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown format %q", *format), Hints: []string{"--format text, markdown or json"}})
 	}
 	selectors := 0
 	for _, set := range []bool{*session != "", *last, *all, len(stories) > 0} {
@@ -50,7 +50,7 @@ func runReport(e *env) int {
 		}
 	}
 	if selectors > 1 {
-		return fail(e.stderr, &usageError{msg: "--session, --last, --story and --all choose different scopes; give one"})
+		return fail(e.stderr, &usageError{Msg: "--session, --last, --story and --all choose different scopes; give one"})
 	}
 	j, err := e.journal()
 	if err != nil {
@@ -60,7 +60,7 @@ func runReport(e *env) int {
 	if *since != "" {
 		t, err := time.Parse(time.RFC3339, *since)
 		if err != nil {
-			return fail(e.stderr, &usageError{msg: fmt.Sprintf("--since %q is not an RFC 3339 time", *since), hints: []string{"--since 2026-02-23T08:00:00Z"}})
+			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("--since %q is not an RFC 3339 time", *since), Hints: []string{"--since 2026-02-23T08:00:00Z"}})
 		}
 		scope.Since = t
 	}
@@ -70,7 +70,7 @@ func runReport(e *env) int {
 			return fail(e.stderr, err)
 		}
 		if s == "" && *last {
-			return fail(e.stderr, &usageError{msg: "the journal holds no session yet", hints: []string{"airlock report --all"}})
+			return fail(e.stderr, &usageError{Msg: "the journal holds no session yet", Hints: []string{"airlock report --all"}})
 		}
 		scope.Session = s
 	}

@@ -66,16 +66,16 @@ func runScan(e *env) int {
 		return st
 	}
 	if *format != "text" && *format != "json" {
-		return fail(e.stderr, &usageError{msg: fmt.Sprintf("unknown format %q", *format), hints: []string{"--format text or json"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown format %q", *format), Hints: []string{"--format text or json"}})
 	}
 	if *maxLine < 1 {
-		return fail(e.stderr, &usageError{msg: "--max-line must be at least 1"})
+		return fail(e.stderr, &usageError{Msg: "--max-line must be at least 1"})
 	}
 	files := fs.Args()
 	if len(files) == 0 {
 		if e.terminal() {
-			return fail(e.stderr, &usageError{msg: "no input: name files, or pipe agent output into airlock scan -",
-				hints: []string{"airlock scan session.jsonl", "claude --print \"$TASK\" | airlock scan -"}})
+			return fail(e.stderr, &usageError{Msg: "no input: name files, or pipe agent output into airlock scan -",
+				Hints: []string{"airlock scan session.jsonl", "claude --print \"$TASK\" | airlock scan -"}})
 		}
 		files = []string{"-"}
 	}
@@ -126,8 +126,8 @@ func runScan(e *env) int {
 		status = ExitUsage
 	}
 	if recErr != nil {
-		return fail(e.stderr, &usageError{msg: "the findings were not all recorded: " + recErr.Error(),
-			hints: []string{"run \"airlock audit verify\" to check the journal", "rerun with --no-record to only print them"}})
+		return fail(e.stderr, &usageError{Msg: "the findings were not all recorded: " + recErr.Error(),
+			Hints: []string{"run \"airlock audit verify\" to check the journal", "rerun with --no-record to only print them"}})
 	}
 	return status
 }

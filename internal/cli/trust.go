@@ -36,13 +36,13 @@ func runTrust(e *env) int {
 	case 0:
 		root := policy.FindProjectRoot(e.getenv("CLAUDE_PROJECT_DIR"), cwd)
 		if root == "" {
-			return fail(e.stderr, &usageError{msg: "no " + policy.ProjectFile + " here or in a parent directory", hints: []string{"airlock trust FILE", "airlock policy init --project"}})
+			return fail(e.stderr, &usageError{Msg: "no " + policy.ProjectFile + " here or in a parent directory", Hints: []string{"airlock trust FILE", "airlock policy init --project"}})
 		}
 		file = filepath.Join(root, policy.ProjectFile)
 	case 1:
 		file = fs.Arg(0)
 	default:
-		return fail(e.stderr, &usageError{msg: "trust takes at most one FILE"})
+		return fail(e.stderr, &usageError{Msg: "trust takes at most one FILE"})
 	}
 	if file, err = filepath.Abs(file); err != nil {
 		return fail(e.stderr, err)
@@ -75,7 +75,7 @@ func runTrust(e *env) int {
 		return e.getenv(k)
 	}
 	if _, err := loadPolicy(&sub, cwd); err != nil {
-		return fail(e.stderr, &usageError{msg: err.Error(), hints: []string{"fix the file, then trust it"}})
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"fix the file, then trust it"}})
 	}
 	sum := store.Trust(file, data)
 	if err := store.Save(); err != nil {

@@ -25,6 +25,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/clierror"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
@@ -35,7 +36,7 @@ import (
 // Exit statuses, as airlock's.
 const (
 	exitOK    = 0
-	exitUsage = 2
+	exitUsage = clierror.ExitUsage
 )
 
 // Env is what the command may touch of the process.
@@ -53,29 +54,15 @@ func OS() Env {
 }
 
 // usageError is a mistake in how the command was called, with hints.
-type usageError struct {
-	msg   string
-	hints []string
-}
+type usageError = clierror.Usage
 
-func (e *usageError) Error() string { return e.msg }
-
-func fail(w io.Writer, err error) int {
-	fmt.Fprintf(w, "airlock: error: %v\n", err)
-	var u *usageError
-	if errors.As(err, &u) {
-		for _, h := range u.hints {
-			fmt.Fprintf(w, "airlock: hint: %s\n", h)
-		}
-	}
-	return exitUsage
-}
+func fail(w io.Writer, err error) int { return clierror.Print(w, err) }
 
 // Main runs "run" or "serve" with their arguments and returns the exit
 // status.
 func Main(args []string, e Env) int {
 	if len(args) == 0 {
-		return fail(e.Stderr, &usageError{msg: "airlock-mcp needs run or serve", hints: []string{"airlock mcp run -- CMD ARGS...", "airlock mcp -h"}})
+		return fail(e.Stderr, &usageError{Msg: "airlock-mcp needs run or serve", Hints: []string{"airlock mcp run -- CMD ARGS...", "airlock mcp -h"}})
 	}
 	switch args[0] {
 	case "run":
@@ -83,7 +70,7 @@ func Main(args []string, e Env) int {
 	case "serve":
 		return serve(args[1:], e)
 	}
-	return fail(e.Stderr, &usageError{msg: fmt.Sprintf("unknown mcp command %q", args[0]), hints: []string{"airlock mcp run|serve|approve|pins"}})
+	return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("unknown mcp command %q", args[0]), Hints: []string{"airlock mcp run|serve|approve|pins"}})
 }
 
 func newFlags(e Env, name, synopsis, help string) *flag.FlagSet {
@@ -107,7 +94,7 @@ func parse(e Env, fs *flag.FlagSet, args []string) (int, bool) {
 		fs.Usage()
 		return exitOK, false
 	}
-	return fail(e.Stderr, &usageError{msg: err.Error(), hints: []string{fmt.Sprintf("run \"airlock %s -h\" for its flags", fs.Name())}}), false
+	return fail(e.Stderr, &usageError{Msg: err.Error(), Hints: []string{fmt.Sprintf("run \"airlock %s -h\" for its flags", fs.Name())}}), false
 }
 
 const runHelp = `
@@ -128,7 +115,7 @@ func run(args []string, e Env) int {
 	}
 	argv := fs.Args()
 	if len(argv) == 0 {
-		return fail(e.Stderr, &usageError{msg: "mcp run needs the server's command after --", hints: []string{"airlock mcp run --name texts -- texts-mcp-server --flag"}})
+		return fail(e.Stderr, &usageError{Msg: "mcp run needs the server's command after --", Hints: []string{"airlock mcp run --name texts -- texts-mcp-server --flag"}})
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -174,14 +161,14 @@ func serve(args []string, e Env) int {
 	argv := fs.Args()
 	switch {
 	case (*upstream == "") == !*upCmd:
-		return fail(e.Stderr, &usageError{msg: "mcp serve needs exactly one of --upstream URL and --upstream-cmd -- CMD ARGS...", hints: []string{"airlock mcp serve --listen 127.0.0.1:8931 --upstream-cmd -- texts-mcp-server"}})
+		return fail(e.Stderr, &usageError{Msg: "mcp serve needs exactly one of --upstream URL and --upstream-cmd -- CMD ARGS...", Hints: []string{"airlock mcp serve --listen 127.0.0.1:8931 --upstream-cmd -- texts-mcp-server"}})
 	case *upCmd && len(argv) == 0:
-		return fail(e.Stderr, &usageError{msg: "--upstream-cmd needs the server's command after --"})
+		return fail(e.Stderr, &usageError{Msg: "--upstream-cmd needs the server's command after --"})
 	case !*upCmd && len(argv) > 0:
-		return fail(e.Stderr, &usageError{msg: fmt.Sprintf("unexpected arguments %q (give the command with --upstream-cmd)", argv)})
+		return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("unexpected arguments %q (give the command with --upstream-cmd)", argv)})
 	}
 	if err := proxy.CheckListen(*listen); err != nil {
-		return fail(e.Stderr, &usageError{msg: fmt.Sprintf("--listen %s: %v", *listen, err), hints: []string{"airlock listens on loopback only: --listen 127.0.0.1:PORT"}})
+		return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--listen %s: %v", *listen, err), Hints: []string{"airlock listens on loopback only: --listen 127.0.0.1:PORT"}})
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -267,7 +254,7 @@ func build(e Env, config, given, cmd string) (*proxy.Proxy, int, bool) {
 			return nil, fail(e.Stderr, err), false
 		}
 		if _, err := os.Stat(abs); err != nil {
-			return nil, fail(e.Stderr, &usageError{msg: fmt.Sprintf("--config: %v", err)}), false
+			return nil, fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--config: %v", err)}), false
 		}
 		getenv = func(k string) string {
 			if k == "AIRLOCK_POLICY" {
@@ -283,7 +270,7 @@ func build(e Env, config, given, cmd string) (*proxy.Proxy, int, bool) {
 	exe, _ := e.Executable()
 	pol, err := policy.Load(policy.Options{Getenv: getenv, Cwd: cwd, ProjectDir: getenv("CLAUDE_PROJECT_DIR"), Executable: exe})
 	if err != nil {
-		return nil, fail(e.Stderr, &usageError{msg: err.Error(), hints: []string{"airlock policy check"}}), false
+		return nil, fail(e.Stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock policy check"}}), false
 	}
 	name := serverName(given, cmd, &pol.MCP)
 	if _, listed := pol.MCP.Servers[name]; !listed {
@@ -295,7 +282,7 @@ func build(e Env, config, given, cmd string) (*proxy.Proxy, int, bool) {
 	}
 	state := pol.Paths.StateDir
 	if state == "" {
-		return nil, fail(e.Stderr, &usageError{msg: "no state directory for the pins and the journal", hints: []string{"set HOME, XDG_STATE_HOME or AIRLOCK_HOME"}}), false
+		return nil, fail(e.Stderr, &usageError{Msg: "no state directory for the pins and the journal", Hints: []string{"set HOME, XDG_STATE_HOME or AIRLOCK_HOME"}}), false
 	}
 	key, err := guard.LoadKey(state)
 	if err != nil {

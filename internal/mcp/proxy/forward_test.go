@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -30,6 +31,11 @@ func TestForwarding(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
+		if len(roots.Roots) == 0 {
+			// The proxy syncs the client's roots after initialization,
+			// asynchronously: the caller retries until they arrive.
+			return nil, errors.New("no roots yet")
+		}
 		msg, err := req.Session.CreateMessage(ctx, &sdk.CreateMessageParams{MaxTokens: 10, Messages: []*sdk.SamplingMessage{{Role: "user", Content: &sdk.TextContent{Text: "hi"}}}})
 		if err != nil {
 			return nil, err
@@ -37,7 +43,9 @@ func TestForwarding(t *testing.T) {
 		return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: roots.Roots[0].URI + " " + msg.Content.(*sdk.TextContent).Text}}}, nil
 	})
 	p := New(Options{Server: "texts", Guard: &guard.Guard{Policy: loadPolicy(t, "mcp:\n  servers:\n    texts:\n      default: neutral\n"), History: &guard.Memory{}}, Recorder: &guard.Memory{}})
-	ctx := context.Background()
+	// A stuck forward fails the test instead of hanging it.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
 	if err := p.Connect(ctx, fx.connect(t)); err != nil {
 		t.Fatal(err)
 	}

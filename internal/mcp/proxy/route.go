@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -94,6 +95,9 @@ func (p *Proxy) initialized(ctx context.Context, r *sdk.InitializedRequest) {
 	p.syncRoots(ctx, r.Session)
 }
 
+// rootsTimeout bounds the wait for a client's roots.
+const rootsTimeout = 10 * time.Second
+
 // syncRoots makes the proxy's own roots (what the upstream sees) those of
 // the agent's client; the SDK tells the upstream that they changed.
 func (p *Proxy) syncRoots(ctx context.Context, ss *sdk.ServerSession) {
@@ -104,7 +108,12 @@ func (p *Proxy) syncRoots(ctx context.Context, ss *sdk.ServerSession) {
 	// notification that triggered this has been handled. A client without
 	// roots answers with an error, and the upstream then sees none.
 	go func() {
-		res, err := ss.ListRoots(context.WithoutCancel(ctx), nil)
+		// Bounded: a client that never answers (over streamable HTTP a
+		// request may have no stream to travel on) must not hold its
+		// session open forever, since closing a session waits for it.
+		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), rootsTimeout)
+		defer cancel()
+		res, err := ss.ListRoots(rctx, nil)
 		if err != nil || res == nil {
 			return
 		}

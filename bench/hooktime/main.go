@@ -1,0 +1,304 @@
+// Command hooktime times airlock as a whole process against the floor
+// program (bench/floor), the way an agent pays for it: one process per
+// tool call, the event on standard input.
+//
+// Each run is one fork and exec of the binary itself, with the event file
+// as its standard input and /dev/null as its output: no shell and no
+// timing processes sit around either side, so the ratio is not compressed
+// by a fixed cost added to both (the bias of the shell loop it replaces).
+// The binaries alternate run by run, the order flips every round so that
+// neither always runs on a cache warmed by the other, and the median and
+// 90th percentile of many runs are reported, with the ratio of medians.
+//
+//	go run ./bench/hooktime                      # builds both, 300 rounds
+//	go run ./bench/hooktime -n 500 -airlock before=/tmp/x/airlock-main
+//
+// Every -airlock binary gets its own private state directory (HOME,
+// XDG_*, AIRLOCK_HOME), so the held case's journal is its own; before
+// timing, each case is run once and its reply checked, so a binary that
+// fails or answers wrongly is reported instead of timed.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+)
+
+// A testCase is one way airlock is called, with what its reply must hold.
+type testCase struct {
+	name  string
+	args  []string
+	stdin string // event given on standard input; empty: /dev/null
+	// want is a substring airlock's standard output must contain (empty:
+	// the output must be empty, Claude Code's "no objection") and status
+	// its exit status, checked once before timing.
+	want   string
+	status int
+}
+
+const eventFmt = `{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q,"description":"d"},"tool_use_id":"toolu_01"}`
+
+// cases are the calls the floor is compared with: the hook's allowed and
+// held calls (the held one appends to the journal and fsyncs), the
+// check command, and --version (start-up alone).
+var cases = []testCase{
+	{name: "hook allowed", args: []string{"hook", "claude-code", "--event", "PreToolUse"},
+		stdin: fmt.Sprintf(eventFmt, "go test ./... && git status")},
+	{name: "hook held", args: []string{"hook", "claude-code", "--event", "PreToolUse"},
+		stdin: fmt.Sprintf(eventFmt, "git -C /tmp/repo push origin main"), want: `"ask"`},
+	{name: "check allowed", args: []string{"check", "--json", "go test ./... && git status"}, want: `"allow"`},
+	{name: "--version", args: []string{"--version"}, want: "airlock"},
+}
+
+// A binary is one program under test, with its own state directory.
+type binary struct {
+	label, path string
+	env         []string
+	// checked: an airlock, whose replies are checked; hookOnly: a hook
+	// script that is timed only on the cases with an event on stdin.
+	checked, hookOnly bool
+}
+
+type labelled []string
+
+func (l *labelled) String() string     { return strings.Join(*l, ",") }
+func (l *labelled) Set(v string) error { *l = append(*l, v); return nil }
+
+func main() {
+	n := flag.Int("n", 300, "timed `rounds`; each round runs every binary once per case")
+	warm := flag.Int("warmup", 20, "untimed `rounds` first")
+	floorPath := flag.String("floor", "", "floor `binary`; empty: build ./bench/floor")
+	only := flag.String("case", "", "run only the cases whose name contains `text`")
+	grep := flag.String("grep", "bench/grep-hook.sh", "plain grep hook `script` timed on the hook cases too; empty: none")
+	var airlocks labelled
+	flag.Var(&airlocks, "airlock", "airlock `[label=]path` to time, repeatable; none: build ./cmd/airlock")
+	flag.Parse()
+	if err := run(*n, *warm, *floorPath, *grep, airlocks, *only); err != nil {
+		fmt.Fprintln(os.Stderr, "hooktime: error:", err)
+		os.Exit(1)
+	}
+}
+
+func run(n, warm int, floorPath, grep string, airlocks []string, only string) error {
+	dir, err := os.MkdirTemp("", "hooktime")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if floorPath == "" {
+		if floorPath, err = build(dir, "floor", "./bench/floor"); err != nil {
+			return err
+		}
+	}
+	if len(airlocks) == 0 {
+		p, err := build(dir, "airlock", "./cmd/airlock")
+		if err != nil {
+			return err
+		}
+		airlocks = []string{"airlock=" + p}
+	}
+	floor := binary{label: "floor", path: floorPath, env: privateEnv(filepath.Join(dir, "floor"))}
+	bins := []binary{floor}
+	for i, a := range airlocks {
+		label, path, ok := strings.Cut(a, "=")
+		if !ok {
+			label, path = fmt.Sprintf("airlock%d", i+1), a
+		}
+		bins = append(bins, binary{label: label, path: path, env: privateEnv(filepath.Join(dir, fmt.Sprintf("state%d", i))), checked: true})
+	}
+	if grep != "" {
+		bins = append(bins, binary{label: "grep hook", path: grep, env: floor.env, hookOnly: true})
+	}
+	var selected []testCase
+	for _, c := range cases {
+		if strings.Contains(c.name, only) {
+			selected = append(selected, c)
+		}
+	}
+	inputs := make([]*os.File, len(selected))
+	for i, c := range selected {
+		f := filepath.Join(dir, fmt.Sprintf("event%d.json", i))
+		if err := os.WriteFile(f, []byte(c.stdin), 0o600); err != nil {
+			return err
+		}
+		if inputs[i], err = os.Open(f); err != nil {
+			return err
+		}
+	}
+	devnull, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	// Check every reply once, so that a broken build is not timed.
+	for i, c := range selected {
+		for _, b := range bins {
+			if !b.checked {
+				continue
+			}
+			if err := check(b, c, inputs[i]); err != nil {
+				return err
+			}
+		}
+	}
+	// wall[case][binary] and cpu[case][binary]: one duration per round.
+	wall := make([][][]time.Duration, len(selected))
+	cpu := make([][][]time.Duration, len(selected))
+	for i := range selected {
+		wall[i] = make([][]time.Duration, len(bins))
+		cpu[i] = make([][]time.Duration, len(bins))
+	}
+	order := make([]int, len(bins))
+	for r := range warm + n {
+		for j := range order {
+			order[j] = j
+		}
+		if r%2 == 1 {
+			slices.Reverse(order)
+		}
+		for i, c := range selected {
+			for _, j := range order {
+				if bins[j].hookOnly && c.stdin == "" {
+					continue
+				}
+				w, u, err := once(bins[j], c, inputs[i], devnull)
+				if err != nil {
+					return err
+				}
+				if r >= warm {
+					wall[i][j] = append(wall[i][j], w)
+					cpu[i][j] = append(cpu[i][j], u)
+				}
+			}
+		}
+	}
+	report(os.Stdout, n, warm, bins, selected, wall, cpu)
+	return nil
+}
+
+// build compiles pkg the way it ships (no cgo) into dir.
+func build(dir, name, pkg string) (string, error) {
+	out := filepath.Join(dir, name)
+	cmd := exec.Command("go", "build", "-o", out, pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("go build %s: %w", pkg, err)
+	}
+	return out, nil
+}
+
+// privateEnv is the environment with every directory airlock reads or
+// writes moved under root, so no user's policy or journal is touched.
+func privateEnv(root string) []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "GODEBUG":
+			continue
+		}
+		env = append(env, kv)
+	}
+	home := filepath.Join(root, "home")
+	os.MkdirAll(home, 0o700)
+	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(root, "config"), "XDG_STATE_HOME="+filepath.Join(root, "state"))
+}
+
+// check runs one case once and compares its reply and status.
+func check(b binary, c testCase, in *os.File) error {
+	if _, err := in.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	cmd := exec.Command(b.path, c.args...)
+	cmd.Env, cmd.Stdin = b.env, in
+	if c.stdin == "" {
+		cmd.Stdin = nil
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	status := 0
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		status = exit.ExitCode()
+	} else if err != nil {
+		return fmt.Errorf("%s %s: %w", b.label, c.name, err)
+	}
+	if status != c.status || !strings.Contains(out.String(), c.want) || c.want == "" && out.Len() > 0 {
+		return fmt.Errorf("%s %s: exit %d, output %q, stderr %q; want exit %d and %s", b.label, c.name, status, out.String(), errb.String(), c.status, c.want)
+	}
+	return nil
+}
+
+// once starts the binary directly (os.StartProcess: fork and exec, no
+// shell) and returns the wall time from just before the fork to the end
+// of the wait, and the process's user+system CPU time.
+func once(b binary, c testCase, in, devnull *os.File) (wall, cpu time.Duration, err error) {
+	stdin := devnull
+	if c.stdin != "" {
+		if _, err := in.Seek(0, io.SeekStart); err != nil {
+			return 0, 0, err
+		}
+		stdin = in
+	}
+	argv := append([]string{b.path}, c.args...)
+	attr := &os.ProcAttr{Env: b.env, Files: []*os.File{stdin, devnull, devnull}}
+	start := time.Now()
+	p, err := os.StartProcess(b.path, argv, attr)
+	if err != nil {
+		return 0, 0, err
+	}
+	st, err := p.Wait()
+	wall = time.Since(start)
+	if err != nil {
+		return 0, 0, err
+	}
+	if b.checked && st.ExitCode() != c.status {
+		return 0, 0, fmt.Errorf("%s %s: exit %d", b.label, c.name, st.ExitCode())
+	}
+	return wall, st.UserTime() + st.SystemTime(), nil
+}
+
+func quantile(d []time.Duration, q float64) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[int(q*float64(len(s)-1)+0.5)]
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/1e6) }
+
+func report(w io.Writer, n, warm int, bins []binary, cs []testCase, wall, cpu [][][]time.Duration) {
+	host, _ := os.Hostname()
+	var load []byte
+	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
+		load = bytes.TrimSpace(b)
+	}
+	fmt.Fprintf(w, "hooktime: %d rounds after %d warm-up, %d CPUs, %s/%s, %s, host %s, load %s\n",
+		n, warm, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), host, load)
+	fmt.Fprintf(w, "%-14s %-10s %8s %8s %8s %8s %9s\n", "case", "binary", "p50 ms", "p90 ms", "cpu ms", "ratio", "cpu ratio")
+	for i, c := range cs {
+		fp50, fcpu := quantile(wall[i][0], 0.5), quantile(cpu[i][0], 0.5)
+		for j, b := range bins {
+			if len(wall[i][j]) == 0 {
+				continue
+			}
+			p50, p90, u := quantile(wall[i][j], 0.5), quantile(wall[i][j], 0.9), quantile(cpu[i][j], 0.5)
+			ratio, cratio := "1", "1"
+			if j > 0 {
+				ratio = fmt.Sprintf("%.2fx", float64(p50)/float64(fp50))
+				cratio = fmt.Sprintf("%.2fx", float64(u)/float64(fcpu))
+			}
+			fmt.Fprintf(w, "%-14s %-10s %8s %8s %8s %8s %9s\n", c.name, b.label, ms(p50), ms(p90), ms(u), ratio, cratio)
+		}
+	}
+}

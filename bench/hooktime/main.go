@@ -31,6 +31,7 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -150,12 +151,14 @@ func run(n, warm int, floorPath, grep string, airlocks []string, only string) er
 			}
 		}
 	}
-	// wall[case][binary] and cpu[case][binary]: one duration per round.
+	// wall[case][binary], cpu and faults: one figure per round.
 	wall := make([][][]time.Duration, len(selected))
 	cpu := make([][][]time.Duration, len(selected))
+	faults := make([][][]time.Duration, len(selected))
 	for i := range selected {
 		wall[i] = make([][]time.Duration, len(bins))
 		cpu[i] = make([][]time.Duration, len(bins))
+		faults[i] = make([][]time.Duration, len(bins))
 	}
 	order := make([]int, len(bins))
 	for r := range warm + n {
@@ -170,18 +173,19 @@ func run(n, warm int, floorPath, grep string, airlocks []string, only string) er
 				if bins[j].hookOnly && c.stdin == "" {
 					continue
 				}
-				w, u, err := once(bins[j], c, inputs[i], devnull)
+				w, u, f, err := once(bins[j], c, inputs[i], devnull)
 				if err != nil {
 					return err
 				}
 				if r >= warm {
 					wall[i][j] = append(wall[i][j], w)
 					cpu[i][j] = append(cpu[i][j], u)
+					faults[i][j] = append(faults[i][j], time.Duration(f))
 				}
 			}
 		}
 	}
-	report(os.Stdout, n, warm, bins, selected, wall, cpu)
+	report(os.Stdout, n, warm, bins, selected, wall, cpu, faults)
 	return nil
 }
 
@@ -242,12 +246,14 @@ func check(b binary, c testCase, in *os.File) error {
 
 // once starts the binary directly (os.StartProcess: fork and exec, no
 // shell) and returns the wall time from just before the fork to the end
-// of the wait, and the process's user+system CPU time.
-func once(b binary, c testCase, in, devnull *os.File) (wall, cpu time.Duration, err error) {
+// of the wait, the process's user+system CPU time, and its minor page
+// faults (a count that machine load does not change: pages of the binary
+// and of fresh memory touched).
+func once(b binary, c testCase, in, devnull *os.File) (wall, cpu time.Duration, faults int64, err error) {
 	stdin := devnull
 	if c.stdin != "" {
 		if _, err := in.Seek(0, io.SeekStart); err != nil {
-			return 0, 0, err
+			return 0, 0, 0, err
 		}
 		stdin = in
 	}
@@ -256,17 +262,20 @@ func once(b binary, c testCase, in, devnull *os.File) (wall, cpu time.Duration, 
 	start := time.Now()
 	p, err := os.StartProcess(b.path, argv, attr)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	st, err := p.Wait()
 	wall = time.Since(start)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	if b.checked && st.ExitCode() != c.status {
-		return 0, 0, fmt.Errorf("%s %s: exit %d", b.label, c.name, st.ExitCode())
+		return 0, 0, 0, fmt.Errorf("%s %s: exit %d", b.label, c.name, st.ExitCode())
 	}
-	return wall, st.UserTime() + st.SystemTime(), nil
+	if ru, ok := st.SysUsage().(*syscall.Rusage); ok {
+		faults = ru.Minflt
+	}
+	return wall, st.UserTime() + st.SystemTime(), faults, nil
 }
 
 func quantile(d []time.Duration, q float64) time.Duration {
@@ -277,7 +286,10 @@ func quantile(d []time.Duration, q float64) time.Duration {
 
 func ms(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/1e6) }
 
-func report(w io.Writer, n, warm int, bins []binary, cs []testCase, wall, cpu [][][]time.Duration) {
+// report prints, per case and binary, the median and 90th percentile of
+// the wall time, the median CPU time and page faults, and the ratios of
+// the medians to the floor's.
+func report(w io.Writer, n, warm int, bins []binary, cs []testCase, wall, cpu, faults [][][]time.Duration) {
 	host, _ := os.Hostname()
 	var load []byte
 	if b, err := os.ReadFile("/proc/loadavg"); err == nil {
@@ -285,7 +297,7 @@ func report(w io.Writer, n, warm int, bins []binary, cs []testCase, wall, cpu []
 	}
 	fmt.Fprintf(w, "hooktime: %d rounds after %d warm-up, %d CPUs, %s/%s, %s, host %s, load %s\n",
 		n, warm, runtime.NumCPU(), runtime.GOOS, runtime.GOARCH, runtime.Version(), host, load)
-	fmt.Fprintf(w, "%-14s %-10s %8s %8s %8s %8s %9s\n", "case", "binary", "p50 ms", "p90 ms", "cpu ms", "ratio", "cpu ratio")
+	fmt.Fprintf(w, "%-14s %-10s %8s %8s %8s %7s %8s %9s\n", "case", "binary", "p50 ms", "p90 ms", "cpu ms", "faults", "ratio", "cpu ratio")
 	for i, c := range cs {
 		fp50, fcpu := quantile(wall[i][0], 0.5), quantile(cpu[i][0], 0.5)
 		for j, b := range bins {
@@ -298,7 +310,7 @@ func report(w io.Writer, n, warm int, bins []binary, cs []testCase, wall, cpu []
 				ratio = fmt.Sprintf("%.2fx", float64(p50)/float64(fp50))
 				cratio = fmt.Sprintf("%.2fx", float64(u)/float64(fcpu))
 			}
-			fmt.Fprintf(w, "%-14s %-10s %8s %8s %8s %8s %9s\n", c.name, b.label, ms(p50), ms(p90), ms(u), ratio, cratio)
+			fmt.Fprintf(w, "%-14s %-10s %8s %8s %8s %7d %8s %9s\n", c.name, b.label, ms(p50), ms(p90), ms(u), int64(quantile(faults[i][j], 0.5)), ratio, cratio)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -16,18 +17,23 @@ import (
 // genericStems are file names that say nothing about who imports the file:
 // importers name its directory instead ("./utils" for utils/index.js), or
 // nothing imports it at all.
-var genericStems = map[string]bool{
-	"index": true, "main": true, "mod": true, "__init__": true, "__main__": true, "init": true,
-	"lib": true, "default": true, "app": true, "module": true, "package": true,
-}
+var genericStems = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"index": true, "main": true, "mod": true, "__init__": true, "__main__": true, "init": true,
+		"lib": true, "default": true, "app": true, "module": true, "package": true,
+	}
+})
 
 // genericDirs are directory names too common to mean a search looked for
-// this file's package.
-var genericDirs = map[string]bool{
-	"src": true, "lib": true, "internal": true, "pkg": true, "app": true, "cmd": true, "source": true,
-	"sources": true, "java": true, "js": true, "ts": true, "scripts": true, "bin": true, "test": true, "tests": true,
-	"main": true, "com": true, "org": true, "code": true,
-}
+// this file's package. Both maps are built on first use, not at the
+// initialisation every hook call runs.
+var genericDirs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"src": true, "lib": true, "internal": true, "pkg": true, "app": true, "cmd": true, "source": true,
+		"sources": true, "java": true, "js": true, "ts": true, "scripts": true, "bin": true, "test": true, "tests": true,
+		"main": true, "com": true, "org": true, "code": true,
+	}
+})
 
 // importNames are the names a search for the files that import target
 // would contain: its file name without extension (unless generic), its
@@ -50,13 +56,13 @@ func importNames(target, root string) []string {
 		}
 		names = append(names, n)
 	}
-	if !genericStems[stem] {
+	if !genericStems()[stem] {
 		add(stem)
 	}
 	add(base)
 	dir := filepath.Dir(target)
 	if dir != filepath.Clean(root) && dir != filepath.Dir(dir) {
-		if d := strings.ToLower(filepath.Base(dir)); !genericDirs[d] {
+		if d := strings.ToLower(filepath.Base(dir)); !genericDirs()[d] {
 			add(d)
 		}
 	}

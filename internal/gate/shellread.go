@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -52,12 +53,12 @@ func readShell(r *classify.Result, cwd string) shellFacts {
 			if sub == "grep" {
 				f.addSearch(inv, "git grep", rest, grepSpec, cwd)
 			}
-		case searchPrograms[name] != nil:
+		case searchPrograms()[name] != nil:
 			if name == "rg" && hasAny(args, "--pre", "--search-zip", "-z") {
 				// --pre runs a program on every file.
 				return shellFacts{}
 			}
-			f.addSearch(inv, name, args, *searchPrograms[name], cwd)
+			f.addSearch(inv, name, args, *searchPrograms()[name], cwd)
 		case name == "find":
 			if !readOnlyFind(args) {
 				return shellFacts{}
@@ -68,10 +69,10 @@ func readShell(r *classify.Result, cwd string) shellFacts {
 				return shellFacts{}
 			}
 			f.addReads(inv, files, cwd)
-		case readerPrograms[name] != nil:
-			p := readerPrograms[name].Parse(args)
+		case readerPrograms()[name] != nil:
+			p := readerPrograms()[name].Parse(args)
 			f.addReads(inv, p.Operands, cwd)
-		case listerPrograms[name]:
+		case listerPrograms()[name]:
 			if name == "sort" && hasAny(args, "-o", "--output") || name == "fd" && hasAny(args, "-x", "-X", "--exec", "--exec-batch") {
 				return shellFacts{}
 			}
@@ -180,8 +181,11 @@ func readOnlyFind(args []string) bool {
 }
 
 // sedPrintScript is a sed script that only prints lines: "p", "5p",
-// "1,20p", "$p", "/re/p".
-var sedPrintScript = regexp.MustCompile(`^((\d+|\$|/[^/]*/)(,(\d+|\$|/[^/]*/))?)?p$`)
+// "1,20p", "$p", "/re/p". Compiled on first use: the hook runs this
+// package's initialisation on every call, and the gate is off by default.
+var sedPrintScript = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^((\d+|\$|/[^/]*/)(,(\d+|\$|/[^/]*/))?)?p$`)
+})
 
 // sedPrint reports whether a sed run only prints lines of files (sed -n
 // 'a,bp' file), returning the files.
@@ -199,7 +203,7 @@ func sedPrint(args []string) ([]string, bool) {
 		scripts, files = files[:1], files[1:]
 	}
 	for _, s := range scripts {
-		if !sedPrintScript.MatchString(strings.TrimSpace(s)) {
+		if !sedPrintScript().MatchString(strings.TrimSpace(s)) {
 			return nil, false
 		}
 	}
@@ -207,25 +211,30 @@ func sedPrint(args []string) ([]string, bool) {
 }
 
 // readerPrograms read the files named as operands and print to standard
-// output; the spec says which options take a value.
-var readerPrograms = map[string]*argv.Spec{
-	"cat": {}, "tac": {}, "nl": {Short: "bdfhilnsvw"}, "head": {Short: "nc"}, "tail": {Short: "ncs"},
-	"less": {}, "more": {}, "bat": {Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme"}},
-	"wc": {}, "file": {}, "stat": {Short: "c", Long: []string{"--format", "--printf"}}, "od": {Short: "AjNtw"},
-	"hexdump": {Short: "eFns"}, "xxd": {Short: "cglosS"}, "strings": {Short: "nt"},
-	"md5sum": {}, "sha1sum": {}, "sha256sum": {}, "sha512sum": {}, "cksum": {},
-	"jq": {}, "diff": {}, "cmp": {}, "cut": {Short: "bcdf"}, "column": {}, "tr": {},
-}
+// output; the spec says which options take a value. Maps are built on
+// first use, not at initialisation (see sedPrintScript).
+var readerPrograms = sync.OnceValue(func() map[string]*argv.Spec {
+	return map[string]*argv.Spec{
+		"cat": {}, "tac": {}, "nl": {Short: "bdfhilnsvw"}, "head": {Short: "nc"}, "tail": {Short: "ncs"},
+		"less": {}, "more": {}, "bat": {Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme"}},
+		"wc": {}, "file": {}, "stat": {Short: "c", Long: []string{"--format", "--printf"}}, "od": {Short: "AjNtw"},
+		"hexdump": {Short: "eFns"}, "xxd": {Short: "cglosS"}, "strings": {Short: "nt"},
+		"md5sum": {}, "sha1sum": {}, "sha256sum": {}, "sha512sum": {}, "cksum": {},
+		"jq": {}, "diff": {}, "cmp": {}, "cut": {Short: "bcdf"}, "column": {}, "tr": {},
+	}
+})
 
 // listerPrograms report on the system or the tree and read nothing that
 // counts as evidence.
-var listerPrograms = map[string]bool{
-	"ls": true, "pwd": true, "cd": true, "tree": true, "which": true, "type": true, "whereis": true,
-	"whoami": true, "id": true, "date": true, "uname": true, "hostname": true, "printenv": true,
-	"echo": true, "printf": true, "true": true, "false": true, "test": true, "[": true,
-	"du": true, "df": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
-	"sort": true, "comm": true, "fd": true, "locate": true,
-}
+var listerPrograms = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ls": true, "pwd": true, "cd": true, "tree": true, "which": true, "type": true, "whereis": true,
+		"whoami": true, "id": true, "date": true, "uname": true, "hostname": true, "printenv": true,
+		"echo": true, "printf": true, "true": true, "false": true, "test": true, "[": true,
+		"du": true, "df": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
+		"sort": true, "comm": true, "fd": true, "locate": true,
+	}
+})
 
 // grepSpec is grep's options that take a value.
 var grepSpec = argv.Spec{Short: "efmABCdD", Long: []string{
@@ -235,16 +244,18 @@ var grepSpec = argv.Spec{Short: "efmABCdD", Long: []string{
 
 // searchPrograms search file contents; the spec says which options take a
 // value, so that the pattern and the paths are told apart.
-var searchPrograms = map[string]*argv.Spec{
-	"grep": &grepSpec, "egrep": &grepSpec, "fgrep": &grepSpec,
-	"rg": {Short: "efgtTABCmMjEdr", Long: []string{
-		"--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--after-context", "--before-context",
-		"--context", "--max-count", "--max-columns", "--threads", "--encoding", "--max-depth", "--replace", "--type-add",
-		"--max-filesize", "--path-separator", "--sort", "--sortr", "--color", "--colors", "--context-separator",
-	}},
-	"ag":  {Short: "ABCGgmp", Long: []string{"--after", "--before", "--context", "--file-search-regex", "--max-count", "--ignore", "--depth", "--path-to-ignore"}},
-	"ack": {Short: "ABCmg", Long: []string{"--after-context", "--before-context", "--context", "--max-count", "--type", "--ignore-dir", "--ignore-file", "--match"}},
-}
+var searchPrograms = sync.OnceValue(func() map[string]*argv.Spec {
+	return map[string]*argv.Spec{
+		"grep": &grepSpec, "egrep": &grepSpec, "fgrep": &grepSpec,
+		"rg": {Short: "efgtTABCmMjEdr", Long: []string{
+			"--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--after-context", "--before-context",
+			"--context", "--max-count", "--max-columns", "--threads", "--encoding", "--max-depth", "--replace", "--type-add",
+			"--max-filesize", "--path-separator", "--sort", "--sortr", "--color", "--colors", "--context-separator",
+		}},
+		"ag":  {Short: "ABCGgmp", Long: []string{"--after", "--before", "--context", "--file-search-regex", "--max-count", "--ignore", "--depth", "--path-to-ignore"}},
+		"ack": {Short: "ABCmg", Long: []string{"--after-context", "--before-context", "--context", "--max-count", "--type", "--ignore-dir", "--ignore-file", "--match"}},
+	}
+})
 
 // addSearch records a content search: its patterns (-e values, or the
 // first operand) and its paths (the other operands).

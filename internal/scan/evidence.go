@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"sync"
 )
 
 // window is how many lines after a command its output is looked for.
@@ -35,118 +36,120 @@ var httpMarkers = []marker{
 // shows one of its commands ran. Output that shows a failed attempt
 // ("npm error", "curl: (6)") counts too: the command was run, and the
 // reviewer reads the line.
-var evidence = map[string][]marker{
-	"git": {
-		{match: gitRemoteLine},
-		{match: gitRefUpdate},
-		{prefix: "Everything up-to-date"},
-		{prefix: "remote: "},
-		{prefix: "Enumerating objects:"},
-		{prefix: "Writing objects:"},
-		{prefix: "Total ", contains: "(delta "},
-		{prefix: "To ", contains: "!"},
-		{prefix: "error: failed to push"},
-		{prefix: "Sent [PATCH"}, {prefix: "OK. Log says:"}, {prefix: "Result: 250"},
-	},
-	"gh": {
-		{prefix: "https://", contains: "/pull/"}, {prefix: "https://", contains: "/releases/"},
-		{prefix: "https://", contains: "/issues/"},
-		{prefix: "✓ "}, {prefix: "! "}, {prefix: "Creating pull request for"},
-		{prefix: "Creating draft pull request for"}, {prefix: "HTTP 4"}, {prefix: "GraphQL:"},
-	},
-	"glab": {
-		{prefix: "https://", contains: "merge_requests/"}, {prefix: "Creating merge request for"},
-		{prefix: "✓ "},
-	},
-	"curl":   append([]marker{{contains: "% Total"}, {prefix: "curl: ("}, {prefix: "{"}}, httpMarkers...),
-	"wget":   append([]marker{{prefix: "Resolving "}, {prefix: "Connecting to "}, {contains: "request sent, awaiting response"}, {prefix: "Saving to:"}}, httpMarkers...),
-	"http":   httpMarkers,
-	"npm":    {{prefix: "npm notice"}, {prefix: "npm error"}, {prefix: "npm ERR!"}, {match: plusPackageVersion}},
-	"pnpm":   {{prefix: "npm notice"}, {prefix: "npm error"}, {prefix: "ERR_PNPM"}, {match: plusPackageVersion}},
-	"yarn":   {{prefix: "success Published"}, {prefix: "[npm]"}, {prefix: "➤ YN"}, {prefix: "info Publishing"}, {match: plusPackageVersion}},
-	"bun":    {{prefix: "bun publish"}, {match: plusPackageVersion}, {prefix: "error:"}},
-	"cargo":  {{prefix: "Uploading "}, {prefix: "Uploaded "}, {prefix: "Published "}, {prefix: "Packaging "}, {prefix: "Updating crates.io index"}, {prefix: "error: failed to publish"}},
-	"twine":  {{prefix: "Uploading distributions to"}, {prefix: "Uploading "}, {prefix: "View at:"}, {contains: "100%"}, {prefix: "ERROR    HTTPError"}},
-	"uv":     {{prefix: "Publishing "}, {prefix: "Uploading "}},
-	"poetry": {{prefix: "Publishing "}, {prefix: "- Uploading "}},
-	"gem":    {{prefix: "Pushing gem to"}, {prefix: "Successfully registered gem"}},
-	"mvn":    {{prefix: "Uploading to"}, {prefix: "Uploaded to"}, {prefix: "[INFO] Uploading"}, {prefix: "[INFO] Uploaded"}},
-	"gradle": {{prefix: "> Task :publish"}, {contains: ":publish"}},
-	"dotnet": {{prefix: "Pushing "}, {prefix: "Your package was pushed"}, {prefix: "info : Pushing"}},
-	"docker": {
-		{prefix: "The push refers to repository"}, {contains: ": Pushed"}, {contains: ": Layer already exists"},
-		{contains: "digest: sha256:"}, {prefix: "Getting image source signatures"}, {prefix: "Copying blob"},
-		{prefix: "Writing manifest"},
-	},
-	"kubectl": {{match: kubeResourceLine}, {prefix: "Error from server"}},
-	"helm": {
-		{prefix: "Release \""}, {prefix: "STATUS: deployed"}, {prefix: "NAME: "}, {prefix: "REVISION: "},
-		{prefix: "Pushed: "}, {prefix: "release \"", contains: "uninstalled"},
-	},
-	"terraform": {
-		{prefix: "Apply complete!"}, {prefix: "Destroy complete!"}, {contains: ": Creating..."},
-		{contains: ": Creation complete after"}, {contains: ": Modifying..."}, {contains: ": Destroying..."},
-		{contains: ": Destruction complete after"},
-	},
-	"pulumi":           {{prefix: "Updating ("}, {prefix: "Destroying ("}, {prefix: "Resources:"}, {prefix: "Duration:"}},
-	"ansible-playbook": {{prefix: "PLAY ["}, {prefix: "TASK ["}, {prefix: "PLAY RECAP"}},
-	"railway": {
-		{prefix: "Deploying"}, {prefix: "Deployed"}, {contains: "deployed"}, {prefix: "Production: https://"},
-		{prefix: "Website URL:"}, {prefix: "Visit your newly deployed app"}, {contains: "Deploy complete"},
-		{prefix: "Uploaded"}, {prefix: "Build Logs:"}, {prefix: "Deploy URL:"}, {prefix: "Current Version ID:"},
-		{prefix: "Published "}, {prefix: "Released "}, {prefix: "==> "}, {prefix: "✔"}, {prefix: "✅"},
-	},
-	"serverless": {
-		{prefix: "Deploying"}, {contains: "Successfully created/updated stack"}, {contains: "Service deployed"},
-		{contains: "UPDATE_COMPLETE"}, {contains: "CREATE_COMPLETE"}, {contains: "DELETE_COMPLETE"},
-		{contains: "Environment update completed successfully"}, {prefix: "✅"}, {prefix: "✔"},
-	},
-	"aws": {
-		{prefix: "upload: "}, {prefix: "copy: "}, {prefix: "delete: "}, {prefix: "move: "},
-		{prefix: "{"}, {prefix: "An error occurred ("},
-	},
-	"gcloud": {
-		{prefix: "Updated ["}, {prefix: "Created ["}, {prefix: "Deleted ["}, {prefix: "Copying file://"},
-		{contains: "Operation completed over"}, {prefix: "Deploying"}, {prefix: "Service URL:"}, {prefix: "ERROR: ("},
-	},
-	"az":     {{contains: "\"provisioningState\""}, {prefix: "{"}, {prefix: "ERROR:"}, {prefix: "Finished["}},
-	"gsutil": {{prefix: "Copying file://"}, {contains: "Operation completed over"}, {prefix: "Removing gs://"}},
-	"doctl":  {{prefix: "ID "}, {prefix: "Notice:"}, {prefix: "Error:"}},
-	"ssh": {
-		{prefix: "Warning: Permanently added"}, {prefix: "Connection to ", contains: " closed"},
-		{prefix: "Number of key(s) added:"}, {prefix: "ssh: "},
-	},
-	"scp":    {{match: transferProgress}, {prefix: "scp: "}},
-	"sftp":   {{prefix: "sftp> "}, {prefix: "Uploading "}, {prefix: "Connected to "}},
-	"rsync":  {{prefix: "sent ", contains: " bytes"}, {prefix: "total size is"}, {match: transferProgress}, {prefix: "sending incremental file list"}},
-	"rclone": {{prefix: "Transferred:"}, {contains: "INFO  :"}, {contains: "Copied (new)"}},
-	"ftp":    {{prefix: "226 "}, {prefix: "150 "}, {prefix: "Connected to "}},
-	"lftp":   {{contains: "bytes transferred"}, {prefix: "Total "}},
-	"mail":   {{prefix: "Mail sent"}, {prefix: "Message sent"}},
-	"sendmail": {
-		{prefix: "Mail sent"}, {prefix: "Message sent"}, {prefix: "sendmail: "}, {prefix: "msmtp: "},
-		{contains: "Email was sent successfully"},
-	},
-	"swaks": {{prefix: "=== Trying"}, {prefix: "~> "}, {prefix: "<~ "}, {prefix: "-> "}, {prefix: "<- "}},
-	"nc":    {{prefix: "Connection to ", contains: "succeeded"}, {prefix: "Ncat: "}},
-	"socat": {{contains: "socat["}},
-	"telnet": {
-		{prefix: "Trying "}, {prefix: "Connected to "}, {prefix: "Escape character is"},
-	},
-	"psql": {
-		{prefix: "INSERT 0 "}, {prefix: "UPDATE "}, {prefix: "DELETE "}, {prefix: "DROP "}, {prefix: "TRUNCATE"},
-		{prefix: "ALTER "}, {prefix: "CREATE "}, {prefix: "Query OK, "}, {prefix: "ERROR:"}, {prefix: "ERROR "},
-	},
-	"redis-cli": {{prefix: "OK"}, {prefix: "(integer) "}, {prefix: "(error) "}},
-	"mongosh":   {{contains: "acknowledged"}, {contains: "deletedCount"}, {contains: "modifiedCount"}},
-}
+var evidence = sync.OnceValue(func() map[string][]marker {
+	return map[string][]marker{
+		"git": {
+			{match: gitRemoteLine},
+			{match: gitRefUpdate},
+			{prefix: "Everything up-to-date"},
+			{prefix: "remote: "},
+			{prefix: "Enumerating objects:"},
+			{prefix: "Writing objects:"},
+			{prefix: "Total ", contains: "(delta "},
+			{prefix: "To ", contains: "!"},
+			{prefix: "error: failed to push"},
+			{prefix: "Sent [PATCH"}, {prefix: "OK. Log says:"}, {prefix: "Result: 250"},
+		},
+		"gh": {
+			{prefix: "https://", contains: "/pull/"}, {prefix: "https://", contains: "/releases/"},
+			{prefix: "https://", contains: "/issues/"},
+			{prefix: "✓ "}, {prefix: "! "}, {prefix: "Creating pull request for"},
+			{prefix: "Creating draft pull request for"}, {prefix: "HTTP 4"}, {prefix: "GraphQL:"},
+		},
+		"glab": {
+			{prefix: "https://", contains: "merge_requests/"}, {prefix: "Creating merge request for"},
+			{prefix: "✓ "},
+		},
+		"curl":   append([]marker{{contains: "% Total"}, {prefix: "curl: ("}, {prefix: "{"}}, httpMarkers...),
+		"wget":   append([]marker{{prefix: "Resolving "}, {prefix: "Connecting to "}, {contains: "request sent, awaiting response"}, {prefix: "Saving to:"}}, httpMarkers...),
+		"http":   httpMarkers,
+		"npm":    {{prefix: "npm notice"}, {prefix: "npm error"}, {prefix: "npm ERR!"}, {match: plusPackageVersion}},
+		"pnpm":   {{prefix: "npm notice"}, {prefix: "npm error"}, {prefix: "ERR_PNPM"}, {match: plusPackageVersion}},
+		"yarn":   {{prefix: "success Published"}, {prefix: "[npm]"}, {prefix: "➤ YN"}, {prefix: "info Publishing"}, {match: plusPackageVersion}},
+		"bun":    {{prefix: "bun publish"}, {match: plusPackageVersion}, {prefix: "error:"}},
+		"cargo":  {{prefix: "Uploading "}, {prefix: "Uploaded "}, {prefix: "Published "}, {prefix: "Packaging "}, {prefix: "Updating crates.io index"}, {prefix: "error: failed to publish"}},
+		"twine":  {{prefix: "Uploading distributions to"}, {prefix: "Uploading "}, {prefix: "View at:"}, {contains: "100%"}, {prefix: "ERROR    HTTPError"}},
+		"uv":     {{prefix: "Publishing "}, {prefix: "Uploading "}},
+		"poetry": {{prefix: "Publishing "}, {prefix: "- Uploading "}},
+		"gem":    {{prefix: "Pushing gem to"}, {prefix: "Successfully registered gem"}},
+		"mvn":    {{prefix: "Uploading to"}, {prefix: "Uploaded to"}, {prefix: "[INFO] Uploading"}, {prefix: "[INFO] Uploaded"}},
+		"gradle": {{prefix: "> Task :publish"}, {contains: ":publish"}},
+		"dotnet": {{prefix: "Pushing "}, {prefix: "Your package was pushed"}, {prefix: "info : Pushing"}},
+		"docker": {
+			{prefix: "The push refers to repository"}, {contains: ": Pushed"}, {contains: ": Layer already exists"},
+			{contains: "digest: sha256:"}, {prefix: "Getting image source signatures"}, {prefix: "Copying blob"},
+			{prefix: "Writing manifest"},
+		},
+		"kubectl": {{match: kubeResourceLine}, {prefix: "Error from server"}},
+		"helm": {
+			{prefix: "Release \""}, {prefix: "STATUS: deployed"}, {prefix: "NAME: "}, {prefix: "REVISION: "},
+			{prefix: "Pushed: "}, {prefix: "release \"", contains: "uninstalled"},
+		},
+		"terraform": {
+			{prefix: "Apply complete!"}, {prefix: "Destroy complete!"}, {contains: ": Creating..."},
+			{contains: ": Creation complete after"}, {contains: ": Modifying..."}, {contains: ": Destroying..."},
+			{contains: ": Destruction complete after"},
+		},
+		"pulumi":           {{prefix: "Updating ("}, {prefix: "Destroying ("}, {prefix: "Resources:"}, {prefix: "Duration:"}},
+		"ansible-playbook": {{prefix: "PLAY ["}, {prefix: "TASK ["}, {prefix: "PLAY RECAP"}},
+		"railway": {
+			{prefix: "Deploying"}, {prefix: "Deployed"}, {contains: "deployed"}, {prefix: "Production: https://"},
+			{prefix: "Website URL:"}, {prefix: "Visit your newly deployed app"}, {contains: "Deploy complete"},
+			{prefix: "Uploaded"}, {prefix: "Build Logs:"}, {prefix: "Deploy URL:"}, {prefix: "Current Version ID:"},
+			{prefix: "Published "}, {prefix: "Released "}, {prefix: "==> "}, {prefix: "✔"}, {prefix: "✅"},
+		},
+		"serverless": {
+			{prefix: "Deploying"}, {contains: "Successfully created/updated stack"}, {contains: "Service deployed"},
+			{contains: "UPDATE_COMPLETE"}, {contains: "CREATE_COMPLETE"}, {contains: "DELETE_COMPLETE"},
+			{contains: "Environment update completed successfully"}, {prefix: "✅"}, {prefix: "✔"},
+		},
+		"aws": {
+			{prefix: "upload: "}, {prefix: "copy: "}, {prefix: "delete: "}, {prefix: "move: "},
+			{prefix: "{"}, {prefix: "An error occurred ("},
+		},
+		"gcloud": {
+			{prefix: "Updated ["}, {prefix: "Created ["}, {prefix: "Deleted ["}, {prefix: "Copying file://"},
+			{contains: "Operation completed over"}, {prefix: "Deploying"}, {prefix: "Service URL:"}, {prefix: "ERROR: ("},
+		},
+		"az":     {{contains: "\"provisioningState\""}, {prefix: "{"}, {prefix: "ERROR:"}, {prefix: "Finished["}},
+		"gsutil": {{prefix: "Copying file://"}, {contains: "Operation completed over"}, {prefix: "Removing gs://"}},
+		"doctl":  {{prefix: "ID "}, {prefix: "Notice:"}, {prefix: "Error:"}},
+		"ssh": {
+			{prefix: "Warning: Permanently added"}, {prefix: "Connection to ", contains: " closed"},
+			{prefix: "Number of key(s) added:"}, {prefix: "ssh: "},
+		},
+		"scp":    {{match: transferProgress}, {prefix: "scp: "}},
+		"sftp":   {{prefix: "sftp> "}, {prefix: "Uploading "}, {prefix: "Connected to "}},
+		"rsync":  {{prefix: "sent ", contains: " bytes"}, {prefix: "total size is"}, {match: transferProgress}, {prefix: "sending incremental file list"}},
+		"rclone": {{prefix: "Transferred:"}, {contains: "INFO  :"}, {contains: "Copied (new)"}},
+		"ftp":    {{prefix: "226 "}, {prefix: "150 "}, {prefix: "Connected to "}},
+		"lftp":   {{contains: "bytes transferred"}, {prefix: "Total "}},
+		"mail":   {{prefix: "Mail sent"}, {prefix: "Message sent"}},
+		"sendmail": {
+			{prefix: "Mail sent"}, {prefix: "Message sent"}, {prefix: "sendmail: "}, {prefix: "msmtp: "},
+			{contains: "Email was sent successfully"},
+		},
+		"swaks": {{prefix: "=== Trying"}, {prefix: "~> "}, {prefix: "<~ "}, {prefix: "-> "}, {prefix: "<- "}},
+		"nc":    {{prefix: "Connection to ", contains: "succeeded"}, {prefix: "Ncat: "}},
+		"socat": {{contains: "socat["}},
+		"telnet": {
+			{prefix: "Trying "}, {prefix: "Connected to "}, {prefix: "Escape character is"},
+		},
+		"psql": {
+			{prefix: "INSERT 0 "}, {prefix: "UPDATE "}, {prefix: "DELETE "}, {prefix: "DROP "}, {prefix: "TRUNCATE"},
+			{prefix: "ALTER "}, {prefix: "CREATE "}, {prefix: "Query OK, "}, {prefix: "ERROR:"}, {prefix: "ERROR "},
+		},
+		"redis-cli": {{prefix: "OK"}, {prefix: "(integer) "}, {prefix: "(error) "}},
+		"mongosh":   {{contains: "acknowledged"}, {contains: "deletedCount"}, {contains: "modifiedCount"}},
+	}
+})
 
 // shows reports whether line is output of a command of the family: one of
 // the family's markers, or an HTTP status line or request trace, which
 // interpreters, cloud CLIs and deploy tools print too.
 func shows(family string, line []byte) bool {
-	for i := range evidence[family] {
-		if evidence[family][i].matches(line) {
+	for i := range evidence()[family] {
+		if evidence()[family][i].matches(line) {
 			return true
 		}
 	}

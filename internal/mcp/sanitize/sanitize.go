@@ -14,6 +14,7 @@ package sanitize
 
 import (
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -32,14 +33,16 @@ const (
 // single angle quotes. Only « and » are delimiters; their look-alikes are
 // mapped too so that a model skimming the text sees no double angle quote
 // at all inside a quotation.
-var replacements = map[rune]rune{
-	'«': '‹', '»': '›', // the delimiters themselves
-	'≪': '‹', '≫': '›', // much less-than / greater-than
-	'《': '‹', '》': '›', // CJK double angle brackets
-	'⟪': '‹', '⟫': '›', // mathematical double angle brackets
-	'⨞': '‹', '⨟': '›',
-	'ﹽ': '‹', 'ﹾ': '›',
-}
+var replacements = sync.OnceValue(func() map[rune]rune {
+	return map[rune]rune{
+		'«': '‹', '»': '›', // the delimiters themselves
+		'≪': '‹', '≫': '›', // much less-than / greater-than
+		'《': '‹', '》': '›', // CJK double angle brackets
+		'⟪': '‹', '⟫': '›', // mathematical double angle brackets
+		'⨞': '‹', '⨟': '›',
+		'ﹽ': '‹', 'ﹾ': '›',
+	}
+})
 
 // Text sanitises one untrusted string: CR, LF, U+2028, U+2029, NEL,
 // vertical tab and form feed become spaces (runs of them one space); ANSI
@@ -74,7 +77,7 @@ func Text(s string) string {
 		case isInvisible(r):
 			// dropped
 		default:
-			if q, ok := replacements[r]; ok {
+			if q, ok := replacements()[r]; ok {
 				r = q
 			}
 			b.WriteRune(r)

@@ -25,6 +25,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,7 +40,8 @@ import (
 type testCase struct {
 	name  string
 	args  []string
-	stdin string // event given on standard input; empty: /dev/null
+	stdin string   // event given on standard input; empty: /dev/null
+	env   []string // added to the binary's environment
 	// want is a substring airlock's standard output must contain (empty:
 	// the output must be empty, Claude Code's "no objection") and status
 	// its exit status, checked once before timing.
@@ -49,14 +51,18 @@ type testCase struct {
 
 const eventFmt = `{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q,"description":"d"},"tool_use_id":"toolu_01"}`
 
-// cases are the calls the floor is compared with: the hook's allowed and
-// held calls (the held one appends to the journal and fsyncs), the
-// check command, and --version (start-up alone).
+// cases are the calls the floor is compared with: the hook's allowed call,
+// a held one in interactive mode (ask: appended and fsynced) and in
+// unattended mode (defer: queued, which also looks through the journal
+// for a human's approval of it, then appended and fsynced), the check
+// command, and --version (start-up alone).
 var cases = []testCase{
 	{name: "hook allowed", args: []string{"hook", "claude-code", "--event", "PreToolUse"},
 		stdin: fmt.Sprintf(eventFmt, "go test ./... && git status")},
 	{name: "hook held", args: []string{"hook", "claude-code", "--event", "PreToolUse"},
 		stdin: fmt.Sprintf(eventFmt, "git -C /tmp/repo push origin main"), want: `"ask"`},
+	{name: "hook deferred", args: []string{"hook", "claude-code", "--event", "PreToolUse"}, env: []string{"AIRLOCK_MODE=unattended"},
+		stdin: fmt.Sprintf(eventFmt, "git -C /tmp/repo push origin main"), want: "queued as"},
 	{name: "check allowed", args: []string{"check", "--json", "go test ./... && git status"}, want: `"allow"`},
 	{name: "--version", args: []string{"--version"}, want: "airlock"},
 }
@@ -80,17 +86,18 @@ func main() {
 	warm := flag.Int("warmup", 20, "untimed `rounds` first")
 	floorPath := flag.String("floor", "", "floor `binary`; empty: build ./bench/floor")
 	only := flag.String("case", "", "run only the cases whose name contains `text`")
+	ipc := flag.Bool("ipc", false, "also time bench/ipcfloor, a client that asks a resident service on a unix socket (served by this process) for a fixed reply: the lower bound of that design")
 	grep := flag.String("grep", "bench/grep-hook.sh", "plain grep hook `script` timed on the hook cases too; empty: none")
 	var airlocks labelled
 	flag.Var(&airlocks, "airlock", "airlock `[label=]path` to time, repeatable; none: build ./cmd/airlock")
 	flag.Parse()
-	if err := run(*n, *warm, *floorPath, *grep, airlocks, *only); err != nil {
+	if err := run(*n, *warm, *floorPath, *grep, *ipc, airlocks, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "hooktime: error:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, warm int, floorPath, grep string, airlocks []string, only string) error {
+func run(n, warm int, floorPath, grep string, ipc bool, airlocks []string, only string) error {
 	dir, err := os.MkdirTemp("", "hooktime")
 	if err != nil {
 		return err
@@ -119,6 +126,19 @@ func run(n, warm int, floorPath, grep string, airlocks []string, only string) er
 	}
 	if grep != "" {
 		bins = append(bins, binary{label: "grep hook", path: grep, env: floor.env, hookOnly: true})
+	}
+	if ipc {
+		client, err := build(dir, "ipcfloor", "./bench/ipcfloor")
+		if err != nil {
+			return err
+		}
+		sock := filepath.Join(dir, "ipc.sock")
+		l, err := serveFixed(sock)
+		if err != nil {
+			return err
+		}
+		defer l.Close()
+		bins = append(bins, binary{label: "ipc client", path: client, env: slices.Concat(floor.env, []string{"IPCFLOOR_SOCK=" + sock}), hookOnly: true})
 	}
 	var selected []testCase
 	for _, c := range cases {
@@ -189,6 +209,31 @@ func run(n, warm int, floorPath, grep string, airlocks []string, only string) er
 	return nil
 }
 
+// serveFixed answers every connection on a unix socket at path, once the
+// client has sent its whole event, with the floor's fixed reply: the
+// resident half of the design bench/ipcfloor measures, at no cost of its
+// own.
+func serveFixed(path string) (net.Listener, error) {
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				io.Copy(io.Discard, c)
+				c.Write([]byte(`{"decision":"allow"}` + "\n"))
+			}()
+		}
+	}()
+	return l, nil
+}
+
 // build compiles pkg the way it ships (no cgo) into dir.
 func build(dir, name, pkg string) (string, error) {
 	out := filepath.Join(dir, name)
@@ -224,7 +269,7 @@ func check(b binary, c testCase, in *os.File) error {
 		return err
 	}
 	cmd := exec.Command(b.path, c.args...)
-	cmd.Env, cmd.Stdin = b.env, in
+	cmd.Env, cmd.Stdin = slices.Concat(b.env, c.env), in
 	if c.stdin == "" {
 		cmd.Stdin = nil
 	}
@@ -258,7 +303,7 @@ func once(b binary, c testCase, in, devnull *os.File) (wall, cpu time.Duration, 
 		stdin = in
 	}
 	argv := append([]string{b.path}, c.args...)
-	attr := &os.ProcAttr{Env: b.env, Files: []*os.File{stdin, devnull, devnull}}
+	attr := &os.ProcAttr{Env: slices.Concat(b.env, c.env), Files: []*os.File{stdin, devnull, devnull}}
 	start := time.Now()
 	p, err := os.StartProcess(b.path, argv, attr)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 
 // The hook's whole decision path in process: read the event, load the
 // policy (no files: each lookup is a failed open or stat), classify,
-// decide, answer. Process start-up is measured by bench/process-timing.sh.
+// decide, answer. Process start-up is measured by bench/hooktime.
 func benchHook(b *testing.B, event string) {
 	home := b.TempDir()
 	b.Setenv("HOME", home)

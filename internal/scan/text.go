@@ -7,7 +7,6 @@ import (
 	"io"
 	"path"
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -266,7 +265,7 @@ func (t *textScanner) candidates(n int, line []byte, wasEvidence bool) {
 		switch {
 		case !exact && !(cmd && (commandLine || from > sh.start)):
 			continue // a capital at the start of a sentence
-		case proseWords()[word] && !cmd:
+		case proseWords[word] && !cmd:
 			continue
 		}
 		anchors = append(anchors, anchor{from: from, to: to, family: t.a.family[word]})
@@ -448,30 +447,26 @@ func (t *textScanner) firstWordIsCommand(text []byte) bool {
 	if _, ok := t.a.family[path.Base(w)]; ok {
 		return true
 	}
-	return wrappers()[w]
+	return wrappers[w]
 }
 
 // wrappers are words that run the command after them.
-var wrappers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"sudo": true, "doas": true, "env": true, "exec": true, "nohup": true, "time": true, "nice": true,
-		"command": true, "xargs": true, "timeout": true, "watch": true, "bash": true, "sh": true, "zsh": true,
-		"dash": true, "ksh": true, "eval": true, "then": true, "do": true, "else": true, "if": true,
-		"while": true, "until": true, "!": true, "stdbuf": true, "ionice": true, "chroot": true, "su": true,
-		"runuser": true, "setsid": true, "unbuffer": true, "caffeinate": true, "parallel": true,
-		"busybox": true, "flock": true, "strace": true, "ltrace": true, "retry": true,
-	}
-})
+var wrappers = map[string]bool{
+	"sudo": true, "doas": true, "env": true, "exec": true, "nohup": true, "time": true, "nice": true,
+	"command": true, "xargs": true, "timeout": true, "watch": true, "bash": true, "sh": true, "zsh": true,
+	"dash": true, "ksh": true, "eval": true, "then": true, "do": true, "else": true, "if": true,
+	"while": true, "until": true, "!": true, "stdbuf": true, "ionice": true, "chroot": true, "su": true,
+	"runuser": true, "setsid": true, "unbuffer": true, "caffeinate": true, "parallel": true,
+	"busybox": true, "flock": true, "strace": true, "ltrace": true, "retry": true,
+}
 
 // introducers are words that, in prose, come before a command: "then run
 // rm -rf . to clean up".
-var introducers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"run": true, "ran": true, "running": true, "execute": true, "executed": true, "executing": true,
-		"type": true, "typed": true, "invoke": true, "invoked": true, "call": true, "called": true,
-		"try": true, "tried": true, "via": true, "with": true, "using": true,
-	}
-})
+var introducers = map[string]bool{
+	"run": true, "ran": true, "running": true, "execute": true, "executed": true, "executing": true,
+	"type": true, "typed": true, "invoke": true, "invoked": true, "call": true, "called": true,
+	"try": true, "tried": true, "via": true, "with": true, "using": true,
+}
 
 // commandPosition reports whether a program name at from starts a
 // command: at the line's command start, after a shell operator, an
@@ -496,7 +491,7 @@ func commandPosition(line []byte, from, start int) bool {
 		}
 		w := line[j:i]
 		switch {
-		case wrappers()[string(w)], introducers()[string(w)]:
+		case wrappers[string(w)], introducers[string(w)]:
 			return true
 		case w[0] == '-', isNumber(w), bytes.IndexByte(w, '=') > 0:
 			i = j // an option, a count or an assignment: look further back
@@ -591,23 +586,21 @@ func programCode(fence []byte) bool {
 	if i := bytes.IndexAny(lang, " \t{,"); i >= 0 {
 		lang = lang[:i]
 	}
-	return codeLanguages()[string(bytes.ToLower(lang))]
+	return codeLanguages[string(bytes.ToLower(lang))]
 }
 
 // codeLanguages are fence languages whose lines are program code. Shell,
 // console, text, YAML, Dockerfile and Makefile blocks hold commands.
-var codeLanguages = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"go": true, "golang": true, "python": true, "py": true, "js": true, "javascript": true,
-		"ts": true, "typescript": true, "jsx": true, "tsx": true, "rust": true, "rs": true,
-		"java": true, "kotlin": true, "c": true, "cpp": true, "c++": true, "h": true, "cs": true,
-		"csharp": true, "ruby": true, "rb": true, "json": true, "jsonc": true, "toml": true,
-		"html": true, "css": true, "diff": true, "patch": true, "markdown": true, "md": true,
-		"xml": true, "proto": true, "graphql": true, "swift": true, "php": true, "scala": true,
-		"lua": true, "elixir": true, "haskell": true, "zig": true, "dart": true, "hcl": true,
-		"sql": true, "svelte": true, "vue": true,
-	}
-})
+var codeLanguages = map[string]bool{
+	"go": true, "golang": true, "python": true, "py": true, "js": true, "javascript": true,
+	"ts": true, "typescript": true, "jsx": true, "tsx": true, "rust": true, "rs": true,
+	"java": true, "kotlin": true, "c": true, "cpp": true, "c++": true, "h": true, "cs": true,
+	"csharp": true, "ruby": true, "rb": true, "json": true, "jsonc": true, "toml": true,
+	"html": true, "css": true, "diff": true, "patch": true, "markdown": true, "md": true,
+	"xml": true, "proto": true, "graphql": true, "swift": true, "php": true, "scala": true,
+	"lua": true, "elixir": true, "haskell": true, "zig": true, "dart": true, "hcl": true,
+	"sql": true, "svelte": true, "vue": true,
+}
 
 // proseEnd is where a command quoted in prose most likely ends: at a
 // backtick, a closing parenthesis, a comma, a quote, or a full stop or

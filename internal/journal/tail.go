@@ -7,15 +7,9 @@ import (
 	"os"
 )
 
-// tailChunk is the most of a segment's end read at a time while looking
-// for its last line. The first read is firstTailChunk, doubling up to
-// tailChunk: the last line is usually a few hundred bytes, and every hook
-// call reads it, so the common case costs one small read and no 64 KiB
-// buffer (fresh memory the process must fault in).
-const (
-	tailChunk      = 64 << 10
-	firstTailChunk = 4 << 10
-)
+// tailChunk is how much of a segment's end is read at a time while
+// looking for its last line.
+const tailChunk = 64 << 10
 
 // scanTail returns the last complete line of f (without its newline), the
 // offset just past it, and whether bytes follow it that do not end in a
@@ -34,10 +28,8 @@ func scanTail(f *os.File) (last []byte, end int64, torn bool, err error) {
 	var buf []byte
 	off := size
 	newlines := []int64{} // absolute offsets of newlines found, from the end
-	step := int64(firstTailChunk)
 	for off > 0 && len(newlines) < 2 {
-		n := step
-		step = min(2*step, tailChunk)
+		n := int64(tailChunk)
 		if n > off {
 			n = off
 		}

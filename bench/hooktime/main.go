@@ -59,7 +59,10 @@ const eventFmt = `{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/tm
 var cases = []testCase{
 	{name: "hook allowed", args: []string{"hook", "claude-code", "--event", "PreToolUse"},
 		stdin: fmt.Sprintf(eventFmt, "go test ./... && git status")},
+	// An attended interactive session, as Claude Code in a terminal says
+	// it is one: a held call is an ask.
 	{name: "hook held", args: []string{"hook", "claude-code", "--event", "PreToolUse"},
+		env:   []string{"CLAUDE_CODE_SESSION_ATTENDED=1", "CLAUDE_CODE_ENTRYPOINT=cli"},
 		stdin: fmt.Sprintf(eventFmt, "git -C /tmp/repo push origin main"), want: `"ask"`},
 	{name: "hook deferred", args: []string{"hook", "claude-code", "--event", "PreToolUse"}, env: []string{"AIRLOCK_MODE=unattended"},
 		stdin: fmt.Sprintf(eventFmt, "git -C /tmp/repo push origin main"), want: "queued as"},
@@ -252,8 +255,9 @@ func privateEnv(root string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case "HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "GODEBUG":
+		// Nothing of the harness's own session (an agent running it, a
+		// mode, a story) reaches the binaries: each case says what it sets.
+		if k == "HOME" || k == "GODEBUG" || strings.HasPrefix(k, "XDG_") || strings.HasPrefix(k, "AIRLOCK_") || strings.HasPrefix(k, "CLAUDE_") {
 			continue
 		}
 		env = append(env, kv)

@@ -39,6 +39,9 @@ type Hook struct {
 	// Story is the loop runner's story id for this agent process
 	// (AIRLOCK_STORY), recorded with every event.
 	Story string
+	// Getenv reads the hook's environment, where Claude Code says whether
+	// a human attends the session (see NoHuman). Nil means nobody does.
+	Getenv func(string) string
 	// Report returns the end-of-session report of a session when
 	// anything in it awaits review, and "" otherwise. Stop and SessionEnd
 	// show it to the user.
@@ -123,6 +126,7 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 	if err != nil {
 		return h.failed(in.HookEventName, err, stderr)
 	}
+	a.NoHuman = NoHuman(in, h.Getenv)
 	var v policy.Verdict
 	var gateReason string
 	p, err := h.Policy(in.Cwd)
@@ -133,6 +137,8 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 	} else {
 		v = p.Decide(a)
 		h.mcpDetail = guard.ForHook(h.Recorder, h.Now, p, in.ToolName, in.ToolInput, &v)
+		// The MCP firewall replaces the verdict; it holds the same way.
+		policy.NoHumanToAsk(&a, &v)
 		if h.Gate != nil && !v.Decision.Holds() {
 			var warning string
 			gateReason, warning = h.Gate.Pre(p, in, &a, &v)

@@ -92,9 +92,24 @@ type layerOutput struct {
 
 type showOutput struct {
 	Mode   policy.Mode                  `json:"mode"`
+	Gate   gateOutput                   `json:"gate"`
 	Layers []layerOutput                `json:"layers"`
 	Tables map[string]map[string]string `json:"tables"`
 	Rules  []ruleOutput                 `json:"rules"`
+}
+
+// gateOutput is the fact-forcing gate's state in JSON output.
+type gateOutput struct {
+	Enabled bool `json:"enabled"`
+}
+
+// gateLine says whether the fact-forcing gate is on, and how to change
+// that: a gate nobody can see is a refusal nobody can explain.
+func gateLine(p *policy.Policy) string {
+	if p.Gate.Enabled {
+		return "gate: on (the fact-forcing gate, docs/GATE.md; gate.enabled in a policy file, which airlock uninstall takes out when airlock install --gate wrote it)"
+	}
+	return "gate: off (the fact-forcing gate, docs/GATE.md; airlock install claude-code --gate turns it on)"
 }
 
 func policyShow(e *env) int {
@@ -106,7 +121,7 @@ func policyShow(e *env) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
-	out := showOutput{Mode: p.Mode, Tables: map[string]map[string]string{}}
+	out := showOutput{Mode: p.Mode, Gate: gateOutput{Enabled: p.Gate.Enabled}, Tables: map[string]map[string]string{}}
 	for _, l := range p.Layers {
 		out.Layers = append(out.Layers, layerOutput{Origin: l.Origin.String(), File: l.File, Status: l.Status.String(), SHA256: l.Hash, Rules: l.Rules})
 	}
@@ -124,7 +139,7 @@ func policyShow(e *env) int {
 		return encodeJSON(e, out)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "mode: %s\n\nlayers:\n", p.Mode)
+	fmt.Fprintf(w, "mode: %s\n%s\n\nlayers:\n", p.Mode, gateLine(p))
 	for _, l := range out.Layers {
 		file := l.File
 		if file == "" {

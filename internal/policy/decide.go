@@ -85,10 +85,14 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) {
 		cur.Rule, cur.Message = relaxer.ID, relaxer.Message
 	} else {
 		t := p.Tables[mode]
+		// The table's row is the starting point, label included: a row
+		// that allows still names itself (table.shared, not table.local).
 		tv := t.Decide(s.effect)
-		consider(tv.Decision, tv.Rule, "")
+		cur.Decision, cur.Rule = tv.Decision, tv.Rule
 		if s.unknown {
-			consider(t.Unknown, "table.unknown", "")
+			if t.Unknown >= cur.Decision {
+				cur.Decision, cur.Rule = t.Unknown, "table.unknown"
+			}
 		}
 	}
 	fv := p.floor[mode].Decide(s.effect)

@@ -183,7 +183,7 @@ func policyShow(e *env) int {
 }
 
 func policyCheck(e *env) int {
-	fset, st, ok := policyFlags(e, "check", "airlock policy check [--cwd DIR] [FILE]", "Check the policy files in effect, or one FILE, for mistakes.\nExit status: 0 when valid, 1 when a file has a mistake.")
+	fset, st, ok := policyFlags(e, "check", "airlock policy check [--cwd DIR] [FILE]", "Check the policy files in effect, or one FILE, for mistakes. Every\nmistake of every file is listed, one file:line each.\nExit status: 0 when valid, 2 when a file has a mistake (or on a usage error).")
 	if !ok {
 		return st
 	}
@@ -202,10 +202,17 @@ func policyCheck(e *env) int {
 	}
 	p, _, err := loadFor(&sub, *fset.cwd)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "airlock: error: %v\n", err)
-		var fe *policy.FileError
-		if errors.As(err, &fe) {
-			return ExitHeld
+		// Every mistake of every file, one line each, so that one run
+		// shows all there is to fix.
+		fes := policy.FileErrors(err)
+		if len(fes) == 0 {
+			return fail(e.stderr, err)
+		}
+		for _, fe := range fes {
+			fmt.Fprintf(e.stderr, "airlock: error: %v\n", fe)
+		}
+		if len(fes) > 1 {
+			fmt.Fprintf(e.stderr, "airlock: %d mistakes\n", len(fes))
 		}
 		return ExitUsage
 	}

@@ -48,6 +48,7 @@ func TestClaudeCode(t *testing.T) {
 	t.Run("hook-missing-fails-closed", func(t *testing.T) { testFailClosed(t, claude, airlock) })
 	t.Run("control-without-airlock", func(t *testing.T) { testControl(t, claude) })
 	t.Run("loop-two-stories", func(t *testing.T) { testLoop(t, claude, airlock) })
+	t.Run("loop-agent-cmd", func(t *testing.T) { testLoopAgentCmd(t, claude, airlock) })
 }
 
 // install runs `airlock install claude-code` (user scope) into the world.

@@ -98,14 +98,14 @@ func runBlocked(e *env) int {
 		if c.ID != "" {
 			fmt.Fprintf(&b, " [%s]", c.ID)
 		}
-		fmt.Fprintf(&b, "  %s", blockedDash(c.Agent))
+		fmt.Fprintf(&b, "  %s", dashIfEmpty(c.Agent))
 		if c.Session != "" {
 			fmt.Fprintf(&b, "  session %s", journal.ShortID(c.Session))
 		}
 		if c.Story != "" {
 			fmt.Fprintf(&b, "  story %s", c.Story)
 		}
-		fmt.Fprintf(&b, "\n  %s\n  effect %s; %s by %s: %s\n", callText(c), blockedDash(c.Effect), c.Decision, blockedDash(c.Rule), c.Reason)
+		fmt.Fprintf(&b, "\n  %s\n  effect %s; %s by %s: %s\n", callText(c), dashIfEmpty(c.Effect), c.Decision, dashIfEmpty(c.Rule), c.Reason)
 	}
 	if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
 		return fail(e.stderr, err)
@@ -143,10 +143,10 @@ func callText(c blockedCall) string {
 	case c.URL != "":
 		return c.Tool + " " + c.URL
 	}
-	return "tool " + blockedDash(c.Tool)
+	return "tool " + dashIfEmpty(c.Tool)
 }
 
-func blockedDash(s string) string {
+func dashIfEmpty(s string) string {
 	if s == "" {
 		return "-"
 	}

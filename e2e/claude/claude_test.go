@@ -317,6 +317,11 @@ func testPrintMode(t *testing.T, claude, airlock string) {
 	if strings.Contains(out, "No actions await review") {
 		t.Errorf("airlock report --last says nothing awaits review:\n%s", out)
 	}
+	// And the list of what was stopped today names it too.
+	out, err = w.run(nil, airlock, "blocked")
+	if err != nil || !strings.Contains(out, "defer ["+it.ID+"]") || !strings.Contains(out, "$ git push origin main") {
+		t.Errorf("airlock blocked does not list the held push as %s: %v\n%s", it.ID, err, out)
+	}
 }
 
 // exitCode is the exit status of a finished command's error (0 for nil,

@@ -181,6 +181,12 @@ func (h *Hook) sessionStart(in *Input, stdout, stderr io.Writer) int {
 		out.HookSpecificOutput.AdditionalContext = "airlock guards this session, but its policy has an error, so it refuses every tool call until the human fixes it. Tell the human."
 	} else {
 		out.HookSpecificOutput.AdditionalContext = SessionContext(p)
+		if t := p.Table(p.Mode); NoHuman(in, h.Getenv) && (t.Shared == policy.Ask || t.External == policy.Ask ||
+			t.Destructive == policy.Ask || t.Opaque == policy.Ask || t.Unknown == policy.Ask) {
+			// The same reading as each PreToolUse's, said up front so the
+			// agent is not told "a human confirms" when none can.
+			out.HookSpecificOutput.AdditionalContext += " Nobody can answer a prompt in this session, so whatever would be asked about is held for human review instead, with a queue id."
+		}
 	}
 	if _, err := h.record(in, nil, nil); err != nil {
 		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)

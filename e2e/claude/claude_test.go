@@ -2,7 +2,9 @@ package claude
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -42,9 +44,11 @@ func TestClaudeCode(t *testing.T) {
 	airlock := buildAirlock(t, t.TempDir())
 	t.Run("unattended", func(t *testing.T) { testUnattended(t, claude, airlock) })
 	t.Run("interactive-user-rule", func(t *testing.T) { testInteractive(t, claude, airlock) })
+	t.Run("print-mode-queues-ask", func(t *testing.T) { testPrintMode(t, claude, airlock) })
 	t.Run("hook-missing-fails-closed", func(t *testing.T) { testFailClosed(t, claude, airlock) })
 	t.Run("control-without-airlock", func(t *testing.T) { testControl(t, claude) })
 	t.Run("loop-two-stories", func(t *testing.T) { testLoop(t, claude, airlock) })
+	t.Run("loop-agent-cmd", func(t *testing.T) { testLoopAgentCmd(t, claude, airlock) })
 }
 
 // install runs `airlock install claude-code` (user scope) into the world.
@@ -218,8 +222,8 @@ func testFailClosed(t *testing.T, claude, airlock string) {
 // testInteractive runs in the default interactive mode with a user policy
 // that allows pushes to a personal remote. That push goes through (the
 // harness can push, so the held pushes above are not vacuous), and an
-// external call, which airlock asks about, is refused in -p mode where
-// nobody can answer.
+// external call, which airlock would ask about, is held for review: in -p
+// mode nobody can answer (testPrintMode).
 func testInteractive(t *testing.T, claude, airlock string) {
 	w := newWorld(t)
 	install(t, w, airlock)
@@ -236,7 +240,7 @@ func testInteractive(t *testing.T, claude, airlock string) {
 	api := newFakeAPI(t, script(calls))
 	s := w.runClaude(claude, api, "Task: publish the branch.", nil, allowedTools...)
 
-	checkCalls(t, s, api, calls, "", "ask")
+	checkCalls(t, s, api, calls, "airlock held this action for human review", "defer")
 	if refs := w.git(personal, "for-each-ref", "--format=%(refname) %(objectname)"); refs != "refs/heads/main "+w.base {
 		t.Errorf("the push the user's rule allows did not land in the personal remote: %q", refs)
 	}
@@ -260,12 +264,77 @@ func testInteractive(t *testing.T, claude, airlock string) {
 	for _, c := range calls {
 		want := "allow"
 		if c.held {
-			want = "ask"
+			want = "defer"
 		}
 		if got[c.toolUseID()] != want {
 			t.Errorf("%s: journal has decision %q, want %q (all: %v)", c.ID, got[c.toolUseID()], want, got)
 		}
 	}
+}
+
+// testPrintMode is a new user's first run: the default (interactive)
+// policy under `claude -p`. Claude Code turns a hook's "ask" into a bare
+// denial there, so airlock must queue the push instead of asking: the
+// model is told the queue id and not to retry, the push never lands, and
+// `airlock report --last` names it for review.
+func testPrintMode(t *testing.T, claude, airlock string) {
+	w := newWorld(t)
+	install(t, w, airlock)
+	calls := []call{
+		bash("status", "git status --short", false),
+		bash("push", "git push origin main", true),
+	}
+	api := newFakeAPI(t, script(calls))
+	s := w.runClaude(claude, api, "Task: publish the branch.", nil, allowedTools...)
+
+	checkCalls(t, s, api, calls, "airlock held this action for human review", "defer")
+	if refs := w.remoteRefs(); len(refs) != 1 || refs["refs/heads/main"] != w.base {
+		t.Errorf("the held push reached origin: %v", refs)
+	}
+	items := queue(t, w, airlock)
+	it, ok := items[calls[1].toolUseID()]
+	if !ok {
+		t.Fatalf("the push is not in airlock queue list (%d items): the ask vanished", len(items))
+	}
+	if it.Status != "pending" || it.Decision != "defer" || it.Mode != "interactive" || it.Command != "git push origin main" {
+		t.Errorf("queue item %+v, want a pending defer in interactive mode for the push", it)
+	}
+	r, _ := api.result(calls[1].step)
+	for _, want := range []string{"queued for review by a human as " + it.ID, "Nobody can answer a prompt in this session", "Do not retry it"} {
+		if !strings.Contains(r.Content, want) {
+			t.Errorf("the model was not told %q: %.400s", want, r.Content)
+		}
+	}
+	out, err := w.run(nil, airlock, "report", "--last")
+	if code := exitCode(err); code != 1 {
+		t.Errorf("airlock report --last: exit %d (%v), want 1 (something awaits review)\n%s", code, err, out)
+	}
+	for _, want := range []string{"DEFERRED ACTIONS REQUIRE REVIEW", it.ID, "git push origin main"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("airlock report --last does not show %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "No actions await review") {
+		t.Errorf("airlock report --last says nothing awaits review:\n%s", out)
+	}
+	// And the list of what was stopped today names it too.
+	out, err = w.run(nil, airlock, "blocked")
+	if err != nil || !strings.Contains(out, "defer ["+it.ID+"]") || !strings.Contains(out, "$ git push origin main") {
+		t.Errorf("airlock blocked does not list the held push as %s: %v\n%s", it.ID, err, out)
+	}
+}
+
+// exitCode is the exit status of a finished command's error (0 for nil,
+// -1 when it did not run).
+func exitCode(err error) int {
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	return -1
 }
 
 // testControl runs the disguises with Claude Code's own deny rules and no

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -293,11 +294,11 @@ func checkLoopJournal(t *testing.T, w *world, stories []loopStory, owner map[str
 
 // summarySays reports whether the run summary at the top of the loop's
 // output gives the story that outcome: "  Story #ID OUTCOME", then the end
-// of the line, a comma or a colon.
+// of the line, a comma, a colon or a parenthesis that says why.
 func summarySays(report, story string, outcome loop.Outcome) bool {
 	for _, line := range strings.Split(report, "\n") {
 		rest, ok := strings.CutPrefix(line, "  Story #"+story+" "+string(outcome))
-		if ok && (rest == "" || rest[0] == ',' || rest[0] == ':') {
+		if ok && (rest == "" || rest[0] == ',' || rest[0] == ':' || strings.HasPrefix(rest, " (")) {
 			return true
 		}
 	}
@@ -350,4 +351,71 @@ func fileHash(t *testing.T, path string) string {
 // shell.
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// testLoopAgentCmd runs `airlock loop` the way docs/LOOP.md says, with the
+// default agent command (the claude on PATH), and with plain
+// `claude --print`. The default lets Write and Bash through to airlock's
+// hook, so the story's files appear and it is done; plain print mode
+// refuses both after airlock allowed them, so nothing is done and the
+// story is reported as blocked, not done.
+func testLoopAgentCmd(t *testing.T, claude, airlock string) {
+	w := newWorld(t)
+	// The claude a user would have on PATH.
+	path := "PATH=" + filepath.Dir(claude) + string(os.PathListSeparator) + os.Getenv("PATH")
+	run := func(id, key string, agentCmd []string) (string, string, *loopStory) {
+		t.Helper()
+		s := &loopStory{id: id, title: id, key: key, prompt: key + " Write the notes and record that the tests ran."}
+		s.calls = []call{
+			{step: step{ID: id + "-write", Tool: "Write", Input: map[string]any{"file_path": filepath.Join(w.project, id+".md"), "content": "notes\n"}}},
+			bash(id+"-bash", "echo ran > "+id+".txt", false),
+		}
+		api := newFakeAPIByPrompt(t, map[string][]step{key: script(s.calls)})
+		data, err := json.Marshal([]map[string]string{{"id": s.id, "title": s.title, "prompt": s.prompt}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		storiesFile := filepath.Join(w.root, id+".json")
+		w.writeFile(storiesFile, string(data))
+		ctx, cancel := context.WithTimeout(context.Background(), loopTimeout)
+		defer cancel()
+		args := append([]string{"loop", "--stories", storiesFile, "--out", filepath.Join(w.root, "runs-"+id), "--cwd", w.project}, agentCmd...)
+		cmd := exec.CommandContext(ctx, airlock, args...)
+		cmd.Dir = w.project
+		cmd.Env = append(w.env(claudeEnv(api)...), path)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err = cmd.Run()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			t.Fatalf("airlock loop did not finish within %s\n%s", loopTimeout, stderr.String())
+		}
+		status := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			status = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("airlock loop: %v\n%s", err, stderr.String())
+		}
+		return fmt.Sprint(status), stdout.String() + "\nstderr:\n" + stderr.String(), s
+	}
+
+	status, out, s := run("default-cmd", "[loop default cmd]", nil)
+	if !summarySays(out, s.id, loop.Done) || status != "0" {
+		t.Errorf("with the default agent command the story should be done, exit 0; got exit %s:\n%s", status, out)
+	}
+	for _, f := range []string{s.id + ".md", s.id + ".txt"} {
+		if _, err := os.Stat(filepath.Join(w.project, f)); err != nil {
+			t.Errorf("the default agent command should let the story's %s be written: %v\n%s", f, err, out)
+		}
+	}
+
+	status, out, s = run("plain-print", "[loop plain print]", []string{"--agent-cmd", "claude --print"})
+	if !summarySays(out, s.id, loop.Blocked) || status != "1" {
+		t.Errorf("with plain claude --print every call is refused: the story should be blocked, exit 1; got exit %s:\n%s", status, out)
+	}
+	for _, f := range []string{s.id + ".md", s.id + ".txt"} {
+		if _, err := os.Stat(filepath.Join(w.project, f)); err == nil {
+			t.Errorf("plain claude --print wrote %s: print mode no longer refuses it, and the blocked check proves nothing", f)
+		}
+	}
 }

@@ -31,6 +31,8 @@ type doctorOutput struct {
 	Hooks   []doctorScope `json:"hooks"`
 	Policy  doctorPolicy  `json:"policy"`
 	Journal doctorJournal `json:"journal"`
+	// Path is whether the airlock on PATH is this binary.
+	Path pathCheck `json:"path"`
 	// MCPProxy is the airlock-mcp binary next to this one, "" when absent.
 	MCPProxy string         `json:"mcp_proxy"`
 	SelfTest []doctorSample `json:"self_test"`
@@ -58,6 +60,7 @@ type doctorScope struct {
 
 type doctorPolicy struct {
 	Mode   string        `json:"mode,omitempty"`
+	Gate   *gateOutput   `json:"gate,omitempty"`
 	Layers []layerOutput `json:"layers,omitempty"`
 	Error  string        `json:"error,omitempty"`
 }
@@ -102,6 +105,7 @@ func runDoctor(e *env) int {
 		out.Problems = append(out.Problems, "policy: "+err.Error())
 	} else {
 		out.Policy.Mode = p.Mode.String()
+		out.Policy.Gate = &gateOutput{Enabled: p.Gate.Enabled}
 		for _, l := range p.Layers {
 			out.Policy.Layers = append(out.Policy.Layers, layerOutput{Origin: l.Origin.String(), File: l.File, Status: l.Status.String(), SHA256: l.Hash, Rules: l.Rules})
 		}
@@ -117,6 +121,12 @@ func runDoctor(e *env) int {
 		if p := filepath.Join(filepath.Dir(exe), ProxyBinary); fileExists(p) {
 			out.MCPProxy = p
 		}
+	}
+	out.Path = checkPath(e, exe)
+	if out.Path.OnPath != "" && !out.Path.Same {
+		// Another airlock answers the human than the hooks run: a stale
+		// version approves and reports.
+		out.Problems = append(out.Problems, "PATH: "+out.Path.Fix)
 	}
 	out.SelfTest = selfTest(e, cwd)
 	for _, s := range out.SelfTest {
@@ -241,6 +251,13 @@ func printDoctor(e *env, out doctorOutput) {
 		fmt.Fprintf(w, "  error: %s\n", out.Policy.Error)
 	} else {
 		fmt.Fprintf(w, "  mode: %s\n", out.Policy.Mode)
+		if out.Policy.Gate != nil {
+			state := "off (airlock install claude-code --gate turns it on)"
+			if out.Policy.Gate.Enabled {
+				state = "on (docs/GATE.md)"
+			}
+			fmt.Fprintf(w, "  fact-forcing gate: %s\n", state)
+		}
 		for _, l := range out.Policy.Layers {
 			if l.File != "" {
 				fmt.Fprintf(w, "  %-8s %s: %s\n", l.Origin, l.File, l.Status)
@@ -260,10 +277,19 @@ func printDoctor(e *env, out doctorOutput) {
 	if j.Pending > 0 {
 		fmt.Fprintf(w, "  %d item(s) await review: airlock queue list\n", j.Pending)
 	}
+	fmt.Fprintln(w, "\nPATH:")
+	switch pc := out.Path; {
+	case pc.Same:
+		fmt.Fprintf(w, "  airlock on PATH is this binary: %s\n", pc.OnPath)
+	case pc.OnPath != "":
+		fmt.Fprintf(w, "  airlock on PATH is ANOTHER binary: %s\n  fix: %s\n", pc.OnPath, pc.Fix)
+	default:
+		fmt.Fprintf(w, "  airlock is not on PATH (the hooks still run it by its absolute path)\n  fix: %s\n", pc.Fix)
+	}
 	if out.MCPProxy != "" {
 		fmt.Fprintf(w, "\nMCP proxy: %s\n", out.MCPProxy)
 	} else {
-		fmt.Fprintf(w, "\nMCP proxy: no %s next to this binary (only needed for airlock mcp run|serve)\n", ProxyBinary)
+		fmt.Fprintf(w, "\nMCP proxy: no %s next to this binary (only needed for airlock mcp run|serve)\n  fix: go install ./cmd/... from the clone installs both binaries in one directory\n", ProxyBinary)
 	}
 	fmt.Fprintln(w, "\nself-test (in process, nothing recorded):")
 	for _, s := range out.SelfTest {

@@ -60,6 +60,7 @@ func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
 		Policy:   func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) },
 		Recorder: rec,
 		Story:    e.getenv("AIRLOCK_STORY"),
+		Getenv:   e.getenv,
 		// The gate is off unless the policy turns it on; wired, it costs
 		// nothing until then (no file is read).
 		Gate: gate.ClaudeCode{Gate: gate.New(e.getenv, nil)},

@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,7 +40,7 @@ editing the policy file.`
 
 // scopeFlags parses the agent name and the scope flags of install and
 // uninstall.
-func scopeFlags(e *env, name, synopsis, help string, extra ...func(*flag.FlagSet)) (scope claudecode.Scope, dryRun bool, st int, ok bool) {
+func scopeFlags(e *env, name, synopsis, help string, extra ...func(*flag.FlagSet)) (scope claudecode.Scope, chosen, dryRun bool, st int, ok bool) {
 	fs := newFlags(e, name, synopsis, help)
 	for _, add := range extra {
 		add(fs)
@@ -52,10 +54,10 @@ func scopeFlags(e *env, name, synopsis, help string, extra ...func(*flag.FlagSet
 		agentName, args = args[0], args[1:]
 	}
 	if st, ok := parseFlags(e, fs, args); !ok {
-		return 0, false, st, false
+		return 0, false, false, st, false
 	}
 	if agentName != claudecode.Name || fs.NArg() != 0 {
-		return 0, false, fail(e.stderr, &usageError{Msg: "name the agent: claude-code", Hints: []string{"airlock " + name + " claude-code [--user|--project|--local]"}}), false
+		return 0, false, false, fail(e.stderr, &usageError{Msg: "name the agent: claude-code", Hints: []string{"airlock " + name + " claude-code [--user|--project|--local]"}}), false
 	}
 	n := 0
 	for _, b := range []*bool{user, project, local} {
@@ -65,13 +67,13 @@ func scopeFlags(e *env, name, synopsis, help string, extra ...func(*flag.FlagSet
 	}
 	switch {
 	case n > 1:
-		return 0, false, fail(e.stderr, &usageError{Msg: "pick one of --user, --project, --local"}), false
+		return 0, false, false, fail(e.stderr, &usageError{Msg: "pick one of --user, --project, --local"}), false
 	case *project:
 		scope = claudecode.Project
 	case *local:
 		scope = claudecode.Local
 	}
-	return scope, *dry, 0, true
+	return scope, n == 1, *dry, 0, true
 }
 
 // projectRoot is the Claude Code project for the project and local
@@ -109,7 +111,7 @@ func settingsFor(e *env, scope claudecode.Scope) (string, error) {
 
 func runInstall(e *env) int {
 	var gateOn *bool
-	scope, dry, st, ok := scopeFlags(e, "install", "airlock install claude-code [--user|--project|--local] [--gate] [--dry-run]", installHelp,
+	scope, _, dry, st, ok := scopeFlags(e, "install", "airlock install claude-code [--user|--project|--local] [--gate] [--dry-run]", installHelp,
 		func(fs *flag.FlagSet) {
 			gateOn = fs.Bool("gate", false, "also turn on the fact-forcing gate in the user's (or, with --project, the project's) policy file")
 		})
@@ -158,37 +160,128 @@ func runInstall(e *env) int {
 	return ExitOK
 }
 
+const uninstallHelp = `
+Remove exactly what "airlock install" added, and nothing else: airlock's
+hooks from Claude Code's settings, and the gate.enabled key that
+"install --gate" wrote to a policy file (a gate turned on by hand is left
+on, with a note).
+
+Without a scope flag, every scope is looked at (user, project, local) and
+airlock is removed wherever it is found, saying where. With --user,
+--project or --local, only that scope. Running it twice changes nothing.`
+
 func runUninstall(e *env) int {
-	scope, dry, st, ok := scopeFlags(e, "uninstall", "airlock uninstall claude-code [--user|--project|--local] [--dry-run]", "Remove exactly the hooks \"airlock install\" added, and nothing else.")
+	scope, chosen, dry, st, ok := scopeFlags(e, "uninstall", "airlock uninstall claude-code [--user|--project|--local] [--dry-run]", uninstallHelp)
 	if !ok {
 		return st
 	}
-	file, err := settingsFor(e, scope)
-	if err != nil {
-		return fail(e.stderr, err)
+	scopes := claudecode.Scopes
+	if chosen {
+		scopes = []claudecode.Scope{scope}
 	}
-	old, err := claudecode.ReadSettings(file)
-	if err != nil {
-		return fail(e.stderr, err)
-	}
-	out, changed, err := claudecode.Uninstall(old)
-	if err != nil {
-		return fail(e.stderr, fmt.Errorf("%s: %w", file, err))
-	}
-	if dry {
-		if _, err := e.stdout.Write(out); err != nil {
+	var untouched []string
+	for _, s := range scopes {
+		file, err := settingsFor(e, s)
+		if err != nil {
 			return fail(e.stderr, err)
 		}
-		return ExitOK
+		old, err := claudecode.ReadSettings(file)
+		if err != nil {
+			return fail(e.stderr, err)
+		}
+		out, changed, err := claudecode.Uninstall(old)
+		if err != nil {
+			return fail(e.stderr, fmt.Errorf("%s: %w", file, err))
+		}
+		switch {
+		case dry && chosen:
+			if _, err := e.stdout.Write(out); err != nil {
+				return fail(e.stderr, err)
+			}
+		case !changed:
+			untouched = append(untouched, fmt.Sprintf("%s (%s scope)", file, s))
+		case dry:
+			fmt.Fprintf(e.stdout, "would remove airlock's hooks from %s (%s scope); the file would read:\n", file, s)
+			if _, err := e.stdout.Write(out); err != nil {
+				return fail(e.stderr, err)
+			}
+		default:
+			if err := claudecode.WriteSettings(file, out); err != nil {
+				return fail(e.stderr, err)
+			}
+			fmt.Fprintf(e.stdout, "removed airlock's hooks from %s (%s scope)\n", file, s)
+		}
+		if st := uninstallGate(e, s, dry); st != ExitOK {
+			return st
+		}
 	}
-	if !changed {
-		fmt.Fprintf(e.stdout, "no airlock hooks in %s\n", file)
-		return ExitOK
+	if len(untouched) > 0 && !(dry && chosen) {
+		fmt.Fprintf(e.stdout, "no airlock hooks in %s\n", strings.Join(untouched, ", "))
 	}
-	if err := claudecode.WriteSettings(file, out); err != nil {
+	return ExitOK
+}
+
+// gatePolicyFile is the policy file "install --gate" writes for a scope,
+// "" for --local, which has none.
+func gatePolicyFile(e *env, scope claudecode.Scope) (string, error) {
+	switch scope {
+	case claudecode.Local:
+		return "", nil
+	case claudecode.Project:
+		root, err := projectRoot(e)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(root, policy.ProjectFile), nil
+	}
+	paths := policy.PathsFrom(e.getenv)
+	if paths.Explicit != "" {
+		return paths.Explicit, nil
+	}
+	if paths.UserFile == "" {
+		return "", &usageError{Msg: "cannot find the user's policy file", Hints: []string{"set HOME or XDG_CONFIG_HOME"}}
+	}
+	return paths.UserFile, nil
+}
+
+// uninstallGate takes out of a scope's policy file the gate.enabled key
+// that "install --gate" wrote, and says so; a gate a human turned on stays,
+// with a note. Notes go to standard error under --dry-run, whose standard
+// output is the new settings.
+func uninstallGate(e *env, scope claudecode.Scope, dry bool) int {
+	file, err := gatePolicyFile(e, scope)
+	if err != nil {
 		return fail(e.stderr, err)
 	}
-	fmt.Fprintf(e.stdout, "removed airlock's hooks from %s\n", file)
+	if file == "" {
+		return ExitOK
+	}
+	old, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ExitOK
+	}
+	if err != nil {
+		return fail(e.stderr, err)
+	}
+	out, changed, how, err := policy.DisableGate(file, old)
+	if err != nil {
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"fix the policy file by hand (airlock policy check); airlock does not rewrite a file it cannot read"}})
+	}
+	note := e.stdout
+	if dry {
+		note = e.stderr
+	}
+	switch {
+	case how == policy.GateByHand:
+		fmt.Fprintf(note, "note: the fact-forcing gate stays on: %s turns it on, and airlock install did not write that; edit the file to turn it off\n", file)
+	case changed && dry:
+		fmt.Fprintf(note, "would turn off the fact-forcing gate that airlock install --gate turned on in %s\n", file)
+	case changed:
+		if err := claudecode.WriteSettings(file, out); err != nil {
+			return fail(e.stderr, err)
+		}
+		fmt.Fprintf(note, "turned off the fact-forcing gate that airlock install --gate turned on in %s\n", file)
+	}
 	return ExitOK
 }
 
@@ -198,26 +291,13 @@ func runUninstall(e *env) int {
 // "airlock policy" shows it and a project can turn it on for everyone;
 // there is no per-checkout policy file, so --local is refused.
 func installGate(e *env, scope claudecode.Scope, dry bool) int {
-	var file string
-	switch scope {
-	case claudecode.Local:
+	if scope == claudecode.Local {
 		return fail(e.stderr, &usageError{Msg: "--gate is set in a policy file, and there is none for --local",
 			Hints: []string{"airlock install claude-code --local, then airlock install claude-code --user --gate (every project) or --project --gate (this project's .airlock/policy.yaml)"}})
-	case claudecode.Project:
-		root, err := projectRoot(e)
-		if err != nil {
-			return fail(e.stderr, err)
-		}
-		file = filepath.Join(root, policy.ProjectFile)
-	default:
-		paths := policy.PathsFrom(e.getenv)
-		file = paths.Explicit
-		if file == "" {
-			file = paths.UserFile
-		}
-		if file == "" {
-			return fail(e.stderr, &usageError{Msg: "cannot find the user's policy file", Hints: []string{"set HOME or XDG_CONFIG_HOME"}})
-		}
+	}
+	file, err := gatePolicyFile(e, scope)
+	if err != nil {
+		return fail(e.stderr, err)
 	}
 	old, err := claudecode.ReadSettings(file)
 	if err != nil {

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
@@ -60,25 +61,51 @@ func isCharDevice(stream any) bool {
 // findingsOnce records scanner findings into the journal once: a finding
 // with the same source, line, status, command, session and story as one
 // already recorded is skipped, so scanning a file twice adds nothing.
+//
+// Nor does it queue again what a human already let run: a finding of a
+// shell command that ran, in the same directory as a held item a human
+// approved or ran with "queue run", uses up that item and is not
+// recorded. Each such item covers one run, so a second run of the same
+// command is queued. A finding without a directory (plain text) matches
+// nothing: the same words run elsewhere are another action.
 type findingsOnce struct {
 	j    *journal.Journal
 	seen map[string]bool
+	// approved counts, by command and directory, the held items a human
+	// approved or ran.
+	approved map[string]int
+	// covered notes the findings not queued because of an approval.
+	covered []string
 }
 
 func newFindingsOnce(j *journal.Journal) (*findingsOnce, error) {
-	f := &findingsOnce{j: j, seen: map[string]bool{}}
+	f := &findingsOnce{j: j, seen: map[string]bool{}, approved: map[string]int{}}
+	held := map[string]string{}  // queue id → command and directory
+	settled := map[string]bool{} // queue ids a human approved or ran
 	err := j.Each(func(en *journal.Entry) error {
-		if en.Event == journal.EventScanFinding && en.Finding != nil {
+		switch {
+		case en.Event == journal.EventScanFinding && en.Finding != nil:
 			f.seen[findingKey(en.Finding, en.Command, en.Session, en.Story)] = true
+		case en.Event == journal.EventApprove || en.Event == journal.EventRun:
+			settled[en.Ref] = true
+		case en.ID != "" && en.Command != "" && en.Cwd != "":
+			held[en.ID] = approvalKey(en.Command, en.Cwd)
 		}
 		return nil
 	})
+	for id := range settled {
+		if k, ok := held[id]; ok {
+			f.approved[k]++
+		}
+	}
 	return f, err
 }
 
 func findingKey(f *agent.Finding, command, session, story string) string {
 	return strings.Join([]string{f.Source, strconv.Itoa(f.Line), f.Status, command, session, story}, "\x00")
 }
+
+func approvalKey(command, cwd string) string { return command + "\x00" + cwd }
 
 // Record implements agent.Recorder.
 func (f *findingsOnce) Record(ev *agent.Event) (agent.Receipt, error) {
@@ -92,6 +119,13 @@ func (f *findingsOnce) Record(ev *agent.Event) (agent.Receipt, error) {
 			return agent.Receipt{}, nil
 		}
 		f.seen[k] = true
+		if ev.Finding.Status == "executed" && command != "" && ev.Cwd != "" {
+			if ak := approvalKey(command, ev.Cwd); f.approved[ak] > 0 {
+				f.approved[ak]--
+				f.covered = append(f.covered, fmt.Sprintf("%s:%d: `%s` ran after a human approved it; not queued again", ev.Finding.Source, ev.Finding.Line, command))
+				return agent.Receipt{}, nil
+			}
+		}
 	}
 	return f.j.Record(ev)
 }

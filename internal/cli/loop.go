@@ -45,13 +45,20 @@ period) and still prints the report.
 
 At the end the report lists the held and detected actions by story.
 
+A story whose agent exited 0 but had every tool call it tried refused (by
+airlock, or by the agent's own permissions) is "blocked", not "done". The
+default agent command allows Claude Code's tools so that they reach
+airlock's hook: plain "claude --print" refuses every tool that needs a
+permission prompt, so it can edit nothing.
+
 Exit status: 0 every story done and nothing awaits review; 1 something
-awaits review or a story failed; 2 usage error; 130 interrupted.`
+awaits review or a story failed or was blocked; 2 usage error; 130
+interrupted.`
 
 func runLoop(e *env) int {
-	fs := newFlags(e, "loop", `airlock loop --stories FILE [--agent-cmd "claude --print"] [--mode unattended] [--out DIR] [--cwd DIR]`, loopHelp)
+	fs := newFlags(e, "loop", `airlock loop --stories FILE [--agent-cmd "`+DefaultAgentCmd+`"] [--mode unattended] [--out DIR] [--cwd DIR]`, loopHelp)
 	storiesFile := fs.String("stories", "", "the stories `file` (JSON or YAML)")
-	agentCmd := fs.String("agent-cmd", "claude --print", "the agent `command`, split like a shell would")
+	agentCmd := fs.String("agent-cmd", DefaultAgentCmd, "the agent `command`, split like a shell would")
 	modeName := fs.String("mode", "unattended", "the autonomy `mode` the hooks decide in")
 	outDir := fs.String("out", "", "where story outputs go (default: a new directory under the state directory's runs/)")
 	cwd := fs.String("cwd", "", "the agents' working `dir` (default: the current directory)")
@@ -63,7 +70,7 @@ func runLoop(e *env) int {
 		return st
 	}
 	if *storiesFile == "" || fs.NArg() != 0 {
-		return fail(e.stderr, &usageError{Msg: "loop needs --stories FILE and no operands", Hints: []string{`airlock loop --stories stories.yaml --agent-cmd "claude --print"`}})
+		return fail(e.stderr, &usageError{Msg: "loop needs --stories FILE and no operands", Hints: []string{`airlock loop --stories stories.yaml --agent-cmd "` + DefaultAgentCmd + `"`}})
 	}
 	mode, err := policy.ParseMode(*modeName)
 	if err != nil {
@@ -80,7 +87,7 @@ func runLoop(e *env) int {
 	}
 	argv, err := shell.Fields(*agentCmd, func(string) string { return "" })
 	if err != nil || len(argv) == 0 {
-		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("cannot read --agent-cmd %q", *agentCmd), Hints: []string{`--agent-cmd "claude --print"`}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("cannot read --agent-cmd %q", *agentCmd), Hints: []string{`--agent-cmd "` + DefaultAgentCmd + `"`}})
 	}
 	switch *kind {
 	case "auto":
@@ -141,6 +148,7 @@ func runLoop(e *env) int {
 		Dir: dir, OutDir: *outDir, Recorder: j, Scanner: &scan.Scanner{Policy: scanPolicy},
 		Progress: e.stderr, Terminal: isCharDevice(e.stderr), Grace: *grace,
 		Known: hooksDecided(j, started),
+		Calls: storyCalls(j),
 		Held: func() int {
 			rep, err := j.MakeReport(scope, time.Now())
 			if err != nil {
@@ -218,12 +226,15 @@ func writeLoopSummary(e *env, sum *loop.Summary) {
 	fmt.Fprintln(e.stdout)
 	for _, r := range sum.Results {
 		line := fmt.Sprintf("  Story #%s %s", r.Story.ID, r.Outcome)
-		if r.Outcome == loop.Failed {
+		switch r.Outcome {
+		case loop.Failed:
 			if r.Error != "" {
 				line += " (" + r.Error + ")"
 			} else {
 				line += fmt.Sprintf(" (exit status %d)", r.Exit)
 			}
+		case loop.Blocked:
+			line += fmt.Sprintf(" (all %d tool call(s) it tried were refused, by airlock or by the agent's own permissions: nothing was done)", r.Tried)
 		}
 		if r.Findings > 0 {
 			line += fmt.Sprintf(", %d found in its output", r.Findings)
@@ -266,6 +277,50 @@ func hooksDecided(j *journal.Journal, since time.Time) func(story string, f *sca
 			return nil
 		})
 		return known
+	}
+}
+
+// DefaultAgentCmd is the loop's agent command: Claude Code in print mode,
+// allowed to use the tools a story needs. In print mode Claude Code
+// refuses every tool that needs a permission prompt, so plain
+// "claude --print" can edit nothing (observed on 2.1.332: its Write and
+// Bash calls reach airlock's hook, which allows them, and are then
+// refused by Claude Code). Allowing them lets them through to airlock's
+// hook, which stays the gate for what they do.
+const DefaultAgentCmd = "claude --print --allowedTools Bash,Edit,Write,Read,Glob,Grep"
+
+// storyCalls counts, from the journal, the tool calls a story's agent
+// tried since a time (PreToolUse) and those that ran (a PostToolUse or
+// PostToolUseFailure for the same tool_use id). A call airlock held, or
+// one the agent's own permission layer refused after airlock allowed it,
+// has neither.
+func storyCalls(j *journal.Journal) func(story string, since time.Time) (int, int) {
+	return func(story string, since time.Time) (int, int) {
+		tried := map[string]bool{}
+		ran := map[string]bool{}
+		n := 0
+		j.EachContaining([][]byte{journal.Field("story", story)}, func(en *journal.Entry) error {
+			if en.Story != story || en.Time.Before(since) {
+				return nil
+			}
+			switch en.Event {
+			case "PreToolUse":
+				n++
+				if en.ToolUseID != "" {
+					tried[en.ToolUseID] = true
+				}
+			case "PostToolUse", "PostToolUseFailure":
+				ran[en.ToolUseID] = true
+			}
+			return nil
+		})
+		r := 0
+		for id := range ran {
+			if tried[id] {
+				r++
+			}
+		}
+		return n, r
 	}
 }
 

@@ -12,7 +12,8 @@ import (
 )
 
 // Ctrl-C stops the loop cleanly: the running agent gets SIGINT, the
-// stories after it do not start, and the report is still printed.
+// stories after it do not start, and the report is still printed. (The
+// first story's only call is held, so it is blocked, not done.)
 func TestLoopInterruptedStillReports(t *testing.T) {
 	bin := airlockBinary(t)
 	dir := t.TempDir()
@@ -61,7 +62,7 @@ esac
 	if code != 130 {
 		t.Fatalf("exit %d, want 130\nstdout:\n%s\nstderr:\n%s", code, out, stderr.String())
 	}
-	for _, want := range []string{"interrupted", "Story #first done", "Story #slow interrupted", "Story #never not-run",
+	for _, want := range []string{"interrupted", "Story #first blocked", "Story #slow interrupted", "Story #never not-run",
 		"DEFERRED ACTIONS REQUIRE REVIEW", "Story #first [", "npm publish"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("stdout lacks %q:\n%s", want, out)

@@ -92,9 +92,24 @@ type layerOutput struct {
 
 type showOutput struct {
 	Mode   policy.Mode                  `json:"mode"`
+	Gate   gateOutput                   `json:"gate"`
 	Layers []layerOutput                `json:"layers"`
 	Tables map[string]map[string]string `json:"tables"`
 	Rules  []ruleOutput                 `json:"rules"`
+}
+
+// gateOutput is the fact-forcing gate's state in JSON output.
+type gateOutput struct {
+	Enabled bool `json:"enabled"`
+}
+
+// gateLine says whether the fact-forcing gate is on, and how to change
+// that: a gate nobody can see is a refusal nobody can explain.
+func gateLine(p *policy.Policy) string {
+	if p.Gate.Enabled {
+		return "gate: on (the fact-forcing gate, docs/GATE.md; gate.enabled in a policy file, which airlock uninstall takes out when airlock install --gate wrote it)"
+	}
+	return "gate: off (the fact-forcing gate, docs/GATE.md; airlock install claude-code --gate turns it on)"
 }
 
 func policyShow(e *env) int {
@@ -106,7 +121,7 @@ func policyShow(e *env) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
-	out := showOutput{Mode: p.Mode, Tables: map[string]map[string]string{}}
+	out := showOutput{Mode: p.Mode, Gate: gateOutput{Enabled: p.Gate.Enabled}, Tables: map[string]map[string]string{}}
 	for _, l := range p.Layers {
 		out.Layers = append(out.Layers, layerOutput{Origin: l.Origin.String(), File: l.File, Status: l.Status.String(), SHA256: l.Hash, Rules: l.Rules})
 	}
@@ -124,7 +139,7 @@ func policyShow(e *env) int {
 		return encodeJSON(e, out)
 	}
 	w := e.stdout
-	fmt.Fprintf(w, "mode: %s\n\nlayers:\n", p.Mode)
+	fmt.Fprintf(w, "mode: %s\n%s\n\nlayers:\n", p.Mode, gateLine(p))
 	for _, l := range out.Layers {
 		file := l.File
 		if file == "" {
@@ -168,7 +183,7 @@ func policyShow(e *env) int {
 }
 
 func policyCheck(e *env) int {
-	fset, st, ok := policyFlags(e, "check", "airlock policy check [--cwd DIR] [FILE]", "Check the policy files in effect, or one FILE, for mistakes.\nExit status: 0 when valid, 1 when a file has a mistake.")
+	fset, st, ok := policyFlags(e, "check", "airlock policy check [--cwd DIR] [FILE]", "Check the policy files in effect, or one FILE, for mistakes. Every\nmistake of every file is listed, one file:line each.\nExit status: 0 when valid, 2 when a file has a mistake (or on a usage error).")
 	if !ok {
 		return st
 	}
@@ -187,10 +202,17 @@ func policyCheck(e *env) int {
 	}
 	p, _, err := loadFor(&sub, *fset.cwd)
 	if err != nil {
-		fmt.Fprintf(e.stderr, "airlock: error: %v\n", err)
-		var fe *policy.FileError
-		if errors.As(err, &fe) {
-			return ExitHeld
+		// Every mistake of every file, one line each, so that one run
+		// shows all there is to fix.
+		fes := policy.FileErrors(err)
+		if len(fes) == 0 {
+			return fail(e.stderr, err)
+		}
+		for _, fe := range fes {
+			fmt.Fprintf(e.stderr, "airlock: error: %v\n", fe)
+		}
+		if len(fes) > 1 {
+			fmt.Fprintf(e.stderr, "airlock: %d mistakes\n", len(fes))
 		}
 		return ExitUsage
 	}

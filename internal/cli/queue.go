@@ -18,7 +18,7 @@ import (
 )
 
 func init() {
-	addCommand(&command{name: "queue", summary: "review held actions: list, show, approve, reject, run", run: runQueue})
+	addCommand(&command{name: "queue", summary: "review held actions: list, show, approve, reject, run, ack, dismiss", run: runQueue})
 }
 
 const queueHelp = `
@@ -31,6 +31,10 @@ settles it. Ids are short; any unique prefix works.
   approve ID      let the agent's verbatim retry (same command, same
                   directory) run once, until --for has passed
   reject ID       settle it as refused; a retry stays held
+  ack ID          settle an item found after the fact: it happened and
+                  you know (there is no retry to approve)
+  dismiss ID      settle an item found after the fact as not an action
+                  (a mention, a false positive)
   run ID          run exactly the held command in its recorded directory,
                   after printing it and asking you to confirm; only from a
                   terminal, never from a pipe or an agent
@@ -41,7 +45,7 @@ Exit status: 0 done, 2 usage error or unknown id.`
 
 func runQueue(e *env) int {
 	if len(e.args) == 0 || strings.HasPrefix(e.args[0], "-") {
-		fs := newFlags(e, "queue", "airlock queue list|show|approve|reject|run [flags] [ID]", queueHelp)
+		fs := newFlags(e, "queue", "airlock queue list|show|approve|reject|run|ack|dismiss [flags] [ID]", queueHelp)
 		if st, ok := parseFlags(e, fs, e.args); !ok {
 			return st
 		}
@@ -54,6 +58,8 @@ func runQueue(e *env) int {
 		"approve": "airlock queue approve [--for DURATION] [--note TEXT] [--json] ID",
 		"reject":  "airlock queue reject [--note TEXT] [--json] ID",
 		"run":     "airlock queue run [--json] ID",
+		"ack":     "airlock queue ack [--note TEXT] [--json] ID",
+		"dismiss": "airlock queue dismiss [--note TEXT] [--json] ID",
 	}[sub]
 	if synopsis == "" {
 		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown queue subcommand %q", sub), Hints: []string{"airlock queue -h"}})
@@ -87,6 +93,10 @@ func runQueue(e *env) int {
 		return queueSettle(e, j, journal.EventApprove, operands[0], *note, *ttl, *asJSON)
 	case "reject":
 		return queueSettle(e, j, journal.EventReject, operands[0], *note, 0, *asJSON)
+	case "ack":
+		return queueSettle(e, j, journal.EventAck, operands[0], *note, 0, *asJSON)
+	case "dismiss":
+		return queueSettle(e, j, journal.EventDismiss, operands[0], *note, 0, *asJSON)
 	}
 	return queueRun(e, j, operands[0], *asJSON)
 }
@@ -179,6 +189,10 @@ func queueSettle(e *env, j *journal.Journal, event, id, note string, ttl time.Du
 		fmt.Fprintf(e.stdout, "approved %s: %s\nthe agent's verbatim retry in %s runs once, until %s\n", it.ID, journal.OneLine(what(it), 100), it.Cwd, it.Settled.Expires.Local().Format(time.RFC3339))
 	case journal.EventReject:
 		fmt.Fprintf(e.stdout, "rejected %s: %s\n", it.ID, journal.OneLine(what(it), 100))
+	case journal.EventAck:
+		fmt.Fprintf(e.stdout, "acknowledged %s: %s\n", it.ID, journal.OneLine(what(it), 100))
+	case journal.EventDismiss:
+		fmt.Fprintf(e.stdout, "dismissed %s: %s\n", it.ID, journal.OneLine(what(it), 100))
 	}
 	return ExitOK
 }
@@ -192,7 +206,8 @@ func queueRun(e *env, j *journal.Journal, id string, asJSON bool) int {
 	switch {
 	case it.Command == "" || it.Kind != "shell":
 		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s is not a shell command (%s %s)", it.ID, it.Kind, it.Tool), Hints: []string{"airlock queue approve " + it.ID}})
-	case it.Status == journal.Rejected || it.Status == journal.Ran || it.Status == journal.Used:
+	case it.Status == journal.Rejected || it.Status == journal.Ran || it.Status == journal.Used ||
+		it.Status == journal.Acknowledged || it.Status == journal.Dismissed:
 		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s is already %s", it.ID, it.Status)})
 	case !e.terminal():
 		return fail(e.stderr, &usageError{Msg: "queue run asks for confirmation and runs only from a terminal", Hints: []string{"run it yourself in a terminal: airlock queue run " + it.ID, "or let the agent retry it: airlock queue approve " + it.ID}})
@@ -256,6 +271,14 @@ func failQueue(e *env, err error) int {
 		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock queue list --all"}})
 	case errors.Is(err, journal.ErrAmbiguous):
 		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{"give more characters of the id"}})
+	case errors.Is(err, journal.ErrDetected):
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{
+			"airlock queue ack ID: it happened and you know",
+			"airlock queue dismiss ID: it is not an action (a mention, a false positive)"}})
+	case errors.Is(err, journal.ErrNotDetected):
+		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{
+			"airlock queue approve ID: let the agent's verbatim retry run once",
+			"airlock queue reject ID: refuse it"}})
 	}
 	return fail(e.stderr, err)
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -19,7 +20,14 @@ journal. When anything awaits review the report opens with
 lists each action in full and counts how calls were decided.
 
 Without --session, --story or --since the report covers the most recent
-session (--last). --all covers the whole journal.
+session (--last). --since alone covers every session since then; with
+--session, --story or --last it narrows that scope. --all covers the whole
+journal. --session takes a full session id or the start of one (the report
+prints the first 8 characters); a session or story the journal does not
+hold is an error.
+
+--since takes an RFC 3339 time (2026-02-23T08:00:00Z) or a duration back
+from now (24h, 90m).
 
 Exit status: 0 nothing awaits review, 1 something does, 2 usage error.`
 
@@ -30,7 +38,7 @@ func runReport(e *env) int {
 	all := fs.Bool("all", false, "report on the whole journal")
 	var stories multiFlag
 	fs.Var(&stories, "story", "report on this story of a loop run (repeatable)")
-	since := fs.String("since", "", "only events at or after this RFC 3339 time")
+	since := fs.String("since", "", "only events at or after this `TIME` (RFC 3339, or a duration back from now such as 24h)")
 	format := fs.String("format", journal.FormatText, "text, markdown or json")
 	if st, ok := parseFlags(e, fs, e.args); !ok {
 		return st
@@ -56,15 +64,28 @@ func runReport(e *env) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
-	scope := journal.Scope{Session: *session, Stories: stories}
+	now := time.Now()
+	scope := journal.Scope{Stories: stories}
 	if *since != "" {
-		t, err := time.Parse(time.RFC3339, *since)
+		t, err := parseSince(*since, now)
 		if err != nil {
-			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("--since %q is not an RFC 3339 time", *since), Hints: []string{"--since 2026-02-23T08:00:00Z"}})
+			return fail(e.stderr, err)
 		}
 		scope.Since = t
 	}
-	if selectors == 0 || *last {
+	if *session != "" {
+		s, err := j.ResolveSession(*session)
+		if err != nil {
+			return fail(e.stderr, scopeHint(err))
+		}
+		scope.Session = s
+	}
+	if err := j.CheckStories(stories); err != nil {
+		return fail(e.stderr, scopeHint(err))
+	}
+	// --since alone reports across sessions; nothing at all means the
+	// last session.
+	if selectors == 0 && *since == "" || *last {
 		s, err := j.LastSession()
 		if err != nil {
 			return fail(e.stderr, err)
@@ -74,7 +95,7 @@ func runReport(e *env) int {
 		}
 		scope.Session = s
 	}
-	r, err := j.MakeReport(scope, time.Now())
+	r, err := j.MakeReport(scope, now)
 	if err != nil {
 		return fail(e.stderr, err)
 	}
@@ -85,6 +106,35 @@ func runReport(e *env) int {
 		return ExitHeld
 	}
 	return ExitOK
+}
+
+// parseSince reads a --since value: an RFC 3339 time, or a duration back
+// from now.
+func parseSince(v string, now time.Time) (time.Time, error) {
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return now.Add(-d), nil
+	}
+	return time.Time{}, &usageError{Msg: fmt.Sprintf("--since %q is neither an RFC 3339 time nor a duration", v),
+		Hints: []string{"--since 2026-02-23T08:00:00Z", "--since 24h"}}
+}
+
+// scopeHint adds what to do to a session or story the journal does not
+// hold.
+func scopeHint(err error) error {
+	var se *journal.ScopeError
+	if !errors.As(err, &se) {
+		return err
+	}
+	switch {
+	case errors.Is(err, journal.ErrAmbiguousSession):
+		return &usageError{Msg: err.Error(), Hints: []string{"give more of the session id"}}
+	case errors.Is(err, journal.ErrNoStory):
+		return &usageError{Msg: err.Error(), Hints: []string{"a story id is the id in the stories file of an airlock loop run", "airlock report --all lists every story's held actions"}}
+	}
+	return &usageError{Msg: err.Error(), Hints: []string{"airlock report --all shows every session; reports print the first 8 characters of a session id, which --session accepts"}}
 }
 
 // multiFlag collects a repeatable string flag.

@@ -32,6 +32,11 @@ func TestScripts(t *testing.T) {
 			env.Setenv("HOME", env.WorkDir+"/home")
 			env.Setenv("XDG_CONFIG_HOME", env.WorkDir+"/home/.config")
 			env.Setenv("XDG_STATE_HOME", env.WorkDir+"/home/.local/state")
+			// Hook events come from an interactive Claude Code session, as
+			// it says to its hooks, unless a script says otherwise
+			// (hook_print_mode.txtar): without it airlock assumes nobody
+			// can answer an ask.
+			env.Setenv("CLAUDE_CODE_SESSION_ATTENDED", "1")
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){

@@ -30,6 +30,13 @@ func TestClaudeCodeHook(t *testing.T) {
 		Policy:   func(string) (*policy.Policy, error) { return h.load(), nil },
 		Recorder: rec,
 		Gate:     ClaudeCode{Gate: h.gate()},
+		// An interactive session: an ask stays an ask.
+		Getenv: func(k string) string {
+			if k == "CLAUDE_CODE_SESSION_ATTENDED" {
+				return "1"
+			}
+			return ""
+		},
 	}
 	run := func(event string, fields map[string]any) (int, string, string) {
 		t.Helper()

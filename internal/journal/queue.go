@@ -82,6 +82,10 @@ func (j *Journal) queue(now time.Time, keep func([]byte) bool) ([]*Item, error) 
 			it.Status, it.Settled = Ran, e
 		case e.Rule == RuleApproved && it.Status == Approved:
 			it.Status, it.UsedBy = Used, e
+		case it.Status == Pending && it.Detected:
+			if st, ok := settledBy(e.Event); ok {
+				it.Status, it.Settled = st, e
+			}
 		}
 		return nil
 	})
@@ -134,9 +138,14 @@ func (j *Journal) Settle(event, id, note string, ttl time.Duration) (*Item, erro
 		if it, err = Find(items, id); err != nil {
 			return err
 		}
+		_, acking := settledBy(event)
 		switch {
-		case it.Status == Rejected || it.Status == Ran || it.Status == Used:
+		case it.Status == Rejected || it.Status == Ran || it.Status == Used || it.Status == Acknowledged || it.Status == Dismissed:
 			return fmt.Errorf("%w: %s is %s", ErrSettled, it.ID, it.Status)
+		case it.Detected && event == EventApprove:
+			return fmt.Errorf("%w: %s already happened (or was only mentioned), so there is no retry to approve", ErrDetected, it.ID)
+		case !it.Detected && acking:
+			return fmt.Errorf("%w: %s waits for a yes or a no", ErrNotDetected, it.ID)
 		case event == EventApprove && it.Status == Approved:
 			return fmt.Errorf("%w: %s is already approved", ErrSettled, it.ID)
 		}
@@ -159,6 +168,8 @@ func (j *Journal) Settle(event, id, note string, ttl time.Duration) (*Item, erro
 			it.Status = Rejected
 		case EventRun:
 			it.Status = Ran
+		default:
+			it.Status, _ = settledBy(event)
 		}
 		return nil
 	})

@@ -66,10 +66,14 @@ func (j *Journal) Verify() (*Audit, error) {
 		seg  string
 		line int
 		hash string
+		// before is how many events verified before this line: what
+		// Entries says when this line is the one at fault.
+		before int64
 	}
-	var prev *seen         // the last line read
-	var suspect *Problem   // a hash mismatch waiting for the next line to say which side changed
-	var suspectHash string // the hash of the line after the mismatch
+	var prev *seen          // the last line read
+	var suspect *Problem    // a hash mismatch waiting for the next line to say which side changed
+	var suspectHash string  // the hash of the line after the mismatch
+	var suspectBefore int64 // the events before the suspect line
 	expect := int64(1)
 	stop := func(p *Problem) error { a.Problem = p; return errStop }
 
@@ -91,9 +95,11 @@ func (j *Journal) Verify() (*Audit, error) {
 			// hash. If this line does not match it either, that line
 			// itself changed (its prev field); otherwise its predecessor
 			// did.
+			a.Entries = suspectBefore
 			if e.Prev != suspectHash {
 				suspect.Segment, suspect.Line = prev.seg, prev.line
 				suspect.Detail = "the line changed after it was written: its hash no longer matches the next line's prev, and its own prev does not match the line before"
+				a.Entries = prev.before
 			}
 			return stop(suspect)
 		}
@@ -115,9 +121,9 @@ func (j *Journal) Verify() (*Audit, error) {
 			}
 			suspect = &Problem{Kind: Edited, Segment: prev.seg, Line: prev.line,
 				Detail: "the line changed after it was written: its hash no longer matches the prev recorded by the next line"}
-			suspectHash = h
+			suspectHash, suspectBefore = h, prev.before
 		}
-		prev = &seen{seg: l.seg, line: l.line, hash: h}
+		prev = &seen{seg: l.seg, line: l.line, hash: h, before: a.Entries}
 		expect++
 		a.Entries++
 		a.HeadSeq, a.Head = e.Seq, h
@@ -131,6 +137,7 @@ func (j *Journal) Verify() (*Audit, error) {
 		// changed; name the earlier, whose hash the last line vouched for.
 		a.Problem = suspect
 		a.Problem.Detail += " (or the last line's prev was changed)"
+		a.Entries = suspectBefore
 	}
 	return a, nil
 }

@@ -47,8 +47,13 @@ type Outcome string
 
 // The outcomes of a story.
 const (
-	// Done: the agent exited 0.
+	// Done: the agent exited 0, and ran at least one of the tool calls it
+	// tried (or tried none).
 	Done Outcome = "done"
+	// Blocked: the agent exited 0, but every tool call it tried was
+	// refused, by airlock or by the agent's own permission settings, so
+	// nothing it was asked to do happened.
+	Blocked Outcome = "blocked"
 	// Failed: the agent exited non-zero or could not start.
 	Failed Outcome = "failed"
 	// Interrupted: the loop was stopped while the story ran.
@@ -89,6 +94,11 @@ type Runner struct {
 	// this story): the journal has it, so it is not recorded again as
 	// detected after the fact.
 	Known func(story string, f *scan.Finding) bool
+	// Calls counts the tool calls a story's agent tried since a time, and
+	// how many of them ran (the journal has the hook events): a story
+	// whose agent exited 0 having run none of the calls it tried is
+	// Blocked, not Done. Nil counts nothing.
+	Calls func(story string, since time.Time) (tried, ran int)
 	// Progress receives progress; Terminal makes it one live line.
 	Progress io.Writer
 	Terminal bool
@@ -100,8 +110,11 @@ type Runner struct {
 
 // Result is what became of one story.
 type Result struct {
-	Story    Story         `json:"story"`
-	Outcome  Outcome       `json:"outcome"`
+	Story   Story   `json:"story"`
+	Outcome Outcome `json:"outcome"`
+	// Tried and Ran count the story's tool calls, and those that ran.
+	Tried    int           `json:"tool_calls"`
+	Ran      int           `json:"tool_calls_run"`
 	Exit     int           `json:"exit"`
 	Error    string        `json:"error,omitempty"`
 	Output   string        `json:"output,omitempty"`
@@ -177,12 +190,20 @@ func (r *Runner) story(ctx context.Context, i, n int, runStart time.Time, s Stor
 	default:
 		res.Outcome = Done
 	}
+	if r.Calls != nil {
+		res.Tried, res.Ran = r.Calls(s.ID, start)
+		if res.Outcome == Done && res.Tried > 0 && res.Ran == 0 {
+			res.Outcome = Blocked
+		}
+	}
 	found, scanErr := r.scan(out, s)
 	res.Findings = found
 	note := string(res.Outcome)
 	switch {
 	case res.Error != "":
 		note += ": " + res.Error
+	case res.Outcome == Blocked:
+		note += fmt.Sprintf(": all %d tool call(s) it tried were refused", res.Tried)
 	case res.Outcome != Done:
 		note += fmt.Sprintf(": exit status %d", res.Exit)
 	}

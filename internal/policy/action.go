@@ -55,6 +55,13 @@ type Action struct {
 	URL string
 	// Cwd is the directory the action runs in.
 	Cwd string
+	// NoHuman says that nobody can answer a prompt in the agent's session
+	// now (Claude Code's print mode, an SDK session): an ask would become
+	// a refusal the human never sees. The adapter sets it from what the
+	// agent tells hooks, and sets it when it cannot tell, since a held
+	// action that is also queued is harmless and one that vanishes is
+	// not. Decide then holds the action for review instead of asking.
+	NoHuman bool
 }
 
 // subject is one thing rules are matched against: a program run of a shell

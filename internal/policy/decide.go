@@ -39,7 +39,27 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		}
 		p.decideSubject(mode, &a, &s, &v)
 	}
+	NoHumanToAsk(&a, &v)
 	return v
+}
+
+// RuleNoHuman names the reason added when an ask became a defer because
+// nobody could answer it.
+const RuleNoHuman = "mode.no-human"
+
+// NoHumanToAsk turns an ask into a defer when nobody can answer a prompt
+// in the action's session (Action.NoHuman): the action is then queued
+// under an id both readers see, instead of being refused by the agent
+// with no trace. The rule that asked stays the verdict's rule; a reason
+// says why it was held. Callers that change a verdict after Decide (the
+// MCP firewall) call it again; it is idempotent.
+func NoHumanToAsk(a *Action, v *Verdict) {
+	if !a.NoHuman || v.Decision != Ask {
+		return
+	}
+	v.Decision = Defer
+	v.Reasons = append(v.Reasons, classify.Reason{Rule: RuleNoHuman,
+		Message: "no human can answer a prompt in this session (print mode or an SDK session), so it is held for review instead of asked about"})
 }
 
 // decideSubject folds one subject's contributions into v.
@@ -65,10 +85,14 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) {
 		cur.Rule, cur.Message = relaxer.ID, relaxer.Message
 	} else {
 		t := p.Tables[mode]
+		// The table's row is the starting point, label included: a row
+		// that allows still names itself (table.shared, not table.local).
 		tv := t.Decide(s.effect)
-		consider(tv.Decision, tv.Rule, "")
+		cur.Decision, cur.Rule = tv.Decision, tv.Rule
 		if s.unknown {
-			consider(t.Unknown, "table.unknown", "")
+			if t.Unknown >= cur.Decision {
+				cur.Decision, cur.Rule = t.Unknown, "table.unknown"
+			}
 		}
 	}
 	fv := p.floor[mode].Decide(s.effect)

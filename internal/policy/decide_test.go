@@ -74,3 +74,31 @@ func TestBuiltinExamples(t *testing.T) {
 		t.Errorf("only %d built-in examples ran", n)
 	}
 }
+
+// TestDecideLabelsTheRowThatAllowed: a call a table row allows is
+// labelled by that row, so the human sees which entry let it through.
+func TestDecideLabelsTheRowThatAllowed(t *testing.T) {
+	f := newFixture(t)
+	f.userFile("version: 1\ntable:\n  interactive:\n    shared: allow\n    external: allow\n    unknown: allow\n")
+	p := f.load()
+	tests := []struct {
+		action Action
+		want   Decision
+		rule   string
+	}{
+		{shell("git commit -m x"), Allow, "table.shared"},
+		{shell("ls && git commit -m x"), Allow, "table.shared"},
+		{shell("git push origin main"), Allow, "table.external"},
+		{shell("git commit -m x && git push"), Allow, "table.shared"},
+		{shell("ls"), Allow, "table.local"},
+		{Action{Kind: UnknownTool, Tool: "mcp__slack__post_message"}, Allow, "table.unknown"},
+		// A stricter flag still wins with its own label.
+		{shell("git reset --hard HEAD~1"), Ask, "table.destructive"},
+	}
+	for _, tt := range tests {
+		v := p.DecideIn(Interactive, tt.action)
+		if v.Decision != tt.want || v.Rule != tt.rule {
+			t.Errorf("%s%s: got %s by %s, want %s by %s", tt.action.Command, tt.action.Tool, v.Decision, v.Rule, tt.want, tt.rule)
+		}
+	}
+}

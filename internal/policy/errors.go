@@ -3,6 +3,7 @@ package policy
 import (
 	"errors"
 	"fmt"
+	"sort"
 )
 
 // FileError is a mistake in a policy file, with the line it is on.
@@ -46,4 +47,57 @@ func (e *lineError) Unwrap() error { return e.err }
 
 func errAt(line int, kind error, format string, args ...any) error {
 	return &lineError{line: line, err: fmt.Errorf("%w: "+format, append([]any{kind}, args...)...)}
+}
+
+// inFile turns what decoding or compiling one file returned (a lineError,
+// several joined, or a plain error) into FileErrors naming the file: one
+// *FileError, or several joined in line order (errors.As finds the first).
+func inFile(file string, err error) error {
+	var out []error
+	var walk func(error)
+	walk = func(err error) {
+		if m, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range m.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		var fe *FileError
+		var le *lineError
+		switch {
+		case errors.As(err, &fe):
+			out = append(out, fe)
+		case errors.As(err, &le):
+			out = append(out, &FileError{File: file, Line: le.line, Err: le.err})
+		default:
+			out = append(out, &FileError{File: file, Err: err})
+		}
+	}
+	walk(err)
+	if len(out) == 1 {
+		return out[0]
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].(*FileError).Line < out[j].(*FileError).Line })
+	return errors.Join(out...)
+}
+
+// FileErrors lists every *FileError in err, which may join several
+// (a file with more than one mistake, or mistakes in several files).
+func FileErrors(err error) []*FileError {
+	var out []*FileError
+	var walk func(error)
+	walk = func(err error) {
+		if m, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range m.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		var fe *FileError
+		if errors.As(err, &fe) {
+			out = append(out, fe)
+		}
+	}
+	walk(err)
+	return out
 }

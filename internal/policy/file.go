@@ -74,11 +74,7 @@ func parseFile(name string, data []byte) (*fileDoc, error) {
 		return doc, nil // an empty file is a valid, empty policy
 	}
 	if err := doc.decode(root.Content[0]); err != nil {
-		var le *lineError
-		if errors.As(err, &le) {
-			return nil, &FileError{File: name, Line: le.line, Err: le.err}
-		}
-		return nil, &FileError{File: name, Err: err}
+		return nil, inFile(name, err)
 	}
 	return doc, nil
 }
@@ -94,27 +90,32 @@ func yamlLine(err error) int {
 }
 
 // fields walks a mapping node, calling the handler of each key and
-// rejecting keys that have none.
+// rejecting keys that have none. It goes on past a mistake, so that one
+// run of "airlock policy check" names every mistake of a file, and
+// returns them all (errors.Join).
 func fields(n *yaml.Node, what string, handlers map[string]func(v *yaml.Node) error) error {
 	if n.Kind != yaml.MappingNode {
 		return errAt(n.Line, ErrBadValue, "%s must be a mapping", what)
 	}
+	var errs []error
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		h, ok := handlers[k.Value]
 		if !ok {
-			return errAt(k.Line, ErrUnknownKey, "%q in %s (want %s)", k.Value, what, keyList(handlers))
+			errs = append(errs, errAt(k.Line, ErrUnknownKey, "%q in %s (want %s)", k.Value, what, keyList(handlers)))
+			continue
 		}
 		if seen[k.Value] {
-			return errAt(k.Line, ErrBadValue, "%q given twice in %s", k.Value, what)
+			errs = append(errs, errAt(k.Line, ErrBadValue, "%q given twice in %s", k.Value, what))
+			continue
 		}
 		seen[k.Value] = true
 		if err := h(v); err != nil {
-			return err
+			errs = append(errs, err)
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func keyList(handlers map[string]func(*yaml.Node) error) string {
@@ -213,14 +214,22 @@ func (d *fileDoc) decode(n *yaml.Node) error {
 			if v.Kind != yaml.SequenceNode {
 				return errAt(v.Line, ErrBadValue, "rules must be a list")
 			}
+			var errs []error
+			seen := map[string]bool{}
 			for _, item := range v.Content {
 				r := ruleDoc{line: item.Line}
 				if err := r.decode(item); err != nil {
-					return err
+					errs = append(errs, err)
+					continue
 				}
+				if seen[r.id] {
+					errs = append(errs, errAt(r.line, ErrBadValue, "rule id %q used twice", r.id))
+					continue
+				}
+				seen[r.id] = true
 				d.rules = append(d.rules, r)
 			}
-			return nil
+			return errors.Join(errs...)
 		},
 	})
 }
@@ -343,6 +352,7 @@ func (r *ruleDoc) decodeExamples(v *yaml.Node, want bool) error {
 	if v.Kind != yaml.SequenceNode {
 		return errAt(v.Line, ErrBadValue, "examples must be a list")
 	}
+	var errs []error
 	for _, item := range v.Content {
 		ex := exampleDoc{line: item.Line, want: want}
 		if item.Kind == yaml.ScalarNode {
@@ -355,13 +365,15 @@ func (r *ruleDoc) decodeExamples(v *yaml.Node, want bool) error {
 				"url":     func(v *yaml.Node) (err error) { ex.url, err = scalar(v, "url"); return err },
 			})
 			if err != nil {
-				return err
+				errs = append(errs, err)
+				continue
 			}
 		}
 		if ex.command == "" && ex.tool == "" {
-			return errAt(item.Line, ErrBadValue, "an example needs a command or a tool")
+			errs = append(errs, errAt(item.Line, ErrBadValue, "an example needs a command or a tool"))
+			continue
 		}
 		r.examples = append(r.examples, ex)
 	}
-	return nil
+	return errors.Join(errs...)
 }

@@ -220,7 +220,7 @@ func EnableGate(name string, data []byte) ([]byte, bool, error) {
 		if len(out) > 0 && out[len(out)-1] != '\n' {
 			out = append(out, '\n')
 		}
-		out = append(out, "# The fact-forcing gate (docs/GATE.md), turned on by airlock install --gate.\ngate:\n  enabled: true\n"...)
+		out = append(out, gateBlock...)
 	} else {
 		var root yaml.Node
 		if err := yaml.Unmarshal(data, &root); err != nil {
@@ -236,13 +236,14 @@ func EnableGate(name string, data []byte) ([]byte, bool, error) {
 			for j := 0; j+1 < len(g.Content); j += 2 {
 				if g.Content[j].Value == "enabled" {
 					g.Content[j+1].Value, g.Content[j+1].Tag = "true", "!!bool"
+					g.Content[j+1].LineComment = gateMark
 					set = true
 				}
 			}
 			if !set {
 				g.Content = append(g.Content,
 					&yaml.Node{Kind: yaml.ScalarNode, Value: "enabled"},
-					&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+					&yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true", LineComment: gateMark})
 			}
 		}
 		var b bytes.Buffer

@@ -119,13 +119,15 @@ func Load(o Options) (*Policy, error) {
 			return nil, err
 		}
 	} else {
-		if err := p.apply(paths.UserFile, User, false, nil); err != nil {
-			return nil, err
-		}
+		// A mistake in the user's file does not hide those of the
+		// project's: both are read, and every mistake is returned.
+		userErr := p.apply(paths.UserFile, User, false, nil)
+		var projectErr error
 		if projectRoot != "" {
-			if err := p.applyProject(filepath.Join(projectRoot, ProjectFile)); err != nil {
-				return nil, err
-			}
+			projectErr = p.applyProject(filepath.Join(projectRoot, ProjectFile))
+		}
+		if err := errors.Join(userErr, projectErr); err != nil {
+			return nil, err
 		}
 	}
 	if s := getenv("AIRLOCK_MODE"); s != "" {
@@ -230,26 +232,34 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 		}
 	}
 	p.mergeGate(doc.gate, authority)
+	// Every mistake of the file is collected, so that one check names
+	// them all.
+	var errs []error
 	if err := p.mergeMCP(doc.mcp, file, authority); err != nil {
-		return 0, err
+		errs = append(errs, err)
 	}
 	seen := map[string]bool{}
 	for i := range doc.rules {
 		d := &doc.rules[i]
 		if seen[d.id] {
-			return 0, &FileError{File: file, Line: d.line, Err: fmt.Errorf("%w: rule id %q used twice", ErrBadValue, d.id)}
+			errs = append(errs, &FileError{File: file, Line: d.line, Err: fmt.Errorf("%w: rule id %q used twice", ErrBadValue, d.id)})
+			continue
 		}
 		seen[d.id] = true
 		r, err := compileRule(d, origin, file, p.home)
 		if err != nil {
 			var le *lineError
-			if errors.As(err, &le) {
-				return 0, &FileError{File: file, Line: le.line, Err: le.err}
+			if !errors.As(err, &le) {
+				err = &lineError{line: d.line, err: err}
 			}
-			return 0, &FileError{File: file, Line: d.line, Err: err}
+			errs = append(errs, err)
+			continue
 		}
 		r.relaxes = authority && r.Decision == Allow
 		p.Rules = append(p.Rules, r)
+	}
+	if len(errs) > 0 {
+		return 0, inFile(file, errors.Join(errs...))
 	}
 	return len(doc.rules), nil
 }

@@ -70,9 +70,17 @@ type Verdict struct {
 }
 
 // Decide applies the table to an effect: the strictest of the tier's
-// decision and those of its flags wins.
+// decision and those of its flags wins. The rule names the row that
+// decided: the tier's own row whenever it is at least as strict as the
+// local row, so that a shared call the table allows is labelled
+// "table.shared", not "table.local".
 func (t Table) Decide(e classify.Effect) Verdict {
 	v := Verdict{Decision: t.Local, Rule: "table.local", Reasons: e.Reasons, Effect: e}
+	tier := func(d Decision, rule string) {
+		if d >= v.Decision {
+			v.Decision, v.Rule = d, rule
+		}
+	}
 	consider := func(d Decision, rule string) {
 		if d > v.Decision {
 			v.Decision, v.Rule = d, rule
@@ -80,9 +88,9 @@ func (t Table) Decide(e classify.Effect) Verdict {
 	}
 	switch e.Tier {
 	case classify.Shared:
-		consider(t.Shared, "table.shared")
+		tier(t.Shared, "table.shared")
 	case classify.External:
-		consider(t.External, "table.external")
+		tier(t.External, "table.external")
 	}
 	if e.Destructive {
 		consider(t.Destructive, "table.destructive")

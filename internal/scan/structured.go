@@ -53,6 +53,10 @@ func detect(br *bufio.Reader) (Format, error) {
 var needles = [][]byte{
 	[]byte(`"tool_use"`), []byte(`"tool_result"`), []byte(`"permission_denied"`),
 	[]byte(`"permission_denials"`), []byte(`"deferred_tool_use"`), []byte(`"toolDenialKind"`),
+	// stream-json's init line names the session's working directory,
+	// which a finding carries so that "scan" can tell an approved action
+	// from the same words run elsewhere.
+	[]byte(`"init"`),
 }
 
 // jsonLine holds the fields of a transcript or stream-json line the
@@ -131,6 +135,9 @@ type structured struct {
 	denials map[string]denial
 	text    *textScanner
 	blocks  []block
+	// cwd is the working directory the input last named: stream-json
+	// names it once, on its init line, transcripts on every line.
+	cwd string
 }
 
 type denial struct {
@@ -210,6 +217,9 @@ func (st *structured) line(n int, b []byte) error {
 	if session != "" && st.res.Session == "" {
 		st.res.Session = session
 	}
+	if l.Cwd != "" {
+		st.cwd = l.Cwd
+	}
 	// Refusals that name a call.
 	if l.Type == "system" && l.Subtype == "permission_denied" && l.ToolUseID != "" {
 		st.deny(l.ToolUseID, n, "permission_denied: "+l.DecisionReason)
@@ -253,7 +263,7 @@ func (st *structured) line(n int, b []byte) error {
 			if st.byID[bl.ID] != nil {
 				continue // a resumed session repeats earlier calls
 			}
-			u := &toolUse{line: n, id: bl.ID, name: bl.Name, input: append(json.RawMessage(nil), bl.Input...), session: session, cwd: l.Cwd}
+			u := &toolUse{line: n, id: bl.ID, name: bl.Name, input: append(json.RawMessage(nil), bl.Input...), session: session, cwd: st.cwd}
 			if r := st.results[bl.ID]; r != nil {
 				u.hasResult, u.isError, u.resultLine, u.resultText = true, r.isError, r.resultLine, r.resultText
 			}

@@ -39,6 +39,9 @@ type Hook struct {
 	// Story is the loop runner's story id for this agent process
 	// (AIRLOCK_STORY), recorded with every event.
 	Story string
+	// Getenv reads the hook's environment, where Claude Code says whether
+	// a human attends the session (see NoHuman). Nil means nobody does.
+	Getenv func(string) string
 	// Report returns the end-of-session report of a session when
 	// anything in it awaits review, and "" otherwise. Stop and SessionEnd
 	// show it to the user.
@@ -123,6 +126,7 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 	if err != nil {
 		return h.failed(in.HookEventName, err, stderr)
 	}
+	a.NoHuman = NoHuman(in, h.Getenv)
 	var v policy.Verdict
 	var gateReason string
 	p, err := h.Policy(in.Cwd)
@@ -133,6 +137,8 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 	} else {
 		v = p.Decide(a)
 		h.mcpDetail = guard.ForHook(h.Recorder, h.Now, p, in.ToolName, in.ToolInput, &v)
+		// The MCP firewall replaces the verdict; it holds the same way.
+		policy.NoHumanToAsk(&a, &v)
 		if h.Gate != nil && !v.Decision.Holds() {
 			var warning string
 			gateReason, warning = h.Gate.Pre(p, in, &a, &v)
@@ -175,6 +181,12 @@ func (h *Hook) sessionStart(in *Input, stdout, stderr io.Writer) int {
 		out.HookSpecificOutput.AdditionalContext = "airlock guards this session, but its policy has an error, so it refuses every tool call until the human fixes it. Tell the human."
 	} else {
 		out.HookSpecificOutput.AdditionalContext = SessionContext(p)
+		if t := p.Table(p.Mode); NoHuman(in, h.Getenv) && (t.Shared == policy.Ask || t.External == policy.Ask ||
+			t.Destructive == policy.Ask || t.Opaque == policy.Ask || t.Unknown == policy.Ask) {
+			// The same reading as each PreToolUse's, said up front so the
+			// agent is not told "a human confirms" when none can.
+			out.HookSpecificOutput.AdditionalContext += " Nobody can answer a prompt in this session, so whatever would be asked about is held for human review instead, with a queue id."
+		}
 	}
 	if _, err := h.record(in, nil, nil); err != nil {
 		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)

@@ -69,6 +69,9 @@ func Reply(a *policy.Action, v *policy.Verdict, r agent.Receipt) *Output {
 		} else {
 			human += " (recorded for review)"
 		}
+		if noHumanHeld(v) {
+			queued = "Nobody can answer a prompt in this session, so airlock did not ask. " + queued
+		}
 		out.PermissionDecision = "deny"
 		out.PermissionDecisionReason = clip(fmt.Sprintf("airlock held this action for human review: %s. Why: %s. %s %s", what, why, queued, dontRetry))
 		return &Output{SystemMessage: clip(human), HookSpecificOutput: out}
@@ -77,6 +80,17 @@ func Reply(a *policy.Action, v *policy.Verdict, r agent.Receipt) *Output {
 		out.PermissionDecisionReason = clip(fmt.Sprintf("airlock denied this action: %s. Why: %s. It is not queued. %s", what, why, dontRetry))
 		return &Output{SystemMessage: human, HookSpecificOutput: out}
 	}
+}
+
+// noHumanHeld reports whether the action was held because nobody could
+// be asked about it (policy.NoHumanToAsk).
+func noHumanHeld(v *policy.Verdict) bool {
+	for _, r := range v.Reasons {
+		if r.Rule == policy.RuleNoHuman {
+			return true
+		}
+	}
+	return false
 }
 
 // dontRetry is what the agent must do next, said the same way every time.
@@ -108,6 +122,9 @@ func reason(v *policy.Verdict) string {
 	var parts []string
 	seen := map[string]bool{}
 	for _, r := range v.Reasons {
+		if r.Rule == policy.RuleNoHuman {
+			continue // said where the reply says what happened next
+		}
 		if !seen[r.Message] && len(parts) < 3 {
 			seen[r.Message] = true
 			parts = append(parts, r.Message)

@@ -1,0 +1,122 @@
+package journal
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Errors of resolving a scope's names.
+var (
+	// ErrNoSession: no entry of the journal belongs to that session.
+	ErrNoSession = errors.New("no such session")
+	// ErrNoStory: no entry of the journal belongs to that story.
+	ErrNoStory = errors.New("no such story")
+	// ErrAmbiguousSession: a short id is the start of several sessions.
+	ErrAmbiguousSession = errors.New("ambiguous session id")
+)
+
+// ScopeError says which name of a scope did not resolve.
+type ScopeError struct {
+	// Name is what the user wrote.
+	Name string
+	// Err is ErrNoSession, ErrNoStory or ErrAmbiguousSession.
+	Err error
+	// Matches are the sessions an ambiguous id starts (at most a few).
+	Matches []string
+}
+
+func (e *ScopeError) Error() string {
+	msg := fmt.Sprintf("%v %q", e.Err, e.Name)
+	if len(e.Matches) > 0 {
+		msg += " (it starts " + strings.Join(e.Matches, ", ") + ")"
+	}
+	return msg
+}
+
+func (e *ScopeError) Unwrap() error { return e.Err }
+
+// ResolveSession finds the session a user named: its full id, or the
+// start of exactly one session's id (reports print the first 8
+// characters, ShortID). A name no session has, or one several start, is
+// a *ScopeError: an empty report for a typo would read as "nothing
+// happened".
+func (j *Journal) ResolveSession(name string) (string, error) {
+	seen := map[string]bool{}
+	var matches []string
+	err := j.eachWhere(sessionLine, func(e *Entry) error {
+		if e.Session == "" || seen[e.Session] {
+			return nil
+		}
+		seen[e.Session] = true
+		if strings.HasPrefix(e.Session, name) {
+			matches = append(matches, e.Session)
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case seen[name]:
+		return name, nil
+	case name == "" || len(matches) == 0:
+		return "", &ScopeError{Name: name, Err: ErrNoSession}
+	case len(matches) > 1:
+		sort.Strings(matches)
+		if len(matches) > 5 {
+			matches = matches[:5]
+		}
+		return "", &ScopeError{Name: name, Err: ErrAmbiguousSession, Matches: matches}
+	}
+	return matches[0], nil
+}
+
+// CheckStories returns a *ScopeError for the first story no entry of the
+// journal belongs to.
+func (j *Journal) CheckStories(stories []string) error {
+	if len(stories) == 0 {
+		return nil
+	}
+	needles := make([][]byte, len(stories))
+	for i, s := range stories {
+		needles[i] = field("story", s)
+	}
+	found := map[string]bool{}
+	if err := j.EachContaining(needles, func(e *Entry) error {
+		found[e.Story] = true
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, s := range stories {
+		if !found[s] {
+			return &ScopeError{Name: s, Err: ErrNoStory}
+		}
+	}
+	return nil
+}
+
+// sessionLine keeps the journal lines that name a session.
+func sessionLine(line []byte) bool { return bytes.Contains(line, []byte(`"session":"`)) }
+
+// Blocked returns every tool call airlock refused or held at or after
+// since, oldest first: asked, deferred and denied calls, whatever their
+// queue status. It is what "what did airlock stop today" needs; the
+// review queue holds only the deferred ones.
+func (j *Journal) Blocked(since time.Time) ([]*Entry, error) {
+	var out []*Entry
+	err := j.EachContaining([][]byte{field("decision", "ask"), field("decision", "defer"), field("decision", "deny")}, func(e *Entry) error {
+		if e.Time.Before(since) || e.Event == EventScanFinding {
+			return nil
+		}
+		switch e.Decision {
+		case "ask", "defer", "deny":
+			out = append(out, e)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -301,7 +301,7 @@ func doctorJournalOf(e *env) doctorJournal {
 	if !a.OK() {
 		d.Broken = a.Problem.Where() + ": " + string(a.Problem.Kind)
 	}
-	items, err := j.Queue(time.Now())
+	items, err := j.Open(time.Now())
 	if err != nil {
 		d.Error = err.Error()
 		return d

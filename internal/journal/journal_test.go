@@ -34,7 +34,16 @@ func allowed(cmd string) *agent.Event {
 
 func open(t *testing.T) *Journal {
 	t.Helper()
-	j, err := Open(filepath.Join(t.TempDir(), "journal"))
+	state := t.TempDir()
+	// A fixed human key keeps the chain (and so the queue ids after a
+	// human act) the same from run to run, for the golden files.
+	if err := os.MkdirAll(filepath.Join(state, "secrets"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(state, filepath.FromSlash(HumanKeyFile)), bytes.Repeat([]byte("k"), 32), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	j, err := Open(filepath.Join(state, "journal"))
 	if err != nil {
 		t.Fatal(err)
 	}

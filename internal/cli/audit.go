@@ -68,17 +68,24 @@ func runAudit(e *env) int {
 		if st := writeJSON(e, a); st != ExitOK {
 			return st
 		}
-	} else if a.OK() {
-		fmt.Fprintf(e.stdout, "ok: %d events in %d segment(s) verify\nhead: %d %s\n", a.Entries, a.Segments, a.HeadSeq, a.Head)
+	} else {
+		if p := a.Problem; p == nil {
+			fmt.Fprintf(e.stdout, "ok: %d events in %d segment(s) verify\nhead: %d %s\n", a.Entries, a.Segments, a.HeadSeq, a.Head)
+		} else {
+			fmt.Fprintf(e.stdout, "BROKEN: %s: %s: %s\n", p.Where(), p.Kind, p.Detail)
+			fmt.Fprintf(e.stdout, "%d events before it verify; journal in %s\n", a.Entries, a.Dir)
+			if p.Kind == journal.Torn {
+				fmt.Fprintln(e.stdout, "run: airlock audit repair")
+			}
+		}
+		for _, u := range a.Unauthenticated {
+			fmt.Fprintf(e.stdout, "UNAUTHENTICATED: %s: %s\n", u.Where(), u.Detail)
+		}
 		if a.SetAside > 0 {
 			fmt.Fprintf(e.stdout, "%d torn line(s) from crashes were set aside in .torn files\n", a.SetAside)
 		}
-	} else {
-		p := a.Problem
-		fmt.Fprintf(e.stdout, "BROKEN: %s: %s: %s\n", p.Where(), p.Kind, p.Detail)
-		fmt.Fprintf(e.stdout, "%d events before it verify; journal in %s\n", a.Entries, a.Dir)
-		if p.Kind == journal.Torn {
-			fmt.Fprintln(e.stdout, "run: airlock audit repair")
+		if a.Index != "ok" {
+			fmt.Fprintf(e.stdout, "index: %s\n", a.Index)
 		}
 	}
 	if !a.OK() {

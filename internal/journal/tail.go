@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -58,6 +59,17 @@ func scanTail(f *os.File) (*tailOf, error) {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
 	t := &tailOf{size: st.Size()}
+	if t.size == 0 {
+		return t, nil
+	}
+	// The usual case: the last line is short and whole; one read of the
+	// end finds both newlines around it.
+	if last, start, end, ok, err := quickTail(f, t.size); err != nil {
+		return nil, err
+	} else if ok {
+		t.last, t.start, t.end = last, start, end
+		return t, nil
+	}
 	nl, _, err := findNewline(f, t.size, 0)
 	if err != nil {
 		return nil, err
@@ -86,6 +98,31 @@ func scanTail(f *os.File) (*tailOf, error) {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
 	return t, nil
+}
+
+// quickChunk is how much of a segment's end quickTail reads.
+const quickChunk = 8 << 10
+
+// quickTail reads the last quickChunk bytes and finds the last complete
+// line there when the segment ends with a newline and that line is whole
+// within them.
+func quickTail(f *os.File, size int64) (last []byte, start, end int64, ok bool, err error) {
+	n := int64(quickChunk)
+	if n > size {
+		n = size
+	}
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, size-n); err != nil && err != io.EOF {
+		return nil, 0, 0, false, fmt.Errorf("journal: %w", err)
+	}
+	if buf[n-1] != '\n' {
+		return nil, 0, 0, false, nil
+	}
+	i := bytes.LastIndexByte(buf[:n-1], '\n')
+	if i < 0 && n < size {
+		return nil, 0, 0, false, nil
+	}
+	return bytes.Clone(buf[i+1 : n-1]), size - n + int64(i+1), size, true, nil
 }
 
 // lastLine is the last complete line of a segment that is only read, and

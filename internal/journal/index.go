@@ -197,6 +197,11 @@ func appendPostings(dir string, x indexed) error {
 func (j *Journal) buildIndex(macOK func(e *Entry) bool) (map[string][]byte, *head, error) {
 	files := map[string][]byte{}
 	h := &head{}
+	if cp, err := readCheckpoint(j.dir); err != nil {
+		return nil, nil, err
+	} else if cp != nil {
+		h.Seq, h.Hash, h.Count = cp.Seq, cp.Hash, cp.Count
+	}
 	var rec [recordSize]byte
 	err := j.walkLines(func(l *rawLine) error {
 		if l.torn {

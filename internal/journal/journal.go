@@ -264,6 +264,17 @@ func (w *writer) open() error {
 		}
 		lastSeg = segs[i].n
 	}
+	if last == nil {
+		// Nothing live yet after an archive: the chain continues from the
+		// checkpoint.
+		cp, err := readCheckpoint(w.j.dir)
+		if err != nil {
+			return err
+		}
+		if cp != nil {
+			w.seq, w.prev = cp.Seq, cp.Hash
+		}
+	}
 	if last != nil {
 		var tail struct {
 			Seq int64 `json:"seq"`

@@ -31,7 +31,20 @@ func (j *Journal) walkLines(fn func(l *rawLine) error) error {
 	if err != nil {
 		return err
 	}
+	// Segments a checkpoint lists were archived (a crash can leave one
+	// in place between the checkpoint and its move): not live lines.
+	archived := map[string]bool{}
+	if cp, err := readCheckpoint(j.dir); err != nil {
+		return err
+	} else if cp != nil {
+		for _, s := range cp.Segments {
+			archived[s.Name] = true
+		}
+	}
 	for _, s := range segs {
+		if archived[filepath.Base(s.path)] {
+			continue
+		}
 		if err := walkSegmentFrom(s.path, s.n, 0, fn); err != nil {
 			if errors.Is(err, errStop) {
 				return nil

@@ -61,6 +61,12 @@ type Audit struct {
 	// Unauthenticated lists the human acts without a valid MAC, which
 	// the queue ignores.
 	Unauthenticated []*Problem `json:"unauthenticated,omitempty"`
+	// Archived is how many events an archive moved out of the live
+	// journal behind its checkpoint; ArchivedGone, how many archived
+	// segments are no longer in journal/archive (moved elsewhere or
+	// deleted: the checkpoint still vouches for the chain's start).
+	Archived     int64 `json:"archived,omitempty"`
+	ArchivedGone int   `json:"archived_gone,omitempty"`
 	// Index says whether the derived index matched the journal; when it
 	// did not, verify rebuilt it and says what differed.
 	Index string `json:"index"`
@@ -109,6 +115,20 @@ func (j *Journal) Verify() (*Audit, error) {
 	var suspectHash string // the hash of the line after the mismatch
 	expect := int64(1)
 	stop := func(p *Problem) error { a.Problem = p; return errStop }
+	// After an archive the live chain starts at the checkpoint.
+	cp, err := readCheckpoint(j.dir)
+	if err != nil {
+		return nil, err
+	}
+	first := ""
+	if cp != nil {
+		expect, first = cp.Seq+1, cp.Hash
+		a.Archived = cp.Count
+		a.Problem, a.ArchivedGone = j.checkCheckpoint(cp)
+		if a.Problem != nil {
+			return a, nil
+		}
+	}
 
 	err = j.walkLines(func(l *rawLine) error {
 		if l.torn {
@@ -149,11 +169,14 @@ func (j *Journal) Verify() (*Audit, error) {
 			return stop(&Problem{Kind: Reordered, Segment: l.seg, Line: l.line,
 				Detail: fmt.Sprintf("sequence %d comes after %d", e.Seq, expect-1)})
 		}
-		want := ""
+		want := first
 		if prev != nil {
 			want = prev.hash
 		}
 		if e.Prev != want {
+			if prev == nil && cp != nil {
+				return stop(&Problem{Kind: Edited, Segment: l.seg, Line: l.line, Detail: "the first live event's prev is not the checkpoint's hash"})
+			}
 			if prev == nil {
 				return stop(&Problem{Kind: Edited, Segment: l.seg, Line: l.line, Detail: "the first event's prev is not empty"})
 			}

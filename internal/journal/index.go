@@ -345,6 +345,29 @@ func (j *Journal) postings(key string, headSeq int64) ([]posting, error) {
 type lineReader struct {
 	dir   string
 	files map[uint32]*os.File
+	// span is a run of a segment read at once (see entries).
+	span    []byte
+	spanSeg uint32
+	spanOff int64
+}
+
+// file is segment n, opened once.
+func (r *lineReader) file(n uint32) (*os.File, bool, error) {
+	if r.files == nil {
+		r.files = map[uint32]*os.File{}
+	}
+	if f := r.files[n]; f != nil {
+		return f, false, nil
+	}
+	f, err := openFile(filepath.Join(r.dir, segmentName(int(n))), os.O_RDONLY, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, false, fmt.Errorf("%w: segment %d is gone", errIndex, n)
+		}
+		return nil, false, err
+	}
+	r.files[n] = f
+	return f, true, nil
 }
 
 func (r *lineReader) close() {
@@ -356,26 +379,23 @@ func (r *lineReader) close() {
 // entry reads and decodes the line p points at, and checks it is the
 // line p claims (errIndex otherwise).
 func (r *lineReader) entry(p posting) (*Entry, []byte, error) {
-	if r.files == nil {
-		r.files = map[uint32]*os.File{}
+	f, _, err := r.file(p.Seg)
+	if err != nil {
+		return nil, nil, err
 	}
-	f := r.files[p.Seg]
-	if f == nil {
-		var err error
-		f, err = openFile(filepath.Join(r.dir, segmentName(int(p.Seg))), os.O_RDONLY, 0)
-		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, nil, fmt.Errorf("%w: segment %d is gone", errIndex, p.Seg)
-			}
-			return nil, nil, err
+	var buf []byte
+	if r.span != nil && r.spanSeg == p.Seg && p.Off >= r.spanOff && p.Off+int64(p.Len)+1 <= r.spanOff+int64(len(r.span)) {
+		buf = r.span[p.Off-r.spanOff : p.Off-r.spanOff+int64(p.Len)+1]
+	} else {
+		buf = make([]byte, int(p.Len)+1)
+		if _, err := f.ReadAt(buf, p.Off); err != nil {
+			return nil, nil, fmt.Errorf("%w: event %d: %v", errIndex, p.Seq, err)
 		}
-		r.files[p.Seg] = f
 	}
-	buf := make([]byte, int(p.Len)+1)
-	if _, err := f.ReadAt(buf, p.Off); err != nil {
-		return nil, nil, fmt.Errorf("%w: event %d: %v", errIndex, p.Seq, err)
-	}
-	if buf[p.Len] != '\n' || (p.Off > 0 && !r.startsLine(f, p.Off)) {
+	// The record's seq must be the line's: a record pointing into the
+	// middle of a line cannot decode to it (the rest of the line would
+	// not be one JSON value).
+	if buf[p.Len] != '\n' {
 		return nil, nil, fmt.Errorf("%w: event %d is not where the index says", errIndex, p.Seq)
 	}
 	line := buf[:p.Len]
@@ -386,10 +406,55 @@ func (r *lineReader) entry(p posting) (*Entry, []byte, error) {
 	return &e, line, nil
 }
 
-func (r *lineReader) startsLine(f *os.File, off int64) bool {
-	var b [1]byte
-	_, err := f.ReadAt(b[:], off-1)
-	return err == nil && b[0] == '\n'
+// spanGap is the largest gap between two wanted lines that entries reads
+// through rather than seeking over, and spanMax the largest single read.
+const (
+	spanGap = 64 << 10
+	spanMax = 4 << 20
+)
+
+// entries reads the lines of ps (in chain order), reading runs of nearby
+// lines with one call: a session's lines mostly sit together.
+func (r *lineReader) entries(ps []posting) ([]*Entry, error) {
+	out := make([]*Entry, 0, len(ps))
+	for i := 0; i < len(ps); {
+		// The run of postings from i that one read can cover.
+		k := i + 1
+		end := ps[i].Off + int64(ps[i].Len) + 1
+		for k < len(ps) && ps[k].Seg == ps[i].Seg && ps[k].Off >= end && ps[k].Off-end <= spanGap &&
+			ps[k].Off+int64(ps[k].Len)+1-ps[i].Off <= spanMax {
+			end = ps[k].Off + int64(ps[k].Len) + 1
+			k++
+		}
+		r.span = nil
+		if k-i > 1 {
+			if err := r.readSpan(ps[i].Seg, ps[i].Off, end); err != nil {
+				return nil, err
+			}
+		}
+		for ; i < k; i++ {
+			e, _, err := r.entry(ps[i])
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, e)
+		}
+		r.span = nil
+	}
+	return out, nil
+}
+
+func (r *lineReader) readSpan(seg uint32, from, to int64) error {
+	if _, _, err := r.file(seg); err != nil {
+		return err
+	}
+	buf := make([]byte, to-from)
+	n, err := r.files[seg].ReadAt(buf, from)
+	if err != nil && n < len(buf) {
+		return fmt.Errorf("%w: %v", errIndex, err)
+	}
+	r.span, r.spanSeg, r.spanOff = buf, seg, from
+	return nil
 }
 
 // indexPrefixMatches compares the index on disk with one built from the

@@ -103,14 +103,32 @@ func (w *writer) items(now time.Time, keep func(q *qstate) bool) ([]*Item, error
 	}
 	r := &lineReader{dir: w.j.dir}
 	defer r.close()
-	out := []*Item{}
+	var kept []*qstate
+	var held []posting
 	for _, q := range states {
-		if keep != nil && !keep(q) {
-			continue
+		if keep == nil || keep(q) {
+			kept = append(kept, q)
+			held = append(held, q.held)
 		}
-		it, err := w.item(r, q)
-		if err != nil {
-			return nil, err
+	}
+	// The held lines in one pass (runs of nearby lines in one read), then
+	// the few lines that settled them.
+	entries, err := r.entries(held)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Item, 0, len(kept))
+	for i, q := range kept {
+		it := &Item{Entry: entries[i], Status: q.status, Detected: q.held.Kind == kindDetected}
+		if q.settled != nil {
+			if it.Settled, _, err = r.entry(*q.settled); err != nil {
+				return nil, err
+			}
+		}
+		if q.used != nil {
+			if it.UsedBy, _, err = r.entry(*q.used); err != nil {
+				return nil, err
+			}
 		}
 		out = append(out, it)
 	}

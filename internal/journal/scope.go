@@ -46,17 +46,19 @@ func (j *Journal) scoped(scope Scope, now time.Time) ([]*Item, func(fn func(e *E
 		r := &lineReader{dir: w.j.dir}
 		defer r.close()
 		held := map[string]bool{}
+		uniq := ps[:0]
 		var last int64
 		for _, p := range ps {
-			if p.Seq == last {
-				continue
+			if p.Seq != last {
+				uniq = append(uniq, p)
 			}
 			last = p.Seq
-			e, _, err := r.entry(p)
-			if err != nil {
-				return err
-			}
-			entries = append(entries, e)
+		}
+		var err error
+		if entries, err = r.entries(uniq); err != nil {
+			return err
+		}
+		for _, e := range entries {
 			if e.ID != "" {
 				held[e.ID] = true
 			}
@@ -65,7 +67,6 @@ func (j *Journal) scoped(scope Scope, now time.Time) ([]*Item, func(fn func(e *E
 			items = []*Item{}
 			return nil
 		}
-		var err error
 		items, err = w.items(now, func(q *qstate) bool { return held[q.id] })
 		return err
 	})

@@ -27,7 +27,7 @@ printf '{"session_id":"bench-session","cwd":"/tmp","hook_event_name":"Stop","sto
 
 for n in "${sizes[@]}"; do
   mkdir -p "$out/$n/home"
-  if [ "$n" != 0 ]; then "$out/genjournal" -n "$n" -dir "$out/$n/state/journal"; fi
+  if [ "$n" != 0 ]; then "$out/genjournal" -n "$n" -dir "$out/$n/state/journal"; sync; fi
   s=$(date +%s%N)
   AIRLOCK_HOME="$out/$n/state" HOME="$out/$n/home" "$out/airlock" queue list >/dev/null
   e=$(date +%s%N)

@@ -34,36 +34,45 @@ for n in "${sizes[@]}"; do
   echo "size $n: first use (builds the index) $(( (e - s) / 1000000 )) ms, $(du -sh "$out/$n/state" | cut -f1) on disk"
 done
 
-time_ns() {
-  local s e
-  s=$(date +%s%N)
-  "$@" >/dev/null 2>&1 || true
-  e=$(date +%s%N)
-  echo $((e - s))
+# run_case NAME CMD... runs CMD once and adds its wall time and its CPU
+# time (user + system, the process and its children) in microseconds to
+# wall[NAME] and cpu[NAME]. On a machine shared with busy neighbours the
+# CPU time is the steadier figure: waiting for a core is not counted.
+declare -A wall cpu
+run_case() {
+  local name=$1 r u s
+  shift
+  local TIMEFORMAT='%3R %3U %3S'
+  read -r r u s < <({ time "$@" >/dev/null 2>&1; } 2>&1 || true)
+  wall[$name]=$(( ${wall[$name]:-0} + $(echo "$r * 1000000 / 1" | bc) ))
+  cpu[$name]=$(( ${cpu[$name]:-0} + $(echo "($u + $s) * 1000000 / 1" | bc) ))
 }
-declare -A total
-cases=(floor hook-allow hook-defer queue-list stop-hook report-session)
+cases=(hook-allow hook-defer queue-list stop-hook report-session)
 for ((i = 0; i < rounds; i++)); do
-  total[floor]=$(( ${total[floor]:-0} + $(time_ns sh -c "exec '$out/floor' < '$out/allow.json'") ))
+  run_case floor sh -c "exec '$out/floor' < '$out/allow.json'"
   for n in "${sizes[@]}"; do
     export AIRLOCK_HOME="$out/$n/state" HOME="$out/$n/home"
-    total[hook-allow.$n]=$(( ${total[hook-allow.$n]:-0} + $(time_ns sh -c "exec '$out/airlock' hook claude-code < '$out/allow.json'") ))
-    total[hook-defer.$n]=$(( ${total[hook-defer.$n]:-0} + $(time_ns sh -c "exec '$out/airlock' hook claude-code < '$out/defer.json'") ))
-    total[queue-list.$n]=$(( ${total[queue-list.$n]:-0} + $(time_ns "$out/airlock" queue list) ))
-    total[stop-hook.$n]=$(( ${total[stop-hook.$n]:-0} + $(time_ns sh -c "exec '$out/airlock' hook claude-code < '$out/stop.json'") ))
-    total[report-session.$n]=$(( ${total[report-session.$n]:-0} + $(time_ns "$out/airlock" report --session bench-session) ))
+    run_case hook-allow.$n sh -c "exec '$out/airlock' hook claude-code < '$out/allow.json'"
+    run_case hook-defer.$n sh -c "exec '$out/airlock' hook claude-code < '$out/defer.json'"
+    run_case queue-list.$n "$out/airlock" queue list
+    run_case stop-hook.$n sh -c "exec '$out/airlock' hook claude-code < '$out/stop.json'"
+    run_case report-session.$n "$out/airlock" report --session bench-session
   done
 done
-ms() { echo "scale=2; $1 / $rounds / 1000000" | bc; }
+ms() { echo "scale=2; $1 / $rounds / 1000" | bc; }
 echo "rounds: $rounds   machine: $(nproc) cores, $(uname -m), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "floor (fed through sh < file): $(ms "${total[floor]}") ms"
-for c in "${cases[@]:1}"; do
-  line="$c:"
-  for n in "${sizes[@]}"; do
-    line+="  $n: $(ms "${total[$c.$n]}") ms ($(echo "scale=2; ${total[$c.$n]} / ${total[$c.${sizes[0]}]}" | bc)x)"
+echo "floor (fed through sh < file): wall $(ms "${wall[floor]}") ms, cpu $(ms "${cpu[floor]}") ms"
+for c in "${cases[@]}"; do
+  for kind in wall cpu; do
+    declare -n t=$kind
+    line="$c $kind:"
+    for n in "${sizes[@]}"; do
+      line+="  $n: $(ms "${t[$c.$n]}") ms ($(echo "scale=2; ${t[$c.$n]} / ${t[$c.${sizes[0]}]}" | bc)x)"
+    done
+    [ "$c" = hook-allow ] && line+="  [empty: $(echo "scale=2; ${t[$c.${sizes[0]}]} / ${t[floor]}" | bc)x floor]"
+    echo "$line"
+    unset -n t
   done
-  [ "$c" = hook-allow ] && line+="  [empty: $(echo "scale=2; ${total[$c.${sizes[0]}]} / ${total[floor]}" | bc)x floor]"
-  echo "$line"
 done
 
 # 200 hooks at once: each deferred call takes the lock, looks for an

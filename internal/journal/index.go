@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 )
 
 // The index is derived from the journal and never the source of truth.
@@ -345,6 +346,8 @@ func (j *Journal) postings(key string, headSeq int64) ([]posting, error) {
 type lineReader struct {
 	dir   string
 	files map[uint32]*os.File
+	// light decodes only the fields a report counts (see lightEntry).
+	light bool
 	// span is a run of a segment read at once (see entries).
 	span    []byte
 	spanSeg uint32
@@ -400,6 +403,15 @@ func (r *lineReader) entry(p posting) (*Entry, []byte, error) {
 	}
 	line := buf[:p.Len]
 	var e Entry
+	if r.light {
+		var l lightEntry
+		if err := json.Unmarshal(line, &l); err != nil || l.Seq != p.Seq {
+			return nil, nil, fmt.Errorf("%w: event %d is not where the index says", errIndex, p.Seq)
+		}
+		e = Entry{Seq: l.Seq, Time: l.Time, Event: l.Event, Agent: l.Agent, Session: l.Session, Story: l.Story,
+			Decision: l.Decision, Rule: l.Rule, ID: l.ID, Ref: l.Ref}
+		return &e, line, nil
+	}
 	if err := json.Unmarshal(line, &e); err != nil || e.Seq != p.Seq {
 		return nil, nil, fmt.Errorf("%w: event %d is not where the index says", errIndex, p.Seq)
 	}
@@ -408,9 +420,11 @@ func (r *lineReader) entry(p posting) (*Entry, []byte, error) {
 
 // spanGap is the largest gap between two wanted lines that entries reads
 // through rather than seeking over, and spanMax the largest single read.
+// A session's lines sit close together and read as a few runs; held
+// items spread over a journal are read one by one.
 const (
-	spanGap = 64 << 10
-	spanMax = 4 << 20
+	spanGap = 4 << 10
+	spanMax = 1 << 20
 )
 
 // entries reads the lines of ps (in chain order), reading runs of nearby
@@ -455,6 +469,21 @@ func (r *lineReader) readSpan(seg uint32, from, to int64) error {
 	}
 	r.span, r.spanSeg, r.spanOff = buf, seg, from
 	return nil
+}
+
+// lightEntry is the part of an entry a report's counts use: decoding
+// only it skips the allocations of commands, reasons and details.
+type lightEntry struct {
+	Seq      int64     `json:"seq"`
+	Time     time.Time `json:"time"`
+	Event    string    `json:"event"`
+	Agent    string    `json:"agent"`
+	Session  string    `json:"session"`
+	Story    string    `json:"story"`
+	Decision string    `json:"decision"`
+	Rule     string    `json:"rule"`
+	ID       string    `json:"id"`
+	Ref      string    `json:"ref"`
 }
 
 // indexPrefixMatches compares the index on disk with one built from the

@@ -464,3 +464,25 @@ func TestAThousandParallelWriterProcessesLoseNothing(t *testing.T) {
 		t.Fatalf("%d entries, index %s", a.Entries, a.Index)
 	}
 }
+
+func TestSessionAwaitsMatchesTheReport(t *testing.T) {
+	j := open(t)
+	fill(t, j, 3)
+	now := t0.Add(time.Minute)
+	if ok, err := j.SessionAwaits("s1", now); err != nil || ok {
+		t.Fatalf("nothing held: %v %v", ok, err)
+	}
+	id := record(t, j, held("git push", "/p")).QueueID
+	if ok, _ := j.SessionAwaits("s1", now); !ok {
+		t.Fatal("a pending item in s1 not seen")
+	}
+	if ok, _ := j.SessionAwaits("s2", now); ok {
+		t.Fatal("s1's item seen in s2")
+	}
+	if _, err := j.Settle(EventReject, id, "", 0); err != nil {
+		t.Fatal(err)
+	}
+	if ok, _ := j.SessionAwaits("s1", now); ok {
+		t.Fatal("a rejected item still awaits")
+	}
+}

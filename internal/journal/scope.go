@@ -55,7 +55,10 @@ func (j *Journal) scoped(scope Scope, now time.Time) ([]*Item, func(fn func(e *E
 			last = p.Seq
 		}
 		var err error
-		if entries, err = r.entries(uniq); err != nil {
+		r.light = true // a report counts these lines; its items are read in full below
+		entries, err = r.entries(uniq)
+		r.light = false
+		if err != nil {
 			return err
 		}
 		for _, e := range entries {
@@ -151,4 +154,34 @@ func lastSessionIn(path string) (string, error) {
 		carry = append([]byte(nil), buf[:max(stop, 0)]...)
 	}
 	return "", nil
+}
+
+// SessionAwaits reports whether anything held or detected in a session
+// still awaits a human (pending, or approved and expired unused): what
+// the Stop hook asks before it builds a report. It reads the session's
+// postings and the queue's, and no journal line.
+func (j *Journal) SessionAwaits(session string, now time.Time) (bool, error) {
+	found := false
+	err := j.locked(func(w *writer) error {
+		ps, err := w.j.postings(sessionKey(session), w.head.Seq)
+		if err != nil || len(ps) == 0 {
+			return err
+		}
+		in := make(map[int64]bool, len(ps))
+		for _, p := range ps {
+			in[p.Seq] = true
+		}
+		states, _, err := w.queueState(now)
+		if err != nil {
+			return err
+		}
+		for _, q := range states {
+			if (q.status == Pending || q.status == Expired) && in[q.held.Seq] {
+				found = true
+				return nil
+			}
+		}
+		return nil
+	})
+	return found, err
 }

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"math"
 	"time"
 )
 
@@ -27,18 +28,17 @@ func (j *Journal) Recent(since, now time.Time) ([]*Entry, []Standing, error) {
 	var standings []Standing
 	err := j.locked(func(w *writer) error {
 		entries, standings = nil, nil
-		ps, err := w.j.postings(keyDetail, w.head.Seq)
+		floor := int64(math.MinInt64) // UnixNano is undefined far from now
+		if since.After(time.Unix(0, 0)) {
+			floor = since.Add(-clockSkew).UnixNano()
+		}
+		ps, err := w.j.postingsSince(keyDetail, w.head.Seq, floor)
 		if err != nil {
 			return err
 		}
-		from := len(ps)
-		floor := since.Add(-clockSkew).UnixNano()
-		for from > 0 && ps[from-1].Time >= floor {
-			from--
-		}
 		r := &lineReader{dir: w.j.dir}
 		defer r.close()
-		for _, p := range ps[from:] {
+		for _, p := range ps {
 			e, _, err := r.entry(p)
 			if err != nil {
 				return err

@@ -342,6 +342,58 @@ func (j *Journal) postings(key string, headSeq int64) ([]posting, error) {
 	return out, nil
 }
 
+// postingsSince reads one posting file backwards from its end and returns
+// the records whose time is at or after floor (unix nanoseconds), oldest
+// first: it costs the records in the window, not the file.
+func (j *Journal) postingsSince(key string, headSeq, floor int64) ([]posting, error) {
+	f, err := openFile(filepath.Join(j.dir, indexDir, key), os.O_RDONLY, 0)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.Size()%recordSize != 0 {
+		return nil, fmt.Errorf("%w: %s is not whole records", errIndex, key)
+	}
+	var rev []posting
+	buf := make([]byte, 256*recordSize)
+	for end := st.Size(); end > 0; {
+		n := int64(len(buf))
+		if n > end {
+			n = end
+		}
+		end -= n
+		if _, err := f.ReadAt(buf[:n], end); err != nil && err != io.EOF {
+			return nil, err
+		}
+		for off := n - recordSize; off >= 0; off -= recordSize {
+			p := decodePosting(buf[off : off+recordSize])
+			if p.Seq <= 0 || p.Seq > headSeq || p.Len == 0 || p.Len > 2*MaxLine {
+				return nil, fmt.Errorf("%w: %s has a record for event %d", errIndex, key, p.Seq)
+			}
+			if p.Time < floor {
+				end = 0
+				break
+			}
+			if len(rev) > 0 && p.Seq >= rev[len(rev)-1].Seq {
+				continue // a repeat from a catch-up
+			}
+			rev = append(rev, p)
+		}
+	}
+	out := make([]posting, len(rev))
+	for i, p := range rev {
+		out[len(rev)-1-i] = p
+	}
+	return out, nil
+}
+
 // lineReader reads the lines postings point at, keeping segments open.
 type lineReader struct {
 	dir   string

@@ -169,6 +169,40 @@ func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bo
 	return x
 }
 
+// indexFields is the part of a line indexLine uses: decoding only it
+// spares allocating commands, reasons and messages while indexing.
+type indexFields struct {
+	Seq     int64           `json:"seq"`
+	Time    time.Time       `json:"time"`
+	Event   string          `json:"event"`
+	Session string          `json:"session"`
+	Story   string          `json:"story"`
+	Rule    string          `json:"rule"`
+	ID      string          `json:"id"`
+	Ref     string          `json:"ref"`
+	Expires *time.Time      `json:"expires"`
+	Detail  json.RawMessage `json:"detail"`
+	Prev    string          `json:"prev"`
+}
+
+// decodeForIndex decodes what indexing a line needs; a human act in
+// full, for its MAC.
+func decodeForIndex(line []byte) (*Entry, bool) {
+	var f indexFields
+	if json.Unmarshal(line, &f) != nil || f.Seq == 0 {
+		return nil, false
+	}
+	if humanAct(f.Event) {
+		var e Entry
+		if json.Unmarshal(line, &e) != nil {
+			return nil, false
+		}
+		return &e, true
+	}
+	return &Entry{Seq: f.Seq, Time: f.Time, Event: f.Event, Session: f.Session, Story: f.Story, Rule: f.Rule,
+		ID: f.ID, Ref: f.Ref, Expires: f.Expires, Detail: f.Detail, Prev: f.Prev}, true
+}
+
 // appendPostings adds a line's records to their files.
 func appendPostings(dir string, x indexed) error {
 	var rec [recordSize]byte
@@ -208,11 +242,11 @@ func (j *Journal) buildIndex(macOK func(e *Entry) bool) (map[string][]byte, *hea
 		if l.torn {
 			return nil
 		}
-		var e Entry
-		if json.Unmarshal(l.data, &e) != nil || e.Seq == 0 {
+		e, ok := decodeForIndex(l.data)
+		if !ok {
 			return nil
 		}
-		x := indexLine(&e, l.segN, l.off, len(l.data), macOK)
+		x := indexLine(e, l.segN, l.off, len(l.data), macOK)
 		for _, k := range x.keys {
 			p := x.p
 			if k != keyQueue {
@@ -284,15 +318,15 @@ func (j *Journal) catchUp(h *head, macOK func(e *Entry) bool) (*head, error) {
 			if l.torn {
 				return nil
 			}
-			var e Entry
-			if json.Unmarshal(l.data, &e) != nil || e.Seq == 0 {
+			e, ok := decodeForIndex(l.data)
+			if !ok {
 				return nil
 			}
 			if first && (e.Seq != h.Seq+1 || e.Prev != h.Hash) {
 				return errIndex
 			}
 			first = false
-			if err := appendPostings(j.dir, indexLine(&e, l.segN, l.off, len(l.data), macOK)); err != nil {
+			if err := appendPostings(j.dir, indexLine(e, l.segN, l.off, len(l.data), macOK)); err != nil {
 				return err
 			}
 			nh.Seq, nh.Hash, nh.Segment, nh.End = e.Seq, lineHash(l.data), l.segN, l.off+int64(len(l.data))+1

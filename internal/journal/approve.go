@@ -2,6 +2,7 @@ package journal
 
 import (
 	"bytes"
+	"fmt"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -35,14 +36,14 @@ func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
 		if q.status != Approved {
 			continue
 		}
-		held, _, err := r.entry(q.held)
+		held, line, err := r.entry(q.held)
 		if err != nil {
 			return "", err
 		}
 		if held.Decision != "defer" || !sameAction(held, e) {
 			continue
 		}
-		if ok, err := w.authentic(r, q.settled); err != nil || !ok {
+		if ok, err := w.authentic(r, q.settled, lineHash(line)); err != nil || !ok {
 			return "", err
 		}
 		return q.id, nil
@@ -62,16 +63,22 @@ func (w *writer) approvalByID(id string, now time.Time) (string, error) {
 	}
 	r := &lineReader{dir: w.j.dir}
 	defer r.close()
-	if ok, err := w.authentic(r, q.settled); err != nil || !ok {
+	_, line, err := r.entry(q.held)
+	if err != nil {
+		return "", err
+	}
+	if ok, err := w.authentic(r, q.settled, lineHash(line)); err != nil || !ok {
 		return "", err
 	}
 	return id, nil
 }
 
-// authentic re-reads a human act and checks its MAC with the key itself:
-// the index's flag says what the indexer saw, but the index is only a
-// cache, and one who can write files can write it too.
-func (w *writer) authentic(r *lineReader, p *posting) (bool, error) {
+// authentic re-reads a human act and checks its MAC with the key itself
+// (the index's flag says what the indexer saw, but the index is only a
+// cache, and one who can write files can write it too), and that the held
+// line still hashes to what the human acted on: a held line edited after
+// its approval is not the approved action, whatever it says now.
+func (w *writer) authentic(r *lineReader, p *posting, heldHash string) (bool, error) {
 	if p == nil {
 		return false, nil
 	}
@@ -86,7 +93,26 @@ func (w *writer) authentic(r *lineReader, p *posting) (bool, error) {
 	if !validMAC(key, e) {
 		return false, errIndex
 	}
-	return true, nil
+	return e.HeldHash == heldHash, nil
+}
+
+// heldHash is the hash of item id's held line, for a human act about it.
+func (w *writer) heldHash(id string) (string, error) {
+	_, byID, err := w.queueState(w.j.now())
+	if err != nil {
+		return "", err
+	}
+	q := byID[id]
+	if q == nil {
+		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	r := &lineReader{dir: w.j.dir}
+	defer r.close()
+	_, line, err := r.entry(q.held)
+	if err != nil {
+		return "", err
+	}
+	return lineHash(line), nil
 }
 
 // sameAction reports whether a retry is the action a human approved.

@@ -64,6 +64,10 @@ type Entry struct {
 	// MAC authenticates a human's act (approve, reject, run): see
 	// HumanKeyFile. A human act without a valid MAC does not count.
 	MAC string `json:"mac,omitempty"`
+	// HeldHash is, on a human's act, the hash of the held item's line as
+	// the human acted on it (covered by MAC): an approval does not carry
+	// over to a held line edited afterwards.
+	HeldHash string `json:"held_hash,omitempty"`
 	// InputDigest is the SHA-256 of a non-shell tool call's complete
 	// input, so that an approval binds the exact content of a write or
 	// a tool call, not only its target.

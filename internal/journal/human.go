@@ -87,8 +87,8 @@ func loadHumanKey(dir string, create bool) ([]byte, error) {
 }
 
 // humanMAC is the MAC of a human act: over its place in the chain (seq,
-// prev, which vouches for everything before it) and every field that
-// says what the human did.
+// prev, which vouches for everything before it), every field that says
+// what the human did, and the hash of the held line it is about.
 func humanMAC(key []byte, e *Entry) string {
 	exp := ""
 	if e.Expires != nil {
@@ -96,7 +96,7 @@ func humanMAC(key []byte, e *Entry) string {
 	}
 	m := hmac.New(sha256.New, key)
 	io.WriteString(m, strings.Join([]string{"airlock-human-v1", strconv.FormatInt(e.Seq, 10), e.Prev,
-		e.Time.UTC().Format(time.RFC3339Nano), e.Event, e.Ref, exp, e.Note, e.Session, e.Story}, "\x00"))
+		e.Time.UTC().Format(time.RFC3339Nano), e.Event, e.Ref, exp, e.Note, e.Session, e.Story, e.HeldHash}, "\x00"))
 	return macPrefix + hex.EncodeToString(m.Sum(nil))
 }
 

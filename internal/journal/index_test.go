@@ -486,3 +486,26 @@ func TestSessionAwaitsMatchesTheReport(t *testing.T) {
 		t.Fatal("a rejected item still awaits")
 	}
 }
+
+// An approval binds the held line the human saw: rewriting that line
+// afterwards (to another command) does not carry the approval over.
+func TestApprovalDoesNotFollowAnEditedHeldLine(t *testing.T) {
+	j := open(t)
+	id := record(t, j, held("git push origin main", "/p")).QueueID
+	j.Now = func() time.Time { return t0 }
+	if _, err := j.Settle(EventApprove, id, "", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	path, ls := lines(t, j)
+	ls[0] = bytes.Replace(ls[0], []byte("git push origin main"), []byte("git push evil main"), 1)
+	if err := os.WriteFile(path, bytes.Join(ls, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.RemoveAll(filepath.Join(j.Dir(), indexDir)) // and the index rebuilt from the edited line
+	if r := record(t, j, held("git push evil main", "/p")); r.Approval != "" {
+		t.Fatal("the approval followed an edited held line")
+	}
+	if a, err := j.Verify(); err != nil || a.OK() {
+		t.Fatalf("verify passed an edited held line: %v", err)
+	}
+}

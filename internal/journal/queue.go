@@ -128,7 +128,11 @@ func (j *Journal) Settle(event, id, note string, ttl time.Duration) (*Item, erro
 		case event == EventApprove && it.Status == Approved:
 			return fmt.Errorf("%w: %s is already approved", ErrSettled, it.ID)
 		}
-		e := &Entry{Time: now, Event: event, Ref: it.ID, Session: it.Session, Story: it.Story, Note: note}
+		hh, err := w.heldHash(it.ID)
+		if err != nil {
+			return err
+		}
+		e := &Entry{Time: now, Event: event, Ref: it.ID, Session: it.Session, Story: it.Story, Note: note, HeldHash: hh}
 		if event == EventApprove {
 			exp := now.Add(ttl)
 			e.Expires = &exp

@@ -2,10 +2,10 @@ package journal
 
 import (
 	"bytes"
-	"fmt"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"time"
 )

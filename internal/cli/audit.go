@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	addCommand(&command{name: "audit", summary: "verify the journal's hash chain, or repair a torn tail", run: runAudit})
+	addCommand(&command{name: "audit", summary: "verify the journal's hash chain, repair a torn tail, or archive old segments", run: runAudit})
 }
 
 const auditHelp = `
@@ -21,12 +21,19 @@ The journal is a hash chain (docs/JOURNAL.md); the audit checks it.
   repair   set aside a torn last line left by a crash (into a .torn file
            next to the segment); every complete event stays. The next
            append does this too.
+  archive  move every segment but the newest --keep (default 4) into
+           journal/archive/, behind a checkpoint (journal/CHECKPOINT)
+           that carries the last archived event's seq and hash, the
+           count, and each segment's SHA-256 under the human key's MAC,
+           so verify still proves the chain from its first event. It
+           refuses while an archived segment holds an open queue item.
+           The archived files may then be compressed, moved or deleted.
 
 Exit status: 0 the chain verifies, 1 it does not, 2 usage error.`
 
 func runAudit(e *env) int {
-	if len(e.args) == 0 || (e.args[0] != "verify" && e.args[0] != "repair") {
-		fs := newFlags(e, "audit", "airlock audit verify|repair [--json]", auditHelp)
+	if len(e.args) == 0 || (e.args[0] != "verify" && e.args[0] != "repair" && e.args[0] != "archive") {
+		fs := newFlags(e, "audit", "airlock audit verify|repair|archive [--json]", auditHelp)
 		if st, ok := parseFlags(e, fs, e.args); !ok {
 			return st
 		}
@@ -35,6 +42,10 @@ func runAudit(e *env) int {
 	sub := e.args[0]
 	fs := newFlags(e, "audit "+sub, "airlock audit "+sub+" [--json]", auditHelp)
 	asJSON := fs.Bool("json", false, "print JSON for scripts")
+	keep := 4
+	if sub == "archive" {
+		fs.IntVar(&keep, "keep", 4, "how many of the newest segments stay live (at least 1)")
+	}
 	if st, ok := parseFlags(e, fs, e.args[1:]); !ok {
 		return st
 	}
@@ -44,6 +55,20 @@ func runAudit(e *env) int {
 	j, err := e.journal()
 	if err != nil {
 		return fail(e.stderr, err)
+	}
+	if sub == "archive" {
+		if keep < 1 {
+			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("--keep %d: at least the newest segment stays live", keep)})
+		}
+		cp, err := j.Archive(keep)
+		if err != nil {
+			return fail(e.stderr, err)
+		}
+		if *asJSON {
+			return writeJSON(e, cp)
+		}
+		fmt.Fprintf(e.stdout, "archived %d event(s) in %d segment(s) into %s/archive\ncheckpoint: %d %s\n", cp.Count, len(cp.Segments), j.Dir(), cp.Seq, cp.Hash)
+		return ExitOK
 	}
 	if sub == "repair" {
 		moved, err := j.Repair()
@@ -68,17 +93,31 @@ func runAudit(e *env) int {
 		if st := writeJSON(e, a); st != ExitOK {
 			return st
 		}
-	} else if a.OK() {
-		fmt.Fprintf(e.stdout, "ok: %d events in %d segment(s) verify\nhead: %d %s\n", a.Entries, a.Segments, a.HeadSeq, a.Head)
+	} else {
+		if p := a.Problem; p == nil {
+			fmt.Fprintf(e.stdout, "ok: %d events in %d segment(s) verify\nhead: %d %s\n", a.Entries, a.Segments, a.HeadSeq, a.Head)
+		} else {
+			fmt.Fprintf(e.stdout, "BROKEN: %s: %s: %s\n", p.Where(), p.Kind, p.Detail)
+			fmt.Fprintf(e.stdout, "%d events before it verify; journal in %s\n", a.Entries, a.Dir)
+			if p.Kind == journal.Torn {
+				fmt.Fprintln(e.stdout, "run: airlock audit repair")
+			}
+		}
+		for _, u := range a.Unauthenticated {
+			fmt.Fprintf(e.stdout, "UNAUTHENTICATED: %s: %s\n", u.Where(), u.Detail)
+		}
 		if a.SetAside > 0 {
 			fmt.Fprintf(e.stdout, "%d torn line(s) from crashes were set aside in .torn files\n", a.SetAside)
 		}
-	} else {
-		p := a.Problem
-		fmt.Fprintf(e.stdout, "BROKEN: %s: %s: %s\n", p.Where(), p.Kind, p.Detail)
-		fmt.Fprintf(e.stdout, "%d events before it verify; journal in %s\n", a.Entries, a.Dir)
-		if p.Kind == journal.Torn {
-			fmt.Fprintln(e.stdout, "run: airlock audit repair")
+		if a.Archived > 0 {
+			fmt.Fprintf(e.stdout, "%d earlier event(s) archived behind journal/CHECKPOINT", a.Archived)
+			if a.ArchivedGone > 0 {
+				fmt.Fprintf(e.stdout, " (%d archived segment(s) no longer in journal/archive)", a.ArchivedGone)
+			}
+			fmt.Fprintln(e.stdout)
+		}
+		if a.Index != "ok" {
+			fmt.Fprintf(e.stdout, "index: %s\n", a.Index)
 		}
 	}
 	if !a.OK() {

@@ -324,10 +324,13 @@ func doctorJournalOf(e *env) doctorJournal {
 		return d
 	}
 	d.Events, d.Verified = a.Entries, a.OK()
-	if !a.OK() {
+	switch {
+	case a.Problem != nil:
 		d.Broken = a.Problem.Where() + ": " + string(a.Problem.Kind)
+	case len(a.Unauthenticated) > 0:
+		d.Broken = a.Unauthenticated[0].Where() + ": " + string(journal.Unauthenticated)
 	}
-	items, err := j.Queue(time.Now())
+	items, err := j.Open(time.Now())
 	if err != nil {
 		d.Error = err.Error()
 		return d

@@ -74,6 +74,10 @@ func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
 // sessionReport is the text report of one session when anything in it
 // awaits review.
 func sessionReport(j *journal.Journal, session string) (string, error) {
+	// Usually nothing awaits review: find that out from the index alone.
+	if awaits, err := j.SessionAwaits(session, time.Now()); err != nil || !awaits {
+		return "", err
+	}
 	r, err := j.MakeReport(journal.Scope{Session: session}, time.Now())
 	if err != nil || len(r.Review) == 0 {
 		return "", err

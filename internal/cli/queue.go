@@ -80,6 +80,11 @@ func runQueue(e *env) int {
 	if len(operands) != want {
 		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("queue %s takes %d id(s), got %d", sub, want, len(operands)), Hints: []string{synopsis}})
 	}
+	if sub == "approve" {
+		if err := journal.CheckExpiry(*ttl); err != nil {
+			return fail(e.stderr, &usageError{Msg: "--for " + err.Error(), Hints: []string{"give a duration such as 30m, 2h or 24h, at most " + journal.MaxApprovalExpiry.String()}})
+		}
+	}
 	j, err := e.journal()
 	if err != nil {
 		return fail(e.stderr, err)
@@ -120,7 +125,11 @@ func parseInterspersed(e *env, fs *flag.FlagSet, args []string) ([]string, int, 
 }
 
 func queueList(e *env, j *journal.Journal, all, asJSON bool) int {
-	items, err := j.Queue(time.Now())
+	list := j.Open
+	if all {
+		list = j.Queue
+	}
+	items, err := list(time.Now())
 	if err != nil {
 		return fail(e.stderr, err)
 	}
@@ -254,11 +263,7 @@ func queueRun(e *env, j *journal.Journal, id string, asJSON bool) int {
 }
 
 func findItem(e *env, j *journal.Journal, id string) (*journal.Item, int) {
-	items, err := j.Queue(time.Now())
-	if err != nil {
-		return nil, fail(e.stderr, err)
-	}
-	it, err := journal.Find(items, id)
+	it, err := j.Item(id, time.Now())
 	if err != nil {
 		return nil, failQueue(e, err)
 	}

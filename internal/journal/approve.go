@@ -2,6 +2,11 @@ package journal
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
 	"time"
 )
 
@@ -9,63 +14,156 @@ import (
 // retry through, unless the human says otherwise.
 const DefaultApprovalExpiry = 24 * time.Hour
 
-// approvalFor finds an approval, not expired at now and not yet used,
-// of a held shell command with exactly this text and directory. It is
-// called with the lock held, so two parallel retries cannot both use
-// one approval.
-func (j *Journal) approvalFor(command, cwd string, now time.Time) (string, error) {
-	// Approvals are rare: find them from their bytes first, and decode
-	// nothing else when there are none.
-	approve := field("event", EventApprove)
-	refs := map[string]bool{}
-	err := j.eachWhere(func(line []byte) bool { return bytes.Contains(line, approve) }, func(e *Entry) error {
-		if e.Event == EventApprove && e.Ref != "" {
-			refs[e.Ref] = true
-		}
-		return nil
-	})
-	if err != nil || len(refs) == 0 {
-		return "", err
-	}
-	// Then read only the lines about the approved items: the items
-	// themselves and what refers to them.
-	var needles [][]byte
-	for id := range refs {
-		needles = append(needles, field("id", id), field("ref", id))
-	}
-	about := func(line []byte) bool {
-		for _, n := range needles {
-			if bytes.Contains(line, n) {
-				return true
-			}
-		}
-		return false
-	}
-	held := map[string]bool{} // ids of held actions with this command and cwd
-	var order []string        // the same ids, oldest first
-	open := map[string]bool{} // approved ids still usable
-	err = j.eachWhere(about, func(e *Entry) error {
-		switch {
-		case e.ID != "" && e.Decision == "defer" && e.Command == command && e.Cwd == cwd:
-			held[e.ID] = true
-			order = append(order, e.ID)
-		case e.Event == EventApprove && held[e.Ref]:
-			open[e.Ref] = e.Expires == nil || now.Before(*e.Expires)
-		case e.Event == EventReject && held[e.Ref]:
-			open[e.Ref] = false
-		case e.Ref != "" && held[e.Ref] && (e.Rule == RuleApproved || e.Event == EventRun):
-			open[e.Ref] = false // used once already
-		}
-		return nil
-	})
+// MaxApprovalExpiry is the longest an approval may let a retry through:
+// an approval is for an action the human looked at now, not a standing
+// permission.
+const MaxApprovalExpiry = 7 * 24 * time.Hour
+
+// approvalFor finds an approval, not expired at now and not yet used, of
+// a held action that is the same action as e: for a shell command, the
+// same text in the same directory; for any other tool, the same tool,
+// target, directory and complete input. It is called with the lock
+// held, so two parallel retries cannot both use one approval. It reads
+// the queue's postings and only the lines of approved items.
+func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
+	states, _, err := w.queueState(now)
 	if err != nil {
 		return "", err
 	}
-	// The oldest usable approval goes first.
-	for _, id := range order {
-		if open[id] {
-			return id, nil
+	r := &lineReader{dir: w.j.dir}
+	defer r.close()
+	for _, q := range states {
+		if q.status != Approved {
+			continue
 		}
+		held, line, err := r.entry(q.held)
+		if err != nil {
+			return "", err
+		}
+		if held.Decision != "defer" || !sameAction(held, e) {
+			continue
+		}
+		if ok, err := w.authentic(r, q.settled, lineHash(line)); err != nil || !ok {
+			return "", err
+		}
+		return q.id, nil
 	}
 	return "", nil
+}
+
+// approvalByID is the approval of item id when it is there to use.
+func (w *writer) approvalByID(id string, now time.Time) (string, error) {
+	_, byID, err := w.queueState(now)
+	if err != nil {
+		return "", err
+	}
+	q := byID[id]
+	if q == nil || q.status != Approved {
+		return "", nil
+	}
+	r := &lineReader{dir: w.j.dir}
+	defer r.close()
+	_, line, err := r.entry(q.held)
+	if err != nil {
+		return "", err
+	}
+	if ok, err := w.authentic(r, q.settled, lineHash(line)); err != nil || !ok {
+		return "", err
+	}
+	return id, nil
+}
+
+// authentic re-reads a human act and checks its MAC with the key itself
+// (the index's flag says what the indexer saw, but the index is only a
+// cache, and one who can write files can write it too), and that the held
+// line still hashes to what the human acted on: a held line edited after
+// its approval is not the approved action, whatever it says now.
+func (w *writer) authentic(r *lineReader, p *posting, heldHash string) (bool, error) {
+	if p == nil {
+		return false, nil
+	}
+	e, _, err := r.entry(*p)
+	if err != nil {
+		return false, err
+	}
+	key, err := loadHumanKey(w.j.dir, false)
+	if err != nil {
+		return false, err
+	}
+	if !validMAC(key, e) {
+		return false, errIndex
+	}
+	return e.HeldHash == heldHash, nil
+}
+
+// heldHash is the hash of item id's held line, for a human act about it.
+func (w *writer) heldHash(id string) (string, error) {
+	_, byID, err := w.queueState(w.j.now())
+	if err != nil {
+		return "", err
+	}
+	q := byID[id]
+	if q == nil {
+		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	r := &lineReader{dir: w.j.dir}
+	defer r.close()
+	_, line, err := r.entry(q.held)
+	if err != nil {
+		return "", err
+	}
+	return lineHash(line), nil
+}
+
+// sameAction reports whether a retry is the action a human approved.
+func sameAction(held, e *Entry) bool {
+	if held.Kind != e.Kind || held.Cwd != e.Cwd || held.Command != e.Command {
+		return false
+	}
+	if held.Kind == "shell" {
+		return true
+	}
+	return held.Tool == e.Tool && held.URL == e.URL && slices.Equal(held.Paths, e.Paths) &&
+		held.InputDigest == e.InputDigest && argsDigest(held.Detail) == argsDigest(e.Detail)
+}
+
+// argsDigest is the MCP firewall's digest of a call's complete
+// arguments, from its detail ("" when there is none).
+func argsDigest(detail json.RawMessage) string {
+	if len(detail) == 0 {
+		return ""
+	}
+	var d struct {
+		ArgsDigest string `json:"args_digest"`
+	}
+	if json.Unmarshal(detail, &d) != nil {
+		return "unreadable"
+	}
+	return d.ArgsDigest
+}
+
+// inputDigest is the SHA-256 of the tool_input of an agent's raw hook
+// event, with object keys sorted: "" when there is none.
+func inputDigest(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var in struct {
+		ToolInput json.RawMessage `json:"tool_input"`
+	}
+	if json.Unmarshal(raw, &in) != nil || len(bytes.TrimSpace(in.ToolInput)) == 0 {
+		return ""
+	}
+	dec := json.NewDecoder(bytes.NewReader(in.ToolInput))
+	dec.UseNumber()
+	var v any
+	if dec.Decode(&v) != nil {
+		return ""
+	}
+	canon, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(canon)
+	return "sha256:" + hex.EncodeToString(sum[:])
 }

@@ -14,6 +14,16 @@
 // .torn file next to the segment and carries on from the last complete
 // line, so no complete event is ever lost.
 //
+// Beside the segments: HEAD, the anchored head (last seq, hash, count,
+// where the last line ends), rewritten after every append so that a
+// deleted segment or a cut tail is reported rather than taken for a new
+// install; index/, posting files derived from the journal (the queue,
+// the entry points' details, each session and story) so that the hook,
+// the queue, a session's report and the MCP guard cost what they show,
+// not the journal's length; CHECKPOINT and archive/, what "airlock audit
+// archive" moved out of the live journal. Human acts carry a MAC keyed by
+// <state>/secrets/human.key and count only with it.
+//
 // Nothing here decides anything: the journal records what the policy
 // decided and what humans did about it.
 package journal

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/policy"
 )
 
 // Event names the journal writes itself, besides the agents' own hook
@@ -60,6 +61,17 @@ type Entry struct {
 	Note    string          `json:"note,omitempty"`
 	Finding *agent.Finding  `json:"finding,omitempty"`
 	Detail  json.RawMessage `json:"detail,omitempty"`
+	// MAC authenticates a human's act (approve, reject, run): see
+	// HumanKeyFile. A human act without a valid MAC does not count.
+	MAC string `json:"mac,omitempty"`
+	// HeldHash is, on a human's act, the hash of the held item's line as
+	// the human acted on it (covered by MAC): an approval does not carry
+	// over to a held line edited afterwards.
+	HeldHash string `json:"held_hash,omitempty"`
+	// InputDigest is the SHA-256 of a non-shell tool call's complete
+	// input, so that an approval binds the exact content of a write or
+	// a tool call, not only its target.
+	InputDigest string `json:"input_digest,omitempty"`
 	// Prev is the hex SHA-256 of the previous line ("" for the first).
 	Prev string `json:"prev"`
 }
@@ -90,6 +102,9 @@ func entryOf(ev *agent.Event) *Entry {
 		}
 		if e.Tool == "" {
 			e.Tool = a.Tool
+		}
+		if a.Kind != policy.Shell {
+			e.InputDigest = inputDigest(ev.Raw)
 		}
 	}
 	if v := ev.Verdict; v != nil {

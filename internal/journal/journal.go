@@ -59,8 +59,13 @@ func Open(dir string) (*Journal, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("%w: no state directory (set AIRLOCK_HOME, XDG_STATE_HOME or HOME)", ErrNoJournal)
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	// The state directory above may be shared with other tools' files;
+	// the journal's own directory is airlock's alone and must be safe.
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoJournal, err)
+	}
+	if err := safeDir(dir); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrNoJournal, err)
 	}
 	return &Journal{dir: dir, MaxSegment: DefaultMaxSegment}, nil
 }
@@ -75,25 +80,51 @@ func (j *Journal) now() time.Time {
 	return time.Now()
 }
 
-// Record appends an event, implementing agent.Recorder. A deferred shell
-// command that a human approved (same command, same directory, approval
-// not expired and not yet used) is let through once: Record changes
+// Record appends an event, implementing agent.Recorder. A held action
+// (defer or ask) that a human approved (the same action, approval not
+// expired and not yet used) is let through once: Record changes
 // ev.Verdict to allow with rule RuleApproved, links the entry to the
-// approval, and returns the approval's id in the receipt.
+// approval, and returns the approval's id in the receipt. The lookup and
+// the use happen under the journal's lock, for every kind of action, so
+// one approval lets exactly one retry through. An event that claims an
+// approval already (rule RuleApproved: the MCP firewall's) is checked the
+// same way: when the approval is not there to use, a named one (ev.Ref)
+// is an error, an unnamed one is held again.
 func (j *Journal) Record(ev *agent.Event) (agent.Receipt, error) {
 	e := entryOf(ev)
 	var rec agent.Receipt
 	err := j.locked(func(w *writer) error {
-		if v := ev.Verdict; v != nil && ev.Action != nil && (v.Decision == policy.Defer || v.Decision == policy.Ask) && ev.Action.Kind == policy.Shell {
-			id, err := j.approvalFor(e.Command, e.Cwd, e.Time)
-			if err != nil {
-				return err
-			}
-			if id != "" {
-				v.Decision, v.Rule = policy.Allow, RuleApproved
-				v.Message = "a human approved this exact command in this directory (queue item " + id + "); it runs once"
-				e.Decision, e.Rule, e.Message, e.Ref = v.Decision.String(), v.Rule, v.Message, id
-				rec.Approval = id
+		if v := ev.Verdict; v != nil && ev.Action != nil {
+			claimed := v.Rule == RuleApproved
+			if claimed || v.Decision == policy.Defer || v.Decision == policy.Ask {
+				var id string
+				var err error
+				if claimed && ev.Ref != "" {
+					id, err = w.approvalByID(ev.Ref, e.Time)
+				} else {
+					id, err = w.approvalFor(e, e.Time)
+				}
+				if err != nil {
+					return err
+				}
+				switch {
+				case id != "":
+					v.Decision, v.Rule = policy.Allow, RuleApproved
+					if !claimed || v.Message == "" {
+						v.Message = "a human approved this exact action (queue item " + id + "); it runs once"
+						if e.Kind == "shell" {
+							v.Message = "a human approved this exact command in this directory (queue item " + id + "); it runs once"
+						}
+					}
+					e.Decision, e.Rule, e.Message, e.Ref = v.Decision.String(), v.Rule, v.Message, id
+					rec.Approval = id
+				case claimed && ev.Ref != "":
+					return fmt.Errorf("%w: %s", ErrApprovalSpent, ev.Ref)
+				case claimed:
+					v.Decision, v.Rule = policy.Defer, RuleSpent
+					v.Message = "the human's approval of this action was already used, expired or withdrawn; it is held again"
+					e.Decision, e.Rule, e.Message = v.Decision.String(), v.Rule, v.Message
+				}
 			}
 		}
 		if err := w.append(e); err != nil {
@@ -105,8 +136,19 @@ func (j *Journal) Record(ev *agent.Event) (agent.Receipt, error) {
 	return rec, err
 }
 
+// ErrApprovalSpent is returned by Record for an event that names an
+// approval (Ref, rule RuleApproved) that is not there to use: already
+// used, expired, rejected, or not a human's.
+var ErrApprovalSpent = errors.New("the approval is already used, expired or not a human's")
+
+// RuleSpent is the rule of a call that claimed an approval that was no
+// longer there to use: it is held again.
+const RuleSpent = "queue.spent"
+
 // Append writes an entry the caller built (a human's approval, say),
 // filling in its sequence, chain and, for a held action, its queue id.
+// A human act appended this way carries no MAC and does not count: only
+// Settle writes human acts that count.
 func (j *Journal) Append(e *Entry) error {
 	if e.Time.IsZero() {
 		e.Time = j.now().UTC()
@@ -122,13 +164,24 @@ type writer struct {
 	size int64
 	seq  int64
 	prev string
+	// head is the anchored head as it will be after the next append.
+	head head
 	// repaired counts the torn bytes open set aside.
 	repaired int64
+	// lost is set when the journal is behind its anchored head: lines
+	// were deleted or cut off. Appends continue the chain from the
+	// anchored head, so the gap stays visible to audit verify.
+	lost string
+	// humanKey, when set, signs the human acts appended.
+	humanKey []byte
+	// macOK checks human acts' MACs while indexing.
+	macOK func(e *Entry) bool
 }
 
-// locked runs fn with the journal's lock held and its tail read.
+// locked runs fn with the journal's lock held, its tail read and its
+// index brought up to date.
 func (j *Journal) locked(fn func(w *writer) error) error {
-	lock, err := os.OpenFile(filepath.Join(j.dir, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
+	lock, err := openFile(filepath.Join(j.dir, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("journal lock: %w", err)
 	}
@@ -144,26 +197,49 @@ func (j *Journal) locked(fn func(w *writer) error) error {
 	}
 	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
 
-	w := &writer{j: j}
+	w := &writer{j: j, macOK: j.macChecker()}
 	if err := w.open(); err != nil {
+		if w.f != nil {
+			w.f.Close()
+		}
 		return err
 	}
 	defer w.f.Close()
-	return fn(w)
+	err = fn(w)
+	if errors.Is(err, errIndex) {
+		// The index does not match the journal (edited, cut or stale in a
+		// way its head did not show): rebuild it and answer from that.
+		if err := w.rebuild(); err != nil {
+			return err
+		}
+		err = fn(w)
+	}
+	return err
 }
 
-// open finds the last segment, repairs a torn tail, and reads the last
-// complete line's sequence number and hash.
+// open finds the last segment, sets aside a torn or garbage tail, reads
+// the last complete line's sequence number and hash, checks them against
+// the anchored head, and brings the index up to date.
 func (w *writer) open() error {
 	segs, err := segments(w.j.dir)
 	if err != nil {
 		return err
 	}
+	anchor, herr := readHead(w.j.dir)
+	if herr != nil && !errors.Is(herr, errBadHead) {
+		return herr
+	}
 	if len(segs) == 0 {
 		segs = []segment{{n: 1, path: filepath.Join(w.j.dir, segmentName(1))}}
 	}
 	w.seg = segs[len(segs)-1]
-	f, err := os.OpenFile(w.seg.path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	if anchor != nil && anchor.Segment > w.seg.n {
+		// The anchored head is in a segment that is gone: write there
+		// again rather than on the end of an older one.
+		w.seg = segment{n: anchor.Segment, path: filepath.Join(w.j.dir, segmentName(anchor.Segment))}
+		segs = append(segs, w.seg)
+	}
+	f, err := openFile(w.seg.path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
@@ -173,32 +249,109 @@ func (w *writer) open() error {
 		return err
 	}
 	w.size, w.repaired = size, moved
-	if last == nil && len(segs) > 1 {
+	end := size
+	lastSeg := w.seg.n
+	for i := len(segs) - 2; last == nil && i >= 0; i-- {
 		// A fresh segment: the chain continues from the one before.
-		pf, err := os.Open(segs[len(segs)-2].path)
+		pf, err := openFile(segs[i].path, os.O_RDONLY, 0)
 		if err != nil {
 			return fmt.Errorf("journal: %w", err)
 		}
-		last, _, err = lastLine(pf)
+		last, end, err = lastLine(pf)
 		pf.Close()
 		if err != nil {
 			return err
 		}
+		lastSeg = segs[i].n
+	}
+	if last == nil {
+		// Nothing live yet after an archive: the chain continues from the
+		// checkpoint.
+		cp, err := readCheckpoint(w.j.dir)
+		if err != nil {
+			return err
+		}
+		if cp != nil {
+			w.seq, w.prev = cp.Seq, cp.Hash
+		}
 	}
 	if last != nil {
-		var head struct {
+		var tail struct {
 			Seq int64 `json:"seq"`
 		}
-		if err := json.Unmarshal(last, &head); err != nil {
-			return fmt.Errorf("journal: the last line of %s is not an event (%v); run airlock audit verify", w.seg.path, err)
+		if err := json.Unmarshal(last, &tail); err != nil {
+			return fmt.Errorf("journal: the last line of %s is not an event (%v); run airlock audit repair", w.seg.path, err)
 		}
-		w.seq, w.prev = head.Seq, lineHash(last)
+		w.seq, w.prev = tail.Seq, lineHash(last)
 	}
-	return nil
+	w.head = head{Seq: w.seq, Hash: w.prev, Segment: lastSeg, End: end}
+	if anchor != nil {
+		w.head.Count = anchor.Count
+	}
+	return w.reconcile(anchor, herr != nil)
 }
 
-// append writes e as the next line, with one write call, and syncs it when
-// it must be durable.
+// reconcile compares the journal's tail with the anchored head: a journal
+// behind it lost lines (reported, and the chain continues from the
+// anchor); an index behind it is brought up to date; a missing, bad or
+// mismatched index is rebuilt.
+func (w *writer) reconcile(anchor *head, badHead bool) error {
+	dir := w.j.dir
+	switch {
+	case anchor != nil && (anchor.Seq > w.seq || (anchor.Seq == w.seq && anchor.Hash != w.prev)):
+		w.lost = fmt.Sprintf("the journal ends at event %d but its anchored head (journal/HEAD) is event %d %s: events were deleted or cut off", w.seq, anchor.Seq, anchor.Hash)
+		if _, err := w.j.rebuildIndex(w.macOK); err != nil {
+			return err
+		}
+		w.seq, w.prev = anchor.Seq, anchor.Hash
+		w.head = *anchor
+		return nil
+	case anchor != nil && anchor.Seq == w.seq:
+		if st, err := os.Lstat(filepath.Join(dir, indexDir)); err == nil && st.IsDir() {
+			return nil
+		}
+	case anchor != nil && anchor.Seq < w.seq:
+		if st, err := os.Lstat(filepath.Join(dir, indexDir)); err == nil && st.IsDir() {
+			h, err := w.j.catchUp(anchor, w.macOK)
+			if err == nil {
+				w.head = *h
+				return writeHead(dir, h, false)
+			}
+			if !errors.Is(err, errIndex) {
+				return err
+			}
+		}
+	}
+	_ = badHead
+	h, err := w.j.rebuildIndex(w.macOK)
+	if err != nil {
+		return err
+	}
+	if h.Seq != w.seq {
+		// The journal was read while it changed: cannot be under the
+		// lock; refuse rather than write a wrong anchor.
+		return fmt.Errorf("journal: the index was built to event %d but the journal ends at %d", h.Seq, w.seq)
+	}
+	w.head = *h
+	return writeHead(dir, h, false)
+}
+
+// rebuild replaces the index under the lock (after errIndex).
+func (w *writer) rebuild() error {
+	if w.lost != "" {
+		_, err := w.j.rebuildIndex(w.macOK)
+		return err
+	}
+	h, err := w.j.rebuildIndex(w.macOK)
+	if err != nil {
+		return err
+	}
+	w.head = *h
+	return writeHead(w.j.dir, h, false)
+}
+
+// append writes e as the next line, with one write call, syncs it when
+// it must be durable, indexes it and moves the anchored head.
 func (w *writer) append(e *Entry) error {
 	if w.size >= w.j.MaxSegment && w.size > 0 {
 		if err := w.rotate(); err != nil {
@@ -209,21 +362,38 @@ func (w *writer) append(e *Entry) error {
 	if e.queued() {
 		e.ID = queueID(e.Prev, e.Seq)
 	}
+	e.MAC = ""
+	if humanAct(e.Event) && w.humanKey != nil {
+		e.MAC = humanMAC(w.humanKey, e)
+	}
 	line, err := marshalLine(e)
 	if err != nil {
 		return err
 	}
+	off := w.size
 	if _, err := w.f.Write(append(line, '\n')); err != nil {
 		return fmt.Errorf("journal write: %w", err)
 	}
-	if e.durable() {
+	durable := e.durable()
+	if durable {
 		if err := w.f.Sync(); err != nil {
 			return fmt.Errorf("journal sync: %w", err)
 		}
 	}
 	w.seq, w.prev = e.Seq, lineHash(line)
 	w.size += int64(len(line) + 1)
-	return nil
+	// The line is written: from here an error says the index or the
+	// anchor could not follow; the next open catches them up from the
+	// journal.
+	if err := appendPostings(w.j.dir, indexLine(e, w.seg.n, off, len(line), func(e *Entry) bool { return e.MAC != "" })); err != nil {
+		return err
+	}
+	w.head = head{Seq: w.seq, Hash: w.prev, Count: w.head.Count + 1, Segment: w.seg.n, End: w.size}
+	w.lost = ""
+	// HEAD is not fsynced: after a power loss it can only be behind a
+	// durable line (the index catches up from it), and one fsync per held
+	// call is what keeps parallel hooks moving through the lock.
+	return writeHead(w.j.dir, &w.head, false)
 }
 
 // rotate starts the next segment.
@@ -233,7 +403,7 @@ func (w *writer) rotate() error {
 	}
 	w.f.Close()
 	next := segment{n: w.seg.n + 1, path: filepath.Join(w.j.dir, segmentName(w.seg.n+1))}
-	f, err := os.OpenFile(next.path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
+	f, err := openFile(next.path, os.O_RDWR|os.O_CREATE|os.O_APPEND, 0o600)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
@@ -313,7 +483,7 @@ func segments(dir string) ([]segment, error) {
 }
 
 func syncDir(dir string) error {
-	d, err := os.Open(dir)
+	d, err := os.Open(dir) // a directory: opened only to sync it
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}

@@ -52,49 +52,17 @@ type Item struct {
 	UsedBy *Entry `json:"used_by,omitempty"`
 }
 
-// Queue projects the journal into its queue items, oldest first, with
-// their status at now.
+// Queue projects the journal into all its queue items, settled ones
+// too, oldest first, with their status at now. It reads every item's
+// lines; Open and Item read only what they return.
 func (j *Journal) Queue(now time.Time) ([]*Item, error) {
-	return j.queue(now, nil)
-}
-
-// queue is Queue over the lines keep accepts (see eachWhere).
-func (j *Journal) queue(now time.Time, keep func([]byte) bool) ([]*Item, error) {
-	var items []*Item
-	byID := map[string]*Item{}
-	err := j.eachWhere(keep, func(e *Entry) error {
-		if e.ID != "" {
-			it := &Item{Entry: e, Status: Pending, Detected: e.Event == EventScanFinding}
-			items = append(items, it)
-			byID[e.ID] = it
-			return nil
-		}
-		it := byID[e.Ref]
-		if it == nil {
-			return nil
-		}
-		switch {
-		case e.Event == EventApprove && it.Status == Pending:
-			it.Status, it.Settled = Approved, e
-		case e.Event == EventReject && (it.Status == Pending || it.Status == Approved):
-			it.Status, it.Settled = Rejected, e
-		case e.Event == EventRun:
-			it.Status, it.Settled = Ran, e
-		case e.Rule == RuleApproved && it.Status == Approved:
-			it.Status, it.UsedBy = Used, e
-		case it.Status == Pending && it.Detected:
-			if st, ok := settledBy(e.Event); ok {
-				it.Status, it.Settled = st, e
-			}
-		}
-		return nil
+	var out []*Item
+	err := j.locked(func(w *writer) error {
+		var err error
+		out, err = w.items(now, nil)
+		return err
 	})
-	for _, it := range items {
-		if it.Status == Approved && it.Settled.Expires != nil && !now.Before(*it.Settled.Expires) {
-			it.Status = Expired
-		}
-	}
-	return items, err
+	return out, err
 }
 
 // Find returns the item whose id starts with prefix.
@@ -126,16 +94,32 @@ func Find(items []*Item, prefix string) (*Item, error) {
 // Settle records a human's approval, rejection or run of the item named by
 // id (a unique prefix is enough), checking under the journal's lock that
 // it can still be settled that way. For an approval, ttl is how long the
-// agent's verbatim retry stays allowed (DefaultApprovalExpiry when 0).
+// agent's verbatim retry stays allowed (DefaultApprovalExpiry when 0; at
+// most MaxApprovalExpiry). The line carries the human key's MAC, created
+// on the first human act: Settle is the human's path, and only what it
+// writes counts.
 func (j *Journal) Settle(event, id, note string, ttl time.Duration) (*Item, error) {
-	var it *Item
-	err := j.locked(func(w *writer) error {
-		now := j.now().UTC()
-		items, err := j.Queue(now)
-		if err != nil {
-			return err
+	if !humanAct(event) {
+		return nil, fmt.Errorf("journal: %q is not a human act", event)
+	}
+	if event == EventApprove {
+		if ttl == 0 {
+			ttl = DefaultApprovalExpiry
 		}
-		if it, err = Find(items, id); err != nil {
+		if err := CheckExpiry(ttl); err != nil {
+			return nil, err
+		}
+	}
+	key, err := loadHumanKey(j.dir, true)
+	if err != nil {
+		return nil, err
+	}
+	var it *Item
+	err = j.locked(func(w *writer) error {
+		w.humanKey = key
+		now := j.now().UTC()
+		var err error
+		if it, err = w.find(id, now); err != nil {
 			return err
 		}
 		_, acking := settledBy(event)
@@ -149,11 +133,12 @@ func (j *Journal) Settle(event, id, note string, ttl time.Duration) (*Item, erro
 		case event == EventApprove && it.Status == Approved:
 			return fmt.Errorf("%w: %s is already approved", ErrSettled, it.ID)
 		}
-		e := &Entry{Time: now, Event: event, Ref: it.ID, Session: it.Session, Story: it.Story, Note: note}
+		hh, err := w.heldHash(it.ID)
+		if err != nil {
+			return err
+		}
+		e := &Entry{Time: now, Event: event, Ref: it.ID, Session: it.Session, Story: it.Story, Note: note, HeldHash: hh}
 		if event == EventApprove {
-			if ttl <= 0 {
-				ttl = DefaultApprovalExpiry
-			}
 			exp := now.Add(ttl)
 			e.Expires = &exp
 		}

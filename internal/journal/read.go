@@ -17,7 +17,9 @@ var errStop = errors.New("stop")
 // rawLine is one line of a segment as read, before decoding.
 type rawLine struct {
 	seg  string // the segment's file name
-	line int    // 1-based
+	segN int    // the segment's number
+	off  int64  // where the line starts in the segment
+	line int    // 1-based; counted from the walk's start
 	data []byte // without the newline; reused between calls
 	// torn is set for bytes after the last newline of a segment.
 	torn bool
@@ -29,8 +31,21 @@ func (j *Journal) walkLines(fn func(l *rawLine) error) error {
 	if err != nil {
 		return err
 	}
+	// Segments a checkpoint lists were archived (a crash can leave one
+	// in place between the checkpoint and its move): not live lines.
+	archived := map[string]bool{}
+	if cp, err := readCheckpoint(j.dir); err != nil {
+		return err
+	} else if cp != nil {
+		for _, s := range cp.Segments {
+			archived[s.Name] = true
+		}
+	}
 	for _, s := range segs {
-		if err := walkSegment(s.path, fn); err != nil {
+		if archived[filepath.Base(s.path)] {
+			continue
+		}
+		if err := walkSegmentFrom(s.path, s.n, 0, fn); err != nil {
 			if errors.Is(err, errStop) {
 				return nil
 			}
@@ -40,20 +55,30 @@ func (j *Journal) walkLines(fn func(l *rawLine) error) error {
 	return nil
 }
 
-func walkSegment(path string, fn func(l *rawLine) error) error {
-	f, err := os.Open(path)
+// walkSegmentFrom calls fn for every line of the segment from offset
+// start (a line boundary) on.
+func walkSegmentFrom(path string, n int, start int64, fn func(l *rawLine) error) error {
+	f, err := openFile(path, os.O_RDONLY, 0)
 	if err != nil {
 		return fmt.Errorf("journal: %w", err)
 	}
 	defer f.Close()
+	if start > 0 {
+		if _, err := f.Seek(start, io.SeekStart); err != nil {
+			return fmt.Errorf("journal: %w", err)
+		}
+	}
 	r := bufio.NewReaderSize(f, 256<<10)
-	l := rawLine{seg: filepath.Base(path)}
+	l := rawLine{seg: filepath.Base(path), segN: n}
+	next := start
 	for {
 		data, err := readLine(r)
 		if len(data) > 0 || (err == nil) {
 			l.line++
 			l.data = data
+			l.off = next
 			l.torn = err == io.EOF
+			next += int64(len(data)) + 1
 			if ferr := fn(&l); ferr != nil {
 				return ferr
 			}

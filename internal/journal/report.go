@@ -121,8 +121,7 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 		GeneratedAt: now.UTC(),
 		Review:      []*Item{}, Items: []*Item{}, TopRules: []RuleCount{},
 	}
-	keep := scope.lines()
-	items, err := j.queue(now, keep)
+	items, each, err := j.scoped(scope, now)
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +135,7 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 		}
 	}
 	rules := map[string]int{}
-	err = j.eachWhere(keep, func(e *Entry) error {
+	err = each(func(e *Entry) error {
 		if e.Decision == "" || !scope.keeps(e) {
 			return nil
 		}
@@ -182,14 +181,7 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 // LastSession is the session of the newest entry that has one, skipping
 // entries written by humans and the scanner.
 func (j *Journal) LastSession() (string, error) {
-	last := ""
-	err := j.Each(func(e *Entry) error {
-		if e.Session != "" && e.Agent != "" && e.Agent != "scan" {
-			last = e.Session
-		}
-		return nil
-	})
-	return last, err
+	return j.lastSession()
 }
 
 // tierOf reads the tier out of an effect label ("external+destructive").

@@ -150,11 +150,11 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 	receipt, err := h.record(in, &a, &v)
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock: error: recording the decision: %v\n", err)
-		if !v.Decision.Holds() {
-			// Nothing is lost (invariant 4): what cannot be recorded does
-			// not run.
-			v.Decision, v.Rule, v.Message = policy.Deny, "journal.error", "airlock could not record this action ("+err.Error()+"), so it does not let it run"
-		}
+		// Nothing is lost (invariant 4): what cannot be recorded does not
+		// run, and a hold that cannot be recorded is not queued, so the
+		// reply must not say it was.
+		v.Decision, v.Rule = policy.Deny, "journal.error"
+		v.Message = "airlock could not write its journal (" + err.Error() + "), so this action is refused and NOT queued for review; the human must fix the journal (airlock doctor, airlock audit verify)"
 	}
 	if gateReason != "" && v.Decision == policy.Deny && strings.HasPrefix(v.Rule, "gate.") {
 		return write(stdout, stderr, gateReply(&a, &v, gateReason))

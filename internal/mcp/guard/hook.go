@@ -111,7 +111,7 @@ func ForHook(rec agent.Recorder, now func() time.Time, p *policy.Policy, tool st
 	}
 	g := &Guard{Policy: p, Now: now}
 	if j, ok := rec.(*journal.Journal); ok {
-		g.History = Journal{J: j}
+		g.History = Journal{J: j, Now: now}
 	}
 	key, err := LoadKey(p.Paths.StateDir)
 	if err != nil {

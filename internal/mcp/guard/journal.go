@@ -10,42 +10,46 @@ import (
 // Journal reads the firewall's history from airlock's journal.
 type Journal struct {
 	J *journal.Journal
+	// Now is the clock approvals are judged by (time.Now when nil).
+	Now func() time.Time
 }
 
 // Since returns the MCP firewall's entries (those with a Detail of its
-// own) and the human's approvals, rejections and runs, at or after t.
-// Approvals are kept whatever their age: they refer to held calls, and
-// the caller matches them by queue id.
+// own) at or after t, and the human's approvals of held calls whatever
+// their age, with what became of them: a used approval as Used, an
+// approval that only the human's path wrote (its MAC verifies) as
+// Approved. It asks the journal two typed questions, answered from its
+// index: it never reads the whole journal.
 func (h Journal) Since(t time.Time) ([]Past, error) {
+	now := time.Now()
+	if h.Now != nil {
+		now = h.Now()
+	}
+	entries, standings, err := h.J.Recent(t, now)
+	if err != nil {
+		return nil, err
+	}
 	var out []Past
-	// Only the firewall's own lines carry a detail; the human's acts are
-	// few. Decode nothing else.
-	needles := [][]byte{[]byte(`"detail":`), journal.Field("event", journal.EventApprove),
-		journal.Field("event", journal.EventReject), journal.Field("event", journal.EventRun)}
-	err := h.J.EachContaining(needles, func(e *journal.Entry) error {
-		switch e.Event {
-		case journal.EventApprove:
-			out = append(out, Past{Time: e.Time, Ref: e.Ref, Approved: true, Expires: e.Expires})
-			return nil
-		case journal.EventReject:
-			out = append(out, Past{Time: e.Time, Ref: e.Ref, Rejected: true})
-			return nil
-		case journal.EventRun:
-			out = append(out, Past{Time: e.Time, Ref: e.Ref, Used: true})
-			return nil
-		}
-		if e.Time.Before(t) || len(e.Detail) == 0 || e.Agent != Agent && !mcpTool(e.Tool) {
-			return nil
+	for _, e := range entries {
+		if e.Agent != Agent && !mcpTool(e.Tool) {
+			continue
 		}
 		var d Detail
 		if err := json.Unmarshal(e.Detail, &d); err != nil || d.Server == "" || d.Phase == "" {
 			// Another entry point's detail: not the firewall's.
-			return nil
+			continue
 		}
 		out = append(out, Past{Time: e.Time, QueueID: e.ID, Ref: e.Ref, Used: e.Ref != "" && e.Rule == journal.RuleApproved, Detail: &d})
-		return nil
-	})
-	return out, err
+	}
+	for _, s := range standings {
+		switch s.Status {
+		case journal.Approved, journal.Expired:
+			out = append(out, Past{Ref: s.ID, Approved: true, Expires: s.Expires})
+		case journal.Used:
+			out = append(out, Past{Ref: s.ID, Approved: true, Expires: s.Expires}, Past{Ref: s.ID, Used: true})
+		}
+	}
+	return out, nil
 }
 
 // Agent is the agent name the proxy records its events under.

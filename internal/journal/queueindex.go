@@ -1,0 +1,221 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// qstate is one queue item as the queue's postings tell it, before any
+// of its lines is read.
+type qstate struct {
+	id      string
+	held    posting
+	status  Status
+	settled *posting // the human's approval, rejection or run
+	used    *posting // the retry that used the approval
+}
+
+// queueState projects the queue's postings into items, oldest first,
+// with their status at now. A human act counts only when its MAC
+// verified; anything else that claims to be one is ignored here and
+// reported by audit verify.
+func (w *writer) queueState(now time.Time) ([]*qstate, map[string]*qstate, error) {
+	ps, err := w.j.postings(keyQueue, w.head.Seq)
+	if err != nil {
+		return nil, nil, err
+	}
+	var items []*qstate
+	byID := map[string]*qstate{}
+	for i := range ps {
+		p := &ps[i]
+		id := p.idString()
+		if p.Kind == kindHeld || p.Kind == kindDetected {
+			if byID[id] == nil {
+				q := &qstate{id: id, held: *p, status: Pending}
+				items = append(items, q)
+				byID[id] = q
+			}
+			continue
+		}
+		q := byID[id]
+		if q == nil || (humanAct(kindEvent(p.Kind)) && !p.Auth) {
+			continue
+		}
+		switch {
+		case p.Kind == kindApprove && q.status == Pending:
+			q.status, q.settled = Approved, p
+		case p.Kind == kindReject && (q.status == Pending || q.status == Approved):
+			q.status, q.settled = Rejected, p
+		case p.Kind == kindRun:
+			q.status, q.settled = Ran, p
+		case p.Kind == kindUsed && q.status == Approved:
+			q.status, q.used = Used, p
+		case (p.Kind == kindAck || p.Kind == kindDismiss) && q.status == Pending && q.held.Kind == kindDetected:
+			q.status, q.settled = Acknowledged, p
+			if p.Kind == kindDismiss {
+				q.status = Dismissed
+			}
+		}
+	}
+	for _, q := range items {
+		if q.status == Approved && q.settled.Exp != 0 && !now.Before(time.Unix(0, q.settled.Exp)) {
+			q.status = Expired
+		}
+	}
+	return items, byID, nil
+}
+
+func kindEvent(k uint8) string {
+	switch k {
+	case kindApprove:
+		return EventApprove
+	case kindReject:
+		return EventReject
+	case kindRun:
+		return EventRun
+	case kindAck:
+		return EventAck
+	case kindDismiss:
+		return EventDismiss
+	}
+	return ""
+}
+
+// item reads an item's lines.
+func (w *writer) item(r *lineReader, q *qstate) (*Item, error) {
+	e, _, err := r.entry(q.held)
+	if err != nil {
+		return nil, err
+	}
+	it := &Item{Entry: e, Status: q.status, Detected: q.held.Kind == kindDetected}
+	if q.settled != nil {
+		if it.Settled, _, err = r.entry(*q.settled); err != nil {
+			return nil, err
+		}
+	}
+	if q.used != nil {
+		if it.UsedBy, _, err = r.entry(*q.used); err != nil {
+			return nil, err
+		}
+	}
+	return it, nil
+}
+
+// items reads the items keep accepts.
+func (w *writer) items(now time.Time, keep func(q *qstate) bool) ([]*Item, error) {
+	states, _, err := w.queueState(now)
+	if err != nil {
+		return nil, err
+	}
+	r := &lineReader{dir: w.j.dir}
+	defer r.close()
+	var kept []*qstate
+	var held []posting
+	for _, q := range states {
+		if keep == nil || keep(q) {
+			kept = append(kept, q)
+			held = append(held, q.held)
+		}
+	}
+	// The held lines in one pass (runs of nearby lines in one read), then
+	// the few lines that settled them.
+	entries, err := r.entries(held)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*Item, 0, len(kept))
+	for i, q := range kept {
+		it := &Item{Entry: entries[i], Status: q.status, Detected: q.held.Kind == kindDetected}
+		if q.settled != nil {
+			if it.Settled, _, err = r.entry(*q.settled); err != nil {
+				return nil, err
+			}
+		}
+		if q.used != nil {
+			if it.UsedBy, _, err = r.entry(*q.used); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, it)
+	}
+	return out, nil
+}
+
+// awaits reports whether an item is still open: pending, approved and
+// not yet used, or expired unused.
+func (q *qstate) awaits() bool {
+	return q.status == Pending || q.status == Approved || q.status == Expired
+}
+
+// Open returns the items a human still has to act on or that wait for
+// the agent's retry (pending, approved, expired), oldest first. It costs
+// the queue's postings and the lines of these items, not the journal.
+func (j *Journal) Open(now time.Time) ([]*Item, error) {
+	var out []*Item
+	err := j.locked(func(w *writer) error {
+		var err error
+		out, err = w.items(now, (*qstate).awaits)
+		return err
+	})
+	return out, err
+}
+
+// Item returns the item whose id starts with prefix, with its status at
+// now.
+func (j *Journal) Item(prefix string, now time.Time) (*Item, error) {
+	var it *Item
+	err := j.locked(func(w *writer) error {
+		var err error
+		it, err = w.find(prefix, now)
+		return err
+	})
+	return it, err
+}
+
+// find is Item under the lock.
+func (w *writer) find(prefix string, now time.Time) (*Item, error) {
+	states, _, err := w.queueState(now)
+	if err != nil {
+		return nil, err
+	}
+	prefix = strings.ToLower(strings.TrimSpace(prefix))
+	if prefix == "" {
+		return nil, fmt.Errorf("%w: empty id", ErrNotFound)
+	}
+	var found []*qstate
+	for _, q := range states {
+		if strings.HasPrefix(q.id, prefix) {
+			found = append(found, q)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, prefix)
+	case 1:
+		r := &lineReader{dir: w.j.dir}
+		defer r.close()
+		return w.item(r, found[0])
+	}
+	ids := make([]string, len(found))
+	for i, q := range found {
+		ids[i] = q.id
+	}
+	sort.Strings(ids)
+	return nil, fmt.Errorf("%w: %q matches %s", ErrAmbiguous, prefix, strings.Join(ids, ", "))
+}
+
+// ErrBadExpiry is returned for an approval's duration that is not
+// positive or longer than MaxApprovalExpiry.
+var ErrBadExpiry = errors.New("approval duration out of range")
+
+// CheckExpiry checks an approval's duration: positive and at most
+// MaxApprovalExpiry.
+func CheckExpiry(ttl time.Duration) error {
+	if ttl <= 0 || ttl > MaxApprovalExpiry {
+		return fmt.Errorf("%w: %s (it must be more than 0 and at most %s)", ErrBadExpiry, ttl, MaxApprovalExpiry)
+	}
+	return nil
+}

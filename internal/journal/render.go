@@ -491,3 +491,7 @@ func (v view) one(max int) string {
 	}
 	return render.Line(v.short, max)
 }
+
+// ShowLimits bound a command as an item shows it in full; "airlock queue
+// run" runs only what fits, since it runs only what the human saw.
+var ShowLimits = render.Limits{Bytes: showCommand, Lines: showLines}

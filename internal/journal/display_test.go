@@ -97,7 +97,7 @@ func TestDisplayMCPItem(t *testing.T) {
 			t.Errorf("%s: a blank command line:\n%s", f, s)
 		}
 	}
-	for _, want := range []string{"MCP call: server slack, tool post_message", "  channel: #general\n", `  text: hi\u202e there`, "token: [redacted]", "to: Ana", "effect local (MCP sink tool)", "MCP firewall: a sink call needs a human"} {
+	for _, want := range []string{"MCP call: server slack, tool post_message", "  channel: #general\n", `  text: hi\u202e there`, "token: [redacted]", "to: Ana", "effect MCP sink tool;", "MCP firewall: a sink call needs a human"} {
 		if !strings.Contains(out["show"], want) {
 			t.Errorf("show lacks %q:\n%s", want, out["show"])
 		}

@@ -148,9 +148,11 @@ func (r *Report) header(b *strings.Builder, strong, bullet string) {
 	}
 	for _, it := range r.Review {
 		// "Story #ID [TIME, EFFECT, QUEUE ID]: WHAT" (docs/LOOP.md).
-		s := fmt.Sprintf("%s [%s, %s, %s]: %s", label(it), stamp(it.Time), Effect(it), it.ID, What(it, 100))
+		s := fmt.Sprintf("%s [%s, %s, %s]: ", label(it), stamp(it.Time), Effect(it), it.ID)
 		if strong != "" {
-			s = mdEscape(s)
+			s = mdEscape(s) + render.CodeSpan(What(it, 100))
+		} else {
+			s += What(it, 100)
 		}
 		b.WriteString(bullet + s + "\n")
 	}
@@ -173,7 +175,12 @@ func (r *Report) refusedMarkdown(b *strings.Builder) {
 	}
 	b.WriteString("\n## Asked and denied (not queued)\n\n")
 	for _, e := range r.Refused {
-		b.WriteString("- " + mdEscape(refusedLine(e)) + "\n")
+		it := &Item{Entry: e}
+		s := mdEscape(fmt.Sprintf("[%s] %s by %s, effect %s: ", stamp(e.Time), e.Decision, line(orDash(e.Rule)), Effect(it))) + render.CodeSpan(What(it, 100))
+		if why := whyOf(e); why != "" {
+			s += " (" + mdEscape(why) + ")"
+		}
+		b.WriteString("- " + s + "\n")
 	}
 }
 
@@ -375,7 +382,12 @@ func viewOf(it *Item) view {
 		if class == "" {
 			class = "unknown"
 		}
-		v.effect = line(orDash(it.Effect)) + " (MCP " + line(class) + " tool)"
+		// The policy's effect of an MCP tool is "local" unless a rule said
+		// otherwise; what the tool does is its configured class.
+		v.effect = "MCP " + line(class) + " tool"
+		if it.Effect != "" && it.Effect != "local" {
+			v.effect = line(it.Effect) + " (" + v.effect + ")"
+		}
 		v.title = fmt.Sprintf("MCP call: server %s, tool %s", line(d.Server), line(d.Tool))
 		args := string(d.Args)
 		if args == "" {

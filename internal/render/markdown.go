@@ -2,10 +2,12 @@ package render
 
 import "strings"
 
-// MarkdownText renders s as inline Markdown text on one line: Line's
-// escapes, then a backslash before every ASCII punctuation character, so
-// that no emphasis, link, image, HTML tag, entity (&#x202e;) or code span
-// can come from the text. A viewer shows exactly what Line shows.
+// MarkdownText renders s as inline Markdown text on one line (after a
+// list marker or a label, never at the start of a line): Line's escapes,
+// then a backslash before each character that opens inline markup, so
+// that no emphasis, strike-through, link, image, HTML tag or comment,
+// entity (&#x202e;) or code span can come from the text. A viewer shows
+// what Line shows.
 func MarkdownText(s string, max int) string {
 	l := Line(s, max)
 	var b strings.Builder
@@ -20,15 +22,18 @@ func MarkdownText(s string, max int) string {
 	return b.String()
 }
 
-// mdPunct is CommonMark's ASCII punctuation: a backslash before any of
-// these shows the character itself.
-const mdPunct = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~"
+// mdPunct are the characters that open inline markup in CommonMark and
+// GitHub's Markdown; a backslash before one shows the character itself.
+const mdPunct = "\\`*_[]<>&~|"
 
 // MarkdownCode renders s as an inline code span on one line: Line's
 // escapes between backtick fences longer than any backtick run inside,
 // so the text cannot close the span.
-func MarkdownCode(s string, max int) string {
-	l := Line(s, max)
+func MarkdownCode(s string, max int) string { return CodeSpan(Line(s, max)) }
+
+// CodeSpan wraps text that is already rendered (by Line) in a Markdown
+// code span whose fences are longer than any backtick run inside.
+func CodeSpan(l string) string {
 	fence := strings.Repeat("`", longestRun(l, '`')+1)
 	if strings.HasPrefix(l, "`") || strings.HasSuffix(l, "`") || l == "" {
 		l = " " + l + " "

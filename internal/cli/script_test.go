@@ -41,7 +41,7 @@ func TestScripts(t *testing.T) {
 			"queueid":  cmdQueueID,
 			"tamper":   cmdTamper,
 			"noraw":    cmdNoRaw,
-			"spaces":   cmdSpaces,
+			"fill":     cmdFill,
 		},
 	})
 }
@@ -147,16 +147,16 @@ func cmdNoRaw(ts *testscript.TestScript, neg bool, args []string) {
 	}
 }
 
-// cmdSpaces replaces each <SPACES> in a file with N spaces, for inputs
-// too long to spell in a script:
+// cmdFill writes what a script cannot spell in a file: each <SPACES> in
+// FILE becomes N spaces, each <ESC> an escape character.
 //
-//	spaces push.json 4000
-func cmdSpaces(ts *testscript.TestScript, neg bool, args []string) {
+//	fill push.json 4000
+func cmdFill(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) != 2 {
-		ts.Fatalf("usage: spaces FILE N")
+		ts.Fatalf("usage: fill FILE N")
 	}
 	n, err := strconv.Atoi(args[1])
 	ts.Check(err)
-	data := ts.ReadFile(args[0])
-	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(data, "<SPACES>", strings.Repeat(" ", n))), 0o644))
+	data := strings.ReplaceAll(ts.ReadFile(args[0]), "<SPACES>", strings.Repeat(" ", n))
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(data, "<ESC>", "\x1b")), 0o644))
 }

@@ -142,13 +142,13 @@ func TestJSON(t *testing.T) {
 func TestTerminalWriter(t *testing.T) {
 	var b bytes.Buffer
 	w := Terminal(&b)
-	msg := []byte("line one \x1b[2K\nline two \u202e é\n")
+	msg := []byte("line one \x1b[2K\nline two \u202e é \\x1b ⟨3 spaces⟩\n")
 	// Write byte by byte: runes split across writes stay whole.
 	for i := range msg {
 		w.Write(msg[i : i+1])
 	}
 	w.Close()
-	if got := b.String(); got != "line one \\x1b[2K\nline two \\u202e é\n" {
+	if got := b.String(); got != "line one \\x1b[2K\nline two \\u202e é \\x1b ⟨3 spaces⟩\n" {
 		t.Fatalf("%q", got)
 	}
 }

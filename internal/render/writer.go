@@ -8,10 +8,12 @@ import (
 
 // Terminal wraps w so that text written through it keeps its line feeds
 // and shows every other control, invisible rune and invalid byte as
-// Line does (\x1b, \r, \u202e, \xff, \\). It is for output whose lines
-// airlock lays out itself (a scanner's findings, doctor's report) but
-// whose values may come from an agent. It neither collapses runs nor
-// cuts: callers bound their values.
+// Line does (\x1b, \r, \u202e, \xff). It is the safety net for output
+// whose lines airlock lays out itself (a scanner's findings, doctor's
+// report) but whose values may come from an agent. Backslashes and
+// markers pass as they are, so that values already rendered by Line are
+// not escaped twice; render values with Line for an unambiguous display.
+// It neither collapses runs nor cuts: callers bound their values.
 func Terminal(w io.Writer) io.WriteCloser { return &terminal{w: w} }
 
 type terminal struct {
@@ -82,7 +84,7 @@ func escapeKeepLF(p []byte) string {
 			} else {
 				marks = 0
 			}
-			if esc := escape(r, marks > MarksMax); esc != "" {
+			if esc := escape(r, marks > MarksMax); esc != "" && r != '\\' && r != '⟨' && r != '⟩' {
 				b.WriteString(esc)
 			} else {
 				b.Write(p[i : i+size])

@@ -74,6 +74,9 @@ func Line(s string, max int) string {
 	if max <= 0 {
 		max = LineMax
 	}
+	if len(s) <= max && plain(s) {
+		return s
+	}
 	toks := tokenize(s, false)
 	toks, _ = bound(toks, max)
 	var b strings.Builder
@@ -129,6 +132,27 @@ func Block(s string, lim Limits) (lines []string, hidden int) {
 		lines = append(append(lines[:head:head], marker), lines[len(lines)-tail:]...)
 	}
 	return lines, hidden
+}
+
+// plain reports whether s renders as itself on one line: printable
+// ASCII without a backslash or a run of more than RunMax spaces. Most
+// commands are, and skip the tokens.
+func plain(s string) bool {
+	spaces := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c > 0x7e || c == '\\' {
+			return false
+		}
+		if c == ' ' {
+			if spaces++; spaces > RunMax {
+				return false
+			}
+		} else {
+			spaces = 0
+		}
+	}
+	return true
 }
 
 // token is a piece of the rendering and the input it stands for.

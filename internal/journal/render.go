@@ -65,7 +65,9 @@ func (r *Report) Text() string {
 // would be written), where, its effect and the rule that held it, and
 // the reasons.
 func (it *Item) WriteText(b *strings.Builder) {
-	fmt.Fprintf(b, "[%s] %s, %s, %s\n", it.ID, it.Status, origin(it), stamp(it.Time))
+	// The journal's own fields are rendered too: a line that did not come
+	// from airlock must not reach the screen raw either.
+	fmt.Fprintf(b, "[%s] %s, %s, %s\n", line(it.ID), line(string(it.Status)), origin(it), stamp(it.Time))
 	if where := placeOf(it); where != "" {
 		fmt.Fprintf(b, "  %s\n", where)
 	}
@@ -76,7 +78,7 @@ func (it *Item) WriteText(b *strings.Builder) {
 	if it.Cwd != "" {
 		fmt.Fprintf(b, "  in %s\n", render.Line(it.Cwd, 0))
 	}
-	fmt.Fprintf(b, "  effect %s; %s by %s\n", v.effect, orDash(it.Decision), line(orDash(it.Rule)))
+	fmt.Fprintf(b, "  effect %s; %s by %s\n", v.effect, line(orDash(it.Decision)), line(orDash(it.Rule)))
 	for _, rs := range it.Reasons {
 		fmt.Fprintf(b, "  - %s: %s\n", line(rs.Rule), render.Line(rs.Message, 1000))
 	}
@@ -94,7 +96,7 @@ func (r *Report) markdown() string {
 	r.header(&b, "**", "- ")
 	for _, it := range r.Items {
 		v := viewOf(it)
-		fmt.Fprintf(&b, "\n## `%s` %s\n\n", it.ID, it.Status)
+		fmt.Fprintf(&b, "\n## %s %s\n\n", render.MarkdownCode(it.ID, 100), mdEscape(line(string(it.Status))))
 		fmt.Fprintf(&b, "- %s, %s\n", origin(it), stamp(it.Time))
 		if where := placeOf(it); where != "" {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(where))
@@ -102,7 +104,7 @@ func (r *Report) markdown() string {
 		if it.Cwd != "" {
 			fmt.Fprintf(&b, "- directory: %s\n", render.MarkdownCode(it.Cwd, 0))
 		}
-		fmt.Fprintf(&b, "- effect %s; %s by %s\n", render.MarkdownCode(v.effect, 0), orDash(it.Decision), render.MarkdownCode(orDash(it.Rule), 0))
+		fmt.Fprintf(&b, "- effect %s; %s by %s\n", render.CodeSpan(v.effect), mdEscape(line(orDash(it.Decision))), render.MarkdownCode(orDash(it.Rule), 0))
 		for _, rs := range it.Reasons {
 			fmt.Fprintf(&b, "- %s: %s\n", render.MarkdownCode(rs.Rule, 0), render.MarkdownText(rs.Message, 1000))
 		}
@@ -148,7 +150,7 @@ func (r *Report) header(b *strings.Builder, strong, bullet string) {
 	}
 	for _, it := range r.Review {
 		// "Story #ID [TIME, EFFECT, QUEUE ID]: WHAT" (docs/LOOP.md).
-		s := fmt.Sprintf("%s [%s, %s, %s]: ", label(it), stamp(it.Time), Effect(it), it.ID)
+		s := fmt.Sprintf("%s [%s, %s, %s]: ", label(it), stamp(it.Time), Effect(it), line(it.ID))
 		if strong != "" {
 			s = mdEscape(s) + render.CodeSpan(What(it, 100))
 		} else {
@@ -176,7 +178,7 @@ func (r *Report) refusedMarkdown(b *strings.Builder) {
 	b.WriteString("\n## Asked and denied (not queued)\n\n")
 	for _, e := range r.Refused {
 		it := &Item{Entry: e}
-		s := mdEscape(fmt.Sprintf("[%s] %s by %s, effect %s: ", stamp(e.Time), e.Decision, line(orDash(e.Rule)), Effect(it))) + render.CodeSpan(What(it, 100))
+		s := mdEscape(fmt.Sprintf("[%s] %s by %s, effect %s: ", stamp(e.Time), line(e.Decision), line(orDash(e.Rule)), Effect(it))) + render.CodeSpan(What(it, 100))
 		if why := whyOf(e); why != "" {
 			s += " (" + mdEscape(why) + ")"
 		}
@@ -188,7 +190,7 @@ func (r *Report) refusedMarkdown(b *strings.Builder) {
 // why.
 func refusedLine(e *Entry) string {
 	it := &Item{Entry: e}
-	s := fmt.Sprintf("[%s] %s by %s, effect %s: %s", stamp(e.Time), e.Decision, line(orDash(e.Rule)), Effect(it), What(it, 100))
+	s := fmt.Sprintf("[%s] %s by %s, effect %s: %s", stamp(e.Time), line(e.Decision), line(orDash(e.Rule)), Effect(it), What(it, 100))
 	if why := whyOf(e); why != "" {
 		s += " (" + why + ")"
 	}

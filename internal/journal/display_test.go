@@ -74,7 +74,7 @@ func TestDisplayAttacks(t *testing.T) {
 		})
 	}
 	out := outputs(t, shellItem(attacks["60 newlines"]))
-	if !strings.Contains(out["show"], "  $ git status\n    ⟨60 newlines⟩\n    git push evil main\n") {
+	if !strings.Contains(out["show"], "  $ git status\n  > ⟨60 newlines⟩\n  > git push evil main\n") {
 		t.Errorf("show:\n%s", out["show"])
 	}
 	if !strings.Contains(out["list"], `git status⟨60 newlines⟩git push evil main`) {
@@ -97,7 +97,7 @@ func TestDisplayMCPItem(t *testing.T) {
 			t.Errorf("%s: a blank command line:\n%s", f, s)
 		}
 	}
-	for _, want := range []string{"MCP call: server slack, tool post_message", "  channel: #general\n", `  text: hi\u202e there`, "token: [redacted]", "to: Ana", "effect MCP sink tool;", "MCP firewall: a sink call needs a human"} {
+	for _, want := range []string{"MCP call: server slack, tool post_message", "  | channel: #general\n", `  | text: hi\u202e there`, "token: [redacted]", "to: Ana", "effect MCP sink tool;", "MCP firewall: a sink call needs a human"} {
 		if !strings.Contains(out["show"], want) {
 			t.Errorf("show lacks %q:\n%s", want, out["show"])
 		}

@@ -325,7 +325,11 @@ func What(it *Item, max int) string { return viewOf(it).one(max) }
 // MCP tool says nothing about what the tool does.
 func Effect(it *Item) string { return viewOf(it).effect }
 
-// view is what a reviewer is shown of one item, rendered.
+// view is what a reviewer is shown of one item, rendered. Every line of
+// text the agent wrote starts with a gutter: "$ " then "> " (as a shell
+// prompts) for a command, "| " for arguments and content. Only airlock's
+// own lines start without one, so a line inside a command cannot pass
+// for airlock's "effect" or "in" line.
 type view struct {
 	// kind is "shell", "mcp", "write", "read", "fetch", "tool" or
 	// "empty": nothing reviewable was recorded.
@@ -402,7 +406,7 @@ func viewOf(it *Item) view {
 		v.block, _ = render.Block(args, render.Limits{Bytes: showArgs, Lines: showLines})
 		v.body = append(v.body, "arguments (redacted as configured):")
 		for _, l := range argLines(d.Args) {
-			v.body = append(v.body, "  "+l)
+			v.body = append(v.body, "| "+l)
 		}
 		v.short = "MCP " + d.Server + "/" + d.Tool + " " + args
 		if d.Reason != "" && d.Reason != it.Message {
@@ -416,7 +420,7 @@ func viewOf(it *Item) view {
 			if i == 0 {
 				v.body = append(v.body, "$ "+l)
 			} else {
-				v.body = append(v.body, "  "+l)
+				v.body = append(v.body, "> "+l)
 			}
 		}
 		v.short = it.Command
@@ -443,10 +447,10 @@ func viewOf(it *Item) view {
 			}
 			v.body = append(v.body, head)
 			for _, l := range lines {
-				v.body = append(v.body, "  | "+l)
+				v.body = append(v.body, "| "+l)
 			}
 			if more > 0 {
-				v.body = append(v.body, "  ⟨"+strconv.Itoa(more)+" more bytes not shown⟩")
+				v.body = append(v.body, "⟨"+strconv.Itoa(more)+" more bytes not shown⟩")
 			}
 			v.block = lines
 		} else {

@@ -207,9 +207,14 @@ func queueRun(e *env, j *journal.Journal, id string, asJSON bool) int {
 	if dir == "" {
 		dir = "."
 	}
+	shownDir, hiddenDir := render.LineHidden(dir, 0)
+	if hiddenDir > 0 {
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s runs in a directory too long to show whole (%d bytes would not be shown), so queue run does not run it", it.ID, hiddenDir),
+			Hints: []string{"read it in full: airlock queue show --json " + it.ID, "or let the agent retry it: airlock queue approve " + it.ID}})
+	}
 	var b strings.Builder
 	it.WriteText(&b)
-	fmt.Fprintf(e.stderr, "about to run this command with bash, in %s:\n\n%s\nTo run it, type its id (%s) and press Enter; anything else does not run it: ", render.Line(dir, 0), b.String(), it.ID)
+	fmt.Fprintf(e.stderr, "about to run this command with bash, in %s:\n\n%s\nTo run it, type its id (%s) and press Enter; anything else does not run it: ", shownDir, b.String(), it.ID)
 	answer, err := readAnswer(e.stdin, maxAnswer)
 	if a := strings.ToLower(strings.TrimSpace(answer)); err != nil || a != it.ID {
 		fmt.Fprintln(e.stderr, "not run: the answer was not the item's id")

@@ -127,3 +127,14 @@ func TestIsTTYOnAPseudoTerminal(t *testing.T) {
 		t.Fatal("a pseudo-terminal is not seen as a terminal")
 	}
 }
+
+// A directory too long to show whole is not run in from the terminal.
+func TestQueueRunRefusesAHiddenDirectory(t *testing.T) {
+	getenv, id := heldJournal(t, "echo ran", "/tmp/"+strings.Repeat("d", 400)+"/x")
+	var out, errb bytes.Buffer
+	e := &env{args: []string{"run", id}, stdin: strings.NewReader(id + "\n"), stdout: &out, stderr: &errb, getenv: getenv,
+		isTerminal: func(io.Reader) bool { return true }}
+	if st := runQueue(e); st != ExitUsage || !strings.Contains(errb.String(), "directory too long to show whole") {
+		t.Fatalf("exit %d: %s", st, errb.String())
+	}
+}

@@ -71,19 +71,25 @@ const (
 // Line renders s on one line, at most max bytes (LineMax when max <= 0)
 // plus a marker: line breaks are escapes, like every other control.
 func Line(s string, max int) string {
+	l, _ := LineHidden(s, max)
+	return l
+}
+
+// LineHidden is Line, and how many bytes of s the cut left out (0 when
+// s is shown whole: counted runs are shown, by their count).
+func LineHidden(s string, max int) (string, int) {
 	if max <= 0 {
 		max = LineMax
 	}
 	if len(s) <= max && plain(s) {
-		return s
+		return s, 0
 	}
-	toks := tokenize(s, false)
-	toks, _ = bound(toks, max)
+	toks, hidden := bound(tokenize(s, false), max)
 	var b strings.Builder
 	for _, t := range toks {
 		b.WriteString(t.text)
 	}
-	return b.String()
+	return b.String(), hidden
 }
 
 // Limits bound a Block.

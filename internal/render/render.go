@@ -84,7 +84,7 @@ func LineHidden(s string, max int) (string, int) {
 	if len(s) <= max && plain(s) {
 		return s, 0
 	}
-	toks, hidden := bound(tokenize(s, false), max)
+	toks, hidden := bound(tokenizeEnds(s, false, max), max)
 	var b strings.Builder
 	for _, t := range toks {
 		b.WriteString(t.text)
@@ -112,7 +112,7 @@ func Block(s string, lim Limits) (lines []string, hidden int) {
 	if lim.Lines <= 0 {
 		lim.Lines = BlockLines
 	}
-	toks := tokenize(s, true)
+	toks := tokenizeEnds(s, true, lim.Bytes)
 	toks, hidden = bound(toks, lim.Bytes)
 	var b strings.Builder
 	for _, t := range toks {
@@ -166,6 +166,31 @@ type token struct {
 	text    string
 	src     int
 	newline bool
+	// gap marks the middle of a long input that was never tokenized: it
+	// is always cut.
+	gap bool
+}
+
+// tokenizeEnds tokenizes s, or for an input far longer than max only
+// its two ends, with a gap token between them that bound always cuts:
+// a 128 KiB command costs what its shown ends cost. A run that crosses
+// an end is counted in part and the rest is cut, with its bytes.
+func tokenizeEnds(s string, block bool, max int) []token {
+	keep := 4 * max
+	if len(s) <= 4*keep {
+		return tokenize(s, block)
+	}
+	h := keep
+	for h > 0 && !utf8.RuneStart(s[h]) {
+		h--
+	}
+	t := len(s) - keep
+	for t < len(s) && !utf8.RuneStart(s[t]) {
+		t++
+	}
+	toks := tokenize(s[:h], block)
+	toks = append(toks, token{src: t - h, gap: true})
+	return append(toks, tokenize(s[t:], block)...)
 }
 
 // tokenize escapes s and counts its runs. In block mode a line feed is a
@@ -255,7 +280,10 @@ func bound(toks []token, max int) ([]token, int) {
 	total := 0
 	for _, t := range toks {
 		total += len(t.text)
-		if t.newline {
+		switch {
+		case t.gap:
+			total += max + 1
+		case t.newline:
 			total++
 		}
 	}
@@ -263,7 +291,10 @@ func bound(toks []token, max int) ([]token, int) {
 		return toks, 0
 	}
 	size := func(t token) int {
-		if t.newline {
+		switch {
+		case t.gap:
+			return max + 1
+		case t.newline:
 			return 1
 		}
 		return len(t.text)

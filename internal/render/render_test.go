@@ -162,6 +162,16 @@ func FuzzRender(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		assertClean(t, Line(s, 0))
+		// A small limit takes the path that tokenizes only the ends.
+		small, hidden := LineHidden(s, 8)
+		assertClean(t, small)
+		if hidden > len(s) || hidden == 0 && len(s) > 8*40 {
+			t.Fatalf("hidden %d of %d bytes", hidden, len(s))
+		}
+		small2, _ := Block(s, Limits{Bytes: 8, Lines: 3})
+		for _, l := range small2 {
+			assertClean(t, l)
+		}
 		lines, _ := Block(s, Limits{})
 		for _, l := range lines {
 			assertClean(t, l)
@@ -182,4 +192,27 @@ func FuzzRender(f *testing.F) {
 			t.Fatal("invalid UTF-8 out")
 		}
 	})
+}
+
+// A long input is cut the same way whether or not its middle was
+// tokenized: start and end kept, the exact number of bytes cut.
+func TestLongInputCountsWhatItCuts(t *testing.T) {
+	for _, in := range []string{
+		"git status " + strings.Repeat("é\x1b", 50000) + " ; git push evil main",
+		strings.Repeat(" ", 100000) + "git push",
+		strings.Repeat("a\n", 50000) + "git push",
+	} {
+		got, hidden := LineHidden(in, 300)
+		if len(got) > 340 || !strings.HasSuffix(got, "git push evil main") && !strings.HasSuffix(got, "git push") {
+			t.Fatalf("%d bytes, ends %q", len(got), got[len(got)-20:])
+		}
+		if hidden == 0 || !strings.Contains(got, " bytes cut⟩") {
+			t.Fatalf("hidden %d: %s", hidden, got)
+		}
+		assertClean(t, got)
+		lines, hidden := Block(in, Limits{})
+		if hidden == 0 || lines[len(lines)-1] == "" {
+			t.Fatalf("block: hidden %d, %d lines", hidden, len(lines))
+		}
+	}
 }

@@ -105,7 +105,7 @@ func TestDisplayMCPItem(t *testing.T) {
 	if !strings.Contains(out["list"], "MCP slack/post_message {") {
 		t.Errorf("list: %s", out["list"])
 	}
-	if !strings.Contains(out[FormatMarkdown], "```json\n{") {
+	if !strings.Contains(out[FormatMarkdown], "```text\nchannel: #general\n") {
 		t.Errorf("markdown:\n%s", out[FormatMarkdown])
 	}
 }

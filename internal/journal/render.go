@@ -383,7 +383,7 @@ func viewOf(it *Item) view {
 	}
 	switch {
 	case d.Server != "" || d.Tool != "":
-		v.kind, v.info = "mcp", "json"
+		v.kind, v.info = "mcp", "text"
 		class := d.Class
 		if class == "" {
 			class = "unknown"
@@ -403,9 +403,9 @@ func viewOf(it *Item) view {
 		if len(d.Recipients) > 0 {
 			v.body = append(v.body, "to: "+line(strings.Join(d.Recipients, ", ")))
 		}
-		v.block, _ = render.Block(args, render.Limits{Bytes: showArgs, Lines: showLines})
+		v.block = argLines(d.Args)
 		v.body = append(v.body, "arguments (redacted as configured):")
-		for _, l := range argLines(d.Args) {
+		for _, l := range v.block {
 			v.body = append(v.body, "| "+l)
 		}
 		v.short = "MCP " + d.Server + "/" + d.Tool + " " + args

@@ -188,6 +188,31 @@ func tokenizeEnds(s string, block bool, max int) []token {
 	for t < len(s) && !utf8.RuneStart(s[t]) {
 		t++
 	}
+	// A run that crosses an end is read whole, so that it is counted
+	// whole (⟨4000 spaces⟩): a run is one token however long.
+	if h > 0 {
+		last, size := utf8.DecodeLastRuneInString(s[:h])
+		for h < t {
+			r, n := utf8.DecodeRuneInString(s[h:])
+			if r != last || n != size {
+				break
+			}
+			h += n
+		}
+	}
+	if t < len(s) {
+		first, size := utf8.DecodeRuneInString(s[t:])
+		for t > h {
+			r, n := utf8.DecodeLastRuneInString(s[:t])
+			if r != first || n != size {
+				break
+			}
+			t -= n
+		}
+	}
+	if h >= t {
+		return tokenize(s, block)
+	}
 	toks := tokenize(s[:h], block)
 	toks = append(toks, token{src: t - h, gap: true})
 	return append(toks, tokenize(s[t:], block)...)

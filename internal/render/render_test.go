@@ -199,7 +199,7 @@ func FuzzRender(f *testing.F) {
 func TestLongInputCountsWhatItCuts(t *testing.T) {
 	for _, in := range []string{
 		"git status " + strings.Repeat("é\x1b", 50000) + " ; git push evil main",
-		strings.Repeat(" ", 100000) + "git push",
+		strings.Repeat(" x", 50000) + "git push",
 		strings.Repeat("a\n", 50000) + "git push",
 	} {
 		got, hidden := LineHidden(in, 300)
@@ -214,5 +214,17 @@ func TestLongInputCountsWhatItCuts(t *testing.T) {
 		if hidden == 0 || lines[len(lines)-1] == "" {
 			t.Fatalf("block: hidden %d, %d lines", hidden, len(lines))
 		}
+	}
+}
+
+// A run that crosses the end of what is read is still counted whole.
+func TestRunAcrossTheEndsIsCountedWhole(t *testing.T) {
+	got := Line("git status"+strings.Repeat(" ", 4000)+"; git push evil main", 70)
+	if got != "git status⟨4000 spaces⟩; git push evil main" {
+		t.Fatalf("%s", got)
+	}
+	got = Line("a"+strings.Repeat(" ", 128<<10), 70)
+	if got != "a⟨131072 spaces⟩" {
+		t.Fatalf("%s", got)
 	}
 }

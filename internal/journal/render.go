@@ -331,8 +331,8 @@ func Effect(it *Item) string { return viewOf(it).effect }
 // own lines start without one, so a line inside a command cannot pass
 // for airlock's "effect" or "in" line.
 type view struct {
-	// kind is "shell", "mcp", "write", "read", "fetch", "tool" or
-	// "empty": nothing reviewable was recorded.
+	// kind is "shell", "mcp", "write", "read", "fetch" or "empty":
+	// nothing reviewable was recorded.
 	kind string
 	// title names the action for a block (Markdown puts it above the
 	// code block).
@@ -409,7 +409,7 @@ func viewOf(it *Item) view {
 			v.body = append(v.body, "| "+l)
 		}
 		v.short = "MCP " + d.Server + "/" + d.Tool + " " + args
-		if d.Reason != "" && d.Reason != it.Message {
+		if d.Reason != "" && !saysAlready(it, d.Reason) {
 			v.reason = "MCP firewall: " + render.Line(d.Reason, 1000)
 		}
 	case it.Command != "":
@@ -469,6 +469,20 @@ func viewOf(it *Item) view {
 		v.block = []string{"(nothing recorded)"}
 	}
 	return v
+}
+
+// saysAlready reports whether the item's message or reasons already say
+// text.
+func saysAlready(it *Item, text string) bool {
+	if it.Message == text {
+		return true
+	}
+	for _, r := range it.Reasons {
+		if r.Message == text {
+			return true
+		}
+	}
+	return false
 }
 
 // argLines shows an MCP call's arguments one per line, "name: value",

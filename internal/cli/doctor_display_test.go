@@ -34,3 +34,21 @@ func TestDoctorRendersWhatItShows(t *testing.T) {
 		}
 	}
 }
+
+// airlock check shows a pasted command's escapes instead of obeying them.
+func TestCheckRendersTheCommand(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("HOME", dir)
+	t.Setenv("XDG_CONFIG_HOME", dir+"/c")
+	t.Setenv("XDG_STATE_HOME", dir+"/s")
+	var out, errb bytes.Buffer
+	Main([]string{"check", "--", "echo '\x1b[1A\x1b[2K\u202e'"}, strings.NewReader(""), &out, &errb)
+	for n, l := range strings.Split(out.String(), "\n") {
+		if i := render.Unclean(l); i >= 0 {
+			t.Fatalf("line %d has a raw control at %d: %q", n+1, i, l)
+		}
+	}
+	if !strings.Contains(out.String(), `\x1b[1A`) {
+		t.Fatalf("escape not shown:\n%s%s", out.String(), errb.String())
+	}
+}

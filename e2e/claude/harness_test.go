@@ -27,6 +27,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 // claudeTimeout bounds one claude run; a scripted session takes seconds.
@@ -323,10 +325,13 @@ func (s *session) denied() map[string]string {
 	return out
 }
 
-// replyFor finds the hook reply whose reason names the command.
+// replyFor finds the hook reply whose reason names the command, as
+// airlock shows it (internal/render: a backslash doubled, escapes visible,
+// a long command cut in the middle).
 func (s *session) replyFor(command string) (hookReply, bool) {
+	shown := render.Line(command, 300)
 	for _, r := range s.hookReplies {
-		if strings.Contains(r.Reason, command) {
+		if strings.Contains(r.Reason, command) || strings.Contains(r.Reason, shown) {
 			return r, true
 		}
 	}

@@ -206,7 +206,7 @@ func testLoop(t *testing.T, claude, airlock string) {
 					t.Errorf("%s: the model was not told the queue id %s: %.300s", c.ID, it.ID, r.Content)
 				}
 				if !reportLists(report, s.id, it.Command) {
-					t.Errorf("%s: the report has no line \"Story #%s [time]: %s\"\n%s", c.ID, s.id, it.Command, report)
+					t.Errorf("%s: the report has no line \"Story #%s [time, effect, id]: %s\"\n%s", c.ID, s.id, it.Command, report)
 				}
 			}
 		}
@@ -306,17 +306,29 @@ func summarySays(report, story string, outcome loop.Outcome) bool {
 }
 
 // reportLists reports whether the report has the line the report writes
-// for a held action of a story: "Story #ID [TIME]: COMMAND", the command
-// cut short with "…" when long.
+// for a held action of a story: "Story #ID [TIME, EFFECT, QUEUE ID]:
+// COMMAND", a long command cut in the middle ("⟨N bytes cut⟩") so that
+// its start and end both show.
 func reportLists(report, story, command string) bool {
 	for _, line := range strings.Split(report, "\n") {
 		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "Story #"+story+" [")
 		if !ok {
 			continue
 		}
-		if _, shown, ok := strings.Cut(rest, "]: "); ok && shown != "" &&
-			(shown == command || strings.HasSuffix(shown, "…") && strings.HasPrefix(command, strings.TrimSuffix(shown, "…"))) {
+		_, shown, ok := strings.Cut(rest, "]: ")
+		if !ok || shown == "" {
+			continue
+		}
+		if shown == command {
 			return true
+		}
+		if head, tail, cut := strings.Cut(shown, "⟨"); cut {
+			if i := strings.Index(tail, " bytes cut⟩"); i >= 0 {
+				tail = tail[i+len(" bytes cut⟩"):]
+				if strings.HasPrefix(command, head) && strings.HasSuffix(command, tail) {
+					return true
+				}
+			}
 		}
 	}
 	return false

@@ -9,6 +9,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 func init() {
@@ -99,7 +100,11 @@ func runCheck(e *env) int {
 			return fail(e.stderr, err)
 		}
 	} else {
-		printCheck(e.stdout, out)
+		// The command may be pasted from an agent's output: its escapes
+		// are shown, not obeyed.
+		tw := render.Terminal(e.stdout)
+		printCheck(tw, out)
+		tw.Close()
 	}
 	if out.Decision.Holds() {
 		return ExitHeld

@@ -12,6 +12,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 func init() {
@@ -135,7 +136,7 @@ func runDoctor(e *env) int {
 		}
 	}
 	if *asJSON {
-		if st := encodeJSON(e, out); st != ExitOK {
+		if st := writeJSON(e, out); st != ExitOK {
 			return st
 		}
 	} else {
@@ -229,7 +230,10 @@ func classifyReply(status int, stdout string) string {
 }
 
 func printDoctor(e *env, out doctorOutput) {
-	w := e.stdout
+	// Paths and the journal's errors may hold what an agent wrote (a
+	// directory name, a broken line): rendered, never raw.
+	w := render.Terminal(e.stdout)
+	defer w.Close()
 	fmt.Fprintf(w, "binary: %s\n\nClaude Code hooks:\n", out.Binary)
 	for _, d := range out.Hooks {
 		state := "no file"

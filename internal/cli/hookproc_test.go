@@ -92,7 +92,8 @@ func TestFiftyParallelHookProcessesDefer(t *testing.T) {
 }
 
 // queue run runs exactly the held command in its recorded directory, once
-// a person at the terminal says yes, and records the exit status.
+// a person at the terminal types the item's id, and records the exit
+// status.
 func TestQueueRunAsksAndRecords(t *testing.T) {
 	home := t.TempDir()
 	work := t.TempDir()
@@ -120,16 +121,19 @@ func TestQueueRunAsksAndRecords(t *testing.T) {
 		st := runQueue(e)
 		return st, out.String() + errb.String()
 	}
-	if st, out := run(items[0].ID, "y\n", false); st != ExitUsage || !strings.Contains(out, "only from a terminal") {
+	if st, out := run(items[0].ID, items[0].ID+"\n", false); st != ExitUsage || !strings.Contains(out, "only from a terminal") {
 		t.Fatalf("without a terminal: %d %s", st, out)
 	}
-	if st, out := run(items[0].ID, "n\n", true); st != ExitHeld || !strings.Contains(out, "not run") {
-		t.Fatalf("answered no: %d %s", st, out)
+	// "y" is no longer an answer; neither is another item's id.
+	for _, answer := range []string{"y\n", "yes\n", items[1].ID + "\n", items[0].ID[:4] + "\n", ""} {
+		if st, out := run(items[0].ID, answer, true); st != ExitHeld || !strings.Contains(out, "not run") {
+			t.Fatalf("answered %q: %d %s", answer, st, out)
+		}
 	}
 	if _, err := os.Stat(filepath.Join(work, "marker")); err == nil {
 		t.Fatal("the command ran without a yes")
 	}
-	st, out := run(items[0].ID, "y\n", true)
+	st, out := run(items[0].ID, items[0].ID+"\n", true)
 	if st != ExitOK || !strings.Contains(out, "echo ran > marker") || !strings.Contains(out, "exit status 0") {
 		t.Fatalf("answered yes: %d %s", st, out)
 	}
@@ -139,7 +143,7 @@ func TestQueueRunAsksAndRecords(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(work, "other")); err == nil {
 		t.Fatal("another item ran")
 	}
-	if st, out := run(items[0].ID, "y\n", true); st != ExitUsage || !strings.Contains(out, "already ran") {
+	if st, out := run(items[0].ID, items[0].ID+"\n", true); st != ExitUsage || !strings.Contains(out, "already ran") {
 		t.Fatalf("second run: %d %s", st, out)
 	}
 }

@@ -39,13 +39,15 @@ type failingRecorder struct{ err error }
 
 func (f failingRecorder) Record(*agent.Event) (agent.Receipt, error) { return agent.Receipt{}, f.err }
 
-// terminal reports whether standard input is a person at a terminal:
-// the only channel "queue run" accepts a confirmation from.
+// terminal reports whether standard input is a terminal (the kernel's
+// terminal ioctl answers for it): the only channel "queue run" accepts a
+// confirmation from. A file, a pipe, /dev/null or /dev/zero is not one.
 func (e *env) terminal() bool {
 	if e.isTerminal != nil {
 		return e.isTerminal(e.stdin)
 	}
-	return isCharDevice(e.stdin)
+	f, ok := e.stdin.(*os.File)
+	return ok && isTTY(f)
 }
 
 // isCharDevice reports whether a stream is a terminal.

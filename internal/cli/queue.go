@@ -1,12 +1,11 @@
 package cli
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -15,6 +14,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 func init() {
@@ -36,8 +36,9 @@ settles it. Ids are short; any unique prefix works.
   dismiss ID      settle an item found after the fact as not an action
                   (a mention, a false positive)
   run ID          run exactly the held command in its recorded directory,
-                  after printing it and asking you to confirm; only from a
-                  terminal, never from a pipe or an agent
+                  after showing it with its effect and reasons; you confirm
+                  by typing the item's id; only from a terminal, never from
+                  a pipe, a file or an agent
 
 Agents cannot run these: airlock's self-protection denies them.
 
@@ -147,7 +148,7 @@ func queueList(e *env, j *journal.Journal, all, asJSON bool) int {
 		return ExitOK
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tSTATUS\tWHEN\tWHERE\tEFFECT\tCOMMAND")
+	fmt.Fprintln(tw, "ID\tSTATUS\tWHEN\tWHERE\tEFFECT\tWHAT")
 	for _, it := range shown {
 		where := it.Story
 		if where != "" {
@@ -158,7 +159,10 @@ func queueList(e *env, j *journal.Journal, all, asJSON bool) int {
 		if it.Detected {
 			where += " (found after)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", it.ID, it.Status, it.Time.Local().Format("01-02 15:04"), where, it.Effect, journal.OneLine(what(it), 70))
+		// Every cell the agent controls is rendered (internal/render): no
+		// tab, line break or escape can shift the columns or the screen.
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", render.Line(it.ID, 20), it.Status, it.Time.Local().Format("01-02 15:04"),
+			render.Line(where, 40), journal.Effect(it), journal.What(it, 70))
 	}
 	tw.Flush()
 	return ExitOK
@@ -172,16 +176,9 @@ func queueShow(e *env, j *journal.Journal, id string, asJSON bool) int {
 	if asJSON {
 		return writeJSON(e, it)
 	}
-	r := &journal.Report{Items: []*journal.Item{it}}
-	// The report's per-item section is the fullest rendering there is.
-	text := r.Text()
-	if i := strings.Index(text, "\n["); i >= 0 {
-		text = text[i+1:]
-	}
-	if i := strings.Index(text, "\nCalls:"); i >= 0 {
-		text = text[:i]
-	}
-	fmt.Fprint(e.stdout, strings.TrimRight(text, "\n")+"\n")
+	var b strings.Builder
+	it.WriteText(&b)
+	fmt.Fprint(e.stdout, b.String())
 	return ExitOK
 }
 
@@ -195,18 +192,22 @@ func queueSettle(e *env, j *journal.Journal, event, id, note string, ttl time.Du
 	}
 	switch event {
 	case journal.EventApprove:
-		fmt.Fprintf(e.stdout, "approved %s: %s\nthe agent's verbatim retry in %s runs once, until %s\n", it.ID, journal.OneLine(what(it), 100), it.Cwd, it.Settled.Expires.Local().Format(time.RFC3339))
+		fmt.Fprintf(e.stdout, "approved %s: %s\nthe agent's verbatim retry in %s runs once, until %s\n", it.ID, journal.What(it, 100), render.Line(it.Cwd, 0), it.Settled.Expires.Local().Format(time.RFC3339))
 	case journal.EventReject:
-		fmt.Fprintf(e.stdout, "rejected %s: %s\n", it.ID, journal.OneLine(what(it), 100))
+		fmt.Fprintf(e.stdout, "rejected %s: %s\n", it.ID, journal.What(it, 100))
 	case journal.EventAck:
-		fmt.Fprintf(e.stdout, "acknowledged %s: %s\n", it.ID, journal.OneLine(what(it), 100))
+		fmt.Fprintf(e.stdout, "acknowledged %s: %s\n", it.ID, journal.What(it, 100))
 	case journal.EventDismiss:
-		fmt.Fprintf(e.stdout, "dismissed %s: %s\n", it.ID, journal.OneLine(what(it), 100))
+		fmt.Fprintf(e.stdout, "dismissed %s: %s\n", it.ID, journal.What(it, 100))
 	}
 	return ExitOK
 }
 
-// queueRun runs a held command for the human, from a terminal only.
+// queueRun runs a held command for the human, from a terminal only. It
+// shows the command as every other display does (internal/render), with
+// its directory, effect and reasons, and runs it only when the human
+// types the item's id: a reflexive "y" approves nothing, and an answer
+// typed ahead for a different screen does not match.
 func queueRun(e *env, j *journal.Journal, id string, asJSON bool) int {
 	it, code := findItem(e, j, id)
 	if it == nil {
@@ -214,21 +215,33 @@ func queueRun(e *env, j *journal.Journal, id string, asJSON bool) int {
 	}
 	switch {
 	case it.Command == "" || it.Kind != "shell":
-		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s is not a shell command (%s %s)", it.ID, it.Kind, it.Tool), Hints: []string{"airlock queue approve " + it.ID}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s is not a shell command (%s)", it.ID, journal.What(it, 100)), Hints: []string{"airlock queue approve " + it.ID}})
 	case it.Status == journal.Rejected || it.Status == journal.Ran || it.Status == journal.Used ||
 		it.Status == journal.Acknowledged || it.Status == journal.Dismissed:
 		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s is already %s", it.ID, it.Status)})
 	case !e.terminal():
-		return fail(e.stderr, &usageError{Msg: "queue run asks for confirmation and runs only from a terminal", Hints: []string{"run it yourself in a terminal: airlock queue run " + it.ID, "or let the agent retry it: airlock queue approve " + it.ID}})
+		return fail(e.stderr, &usageError{Msg: "queue run asks for confirmation and runs only from a terminal (standard input is not one)", Hints: []string{"run it yourself in a terminal: airlock queue run " + it.ID, "or let the agent retry it: airlock queue approve " + it.ID}})
+	}
+	if _, hidden := render.Block(it.Command, journal.ShowLimits); hidden > 0 {
+		// What cannot be shown whole cannot be confirmed.
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s is too long to show whole on a terminal (%d bytes would not be shown), so queue run does not run it", it.ID, hidden),
+			Hints: []string{"read it in full: airlock queue show --json " + it.ID, "or let the agent retry it: airlock queue approve " + it.ID}})
 	}
 	dir := it.Cwd
 	if dir == "" {
 		dir = "."
 	}
-	fmt.Fprintf(e.stderr, "about to run, in %s:\n\n%s\n\nRun it? [y/N] ", dir, it.Command)
-	answer, _ := bufio.NewReader(e.stdin).ReadString('\n')
-	if a := strings.ToLower(strings.TrimSpace(answer)); a != "y" && a != "yes" {
-		fmt.Fprintln(e.stderr, "not run")
+	shownDir, hiddenDir := render.LineHidden(dir, 0)
+	if hiddenDir > 0 {
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s runs in a directory too long to show whole (%d bytes would not be shown), so queue run does not run it", it.ID, hiddenDir),
+			Hints: []string{"read it in full: airlock queue show --json " + it.ID, "or let the agent retry it: airlock queue approve " + it.ID}})
+	}
+	var b strings.Builder
+	it.WriteText(&b)
+	fmt.Fprintf(e.stderr, "about to run this command with bash, in %s:\n\n%s\nTo run it, type its id (%s) and press Enter; anything else does not run it: ", shownDir, b.String(), it.ID)
+	answer, err := readAnswer(e.stdin, maxAnswer)
+	if a := strings.ToLower(strings.TrimSpace(answer)); err != nil || a != it.ID {
+		fmt.Fprintln(e.stderr, "not run: the answer was not the item's id")
 		return ExitHeld
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -288,24 +301,38 @@ func failQueue(e *env, err error) int {
 	return fail(e.stderr, err)
 }
 
-// what is the item's action in one line.
-func what(it *journal.Item) string {
-	switch {
-	case it.Command != "":
-		return it.Command
-	case it.URL != "":
-		return it.Tool + " " + it.URL
-	case len(it.Paths) > 0:
-		return it.Tool + " " + strings.Join(it.Paths, " ")
+// maxAnswer bounds what queue run reads for its answer: an id and a line
+// feed fit, and a stream that never ends a line (/dev/zero) cannot grow
+// memory.
+const maxAnswer = 256
+
+// readAnswer reads one line of at most max bytes, a byte at a time so
+// that nothing after the line is consumed (the command inherits standard
+// input). A longer line is an error.
+func readAnswer(r io.Reader, max int) (string, error) {
+	var buf [1]byte
+	line := make([]byte, 0, 32)
+	for len(line) <= max {
+		n, err := r.Read(buf[:])
+		if n == 1 {
+			if buf[0] == '\n' {
+				return string(line), nil
+			}
+			line = append(line, buf[0])
+			continue
+		}
+		if err != nil {
+			return string(line), err
+		}
 	}
-	return it.Tool
+	return "", fmt.Errorf("an answer longer than %d bytes", max)
 }
 
+// writeJSON prints v for scripts, with every invisible rune in its
+// strings escaped (render.JSON): a terminal showing it shows no raw
+// escape, bidi or zero-width character, and a program reads the same data.
 func writeJSON(e *env, v any) int {
-	enc := json.NewEncoder(e.stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
+	if err := render.JSON(e.stdout, v); err != nil {
 		return fail(e.stderr, err)
 	}
 	return ExitOK

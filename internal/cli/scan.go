@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/render"
 	"github.com/airlock-dev/airlock/internal/scan"
 )
 
@@ -121,17 +123,26 @@ func runScan(e *env) int {
 			}
 		}
 	}
+	// Findings quote what the agent ran and printed: both formats go out
+	// rendered (internal/render), so no escape, bidi or zero-width
+	// character of theirs reaches the terminal raw.
 	var err error
 	if *format == "json" {
-		err = rep.WriteJSON(e.stdout)
+		var buf bytes.Buffer
+		if err = rep.WriteJSON(&buf); err == nil {
+			_, err = e.stdout.Write(render.EscapeJSON(buf.Bytes()))
+		}
 	} else {
-		err = rep.WriteText(e.stdout)
+		tw := render.Terminal(e.stdout)
+		if err = rep.WriteText(tw); err == nil {
+			err = tw.Close()
+		}
 	}
 	if err != nil {
 		return fail(e.stderr, err)
 	}
 	for _, ie := range rep.Errors {
-		fmt.Fprintf(e.stderr, "airlock: error: %s: %s\n", ie.Source, ie.Error)
+		fmt.Fprintf(e.stderr, "airlock: error: %s: %s\n", render.Line(ie.Source, 0), render.Line(ie.Error, 0))
 		status = ExitUsage
 	}
 	if recErr != nil {

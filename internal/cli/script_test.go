@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 // TestMain lets the test binary run as the airlock command inside scripts.
@@ -44,6 +45,8 @@ func TestScripts(t *testing.T) {
 			"expand":   cmdExpand,
 			"queueid":  cmdQueueID,
 			"tamper":   cmdTamper,
+			"noraw":    cmdNoRaw,
+			"fill":     cmdFill,
 		},
 	})
 }
@@ -131,4 +134,34 @@ func cmdTamper(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	lines[n-1] = strings.Replace(lines[n-1], args[1], args[2], 1)
 	ts.Check(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o600))
+}
+
+// cmdNoRaw fails when the last command's stdout (or stderr) holds a raw
+// control byte other than the line feed, an invisible or bidi rune, or
+// a byte that is not UTF-8: what a human reads cannot lie.
+//
+//	noraw stdout
+func cmdNoRaw(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 || args[0] != "stdout" && args[0] != "stderr" {
+		ts.Fatalf("usage: noraw stdout|stderr")
+	}
+	for n, l := range strings.Split(ts.ReadFile(args[0]), "\n") {
+		if i := render.Unclean(l); i >= 0 {
+			ts.Fatalf("%s line %d holds a raw control or invisible character at byte %d: %q", args[0], n+1, i, l)
+		}
+	}
+}
+
+// cmdFill writes what a script cannot spell in a file: each <SPACES> in
+// FILE becomes N spaces, each <ESC> an escape character.
+//
+//	fill push.json 4000
+func cmdFill(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: fill FILE N")
+	}
+	n, err := strconv.Atoi(args[1])
+	ts.Check(err)
+	data := strings.ReplaceAll(ts.ReadFile(args[0]), "<SPACES>", strings.Repeat(" ", n))
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(data, "<ESC>", "\x1b")), 0o644))
 }

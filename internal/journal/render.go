@@ -4,8 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 // Formats a report can be written in.
@@ -15,14 +19,15 @@ const (
 	FormatJSON     = "json"
 )
 
-// Write renders the report in a format.
+// Write renders the report in a format. Every text the agent controls
+// (commands, paths, URLs, MCP arguments, reasons that quote them) goes
+// through internal/render, in every format: a reviewer never reads a
+// raw control, bidi or zero-width character, and the end of a command is
+// always on screen.
 func (r *Report) Write(w io.Writer, format string) error {
 	switch format {
 	case FormatJSON:
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(r)
+		return render.JSON(w, r)
 	case FormatMarkdown:
 		_, err := io.WriteString(w, r.markdown())
 		return err
@@ -39,28 +44,9 @@ func (r *Report) Text() string {
 	r.header(&b, "", "  ")
 	for _, it := range r.Items {
 		b.WriteString("\n")
-		fmt.Fprintf(&b, "[%s] %s, %s, %s\n", it.ID, it.Status, origin(it), stamp(it.Time))
-		if where := placeOf(it); where != "" {
-			fmt.Fprintf(&b, "  %s\n", where)
-		}
-		for i, l := range strings.Split(strings.TrimRight(it.Command, "\n"), "\n") {
-			if i == 0 {
-				fmt.Fprintf(&b, "  $ %s\n", l)
-			} else {
-				fmt.Fprintf(&b, "    %s\n", l)
-			}
-		}
-		if it.Cwd != "" {
-			fmt.Fprintf(&b, "  in %s\n", it.Cwd)
-		}
-		fmt.Fprintf(&b, "  effect %s; %s by %s\n", orDash(it.Effect), orDash(it.Decision), orDash(it.Rule))
-		for _, rs := range it.Reasons {
-			fmt.Fprintf(&b, "  - %s: %s\n", rs.Rule, rs.Message)
-		}
-		if s := settled(it); s != "" {
-			fmt.Fprintf(&b, "  %s\n", s)
-		}
+		it.WriteText(&b)
 	}
+	r.refusedText(&b)
 	b.WriteString("\n")
 	b.WriteString(r.countsLine())
 	b.WriteString("\n")
@@ -73,36 +59,71 @@ func (r *Report) Text() string {
 	return b.String()
 }
 
+// WriteText writes one item in full, as the report and "airlock queue
+// show" print it: its status and origin, what it would do (the command,
+// or the MCP call with its arguments, or the file and an excerpt of what
+// would be written), where, its effect and the rule that held it, and
+// the reasons.
+func (it *Item) WriteText(b *strings.Builder) {
+	// The journal's own fields are rendered too: a line that did not come
+	// from airlock must not reach the screen raw either.
+	fmt.Fprintf(b, "[%s] %s, %s, %s\n", line(it.ID), line(string(it.Status)), origin(it), stamp(it.Time))
+	if where := placeOf(it); where != "" {
+		fmt.Fprintf(b, "  %s\n", where)
+	}
+	v := viewOf(it)
+	for _, l := range v.body {
+		b.WriteString("  " + l + "\n")
+	}
+	if it.Cwd != "" {
+		fmt.Fprintf(b, "  in %s\n", render.Line(it.Cwd, 0))
+	}
+	fmt.Fprintf(b, "  effect %s; %s by %s\n", v.effect, line(orDash(it.Decision)), line(orDash(it.Rule)))
+	for _, rs := range it.Reasons {
+		fmt.Fprintf(b, "  - %s: %s\n", line(rs.Rule), render.Line(rs.Message, 1000))
+	}
+	if v.reason != "" {
+		fmt.Fprintf(b, "  - %s\n", v.reason)
+	}
+	if s := settled(it); s != "" {
+		fmt.Fprintf(b, "  %s\n", s)
+	}
+}
+
 func (r *Report) markdown() string {
 	var b strings.Builder
 	b.WriteString("# airlock session report\n\n")
 	r.header(&b, "**", "- ")
 	for _, it := range r.Items {
-		fmt.Fprintf(&b, "\n## `%s` %s\n\n", it.ID, it.Status)
+		v := viewOf(it)
+		fmt.Fprintf(&b, "\n## %s %s\n\n", render.MarkdownCode(it.ID, 100), mdEscape(line(string(it.Status))))
 		fmt.Fprintf(&b, "- %s, %s\n", origin(it), stamp(it.Time))
 		if where := placeOf(it); where != "" {
-			fmt.Fprintf(&b, "- %s\n", where)
+			fmt.Fprintf(&b, "- %s\n", mdEscape(where))
 		}
 		if it.Cwd != "" {
-			fmt.Fprintf(&b, "- directory: `%s`\n", it.Cwd)
+			fmt.Fprintf(&b, "- directory: %s\n", render.MarkdownCode(it.Cwd, 0))
 		}
-		fmt.Fprintf(&b, "- effect `%s`; %s by `%s`\n", orDash(it.Effect), orDash(it.Decision), orDash(it.Rule))
+		fmt.Fprintf(&b, "- effect %s; %s by %s\n", render.CodeSpan(v.effect), mdEscape(line(orDash(it.Decision))), render.MarkdownCode(orDash(it.Rule), 0))
 		for _, rs := range it.Reasons {
-			fmt.Fprintf(&b, "- `%s`: %s\n", rs.Rule, rs.Message)
+			fmt.Fprintf(&b, "- %s: %s\n", render.MarkdownCode(rs.Rule, 0), render.MarkdownText(rs.Message, 1000))
+		}
+		if v.reason != "" {
+			fmt.Fprintf(&b, "- %s\n", mdEscape(v.reason))
 		}
 		if s := settled(it); s != "" {
-			fmt.Fprintf(&b, "- %s\n", s)
+			fmt.Fprintf(&b, "- %s\n", mdEscape(s))
 		}
-		fence := "```"
-		for strings.Contains(it.Command, fence) {
-			fence += "`"
+		if v.title != "" {
+			fmt.Fprintf(&b, "\n%s\n", mdEscape(v.title))
 		}
-		fmt.Fprintf(&b, "\n%ssh\n%s\n%s\n", fence, it.Command, fence)
+		b.WriteString("\n" + render.MarkdownBlock(v.block, v.info))
 	}
+	r.refusedMarkdown(&b)
 	b.WriteString("\n## Counts\n\n")
 	b.WriteString(r.countsLine() + "\n")
 	if len(r.TopRules) > 0 {
-		b.WriteString("\nRules that fired most: " + r.rulesLine() + "\n")
+		b.WriteString("\nRules that fired most: " + mdEscape(r.rulesLine()) + "\n")
 	}
 	return b.String()
 }
@@ -128,8 +149,63 @@ func (r *Report) header(b *strings.Builder, strong, bullet string) {
 		b.WriteString("\n")
 	}
 	for _, it := range r.Review {
-		fmt.Fprintf(b, "%s%s [%s]: %s\n", bullet, label(it), stamp(it.Time), OneLine(it.Command, 100))
+		// "Story #ID [TIME, EFFECT, QUEUE ID]: WHAT" (docs/LOOP.md).
+		s := fmt.Sprintf("%s [%s, %s, %s]: ", label(it), stamp(it.Time), Effect(it), line(it.ID))
+		if strong != "" {
+			s = mdEscape(s) + render.CodeSpan(What(it, 100))
+		} else {
+			s += What(it, 100)
+		}
+		b.WriteString(bullet + s + "\n")
 	}
+}
+
+// refusedText lists the calls refused or asked about and not queued.
+func (r *Report) refusedText(b *strings.Builder) {
+	if len(r.Refused) == 0 {
+		return
+	}
+	b.WriteString("\nAsked and denied (not queued):\n")
+	for _, e := range r.Refused {
+		b.WriteString("  " + refusedLine(e) + "\n")
+	}
+}
+
+func (r *Report) refusedMarkdown(b *strings.Builder) {
+	if len(r.Refused) == 0 {
+		return
+	}
+	b.WriteString("\n## Asked and denied (not queued)\n\n")
+	for _, e := range r.Refused {
+		it := &Item{Entry: e}
+		s := mdEscape(fmt.Sprintf("[%s] %s by %s, effect %s: ", stamp(e.Time), line(e.Decision), line(orDash(e.Rule)), Effect(it))) + render.CodeSpan(What(it, 100))
+		if why := whyOf(e); why != "" {
+			s += " (" + mdEscape(why) + ")"
+		}
+		b.WriteString("- " + s + "\n")
+	}
+}
+
+// refusedLine is one refused call: when, the decision and rule, what and
+// why.
+func refusedLine(e *Entry) string {
+	it := &Item{Entry: e}
+	s := fmt.Sprintf("[%s] %s by %s, effect %s: %s", stamp(e.Time), line(e.Decision), line(orDash(e.Rule)), Effect(it), What(it, 100))
+	if why := whyOf(e); why != "" {
+		s += " (" + why + ")"
+	}
+	return s
+}
+
+// whyOf is the first reason of a decision, rendered.
+func whyOf(e *Entry) string {
+	switch {
+	case e.Message != "":
+		return render.Line(e.Message, 200)
+	case len(e.Reasons) > 0:
+		return render.Line(e.Reasons[0].Message, 200)
+	}
+	return ""
 }
 
 func (r *Report) countsLine() string {
@@ -144,7 +220,7 @@ func (r *Report) countsLine() string {
 func (r *Report) rulesLine() string {
 	parts := make([]string, len(r.TopRules))
 	for i, rc := range r.TopRules {
-		parts[i] = fmt.Sprintf("%s ×%d", rc.Rule, rc.Count)
+		parts[i] = fmt.Sprintf("%s ×%d", line(rc.Rule), rc.Count)
 	}
 	return strings.Join(parts, ", ")
 }
@@ -154,9 +230,9 @@ func (r *Report) rulesLine() string {
 func label(it *Item) string {
 	switch {
 	case it.Story != "":
-		return "Story #" + it.Story
+		return "Story #" + line(it.Story)
 	case it.Session != "":
-		return "Session " + ShortID(it.Session)
+		return "Session " + line(ShortID(it.Session))
 	}
 	return "Unknown session"
 }
@@ -164,13 +240,13 @@ func label(it *Item) string {
 func placeOf(it *Item) string {
 	var parts []string
 	if it.Story != "" {
-		parts = append(parts, "story "+it.Story)
+		parts = append(parts, "story "+line(it.Story))
 	}
 	if it.Session != "" {
-		parts = append(parts, "session "+it.Session)
+		parts = append(parts, "session "+line(it.Session))
 	}
 	if f := it.Finding; f != nil {
-		parts = append(parts, fmt.Sprintf("seen at %s:%d (%s)", f.Source, f.Line, f.Status))
+		parts = append(parts, fmt.Sprintf("seen at %s:%d (%s)", line(f.Source), f.Line, line(f.Status)))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -179,7 +255,7 @@ func origin(it *Item) string {
 	if it.Detected {
 		return "detected after the fact"
 	}
-	return "held by " + orDash(it.Agent)
+	return "held by " + line(orDash(it.Agent))
 }
 
 func settled(it *Item) string {
@@ -196,7 +272,7 @@ func settled(it *Item) string {
 		out += fmt.Sprintf("; retried at %s (event %d)", stamp(it.UsedBy.Time), it.UsedBy.Seq)
 	}
 	if s.Note != "" {
-		out += ": " + s.Note
+		out += ": " + render.Line(s.Note, 500)
 	}
 	return out
 }
@@ -219,14 +295,235 @@ func orDash(s string) string {
 	return s
 }
 
-// OneLine folds a command onto one line and, when max > 0, cuts it to
-// max runes with an ellipsis.
-func OneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if max > 0 {
-		if rs := []rune(s); len(rs) > max {
-			return string(rs[:max-1]) + "…"
+// line renders a short field (an id, a rule, a session) for one line.
+func line(s string) string { return render.Line(s, 200) }
+
+// mdEscape escapes what is already rendered for a terminal so that
+// Markdown shows it as it is.
+func mdEscape(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if strings.IndexByte("\\`*_[]<>&~|", s[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// OneLine renders a command on one line for a list, at most max bytes
+// (about; render.LineMax when max <= 0), with controls, invisible runes
+// and line breaks escaped and long runs counted (internal/render).
+func OneLine(s string, max int) string { return render.Line(s, max) }
+
+// What is the item's action on one line, for lists: the command, the MCP
+// call with its arguments, the tool with its path or URL; never blank.
+func What(it *Item, max int) string { return viewOf(it).one(max) }
+
+// Effect is the item's effect label for a reviewer. An MCP call carries
+// its configured tool class beside it, since the policy's effect of an
+// MCP tool says nothing about what the tool does.
+func Effect(it *Item) string { return viewOf(it).effect }
+
+// view is what a reviewer is shown of one item, rendered. Every line of
+// text the agent wrote starts with a gutter: "$ " then "> " (as a shell
+// prompts) for a command, "| " for arguments and content. Only airlock's
+// own lines start without one, so a line inside a command cannot pass
+// for airlock's "effect" or "in" line.
+type view struct {
+	// kind is "shell", "mcp", "write", "read", "fetch" or "empty":
+	// nothing reviewable was recorded.
+	kind string
+	// title names the action for a block (Markdown puts it above the
+	// code block).
+	title string
+	// body are the text lines (each rendered), block the lines for a
+	// Markdown code block with info its info string.
+	body, block []string
+	info        string
+	effect      string
+	// reason is the MCP firewall's own reason, when it adds one.
+	reason string
+	// short is the one-line summary before bounding.
+	short string
+}
+
+// mcpDetail is the part of the MCP firewall's journal record
+// (internal/mcp/guard.Detail) a reviewer reads, and of the excerpt the
+// Claude Code hook records for a held Write or Edit.
+type mcpDetail struct {
+	Server     string          `json:"server"`
+	Tool       string          `json:"tool"`
+	Class      string          `json:"class"`
+	Phase      string          `json:"phase"`
+	Reason     string          `json:"reason"`
+	Args       json.RawMessage `json:"args"`
+	Recipients []string        `json:"recipients"`
+	Channel    string          `json:"channel"`
+	Answer     string          `json:"answer"`
+	// Excerpt and Bytes are a held write's content: its first bytes and
+	// its length (internal/agent/claudecode).
+	Excerpt string `json:"excerpt"`
+	Bytes   int    `json:"bytes"`
+}
+
+// Limits of what an item shows.
+const (
+	showCommand = 4000
+	showLines   = 60
+	showArgs    = 2000
+	showExcerpt = 1500
+)
+
+func viewOf(it *Item) view {
+	v := view{effect: line(orDash(it.Effect))}
+	var d mcpDetail
+	if len(it.Detail) > 0 {
+		_ = json.Unmarshal(it.Detail, &d)
+	}
+	switch {
+	case d.Server != "" || d.Tool != "":
+		v.kind, v.info = "mcp", "text"
+		class := d.Class
+		if class == "" {
+			class = "unknown"
+		}
+		// The policy's effect of an MCP tool is "local" unless a rule said
+		// otherwise; what the tool does is its configured class.
+		v.effect = "MCP " + line(class) + " tool"
+		if it.Effect != "" && it.Effect != "local" {
+			v.effect = line(it.Effect) + " (" + v.effect + ")"
+		}
+		v.title = fmt.Sprintf("MCP call: server %s, tool %s", line(d.Server), line(d.Tool))
+		args := string(d.Args)
+		if args == "" {
+			args = "(no arguments recorded)"
+		}
+		v.body = append(v.body, v.title)
+		if len(d.Recipients) > 0 {
+			v.body = append(v.body, "to: "+line(strings.Join(d.Recipients, ", ")))
+		}
+		v.block = argLines(d.Args)
+		v.body = append(v.body, "arguments (redacted as configured):")
+		for _, l := range v.block {
+			v.body = append(v.body, "| "+l)
+		}
+		v.short = "MCP " + d.Server + "/" + d.Tool + " " + args
+		if d.Reason != "" && !saysAlready(it, d.Reason) {
+			v.reason = "MCP firewall: " + render.Line(d.Reason, 1000)
+		}
+	case it.Command != "":
+		v.kind, v.info = "shell", "sh"
+		lines, _ := render.Block(it.Command, render.Limits{Bytes: showCommand, Lines: showLines})
+		v.block = lines
+		for i, l := range lines {
+			if i == 0 {
+				v.body = append(v.body, "$ "+l)
+			} else {
+				v.body = append(v.body, "> "+l)
+			}
+		}
+		v.short = it.Command
+	case len(it.Paths) > 0:
+		v.kind = "read"
+		if it.Kind == "write" {
+			v.kind = "write"
+		}
+		paths := make([]string, len(it.Paths))
+		for i, p := range it.Paths {
+			paths[i] = render.Line(p, 500)
+		}
+		v.title = line(orDash(it.Tool)) + " " + strings.Join(paths, " ")
+		v.body = append(v.body, v.title)
+		v.short = it.Tool + " " + strings.Join(it.Paths, " ")
+		if d.Excerpt != "" || d.Bytes > 0 {
+			lines, hidden := render.Block(d.Excerpt, render.Limits{Bytes: showExcerpt, Lines: 30})
+			more := d.Bytes - len(d.Excerpt) + hidden
+			head := "content (" + strconv.Itoa(d.Bytes) + " bytes)"
+			if more > 0 {
+				head += ", first part:"
+			} else {
+				head += ":"
+			}
+			v.body = append(v.body, head)
+			for _, l := range lines {
+				v.body = append(v.body, "| "+l)
+			}
+			if more > 0 {
+				v.body = append(v.body, "⟨"+strconv.Itoa(more)+" more bytes not shown⟩")
+			}
+			v.block = lines
+		} else {
+			v.block = paths
+		}
+	case it.URL != "":
+		v.kind = "fetch"
+		v.title = line(orDash(it.Tool)) + " " + render.Line(it.URL, 1000)
+		v.body = []string{v.title}
+		v.block = []string{render.Line(it.URL, 1000)}
+		v.short = it.Tool + " " + it.URL
+	default:
+		v.kind = "empty"
+		v.title = "⟨NOTHING TO REVIEW: airlock recorded no command, path, URL or MCP call for this " + line(orDash(it.Tool)) + " item; do not approve what you cannot see⟩"
+		v.body = []string{v.title}
+		v.block = []string{"(nothing recorded)"}
+	}
+	return v
+}
+
+// saysAlready reports whether the item's message or reasons already say
+// text.
+func saysAlready(it *Item, text string) bool {
+	if it.Message == text {
+		return true
+	}
+	for _, r := range it.Reasons {
+		if r.Message == text {
+			return true
 		}
 	}
-	return s
+	return false
 }
+
+// argLines shows an MCP call's arguments one per line, "name: value",
+// names sorted: a string value decoded and rendered (so that an escape
+// in it reads as one escape), any other value as compact JSON, rendered.
+// Arguments that are not a JSON object are shown rendered as they are.
+func argLines(raw json.RawMessage) []string {
+	var args map[string]json.RawMessage
+	if len(raw) == 0 {
+		return []string{"(no arguments recorded)"}
+	}
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return []string{render.Line(string(raw), showArgs)}
+	}
+	names := make([]string, 0, len(args))
+	for k := range args {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	out := make([]string, 0, len(names))
+	for _, k := range names {
+		var s string
+		if err := json.Unmarshal(args[k], &s); err != nil {
+			s = string(args[k])
+		}
+		out = append(out, render.Line(k, 100)+": "+render.Line(s, showArgs))
+	}
+	if len(out) == 0 {
+		out = append(out, "(none)")
+	}
+	return out
+}
+
+// one is the view on one line, at most about max bytes.
+func (v view) one(max int) string {
+	if v.kind == "empty" {
+		return v.title
+	}
+	return render.Line(v.short, max)
+}
+
+// ShowLimits bound a command as an item shows it in full; "airlock queue
+// run" runs only what fits, since it runs only what the human saw.
+var ShowLimits = render.Limits{Bytes: showCommand, Lines: showLines}

@@ -78,6 +78,10 @@ type Report struct {
 	Counts Counts  `json:"counts"`
 	// TopRules are the rules that decided the most non-allowed calls.
 	TopRules []RuleCount `json:"top_rules"`
+	// Refused names every call in scope that was denied, or asked about
+	// in the agent's own prompt, and not queued, oldest first: a count
+	// alone does not tell a human what was refused.
+	Refused []*Entry `json:"refused"`
 }
 
 // ReportScope is the scope as written in a report.
@@ -119,7 +123,7 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 	r := &Report{
 		Scope:       ReportScope{Session: scope.Session, Stories: scope.Stories, Since: scope.Since},
 		GeneratedAt: now.UTC(),
-		Review:      []*Item{}, Items: []*Item{}, TopRules: []RuleCount{},
+		Review:      []*Item{}, Items: []*Item{}, TopRules: []RuleCount{}, Refused: []*Entry{},
 	}
 	items, each, err := j.scoped(scope, now)
 	if err != nil {
@@ -154,8 +158,14 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 			r.Counts.Warned++
 		case "ask", "defer":
 			r.Counts.Held++
+			if e.Decision == "ask" && !e.Held() {
+				r.Refused = append(r.Refused, e)
+			}
 		case "deny":
 			r.Counts.Denied++
+			if !e.Held() {
+				r.Refused = append(r.Refused, e)
+			}
 		}
 		rules[e.Rule]++
 		return nil

@@ -95,12 +95,15 @@ func TestReportContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := r.Text()
-	if !strings.HasPrefix(text, "DEFERRED ACTIONS REQUIRE REVIEW\n3 external command(s) detected.\n  Story #3 [2026-02-23T08:15:00Z]: git push\n  Story #7 [2026-02-23T09:42:13Z]: curl -X POST") {
+	if !strings.HasPrefix(text, "DEFERRED ACTIONS REQUIRE REVIEW\n3 external command(s) detected.\n  Story #3 [2026-02-23T08:15:00Z, external, 0bcc181b]: git push\n  Story #7 [2026-02-23T09:42:13Z, external, c2f55264]: curl -X POST") {
 		t.Fatalf("report opens with:\n%s", text)
 	}
 	c := r.Counts
 	if c.Allowed != 2 || c.Warned != 1 || c.Held != 4 || c.Denied != 1 || c.Approved != 1 || c.Detected != 1 {
 		t.Fatalf("counts %+v", c)
+	}
+	if len(r.Refused) != 1 || r.Refused[0].Command != "rm -rf ~" || !strings.Contains(text, "deny by builtin.home, effect local+destructive: rm -rf ~") {
+		t.Fatalf("the denial is not named: %+v\n%s", r.Refused, text)
 	}
 	if r.TopRules[0].Rule != "table.external" || r.TopRules[0].Count != 4 {
 		t.Fatalf("top rules %+v", r.TopRules)

@@ -11,6 +11,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 // Report is the outcome of scanning several inputs, as printed by
@@ -153,14 +154,9 @@ func ruleList(rs []classify.Reason) string {
 	return strings.Join(out, ", ")
 }
 
-// oneLine keeps a command on one line of output.
-func oneLine(s string) string {
-	s = strings.ReplaceAll(s, "\n", "⏎")
-	if len(s) > 200 {
-		s = s[:200] + "…"
-	}
-	return s
-}
+// oneLine keeps a command on one line of output, rendered
+// (internal/render): escapes visible, long runs counted, the end kept.
+func oneLine(s string) string { return render.Line(s, 200) }
 
 // JSONVersion is the version of the JSON schema WriteJSON writes; it
 // changes only when a field changes meaning or goes away.

@@ -7,10 +7,12 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 // Name is the adapter's name in events and on the command line.
@@ -147,6 +149,10 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 			}
 		}
 	}
+	if v.Decision.Holds() && a.Kind == policy.Write && h.mcpDetail == nil {
+		// A held write shows the reviewer what it would have written.
+		h.mcpDetail = writeExcerpt(in.ToolInput)
+	}
 	receipt, err := h.record(in, &a, &v)
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock: error: recording the decision: %v\n", err)
@@ -167,7 +173,7 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 // reason lists: the retry passes.
 func gateReply(a *policy.Action, v *policy.Verdict, reason string) *Output {
 	return &Output{
-		SystemMessage: clip(fmt.Sprintf("airlock %s (%s mode, %s): %s: %s", v.Decision, v.Mode, v.Rule, describe(a), v.Message)),
+		SystemMessage: clip(fmt.Sprintf("airlock %s (%s mode, %s): %s: %s", v.Decision, v.Mode, render.Line(v.Rule, 200), describe(a), render.Line(v.Message, 2000))),
 		HookSpecificOutput: &SpecificOutput{HookEventName: "PreToolUse", PermissionDecision: "deny",
 			PermissionDecisionReason: clip(reason)},
 	}
@@ -177,7 +183,7 @@ func (h *Hook) sessionStart(in *Input, stdout, stderr io.Writer) int {
 	out := &Output{HookSpecificOutput: &SpecificOutput{HookEventName: "SessionStart"}}
 	if p, err := h.Policy(in.Cwd); err != nil {
 		fmt.Fprintf(stderr, "airlock: error: %v\n", err)
-		out.SystemMessage = clip("airlock: the policy could not be loaded, so every tool call will be refused: " + err.Error())
+		out.SystemMessage = clip("airlock: the policy could not be loaded, so every tool call will be refused: " + render.Line(err.Error(), 2000))
 		out.HookSpecificOutput.AdditionalContext = "airlock guards this session, but its policy has an error, so it refuses every tool call until the human fixes it. Tell the human."
 	} else {
 		out.HookSpecificOutput.AdditionalContext = SessionContext(p)
@@ -211,8 +217,76 @@ func (h *Hook) stop(in *Input, stdout, stderr io.Writer) int {
 	if text == "" {
 		return 0
 	}
-	write(stdout, stderr, &Output{SystemMessage: clip(text)})
+	// The report renders what the agent wrote already; escaping what is
+	// left on each line keeps a Report that did not from reaching the
+	// screen raw.
+	write(stdout, stderr, &Output{SystemMessage: clip(renderLines(text))})
 	return 0
+}
+
+// renderLines renders each line of a multi-line text on its own.
+func renderLines(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if render.Unclean(l) >= 0 {
+			lines[i] = render.Line(l, maxText)
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// excerptMax is how much of a held write's content the journal keeps for
+// a reviewer.
+const excerptMax = 2000
+
+// writeExcerpt is the journal detail of a held Write, Edit or MultiEdit:
+// the first excerptMax bytes of what it would write and how long that
+// is. It is rendered when shown (internal/journal), never here.
+func writeExcerpt(input json.RawMessage) json.RawMessage {
+	var ti struct {
+		Content   *string `json:"content"`
+		NewString *string `json:"new_string"`
+		NewSource *string `json:"new_source"`
+		Edits     []struct {
+			NewString string `json:"new_string"`
+		} `json:"edits"`
+	}
+	if json.Unmarshal(input, &ti) != nil {
+		return nil
+	}
+	var text string
+	switch {
+	case ti.Content != nil:
+		text = *ti.Content
+	case ti.NewString != nil:
+		text = *ti.NewString
+	case ti.NewSource != nil:
+		text = *ti.NewSource
+	case len(ti.Edits) > 0:
+		parts := make([]string, len(ti.Edits))
+		for i, e := range ti.Edits {
+			parts[i] = e.NewString
+		}
+		text = strings.Join(parts, "\n")
+	default:
+		return nil
+	}
+	n := len(text)
+	if len(text) > excerptMax {
+		cut := excerptMax
+		for cut > 0 && !utf8.RuneStart(text[cut]) {
+			cut--
+		}
+		text = text[:cut]
+	}
+	b, err := json.Marshal(struct {
+		Excerpt string `json:"excerpt"`
+		Bytes   int    `json:"bytes"`
+	}{text, n})
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // record hands the event to the recorder.

@@ -8,6 +8,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 // Output is the JSON a hook writes on standard output (agent-hooks.md
@@ -41,15 +42,21 @@ const maxText = 9000
 //   - defer and deny: "deny", the reason written for the agent (Claude Code
 //     shows a deny reason to the model) and a system message for the
 //     human. Claude Code's own "defer" is not used: see docs/HOOKS.md.
+//
+// What the agent wrote (a command, a path, a URL) is shown through
+// internal/render in every message, so that a reply cannot carry a
+// terminal escape, a bidi control or a screenful of blank lines to the
+// human's screen.
 func Reply(a *policy.Action, v *policy.Verdict, r agent.Receipt) *Output {
+	if v.Decision == policy.Allow && r.Approval == "" {
+		// The allowed path: nothing to say, nothing to render.
+		return nil
+	}
 	what, why := describe(a), reason(v)
-	human := clip(fmt.Sprintf("airlock %s (%s mode, %s): %s: %s", v.Decision, v.Mode, v.Rule, what, why))
+	human := clip(fmt.Sprintf("airlock %s (%s mode, %s): %s: %s", v.Decision, v.Mode, render.Line(v.Rule, 200), what, why))
 	out := &SpecificOutput{HookEventName: "PreToolUse"}
 	switch v.Decision {
 	case policy.Allow:
-		if r.Approval == "" {
-			return nil
-		}
 		// A held action the human approved: say so, so that the run is
 		// not a surprise to either reader.
 		out.AdditionalContext = clip(fmt.Sprintf("A human approved this exact action (queue item %s); airlock lets it run this once.", r.Approval))
@@ -96,23 +103,27 @@ func noHumanHeld(v *policy.Verdict) bool {
 // dontRetry is what the agent must do next, said the same way every time.
 const dontRetry = "Do not retry it, and do not rephrase it as another command or tool that does the same thing: airlock judges what an action does, not how it is written, so every form of it is held the same way. Continue with the work that does not depend on it, and list it in your final summary as not done."
 
-// describe names an action in a few words.
+// describe names an action in a few words, rendered (internal/render):
+// the end of a long command stays in view, cut in the middle.
 func describe(a *policy.Action) string {
 	switch a.Kind {
 	case policy.Shell:
-		return "the command `" + clipTo(a.Command, 300) + "`"
+		return "the command `" + render.Line(a.Command, 300) + "`"
 	case policy.Read, policy.Write:
-		return a.Tool + " " + clipTo(strings.Join(a.Paths, " "), 300)
+		return render.Line(a.Tool, 100) + " " + render.Line(strings.Join(a.Paths, " "), 300)
 	case policy.Fetch:
 		if a.URL != "" {
-			return a.Tool + " " + clipTo(a.URL, 300)
+			return render.Line(a.Tool, 100) + " " + render.Line(a.URL, 300)
 		}
 	}
-	return "the tool " + a.Tool
+	return "the tool " + render.Line(a.Tool, 200)
 }
 
-// reason says why, from the rule's message or the classifier's findings.
-func reason(v *policy.Verdict) string {
+// reason says why, from the rule's message or the classifier's findings,
+// rendered: a message may quote what the agent wrote.
+func reason(v *policy.Verdict) string { return render.Line(reasonText(v), 2000) }
+
+func reasonText(v *policy.Verdict) string {
 	if v.Message != "" {
 		return v.Message
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
 	"github.com/airlock-dev/airlock/internal/policy"
+	display "github.com/airlock-dev/airlock/internal/render"
 )
 
 // confirmKey is the key of airlock's confirmation among a call's input
@@ -125,21 +126,23 @@ func (p *Proxy) confirm(ctx context.Context, req *sdk.CallToolRequest, o *guard.
 }
 
 // question is the confirmation shown to the human: proxy-authored, with
-// the recipient from the contact book and the text sanitised.
+// the recipient from the contact book, and everything the agent wrote
+// rendered (internal/render) so that the human sees its escapes and
+// invisible characters instead of their effect; the text is also quoted.
 func (p *Proxy) question(tool string, o *guard.Outcome) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "airlock: the agent wants to call %s/%s.\n", p.name, tool)
+	fmt.Fprintf(&b, "airlock: the agent wants to call %s/%s.\n", display.Line(p.name, 100), display.Line(tool, 100))
 	if len(o.Recipients) > 0 {
 		var to []string
 		for _, c := range o.Recipients {
 			to = append(to, fmt.Sprintf("%s (%s)", c.Name, c.Address))
 		}
-		fmt.Fprintf(&b, "To: %s\n", strings.Join(to, ", "))
-		fmt.Fprintf(&b, "Text: %s\n", sanitize.Wrap("text the agent wrote", sanitize.Clip(o.Text, 500)))
+		fmt.Fprintf(&b, "To: %s\n", display.Line(strings.Join(to, ", "), 500))
+		fmt.Fprintf(&b, "Text: %s\n", sanitize.Wrap("text the agent wrote", display.Line(o.Text, 500)))
 	} else {
-		fmt.Fprintf(&b, "Arguments: %s\n", sanitize.Clip(sanitize.Text(string(o.Detail.Args)), 500))
+		fmt.Fprintf(&b, "Arguments: %s\n", display.Line(string(o.Detail.Args), 500))
 	}
-	fmt.Fprintf(&b, "Why airlock asks: %s\nAllow it?", sanitize.Text(o.Verdict.Message))
+	fmt.Fprintf(&b, "Why airlock asks: %s\nAllow it?", display.Line(o.Verdict.Message, 1000))
 	return b.String()
 }
 

@@ -27,6 +27,9 @@ var metadataPrograms = map[string]bool{
 	"ls": true, "stat": true, "test": true, "[": true, "[[": true, "du": true, "df": true, "realpath": true,
 	"readlink": true, "echo": true, "printf": true, "pwd": true, "basename": true, "dirname": true, "type": true,
 	"which": true, "whereis": true, "true": true, "false": true, "cd": true, "pushd": true, "popd": true,
+	// find only looks at names unless it runs, deletes or writes;
+	// ReadsOnlyRun tells those runs apart.
+	"find": true,
 }
 
 // codeRunners run code given as an argument, a heredoc or a script: what
@@ -49,7 +52,7 @@ var treeMovers = map[string]bool{
 	"mv": true, "rm": true, "rmdir": true, "cp": true, "rsync": true, "tar": true, "gtar": true, "bsdtar": true,
 	"unzip": true, "7z": true, "7za": true, "ditto": true, "ln": true, "link": true, "chmod": true, "chown": true,
 	"chgrp": true, "chattr": true, "setfacl": true, "install": true, "shred": true, "srm": true, "cpio": true,
-	"pax": true, "rename": true, "mount": true, "bindfs": true, "git": true, "trash": true, "trash-put": true,
+	"pax": true, "rename": true, "mount": true, "bindfs": true, "trash": true, "trash-put": true,
 	"gio": true, "find": true,
 }
 
@@ -92,9 +95,6 @@ func ReadsOnlyRun(args []string) bool {
 		return true
 	}
 	name := args[0]
-	if ReadsOnly(name) {
-		return true
-	}
 	switch name {
 	case "find":
 		for _, a := range args[1:] {
@@ -115,7 +115,7 @@ func ReadsOnlyRun(args []string) bool {
 		}
 		return true
 	}
-	return false
+	return ReadsOnly(name)
 }
 
 func containsByte(s string, b byte) bool {

@@ -350,15 +350,6 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
 	}
-	if classify.RunsCode(name) {
-		text := inv.Source
-		if inv.StdinKnown {
-			text += "\n" + inv.StdinText
-		}
-		if m := g.mentioned(text); m != "" {
-			return &refusal{RuleProtectedPath, name + " code that mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot tell what the code does to it, so the agent may not run it." + instead}
-		}
-	}
 	cwd := c.cwds[len(c.cwds)-1]
 	if name == "cd" || name == "pushd" {
 		c.changeDir(inv, cwd)
@@ -412,17 +403,27 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			}
 		}
 	}
+	if classify.RunsCode(name) {
+		text := inv.Source
+		if inv.StdinKnown {
+			text += "\n" + inv.StdinText
+		}
+		if m := g.mentioned(text); m != "" {
+			rule := RuleProtectedPath
+			if m == "airlock" {
+				rule = RuleAirlockCommand
+			}
+			return &refusal{rule, name + " code that mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot tell what the code does to it, so the agent may not run it." + instead}
+		}
+	}
 	return nil
 }
 
 // known expands the guard's variables in a word known only at run time;
 // ok is set when nothing unknown is left.
 func (g *guard) known(w string) (string, bool) {
-	x := g.expand(w)
-	if len(x) >= 2 && x[0] == '"' && x[len(x)-1] == '"' {
-		x = x[1 : len(x)-1]
-	}
-	return x, !strings.ContainsAny(x, "$`\\'\"")
+	x := strings.NewReplacer(`"`, "", `'`, "").Replace(g.expand(w))
+	return x, !strings.ContainsAny(x, "$`\\")
 }
 
 // dynamicWord checks an argument of a writing program whose value is
@@ -432,8 +433,11 @@ func (c *call) dynamicWord(name, src, known string) *refusal {
 	if m := c.g.mentioned(known); m != "" {
 		return &refusal{RuleProtectedPath, name + " on " + clipText(src) + ", a path built at run time that mentions " + m + "; airlock cannot rule out that it is its own file." + instead}
 	}
-	i := strings.IndexAny(known, "$`")
-	prefix := strings.Trim(known[:i], "\"'")
+	i := strings.IndexAny(known, "$`\\")
+	if i < 0 {
+		i = len(known)
+	}
+	prefix := known[:i]
 	j := strings.LastIndex(prefix, "/")
 	if j < 0 && !strings.HasPrefix(prefix, "~") {
 		return nil

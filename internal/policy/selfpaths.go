@@ -62,6 +62,9 @@ type target struct {
 	path string
 	dir  bool
 	kind targetKind
+	// proj marks a path inside the project: naming one of its parents
+	// counts only for programs that move whole trees.
+	proj bool
 }
 
 // tail is a protected path relative to any directory: a project's
@@ -129,21 +132,21 @@ var homeTargets = []struct {
 
 // systemTargets are protected wherever the user is.
 var systemTargets = []target{
-	{"/etc/claude-code", true, kindHooks},
-	{"/Library/Application Support/ClaudeCode", true, kindHooks},
-	{"/etc/gemini-cli", true, kindHooks},
-	{"/etc/cursor", true, kindHooks},
-	{"/etc/codex", true, kindHooks},
-	{"/etc/profile", false, kindStartup},
-	{"/etc/profile.d", true, kindStartup},
-	{"/etc/bash.bashrc", false, kindStartup},
-	{"/etc/bashrc", false, kindStartup},
-	{"/etc/environment", false, kindStartup},
-	{"/etc/zsh", true, kindStartup},
-	{"/etc/zshenv", false, kindStartup},
-	{"/etc/zprofile", false, kindStartup},
-	{"/etc/zshrc", false, kindStartup},
-	{"/etc/fish", true, kindStartup},
+	{path: "/etc/claude-code", dir: true, kind: kindHooks},
+	{path: "/Library/Application Support/ClaudeCode", dir: true, kind: kindHooks},
+	{path: "/etc/gemini-cli", dir: true, kind: kindHooks},
+	{path: "/etc/cursor", dir: true, kind: kindHooks},
+	{path: "/etc/codex", dir: true, kind: kindHooks},
+	{path: "/etc/profile", dir: false, kind: kindStartup},
+	{path: "/etc/profile.d", dir: true, kind: kindStartup},
+	{path: "/etc/bash.bashrc", dir: false, kind: kindStartup},
+	{path: "/etc/bashrc", dir: false, kind: kindStartup},
+	{path: "/etc/environment", dir: false, kind: kindStartup},
+	{path: "/etc/zsh", dir: true, kind: kindStartup},
+	{path: "/etc/zshenv", dir: false, kind: kindStartup},
+	{path: "/etc/zprofile", dir: false, kind: kindStartup},
+	{path: "/etc/zshrc", dir: false, kind: kindStartup},
+	{path: "/etc/fish", dir: true, kind: kindStartup},
 }
 
 // hit is a protected path a tool call reaches, and how.
@@ -182,7 +185,7 @@ func isAncestor(p string, t target) bool {
 func targetsAt(dir string) []target {
 	out := make([]target, 0, len(projectTails))
 	for _, t := range projectTails {
-		out = append(out, target{filepath.Join(dir, t.rel), t.dir, t.kind})
+		out = append(out, target{filepath.Join(dir, t.rel), t.dir, t.kind, true})
 	}
 	return out
 }
@@ -204,14 +207,14 @@ func (g *guard) tailHit(p string) (hit, bool) {
 			}
 			if match && (t.dir || i+n == len(parts)) {
 				base := "/" + filepath.Join(strings.Split(p, "/")[:i+n]...)
-				return hit{target: target{base, t.dir, t.kind}, path: p}, true
+				return hit{target: target{path: base, dir: t.dir, kind: t.kind}, path: p}, true
 			}
 		}
 		// p ends in the start of a tail: .../.claude is the parent of
 		// .claude/settings.json.
 		for k := 1; k < n; k++ {
 			if len(parts) >= k && equalParts(parts[len(parts)-k:], t.parts[:k]) {
-				return hit{target: target{filepath.Join(p, filepath.Join(t.parts[k:]...)), t.dir, t.kind}, path: p, ancestor: true}, true
+				return hit{target: target{path: filepath.Join(p, filepath.Join(t.parts[k:]...)), dir: t.dir, kind: t.kind}, path: p, ancestor: true}, true
 			}
 		}
 	}
@@ -239,7 +242,7 @@ func (g *guard) lexicalHit(p string, parents, projectParents bool, project []tar
 		if within(p, t) {
 			return hit{target: t, path: p}, true
 		}
-		if parents && isAncestor(p, t) {
+		if parents && (!t.proj || projectParents) && isAncestor(p, t) {
 			return hit{target: t, path: p, ancestor: true}, true
 		}
 	}
@@ -468,14 +471,14 @@ func (g *guard) tailGlobHit(glob string, parents, dotglob bool) (hit, bool) {
 				continue
 			}
 			if globMatch(strings.Join(parts[len(parts)-k:], "/"), strings.Join(t.parts[:k], "/"), dotglob) {
-				return hit{target: target{glob, t.dir, t.kind}, path: glob, ancestor: k < n}, true
+				return hit{target: target{path: glob, dir: t.dir, kind: t.kind}, path: glob, ancestor: k < n}, true
 			}
 		}
 		// A glob inside a protected tail directory: .airlock/*.
 		if t.dir && len(parts) > n {
 			for i := 0; i+n < len(parts); i++ {
 				if globMatch(strings.Join(parts[i:i+n], "/"), strings.Join(t.parts, "/"), dotglob) {
-					return hit{target: target{glob, t.dir, t.kind}, path: glob}, true
+					return hit{target: target{path: glob, dir: t.dir, kind: t.kind}, path: glob}, true
 				}
 			}
 		}

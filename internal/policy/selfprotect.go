@@ -65,13 +65,13 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		if p == "" {
 			return
 		}
-		g.targets = append(g.targets, target{absPath(p, o.Cwd, paths.Home), dir, kind})
+		g.targets = append(g.targets, target{path: absPath(p, o.Cwd, paths.Home), dir: dir, kind: kind})
 	}
 	add(paths.ConfigDir, true, kindAirlock)
 	add(paths.StateDir, true, kindAirlock)
 	add(paths.Explicit, false, kindAirlock)
 	if paths.StateDir != "" {
-		g.secrets = target{filepath.Join(absPath(paths.StateDir, o.Cwd, paths.Home), "secrets"), true, kindSecret}
+		g.secrets = target{path: filepath.Join(absPath(paths.StateDir, o.Cwd, paths.Home), "secrets"), dir: true, kind: kindSecret}
 	}
 	if projectRoot != "" {
 		add(filepath.Join(projectRoot, ".airlock"), true, kindAirlock)
@@ -87,6 +87,20 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	}
 	for _, f := range o.Protect {
 		add(f, false, kindHooks)
+	}
+	// The project's own protected files: their parents (the project root
+	// and above) count only for programs that move whole trees, or "git
+	// add ." would be refused.
+	for _, base := range []string{projectRoot, o.Cwd} {
+		if base == "" {
+			continue
+		}
+		b := filepath.Clean(base) + "/"
+		for i := range g.targets {
+			if strings.HasPrefix(g.targets[i].path, b) {
+				g.targets[i].proj = true
+			}
+		}
 	}
 	if paths.Home != "" {
 		for _, t := range homeTargets {
@@ -250,7 +264,7 @@ func (c *call) pathHit(w, cwd string, parents, projectParents bool) (hit, bool) 
 	}
 	real, unknown := c.res.resolve(raw)
 	if unknown {
-		return hit{target: target{clean, false, kindAirlock}, path: clean + " (through a symlink whose target is known only when it runs)"}, true
+		return hit{target: target{path: clean, dir: false, kind: kindAirlock}, path: clean + " (through a symlink whose target is known only when it runs)"}, true
 	}
 	if real == clean {
 		return hit{}, false
@@ -362,15 +376,26 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		c.links(inv, cwd)
 	}
 	for _, rd := range inv.Redirects {
-		if rd.Dynamic || strings.HasPrefix(rd.Target, "&") || isFD(rd.Target) {
+		tgt := rd.Target
+		if strings.HasPrefix(tgt, "&") || isFD(tgt) {
 			continue
+		}
+		if rd.Dynamic {
+			known, ok := g.known(tgt)
+			if !ok {
+				if ref := c.dynamicWord("a redirection ("+rd.Op+")", tgt, known); ref != nil {
+					return ref
+				}
+				continue
+			}
+			tgt = known
 		}
 		for _, d := range c.cwds {
 			if rd.Writes() {
-				if h, ok := c.pathHit(rd.Target, d, false, false); ok {
+				if h, ok := c.pathHit(tgt, d, false, false); ok {
 					return c.pathRefusal("a redirection ("+rd.Op+")", h)
 				}
-			} else if h, ok := c.secretPath(rd.Target, d); ok {
+			} else if h, ok := c.secretPath(tgt, d); ok {
 				return c.secretRefusal("a redirection ("+rd.Op+")", h)
 			}
 		}
@@ -448,7 +473,7 @@ func (c *call) dynamicWord(name, src, known string) *refusal {
 	}
 	d := filepath.Clean(c.g.rawAbs(dir, c.cwds[len(c.cwds)-1]))
 	for _, t := range append(append([]target(nil), c.g.targets...), c.g.secrets) {
-		if t.path != "" && (within(t.path, target{d, true, kindAirlock})) {
+		if t.path != "" && (within(t.path, target{path: d, dir: true, kind: kindAirlock})) {
 			return &refusal{RuleProtectedPath, name + " on " + clipText(src) + ", a path built at run time inside " + d + ", which holds " + t.path + " (" + t.kind.String() + "); airlock cannot rule out that it names it." + instead}
 		}
 	}
@@ -468,7 +493,7 @@ func pathWords(w string) []string {
 		return nil
 	}
 	if k, v, ok := strings.Cut(w, "="); ok && v != "" && isIdent(k) {
-		return []string{w, v}
+		return []string{v, w}
 	}
 	return []string{w}
 }

@@ -229,7 +229,7 @@ func (c *call) pathRefusal(who string, h hit) *refusal {
 	if h.ancestor {
 		how = who + " on " + h.path + ", a parent directory of " + h.target.path + ", would move, replace or delete it"
 	}
-	return &refusal{RuleProtectedPath, how + ", which is " + h.target.kind.String() + "; the agent may not change it." + instead}
+	return &refusal{RuleProtectedPath, how + "; it belongs to airlock, as " + h.target.kind.String() + ". The agent may not change it." + instead}
 }
 
 func (c *call) secretRefusal(who string, h hit) *refusal {
@@ -256,6 +256,10 @@ func (c *call) pathHit(w, cwd string, parents, projectParents bool) (hit, bool) 
 		return hit{}, false
 	}
 	clean := filepath.Clean(raw)
+	// Naming the directory the command runs in, or one above it, is
+	// routine ("git -C .", "go build .", in a home directory too): it
+	// counts as naming a parent only for programs that move whole trees.
+	parents = parents && (projectParents || !c.aboveCwd(clean))
 	if h, ok := c.g.lexicalHit(clean, parents, projectParents, c.projectFor(projectParents)); ok {
 		return h, true
 	}
@@ -278,6 +282,17 @@ func (c *call) pathHit(w, cwd string, parents, projectParents bool) (hit, bool) 
 		return h, true
 	}
 	return hit{}, false
+}
+
+// aboveCwd reports whether p is a directory the command runs in, or one
+// of its parents.
+func (c *call) aboveCwd(p string) bool {
+	for _, d := range c.cwds {
+		if d = filepath.Clean(d); p == d || p == "/" || strings.HasPrefix(d, p+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *call) projectFor(on bool) []target {
@@ -433,6 +448,11 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		if inv.StdinKnown {
 			text += "\n" + inv.StdinText
 		}
+		for _, lit := range pathLiterals(text) {
+			if h, ok := c.pathHit(lit, cwd, true, false); ok {
+				return c.pathRefusal(name+" code naming "+lit, h)
+			}
+		}
 		if m := g.mentioned(text); m != "" {
 			rule := RuleProtectedPath
 			if m == "airlock" {
@@ -442,6 +462,39 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 	}
 	return nil
+}
+
+// pathLiterals returns the quoted strings in code that look like paths
+// (they hold a "/" or start with "~"), so that a path the code opens is
+// resolved like one on a command line, symlinks included.
+func pathLiterals(code string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '"' && q != '\'' && q != '`' {
+			continue
+		}
+		j := strings.IndexByte(code[i+1:], q)
+		if j < 0 {
+			break
+		}
+		lit := code[i+1 : i+1+j]
+		i += j + 1
+		if len(lit) > 4096 || strings.ContainsAny(lit, "\n ") {
+			continue
+		}
+		switch strings.Trim(lit, "/.") {
+		case "":
+			continue
+		}
+		if strings.Contains(lit, "/") || strings.HasPrefix(lit, "~") {
+			out = append(out, lit)
+		}
+		if len(out) == 64 {
+			break
+		}
+	}
+	return out
 }
 
 // known expands the guard's variables in a word known only at run time;

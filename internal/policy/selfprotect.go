@@ -444,7 +444,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 	}
 	if classify.RunsCode(name) {
-		text := inv.Source
+		text := inv.Source + "\n" + strings.Join(inv.Args[1:], "\n")
 		if inv.StdinKnown {
 			text += "\n" + inv.StdinText
 		}
@@ -480,17 +480,21 @@ func pathLiterals(code string) []string {
 		}
 		lit := code[i+1 : i+1+j]
 		i += j + 1
-		if len(lit) > 4096 || strings.ContainsAny(lit, "\n ") {
+		if len(lit) > 4096 {
 			continue
 		}
-		switch strings.Trim(lit, "/.") {
-		case "":
-			continue
+		// A literal may be a path with an open mode (">path" in Perl) or
+		// shell text handed to system(): each field is looked at.
+		for _, fld := range strings.Fields(lit) {
+			fld = strings.TrimRight(strings.TrimLeft(fld, "<>|&+=(\"'`"), ";,)\"'`")
+			if strings.Trim(fld, "/.") == "" {
+				continue
+			}
+			if strings.Contains(fld, "/") || strings.HasPrefix(fld, "~") {
+				out = append(out, fld)
+			}
 		}
-		if strings.Contains(lit, "/") || strings.HasPrefix(lit, "~") {
-			out = append(out, lit)
-		}
-		if len(out) == 64 {
+		if len(out) >= 64 {
 			break
 		}
 	}

@@ -285,6 +285,24 @@ type resolver struct {
 	// ("" when the target is known only at run time).
 	links map[string]string
 	cache map[string]string
+	// dirs are directories resolved ahead (the command's cwd), by their
+	// spelling.
+	dirs map[string]string
+}
+
+// resolveDir resolves a directory once and remembers it as a prefix.
+func (r *resolver) resolveDir(dir string) {
+	if _, ok := r.dirs[dir]; ok {
+		return
+	}
+	real, unknown := r.resolve(dir)
+	if unknown {
+		return
+	}
+	if r.dirs == nil {
+		r.dirs = map[string]string{}
+	}
+	r.dirs[dir] = real
 }
 
 // maxLinkHops bounds symlink chains as the kernel does (ELOOP).
@@ -300,6 +318,16 @@ func (r *resolver) resolve(raw string) (real string, unknown bool) {
 	}
 	comps := strings.Split(raw, "/")
 	cur := "/"
+	// Start from the longest directory already resolved (the cwd, most
+	// often): each operand then costs only its own components.
+	if r.dirs != nil {
+		for k := len(comps) - 1; k > 1; k-- {
+			if real, ok := r.dirs[strings.Join(comps[:k], "/")]; ok {
+				cur, comps = real, comps[k:]
+				break
+			}
+		}
+	}
 	hops := 0
 	missing := false
 	for i := 0; i < len(comps); i++ {

@@ -37,8 +37,8 @@ type guard struct {
 	// exeName is the base name of the airlock binary, when renamed.
 	exeName string
 	// mentions are the spellings of protected things looked for in text
-	// airlock cannot parse.
-	mentions []string
+	// airlock cannot parse, built on first use (most commands hold none).
+	mentions *[]string
 	fs       fileSystem
 }
 
@@ -128,15 +128,12 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		add(getenv(f), false, kindStartup)
 	}
 	g.targets = append(g.targets, systemTargets...)
-	for _, t := range projectTails {
-		g.tails = append(g.tails, tail{strings.Split(t.rel, "/"), t.dir, t.kind})
-	}
+	g.tails = tails
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "ZDOTDIR"} {
 		if val := getenv(v); val != "" {
 			g.vars[v] = val
 		}
 	}
-	g.mentions = g.mentionList()
 	return g
 }
 
@@ -180,6 +177,16 @@ func (g *guard) newCall(cwd string) *call {
 	}
 	return &call{g: g, cwds: []string{cwd}, res: resolver{fs: g.fs}}
 }
+
+// tails are the project tails split into components, once.
+var tails = func() []tail {
+	out := make([]tail, len(projectTails))
+	for i, t := range projectTails {
+		out[i] = tail{strings.Split(t.rel, "/"), t.dir, t.kind}
+	}
+	return out
+}()
+
 
 // project returns the protected tails of the project: at the project root
 // and at each directory the command runs in.
@@ -265,6 +272,9 @@ func (c *call) pathHit(w, cwd string, parents, projectParents bool) (hit, bool) 
 	}
 	if h, ok := c.g.secretHit(clean); ok && (!h.ancestor || parents) {
 		return h, true
+	}
+	if strings.HasPrefix(raw, cwd+"/") {
+		c.res.resolveDir(cwd)
 	}
 	real, unknown := c.res.resolve(raw)
 	if unknown {

@@ -57,8 +57,12 @@ func (g *guard) mentionList() []string {
 // spelling that starts with "." must stand as a path component
 // (".profile" in "~/.profile", not in "user.profile").
 func (g *guard) mentioned(text string) string {
+	if g.mentions == nil {
+		m := g.mentionList()
+		g.mentions = &m
+	}
 	t := fold(text)
-	for _, m := range g.mentions {
+	for _, m := range *g.mentions {
 		for from := 0; ; {
 			i := strings.Index(t[from:], m)
 			if i < 0 {

@@ -187,7 +187,6 @@ var tails = func() []tail {
 	return out
 }()
 
-
 // project returns the protected tails of the project: at the project root
 // and at each directory the command runs in.
 func (c *call) project() []target {

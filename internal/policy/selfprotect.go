@@ -462,9 +462,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 				return c.pathRefusal(name+" code naming "+lit, h)
 			}
 		}
-		if m := g.mentioned(text); m != "" {
+		if m := g.mentionedInCode(text); m != "" {
 			rule := RuleProtectedPath
-			if m == "airlock" {
+			if strings.HasPrefix(m, "airlock") {
 				rule = RuleAirlockCommand
 			}
 			return &refusal{rule, name + " code that mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot tell what the code does to it, so the agent may not run it." + instead}

@@ -53,16 +53,72 @@ func (g *guard) mentionList() []string {
 	return out
 }
 
+// mentionedInCode is mentioned for code a program runs: "airlock" alone
+// (a repository path, a comment) counts only beside a word of a mutating
+// verb; AIRLOCK_*, .airlock, airlock-mcp and airlock's paths always count.
+func (g *guard) mentionedInCode(text string) string {
+	if m := g.mentionedExcept(text, "airlock"); m != "" {
+		return m
+	}
+	t := fold(text)
+	if !strings.Contains(t, "airlock") {
+		return ""
+	}
+	for _, sp := range []string{"airlock_", ".airlock", "airlock-mcp"} {
+		if strings.Contains(t, sp) {
+			return sp
+		}
+	}
+	for _, v := range mutatingWords() {
+		for from := 0; ; {
+			i := strings.Index(t[from:], v)
+			if i < 0 {
+				break
+			}
+			i += from
+			if boundary(t, i-1) && boundary(t, i+len(v)) {
+				return "airlock and its verb " + v
+			}
+			from = i + 1
+		}
+	}
+	return ""
+}
+
+// mutatingWords are the words of airlock's verbs that are not read-only.
+func mutatingWords() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range airlockVerbs {
+		if v.ReadOnly {
+			continue
+		}
+		for _, w := range strings.Fields(v.Path) {
+			if !seen[w] && !airlockGroups[w] {
+				seen[w] = true
+				out = append(out, w)
+			}
+		}
+	}
+	return out
+}
+
 // mentioned returns the first protected spelling text holds, or "". A
 // spelling that starts with "." must stand as a path component
 // (".profile" in "~/.profile", not in "user.profile").
-func (g *guard) mentioned(text string) string {
+func (g *guard) mentioned(text string) string { return g.mentionedExcept(text, "") }
+
+// mentionedExcept is mentioned, not counting one spelling.
+func (g *guard) mentionedExcept(text, except string) string {
 	if g.mentions == nil {
 		m := g.mentionList()
 		g.mentions = &m
 	}
 	t := fold(text)
 	for _, m := range *g.mentions {
+		if m == except {
+			continue
+		}
 		for from := 0; ; {
 			i := strings.Index(t[from:], m)
 			if i < 0 {

@@ -1,5 +1,7 @@
 package classify
 
+import "strings"
+
 // This file answers questions about programs for other layers (airlock's
 // self-protection): which only read the files they are given, which run
 // code they are handed, which move or replace whole trees. The lists are
@@ -19,6 +21,9 @@ var readOnlyPrograms = map[string]bool{
 	"cut": true, "tr": true, "paste": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "rev": true,
 	"column": true, "look": true, "join": true, "base32": true,
 	"echo": true, "printf": true, "true": true, "false": true, "pwd": true, "basename": true, "dirname": true,
+	// source and . read a file and run it in the shell; what it runs is
+	// the shell's, and a start-up file is not changed by being read.
+	"source": true, ".": true,
 }
 
 // metadataPrograms look at names, sizes and modes, never at content: what
@@ -125,4 +130,67 @@ func containsByte(s string, b byte) bool {
 		}
 	}
 	return false
+}
+
+// copyValueFlags are the options of copying programs that take a value as
+// the next word.
+var copyValueFlags = map[string]map[string]bool{
+	"cp":      {"-S": true, "--suffix": true, "-t": true, "--target-directory": true},
+	"install": {"-S": true, "--suffix": true, "-t": true, "--target-directory": true, "-m": true, "--mode": true, "-o": true, "--owner": true, "-g": true, "--group": true},
+	"rsync":   {"-e": true, "--rsh": true, "--exclude": true, "--include": true, "--exclude-from": true, "--include-from": true, "--files-from": true, "--filter": true, "-f": true, "--chmod": true, "--rsync-path": true, "-T": true, "--temp-dir": true, "--backup-dir": true, "--partial-dir": true, "--compare-dest": true, "--copy-dest": true, "--link-dest": true, "--log-file": true, "-B": true, "--block-size": true, "--timeout": true, "--port": true, "--password-file": true},
+}
+
+// CopySources returns the indexes of the arguments a copying program (cp,
+// install, rsync) only reads: its operands but the destination (the last
+// one, or none when -t names the destination). It returns nil for other
+// programs, and when it cannot tell, so that every operand counts as
+// written.
+func CopySources(args []string, dynamic func(int) bool) map[int]bool {
+	if len(args) == 0 {
+		return nil
+	}
+	values := copyValueFlags[args[0]]
+	if values == nil {
+		return nil
+	}
+	var ops []int
+	target := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if dynamic(i) {
+			return nil
+		}
+		if a == "--" {
+			for j := i + 1; j < len(args); j++ {
+				ops = append(ops, j)
+			}
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			// A link made by cp (-l, -s) is another name for the source:
+			// it counts as written.
+			if args[0] == "cp" && (a == "--link" || a == "--symbolic-link" || a[1] != '-' && strings.ContainsAny(a[1:], "ls")) {
+				return nil
+			}
+			if a == "-t" || a == "--target-directory" || len(a) > 20 && a[:20] == "--target-directory=" {
+				target = true
+			}
+			if values[a] {
+				i++
+			}
+			continue
+		}
+		ops = append(ops, i)
+	}
+	if !target {
+		if len(ops) < 2 {
+			return nil
+		}
+		ops = ops[:len(ops)-1]
+	}
+	out := make(map[int]bool, len(ops))
+	for _, i := range ops {
+		out[i] = true
+	}
+	return out
 }

@@ -424,6 +424,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			}
 		}
 	}
+	// A copy's sources are read, not written: copying airlock's policy
+	// away is reading it (and copying its secrets is refused as a read).
+	sources := classify.CopySources(inv.Args, inv.IsDynamic)
 	for i := 1; i < len(inv.Args); i++ {
 		arg := inv.Args[i]
 		if inv.IsDynamic(i) {
@@ -440,7 +443,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 		for _, w := range pathWords(arg) {
 			for _, d := range c.cwds {
-				if !reads {
+				if !reads && !sources[i] {
 					if h, ok := c.pathHit(w, d, true, moves); ok {
 						return c.pathRefusal(name, h)
 					}

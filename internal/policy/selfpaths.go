@@ -237,12 +237,16 @@ func equalParts(a, b []string) bool {
 // path. parents says whether naming a parent directory counts (it does for
 // programs that write; projectParents whether parents of the project's
 // own tails count (only for programs that move whole trees).
-func (g *guard) lexicalHit(p string, parents, projectParents bool, project []target) (hit, bool) {
+//
+// present, when not nil, says whether a project path exists: for programs
+// that only delete, a parent of a project file that is not there does not
+// count ("find . -name '*.pyc' -delete" in a project without .claude/).
+func (g *guard) lexicalHit(p string, parents, projectParents bool, project []target, present func(string) bool) (hit, bool) {
 	for _, t := range g.targets {
 		if within(p, t) {
 			return hit{target: t, path: p}, true
 		}
-		if parents && (!t.proj || projectParents) && isAncestor(p, t) {
+		if parents && (!t.proj || projectParents) && isAncestor(p, t) && (!t.proj || present == nil || present(t.path)) {
 			return hit{target: t, path: p, ancestor: true}, true
 		}
 	}
@@ -253,7 +257,7 @@ func (g *guard) lexicalHit(p string, parents, projectParents bool, project []tar
 	}
 	if projectParents {
 		for _, t := range project {
-			if isAncestor(p, t) {
+			if isAncestor(p, t) && (present == nil || present(t.path)) {
 				return hit{target: t, path: p, ancestor: true}, true
 			}
 		}

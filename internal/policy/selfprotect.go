@@ -169,6 +169,22 @@ type call struct {
 	// dotglob is set when the command turns on matching of dot files by
 	// globs.
 	dotglob bool
+	// deletesOnly is set while checking a program that only deletes (rm,
+	// rmdir, find -delete): what is not there cannot be lost.
+	deletesOnly bool
+}
+
+// present returns the existence check for project paths when the program
+// being checked only deletes, else nil (every project path counts: a
+// program that writes can create one).
+func (c *call) present() func(string) bool {
+	if !c.deletesOnly {
+		return nil
+	}
+	return func(p string) bool {
+		_, err := c.g.fs.Lstat(p)
+		return err == nil
+	}
 }
 
 func (g *guard) newCall(cwd string) *call {
@@ -266,7 +282,7 @@ func (c *call) pathHit(w, cwd string, parents, projectParents bool) (hit, bool) 
 	// routine ("git -C .", "go build .", in a home directory too): it
 	// counts as naming a parent only for programs that move whole trees.
 	parents = parents && (projectParents || !c.aboveCwd(clean))
-	if h, ok := c.g.lexicalHit(clean, parents, projectParents, c.projectFor(projectParents)); ok {
+	if h, ok := c.g.lexicalHit(clean, parents, projectParents, c.projectFor(projectParents), c.present()); ok {
 		return h, true
 	}
 	if h, ok := c.g.secretHit(clean); ok && (!h.ancestor || parents) {
@@ -282,7 +298,7 @@ func (c *call) pathHit(w, cwd string, parents, projectParents bool) (hit, bool) 
 	if real == clean {
 		return hit{}, false
 	}
-	if h, ok := c.g.lexicalHit(real, parents, projectParents, c.projectFor(projectParents)); ok {
+	if h, ok := c.g.lexicalHit(real, parents, projectParents, c.projectFor(projectParents), c.present()); ok {
 		h.path = clean + " (which resolves to " + real + ")"
 		return h, true
 	}
@@ -394,6 +410,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		return nil
 	}
 	reads := classify.ReadsOnlyRun(inv.Args) || g.airlockProgram(name)
+	c.deletesOnly = onlyDeletes(inv.Args)
 	meta := classify.MetadataOnly(name)
 	moves := classify.MovesTrees(name)
 	if name == "ln" || name == "link" || name == "cp" {
@@ -547,6 +564,27 @@ func (c *call) dynamicWord(name, src, known string) *refusal {
 		}
 	}
 	return nil
+}
+
+// onlyDeletes reports whether a run only deletes what it names: rm,
+// rmdir, and find whose only action is -delete.
+func onlyDeletes(args []string) bool {
+	switch args[0] {
+	case "rm", "rmdir":
+		return true
+	case "find":
+		del := false
+		for _, a := range args[1:] {
+			switch a {
+			case "-delete":
+				del = true
+			case "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return false
+			}
+		}
+		return del
+	}
+	return false
 }
 
 // pathWords are the spellings of a path one argument may hold: the word,

@@ -79,6 +79,9 @@ func IsAgent(name string) bool { return agentGuards[name] != nil }
 // JSON) or a relocated configuration count as off: what they do cannot
 // be shown to keep the guard on.
 func AgentGuardOff(inv *shell.Invocation) (what string, off bool) {
+	if pkg := agentPackage(inv); pkg != nil {
+		inv = pkg
+	}
 	g := agentGuards[inv.Name()]
 	if g == nil {
 		return "", false
@@ -161,4 +164,41 @@ func claudeSettingsOff(v string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// agentPackages maps the npm packages of agent CLIs to their program.
+var agentPackages = map[string]string{
+	"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
+	"@qwen-code/qwen-code": "qwen", "@github/copilot": "copilot", "opencode-ai": "opencode",
+	"@sourcegraph/amp": "amp",
+}
+
+// agentPackage sees an agent CLI run through a package runner (npx
+// @anthropic-ai/claude-code …, bunx, pnpm dlx, yarn dlx) as a run of the
+// agent itself, with the runner's words before the package dropped.
+func agentPackage(inv *shell.Invocation) *shell.Invocation {
+	switch inv.Name() {
+	case "npx", "bunx", "pnpx", "pnpm", "yarn", "bun":
+	default:
+		return nil
+	}
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if at := strings.LastIndex(a, "@"); at > 0 {
+			a = a[:at] // @anthropic-ai/claude-code@latest
+		}
+		prog, ok := agentPackages[a]
+		if !ok {
+			continue
+		}
+		out := *inv
+		out.Args = append([]string{prog}, inv.Args[i+1:]...)
+		if len(inv.Dynamic) > i+1 {
+			out.Dynamic = append([]bool{false}, inv.Dynamic[i+1:]...)
+		} else {
+			out.Dynamic = nil
+		}
+		return &out
+	}
+	return nil
 }

@@ -47,7 +47,7 @@ func (g *guard) mentionList() []string {
 		add(t.parts[0])
 		add(strings.Join(t.parts, "/"))
 	}
-	for _, s := range []string{"claude-code", "config.fish", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "BASH_ENV", "ZDOTDIR", "disableAllHooks"} {
+	for _, s := range []string{"config.fish", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "BASH_ENV", "ZDOTDIR", "disableAllHooks"} {
 		add(s)
 	}
 	return out

@@ -62,6 +62,20 @@ type Action struct {
 	// action that is also queued is harmless and one that vanishes is
 	// not. Decide then holds the action for review instead of asking.
 	NoHuman bool
+	// Edits are what a Write action puts in its file, when the agent says:
+	// the whole new content, or replacements of old text. nil means not
+	// known. Only self-protection reads them, for shell start-up files.
+	Edits []Edit
+}
+
+// Edit is one change a file tool makes.
+type Edit struct {
+	// Whole is set when New is the file's whole new content (Write).
+	Whole bool
+	// Old is the text replaced, New its replacement.
+	Old, New string
+	// All is set when every occurrence of Old is replaced.
+	All bool
 }
 
 // subject is one thing rules are matched against: a program run of a shell

@@ -8,51 +8,128 @@ import (
 )
 
 // guard is self-protection (DESIGN.md invariant 2): the agent must not
-// loosen its own firewall. It denies writes to airlock's configuration,
-// state and binary, and the agent's use of airlock's mutating subcommands.
-// No policy file can relax it.
+// loosen its own firewall. A tool call is refused unless airlock can show
+// it does none of these: change airlock's files (policy layers, state and
+// journal, both binaries, the hook settings of every agent airlock
+// installs into, shell start-up lines that set AIRLOCK_* or PATH), read
+// airlock's secrets, run a mutating airlock verb, or start an agent with
+// its guard off. No policy file can relax it.
+//
+// The phases live in their own files: selfpaths.go (what is protected,
+// and resolving paths as the kernel will), selfargv.go (airlock's own
+// command line), selftext.go (text airlock cannot parse: interpreter code,
+// opaque commands, start-up file edits).
 type guard struct {
-	dirs  []string // protected directories, with everything inside
-	files []string // protected single files
-	home  string
+	home string
 	// vars are the environment variables a command may spell a protected
 	// path with, and their values here, so "$XDG_CONFIG_HOME/airlock" is
 	// seen for what it is.
 	vars map[string]string
+	// targets are the protected absolute paths.
+	targets []target
+	// tails are protected inside any directory (.airlock/, .claude/…).
+	tails []tail
+	// secrets is <state>/secrets: not even read.
+	secrets target
+	// project is where the project's own tails are, for the parents of a
+	// project ("" when unknown: the action's cwd is used).
+	project string
+	// exeName is the base name of the airlock binary, when renamed.
+	exeName string
+	// mentions are the spellings of protected things looked for in text
+	// airlock cannot parse, built on first use (most commands hold none).
+	mentions *[]string
+	fs       fileSystem
 }
 
 // Self-protection rule names.
 const (
-	// RuleProtectedPath fires on a change to airlock's own files.
+	// RuleProtectedPath fires on a change to airlock's own files, an
+	// agent's hook settings or a shell start-up file, or on a read of
+	// airlock's secrets.
 	RuleProtectedPath = "self.protected-path"
 	// RuleAirlockCommand fires on an agent running a mutating airlock
 	// subcommand.
 	RuleAirlockCommand = "self.airlock-command"
+	// RuleAgentGuardOff fires on an agent starting another agent with its
+	// guard (hooks, approvals) turned off.
+	RuleAgentGuardOff = "self.agent-guard-off"
 )
 
+// instead is what every refusal tells the agent to do.
+const instead = " Leave airlock's files and settings alone and go on with your task; if this change is really needed, ask the human to make it."
+
 func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) string) guard {
-	g := guard{home: paths.Home, vars: map[string]string{}}
-	addDir := func(d string) {
-		if d != "" {
-			g.dirs = append(g.dirs, filepath.Clean(d))
+	g := guard{home: paths.Home, vars: map[string]string{}, project: projectRoot, fs: osFS{}}
+	add := func(p string, dir bool, kind targetKind) {
+		if p == "" {
+			return
 		}
+		g.targets = append(g.targets, target{path: absPath(p, o.Cwd, paths.Home), dir: dir, kind: kind})
 	}
-	addFile := func(f string) {
-		if f != "" {
-			g.files = append(g.files, absPath(f, o.Cwd, paths.Home))
-		}
+	add(paths.ConfigDir, true, kindAirlock)
+	add(paths.StateDir, true, kindAirlock)
+	add(paths.Explicit, false, kindAirlock)
+	if paths.StateDir != "" {
+		g.secrets = target{path: filepath.Join(absPath(paths.StateDir, o.Cwd, paths.Home), "secrets"), dir: true, kind: kindSecret}
 	}
-	addDir(paths.ConfigDir)
-	addDir(paths.StateDir)
 	if projectRoot != "" {
-		addDir(filepath.Join(projectRoot, ".airlock"))
+		add(filepath.Join(projectRoot, ".airlock"), true, kindAirlock)
 	}
-	addFile(paths.Explicit)
-	addFile(o.Executable)
+	if o.Executable != "" {
+		add(o.Executable, false, kindAirlock)
+		dir := filepath.Dir(o.Executable)
+		add(filepath.Join(dir, "airlock"), false, kindAirlock)
+		add(filepath.Join(dir, "airlock-mcp"), false, kindAirlock)
+		if b := strings.ToLower(filepath.Base(o.Executable)); b != "airlock" && b != "airlock-mcp" {
+			g.exeName = strings.TrimSuffix(b, ".exe")
+		}
+	}
 	for _, f := range o.Protect {
-		addFile(f)
+		add(f, false, kindHooks)
 	}
-	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR"} {
+	// The project's own protected files: their parents (the project root
+	// and above) count only for programs that move whole trees, or "git
+	// add ." would be refused.
+	for _, base := range []string{projectRoot, o.Cwd} {
+		if base == "" {
+			continue
+		}
+		b := filepath.Clean(base) + "/"
+		for i := range g.targets {
+			if strings.HasPrefix(g.targets[i].path, b) {
+				g.targets[i].proj = true
+			}
+		}
+	}
+	if paths.Home != "" {
+		for _, t := range homeTargets {
+			add(filepath.Join(paths.Home, t.rel), t.dir, t.kind)
+		}
+	}
+	for _, v := range []struct{ env, rel string }{
+		{"CLAUDE_CONFIG_DIR", "settings.json"}, {"CLAUDE_CONFIG_DIR", "settings.local.json"},
+		{"CODEX_HOME", "config.toml"}, {"CODEX_HOME", "hooks.json"},
+		{"ZDOTDIR", ".zshrc"}, {"ZDOTDIR", ".zshenv"}, {"ZDOTDIR", ".zprofile"}, {"ZDOTDIR", ".zlogin"},
+	} {
+		if d := getenv(v.env); d != "" {
+			kind := kindHooks
+			if v.env == "ZDOTDIR" {
+				kind = kindStartup
+			}
+			add(filepath.Join(d, v.rel), false, kind)
+		}
+	}
+	if xdg := getenv("XDG_CONFIG_HOME"); xdg != "" {
+		add(filepath.Join(xdg, "opencode"), true, kindHooks)
+		add(filepath.Join(xdg, "fish"), true, kindStartup)
+	}
+	for _, f := range []string{"BASH_ENV", "ENV"} {
+		add(getenv(f), false, kindStartup)
+	}
+	g.targets = append(g.targets, systemTargets...)
+	g.tails = tails
+	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "ZDOTDIR"} {
 		if val := getenv(v); val != "" {
 			g.vars[v] = val
 		}
@@ -60,136 +137,591 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	return g
 }
 
-// protected reports whether an absolute path is airlock's own: inside a
-// protected directory, a protected file, or inside any directory named
-// .airlock (a project policy, wherever the project is).
-func (g *guard) protected(p string) bool {
-	for _, d := range g.dirs {
-		if p == d || strings.HasPrefix(p, d+string(filepath.Separator)) {
-			return true
+// refusal is one self-protection verdict.
+type refusal struct {
+	rule, msg string
+}
+
+// check returns the self-protection verdict for an action, if any fires.
+func (g *guard) check(a *Action, r *classify.Result) (rule, msg string, fired bool) {
+	c := g.newCall(a.Cwd)
+	var ref *refusal
+	switch a.Kind {
+	case Write:
+		ref = c.writeAction(a)
+	case Read:
+		ref = c.readAction(a)
+	case Shell:
+		ref = c.shell(r)
+	}
+	if ref == nil {
+		return "", "", false
+	}
+	return ref.rule, ref.msg, true
+}
+
+// call is the state of one check: the directories relative paths may be
+// relative to, the symlinks the command makes, and resolved paths.
+type call struct {
+	g    *guard
+	cwds []string
+	res  resolver
+	// dotglob is set when the command turns on matching of dot files by
+	// globs.
+	dotglob bool
+	// deletesOnly is set while checking a program that only deletes (rm,
+	// rmdir, find -delete): what is not there cannot be lost.
+	deletesOnly bool
+}
+
+// present returns the existence check for project paths when the program
+// being checked only deletes, else nil (every project path counts: a
+// program that writes can create one).
+func (c *call) present() func(string) bool {
+	if !c.deletesOnly {
+		return nil
+	}
+	return func(p string) bool {
+		_, err := c.g.fs.Lstat(p)
+		return err == nil
+	}
+}
+
+func (g *guard) newCall(cwd string) *call {
+	if cwd == "" {
+		cwd = "/"
+	}
+	return &call{g: g, cwds: []string{cwd}, res: resolver{fs: g.fs}}
+}
+
+// tails are the project tails split into components, once.
+var tails = func() []tail {
+	out := make([]tail, len(projectTails))
+	for i, t := range projectTails {
+		out[i] = tail{strings.Split(t.rel, "/"), t.dir, t.kind}
+	}
+	return out
+}()
+
+// project returns the protected tails of the project: at the project root
+// and at each directory the command runs in.
+func (c *call) project() []target {
+	var out []target
+	if c.g.project != "" {
+		out = append(out, targetsAt(c.g.project)...)
+	}
+	for _, d := range c.cwds {
+		out = append(out, targetsAt(filepath.Clean(d))...)
+	}
+	return out
+}
+
+// writeAction checks a file tool that writes (Write, Edit, MultiEdit,
+// NotebookEdit).
+func (c *call) writeAction(a *Action) *refusal {
+	for _, p := range a.Paths {
+		h, ok := c.pathHit(p, c.cwds[0], false, false)
+		if !ok {
+			continue
+		}
+		if h.target.kind == kindStartup && !h.ancestor {
+			if why, bad := c.g.startupEdit(c.g.rawAbs(p, c.cwds[0]), a); bad {
+				return &refusal{RuleProtectedPath, a.Tool + " of " + h.path + ", " + kindStartup.String() + ": " + why + "." + instead}
+			}
+			continue
+		}
+		return c.pathRefusal(a.Tool, h)
+	}
+	return nil
+}
+
+// readAction checks a file tool that reads (Read, Grep): only airlock's
+// secrets are refused.
+func (c *call) readAction(a *Action) *refusal {
+	for _, p := range a.Paths {
+		if h, ok := c.secretPath(p, c.cwds[0]); ok {
+			return c.secretRefusal(a.Tool, h)
 		}
 	}
-	for _, f := range g.files {
-		if p == f {
-			return true
-		}
+	return nil
+}
+
+func (c *call) pathRefusal(who string, h hit) *refusal {
+	how := who + " would change " + h.path
+	if h.ancestor {
+		how = who + " on " + h.path + ", a parent directory of " + h.target.path + ", would move, replace or delete it"
 	}
-	for _, part := range strings.Split(p, string(filepath.Separator)) {
-		if part == ".airlock" {
+	return &refusal{RuleProtectedPath, how + "; it belongs to airlock, as " + h.target.kind.String() + ". The agent may not change it." + instead}
+}
+
+func (c *call) secretRefusal(who string, h hit) *refusal {
+	how := who + " would read " + h.path
+	if h.ancestor {
+		how = who + " on " + h.path + " would read " + h.target.path + " inside it"
+	}
+	return &refusal{RuleProtectedPath, how + ", which holds " + kindSecret.String() + "; the agent may not read them." + instead}
+}
+
+// pathHit checks one path word as a write: lexically first (cheap, no
+// system call), then resolved through symlinks.
+func (c *call) pathHit(w, cwd string, parents, projectParents bool) (hit, bool) {
+	raw := c.g.rawAbs(w, cwd)
+	if hasGlob(w) {
+		dir, rest := splitGlob(raw)
+		if real, unknown := c.res.resolve(dir); !unknown {
+			dir = real
+		}
+		glob := filepath.Clean(dir + "/" + rest)
+		if h, ok := c.g.globHit(glob, parents, c.dotglob, c.projectFor(projectParents)); ok {
+			return h, true
+		}
+		return hit{}, false
+	}
+	clean := filepath.Clean(raw)
+	// Naming the directory the command runs in, or one above it, is
+	// routine ("git -C .", "go build .", in a home directory too): it
+	// counts as naming a parent only for programs that move whole trees.
+	parents = parents && (projectParents || !c.aboveCwd(clean))
+	if h, ok := c.g.lexicalHit(clean, parents, projectParents, c.projectFor(projectParents), c.present()); ok {
+		return h, true
+	}
+	if h, ok := c.g.secretHit(clean); ok && (!h.ancestor || parents) {
+		return h, true
+	}
+	if strings.HasPrefix(raw, cwd+"/") {
+		c.res.resolveDir(cwd)
+	}
+	real, unknown := c.res.resolve(raw)
+	if unknown {
+		return hit{target: target{path: clean, dir: false, kind: kindAirlock}, path: clean + " (through a symlink whose target is known only when it runs)"}, true
+	}
+	if real == clean {
+		return hit{}, false
+	}
+	if h, ok := c.g.lexicalHit(real, parents, projectParents, c.projectFor(projectParents), c.present()); ok {
+		h.path = clean + " (which resolves to " + real + ")"
+		return h, true
+	}
+	if h, ok := c.g.secretHit(real); ok && (!h.ancestor || parents) {
+		h.path = clean + " (which resolves to " + real + ")"
+		return h, true
+	}
+	return hit{}, false
+}
+
+// aboveCwd reports whether p is a directory the command runs in, or one
+// of its parents.
+func (c *call) aboveCwd(p string) bool {
+	for _, d := range c.cwds {
+		if d = filepath.Clean(d); p == d || p == "/" || strings.HasPrefix(d, p+"/") {
 			return true
 		}
 	}
 	return false
 }
 
-// word resolves one word of a command to a path as best it can: "~" and
-// the variables in g.vars are expanded, and the result is made absolute.
-func (g *guard) word(w, cwd string) string {
-	if isOption(w) {
-		if _, v, ok := strings.Cut(w, "="); ok {
-			w = v
-		}
+func (c *call) projectFor(on bool) []target {
+	if !on {
+		return nil
 	}
-	w = strings.Trim(w, `"'`)
-	if strings.Contains(w, "$") {
-		for name, val := range g.vars {
-			w = strings.ReplaceAll(w, "${"+name+"}", val)
-			w = strings.ReplaceAll(w, "$"+name, val)
-		}
-	}
-	return absPath(w, cwd, g.home)
+	return c.project()
 }
 
-// check returns the self-protection verdict for an action, if any fires.
-func (g *guard) check(a *Action, r *classify.Result) (rule, msg string, fired bool) {
-	switch a.Kind {
-	case Write:
-		for _, p := range a.Paths {
-			if abs := absPath(p, a.Cwd, g.home); g.protected(abs) {
-				return RuleProtectedPath, abs + " belongs to airlock (its policy, state or binary); the agent may not change it", true
+// secretPath checks one path word as a read of airlock's secrets.
+func (c *call) secretPath(w, cwd string) (hit, bool) {
+	raw := c.g.rawAbs(w, cwd)
+	if hasGlob(w) {
+		dir, rest := splitGlob(raw)
+		if real, unknown := c.res.resolve(dir); !unknown {
+			dir = real
+		}
+		glob := filepath.Clean(dir + "/" + rest)
+		for p := c.g.secrets.path; p != "" && p != "/"; p = filepath.Dir(p) {
+			if globMatch(glob, p, c.dotglob) || globWithin(glob, c.g.secrets.path, c.dotglob) {
+				return hit{target: c.g.secrets, path: glob, ancestor: p != c.g.secrets.path}, true
 			}
 		}
-	case Shell:
-		for i := range r.Invocations {
-			if rule, msg, ok := g.invocation(&r.Invocations[i], a.Cwd); ok {
-				return rule, msg, true
-			}
-		}
+		return hit{}, false
 	}
-	return "", "", false
+	clean := filepath.Clean(raw)
+	if h, ok := c.g.secretHit(clean); ok {
+		return h, true
+	}
+	real, unknown := c.res.resolve(raw)
+	if unknown || real == clean {
+		return hit{}, unknown && c.g.secrets.path != ""
+	}
+	if h, ok := c.g.secretHit(real); ok {
+		h.path = clean + " (which resolves to " + real + ")"
+		return h, true
+	}
+	return hit{}, false
 }
 
-func (g *guard) invocation(inv *classify.Invocation, cwd string) (rule, msg string, fired bool) {
-	if inv.Opaque != "" && strings.Contains(inv.Source, "airlock") {
-		return RuleAirlockCommand, "a computed command that mentions airlock (" + clipText(inv.Source) + ") cannot be checked, so the agent may not run it", true
+// splitGlob splits an absolute path at the last "/" before its first glob
+// character: the directory part is literal and may be resolved.
+func splitGlob(p string) (dir, rest string) {
+	i := strings.IndexAny(p, "*?[")
+	j := strings.LastIndex(p[:i], "/")
+	if j <= 0 {
+		return "/", p[j+1:]
 	}
-	if inv.Name() == "airlock" {
-		if sub, ok := readOnlyAirlock(inv); !ok {
-			return RuleAirlockCommand, "airlock " + sub + " changes what airlock allows or does with held actions; only a human may run it", true
+	return p[:j], p[j+1:]
+}
+
+// shell checks every program run of a shell command, in order, keeping
+// track of the directories it changes into and the links it makes.
+func (c *call) shell(r *classify.Result) *refusal {
+	for i := range r.Invocations {
+		src := r.Invocations[i].Source
+		if strings.Contains(src, "dotglob") || strings.Contains(src, "globdots") || strings.Contains(src, "GLOB_DOTS") || strings.Contains(src, "GLOBIGNORE") {
+			c.dotglob = true
 		}
+	}
+	for i := range r.Invocations {
+		if ref := c.invocation(&r.Invocations[i]); ref != nil {
+			return ref
+		}
+	}
+	return nil
+}
+
+func (c *call) invocation(inv *classify.Invocation) *refusal {
+	g := c.g
+	// Text airlock cannot read: a computed command, interpreter code.
+	if inv.Opaque != "" {
+		if m := g.mentioned(inv.Source); m != "" {
+			return &refusal{RuleAirlockCommand, "a command computed at run time mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot check what it does to its own files or verbs, so the agent may not run it." + instead}
+		}
+		return nil
+	}
+	name := inv.Name()
+	if g.airlockProgram(name) {
+		if what, ok := airlockArgv(inv); !ok {
+			return &refusal{RuleAirlockCommand, what + " changes what airlock allows or does with held actions (or cannot be shown not to); only a human may run it. To see what is held, run \"airlock queue list\"; ask the human to approve."}
+		}
+	}
+	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
+		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
+	}
+	cwd := c.cwds[len(c.cwds)-1]
+	if name == "cd" || name == "pushd" {
+		c.changeDir(inv, cwd)
+		return nil
+	}
+	reads := classify.ReadsOnlyRun(inv.Args) || g.airlockProgram(name)
+	c.deletesOnly = onlyDeletes(inv.Args)
+	meta := classify.MetadataOnly(name)
+	moves := classify.MovesTrees(name)
+	if name == "ln" || name == "link" || name == "cp" {
+		c.links(inv, cwd)
 	}
 	for _, rd := range inv.Redirects {
-		if rd.Writes() {
-			if abs := g.word(rd.Target, cwd); g.protected(abs) {
-				return RuleProtectedPath, "the command writes to " + abs + ", which belongs to airlock; the agent may not change it", true
+		tgt := rd.Target
+		if strings.HasPrefix(tgt, "&") || isFD(tgt) {
+			continue
+		}
+		if rd.Dynamic {
+			known, ok := g.known(tgt)
+			if !ok {
+				if ref := c.dynamicWord("a redirection ("+rd.Op+")", tgt, known); ref != nil {
+					return ref
+				}
+				continue
+			}
+			tgt = known
+		}
+		for _, d := range c.cwds {
+			if rd.Writes() {
+				if h, ok := c.pathHit(tgt, d, false, false); ok {
+					return c.pathRefusal("a redirection ("+rd.Op+")", h)
+				}
+			} else if h, ok := c.secretPath(tgt, d); ok {
+				return c.secretRefusal("a redirection ("+rd.Op+")", h)
 			}
 		}
 	}
-	if readers[inv.Name()] {
-		return "", "", false
-	}
+	// A copy's sources are read, not written: copying airlock's policy
+	// away is reading it (and copying its secrets is refused as a read).
+	sources := classify.CopySources(inv.Args, inv.IsDynamic)
 	for i := 1; i < len(inv.Args); i++ {
-		if abs := g.word(inv.Args[i], cwd); g.protected(abs) {
-			return RuleProtectedPath, inv.Name() + " on " + abs + ", which belongs to airlock (its policy, state or binary); the agent may not change it", true
-		}
-	}
-	return "", "", false
-}
-
-// readers are programs that only read the files they are given, so naming
-// airlock's files to them is harmless. Anything else that names one is
-// assumed to change it.
-var readers = map[string]bool{
-	"cat": true, "head": true, "tail": true, "less": true, "more": true, "ls": true, "stat": true,
-	"wc": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "diff": true, "cmp": true,
-	"file": true, "sha256sum": true, "sha1sum": true, "md5sum": true, "b2sum": true, "cksum": true,
-	"bat": true, "jq": true, "realpath": true, "readlink": true, "test": true, "[": true, "du": true,
-	"tree": true, "echo": true, "printf": true, "airlock": true,
-}
-
-// readOnlyAirlock reports whether an airlock invocation only reads, and
-// names its subcommand. Unknown and future subcommands count as mutating:
-// the list of safe ones is explicit.
-func readOnlyAirlock(inv *classify.Invocation) (string, bool) {
-	var words []string
-	for i := 1; i < len(inv.Args); i++ {
-		a := inv.Args[i]
+		arg := inv.Args[i]
 		if inv.IsDynamic(i) {
-			return strings.Join(append(words, a), " "), false
+			known, ok := c.g.known(arg)
+			if !ok {
+				if !reads {
+					if ref := c.dynamicWord(name, arg, known); ref != nil {
+						return ref
+					}
+				}
+				continue
+			}
+			arg = known
 		}
-		switch {
-		case a == "-h" || a == "--help" || a == "-help" || a == "--version":
-			return strings.Join(words, " "), true
-		case isOption(a):
+		for _, w := range pathWords(arg) {
+			for _, d := range c.cwds {
+				if !reads && !sources[i] {
+					if h, ok := c.pathHit(w, d, true, moves); ok {
+						return c.pathRefusal(name, h)
+					}
+				} else if !meta {
+					if h, ok := c.secretPath(w, d); ok {
+						return c.secretRefusal(name, h)
+					}
+				}
+			}
+		}
+	}
+	if classify.RunsCode(name) {
+		text := inv.Source + "\n" + strings.Join(inv.Args[1:], "\n")
+		if inv.StdinKnown {
+			text += "\n" + inv.StdinText
+		}
+		for _, lit := range pathLiterals(text) {
+			if h, ok := c.pathHit(lit, cwd, true, false); ok {
+				return c.pathRefusal(name+" code naming "+lit, h)
+			}
+		}
+		if m := g.mentionedInCode(text); m != "" {
+			rule := RuleProtectedPath
+			if strings.HasPrefix(m, "airlock") {
+				rule = RuleAirlockCommand
+			}
+			return &refusal{rule, name + " code that mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot tell what the code does to it, so the agent may not run it." + instead}
+		}
+	}
+	return nil
+}
+
+// pathLiterals returns the quoted strings in code that look like paths
+// (they hold a "/" or start with "~"), so that a path the code opens is
+// resolved like one on a command line, symlinks included.
+func pathLiterals(code string) []string {
+	var out []string
+	for i := 0; i < len(code); i++ {
+		q := code[i]
+		if q != '"' && q != '\'' && q != '`' {
 			continue
 		}
-		words = append(words, a)
+		j := strings.IndexByte(code[i+1:], q)
+		if j < 0 {
+			break
+		}
+		lit := code[i+1 : i+1+j]
+		i += j + 1
+		if len(lit) > 4096 {
+			continue
+		}
+		// A literal may be a path with an open mode (">path" in Perl) or
+		// shell text handed to system(): each field is looked at.
+		for _, fld := range strings.Fields(lit) {
+			fld = strings.TrimRight(strings.TrimLeft(fld, "<>|&+=(\"'`"), ";,)\"'`")
+			if strings.Trim(fld, "/.") == "" {
+				continue
+			}
+			if strings.Contains(fld, "/") || strings.HasPrefix(fld, "~") {
+				out = append(out, fld)
+			}
+		}
+		if len(out) >= 64 {
+			break
+		}
 	}
-	if len(words) == 0 {
-		return "", true
+	return out
+}
+
+// known expands the guard's variables in a word known only at run time;
+// ok is set when nothing unknown is left.
+func (g *guard) known(w string) (string, bool) {
+	x := strings.NewReplacer(`"`, "", `'`, "").Replace(g.expand(w))
+	return x, !strings.ContainsAny(x, "$`\\")
+}
+
+// dynamicWord checks an argument of a writing program whose value is
+// known only at run time: it may not mention a protected path, and the
+// directory its known beginning names may not hold one ("~/$X").
+func (c *call) dynamicWord(name, src, known string) *refusal {
+	if m := c.g.mentioned(known); m != "" {
+		return &refusal{RuleProtectedPath, name + " on " + clipText(src) + ", a path built at run time that mentions " + m + "; airlock cannot rule out that it is its own file." + instead}
 	}
-	sub := strings.Join(words[:min(2, len(words))], " ")
-	switch words[0] {
-	case "check", "report", "doctor", "prompt", "help", "version":
-		return words[0], true
-	case "policy":
-		return sub, len(words) == 1 || words[1] == "show" || words[1] == "check" || words[1] == "test"
-	case "queue":
-		return sub, len(words) == 1 || words[1] == "list" || words[1] == "show"
-	case "audit":
-		return sub, len(words) > 1 && words[1] == "verify"
+	i := strings.IndexAny(known, "$`\\")
+	if i < 0 {
+		i = len(known)
 	}
-	return words[0], false
+	prefix := known[:i]
+	j := strings.LastIndex(prefix, "/")
+	if j < 0 && !strings.HasPrefix(prefix, "~") {
+		return nil
+	}
+	dir := prefix
+	if j >= 0 {
+		dir = prefix[:j+1]
+	}
+	d := filepath.Clean(c.g.rawAbs(dir, c.cwds[len(c.cwds)-1]))
+	for _, t := range append(append([]target(nil), c.g.targets...), c.g.secrets) {
+		if t.path != "" && (within(t.path, target{path: d, dir: true, kind: kindAirlock})) {
+			return &refusal{RuleProtectedPath, name + " on " + clipText(src) + ", a path built at run time inside " + d + ", which holds " + t.path + " (" + t.kind.String() + "); airlock cannot rule out that it names it." + instead}
+		}
+	}
+	return nil
+}
+
+// onlyDeletes reports whether a run only deletes what it names: rm,
+// rmdir, and find whose only action is -delete.
+func onlyDeletes(args []string) bool {
+	switch args[0] {
+	case "rm", "rmdir":
+		return true
+	case "find":
+		del := false
+		for _, a := range args[1:] {
+			switch a {
+			case "-delete":
+				del = true
+			case "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return false
+			}
+		}
+		return del
+	}
+	return false
+}
+
+// pathWords are the spellings of a path one argument may hold: the word,
+// and the value of --opt=value or key=value (dd of=FILE).
+func pathWords(w string) []string {
+	if w == "" || strings.Contains(w, "://") {
+		return nil
+	}
+	if strings.HasPrefix(w, "-") {
+		if _, v, ok := strings.Cut(w, "="); ok && v != "" {
+			return []string{v}
+		}
+		return nil
+	}
+	if k, v, ok := strings.Cut(w, "="); ok && v != "" && isIdent(k) {
+		return []string{v, w}
+	}
+	return []string{w}
+}
+
+func isIdent(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if !(b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || i > 0 && b >= '0' && b <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+func isFD(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return s == "-"
+		}
+	}
+	return s != ""
+}
+
+// changeDir follows cd: later relative paths are checked against every
+// directory the command may be in, since a subshell's cd does not last.
+func (c *call) changeDir(inv *classify.Invocation, cwd string) {
+	var dest string
+	for i := 1; i < len(inv.Args); i++ {
+		if strings.HasPrefix(inv.Args[i], "-") && inv.Args[i] != "-" {
+			continue
+		}
+		if inv.IsDynamic(i) || inv.Args[i] == "-" {
+			return // unknown: keep checking against the directories known
+		}
+		dest = inv.Args[i]
+		break
+	}
+	if dest == "" {
+		dest = c.g.home
+	}
+	raw := c.g.rawAbs(dest, cwd)
+	if real, unknown := c.res.resolve(raw); !unknown {
+		raw = real
+	}
+	c.cwds = append(c.cwds, filepath.Clean(raw))
+}
+
+// links records the symlinks and hard links an ln or cp -s/-l run makes,
+// so that a later path through them in the same command is resolved.
+// The link's own operands are checked as writes by the caller: linking to
+// a protected path is refused outright.
+func (c *call) links(inv *classify.Invocation, cwd string) {
+	name := inv.Name()
+	symbolic := name != "link" && name != "cp"
+	if name == "cp" {
+		on := false
+		for _, a := range inv.Args[1:] {
+			if a == "-s" || a == "--symbolic-link" || a == "-l" || a == "--link" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a, "sl") {
+				on = true
+			}
+		}
+		if !on {
+			return
+		}
+	}
+	var ops []int
+	targetDir := ""
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		switch {
+		case a == "-t" || a == "--target-directory":
+			if i+1 < len(inv.Args) {
+				targetDir = inv.Args[i+1]
+				i++
+			}
+		case strings.HasPrefix(a, "--target-directory="):
+			targetDir = strings.TrimPrefix(a, "--target-directory=")
+		case a == "-S" || a == "--suffix":
+			i++
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			ops = append(ops, i)
+		}
+	}
+	if c.res.links == nil {
+		c.res.links = map[string]string{}
+	}
+	record := func(link string, srcIdx int) {
+		src := ""
+		if !inv.IsDynamic(srcIdx) {
+			src = inv.Args[srcIdx]
+			if !symbolic || strings.HasPrefix(src, "~") || strings.HasPrefix(src, "$") {
+				src = c.g.rawAbs(src, cwd)
+			}
+		}
+		l := filepath.Clean(c.g.rawAbs(link, cwd))
+		if src != "" && !filepath.IsAbs(src) {
+			src = filepath.Dir(l) + "/" + src
+		}
+		c.res.links[fold(l)] = src
+	}
+	switch {
+	case targetDir != "":
+		for _, i := range ops {
+			record(filepath.Join(targetDir, filepath.Base(inv.Args[i])), i)
+		}
+	case len(ops) == 1:
+		record(filepath.Base(inv.Args[ops[0]]), ops[0])
+	case len(ops) >= 2:
+		last := inv.Args[ops[len(ops)-1]]
+		for _, i := range ops[:len(ops)-1] {
+			// The last operand is the link, or a directory the links go in.
+			record(filepath.Join(last, filepath.Base(inv.Args[i])), i)
+			if len(ops) == 2 {
+				record(last, i)
+			}
+		}
+	}
 }
 
 func clipText(s string) string {

@@ -239,3 +239,21 @@ func TestRedirects(t *testing.T) {
 		t.Errorf("write targets = %q", writes)
 	}
 }
+
+// TestRedirectOnly: a statement that is only redirections runs no program
+// but still opens, and truncates, its files; it is a run of ":".
+func TestRedirectOnly(t *testing.T) {
+	for _, src := range []string{"> /etc/passwd", "X=1 >> /etc/passwd", "true && > /etc/passwd"} {
+		var found bool
+		for _, inv := range Parse(src) {
+			for _, r := range inv.Redirects {
+				if r.Writes() && r.Target == "/etc/passwd" {
+					found = inv.Name() == ":"
+				}
+			}
+		}
+		if !found {
+			t.Errorf("%q: no run of \":\" writing /etc/passwd in %+v", src, Parse(src))
+		}
+	}
+}

@@ -49,8 +49,14 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			s.stdin[leftmost(n.Y)] = s.producedBy(rightmost(n.X))
 		}
 	case *syntax.Stmt:
-		if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
+		call, ok := n.Cmd.(*syntax.CallExpr)
+		switch {
+		case ok && len(call.Args) > 0:
 			s.call(n, call)
+		case len(n.Redirs) > 0 && (ok || n.Cmd == nil):
+			// "> file" and "X=1 > file" run no program but still open
+			// (and truncate) the file: they are ":" with the redirections.
+			s.redirectOnly(n)
 		}
 	}
 	return true
@@ -147,6 +153,14 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	if name == "alias" {
 		s.defineAliases(c)
 	}
+	s.w.run(c)
+}
+
+// redirectOnly emits a statement that is only redirections as a run of
+// the no-op ":", so the files it opens are seen like any other's.
+func (s *stmtWalker) redirectOnly(st *syntax.Stmt) {
+	c := cmd{frame: s.f, depth: s.depth, source: s.source(st), args: []string{":"}, dyn: []bool{false}}
+	s.redirects(st, &c)
 	s.w.run(c)
 }
 

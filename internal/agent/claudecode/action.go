@@ -26,6 +26,44 @@ type toolInput struct {
 	NotebookPath *string `json:"notebook_path"`
 	Path         *string `json:"path"`
 	URL          *string `json:"url"`
+	// What Write and Edit put in the file: self-protection reads it for
+	// shell start-up files.
+	Content    *string    `json:"content"`
+	OldString  *string    `json:"old_string"`
+	NewString  *string    `json:"new_string"`
+	ReplaceAll bool       `json:"replace_all"`
+	Edits      []editItem `json:"edits"`
+}
+
+// editItem is one replacement of a MultiEdit.
+type editItem struct {
+	OldString  string `json:"old_string"`
+	NewString  string `json:"new_string"`
+	ReplaceAll bool   `json:"replace_all"`
+}
+
+// edits returns what a Write, Edit or MultiEdit puts in its file, or nil
+// when the input does not say.
+func (ti *toolInput) edits(tool string) []policy.Edit {
+	switch tool {
+	case "Write":
+		if ti.Content != nil {
+			return []policy.Edit{{Whole: true, New: *ti.Content}}
+		}
+	case "Edit":
+		if ti.OldString != nil && ti.NewString != nil {
+			return []policy.Edit{{Old: *ti.OldString, New: *ti.NewString, All: ti.ReplaceAll}}
+		}
+	case "MultiEdit":
+		if len(ti.Edits) > 0 {
+			out := make([]policy.Edit, len(ti.Edits))
+			for i, e := range ti.Edits {
+				out[i] = policy.Edit{Old: e.OldString, New: e.NewString, All: e.ReplaceAll}
+			}
+			return out
+		}
+	}
+	return nil
 }
 
 // ToAction turns a PreToolUse event into the action the policy decides
@@ -51,6 +89,7 @@ func ToAction(in *Input) (policy.Action, error) {
 	case name == "Edit" || name == "Write" || name == "MultiEdit":
 		a.Kind = policy.Write
 		a.Paths, err = one(need(ti.FilePath, "file_path"))
+		a.Edits = ti.edits(name)
 	case name == "NotebookEdit":
 		a.Kind = policy.Write
 		a.Paths, err = one(need(ti.NotebookPath, "notebook_path"))

@@ -1,0 +1,204 @@
+package classify
+
+import (
+	"encoding/json"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// This file knows AI agents' own command lines: which programs are agent
+// CLIs, and which of their flags, settings and environment variables turn
+// off the guard airlock is installed as (hooks) or the human's approval.
+// Sources: each agent's hooks and CLI reference (see the project's notes
+// on agent hooks).
+
+// agentGuard describes how one agent CLI's guard is turned off.
+type agentGuard struct {
+	// off are flags that turn the guard off by themselves.
+	off []string
+	// offValues are flags whose listed values turn it off ("" = any value).
+	offValues map[string][]string
+	// env are variables that relocate or switch off the agent's
+	// configuration (and so the hooks in it) when set for the run.
+	env []string
+}
+
+// commonAgentEnv moves every agent's configuration, hooks included.
+var commonAgentEnv = []string{"HOME", "XDG_CONFIG_HOME"}
+
+var agentGuards = map[string]*agentGuard{
+	// Claude Code: hooks live in settings files; --settings adds a layer
+	// that may set disableAllHooks; --setting-sources can leave the user's
+	// file out; bypassPermissions skips every check; --bare skips hooks.
+	"claude": {
+		off: []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare"},
+		offValues: map[string][]string{
+			"--permission-mode": {"bypasspermissions"},
+			"--setting-sources": {""},
+		},
+		env: []string{"CLAUDE_CONFIG_DIR"},
+	},
+	// Codex: yolo skips approvals and the sandbox; -c and --profile can
+	// set [features] hooks = false or another hooks file; CODEX_HOME moves
+	// the configuration with its hook trust.
+	"codex": {
+		off:       []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"},
+		offValues: map[string][]string{"-c": {""}, "--config": {""}, "-p": {""}, "--profile": {""}, "--enable": {""}, "--disable": {""}},
+		env:       []string{"CODEX_HOME"},
+	},
+	// Gemini CLI and its fork Qwen Code: yolo approves every tool call.
+	"gemini": {
+		off:       []string{"-y", "--yolo"},
+		offValues: map[string][]string{"--approval-mode": {"yolo"}},
+		env:       []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
+	},
+	"qwen": {
+		off:       []string{"-y", "--yolo"},
+		offValues: map[string][]string{"--approval-mode": {"yolo"}},
+	},
+	// Factory Droid and Amp: their "skip every permission" switches.
+	"droid": {off: []string{"--skip-permissions-unsafe"}},
+	"amp":   {off: []string{"--dangerously-allow-all"}},
+	// Copilot CLI, Cursor, OpenCode, Kiro: their auto-approve switches
+	// leave hooks running (Copilot's preToolUse hook still denies under
+	// --allow-all-tools), so only moving their configuration counts.
+	"copilot":      {env: []string{"COPILOT_HOME"}},
+	"cursor-agent": {},
+	"opencode":     {env: []string{"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"}},
+	"kiro-cli":     {},
+	"goose":        {env: []string{"GOOSE_MODE"}},
+}
+
+// IsAgent reports whether a program is an AI agent's CLI.
+func IsAgent(name string) bool { return agentGuards[name] != nil }
+
+// AgentGuardOff reports whether a run of an agent CLI starts the agent
+// with its guard off, and names what turns it off. A word known only at
+// run time, a settings layer airlock cannot read (a file, unparsable
+// JSON) or a relocated configuration count as off: what they do cannot
+// be shown to keep the guard on.
+func AgentGuardOff(inv *shell.Invocation) (what string, off bool) {
+	if pkg := agentPackage(inv); pkg != nil {
+		inv = pkg
+	}
+	g := agentGuards[inv.Name()]
+	if g == nil {
+		return "", false
+	}
+	for _, v := range append(append([]string(nil), commonAgentEnv...), g.env...) {
+		if _, set := inv.Getenv(v); set {
+			return v + " set for the run (it moves the agent's configuration and the hooks in it)", true
+		}
+	}
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if inv.IsDynamic(i) {
+			return "a word known only when it runs (" + a + "), which could be a flag that turns its guard off", true
+		}
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(a, "=")
+		for _, f := range g.off {
+			if name == f {
+				return f, true
+			}
+		}
+		if inv.Name() == "claude" && name == "--settings" {
+			if !hasValue {
+				if i+1 >= len(inv.Args) || inv.IsDynamic(i+1) {
+					return "--settings with a value known only when it runs", true
+				}
+				value = inv.Args[i+1]
+				i++
+			}
+			if why, bad := claudeSettingsOff(value); bad {
+				return "--settings " + clip(value) + " (" + why + ")", true
+			}
+			continue
+		}
+		vals, ok := g.offValues[name]
+		if !ok {
+			continue
+		}
+		if !hasValue {
+			if i+1 >= len(inv.Args) {
+				continue
+			}
+			value = inv.Args[i+1]
+			i++
+		}
+		for _, v := range vals {
+			if v == "" || strings.EqualFold(value, v) {
+				return name + " " + value, true
+			}
+		}
+	}
+	return "", false
+}
+
+// claudeSettingsOff reads the value of claude --settings: inline JSON is
+// checked for the keys that turn hooks or permission checks off; a file
+// name cannot be read here and so counts as off.
+func claudeSettingsOff(v string) (string, bool) {
+	t := strings.TrimSpace(v)
+	if !strings.HasPrefix(t, "{") {
+		return "a settings file airlock cannot vouch for", true
+	}
+	var s map[string]any
+	if err := json.Unmarshal([]byte(t), &s); err != nil {
+		return "settings JSON airlock cannot read", true
+	}
+	if b, ok := s["disableAllHooks"]; ok && b != false {
+		return "disableAllHooks", true
+	}
+	if p, ok := s["permissions"].(map[string]any); ok {
+		if m, ok := p["defaultMode"].(string); ok && strings.EqualFold(m, "bypassPermissions") {
+			return "permissions.defaultMode bypassPermissions", true
+		}
+	}
+	if _, ok := s["permissions"]; ok {
+		if _, isMap := s["permissions"].(map[string]any); !isMap {
+			return "permissions airlock cannot read", true
+		}
+	}
+	return "", false
+}
+
+// agentPackages maps the npm packages of agent CLIs to their program.
+var agentPackages = map[string]string{
+	"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
+	"@qwen-code/qwen-code": "qwen", "@github/copilot": "copilot", "opencode-ai": "opencode",
+	"@sourcegraph/amp": "amp",
+}
+
+// agentPackage sees an agent CLI run through a package runner (npx
+// @anthropic-ai/claude-code …, bunx, pnpm dlx, yarn dlx) as a run of the
+// agent itself, with the runner's words before the package dropped.
+func agentPackage(inv *shell.Invocation) *shell.Invocation {
+	switch inv.Name() {
+	case "npx", "bunx", "pnpx", "pnpm", "yarn", "bun":
+	default:
+		return nil
+	}
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if at := strings.LastIndex(a, "@"); at > 0 {
+			a = a[:at] // @anthropic-ai/claude-code@latest
+		}
+		prog, ok := agentPackages[a]
+		if !ok {
+			continue
+		}
+		out := *inv
+		out.Args = append([]string{prog}, inv.Args[i+1:]...)
+		if len(inv.Dynamic) > i+1 {
+			out.Dynamic = append([]bool{false}, inv.Dynamic[i+1:]...)
+		} else {
+			out.Dynamic = nil
+		}
+		return &out
+	}
+	return nil
+}

@@ -1,0 +1,196 @@
+package classify
+
+import "strings"
+
+// This file answers questions about programs for other layers (airlock's
+// self-protection): which only read the files they are given, which run
+// code they are handed, which move or replace whole trees. The lists are
+// allow-lists for the reading side: a program missing from ReadsOnly is
+// assumed to write whatever it names.
+
+// readOnlyPrograms only read the files named on their command line (or
+// take no file operands at all); none has an option that writes one.
+// Programs with such an option (sort -o, tree -o, uniq IN OUT, xxd IN OUT)
+// are deliberately absent.
+var readOnlyPrograms = map[string]bool{
+	"cat": true, "tac": true, "head": true, "tail": true, "less": true, "more": true, "most": true,
+	"wc": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true,
+	"diff": true, "cmp": true, "comm": true, "file": true, "nl": true, "od": true, "hexdump": true, "strings": true,
+	"sha256sum": true, "sha1sum": true, "sha512sum": true, "sha224sum": true, "sha384sum": true, "md5sum": true,
+	"b2sum": true, "cksum": true, "sum": true, "shasum": true, "bat": true, "batcat": true, "jq": true, "yq": true,
+	"cut": true, "tr": true, "paste": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "rev": true,
+	"column": true, "look": true, "join": true, "base32": true,
+	"echo": true, "printf": true, "true": true, "false": true, "pwd": true, "basename": true, "dirname": true,
+	// source and . read a file and run it in the shell; what it runs is
+	// the shell's, and a start-up file is not changed by being read.
+	"source": true, ".": true,
+}
+
+// metadataPrograms look at names, sizes and modes, never at content: what
+// they are given is neither written nor read.
+var metadataPrograms = map[string]bool{
+	"ls": true, "stat": true, "test": true, "[": true, "[[": true, "du": true, "df": true, "realpath": true,
+	"readlink": true, "echo": true, "printf": true, "pwd": true, "basename": true, "dirname": true, "type": true,
+	"which": true, "whereis": true, "true": true, "false": true, "cd": true, "pushd": true, "popd": true,
+	// find only looks at names unless it runs, deletes or writes;
+	// ReadsOnlyRun tells those runs apart.
+	"find": true,
+}
+
+// codeRunners run code given as an argument, a heredoc or a script: what
+// that code opens cannot be told from the command line's shape.
+var codeRunners = map[string]bool{
+	"awk": true, "gawk": true, "mawk": true, "nawk": true, "busybox": true, "sed": true, "gsed": true,
+	"ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "emacs": true, "emacsclient": true,
+	"tclsh": true, "wish": true, "expect": true, "julia": true, "bun": true, "bunx": true, "pwsh": true,
+	"powershell": true, "groovy": true, "scala": true, "kotlin": true, "swift": true, "elixir": true,
+	"erl": true, "escript": true, "guile": true, "racket": true, "sbcl": true, "clojure": true, "make": true,
+	"gdb": true, "jshell": true, "ts-node": true, "tsx": true, "npx": true, "xonsh": true, "nu": true,
+	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "yash": true,
+	"rbash": true, "fish": true, "sqlite3": true, "duckdb": true,
+}
+
+// treeMovers move, delete, copy, unpack or relink whole directories, so an
+// operand that is a parent of something (a project's .claude/) takes it
+// along.
+var treeMovers = map[string]bool{
+	"mv": true, "rm": true, "rmdir": true, "cp": true, "rsync": true, "tar": true, "gtar": true, "bsdtar": true,
+	"unzip": true, "7z": true, "7za": true, "ditto": true, "ln": true, "link": true, "chmod": true, "chown": true,
+	"chgrp": true, "chattr": true, "setfacl": true, "install": true, "shred": true, "srm": true, "cpio": true,
+	"pax": true, "rename": true, "mount": true, "bindfs": true, "trash": true, "trash-put": true,
+	"gio": true, "find": true,
+}
+
+// ReadsOnly reports whether a program only reads (or only prints) what
+// its command line names. Unknown programs do not.
+func ReadsOnly(name string) bool { return readOnlyPrograms[name] || metadataPrograms[name] }
+
+// MetadataOnly reports whether a program looks only at file names and
+// attributes, never at content.
+func MetadataOnly(name string) bool { return metadataPrograms[name] }
+
+// RunsCode reports whether a program runs code it is handed (an
+// interpreter, an editor with a script, a shell with a script file).
+func RunsCode(name string) bool {
+	if codeRunners[name] {
+		return true
+	}
+	s := specFor(name)
+	return s != nil && isInterpSpec(s)
+}
+
+// MovesTrees reports whether a program can move, delete, copy over or
+// unpack into a directory it is given, taking what is inside along.
+func MovesTrees(name string) bool { return treeMovers[name] }
+
+func isInterpSpec(s *Spec) bool {
+	switch s {
+	case interpPythonSpec, interpNodeSpec, interpDenoSpec, interpRubySpec, interpPerlSpec, interpPHPSpec,
+		interpLuaSpec, interpRSpec, interpOsascriptSpec:
+		return true
+	}
+	return false
+}
+
+// ReadsOnlyRun is ReadsOnly for one run, with its arguments: find only
+// reads unless it deletes, writes a list or runs a command, and sort and
+// tree only read unless told to write an output file.
+func ReadsOnlyRun(args []string) bool {
+	if len(args) == 0 {
+		return true
+	}
+	name := args[0]
+	switch name {
+	case "find":
+		for _, a := range args[1:] {
+			switch a {
+			case "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
+				return false
+			}
+		}
+		return true
+	case "sort", "tree":
+		for _, a := range args[1:] {
+			if a == "--output" || len(a) > 9 && a[:9] == "--output=" {
+				return false
+			}
+			if len(a) > 1 && a[0] == '-' && a[1] != '-' && containsByte(a[1:], 'o') {
+				return false // -o FILE, -oFILE, -uo FILE
+			}
+		}
+		return true
+	}
+	return ReadsOnly(name)
+}
+
+func containsByte(s string, b byte) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] == b {
+			return true
+		}
+	}
+	return false
+}
+
+// copyValueFlags are the options of copying programs that take a value as
+// the next word.
+var copyValueFlags = map[string]map[string]bool{
+	"cp":      {"-S": true, "--suffix": true, "-t": true, "--target-directory": true},
+	"install": {"-S": true, "--suffix": true, "-t": true, "--target-directory": true, "-m": true, "--mode": true, "-o": true, "--owner": true, "-g": true, "--group": true},
+	"rsync":   {"-e": true, "--rsh": true, "--exclude": true, "--include": true, "--exclude-from": true, "--include-from": true, "--files-from": true, "--filter": true, "-f": true, "--chmod": true, "--rsync-path": true, "-T": true, "--temp-dir": true, "--backup-dir": true, "--partial-dir": true, "--compare-dest": true, "--copy-dest": true, "--link-dest": true, "--log-file": true, "-B": true, "--block-size": true, "--timeout": true, "--port": true, "--password-file": true},
+}
+
+// CopySources returns the indexes of the arguments a copying program (cp,
+// install, rsync) only reads: its operands but the destination (the last
+// one, or none when -t names the destination). It returns nil for other
+// programs, and when it cannot tell, so that every operand counts as
+// written.
+func CopySources(args []string, dynamic func(int) bool) map[int]bool {
+	if len(args) == 0 {
+		return nil
+	}
+	values := copyValueFlags[args[0]]
+	if values == nil {
+		return nil
+	}
+	var ops []int
+	target := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if dynamic(i) {
+			return nil
+		}
+		if a == "--" {
+			for j := i + 1; j < len(args); j++ {
+				ops = append(ops, j)
+			}
+			break
+		}
+		if len(a) > 1 && a[0] == '-' {
+			// A link made by cp (-l, -s) is another name for the source:
+			// it counts as written.
+			if args[0] == "cp" && (a == "--link" || a == "--symbolic-link" || a[1] != '-' && strings.ContainsAny(a[1:], "ls")) {
+				return nil
+			}
+			if a == "-t" || a == "--target-directory" || len(a) > 20 && a[:20] == "--target-directory=" {
+				target = true
+			}
+			if values[a] {
+				i++
+			}
+			continue
+		}
+		ops = append(ops, i)
+	}
+	if !target {
+		if len(ops) < 2 {
+			return nil
+		}
+		ops = ops[:len(ops)-1]
+	}
+	out := make(map[int]bool, len(ops))
+	for _, i := range ops {
+		out[i] = true
+	}
+	return out
+}

@@ -1,0 +1,188 @@
+package policy
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+)
+
+// This file is the phase of self-protection that reads airlock's own
+// command line. It reads it with airlock's real flag definitions, so that a
+// flag's value stays a value: "airlock queue approve --note -h ID" is an
+// approval with the note "-h", not a request for help.
+
+// AirlockVerb is one airlock subcommand path as self-protection reads it.
+type AirlockVerb struct {
+	// Path is the subcommand path, e.g. "queue approve".
+	Path string
+	// ReadOnly reports whether the verb changes nothing airlock decides
+	// with: no policy, no queue item, no journal event, no hook.
+	ReadOnly bool
+	// Flags maps each flag the verb accepts, without its dashes, to
+	// whether it takes a value (a string, duration or number; bool flags
+	// do not).
+	Flags map[string]bool
+}
+
+// airlockVerbs is the table behind AirlockVerbs, taken from the flag sets
+// in internal/cli. A verb missing here is unknown and so mutating.
+var airlockVerbs = func() map[string]AirlockVerb {
+	v := map[string]AirlockVerb{}
+	add := func(path string, readOnly bool, flags map[string]bool) {
+		v[path] = AirlockVerb{Path: path, ReadOnly: readOnly, Flags: flags}
+	}
+	queue := map[string]bool{"json": false, "all": false, "for": true, "note": true}
+	policyFlags := map[string]bool{"json": false, "cwd": true}
+	add("check", true, map[string]bool{"mode": true, "json": false, "jsonl": false, "cwd": true})
+	add("report", true, map[string]bool{"session": true, "last": false, "all": false, "story": true, "since": true, "format": true})
+	add("doctor", true, map[string]bool{"json": false})
+	add("prompt", true, map[string]bool{"mode": true, "format": true, "cwd": true})
+	add("queue list", true, queue)
+	add("queue show", true, queue)
+	add("queue approve", false, queue)
+	add("queue reject", false, queue)
+	add("queue run", false, queue)
+	add("policy show", true, policyFlags)
+	add("policy check", true, policyFlags)
+	add("policy test", true, policyFlags)
+	add("policy init", false, map[string]bool{"project": false, "force": false})
+	add("audit verify", true, map[string]bool{"json": false})
+	add("audit repair", false, map[string]bool{"json": false})
+	add("mcp pins", true, map[string]bool{"json": false})
+	add("mcp approve", false, map[string]bool{})
+	add("mcp run", false, map[string]bool{})
+	add("mcp serve", false, map[string]bool{})
+	// scan records findings in the journal; hook answers as the agent's
+	// own guard would; the rest change settings, trust or run agents.
+	add("scan", false, map[string]bool{"story": true, "session": true, "format": true, "no-record": false, "max-line": true})
+	add("hook", false, map[string]bool{"event": true})
+	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false})
+	add("uninstall", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false})
+	add("trust", false, map[string]bool{"revoke": false})
+	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "no-constraint": false, "grace": true, "agent-kind": true})
+	add("demo", false, map[string]bool{"keep": true})
+	return v
+}()
+
+// airlockGroups are the verbs whose next word names a subcommand.
+var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true}
+
+// AirlockVerbs returns airlock's subcommand paths with their flags and
+// whether each only reads, sorted by path. It is the one place
+// self-protection learns airlock's command line from; a test compares it
+// with the CLI's real flag sets.
+func AirlockVerbs() []AirlockVerb {
+	out := make([]AirlockVerb, 0, len(airlockVerbs))
+	for _, v := range airlockVerbs {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// isHelp reports whether a word asks a Go flag set (or airlock's top
+// level) for help or the version.
+func isHelp(w string) bool {
+	switch w {
+	case "-h", "-help", "--help", "--version", "-version":
+		return true
+	}
+	return false
+}
+
+// airlockProgram reports whether a program name is airlock or its MCP
+// proxy, under any of the names they may be run by.
+func (g *guard) airlockProgram(name string) bool {
+	if name == "airlock" || name == "airlock-mcp" {
+		return true
+	}
+	return g.exeName != "" && name == g.exeName
+}
+
+// airlockArgv reads one run of airlock (or airlock-mcp) and says whether
+// it only reads. what names the verb, flag or word that makes it unsafe,
+// for the reason. The rule is an allow-list: the verb path must be a known
+// read-only one and every flag must be one that verb defines; an unknown
+// flag, a word known only at run time, or a mutating verb fails it.
+func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
+	args := inv.Args[1:]
+	dyn := func(i int) bool { return inv.IsDynamic(i + 1) }
+	for i, a := range args {
+		if dyn(i) {
+			return "a word known only when it runs (" + a + ")", false
+		}
+	}
+	if inv.Name() == "airlock-mcp" {
+		// The proxy's own command line: only asking for help reads.
+		if len(args) == 1 && isHelp(args[0]) {
+			return "", true
+		}
+		return "airlock-mcp " + strings.Join(args, " "), false
+	}
+	// Top level: "airlock", "airlock -h", "airlock help", "airlock version".
+	if len(args) == 0 {
+		return "", true
+	}
+	if len(args) == 1 && (isHelp(args[0]) || args[0] == "help" || args[0] == "version") {
+		return "", true
+	}
+	// The verb path comes first; a flag before it is read by no verb's
+	// flag set, so its value cannot be told apart: refuse.
+	var path []string
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if strings.HasPrefix(a, "-") {
+			break
+		}
+		path = append(path, a)
+		if len(path) == 1 && airlockGroups[a] {
+			continue
+		}
+		i++
+		break
+	}
+	verb := strings.Join(path, " ")
+	if len(path) == 0 {
+		return "flag " + args[0] + " before the subcommand", false
+	}
+	if path[0] == "help" {
+		// "airlock help X" prints help whatever X is.
+		return "", true
+	}
+	v, known := airlockVerbs[verb]
+	rest := args[i:]
+	if !known {
+		if airlockGroups[verb] && (len(rest) == 0 || len(rest) == 1 && isHelp(rest[0])) {
+			return "", true
+		}
+		return "airlock " + verb, false
+	}
+	// "airlock VERB -h" alone only prints help, whatever the flag layer.
+	if len(rest) == 1 && isHelp(rest[0]) {
+		return "", true
+	}
+	if !v.ReadOnly {
+		return "airlock " + verb, false
+	}
+	for j := 0; j < len(rest); j++ {
+		a := rest[j]
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue // an operand, wherever it is (interspersed flags)
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		name, _, hasValue := strings.Cut(name, "=")
+		takes, ok := v.Flags[name]
+		if !ok {
+			return "airlock " + verb + " with the flag " + a + ", which it does not define", false
+		}
+		if takes && !hasValue {
+			j++ // the next word is the value, whatever it looks like
+		}
+	}
+	return "", true
+}

@@ -1,0 +1,527 @@
+package policy
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// This file is the phase of self-protection that knows airlock's files and
+// resolves the paths a tool call names the way the kernel will: "~" and
+// variables, "..", symlinks that exist now or that the same command makes,
+// parent directories of protected paths, and globs.
+
+// fileSystem is what self-protection asks of the file system: enough to
+// follow symlinks and to read a start-up file before an edit. Tests hand
+// it a temporary directory's view; the binary uses the real one.
+type fileSystem interface {
+	Lstat(name string) (fs.FileInfo, error)
+	Readlink(name string) (string, error)
+	ReadFile(name string) ([]byte, error)
+}
+
+type osFS struct{}
+
+func (osFS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(name) }
+func (osFS) Readlink(name string) (string, error)   { return os.Readlink(name) }
+func (osFS) ReadFile(name string) ([]byte, error)   { return os.ReadFile(name) }
+
+// targetKind says what a protected path is, for the reason and for what
+// may be done to it.
+type targetKind int8
+
+const (
+	// kindAirlock: airlock's policy, state, journal or binaries.
+	kindAirlock targetKind = iota
+	// kindHooks: an agent's settings that hold (or will hold) airlock's
+	// hooks.
+	kindHooks
+	// kindStartup: a shell start-up file; a write is allowed only when its
+	// lines are shown harmless.
+	kindStartup
+	// kindSecret: airlock's secrets; even reading is refused.
+	kindSecret
+)
+
+func (k targetKind) String() string {
+	switch k {
+	case kindHooks:
+		return "an agent's hook settings, where airlock is installed"
+	case kindStartup:
+		return "a shell start-up file, which can set AIRLOCK_* or PATH for every later command"
+	case kindSecret:
+		return "airlock's secrets (the human-approval key and tokens)"
+	}
+	return "airlock's own files (its policy, state, journal or binaries)"
+}
+
+// target is one protected path: a directory with everything inside it, or
+// a single file.
+type target struct {
+	path string
+	dir  bool
+	kind targetKind
+	// proj marks a path inside the project: naming one of its parents
+	// counts only for programs that move whole trees.
+	proj bool
+}
+
+// tail is a protected path relative to any directory: a project's
+// .airlock/ or .claude/settings.json, wherever the project is.
+type tail struct {
+	parts []string
+	dir   bool
+	kind  targetKind
+}
+
+// projectTails are protected inside every directory.
+var projectTails = []struct {
+	rel  string
+	dir  bool
+	kind targetKind
+}{
+	{".airlock", true, kindAirlock},
+	{".claude/settings.json", false, kindHooks},
+	{".claude/settings.local.json", false, kindHooks},
+	{".codex", true, kindHooks},
+	{".gemini/settings.json", false, kindHooks},
+	{".github/hooks", true, kindHooks},
+	{".opencode/plugins", true, kindHooks},
+	{".cursor/hooks.json", false, kindHooks},
+	{".factory/hooks.json", false, kindHooks},
+	{".factory/hooks", true, kindHooks},
+	{".factory/settings.json", false, kindHooks},
+	{".qwen/settings.json", false, kindHooks},
+	{".envrc", false, kindStartup},
+}
+
+// homeTargets are protected relative to the home directory.
+var homeTargets = []struct {
+	rel  string
+	dir  bool
+	kind targetKind
+}{
+	{".claude/settings.json", false, kindHooks},
+	{".claude/settings.local.json", false, kindHooks},
+	{".codex/config.toml", false, kindHooks},
+	{".codex/hooks.json", false, kindHooks},
+	{".gemini/settings.json", false, kindHooks},
+	{".copilot/hooks", true, kindHooks},
+	{".config/opencode", true, kindHooks},
+	{".cursor/hooks.json", false, kindHooks},
+	{".factory", true, kindHooks},
+	{".kiro/agents", true, kindHooks},
+	{".qwen/settings.json", false, kindHooks},
+	{".bashrc", false, kindStartup},
+	{".bash_profile", false, kindStartup},
+	{".bash_login", false, kindStartup},
+	{".bash_logout", false, kindStartup},
+	{".profile", false, kindStartup},
+	{".zshrc", false, kindStartup},
+	{".zshenv", false, kindStartup},
+	{".zprofile", false, kindStartup},
+	{".zlogin", false, kindStartup},
+	{".kshrc", false, kindStartup},
+	{".mkshrc", false, kindStartup},
+	{".config/fish", true, kindStartup},
+	{".config/environment.d", true, kindStartup},
+	{".pam_environment", false, kindStartup},
+	{".inputrc", false, kindStartup},
+}
+
+// systemTargets are protected wherever the user is.
+var systemTargets = []target{
+	{path: "/etc/claude-code", dir: true, kind: kindHooks},
+	{path: "/Library/Application Support/ClaudeCode", dir: true, kind: kindHooks},
+	{path: "/etc/gemini-cli", dir: true, kind: kindHooks},
+	{path: "/etc/cursor", dir: true, kind: kindHooks},
+	{path: "/etc/codex", dir: true, kind: kindHooks},
+	{path: "/etc/profile", dir: false, kind: kindStartup},
+	{path: "/etc/profile.d", dir: true, kind: kindStartup},
+	{path: "/etc/bash.bashrc", dir: false, kind: kindStartup},
+	{path: "/etc/bashrc", dir: false, kind: kindStartup},
+	{path: "/etc/environment", dir: false, kind: kindStartup},
+	{path: "/etc/zsh", dir: true, kind: kindStartup},
+	{path: "/etc/zshenv", dir: false, kind: kindStartup},
+	{path: "/etc/zprofile", dir: false, kind: kindStartup},
+	{path: "/etc/zshrc", dir: false, kind: kindStartup},
+	{path: "/etc/fish", dir: true, kind: kindStartup},
+}
+
+// hit is a protected path a tool call reaches, and how.
+type hit struct {
+	target target
+	// path is the path as resolved, for the reason.
+	path string
+	// ancestor is set when the call names a parent directory of the
+	// target (moving, deleting or copying it takes the target along).
+	ancestor bool
+}
+
+// fold compares paths without case: on macOS's default file system
+// ~/.CLAUDE is ~/.claude, and refusing both on Linux costs nothing.
+func fold(p string) string { return strings.ToLower(p) }
+
+// within reports whether p is t or inside it (when t is a directory).
+func within(p string, t target) bool {
+	fp, ft := fold(p), fold(t.path)
+	if fp == ft {
+		return true
+	}
+	return t.dir && strings.HasPrefix(fp, ft+"/")
+}
+
+// isAncestor reports whether p is a strict parent directory of t.
+func isAncestor(p string, t target) bool {
+	fp, ft := fold(p), fold(t.path)
+	if fp == "/" {
+		return ft != "/"
+	}
+	return strings.HasPrefix(ft, fp+"/")
+}
+
+// targetsAt instantiates the project tails in a directory.
+func targetsAt(dir string) []target {
+	out := make([]target, 0, len(projectTails))
+	for _, t := range projectTails {
+		out = append(out, target{filepath.Join(dir, t.rel), t.dir, t.kind, true})
+	}
+	return out
+}
+
+// tailHit reports whether an absolute path is inside a protected tail
+// wherever it is (any directory's .airlock/, .claude/settings.json), or is
+// a parent such a tail starts in (a directory named .claude, .github).
+func (g *guard) tailHit(p string) (hit, bool) {
+	parts := strings.Split(fold(p), "/")
+	for _, t := range g.tails {
+		n := len(t.parts)
+		for i := 0; i+n <= len(parts); i++ {
+			match := true
+			for j := 0; j < n; j++ {
+				if parts[i+j] != t.parts[j] {
+					match = false
+					break
+				}
+			}
+			if match && (t.dir || i+n == len(parts)) {
+				base := "/" + filepath.Join(strings.Split(p, "/")[:i+n]...)
+				return hit{target: target{path: base, dir: t.dir, kind: t.kind}, path: p}, true
+			}
+		}
+		// p ends in the start of a tail: .../.claude is the parent of
+		// .claude/settings.json.
+		for k := 1; k < n; k++ {
+			if len(parts) >= k && equalParts(parts[len(parts)-k:], t.parts[:k]) {
+				return hit{target: target{path: filepath.Join(p, filepath.Join(t.parts[k:]...)), dir: t.dir, kind: t.kind}, path: p, ancestor: true}, true
+			}
+		}
+	}
+	return hit{}, false
+}
+
+func equalParts(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// lexicalHit checks one absolute, cleaned path against every protected
+// path. parents says whether naming a parent directory counts (it does for
+// programs that write; projectParents whether parents of the project's
+// own tails count (only for programs that move whole trees).
+//
+// present, when not nil, says whether a project path exists: for programs
+// that only delete, a parent of a project file that is not there does not
+// count ("find . -name '*.pyc' -delete" in a project without .claude/).
+func (g *guard) lexicalHit(p string, parents, projectParents bool, project []target, present func(string) bool) (hit, bool) {
+	for _, t := range g.targets {
+		if within(p, t) {
+			return hit{target: t, path: p}, true
+		}
+		if parents && (!t.proj || projectParents) && isAncestor(p, t) && (!t.proj || present == nil || present(t.path)) {
+			return hit{target: t, path: p, ancestor: true}, true
+		}
+	}
+	if h, ok := g.tailHit(p); ok {
+		if !h.ancestor || parents {
+			return h, true
+		}
+	}
+	if projectParents {
+		for _, t := range project {
+			if isAncestor(p, t) && (present == nil || present(t.path)) {
+				return hit{target: t, path: p, ancestor: true}, true
+			}
+		}
+	}
+	return hit{}, false
+}
+
+// secretHit reports whether reading p reads airlock's secrets: p is
+// inside them, or is a directory above them (copying, archiving or
+// searching it reads them too).
+func (g *guard) secretHit(p string) (hit, bool) {
+	if g.secrets.path == "" {
+		return hit{}, false
+	}
+	if within(p, g.secrets) {
+		return hit{target: g.secrets, path: p}, true
+	}
+	if isAncestor(p, g.secrets) {
+		return hit{target: g.secrets, path: p, ancestor: true}, true
+	}
+	return hit{}, false
+}
+
+// resolver follows symlinks for one tool call, remembering what it
+// resolved and the links the same command creates.
+type resolver struct {
+	fs fileSystem
+	// links are symlinks the command itself makes, link path → target
+	// ("" when the target is known only at run time).
+	links map[string]string
+	cache map[string]string
+	// dirs are directories resolved ahead (the command's cwd), by their
+	// spelling.
+	dirs map[string]string
+}
+
+// resolveDir resolves a directory once and remembers it as a prefix.
+func (r *resolver) resolveDir(dir string) {
+	if _, ok := r.dirs[dir]; ok {
+		return
+	}
+	real, unknown := r.resolve(dir)
+	if unknown {
+		return
+	}
+	if r.dirs == nil {
+		r.dirs = map[string]string{}
+	}
+	r.dirs[dir] = real
+}
+
+// maxLinkHops bounds symlink chains as the kernel does (ELOOP).
+const maxLinkHops = 40
+
+// resolve returns where an absolute path (not cleaned: ".." must apply
+// after symlinks, as the kernel applies it) leads. unknown is set when it
+// passes through a link whose target is known only at run time, or
+// through too many links.
+func (r *resolver) resolve(raw string) (real string, unknown bool) {
+	if v, ok := r.cache[raw]; ok {
+		return v, v == ""
+	}
+	comps := strings.Split(raw, "/")
+	cur := "/"
+	// Start from the longest directory already resolved (the cwd, most
+	// often): each operand then costs only its own components.
+	if r.dirs != nil {
+		for k := len(comps) - 1; k > 1; k-- {
+			if real, ok := r.dirs[strings.Join(comps[:k], "/")]; ok {
+				cur, comps = real, comps[k:]
+				break
+			}
+		}
+	}
+	hops := 0
+	missing := false
+	for i := 0; i < len(comps); i++ {
+		c := comps[i]
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = filepath.Dir(cur)
+			continue
+		}
+		next := filepath.Join(cur, c)
+		target, isLink := "", false
+		if t, ok := r.links[fold(next)]; ok {
+			if t == "" {
+				r.remember(raw, "")
+				return "", true
+			}
+			target, isLink = t, true
+		} else if !missing {
+			fi, err := r.fs.Lstat(next)
+			switch {
+			case err != nil:
+				missing = true
+			case fi.Mode()&fs.ModeSymlink != 0:
+				t, err := r.fs.Readlink(next)
+				if err != nil {
+					r.remember(raw, "")
+					return "", true
+				}
+				target, isLink = t, true
+			}
+		}
+		if !isLink {
+			cur = next
+			continue
+		}
+		hops++
+		if hops > maxLinkHops {
+			r.remember(raw, "")
+			return "", true
+		}
+		if !filepath.IsAbs(target) {
+			target = cur + "/" + target
+		}
+		comps = append(strings.Split(target, "/"), comps[i+1:]...)
+		i = -1
+		cur = "/"
+	}
+	r.remember(raw, cur)
+	return cur, false
+}
+
+func (r *resolver) remember(raw, real string) {
+	if r.cache == nil {
+		r.cache = map[string]string{}
+	}
+	r.cache[raw] = real
+}
+
+// rawAbs makes a path absolute without cleaning it: "~" and the guard's
+// variables are expanded, a relative path is put under cwd.
+func (g *guard) rawAbs(p, cwd string) string {
+	p = g.expand(p)
+	if p == "~" {
+		return g.home
+	}
+	if strings.HasPrefix(p, "~/") && g.home != "" {
+		p = g.home + p[1:]
+	}
+	if !strings.HasPrefix(p, "/") {
+		p = cwd + "/" + p
+	}
+	return p
+}
+
+// expand replaces the guard's variables ($HOME, ${XDG_CONFIG_HOME}, …) in
+// a word.
+func (g *guard) expand(w string) string {
+	if !strings.Contains(w, "$") {
+		return w
+	}
+	for name, val := range g.vars {
+		w = strings.ReplaceAll(w, "${"+name+"}", val)
+		w = strings.ReplaceAll(w, "$"+name, val)
+	}
+	return w
+}
+
+// hasGlob reports whether a word holds shell glob characters.
+func hasGlob(w string) bool { return strings.ContainsAny(w, "*?[") }
+
+// globHit reports whether a glob, made absolute, could match a protected
+// path or one of its parents, with the shell's matching rules (a "*" does
+// not cross "/"; "**" is taken as crossing it, as with globstar).
+func (g *guard) globHit(glob string, parents, dotglob bool, project []target) (hit, bool) {
+	all := append(append([]target(nil), g.targets...), project...)
+	if g.secrets.path != "" {
+		all = append(all, g.secrets)
+	}
+	for _, t := range all {
+		for p := t.path; ; p = filepath.Dir(p) {
+			if globMatch(glob, p, dotglob) {
+				return hit{target: t, path: glob, ancestor: p != t.path}, p == t.path || parents
+			}
+			// A glob naming something inside a protected directory.
+			if t.dir && p == t.path && globWithin(glob, t.path, dotglob) {
+				return hit{target: t, path: glob}, true
+			}
+			if p == "/" || !parents {
+				break
+			}
+		}
+	}
+	if h, ok := g.tailGlobHit(glob, parents, dotglob); ok {
+		return h, true
+	}
+	return hit{}, false
+}
+
+// globMatch matches case-insensitively, component by component, as the
+// shell does: a "*" does not cross "/" and matches a leading "." only with
+// dotglob. An unclosed "[" is literal, as in the shell; a pattern that is
+// still malformed could match anything, so it matches.
+func globMatch(glob, p string, dotglob bool) bool {
+	glob, p = fold(glob), fold(p)
+	if strings.Contains(glob, "**") {
+		i := strings.Index(glob, "**")
+		prefix := glob[:i]
+		if j := strings.LastIndex(prefix, "/"); j >= 0 {
+			prefix = prefix[:j+1]
+		}
+		return strings.HasPrefix(p+"/", prefix) || strings.HasPrefix(prefix, p+"/")
+	}
+	gp, pp := strings.Split(glob, "/"), strings.Split(p, "/")
+	if len(gp) != len(pp) {
+		return false
+	}
+	for i := range gp {
+		if strings.HasPrefix(pp[i], ".") && !strings.HasPrefix(gp[i], ".") && !dotglob {
+			return false
+		}
+		// The shell negates a class with "!" as well as "^"; Go only
+		// with "^".
+		pat := strings.ReplaceAll(gp[i], "[!", "[^")
+		ok, err := filepath.Match(pat, pp[i])
+		if err != nil {
+			// The shell reads a "[" that no "]" closes as itself.
+			ok, err = filepath.Match(strings.ReplaceAll(pat, "[", `\[`), pp[i])
+		}
+		if err == nil && !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// globWithin reports whether a glob's leading directories match a
+// directory, so that it names files inside it.
+func globWithin(glob, dir string, dotglob bool) bool {
+	parts := strings.Split(glob, "/")
+	dparts := strings.Split(dir, "/")
+	if len(parts) <= len(dparts) {
+		return false
+	}
+	return globMatch(strings.Join(parts[:len(dparts)], "/"), dir, dotglob)
+}
+
+// tailGlobHit matches a glob's last components against the project tails
+// (.claude/settings.js?n anywhere).
+func (g *guard) tailGlobHit(glob string, parents, dotglob bool) (hit, bool) {
+	parts := strings.Split(glob, "/")
+	for _, t := range g.tails {
+		n := len(t.parts)
+		for k := n; k >= 1; k-- {
+			if k < n && !parents || len(parts) < k {
+				continue
+			}
+			if globMatch(strings.Join(parts[len(parts)-k:], "/"), strings.Join(t.parts[:k], "/"), dotglob) {
+				return hit{target: target{path: glob, dir: t.dir, kind: t.kind}, path: glob, ancestor: k < n}, true
+			}
+		}
+		// A glob inside a protected tail directory: .airlock/*.
+		if t.dir && len(parts) > n {
+			for i := 0; i+n < len(parts); i++ {
+				if globMatch(strings.Join(parts[i:i+n], "/"), strings.Join(t.parts, "/"), dotglob) {
+					return hit{target: target{path: glob, dir: t.dir, kind: t.kind}, path: glob}, true
+				}
+			}
+		}
+	}
+	return hit{}, false
+}

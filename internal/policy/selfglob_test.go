@@ -15,7 +15,7 @@ func TestGlobMatchLikeTheShell(t *testing.T) {
 		{"/home/u/.cl*", "/home/u/.claude", true},
 		{"/home/u/.claude/settings.js?n", "/home/u/.claude/settings.json", true},
 		{"/home/u/.claude/settings.js[o]n", "/home/u/.claude/settings.json", true},
-		{"/home/u/*", "/home/u/.claude", false}, // no dotglob
+		{"/home/u/*", "/home/u/.claude", false},          // no dotglob
 		{"/home/u/[!x]claude", "/home/u/.claude", false}, // a class never matches a leading dot
 		{"/home/u/.claude/[!x]ettings.json", "/home/u/.claude/settings.json", true},
 		{"/home/u/.claude/[^x]ettings.json", "/home/u/.claude/settings.json", true},

@@ -6,38 +6,27 @@ import (
 	"github.com/airlock-dev/airlock/internal/journal"
 )
 
-func init() {
-	addCommand(&command{name: "audit", summary: "verify the journal's hash chain, or repair a torn tail", run: runAudit})
-}
-
 const auditHelp = `
 The journal is a hash chain (docs/JOURNAL.md); the audit checks it.
 
-  verify   walk the journal's hash chain and name the first line that was
-           edited, removed or reordered (FILE:LINE). It prints the head:
-           the last event's number and hash. The chain cannot vouch for
-           its own last line or for lines cut off the end; keep the head
-           somewhere the agent cannot write and compare it later.
-  repair   set aside a torn last line left by a crash (into a .torn file
-           next to the segment); every complete event stays. The next
-           append does this too.
+Exit status: 0 the chain verifies, 1 it does not, 2 usage error.`
+
+const auditVerifyHelp = `
+Walk the journal's hash chain and name the first line that was edited,
+removed or reordered (FILE:LINE). It prints the head: the last event's
+number and hash. The chain cannot vouch for its own last line or for lines
+cut off the end; keep the head somewhere the agent cannot write and
+compare it later.
 
 Exit status: 0 the chain verifies, 1 it does not, 2 usage error.`
 
-func runAudit(e *env) int {
-	if len(e.args) == 0 || (e.args[0] != "verify" && e.args[0] != "repair") {
-		fs := newFlags(e, "audit", "airlock audit verify|repair [--json]", auditHelp)
-		if st, ok := parseFlags(e, fs, e.args); !ok {
-			return st
-		}
-		return fail(e.stderr, &usageError{Msg: "audit needs verify or repair", Hints: []string{"airlock audit verify"}})
-	}
-	sub := e.args[0]
-	fs := newFlags(e, "audit "+sub, "airlock audit "+sub+" [--json]", auditHelp)
-	asJSON := fs.Bool("json", false, "print JSON for scripts")
-	if st, ok := parseFlags(e, fs, e.args[1:]); !ok {
-		return st
-	}
+const auditRepairHelp = `
+Set aside a torn last line left by a crash (into a .torn file next to the
+segment); every complete event stays. The next append does this too.`
+
+func runAudit(e *env, sub string) int {
+	fs := e.flags
+	asJSON := fs.Bool("json")
 	if fs.NArg() != 0 {
 		return fail(e.stderr, &usageError{Msg: "audit " + sub + " takes no operands"})
 	}

@@ -14,10 +14,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
-func init() {
-	addCommand(&command{name: "doctor", summary: "show where hooks are installed and self-test them", run: runDoctor})
-}
-
 const doctorHelp = `
 Show where airlock's Claude Code hooks are installed and which binary they
 run, the policy in effect, and feed sample events through the hook (in
@@ -71,11 +67,7 @@ type doctorSample struct {
 }
 
 func runDoctor(e *env) int {
-	fs := newFlags(e, "doctor", "airlock doctor [--json]", doctorHelp)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	asJSON := e.flags.Bool("json")
 	cwd, err := e.getwd()
 	if err != nil {
 		return fail(e.stderr, err)

@@ -12,53 +12,23 @@ import (
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
-func init() {
-	addCommand(&command{name: "policy", summary: "show, check, test or start a policy file", run: runPolicy})
-}
-
 const policyHelp = `
-  show          the policy in effect: mode, layers, tables, every rule with its origin
-  check [FILE]  check the policy files in effect, or one FILE, for mistakes
-  test          run every rule's examples (match / no_match)
-  init          write a commented starter policy (the user's file, or with
-                --project the project's .airlock/policy.yaml)
+Show, check, test or start a policy file.
 
 Policy files are YAML. Layers: built-in defaults, the user's file
 ($XDG_CONFIG_HOME/airlock/policy.yaml), the project's .airlock/policy.yaml
 (which only tightens unless trusted with "airlock trust"); AIRLOCK_POLICY=FILE
 uses that one file instead of the user's and project's. See docs/POLICY.md.`
 
-func runPolicy(e *env) int {
-	if len(e.args) == 0 || e.args[0] == "-h" || e.args[0] == "--help" {
-		fmt.Fprintf(e.stdout, "Usage:\n  airlock policy show|check [FILE]|test|init [flags]\n%s\n", policyHelp)
-		if len(e.args) == 0 {
-			return ExitUsage
-		}
-		return ExitOK
-	}
-	sub := &env{}
-	*sub = *e
-	sub.args = e.args[1:]
-	switch e.args[0] {
-	case "show":
-		return policyShow(sub)
-	case "check":
-		return policyCheck(sub)
-	case "test":
-		return policyTest(sub)
-	case "init":
-		return policyInit(sub)
-	}
-	return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown policy command %q", e.args[0]), Hints: []string{"airlock policy show|check|test|init"}})
+// policyFlags are the flags every policy subcommand but init shares.
+type policyFlags struct {
+	*flagValues
+	json *bool
+	cwd  *string
 }
 
-// policyFlags parses the flags every policy subcommand shares.
-func policyFlags(e *env, name, synopsis, help string) (fset *flagSet, st int, ok bool) {
-	fset = &flagSet{FlagSet: newFlags(e, "policy "+name, synopsis, help)}
-	fset.json = fset.Bool("json", false, "print JSON")
-	fset.cwd = fset.String("cwd", "", "find the project policy from this `directory` instead of the current one")
-	st, ok = parseFlags(e, fset.FlagSet, e.args)
-	return fset, st, ok
+func policyFlagsOf(e *env) *policyFlags {
+	return &policyFlags{flagValues: e.flags, json: e.flags.Bool("json"), cwd: e.flags.String("cwd")}
 }
 
 func loadFor(e *env, dir string) (*policy.Policy, string, error) {
@@ -98,10 +68,7 @@ type showOutput struct {
 }
 
 func policyShow(e *env) int {
-	fset, st, ok := policyFlags(e, "show", "airlock policy show [--json] [--cwd DIR]", "Show the policy in effect.")
-	if !ok {
-		return st
-	}
+	fset := policyFlagsOf(e)
 	p, _, err := loadFor(e, *fset.cwd)
 	if err != nil {
 		return fail(e.stderr, err)
@@ -168,10 +135,7 @@ func policyShow(e *env) int {
 }
 
 func policyCheck(e *env) int {
-	fset, st, ok := policyFlags(e, "check", "airlock policy check [--cwd DIR] [FILE]", "Check the policy files in effect, or one FILE, for mistakes.\nExit status: 0 when valid, 1 when a file has a mistake.")
-	if !ok {
-		return st
-	}
+	fset := policyFlagsOf(e)
 	if fset.NArg() > 1 {
 		return fail(e.stderr, &usageError{Msg: "policy check takes at most one FILE"})
 	}
@@ -208,10 +172,7 @@ func policyCheck(e *env) int {
 }
 
 func policyTest(e *env) int {
-	fset, st, ok := policyFlags(e, "test", "airlock policy test [--cwd DIR] [--json]", "Run every rule's examples.\nExit status: 0 when all pass, 1 when one fails.")
-	if !ok {
-		return st
-	}
+	fset := policyFlagsOf(e)
 	p, _, err := loadFor(e, *fset.cwd)
 	if err != nil {
 		return fail(e.stderr, err)
@@ -272,12 +233,8 @@ func exampleText(a policy.Action) string {
 }
 
 func policyInit(e *env) int {
-	fs2 := newFlags(e, "policy init", "airlock policy init [--project] [--force]", "Write a commented starter policy file.")
-	project := fs2.Bool("project", false, "write the project's .airlock/policy.yaml in the current directory instead of the user's file")
-	force := fs2.Bool("force", false, "overwrite an existing file")
-	if st, ok := parseFlags(e, fs2, e.args); !ok {
-		return st
-	}
+	project := e.flags.Bool("project")
+	force := e.flags.Bool("force")
 	file := policy.PathsFrom(e.getenv).UserFile
 	if *project {
 		cwd, err := e.getwd()

@@ -2,15 +2,10 @@ package cli
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/journal"
 )
-
-func init() {
-	addCommand(&command{name: "report", summary: "the end-of-session report: held and detected actions, counts", run: runReport})
-}
 
 const reportHelp = `
 Summarise what airlock held, denied and found after the fact, from the
@@ -24,17 +19,13 @@ session (--last). --all covers the whole journal.
 Exit status: 0 nothing awaits review, 1 something does, 2 usage error.`
 
 func runReport(e *env) int {
-	fs := newFlags(e, "report", "airlock report [--session ID | --last | --story ID... | --all] [--since TIME] [--format text|markdown|json]", reportHelp)
-	session := fs.String("session", "", "report on this session")
-	last := fs.Bool("last", false, "report on the most recent session (the default)")
-	all := fs.Bool("all", false, "report on the whole journal")
-	var stories multiFlag
-	fs.Var(&stories, "story", "report on this story of a loop run (repeatable)")
-	since := fs.String("since", "", "only events at or after this RFC 3339 time")
-	format := fs.String("format", journal.FormatText, "text, markdown or json")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	session := fs.String("session")
+	last := fs.Bool("last")
+	all := fs.Bool("all")
+	stories := fs.List("story")
+	since := fs.String("since")
+	format := fs.String("format")
 	if fs.NArg() != 0 {
 		return fail(e.stderr, &usageError{Msg: "report takes no operands", Hints: []string{"airlock report --session ID"}})
 	}
@@ -85,14 +76,4 @@ func runReport(e *env) int {
 		return ExitHeld
 	}
 	return ExitOK
-}
-
-// multiFlag collects a repeatable string flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string { return strings.Join(*m, ",") }
-
-func (m *multiFlag) Set(v string) error {
-	*m = append(*m, v)
-	return nil
 }

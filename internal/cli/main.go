@@ -61,4 +61,3 @@ type usageError = clierror.Usage
 // fail prints err as an "airlock: error:" line followed by its hints and
 // returns ExitUsage.
 func fail(stderr io.Writer, err error) int { return clierror.Print(stderr, err) }
-

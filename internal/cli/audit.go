@@ -58,9 +58,9 @@ func runAudit(e *env, sub string) int {
 			return st
 		}
 	} else if a.OK() {
-		fmt.Fprintf(e.stdout, "ok: %d events in %d segment(s) verify\nhead: %d %s\n", a.Entries, a.Segments, a.HeadSeq, a.Head)
+		fmt.Fprintf(e.stdout, "ok: %s in %s verify\nhead: %d %s\n", plural(int(a.Entries), "event"), plural(a.Segments, "segment"), a.HeadSeq, a.Head)
 		if a.SetAside > 0 {
-			fmt.Fprintf(e.stdout, "%d torn line(s) from crashes were set aside in .torn files\n", a.SetAside)
+			fmt.Fprintf(e.stdout, "%s from crashes set aside in .torn files\n", plural(a.SetAside, "torn line"))
 		}
 	} else {
 		p := a.Problem

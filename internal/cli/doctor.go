@@ -250,7 +250,7 @@ func printDoctor(e *env, out doctorOutput) {
 		fmt.Fprintf(w, "  %s: %d events, chain verifies\n", j.Dir, j.Events)
 	}
 	if j.Pending > 0 {
-		fmt.Fprintf(w, "  %d item(s) await review: airlock queue list\n", j.Pending)
+		fmt.Fprintf(w, "  %s review: airlock queue list\n", pluralVerb(j.Pending, "item awaits", "items await"))
 	}
 	if out.MCPProxy != "" {
 		fmt.Fprintf(w, "\nMCP proxy: %s\n", out.MCPProxy)

@@ -32,3 +32,12 @@ func plural(n int, noun string) string {
 	}
 	return s
 }
+
+// pluralVerb spells a count with the singular or the plural words that
+// follow it: "1 item awaits", "2 items await".
+func pluralVerb(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

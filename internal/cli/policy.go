@@ -99,7 +99,7 @@ func policyShow(e *env) int {
 		}
 		fmt.Fprintf(w, "  %-8s  %s: %s", l.Origin, file, l.Status)
 		if l.Status != policy.Absent.String() {
-			fmt.Fprintf(w, ", %d rule(s)", l.Rules)
+			fmt.Fprintf(w, ", %s", plural(l.Rules, "rule"))
 		}
 		if l.SHA256 != "" {
 			fmt.Fprintf(w, ", sha256 %s", l.SHA256[:12])
@@ -150,25 +150,49 @@ func policyCheck(e *env) int {
 		}
 	}
 	p, _, err := loadFor(&sub, *fset.cwd)
-	if err != nil {
+	var fe *policy.FileError
+	switch {
+	case err != nil && *fset.json && errors.As(err, &fe):
+		// A mistake in a file is the answer a script asked for, so it
+		// goes to standard output with the rest of the JSON.
+		encodeJSON(e, policyCheckOutput{Files: []policyFileOutput{}, Error: err.Error()})
+		return ExitHeld
+	case err != nil:
 		fmt.Fprintf(e.stderr, "airlock: error: %v\n", err)
-		var fe *policy.FileError
 		if errors.As(err, &fe) {
 			return ExitHeld
 		}
 		return ExitUsage
 	}
-	files := 0
+	out := policyCheckOutput{Valid: true, Files: []policyFileOutput{}}
 	for _, l := range p.Layers {
 		if l.File != "" && l.Status != policy.Absent {
-			files++
-			fmt.Fprintf(e.stdout, "%s: ok, %d rule(s), %s\n", l.File, l.Rules, l.Status)
+			out.Files = append(out.Files, policyFileOutput{File: l.File, Rules: l.Rules, Status: l.Status.String()})
 		}
 	}
-	if files == 0 {
+	if *fset.json {
+		return encodeJSON(e, out)
+	}
+	for _, f := range out.Files {
+		fmt.Fprintf(e.stdout, "%s: ok, %s, %s\n", f.File, plural(f.Rules, "rule"), f.Status)
+	}
+	if len(out.Files) == 0 {
 		fmt.Fprintln(e.stdout, "no policy files: the built-in defaults apply")
 	}
 	return ExitOK
+}
+
+// policyCheckOutput is what policy check --json prints.
+type policyCheckOutput struct {
+	Valid bool               `json:"valid"`
+	Files []policyFileOutput `json:"files"`
+	Error string             `json:"error,omitempty"`
+}
+
+type policyFileOutput struct {
+	File   string `json:"file"`
+	Rules  int    `json:"rules"`
+	Status string `json:"status"`
 }
 
 func policyTest(e *env) int {
@@ -212,7 +236,7 @@ func policyTest(e *env) int {
 				fmt.Fprintf(e.stdout, "FAIL %s: %s should %s\n", loc, r.Example, strings.ReplaceAll(r.Want, "_", " "))
 			}
 		}
-		fmt.Fprintf(e.stdout, "%d example(s), %d failed\n", len(results), failed)
+		fmt.Fprintf(e.stdout, "%s, %d failed\n", plural(len(results), "example"), failed)
 	}
 	if failed > 0 {
 		return ExitHeld

@@ -126,8 +126,13 @@ func parseArgs(cmd *command, args []string) (v *flagValues, help bool, err error
 				val = "true"
 			}
 		} else if !hasVal {
-			if i+1 == len(args) {
-				return nil, false, &usageError{Msg: fmt.Sprintf("flag --%s needs a value (%s)", name, s.arg), Hints: []string{"--" + name + " " + s.arg}}
+			// A separate value never starts with a dash: "--note -h" is a
+			// missing note and a request for help, never a note "-h". So -h
+			// and --help before "--" always mean help, as airlock's
+			// self-protection assumes when it lets an agent run them.
+			if i+1 == len(args) || (strings.HasPrefix(args[i+1], "-") && args[i+1] != "-") {
+				return nil, false, &usageError{Msg: fmt.Sprintf("flag --%s needs a value (%s)", name, s.arg),
+					Hints: []string{"--" + name + " " + s.arg, "a value that starts with a dash goes after =: --" + name + "=-x"}}
 			}
 			i++
 			val = args[i]

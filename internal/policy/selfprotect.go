@@ -168,6 +168,12 @@ func readOnlyAirlock(inv *classify.Invocation) (string, bool) {
 			return strings.Join(append(words, a), " "), false
 		}
 		switch {
+		case a == "--":
+			// Operands from here on, even "-h": "airlock trust -- -h"
+			// trusts a file named -h.
+			words = append(words, inv.Args[i+1:]...)
+			i = len(inv.Args)
+			continue
 		case a == "-h" || a == "--help" || a == "-help" || a == "--version":
 			return strings.Join(words, " "), true
 		case isOption(a):

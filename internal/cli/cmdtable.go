@@ -241,10 +241,7 @@ agent. The id prefix must have at least 4 characters.`,
 						help:  "Show the pinned tool descriptions per server, and the pending (new or changed) ones a human has to approve.",
 						flags: []flagSpec{jsonFlag()}, operands: "[SERVER]", run: mcpPins},
 				}},
-			{name: "hook", summary: "answer one agent hook event (run by the agent, not by you)",
-				usage: []string{"airlock hook claude-code [--event NAME] < event.json"},
-				help:  hookHelp, operands: "AGENT", run: runHook,
-				flags: []flagSpec{stringFlag("event", "NAME", "", "the hook event this handler was installed for; decides how a malformed input fails")}},
+			hookCommand(),
 			{name: "help", summary: "show the help of airlock or of a command",
 				usage: []string{"airlock help [COMMAND [SUBCOMMAND]]"}, operands: "[COMMAND...]", run: runHelp},
 			{name: "version", summary: "print airlock's version, commit and Go version",
@@ -257,6 +254,17 @@ agent. The id prefix must have at least 4 characters.`,
 				usage: []string{"airlock __complete WORD..."}, passthrough: true, run: runComplete},
 		},
 	}
+}
+
+// hookCommand is "airlock hook", which answers every tool call of every
+// agent: Main builds it alone, without the rest of the table, when that
+// is the command (DESIGN.md invariant 5: the hook's path carries no work
+// it does not use).
+func hookCommand() *command {
+	return &command{name: "hook", summary: "answer one agent hook event (run by the agent, not by you)",
+		usage: []string{"airlock hook claude-code [--event NAME] < event.json"},
+		help:  hookHelp, operands: "AGENT", run: runHook,
+		flags: []flagSpec{stringFlag("event", "NAME", "", "the hook event this handler was installed for; decides how a malformed input fails")}}
 }
 
 // scopeFlagSpecs are the flags install and uninstall share.

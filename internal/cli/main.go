@@ -47,6 +47,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		stdin: stdin, stdout: stdout, stderr: stderr,
 		getenv: os.Getenv, getwd: os.Getwd, executable: os.Executable,
 	}
+	if len(args) > 0 && args[0] == "hook" {
+		// The hot path: the hook alone, under the same root.
+		return e.dispatch(&command{name: "airlock", subs: []*command{hookCommand()}}, args)
+	}
 	return e.dispatch(commandTable(), args)
 }
 

@@ -2,13 +2,25 @@ package cli
 
 import "testing"
 
-// BenchmarkDispatchTable: what the command table adds to every start,
-// the hook's included: build the table, find the command, parse its flags.
+var hookArgs = []string{"hook", "claude-code", "--event", "PreToolUse"}
+
+// BenchmarkDispatchTable: what the whole command table costs a command:
+// build the table, find the command, parse its flags.
 func BenchmarkDispatchTable(b *testing.B) {
-	args := []string{"hook", "claude-code", "--event", "PreToolUse"}
 	b.ReportAllocs()
 	for b.Loop() {
-		c, rest := resolve(commandTable(), args)
+		c, rest := resolve(commandTable(), hookArgs)
+		if _, _, err := parseArgs(c, rest); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDispatchHook: the same for the hook, which Main builds alone.
+func BenchmarkDispatchHook(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		c, rest := resolve(&command{name: "airlock", subs: []*command{hookCommand()}}, hookArgs)
 		if _, _, err := parseArgs(c, rest); err != nil {
 			b.Fatal(err)
 		}

@@ -6,49 +6,35 @@ import (
 	"github.com/airlock-dev/airlock/internal/journal"
 )
 
-func init() {
-	addCommand(&command{name: "audit", summary: "verify the journal's hash chain, repair a torn tail, or archive old segments", run: runAudit})
-}
-
 const auditHelp = `
 The journal is a hash chain (docs/JOURNAL.md); the audit checks it.
 
-  verify   walk the journal's hash chain and name the first line that was
-           edited, removed or reordered (FILE:LINE). It prints the head:
-           the last event's number and hash. The chain cannot vouch for
-           its own last line or for lines cut off the end; keep the head
-           somewhere the agent cannot write and compare it later.
-  repair   set aside a torn last line left by a crash (into a .torn file
-           next to the segment); every complete event stays. The next
-           append does this too.
-  archive  move every segment but the newest --keep (default 4) into
-           journal/archive/, behind a checkpoint (journal/CHECKPOINT)
-           that carries the last archived event's seq and hash, the
-           count, and each segment's SHA-256 under the human key's MAC,
-           so verify still proves the chain from its first event. It
-           refuses while an archived segment holds an open queue item.
-           The archived files may then be compressed, moved or deleted.
+Exit status: 0 the chain verifies, 1 it does not, 2 usage error.`
+
+const auditVerifyHelp = `
+Walk the journal's hash chain and name the first line that was edited,
+removed or reordered (FILE:LINE). It prints the head: the last event's
+number and hash. The chain cannot vouch for its own last line or for lines
+cut off the end; keep the head somewhere the agent cannot write and
+compare it later.
 
 Exit status: 0 the chain verifies, 1 it does not, 2 usage error.`
 
-func runAudit(e *env) int {
-	if len(e.args) == 0 || (e.args[0] != "verify" && e.args[0] != "repair" && e.args[0] != "archive") {
-		fs := newFlags(e, "audit", "airlock audit verify|repair|archive [--json]", auditHelp)
-		if st, ok := parseFlags(e, fs, e.args); !ok {
-			return st
-		}
-		return fail(e.stderr, &usageError{Msg: "audit needs verify or repair", Hints: []string{"airlock audit verify"}})
-	}
-	sub := e.args[0]
-	fs := newFlags(e, "audit "+sub, "airlock audit "+sub+" [--json]", auditHelp)
-	asJSON := fs.Bool("json", false, "print JSON for scripts")
-	keep := 4
-	if sub == "archive" {
-		fs.IntVar(&keep, "keep", 4, "how many of the newest segments stay live (at least 1)")
-	}
-	if st, ok := parseFlags(e, fs, e.args[1:]); !ok {
-		return st
-	}
+const auditRepairHelp = `
+Set aside a torn last line left by a crash (into a .torn file next to the
+segment); every complete event stays. The next append does this too.`
+
+const auditArchiveHelp = `
+Move every segment but the newest --keep (default 4) into
+journal/archive/, behind a checkpoint (journal/CHECKPOINT) that carries
+the last archived event's seq and hash, the count, and each segment's
+SHA-256 under the human key's MAC, so verify still proves the chain from
+its first event. It refuses while an archived segment holds an open queue
+item. The archived files may then be compressed, moved or deleted.`
+
+func runAudit(e *env, sub string) int {
+	fs := e.flags
+	asJSON := fs.Bool("json")
 	if fs.NArg() != 0 {
 		return fail(e.stderr, &usageError{Msg: "audit " + sub + " takes no operands"})
 	}
@@ -57,6 +43,7 @@ func runAudit(e *env) int {
 		return fail(e.stderr, err)
 	}
 	if sub == "archive" {
+		keep := *fs.Int("keep")
 		if keep < 1 {
 			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("--keep %d: at least the newest segment stays live", keep)})
 		}
@@ -95,10 +82,10 @@ func runAudit(e *env) int {
 		}
 	} else {
 		if p := a.Problem; p == nil {
-			fmt.Fprintf(e.stdout, "ok: %d events in %d segment(s) verify\nhead: %d %s\n", a.Entries, a.Segments, a.HeadSeq, a.Head)
+			fmt.Fprintf(e.stdout, "ok: %s in %s verify\nhead: %d %s\n", plural(int(a.Entries), "event"), plural(a.Segments, "segment"), a.HeadSeq, a.Head)
 		} else {
 			fmt.Fprintf(e.stdout, "BROKEN: %s: %s: %s\n", p.Where(), p.Kind, p.Detail)
-			fmt.Fprintf(e.stdout, "%d events before it verify; journal in %s\n", a.Entries, a.Dir)
+			fmt.Fprintf(e.stdout, "%s before it verify; journal in %s\n", plural(int(a.Entries), "event"), a.Dir)
 			if p.Kind == journal.Torn {
 				fmt.Fprintln(e.stdout, "run: airlock audit repair")
 			}
@@ -107,7 +94,7 @@ func runAudit(e *env) int {
 			fmt.Fprintf(e.stdout, "UNAUTHENTICATED: %s: %s\n", u.Where(), u.Detail)
 		}
 		if a.SetAside > 0 {
-			fmt.Fprintf(e.stdout, "%d torn line(s) from crashes were set aside in .torn files\n", a.SetAside)
+			fmt.Fprintf(e.stdout, "%s from crashes set aside in .torn files\n", plural(a.SetAside, "torn line"))
 		}
 		if a.Archived > 0 {
 			fmt.Fprintf(e.stdout, "%d earlier event(s) archived behind journal/CHECKPOINT", a.Archived)

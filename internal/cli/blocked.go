@@ -8,10 +8,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/journal"
 )
 
-func init() {
-	addCommand(&command{name: "blocked", summary: "list every call airlock held, asked about or denied today (or since a time)", run: runBlocked})
-}
-
 const blockedHelp = `
 List every tool call airlock did not let run, across all sessions and
 agents: asked about, held for review (defer) and denied, oldest first,
@@ -45,12 +41,9 @@ type blockedCall struct {
 }
 
 func runBlocked(e *env) int {
-	fs := newFlags(e, "blocked", "airlock blocked [--since today|TIME|DURATION] [--json]", blockedHelp)
-	since := fs.String("since", "today", "list calls at or after this `TIME`: today, an RFC 3339 time, or a duration such as 24h")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	since := fs.String("since")
+	asJSON := fs.Bool("json")
 	if fs.NArg() != 0 {
 		return fail(e.stderr, &usageError{Msg: "blocked takes no operands", Hints: []string{"airlock blocked --since 24h"}})
 	}

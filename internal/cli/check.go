@@ -12,10 +12,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/render"
 )
 
-func init() {
-	addCommand(&command{name: "check", summary: "classify a shell command and show the decision", run: runCheck})
-}
-
 const checkHelp = `
 Classify a shell command by what it will do (local, shared or external;
 destructive; opaque) and print the decision airlock would make in the given
@@ -63,14 +59,11 @@ type invocationOutput struct {
 }
 
 func runCheck(e *env) int {
-	fs := newFlags(e, "check", "airlock check [--mode interactive|supervised|unattended] [--json] [--cwd DIR] [--] TEXT\n  airlock check --jsonl [--mode MODE] < lines.jsonl", checkHelp)
-	modeName := fs.String("mode", "", "autonomy `mode`: interactive, supervised or unattended (default: the policy's mode)")
-	asJSON := fs.Bool("json", false, "print the result as JSON")
-	jsonl := fs.Bool("jsonl", false, "read JSON lines {\"command\",\"cwd\"} on stdin, write one JSON result per line")
-	cwd := fs.String("cwd", "", "working `directory` the command would run in (recorded in the result)")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	modeName := fs.String("mode")
+	asJSON := fs.Bool("json")
+	jsonl := fs.Bool("jsonl")
+	cwd := fs.String("cwd")
 	if *jsonl && fs.NArg() > 0 {
 		return fail(e.stderr, &usageError{Msg: "--jsonl reads commands from standard input and takes no TEXT argument"})
 	}

@@ -20,10 +20,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/scan"
 )
 
-func init() {
-	addCommand(&command{name: "demo", summary: "watch airlock guard a scripted agent in a throwaway git repository", run: runDemo})
-}
-
 const demoHelp = `
 Run airlock's main job on its built-in defaults, with no network and no API
 key: make a throwaway git repository with a bare local remote, then run a
@@ -48,14 +44,8 @@ Exit status: 0 everything was held that should be; 1 something was not;
 2 usage error.`
 
 func runDemo(e *env) int {
-	if len(e.args) > 0 && e.args[0] == "agent" {
-		return runDemoAgent(e)
-	}
-	fs := newFlags(e, "demo", "airlock demo [--keep DIR]", demoHelp)
-	keep := fs.String("keep", "", "keep the repository, the journal and the outputs in `DIR` (new or empty)")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	keep := fs.String("keep")
 	if fs.NArg() != 0 {
 		return fail(e.stderr, &usageError{Msg: "demo takes no operands", Hints: []string{"airlock demo --keep /tmp/airlock-demo"}})
 	}
@@ -274,12 +264,9 @@ func demoDisk(out io.Writer, sb *demo.Sandbox) bool {
 // runDemoAgent is the demo's scripted agent, run by the loop as Claude
 // Code would be: the story from AIRLOCK_STORY, the prompt on stdin.
 func runDemoAgent(e *env) int {
-	fs := newFlags(e, "demo agent", "airlock demo agent --settings FILE --cwd DIR < prompt", "The demo's scripted fake agent; airlock demo runs it.")
-	settings := fs.String("settings", "", "the Claude Code settings `file` with airlock's hooks")
-	cwd := fs.String("cwd", "", "the project `dir`")
-	if st, ok := parseFlags(e, fs, e.args[1:]); !ok {
-		return st
-	}
+	fs := e.flags
+	settings := fs.String("settings")
+	cwd := fs.String("cwd")
 	story := e.getenv("AIRLOCK_STORY")
 	if *settings == "" || *cwd == "" || story == "" {
 		return fail(e.stderr, &usageError{Msg: "demo agent needs --settings, --cwd and AIRLOCK_STORY", Hints: []string{"it is run by airlock demo"}})

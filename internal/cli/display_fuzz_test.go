@@ -51,12 +51,8 @@ func FuzzDisplayCommands(f *testing.F) {
 			{"report", "--all"}, {"report", "--all", "--format", "markdown"}, {"report", "--all", "--format", "json"},
 		} {
 			var out, errb bytes.Buffer
-			e := &env{args: args[1:], stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: getenv}
-			if args[0] == "queue" {
-				runQueue(e)
-			} else {
-				runReport(e)
-			}
+			e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: getenv}
+			e.dispatch(commandTable(), args)
 			for _, s := range []string{out.String(), errb.String()} {
 				for n, l := range strings.Split(s, "\n") {
 					if i := render.Unclean(l); i >= 0 {

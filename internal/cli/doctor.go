@@ -15,10 +15,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/render"
 )
 
-func init() {
-	addCommand(&command{name: "doctor", summary: "show where hooks are installed and self-test them", run: runDoctor})
-}
-
 const doctorHelp = `
 Show where airlock's Claude Code hooks are installed and which binary they
 run, the policy in effect, and feed sample events through the hook (in
@@ -75,11 +71,7 @@ type doctorSample struct {
 }
 
 func runDoctor(e *env) int {
-	fs := newFlags(e, "doctor", "airlock doctor [--json]", doctorHelp)
-	asJSON := fs.Bool("json", false, "print JSON")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	asJSON := e.flags.Bool("json")
 	cwd, err := e.getwd()
 	if err != nil {
 		return fail(e.stderr, err)
@@ -279,7 +271,7 @@ func printDoctor(e *env, out doctorOutput) {
 		fmt.Fprintf(w, "  %s: %d events, chain verifies\n", j.Dir, j.Events)
 	}
 	if j.Pending > 0 {
-		fmt.Fprintf(w, "  %d item(s) await review: airlock queue list\n", j.Pending)
+		fmt.Fprintf(w, "  %s review: airlock queue list\n", pluralVerb(j.Pending, "item awaits", "items await"))
 	}
 	fmt.Fprintln(w, "\nPATH:")
 	switch pc := out.Path; {

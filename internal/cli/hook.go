@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"strings"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
@@ -10,10 +9,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
-
-func init() {
-	addCommand(&command{name: "hook", summary: "answer one agent hook event (run by the agent, not by you)", run: runHook})
-}
 
 const hookHelp = `
 Read one hook event from standard input, as the agent sends it, and answer
@@ -30,17 +25,8 @@ Example:
   echo '{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}' | airlock hook claude-code`
 
 func runHook(e *env) int {
-	fs := newFlags(e, "hook", "airlock hook claude-code [--event NAME] < event.json", hookHelp)
-	event := fs.String("event", "", "the hook `event` this handler was installed for; decides how a malformed input fails")
-	// The agent comes first, as it is written in the settings file.
-	args, agentName := e.args, ""
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		agentName, args = args[0], args[1:]
-	}
-	if st, ok := parseFlags(e, fs, args); !ok {
-		return st
-	}
-	if agentName != claudecode.Name || fs.NArg() != 0 {
+	event := e.flags.String("event")
+	if e.flags.NArg() != 1 || e.flags.Arg(0) != claudecode.Name {
 		// Fail closed: an agent calling this for a tool call must not get a
 		// pass from a typo in its settings.
 		fail(e.stderr, &usageError{Msg: "hook needs the agent name", Hints: []string{"airlock hook claude-code < event.json"}})

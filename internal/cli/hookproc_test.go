@@ -116,9 +116,9 @@ func TestQueueRunAsksAndRecords(t *testing.T) {
 	items, _ := j.Queue(time.Now())
 	run := func(id, answer string, terminal bool) (int, string) {
 		var out, errb bytes.Buffer
-		e := &env{args: []string{"run", id}, stdin: strings.NewReader(answer), stdout: &out, stderr: &errb,
+		e := &env{stdin: strings.NewReader(answer), stdout: &out, stderr: &errb,
 			getenv: getenv, isTerminal: func(io.Reader) bool { return terminal }}
-		st := runQueue(e)
+		st := e.dispatch(commandTable(), []string{"queue", "run", id})
 		return st, out.String() + errb.String()
 	}
 	if st, out := run(items[0].ID, items[0].ID+"\n", false); st != ExitUsage || !strings.Contains(out, "only from a terminal") {

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,11 +11,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
-
-func init() {
-	addCommand(&command{name: "install", summary: "install airlock's hooks into an agent's settings", run: runInstall})
-	addCommand(&command{name: "uninstall", summary: "remove airlock's hooks from an agent's settings", run: runUninstall})
-}
 
 const installHelp = `
 Merge airlock's hooks into Claude Code's settings: PreToolUse on every tool
@@ -40,23 +34,13 @@ editing the policy file.`
 
 // scopeFlags parses the agent name and the scope flags of install and
 // uninstall.
-func scopeFlags(e *env, name, synopsis, help string, extra ...func(*flag.FlagSet)) (scope claudecode.Scope, chosen, dryRun bool, st int, ok bool) {
-	fs := newFlags(e, name, synopsis, help)
-	for _, add := range extra {
-		add(fs)
-	}
-	user := fs.Bool("user", false, "the user's settings (default)")
-	project := fs.Bool("project", false, "the project's shared settings")
-	local := fs.Bool("local", false, "the project's local settings")
-	dry := fs.Bool("dry-run", false, "print the new settings instead of writing them")
-	args, agentName := e.args, ""
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		agentName, args = args[0], args[1:]
-	}
-	if st, ok := parseFlags(e, fs, args); !ok {
-		return 0, false, false, st, false
-	}
-	if agentName != claudecode.Name || fs.NArg() != 0 {
+func scopeFlags(e *env, name string) (scope claudecode.Scope, chosen, dryRun bool, st int, ok bool) {
+	fs := e.flags
+	user := fs.Bool("user")
+	project := fs.Bool("project")
+	local := fs.Bool("local")
+	dry := fs.Bool("dry-run")
+	if fs.NArg() != 1 || fs.Arg(0) != claudecode.Name {
 		return 0, false, false, fail(e.stderr, &usageError{Msg: "name the agent: claude-code", Hints: []string{"airlock " + name + " claude-code [--user|--project|--local]"}}), false
 	}
 	n := 0
@@ -110,11 +94,8 @@ func settingsFor(e *env, scope claudecode.Scope) (string, error) {
 }
 
 func runInstall(e *env) int {
-	var gateOn *bool
-	scope, _, dry, st, ok := scopeFlags(e, "install", "airlock install claude-code [--user|--project|--local] [--gate] [--dry-run]", installHelp,
-		func(fs *flag.FlagSet) {
-			gateOn = fs.Bool("gate", false, "also turn on the fact-forcing gate in the user's (or, with --project, the project's) policy file")
-		})
+	gateOn := e.flags.Bool("gate")
+	scope, _, dry, st, ok := scopeFlags(e, "install")
 	if !ok {
 		return st
 	}
@@ -171,7 +152,7 @@ airlock is removed wherever it is found, saying where. With --user,
 --project or --local, only that scope. Running it twice changes nothing.`
 
 func runUninstall(e *env) int {
-	scope, chosen, dry, st, ok := scopeFlags(e, "uninstall", "airlock uninstall claude-code [--user|--project|--local] [--dry-run]", uninstallHelp)
+	scope, chosen, dry, st, ok := scopeFlags(e, "uninstall")
 	if !ok {
 		return st
 	}

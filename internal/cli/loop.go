@@ -20,10 +20,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/scan"
 )
 
-func init() {
-	addCommand(&command{name: "loop", summary: "run stories one by one in fresh agent processes, guarded, then report", run: runLoop})
-}
-
 const loopHelp = `
 Run an autonomous story loop: one fresh agent process per story, with
 airlock's prompt constraint (airlock prompt) put before each story's prompt
@@ -56,19 +52,16 @@ awaits review or a story failed or was blocked; 2 usage error; 130
 interrupted.`
 
 func runLoop(e *env) int {
-	fs := newFlags(e, "loop", `airlock loop --stories FILE [--agent-cmd "`+DefaultAgentCmd+`"] [--mode unattended] [--out DIR] [--cwd DIR]`, loopHelp)
-	storiesFile := fs.String("stories", "", "the stories `file` (JSON or YAML)")
-	agentCmd := fs.String("agent-cmd", DefaultAgentCmd, "the agent `command`, split like a shell would")
-	modeName := fs.String("mode", "unattended", "the autonomy `mode` the hooks decide in")
-	outDir := fs.String("out", "", "where story outputs go (default: a new directory under the state directory's runs/)")
-	cwd := fs.String("cwd", "", "the agents' working `dir` (default: the current directory)")
-	format := fs.String("format", journal.FormatText, "the final report's format: text, markdown or json")
-	noConstraint := fs.Bool("no-constraint", false, "do not put the prompt constraint before each prompt (enforcement does not depend on it)")
-	grace := fs.Duration("grace", loop.DefaultGrace, "how long an interrupted agent gets before it is killed")
-	kind := fs.String("agent-kind", "auto", "what the agent is: claude (gets airlock's hooks through --settings), other (its own configuration must call airlock's hooks), or auto (claude when the program is named claude)")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	storiesFile := fs.String("stories")
+	agentCmd := fs.String("agent-cmd")
+	modeName := fs.String("mode")
+	outDir := fs.String("out")
+	cwd := fs.String("cwd")
+	format := fs.String("format")
+	noConstraint := fs.Bool("no-constraint")
+	grace := fs.Duration("grace")
+	kind := fs.String("agent-kind")
 	if *storiesFile == "" || fs.NArg() != 0 {
 		return fail(e.stderr, &usageError{Msg: "loop needs --stories FILE and no operands", Hints: []string{`airlock loop --stories stories.yaml --agent-cmd "` + DefaultAgentCmd + `"`}})
 	}

@@ -1,13 +1,8 @@
 package cli
 
 import (
-	"errors"
-	"flag"
-	"fmt"
 	"io"
 	"os"
-	"sort"
-	"strings"
 
 	"github.com/airlock-dev/airlock/internal/clierror"
 )
@@ -39,63 +34,30 @@ type env struct {
 	// isTerminal overrides the terminal check of standard input; only Go
 	// tests set it.
 	isTerminal func(io.Reader) bool
+	// cmd is the command being run and flags its parsed flags; args are
+	// its operands (flags.Args()).
+	cmd   *command
+	flags *flagValues
 }
-
-// command is one subcommand.
-type command struct {
-	name    string
-	summary string
-	run     func(e *env) int
-}
-
-// commands lists the subcommands; files add theirs in init functions.
-var commands = map[string]*command{}
-
-func addCommand(c *command) { commands[c.name] = c }
 
 // Main runs airlock with the given arguments and streams and returns the
 // process exit status.
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		usage(stderr)
-		return ExitUsage
-	}
-	switch args[0] {
-	case "-h", "--help", "help":
-		usage(stdout)
-		return ExitOK
-	case "--version", "version":
-		fmt.Fprintln(stdout, "airlock", Version)
-		return ExitOK
-	}
-	c, ok := commands[args[0]]
-	if !ok {
-		return fail(stderr, &usageError{
-			Msg:   fmt.Sprintf("unknown command %q", args[0]),
-			Hints: []string{"run \"airlock help\" to list the commands"},
-		})
-	}
-	return c.run(&env{
-		args: args[1:], stdin: stdin, stdout: stdout, stderr: stderr,
+	e := &env{
+		stdin: stdin, stdout: stdout, stderr: stderr,
 		getenv: os.Getenv, getwd: os.Getwd, executable: os.Executable,
-	})
+	}
+	if len(args) > 0 && args[0] == "hook" {
+		// The hot path: the hook alone, under the same root.
+		return e.dispatch(&command{name: "airlock", subs: []*command{hookCommand()}}, args)
+	}
+	return e.dispatch(commandTable(), args)
 }
 
-// Version is the airlock version, set at build time with -ldflags.
+// Version is the airlock version, set at build time with -ldflags. The
+// module version in the binary's build information wins when there is
+// one (go install PKG@VERSION); see "airlock version".
 var Version = "dev"
-
-func usage(w io.Writer) {
-	fmt.Fprint(w, "airlock: an output firewall for AI agents.\n\nLocal work flows; anything that reaches the outside world is held for a human.\n\nUsage:\n  airlock <command> [flags]\n\nCommands:\n")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
-	}
-	fmt.Fprint(w, "\nRun \"airlock <command> -h\" for a command's flags.\n")
-}
 
 // usageError is a mistake in how airlock was called.
 type usageError = clierror.Usage
@@ -103,39 +65,3 @@ type usageError = clierror.Usage
 // fail prints err as an "airlock: error:" line followed by its hints and
 // returns ExitUsage.
 func fail(stderr io.Writer, err error) int { return clierror.Print(stderr, err) }
-
-// newFlags returns a flag set that reports errors through fail rather than
-// exiting.
-func newFlags(e *env, name, synopsis, help string) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stdout, "Usage:\n  %s\n\n%s\n\nFlags:\n", synopsis, strings.TrimSpace(help))
-		fs.SetOutput(e.stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
-	}
-	return fs
-}
-
-// parseFlags parses args, printing help for -h and a usage error otherwise.
-// It returns a status and false when the caller should stop.
-func parseFlags(e *env, fs *flag.FlagSet, args []string) (int, bool) {
-	err := fs.Parse(args)
-	switch {
-	case err == nil:
-		return 0, true
-	case errors.Is(err, flag.ErrHelp):
-		fs.Usage()
-		return ExitOK, false
-	default:
-		return fail(e.stderr, &usageError{Msg: err.Error(), Hints: []string{fmt.Sprintf("run \"airlock %s -h\" for its flags", fs.Name())}}), false
-	}
-}
-
-// flagSet is a flag set with the flags several subcommands share.
-type flagSet struct {
-	*flag.FlagSet
-	json *bool
-	cwd  *string
-}

@@ -16,46 +16,17 @@ import (
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
-func init() {
-	addCommand(&command{name: "mcp", summary: "run an MCP server behind airlock's firewall; approve pinned tools", run: runMCP})
-}
-
 const mcpHelp = `
-  run [flags] -- CMD ARGS...   proxy a stdio MCP server: put this in the agent's
-                               MCP configuration in place of the server's command
-  serve --listen ADDR [flags] (--upstream URL | --upstream-cmd -- CMD ARGS...)
-                               proxy over streamable HTTP on a loopback address
-  approve SERVER [TOOL...]     accept new or changed tool descriptions of SERVER
-                               (all its pending ones when no TOOL is named)
-  pins [SERVER] [--json]       show pinned and pending tools
+Run an MCP server behind airlock's firewall ("run" for a stdio server, put
+in the agent's MCP configuration in place of the server's command; "serve"
+over streamable HTTP on a loopback address), and review the tool
+descriptions it pins.
 
 The proxy enforces the mcp: section of the policy: tool classes (source,
 sink, private, neutral), the contact book, rates, dedup, the quarantine after
 untrusted content, and confirmation by MCP elicitation or airlock's queue.
 Tools not classed there are decided by the table's "unknown" entry. See
 docs/MCP.md.`
-
-func runMCP(e *env) int {
-	if len(e.args) == 0 || e.args[0] == "-h" || e.args[0] == "--help" {
-		fmt.Fprintf(e.stdout, "Usage:\n  airlock mcp run|serve|approve|pins [flags]\n%s\n", mcpHelp)
-		if len(e.args) == 0 {
-			return ExitUsage
-		}
-		return ExitOK
-	}
-	sub := &env{}
-	*sub = *e
-	sub.args = e.args[1:]
-	switch e.args[0] {
-	case "run", "serve":
-		return mcpProxy(sub, e.args[0])
-	case "approve":
-		return mcpApprove(sub)
-	case "pins":
-		return mcpPins(sub)
-	}
-	return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown mcp command %q", e.args[0]), Hints: []string{"airlock mcp run|serve|approve|pins"}})
-}
 
 // ProxyBinary is the MCP proxy's own binary (cmd/airlock-mcp), which "mcp
 // run" and "mcp serve" start: the MCP SDK stays out of the airlock binary,
@@ -102,10 +73,7 @@ the approval up at the agent's next tools/list. An agent cannot run this:
 airlock's self-protection denies it.`
 
 func mcpApprove(e *env) int {
-	fs := newFlags(e, "mcp approve", "airlock mcp approve SERVER [TOOL...]", mcpApproveHelp)
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
 	if fs.NArg() == 0 {
 		return fail(e.stderr, &usageError{Msg: "mcp approve needs the server's name", Hints: []string{"airlock mcp pins", "airlock mcp approve texts send_message"}})
 	}
@@ -144,11 +112,8 @@ type pinOutput struct {
 }
 
 func mcpPins(e *env) int {
-	fs := newFlags(e, "mcp pins", "airlock mcp pins [SERVER] [--json]", "Show the pinned tool descriptions per server, and the pending (new or changed) ones a human has to approve.")
-	asJSON := fs.Bool("json", false, "print JSON")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	asJSON := fs.Bool("json")
 	store, code, ok := pinStore(e)
 	if !ok {
 		return code

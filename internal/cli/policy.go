@@ -12,53 +12,23 @@ import (
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
-func init() {
-	addCommand(&command{name: "policy", summary: "show, check, test or start a policy file", run: runPolicy})
-}
-
 const policyHelp = `
-  show          the policy in effect: mode, layers, tables, every rule with its origin
-  check [FILE]  check the policy files in effect, or one FILE, for mistakes
-  test          run every rule's examples (match / no_match)
-  init          write a commented starter policy (the user's file, or with
-                --project the project's .airlock/policy.yaml)
+Show, check, test or start a policy file.
 
 Policy files are YAML. Layers: built-in defaults, the user's file
 ($XDG_CONFIG_HOME/airlock/policy.yaml), the project's .airlock/policy.yaml
 (which only tightens unless trusted with "airlock trust"); AIRLOCK_POLICY=FILE
 uses that one file instead of the user's and project's. See docs/POLICY.md.`
 
-func runPolicy(e *env) int {
-	if len(e.args) == 0 || e.args[0] == "-h" || e.args[0] == "--help" {
-		fmt.Fprintf(e.stdout, "Usage:\n  airlock policy show|check [FILE]|test|init [flags]\n%s\n", policyHelp)
-		if len(e.args) == 0 {
-			return ExitUsage
-		}
-		return ExitOK
-	}
-	sub := &env{}
-	*sub = *e
-	sub.args = e.args[1:]
-	switch e.args[0] {
-	case "show":
-		return policyShow(sub)
-	case "check":
-		return policyCheck(sub)
-	case "test":
-		return policyTest(sub)
-	case "init":
-		return policyInit(sub)
-	}
-	return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown policy command %q", e.args[0]), Hints: []string{"airlock policy show|check|test|init"}})
+// policyFlags are the flags every policy subcommand but init shares.
+type policyFlags struct {
+	*flagValues
+	json *bool
+	cwd  *string
 }
 
-// policyFlags parses the flags every policy subcommand shares.
-func policyFlags(e *env, name, synopsis, help string) (fset *flagSet, st int, ok bool) {
-	fset = &flagSet{FlagSet: newFlags(e, "policy "+name, synopsis, help)}
-	fset.json = fset.Bool("json", false, "print JSON")
-	fset.cwd = fset.String("cwd", "", "find the project policy from this `directory` instead of the current one")
-	st, ok = parseFlags(e, fset.FlagSet, e.args)
-	return fset, st, ok
+func policyFlagsOf(e *env) *policyFlags {
+	return &policyFlags{flagValues: e.flags, json: e.flags.Bool("json"), cwd: e.flags.String("cwd")}
 }
 
 func loadFor(e *env, dir string) (*policy.Policy, string, error) {
@@ -113,10 +83,7 @@ func gateLine(p *policy.Policy) string {
 }
 
 func policyShow(e *env) int {
-	fset, st, ok := policyFlags(e, "show", "airlock policy show [--json] [--cwd DIR]", "Show the policy in effect.")
-	if !ok {
-		return st
-	}
+	fset := policyFlagsOf(e)
 	p, _, err := loadFor(e, *fset.cwd)
 	if err != nil {
 		return fail(e.stderr, err)
@@ -147,7 +114,7 @@ func policyShow(e *env) int {
 		}
 		fmt.Fprintf(w, "  %-8s  %s: %s", l.Origin, file, l.Status)
 		if l.Status != policy.Absent.String() {
-			fmt.Fprintf(w, ", %d rule(s)", l.Rules)
+			fmt.Fprintf(w, ", %s", plural(l.Rules, "rule"))
 		}
 		if l.SHA256 != "" {
 			fmt.Fprintf(w, ", sha256 %s", l.SHA256[:12])
@@ -183,10 +150,7 @@ func policyShow(e *env) int {
 }
 
 func policyCheck(e *env) int {
-	fset, st, ok := policyFlags(e, "check", "airlock policy check [--cwd DIR] [FILE]", "Check the policy files in effect, or one FILE, for mistakes. Every\nmistake of every file is listed, one file:line each.\nExit status: 0 when valid, 2 when a file has a mistake (or on a usage error).")
-	if !ok {
-		return st
-	}
+	fset := policyFlagsOf(e)
 	if fset.NArg() > 1 {
 		return fail(e.stderr, &usageError{Msg: "policy check takes at most one FILE"})
 	}
@@ -208,32 +172,59 @@ func policyCheck(e *env) int {
 		if len(fes) == 0 {
 			return fail(e.stderr, err)
 		}
+		if *fset.json {
+			// A mistake in a file is the answer a script asked for, so
+			// it goes to standard output with the rest of the JSON.
+			out := policyCheckOutput{Files: []policyFileOutput{}, Error: err.Error()}
+			for _, fe := range fes {
+				out.Errors = append(out.Errors, fe.Error())
+			}
+			encodeJSON(e, out)
+			return ExitHeld
+		}
 		for _, fe := range fes {
 			fmt.Fprintf(e.stderr, "airlock: error: %v\n", fe)
 		}
 		if len(fes) > 1 {
 			fmt.Fprintf(e.stderr, "airlock: %d mistakes\n", len(fes))
 		}
-		return ExitUsage
+		return ExitHeld
 	}
-	files := 0
+	out := policyCheckOutput{Valid: true, Files: []policyFileOutput{}}
 	for _, l := range p.Layers {
 		if l.File != "" && l.Status != policy.Absent {
-			files++
-			fmt.Fprintf(e.stdout, "%s: ok, %d rule(s), %s\n", l.File, l.Rules, l.Status)
+			out.Files = append(out.Files, policyFileOutput{File: l.File, Rules: l.Rules, Status: l.Status.String()})
 		}
 	}
-	if files == 0 {
+	if *fset.json {
+		return encodeJSON(e, out)
+	}
+	for _, f := range out.Files {
+		fmt.Fprintf(e.stdout, "%s: ok, %s, %s\n", f.File, plural(f.Rules, "rule"), f.Status)
+	}
+	if len(out.Files) == 0 {
 		fmt.Fprintln(e.stdout, "no policy files: the built-in defaults apply")
 	}
 	return ExitOK
 }
 
+// policyCheckOutput is what policy check --json prints.
+type policyCheckOutput struct {
+	Valid bool               `json:"valid"`
+	Files []policyFileOutput `json:"files"`
+	Error string             `json:"error,omitempty"`
+	// Errors lists every mistake, one file:line each.
+	Errors []string `json:"errors,omitempty"`
+}
+
+type policyFileOutput struct {
+	File   string `json:"file"`
+	Rules  int    `json:"rules"`
+	Status string `json:"status"`
+}
+
 func policyTest(e *env) int {
-	fset, st, ok := policyFlags(e, "test", "airlock policy test [--cwd DIR] [--json]", "Run every rule's examples.\nExit status: 0 when all pass, 1 when one fails.")
-	if !ok {
-		return st
-	}
+	fset := policyFlagsOf(e)
 	p, _, err := loadFor(e, *fset.cwd)
 	if err != nil {
 		return fail(e.stderr, err)
@@ -273,7 +264,7 @@ func policyTest(e *env) int {
 				fmt.Fprintf(e.stdout, "FAIL %s: %s should %s\n", loc, r.Example, strings.ReplaceAll(r.Want, "_", " "))
 			}
 		}
-		fmt.Fprintf(e.stdout, "%d example(s), %d failed\n", len(results), failed)
+		fmt.Fprintf(e.stdout, "%s, %d failed\n", plural(len(results), "example"), failed)
 	}
 	if failed > 0 {
 		return ExitHeld
@@ -294,12 +285,8 @@ func exampleText(a policy.Action) string {
 }
 
 func policyInit(e *env) int {
-	fs2 := newFlags(e, "policy init", "airlock policy init [--project] [--force]", "Write a commented starter policy file.")
-	project := fs2.Bool("project", false, "write the project's .airlock/policy.yaml in the current directory instead of the user's file")
-	force := fs2.Bool("force", false, "overwrite an existing file")
-	if st, ok := parseFlags(e, fs2, e.args); !ok {
-		return st
-	}
+	project := e.flags.Bool("project")
+	force := e.flags.Bool("force")
 	file := policy.PathsFrom(e.getenv).UserFile
 	if *project {
 		cwd, err := e.getwd()

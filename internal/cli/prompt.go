@@ -6,10 +6,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
-func init() {
-	addCommand(&command{name: "prompt", summary: "print the rules block to put in an agent's prompt", run: runPrompt})
-}
-
 const promptHelp = `
 Print the rules an agent should be told before it starts: what goes
 through, what is held for review and why (with example commands that the
@@ -33,13 +29,10 @@ Examples:
   airlock prompt --format markdown >> CLAUDE.md`
 
 func runPrompt(e *env) int {
-	fs := newFlags(e, "prompt", "airlock prompt [--mode interactive|supervised|unattended] [--format text|markdown|json] [--cwd DIR]", promptHelp)
-	modeName := fs.String("mode", "", "autonomy `mode` to describe: interactive, supervised or unattended (default: the policy's mode)")
-	format := fs.String("format", "text", "output `format`: text, markdown or json")
-	cwd := fs.String("cwd", "", "find the project policy from this `directory` instead of the current one")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	modeName := fs.String("mode")
+	format := fs.String("format")
+	cwd := fs.String("cwd")
 	if fs.NArg() > 0 {
 		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("prompt takes no arguments, got %q", fs.Arg(0)), Hints: []string{"airlock prompt [--mode MODE] [--format text|markdown|json]"}})
 	}

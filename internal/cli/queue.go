@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,112 +16,53 @@ import (
 	"github.com/airlock-dev/airlock/internal/render"
 )
 
-func init() {
-	addCommand(&command{name: "queue", summary: "review held actions: list, show, approve, reject, run, ack, dismiss", run: runQueue})
-}
-
 const queueHelp = `
 Every action airlock deferred, and every outward action the scanner found
 after the fact, waits in the queue (a view of the journal) until a human
-settles it. Ids are short; any unique prefix works.
-
-  list            items awaiting review (--all: every item, settled too)
-  show ID         one item in full: command, directory, effect, reasons
-  approve ID      let the agent's verbatim retry (same command, same
-                  directory) run once, until --for has passed
-  reject ID       settle it as refused; a retry stays held
-  ack ID          settle an item found after the fact: it happened and
-                  you know (there is no retry to approve)
-  dismiss ID      settle an item found after the fact as not an action
-                  (a mention, a false positive)
-  run ID          run exactly the held command in its recorded directory,
-                  after showing it with its effect and reasons; you confirm
-                  by typing the item's id; only from a terminal, never from
-                  a pipe, a file or an agent
+settles it. Ids are short: show takes any unique prefix; approve, reject
+and run need at least 4 characters, so a typo cannot settle the wrong item.
 
 Agents cannot run these: airlock's self-protection denies them.
 
 Exit status: 0 done, 2 usage error or unknown id.`
 
-func runQueue(e *env) int {
-	if len(e.args) == 0 || strings.HasPrefix(e.args[0], "-") {
-		fs := newFlags(e, "queue", "airlock queue list|show|approve|reject|run|ack|dismiss [flags] [ID]", queueHelp)
-		if st, ok := parseFlags(e, fs, e.args); !ok {
-			return st
+func runQueue(e *env, sub string) int {
+	operands := e.flags.Args()
+	switch {
+	case sub == "list" && len(operands) != 0:
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("queue list takes no id, got %d", len(operands)), Hints: e.cmd.usage})
+	case sub != "list" && len(operands) != 1:
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("queue %s takes one id, got %d", sub, len(operands)), Hints: e.cmd.usage})
+	case sub == "approve" || sub == "reject" || sub == "run" || sub == "ack" || sub == "dismiss":
+		if err := checkIDPrefix(sub, operands[0]); err != nil {
+			return fail(e.stderr, err)
 		}
-		return fail(e.stderr, &usageError{Msg: "queue needs a subcommand", Hints: []string{"airlock queue list"}})
-	}
-	sub, args := e.args[0], e.args[1:]
-	synopsis := map[string]string{
-		"list":    "airlock queue list [--all] [--json]",
-		"show":    "airlock queue show [--json] ID",
-		"approve": "airlock queue approve [--for DURATION] [--note TEXT] [--json] ID",
-		"reject":  "airlock queue reject [--note TEXT] [--json] ID",
-		"run":     "airlock queue run [--json] ID",
-		"ack":     "airlock queue ack [--note TEXT] [--json] ID",
-		"dismiss": "airlock queue dismiss [--note TEXT] [--json] ID",
-	}[sub]
-	if synopsis == "" {
-		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown queue subcommand %q", sub), Hints: []string{"airlock queue -h"}})
-	}
-	fs := newFlags(e, "queue "+sub, synopsis, queueHelp)
-	asJSON := fs.Bool("json", false, "print JSON for scripts")
-	all := fs.Bool("all", false, "list settled items too")
-	ttl := fs.Duration("for", journal.DefaultApprovalExpiry, "how long an approval lets the agent's retry through")
-	note := fs.String("note", "", "a note kept with your decision")
-	operands, st, ok := parseInterspersed(e, fs, args)
-	if !ok {
-		return st
-	}
-	want := 1
-	if sub == "list" {
-		want = 0
-	}
-	if len(operands) != want {
-		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("queue %s takes %d id(s), got %d", sub, want, len(operands)), Hints: []string{synopsis}})
 	}
 	if sub == "approve" {
-		if err := journal.CheckExpiry(*ttl); err != nil {
+		if err := journal.CheckExpiry(*e.flags.Duration("for")); err != nil {
 			return fail(e.stderr, &usageError{Msg: "--for " + err.Error(), Hints: []string{"give a duration such as 30m, 2h or 24h, at most " + journal.MaxApprovalExpiry.String()}})
 		}
 	}
+	asJSON := e.flags.Bool("json")
 	j, err := e.journal()
 	if err != nil {
 		return fail(e.stderr, err)
 	}
 	switch sub {
 	case "list":
-		return queueList(e, j, *all, *asJSON)
+		return queueList(e, j, *e.flags.Bool("all"), *asJSON)
 	case "show":
 		return queueShow(e, j, operands[0], *asJSON)
 	case "approve":
-		return queueSettle(e, j, journal.EventApprove, operands[0], *note, *ttl, *asJSON)
+		return queueSettle(e, j, journal.EventApprove, operands[0], *e.flags.String("note"), *e.flags.Duration("for"), *asJSON)
 	case "reject":
-		return queueSettle(e, j, journal.EventReject, operands[0], *note, 0, *asJSON)
+		return queueSettle(e, j, journal.EventReject, operands[0], *e.flags.String("note"), 0, *asJSON)
 	case "ack":
-		return queueSettle(e, j, journal.EventAck, operands[0], *note, 0, *asJSON)
+		return queueSettle(e, j, journal.EventAck, operands[0], *e.flags.String("note"), 0, *asJSON)
 	case "dismiss":
-		return queueSettle(e, j, journal.EventDismiss, operands[0], *note, 0, *asJSON)
+		return queueSettle(e, j, journal.EventDismiss, operands[0], *e.flags.String("note"), 0, *asJSON)
 	}
 	return queueRun(e, j, operands[0], *asJSON)
-}
-
-// parseInterspersed parses flags that may come before or after operands.
-func parseInterspersed(e *env, fs *flag.FlagSet, args []string) ([]string, int, bool) {
-	var operands []string
-	for {
-		if st, ok := parseFlags(e, fs, args); !ok {
-			return nil, st, false
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return operands, 0, true
-		}
-		if args[0] == "--" {
-			return append(operands, args[1:]...), 0, true
-		}
-		operands, args = append(operands, args[0]), args[1:]
-	}
 }
 
 func queueList(e *env, j *journal.Journal, all, asJSON bool) int {

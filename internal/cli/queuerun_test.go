@@ -92,9 +92,9 @@ func TestQueueRunShowsTheRendering(t *testing.T) {
 	cmd := "echo ran > marker\x1b[1A\x1b[2K\r" + strings.Repeat("\n", 60) + "echo status"
 	getenv, id := heldJournal(t, cmd, work)
 	var out, errb bytes.Buffer
-	e := &env{args: []string{"run", id}, stdin: strings.NewReader("y\n"), stdout: &out, stderr: &errb, getenv: getenv,
+	e := &env{stdin: strings.NewReader("y\n"), stdout: &out, stderr: &errb, getenv: getenv,
 		isTerminal: func(io.Reader) bool { return true }}
-	if st := runQueue(e); st != ExitHeld {
+	if st := e.dispatch(commandTable(), []string{"queue", "run", id}); st != ExitHeld {
 		t.Fatalf("exit %d: %s", st, errb.String())
 	}
 	shown := errb.String()
@@ -109,9 +109,9 @@ func TestQueueRunShowsTheRendering(t *testing.T) {
 	// A command too long to show whole is not run from the terminal.
 	getenv, id = heldJournal(t, "echo "+strings.Repeat("a", 10000)+"; echo tail", work)
 	errb.Reset()
-	e = &env{args: []string{"run", id}, stdin: strings.NewReader(id + "\n"), stdout: &out, stderr: &errb, getenv: getenv,
+	e = &env{stdin: strings.NewReader(id + "\n"), stdout: &out, stderr: &errb, getenv: getenv,
 		isTerminal: func(io.Reader) bool { return true }}
-	if st := runQueue(e); st != ExitUsage || !strings.Contains(errb.String(), "too long to show whole") {
+	if st := e.dispatch(commandTable(), []string{"queue", "run", id}); st != ExitUsage || !strings.Contains(errb.String(), "too long to show whole") {
 		t.Fatalf("exit %d: %s", st, errb.String())
 	}
 }
@@ -132,9 +132,9 @@ func TestIsTTYOnAPseudoTerminal(t *testing.T) {
 func TestQueueRunRefusesAHiddenDirectory(t *testing.T) {
 	getenv, id := heldJournal(t, "echo ran", "/tmp/"+strings.Repeat("d", 400)+"/x")
 	var out, errb bytes.Buffer
-	e := &env{args: []string{"run", id}, stdin: strings.NewReader(id + "\n"), stdout: &out, stderr: &errb, getenv: getenv,
+	e := &env{stdin: strings.NewReader(id + "\n"), stdout: &out, stderr: &errb, getenv: getenv,
 		isTerminal: func(io.Reader) bool { return true }}
-	if st := runQueue(e); st != ExitUsage || !strings.Contains(errb.String(), "directory too long to show whole") {
+	if st := e.dispatch(commandTable(), []string{"queue", "run", id}); st != ExitUsage || !strings.Contains(errb.String(), "directory too long to show whole") {
 		t.Fatalf("exit %d: %s", st, errb.String())
 	}
 }

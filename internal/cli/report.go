@@ -3,15 +3,10 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/journal"
 )
-
-func init() {
-	addCommand(&command{name: "report", summary: "the end-of-session report: held and detected actions, counts", run: runReport})
-}
 
 const reportHelp = `
 Summarise what airlock held, denied and found after the fact, from the
@@ -32,17 +27,13 @@ from now (24h, 90m).
 Exit status: 0 nothing awaits review, 1 something does, 2 usage error.`
 
 func runReport(e *env) int {
-	fs := newFlags(e, "report", "airlock report [--session ID | --last | --story ID... | --all] [--since TIME] [--format text|markdown|json]", reportHelp)
-	session := fs.String("session", "", "report on this session")
-	last := fs.Bool("last", false, "report on the most recent session (the default)")
-	all := fs.Bool("all", false, "report on the whole journal")
-	var stories multiFlag
-	fs.Var(&stories, "story", "report on this story of a loop run (repeatable)")
-	since := fs.String("since", "", "only events at or after this `TIME` (RFC 3339, or a duration back from now such as 24h)")
-	format := fs.String("format", journal.FormatText, "text, markdown or json")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	session := fs.String("session")
+	last := fs.Bool("last")
+	all := fs.Bool("all")
+	stories := fs.List("story")
+	since := fs.String("since")
+	format := fs.String("format")
 	if fs.NArg() != 0 {
 		return fail(e.stderr, &usageError{Msg: "report takes no operands", Hints: []string{"airlock report --session ID"}})
 	}
@@ -135,14 +126,4 @@ func scopeHint(err error) error {
 		return &usageError{Msg: err.Error(), Hints: []string{"a story id is the id in the stories file of an airlock loop run", "airlock report --all lists every story's held actions"}}
 	}
 	return &usageError{Msg: err.Error(), Hints: []string{"airlock report --all shows every session; reports print the first 8 characters of a session id, which --session accepts"}}
-}
-
-// multiFlag collects a repeatable string flag.
-type multiFlag []string
-
-func (m *multiFlag) String() string { return strings.Join(*m, ",") }
-
-func (m *multiFlag) Set(v string) error {
-	*m = append(*m, v)
-	return nil
 }

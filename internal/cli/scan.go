@@ -14,10 +14,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/scan"
 )
 
-func init() {
-	addCommand(&command{name: "scan", summary: "find outward actions in agent output after the fact", run: runScan})
-}
-
 const scanHelp = `
 Read what an agent left behind and find the outward actions no hook held:
 pushes, publishes, deploys, HTTP writes, mail, transfers, destructive
@@ -58,15 +54,12 @@ Examples:
   claude --print "$TASK" | airlock scan --story 7 -`
 
 func runScan(e *env) int {
-	fs := newFlags(e, "scan", "airlock scan [--story ID] [--session ID] [--format text|json] [--no-record] [FILE...|-]", scanHelp)
-	story := fs.String("story", "", "record findings under this loop `story`")
-	session := fs.String("session", "", "record findings under this `session` (default: the one the input names)")
-	format := fs.String("format", "text", "output `format`: text or json")
-	noRecord := fs.Bool("no-record", false, "only print the findings; do not record them in the journal")
-	maxLine := fs.Int("max-line", scan.DefaultMaxLine, "longest line in `bytes` read whole; a longer one is scanned in pieces, with a warning")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	story := fs.String("story")
+	session := fs.String("session")
+	format := fs.String("format")
+	noRecord := fs.Bool("no-record")
+	maxLine := fs.Int("max-line")
 	if *format != "text" && *format != "json" {
 		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown format %q", *format), Hints: []string{"--format text or json"}})
 	}

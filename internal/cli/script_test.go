@@ -98,12 +98,14 @@ func scriptJournal(ts *testscript.TestScript) *journal.Journal {
 }
 
 // cmdQueueID sets VAR to the id of the Nth queue item (1 is the oldest),
-// since ids come from the hash chain and differ on every run:
+// since ids come from the hash chain and differ on every run; with LEN,
+// to its first LEN characters, a prefix:
 //
 //	queueid PUSH 1
+//	queueid SHORT 1 3
 func cmdQueueID(ts *testscript.TestScript, neg bool, args []string) {
-	if neg || len(args) != 2 {
-		ts.Fatalf("usage: queueid VAR N")
+	if neg || len(args) < 2 || len(args) > 3 {
+		ts.Fatalf("usage: queueid VAR N [LEN]")
 	}
 	n, err := strconv.Atoi(args[1])
 	ts.Check(err)
@@ -112,7 +114,13 @@ func cmdQueueID(ts *testscript.TestScript, neg bool, args []string) {
 	if n < 1 || n > len(items) {
 		ts.Fatalf("queueid: %d items, no item %d", len(items), n)
 	}
-	ts.Setenv(args[0], items[n-1].ID)
+	id := items[n-1].ID
+	if len(args) == 3 {
+		l, err := strconv.Atoi(args[2])
+		ts.Check(err)
+		id = id[:min(l, len(id))]
+	}
+	ts.Setenv(args[0], id)
 }
 
 // cmdTamper replaces text in line N of the first journal segment, as

@@ -8,10 +8,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
-func init() {
-	addCommand(&command{name: "trust", summary: "let a project's policy file loosen your policy (by its SHA-256)", run: runTrust})
-}
-
 const trustHelp = `
 A project's .airlock/policy.yaml can only tighten your policy until you
 trust it. Trusting records the file's SHA-256 in airlock's state directory
@@ -22,11 +18,8 @@ Without FILE, the project file is found from the current directory upwards
 (or from CLAUDE_PROJECT_DIR). The file must be valid; it is checked first.`
 
 func runTrust(e *env) int {
-	fs := newFlags(e, "trust", "airlock trust [--revoke] [FILE]", trustHelp)
-	revoke := fs.Bool("revoke", false, "forget the file: it only tightens again")
-	if st, ok := parseFlags(e, fs, e.args); !ok {
-		return st
-	}
+	fs := e.flags
+	revoke := fs.Bool("revoke")
 	cwd, err := e.getwd()
 	if err != nil {
 		return fail(e.stderr, err)

@@ -32,38 +32,39 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	add := func(path string, readOnly bool, flags map[string]bool) {
 		v[path] = AirlockVerb{Path: path, ReadOnly: readOnly, Flags: flags}
 	}
-	queue := map[string]bool{"json": false, "all": false, "for": true, "note": true}
+	settle := map[string]bool{"note": true, "json": false}
 	policyFlags := map[string]bool{"json": false, "cwd": true}
 	add("check", true, map[string]bool{"mode": true, "json": false, "jsonl": false, "cwd": true})
-	add("report", true, map[string]bool{"session": true, "last": false, "all": false, "story": true, "since": true, "format": true})
-	add("doctor", true, map[string]bool{"json": false})
-	add("prompt", true, map[string]bool{"mode": true, "format": true, "cwd": true})
-	add("queue list", true, queue)
-	add("queue show", true, queue)
-	add("queue approve", false, queue)
-	add("queue reject", false, queue)
-	add("queue run", false, queue)
-	add("queue ack", false, queue)
-	add("queue dismiss", false, queue)
+	add("report", true, map[string]bool{"session": true, "last": false, "all": false, "story": true, "since": true, "format": true, "json": false})
 	add("blocked", true, map[string]bool{"since": true, "json": false})
+	add("doctor", true, map[string]bool{"json": false})
+	add("prompt", true, map[string]bool{"mode": true, "format": true, "json": false, "cwd": true})
+	add("queue list", true, map[string]bool{"all": false, "json": false})
+	add("queue show", true, map[string]bool{"json": false})
+	add("queue approve", false, map[string]bool{"for": true, "note": true, "json": false})
+	add("queue reject", false, settle)
+	add("queue ack", false, settle)
+	add("queue dismiss", false, settle)
+	add("queue run", false, map[string]bool{"json": false})
 	add("policy show", true, policyFlags)
 	add("policy check", true, policyFlags)
 	add("policy test", true, policyFlags)
 	add("policy init", false, map[string]bool{"project": false, "force": false})
 	add("audit verify", true, map[string]bool{"json": false})
 	add("audit repair", false, map[string]bool{"json": false})
+	add("audit archive", false, map[string]bool{"keep": true, "json": false})
 	add("mcp pins", true, map[string]bool{"json": false})
 	add("mcp approve", false, map[string]bool{})
 	add("mcp run", false, map[string]bool{})
 	add("mcp serve", false, map[string]bool{})
 	// scan records findings in the journal; hook answers as the agent's
 	// own guard would; the rest change settings, trust or run agents.
-	add("scan", false, map[string]bool{"story": true, "session": true, "format": true, "no-record": false, "max-line": true})
+	add("scan", false, map[string]bool{"story": true, "session": true, "format": true, "json": false, "no-record": false, "max-line": true})
 	add("hook", false, map[string]bool{"event": true})
 	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false})
 	add("uninstall", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false})
 	add("trust", false, map[string]bool{"revoke": false})
-	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "no-constraint": false, "grace": true, "agent-kind": true})
+	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true})
 	add("demo", false, map[string]bool{"keep": true})
 	return v
 }()

@@ -87,6 +87,11 @@ func TestSelfProtection(t *testing.T) {
 		{"computed name", sh("$(which airlock) trust"), RuleAirlockCommand},
 		{"flag before mutating subcommand", sh("airlock --mode x trust"), RuleAirlockCommand},
 		{"unknown future subcommand", sh("airlock frobnicate"), RuleAirlockCommand},
+		// Help after "--" is an operand, not help.
+		{"trust a file named -h", sh("airlock trust -- -h"), RuleAirlockCommand},
+		{"policy init --force -- --help", sh("airlock policy init --force -- --help"), RuleAirlockCommand},
+		{"help as an operand only", sh("airlock -- trust"), RuleAirlockCommand},
+		{"help as a flag's value", sh("airlock queue approve q1 --note=-h"), RuleAirlockCommand},
 	}
 	for _, tt := range denied {
 		t.Run("deny/"+tt.name, func(t *testing.T) {

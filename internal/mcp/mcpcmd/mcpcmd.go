@@ -78,23 +78,48 @@ func newFlags(e Env, name, synopsis, help string) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		fmt.Fprintf(e.Stdout, "Usage:\n  %s\n\n%s\n\nFlags:\n", synopsis, strings.TrimSpace(help))
-		fs.SetOutput(e.Stdout)
-		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
+		printFlags(e.Stdout, fs)
 	}
 	return fs
 }
 
+// printFlags lists the flags as airlock's own help does, with the one
+// spelling the commands document: --flag.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "  -h, --help\n        show this help")
+	fs.VisitAll(func(f *flag.Flag) {
+		arg, usage := flag.UnquoteUsage(f)
+		fmt.Fprintf(w, "  --%s", f.Name)
+		if arg != "" {
+			fmt.Fprintf(w, " %s", strings.ToUpper(arg))
+		}
+		fmt.Fprintf(w, "\n        %s", usage)
+		if f.DefValue != "" && f.DefValue != "false" {
+			fmt.Fprintf(w, " (default: %s)", f.DefValue)
+		}
+		fmt.Fprintln(w)
+	})
+}
+
 func parse(e Env, fs *flag.FlagSet, args []string) (int, bool) {
+	// The flag package prints the usage on every parse error; help is
+	// printed here, once, and only when asked for.
+	usage := fs.Usage
+	fs.Usage = func() {}
 	err := fs.Parse(args)
+	fs.Usage = usage
 	switch {
 	case err == nil:
 		return 0, true
 	case errors.Is(err, flag.ErrHelp):
-		fs.Usage()
+		usage()
 		return exitOK, false
 	}
-	return fail(e.Stderr, &usageError{Msg: err.Error(), Hints: []string{fmt.Sprintf("run \"airlock %s -h\" for its flags", fs.Name())}}), false
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "flag provided but not defined: "); ok {
+		msg = "unknown flag -" + rest
+	}
+	return fail(e.Stderr, &usageError{Msg: msg, Hints: []string{fmt.Sprintf("run \"airlock %s --help\"", fs.Name())}}), false
 }
 
 const runHelp = `

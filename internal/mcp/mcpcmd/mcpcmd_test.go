@@ -35,7 +35,7 @@ func TestUsage(t *testing.T) {
 		{"no upstream", []string{"serve", "--listen", "127.0.0.1:0"}, []string{"exactly one of --upstream URL and --upstream-cmd"}},
 		{"two upstreams", []string{"serve", "--upstream", "http://127.0.0.1:1/mcp", "--upstream-cmd", "--", "x"}, []string{"exactly one of"}},
 		{"upstream-cmd without command", []string{"serve", "--upstream-cmd"}, []string{"--upstream-cmd needs the server's command"}},
-		{"bad flag", []string{"run", "--nope"}, []string{"flag provided but not defined: -nope"}},
+		{"bad flag", []string{"run", "--nope"}, []string{"unknown flag --nope"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -61,8 +61,21 @@ func TestUsage(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	var stdout bytes.Buffer
-	if code := Main([]string{"run", "-h"}, Env{Stdout: &stdout, Stderr: &stdout}); code != exitOK || !strings.Contains(stdout.String(), "airlock mcp run [--config FILE]") {
-		t.Errorf("exit %d: %s", code, stdout.String())
+	for _, h := range []string{"-h", "--help"} {
+		var stdout bytes.Buffer
+		if code := Main([]string{"run", h}, Env{Stdout: &stdout, Stderr: &stdout}); code != exitOK || !strings.Contains(stdout.String(), "airlock mcp run [--config FILE]") {
+			t.Errorf("%s: exit %d: %s", h, code, stdout.String())
+		}
+		if n := strings.Count(stdout.String(), "Usage:"); n != 1 {
+			t.Errorf("%s: help printed %d times", h, n)
+		}
+		if strings.Contains(stdout.String(), "\n  -config") || !strings.Contains(stdout.String(), "\n  --config FILE") {
+			t.Errorf("%s: flags not spelled --flag: %s", h, stdout.String())
+		}
+	}
+	// A mistake goes to standard error alone.
+	var stdout, stderr bytes.Buffer
+	if code := Main([]string{"serve", "--nope"}, Env{Stdout: &stdout, Stderr: &stderr}); code != exitUsage || stdout.Len() != 0 {
+		t.Errorf("exit %d, stdout %q", code, stdout.String())
 	}
 }

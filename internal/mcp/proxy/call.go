@@ -275,22 +275,17 @@ func (p *Proxy) forward(ctx context.Context, req *sdk.CallToolRequest, o *guard.
 		return p.recordFailed(err), nil
 	}
 	params := &sdk.CallToolParams{Name: req.Params.Name, Arguments: o.Forward}
-	if tok := req.Params.GetProgressToken(); tok != nil {
-		params.SetProgressToken(tok)
-		if ss := req.Session; ss != nil {
-			p.mu.Lock()
-			p.progress[tok] = ss
-			p.mu.Unlock()
-			defer func() {
-				p.mu.Lock()
-				delete(p.progress, tok)
-				p.mu.Unlock()
-			}()
-		}
-	}
+	defer p.watchProgress(params, req.Params.GetProgressToken(), req.Session)()
 	res, err := p.up.CallTool(ctx, params)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			// The client cancelled or went away: nothing to answer.
+			p.journalFailure("tools/call", sessionID(req), req.Params.Name, o.Class.String(), "cancelled by the client before the upstream answered: "+ctx.Err().Error())
+			return nil, ctx.Err()
+		}
+		jerr := p.upstreamFailed("tools/call", err)
+		p.journalFailure("tools/call", sessionID(req), req.Params.Name, o.Class.String(), jerr.Error())
+		return nil, jerr
 	}
 	if o.Class != policy.ClassSource {
 		return res, nil

@@ -78,8 +78,14 @@ type Proxy struct {
 	// inflight counts the requests each downstream session has open, for
 	// routing the upstream's requests to the right client.
 	inflight map[*sdk.ServerSession]int
-	// progress maps a progress token to the session that asked for it.
-	progress map[any]*sdk.ServerSession
+	// progress maps the upstream progress token of a forwarded call
+	// (tokenKey of the proxy's own token) to the session that asked and
+	// its token.
+	progress map[string]progressRoute
+	// nextToken is the last upstream progress token handed out.
+	nextToken int64
+	// upDone is closed when the upstream session ends.
+	upDone chan struct{}
 	// nonces are the confirmations asked for and not yet answered.
 	nonces map[string]time.Time
 	// roots are the URIs of the client's roots last passed upstream.
@@ -109,7 +115,7 @@ func New(o Options) *Proxy {
 	p := &Proxy{
 		o: o, name: o.Server, secret: secret,
 		tools: map[string]*toolState{}, resources: map[string]bool{}, templates: map[string]bool{}, prompts: map[string]bool{},
-		inflight: map[*sdk.ServerSession]int{}, progress: map[any]*sdk.ServerSession{}, nonces: map[string]time.Time{},
+		inflight: map[*sdk.ServerSession]int{}, progress: map[string]progressRoute{}, nonces: map[string]time.Time{},
 	}
 	p.client = sdk.NewClient(&sdk.Implementation{Name: "airlock", Title: "airlock MCP firewall", Version: "1"}, &sdk.ClientOptions{
 		// The proxy declares what a full client declares and forwards each
@@ -139,6 +145,8 @@ func (p *Proxy) Connect(ctx context.Context, t sdk.Transport) error {
 		return fmt.Errorf("%w %s: %v", ErrUpstream, p.name, err)
 	}
 	p.up = up
+	p.upDone = make(chan struct{})
+	go func() { _ = up.Wait(); close(p.upDone) }()
 	init := up.InitializeResult()
 	caps := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}}
 	if init != nil && init.Capabilities != nil {
@@ -163,12 +171,17 @@ func (p *Proxy) Connect(ctx context.Context, t sdk.Transport) error {
 	}
 	if caps.Completions != nil {
 		opts.CompletionHandler = func(ctx context.Context, r *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
-			return p.up.Complete(ctx, r.Params)
+			res, err := p.up.Complete(ctx, r.Params)
+			return res, p.upErr(ctx, "completion/complete", err)
 		}
 	}
 	if caps.Resources != nil && caps.Resources.Subscribe {
-		opts.SubscribeHandler = func(ctx context.Context, r *sdk.SubscribeRequest) error { return p.up.Subscribe(ctx, r.Params) }
-		opts.UnsubscribeHandler = func(ctx context.Context, r *sdk.UnsubscribeRequest) error { return p.up.Unsubscribe(ctx, r.Params) }
+		opts.SubscribeHandler = func(ctx context.Context, r *sdk.SubscribeRequest) error {
+			return p.upErr(ctx, "resources/subscribe", p.up.Subscribe(ctx, r.Params))
+		}
+		opts.UnsubscribeHandler = func(ctx context.Context, r *sdk.UnsubscribeRequest) error {
+			return p.upErr(ctx, "resources/unsubscribe", p.up.Unsubscribe(ctx, r.Params))
+		}
 	}
 	if init != nil && init.Instructions != "" {
 		opts.Instructions = p.instructions(init.Instructions)
@@ -178,7 +191,8 @@ func (p *Proxy) Connect(ctx context.Context, t sdk.Transport) error {
 		impl = &sdk.Implementation{Name: init.ServerInfo.Name, Title: init.ServerInfo.Title, Version: init.ServerInfo.Version}
 	}
 	p.server = sdk.NewServer(impl, opts)
-	p.server.AddReceivingMiddleware(p.track)
+	// recoverPanics first, so that it is the outermost.
+	p.server.AddReceivingMiddleware(p.recoverPanics, p.track)
 	for _, what := range []string{"tools", "resources", "prompts"} {
 		if err := p.sync(ctx, what); err != nil {
 			return err
@@ -506,7 +520,8 @@ func (p *Proxy) syncPrompts(ctx context.Context) error {
 		p.mu.Unlock()
 		if !known {
 			p.server.AddPrompt(pr, func(ctx context.Context, r *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
-				return p.up.GetPrompt(ctx, r.Params)
+				res, err := p.up.GetPrompt(ctx, r.Params)
+				return res, p.upErr(ctx, "prompts/get", err)
 			})
 		}
 	}
@@ -530,7 +545,7 @@ func (p *Proxy) syncPrompts(ctx context.Context) error {
 func (p *Proxy) readResource(ctx context.Context, r *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	res, err := p.up.ReadResource(ctx, r.Params)
 	if err != nil || res == nil {
-		return res, err
+		return res, p.upErr(ctx, "resources/read", err)
 	}
 	_, class := p.o.Guard.Policy.MCP.Tool(p.name, "")
 	if class != policy.ClassSource {

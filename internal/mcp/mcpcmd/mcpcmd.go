@@ -119,7 +119,7 @@ func run(args []string, e Env) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	p, code, ok := build(e, *config, *name, argv[0])
+	p, pol, code, ok := build(e, *config, *name, argv[0])
 	if !ok {
 		return code
 	}
@@ -129,6 +129,7 @@ func run(args []string, e Env) int {
 		return fail(e.Stderr, err)
 	}
 	defer p.Close()
+	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
 	err := p.Server().Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(e.Stdin), Writer: nopWriteCloser{e.Stdout}})
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fail(e.Stderr, err)
@@ -184,7 +185,7 @@ func serve(args []string, e Env) int {
 			defaultName = h
 		}
 	}
-	p, code, ok := build(e, *config, *name, defaultName)
+	p, pol, code, ok := build(e, *config, *name, defaultName)
 	if !ok {
 		return code
 	}
@@ -192,6 +193,7 @@ func serve(args []string, e Env) int {
 		return fail(e.Stderr, err)
 	}
 	defer p.Close()
+	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail(e.Stderr, err)
@@ -231,30 +233,35 @@ type stringsFlag []string
 func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
 func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
 
-// serverName is the name given, else the only server the policy
-// configures, else the command's base name without extension.
-func serverName(given, cmd string, m *policy.MCP) string {
-	if given != "" {
-		return given
-	}
-	if len(m.Servers) == 1 {
-		return m.ServerNames()[0]
-	}
+// fallbackName is the name of a server that gives itself none: the
+// command's base name without extension.
+func fallbackName(cmd string) string {
 	base := filepath.Base(cmd)
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
+// announce tells the human which name the proxy goes by, when it was not
+// given, and how the policy treats a server it does not list.
+func announce(e Env, p *proxy.Proxy, given string, m *policy.MCP, unknown string) {
+	if given == "" {
+		fmt.Fprintf(e.Stderr, "airlock: mcp: no --name, so this server is %q (the name it gives itself, else its command's); pass --name with the name your agent's MCP configuration gives it\n", p.Name())
+	}
+	if _, listed := m.Servers[p.Name()]; !listed {
+		fmt.Fprintf(e.Stderr, "airlock: mcp: server %q is not in the policy's mcp: section, so its tools are decided by the table's \"unknown\" entry (%s)\n", p.Name(), unknown)
+	}
+}
+
 // build makes a proxy on the policy in effect (or the one --config names),
 // the journal and the pin store.
-func build(e Env, config, given, cmd string) (*proxy.Proxy, int, bool) {
+func build(e Env, config, given, cmd string) (*proxy.Proxy, *policy.Policy, int, bool) {
 	getenv := e.Getenv
 	if config != "" {
 		abs, err := filepath.Abs(config)
 		if err != nil {
-			return nil, fail(e.Stderr, err), false
+			return nil, nil, fail(e.Stderr, err), false
 		}
 		if _, err := os.Stat(abs); err != nil {
-			return nil, fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--config: %v", err)}), false
+			return nil, nil, fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--config: %v", err)}), false
 		}
 		getenv = func(k string) string {
 			if k == "AIRLOCK_POLICY" {
@@ -265,41 +272,37 @@ func build(e Env, config, given, cmd string) (*proxy.Proxy, int, bool) {
 	}
 	cwd, err := e.Getwd()
 	if err != nil {
-		return nil, fail(e.Stderr, err), false
+		return nil, nil, fail(e.Stderr, err), false
 	}
 	exe, _ := e.Executable()
 	pol, err := policy.Load(policy.Options{Getenv: getenv, Cwd: cwd, ProjectDir: getenv("CLAUDE_PROJECT_DIR"), Executable: exe})
 	if err != nil {
-		return nil, fail(e.Stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock policy check"}}), false
-	}
-	name := serverName(given, cmd, &pol.MCP)
-	if _, listed := pol.MCP.Servers[name]; !listed {
-		fmt.Fprintf(e.Stderr, "airlock: mcp: server %q is not in the policy's mcp: section, so its tools are decided by the table's \"unknown\" entry (%s in %s mode)\n",
-			name, pol.Table(pol.Mode).Unknown, pol.Mode)
+		return nil, nil, fail(e.Stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock policy check"}}), false
 	}
 	for _, ig := range pol.MCP.Ignored {
 		fmt.Fprintf(e.Stderr, "airlock: mcp: ignored %s\n", ig)
 	}
 	state := pol.Paths.StateDir
 	if state == "" {
-		return nil, fail(e.Stderr, &usageError{Msg: "no state directory for the pins and the journal", Hints: []string{"set HOME, XDG_STATE_HOME or AIRLOCK_HOME"}}), false
+		return nil, nil, fail(e.Stderr, &usageError{Msg: "no state directory for the pins and the journal", Hints: []string{"set HOME, XDG_STATE_HOME or AIRLOCK_HOME"}}), false
 	}
 	key, err := guard.LoadKey(state)
 	if err != nil {
-		return nil, fail(e.Stderr, err), false
+		return nil, nil, fail(e.Stderr, err), false
 	}
 	// The journal lives where airlock's own commands keep it.
 	j, err := journal.Open(journal.DirIn(state))
 	if err != nil {
-		return nil, fail(e.Stderr, fmt.Errorf("the journal: %w (airlock records every MCP call and does not run without it)", err)), false
+		return nil, nil, fail(e.Stderr, fmt.Errorf("the journal: %w (airlock records every MCP call and does not run without it)", err)), false
 	}
 	var rec agent.Recorder = j
 	return proxy.New(proxy.Options{
-		Server:   name,
+		Server:   given,
+		Fallback: fallbackName(cmd),
 		Guard:    &guard.Guard{Policy: pol, History: guard.Journal{J: j}, Key: key},
 		Recorder: rec,
 		Pins:     pin.Open(filepath.Join(state, pin.File)),
 		Log:      e.Stderr,
 		Cwd:      cwd,
-	}), 0, true
+	}), pol, 0, true
 }

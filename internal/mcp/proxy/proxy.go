@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,8 +41,13 @@ import (
 // Options configure a proxy.
 type Options struct {
 	// Server is the upstream's name in the policy's mcp: section and in
-	// pins and the journal.
+	// pins and the journal. Empty takes the name the upstream gives itself
+	// (serverInfo.name in its initialize result, see DefaultName), else
+	// Fallback.
 	Server string
+	// Fallback is the name when Server is empty and the upstream gives
+	// none usable.
+	Fallback string
 	// Guard decides calls; its Policy is the policy in effect.
 	Guard *guard.Guard
 	// Recorder keeps every decision (the journal). A held call needs a
@@ -142,9 +148,20 @@ func New(o Options) *Proxy {
 func (p *Proxy) Connect(ctx context.Context, t sdk.Transport) error {
 	up, err := p.client.Connect(ctx, t, nil)
 	if err != nil {
-		return fmt.Errorf("%w %s: %v", ErrUpstream, p.name, err)
+		name := p.name
+		if name == "" {
+			name = DefaultName("", p.o.Fallback)
+		}
+		return fmt.Errorf("%w %s: %v", ErrUpstream, name, err)
 	}
 	p.up = up
+	if p.name == "" {
+		info := ""
+		if ir := up.InitializeResult(); ir != nil && ir.ServerInfo != nil {
+			info = ir.ServerInfo.Name
+		}
+		p.name = DefaultName(info, p.o.Fallback)
+	}
 	p.upDone = make(chan struct{})
 	go func() { _ = up.Wait(); close(p.upDone) }()
 	init := up.InitializeResult()
@@ -199,6 +216,43 @@ func (p *Proxy) Connect(ctx context.Context, t sdk.Transport) error {
 		}
 	}
 	return nil
+}
+
+// DefaultName is a server's name when none is given: the name the server
+// gives itself (serverInfo.name), else fallback, else "upstream". Two
+// servers started by one interpreter (python3, npx) thus get their own
+// pin namespaces. The name is made fit for "mcp__NAME__tool", a pin key
+// and a journal field: its last path element ("mcp-servers/everything"
+// gives "everything"), letters, digits, "-", "_" and "." kept, other
+// runes and "__" turned into "-", at most 64 bytes.
+func DefaultName(info, fallback string) string {
+	for _, cand := range []string{info, fallback} {
+		if i := strings.LastIndexAny(cand, "/\\"); i >= 0 {
+			cand = cand[i+1:]
+		}
+		var b strings.Builder
+		for _, r := range cand {
+			switch {
+			case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.':
+				b.WriteRune(r)
+			case r == '_' && !strings.HasSuffix(b.String(), "_"):
+				b.WriteRune(r)
+			default:
+				b.WriteByte('-')
+			}
+			if b.Len() >= 64 {
+				break
+			}
+		}
+		name := strings.Trim(b.String(), "-_.")
+		if len(name) > 64 {
+			name = name[:64]
+		}
+		if name != "" {
+			return name
+		}
+	}
+	return "upstream"
 }
 
 // Name is the upstream's name in the policy, pins and journal.

@@ -156,6 +156,8 @@ func serve(args []string, e Env) int {
 	upCmd := fs.Bool("upstream-cmd", false, "start the upstream server: the command after --")
 	var origins stringsFlag
 	fs.Var(&origins, "allow-origin", "also accept browser requests from this `origin` (repeatable)")
+	ttl := fs.Duration("session-ttl", proxy.DefaultSessionTTL, "close a session after this `duration` without a request from its client")
+	maxSessions := fs.Int("max-sessions", proxy.DefaultMaxSessions, "hold at most this `many` sessions at once; a client asking for one more is refused (HTTP 503)")
 	if st, ok := parse(e, fs, args); !ok {
 		return st
 	}
@@ -167,6 +169,10 @@ func serve(args []string, e Env) int {
 		return fail(e.Stderr, &usageError{Msg: "--upstream-cmd needs the server's command after --"})
 	case !*upCmd && len(argv) > 0:
 		return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("unexpected arguments %q (give the command with --upstream-cmd)", argv)})
+	}
+	if *ttl <= 0 || *maxSessions < 1 {
+		return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--session-ttl must be positive and --max-sessions at least 1 (got %s and %d)", *ttl, *maxSessions),
+			Hints: []string{fmt.Sprintf("the defaults: --session-ttl %s --max-sessions %d", proxy.DefaultSessionTTL, proxy.DefaultMaxSessions)}})
 	}
 	if err := proxy.CheckListen(*listen); err != nil {
 		return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--listen %s: %v", *listen, err), Hints: []string{"airlock listens on loopback only: --listen 127.0.0.1:PORT"}})
@@ -199,7 +205,7 @@ func serve(args []string, e Env) int {
 		return fail(e.Stderr, err)
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	srv := &http.Server{Handler: p.Handler(port, origins), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: p.Handler(port, origins, proxy.SessionLimits{IdleTTL: *ttl, Max: *maxSessions}), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(e.Stdout, "airlock: MCP proxy for %s listening on http://%s/\n", p.Name(), ln.Addr())
 	go func() {
 		<-ctx.Done()

@@ -35,6 +35,8 @@ func TestUsage(t *testing.T) {
 		{"no upstream", []string{"serve", "--listen", "127.0.0.1:0"}, []string{"exactly one of --upstream URL and --upstream-cmd"}},
 		{"two upstreams", []string{"serve", "--upstream", "http://127.0.0.1:1/mcp", "--upstream-cmd", "--", "x"}, []string{"exactly one of"}},
 		{"upstream-cmd without command", []string{"serve", "--upstream-cmd"}, []string{"--upstream-cmd needs the server's command"}},
+		{"no session ttl", []string{"serve", "--session-ttl", "0s", "--upstream", "http://127.0.0.1:1/mcp"}, []string{"--session-ttl must be positive", "hint: the defaults: --session-ttl 30m0s --max-sessions 64"}},
+		{"no sessions", []string{"serve", "--max-sessions", "0", "--upstream", "http://127.0.0.1:1/mcp"}, []string{"--max-sessions at least 1"}},
 		{"bad flag", []string{"run", "--nope"}, []string{"flag provided but not defined: -nope"}},
 	}
 	for _, tt := range tests {

@@ -117,13 +117,13 @@ func run(args []string, e Env) int {
 	if len(argv) == 0 {
 		return fail(e.Stderr, &usageError{Msg: "mcp run needs the server's command after --", Hints: []string{"airlock mcp run --name texts -- texts-mcp-server --flag"}})
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	p, pol, code, ok := build(e, *config, *name, argv[0])
 	if !ok {
 		return code
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := upstreamCommand(ctx, argv)
 	cmd.Stderr = e.Stderr
 	if err := p.Connect(ctx, &sdk.CommandTransport{Command: cmd}); err != nil {
 		return fail(e.Stderr, err)
@@ -135,6 +135,22 @@ func run(args []string, e Env) int {
 		return fail(e.Stderr, err)
 	}
 	return exitOK
+}
+
+// stopSignals end the proxy: the upstream is stopped, then the proxy
+// exits (and "airlock mcp run|serve" forwards them here).
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// upstreamGrace is how long the upstream has to exit after SIGTERM.
+const upstreamGrace = 5 * time.Second
+
+// upstreamCommand is the upstream server's process: when the proxy stops,
+// it gets SIGTERM, then SIGKILL after upstreamGrace, and is waited for.
+func upstreamCommand(ctx context.Context, argv []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = upstreamGrace
+	return cmd
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -177,12 +193,12 @@ func serve(args []string, e Env) int {
 	if err := proxy.CheckListen(*listen); err != nil {
 		return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--listen %s: %v", *listen, err), Hints: []string{"airlock listens on loopback only: --listen 127.0.0.1:PORT"}})
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	var t sdk.Transport
 	defaultName := "upstream"
 	if *upCmd {
-		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd := upstreamCommand(ctx, argv)
 		cmd.Stderr = e.Stderr
 		t, defaultName = &sdk.CommandTransport{Command: cmd}, argv[0]
 	} else {

@@ -130,7 +130,8 @@ func run(args []string, e Env) int {
 	}
 	defer p.Close()
 	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
-	err := p.Server().Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(e.Stdin), Writer: nopWriteCloser{e.Stdout}})
+	in, out := proxy.StdioTransport(e.Stdin, e.Stdout, e.Stderr)
+	err := p.Server().Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fail(e.Stderr, err)
 	}
@@ -153,9 +154,6 @@ func upstreamCommand(ctx context.Context, argv []string) *exec.Cmd {
 	return cmd
 }
 
-type nopWriteCloser struct{ io.Writer }
-
-func (nopWriteCloser) Close() error { return nil }
 
 const serveHelp = `
 Serve MCP over streamable HTTP at http://ADDR/ in front of an upstream MCP

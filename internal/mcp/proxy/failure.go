@@ -45,7 +45,8 @@ const (
 // recoverPanics is the outermost receiving middleware: a panic while
 // handling one request (whatever a peer sent) fails that request alone,
 // with a JSON-RPC error; the session, the other sessions and the process
-// go on. It is logged for the human and journaled.
+// go on. It is logged for the human and journaled. It also keeps every
+// error it passes on encodable (see encodable).
 func (p *Proxy) recoverPanics(next sdk.MethodHandler) sdk.MethodHandler {
 	return func(ctx context.Context, method string, req sdk.Request) (res sdk.Result, err error) {
 		defer func() {
@@ -66,8 +67,21 @@ func (p *Proxy) recoverPanics(next sdk.MethodHandler) sdk.MethodHandler {
 			p.journalFailure(method, sid, tool, "", msg)
 			res, err = nil, &jsonrpc.Error{Code: CodeInternal, Message: sanitize.Text(msg)}
 		}()
-		return next(ctx, method, req)
+		res, err = next(ctx, method, req)
+		return res, encodable(err)
 	}
+}
+
+// encodable drops an error's data when it is not valid JSON: the SDK
+// builds some errors' data from the request ("resource not found" quotes
+// the URI Go-style, so a NUL in it becomes \x00), and a response that
+// cannot be encoded ends the whole session.
+func encodable(err error) error {
+	var we *jsonrpc.Error
+	if err == nil || !errors.As(err, &we) || len(we.Data) == 0 || json.Valid(we.Data) {
+		return err
+	}
+	return &jsonrpc.Error{Code: we.Code, Message: we.Message}
 }
 
 // upstreamFailed turns the upstream's failure to complete a forwarded

@@ -70,7 +70,7 @@ func (s *syncBuffer) String() string {
 	return s.b.String()
 }
 
-func loadPolicy(t *testing.T, yaml string) *policy.Policy {
+func loadPolicy(t testing.TB, yaml string) *policy.Policy {
 	t.Helper()
 	file := filepath.Join(t.TempDir(), "policy.yaml")
 	if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {

@@ -154,7 +154,6 @@ func upstreamCommand(ctx context.Context, argv []string) *exec.Cmd {
 	return cmd
 }
 
-
 const serveHelp = `
 Serve MCP over streamable HTTP at http://ADDR/ in front of an upstream MCP
 server: a URL (streamable HTTP) or a command started with --upstream-cmd.

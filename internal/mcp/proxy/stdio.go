@@ -51,9 +51,9 @@ func (l *lineWriter) Close() error { return nil }
 
 // lineFilter passes on the lines the SDK can decode.
 type lineFilter struct {
-	r    *bufio.Reader
-	w    *lineWriter
-	log  io.Writer
+	r   *bufio.Reader
+	w   *lineWriter
+	log io.Writer
 	buf []byte
 	err error
 }

@@ -291,6 +291,13 @@ func (p *Proxy) forward(ctx context.Context, req *sdk.CallToolRequest, o *guard.
 		return res, nil
 	}
 	out, untrusted, writers := render(&p.o.Guard.Policy.MCP, p.name, req.Params.Name, o.Tool, res)
+	if out != nil && out.StructuredContent != nil && !p.hasOutputSchema(req.Params.Name) {
+		// Clients that prefer structuredContent (Claude Code shows the
+		// model its JSON, not the text) would bypass airlock's labelled
+		// rendering: without an output schema that obliges the server to
+		// send it, the model gets the rendering only.
+		out.StructuredContent = nil
+	}
 	d := guard.Detail{Server: p.name, Tool: req.Params.Name, Class: o.Class.String(), Phase: "result", Decision: "allow",
 		Untrusted: untrusted, Writers: writers}
 	b, _ := json.Marshal(d)
@@ -302,6 +309,18 @@ func (p *Proxy) forward(ctx context.Context, req *sdk.CallToolRequest, o *guard.
 		return p.recordFailed(err), nil
 	}
 	return out, nil
+}
+
+// hasOutputSchema reports whether the upstream's tool declares one.
+func (p *Proxy) hasOutputSchema(tool string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, d := range p.lastDefs {
+		if d.Name == tool {
+			return len(d.OutputSchema) > 0
+		}
+	}
+	return false
 }
 
 // record hands the decision to the journal.

@@ -29,6 +29,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
+	"github.com/airlock-dev/airlock/internal/mcp/proxied"
 	"github.com/airlock-dev/airlock/internal/mcp/proxy"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -130,6 +131,7 @@ func run(args []string, e Env) int {
 	}
 	defer p.Close()
 	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
+	defer register(e, pol, p.Name(), *config)()
 	in, out := proxy.StdioTransport(e.Stdin, e.Stdout, e.Stderr)
 	err := p.Server().Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
@@ -213,6 +215,7 @@ func serve(args []string, e Env) int {
 	}
 	defer p.Close()
 	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
+	defer register(e, pol, p.Name(), *config)()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail(e.Stderr, err)
@@ -251,6 +254,24 @@ type stringsFlag []string
 
 func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
 func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// register declares the proxy as the decider of its server's calls for
+// the agent that started it, so that the agent's hook does not decide
+// them a second time (package proxied). Without it the hook decides too,
+// which is the stricter side.
+func register(e Env, pol *policy.Policy, name, config string) (release func()) {
+	if config != "" {
+		if abs, err := filepath.Abs(config); err == nil {
+			config = abs
+		}
+	}
+	release, err := proxied.Register(pol.Paths.StateDir, name, config)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "airlock: mcp: %v; an agent hook will also decide %s's calls with its own policy\n", err, name)
+		return func() {}
+	}
+	return release
+}
 
 // fallbackName is the name of a server that gives itself none: the
 // command's base name without extension.

@@ -112,8 +112,13 @@ func TestClaudeMCP(t *testing.T) {
 		{ID: "sink", Tool: "mcp__texts__send_message", Input: map[string]any{"to": "Bob", "body": "the door code is 4711"}},
 		{Text: "done"},
 	}
+	// airlock's hooks are installed too, in unattended mode, where the
+	// hook would hold every call to a server the user's policy does not
+	// list: for servers behind a proxy this agent started, the proxy's
+	// decision is the only one (package proxied).
+	install(t, w, airlock)
 	api := newFakeAPI(t, steps)
-	s := w.runClaude(claude, api, "Task: read my texts and answer them.", nil,
+	s := w.runClaude(claude, api, "Task: read my texts and answer them.", []string{"AIRLOCK_MODE=unattended"},
 		"--mcp-config", mcpConfig, "--strict-mcp-config", "--allowedTools", "mcp__texts,mcp__everything")
 
 	result := func(id string) toolResult {
@@ -167,6 +172,19 @@ func TestClaudeMCP(t *testing.T) {
 	out, err := w.run(nil, airlock, "queue", "list", "--json")
 	if err != nil || !strings.Contains(out, "send_message") {
 		t.Errorf("airlock queue list: %v\n%s", err, out)
+	}
+	// The hook deferred each MCP call to the proxy rather than deciding
+	// it a second time.
+	n := 0
+	_ = filepath.WalkDir(filepath.Join(w.home, ".local", "state"), func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".jsonl") {
+			b, _ := os.ReadFile(path)
+			n += strings.Count(string(b), `"rule":"mcp.proxied"`)
+		}
+		return nil
+	})
+	if n < len(steps)-1 {
+		t.Errorf("the journal has %d hook decisions deferred to the proxy, want at least %d", n, len(steps)-1)
 	}
 	if strings.Contains(s.stderr, "panic:") {
 		t.Errorf("a process panicked:\n%s", s.stderr)

@@ -97,9 +97,19 @@ func FuzzClientMessages(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer ss.Close()
-		defer inW.Close()
-		defer outR.Close()
+		defer func() {
+			// Closing must not hang either: it waits for the session's
+			// handlers.
+			inW.Close()
+			outR.Close()
+			closed := make(chan struct{})
+			go func() { ss.Close(); close(closed) }()
+			select {
+			case <-closed:
+			case <-time.After(20 * time.Second):
+				t.Fatalf("closing the session hangs after %q", msgs)
+			}
+		}()
 		ping := fmt.Sprintf("fuzz-ping-%d", n.Add(1))
 		answered := make(chan bool, 1)
 		go func() {

@@ -214,8 +214,9 @@ func serve(args []string, e Env) int {
 		return fail(e.Stderr, err)
 	}
 	defer p.Close()
+	// Not registered (package proxied): an HTTP client is no child of
+	// the proxy, so nothing binds it to one agent; the hook decides too.
 	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
-	defer register(e, pol, p.Name(), *config)()
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail(e.Stderr, err)

@@ -16,7 +16,7 @@
 //   - the registration names the proxy's client process (the first
 //     ancestor that is not airlock or airlock-mcp: the agent that started
 //     it) with its start time, and the hook defers only when that very
-//     process is one of its own ancestors. A proxy of the same name
+//     process is its parent or grandparent. A proxy of the same name
 //     started by another agent, another session or by hand therefore
 //     defers nothing, and the hook decides as for any MCP server.
 //
@@ -89,8 +89,8 @@ func Register(stateDir, server, config string) (release func(), err error) {
 }
 
 // Deciding returns the registration of a live proxy of server that the
-// calling process's agent started: the proxy decides that server's
-// calls. ok is false in every other case.
+// calling process's agent (its parent or grandparent) started: the proxy
+// decides that server's calls. ok is false in every other case.
 func Deciding(stateDir, server string) (reg Registration, ok bool) {
 	if stateDir == "" || !validName(server) {
 		return Registration{}, false
@@ -99,7 +99,10 @@ func Deciding(stateDir, server string) (reg Registration, ok bool) {
 	if len(matches) == 0 {
 		return Registration{}, false
 	}
-	mine, err := ancestors(os.Getpid(), 6)
+	// Only the hook's parent or grandparent (Claude Code runs hooks
+	// through a shell): a process further up, such as the terminal's
+	// shell that started both the agent and some proxy, is no binding.
+	mine, err := ancestors(os.Getpid(), 2)
 	if err != nil {
 		return Registration{}, false
 	}

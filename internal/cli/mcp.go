@@ -50,7 +50,7 @@ func mcpProxy(e *env, sub string) int {
 	}
 	cmd := exec.Command(bin, append([]string{sub}, e.args...)...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-	err := cmd.Run()
+	err := runForwarding(cmd)
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

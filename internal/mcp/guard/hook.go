@@ -12,6 +12,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/mcp/proxied"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -100,14 +101,28 @@ func LoadKey(stateDir string) ([]byte, error) {
 	return key, f.Close()
 }
 
+// RuleProxied is the hook's rule for a call that the MCP proxy decides
+// (see package proxied).
+const RuleProxied = "mcp.proxied"
+
 // ForHook is the agent hooks' entry: it applies the MCP firewall to an
-// mcp__server__tool call whose server is not behind the proxy, with the
+// mcp__server__tool call whose server is not behind a proxy this agent
+// started (that proxy decides its calls: see package proxied), with the
 // state read from rec when it is the journal. It replaces *v and returns
 // the Detail to journal with the call; for other tools it does nothing
 // and returns nil.
 func ForHook(rec agent.Recorder, now func() time.Time, p *policy.Policy, tool string, input json.RawMessage, v *policy.Verdict) json.RawMessage {
-	if _, _, ok := policy.SplitToolName(tool); !ok {
+	server, name, ok := policy.SplitToolName(tool)
+	if !ok {
 		return nil
+	}
+	if reg, ok := proxied.Deciding(p.Paths.StateDir, server); ok {
+		// One decision per call: the proxy this agent started for the
+		// server makes it, with its own configuration, and journals it.
+		*v = policy.Verdict{Decision: policy.Allow, Rule: RuleProxied, Mode: p.Mode,
+			Message: fmt.Sprintf("decided by airlock's MCP proxy for %s (pid %d), which this agent started", server, reg.Proxy.PID)}
+		b, _ := json.Marshal(Detail{Server: server, Tool: name, Phase: "hook", Decision: "allow", Rule: RuleProxied, Reason: v.Message})
+		return b
 	}
 	g := &Guard{Policy: p, Now: now}
 	if j, ok := rec.(*journal.Journal); ok {

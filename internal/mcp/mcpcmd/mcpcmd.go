@@ -29,6 +29,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
+	"github.com/airlock-dev/airlock/internal/mcp/proxied"
 	"github.com/airlock-dev/airlock/internal/mcp/proxy"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -142,28 +143,43 @@ func run(args []string, e Env) int {
 	if len(argv) == 0 {
 		return fail(e.Stderr, &usageError{Msg: "mcp run needs the server's command after --", Hints: []string{"airlock mcp run --name texts -- texts-mcp-server --flag"}})
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
-	p, code, ok := build(e, *config, *name, argv[0])
+	p, pol, code, ok := build(e, *config, *name, argv[0])
 	if !ok {
 		return code
 	}
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := upstreamCommand(ctx, argv)
 	cmd.Stderr = e.Stderr
 	if err := p.Connect(ctx, &sdk.CommandTransport{Command: cmd}); err != nil {
 		return fail(e.Stderr, err)
 	}
 	defer p.Close()
-	err := p.Server().Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(e.Stdin), Writer: nopWriteCloser{e.Stdout}})
+	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
+	defer register(e, pol, p.Name(), *config)()
+	in, out := proxy.StdioTransport(e.Stdin, e.Stdout, e.Stderr)
+	err := p.Server().Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
 	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
 		return fail(e.Stderr, err)
 	}
 	return exitOK
 }
 
-type nopWriteCloser struct{ io.Writer }
+// stopSignals end the proxy: the upstream is stopped, then the proxy
+// exits (and "airlock mcp run|serve" forwards them here).
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
 
-func (nopWriteCloser) Close() error { return nil }
+// upstreamGrace is how long the upstream has to exit after SIGTERM.
+const upstreamGrace = 5 * time.Second
+
+// upstreamCommand is the upstream server's process: when the proxy stops,
+// it gets SIGTERM, then SIGKILL after upstreamGrace, and is waited for.
+func upstreamCommand(ctx context.Context, argv []string) *exec.Cmd {
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Cancel = func() error { return cmd.Process.Signal(syscall.SIGTERM) }
+	cmd.WaitDelay = upstreamGrace
+	return cmd
+}
 
 const serveHelp = `
 Serve MCP over streamable HTTP at http://ADDR/ in front of an upstream MCP
@@ -180,6 +196,8 @@ func serve(args []string, e Env) int {
 	upCmd := fs.Bool("upstream-cmd", false, "start the upstream server: the command after --")
 	var origins stringsFlag
 	fs.Var(&origins, "allow-origin", "also accept browser requests from this `origin` (repeatable)")
+	ttl := fs.Duration("session-ttl", proxy.DefaultSessionTTL, "close a session after this `duration` without a request from its client")
+	maxSessions := fs.Int("max-sessions", proxy.DefaultMaxSessions, "hold at most this `many` sessions at once; a client asking for one more is refused (HTTP 503)")
 	if st, ok := parse(e, fs, args); !ok {
 		return st
 	}
@@ -192,15 +210,19 @@ func serve(args []string, e Env) int {
 	case !*upCmd && len(argv) > 0:
 		return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("unexpected arguments %q (give the command with --upstream-cmd)", argv)})
 	}
+	if *ttl <= 0 || *maxSessions < 1 {
+		return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--session-ttl must be positive and --max-sessions at least 1 (got %s and %d)", *ttl, *maxSessions),
+			Hints: []string{fmt.Sprintf("the defaults: --session-ttl %s --max-sessions %d", proxy.DefaultSessionTTL, proxy.DefaultMaxSessions)}})
+	}
 	if err := proxy.CheckListen(*listen); err != nil {
 		return fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--listen %s: %v", *listen, err), Hints: []string{"airlock listens on loopback only: --listen 127.0.0.1:PORT"}})
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), stopSignals...)
 	defer stop()
 	var t sdk.Transport
 	defaultName := "upstream"
 	if *upCmd {
-		cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+		cmd := upstreamCommand(ctx, argv)
 		cmd.Stderr = e.Stderr
 		t, defaultName = &sdk.CommandTransport{Command: cmd}, argv[0]
 	} else {
@@ -209,7 +231,7 @@ func serve(args []string, e Env) int {
 			defaultName = h
 		}
 	}
-	p, code, ok := build(e, *config, *name, defaultName)
+	p, pol, code, ok := build(e, *config, *name, defaultName)
 	if !ok {
 		return code
 	}
@@ -217,12 +239,15 @@ func serve(args []string, e Env) int {
 		return fail(e.Stderr, err)
 	}
 	defer p.Close()
+	// Not registered (package proxied): an HTTP client is no child of
+	// the proxy, so nothing binds it to one agent; the hook decides too.
+	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail(e.Stderr, err)
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	srv := &http.Server{Handler: p.Handler(port, origins), ReadHeaderTimeout: 10 * time.Second}
+	srv := &http.Server{Handler: p.Handler(port, origins, proxy.SessionLimits{IdleTTL: *ttl, Max: *maxSessions}), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(e.Stdout, "airlock: MCP proxy for %s listening on http://%s/\n", p.Name(), ln.Addr())
 	go func() {
 		<-ctx.Done()
@@ -256,30 +281,53 @@ type stringsFlag []string
 func (s *stringsFlag) String() string     { return strings.Join(*s, ",") }
 func (s *stringsFlag) Set(v string) error { *s = append(*s, v); return nil }
 
-// serverName is the name given, else the only server the policy
-// configures, else the command's base name without extension.
-func serverName(given, cmd string, m *policy.MCP) string {
-	if given != "" {
-		return given
+// register declares the proxy as the decider of its server's calls for
+// the agent that started it, so that the agent's hook does not decide
+// them a second time (package proxied). Without it the hook decides too,
+// which is the stricter side.
+func register(e Env, pol *policy.Policy, name, config string) (release func()) {
+	if config != "" {
+		if abs, err := filepath.Abs(config); err == nil {
+			config = abs
+		}
 	}
-	if len(m.Servers) == 1 {
-		return m.ServerNames()[0]
+	release, err := proxied.Register(pol.Paths.StateDir, name, config)
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "airlock: mcp: %v; an agent hook will also decide %s's calls with its own policy\n", err, name)
+		return func() {}
 	}
+	return release
+}
+
+// fallbackName is the name of a server that gives itself none: the
+// command's base name without extension.
+func fallbackName(cmd string) string {
 	base := filepath.Base(cmd)
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
+// announce tells the human which name the proxy goes by, when it was not
+// given, and how the policy treats a server it does not list.
+func announce(e Env, p *proxy.Proxy, given string, m *policy.MCP, unknown string) {
+	if given == "" {
+		fmt.Fprintf(e.Stderr, "airlock: mcp: no --name, so this server is %q (the name it gives itself, else its command's); pass --name with the name your agent's MCP configuration gives it\n", p.Name())
+	}
+	if _, listed := m.Servers[p.Name()]; !listed {
+		fmt.Fprintf(e.Stderr, "airlock: mcp: server %q is not in the policy's mcp: section, so its tools are decided by the table's \"unknown\" entry (%s)\n", p.Name(), unknown)
+	}
+}
+
 // build makes a proxy on the policy in effect (or the one --config names),
 // the journal and the pin store.
-func build(e Env, config, given, cmd string) (*proxy.Proxy, int, bool) {
+func build(e Env, config, given, cmd string) (*proxy.Proxy, *policy.Policy, int, bool) {
 	getenv := e.Getenv
 	if config != "" {
 		abs, err := filepath.Abs(config)
 		if err != nil {
-			return nil, fail(e.Stderr, err), false
+			return nil, nil, fail(e.Stderr, err), false
 		}
 		if _, err := os.Stat(abs); err != nil {
-			return nil, fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--config: %v", err)}), false
+			return nil, nil, fail(e.Stderr, &usageError{Msg: fmt.Sprintf("--config: %v", err)}), false
 		}
 		getenv = func(k string) string {
 			if k == "AIRLOCK_POLICY" {
@@ -290,41 +338,37 @@ func build(e Env, config, given, cmd string) (*proxy.Proxy, int, bool) {
 	}
 	cwd, err := e.Getwd()
 	if err != nil {
-		return nil, fail(e.Stderr, err), false
+		return nil, nil, fail(e.Stderr, err), false
 	}
 	exe, _ := e.Executable()
 	pol, err := policy.Load(policy.Options{Getenv: getenv, Cwd: cwd, ProjectDir: getenv("CLAUDE_PROJECT_DIR"), Executable: exe})
 	if err != nil {
-		return nil, fail(e.Stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock policy check"}}), false
-	}
-	name := serverName(given, cmd, &pol.MCP)
-	if _, listed := pol.MCP.Servers[name]; !listed {
-		fmt.Fprintf(e.Stderr, "airlock: mcp: server %q is not in the policy's mcp: section, so its tools are decided by the table's \"unknown\" entry (%s in %s mode)\n",
-			name, pol.Table(pol.Mode).Unknown, pol.Mode)
+		return nil, nil, fail(e.Stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock policy check"}}), false
 	}
 	for _, ig := range pol.MCP.Ignored {
 		fmt.Fprintf(e.Stderr, "airlock: mcp: ignored %s\n", ig)
 	}
 	state := pol.Paths.StateDir
 	if state == "" {
-		return nil, fail(e.Stderr, &usageError{Msg: "no state directory for the pins and the journal", Hints: []string{"set HOME, XDG_STATE_HOME or AIRLOCK_HOME"}}), false
+		return nil, nil, fail(e.Stderr, &usageError{Msg: "no state directory for the pins and the journal", Hints: []string{"set HOME, XDG_STATE_HOME or AIRLOCK_HOME"}}), false
 	}
 	key, err := guard.LoadKey(state)
 	if err != nil {
-		return nil, fail(e.Stderr, err), false
+		return nil, nil, fail(e.Stderr, err), false
 	}
 	// The journal lives where airlock's own commands keep it.
 	j, err := journal.Open(journal.DirIn(state))
 	if err != nil {
-		return nil, fail(e.Stderr, fmt.Errorf("the journal: %w (airlock records every MCP call and does not run without it)", err)), false
+		return nil, nil, fail(e.Stderr, fmt.Errorf("the journal: %w (airlock records every MCP call and does not run without it)", err)), false
 	}
 	var rec agent.Recorder = j
 	return proxy.New(proxy.Options{
-		Server:   name,
+		Server:   given,
+		Fallback: fallbackName(cmd),
 		Guard:    &guard.Guard{Policy: pol, History: guard.Journal{J: j}, Key: key},
 		Recorder: rec,
 		Pins:     pin.Open(filepath.Join(state, pin.File)),
 		Log:      e.Stderr,
 		Cwd:      cwd,
-	}), 0, true
+	}), pol, 0, true
 }

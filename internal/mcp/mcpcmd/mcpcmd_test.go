@@ -30,11 +30,13 @@ func TestUsage(t *testing.T) {
 		{"run without command", []string{"run"}, []string{"mcp run needs the server's command after --"}},
 		{"missing config", []string{"run", "--config", filepath.Join(dir, "nowhere.yaml"), "--", "true"}, []string{"--config: ", "nowhere.yaml"}},
 		{"broken mcp section", []string{"run", "--config", bad, "--", "true"}, []string{"bad.yaml:5: bad value: sink \"send\" needs recipient_arg", "hint: airlock policy check"}},
-		{"server that cannot start", []string{"run", "--config", good, "--", filepath.Join(dir, "no-such-server")}, []string{"upstream MCP server texts"}},
+		{"server that cannot start", []string{"run", "--config", good, "--", filepath.Join(dir, "no-such-server")}, []string{"upstream MCP server no-such-server"}},
 		{"listen beyond loopback", []string{"serve", "--listen", "0.0.0.0:8931", "--upstream", "http://127.0.0.1:1/mcp"}, []string{"not a loopback address"}},
 		{"no upstream", []string{"serve", "--listen", "127.0.0.1:0"}, []string{"exactly one of --upstream URL and --upstream-cmd"}},
 		{"two upstreams", []string{"serve", "--upstream", "http://127.0.0.1:1/mcp", "--upstream-cmd", "--", "x"}, []string{"exactly one of"}},
 		{"upstream-cmd without command", []string{"serve", "--upstream-cmd"}, []string{"--upstream-cmd needs the server's command"}},
+		{"no session ttl", []string{"serve", "--session-ttl", "0s", "--upstream", "http://127.0.0.1:1/mcp"}, []string{"--session-ttl must be positive", "hint: the defaults: --session-ttl 30m0s --max-sessions 64"}},
+		{"no sessions", []string{"serve", "--max-sessions", "0", "--upstream", "http://127.0.0.1:1/mcp"}, []string{"--max-sessions at least 1"}},
 		{"bad flag", []string{"run", "--nope"}, []string{"unknown flag --nope"}},
 	}
 	for _, tt := range tests {

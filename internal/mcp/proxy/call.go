@@ -278,27 +278,29 @@ func (p *Proxy) forward(ctx context.Context, req *sdk.CallToolRequest, o *guard.
 		return p.recordFailed(err), nil
 	}
 	params := &sdk.CallToolParams{Name: req.Params.Name, Arguments: o.Forward}
-	if tok := req.Params.GetProgressToken(); tok != nil {
-		params.SetProgressToken(tok)
-		if ss := req.Session; ss != nil {
-			p.mu.Lock()
-			p.progress[tok] = ss
-			p.mu.Unlock()
-			defer func() {
-				p.mu.Lock()
-				delete(p.progress, tok)
-				p.mu.Unlock()
-			}()
-		}
-	}
+	defer p.watchProgress(params, req.Params.GetProgressToken(), req.Session)()
 	res, err := p.up.CallTool(ctx, params)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			// The client cancelled or went away: nothing to answer.
+			p.journalFailure("tools/call", sessionID(req), req.Params.Name, o.Class.String(), "cancelled by the client before the upstream answered: "+ctx.Err().Error())
+			return nil, ctx.Err()
+		}
+		jerr := p.upstreamFailed("tools/call", err)
+		p.journalFailure("tools/call", sessionID(req), req.Params.Name, o.Class.String(), jerr.Error())
+		return nil, jerr
 	}
 	if o.Class != policy.ClassSource {
 		return res, nil
 	}
 	out, untrusted, writers := render(&p.o.Guard.Policy.MCP, p.name, req.Params.Name, o.Tool, res)
+	if out != nil && out.StructuredContent != nil && !p.hasOutputSchema(req.Params.Name) {
+		// Clients that prefer structuredContent (Claude Code shows the
+		// model its JSON, not the text) would bypass airlock's labelled
+		// rendering: without an output schema that obliges the server to
+		// send it, the model gets the rendering only.
+		out.StructuredContent = nil
+	}
 	d := guard.Detail{Server: p.name, Tool: req.Params.Name, Class: o.Class.String(), Phase: "result", Decision: "allow",
 		Untrusted: untrusted, Writers: writers}
 	b, _ := json.Marshal(d)
@@ -310,6 +312,18 @@ func (p *Proxy) forward(ctx context.Context, req *sdk.CallToolRequest, o *guard.
 		return p.recordFailed(err), nil
 	}
 	return out, nil
+}
+
+// hasOutputSchema reports whether the upstream's tool declares one.
+func (p *Proxy) hasOutputSchema(tool string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, d := range p.lastDefs {
+		if d.Name == tool {
+			return len(d.OutputSchema) > 0
+		}
+	}
+	return false
 }
 
 // record hands the decision to the journal.

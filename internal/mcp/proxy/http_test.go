@@ -42,7 +42,7 @@ func TestHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, port, _ := net.SplitHostPort(ln.Addr().String())
-	srv := httptest.NewUnstartedServer(p.Handler(port, []string{"https://allowed.example"}))
+	srv := httptest.NewUnstartedServer(p.Handler(port, []string{"https://allowed.example"}, SessionLimits{}))
 	srv.Listener = ln
 	srv.Start()
 	defer srv.Close()

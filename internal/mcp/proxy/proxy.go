@@ -25,6 +25,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -40,8 +41,13 @@ import (
 // Options configure a proxy.
 type Options struct {
 	// Server is the upstream's name in the policy's mcp: section and in
-	// pins and the journal.
+	// pins and the journal. Empty takes the name the upstream gives itself
+	// (serverInfo.name in its initialize result, see DefaultName), else
+	// Fallback.
 	Server string
+	// Fallback is the name when Server is empty and the upstream gives
+	// none usable.
+	Fallback string
 	// Guard decides calls; its Policy is the policy in effect.
 	Guard *guard.Guard
 	// Recorder keeps every decision (the journal). A held call needs a
@@ -78,8 +84,14 @@ type Proxy struct {
 	// inflight counts the requests each downstream session has open, for
 	// routing the upstream's requests to the right client.
 	inflight map[*sdk.ServerSession]int
-	// progress maps a progress token to the session that asked for it.
-	progress map[any]*sdk.ServerSession
+	// progress maps the upstream progress token of a forwarded call
+	// (tokenKey of the proxy's own token) to the session that asked and
+	// its token.
+	progress map[string]progressRoute
+	// nextToken is the last upstream progress token handed out.
+	nextToken int64
+	// upDone is closed when the upstream session ends.
+	upDone chan struct{}
 	// nonces are the confirmations asked for and not yet answered.
 	nonces map[string]time.Time
 	// roots are the URIs of the client's roots last passed upstream.
@@ -109,7 +121,7 @@ func New(o Options) *Proxy {
 	p := &Proxy{
 		o: o, name: o.Server, secret: secret,
 		tools: map[string]*toolState{}, resources: map[string]bool{}, templates: map[string]bool{}, prompts: map[string]bool{},
-		inflight: map[*sdk.ServerSession]int{}, progress: map[any]*sdk.ServerSession{}, nonces: map[string]time.Time{},
+		inflight: map[*sdk.ServerSession]int{}, progress: map[string]progressRoute{}, nonces: map[string]time.Time{},
 	}
 	p.client = sdk.NewClient(&sdk.Implementation{Name: "airlock", Title: "airlock MCP firewall", Version: "1"}, &sdk.ClientOptions{
 		// The proxy declares what a full client declares and forwards each
@@ -136,9 +148,22 @@ func New(o Options) *Proxy {
 func (p *Proxy) Connect(ctx context.Context, t sdk.Transport) error {
 	up, err := p.client.Connect(ctx, t, nil)
 	if err != nil {
-		return fmt.Errorf("%w %s: %v", ErrUpstream, p.name, err)
+		name := p.name
+		if name == "" {
+			name = DefaultName("", p.o.Fallback)
+		}
+		return fmt.Errorf("%w %s: %v", ErrUpstream, name, err)
 	}
 	p.up = up
+	if p.name == "" {
+		info := ""
+		if ir := up.InitializeResult(); ir != nil && ir.ServerInfo != nil {
+			info = ir.ServerInfo.Name
+		}
+		p.name = DefaultName(info, p.o.Fallback)
+	}
+	p.upDone = make(chan struct{})
+	go func() { _ = up.Wait(); close(p.upDone) }()
 	init := up.InitializeResult()
 	caps := &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}}
 	if init != nil && init.Capabilities != nil {
@@ -163,12 +188,17 @@ func (p *Proxy) Connect(ctx context.Context, t sdk.Transport) error {
 	}
 	if caps.Completions != nil {
 		opts.CompletionHandler = func(ctx context.Context, r *sdk.CompleteRequest) (*sdk.CompleteResult, error) {
-			return p.up.Complete(ctx, r.Params)
+			res, err := p.up.Complete(ctx, r.Params)
+			return res, p.upErr(ctx, "completion/complete", err)
 		}
 	}
 	if caps.Resources != nil && caps.Resources.Subscribe {
-		opts.SubscribeHandler = func(ctx context.Context, r *sdk.SubscribeRequest) error { return p.up.Subscribe(ctx, r.Params) }
-		opts.UnsubscribeHandler = func(ctx context.Context, r *sdk.UnsubscribeRequest) error { return p.up.Unsubscribe(ctx, r.Params) }
+		opts.SubscribeHandler = func(ctx context.Context, r *sdk.SubscribeRequest) error {
+			return p.upErr(ctx, "resources/subscribe", p.up.Subscribe(ctx, r.Params))
+		}
+		opts.UnsubscribeHandler = func(ctx context.Context, r *sdk.UnsubscribeRequest) error {
+			return p.upErr(ctx, "resources/unsubscribe", p.up.Unsubscribe(ctx, r.Params))
+		}
 	}
 	if init != nil && init.Instructions != "" {
 		opts.Instructions = p.instructions(init.Instructions)
@@ -178,13 +208,51 @@ func (p *Proxy) Connect(ctx context.Context, t sdk.Transport) error {
 		impl = &sdk.Implementation{Name: init.ServerInfo.Name, Title: init.ServerInfo.Title, Version: init.ServerInfo.Version}
 	}
 	p.server = sdk.NewServer(impl, opts)
-	p.server.AddReceivingMiddleware(p.track)
+	// recoverPanics first, so that it is the outermost.
+	p.server.AddReceivingMiddleware(p.recoverPanics, p.track)
 	for _, what := range []string{"tools", "resources", "prompts"} {
 		if err := p.sync(ctx, what); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// DefaultName is a server's name when none is given: the name the server
+// gives itself (serverInfo.name), else fallback, else "upstream". Two
+// servers started by one interpreter (python3, npx) thus get their own
+// pin namespaces. The name is made fit for "mcp__NAME__tool", a pin key
+// and a journal field: its last path element ("mcp-servers/everything"
+// gives "everything"), letters, digits, "-", "_" and "." kept, other
+// runes and "__" turned into "-", at most 64 bytes.
+func DefaultName(info, fallback string) string {
+	for _, cand := range []string{info, fallback} {
+		if i := strings.LastIndexAny(cand, "/\\"); i >= 0 {
+			cand = cand[i+1:]
+		}
+		var b strings.Builder
+		for _, r := range cand {
+			switch {
+			case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '.':
+				b.WriteRune(r)
+			case r == '_' && !strings.HasSuffix(b.String(), "_"):
+				b.WriteRune(r)
+			default:
+				b.WriteByte('-')
+			}
+			if b.Len() >= 64 {
+				break
+			}
+		}
+		name := strings.Trim(b.String(), "-_.")
+		if len(name) > 64 {
+			name = name[:64]
+		}
+		if name != "" {
+			return name
+		}
+	}
+	return "upstream"
 }
 
 // Name is the upstream's name in the policy, pins and journal.
@@ -506,7 +574,8 @@ func (p *Proxy) syncPrompts(ctx context.Context) error {
 		p.mu.Unlock()
 		if !known {
 			p.server.AddPrompt(pr, func(ctx context.Context, r *sdk.GetPromptRequest) (*sdk.GetPromptResult, error) {
-				return p.up.GetPrompt(ctx, r.Params)
+				res, err := p.up.GetPrompt(ctx, r.Params)
+				return res, p.upErr(ctx, "prompts/get", err)
 			})
 		}
 	}
@@ -530,7 +599,7 @@ func (p *Proxy) syncPrompts(ctx context.Context) error {
 func (p *Proxy) readResource(ctx context.Context, r *sdk.ReadResourceRequest) (*sdk.ReadResourceResult, error) {
 	res, err := p.up.ReadResource(ctx, r.Params)
 	if err != nil || res == nil {
-		return res, err
+		return res, p.upErr(ctx, "resources/read", err)
 	}
 	_, class := p.o.Guard.Policy.MCP.Tool(p.name, "")
 	if class != policy.ClassSource {

@@ -82,12 +82,21 @@ func (p *Proxy) forwardLog(ctx context.Context, r *sdk.LoggingMessageRequest) {
 
 // forwardProgress passes progress of a call to the session that made it.
 func (p *Proxy) forwardProgress(ctx context.Context, r *sdk.ProgressNotificationClientRequest) {
-	p.mu.Lock()
-	ss := p.progress[r.Params.ProgressToken]
-	p.mu.Unlock()
-	if ss != nil {
-		_ = ss.NotifyProgress(ctx, r.Params)
+	key, ok := tokenKey(r.Params.ProgressToken)
+	if !ok {
+		return
 	}
+	p.mu.Lock()
+	route, found := p.progress[key]
+	p.mu.Unlock()
+	if !found {
+		return
+	}
+	params := *r.Params
+	params.Meta = nil
+	params.ProgressToken = route.token
+	params.Message = sanitize.Text(params.Message)
+	_ = route.session.NotifyProgress(ctx, &params)
 }
 
 // initialized syncs the client's roots once a session is ready.

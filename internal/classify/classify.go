@@ -65,6 +65,8 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	var e Effect
 	if s := specFor(inv.Name()); s != nil {
 		e = s.Classify(c, inv)
+	} else {
+		e = c.lookThrough(inv)
 	}
 	e.Add(exfiltration(inv))
 	e.Add(redirections(inv))

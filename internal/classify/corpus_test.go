@@ -223,3 +223,38 @@ func TestPeerCorpora(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenWorldCorpus checks testdata/corpus-openworld.tsv (issue 13):
+// labelled before its specs were written, classified without a
+// filesystem. Every label must match exactly.
+func TestOpenWorldCorpus(t *testing.T) {
+	cases := readCorpus(t, filepath.Join("..", "..", "testdata", "corpus-openworld.tsv"))
+	if len(cases) < 300 {
+		t.Fatalf("open-world corpus has %d cases, want at least 300", len(cases))
+	}
+	bad, toHold, heldN, benign, fp := 0, 0, 0, 0, 0
+	for _, c := range cases {
+		want, err := ParseLabel(c.label)
+		if err != nil {
+			t.Errorf("corpus-openworld.tsv:%d: %v", c.line, err)
+			continue
+		}
+		got := Command(c.command)
+		if held(want) {
+			toHold++
+			if held(got.Effect) {
+				heldN++
+			}
+		} else {
+			benign++
+			if held(got.Effect) {
+				fp++
+			}
+		}
+		if got.Label() != want.Label() {
+			bad++
+			t.Errorf("corpus-openworld.tsv:%d: %s\n  got  %s %v\n  want %s (%s)", c.line, c.command, got.Label(), got.Reasons, want.Label(), c.note)
+		}
+	}
+	t.Logf("%d of %d agree; held %d of %d to hold; %d of %d benign held", len(cases)-bad, len(cases), heldN, toHold, fp, benign)
+}

@@ -101,6 +101,15 @@ func (s *stmtWalker) producedBy(st *syntax.Stmt) stdinSource {
 	return stdinSource{from: src}
 }
 
+// line is the line a node starts on in the outermost text: nested text
+// keeps the line of the command it came from.
+func (s *stmtWalker) line(n syntax.Node) int {
+	if s.f.line > 0 {
+		return s.f.line
+	}
+	return int(n.Pos().Line())
+}
+
 func (s *stmtWalker) source(n syntax.Node) string {
 	start, end := int(n.Pos().Offset()), int(n.End().Offset())
 	if start < 0 || end > len(s.src) || start > end {
@@ -115,7 +124,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		frame:  s.f.withEnv(s.assignments(call.Assigns)),
 		depth:  s.depth,
 		source: s.source(call),
+		line:   s.line(call),
 	}
+	c.frame.line = c.line // text nested in this command keeps its line
 	c.args, c.dyn = s.words(call.Args)
 	s.redirects(st, &c)
 	if src, ok := s.stdin[st]; ok && c.stdin == "" {

@@ -24,7 +24,11 @@ type Classifier struct {
 	// Limits bound the shell parsing, including text found inside
 	// interpreter one-liners.
 	Limits shell.Limits
-	depth  int
+	// FS, when set, lets the classifier read what a command would run
+	// (scripts, package.json, Makefiles) and see which files exist. Nil
+	// means nothing is read: scripts are not followed.
+	FS    FS
+	depth int
 }
 
 // Command classifies text with the default limits.
@@ -53,7 +57,7 @@ func (c *Classifier) nested(text string) Effect {
 	if c.depth >= c.Limits.MaxNesting {
 		return opaque("limit.nesting", "limit reached: shell text inside interpreter code nested too deep")
 	}
-	inner := Classifier{Limits: c.Limits, depth: c.depth + 1}
+	inner := Classifier{Limits: c.Limits, FS: c.FS, depth: c.depth + 1}
 	return inner.Command(text).Effect
 }
 
@@ -67,6 +71,14 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		e = s.Classify(c, inv)
 	} else {
 		e = c.lookThrough(inv)
+	}
+	if h := c.hiddenCommands(inv); h.Reasons != nil {
+		e.Add(h)
+		if h.Tier == External {
+			// A run whose hidden command writes beyond the machine is not
+			// a pure read (git fetch with an sshCommand that posts).
+			e.NetworkRead = false
+		}
 	}
 	e.Add(exfiltration(inv))
 	e.Add(redirections(inv))

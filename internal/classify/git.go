@@ -160,8 +160,15 @@ var gitSpec = &Spec{
 func classifyGit(_ *Classifier, inv *shell.Invocation) Effect {
 	g := gitGlobal.Parse(inv.Args[1:])
 	i := 1 + g.Rest
+	shellAliases := map[string]bool{}
 	for _, kv := range g.Values("-c") {
 		if strings.HasPrefix(strings.ToLower(kv), "alias.") {
+			name, body, _ := strings.Cut(kv[len("alias."):], "=")
+			if strings.HasPrefix(strings.TrimSpace(body), "!") {
+				// Shell text: hiddenCommands classifies it.
+				shellAliases[strings.ToLower(name)] = true
+				continue
+			}
 			return opaque("git.alias", "git -c "+kv+" defines an alias inline, so what runs cannot be known")
 		}
 	}
@@ -172,6 +179,9 @@ func classifyGit(_ *Classifier, inv *shell.Invocation) Effect {
 		return opaque("git.dynamic", "the git subcommand is computed at run time ("+inv.Args[i]+")")
 	}
 	sub, args := inv.Args[i], inv.Args[i+1:]
+	if shellAliases[strings.ToLower(sub)] {
+		return nothing // the alias's shell text is rated as a hidden command
+	}
 	if hasAny(args, "--help", "-h") || strings.HasPrefix(sub, "-") {
 		return nothing // help, or "git -- --help"
 	}

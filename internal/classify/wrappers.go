@@ -152,9 +152,15 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 		}
 		a := inv.Args[i]
 		if runsCommand(a) {
+			// The first tail that does something is the command; a tail
+			// that does nothing may be an option's value (watchexec -e go
+			// 'npm publish'), so the search goes on.
 			tail := inv.Text(i)
-			e.Add(c.nested(tail).through("wrapper.argv", what+" runs the command in its arguments: "+clip(tail)))
-			return e
+			if t := c.nested(tail).through("wrapper.argv", what+" runs the command in its arguments: "+clip(tail)); t.Reasons != nil {
+				e.Add(t)
+				return e
+			}
+			continue
 		}
 		if first, _, ok := strings.Cut(strings.TrimLeft(a, " \t\n"), " "); ok && !strings.ContainsAny(first, `/\`) && runsCommand(first) {
 			e.Add(c.nested(a).through("wrapper.text", what+" runs shell text given as an argument: "+clip(a)))

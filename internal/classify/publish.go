@@ -279,11 +279,45 @@ func classifyNpm(c *Classifier, inv *shell.Invocation) Effect {
 	}
 	if a, ok := npmAlias()[cmd]; ok {
 		cmd = a
+	} else {
+		cmd = npmPrefix(cmd)
 	}
 	if cmd == "exec" {
 		return npxRun(c, inv, at+1, "npm exec")
 	}
 	return npmCommand("npm", cmd, p)
+}
+
+// npmCommands lists npm's commands (npm 10). npm accepts any unique
+// prefix of one (npm pub, npm publ, npm unpub), so a prefix is resolved
+// against the whole list rather than a hand-made list of spellings.
+var npmCommands = []string{"access", "adduser", "audit", "bugs", "cache", "ci", "completion", "config", "dedupe",
+	"deprecate", "diff", "dist-tag", "docs", "doctor", "edit", "exec", "explain", "explore", "find-dupes", "fund",
+	"get", "help", "help-search", "hook", "init", "install", "install-ci-test", "install-test", "link", "ll", "login",
+	"logout", "ls", "org", "outdated", "owner", "pack", "ping", "pkg", "prefix", "profile", "prune", "publish",
+	"query", "rebuild", "repo", "restart", "root", "run-script", "sbom", "search", "set", "shrinkwrap", "star",
+	"stars", "start", "stop", "team", "test", "token", "undeprecate", "uninstall", "unpublish", "unstar", "update",
+	"version", "view", "whoami"}
+
+// npmPrefix resolves a unique prefix of an npm command to the command;
+// anything else is returned unchanged.
+func npmPrefix(cmd string) string {
+	found := ""
+	for _, c := range npmCommands {
+		if c == cmd {
+			return cmd
+		}
+		if strings.HasPrefix(c, cmd) {
+			if found != "" {
+				return cmd // ambiguous: npm refuses it
+			}
+			found = c
+		}
+	}
+	if found == "" {
+		return cmd
+	}
+	return found
 }
 
 // npmCommand rates one npm command; pnpm hands several commands to npm,

@@ -27,8 +27,10 @@ type Classifier struct {
 	// FS, when set, lets the classifier read what a command would run
 	// (scripts, package.json, Makefiles) and see which files exist. Nil
 	// means nothing is read: scripts are not followed.
-	FS    FS
-	depth int
+	FS     FS
+	depth  int
+	follow int         // how many files deep this classification is
+	cc     *cmdContext // the command being classified, for following
 }
 
 // Command classifies text with the default limits.
@@ -43,7 +45,11 @@ func (c *Classifier) Command(text string) Result {
 	if strings.TrimSpace(text) == "" {
 		return r
 	}
-	for _, inv := range c.Limits.Parse(text) {
+	invs := c.Limits.Parse(text)
+	if c.FS != nil {
+		c.cc = newCmdContext(invs)
+	}
+	for _, inv := range invs {
 		e := c.invocation(&inv)
 		r.Effect.Add(e)
 		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e})
@@ -57,7 +63,9 @@ func (c *Classifier) nested(text string) Effect {
 	if c.depth >= c.Limits.MaxNesting {
 		return opaque("limit.nesting", "limit reached: shell text inside interpreter code nested too deep")
 	}
-	inner := Classifier{Limits: c.Limits, FS: c.FS, depth: c.depth + 1}
+	inner := *c
+	inner.depth++
+	inner.cc = nil
 	return inner.Command(text).Effect
 }
 
@@ -67,11 +75,14 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		return opaque("shell.opaque", inv.Opaque)
 	}
 	var e Effect
-	if s := specFor(inv.Name()); s != nil {
+	if f, ok := c.followRun(inv); ok {
+		e = f
+	} else if s := specFor(inv.Name()); s != nil {
 		e = s.Classify(c, inv)
 	} else {
 		e = c.lookThrough(inv)
 	}
+	e.Add(c.runner(inv))
 	if h := c.hiddenCommands(inv); h.Reasons != nil {
 		e.Add(h)
 		if h.Tier == External {

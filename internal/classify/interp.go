@@ -2386,7 +2386,8 @@ func interpPrelude(lang string, libs []string) string {
 }
 
 // interpClassify rates an interpreter run: code on the command line or on
-// standard input is read; a script file is ordinary local work.
+// standard input is read; so is a script file, when the classifier
+// can read files.
 func interpClassify(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 	who := inv.Name()
 	r := o.parse(inv.Args)
@@ -2403,7 +2404,8 @@ func interpClassify(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 		if inv.IsDynamic(r.scriptIdx) && strings.HasPrefix(r.script, "<(") {
 			return opaque("interp.script.dynamic", who+" runs a script produced at run time by "+clip(r.script))
 		}
-		return nothing
+		// A script file is followed when the classifier can read files.
+		return c.interpScript(inv, who, o.lang, r.script, inv.IsDynamic(r.scriptIdx))
 	}
 	return interpStdin(c, inv, who, o.lang)
 }

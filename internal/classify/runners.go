@@ -60,7 +60,7 @@ var yarnBuiltins = map[string]bool{
 	"bin": true, "dedupe": true, "import": true, "patch": true, "patch-commit": true, "rebuild": true, "store": true,
 	"why-not": true, "node": true, "global": true, "owner": true, "tag": true, "team": true, "create": true,
 	"i": true, "rm": true, "update": true, "prune": true, "fetch": true, "setup": true, "env": true, "help": true,
-	"licenses": true, "root": true, "server": true, "deploy": true, "explain": true, "constraints": true,
+	"licenses": true, "root": true, "server": true, "explain": true, "constraints": true,
 	"x": true,
 }
 

@@ -43,6 +43,20 @@ const maxBraceFields = 256
 
 // staticFields expands a static word into its fields.
 func staticFields(w *syntax.Word) ([]string, bool) {
+	// Fast path: one plain literal or single-quoted part needs no
+	// expansion (most words of a script).
+	if len(w.Parts) == 1 {
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			if !strings.ContainsAny(p.Value, "{}~\\*?[") {
+				return []string{p.Value}, true
+			}
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return []string{p.Value}, true
+			}
+		}
+	}
 	var fields []string
 	for f, err := range expand.FieldsSeq(staticConfig, w) {
 		if err != nil || len(fields) == maxBraceFields {

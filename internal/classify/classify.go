@@ -33,9 +33,16 @@ type Classifier struct {
 	cc     *cmdContext // the command being classified, for following
 }
 
-// Command classifies text with the default limits.
+// Command classifies text with the default limits, reading no files.
 func Command(text string) Result {
 	c := Classifier{Limits: shell.DefaultLimits}
+	return c.Command(text)
+}
+
+// CommandIn classifies text with the default limits, following the
+// scripts it runs through fsys (DirFS of the command's directory).
+func CommandIn(text string, fsys FS) Result {
+	c := Classifier{Limits: shell.DefaultLimits, FS: fsys}
 	return c.Command(text)
 }
 
@@ -46,9 +53,7 @@ func (c *Classifier) Command(text string) Result {
 		return r
 	}
 	invs := c.Limits.Parse(text)
-	if c.FS != nil {
-		c.cc = newCmdContext(invs)
-	}
+	c.cc = &cmdContext{invs: invs} // built when a file is followed
 	for _, inv := range invs {
 		e := c.invocation(&inv)
 		r.Effect.Add(e)

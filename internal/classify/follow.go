@@ -31,6 +31,8 @@ const maxFollow = 4
 // cmdContext is what following needs to know about the whole command a
 // run came from.
 type cmdContext struct {
+	invs  []shell.Invocation
+	built bool
 	// words counts every static word of every run of the command (operands
 	// and redirection targets), to see whether a file is written by the
 	// same command that runs it.
@@ -41,7 +43,20 @@ type cmdContext struct {
 }
 
 func newCmdContext(invs []shell.Invocation) *cmdContext {
-	cc := &cmdContext{words: map[string]int{}}
+	cc := &cmdContext{invs: invs}
+	cc.build()
+	return cc
+}
+
+// build counts the words of the command, once, when a file is first
+// followed: a command that runs no file pays nothing.
+func (cc *cmdContext) build() {
+	if cc.built {
+		return
+	}
+	cc.built = true
+	cc.words = map[string]int{}
+	invs := cc.invs
 	for i := range invs {
 		inv := &invs[i]
 		switch inv.Name() {
@@ -59,7 +74,15 @@ func newCmdContext(invs []shell.Invocation) *cmdContext {
 			}
 		}
 	}
-	return cc
+}
+
+// changesDir reports whether a run of the command changes directory.
+func (cc *cmdContext) changesDir() bool {
+	if cc == nil {
+		return false
+	}
+	cc.build()
+	return cc.dirChanged
 }
 
 // writtenElsewhere reports whether name is a word of another run of the
@@ -68,6 +91,7 @@ func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool 
 	if cc == nil {
 		return false
 	}
+	cc.build()
 	name = path.Clean(name)
 	own := 0
 	for j, a := range inv.Args {
@@ -117,8 +141,13 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 	switch {
 	case err == nil:
 		return data, Effect{}, true
+	case errors.Is(err, ErrTooLarge):
+		// A large compiled program is not a script too large to read.
+		if head, herr := c.readHead(name); herr == nil && binary(head) {
+			return head, Effect{}, true
+		}
 	case errors.Is(err, fs.ErrNotExist):
-		if c.cc != nil && c.cc.dirChanged {
+		if c.cc.changesDir() {
 			return nil, opaque("script.cwd", "the command changes directory before running "+name+", so which file runs cannot be known"), false
 		}
 		return nil, Effect{}, false // nothing to run: the command fails
@@ -174,6 +203,9 @@ func (c *Classifier) scriptFile(inv *shell.Invocation, name string, dynamic bool
 	if binary(data) {
 		return nothing, false // a compiled program: rated by its arguments
 	}
+	if len(data) > MaxScriptBytes {
+		return opaque("script.unreadable", name+" is larger than airlock reads"), true
+	}
 	text := string(data)
 	if interp, ok := shebang(text); ok {
 		if lang, who, ok := interpLang(interp); ok {
@@ -197,7 +229,12 @@ func binary(data []byte) bool {
 	if len(head) > 512 {
 		head = head[:512]
 	}
-	return bytes.HasPrefix(data, []byte("\x7fELF")) || bytes.IndexByte(head, 0) >= 0
+	for _, magic := range [][]byte{[]byte("\x7fELF"), {0xcf, 0xfa, 0xed, 0xfe}, {0xce, 0xfa, 0xed, 0xfe}, {0xca, 0xfe, 0xba, 0xbe}, []byte("MZ")} {
+		if bytes.HasPrefix(data, magic) {
+			return true
+		}
+	}
+	return bytes.IndexByte(head, 0) >= 0
 }
 
 // shebang returns the interpreter named on a #! line: the base name, or

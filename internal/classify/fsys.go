@@ -3,6 +3,7 @@ package classify
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -52,6 +53,40 @@ func (o osFS) resolve(name string) string {
 func (o osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.resolve(name)) }
 
 func (o osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.resolve(name)) }
+
+// ReadHead reads the first n bytes of a file, to tell a compiled program
+// from a script without reading all of it.
+func (o osFS) ReadHead(name string, n int) ([]byte, error) {
+	f, err := os.Open(o.resolve(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	k, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return buf[:k], err
+}
+
+// headReader is an FS that can read the start of a file.
+type headReader interface {
+	ReadHead(name string, n int) ([]byte, error)
+}
+
+// readHead reads the start of a file: through ReadHead when the FS has
+// it, else the whole file within MaxScriptBytes.
+func (c *Classifier) readHead(name string) ([]byte, error) {
+	if h, ok := c.FS.(headReader); ok {
+		return h.ReadHead(fsName(name), 512)
+	}
+	data, err := c.FS.ReadFile(fsName(name))
+	if len(data) > 512 {
+		data = data[:512]
+	}
+	return data, err
+}
 
 // fsName turns a name as written into one an fs.FS accepts when it is
 // relative ("./x.sh" → "x.sh"); absolute and "~/" names pass unchanged

@@ -86,7 +86,7 @@ var inertNames = map[string]bool{
 	"numfmt": true, "factor": true, "expr": true, "bc": true, "dc": true, "cal": true, "look": true,
 	"lsof": true, "netstat": true, "ss": true, "ifconfig": true, "lsblk": true, "blkid": true, "findmnt": true,
 	"journalctl": true, "dmesg": true, "last": true, "w": true, "who": true,
-	"go": true, "make": true, "just": true, "task": true, "rake": true, "tmux-ls": true,
+	"airlock": true, "airlock-mcp": true, "go": true, "make": true, "just": true, "task": true, "rake": true, "tmux-ls": true,
 }
 
 // releaseVerbs are words that, as the verb of a program airlock does not

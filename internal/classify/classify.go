@@ -98,7 +98,54 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	}
 	e.Add(exfiltration(inv))
 	e.Add(redirections(inv))
+	e.Add(c.emptying(inv))
 	return e
+}
+
+// writesNothing reports whether a run prints nothing, so that its
+// truncating redirection only empties the file (: > f, true > f,
+// cat /dev/null > f).
+func writesNothing(inv *shell.Invocation) bool {
+	switch inv.Name() {
+	case ":", "true", "false":
+		return true
+	case "cat":
+		for i, a := range inv.Args[1:] {
+			if a != "/dev/null" || inv.IsDynamic(i+1) {
+				return false
+			}
+		}
+		return len(inv.Args) > 1
+	case "echo":
+		return len(inv.Args) == 2 && inv.Args[1] == "-n"
+	case "printf":
+		return len(inv.Args) == 2 && inv.Args[1] == ""
+	}
+	return false
+}
+
+// emptying flags a truncating redirection of a run that writes nothing:
+// it empties the file. Writing content over a file is an edit, as with
+// the Write tool. With a filesystem, a file that does not exist yet loses
+// nothing; temporary files are scratch space.
+func (c *Classifier) emptying(inv *shell.Invocation) Effect {
+	if !writesNothing(inv) {
+		return nothing
+	}
+	for _, r := range inv.Redirects {
+		if r.Op != ">" && r.Op != ">|" && r.Op != "&>" || r.Dynamic {
+			continue
+		}
+		t := r.Target
+		if strings.HasPrefix(t, "/dev/") || filesIsTemp(inv, t, false) {
+			continue
+		}
+		if exists, known := c.exists(t); known && !exists {
+			continue
+		}
+		return local("file.empty", "the redirection "+r.Op+" "+t+" with no output empties "+t+", losing its contents").destroys()
+	}
+	return nothing
 }
 
 // exfiltration flags a URL whose text is computed at run time: the shape of

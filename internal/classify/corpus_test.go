@@ -162,6 +162,7 @@ var designHolds = map[string]string{
 	"git.unknown":     "unknown git subcommands may be aliases (issue 2: opaque)",
 	"shell.opaque":    "unparsable text or a computed command name: invariant 1 fails closed",
 	"git.alias":       "inline alias definitions are opaque (issue 2)",
+	"rm.bulk":         "find -exec rm, xargs rm and rm in a loop delete files chosen at run time in bulk (issue 13)",
 }
 
 // heldByDesign says why airlock holds a peer's allow row on purpose: the

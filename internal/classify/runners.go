@@ -109,6 +109,9 @@ func scriptNames(inv *shell.Invocation) []string {
 		}
 		return l
 	}
+	if tool == "pnpm" && cmd == "deploy" {
+		return nil // pnpm's own deploy copies a workspace package
+	}
 	if tool != "npm" && !yarnBuiltins[cmd] {
 		// yarn X, pnpm X, bun X run the script X.
 		return []string{"pre" + cmd, cmd, "post" + cmd}

@@ -16,6 +16,9 @@ type Invocation struct {
 	// which the simple command starts; for a run found in nested shell
 	// text it is the line of the outermost command.
 	Line int
+	// InLoop reports that the run is in the body of a for, while or until
+	// loop, so it runs once per item.
+	InLoop bool
 	// Dynamic marks the words whose value is only known at run time (they
 	// hold $var, $(...), <(...), $((...)) or similar). It is nil when every
 	// word is static.
@@ -142,4 +145,13 @@ func quoteForDisplay(s string, dynamic bool) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Via0 names the innermost wrapper the run came through, or "the shell"
+// when it came through none.
+func (inv *Invocation) Via0() string {
+	if len(inv.Via) == 0 {
+		return "the shell"
+	}
+	return inv.Via[len(inv.Via)-1]
 }

@@ -12,6 +12,7 @@ type cmd struct {
 	frame
 	depth      int
 	line       int
+	inLoop     bool
 	source     string
 	args       []string
 	dyn        []bool
@@ -35,6 +36,7 @@ func (c cmd) invocation() Invocation {
 		Args:       c.args,
 		Path:       c.args[0],
 		Line:       c.line,
+		InLoop:     c.inLoop,
 		Via:        c.via,
 		Remote:     c.remote,
 		Env:        c.env,

@@ -15,6 +15,8 @@ type stmtWalker struct {
 	depth int
 	// stdin records, for a statement on the right of a pipe, what feeds it.
 	stdin map[*syntax.Stmt]stdinSource
+	// loops is how many loop bodies enclose the statement being walked.
+	loops int
 }
 
 // stdinSource is what a pipeline feeds into a statement.
@@ -49,11 +51,49 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			s.stdin[leftmost(n.Y)] = s.producedBy(rightmost(n.X))
 		}
 	case *syntax.Stmt:
-		if call, ok := n.Cmd.(*syntax.CallExpr); ok && len(call.Args) > 0 {
-			s.call(n, call)
+		switch cmd := n.Cmd.(type) {
+		case *syntax.CallExpr:
+			if len(cmd.Args) > 0 {
+				s.call(n, cmd)
+			} else if len(n.Redirs) > 0 {
+				s.redirectOnly(n)
+			}
+		case nil:
+			if len(n.Redirs) > 0 {
+				s.redirectOnly(n)
+			}
 		}
+	case *syntax.ForClause, *syntax.WhileClause:
+		// Commands in a loop body run once per item: a delete of the loop
+		// variable is a bulk delete.
+		s.loops++
+		switch n := n.(type) {
+		case *syntax.ForClause:
+			if n.Loop != nil {
+				syntax.Walk(n.Loop, s.visit)
+			}
+			s.stmts(n.Do)
+		case *syntax.WhileClause:
+			s.stmts(n.Cond)
+			s.stmts(n.Do)
+		}
+		s.loops--
+		return false
 	}
 	return true
+}
+
+// redirectOnly emits a statement that is only redirections (> file,
+// X=1 > file) as a run of the null command ":", so the redirections are
+// seen: "> f" empties f.
+func (s *stmtWalker) redirectOnly(st *syntax.Stmt) {
+	c := cmd{frame: s.f, depth: s.depth, source: s.source(st), line: s.line(st), inLoop: s.loops > 0}
+	s.redirects(st, &c)
+	if len(c.redirects) == 0 {
+		return
+	}
+	c.args, c.dyn = []string{":"}, []bool{false}
+	s.w.emit(c.invocation())
 }
 
 func leftmost(st *syntax.Stmt) *syntax.Stmt {
@@ -125,6 +165,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		depth:  s.depth,
 		source: s.source(call),
 		line:   s.line(call),
+		inLoop: s.loops > 0,
 	}
 	c.frame.line = c.line // text nested in this command keeps its line
 	c.args, c.dyn = s.words(call.Args)

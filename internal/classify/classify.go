@@ -99,6 +99,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	e.Add(exfiltration(inv))
 	e.Add(redirections(inv))
 	e.Add(c.emptying(inv))
+	e.Add(c.surfaceWrites(inv))
 	return e
 }
 

@@ -127,3 +127,27 @@ func printfText(args []string) (string, bool) {
 	}
 	return out, true
 }
+
+// Output returns the text a run prints when it can be told statically:
+// echo or printf of static words, or cat (or tee) copying a literal
+// heredoc, here-string or echoed text on its input.
+func Output(inv *Invocation) (string, bool) {
+	if len(inv.Dynamic) > 0 {
+		return "", false
+	}
+	switch inv.Name() {
+	case "echo":
+		text, ok := echoText(inv.Args[1:])
+		return text + "\n", ok
+	case "printf":
+		return printfText(inv.Args[1:])
+	case "cat", "tee":
+		if inv.Name() == "cat" && len(inv.Args) > 1 {
+			return "", false
+		}
+		if inv.StdinKnown {
+			return inv.StdinText, true
+		}
+	}
+	return "", false
+}

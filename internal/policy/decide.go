@@ -43,6 +43,7 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 	for _, s := range subjects(&a, res, p.home) {
 		if a.Kind != Shell {
 			v.Effect.Add(s.effect)
+			v.Reasons = append(v.Reasons, s.effect.Reasons...)
 		}
 		p.decideSubject(mode, &a, &s, &v)
 	}

@@ -26,6 +26,26 @@ type toolInput struct {
 	NotebookPath *string `json:"notebook_path"`
 	Path         *string `json:"path"`
 	URL          *string `json:"url"`
+	Content      *string `json:"content"`
+	NewString    *string `json:"new_string"`
+	NewSource    *string `json:"new_source"`
+	Edits        []struct {
+		NewString string `json:"new_string"`
+	} `json:"edits"`
+}
+
+// newText is the text a Write, Edit or MultiEdit puts into its file.
+func (ti *toolInput) newText() string {
+	var parts []string
+	for _, p := range []*string{ti.Content, ti.NewString, ti.NewSource} {
+		if p != nil {
+			parts = append(parts, *p)
+		}
+	}
+	for _, e := range ti.Edits {
+		parts = append(parts, e.NewString)
+	}
+	return strings.Join(parts, "\n")
 }
 
 // ToAction turns a PreToolUse event into the action the policy decides
@@ -51,6 +71,7 @@ func ToAction(in *Input) (policy.Action, error) {
 	case name == "Edit" || name == "Write" || name == "MultiEdit":
 		a.Kind = policy.Write
 		a.Paths, err = one(need(ti.FilePath, "file_path"))
+		a.Content = ti.newText()
 	case name == "NotebookEdit":
 		a.Kind = policy.Write
 		a.Paths, err = one(need(ti.NotebookPath, "notebook_path"))

@@ -88,6 +88,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		e = c.lookThrough(inv)
 	}
 	e.Add(c.runner(inv))
+	e.Add(c.runSubcommand(inv))
 	if h := c.hiddenCommands(inv); h.Reasons != nil {
 		e.Add(h)
 		if h.Tier == External {

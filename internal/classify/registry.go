@@ -241,6 +241,36 @@ func init() {
 		Example{"semantic-release --dry-run", "local"},
 	)
 	verbSpec(&verbTable{
+		programs: []string{"sbt"},
+		opts:     argv.Spec{Long: []string{"-J", "-D", "--java-home", "--sbt-dir", "--ivy"}},
+		verbs:    map[string]verbEffect{"": vLocal},
+		def:      vLocal,
+		what:     "a package repository",
+		refine: func(inv *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
+			// sbt takes a list of commands, each possibly "a; b" or
+			// "project/task": publish, publishSigned and release publish;
+			// publishLocal and publishM2 stay on this machine.
+			for _, o := range p.Operands {
+				for _, c := range strings.FieldsFunc(o, func(r rune) bool { return r == ';' || r == ' ' }) {
+					if i := strings.LastIndexByte(c, '/'); i >= 0 {
+						c = c[i+1:]
+					}
+					switch {
+					case c == "publishLocal" || c == "publishM2" || c == "publishLocalSigned":
+					case strings.HasPrefix(c, "publish") || c == "release" || c == "sonatypeRelease" || c == "sonatypeBundleRelease" || c == "ciReleaseSonatype":
+						return vWrite
+					}
+				}
+			}
+			return e
+		},
+	},
+		Example{"sbt publish", "external"},
+		Example{"sbt 'clean; publishSigned'", "external"},
+		Example{"sbt publishLocal", "local"},
+		Example{"sbt test", "local"},
+	)
+	verbSpec(&verbTable{
 		programs: []string{"rebar3"},
 		verbs:    map[string]verbEffect{"hex publish": vWrite, "hex cut": vWrite, "hex retire": vWrite, "hex owner": vWrite, "hex revert": vDelete, "get-deps": vInstall, "upgrade": vInstall},
 		def:      vLocal,

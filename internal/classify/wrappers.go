@@ -35,6 +35,41 @@ var wrapperNames = map[string]bool{
 	"npm-run-all": true, "run-p": true, "run-s": true, "lefthook": true, "husky": true,
 }
 
+// runSubcommands are known programs whose subcommand runs the command
+// after it (pipx run twine upload, conda run -n env cmd); the spec of the
+// program itself does not rate what runs.
+var runSubcommands = map[string]string{
+	"pipx": "run", "conda": "run", "mamba": "run", "micromamba": "run", "pdm": "run", "hatch": "run",
+	"rye": "run", "pixi": "run", "mise": "exec", "asdf": "exec", "rbenv": "exec", "pyenv": "exec",
+	"direnv": "exec", "aws-vault": "exec", "op": "run", "doppler": "run", "infisical": "run",
+	"dotenvx": "run", "nix": "develop", "devbox": "run", "flox": "activate",
+}
+
+// runSubcommand rates the command a known program's run subcommand runs.
+func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
+	sub, ok := runSubcommands[inv.Name()]
+	if !ok || specFor(inv.Name()) == nil {
+		return nothing
+	}
+	for i := 1; i < len(inv.Args); i++ {
+		if inv.Args[i] == sub && !inv.IsDynamic(i) {
+			t := *inv
+			t.Args = append([]string{inv.Name()}, inv.Args[i+1:]...)
+			t.Dynamic = nil
+			if len(inv.Dynamic) > i {
+				t.Dynamic = append([]bool{false}, inv.Dynamic[i+1:]...)
+			}
+			// The words after the subcommand are looked through as an
+			// unknown program's would be.
+			return c.lookThroughArgs(&t, inv.Name()+" "+sub)
+		}
+		if !strings.HasPrefix(inv.Args[i], "-") {
+			return nothing
+		}
+	}
+	return nothing
+}
+
 // stdinShells read the shell text of the job they run on standard input.
 var stdinShells = map[string]bool{"at": true, "batch": true}
 
@@ -146,26 +181,7 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 		e = c.nested(inv.StdinText)
 		return e.through("wrapper.stdin", what+" runs the commands on its input: "+clip(strings.TrimSpace(inv.StdinText)))
 	}
-	for i := 1; i < len(inv.Args); i++ {
-		if inv.IsDynamic(i) {
-			continue
-		}
-		a := inv.Args[i]
-		if runsCommand(a) {
-			// The first tail that does something is the command; a tail
-			// that does nothing may be an option's value (watchexec -e go
-			// 'npm publish'), so the search goes on.
-			tail := inv.Text(i)
-			if t := c.nested(tail).through("wrapper.argv", what+" runs the command in its arguments: "+clip(tail)); t.Reasons != nil {
-				e.Add(t)
-				return e
-			}
-			continue
-		}
-		if first, _, ok := strings.Cut(strings.TrimLeft(a, " \t\n"), " "); ok && !strings.ContainsAny(first, `/\`) && runsCommand(first) {
-			e.Add(c.nested(a).through("wrapper.text", what+" runs shell text given as an argument: "+clip(a)))
-		}
-	}
+	e = c.lookThroughArgs(inv, what)
 	if e.Reasons != nil {
 		return e
 	}
@@ -191,5 +207,33 @@ func (e Effect) through(rule, msg string) Effect {
 		return nothing
 	}
 	e.Reasons = append([]Reason{{rule, msg}}, e.Reasons...)
+	return e
+}
+
+// lookThroughArgs looks for a known command among the arguments of a run:
+// the first tail that is one, or shell text given as an argument. what
+// names the runner for the reason.
+func (c *Classifier) lookThroughArgs(inv *shell.Invocation, what string) Effect {
+	var e Effect
+	for i := 1; i < len(inv.Args); i++ {
+		if inv.IsDynamic(i) {
+			continue
+		}
+		a := inv.Args[i]
+		if runsCommand(a) {
+			// The first tail that does something is the command; a tail
+			// that does nothing may be an option's value (watchexec -e go
+			// 'npm publish'), so the search goes on.
+			tail := inv.Text(i)
+			if t := c.nested(tail).through("wrapper.argv", what+" runs the command in its arguments: "+clip(tail)); t.Reasons != nil {
+				e.Add(t)
+				return e
+			}
+			continue
+		}
+		if first, _, ok := strings.Cut(strings.TrimLeft(a, " \t\n"), " "); ok && !strings.ContainsAny(first, `/\`) && runsCommand(first) {
+			e.Add(c.nested(a).through("wrapper.text", what+" runs shell text given as an argument: "+clip(a)))
+		}
+	}
 	return e
 }

@@ -31,6 +31,9 @@ type Classifier struct {
 	depth  int
 	follow int         // how many files deep this classification is
 	cc     *cmdContext // the command being classified, for following
+	// gitRead says git's configuration and hooks are being read, so a git
+	// run inside them does not read them again.
+	gitRead bool
 }
 
 // Command classifies text with the default limits, reading no files.

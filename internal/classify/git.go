@@ -161,7 +161,19 @@ var gitSpec = &Spec{
 	},
 }
 
-func classifyGit(_ *Classifier, inv *shell.Invocation) Effect {
+func classifyGit(c *Classifier, inv *shell.Invocation) Effect {
+	e := classifyGitArgs(inv)
+	if h := c.gitHidden(inv); h.Reasons != nil {
+		e.Add(h)
+		if h.Tier == External {
+			e.NetworkRead = false
+		}
+	}
+	return e
+}
+
+// classifyGitArgs rates git by its subcommand and arguments.
+func classifyGitArgs(inv *shell.Invocation) Effect {
 	g := gitGlobal.Parse(inv.Args[1:])
 	i := 1 + g.Rest
 	shellAliases := map[string]bool{}

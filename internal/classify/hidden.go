@@ -126,7 +126,9 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	}
 	switch inv.Name() {
 	case "git":
-		e.Add(c.gitHidden(inv))
+		// git's own options are read by its spec (classifyGit), so the
+		// scanner's fast path sees them too.
+		e.Add(c.gitRepoCommands(inv))
 	case "ssh", "scp", "sftp", "sshfs", "autossh", "ssh-copy-id":
 		e.Add(c.sshHidden(inv))
 	case "rsync":

@@ -269,8 +269,14 @@ func yamlCommands(content string) []makeLine {
 	return out
 }
 
-// gitConfigText classifies the commands a git configuration file sets.
+// gitConfigText classifies the commands a git configuration file sets:
+// all of them for a write, only those sub runs when sub is the git
+// subcommand about to run.
 func (c *Classifier) gitConfigText(p, content string) Effect {
+	return c.gitConfigFor(p, content, "")
+}
+
+func (c *Classifier) gitConfigFor(p, content, sub string) Effect {
 	var e Effect
 	section := ""
 	for i, l := range strings.Split(content, "\n") {
@@ -289,6 +295,9 @@ func (c *Classifier) gitConfigText(p, content string) Effect {
 		k, v, _ := strings.Cut(t, "=")
 		key := section + "." + strings.ToLower(strings.TrimSpace(k))
 		v = strings.Trim(strings.TrimSpace(v), `"`)
+		if sub != "" && !gitKeyRuns(key, sub) {
+			continue
+		}
 		if !gitCommandKey(key) {
 			if section == "submodule" || strings.HasPrefix(section, "submodule.") && strings.HasSuffix(key, ".update") && strings.HasPrefix(v, "!") {
 				e.Add(c.shellFileAt(p, v[1:], i+1))
@@ -304,6 +313,58 @@ func (c *Classifier) gitConfigText(p, content string) Effect {
 		}
 	}
 	return e
+}
+
+// gitKeyRuns reports whether a git subcommand runs the command a key
+// names: an alias only when it is the subcommand, sshCommand only when git
+// talks to a remote, the pager only when it pages, and so on.
+func gitKeyRuns(key, sub string) bool {
+	in := func(subs ...string) bool {
+		for _, s := range subs {
+			if s == sub {
+				return true
+			}
+		}
+		return false
+	}
+	network := []string{"fetch", "pull", "push", "clone", "ls-remote", "remote", "submodule", "lfs", "archive"}
+	first, last := key, key
+	if i := strings.IndexByte(key, '.'); i >= 0 {
+		first = key[:i]
+	}
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		last = key[i+1:]
+	}
+	switch {
+	case first == "alias":
+		return last == strings.ToLower(sub)
+	case key == "core.sshcommand" || key == "core.gitproxy" || key == "core.askpass" || first == "credential" || first == "remote":
+		return in(network...)
+	case key == "core.pager" || first == "pager":
+		return in("log", "diff", "show", "blame", "grep", "branch", "tag", "shortlog", "reflog", "stash", "help", "config", "whatchanged", "range-diff", "annotate", "cherry", "describe")
+	case key == "core.editor" || key == "sequence.editor":
+		return in("commit", "rebase", "merge", "tag", "notes", "config", "add", "pull", "revert", "cherry-pick", "am", "stash")
+	case first == "diff" || key == "interactive.difffilter":
+		return in("diff", "log", "show", "add", "stash", "commit", "blame", "format-patch", "range-diff", "difftool")
+	case first == "filter":
+		return in("add", "checkout", "switch", "restore", "reset", "status", "diff", "commit", "stash", "pull", "merge", "rebase", "clone", "cherry-pick", "revert", "apply", "am", "worktree", "lfs")
+	case first == "merge":
+		return in("merge", "pull", "rebase", "cherry-pick", "revert", "stash", "checkout", "switch", "am")
+	case key == "core.fsmonitor":
+		return in("status", "diff", "add", "commit", "checkout", "switch", "restore", "reset", "stash", "rebase", "merge", "pull")
+	case first == "gpg":
+		return in("commit", "tag", "merge", "rebase", "verify-commit", "verify-tag", "log", "show", "cherry-pick", "revert", "am", "pull")
+	case key == "core.hookspath":
+		_, ok := gitHooks[sub]
+		return ok
+	case first == "sendemail":
+		return in("send-email")
+	case first == "difftool", first == "mergetool":
+		return in(first)
+	case key == "web.browser" || first == "browser":
+		return in("help", "instaweb", "web--browse")
+	}
+	return true
 }
 
 // crontabText classifies the jobs of a crontab.

@@ -237,3 +237,26 @@ func (c *Classifier) lookThroughArgs(inv *shell.Invocation, what string) Effect 
 	}
 	return e
 }
+
+// beyondSpec lists programs whose rating takes more than their spec's
+// Classify: task runners whose files are followed, programs that run
+// commands hidden in their configuration, and programs that write files
+// which run later.
+var beyondSpec = map[string]bool{
+	"npm": true, "yarn": true, "yarnpkg": true, "pnpm": true, "bun": true, "make": true, "gmake": true,
+	"just": true, "task": true, "go-task": true, "rake": true, "ssh": true, "scp": true,
+	"sftp": true, "sshfs": true, "autossh": true, "ssh-copy-id": true, "rsync": true, "tee": true, "cp": true,
+	"mv": true, "install": true, "ln": true, "sed": true, "gsed": true, "perl": true, "crontab": true,
+	"pipx": true, "conda": true, "mamba": true, "micromamba": true, "pdm": true, "hatch": true, "rye": true,
+	"pixi": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "direnv": true, "aws-vault": true,
+	"op": true, "doppler": true, "infisical": true, "dotenvx": true, "nix": true, "devbox": true, "flox": true,
+}
+
+// RatesAlone reports whether a program's spec alone rates a plain run of
+// it (Spec.Classify, without the checks Command adds: followed files,
+// hidden configuration, files that run later). The scanner's fast path
+// uses only such programs.
+func RatesAlone(name string) bool {
+	_, run := runSubcommands[name]
+	return specFor(name) != nil && !beyondSpec[name] && !run && !isShell(name)
+}

@@ -48,7 +48,7 @@ func staticFields(w *syntax.Word) ([]string, bool) {
 	if len(w.Parts) == 1 {
 		switch p := w.Parts[0].(type) {
 		case *syntax.Lit:
-			if !strings.ContainsAny(p.Value, "{}~\\*?[") {
+			if !strings.ContainsAny(p.Value, "{}~\\") {
 				return []string{p.Value}, true
 			}
 		case *syntax.SglQuoted:

@@ -94,6 +94,10 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 // file naming one (a linked worktree).
 func (c *Classifier) findGitDir(dir string) (string, bool) {
 	up := dir
+	if o, ok := c.FS.(osFS); ok {
+		// On the real filesystem, walk absolute paths up to the root.
+		up = o.resolve(dir)
+	}
 	for range 16 {
 		p := path.Join(up, ".git")
 		info, err := c.FS.Stat(fsName(p))
@@ -115,10 +119,15 @@ func (c *Classifier) findGitDir(dir string) (string, bool) {
 		if !errors.Is(err, fs.ErrNotExist) {
 			return "", false
 		}
+		if strings.HasPrefix(up, "/") {
+			if up == "/" {
+				break
+			}
+			up = path.Dir(up)
+			continue
+		}
 		if up == "" || up == "." {
 			up = ".."
-		} else if strings.Trim(up, "./") == "" {
-			up = path.Join(up, "..")
 		} else {
 			up = path.Join(up, "..")
 		}

@@ -346,8 +346,8 @@ func shellScriptOperand(args []string) int {
 		case a == "--rcfile" || a == "--init-file" || a == "-o" || a == "-O" || a == "+O" || a == "+o":
 			i++
 		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
-			if strings.ContainsAny(a[1:], "cs") && !strings.HasPrefix(a, "--") {
-				return -1
+			if strings.ContainsAny(a[1:], "csn") && !strings.HasPrefix(a, "--") && a[0] == '-' {
+				return -1 // -c text, -s stdin, -n only checks syntax
 			}
 		default:
 			return i

@@ -48,6 +48,7 @@ func TestFollow(t *testing.T) {
 		{"zsh deploy.sh", "external", "deploy.sh:4"},
 		{"./scripts/nested.sh", "external", "scripts/nested.sh:2"},
 		{"bash build.sh", "local", ""},
+		{"bash -n deploy.sh", "local", ""},
 		{"source env.sh", "local", ""},
 		{"./tool --flag", "local", ""},
 		{"./tool git push", "external", "wrapper.argv"},

@@ -12,8 +12,14 @@ import (
 // reports the median and 99th percentile time per command.
 //
 //	go test -run XXX -bench Corpus ./internal/classify
-func BenchmarkCorpus(b *testing.B) {
-	cases := readCorpus(b, filepath.Join("..", "..", "testdata", "corpus.tsv"))
+func BenchmarkCorpus(b *testing.B) { benchCorpus(b, "corpus.tsv") }
+
+// BenchmarkOpenWorldCorpus is BenchmarkCorpus over
+// testdata/corpus-openworld.tsv (issue 13).
+func BenchmarkOpenWorldCorpus(b *testing.B) { benchCorpus(b, "corpus-openworld.tsv") }
+
+func benchCorpus(b *testing.B, file string) {
+	cases := readCorpus(b, filepath.Join("..", "..", "testdata", file))
 	Command("warm up") // build the program index outside the timings
 	times := make([]time.Duration, 0, b.N*len(cases))
 	b.ResetTimer()

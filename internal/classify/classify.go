@@ -24,12 +24,28 @@ type Classifier struct {
 	// Limits bound the shell parsing, including text found inside
 	// interpreter one-liners.
 	Limits shell.Limits
+	// FS, when set, lets the classifier read what a command would run
+	// (scripts, package.json, Makefiles) and see which files exist. Nil
+	// means nothing is read: scripts are not followed.
+	FS     FS
 	depth  int
+	follow int         // how many files deep this classification is
+	cc     *cmdContext // the command being classified, for following
+	// gitRead says git's configuration and hooks are being read, so a git
+	// run inside them does not read them again.
+	gitRead bool
 }
 
-// Command classifies text with the default limits.
+// Command classifies text with the default limits, reading no files.
 func Command(text string) Result {
 	c := Classifier{Limits: shell.DefaultLimits}
+	return c.Command(text)
+}
+
+// CommandIn classifies text with the default limits, following the
+// scripts it runs through fsys (DirFS of the command's directory).
+func CommandIn(text string, fsys FS) Result {
+	c := Classifier{Limits: shell.DefaultLimits, FS: fsys}
 	return c.Command(text)
 }
 
@@ -39,7 +55,9 @@ func (c *Classifier) Command(text string) Result {
 	if strings.TrimSpace(text) == "" {
 		return r
 	}
-	for _, inv := range c.Limits.Parse(text) {
+	invs := c.Limits.Parse(text)
+	c.cc = &cmdContext{invs: invs} // built when a file is followed
+	for _, inv := range invs {
 		e := c.invocation(&inv)
 		r.Effect.Add(e)
 		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e})
@@ -53,7 +71,9 @@ func (c *Classifier) nested(text string) Effect {
 	if c.depth >= c.Limits.MaxNesting {
 		return opaque("limit.nesting", "limit reached: shell text inside interpreter code nested too deep")
 	}
-	inner := Classifier{Limits: c.Limits, depth: c.depth + 1}
+	inner := *c
+	inner.depth++
+	inner.cc = nil
 	return inner.Command(text).Effect
 }
 
@@ -63,12 +83,74 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		return opaque("shell.opaque", inv.Opaque)
 	}
 	var e Effect
-	if s := specFor(inv.Name()); s != nil {
+	if f, ok := c.followRun(inv); ok {
+		e = f
+	} else if s := specFor(inv.Name()); s != nil {
 		e = s.Classify(c, inv)
+	} else {
+		e = c.lookThrough(inv)
+	}
+	e.Add(c.runner(inv))
+	e.Add(c.runSubcommand(inv))
+	if h := c.hiddenCommands(inv); h.Reasons != nil {
+		e.Add(h)
+		if h.Tier == External {
+			// A run whose hidden command writes beyond the machine is not
+			// a pure read (git fetch with an sshCommand that posts).
+			e.NetworkRead = false
+		}
 	}
 	e.Add(exfiltration(inv))
 	e.Add(redirections(inv))
+	e.Add(c.emptying(inv))
+	e.Add(c.surfaceWrites(inv))
 	return e
+}
+
+// writesNothing reports whether a run prints nothing, so that its
+// truncating redirection only empties the file (: > f, true > f,
+// cat /dev/null > f).
+func writesNothing(inv *shell.Invocation) bool {
+	switch inv.Name() {
+	case ":", "true", "false":
+		return true
+	case "cat":
+		for i, a := range inv.Args[1:] {
+			if a != "/dev/null" || inv.IsDynamic(i+1) {
+				return false
+			}
+		}
+		return len(inv.Args) > 1
+	case "echo":
+		return len(inv.Args) == 2 && inv.Args[1] == "-n"
+	case "printf":
+		return len(inv.Args) == 2 && inv.Args[1] == ""
+	}
+	return false
+}
+
+// emptying flags a truncating redirection of a run that writes nothing:
+// it empties the file. Writing content over a file is an edit, as with
+// the Write tool. With a filesystem, a file that does not exist yet loses
+// nothing; temporary files are scratch space.
+func (c *Classifier) emptying(inv *shell.Invocation) Effect {
+	if !writesNothing(inv) {
+		return nothing
+	}
+	for _, r := range inv.Redirects {
+		if r.Op != ">" && r.Op != ">|" && r.Op != "&>" || r.Dynamic {
+			continue
+		}
+		t := r.Target
+		if strings.HasPrefix(t, "/dev/") || filesIsTemp(inv, t, false) {
+			continue
+		}
+		if exists, known := c.exists(t); known && !exists {
+			continue
+		}
+		return local("file.empty", "the redirection "+r.Op+" "+t+" with no output empties "+t+", losing its contents").destroys()
+	}
+	return nothing
 }
 
 // exfiltration flags a URL whose text is computed at run time: the shape of

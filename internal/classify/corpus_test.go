@@ -162,6 +162,7 @@ var designHolds = map[string]string{
 	"git.unknown":     "unknown git subcommands may be aliases (issue 2: opaque)",
 	"shell.opaque":    "unparsable text or a computed command name: invariant 1 fails closed",
 	"git.alias":       "inline alias definitions are opaque (issue 2)",
+	"rm.bulk":         "find -exec rm, xargs rm and rm in a loop delete files chosen at run time in bulk (issue 13)",
 }
 
 // heldByDesign says why airlock holds a peer's allow row on purpose: the
@@ -222,4 +223,39 @@ func TestPeerCorpora(t *testing.T) {
 			t.Errorf("%s: false positives %.1f%% are above 3%%", s.name, 100*fp)
 		}
 	}
+}
+
+// TestOpenWorldCorpus checks testdata/corpus-openworld.tsv (issue 13):
+// labelled before its specs were written, classified without a
+// filesystem. Every label must match exactly.
+func TestOpenWorldCorpus(t *testing.T) {
+	cases := readCorpus(t, filepath.Join("..", "..", "testdata", "corpus-openworld.tsv"))
+	if len(cases) < 300 {
+		t.Fatalf("open-world corpus has %d cases, want at least 300", len(cases))
+	}
+	bad, toHold, heldN, benign, fp := 0, 0, 0, 0, 0
+	for _, c := range cases {
+		want, err := ParseLabel(c.label)
+		if err != nil {
+			t.Errorf("corpus-openworld.tsv:%d: %v", c.line, err)
+			continue
+		}
+		got := Command(c.command)
+		if held(want) {
+			toHold++
+			if held(got.Effect) {
+				heldN++
+			}
+		} else {
+			benign++
+			if held(got.Effect) {
+				fp++
+			}
+		}
+		if got.Label() != want.Label() {
+			bad++
+			t.Errorf("corpus-openworld.tsv:%d: %s\n  got  %s %v\n  want %s (%s)", c.line, c.command, got.Label(), got.Reasons, want.Label(), c.note)
+		}
+	}
+	t.Logf("%d of %d agree; held %d of %d to hold; %d of %d benign held", len(cases)-bad, len(cases), heldN, toHold, fp, benign)
 }

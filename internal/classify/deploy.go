@@ -1123,7 +1123,12 @@ func classifyHelm(_ *Classifier, inv *shell.Invocation) Effect {
 			return netRead("helm.dry-run", cmd+" --dry-run only shows what would be removed")
 		}
 		return external("helm.delete", cmd+" removes a release and its resources from the cluster").destroys()
-	case "push":
+	case "push", "cm-push", "s3", "gcs":
+		if verb == "s3" || verb == "gcs" {
+			if sub != "push" {
+				break
+			}
+		}
 		return external("helm.push", cmd+" uploads a chart to a registry")
 	case "list", "ls", "status", "history", "hist", "get":
 		return netRead("helm.read", cmd+" reads releases from the cluster")

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -22,11 +23,15 @@ func init() {
 
 // filesSpec rates programs that delete or overwrite files.
 var filesSpec = &Spec{
-	Programs: []string{"rm", "srm", "find", "dd", "shred", "truncate", "mv", "tar", "gtar", "bsdtar"},
+	Programs: []string{"rm", "srm", "unlink", "find", "dd", "shred", "truncate", "mv", "tar", "gtar", "bsdtar", "cp", "sed", "gsed"},
 	Classify: func(_ *Classifier, inv *shell.Invocation) Effect {
 		switch inv.Name() {
-		case "rm", "srm":
+		case "rm", "srm", "unlink":
 			return filesRm(inv)
+		case "cp":
+			return filesCp(inv)
+		case "sed", "gsed":
+			return filesSed(inv)
 		case "find":
 			return filesFind(inv)
 		case "dd":
@@ -124,7 +129,7 @@ var filesSpec = &Spec{
 		{"find . -name -delete -print", "local"},
 		{"find . -exec echo -delete \\; -print", "local"},
 		{"find . -exec echo -delete + -print", "local"},
-		{"find . -name '*.txt' -exec rm {} \\;", "local"},
+		{"find . -name '*.txt' -exec rm {} \\;", "local+destructive"}, // bulk delete (issue 13)
 		{"find . -type f -exec cat {} +", "local"},
 		{"find . -fprint out.txt", "local"},
 		{"find /tmp/cache -name '*.tmp' -delete", "local"},
@@ -155,7 +160,22 @@ var filesSpec = &Spec{
 		{"tar --remove-files -czf logs.tgz logs/", "local+destructive"},
 		{"tar czf out.tgz src", "local"},
 		{"tar -xzf archive.tgz -C /tmp", "local"},
-		{"cp /dev/null file", "local"},
+		{"cp /dev/null file", "local+destructive"},
+		{"cp /dev/null /tmp/x", "local"},
+		{"cp a.txt b.txt", "local"},
+		{"unlink stale.sock", "local"},
+		{"find . -name '*.log' -exec rm {} +", "local+destructive"},
+		{"ls | xargs rm", "local+destructive"},
+		{"echo a.txt | xargs rm", "local"},
+		{"for f in *.log; do rm \"$f\"; done", "local+destructive"},
+		{"while read f; do unlink \"$f\"; done < l", "local+destructive"},
+		{"rm \"$f\"", "local"},
+		{"sed -i d notes.txt", "local+destructive"},
+		{"sed -i '1,$d' a", "local+destructive"},
+		{"sed -i.bak d notes.txt", "local"},
+		{"sed -i 's/a/b/' f", "local"},
+		{"sed -i '/^#/d' f", "local"},
+		{"sed -n '1,$d' f", "local"},
 		{"ln -sf target link", "local"},
 		{"kill 1234", "local"},
 		{"pkill -f server", "local"},
@@ -194,6 +214,9 @@ func filesRm(inv *shell.Invocation) Effect {
 			return local("rm.recursive", cmd+" deletes whatever paths "+inv.Via[len(inv.Via)-1]+" gives it, and everything under them").destroys()
 		}
 		return nothing // rm -rf with nothing to delete does nothing
+	}
+	if !recursive && filesBulk(inv, ops) {
+		return local("rm.bulk", name+" deletes every path "+inv.Via0()+" gives it: a bulk delete of files chosen at run time").destroys()
 	}
 	if !recursive {
 		for _, o := range ops {
@@ -435,6 +458,120 @@ func filesDd(inv *shell.Invocation) Effect {
 		return local("dd.temp", "dd writes a temporary file")
 	}
 	return local("dd.file", "dd of="+clip(target)+" overwrites "+clip(target)).destroys()
+}
+
+// filesBulk reports whether a delete of single files is a bulk delete:
+// run by find -exec, or given paths only known at run time inside a loop
+// or by xargs or parallel. Temporary files stay scratch space.
+func filesBulk(inv *shell.Invocation, ops []filesOperand) bool {
+	fromFind := false
+	for _, v := range inv.Via {
+		if strings.HasPrefix(v, "find -exec") || strings.HasPrefix(v, "find -ok") {
+			fromFind = true
+		}
+	}
+	dynamic := false
+	for _, o := range ops {
+		if o.dynamic {
+			dynamic = true
+		}
+	}
+	fed := inv.InLoop
+	for _, v := range inv.Via {
+		if v == "xargs" || v == "parallel" {
+			fed = true
+		}
+	}
+	if !fromFind && !(dynamic && fed) {
+		return false
+	}
+	for _, o := range ops {
+		if !filesIsTemp(inv, o.word, o.dynamic) {
+			return true
+		}
+	}
+	return len(ops) == 0
+}
+
+// filesCp rates cp: copying /dev/null over a file empties it.
+func filesCp(inv *shell.Invocation) Effect {
+	args := inv.Args[1:]
+	p := argv.Spec{Short: "St", Long: []string{"--suffix", "--target-directory", "--backup", "--sparse", "--reflink", "--preserve", "--no-preserve"}}.Parse(args)
+	ops := filesOperands(inv, p)
+	if filesHelp(args) || len(ops) < 2 || p.Has("-b") || hasLongPrefix(p, "--backup", 4) {
+		return nothing
+	}
+	dst := ops[len(ops)-1]
+	for _, o := range ops[:len(ops)-1] {
+		if o.word == "/dev/null" && !o.dynamic && !filesIsTemp(inv, dst.word, dst.dynamic) && !strings.HasPrefix(dst.word, "/dev/") {
+			return local("file.empty", "cp /dev/null "+dst.word+" empties "+dst.word+", losing its contents").destroys()
+		}
+	}
+	return nothing
+}
+
+// sedDeleteAll matches sed scripts that delete every line.
+var sedDeleteAll = regexp.MustCompile(`^\s*(1\s*,\s*\$|0\s*,\s*\$|/\^/|/\.\*/|/\^\.\*\$?/)?\s*d\s*;?\s*$`)
+
+// filesSed rates sed -i: a script that deletes every line empties the
+// files it edits in place, unless a backup suffix keeps the original.
+func filesSed(inv *shell.Invocation) Effect {
+	args := inv.Args[1:]
+	inPlace, backup := false, false
+	var scripts []string
+	var files []string
+	explicit := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			files = append(files, args[i+1:]...)
+			i = len(args)
+		case a == "-e" || a == "--expression":
+			if i+1 < len(args) {
+				scripts = append(scripts, args[i+1])
+				i++
+			}
+			explicit = true
+		case strings.HasPrefix(a, "--expression="):
+			scripts = append(scripts, strings.TrimPrefix(a, "--expression="))
+			explicit = true
+		case a == "-f" || a == "--file":
+			i++
+			explicit = true
+			scripts = append(scripts, "") // a script file: not read here
+		case a == "--in-place":
+			inPlace = true
+		case strings.HasPrefix(a, "--in-place="):
+			inPlace, backup = true, true
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			if j := strings.IndexByte(a, 'i'); j >= 0 {
+				inPlace = true
+				backup = backup || j < len(a)-1 // -i.bak; -ni and -Ei end in i
+			}
+			if strings.HasSuffix(a, "e") && i+1 < len(args) {
+				scripts = append(scripts, args[i+1])
+				i++
+				explicit = true
+			}
+		default:
+			if !explicit && len(scripts) == 0 {
+				scripts = append(scripts, a)
+				continue
+			}
+			files = append(files, a)
+		}
+	}
+	if !inPlace || backup || len(files) == 0 {
+		return nothing
+	}
+	for _, sc := range scripts {
+		if sedDeleteAll.MatchString(sc) {
+			return local("file.empty", "sed -i '"+sc+"' deletes every line of "+clip(strings.Join(files, " "))).destroys()
+		}
+	}
+	return nothing
 }
 
 // filesShred rates shred: it overwrites contents so they cannot come back.

@@ -26,7 +26,7 @@ var gitSub = map[string]Effect{
 	"archive": nothing, "bundle": nothing, "check-ignore": nothing, "diff-tree": nothing, "diff-files": nothing,
 	"diff-index": nothing, "merge-base": nothing, "var": nothing, "count-objects": nothing, "fsck": nothing,
 	"verify-commit": nothing, "verify-tag": nothing, "range-diff": nothing, "apply": nothing, "am": nothing,
-	"mergetool": nothing, "difftool": nothing, "sparse-checkout": nothing, "maintenance": nothing, "lfs": nothing,
+	"mergetool": nothing, "difftool": nothing, "sparse-checkout": nothing, "maintenance": nothing,
 	"hash-object": nothing, "write-tree": nothing, "read-tree": nothing, "column": nothing,
 	"check-attr": nothing, "interpret-trailers": nothing, "mailinfo": nothing, "mailsplit": nothing, "citool": nothing,
 	"gui": nothing, "gitk": nothing, "instaweb": nothing, "submodule": nothing, "annotate": nothing,
@@ -78,6 +78,7 @@ func init() {
 		"filter-branch": gitFilter,
 		"filter-repo":   gitFilter,
 		"subtree":       gitSubtree,
+		"lfs":           gitLFS,
 	}
 	register(gitSpec)
 }
@@ -151,17 +152,39 @@ var gitSpec = &Spec{
 		{"git pull", "shared+netread"},
 		{"git clone https://github.com/x/y", "local+netread"},
 		{"git status", "local"},
+		{"git lfs push origin main", "external"},
+		{"git lfs fetch", "local+netread"},
+		{"git lfs ls-files", "local"},
 		{"git log --grep=push", "local"},
 		{"git --version", "local"},
 		{"git", "local"},
 	},
 }
 
-func classifyGit(_ *Classifier, inv *shell.Invocation) Effect {
+func classifyGit(c *Classifier, inv *shell.Invocation) Effect {
+	e := classifyGitArgs(inv)
+	if h := c.gitHidden(inv); h.Reasons != nil {
+		e.Add(h)
+		if h.Tier == External {
+			e.NetworkRead = false
+		}
+	}
+	return e
+}
+
+// classifyGitArgs rates git by its subcommand and arguments.
+func classifyGitArgs(inv *shell.Invocation) Effect {
 	g := gitGlobal.Parse(inv.Args[1:])
 	i := 1 + g.Rest
+	shellAliases := map[string]bool{}
 	for _, kv := range g.Values("-c") {
 		if strings.HasPrefix(strings.ToLower(kv), "alias.") {
+			name, body, _ := strings.Cut(kv[len("alias."):], "=")
+			if strings.HasPrefix(strings.TrimSpace(body), "!") {
+				// Shell text: hiddenCommands classifies it.
+				shellAliases[strings.ToLower(name)] = true
+				continue
+			}
 			return opaque("git.alias", "git -c "+kv+" defines an alias inline, so what runs cannot be known")
 		}
 	}
@@ -172,6 +195,9 @@ func classifyGit(_ *Classifier, inv *shell.Invocation) Effect {
 		return opaque("git.dynamic", "the git subcommand is computed at run time ("+inv.Args[i]+")")
 	}
 	sub, args := inv.Args[i], inv.Args[i+1:]
+	if shellAliases[strings.ToLower(sub)] {
+		return nothing // the alias's shell text is rated as a hidden command
+	}
 	if hasAny(args, "--help", "-h") || strings.HasPrefix(sub, "-") {
 		return nothing // help, or "git -- --help"
 	}
@@ -396,6 +422,34 @@ func gitWorktree(args []string) Effect {
 
 func gitFilter(args []string) Effect {
 	return shared("git.filter", "rewriting all history discards the original commits").destroys()
+}
+
+// gitLFS: git lfs push uploads large objects; fetch, pull and clone
+// download them.
+func gitLFS(args []string) Effect {
+	ops := operandsOf(args)
+	if len(ops) == 0 {
+		return nothing
+	}
+	switch ops[0] {
+	case "push":
+		if hasAny(args, "--dry-run") {
+			return netRead("git.lfs", "git lfs push --dry-run only lists what it would upload")
+		}
+		return external("git.lfs.push", "git lfs push uploads large files to a remote")
+	case "fetch", "pull", "clone", "checkout":
+		if ops[0] == "checkout" {
+			return nothing
+		}
+		return netRead("git.lfs", "git lfs "+ops[0]+" downloads large files")
+	case "install", "uninstall":
+		return shared("git.lfs", "git lfs "+ops[0]+" changes git configuration")
+	case "lock", "unlock":
+		return external("git.lfs.lock", "git lfs "+ops[0]+" changes locks on the server")
+	case "migrate":
+		return shared("git.history", "git lfs migrate rewrites history")
+	}
+	return nothing
 }
 
 func gitSubtree(args []string) Effect {

@@ -231,10 +231,64 @@ func classifyCurl(_ *Classifier, inv *shell.Invocation) Effect {
 			e.Add(external("curl.telnet", "curl telnet:// sends its input to "+httpHost(u)))
 		}
 	}
+	e.Add(curlExfil(inv, p, get, hosts))
 	if remote {
 		httpReads(&e, inv, "curl.get", "curl fetches "+hosts)
 	}
 	return e
+}
+
+// curlExfil flags data a request carries out without a body: a header,
+// a cookie, a referer or user agent, or -G data holding command output,
+// and a URL query or -G data holding a secret-looking variable.
+func curlExfil(inv *shell.Invocation, p argv.Parsed, get bool, hosts string) Effect {
+	for _, f := range p.Flags {
+		if !inv.IsDynamic(1 + f.ValueIndex) {
+			continue
+		}
+		v := f.Value
+		switch f.Name {
+		case "-H", "--header", "-b", "--cookie", "-e", "--referer", "-A", "--user-agent", "--proxy-header":
+			if strings.Contains(v, "$(") || strings.Contains(v, "`") {
+				return external("exfil.header", "curl "+f.Name+" sends command output ("+clip(v)+") to "+hosts)
+			}
+		case "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii":
+			if get && (strings.Contains(v, "$(") || strings.Contains(v, "`") || secretVar(v)) {
+				return external("exfil.query", "curl -G puts "+clip(v)+" in the query string sent to "+hosts)
+			}
+		}
+	}
+	for i, o := range p.Operands {
+		if inv.IsDynamic(1+p.OperandIndex[i]) && strings.Contains(o, "?") && secretVar(o[strings.Index(o, "?"):]) {
+			return external("exfil.query", "the URL's query carries a secret-looking variable ("+clip(o)+") to "+hosts)
+		}
+	}
+	return nothing
+}
+
+// secretVar reports whether text expands a variable whose name looks like
+// it holds a secret ($AWS_SECRET_ACCESS_KEY, ${GITHUB_TOKEN}).
+func secretVar(text string) bool {
+	for i := 0; i < len(text); i++ {
+		if text[i] != '$' {
+			continue
+		}
+		j := i + 1
+		if j < len(text) && text[j] == '{' {
+			j++
+		}
+		k := j
+		for k < len(text) && (text[k] == '_' || text[k] >= 'A' && text[k] <= 'Z' || text[k] >= 'a' && text[k] <= 'z' || text[k] >= '0' && text[k] <= '9') {
+			k++
+		}
+		name := strings.ToUpper(text[j:k])
+		for _, w := range []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE", "CREDENTIAL", "ACCESS_KEY", "SESSION"} {
+			if strings.Contains(name, w) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ---------------------------------------------------------------- wget
@@ -408,6 +462,9 @@ func httpieBody(sep string) bool {
 	return false
 }
 
+// httpMethods are the methods HTTPie and xh take as the first word.
+var httpMethods = map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "TRACE": true, "CONNECT": true}
+
 // isLetters reports whether s is a non-empty run of ASCII letters, the shape
 // HTTPie accepts as a method name.
 func isLetters(s string) bool {
@@ -441,7 +498,7 @@ func classifyHTTPie(_ *Classifier, inv *shell.Invocation) Effect {
 	// HTTPie reads a first word of letters as the method, unless the next
 	// word is a request item (then the first word was the URL).
 	method, url, items := "", ops[0], ops[1:]
-	if len(ops) >= 2 && isLetters(ops[0]) && httpieItem(ops[1]) == "" {
+	if len(ops) >= 2 && isLetters(ops[0]) && (httpieItem(ops[1]) == "" || strings.Contains(ops[1], "://") || httpMethods[strings.ToUpper(ops[0])]) {
 		method, url, items = strings.ToUpper(ops[0]), ops[1], ops[2:]
 	}
 	if p.Has("--offline") {

@@ -1366,6 +1366,22 @@ func (s *interpScan) python() {
 	if s.mentions("paramiko") > 0 || s.mentions("fabric") > 0 {
 		s.write("interp.remote", s.who+" code connects to a remote host over SSH")
 	}
+	// Cloud SDKs: boto3, google-cloud-storage and azure-storage upload
+	// and delete objects.
+	if s.mentions("boto3") > 0 || s.mentions("google.cloud") > 0 || s.mentions("azure.storage") > 0 {
+		for _, c := range s.pyCalls("upload_file", "upload_fileobj", "put_object", "copy_object", "upload_from_filename", "upload_from_string", "upload_from_file", "upload_blob", "create_bucket", "put_bucket_policy", "invoke", "send_message", "publish") {
+			if c.called {
+				s.write("interp.cloud.write", s.who+" code writes to a cloud service ("+c.name+")")
+				break
+			}
+		}
+		for _, c := range s.pyCalls("delete_object", "delete_objects", "delete_bucket", "delete_blob", "delete_blobs") {
+			if c.called {
+				s.e.Add(external("interp.cloud.delete", s.who+" code deletes from a cloud service ("+c.name+")").destroys())
+				break
+			}
+		}
+	}
 	// Deletion.
 	for _, c := range s.pyCalls("rmtree") {
 		if c.recv == "shutil" || c.recv == "" || c.recv == ")" {
@@ -2386,7 +2402,8 @@ func interpPrelude(lang string, libs []string) string {
 }
 
 // interpClassify rates an interpreter run: code on the command line or on
-// standard input is read; a script file is ordinary local work.
+// standard input is read; so is a script file, when the classifier
+// can read files.
 func interpClassify(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 	who := inv.Name()
 	r := o.parse(inv.Args)
@@ -2403,7 +2420,8 @@ func interpClassify(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 		if inv.IsDynamic(r.scriptIdx) && strings.HasPrefix(r.script, "<(") {
 			return opaque("interp.script.dynamic", who+" runs a script produced at run time by "+clip(r.script))
 		}
-		return nothing
+		// A script file is followed when the classifier can read files.
+		return c.interpScript(inv, who, o.lang, r.script, inv.IsDynamic(r.scriptIdx))
 	}
 	return interpStdin(c, inv, who, o.lang)
 }

@@ -222,10 +222,10 @@ var npmSpec = &Spec{
 		{"npm uninstall lodash", "local"},
 		{"npm uninstall -g typescript", "shared"},
 		{"npm run build", "local"},
-		{"npm run publish", "local"},
+		{"npm run publish", "local+opaque"}, // a script named after a release, unread
 		{"npm test", "local"},
 		{"npm start", "local"},
-		{"npm run deploy -- --prod", "local"},
+		{"npm run deploy -- --prod", "local+opaque"},
 		{"npm pack", "local"},
 		{"npm ls", "local"},
 		{"npm view react version", "local+netread"},
@@ -279,11 +279,45 @@ func classifyNpm(c *Classifier, inv *shell.Invocation) Effect {
 	}
 	if a, ok := npmAlias()[cmd]; ok {
 		cmd = a
+	} else {
+		cmd = npmPrefix(cmd)
 	}
 	if cmd == "exec" {
 		return npxRun(c, inv, at+1, "npm exec")
 	}
 	return npmCommand("npm", cmd, p)
+}
+
+// npmCommands lists npm's commands (npm 10). npm accepts any unique
+// prefix of one (npm pub, npm publ, npm unpub), so a prefix is resolved
+// against the whole list rather than a hand-made list of spellings.
+var npmCommands = []string{"access", "adduser", "audit", "bugs", "cache", "ci", "completion", "config", "dedupe",
+	"deprecate", "diff", "dist-tag", "docs", "doctor", "edit", "exec", "explain", "explore", "find-dupes", "fund",
+	"get", "help", "help-search", "hook", "init", "install", "install-ci-test", "install-test", "link", "ll", "login",
+	"logout", "ls", "org", "outdated", "owner", "pack", "ping", "pkg", "prefix", "profile", "prune", "publish",
+	"query", "rebuild", "repo", "restart", "root", "run-script", "sbom", "search", "set", "shrinkwrap", "star",
+	"stars", "start", "stop", "team", "test", "token", "undeprecate", "uninstall", "unpublish", "unstar", "update",
+	"version", "view", "whoami"}
+
+// npmPrefix resolves a unique prefix of an npm command to the command;
+// anything else is returned unchanged.
+func npmPrefix(cmd string) string {
+	found := ""
+	for _, c := range npmCommands {
+		if c == cmd {
+			return cmd
+		}
+		if strings.HasPrefix(c, cmd) {
+			if found != "" {
+				return cmd // ambiguous: npm refuses it
+			}
+			found = c
+		}
+	}
+	if found == "" {
+		return cmd
+	}
+	return found
 }
 
 // npmCommand rates one npm command; pnpm hands several commands to npm,
@@ -567,7 +601,7 @@ var yarnSpec = &Spec{
 		{"yarn up react", "shared+netread"},
 		{"yarn remove react", "local"},
 		{"yarn build", "local"},
-		{"yarn run publish", "local"},
+		{"yarn run publish", "local+opaque"},
 		{"yarn test --watch", "local"},
 		{"yarn dlx vercel --prod", "external+netread"},
 		{"yarn dlx create-next-app", "local+netread"},
@@ -1316,7 +1350,7 @@ var bundleSpec = &Spec{
 		{"bundle add rspec --group test", "shared+netread"},
 		{"bundle exec rspec", "local"},
 		{"bundle exec gem push pkg/x.gem", "external"},
-		{"bundle exec rake release", "local"},
+		{"bundle exec rake release", "local+opaque"},
 		{"bundle config set --local path vendor/bundle", "local"},
 		{"bundle config set path vendor/bundle", "shared"},
 		{"bundle check", "local"},

@@ -449,6 +449,9 @@ func sqlWhere(st []sqlToken) (has, trivial bool) {
 type sqlAnalysis struct {
 	worst  sqlFinding
 	nested Effect
+	// interactive says the client reads statements typed at a terminal,
+	// which airlock cannot see.
+	interactive bool
 }
 
 // add keeps the most severe finding: its reason is the one a reviewer
@@ -618,6 +621,8 @@ func sqlVerdict(t sqlTarget, a sqlAnalysis) Effect {
 	f := a.worst
 	var e Effect
 	switch {
+	case f.level == 0 && t.remote && a.interactive:
+		e = external("sql.remote-session", t.prog+" opens a session on the database at "+t.host+", whose statements airlock cannot see")
 	case f.level == 0 && t.remote:
 		e = netRead("sql.remote-read", t.prog+" reads from the database at "+t.host)
 	case f.level == 0:
@@ -649,8 +654,10 @@ func sqlInput(c *Classifier, inv *shell.Invocation, a *sqlAnalysis, d sqlDialect
 		for _, r := range inv.Redirects {
 			if r.Op == "<" {
 				a.add(sqlFinding{1, "sql.file", "SQL from " + r.Target, "may write the database"})
+				return
 			}
 		}
+		a.interactive = true
 	}
 }
 

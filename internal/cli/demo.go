@@ -27,8 +27,10 @@ scripted fake agent through four stories with "airlock loop", unattended.
 The agent edits files and commits (that goes through), and tries git push,
 gh pr create, curl -X POST, npm publish and rm -rf in several disguises
 (that is held). One story runs a project script that pushes to a second
-local remote: airlock does not read scripts, so the hook lets it run, and
-the post-execution scanner finds the push in its output afterwards. Every
+local remote: airlock reads the script and holds it before it runs. The
+same story runs a compiled program that pushes there too: airlock cannot
+read it, so the hook lets it run, and the post-execution scanner finds
+the push in its output afterwards (built only when Go is installed). Every
 call goes through airlock's real hook, as Claude Code's would; the journal,
 the queue and the report are real too.
 
@@ -98,7 +100,7 @@ func runDemo(e *env) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
-	ok := demoCalls(out, j, sum, started)
+	ok := demoCalls(out, j, sum, started, sb.Compiled)
 	ok = demoDisk(out, sb) && ok
 	rep, err := j.MakeReport(scope, time.Now())
 	if err != nil {
@@ -144,7 +146,7 @@ func demoRoot(keep string) (string, error) {
 
 // demoCalls prints every call's decision, story by story, from the
 // journal, and checks each against what the script expects.
-func demoCalls(out io.Writer, j *journal.Journal, sum *loop.Summary, since time.Time) bool {
+func demoCalls(out io.Writer, j *journal.Journal, sum *loop.Summary, since time.Time, compiled bool) bool {
 	decided := map[string][]*journal.Entry{}
 	found := map[string][]*journal.Entry{} // scanner findings by tool_use id
 	err := j.Each(func(en *journal.Entry) error {
@@ -189,8 +191,11 @@ func demoCalls(out io.Writer, j *journal.Journal, sum *loop.Summary, since time.
 				}
 				fmt.Fprintf(out, "           └ found after the fact: %s [queued as %s]\n", journal.OneLine(why, 80), f.ID)
 			}
-			if c.Slips && len(found[en.ToolUseID]) == 0 {
-				fmt.Fprintln(out, "!!         └ the scanner did not find what this script published")
+			switch {
+			case c.Slips && !compiled:
+				fmt.Fprintln(out, "           └ (not built: Go is not installed, so there is no compiled program to run)")
+			case c.Slips && len(found[en.ToolUseID]) == 0:
+				fmt.Fprintln(out, "!!         └ the scanner did not find what this program published")
 				ok = false
 			}
 		}
@@ -241,8 +246,8 @@ func demoDisk(out io.Writer, sb *demo.Sandbox) bool {
 		fmt.Fprintf(out, "   remote main still at %s: no push reached it\n", remote[:7])
 	}
 	if m := sb.MirrorHead(); m != "" {
-		fmt.Fprintf(out, "   mirror main now at %s: a project script airlock does not read pushed it; the scanner\n", m[:7])
-		fmt.Fprintln(out, "   found it in the script's output and queued it for review (airlock is no sandbox: docs/THREAT-MODEL.md)")
+		fmt.Fprintf(out, "   mirror main now at %s: a compiled program airlock cannot read pushed it; the scanner\n", m[:7])
+		fmt.Fprintln(out, "   found it in the program's output and queued it for review (airlock is no sandbox: docs/THREAT-MODEL.md)")
 	}
 	if ahead, err := sb.Ahead(); err == nil {
 		log, _ := sb.Git("-C", sb.Project, "log", "--format=%h %s", "origin/main..main")

@@ -27,6 +27,9 @@ type Sandbox struct {
 	Env []string
 	// Initial is the commit the remote's main held at the start.
 	Initial string
+	// Compiled says bin/sync-mirror, a compiled program that pushes to
+	// the mirror, was built (Go is needed to build it).
+	Compiled bool
 }
 
 // Setup makes the sandbox in root, which must exist and be empty.
@@ -48,7 +51,7 @@ func Setup(root string) (*Sandbox, error) {
 		"HOME": s.Home, "XDG_CONFIG_HOME": filepath.Join(root, "config"), "XDG_STATE_HOME": filepath.Join(root, "state"),
 		"AIRLOCK_HOME": s.State, "GIT_CONFIG_GLOBAL": gitconfig, "GIT_CONFIG_NOSYSTEM": "1",
 	})
-	files := map[string]string{"hello.txt": "Helo, world\n", "VERSION": "0.1.0\n", ".gitignore": "build/\n",
+	files := map[string]string{"hello.txt": "Helo, world\n", "VERSION": "0.1.0\n", ".gitignore": "build/\nbin/\n",
 		"scripts/sync-mirror.sh": "#!/bin/sh\n# Keep the mirror up to date.\nexec git push mirror main 2>&1\n"}
 	for name, content := range files {
 		p := filepath.Join(s.Project, name)
@@ -80,7 +83,45 @@ func Setup(root string) (*Sandbox, error) {
 		return nil, err
 	}
 	s.Initial = head
+	s.Compiled = s.buildCompiled()
 	return s, nil
+}
+
+// compiledSource is a program that pushes to the mirror. Its source stays
+// outside the project: airlock, like the agent, sees only the binary.
+const compiledSource = `package main
+
+import (
+	"os"
+	"os/exec"
+)
+
+func main() {
+	cmd := exec.Command("git", "push", "mirror", "main")
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stdout
+	if err := cmd.Run(); err != nil {
+		os.Exit(1)
+	}
+}
+`
+
+// buildCompiled builds bin/sync-mirror in the project when Go is
+// installed, and reports whether it did.
+func (s *Sandbox) buildCompiled() bool {
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		return false
+	}
+	dir := filepath.Join(s.Root, "tools", "sync-mirror")
+	if os.MkdirAll(dir, 0o755) != nil ||
+		os.WriteFile(filepath.Join(dir, "main.go"), []byte(compiledSource), 0o644) != nil ||
+		os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module syncmirror\n\ngo 1.21\n"), 0o644) != nil {
+		return false
+	}
+	cmd := exec.Command(goBin, "build", "-o", filepath.Join(s.Project, "bin", "sync-mirror"), ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "CGO_ENABLED=0", "GOWORK=off")
+	return cmd.Run() == nil
 }
 
 // Git runs git in the sandbox's environment.

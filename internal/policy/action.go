@@ -53,6 +53,9 @@ type Action struct {
 	Paths []string
 	// URL is what a Fetch action reads.
 	URL string
+	// Content is the new text a Write action puts into its files (a
+	// Write's content, an Edit's replacement), for files that run later.
+	Content string
 	// Cwd is the directory the action runs in.
 	Cwd string
 	// NoHuman says that nobody can answer a prompt in the agent's session
@@ -104,6 +107,11 @@ func subjects(a *Action, r *classify.Result, home string) []subject {
 		s := subject{tool: a.Tool}
 		for _, p := range a.Paths {
 			s.paths = append(s.paths, absPath(p, a.Cwd, home))
+			if a.Kind == Write {
+				// A file that runs later (a git hook, a Makefile) is rated
+				// by the commands the new text holds.
+				s.effect.Add(classify.File(s.paths[len(s.paths)-1], a.Content))
+			}
 		}
 		return []subject{s}
 	case Fetch:

@@ -20,7 +20,14 @@ func (p *Policy) Decide(a Action) Verdict {
 func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 	var res *classify.Result
 	if a.Kind == Shell {
-		r := classify.Command(a.Command)
+		// With a directory, the scripts the command runs are read and
+		// followed (bash deploy.sh, npm run release, make deploy).
+		var r classify.Result
+		if a.Cwd != "" {
+			r = classify.CommandIn(a.Command, classify.DirFS(a.Cwd))
+		} else {
+			r = classify.Command(a.Command)
+		}
 		res = &r
 	}
 	v := Verdict{Decision: Allow, Rule: "table.local", Mode: mode, Shell: res}
@@ -36,6 +43,7 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 	for _, s := range subjects(&a, res, p.home) {
 		if a.Kind != Shell {
 			v.Effect.Add(s.effect)
+			v.Reasons = append(v.Reasons, s.effect.Reasons...)
 		}
 		p.decideSubject(mode, &a, &s, &v)
 	}

@@ -40,7 +40,7 @@ func newQuick() *quick {
 	q := &quick{specs: map[string]*classify.Spec{}, c: classify.Classifier{Limits: shell.DefaultLimits}}
 	for _, s := range classify.Specs() {
 		for _, p := range s.Programs {
-			if plainRun(p) {
+			if plainRun(p) && classify.RatesAlone(p) {
 				q.specs[p] = s
 			}
 		}

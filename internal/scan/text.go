@@ -8,6 +8,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -447,17 +448,19 @@ func (t *textScanner) firstWordIsCommand(text []byte) bool {
 	if _, ok := t.a.family[path.Base(w)]; ok {
 		return true
 	}
-	return wrappers[w]
+	return isWrapper(w)
 }
 
-// wrappers are words that run the command after them.
-var wrappers = map[string]bool{
-	"sudo": true, "doas": true, "env": true, "exec": true, "nohup": true, "time": true, "nice": true,
-	"command": true, "xargs": true, "timeout": true, "watch": true, "bash": true, "sh": true, "zsh": true,
-	"dash": true, "ksh": true, "eval": true, "then": true, "do": true, "else": true, "if": true,
-	"while": true, "until": true, "!": true, "stdbuf": true, "ionice": true, "chroot": true, "su": true,
-	"runuser": true, "setsid": true, "unbuffer": true, "caffeinate": true, "parallel": true,
-	"busybox": true, "flock": true, "strace": true, "ltrace": true, "retry": true,
+// keywords are shell words after which a command starts. Wrappers, the
+// programs that run the command after them, are classify's one table
+// (classify.IsWrapper), so the scanner and the classifier agree on them.
+var keywords = map[string]bool{
+	"then": true, "do": true, "else": true, "if": true, "while": true, "until": true, "!": true,
+}
+
+// isWrapper reports whether a word of text runs the command after it.
+func isWrapper(w string) bool {
+	return keywords[w] || classify.IsWrapper(w)
 }
 
 // introducers are words that, in prose, come before a command: "then run
@@ -491,7 +494,7 @@ func commandPosition(line []byte, from, start int) bool {
 		}
 		w := line[j:i]
 		switch {
-		case wrappers[string(w)], introducers[string(w)]:
+		case isWrapper(string(w)), introducers[string(w)]:
 			return true
 		case w[0] == '-', isNumber(w), bytes.IndexByte(w, '=') > 0:
 			i = j // an option, a count or an assignment: look further back

@@ -8,6 +8,17 @@ type Invocation struct {
 	// (base name, lower case, without ".exe"); the other words are as the
 	// program would receive them when static, or their source text when not.
 	Args []string
+	// Path is the command word as written, before normalisation
+	// ("./scripts/deploy.sh" where Args[0] is "deploy.sh"), so that a
+	// script run by its path can be found and read.
+	Path string
+	// Line is the line of the text the run was parsed from (1-based) on
+	// which the simple command starts; for a run found in nested shell
+	// text it is the line of the outermost command.
+	Line int
+	// InLoop reports that the run is in the body of a for, while or until
+	// loop, so it runs once per item.
+	InLoop bool
 	// Dynamic marks the words whose value is only known at run time (they
 	// hold $var, $(...), <(...), $((...)) or similar). It is nil when every
 	// word is static.
@@ -134,4 +145,13 @@ func quoteForDisplay(s string, dynamic bool) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Via0 names the innermost wrapper the run came through, or "the shell"
+// when it came through none.
+func (inv *Invocation) Via0() string {
+	if len(inv.Via) == 0 {
+		return "the shell"
+	}
+	return inv.Via[len(inv.Via)-1]
 }

@@ -39,6 +39,9 @@ func (l Limits) Parse(src string) []Invocation {
 type frame struct {
 	via    []string
 	remote string
+	// line is the line, in the outermost text, of the command whose
+	// nested text this frame walks (0 at the outermost level).
+	line int
 	// env holds NAME=value assignments in effect: prefixes of the command
 	// and env's own, inherited by shell text nested inside it.
 	env []string

@@ -11,6 +11,8 @@ import (
 type cmd struct {
 	frame
 	depth      int
+	line       int
+	inLoop     bool
 	source     string
 	args       []string
 	dyn        []bool
@@ -32,6 +34,9 @@ func (c cmd) inner(i int, via string) cmd {
 func (c cmd) invocation() Invocation {
 	inv := Invocation{
 		Args:       c.args,
+		Path:       c.args[0],
+		Line:       c.line,
+		InLoop:     c.inLoop,
 		Via:        c.via,
 		Remote:     c.remote,
 		Env:        c.env,
@@ -400,4 +405,12 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 		w.run(n)
 	}
 	return c, true
+}
+
+// Unwraps reports whether package shell itself sees through the named
+// program: a wrapper (sudo, env, timeout, xargs, ...), a shell, eval or
+// ssh. Package classify joins this with its own table of wrappers.
+func Unwraps(name string) bool {
+	_, ok := handlers[name]
+	return ok
 }

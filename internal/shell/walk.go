@@ -15,6 +15,8 @@ type stmtWalker struct {
 	depth int
 	// stdin records, for a statement on the right of a pipe, what feeds it.
 	stdin map[*syntax.Stmt]stdinSource
+	// loops is how many loop bodies enclose the statement being walked.
+	loops int
 }
 
 // stdinSource is what a pipeline feeds into a statement.
@@ -49,17 +51,49 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			s.stdin[leftmost(n.Y)] = s.producedBy(rightmost(n.X))
 		}
 	case *syntax.Stmt:
-		call, ok := n.Cmd.(*syntax.CallExpr)
-		switch {
-		case ok && len(call.Args) > 0:
-			s.call(n, call)
-		case len(n.Redirs) > 0 && (ok || n.Cmd == nil):
-			// "> file" and "X=1 > file" run no program but still open
-			// (and truncate) the file: they are ":" with the redirections.
-			s.redirectOnly(n)
+		switch cmd := n.Cmd.(type) {
+		case *syntax.CallExpr:
+			if len(cmd.Args) > 0 {
+				s.call(n, cmd)
+			} else if len(n.Redirs) > 0 {
+				s.redirectOnly(n)
+			}
+		case nil:
+			if len(n.Redirs) > 0 {
+				s.redirectOnly(n)
+			}
 		}
+	case *syntax.ForClause, *syntax.WhileClause:
+		// Commands in a loop body run once per item: a delete of the loop
+		// variable is a bulk delete.
+		s.loops++
+		switch n := n.(type) {
+		case *syntax.ForClause:
+			if n.Loop != nil {
+				syntax.Walk(n.Loop, s.visit)
+			}
+			s.stmts(n.Do)
+		case *syntax.WhileClause:
+			s.stmts(n.Cond)
+			s.stmts(n.Do)
+		}
+		s.loops--
+		return false
 	}
 	return true
+}
+
+// redirectOnly emits a statement that is only redirections (> file,
+// X=1 > file) as a run of the null command ":", so the redirections are
+// seen: "> f" empties f.
+func (s *stmtWalker) redirectOnly(st *syntax.Stmt) {
+	c := cmd{frame: s.f, depth: s.depth, source: s.source(st), line: s.line(st), inLoop: s.loops > 0}
+	s.redirects(st, &c)
+	if len(c.redirects) == 0 {
+		return
+	}
+	c.args, c.dyn = []string{":"}, []bool{false}
+	s.w.emit(c.invocation())
 }
 
 func leftmost(st *syntax.Stmt) *syntax.Stmt {
@@ -107,6 +141,15 @@ func (s *stmtWalker) producedBy(st *syntax.Stmt) stdinSource {
 	return stdinSource{from: src}
 }
 
+// line is the line a node starts on in the outermost text: nested text
+// keeps the line of the command it came from.
+func (s *stmtWalker) line(n syntax.Node) int {
+	if s.f.line > 0 {
+		return s.f.line
+	}
+	return int(n.Pos().Line())
+}
+
 func (s *stmtWalker) source(n syntax.Node) string {
 	start, end := int(n.Pos().Offset()), int(n.End().Offset())
 	if start < 0 || end > len(s.src) || start > end {
@@ -121,7 +164,10 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		frame:  s.f.withEnv(s.assignments(call.Assigns)),
 		depth:  s.depth,
 		source: s.source(call),
+		line:   s.line(call),
+		inLoop: s.loops > 0,
 	}
+	c.frame.line = c.line // text nested in this command keeps its line
 	c.args, c.dyn = s.words(call.Args)
 	s.redirects(st, &c)
 	if src, ok := s.stdin[st]; ok && c.stdin == "" {
@@ -153,14 +199,6 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	if name == "alias" {
 		s.defineAliases(c)
 	}
-	s.w.run(c)
-}
-
-// redirectOnly emits a statement that is only redirections as a run of
-// the no-op ":", so the files it opens are seen like any other's.
-func (s *stmtWalker) redirectOnly(st *syntax.Stmt) {
-	c := cmd{frame: s.f, depth: s.depth, source: s.source(st), args: []string{":"}, dyn: []bool{false}}
-	s.redirects(st, &c)
 	s.w.run(c)
 }
 

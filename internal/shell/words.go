@@ -43,6 +43,20 @@ const maxBraceFields = 256
 
 // staticFields expands a static word into its fields.
 func staticFields(w *syntax.Word) ([]string, bool) {
+	// Fast path: one plain literal or single-quoted part needs no
+	// expansion (most words of a script).
+	if len(w.Parts) == 1 {
+		switch p := w.Parts[0].(type) {
+		case *syntax.Lit:
+			if !strings.ContainsAny(p.Value, "{}~\\") {
+				return []string{p.Value}, true
+			}
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return []string{p.Value}, true
+			}
+		}
+	}
 	var fields []string
 	for f, err := range expand.FieldsSeq(staticConfig, w) {
 		if err != nil || len(fields) == maxBraceFields {
@@ -112,4 +126,28 @@ func printfText(args []string) (string, bool) {
 		return "", false
 	}
 	return out, true
+}
+
+// Output returns the text a run prints when it can be told statically:
+// echo or printf of static words, or cat (or tee) copying a literal
+// heredoc, here-string or echoed text on its input.
+func Output(inv *Invocation) (string, bool) {
+	if len(inv.Dynamic) > 0 {
+		return "", false
+	}
+	switch inv.Name() {
+	case "echo":
+		text, ok := echoText(inv.Args[1:])
+		return text + "\n", ok
+	case "printf":
+		return printfText(inv.Args[1:])
+	case "cat", "tee":
+		if inv.Name() == "cat" && len(inv.Args) > 1 {
+			return "", false
+		}
+		if inv.StdinKnown {
+			return inv.StdinText, true
+		}
+	}
+	return "", false
 }

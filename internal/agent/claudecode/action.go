@@ -31,6 +31,7 @@ type toolInput struct {
 	Content    *string    `json:"content"`
 	OldString  *string    `json:"old_string"`
 	NewString  *string    `json:"new_string"`
+	NewSource  *string    `json:"new_source"` // NotebookEdit
 	ReplaceAll bool       `json:"replace_all"`
 	Edits      []editItem `json:"edits"`
 }
@@ -66,6 +67,21 @@ func (ti *toolInput) edits(tool string) []policy.Edit {
 	return nil
 }
 
+// newText is the text a Write, Edit, MultiEdit or NotebookEdit puts into
+// its file: the classifier reads the commands it holds.
+func (ti *toolInput) newText() string {
+	var parts []string
+	for _, p := range []*string{ti.Content, ti.NewString, ti.NewSource} {
+		if p != nil {
+			parts = append(parts, *p)
+		}
+	}
+	for _, e := range ti.Edits {
+		parts = append(parts, e.NewString)
+	}
+	return strings.Join(parts, "\n")
+}
+
 // ToAction turns a PreToolUse event into the action the policy decides
 // (agent-hooks.md §1.6). A tool_input without the field its tool needs is
 // an InputError: the hook then blocks, as it must not guess.
@@ -90,6 +106,7 @@ func ToAction(in *Input) (policy.Action, error) {
 		a.Kind = policy.Write
 		a.Paths, err = one(need(ti.FilePath, "file_path"))
 		a.Edits = ti.edits(name)
+		a.Content = ti.newText()
 	case name == "NotebookEdit":
 		a.Kind = policy.Write
 		a.Paths, err = one(need(ti.NotebookPath, "notebook_path"))

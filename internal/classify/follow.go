@@ -1,0 +1,376 @@
+package classify
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// This file follows scripts at decision time: what a command runs from a
+// file (bash deploy.sh, ./deploy.sh, source env.sh, python3 x.py, npm run
+// release, make deploy, just publish, task deploy) is read through the
+// classifier's FS and classified, and each finding names the file and
+// line (deploy.sh:4: git push origin main).
+//
+// Reading is bounded: files over MaxScriptBytes are opaque, following
+// stops maxFollow files deep, and a file that exists but cannot be read
+// is opaque. A file that does not exist runs nothing, unless the same
+// command writes it first or changes directory, which makes it opaque. A
+// compiled program is not read: it is rated by its arguments, as any
+// program airlock does not know.
+
+// maxFollow bounds how many files deep following goes (a script that runs
+// a script that runs make ...).
+const maxFollow = 4
+
+// cmdContext is what following needs to know about the whole command a
+// run came from.
+type cmdContext struct {
+	invs  []shell.Invocation
+	built bool
+	// words counts every static word of every run of the command (operands
+	// and redirection targets), to see whether a file is written by the
+	// same command that runs it.
+	words map[string]int
+	// dirChanged says a run of the command changes directory, so a
+	// relative file may be another one than airlock would read.
+	dirChanged bool
+}
+
+func newCmdContext(invs []shell.Invocation) *cmdContext {
+	cc := &cmdContext{invs: invs}
+	cc.build()
+	return cc
+}
+
+// build counts the words of the command, once, when a file is first
+// followed: a command that runs no file pays nothing.
+func (cc *cmdContext) build() {
+	if cc.built {
+		return
+	}
+	cc.built = true
+	cc.words = map[string]int{}
+	invs := cc.invs
+	for i := range invs {
+		inv := &invs[i]
+		switch inv.Name() {
+		case "cd", "pushd", "popd":
+			cc.dirChanged = true
+		}
+		for j, a := range inv.Args {
+			if j > 0 && !inv.IsDynamic(j) {
+				cc.words[path.Clean(a)]++
+			}
+		}
+		for _, r := range inv.Redirects {
+			if !r.Dynamic {
+				cc.words[path.Clean(r.Target)]++
+			}
+		}
+	}
+}
+
+// changesDir reports whether a run of the command changes directory.
+func (cc *cmdContext) changesDir() bool {
+	if cc == nil {
+		return false
+	}
+	cc.build()
+	return cc.dirChanged
+}
+
+// writtenElsewhere reports whether name is a word of another run of the
+// command than inv (echo … > x.sh && bash x.sh).
+func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool {
+	if cc == nil {
+		return false
+	}
+	cc.build()
+	name = path.Clean(name)
+	own := 0
+	for j, a := range inv.Args {
+		if j > 0 && path.Clean(a) == name {
+			own++
+		}
+	}
+	for _, r := range inv.Redirects {
+		if path.Clean(r.Target) == name {
+			own++
+		}
+	}
+	return cc.words[name] > own
+}
+
+// deeper returns a classifier one file deeper, or false at the limit.
+func (c *Classifier) deeper() (*Classifier, bool) {
+	if c.follow >= maxFollow {
+		return nil, false
+	}
+	inner := *c
+	inner.follow++
+	inner.cc = nil
+	return &inner, true
+}
+
+// fileLimit is the effect of a file that could not be followed.
+func fileLimit(name string) Effect {
+	return opaque("script.depth", "limit reached: "+name+" is more than "+strconv.Itoa(maxFollow)+" files deep in scripts that run scripts")
+}
+
+// readScript reads a file a run would execute. ok false with a zero
+// effect means there is nothing to follow (no FS, or the file does not
+// exist and nothing else could make it); otherwise a non-nil error effect
+// says why it cannot be read.
+func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool) (data []byte, failed Effect, ok bool) {
+	if c.FS == nil {
+		return nil, Effect{}, false
+	}
+	if dynamic {
+		return nil, opaque("script.dynamic", inv.Name()+" runs a file named at run time ("+clip(name)+")"), false
+	}
+	if c.cc.writtenElsewhere(inv, name) {
+		return nil, opaque("script.written", name+" is written by the same command that runs it, so what it runs cannot be read beforehand"), false
+	}
+	data, err := c.readFile(name)
+	switch {
+	case err == nil:
+		return data, Effect{}, true
+	case errors.Is(err, ErrTooLarge):
+		// A large compiled program is not a script too large to read.
+		if head, herr := c.readHead(name); herr == nil && binary(head) {
+			return head, Effect{}, true
+		}
+	case errors.Is(err, fs.ErrNotExist):
+		if c.cc.changesDir() {
+			return nil, opaque("script.cwd", "the command changes directory before running "+name+", so which file runs cannot be known"), false
+		}
+		return nil, Effect{}, false // nothing to run: the command fails
+	}
+	return nil, opaque("script.unreadable", name+" cannot be read ("+err.Error()+"), so what it runs cannot be known"), false
+}
+
+// plain reports whether an effect is local with no flag: nothing worth a
+// line in a reason.
+func plain(e Effect) bool {
+	return e.Tier == Local && !e.Destructive && !e.Opaque && !e.NetworkRead
+}
+
+// shellFile classifies shell text read from a file, each finding with
+// the file and line it comes from. firstLine is the line of the file the
+// text starts on.
+func (c *Classifier) shellFile(file, text string, firstLine int) Effect {
+	inner, ok := c.deeper()
+	if !ok {
+		return fileLimit(file)
+	}
+	invs := inner.Limits.Parse(text)
+	inner.cc = newCmdContext(invs)
+	var e Effect
+	for i := range invs {
+		inv := &invs[i]
+		ie := inner.invocation(inv)
+		if plain(ie) {
+			continue
+		}
+		line := inv.Line
+		if line < 1 {
+			line = 1
+		}
+		what := inv.String()
+		if what == "" {
+			what = inv.Source
+		}
+		msg := file + ":" + strconv.Itoa(firstLine+line-1) + ": " + clip(what)
+		ie.Reasons = append([]Reason{{"script.line", msg}}, ie.Reasons...)
+		e.Add(ie)
+	}
+	return e
+}
+
+// scriptFile follows a file a run executes directly or through a shell:
+// shell text, or code for an interpreter named by its #! line.
+func (c *Classifier) scriptFile(inv *shell.Invocation, name string, dynamic bool) (Effect, bool) {
+	data, failed, ok := c.readScript(inv, name, dynamic)
+	if !ok {
+		return failed, failed.Reasons != nil
+	}
+	if binary(data) {
+		return nothing, false // a compiled program: rated by its arguments
+	}
+	if len(data) > MaxScriptBytes {
+		return opaque("script.unreadable", name+" is larger than airlock reads"), true
+	}
+	text := string(data)
+	if interp, ok := shebang(text); ok {
+		if lang, who, ok := interpLang(interp); ok {
+			inner, ok := c.deeper()
+			if !ok {
+				return fileLimit(name), true
+			}
+			return interpAnalyse(inner, who+" "+name, lang, text, 0).through("script.interp", name+" is a "+who+" program"), true
+		}
+		if !isShell(interp) {
+			return opaque("script.interpreter", name+" runs with "+interp+", which airlock does not read"), true
+		}
+	}
+	return c.shellFile(name, text, 1), true
+}
+
+// binary reports whether a file is a compiled program or other data
+// rather than text.
+func binary(data []byte) bool {
+	head := data
+	if len(head) > 512 {
+		head = head[:512]
+	}
+	for _, magic := range [][]byte{[]byte("\x7fELF"), {0xcf, 0xfa, 0xed, 0xfe}, {0xce, 0xfa, 0xed, 0xfe}, {0xca, 0xfe, 0xba, 0xbe}, []byte("MZ")} {
+		if bytes.HasPrefix(data, magic) {
+			return true
+		}
+	}
+	return bytes.IndexByte(head, 0) >= 0
+}
+
+// shebang returns the interpreter named on a #! line: the base name, or
+// the program after env (and its -S).
+func shebang(text string) (string, bool) {
+	line, ok := strings.CutPrefix(text, "#!")
+	if !ok {
+		return "", false
+	}
+	if i := strings.IndexByte(line, '\n'); i >= 0 {
+		line = line[:i]
+	}
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return "", false
+	}
+	prog := normWord(f[0])
+	if prog == "env" {
+		for _, w := range f[1:] {
+			if !strings.HasPrefix(w, "-") && !strings.Contains(w, "=") {
+				return normWord(w), true
+			}
+		}
+		return "", false
+	}
+	return prog, true
+}
+
+// interpLang maps an interpreter name to the language the code reader
+// knows.
+func interpLang(name string) (lang, who string, ok bool) {
+	switch {
+	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
+		return langPython, name, true
+	case name == "node" || name == "nodejs" || name == "deno" || name == "bun" || name == "tsx" || name == "ts-node":
+		return langJS, name, true
+	case strings.HasPrefix(name, "ruby"):
+		return langRuby, name, true
+	case strings.HasPrefix(name, "perl"):
+		return langPerl, name, true
+	case strings.HasPrefix(name, "php"):
+		return langPHP, name, true
+	case strings.HasPrefix(name, "lua"):
+		return langLua, name, true
+	case name == "rscript":
+		return langR, name, true
+	}
+	return "", "", false
+}
+
+func isShell(name string) bool {
+	switch name {
+	case "sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "rbash", "busybox":
+		return true
+	}
+	return false
+}
+
+// interpScript follows a script file given to an interpreter (python3
+// x.py): its code gets the analysis one-liners get.
+func (c *Classifier) interpScript(inv *shell.Invocation, who, lang, name string, dynamic bool) Effect {
+	data, failed, ok := c.readScript(inv, name, dynamic)
+	if !ok {
+		return failed
+	}
+	inner, ok := c.deeper()
+	if !ok {
+		return fileLimit(name)
+	}
+	return interpAnalyse(inner, who+" "+name, lang, string(data), 0).through("script.interp", who+" runs "+name)
+}
+
+// followRun rates what a run executes from files, if it is one that runs
+// a file: a shell with a script operand, source and ., a program run by
+// its path, or a task runner. handled false means the run is rated as
+// before (by its spec, or by looking through its arguments).
+func (c *Classifier) followRun(inv *shell.Invocation) (Effect, bool) {
+	name := inv.Name()
+	switch {
+	case isShell(name) && name != "busybox":
+		i := shellScriptOperand(inv.Args)
+		if i < 0 {
+			return nothing, false
+		}
+		return c.scriptFile(inv, inv.Args[i], inv.IsDynamic(i))
+	case name == "source" || name == ".":
+		if len(inv.Args) < 2 {
+			return nothing, false
+		}
+		return c.scriptFile(inv, inv.Args[1], inv.IsDynamic(1))
+	case strings.ContainsAny(inv.Path, `/\`) && specFor(name) == nil && !shell.Unwraps(name):
+		return c.scriptFile(inv, inv.Path, false)
+	}
+	return nothing, false
+}
+
+// shellScriptOperand finds the script a shell runs: the first operand
+// after its options, or -1 (bash -c and bash reading its input are
+// handled by package shell).
+func shellScriptOperand(args []string) int {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			if i+1 < len(args) {
+				return i + 1
+			}
+			return -1
+		case a == "--rcfile" || a == "--init-file" || a == "-o" || a == "-O" || a == "+O" || a == "+o":
+			i++
+		case strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+"):
+			if strings.ContainsAny(a[1:], "csn") && !strings.HasPrefix(a, "--") && a[0] == '-' {
+				return -1 // -c text, -s stdin, -n only checks syntax
+			}
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// releaseName reports whether a script or target name says it releases:
+// one of its parts (split at : - _ .) is a release verb.
+func releaseName(name string) bool {
+	for _, part := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
+		return r == ':' || r == '-' || r == '_' || r == '.' || r == '/'
+	}) {
+		if releaseVerbs[part] {
+			return true
+		}
+	}
+	return false
+}
+
+// unreadRelease is the effect of a task named after a release whose file
+// airlock does not read.
+func unreadRelease(tool, target string) Effect {
+	return opaque("script.release-name", tool+" "+target+" is named after a release, and airlock cannot read what it runs")
+}

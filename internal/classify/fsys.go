@@ -1,0 +1,137 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// FS gives the classifier the files a command would run or change: the
+// scripts it follows (bash deploy.sh, npm run build, make release) and
+// the files a redirection would empty. Names are as the command wrote
+// them: relative to the command's directory, absolute, or starting with
+// "~/". fstest.MapFS satisfies it for relative names; DirFS reads the
+// real filesystem.
+type FS interface {
+	ReadFile(name string) ([]byte, error)
+	Stat(name string) (fs.FileInfo, error)
+}
+
+// MaxScriptBytes bounds a file the classifier reads: a larger script is
+// opaque.
+const MaxScriptBytes = 256 << 10
+
+// errNoFS says the classifier was given no filesystem.
+var errNoFS = errors.New("no filesystem to read it from")
+
+// ErrTooLarge says a file is larger than MaxScriptBytes.
+var ErrTooLarge = fmt.Errorf("larger than %d KiB", MaxScriptBytes>>10)
+
+// DirFS is the real filesystem seen from the directory dir, with "~/"
+// naming the user's home directory.
+func DirFS(dir string) FS { return osFS{dir: dir} }
+
+type osFS struct{ dir string }
+
+func (o osFS) resolve(name string) string {
+	if rest, ok := strings.CutPrefix(name, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	if filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(o.dir, name)
+}
+
+func (o osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.resolve(name)) }
+
+func (o osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.resolve(name)) }
+
+// ReadHead reads the first n bytes of a file, to tell a compiled program
+// from a script without reading all of it.
+func (o osFS) ReadHead(name string, n int) ([]byte, error) {
+	f, err := os.Open(o.resolve(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	k, err := io.ReadFull(f, buf)
+	if err == io.ErrUnexpectedEOF || err == io.EOF {
+		err = nil
+	}
+	return buf[:k], err
+}
+
+// headReader is an FS that can read the start of a file.
+type headReader interface {
+	ReadHead(name string, n int) ([]byte, error)
+}
+
+// readHead reads the start of a file: through ReadHead when the FS has
+// it, else the whole file within MaxScriptBytes.
+func (c *Classifier) readHead(name string) ([]byte, error) {
+	if h, ok := c.FS.(headReader); ok {
+		return h.ReadHead(fsName(name), 512)
+	}
+	data, err := c.FS.ReadFile(fsName(name))
+	if len(data) > 512 {
+		data = data[:512]
+	}
+	return data, err
+}
+
+// fsName turns a name as written into one an fs.FS accepts when it is
+// relative ("./x.sh" → "x.sh"); absolute and "~/" names pass unchanged
+// for DirFS.
+func fsName(name string) string {
+	if strings.HasPrefix(name, "/") || strings.HasPrefix(name, "~/") {
+		return name
+	}
+	return path.Clean(name)
+}
+
+// readFile reads a file the command would run, within MaxScriptBytes.
+func (c *Classifier) readFile(name string) ([]byte, error) {
+	if c.FS == nil {
+		return nil, errNoFS
+	}
+	name = fsName(name)
+	info, err := c.FS.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	if info.Size() > MaxScriptBytes {
+		return nil, ErrTooLarge
+	}
+	data, err := c.FS.ReadFile(name)
+	if err == nil && len(data) > MaxScriptBytes {
+		return nil, ErrTooLarge
+	}
+	return data, err
+}
+
+// exists reports whether a file exists, and whether that could be known.
+func (c *Classifier) exists(name string) (exists, known bool) {
+	if c.FS == nil {
+		return false, false
+	}
+	_, err := c.FS.Stat(fsName(name))
+	switch {
+	case err == nil:
+		return true, true
+	case errors.Is(err, fs.ErrNotExist):
+		return false, true
+	}
+	return false, false
+}

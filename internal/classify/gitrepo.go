@@ -1,0 +1,147 @@
+package classify
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// This file reads, at decision time, what a git run would execute from
+// the repository itself: command-valued settings in .git/config and
+// ~/.gitconfig (core.sshCommand, core.pager, ! aliases, filters), and the
+// hooks in .git/hooks that the subcommand fires (pre-commit for commit,
+// pre-push for push). A file the agent wrote earlier is thus read when it
+// would run, whoever wrote it.
+
+// gitHooks lists the hooks each subcommand runs.
+var gitHooks = map[string][]string{
+	"commit":      {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"},
+	"push":        {"pre-push"},
+	"merge":       {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge"},
+	"pull":        {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "post-checkout"},
+	"checkout":    {"post-checkout"},
+	"switch":      {"post-checkout"},
+	"clone":       {},
+	"rebase":      {"pre-rebase", "post-rewrite", "post-checkout"},
+	"am":          {"applypatch-msg", "pre-applypatch", "post-applypatch"},
+	"cherry-pick": {"prepare-commit-msg", "commit-msg", "post-commit"},
+	"revert":      {"prepare-commit-msg", "commit-msg", "post-commit"},
+	"gc":          {"pre-auto-gc"},
+	"worktree":    {"post-checkout"},
+}
+
+// gitRepoCommands rates what a git run executes from the repository's
+// configuration and hooks. It reads nothing without a filesystem.
+func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
+	if c.FS == nil || len(inv.Args) < 2 || c.gitRead {
+		return nothing // a git run inside git's own commands: already read
+	}
+	g := gitGlobal.Parse(inv.Args[1:])
+	dir := ""
+	for _, f := range g.Flags {
+		if f.Name == "-C" {
+			if inv.IsDynamic(1 + f.ValueIndex) {
+				return nothing // the directory is rated elsewhere as unknown
+			}
+			dir = path.Join(dir, f.Value)
+		}
+	}
+	i := 1 + g.Rest
+	if i >= len(inv.Args) || inv.IsDynamic(i) {
+		return nothing
+	}
+	sub := inv.Args[i]
+	if hasAny(inv.Args[i+1:], "--help", "-h") {
+		return nothing
+	}
+	gitDir, ok := c.findGitDir(dir)
+	inner, deeperOK := c.deeper()
+	if !deeperOK {
+		return fileLimit("git's configuration")
+	}
+	inner.gitRead = true
+	var e Effect
+	for _, cfg := range []string{path.Join(gitDir, "config"), "~/.gitconfig", "~/.config/git/config"} {
+		if !ok && !strings.HasPrefix(cfg, "~") {
+			continue
+		}
+		data, err := c.readFile(cfg)
+		switch {
+		case err == nil:
+			e.Add(inner.gitConfigFor(cfg, string(data), sub))
+		case errors.Is(err, ErrTooLarge):
+			e.Add(opaque("git.config", cfg+" is larger than airlock reads, and git runs commands it names"))
+		}
+	}
+	if !ok || hasAny(inv.Args[i+1:], "--no-verify", "-n") && (sub == "commit" || sub == "push" || sub == "merge") {
+		return e
+	}
+	for _, h := range gitHooks[sub] {
+		name := path.Join(gitDir, "hooks", h)
+		if _, err := c.FS.Stat(fsName(name)); err != nil {
+			continue
+		}
+		f, _ := inner.scriptFileSameDepth(inv, name)
+		e.Add(f)
+	}
+	return e
+}
+
+// findGitDir finds the .git directory from dir upward: a directory, or a
+// file naming one (a linked worktree).
+func (c *Classifier) findGitDir(dir string) (string, bool) {
+	up := dir
+	if o, ok := c.FS.(osFS); ok {
+		// On the real filesystem, walk absolute paths up to the root.
+		up = o.resolve(dir)
+	}
+	for range 16 {
+		p := path.Join(up, ".git")
+		info, err := c.FS.Stat(fsName(p))
+		if err == nil {
+			if info.IsDir() {
+				return p, true
+			}
+			if data, err := c.readFile(p); err == nil {
+				if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
+					g = strings.TrimSpace(g)
+					if !strings.HasPrefix(g, "/") {
+						g = path.Join(up, g)
+					}
+					return g, true
+				}
+			}
+			return "", false
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", false
+		}
+		if strings.HasPrefix(up, "/") {
+			if up == "/" {
+				break
+			}
+			up = path.Dir(up)
+			continue
+		}
+		if up == "" || up == "." {
+			up = ".."
+		} else {
+			up = path.Join(up, "..")
+		}
+		if strings.Count(up, "..") > 12 {
+			break
+		}
+	}
+	return "", false
+}
+
+// scriptFileSameDepth follows a file from a classifier that is already
+// one file deeper.
+func (c *Classifier) scriptFileSameDepth(inv *shell.Invocation, name string) (Effect, bool) {
+	outer := *c
+	outer.follow--
+	return outer.scriptFile(inv, name, false)
+}

@@ -1,0 +1,475 @@
+package classify
+
+import (
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/argv"
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// This file finds commands hidden in configuration: settings and
+// environment variables whose value is a command that the program runs
+// (git -c core.sshCommand=…, GIT_SSH_COMMAND, ssh -o ProxyCommand=…,
+// rsync -e, PAGER, EDITOR). The embedded command is classified as shell
+// text and its effect added to the run, with a reason naming the setting;
+// a value only known at run time is opaque.
+
+// commandEnv lists environment variables whose value is a command line a
+// program runs with a shell, and what runs it.
+var commandEnv = map[string]string{
+	"GIT_SSH_COMMAND": "git", "GIT_PAGER": "git", "GIT_EDITOR": "git", "GIT_SEQUENCE_EDITOR": "git",
+	"GIT_EXTERNAL_DIFF": "git", "GIT_ASKPASS": "git", "GIT_PROXY_COMMAND": "git", "GIT_SSH": "git",
+	"SSH_ASKPASS": "ssh", "PAGER": "the pager user", "MANPAGER": "man", "EDITOR": "the editor user",
+	"VISUAL": "the editor user", "LESSOPEN": "less", "LESSCLOSE": "less", "BROWSER": "the browser user",
+	"SUDO_ASKPASS": "sudo", "RSYNC_RSH": "rsync", "CVS_RSH": "cvs", "SVN_SSH": "svn", "FCEDIT": "fc",
+	"SYSTEMD_PAGER": "systemctl", "PSQL_PAGER": "psql", "MYSQL_PAGER": "mysql", "DIFF_PAGER": "diff",
+}
+
+// gitCommandKey reports whether a git configuration key's value is a
+// command git runs, and whether that command is shell text (most are) or
+// names hooks found elsewhere (core.hooksPath).
+func gitCommandKey(key string) (runs bool) {
+	k := strings.ToLower(key)
+	switch k {
+	case "core.sshcommand", "core.pager", "core.editor", "sequence.editor", "core.fsmonitor", "core.askpass",
+		"credential.helper", "diff.external", "gpg.program", "core.gitproxy", "web.browser",
+		"interactive.difffilter", "uploadpack.packobjectshook", "sendemail.sendmailcmd", "sendemail.smtpserver",
+		"sendemail.tocmd", "sendemail.cccmd", "core.hookspath", "ssh.variant":
+		return k != "ssh.variant"
+	}
+	first, last := k, k
+	if i := strings.IndexByte(k, '.'); i >= 0 {
+		first = k[:i]
+	}
+	if i := strings.LastIndexByte(k, '.'); i >= 0 {
+		last = k[i+1:]
+	}
+	switch first {
+	case "alias", "pager":
+		return true
+	case "filter":
+		return last == "clean" || last == "smudge" || last == "process"
+	case "diff":
+		return last == "textconv" || last == "command"
+	case "merge":
+		return last == "driver"
+	case "credential":
+		return last == "helper"
+	case "gpg":
+		return last == "program"
+	case "remote":
+		return last == "uploadpack" || last == "receivepack" || last == "proxy" && false
+	case "difftool", "mergetool", "browser", "man":
+		return last == "cmd" || last == "path"
+	}
+	return false
+}
+
+// gitSettingCommand returns the shell text a git setting runs, or false
+// when its value is not a command (a boolean, an alias to a git
+// subcommand, a built-in credential helper).
+func gitSettingCommand(key, value string) (string, bool) {
+	k := strings.ToLower(key)
+	v := strings.TrimSpace(value)
+	switch {
+	case v == "":
+		return "", false
+	case strings.HasPrefix(k, "alias."):
+		// "!cmd" runs shell text; anything else is a git subcommand.
+		if rest, ok := strings.CutPrefix(v, "!"); ok {
+			return rest, true
+		}
+		return "", false
+	case k == "core.fsmonitor":
+		switch strings.ToLower(v) {
+		case "true", "false", "yes", "no", "on", "off", "1", "0":
+			return "", false
+		}
+	case k == "credential.helper" || strings.HasPrefix(k, "credential.") && strings.HasSuffix(k, ".helper"):
+		if rest, ok := strings.CutPrefix(v, "!"); ok {
+			return rest, true
+		}
+		if !strings.ContainsAny(strings.Fields(v)[0], `/\`) {
+			return "git-credential-" + v, true // a helper git finds by name
+		}
+	case strings.HasPrefix(k, "pager."):
+		switch strings.ToLower(v) {
+		case "true", "false", "yes", "no", "on", "off", "1", "0":
+			return "", false
+		}
+	}
+	return v, true
+}
+
+// embedded classifies the command text a setting holds. A value only
+// known at run time is opaque.
+func (c *Classifier) embedded(setting, text string, dynamic bool) Effect {
+	if dynamic {
+		return opaque("config.dynamic", setting+" holds a command only known at run time ("+clip(text)+")")
+	}
+	return c.nested(text).through("config.command", setting+" runs the command "+clip(text))
+}
+
+// hiddenCommands is the effect of every command hidden in the
+// configuration of one run: its environment and, for the programs that
+// take them, options that hold commands.
+func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
+	var e Effect
+	for _, kv := range inv.Env {
+		name, value, _ := strings.Cut(kv, "=")
+		if _, ok := commandEnv[name]; ok {
+			e.Add(c.envCommand(name, value))
+		}
+	}
+	if inv.Name() == "git" {
+		e.Add(c.gitEnvConfig(inv))
+	}
+	switch inv.Name() {
+	case "git":
+		// git's own options are read by its spec (classifyGit), so the
+		// scanner's fast path sees them too.
+		e.Add(c.gitRepoCommands(inv))
+	case "ssh", "scp", "sftp", "sshfs", "autossh", "ssh-copy-id":
+		e.Add(c.sshHidden(inv))
+	case "rsync":
+		e.Add(c.rsyncHidden(inv))
+	}
+	return e
+}
+
+// envCommand classifies the command an environment variable holds.
+func (c *Classifier) envCommand(name, value string) Effect {
+	v := strings.TrimSpace(unquoteValue(value))
+	if v == "" {
+		return nothing
+	}
+	dynamic := value != v && strings.HasPrefix(value, `"`) && strings.ContainsAny(v, "$`") || strings.HasPrefix(value, "$")
+	switch name {
+	case "LESSOPEN", "LESSCLOSE":
+		v = strings.TrimLeft(v, "|-")
+		v = strings.ReplaceAll(v, "%s", "FILE")
+	case "BROWSER":
+		// A list of browsers separated by colons, each with %s for the URL.
+		v = strings.ReplaceAll(strings.Split(v, ":")[0], "%s", "URL")
+		if strings.Contains(value, "://") {
+			v = strings.ReplaceAll(strings.TrimLeft(value, `'"`), "%s", "URL")
+			v = strings.TrimRight(v, `'"`)
+		}
+	case "GIT_SSH":
+		// A program, not shell text: git runs it with the host and
+		// command as arguments.
+		if strings.ContainsAny(v, `/\`) && specFor(normWord(v)) == nil {
+			return opaque("config.program", "GIT_SSH names the program "+v+", which git runs to reach the remote and airlock cannot read")
+		}
+		v = shell.Join([]string{v})
+	}
+	return c.embedded(name, v, dynamic)
+}
+
+// unquoteValue strips one layer of quotes from an assignment value kept
+// as its source text.
+func unquoteValue(v string) string {
+	if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1]
+	}
+	return v
+}
+
+// gitEnvConfig reads GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n and
+// GIT_CONFIG_VALUE_n: settings given through the environment.
+func (c *Classifier) gitEnvConfig(inv *shell.Invocation) Effect {
+	var e Effect
+	for _, kv := range inv.Env {
+		name, key, _ := strings.Cut(kv, "=")
+		n, ok := strings.CutPrefix(name, "GIT_CONFIG_KEY_")
+		if !ok {
+			continue
+		}
+		value, _ := inv.Getenv("GIT_CONFIG_VALUE_" + n)
+		e.Add(c.gitSetting("GIT_CONFIG_KEY_"+n+"="+key, unquoteValue(key), unquoteValue(value), strings.HasPrefix(value, "$")))
+	}
+	return e
+}
+
+// gitSetting classifies one git setting given for a run.
+func (c *Classifier) gitSetting(where, key, value string, dynamic bool) Effect {
+	if !gitCommandKey(key) {
+		return nothing
+	}
+	if strings.EqualFold(key, "core.hooksPath") {
+		return opaque("git.hooks-path", where+" runs hooks from "+value+", which airlock does not read").sharedTier()
+	}
+	text, ok := gitSettingCommand(key, value)
+	if !ok {
+		return nothing
+	}
+	return c.embedded(where, text, dynamic)
+}
+
+// sharedTier raises an effect to at least shared.
+func (e Effect) sharedTier() Effect {
+	if e.Tier < Shared {
+		e.Tier = Shared
+	}
+	return e
+}
+
+// gitHidden finds commands in git's -c and --config-env options, in
+// --upload-pack/--receive-pack/--exec, in ext:: remotes, and in settings
+// written by git config.
+func (c *Classifier) gitHidden(inv *shell.Invocation) Effect {
+	var e Effect
+	g := gitGlobal.Parse(inv.Args[1:])
+	for _, f := range g.Flags {
+		switch f.Name {
+		case "-c":
+			k, v, _ := strings.Cut(f.Value, "=")
+			e.Add(c.gitSetting("git -c "+k, k, v, inv.IsDynamic(1+f.ValueIndex)))
+		case "--config-env":
+			k, envName, _ := strings.Cut(f.Value, "=")
+			if !gitCommandKey(k) {
+				continue
+			}
+			if v, ok := inv.Getenv(envName); ok {
+				e.Add(c.gitSetting("git --config-env "+k, k, unquoteValue(v), strings.HasPrefix(v, "$")))
+				continue
+			}
+			e.Add(opaque("config.dynamic", "git --config-env takes "+k+" from $"+envName+", whose command is only known at run time"))
+		}
+	}
+	i := 1 + g.Rest
+	if i >= len(inv.Args) {
+		return e
+	}
+	sub, args := inv.Args[i], inv.Args[i+1:]
+	for j, a := range args {
+		if inv.IsDynamic(i + 1 + j) {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(a, "ext::"); ok {
+			e.Add(c.embedded("the ext:: remote", gitExtCommand(rest), false))
+		}
+	}
+	var spec argv.Spec
+	var names []string
+	switch sub {
+	case "fetch", "clone", "ls-remote", "pull":
+		spec = argv.Spec{Short: "uobj", Long: []string{"--upload-pack", "--origin", "--branch", "--depth", "--jobs", "--reference", "--separate-git-dir", "--config", "--template", "--filter"}}
+		names = []string{"--upload-pack"}
+		if sub != "pull" {
+			names = append(names, "-u")
+		}
+	case "push":
+		spec = argv.Spec{Short: "o", Long: []string{"--receive-pack", "--exec", "--repo", "--push-option"}}
+		names = []string{"--receive-pack", "--exec"}
+	case "archive":
+		spec = argv.Spec{Short: "o", Long: []string{"--exec", "--remote", "--output", "--prefix", "--format"}}
+		names = []string{"--exec"}
+	case "config":
+		return e.with(c.gitConfigWrite(inv, i+1))
+	}
+	if names != nil {
+		p := spec.Parse(args)
+		for _, f := range p.Flags {
+			for _, n := range names {
+				if f.Name == n && f.HasValue {
+					e.Add(c.embedded("git "+sub+" "+n, f.Value, inv.IsDynamic(i+1+f.ValueIndex)))
+				}
+			}
+		}
+		if sub == "clone" {
+			for _, kv := range p.Values("-c", "--config") {
+				k, v, _ := strings.Cut(kv, "=")
+				e.Add(c.gitSetting("git clone -c "+k, k, v, false))
+			}
+		}
+	}
+	return e
+}
+
+// with returns e with o added.
+func (e Effect) with(o Effect) Effect {
+	e.Add(o)
+	return e
+}
+
+// gitExtCommand decodes the command of an ext:: remote into shell text:
+// unescaped spaces separate words, "% " is a space inside a word, "%%" a
+// percent sign, %s and %S the service git runs, %G and %V name the
+// repository and host.
+func gitExtCommand(s string) string {
+	var words []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			words = append(words, b.String())
+			b.Reset()
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == ' ':
+			flush()
+		case s[i] != '%' || i+1 >= len(s):
+			b.WriteByte(s[i])
+		default:
+			i++
+			switch s[i] {
+			case ' ':
+				b.WriteByte(' ')
+			case '%':
+				b.WriteByte('%')
+			case 's':
+				b.WriteString("upload-pack")
+			case 'S':
+				b.WriteString("git-upload-pack")
+			case 'G', 'V':
+				for i+1 < len(s) && s[i+1] != ' ' {
+					i++
+				}
+			}
+		}
+	}
+	flush()
+	return shell.Join(words)
+}
+
+// gitConfigWrite: git config KEY VALUE that sets a command-valued key
+// writes a command git runs later; the command is classified.
+func (c *Classifier) gitConfigWrite(inv *shell.Invocation, from int) Effect {
+	p := argv.Spec{Short: "fe", Long: []string{"--file", "--blob", "--type", "--default", "--comment"}}.Parse(inv.Args[from:])
+	ops := p.Operands
+	if len(ops) > 0 && (ops[0] == "set") {
+		ops = ops[1:]
+	}
+	if len(ops) < 2 {
+		return nothing
+	}
+	key, value := ops[0], ops[1]
+	if !gitCommandKey(key) || strings.EqualFold(key, "core.hooksPath") {
+		return nothing
+	}
+	text, ok := gitSettingCommand(key, value)
+	if !ok {
+		return nothing
+	}
+	dyn := inv.IsDynamic(from + p.OperandIndex[len(p.OperandIndex)-1])
+	return c.embedded("git config "+key+" (run later by git)", text, dyn)
+}
+
+// sshHidden finds commands in ssh's -o ProxyCommand, -o LocalCommand
+// (when PermitLocalCommand is on) and configuration files named by -F.
+func (c *Classifier) sshHidden(inv *shell.Invocation) Effect {
+	var e Effect
+	spec := argv.Spec{Short: "bcDEeFIiJLlmOopQRSWwBP"}
+	p := spec.Parse(inv.Args[1:])
+	permitLocal := false
+	var local []string
+	for _, f := range p.Flags {
+		dyn := inv.IsDynamic(1 + f.ValueIndex)
+		switch f.Name {
+		case "-o":
+			k, v := sshOption(f.Value)
+			switch strings.ToLower(k) {
+			case "proxycommand", "knownhostscommand":
+				if v != "none" {
+					e.Add(c.embedded("ssh -o "+k, sshTokens(v), dyn))
+				}
+			case "localcommand":
+				local = append(local, v)
+			case "permitlocalcommand":
+				permitLocal = strings.EqualFold(v, "yes")
+			}
+		case "-F":
+			if f.Value != "/dev/null" && f.Value != "none" {
+				e.Add(c.sshConfigFile(f.Value, dyn))
+			}
+		}
+	}
+	if permitLocal {
+		for _, v := range local {
+			e.Add(c.embedded("ssh -o LocalCommand", sshTokens(v), false))
+		}
+	}
+	return e
+}
+
+// sshOption splits "Key=Value" or "Key Value".
+func sshOption(s string) (string, string) {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "= \t"); i >= 0 {
+		return s[:i], strings.TrimSpace(strings.TrimLeft(s[i:], "= \t"))
+	}
+	return s, ""
+}
+
+// sshTokens replaces ssh's % tokens with placeholder words.
+func sshTokens(s string) string {
+	r := strings.NewReplacer("%%", "%", "%h", "HOST", "%p", "22", "%r", "USER", "%n", "HOST", "%d", "HOME", "%u", "USER", "%C", "HASH", "%l", "LOCALHOST", "%i", "UID", "%k", "HOSTKEYALIAS", "%T", "TUN")
+	return r.Replace(s)
+}
+
+// sshConfigFile reads an ssh configuration file named by -F for the
+// commands it runs; a file airlock cannot read is opaque.
+func (c *Classifier) sshConfigFile(name string, dynamic bool) Effect {
+	if dynamic {
+		return opaque("ssh.config", "ssh -F reads a configuration file named at run time ("+name+"), which can run commands")
+	}
+	data, err := c.readFile(name)
+	if err != nil {
+		return opaque("ssh.config", "ssh -F "+name+" reads a configuration file airlock cannot read ("+err.Error()+"), which can run commands")
+	}
+	return c.sshConfigText(name, string(data))
+}
+
+// sshConfigText classifies the commands an ssh configuration runs.
+func (c *Classifier) sshConfigText(name, text string) Effect {
+	var e Effect
+	permit := false
+	var local []string
+	for n, line := range strings.Split(text, "\n") {
+		k, v := sshOption(line)
+		where := name + ":" + itoa(n+1)
+		switch strings.ToLower(k) {
+		case "proxycommand", "knownhostscommand":
+			if v != "none" {
+				e.Add(c.embedded(where+": "+k, sshTokens(v), false))
+			}
+		case "localcommand":
+			local = append(local, v)
+		case "permitlocalcommand":
+			permit = permit || strings.EqualFold(v, "yes")
+		case "match":
+			if i := strings.Index(strings.ToLower(v), "exec "); i >= 0 {
+				e.Add(c.embedded(where+": Match exec", sshTokens(strings.Trim(strings.TrimSpace(v[i+5:]), `"`)), false))
+			}
+		}
+	}
+	if permit {
+		for _, v := range local {
+			e.Add(c.embedded(name+": LocalCommand", sshTokens(v), false))
+		}
+	}
+	return e
+}
+
+// rsyncHidden classifies rsync's remote shell (-e/--rsh) and
+// --rsync-path.
+func (c *Classifier) rsyncHidden(inv *shell.Invocation) Effect {
+	var e Effect
+	p := argv.Spec{Short: "eBfT", Long: []string{"--rsh", "--rsync-path", "--filter", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--temp-dir", "--partial-dir", "--backup-dir", "--suffix", "--chmod", "--chown", "--log-file", "--password-file", "--port", "--timeout", "--compare-dest", "--copy-dest", "--link-dest", "--out-format", "--bwlimit", "--max-size", "--min-size", "--block-size"}}.Parse(inv.Args[1:])
+	for _, f := range p.Flags {
+		switch f.Name {
+		case "-e", "--rsh":
+			e.Add(c.embedded("rsync "+f.Name, f.Value, inv.IsDynamic(1+f.ValueIndex)))
+		}
+	}
+	return e
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}

@@ -1,0 +1,766 @@
+package classify
+
+import (
+	"encoding/json"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/airlock-dev/airlock/internal/argv"
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// This file follows task runners to the commands they run: package.json
+// scripts (npm, yarn, pnpm, bun, with their pre- and post-scripts and the
+// install lifecycle), make targets (recipes and prerequisites, with
+// variables expanded statically as far as they can be), just recipes and
+// Taskfile tasks. Without a filesystem, a task named after a release
+// (make release, npm run deploy) is opaque: what it runs cannot be read.
+
+// runner rates what a task runner would run from its file. It adds to the
+// runner's own spec, which rates the runner's built-in commands.
+func (c *Classifier) runner(inv *shell.Invocation) Effect {
+	switch inv.Name() {
+	case "npm", "yarn", "yarnpkg", "pnpm", "bun":
+		return c.packageScripts(inv)
+	case "make", "gmake":
+		return c.makeRun(inv)
+	case "just":
+		return c.justRun(inv)
+	case "task", "go-task":
+		return c.taskRun(inv)
+	case "rake":
+		return c.rakeRun(inv)
+	}
+	return nothing
+}
+
+// ---- package.json scripts ----
+
+// npmLifecycle lists the scripts npm runs around its own commands.
+var npmLifecycle = map[string][]string{
+	"install": {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
+	"ci":      {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
+	"pack":    {"prepack", "prepare", "postpack"},
+	"test":    {"pretest", "test", "posttest"},
+	"start":   {"prestart", "start", "poststart"},
+	"stop":    {"prestop", "stop", "poststop"},
+	"restart": {"prerestart", "restart", "postrestart"},
+}
+
+// yarnBuiltins are yarn and pnpm commands that are not scripts.
+var yarnBuiltins = map[string]bool{
+	"add": true, "remove": true, "install": true, "up": true, "upgrade": true, "why": true, "info": true,
+	"init": true, "config": true, "cache": true, "dlx": true, "exec": true, "link": true, "unlink": true,
+	"npm": true, "pack": true, "plugin": true, "set": true, "version": true, "workspaces": true, "workspace": true,
+	"publish": true, "login": true, "logout": true, "outdated": true, "list": true, "ls": true, "audit": true,
+	"bin": true, "dedupe": true, "import": true, "patch": true, "patch-commit": true, "rebuild": true, "store": true,
+	"why-not": true, "node": true, "global": true, "owner": true, "tag": true, "team": true, "create": true,
+	"i": true, "rm": true, "update": true, "prune": true, "fetch": true, "setup": true, "env": true, "help": true,
+	"licenses": true, "root": true, "server": true, "explain": true, "constraints": true,
+	"x": true,
+}
+
+// scriptNames returns the package.json scripts a run would start, in
+// order, or nil.
+func scriptNames(inv *shell.Invocation) []string {
+	tool := inv.Name()
+	p := argv.Spec{Short: "wC", Long: []string{"--prefix", "--workspace", "--filter", "--dir", "--cwd", "--reporter", "--loglevel"}}.Parse(inv.Args[1:])
+	ops := p.Operands
+	if len(ops) == 0 {
+		if tool == "yarn" || tool == "yarnpkg" {
+			return npmLifecycle["install"]
+		}
+		return nil
+	}
+	cmd := ops[0]
+	if tool == "npm" {
+		if a, ok := npmAlias()[cmd]; ok {
+			cmd = a
+		} else {
+			cmd = npmPrefix(cmd)
+		}
+	}
+	switch cmd {
+	case "run", "run-script", "rum", "urn":
+		if len(ops) < 2 {
+			return nil
+		}
+		return []string{"pre" + ops[1], ops[1], "post" + ops[1]}
+	case "t", "tst":
+		cmd = "test"
+	case "i", "in", "ins", "inst", "insta", "instal", "isnt", "isnta", "isntal", "isntall", "add", "install-test", "it", "cit", "clean-install", "install-clean":
+		if tool == "npm" || cmd == "i" || cmd == "install" {
+			cmd = "install"
+		}
+	}
+	if tool == "bun" && cmd == "test" {
+		return nil // bun's own test runner
+	}
+	if l, ok := npmLifecycle[cmd]; ok {
+		if tool != "npm" && cmd == "install" && len(ops) > 1 {
+			return nil // yarn add / pnpm install pkg: the root's scripts do not run
+		}
+		if tool == "npm" && cmd == "install" && len(ops) > 1 {
+			return nil
+		}
+		return l
+	}
+	if tool == "pnpm" && cmd == "deploy" {
+		return nil // pnpm's own deploy copies a workspace package
+	}
+	if tool != "npm" && !yarnBuiltins[cmd] {
+		// yarn X, pnpm X, bun X run the script X.
+		return []string{"pre" + cmd, cmd, "post" + cmd}
+	}
+	return nil
+}
+
+func (c *Classifier) packageScripts(inv *shell.Invocation) Effect {
+	names := scriptNames(inv)
+	if len(names) == 0 {
+		return nothing
+	}
+	main := names[len(names)/2]
+	if c.FS == nil {
+		if releaseName(main) {
+			return unreadRelease(inv.Name()+" run", main)
+		}
+		return nothing
+	}
+	data, failed, ok := c.readScript(inv, "package.json", false)
+	if !ok {
+		return failed
+	}
+	var pkg struct {
+		Scripts map[string]json.RawMessage `json:"scripts"`
+	}
+	if err := json.Unmarshal(data, &pkg); err != nil {
+		return opaque("script.unreadable", "package.json cannot be read as JSON ("+err.Error()+"), so what "+inv.Name()+" runs cannot be known")
+	}
+	var e Effect
+	for _, n := range names {
+		raw, ok := pkg.Scripts[n]
+		if !ok {
+			continue
+		}
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			e.Add(opaque("script.unreadable", "package.json script "+n+" is not a string"))
+			continue
+		}
+		e.Add(c.shellFile("package.json", text, jsonKeyLine(data, n)))
+	}
+	return e
+}
+
+// jsonKeyLine returns the line of the first `"key":` in a JSON file.
+func jsonKeyLine(data []byte, key string) int {
+	s := string(data)
+	i := strings.Index(s, `"`+key+`"`)
+	if i < 0 {
+		return 1
+	}
+	return 1 + strings.Count(s[:i], "\n")
+}
+
+// ---- make ----
+
+// makefile is what airlock reads of a Makefile: variables, rules with
+// their prerequisites and recipe lines.
+type makefile struct {
+	name  string
+	vars  map[string]string
+	rules map[string]*makeRule
+	first string
+}
+
+type makeRule struct {
+	prereqs []string
+	recipe  []makeLine
+}
+
+type makeLine struct {
+	line int
+	text string
+}
+
+var makeAssign = regexp.MustCompile(`^(?:export\s+|override\s+)*([A-Za-z0-9_.\-]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
+
+// parseMakefile reads the variables and rules of a Makefile. Conditionals
+// are read through (every branch counts), define blocks are skipped.
+func parseMakefile(name, text string) *makefile {
+	m := &makefile{name: name, vars: map[string]string{}, rules: map[string]*makeRule{}}
+	lines := strings.Split(text, "\n")
+	var cur []*makeRule
+	inDefine := false
+	for i := 0; i < len(lines); i++ {
+		n := i + 1
+		l := strings.TrimRight(lines[i], "\r")
+		for strings.HasSuffix(l, `\`) && i+1 < len(lines) {
+			i++
+			l = strings.TrimSuffix(l, `\`) + " " + strings.TrimSpace(lines[i])
+		}
+		if inDefine {
+			if strings.TrimSpace(l) == "endef" {
+				inDefine = false
+			}
+			continue
+		}
+		if strings.HasPrefix(l, "\t") {
+			for _, r := range cur {
+				r.recipe = append(r.recipe, makeLine{n, l[1:]})
+			}
+			continue
+		}
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		word := strings.Fields(t)[0]
+		switch word {
+		case "define":
+			inDefine = true
+			continue
+		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "include", "-include", "sinclude", "vpath", "unexport":
+			continue
+		}
+		if mm := makeAssign.FindStringSubmatch(t); mm != nil && !strings.Contains(strings.SplitN(t, "=", 2)[0], ": ") {
+			v := mm[3]
+			if mm[2] == "+=" {
+				v = strings.TrimSpace(m.vars[mm[1]] + " " + v)
+			}
+			if mm[2] != "?=" || m.vars[mm[1]] == "" {
+				if mm[2] == "!=" {
+					v = "$(shell " + v + ")"
+				}
+				m.vars[mm[1]] = v
+			}
+			cur = nil
+			continue
+		}
+		colon := strings.Index(t, ":")
+		if colon < 0 {
+			cur = nil
+			continue
+		}
+		targets := strings.Fields(t[:colon])
+		rest := strings.TrimLeft(t[colon+1:], ":")
+		inline := ""
+		if semi := strings.Index(rest, ";"); semi >= 0 {
+			rest, inline = rest[:semi], rest[semi+1:]
+		}
+		// target-specific variable: "target: VAR = value"
+		if makeAssign.MatchString(strings.TrimSpace(rest)) {
+			cur = nil
+			continue
+		}
+		prereqs := strings.Fields(strings.ReplaceAll(rest, "|", " "))
+		cur = cur[:0:0]
+		for _, tg := range targets {
+			r := m.rules[tg]
+			if r == nil {
+				r = &makeRule{}
+				m.rules[tg] = r
+				if m.first == "" && !strings.HasPrefix(tg, ".") && !strings.Contains(tg, "%") {
+					m.first = tg
+				}
+			}
+			r.prereqs = append(r.prereqs, prereqs...)
+			if strings.TrimSpace(inline) != "" {
+				r.recipe = append(r.recipe, makeLine{n, inline})
+			}
+			cur = append(cur, r)
+		}
+	}
+	return m
+}
+
+// expand expands make variables in s as far as they are known: $(VAR),
+// ${VAR}, $V, automatic variables, $(MAKE), $$ and $(shell …); other
+// functions and unknown variables expand to nothing, as in make.
+func (m *makefile) expand(s, target string, r *makeRule, depth int) string {
+	if depth > 8 || !strings.Contains(s, "$") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '$' || i+1 >= len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		switch ch := s[i]; ch {
+		case '$':
+			b.WriteByte('$')
+		case '@':
+			b.WriteString(target)
+		case '<':
+			if r != nil && len(r.prereqs) > 0 {
+				b.WriteString(r.prereqs[0])
+			}
+		case '^', '+':
+			if r != nil {
+				b.WriteString(strings.Join(r.prereqs, " "))
+			}
+		case '(', '{':
+			closer := byte(')')
+			if ch == '{' {
+				closer = '}'
+			}
+			j, level := i+1, 1
+			for ; j < len(s) && level > 0; j++ {
+				switch s[j] {
+				case ch:
+					level++
+				case closer:
+					level--
+				}
+			}
+			if level > 0 {
+				b.WriteString(s[i-1:])
+				return b.String()
+			}
+			inner := s[i+1 : j-1]
+			i = j - 1
+			b.WriteString(m.ref(inner, target, r, depth))
+		default:
+			b.WriteString(m.ref(string(ch), target, r, depth))
+		}
+	}
+	return b.String()
+}
+
+// ref expands the inside of one $(…) reference.
+func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
+	if name, args, ok := strings.Cut(inner, " "); ok {
+		if name == "shell" {
+			return "$(" + m.expand(args, target, r, depth+1) + ")"
+		}
+		return "" // other functions: not evaluated
+	}
+	name := inner
+	if i := strings.IndexByte(name, ':'); i >= 0 {
+		name = name[:i] // substitution reference $(VAR:.c=.o)
+	}
+	switch name {
+	case "MAKE":
+		return "make"
+	case "CURDIR":
+		return "."
+	case "SHELL":
+		return "sh"
+	}
+	return m.expand(m.vars[name], target, r, depth+1)
+}
+
+// makeTargets returns the targets and variable assignments of a make run,
+// its file and directory, and whether it only prints (-n).
+func makeArgs(inv *shell.Invocation) (file, dir string, targets []string, vars map[string]string, dry bool) {
+	p := argv.Spec{Short: "fCIjloW", Long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval"}}.Parse(inv.Args[1:])
+	vars = map[string]string{}
+	for _, f := range p.Flags {
+		switch f.Name {
+		case "-f", "--file", "--makefile":
+			file = f.Value
+		case "-C", "--directory":
+			dir = path.Join(dir, f.Value)
+		case "-n", "--dry-run", "--just-print", "--recon", "-q", "--question":
+			dry = true
+		}
+	}
+	for _, o := range p.Operands {
+		if k, v, ok := strings.Cut(o, "="); ok && k != "" && !strings.ContainsAny(k, " /") {
+			vars[strings.TrimSuffix(k, ":")] = v
+			continue
+		}
+		targets = append(targets, o)
+	}
+	return
+}
+
+// maxRecipeLines bounds how many recipe lines one make run follows.
+const maxRecipeLines = 2000
+
+func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
+	file, dir, targets, vars, dry := makeArgs(inv)
+	if c.FS == nil {
+		for _, t := range targets {
+			if releaseName(t) {
+				return unreadRelease("make", t)
+			}
+		}
+		return nothing
+	}
+	if inv.AnyDynamic(1) {
+		return opaque("script.dynamic", "make is given words computed at run time, so which targets run cannot be known")
+	}
+	var data []byte
+	var failed Effect
+	var ok bool
+	if file != "" {
+		file = path.Join(dir, file)
+		data, failed, ok = c.readScript(inv, file, false)
+	} else {
+		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
+			file = path.Join(dir, n)
+			if data, failed, ok = c.readScript(inv, file, false); ok || failed.Reasons != nil {
+				break
+			}
+		}
+	}
+	if !ok {
+		return failed
+	}
+	if dry {
+		return nothing
+	}
+	inner, deeperOK := c.deeper()
+	if !deeperOK {
+		return fileLimit(file)
+	}
+	m := parseMakefile(file, string(data))
+	for k, v := range vars {
+		m.vars[k] = v // command-line variables override the file's
+	}
+	if len(targets) == 0 && m.first != "" {
+		targets = []string{m.first}
+	}
+	w := makeWalk{c: inner, m: m, seen: map[string]bool{}}
+	for _, t := range targets {
+		w.target(t, 0)
+	}
+	if w.lines > maxRecipeLines {
+		w.e.Add(opaque("script.limit", "limit reached: "+file+" runs more than "+strconv.Itoa(maxRecipeLines)+" recipe lines"))
+	}
+	return w.e
+}
+
+type makeWalk struct {
+	c     *Classifier
+	m     *makefile
+	seen  map[string]bool
+	e     Effect
+	lines int
+}
+
+func (w *makeWalk) target(t string, depth int) {
+	if w.seen[t] || depth > 64 || w.lines > maxRecipeLines {
+		return
+	}
+	w.seen[t] = true
+	r := w.m.rules[t]
+	if r == nil {
+		return // a file, or a target make would fail on
+	}
+	for _, p := range r.prereqs {
+		w.target(w.m.expand(p, t, r, 0), depth+1)
+	}
+	for _, l := range r.recipe {
+		w.lines++
+		text := strings.TrimLeft(w.m.expand(l.text, t, r, 0), "@-+ \t")
+		w.e.Add(w.c.shellFileAt(w.m.name, text, l.line))
+	}
+}
+
+// shellFileAt classifies one line of shell text from a file that is
+// already one level deeper.
+func (c *Classifier) shellFileAt(file, text string, line int) Effect {
+	outer := *c
+	outer.follow--
+	return outer.shellFile(file, text, line)
+}
+
+// ---- just ----
+
+var justHeader = regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)([^:=]*?):([^=].*)?$`)
+var justAssign = regexp.MustCompile(`^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`)
+
+type justRecipe struct {
+	deps  []string
+	lines []makeLine
+}
+
+func (c *Classifier) justRun(inv *shell.Invocation) Effect {
+	p := argv.Spec{Short: "fd", Long: []string{"--justfile", "--working-directory", "--set", "--shell", "--dotenv-filename", "--dotenv-path", "--color", "--command-color"}}.Parse(inv.Args[1:])
+	if p.Has("--list", "-l", "--summary", "--show", "-s", "--dry-run", "-n", "--evaluate", "--dump", "--choose", "--edit", "-e", "--init", "--fmt", "--help", "-h", "--version", "-V") {
+		return nothing
+	}
+	var target string
+	if len(p.Operands) > 0 {
+		target = p.Operands[0]
+	}
+	if c.FS == nil {
+		if releaseName(target) {
+			return unreadRelease("just", target)
+		}
+		return nothing
+	}
+	file, _ := p.Value("-f", "--justfile")
+	var data []byte
+	var failed Effect
+	var ok bool
+	for _, n := range []string{file, "justfile", "Justfile", ".justfile"} {
+		if n == "" {
+			continue
+		}
+		file = n
+		if data, failed, ok = c.readScript(inv, n, false); ok || failed.Reasons != nil {
+			break
+		}
+	}
+	if !ok {
+		return failed
+	}
+	inner, deeperOK := c.deeper()
+	if !deeperOK {
+		return fileLimit(file)
+	}
+	vars := map[string]string{}
+	recipes := map[string]*justRecipe{}
+	first := ""
+	var cur *justRecipe
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") {
+			if cur != nil && strings.TrimSpace(l) != "" {
+				cur.lines = append(cur.lines, makeLine{i + 1, strings.TrimSpace(l)})
+			}
+			continue
+		}
+		cur = nil
+		t := strings.TrimSpace(l)
+		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "set ") || strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "mod ") {
+			continue
+		}
+		if m := justAssign.FindStringSubmatch(t); m != nil {
+			vars[m[1]] = strings.Trim(strings.TrimSpace(m[2]), `"'`)
+			continue
+		}
+		if m := justHeader.FindStringSubmatch(t); m != nil {
+			r := &justRecipe{}
+			for _, d := range strings.Fields(m[3]) {
+				d = strings.Trim(d, "()")
+				if d != "" && d != "&&" {
+					r.deps = append(r.deps, d)
+				}
+			}
+			recipes[m[1]] = r
+			if first == "" {
+				first = m[1]
+			}
+			cur = r
+		}
+	}
+	if target == "" {
+		target = first
+	}
+	interp := regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`)
+	var e Effect
+	seen := map[string]bool{}
+	var run func(name string, depth int)
+	run = func(name string, depth int) {
+		r := recipes[name]
+		if r == nil || seen[name] || depth > 64 {
+			return
+		}
+		seen[name] = true
+		for _, d := range r.deps {
+			run(d, depth+1)
+		}
+		body := r.lines
+		if len(body) > 0 && strings.HasPrefix(body[0].text, "#!") {
+			var sb strings.Builder
+			for _, l := range body {
+				sb.WriteString(l.text + "\n")
+			}
+			text := interp.ReplaceAllStringFunc(sb.String(), func(m string) string { return vars[interp.FindStringSubmatch(m)[1]] })
+			if sh, _ := shebang(text); !isShell(sh) {
+				if lang, who, ok := interpLang(sh); ok {
+					e.Add(interpAnalyse(inner, who, lang, text, 0).through("script.interp", file+": recipe "+name+" is a "+who+" program"))
+				} else {
+					e.Add(opaque("script.interpreter", file+": recipe "+name+" runs with "+sh+", which airlock does not read"))
+				}
+				return
+			}
+			e.Add(inner.shellFileAt(file, text, body[0].line))
+			return
+		}
+		for _, l := range body {
+			text := interp.ReplaceAllStringFunc(l.text, func(m string) string { return vars[interp.FindStringSubmatch(m)[1]] })
+			e.Add(inner.shellFileAt(file, strings.TrimLeft(text, "@-"), l.line))
+		}
+	}
+	run(target, 0)
+	return e
+}
+
+// ---- task (Taskfile) ----
+
+func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
+	p := argv.Spec{Short: "dto", Long: []string{"--dir", "--taskfile", "--output", "--concurrency", "--interval"}}.Parse(inv.Args[1:])
+	if p.Has("--list", "-l", "--list-all", "-a", "--dry", "-n", "--summary", "--help", "-h", "--version", "--init", "-i") {
+		return nothing
+	}
+	var targets []string
+	for _, o := range p.Operands {
+		if o == "--" {
+			break
+		}
+		if !strings.Contains(o, "=") {
+			targets = append(targets, o)
+		}
+	}
+	if len(targets) == 0 {
+		targets = []string{"default"}
+	}
+	if c.FS == nil {
+		for _, t := range targets {
+			if releaseName(t) {
+				return unreadRelease("task", t)
+			}
+		}
+		return nothing
+	}
+	file, _ := p.Value("-t", "--taskfile")
+	var data []byte
+	var failed Effect
+	var ok bool
+	for _, n := range []string{file, "Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml"} {
+		if n == "" {
+			continue
+		}
+		file = n
+		if data, failed, ok = c.readScript(inv, n, false); ok || failed.Reasons != nil {
+			break
+		}
+	}
+	if !ok {
+		return failed
+	}
+	inner, deeperOK := c.deeper()
+	if !deeperOK {
+		return fileLimit(file)
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
+		return opaque("script.unreadable", file+" cannot be read as YAML, so what task runs cannot be known")
+	}
+	tasks := yamlKey(doc.Content[0], "tasks")
+	var e Effect
+	seen := map[string]bool{}
+	var run func(name string, depth int)
+	run = func(name string, depth int) {
+		if seen[name] || depth > 64 || tasks == nil {
+			return
+		}
+		seen[name] = true
+		t := yamlKey(tasks, name)
+		if t == nil {
+			return
+		}
+		if t.Kind == yaml.ScalarNode { // "task: cmd" shorthand
+			e.Add(inner.shellFileAt(file, t.Value, t.Line))
+			return
+		}
+		if t.Kind == yaml.SequenceNode {
+			for _, item := range t.Content {
+				if item.Kind == yaml.ScalarNode {
+					e.Add(inner.shellFileAt(file, item.Value, item.Line))
+				}
+			}
+			return
+		}
+		if deps := yamlKey(t, "deps"); deps != nil {
+			for _, d := range deps.Content {
+				if d.Kind == yaml.ScalarNode {
+					run(d.Value, depth+1)
+				} else if n := yamlKey(d, "task"); n != nil {
+					run(n.Value, depth+1)
+				}
+			}
+		}
+		for _, key := range []string{"cmds", "cmd"} {
+			cmds := yamlKey(t, key)
+			if cmds == nil {
+				continue
+			}
+			list := cmds.Content
+			if cmds.Kind == yaml.ScalarNode {
+				list = []*yaml.Node{cmds}
+			}
+			for _, item := range list {
+				switch {
+				case item.Kind == yaml.ScalarNode:
+					e.Add(inner.shellFileAt(file, item.Value, item.Line))
+				case yamlKey(item, "cmd") != nil:
+					n := yamlKey(item, "cmd")
+					e.Add(inner.shellFileAt(file, n.Value, n.Line))
+				case yamlKey(item, "task") != nil:
+					run(yamlKey(item, "task").Value, depth+1)
+				}
+			}
+		}
+	}
+	for _, t := range targets {
+		run(t, 0)
+	}
+	return e
+}
+
+// yamlKey returns the value of key in a mapping node, or nil.
+func yamlKey(n *yaml.Node, key string) *yaml.Node {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i+1]
+		}
+	}
+	return nil
+}
+
+// ---- rake ----
+
+// rakeRun: a Rakefile is Ruby, read whole when it can be; without a
+// filesystem a task named after a release is opaque.
+func (c *Classifier) rakeRun(inv *shell.Invocation) Effect {
+	p := argv.Spec{Short: "fCIrRg", Long: []string{"--rakefile", "--directory", "--libdir", "--require", "--rakelibdir"}}.Parse(inv.Args[1:])
+	if p.Has("-T", "--tasks", "-D", "--describe", "-W", "--where", "-P", "--prereqs", "-n", "--dry-run", "--help", "-h", "--version", "-V") {
+		return nothing
+	}
+	if c.FS == nil {
+		for _, t := range p.Operands {
+			if releaseName(t) {
+				return unreadRelease("rake", t)
+			}
+		}
+		return nothing
+	}
+	file, _ := p.Value("-f", "--rakefile")
+	var data []byte
+	var failed Effect
+	var ok bool
+	for _, n := range []string{file, "Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"} {
+		if n == "" {
+			continue
+		}
+		file = n
+		if data, failed, ok = c.readScript(inv, n, false); ok || failed.Reasons != nil {
+			break
+		}
+	}
+	if !ok {
+		return failed
+	}
+	inner, deeperOK := c.deeper()
+	if !deeperOK {
+		return fileLimit(file)
+	}
+	// Every task of the Rakefile is read, not only the one asked for: a
+	// reading that over-approximates.
+	return interpAnalyse(inner, "rake "+file, langRuby, string(data), 0).through("script.interp", "rake runs the Ruby of "+file)
+}

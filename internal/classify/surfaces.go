@@ -1,0 +1,500 @@
+package classify
+
+import (
+	"encoding/json"
+	"path"
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/airlock-dev/airlock/internal/argv"
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// This file rates writes to files that run later: execution surfaces
+// (git hooks and configuration, shell start-up files, ssh configuration,
+// crontabs, systemd and launchd units, .envrc, agent hook settings) are
+// shared, plus the effect of the commands they embed; task files
+// (Makefile, package.json, justfile, Taskfile, CI workflows) get the
+// effect of the commands in the new text. The same rating applies to the
+// Write and Edit tools (File) and to shell writes: redirections, tee, cp,
+// mv, sed -i.
+
+// surfaceKind names what a path is when it runs later, or "".
+func surfaceKind(p string) (kind string, task bool) {
+	p = path.Clean(strings.ReplaceAll(p, `\`, "/"))
+	base := path.Base(p)
+	dir := path.Dir(p)
+	has := func(s string) bool { return strings.Contains("/"+p, s) }
+	switch {
+	case has("/.git/hooks/") || has("/.githooks/") || has("/.husky/") && !strings.HasPrefix(base, "."):
+		return "a git hook", false
+	case base == "config" && path.Base(dir) == ".git", base == ".gitconfig", has("/.config/git/config"), base == ".gitmodules":
+		return "git configuration", false
+	case base == "config" && path.Base(dir) == ".ssh":
+		return "ssh configuration", false
+	case base == "authorized_keys" && path.Base(dir) == ".ssh":
+		return "the keys that may log in to this machine", false
+	case shellStartup[base], has("/fish/config.fish"), p == "/etc/profile", has("/etc/profile.d/"), p == "/etc/bash.bashrc":
+		return "a shell start-up file", false
+	case base == ".envrc":
+		return "a direnv file", false
+	case has("/var/spool/cron/"), has("/etc/cron"), base == "crontab":
+		return "a crontab", false
+	case has("/systemd/") && (strings.HasSuffix(base, ".service") || strings.HasSuffix(base, ".timer") || strings.HasSuffix(base, ".socket") || strings.HasSuffix(base, ".path")):
+		return "a systemd unit", false
+	case has("/LaunchAgents/") || has("/LaunchDaemons/"):
+		return "a launchd job", false
+	case has("/.claude/settings") || has("/.cursor/hooks") || has("/.gemini/settings") || has("/.codex/hooks"):
+		return "an agent's hook settings", false
+	case base == "Makefile" || base == "makefile" || base == "GNUmakefile" || strings.HasSuffix(base, ".mk"):
+		return "Makefile", true
+	case base == "package.json":
+		return "package.json", true
+	case base == "justfile" || base == "Justfile" || base == ".justfile":
+		return "justfile", true
+	case strings.HasPrefix(strings.ToLower(base), "taskfile") && (strings.HasSuffix(base, ".yml") || strings.HasSuffix(base, ".yaml")):
+		return "Taskfile", true
+	case has("/.github/workflows/") || base == ".gitlab-ci.yml" || has("/.circleci/") || base == "azure-pipelines.yml" || base == "bitbucket-pipelines.yml":
+		return "a CI workflow", true
+	}
+	return "", false
+}
+
+var shellStartup = map[string]bool{
+	".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true, ".profile": true,
+	".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".zlogout": true, ".kshrc": true,
+	".mkshrc": true, ".cshrc": true, ".tcshrc": true, ".login": true, ".xprofile": true, ".xinitrc": true,
+}
+
+// File rates writing content to the file at path (the Write and Edit
+// tools): what the file runs later. known false means the new content is
+// not known.
+func File(p, content string) Effect {
+	c := Classifier{Limits: shell.DefaultLimits}
+	return c.file(p, content, true)
+}
+
+func (c *Classifier) file(p, content string, known bool) Effect {
+	kind, task := surfaceKind(p)
+	if kind == "" {
+		return nothing
+	}
+	var e Effect
+	if !task {
+		e = shared("surface.write", "writing "+p+" changes "+kind+", which runs later")
+	}
+	if !known {
+		if !task {
+			e.Add(opaque("surface.unknown", "what is written to "+p+" is only known at run time, and "+kind+" runs it later"))
+		}
+		return e
+	}
+	emb := c.embeddedIn(p, kind, content)
+	if task && emb.Tier > Local {
+		emb.Reasons = append([]Reason{{"surface.task", "writing " + p + " adds commands that " + kind + " runs"}}, emb.Reasons...)
+	}
+	if task {
+		// A task file's commands are read again when it runs; the write
+		// itself is held for the external or destructive ones.
+		emb.Opaque = false
+		emb.NetworkRead = false
+	}
+	e.Add(emb)
+	return e
+}
+
+// embeddedIn classifies the commands a file of a kind holds.
+func (c *Classifier) embeddedIn(p, kind, content string) Effect {
+	if len(content) > MaxScriptBytes {
+		return opaque("surface.unknown", p+" is larger than airlock reads")
+	}
+	inner, ok := c.deeper()
+	if !ok {
+		return fileLimit(p)
+	}
+	name := path.Base(p)
+	switch kind {
+	case "a git hook", "a shell start-up file", "a direnv file":
+		if interp, ok := shebang(content); ok && !isShell(interp) {
+			if lang, who, ok := interpLang(interp); ok {
+				return interpAnalyse(inner, who+" "+name, lang, content, 0)
+			}
+			return opaque("script.interpreter", p+" runs with "+interp+", which airlock does not read")
+		}
+		return inner.shellFileAt(p, content, 1)
+	case "git configuration":
+		return inner.gitConfigText(p, content)
+	case "ssh configuration":
+		return inner.sshConfigText(p, content)
+	case "a crontab":
+		return inner.crontabText(p, content)
+	case "a systemd unit":
+		var e Effect
+		for i, l := range strings.Split(content, "\n") {
+			k, v, ok := strings.Cut(strings.TrimSpace(l), "=")
+			if ok && strings.HasPrefix(strings.TrimSpace(k), "Exec") {
+				e.Add(inner.shellFileAt(p, strings.TrimLeft(strings.TrimSpace(v), "-@:+!"), i+1))
+			}
+		}
+		return e
+	case "a launchd job":
+		return inner.launchdText(p, content)
+	case "an agent's hook settings":
+		var e Effect
+		for _, cmd := range jsonStrings(content, "command") {
+			e.Add(inner.shellFileAt(p, cmd, 1))
+		}
+		return e
+	case "Makefile":
+		var e Effect
+		for i, l := range strings.Split(content, "\n") {
+			if strings.HasPrefix(l, "\t") {
+				e.Add(inner.shellFileAt(p, strings.TrimLeft(l[1:], "@-+ "), i+1))
+			}
+		}
+		return e
+	case "package.json":
+		var pkg struct {
+			Scripts map[string]string `json:"scripts"`
+		}
+		var e Effect
+		if json.Unmarshal([]byte(content), &pkg) == nil {
+			for k, v := range pkg.Scripts {
+				e.Add(inner.shellFileAt(p, v, jsonKeyLine([]byte(content), k)))
+			}
+			return e
+		}
+		// A fragment (an Edit): every string value may be a script.
+		for _, m := range jsonPair.FindAllStringSubmatch(content, -1) {
+			e.Add(inner.shellFileAt(p, m[2], 1))
+		}
+		return e
+	case "justfile":
+		var e Effect
+		for i, l := range strings.Split(content, "\n") {
+			if (strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t")) && strings.TrimSpace(l) != "" {
+				e.Add(inner.shellFileAt(p, strings.TrimLeft(strings.TrimSpace(l), "@-"), i+1))
+			}
+		}
+		return e
+	case "Taskfile", "a CI workflow":
+		var e Effect
+		for _, r := range yamlCommands(content) {
+			e.Add(inner.shellFileAt(p, r.text, r.line))
+		}
+		return e
+	}
+	return nothing
+}
+
+var jsonPair = regexp.MustCompile(`"([^"\\]+)"\s*:\s*"((?:[^"\\]|\\.)*)"`)
+
+// jsonStrings returns every string value of the named key in a JSON
+// document, at any depth.
+func jsonStrings(content, key string) []string {
+	var v any
+	if json.Unmarshal([]byte(content), &v) != nil {
+		var out []string
+		for _, m := range jsonPair.FindAllStringSubmatch(content, -1) {
+			if m[1] == key {
+				out = append(out, m[2])
+			}
+		}
+		return out
+	}
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if s, ok := x.(string); ok && k == key {
+					out = append(out, s)
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// yamlCommands returns the commands of a Taskfile or CI workflow: the
+// values of run, cmd, cmds, script, before_script and after_script. A
+// fragment that is not YAML is read line by line for "run:" values.
+func yamlCommands(content string) []makeLine {
+	var doc yaml.Node
+	var out []makeLine
+	if yaml.Unmarshal([]byte(content), &doc) != nil {
+		for i, l := range strings.Split(content, "\n") {
+			t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
+			for _, k := range []string{"run:", "cmd:", "script:"} {
+				if v, ok := strings.CutPrefix(t, k); ok && strings.TrimSpace(v) != "" && strings.TrimSpace(v) != "|" {
+					out = append(out, makeLine{i + 1, strings.TrimSpace(v)})
+				}
+			}
+		}
+		return out
+	}
+	var walk func(n *yaml.Node, cmdKey bool)
+	walk = func(n *yaml.Node, cmdKey bool) {
+		switch n.Kind {
+		case yaml.DocumentNode:
+			for _, c := range n.Content {
+				walk(c, false)
+			}
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i].Value
+				isCmd := k == "run" || k == "cmd" || k == "cmds" || k == "script" || k == "before_script" || k == "after_script"
+				walk(n.Content[i+1], isCmd)
+			}
+		case yaml.SequenceNode:
+			for _, c := range n.Content {
+				walk(c, cmdKey)
+			}
+		case yaml.ScalarNode:
+			if cmdKey {
+				out = append(out, makeLine{n.Line, n.Value})
+			}
+		}
+	}
+	walk(&doc, false)
+	return out
+}
+
+// gitConfigText classifies the commands a git configuration file sets:
+// all of them for a write, only those sub runs when sub is the git
+// subcommand about to run.
+func (c *Classifier) gitConfigText(p, content string) Effect {
+	return c.gitConfigFor(p, content, "")
+}
+
+func (c *Classifier) gitConfigFor(p, content, sub string) Effect {
+	var e Effect
+	section := ""
+	for i, l := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || t[0] == '#' || t[0] == ';' {
+			continue
+		}
+		if strings.HasPrefix(t, "[") {
+			s := strings.Trim(t, "[] ")
+			if name, sub, ok := strings.Cut(s, " "); ok {
+				s = name + "." + strings.Trim(sub, `"`)
+			}
+			section = strings.ToLower(s)
+			continue
+		}
+		k, v, _ := strings.Cut(t, "=")
+		key := section + "." + strings.ToLower(strings.TrimSpace(k))
+		v = strings.Trim(strings.TrimSpace(v), `"`)
+		if sub != "" && !gitKeyRuns(key, sub) {
+			continue
+		}
+		if !gitCommandKey(key) {
+			if section == "submodule" || strings.HasPrefix(section, "submodule.") && strings.HasSuffix(key, ".update") && strings.HasPrefix(v, "!") {
+				e.Add(c.shellFileAt(p, v[1:], i+1))
+			}
+			continue
+		}
+		if strings.HasSuffix(key, "hookspath") {
+			e.Add(opaque("git.hooks-path", p+":"+itoa(i+1)+": core.hooksPath runs hooks from "+v+", which airlock does not read"))
+			continue
+		}
+		if text, ok := gitSettingCommand(key, v); ok {
+			e.Add(c.shellFileAt(p, text, i+1))
+		}
+	}
+	return e
+}
+
+// gitKeyRuns reports whether a git subcommand runs the command a key
+// names: an alias only when it is the subcommand, sshCommand only when git
+// talks to a remote, the pager only when it pages, and so on.
+func gitKeyRuns(key, sub string) bool {
+	in := func(subs ...string) bool {
+		for _, s := range subs {
+			if s == sub {
+				return true
+			}
+		}
+		return false
+	}
+	network := []string{"fetch", "pull", "push", "clone", "ls-remote", "remote", "submodule", "lfs", "archive"}
+	first, last := key, key
+	if i := strings.IndexByte(key, '.'); i >= 0 {
+		first = key[:i]
+	}
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		last = key[i+1:]
+	}
+	switch {
+	case first == "alias":
+		return last == strings.ToLower(sub)
+	case key == "core.sshcommand" || key == "core.gitproxy" || key == "core.askpass" || first == "credential" || first == "remote":
+		return in(network...)
+	case key == "core.pager" || first == "pager":
+		return in("log", "diff", "show", "blame", "grep", "branch", "tag", "shortlog", "reflog", "stash", "help", "config", "whatchanged", "range-diff", "annotate", "cherry", "describe")
+	case key == "core.editor" || key == "sequence.editor":
+		return in("commit", "rebase", "merge", "tag", "notes", "config", "add", "pull", "revert", "cherry-pick", "am", "stash")
+	case first == "diff" || key == "interactive.difffilter":
+		return in("diff", "log", "show", "add", "stash", "commit", "blame", "format-patch", "range-diff", "difftool")
+	case first == "filter":
+		return in("add", "checkout", "switch", "restore", "reset", "status", "diff", "commit", "stash", "pull", "merge", "rebase", "clone", "cherry-pick", "revert", "apply", "am", "worktree", "lfs")
+	case first == "merge":
+		return in("merge", "pull", "rebase", "cherry-pick", "revert", "stash", "checkout", "switch", "am")
+	case key == "core.fsmonitor":
+		return in("status", "diff", "add", "commit", "checkout", "switch", "restore", "reset", "stash", "rebase", "merge", "pull")
+	case first == "gpg":
+		return in("commit", "tag", "merge", "rebase", "verify-commit", "verify-tag", "log", "show", "cherry-pick", "revert", "am", "pull")
+	case key == "core.hookspath":
+		_, ok := gitHooks[sub]
+		return ok
+	case first == "sendemail":
+		return in("send-email")
+	case first == "difftool", first == "mergetool":
+		return in(first)
+	case key == "web.browser" || first == "browser":
+		return in("help", "instaweb", "web--browse")
+	}
+	return true
+}
+
+// crontabText classifies the jobs of a crontab.
+func (c *Classifier) crontabText(p, content string) Effect {
+	var e Effect
+	for i, l := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || t[0] == '#' {
+			continue
+		}
+		f := strings.Fields(t)
+		var cmd string
+		switch {
+		case strings.HasPrefix(f[0], "@") && len(f) > 1:
+			cmd = strings.TrimSpace(strings.TrimPrefix(t, f[0]))
+		case len(f) > 5 && !strings.Contains(f[0], "="):
+			rest := t
+			for range 5 {
+				rest = strings.TrimSpace(rest)
+				if j := strings.IndexAny(rest, " \t"); j >= 0 {
+					rest = rest[j:]
+				}
+			}
+			cmd = strings.TrimSpace(rest)
+			if strings.HasPrefix(p, "/etc/") && len(f) > 6 {
+				// System crontabs name a user before the command.
+				cmd = strings.TrimSpace(strings.TrimPrefix(cmd, f[5]))
+			}
+		default:
+			continue
+		}
+		e.Add(c.shellFileAt(p, cmd, i+1))
+	}
+	return e
+}
+
+var plistStrings = regexp.MustCompile(`<string>([^<]*)</string>`)
+
+// launchdText classifies a launchd job's ProgramArguments or Program.
+func (c *Classifier) launchdText(p, content string) Effect {
+	i := strings.Index(content, "ProgramArguments")
+	if i < 0 {
+		if j := strings.Index(content, "<key>Program</key>"); j >= 0 {
+			if m := plistStrings.FindStringSubmatch(content[j:]); m != nil {
+				return c.shellFileAt(p, shell.Join([]string{m[1]}), 1)
+			}
+		}
+		return opaque("surface.unknown", p+" names no program airlock can read")
+	}
+	rest := content[i:]
+	if end := strings.Index(rest, "</array>"); end >= 0 {
+		rest = rest[:end]
+	}
+	var words []string
+	for _, m := range plistStrings.FindAllStringSubmatch(rest, -1) {
+		words = append(words, m[1])
+	}
+	return c.shellFileAt(p, shell.Join(words), 1+strings.Count(content[:i], "\n"))
+}
+
+// surfaceWrites rates what a run writes into files that run later:
+// redirections, tee, cp, mv, install, ln and sed -i.
+func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
+	var e Effect
+	out, outKnown := shell.Output(inv)
+	for _, r := range inv.Redirects {
+		if !r.Writes() || r.Dynamic || strings.HasPrefix(r.Op, "<") {
+			continue
+		}
+		if kind, _ := surfaceKind(r.Target); kind != "" {
+			e.Add(c.file(r.Target, out, outKnown))
+		}
+	}
+	switch inv.Name() {
+	case "tee":
+		p := argv.Spec{}.Parse(inv.Args[1:])
+		for k, o := range p.Operands {
+			if kind, _ := surfaceKind(o); kind != "" && !inv.IsDynamic(1+p.OperandIndex[k]) {
+				e.Add(c.file(o, out, outKnown))
+			}
+		}
+	case "cp", "mv", "install", "ln", "rsync":
+		p := argv.Spec{Short: "tSm", Long: []string{"--target-directory", "--suffix", "--mode"}}.Parse(inv.Args[1:])
+		if len(p.Operands) >= 2 {
+			dst := p.Operands[len(p.Operands)-1]
+			if t, ok := p.Value("-t", "--target-directory"); ok {
+				dst = t
+			}
+			name := dst
+			if kind, _ := surfaceKind(dst); kind == "" {
+				name = path.Join(dst, path.Base(p.Operands[0]))
+			}
+			if kind, _ := surfaceKind(name); kind != "" {
+				e.Add(c.copiedInto(inv, p.Operands[0], name))
+			}
+		}
+	case "crontab":
+		p := argv.Spec{Short: "u"}.Parse(inv.Args[1:])
+		if p.Has("-l", "-r", "-e", "-i") {
+			break
+		}
+		switch {
+		case (len(p.Operands) == 0 || p.Operands[0] == "-") && inv.StdinKnown:
+			e.Add(c.embeddedIn("crontab", "a crontab", inv.StdinText))
+		case len(p.Operands) > 0 && p.Operands[0] != "-" && !inv.IsDynamic(1+p.OperandIndex[0]):
+			if c.FS != nil {
+				if data, err := c.readFile(p.Operands[0]); err == nil {
+					e.Add(c.embeddedIn(p.Operands[0], "a crontab", string(data)))
+				}
+			}
+		}
+	case "sed", "gsed", "perl":
+		if hasPrefixArg(inv.Args[1:], "-i") || hasAny(inv.Args[1:], "--in-place", "-pi", "-pie") {
+			for i, a := range inv.Args[1:] {
+				if kind, task := surfaceKind(a); kind != "" && !task && !inv.IsDynamic(i+1) {
+					e.Add(shared("surface.write", inv.Name()+" -i edits "+a+", "+kind+", which runs later"))
+				}
+			}
+		}
+	}
+	return e
+}
+
+// copiedInto rates copying src into a file that runs later: the copied
+// file is read when it can be, else its content is unknown.
+func (c *Classifier) copiedInto(inv *shell.Invocation, src, dst string) Effect {
+	if c.FS != nil {
+		if data, err := c.readFile(src); err == nil && !binary(data) {
+			return c.file(dst, string(data), true)
+		}
+	}
+	return c.file(dst, "", false)
+}

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command hooktime times airlock as a whole process against the floor
 // program (bench/floor), the way an agent pays for it: one process per
 // tool call, the event on standard input.

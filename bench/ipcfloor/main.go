@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command ipcfloor measures the lower bound of one design for the hook: a
 // tiny client process that hands the event to a resident decision service
 // over a unix socket and prints its reply. It decides nothing: it sends

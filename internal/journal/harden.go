@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"syscall"
 )
 
 // ErrUnsafe is wrapped when a file or directory in airlock's state is not
@@ -32,9 +31,9 @@ func (e *UnsafeError) Unwrap() error { return ErrUnsafe }
 // symlink at its last component, refuses anything but a regular file that
 // belongs to this user, and narrows a mode wider than 0600.
 func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, perm)
+	f, err := os.OpenFile(path, flag|openFlags, perm)
 	if err != nil {
-		if errors.Is(err, syscall.ELOOP) {
+		if isSymlinkRefusal(err) {
 			return nil, &UnsafeError{Path: path, Reason: "is a symlink"}
 		}
 		return nil, err
@@ -55,8 +54,8 @@ func checkOpened(f *os.File, path string) error {
 	if !st.Mode().IsRegular() {
 		return &UnsafeError{Path: path, Reason: "is not a regular file"}
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
-		return &UnsafeError{Path: path, Reason: fmt.Sprintf("belongs to user %d, not to you", sys.Uid)}
+	if uid, ok := fileOwner(st); ok && uid != os.Geteuid() {
+		return &UnsafeError{Path: path, Reason: fmt.Sprintf("belongs to user %d, not to you", uid)}
 	}
 	if st.Mode().Perm()&0o077 != 0 {
 		if err := f.Chmod(0o600); err != nil {
@@ -83,8 +82,8 @@ func safeDir(dir string) error {
 	case !st.IsDir():
 		return &UnsafeError{Path: dir, Reason: "is not a directory"}
 	}
-	if sys, ok := st.Sys().(*syscall.Stat_t); ok && int(sys.Uid) != os.Geteuid() {
-		return &UnsafeError{Path: dir, Reason: fmt.Sprintf("belongs to user %d, not to you", sys.Uid)}
+	if uid, ok := fileOwner(st); ok && uid != os.Geteuid() {
+		return &UnsafeError{Path: dir, Reason: fmt.Sprintf("belongs to user %d, not to you", uid)}
 	}
 	if st.Mode().Perm() != 0o700 {
 		if err := os.Chmod(dir, 0o700); err != nil {

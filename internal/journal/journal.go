@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
@@ -186,16 +185,10 @@ func (j *Journal) locked(fn func(w *writer) error) error {
 		return fmt.Errorf("journal lock: %w", err)
 	}
 	defer lock.Close()
-	for {
-		err = syscall.Flock(int(lock.Fd()), syscall.LOCK_EX)
-		if !errors.Is(err, syscall.EINTR) {
-			break
-		}
-	}
-	if err != nil {
+	if err := lockFile(lock); err != nil {
 		return fmt.Errorf("journal lock: %w", err)
 	}
-	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	defer unlockFile(lock)
 
 	w := &writer{j: j, macOK: j.macChecker()}
 	if err := w.open(); err != nil {

@@ -256,9 +256,7 @@ func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (in
 	if !viaArg {
 		cmd.Stdin = strings.NewReader(prompt + "\n")
 	}
-	// Its own process group, so that an interrupt reaches the agent's
-	// children (tool commands) too.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	ownGroup(cmd)
 	if err := cmd.Start(); err != nil {
 		return -1, "could not start the agent: " + err.Error()
 	}
@@ -268,8 +266,7 @@ func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (in
 	select {
 	case waitErr = <-done:
 	case <-ctx.Done():
-		pg := -cmd.Process.Pid
-		syscall.Kill(pg, syscall.SIGINT)
+		interruptGroup(cmd)
 		grace := r.Grace
 		if grace <= 0 {
 			grace = DefaultGrace
@@ -277,7 +274,7 @@ func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (in
 		select {
 		case waitErr = <-done:
 		case <-time.After(grace):
-			syscall.Kill(pg, syscall.SIGKILL)
+			killGroup(cmd)
 			waitErr = <-done
 		}
 	}

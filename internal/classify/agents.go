@@ -3,6 +3,7 @@ package classify
 import (
 	"encoding/json"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -27,51 +28,53 @@ type agentGuard struct {
 // commonAgentEnv moves every agent's configuration, hooks included.
 var commonAgentEnv = []string{"HOME", "XDG_CONFIG_HOME"}
 
-var agentGuards = map[string]*agentGuard{
-	// Claude Code: hooks live in settings files; --settings adds a layer
-	// that may set disableAllHooks; --setting-sources can leave the user's
-	// file out; bypassPermissions skips every check; --bare skips hooks.
-	"claude": {
-		off: []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare"},
-		offValues: map[string][]string{
-			"--permission-mode": {"bypasspermissions"},
-			"--setting-sources": {""},
+var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
+	return map[string]*agentGuard{
+		// Claude Code: hooks live in settings files; --settings adds a layer
+		// that may set disableAllHooks; --setting-sources can leave the user's
+		// file out; bypassPermissions skips every check; --bare skips hooks.
+		"claude": {
+			off: []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare"},
+			offValues: map[string][]string{
+				"--permission-mode": {"bypasspermissions"},
+				"--setting-sources": {""},
+			},
+			env: []string{"CLAUDE_CONFIG_DIR"},
 		},
-		env: []string{"CLAUDE_CONFIG_DIR"},
-	},
-	// Codex: yolo skips approvals and the sandbox; -c and --profile can
-	// set [features] hooks = false or another hooks file; CODEX_HOME moves
-	// the configuration with its hook trust.
-	"codex": {
-		off:       []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"},
-		offValues: map[string][]string{"-c": {""}, "--config": {""}, "-p": {""}, "--profile": {""}, "--enable": {""}, "--disable": {""}},
-		env:       []string{"CODEX_HOME"},
-	},
-	// Gemini CLI and its fork Qwen Code: yolo approves every tool call.
-	"gemini": {
-		off:       []string{"-y", "--yolo"},
-		offValues: map[string][]string{"--approval-mode": {"yolo"}},
-		env:       []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
-	},
-	"qwen": {
-		off:       []string{"-y", "--yolo"},
-		offValues: map[string][]string{"--approval-mode": {"yolo"}},
-	},
-	// Factory Droid and Amp: their "skip every permission" switches.
-	"droid": {off: []string{"--skip-permissions-unsafe"}},
-	"amp":   {off: []string{"--dangerously-allow-all"}},
-	// Copilot CLI, Cursor, OpenCode, Kiro: their auto-approve switches
-	// leave hooks running (Copilot's preToolUse hook still denies under
-	// --allow-all-tools), so only moving their configuration counts.
-	"copilot":      {env: []string{"COPILOT_HOME"}},
-	"cursor-agent": {},
-	"opencode":     {env: []string{"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"}},
-	"kiro-cli":     {},
-	"goose":        {env: []string{"GOOSE_MODE"}},
-}
+		// Codex: yolo skips approvals and the sandbox; -c and --profile can
+		// set [features] hooks = false or another hooks file; CODEX_HOME moves
+		// the configuration with its hook trust.
+		"codex": {
+			off:       []string{"--dangerously-bypass-approvals-and-sandbox", "--yolo"},
+			offValues: map[string][]string{"-c": {""}, "--config": {""}, "-p": {""}, "--profile": {""}, "--enable": {""}, "--disable": {""}},
+			env:       []string{"CODEX_HOME"},
+		},
+		// Gemini CLI and its fork Qwen Code: yolo approves every tool call.
+		"gemini": {
+			off:       []string{"-y", "--yolo"},
+			offValues: map[string][]string{"--approval-mode": {"yolo"}},
+			env:       []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
+		},
+		"qwen": {
+			off:       []string{"-y", "--yolo"},
+			offValues: map[string][]string{"--approval-mode": {"yolo"}},
+		},
+		// Factory Droid and Amp: their "skip every permission" switches.
+		"droid": {off: []string{"--skip-permissions-unsafe"}},
+		"amp":   {off: []string{"--dangerously-allow-all"}},
+		// Copilot CLI, Cursor, OpenCode, Kiro: their auto-approve switches
+		// leave hooks running (Copilot's preToolUse hook still denies under
+		// --allow-all-tools), so only moving their configuration counts.
+		"copilot":      {env: []string{"COPILOT_HOME"}},
+		"cursor-agent": {},
+		"opencode":     {env: []string{"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"}},
+		"kiro-cli":     {},
+		"goose":        {env: []string{"GOOSE_MODE"}},
+	}
+})
 
 // IsAgent reports whether a program is an AI agent's CLI.
-func IsAgent(name string) bool { return agentGuards[name] != nil }
+func IsAgent(name string) bool { return agentGuards()[name] != nil }
 
 // AgentGuardOff reports whether a run of an agent CLI starts the agent
 // with its guard off, and names what turns it off. A word known only at
@@ -82,7 +85,7 @@ func AgentGuardOff(inv *shell.Invocation) (what string, off bool) {
 	if pkg := agentPackage(inv); pkg != nil {
 		inv = pkg
 	}
-	g := agentGuards[inv.Name()]
+	g := agentGuards()[inv.Name()]
 	if g == nil {
 		return "", false
 	}
@@ -167,11 +170,13 @@ func claudeSettingsOff(v string) (string, bool) {
 }
 
 // agentPackages maps the npm packages of agent CLIs to their program.
-var agentPackages = map[string]string{
-	"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
-	"@qwen-code/qwen-code": "qwen", "@github/copilot": "copilot", "opencode-ai": "opencode",
-	"@sourcegraph/amp": "amp",
-}
+var agentPackages = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
+		"@qwen-code/qwen-code": "qwen", "@github/copilot": "copilot", "opencode-ai": "opencode",
+		"@sourcegraph/amp": "amp",
+	}
+})
 
 // agentPackage sees an agent CLI run through a package runner (npx
 // @anthropic-ai/claude-code …, bunx, pnpm dlx, yarn dlx) as a run of the
@@ -187,7 +192,7 @@ func agentPackage(inv *shell.Invocation) *shell.Invocation {
 		if at := strings.LastIndex(a, "@"); at > 0 {
 			a = a[:at] // @anthropic-ai/claude-code@latest
 		}
-		prog, ok := agentPackages[a]
+		prog, ok := agentPackages()[a]
 		if !ok {
 			continue
 		}

@@ -13,7 +13,10 @@ import (
 // PowerShell command text (web requests with a write method or body,
 // native commands, process starts).
 
-func init() {
+func init() { deferred = append(deferred, registerAwk) }
+
+// registerAwk registers its specs on first use (see deferred).
+func registerAwk() {
 	register(&Spec{
 		Programs: []string{"awk", "gawk", "mawk", "nawk"},
 		Classify: classifyAwk,

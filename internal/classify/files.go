@@ -4,6 +4,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -511,7 +512,9 @@ func filesCp(inv *shell.Invocation) Effect {
 }
 
 // sedDeleteAll matches sed scripts that delete every line.
-var sedDeleteAll = regexp.MustCompile(`^\s*(1\s*,\s*\$|0\s*,\s*\$|/\^/|/\.\*/|/\^\.\*\$?/)?\s*d\s*;?\s*$`)
+var sedDeleteAll = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*(1\s*,\s*\$|0\s*,\s*\$|/\^/|/\.\*/|/\^\.\*\$?/)?\s*d\s*;?\s*$`)
+})
 
 // filesSed rates sed -i: a script that deletes every line empties the
 // files it edits in place, unless a backup suffix keeps the original.
@@ -567,7 +570,7 @@ func filesSed(inv *shell.Invocation) Effect {
 		return nothing
 	}
 	for _, sc := range scripts {
-		if sedDeleteAll.MatchString(sc) {
+		if sedDeleteAll().MatchString(sc) {
 			return local("file.empty", "sed -i '"+sc+"' deletes every line of "+clip(strings.Join(files, " "))).destroys()
 		}
 	}

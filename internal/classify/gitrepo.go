@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -17,21 +18,23 @@ import (
 // would run, whoever wrote it.
 
 // gitHooks lists the hooks each subcommand runs.
-var gitHooks = map[string][]string{
-	"commit":      {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"},
-	"push":        {"pre-push"},
-	"merge":       {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge"},
-	"pull":        {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "post-checkout"},
-	"checkout":    {"post-checkout"},
-	"switch":      {"post-checkout"},
-	"clone":       {},
-	"rebase":      {"pre-rebase", "post-rewrite", "post-checkout"},
-	"am":          {"applypatch-msg", "pre-applypatch", "post-applypatch"},
-	"cherry-pick": {"prepare-commit-msg", "commit-msg", "post-commit"},
-	"revert":      {"prepare-commit-msg", "commit-msg", "post-commit"},
-	"gc":          {"pre-auto-gc"},
-	"worktree":    {"post-checkout"},
-}
+var gitHooks = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"commit":      {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"},
+		"push":        {"pre-push"},
+		"merge":       {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge"},
+		"pull":        {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "post-checkout"},
+		"checkout":    {"post-checkout"},
+		"switch":      {"post-checkout"},
+		"clone":       {},
+		"rebase":      {"pre-rebase", "post-rewrite", "post-checkout"},
+		"am":          {"applypatch-msg", "pre-applypatch", "post-applypatch"},
+		"cherry-pick": {"prepare-commit-msg", "commit-msg", "post-commit"},
+		"revert":      {"prepare-commit-msg", "commit-msg", "post-commit"},
+		"gc":          {"pre-auto-gc"},
+		"worktree":    {"post-checkout"},
+	}
+})
 
 // gitRepoCommands rates what a git run executes from the repository's
 // configuration and hooks. It reads nothing without a filesystem.
@@ -79,7 +82,7 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 	if !ok || hasAny(inv.Args[i+1:], "--no-verify", "-n") && (sub == "commit" || sub == "push" || sub == "merge") {
 		return e
 	}
-	for _, h := range gitHooks[sub] {
+	for _, h := range gitHooks()[sub] {
 		name := path.Join(gitDir, "hooks", h)
 		if _, err := c.FS.Stat(fsName(name)); err != nil {
 			continue

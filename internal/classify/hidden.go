@@ -2,6 +2,7 @@ package classify
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -16,14 +17,16 @@ import (
 
 // commandEnv lists environment variables whose value is a command line a
 // program runs with a shell, and what runs it.
-var commandEnv = map[string]string{
-	"GIT_SSH_COMMAND": "git", "GIT_PAGER": "git", "GIT_EDITOR": "git", "GIT_SEQUENCE_EDITOR": "git",
-	"GIT_EXTERNAL_DIFF": "git", "GIT_ASKPASS": "git", "GIT_PROXY_COMMAND": "git", "GIT_SSH": "git",
-	"SSH_ASKPASS": "ssh", "PAGER": "the pager user", "MANPAGER": "man", "EDITOR": "the editor user",
-	"VISUAL": "the editor user", "LESSOPEN": "less", "LESSCLOSE": "less", "BROWSER": "the browser user",
-	"SUDO_ASKPASS": "sudo", "RSYNC_RSH": "rsync", "CVS_RSH": "cvs", "SVN_SSH": "svn", "FCEDIT": "fc",
-	"SYSTEMD_PAGER": "systemctl", "PSQL_PAGER": "psql", "MYSQL_PAGER": "mysql", "DIFF_PAGER": "diff",
-}
+var commandEnv = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"GIT_SSH_COMMAND": "git", "GIT_PAGER": "git", "GIT_EDITOR": "git", "GIT_SEQUENCE_EDITOR": "git",
+		"GIT_EXTERNAL_DIFF": "git", "GIT_ASKPASS": "git", "GIT_PROXY_COMMAND": "git", "GIT_SSH": "git",
+		"SSH_ASKPASS": "ssh", "PAGER": "the pager user", "MANPAGER": "man", "EDITOR": "the editor user",
+		"VISUAL": "the editor user", "LESSOPEN": "less", "LESSCLOSE": "less", "BROWSER": "the browser user",
+		"SUDO_ASKPASS": "sudo", "RSYNC_RSH": "rsync", "CVS_RSH": "cvs", "SVN_SSH": "svn", "FCEDIT": "fc",
+		"SYSTEMD_PAGER": "systemctl", "PSQL_PAGER": "psql", "MYSQL_PAGER": "mysql", "DIFF_PAGER": "diff",
+	}
+})
 
 // gitCommandKey reports whether a git configuration key's value is a
 // command git runs, and whether that command is shell text (most are) or
@@ -117,7 +120,7 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	var e Effect
 	for _, kv := range inv.Env {
 		name, value, _ := strings.Cut(kv, "=")
-		if _, ok := commandEnv[name]; ok {
+		if _, ok := commandEnv()[name]; ok {
 			e.Add(c.envCommand(name, value))
 		}
 	}

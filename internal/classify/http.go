@@ -2,6 +2,7 @@ package classify
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -463,7 +464,9 @@ func httpieBody(sep string) bool {
 }
 
 // httpMethods are the methods HTTPie and xh take as the first word.
-var httpMethods = map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "TRACE": true, "CONNECT": true}
+var httpMethods = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "TRACE": true, "CONNECT": true}
+})
 
 // isLetters reports whether s is a non-empty run of ASCII letters, the shape
 // HTTPie accepts as a method name.
@@ -498,7 +501,7 @@ func classifyHTTPie(_ *Classifier, inv *shell.Invocation) Effect {
 	// HTTPie reads a first word of letters as the method, unless the next
 	// word is a request item (then the first word was the URL).
 	method, url, items := "", ops[0], ops[1:]
-	if len(ops) >= 2 && isLetters(ops[0]) && (httpieItem(ops[1]) == "" || strings.Contains(ops[1], "://") || httpMethods[strings.ToUpper(ops[0])]) {
+	if len(ops) >= 2 && isLetters(ops[0]) && (httpieItem(ops[1]) == "" || strings.Contains(ops[1], "://") || httpMethods()[strings.ToUpper(ops[0])]) {
 		method, url, items = strings.ToUpper(ops[0]), ops[1], ops[2:]
 	}
 	if p.Has("--offline") {

@@ -1,6 +1,9 @@
 package classify
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // This file answers questions about programs for other layers (airlock's
 // self-protection): which only read the files they are given, which run
@@ -12,67 +15,75 @@ import "strings"
 // take no file operands at all); none has an option that writes one.
 // Programs with such an option (sort -o, tree -o, uniq IN OUT, xxd IN OUT)
 // are deliberately absent.
-var readOnlyPrograms = map[string]bool{
-	"cat": true, "tac": true, "head": true, "tail": true, "less": true, "more": true, "most": true,
-	"wc": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true,
-	"diff": true, "cmp": true, "comm": true, "file": true, "nl": true, "od": true, "hexdump": true, "strings": true,
-	"sha256sum": true, "sha1sum": true, "sha512sum": true, "sha224sum": true, "sha384sum": true, "md5sum": true,
-	"b2sum": true, "cksum": true, "sum": true, "shasum": true, "bat": true, "batcat": true, "jq": true, "yq": true,
-	"cut": true, "tr": true, "paste": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "rev": true,
-	"column": true, "look": true, "join": true, "base32": true,
-	"echo": true, "printf": true, "true": true, "false": true, "pwd": true, "basename": true, "dirname": true,
-	// source and . read a file and run it in the shell; what it runs is
-	// the shell's, and a start-up file is not changed by being read.
-	"source": true, ".": true,
-}
+var readOnlyPrograms = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"cat": true, "tac": true, "head": true, "tail": true, "less": true, "more": true, "most": true,
+		"wc": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true,
+		"diff": true, "cmp": true, "comm": true, "file": true, "nl": true, "od": true, "hexdump": true, "strings": true,
+		"sha256sum": true, "sha1sum": true, "sha512sum": true, "sha224sum": true, "sha384sum": true, "md5sum": true,
+		"b2sum": true, "cksum": true, "sum": true, "shasum": true, "bat": true, "batcat": true, "jq": true, "yq": true,
+		"cut": true, "tr": true, "paste": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "rev": true,
+		"column": true, "look": true, "join": true, "base32": true,
+		"echo": true, "printf": true, "true": true, "false": true, "pwd": true, "basename": true, "dirname": true,
+		// source and . read a file and run it in the shell; what it runs is
+		// the shell's, and a start-up file is not changed by being read.
+		"source": true, ".": true,
+	}
+})
 
 // metadataPrograms look at names, sizes and modes, never at content: what
 // they are given is neither written nor read.
-var metadataPrograms = map[string]bool{
-	"ls": true, "stat": true, "test": true, "[": true, "[[": true, "du": true, "df": true, "realpath": true,
-	"readlink": true, "echo": true, "printf": true, "pwd": true, "basename": true, "dirname": true, "type": true,
-	"which": true, "whereis": true, "true": true, "false": true, "cd": true, "pushd": true, "popd": true,
-	// find only looks at names unless it runs, deletes or writes;
-	// ReadsOnlyRun tells those runs apart.
-	"find": true,
-}
+var metadataPrograms = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"ls": true, "stat": true, "test": true, "[": true, "[[": true, "du": true, "df": true, "realpath": true,
+		"readlink": true, "echo": true, "printf": true, "pwd": true, "basename": true, "dirname": true, "type": true,
+		"which": true, "whereis": true, "true": true, "false": true, "cd": true, "pushd": true, "popd": true,
+		// find only looks at names unless it runs, deletes or writes;
+		// ReadsOnlyRun tells those runs apart.
+		"find": true,
+	}
+})
 
 // codeRunners run code given as an argument, a heredoc or a script: what
 // that code opens cannot be told from the command line's shape.
-var codeRunners = map[string]bool{
-	"awk": true, "gawk": true, "mawk": true, "nawk": true, "busybox": true, "sed": true, "gsed": true,
-	"ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "emacs": true, "emacsclient": true,
-	"tclsh": true, "wish": true, "expect": true, "julia": true, "bun": true, "bunx": true, "pwsh": true,
-	"powershell": true, "groovy": true, "scala": true, "kotlin": true, "swift": true, "elixir": true,
-	"erl": true, "escript": true, "guile": true, "racket": true, "sbcl": true, "clojure": true, "make": true,
-	"gdb": true, "jshell": true, "ts-node": true, "tsx": true, "npx": true, "xonsh": true, "nu": true,
-	"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "yash": true,
-	"rbash": true, "fish": true, "sqlite3": true, "duckdb": true,
-}
+var codeRunners = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"awk": true, "gawk": true, "mawk": true, "nawk": true, "busybox": true, "sed": true, "gsed": true,
+		"ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "emacs": true, "emacsclient": true,
+		"tclsh": true, "wish": true, "expect": true, "julia": true, "bun": true, "bunx": true, "pwsh": true,
+		"powershell": true, "groovy": true, "scala": true, "kotlin": true, "swift": true, "elixir": true,
+		"erl": true, "escript": true, "guile": true, "racket": true, "sbcl": true, "clojure": true, "make": true,
+		"gdb": true, "jshell": true, "ts-node": true, "tsx": true, "npx": true, "xonsh": true, "nu": true,
+		"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "yash": true,
+		"rbash": true, "fish": true, "sqlite3": true, "duckdb": true,
+	}
+})
 
 // treeMovers move, delete, copy, unpack or relink whole directories, so an
 // operand that is a parent of something (a project's .claude/) takes it
 // along.
-var treeMovers = map[string]bool{
-	"mv": true, "rm": true, "rmdir": true, "cp": true, "rsync": true, "tar": true, "gtar": true, "bsdtar": true,
-	"unzip": true, "7z": true, "7za": true, "ditto": true, "ln": true, "link": true, "chmod": true, "chown": true,
-	"chgrp": true, "chattr": true, "setfacl": true, "install": true, "shred": true, "srm": true, "cpio": true,
-	"pax": true, "rename": true, "mount": true, "bindfs": true, "trash": true, "trash-put": true,
-	"gio": true, "find": true,
-}
+var treeMovers = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"mv": true, "rm": true, "rmdir": true, "cp": true, "rsync": true, "tar": true, "gtar": true, "bsdtar": true,
+		"unzip": true, "7z": true, "7za": true, "ditto": true, "ln": true, "link": true, "chmod": true, "chown": true,
+		"chgrp": true, "chattr": true, "setfacl": true, "install": true, "shred": true, "srm": true, "cpio": true,
+		"pax": true, "rename": true, "mount": true, "bindfs": true, "trash": true, "trash-put": true,
+		"gio": true, "find": true,
+	}
+})
 
 // ReadsOnly reports whether a program only reads (or only prints) what
 // its command line names. Unknown programs do not.
-func ReadsOnly(name string) bool { return readOnlyPrograms[name] || metadataPrograms[name] }
+func ReadsOnly(name string) bool { return readOnlyPrograms()[name] || metadataPrograms()[name] }
 
 // MetadataOnly reports whether a program looks only at file names and
 // attributes, never at content.
-func MetadataOnly(name string) bool { return metadataPrograms[name] }
+func MetadataOnly(name string) bool { return metadataPrograms()[name] }
 
 // RunsCode reports whether a program runs code it is handed (an
 // interpreter, an editor with a script, a shell with a script file).
 func RunsCode(name string) bool {
-	if codeRunners[name] {
+	if codeRunners()[name] {
 		return true
 	}
 	s := specFor(name)
@@ -81,7 +92,7 @@ func RunsCode(name string) bool {
 
 // MovesTrees reports whether a program can move, delete, copy over or
 // unpack into a directory it is given, taking what is inside along.
-func MovesTrees(name string) bool { return treeMovers[name] }
+func MovesTrees(name string) bool { return treeMovers()[name] }
 
 func isInterpSpec(s *Spec) bool {
 	switch s {
@@ -134,11 +145,13 @@ func containsByte(s string, b byte) bool {
 
 // copyValueFlags are the options of copying programs that take a value as
 // the next word.
-var copyValueFlags = map[string]map[string]bool{
-	"cp":      {"-S": true, "--suffix": true, "-t": true, "--target-directory": true},
-	"install": {"-S": true, "--suffix": true, "-t": true, "--target-directory": true, "-m": true, "--mode": true, "-o": true, "--owner": true, "-g": true, "--group": true},
-	"rsync":   {"-e": true, "--rsh": true, "--exclude": true, "--include": true, "--exclude-from": true, "--include-from": true, "--files-from": true, "--filter": true, "-f": true, "--chmod": true, "--rsync-path": true, "-T": true, "--temp-dir": true, "--backup-dir": true, "--partial-dir": true, "--compare-dest": true, "--copy-dest": true, "--link-dest": true, "--log-file": true, "-B": true, "--block-size": true, "--timeout": true, "--port": true, "--password-file": true},
-}
+var copyValueFlags = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"cp":      {"-S": true, "--suffix": true, "-t": true, "--target-directory": true},
+		"install": {"-S": true, "--suffix": true, "-t": true, "--target-directory": true, "-m": true, "--mode": true, "-o": true, "--owner": true, "-g": true, "--group": true},
+		"rsync":   {"-e": true, "--rsh": true, "--exclude": true, "--include": true, "--exclude-from": true, "--include-from": true, "--files-from": true, "--filter": true, "-f": true, "--chmod": true, "--rsync-path": true, "-T": true, "--temp-dir": true, "--backup-dir": true, "--partial-dir": true, "--compare-dest": true, "--copy-dest": true, "--link-dest": true, "--log-file": true, "-B": true, "--block-size": true, "--timeout": true, "--port": true, "--password-file": true},
+	}
+})
 
 // CopySources returns the indexes of the arguments a copying program (cp,
 // install, rsync) only reads: its operands but the destination (the last
@@ -149,7 +162,7 @@ func CopySources(args []string, dynamic func(int) bool) map[int]bool {
 	if len(args) == 0 {
 		return nil
 	}
-	values := copyValueFlags[args[0]]
+	values := copyValueFlags()[args[0]]
 	if values == nil {
 		return nil
 	}

@@ -119,7 +119,10 @@ func verbSpec(t *verbTable, examples ...Example) *Spec {
 	return register(&Spec{Programs: t.programs, Classify: t.classify, Examples: examples})
 }
 
-func init() {
+func init() { deferred = append(deferred, registerRegistry) }
+
+// registerRegistry registers its specs on first use (see deferred).
+func registerRegistry() {
 	verbSpec(&verbTable{
 		programs: []string{"skopeo"},
 		opts:     argv.Spec{Long: []string{"--src", "--dest", "--authfile", "--src-creds", "--dest-creds", "--creds", "--format", "--override-os", "--override-arch", "--retry-times", "--registries.d", "--policy", "--src-cert-dir", "--dest-cert-dir", "--sign-by", "--multi-arch"}},

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"gopkg.in/yaml.v3"
 
@@ -41,28 +42,32 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 // ---- package.json scripts ----
 
 // npmLifecycle lists the scripts npm runs around its own commands.
-var npmLifecycle = map[string][]string{
-	"install": {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
-	"ci":      {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
-	"pack":    {"prepack", "prepare", "postpack"},
-	"test":    {"pretest", "test", "posttest"},
-	"start":   {"prestart", "start", "poststart"},
-	"stop":    {"prestop", "stop", "poststop"},
-	"restart": {"prerestart", "restart", "postrestart"},
-}
+var npmLifecycle = sync.OnceValue(func() map[string][]string {
+	return map[string][]string{
+		"install": {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
+		"ci":      {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
+		"pack":    {"prepack", "prepare", "postpack"},
+		"test":    {"pretest", "test", "posttest"},
+		"start":   {"prestart", "start", "poststart"},
+		"stop":    {"prestop", "stop", "poststop"},
+		"restart": {"prerestart", "restart", "postrestart"},
+	}
+})
 
 // yarnBuiltins are yarn and pnpm commands that are not scripts.
-var yarnBuiltins = map[string]bool{
-	"add": true, "remove": true, "install": true, "up": true, "upgrade": true, "why": true, "info": true,
-	"init": true, "config": true, "cache": true, "dlx": true, "exec": true, "link": true, "unlink": true,
-	"npm": true, "pack": true, "plugin": true, "set": true, "version": true, "workspaces": true, "workspace": true,
-	"publish": true, "login": true, "logout": true, "outdated": true, "list": true, "ls": true, "audit": true,
-	"bin": true, "dedupe": true, "import": true, "patch": true, "patch-commit": true, "rebuild": true, "store": true,
-	"why-not": true, "node": true, "global": true, "owner": true, "tag": true, "team": true, "create": true,
-	"i": true, "rm": true, "update": true, "prune": true, "fetch": true, "setup": true, "env": true, "help": true,
-	"licenses": true, "root": true, "server": true, "explain": true, "constraints": true,
-	"x": true,
-}
+var yarnBuiltins = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"add": true, "remove": true, "install": true, "up": true, "upgrade": true, "why": true, "info": true,
+		"init": true, "config": true, "cache": true, "dlx": true, "exec": true, "link": true, "unlink": true,
+		"npm": true, "pack": true, "plugin": true, "set": true, "version": true, "workspaces": true, "workspace": true,
+		"publish": true, "login": true, "logout": true, "outdated": true, "list": true, "ls": true, "audit": true,
+		"bin": true, "dedupe": true, "import": true, "patch": true, "patch-commit": true, "rebuild": true, "store": true,
+		"why-not": true, "node": true, "global": true, "owner": true, "tag": true, "team": true, "create": true,
+		"i": true, "rm": true, "update": true, "prune": true, "fetch": true, "setup": true, "env": true, "help": true,
+		"licenses": true, "root": true, "server": true, "explain": true, "constraints": true,
+		"x": true,
+	}
+})
 
 // scriptNames returns the package.json scripts a run would start, in
 // order, or nil.
@@ -72,7 +77,7 @@ func scriptNames(inv *shell.Invocation) []string {
 	ops := p.Operands
 	if len(ops) == 0 {
 		if tool == "yarn" || tool == "yarnpkg" {
-			return npmLifecycle["install"]
+			return npmLifecycle()["install"]
 		}
 		return nil
 	}
@@ -100,7 +105,7 @@ func scriptNames(inv *shell.Invocation) []string {
 	if tool == "bun" && cmd == "test" {
 		return nil // bun's own test runner
 	}
-	if l, ok := npmLifecycle[cmd]; ok {
+	if l, ok := npmLifecycle()[cmd]; ok {
 		if tool != "npm" && cmd == "install" && len(ops) > 1 {
 			return nil // yarn add / pnpm install pkg: the root's scripts do not run
 		}
@@ -112,7 +117,7 @@ func scriptNames(inv *shell.Invocation) []string {
 	if tool == "pnpm" && cmd == "deploy" {
 		return nil // pnpm's own deploy copies a workspace package
 	}
-	if tool != "npm" && !yarnBuiltins[cmd] {
+	if tool != "npm" && !yarnBuiltins()[cmd] {
 		// yarn X, pnpm X, bun X run the script X.
 		return []string{"pre" + cmd, cmd, "post" + cmd}
 	}
@@ -188,7 +193,9 @@ type makeLine struct {
 	text string
 }
 
-var makeAssign = regexp.MustCompile(`^(?:export\s+|override\s+)*([A-Za-z0-9_.\-]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
+var makeAssign = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:export\s+|override\s+)*([A-Za-z0-9_.\-]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
+})
 
 // parseMakefile reads the variables and rules of a Makefile. Conditionals
 // are read through (every branch counts), define blocks are skipped.
@@ -228,7 +235,7 @@ func parseMakefile(name, text string) *makefile {
 		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "include", "-include", "sinclude", "vpath", "unexport":
 			continue
 		}
-		if mm := makeAssign.FindStringSubmatch(t); mm != nil && !strings.Contains(strings.SplitN(t, "=", 2)[0], ": ") {
+		if mm := makeAssign().FindStringSubmatch(t); mm != nil && !strings.Contains(strings.SplitN(t, "=", 2)[0], ": ") {
 			v := mm[3]
 			if mm[2] == "+=" {
 				v = strings.TrimSpace(m.vars[mm[1]] + " " + v)
@@ -254,7 +261,7 @@ func parseMakefile(name, text string) *makefile {
 			rest, inline = rest[:semi], rest[semi+1:]
 		}
 		// target-specific variable: "target: VAR = value"
-		if makeAssign.MatchString(strings.TrimSpace(rest)) {
+		if makeAssign().MatchString(strings.TrimSpace(rest)) {
 			cur = nil
 			continue
 		}
@@ -476,8 +483,10 @@ func (c *Classifier) shellFileAt(file, text string, line int) Effect {
 
 // ---- just ----
 
-var justHeader = regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)([^:=]*?):([^=].*)?$`)
-var justAssign = regexp.MustCompile(`^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`)
+var justHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)([^:=]*?):([^=].*)?$`) })
+var justAssign = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`)
+})
 
 type justRecipe struct {
 	deps  []string
@@ -535,11 +544,11 @@ func (c *Classifier) justRun(inv *shell.Invocation) Effect {
 		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "set ") || strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "mod ") {
 			continue
 		}
-		if m := justAssign.FindStringSubmatch(t); m != nil {
+		if m := justAssign().FindStringSubmatch(t); m != nil {
 			vars[m[1]] = strings.Trim(strings.TrimSpace(m[2]), `"'`)
 			continue
 		}
-		if m := justHeader.FindStringSubmatch(t); m != nil {
+		if m := justHeader().FindStringSubmatch(t); m != nil {
 			r := &justRecipe{}
 			for _, d := range strings.Fields(m[3]) {
 				d = strings.Trim(d, "()")

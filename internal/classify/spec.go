@@ -34,6 +34,12 @@ func register(s *Spec) *Spec {
 	return s
 }
 
+// deferred are registrations that build tables (maps, option lists) and
+// so cost allocation: they run on the first use of the spec table rather
+// than at every start of the binary, since an allowed hook call may never
+// need them.
+var deferred []func()
+
 var (
 	indexOnce sync.Once
 	index     map[string]*Spec
@@ -42,6 +48,9 @@ var (
 // specFor returns the spec that rates the named program, or nil.
 func specFor(name string) *Spec {
 	indexOnce.Do(func() {
+		for _, f := range deferred {
+			f()
+		}
 		index = make(map[string]*Spec, 4*len(specs))
 		for _, s := range specs {
 			for _, p := range s.Programs {
@@ -56,4 +65,7 @@ func specFor(name string) *Spec {
 }
 
 // Specs returns every registered spec, for documentation and tests.
-func Specs() []*Spec { return specs }
+func Specs() []*Spec {
+	specFor("")
+	return specs
+}

@@ -11,7 +11,10 @@ import (
 // sqlcmd (SQL Server) and usql (any database by URL). A server that is
 // not this machine makes writes external, as for psql -h.
 
-func init() {
+func init() { deferred = append(deferred, registerSQLRemote) }
+
+// registerSQLRemote registers its specs on first use (see deferred).
+func registerSQLRemote() {
 	register(&Spec{
 		Programs: []string{"sqlcmd", "mssql-cli", "usql"},
 		Classify: func(c *Classifier, inv *shell.Invocation) Effect {

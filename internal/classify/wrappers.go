@@ -2,6 +2,7 @@ package classify
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -20,34 +21,38 @@ import (
 // shell.Unwraps they are airlock's one table of wrappers, which the
 // scanner asks through IsWrapper. A program missing here is still looked
 // through (see lookThrough); the table names what is known.
-var wrapperNames = map[string]bool{
-	"strace": true, "ltrace": true, "taskset": true, "runuser": true, "tmux": true, "screen": true,
-	"at": true, "batch": true, "chrt": true, "firejail": true, "dbus-run-session": true, "systemd-run": true,
-	"entr": true, "watchexec": true, "nodemon": true, "hyperfine": true, "valgrind": true, "gdb": true,
-	"perf": true, "xvfb-run": true, "unshare": true, "nsenter": true, "fakeroot": true, "cpulimit": true,
-	"trickle": true, "aws-vault": true, "op": true, "doppler": true, "dotenv": true, "direnv": true,
-	"nix-shell": true, "nix": true, "pipenv": true, "pdm": true, "rye": true, "conda": true, "mamba": true,
-	"micromamba": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "retry": true,
-	"with-contenv": true, "s6-setuidgid": true, "chpst": true, "daemonize": true, "start-stop-daemon": true,
-	"pkexec": true, "gosu": true, "su-exec": true, "setpriv": true, "prlimit": true, "numactl": true,
-	"catchsegv": true, "ltrace64": true, "dtruss": true, "sandbox-exec": true, "bwrap": true, "proot": true,
-	"schroot": true, "faketime": true, "env-cmd": true, "cross-env": true, "concurrently": true,
-	"npm-run-all": true, "run-p": true, "run-s": true, "lefthook": true, "husky": true,
-}
+var wrapperNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"strace": true, "ltrace": true, "taskset": true, "runuser": true, "tmux": true, "screen": true,
+		"at": true, "batch": true, "chrt": true, "firejail": true, "dbus-run-session": true, "systemd-run": true,
+		"entr": true, "watchexec": true, "nodemon": true, "hyperfine": true, "valgrind": true, "gdb": true,
+		"perf": true, "xvfb-run": true, "unshare": true, "nsenter": true, "fakeroot": true, "cpulimit": true,
+		"trickle": true, "aws-vault": true, "op": true, "doppler": true, "dotenv": true, "direnv": true,
+		"nix-shell": true, "nix": true, "pipenv": true, "pdm": true, "rye": true, "conda": true, "mamba": true,
+		"micromamba": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "retry": true,
+		"with-contenv": true, "s6-setuidgid": true, "chpst": true, "daemonize": true, "start-stop-daemon": true,
+		"pkexec": true, "gosu": true, "su-exec": true, "setpriv": true, "prlimit": true, "numactl": true,
+		"catchsegv": true, "ltrace64": true, "dtruss": true, "sandbox-exec": true, "bwrap": true, "proot": true,
+		"schroot": true, "faketime": true, "env-cmd": true, "cross-env": true, "concurrently": true,
+		"npm-run-all": true, "run-p": true, "run-s": true, "lefthook": true, "husky": true,
+	}
+})
 
 // runSubcommands are known programs whose subcommand runs the command
 // after it (pipx run twine upload, conda run -n env cmd); the spec of the
 // program itself does not rate what runs.
-var runSubcommands = map[string]string{
-	"pipx": "run", "conda": "run", "mamba": "run", "micromamba": "run", "pdm": "run", "hatch": "run",
-	"rye": "run", "pixi": "run", "mise": "exec", "asdf": "exec", "rbenv": "exec", "pyenv": "exec",
-	"direnv": "exec", "aws-vault": "exec", "op": "run", "doppler": "run", "infisical": "run",
-	"dotenvx": "run", "nix": "develop", "devbox": "run", "flox": "activate",
-}
+var runSubcommands = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"pipx": "run", "conda": "run", "mamba": "run", "micromamba": "run", "pdm": "run", "hatch": "run",
+		"rye": "run", "pixi": "run", "mise": "exec", "asdf": "exec", "rbenv": "exec", "pyenv": "exec",
+		"direnv": "exec", "aws-vault": "exec", "op": "run", "doppler": "run", "infisical": "run",
+		"dotenvx": "run", "nix": "develop", "devbox": "run", "flox": "activate",
+	}
+})
 
 // runSubcommand rates the command a known program's run subcommand runs.
 func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
-	sub, ok := runSubcommands[inv.Name()]
+	sub, ok := runSubcommands()[inv.Name()]
 	if !ok || specFor(inv.Name()) == nil {
 		return nothing
 	}
@@ -78,67 +83,73 @@ var stdinShells = map[string]bool{"at": true, "batch": true}
 // through by name. The scanner uses it to find commands after a wrapper
 // word in text.
 func IsWrapper(name string) bool {
-	return wrapperNames[name] || shell.Unwraps(name)
+	return wrapperNames()[name] || shell.Unwraps(name)
 }
 
 // inertNames are programs known never to run their arguments as a
 // command: their arguments are data, so a program name among them
 // (echo git push, grep -r 'npm publish') is not a run.
-var inertNames = map[string]bool{
-	"echo": true, "printf": true, "cat": true, "tac": true, "ls": true, "dir": true, "grep": true, "egrep": true,
-	"fgrep": true, "rg": true, "ag": true, "ack": true, "head": true, "tail": true, "wc": true, "sort": true,
-	"uniq": true, "cut": true, "tr": true, "diff": true, "cmp": true, "comm": true, "file": true, "stat": true,
-	"du": true, "df": true, "pwd": true, "cd": true, "pushd": true, "popd": true, "mkdir": true, "touch": true,
-	"cp": true, "ln": true, "basename": true, "dirname": true, "realpath": true, "readlink": true,
-	"which": true, "whereis": true, "type": true, "hash": true, "test": true, "[": true, "[[": true,
-	"true": true, "false": true, ":": true, "sleep": true, "date": true, "jq": true, "yq": true, "less": true,
-	"more": true, "man": true, "info": true, "tldr": true, "whatis": true, "apropos": true, "help": true,
-	"tee": true, "column": true, "fold": true, "fmt": true, "nl": true, "paste": true, "join": true,
-	"expand": true, "unexpand": true, "rev": true, "shuf": true, "seq": true, "yes": true, "od": true,
-	"hexdump": true, "xxd": true, "strings": true, "base64": true, "base32": true, "md5sum": true,
-	"sha1sum": true, "sha256sum": true, "sha512sum": true, "cksum": true, "b2sum": true, "gzip": true,
-	"gunzip": true, "zcat": true, "bzip2": true, "xz": true, "unxz": true, "zstd": true, "zip": true,
-	"unzip": true, "7z": true, "tree": true, "exa": true, "eza": true, "bat": true, "fd": true, "fzf": true,
-	"ps": true, "pgrep": true, "top": true, "htop": true, "free": true, "uptime": true, "uname": true,
-	"whoami": true, "id": true, "groups": true, "hostname": true, "tty": true, "locale": true,
-	"printenv": true, "export": true, "unset": true, "set": true, "shift": true, "read": true,
-	"local": true, "declare": true, "typeset": true, "readonly": true, "return": true, "exit": true,
-	"break": true, "continue": true, "wait": true, "trap": true, "umask": true, "ulimit": true,
-	"shopt": true, "getopts": true, "let": true, "history": true, "jobs": true, "fg": true, "bg": true,
-	"disown": true, "mktemp": true, "tput": true, "clear": true, "reset": true, "stty": true, "wl-copy": true,
-	"pbcopy": true, "xclip": true, "xsel": true, "notify-send": true, "say": true, "cowsay": true,
-	"figlet": true, "lolcat": true, "rmdir": true, "chmod": true, "install": true, "mkfifo": true,
-	"vim": true, "vi": true, "nvim": true, "nano": true, "emacs": true, "code": true, "gofmt": true,
-	"goimports": true, "prettier": true, "eslint": true, "tsc": true, "black": true, "ruff": true,
-	"isort": true, "mypy": true, "pylint": true, "flake8": true, "rustfmt": true, "clang-format": true,
-	"shellcheck": true, "shfmt": true, "gcc": true, "g++": true, "cc": true, "c++": true, "clang": true,
-	"clang++": true, "rustc": true, "javac": true, "java": true, "kotlinc": true, "swiftc": true,
-	"ld": true, "ar": true, "nm": true, "objdump": true, "readelf": true, "strip": true, "pkg-config": true,
-	"cmake": true, "ninja": true, "meson": true, "bazel": true, "pytest": true, "jest": true, "vitest": true,
-	"mocha": true, "rspec": true, "phpunit": true, "tox": true, "nox": true, "ctest": true,
-	"awk": true, "gawk": true, "mawk": true, "nawk": true, "sed": true, "gsed": true, "envsubst": true,
-	"iconv": true, "dos2unix": true, "unix2dos": true, "patch": true, "csplit": true, "split": true,
-	"numfmt": true, "factor": true, "expr": true, "bc": true, "dc": true, "cal": true, "look": true,
-	"lsof": true, "netstat": true, "ss": true, "ifconfig": true, "lsblk": true, "blkid": true, "findmnt": true,
-	"journalctl": true, "dmesg": true, "last": true, "w": true, "who": true,
-	"airlock": true, "airlock-mcp": true, "go": true, "make": true, "just": true, "task": true, "rake": true, "tmux-ls": true,
-}
+var inertNames = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"echo": true, "printf": true, "cat": true, "tac": true, "ls": true, "dir": true, "grep": true, "egrep": true,
+		"fgrep": true, "rg": true, "ag": true, "ack": true, "head": true, "tail": true, "wc": true, "sort": true,
+		"uniq": true, "cut": true, "tr": true, "diff": true, "cmp": true, "comm": true, "file": true, "stat": true,
+		"du": true, "df": true, "pwd": true, "cd": true, "pushd": true, "popd": true, "mkdir": true, "touch": true,
+		"cp": true, "ln": true, "basename": true, "dirname": true, "realpath": true, "readlink": true,
+		"which": true, "whereis": true, "type": true, "hash": true, "test": true, "[": true, "[[": true,
+		"true": true, "false": true, ":": true, "sleep": true, "date": true, "jq": true, "yq": true, "less": true,
+		"more": true, "man": true, "info": true, "tldr": true, "whatis": true, "apropos": true, "help": true,
+		"tee": true, "column": true, "fold": true, "fmt": true, "nl": true, "paste": true, "join": true,
+		"expand": true, "unexpand": true, "rev": true, "shuf": true, "seq": true, "yes": true, "od": true,
+		"hexdump": true, "xxd": true, "strings": true, "base64": true, "base32": true, "md5sum": true,
+		"sha1sum": true, "sha256sum": true, "sha512sum": true, "cksum": true, "b2sum": true, "gzip": true,
+		"gunzip": true, "zcat": true, "bzip2": true, "xz": true, "unxz": true, "zstd": true, "zip": true,
+		"unzip": true, "7z": true, "tree": true, "exa": true, "eza": true, "bat": true, "fd": true, "fzf": true,
+		"ps": true, "pgrep": true, "top": true, "htop": true, "free": true, "uptime": true, "uname": true,
+		"whoami": true, "id": true, "groups": true, "hostname": true, "tty": true, "locale": true,
+		"printenv": true, "export": true, "unset": true, "set": true, "shift": true, "read": true,
+		"local": true, "declare": true, "typeset": true, "readonly": true, "return": true, "exit": true,
+		"break": true, "continue": true, "wait": true, "trap": true, "umask": true, "ulimit": true,
+		"shopt": true, "getopts": true, "let": true, "history": true, "jobs": true, "fg": true, "bg": true,
+		"disown": true, "mktemp": true, "tput": true, "clear": true, "reset": true, "stty": true, "wl-copy": true,
+		"pbcopy": true, "xclip": true, "xsel": true, "notify-send": true, "say": true, "cowsay": true,
+		"figlet": true, "lolcat": true, "rmdir": true, "chmod": true, "install": true, "mkfifo": true,
+		"vim": true, "vi": true, "nvim": true, "nano": true, "emacs": true, "code": true, "gofmt": true,
+		"goimports": true, "prettier": true, "eslint": true, "tsc": true, "black": true, "ruff": true,
+		"isort": true, "mypy": true, "pylint": true, "flake8": true, "rustfmt": true, "clang-format": true,
+		"shellcheck": true, "shfmt": true, "gcc": true, "g++": true, "cc": true, "c++": true, "clang": true,
+		"clang++": true, "rustc": true, "javac": true, "java": true, "kotlinc": true, "swiftc": true,
+		"ld": true, "ar": true, "nm": true, "objdump": true, "readelf": true, "strip": true, "pkg-config": true,
+		"cmake": true, "ninja": true, "meson": true, "bazel": true, "pytest": true, "jest": true, "vitest": true,
+		"mocha": true, "rspec": true, "phpunit": true, "tox": true, "nox": true, "ctest": true,
+		"awk": true, "gawk": true, "mawk": true, "nawk": true, "sed": true, "gsed": true, "envsubst": true,
+		"iconv": true, "dos2unix": true, "unix2dos": true, "patch": true, "csplit": true, "split": true,
+		"numfmt": true, "factor": true, "expr": true, "bc": true, "dc": true, "cal": true, "look": true,
+		"lsof": true, "netstat": true, "ss": true, "ifconfig": true, "lsblk": true, "blkid": true, "findmnt": true,
+		"journalctl": true, "dmesg": true, "last": true, "w": true, "who": true,
+		"airlock": true, "airlock-mcp": true, "go": true, "make": true, "just": true, "task": true, "rake": true, "tmux-ls": true,
+	}
+})
 
 // releaseVerbs are words that, as the verb of a program airlock does not
 // know, say the program writes beyond the machine.
-var releaseVerbs = map[string]bool{
-	"publish": true, "push": true, "deploy": true, "release": true, "upload": true, "ship": true,
-}
+var releaseVerbs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"publish": true, "push": true, "deploy": true, "release": true, "upload": true, "ship": true,
+	}
+})
 
 // verbLike are program names that are also everyday verbs and nouns of
 // other programs' command lines (ngrok http 3000, devtunnel host, foo
 // init): among an unknown program's arguments they are not taken for a
 // command.
-var verbLike = map[string]bool{
-	"http": true, "https": true, "host": true, "init": true, "service": true, "port": true, "r": true,
-	"mail": true, "kill": true, "find": true, "halt": true, "mount": true, "security": true, "defaults": true,
-	"run": true, "exec": true, "time": true, "command": true, "source": true, ".": true, "builtin": true,
-}
+var verbLike = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"http": true, "https": true, "host": true, "init": true, "service": true, "port": true, "r": true,
+		"mail": true, "kill": true, "find": true, "halt": true, "mount": true, "security": true, "defaults": true,
+		"run": true, "exec": true, "time": true, "command": true, "source": true, ".": true, "builtin": true,
+	}
+})
 
 // runsCommand reports whether a word names a program airlock knows
 // something about: a spec, a wrapper or a shell. Such a word among an
@@ -148,7 +159,7 @@ func runsCommand(word string) bool {
 		return false
 	}
 	name := normWord(word)
-	if verbLike[name] {
+	if verbLike()[name] {
 		return false
 	}
 	return specFor(name) != nil || IsWrapper(name)
@@ -166,11 +177,11 @@ func normWord(w string) string {
 // known says whether it is in the wrapper table, for the reason.
 func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	name := inv.Name()
-	if inertNames[name] {
+	if inertNames()[name] {
 		return nothing
 	}
 	what := "the program " + name + ", which airlock does not know,"
-	if wrapperNames[name] {
+	if wrapperNames()[name] {
 		what = "the wrapper " + name
 	}
 	var e Effect
@@ -185,14 +196,14 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	if e.Reasons != nil {
 		return e
 	}
-	if wrapperNames[name] {
+	if wrapperNames()[name] {
 		return nothing
 	}
 	for i, a := range inv.Args[1:] {
 		if i >= 3 {
 			break
 		}
-		if releaseVerbs[strings.ToLower(a)] && !inv.IsDynamic(i+1) {
+		if releaseVerbs()[strings.ToLower(a)] && !inv.IsDynamic(i+1) {
 			return opaque("unknown.publish-verb", "the program "+name+", which airlock does not know, is asked to "+strings.ToLower(a)+": what it sends, and where, cannot be known")
 		}
 	}
@@ -242,21 +253,23 @@ func (c *Classifier) lookThroughArgs(inv *shell.Invocation, what string) Effect 
 // Classify: task runners whose files are followed, programs that run
 // commands hidden in their configuration, and programs that write files
 // which run later.
-var beyondSpec = map[string]bool{
-	"npm": true, "yarn": true, "yarnpkg": true, "pnpm": true, "bun": true, "make": true, "gmake": true,
-	"just": true, "task": true, "go-task": true, "rake": true, "ssh": true, "scp": true,
-	"sftp": true, "sshfs": true, "autossh": true, "ssh-copy-id": true, "rsync": true, "tee": true, "cp": true,
-	"mv": true, "install": true, "ln": true, "sed": true, "gsed": true, "perl": true, "crontab": true,
-	"pipx": true, "conda": true, "mamba": true, "micromamba": true, "pdm": true, "hatch": true, "rye": true,
-	"pixi": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "direnv": true, "aws-vault": true,
-	"op": true, "doppler": true, "infisical": true, "dotenvx": true, "nix": true, "devbox": true, "flox": true,
-}
+var beyondSpec = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"npm": true, "yarn": true, "yarnpkg": true, "pnpm": true, "bun": true, "make": true, "gmake": true,
+		"just": true, "task": true, "go-task": true, "rake": true, "ssh": true, "scp": true,
+		"sftp": true, "sshfs": true, "autossh": true, "ssh-copy-id": true, "rsync": true, "tee": true, "cp": true,
+		"mv": true, "install": true, "ln": true, "sed": true, "gsed": true, "perl": true, "crontab": true,
+		"pipx": true, "conda": true, "mamba": true, "micromamba": true, "pdm": true, "hatch": true, "rye": true,
+		"pixi": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "direnv": true, "aws-vault": true,
+		"op": true, "doppler": true, "infisical": true, "dotenvx": true, "nix": true, "devbox": true, "flox": true,
+	}
+})
 
 // RatesAlone reports whether a program's spec alone rates a plain run of
 // it (Spec.Classify, without the checks Command adds: followed files,
 // hidden configuration, files that run later). The scanner's fast path
 // uses only such programs.
 func RatesAlone(name string) bool {
-	_, run := runSubcommands[name]
-	return specFor(name) != nil && !beyondSpec[name] && !run && !isShell(name)
+	_, run := runSubcommands()[name]
+	return specFor(name) != nil && !beyondSpec()[name] && !run && !isShell(name)
 }

@@ -45,6 +45,11 @@ func (e *ScopeError) Unwrap() error { return e.Err }
 // a *ScopeError: an empty report for a typo would read as "nothing
 // happened".
 func (j *Journal) ResolveSession(name string) (string, error) {
+	// A full id is answered from the index, at the cost of one posting
+	// file; only a short id needs the walk below.
+	if ok, err := j.hasPostings(sessionKey(name)); err == nil && ok && name != "" {
+		return name, nil
+	}
 	seen := map[string]bool{}
 	var matches []string
 	err := j.eachWhere(sessionLine, func(e *Entry) error {
@@ -85,6 +90,17 @@ func (j *Journal) CheckStories(stories []string) error {
 		needles[i] = field("story", s)
 	}
 	found := map[string]bool{}
+	missing := false
+	for _, s := range stories {
+		if ok, err := j.hasPostings(storyKey(s)); err != nil || !ok {
+			missing = true
+		} else {
+			found[s] = true
+		}
+	}
+	if !missing {
+		return nil
+	}
 	if err := j.EachContaining(needles, func(e *Entry) error {
 		found[e.Story] = true
 		return nil
@@ -119,4 +135,19 @@ func (j *Journal) Blocked(since time.Time) ([]*Entry, error) {
 		return nil
 	})
 	return out, err
+}
+
+// hasPostings reports whether the index holds any record under key: a
+// session or story the journal has lines of. The index is brought up to
+// date under the lock first; a record is checked against the chain when
+// it is read, not here, so a forged posting file can only make a name
+// look known, never add lines to a report.
+func (j *Journal) hasPostings(key string) (bool, error) {
+	var ok bool
+	err := j.locked(func(w *writer) error {
+		ps, err := w.j.postings(key, w.head.Seq)
+		ok = len(ps) > 0
+		return err
+	})
+	return ok, err
 }

@@ -107,6 +107,11 @@ func AgentGuardOff(inv *shell.Invocation) (what string, off bool) {
 			if name == f {
 				return f, true
 			}
+			// Grouped short flags (-yp is -y -p), as the agents' option
+			// parsers read them.
+			if len(f) == 2 && f[0] == '-' && len(name) > 2 && name[0] == '-' && name[1] != '-' && strings.IndexByte(name[1:], f[1]) >= 0 {
+				return f + " (in " + name + ")", true
+			}
 		}
 		if inv.Name() == "claude" && name == "--settings" {
 			if !hasValue {
@@ -128,6 +133,9 @@ func AgentGuardOff(inv *shell.Invocation) (what string, off bool) {
 		if !hasValue {
 			if i+1 >= len(inv.Args) {
 				continue
+			}
+			if inv.IsDynamic(i + 1) {
+				return name + " with a value known only when it runs (" + inv.Args[i+1] + ")", true
 			}
 			value = inv.Args[i+1]
 			i++

@@ -68,6 +68,7 @@ var shellStartup = sync.OnceValue(func() map[string]bool {
 		".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true, ".profile": true,
 		".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".zlogout": true, ".kshrc": true,
 		".mkshrc": true, ".cshrc": true, ".tcshrc": true, ".login": true, ".xprofile": true, ".xinitrc": true,
+		".bash_aliases": true, ".zshrc.local": true, ".xsessionrc": true,
 	}
 })
 

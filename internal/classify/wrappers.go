@@ -86,6 +86,14 @@ func IsWrapper(name string) bool {
 	return wrapperNames()[name] || shell.Unwraps(name)
 }
 
+// LooksThrough reports whether classify rates a run of the program by the
+// commands found among its arguments: a wrapper, or a program with no spec
+// that is not known to treat its arguments as data. Self-protection checks
+// those commands too (strace -f airlock queue approve ID).
+func LooksThrough(name string) bool {
+	return IsWrapper(name) || specFor(name) == nil && !inertNames()[name]
+}
+
 // inertNames are programs known never to run their arguments as a
 // command: their arguments are data, so a program name among them
 // (echo git push, grep -r 'npm publish') is not a run.

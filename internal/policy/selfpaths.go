@@ -128,6 +128,21 @@ var homeTargets = []struct {
 	{".config/environment.d", true, kindStartup},
 	{".pam_environment", false, kindStartup},
 	{".inputrc", false, kindStartup},
+	// Files the stock start-up files source, and other shells' and
+	// desktop sessions' start-up files.
+	{".bash_aliases", false, kindStartup},
+	{".bashrc.d", true, kindStartup},
+	{".zshrc.local", false, kindStartup},
+	{".zshrc.d", true, kindStartup},
+	{".zlogout", false, kindStartup},
+	{".oh-my-zsh/custom", true, kindStartup},
+	{".profile.d", true, kindStartup},
+	{".xprofile", false, kindStartup},
+	{".xsessionrc", false, kindStartup},
+	{".xinitrc", false, kindStartup},
+	{".cshrc", false, kindStartup},
+	{".tcshrc", false, kindStartup},
+	{".login", false, kindStartup},
 }
 
 // systemTargets are protected wherever the user is.
@@ -404,6 +419,31 @@ func (g *guard) rawAbs(p, cwd string) string {
 	}
 	if !strings.HasPrefix(p, "/") {
 		p = cwd + "/" + p
+	}
+	return procLink(p, cwd)
+}
+
+// procLink reads /proc/self/cwd, /proc/thread-self/cwd and /proc/PID/cwd
+// as the directory the command runs in, and /proc/.../root as "/", as the
+// kernel will for the program that opens them; resolving them here would
+// give airlock's own directory instead. (For another process's PID the
+// command's directory is a guess; a write there is still checked against
+// every protected path below it.)
+func procLink(p, cwd string) string {
+	rest, ok := strings.CutPrefix(p, "/proc/")
+	if !ok {
+		return p
+	}
+	who, rest, _ := strings.Cut(rest, "/")
+	if who != "self" && who != "thread-self" && strings.Trim(who, "0123456789") != "" {
+		return p
+	}
+	link, tail, _ := strings.Cut(rest, "/")
+	switch link {
+	case "cwd":
+		return strings.TrimSuffix(cwd, "/") + "/" + tail
+	case "root":
+		return "/" + tail
 	}
 	return p
 }

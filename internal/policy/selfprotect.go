@@ -404,6 +404,27 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
 	}
+	if classify.LooksThrough(name) {
+		if ref := c.tails(inv); ref != nil {
+			return ref
+		}
+	}
+	if (name == "tar" || name == "gtar" || name == "bsdtar") && tarAbsoluteExtract(inv.Args) {
+		return &refusal{RuleProtectedPath, name + " extracting with absolute names (-P) writes wherever the archive says, airlock's own files and hook settings included, and the archive cannot be read in advance." + instead}
+	}
+	if name == "git" {
+		// Configuration given on the command line may hold commands
+		// (an alias "!…", core.sshCommand, a filter): they may not
+		// mention airlock's verbs or files.
+		for i := 1; i+1 < len(inv.Args); i++ {
+			if inv.Args[i] != "-c" && inv.Args[i] != "--config-env" {
+				continue
+			}
+			if m := g.mentionedInCode(inv.Args[i+1]); m != "" {
+				return &refusal{RuleAirlockCommand, "git configuration on the command line that runs text mentioning " + m + " (" + clipText(inv.Args[i+1]) + "); airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
+			}
+		}
+	}
 	cwd := c.cwds[len(c.cwds)-1]
 	if name == "cd" || name == "pushd" {
 		c.changeDir(inv, cwd)
@@ -453,6 +474,8 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 					if ref := c.dynamicWord(name, arg, known); ref != nil {
 						return ref
 					}
+				} else if m := c.g.secretMention(known); m != "" && !meta {
+					return &refusal{RuleProtectedPath, name + " reads " + clipText(arg) + ", a path built at run time that mentions " + m + ": airlock's secrets are not to be read." + instead}
 				}
 				continue
 			}
@@ -488,6 +511,43 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 				rule = RuleAirlockCommand
 			}
 			return &refusal{rule, name + " code that mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot tell what the code does to it, so the agent may not run it." + instead}
+		}
+	}
+	return nil
+}
+
+// tails checks what a program airlock looks through may run: from any
+// argument that names airlock or an agent on, the words are checked as a
+// run of it (strace -f airlock queue approve ID, taskset -c 1 claude
+// --dangerously-skip-permissions), and an argument that is shell text
+// (tmux new -d 'airlock queue approve ID') may not mention airlock's
+// verbs or files.
+func (c *call) tails(inv *classify.Invocation) *refusal {
+	for i := 1; i < len(inv.Args); i++ {
+		if inv.IsDynamic(i) {
+			continue
+		}
+		arg := inv.Args[i]
+		if strings.ContainsAny(arg, " \t\n;&|") {
+			if m := c.g.mentioned(arg); m != "" {
+				return &refusal{RuleAirlockCommand, inv.Name() + " runs shell text that mentions " + m + " (" + clipText(arg) + "); airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
+			}
+			continue
+		}
+		base := filepath.Base(arg)
+		if !c.g.airlockProgram(base) && !classify.IsAgent(base) {
+			continue
+		}
+		sub := *inv
+		sub.Args = append([]string{base}, inv.Args[i+1:]...)
+		sub.Dynamic = nil
+		if len(inv.Dynamic) > i {
+			sub.Dynamic = append([]bool{false}, inv.Dynamic[i+1:]...)
+		}
+		sub.Redirects = nil
+		if ref := c.invocation(&sub); ref != nil {
+			ref.msg = "through " + inv.Name() + ": " + ref.msg
+			return ref
 		}
 	}
 	return nil
@@ -590,6 +650,13 @@ func onlyDeletes(args []string) bool {
 // pathWords are the spellings of a path one argument may hold: the word,
 // and the value of --opt=value or key=value (dd of=FILE).
 func pathWords(w string) []string {
+	if rest, ok := cutFold(w, "file://"); ok {
+		// file:///path and file://host/path name a local file.
+		if i := strings.IndexByte(rest, '/'); i >= 0 {
+			return []string{rest[i:]}
+		}
+		return nil
+	}
 	if w == "" || strings.Contains(w, "://") {
 		return nil
 	}
@@ -729,4 +796,55 @@ func clipText(s string) string {
 		return s[:120] + "…"
 	}
 	return s
+}
+
+// cutFold is strings.CutPrefix without regard to case.
+func cutFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return s, false
+}
+
+// secretMention returns how a text names airlock's secrets directory, or
+// "": its path, its path from the home directory, or the key file's name.
+func (g *guard) secretMention(text string) string {
+	if g.secrets.path == "" {
+		return ""
+	}
+	t := fold(text)
+	cands := []string{fold(g.secrets.path), "airlock/secrets", "human.key"}
+	if g.home != "" {
+		if rel, ok := strings.CutPrefix(g.secrets.path, filepath.Clean(g.home)+"/"); ok {
+			cands = append(cands, fold(rel))
+		}
+	}
+	for _, c := range cands {
+		if strings.Contains(t, c) {
+			return c
+		}
+	}
+	return ""
+}
+
+// tarAbsoluteExtract reports whether a tar run extracts and keeps
+// absolute member names (-P, --absolute-names), in the dashed, long or
+// old-style ("xPf") spelling of its options.
+func tarAbsoluteExtract(args []string) bool {
+	abs, extract := false, false
+	for i, a := range args[1:] {
+		switch {
+		case a == "--":
+			return abs && extract
+		case a == "--absolute-names":
+			abs = true
+		case a == "--extract" || a == "--get":
+			extract = true
+		case strings.HasPrefix(a, "--"):
+		case strings.HasPrefix(a, "-") || i == 0 && a != "" && strings.Trim(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "":
+			abs = abs || strings.Contains(a, "P")
+			extract = extract || strings.Contains(a, "x")
+		}
+	}
+	return abs && extract
 }

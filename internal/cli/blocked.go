@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 const blockedHelp = `
@@ -87,18 +88,22 @@ func runBlocked(e *env) int {
 		fmt.Fprintf(&b, "%d %s blocked since %s:\n", len(calls), word, from.Format(time.RFC3339))
 	}
 	for _, c := range calls {
-		fmt.Fprintf(&b, "\n%s  %s", c.Time.UTC().Format(time.RFC3339), c.Decision)
+		// Every field below came from the journal, and most from the agent:
+		// each goes through internal/render, as in every other display.
+		fmt.Fprintf(&b, "\n%s  %s", c.Time.UTC().Format(time.RFC3339), field(c.Decision))
 		if c.ID != "" {
-			fmt.Fprintf(&b, " [%s]", c.ID)
+			fmt.Fprintf(&b, " [%s]", field(c.ID))
 		}
-		fmt.Fprintf(&b, "  %s", dashIfEmpty(c.Agent))
+		fmt.Fprintf(&b, "  %s", field(dashIfEmpty(c.Agent)))
 		if c.Session != "" {
-			fmt.Fprintf(&b, "  session %s", journal.ShortID(c.Session))
+			fmt.Fprintf(&b, "  session %s", field(journal.ShortID(c.Session)))
 		}
 		if c.Story != "" {
-			fmt.Fprintf(&b, "  story %s", c.Story)
+			fmt.Fprintf(&b, "  story %s", field(c.Story))
 		}
-		fmt.Fprintf(&b, "\n  %s\n  effect %s; %s by %s: %s\n", callText(c), dashIfEmpty(c.Effect), c.Decision, dashIfEmpty(c.Rule), c.Reason)
+		fmt.Fprintf(&b, "\n  %s\n", callText(c))
+		fmt.Fprintf(&b, "  effect %s; %s by %s: %s\n", field(dashIfEmpty(c.Effect)), field(c.Decision), field(dashIfEmpty(c.Rule)),
+			render.Line(c.Reason, 1000))
 	}
 	if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
 		return fail(e.stderr, err)
@@ -125,19 +130,27 @@ func entryReason(en *journal.Entry) string {
 	return strings.Join(parts, "; ")
 }
 
-// callText is the call itself: the command line, or the tool and what it
-// touched.
+// callText is the call itself, rendered (internal/render): the command
+// line, or the tool and what it touched.
 func callText(c blockedCall) string {
 	switch {
 	case c.Command != "":
-		return "$ " + c.Command
+		return "$ " + render.Line(c.Command, 1000)
 	case len(c.Paths) > 0:
-		return c.Tool + " " + strings.Join(c.Paths, " ")
+		paths := make([]string, len(c.Paths))
+		for i, p := range c.Paths {
+			paths[i] = render.Line(p, 500)
+		}
+		return field(dashIfEmpty(c.Tool)) + " " + strings.Join(paths, " ")
 	case c.URL != "":
-		return c.Tool + " " + c.URL
+		return field(dashIfEmpty(c.Tool)) + " " + render.Line(c.URL, 1000)
 	}
-	return "tool " + dashIfEmpty(c.Tool)
+	return "tool " + field(dashIfEmpty(c.Tool))
 }
+
+// field renders a short journal field (a decision, id, agent, session,
+// story, effect, rule or tool name) for one line.
+func field(s string) string { return render.Line(s, 200) }
 
 func dashIfEmpty(s string) string {
 	if s == "" {

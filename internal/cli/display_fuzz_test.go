@@ -13,8 +13,10 @@ import (
 
 // FuzzDisplayCommands: random bytes as the command (and the working
 // directory) of a held item never put a raw control byte, bidi or
-// zero-width rune into what queue list, queue show or report (text,
-// markdown, json) print, through the journal and the commands themselves.
+// zero-width rune into what queue list, queue show, report (text,
+// markdown, json) or blocked (text, json) print, through the journal and
+// the commands themselves. A denied Write carries the same bytes in every
+// other field the journal records: tool, path, agent, story, rule, message.
 func FuzzDisplayCommands(f *testing.F) {
 	f.Add("git push evil main\x1b[1A\x1b[2Kgit status", "/tmp")
 	f.Add("git push evil main\r\x1b[2Kgit status", "/tmp\u202e")
@@ -42,6 +44,10 @@ func FuzzDisplayCommands(f *testing.F) {
 			Command: cmd, Decision: "deny", Rule: "table.destructive"}); err != nil {
 			t.Fatal(err)
 		}
+		if err := j.Append(&journal.Entry{Time: time.Now(), Event: "PreToolUse", Agent: cwd, Session: cmd, Story: cwd, Kind: "write", Tool: cmd,
+			Paths: []string{cmd, cwd}, Cwd: cwd, Decision: "deny", Rule: cmd, Effect: cwd, Message: cmd}); err != nil {
+			t.Fatal(err)
+		}
 		items, err := j.Queue(time.Now())
 		if err != nil || len(items) != 1 {
 			t.Fatalf("%d items: %v", len(items), err)
@@ -49,6 +55,7 @@ func FuzzDisplayCommands(f *testing.F) {
 		for _, args := range [][]string{
 			{"queue", "list"}, {"queue", "list", "--json"}, {"queue", "show", items[0].ID}, {"queue", "show", "--json", items[0].ID},
 			{"report", "--all"}, {"report", "--all", "--format", "markdown"}, {"report", "--all", "--format", "json"},
+			{"blocked", "--since", "1h"}, {"blocked", "--since", "1h", "--json"},
 		} {
 			var out, errb bytes.Buffer
 			e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, getenv: getenv}

@@ -315,11 +315,7 @@ func (c *Classifier) followRun(inv *shell.Invocation) (Effect, bool) {
 	name := inv.Name()
 	switch {
 	case isShell(name) && name != "busybox":
-		i := shellScriptOperand(inv.Args)
-		if i < 0 {
-			return nothing, false
-		}
-		return c.scriptFile(inv, inv.Args[i], inv.IsDynamic(i))
+		return c.shellRun(inv)
 	case name == "source" || name == ".":
 		if len(inv.Args) < 2 {
 			return nothing, false
@@ -329,6 +325,62 @@ func (c *Classifier) followRun(inv *shell.Invocation) (Effect, bool) {
 		return c.scriptFile(inv, inv.Path, false)
 	}
 	return nothing, false
+}
+
+// shellRun rates the files a shell runs besides -c text: its script
+// operand, a file fed on standard input (sh < deploy.sh, bash -s <
+// deploy.sh), the start-up files named by --rcfile/--init-file and by
+// BASH_ENV or ENV. A script name the shell expands from a glob is one
+// airlock cannot pick, so it is opaque.
+func (c *Classifier) shellRun(inv *shell.Invocation) (Effect, bool) {
+	var e Effect
+	found := false
+	add := func(file string, dynamic bool) {
+		if strings.ContainsAny(file, "*?[") {
+			dynamic = true
+		}
+		if f, ok := c.scriptFile(inv, file, dynamic); ok {
+			e.Add(f)
+			found = true
+		}
+	}
+	for i := 1; i+1 < len(inv.Args); i++ {
+		if a := inv.Args[i]; a == "--rcfile" || a == "--init-file" {
+			add(inv.Args[i+1], inv.IsDynamic(i+1))
+		}
+	}
+	for _, v := range []string{"BASH_ENV", "ENV"} {
+		if f, set := inv.Getenv(v); set && f != "" {
+			add(f, strings.ContainsAny(f, "$`"))
+		}
+	}
+	if i := shellScriptOperand(inv.Args); i >= 0 {
+		add(inv.Args[i], inv.IsDynamic(i))
+	} else if !hasFlagLetter(inv.Args, 'c') {
+		for _, rd := range inv.Redirects {
+			if rd.Op == "<" && !strings.HasPrefix(rd.Target, "&") {
+				add(rd.Target, rd.Dynamic)
+			}
+		}
+	}
+	return e, found
+}
+
+// hasFlagLetter reports whether a short option cluster before the first
+// operand holds the letter (bash -c, sh -ec).
+func hasFlagLetter(args []string, l byte) bool {
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") || strings.HasPrefix(a, "--") {
+			if a == "--" || !strings.HasPrefix(a, "-") {
+				return false
+			}
+			continue
+		}
+		if strings.IndexByte(a[1:], l) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // shellScriptOperand finds the script a shell runs: the first operand

@@ -270,6 +270,35 @@ func (c *Classifier) gitHidden(inv *shell.Invocation) Effect {
 		names = []string{"--exec"}
 	case "config":
 		return e.with(c.gitConfigWrite(inv, i+1))
+	case "rebase":
+		// git rebase -x/--exec CMD runs CMD through the shell after each
+		// commit it replays.
+		spec = argv.Spec{Short: "xsXCS", Long: []string{"--exec", "--onto", "--strategy", "--strategy-option", "--whitespace", "--empty"}}
+		names = []string{"-x", "--exec"}
+	case "bisect":
+		// git bisect run CMD ARGS... runs CMD once per step.
+		if len(args) > 0 && args[0] == "run" && !inv.IsDynamic(i+1) && len(args) > 1 {
+			return e.with(c.embedded("git bisect run", inv.Text(i+2), false))
+		}
+	case "submodule":
+		// git submodule foreach [--recursive] CMD... runs the joined
+		// words as shell text in every submodule.
+		for j := 0; j < len(args); j++ {
+			if inv.IsDynamic(i+1+j) || args[j] != "foreach" && !strings.HasPrefix(args[j], "-") {
+				break
+			}
+			if args[j] != "foreach" {
+				continue
+			}
+			k := j + 1
+			for k < len(args) && !inv.IsDynamic(i+1+k) && (args[k] == "--recursive" || args[k] == "--quiet" || args[k] == "-q") {
+				k++
+			}
+			if k < len(args) {
+				return e.with(c.embedded("git submodule foreach", strings.Join(args[k:], " "), inv.AnyDynamic(i+1+k)))
+			}
+			break
+		}
 	}
 	if names != nil {
 		p := spec.Parse(args)

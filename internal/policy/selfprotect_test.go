@@ -64,6 +64,14 @@ func TestSelfProtection(t *testing.T) {
 		{"chmod binary", sh("chmod -x /opt/airlock/bin/airlock"), RuleProtectedPath},
 		{"cd into .airlock", sh("cd .airlock && rm policy.yaml"), RuleProtectedPath},
 		{"python rewrites Claude settings", sh("python3 edit.py " + home + "/.claude/settings.json"), RuleProtectedPath},
+		// Redirections of compound commands and function calls.
+		{"block redirected into Claude settings", sh("{ echo x; } > ~/.claude/settings.json"), RuleProtectedPath},
+		{"subshell redirected into policy", sh("( echo 'mode: interactive' ) > ~/.config/airlock/policy.yaml"), RuleProtectedPath},
+		{"if redirected into project policy", sh("if true; then echo x; fi > .airlock/policy.yaml"), RuleProtectedPath},
+		{"loop reads a secret", sh("while read l; do echo $l; done < " + state + "/secrets/key"), RuleProtectedPath},
+		{"function call redirected", sh("f(){ echo x; }; f >> " + cfg), RuleProtectedPath},
+		{"glob names airlock", sh("/opt/airlock/bin/air* queue approve q1"), RuleAirlockCommand},
+		{"trap approves", sh("trap 'airlock queue approve q1' EXIT"), RuleAirlockCommand},
 		// Mutating subcommands, however spelled.
 		{"trust", sh("airlock trust"), RuleAirlockCommand},
 		{"approve", sh("airlock queue approve q1"), RuleAirlockCommand},
@@ -134,6 +142,8 @@ func TestSelfProtection(t *testing.T) {
 		{"a repo named airlock", sh("go test github.com/airlock-dev/airlock/internal/...")},
 		{"cd into a repo named airlock", sh("cd ~/src/airlock && go build ./...")},
 		{"echo mentioning airlock", sh("echo 'airlock trust is for humans'")},
+		{"block redirected in the project", sh("{ echo a; echo b; } > out.txt")},
+		{"loop reads project file", sh("while read l; do echo $l; done < list.txt")},
 	}
 	for _, tt := range allowed {
 		t.Run("allow/"+tt.name, func(t *testing.T) {

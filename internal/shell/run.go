@@ -71,6 +71,10 @@ func (w *walker) run(c cmd) {
 			w.opaque(c.frame, c.source, "the command name is computed at run time ("+c.args[0]+"), so what runs cannot be known")
 			return
 		}
+		if isGlob(c.args[0]) {
+			w.opaque(c.frame, c.source, globReason(c.args[0]))
+			return
+		}
 		h := handlers[normName(c.args[0])]
 		if h == nil {
 			w.emit(c.invocation())
@@ -118,6 +122,7 @@ func init() {
 		"su":           suWrapper,
 		"ssh":          sshRemote,
 		"eval":         evalText,
+		"trap":         trapText,
 		"parallel":     parallelWrapper,
 		"source":       sourceScript,
 		".":            sourceScript,

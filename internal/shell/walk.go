@@ -62,6 +62,14 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			if len(n.Redirs) > 0 {
 				s.redirectOnly(n)
 			}
+		default:
+			// A compound command ({ ...; } > f, ( ... ) > f, if/while/for/
+			// case ... > f) applies its redirections to the whole body:
+			// they are emitted as a run of ":" so that they are seen, and
+			// the body is walked as usual.
+			if len(n.Redirs) > 0 {
+				s.redirectOnly(n)
+			}
 		}
 	case *syntax.ForClause, *syntax.WhileClause:
 		// Commands in a loop body run once per item: a delete of the loop
@@ -181,6 +189,10 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		return
 	}
 	name := c.args[0]
+	if isGlob(name) {
+		s.w.opaque(s.f, c.source, globReason(name))
+		return
+	}
 	if strings.Contains(name, "=") {
 		// Not a valid assignment (1A=2, A-B=2, =2), so the shell would try
 		// to run a program of that name: nothing sane, and not to be guessed.
@@ -188,6 +200,12 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		return
 	}
 	if body, ok := s.w.funcs[name]; ok {
+		// The redirections of a call apply to the whole function body.
+		if len(c.redirects) > 0 {
+			r := c
+			r.args, r.dyn = []string{":"}, []bool{false}
+			s.w.emit(r.invocation())
+		}
 		s.inline(body)
 		return
 	}
@@ -271,6 +289,21 @@ func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {
 		}
 		c.redirects = append(c.redirects, Redirect{Op: r.Op.String(), Target: target, Dynamic: !known})
 	}
+}
+
+// isGlob reports whether a command word holds a glob pattern (*, ? or a
+// [...] bracket expression), which the shell expands against file names
+// when it runs: "/usr/bin/cur[l]" runs curl. A lone "[" (test) is not one.
+func isGlob(word string) bool {
+	if strings.ContainsAny(word, "*?") {
+		return true
+	}
+	i := strings.IndexByte(word, '[')
+	return i >= 0 && strings.IndexByte(word[i+1:], ']') >= 0
+}
+
+func globReason(name string) string {
+	return "the command name is a glob the shell expands when it runs (" + name + "), so what runs cannot be known"
 }
 
 // normName normalises a command word: base name, no ".exe", lower case.

@@ -92,6 +92,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	}
 	e.Add(c.runner(inv))
 	e.Add(c.runSubcommand(inv))
+	e.Add(c.startupEnv(inv))
 	if h := c.hiddenCommands(inv); h.Reasons != nil {
 		e.Add(h)
 		if h.Tier == External {
@@ -111,6 +112,9 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 // truncating redirection only empties the file (: > f, true > f,
 // cat /dev/null > f).
 func writesNothing(inv *shell.Invocation) bool {
+	if inv.Group {
+		return false // its body writes through the redirection
+	}
 	switch inv.Name() {
 	case ":", "true", "false":
 		return true

@@ -329,8 +329,7 @@ func (c *Classifier) followRun(inv *shell.Invocation) (Effect, bool) {
 
 // shellRun rates the files a shell runs besides -c text: its script
 // operand, a file fed on standard input (sh < deploy.sh, bash -s <
-// deploy.sh), the start-up files named by --rcfile/--init-file and by
-// BASH_ENV or ENV. A script name the shell expands from a glob is one
+// deploy.sh) and the start-up file named by --rcfile/--init-file. A script name the shell expands from a glob is one
 // airlock cannot pick, so it is opaque.
 func (c *Classifier) shellRun(inv *shell.Invocation) (Effect, bool) {
 	var e Effect
@@ -347,11 +346,6 @@ func (c *Classifier) shellRun(inv *shell.Invocation) (Effect, bool) {
 	for i := 1; i+1 < len(inv.Args); i++ {
 		if a := inv.Args[i]; a == "--rcfile" || a == "--init-file" {
 			add(inv.Args[i+1], inv.IsDynamic(i+1))
-		}
-	}
-	for _, v := range []string{"BASH_ENV", "ENV"} {
-		if f, set := inv.Getenv(v); set && f != "" {
-			add(f, strings.ContainsAny(f, "$`"))
 		}
 	}
 	if i := shellScriptOperand(inv.Args); i >= 0 {
@@ -425,4 +419,19 @@ func releaseName(name string) bool {
 // airlock does not read.
 func unreadRelease(tool, target string) Effect {
 	return opaque("script.release-name", tool+" "+target+" is named after a release, and airlock cannot read what it runs")
+}
+
+// startupEnv rates the start-up file that BASH_ENV or ENV names for a
+// run: every non-interactive bash (or POSIX sh) the run starts, at any
+// depth, sources it first.
+func (c *Classifier) startupEnv(inv *shell.Invocation) Effect {
+	var e Effect
+	for _, v := range []string{"BASH_ENV", "ENV"} {
+		if f, set := inv.Getenv(v); set && f != "" {
+			if r, ok := c.scriptFile(inv, f, strings.ContainsAny(f, "$`")); ok {
+				e.Add(r)
+			}
+		}
+	}
+	return e
 }

@@ -38,6 +38,10 @@ type Invocation struct {
 	// Opaque is non-empty when the run cannot be known statically, and says
 	// why. Args then holds what is known (possibly nothing).
 	Opaque string
+	// Group says the run stands for the redirections of a compound
+	// command or a function call ({ …; } > f): it is shown as ":", but the
+	// commands of its body write through those redirections.
+	Group bool
 	// Source is the shell text of the simple command the run came from.
 	Source string
 	// Stdin says what feeds standard input when it matters: "" (inherited),

@@ -20,7 +20,10 @@ type cmd struct {
 	stdin      string
 	stdinText  string
 	stdinKnown bool
-	stdinFrom  string
+	// group marks the run that carries a compound command's or a
+	// function call's redirections (Invocation.Group).
+	group     bool
+	stdinFrom string
 }
 
 // inner returns the command made of args[i:], run through wrapper via.
@@ -45,6 +48,7 @@ func (c cmd) invocation() Invocation {
 		Stdin:      c.stdin,
 		StdinText:  c.stdinText,
 		StdinKnown: c.stdinKnown,
+		Group:      c.group,
 	}
 	inv.Args = append([]string(nil), c.args...)
 	inv.Args[0] = normName(c.args[0])

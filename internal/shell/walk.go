@@ -56,11 +56,11 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			if len(cmd.Args) > 0 {
 				s.call(n, cmd)
 			} else if len(n.Redirs) > 0 {
-				s.redirectOnly(n)
+				s.redirectOnly(n, false)
 			}
 		case nil:
 			if len(n.Redirs) > 0 {
-				s.redirectOnly(n)
+				s.redirectOnly(n, false)
 			}
 		default:
 			// A compound command ({ ...; } > f, ( ... ) > f, if/while/for/
@@ -68,7 +68,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			// they are emitted as a run of ":" so that they are seen, and
 			// the body is walked as usual.
 			if len(n.Redirs) > 0 {
-				s.redirectOnly(n)
+				s.redirectOnly(n, true)
 			}
 		}
 	case *syntax.ForClause, *syntax.WhileClause:
@@ -94,8 +94,8 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 // redirectOnly emits a statement that is only redirections (> file,
 // X=1 > file) as a run of the null command ":", so the redirections are
 // seen: "> f" empties f.
-func (s *stmtWalker) redirectOnly(st *syntax.Stmt) {
-	c := cmd{frame: s.f, depth: s.depth, source: s.source(st), line: s.line(st), inLoop: s.loops > 0}
+func (s *stmtWalker) redirectOnly(st *syntax.Stmt, group bool) {
+	c := cmd{frame: s.f, depth: s.depth, source: s.source(st), line: s.line(st), inLoop: s.loops > 0, group: group}
 	s.redirects(st, &c)
 	if len(c.redirects) == 0 {
 		return
@@ -203,7 +203,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		// The redirections of a call apply to the whole function body.
 		if len(c.redirects) > 0 {
 			r := c
-			r.args, r.dyn = []string{":"}, []bool{false}
+			r.args, r.dyn, r.group = []string{":"}, []bool{false}, true
 			s.w.emit(r.invocation())
 		}
 		s.inline(body)

@@ -164,11 +164,39 @@ func exfiltration(inv *shell.Invocation) Effect {
 		if !inv.IsDynamic(i) {
 			continue
 		}
-		if strings.Contains(a, "://") && (strings.Contains(a, "$(") || strings.Contains(a, "`")) {
+		computed := strings.Contains(a, "$(") || strings.Contains(a, "`")
+		if computed && strings.Contains(a, "://") {
 			return external("exfil.url", "a URL built from command output ("+clip(a)+") sends local data out")
+		}
+		if computed && httpClients[inv.Name()] && !localFileValue(inv.Args, i) {
+			// Any word of a request (a URL without its scheme, a header,
+			// credentials, a user agent) built from command output carries
+			// local data to the server.
+			return external("exfil.request", inv.Name()+" sends a request with a word built from command output ("+clip(a)+"), which carries local data to the server")
 		}
 	}
 	return nothing
+}
+
+// httpClients are the programs whose every argument can end up in a
+// request to a server.
+var httpClients = map[string]bool{"curl": true, "wget": true, "wget2": true, "http": true, "https": true,
+	"xh": true, "xhs": true, "httpie": true, "aria2c": true, "curlie": true}
+
+// localFileValue reports whether argument i of an HTTP client names a
+// local file it writes (curl -o, wget -O, a cookie jar, a log): a name
+// built from command output (out-$(date).json) sends nothing.
+func localFileValue(args []string, i int) bool {
+	outs := map[string]bool{"-o": true, "--output": true, "-O": true, "--output-document": true, "-P": true,
+		"--directory-prefix": true, "-D": true, "--dump-header": true, "--cookie-jar": true,
+		"--append-output": true, "--trace": true, "--trace-ascii": true, "--stderr": true}
+	if i > 1 && outs[args[i-1]] {
+		return true
+	}
+	if name, _, ok := strings.Cut(args[i], "="); ok && strings.HasPrefix(name, "--") && outs[name] {
+		return true
+	}
+	return false
 }
 
 // redirections flags bash's network pseudo-files and writes to block

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -19,22 +20,43 @@ import (
 
 // gitHooks lists the hooks each subcommand runs.
 var gitHooks = sync.OnceValue(func() map[string][]string {
+	// reference-transaction runs on every ref update, and
+	// post-index-change on every index write.
+	const ref, idx = "reference-transaction", "post-index-change"
 	return map[string][]string{
-		"commit":      {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"},
-		"push":        {"pre-push"},
-		"merge":       {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge"},
-		"pull":        {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "post-checkout"},
-		"checkout":    {"post-checkout"},
-		"switch":      {"post-checkout"},
+		"commit":      {"pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", ref, idx},
+		"push":        {"pre-push", ref},
+		"merge":       {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", ref, idx},
+		"pull":        {"pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "post-checkout", ref, idx},
+		"fetch":       {ref},
+		"checkout":    {"post-checkout", ref, idx},
+		"switch":      {"post-checkout", ref, idx},
 		"clone":       {},
-		"rebase":      {"pre-rebase", "post-rewrite", "post-checkout"},
-		"am":          {"applypatch-msg", "pre-applypatch", "post-applypatch"},
-		"cherry-pick": {"prepare-commit-msg", "commit-msg", "post-commit"},
-		"revert":      {"prepare-commit-msg", "commit-msg", "post-commit"},
+		"rebase":      {"pre-rebase", "post-rewrite", "post-checkout", ref, idx},
+		"am":          {"applypatch-msg", "pre-applypatch", "post-applypatch", ref, idx},
+		"cherry-pick": {"prepare-commit-msg", "commit-msg", "post-commit", ref, idx},
+		"revert":      {"prepare-commit-msg", "commit-msg", "post-commit", ref, idx},
 		"gc":          {"pre-auto-gc"},
-		"worktree":    {"post-checkout"},
+		"worktree":    {"post-checkout", ref},
+		"branch":      {ref},
+		"tag":         {ref},
+		"update-ref":  {ref},
+		"stash":       {ref, idx},
+		"reset":       {ref, idx},
+		"restore":     {idx},
+		"add":         {idx},
+		"rm":          {idx},
+		"mv":          {idx},
 	}
 })
+
+// noVerifySkips are the hooks --no-verify (or -n) turns off for a
+// subcommand; the others (post-commit, prepare-commit-msg, …) still run.
+var noVerifySkips = map[string][]string{
+	"commit": {"pre-commit", "commit-msg"},
+	"push":   {"pre-push"},
+	"merge":  {"pre-merge-commit", "commit-msg"},
+}
 
 // gitRepoCommands rates what a git run executes from the repository's
 // configuration and hooks. It reads nothing without a filesystem.
@@ -79,10 +101,17 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 			e.Add(opaque("git.config", cfg+" is larger than airlock reads, and git runs commands it names"))
 		}
 	}
-	if !ok || hasAny(inv.Args[i+1:], "--no-verify", "-n") && (sub == "commit" || sub == "push" || sub == "merge") {
+	if !ok {
 		return e
 	}
+	var skip []string
+	if hasAny(inv.Args[i+1:], "--no-verify", "-n") {
+		skip = noVerifySkips[sub]
+	}
 	for _, h := range gitHooks()[sub] {
+		if slices.Contains(skip, h) {
+			continue
+		}
 		name := path.Join(gitDir, "hooks", h)
 		if _, err := c.FS.Stat(fsName(name)); err != nil {
 			continue

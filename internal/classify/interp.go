@@ -2405,6 +2405,50 @@ func interpPrelude(lang string, libs []string) string {
 // standard input is read; so is a script file, when the classifier
 // can read files.
 func interpClassify(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
+	e := interpMain(c, inv, o)
+	e.Add(interpPreloads(c, inv, o))
+	return e
+}
+
+// interpPreloads rates the local files node loads before the program
+// (-r, --require, --import, --loader, and the same in NODE_OPTIONS): they
+// run first, whatever the program is.
+func interpPreloads(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
+	if o.lang != langJS {
+		return nothing
+	}
+	args := inv.Args[1:]
+	if v, ok := inv.Getenv("NODE_OPTIONS"); ok {
+		args = append(strings.Fields(v), args...)
+	}
+	var e Effect
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" || !strings.HasPrefix(a, "-") && i > 0 && !strings.HasPrefix(args[i-1], "-") {
+			break // the program and its own arguments
+		}
+		name, val, has := strings.Cut(a, "=")
+		switch name {
+		case "-r", "--require", "--import", "--loader", "--experimental-loader":
+		default:
+			continue
+		}
+		if !has {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			val = args[i]
+		}
+		if strings.HasPrefix(val, "./") || strings.HasPrefix(val, "../") || strings.HasPrefix(val, "/") {
+			e.Add(c.interpScript(inv, inv.Name(), o.lang, val, strings.ContainsAny(val, "$`")))
+		}
+	}
+	return e
+}
+
+// interpMain rates the program an interpreter run executes.
+func interpMain(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 	who := inv.Name()
 	r := o.parse(inv.Args)
 	switch {
@@ -2413,7 +2457,12 @@ func interpClassify(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 	case len(r.code) > 0:
 		return interpCodeWords(c, inv, who, o.lang, r)
 	case r.module != "":
-		return interpPythonModule(c, who, r.module, r.modArgs)
+		e := interpPythonModule(c, who, r.module, r.modArgs)
+		// A module in the project runs from its file.
+		mod := strings.ReplaceAll(r.module, ".", "/")
+		e.Add(c.interpScript(inv, who, o.lang, mod+".py", false))
+		e.Add(c.interpScript(inv, who, o.lang, mod+"/__main__.py", false))
+		return e
 	case r.pathProg && r.script != "":
 		return c.nested(shell.Join(inv.Args[r.scriptIdx:]))
 	case r.script != "":

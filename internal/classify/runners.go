@@ -405,20 +405,11 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	if inv.AnyDynamic(1) {
 		return opaque("script.dynamic", "make is given words computed at run time, so which targets run cannot be known")
 	}
-	var data []byte
-	var failed Effect
-	var ok bool
+	names := []string{path.Join(dir, "GNUmakefile"), path.Join(dir, "makefile"), path.Join(dir, "Makefile")}
 	if file != "" {
-		file = path.Join(dir, file)
-		data, failed, ok = c.readScript(inv, file, false)
-	} else {
-		for _, n := range []string{"GNUmakefile", "makefile", "Makefile"} {
-			file = path.Join(dir, n)
-			if data, failed, ok = c.readScript(inv, file, false); ok || failed.Reasons != nil {
-				break
-			}
-		}
+		names = []string{path.Join(dir, file)}
 	}
+	file, data, failed, ok := c.readRunnerFile(inv, names...)
 	if !ok {
 		return failed
 	}
@@ -509,18 +500,7 @@ func (c *Classifier) justRun(inv *shell.Invocation) Effect {
 		return nothing
 	}
 	file, _ := p.Value("-f", "--justfile")
-	var data []byte
-	var failed Effect
-	var ok bool
-	for _, n := range []string{file, "justfile", "Justfile", ".justfile"} {
-		if n == "" {
-			continue
-		}
-		file = n
-		if data, failed, ok = c.readScript(inv, n, false); ok || failed.Reasons != nil {
-			break
-		}
-	}
+	file, data, failed, ok := c.readRunnerFile(inv, file, "justfile", "Justfile", ".justfile")
 	if !ok {
 		return failed
 	}
@@ -634,18 +614,7 @@ func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
 		return nothing
 	}
 	file, _ := p.Value("-t", "--taskfile")
-	var data []byte
-	var failed Effect
-	var ok bool
-	for _, n := range []string{file, "Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml"} {
-		if n == "" {
-			continue
-		}
-		file = n
-		if data, failed, ok = c.readScript(inv, n, false); ok || failed.Reasons != nil {
-			break
-		}
-	}
+	file, data, failed, ok := c.readRunnerFile(inv, file, "Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml")
 	if !ok {
 		return failed
 	}
@@ -750,18 +719,7 @@ func (c *Classifier) rakeRun(inv *shell.Invocation) Effect {
 		return nothing
 	}
 	file, _ := p.Value("-f", "--rakefile")
-	var data []byte
-	var failed Effect
-	var ok bool
-	for _, n := range []string{file, "Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"} {
-		if n == "" {
-			continue
-		}
-		file = n
-		if data, failed, ok = c.readScript(inv, n, false); ok || failed.Reasons != nil {
-			break
-		}
-	}
+	file, data, failed, ok := c.readRunnerFile(inv, file, "Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb")
 	if !ok {
 		return failed
 	}
@@ -772,4 +730,21 @@ func (c *Classifier) rakeRun(inv *shell.Invocation) Effect {
 	// Every task of the Rakefile is read, not only the one asked for: a
 	// reading that over-approximates.
 	return interpAnalyse(inner, "rake "+file, langRuby, string(data), 0).through("script.interp", "rake runs the Ruby of "+file)
+}
+
+// readRunnerFile reads the first of a task runner's file names that
+// exists ("" names are skipped): it returns the name read, or the failure
+// of the first name that exists but cannot be read (too large, a
+// binary). When none exists, ok is false and failed is empty.
+func (c *Classifier) readRunnerFile(inv *shell.Invocation, names ...string) (file string, data []byte, failed Effect, ok bool) {
+	for _, n := range names {
+		if n == "" {
+			continue
+		}
+		file = n
+		if data, failed, ok = c.readScript(inv, n, false); ok || failed.Reasons != nil {
+			break
+		}
+	}
+	return file, data, failed, ok
 }

@@ -67,28 +67,35 @@ func (j *Journal) Queue(now time.Time) ([]*Item, error) {
 
 // Find returns the item whose id starts with prefix.
 func Find(items []*Item, prefix string) (*Item, error) {
+	return matchID(items, func(it *Item) string { return it.ID }, prefix)
+}
+
+// matchID returns the one element whose id starts with prefix (ids are
+// lower-case hex): none is ErrNotFound, several ErrAmbiguous naming them.
+func matchID[T any](list []T, id func(T) string, prefix string) (T, error) {
+	var zero T
 	prefix = strings.ToLower(strings.TrimSpace(prefix))
 	if prefix == "" {
-		return nil, fmt.Errorf("%w: empty id", ErrNotFound)
+		return zero, fmt.Errorf("%w: empty id", ErrNotFound)
 	}
-	var found []*Item
-	for _, it := range items {
-		if strings.HasPrefix(it.ID, prefix) {
-			found = append(found, it)
+	var found []T
+	for _, x := range list {
+		if strings.HasPrefix(id(x), prefix) {
+			found = append(found, x)
 		}
 	}
 	switch len(found) {
 	case 0:
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, prefix)
+		return zero, fmt.Errorf("%w: %q", ErrNotFound, prefix)
 	case 1:
 		return found[0], nil
 	}
 	ids := make([]string, len(found))
-	for i, it := range found {
-		ids[i] = it.ID
+	for i, x := range found {
+		ids[i] = id(x)
 	}
 	sort.Strings(ids)
-	return nil, fmt.Errorf("%w: %q matches %s", ErrAmbiguous, prefix, strings.Join(ids, ", "))
+	return zero, fmt.Errorf("%w: %q matches %s", ErrAmbiguous, prefix, strings.Join(ids, ", "))
 }
 
 // Settle records a human's approval, rejection or run of the item named by

@@ -3,8 +3,6 @@ package journal
 import (
 	"errors"
 	"fmt"
-	"sort"
-	"strings"
 	"time"
 )
 
@@ -181,30 +179,13 @@ func (w *writer) find(prefix string, now time.Time) (*Item, error) {
 	if err != nil {
 		return nil, err
 	}
-	prefix = strings.ToLower(strings.TrimSpace(prefix))
-	if prefix == "" {
-		return nil, fmt.Errorf("%w: empty id", ErrNotFound)
+	q, err := matchID(states, func(q *qstate) string { return q.id }, prefix)
+	if err != nil {
+		return nil, err
 	}
-	var found []*qstate
-	for _, q := range states {
-		if strings.HasPrefix(q.id, prefix) {
-			found = append(found, q)
-		}
-	}
-	switch len(found) {
-	case 0:
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, prefix)
-	case 1:
-		r := &lineReader{dir: w.j.dir}
-		defer r.close()
-		return w.item(r, found[0])
-	}
-	ids := make([]string, len(found))
-	for i, q := range found {
-		ids[i] = q.id
-	}
-	sort.Strings(ids)
-	return nil, fmt.Errorf("%w: %q matches %s", ErrAmbiguous, prefix, strings.Join(ids, ", "))
+	r := &lineReader{dir: w.j.dir}
+	defer r.close()
+	return w.item(r, q)
 }
 
 // ErrBadExpiry is returned for an approval's duration that is not

@@ -90,6 +90,10 @@ type subject struct {
 	unknown bool
 	paths   []string
 	hosts   []string
+	// later is set for a write whose only effect is the commands it adds
+	// to a task runner's file (a Makefile, package.json scripts): they run
+	// when the target is run, which is decided again then.
+	later bool
 }
 
 // subjects splits an action into what rules see. A shell command yields
@@ -110,12 +114,15 @@ func subjects(a *Action, r *classify.Result, home string) []subject {
 			if a.Kind == Write {
 				// A file that runs later (a git hook, a Makefile) is rated
 				// by the commands the new text holds.
-				s.effect.Add(classify.File(s.paths[len(s.paths)-1], a.Content))
+				fe := classify.File(s.paths[len(s.paths)-1], a.Content)
+				s.later = s.later || len(fe.Reasons) > 0 && fe.Reasons[0].Rule == "surface.task"
+				s.effect.Add(fe)
 			}
 		}
 		return []subject{s}
 	case Fetch:
-		s := subject{tool: a.Tool, effect: classify.Effect{NetworkRead: true}}
+		// A fetch reads, unless the URL itself carries a credential out.
+		s := subject{tool: a.Tool, effect: classify.FetchURL(a.URL)}
 		if h := hostOf(a.URL); h != "" {
 			s.hosts = []string{h}
 		}

@@ -97,6 +97,13 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) {
 		// that allows still names itself (table.shared, not table.local).
 		tv := t.Decide(s.effect)
 		cur.Decision, cur.Rule = tv.Decision, tv.Rule
+		if s.later && cur.Decision == Ask {
+			// Adding "git push" to a Makefile publishes nothing yet: the
+			// run of that target is read and decided when it happens. A
+			// human who watches is warned; with nobody watching the table's
+			// hold stands (the run could come while nobody looks).
+			cur.Decision, cur.Rule = Warn, "surface.task"
+		}
 		if s.unknown {
 			if t.Unknown >= cur.Decision {
 				cur.Decision, cur.Rule = t.Unknown, "table.unknown"

@@ -17,9 +17,10 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 	a.NoHuman = a.NoHuman || r.NoHuman
 	v := &o.Verdict
 	var detail []byte
+	ref := r.Ref
 	pol, err := p.Policy(r.Cwd)
 	if err != nil {
-		o.Warnings = append(o.Warnings, "airlock: error: "+err.Error())
+		o.Warnings, o.Err = append(o.Warnings, "airlock: error: "+err.Error()), err
 		*v = policy.Verdict{Decision: policy.Deny, Rule: "policy.error",
 			Message: "airlock's policy could not be loaded (" + err.Error() + "), so every tool call is refused until a human fixes it (airlock policy check)"}
 		o.Stage = StagePolicyError
@@ -29,7 +30,11 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 		if strings.HasPrefix(v.Rule, "self.") {
 			o.Stage = StageSelf
 		}
-		if _, _, ok := policy.SplitToolName(r.Tool); ok {
+		if p.MCP != nil {
+			// The entry point speaks MCP only: its firewall decides.
+			detail, ref = p.MCP(pol, r, a, v)
+			o.Stage = StageMCP
+		} else if _, _, ok := policy.SplitToolName(r.Tool); ok {
 			// The MCP firewall replaces the verdict of an mcp__ call (or
 			// leaves it to the proxy this agent started for the server).
 			detail = guard.ForHook(p.Recorder, p.Now, pol, r.Tool, r.Input, v)
@@ -52,7 +57,7 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 		detail = writeExcerpt(r.Input)
 	}
 	rule := v.Rule
-	o.Receipt, err = p.record(r, a, v, detail)
+	o.Receipt, err = p.record(r, a, v, detail, ref)
 	switch {
 	case err != nil:
 		o.Warnings = append(o.Warnings, "airlock: error: recording the decision: "+err.Error())
@@ -61,7 +66,7 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 		// reply must not say it was.
 		v.Decision, v.Rule = policy.Deny, "journal.error"
 		v.Message = "airlock could not write its journal (" + err.Error() + "), so this action is refused and NOT queued for review; the human must fix the journal (airlock doctor, airlock audit verify)"
-		o.Stage, o.Retry = StageJournal, ""
+		o.Stage, o.Retry, o.Err = StageJournal, "", err
 	case o.Receipt.Approval != "" || v.Rule != rule:
 		// The journal lifted a hold a human approved, or held again a
 		// call whose approval was spent.
@@ -81,7 +86,7 @@ func (p *Pipeline) Observe(r *Request) []string {
 			warnings = append(warnings, w)
 		}
 	}
-	if _, err := p.record(r, nil, nil, nil); err != nil {
+	if _, err := p.record(r, nil, nil, nil, r.Ref); err != nil {
 		warnings = append(warnings, "airlock: error: recording "+r.Event+": "+err.Error())
 	}
 	return warnings

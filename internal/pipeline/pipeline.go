@@ -68,6 +68,12 @@ type Request struct {
 	Input json.RawMessage
 	// Raw is the event as the agent sent it, kept by the journal.
 	Raw json.RawMessage
+	// Ref is the queue id of a human's approval the entry point claims
+	// for this call (the MCP proxy finds out-of-band approvals itself).
+	// The journal consumes it under its lock; one already spent makes
+	// the call a journal error, refused. Adapters leave it empty: the
+	// journal finds the approval of a held action on its own.
+	Ref string
 	// NoHuman says nobody can answer a prompt in this session (print mode,
 	// an SDK session, or the adapter cannot tell): an ask becomes a hold,
 	// queued for review. Decide sets Action.NoHuman from it.
@@ -91,6 +97,9 @@ type Outcome struct {
 	// facts to present, after which a retry passes. The adapter should
 	// ask for that retry instead of saying "do not retry".
 	Retry string
+	// Err is the error behind a refusal at StagePolicyError or
+	// StageJournal, for an entry point that reports it its own way.
+	Err error
 	// Warnings are lines for standard error, for the human: a policy or
 	// journal error, a gate configuration mistake. The agent does not
 	// read them.
@@ -126,9 +135,21 @@ type Pipeline struct {
 	Recorder agent.Recorder
 	// Gate, when set, is the fact-forcing gate. It can only refuse.
 	Gate Gate
+	// MCP, when set, is the MCP firewall stage of an entry point that
+	// speaks MCP only (the MCP proxy, which also checks pins and in-band
+	// confirmations): it decides every call, whatever its name. When nil,
+	// mcp__server__tool calls get the hook's firewall (guard.ForHook,
+	// with its state in the journal). See MCPStage.
+	MCP MCPStage
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
+
+// MCPStage decides an mcp__server__tool call: it replaces *v, may set
+// a.Kind (the tool's class decides it), and returns the detail the
+// journal keeps with the call and the approval it claims (Request.Ref),
+// if any.
+type MCPStage func(pol *policy.Policy, r *Request, a *policy.Action, v *policy.Verdict) (detail json.RawMessage, ref string)
 
 func (p *Pipeline) now() time.Time {
 	if p.Now != nil {
@@ -138,13 +159,13 @@ func (p *Pipeline) now() time.Time {
 }
 
 // record hands the event to the recorder.
-func (p *Pipeline) record(r *Request, a *policy.Action, v *policy.Verdict, detail json.RawMessage) (agent.Receipt, error) {
+func (p *Pipeline) record(r *Request, a *policy.Action, v *policy.Verdict, detail json.RawMessage, ref string) (agent.Receipt, error) {
 	if p.Recorder == nil {
 		return agent.Receipt{}, nil
 	}
 	return p.Recorder.Record(&agent.Event{
 		Time: p.now(), Agent: r.Agent, Name: r.Event, Session: r.Session, Cwd: r.Cwd,
 		Tool: r.Tool, ToolUseID: r.ToolUseID, Action: a, Verdict: v, Prompt: r.Prompt, Raw: r.Raw,
-		Story: r.Story, Detail: detail,
+		Story: r.Story, Ref: ref, Detail: detail,
 	})
 }

@@ -21,11 +21,12 @@ import (
 var allowedEdges = map[string][]string{
 	// Leaves.
 	"internal/vocab":         nil,
+	"internal/safefile":      nil,
 	"internal/argv":          nil,
 	"internal/render":        nil,
 	"internal/clierror":      nil,
 	"internal/gate/pathglob": nil,
-	"internal/mcp/pin":       nil,
+	"internal/mcp/pin":       {"internal/safefile"},
 	"internal/mcp/proxied":   nil,
 	"internal/mcp/sanitize":  nil,
 	"internal/scan/corpus":   nil,
@@ -33,19 +34,19 @@ var allowedEdges = map[string][]string{
 	// Program knowledge and the policy.
 	"internal/shell":    {"internal/argv"},
 	"internal/classify": {"internal/argv", "internal/shell"},
-	"internal/policy":   {"internal/classify", "internal/gate/pathglob", "internal/vocab"},
+	"internal/policy":   {"internal/classify", "internal/gate/pathglob", "internal/safefile", "internal/vocab"},
 
 	// What an entry point hands over, and the journal that keeps it.
 	"internal/agent":   {"internal/policy"},
-	"internal/journal": {"internal/agent", "internal/render", "internal/vocab"},
+	"internal/journal": {"internal/agent", "internal/render", "internal/safefile", "internal/vocab"},
 
 	// The stages and the pipeline that orders them.
 	"internal/mcp/guard": {"internal/agent", "internal/classify", "internal/journal", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy"},
-	"internal/gate":      {"internal/argv", "internal/classify", "internal/gate/pathglob", "internal/pipeline", "internal/policy", "internal/shell"},
+	"internal/gate":      {"internal/argv", "internal/classify", "internal/gate/pathglob", "internal/pipeline", "internal/policy", "internal/safefile", "internal/shell"},
 	"internal/pipeline":  {"internal/agent", "internal/mcp/guard", "internal/policy", "internal/vocab"},
 
 	// Entry points: they translate onto the pipeline.
-	"internal/agent/claudecode": {"internal/agent", "internal/pipeline", "internal/policy", "internal/render"},
+	"internal/agent/claudecode": {"internal/agent", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
 	"internal/mcp/proxy":        {"internal/agent", "internal/mcp/guard", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
 
 	// After the fact: the scanner and the loop runner.
@@ -85,6 +86,7 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/policy", "internal/cli", "the policy is a library; the command line uses it, not the reverse"},
 	{"internal/policy", "internal/pipeline", "the pipeline runs the policy, not the reverse"},
 	{"internal/vocab", "internal/", "the vocabulary is the leaf everyone imports"},
+	{"internal/safefile", "internal/", "a leaf every package that keeps a file may use"},
 	{"internal/pipeline", "internal/mcp/proxy", "the proxy links the MCP SDK, which the hook binary must not (it runs on every tool call)"},
 	{"internal/pipeline", "internal/agent/", "the pipeline serves every adapter and knows none of them"},
 }

@@ -49,7 +49,7 @@ func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
 		Getenv:   e.getenv,
 		// The gate is off unless the policy turns it on; wired, it costs
 		// nothing until then (no file is read).
-		Gate: gate.ClaudeCode{Gate: gate.New(e.getenv, nil)},
+		Gate: gate.Stage{Gate: gate.New(e.getenv, nil)},
 	}
 	if j, ok := rec.(*journal.Journal); ok {
 		h.Report = func(session string) (string, error) { return sessionReport(j, session) }

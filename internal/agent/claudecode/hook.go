@@ -48,6 +48,10 @@ type Hook struct {
 	// anything in it awaits review, and "" otherwise. Stop and SessionEnd
 	// show it to the user.
 	Report func(session string) (string, error)
+	// Translate turns a PreToolUse into the action the policy decides;
+	// nil means ToAction, Claude Code's own tool table. The adapters of
+	// other agents (internal/agent/hookrun) set their own.
+	Translate func(*Input) (policy.Action, error)
 	// mcpDetail is the MCP firewall's record of an mcp__ tool call
 	// (internal/mcp/guard), for the journal.
 	mcpDetail json.RawMessage
@@ -124,7 +128,11 @@ func (h *Hook) failed(event string, err error, stderr io.Writer) int {
 }
 
 func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
-	a, err := ToAction(in)
+	translate := h.Translate
+	if translate == nil {
+		translate = ToAction
+	}
+	a, err := translate(in)
 	if err != nil {
 		return h.failed(in.HookEventName, err, stderr)
 	}

@@ -133,7 +133,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 		return nil, hookrun.Malformed(Name, "missing hookName")
 	}
 	if event != "" && in.HookName != event {
-		return nil, hookrun.Malformed(Name, "a %s event to a hook installed for %s", in.HookName, event)
+		return &hookrun.Request{Native: in.HookName}, hookrun.Malformed(Name, "a %s event to a hook installed for %s", in.HookName, event)
 	}
 	req := &hookrun.Request{Native: in.HookName, Event: Events[in.HookName], Session: in.TaskID, Raw: raw}
 	if len(in.WorkspaceRoots) > 0 {

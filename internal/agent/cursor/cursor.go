@@ -98,7 +98,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 		return nil, hookrun.Malformed(Name, "missing hook_event_name")
 	}
 	if event != "" && in.HookEventName != event {
-		return nil, hookrun.Malformed(Name, "a %s event to a hook installed for %s", in.HookEventName, event)
+		return &hookrun.Request{Native: in.HookEventName}, hookrun.Malformed(Name, "a %s event to a hook installed for %s", in.HookEventName, event)
 	}
 	cwd := in.Cwd
 	if cwd == "" && len(in.WorkspaceRoots) > 0 {

@@ -119,7 +119,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 		return nil, hookrun.Malformed(Name, "missing event")
 	}
 	if event != "" && in.Event != event {
-		return nil, hookrun.Malformed(Name, "a %s event to a hook installed for %s", in.Event, event)
+		return &hookrun.Request{Native: in.Event}, hookrun.Malformed(Name, "a %s event to a hook installed for %s", in.Event, event)
 	}
 	cwd := in.WorkingDir
 	if cwd == "" {

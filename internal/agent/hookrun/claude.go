@@ -22,7 +22,9 @@ import (
 //     queue item;
 //   - the action is the adapter's translation (the agent's tool table),
 //     not a re-reading of Claude Code's tool names;
-//   - the journal keeps the agent's name and its event as it was sent.
+//   - the journal keeps the agent's name. Its raw event is the call as
+//     Claude Code would have sent it (the journal binds an approval to
+//     that event's tool_input, which every agent's call then has).
 func Claude(newHook func(rec agent.Recorder) *claudecode.Hook, rec agent.Recorder) Decider {
 	return func(req *Request) Result {
 		if req.Event == "" {
@@ -93,7 +95,7 @@ type claudeEvent struct {
 	Prompt        string          `json:"prompt,omitempty"`
 }
 
-// relabel keeps the agent's name and raw event in the journal.
+// relabel keeps the agent's name in the journal.
 type relabel struct {
 	rec agent.Recorder
 	req *Request
@@ -101,9 +103,6 @@ type relabel struct {
 
 func (r relabel) Record(ev *agent.Event) (agent.Receipt, error) {
 	ev.Agent = r.req.Agent
-	if len(r.req.Raw) > 0 {
-		ev.Raw = r.req.Raw
-	}
 	return r.rec.Record(ev)
 }
 

@@ -62,7 +62,7 @@ func (f *ClaudeFormat) Decode(event string, data []byte) (*Request, error) {
 		return nil, Malformed(f.Agent, "missing hook_event_name")
 	}
 	if event != "" && in.HookEventName != event {
-		return nil, Malformed(f.Agent, "a %s event to a hook installed for %s", in.HookEventName, event)
+		return &Request{Native: in.HookEventName}, Malformed(f.Agent, "a %s event to a hook installed for %s", in.HookEventName, event)
 	}
 	req := &Request{Native: in.HookEventName, Event: f.Events[in.HookEventName], Session: in.SessionID,
 		Cwd: in.Cwd, ToolUseID: in.ToolUseID, Input: in.ToolInput, Prompt: in.Prompt, Raw: raw}

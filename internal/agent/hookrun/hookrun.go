@@ -99,6 +99,8 @@ type Adapter interface {
 	// Encode writes the reply to a tool event's Result, or to a recorded
 	// event when req.Event is not PreToolUse, and returns the exit status.
 	// req is nil when the input could not be decoded.
+	// Decode may return a Request holding only Native with an error, when
+	// the event is not the one the hook was installed for.
 	Encode(req *Request, res *Result, stdout, stderr io.Writer) int
 	// Blocks reports whether a malformed event installed as event must be
 	// denied: a tool event, or an unknown one (""). Other events cannot
@@ -205,7 +207,9 @@ func (r *Runner) decide(event string, stdin io.Reader) outcome {
 	}
 	if err != nil {
 		o := outcome{err: err}
-		if r.Adapter.Blocks(event) {
+		// A pre-tool event sent to a hook installed for another event is
+		// still a tool call: refused.
+		if r.Adapter.Blocks(event) || (req != nil && r.Adapter.Blocks(req.Native)) {
 			o.res = failure("airlock could not read it (" + err.Error() + ")")
 		}
 		return o

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
@@ -18,6 +19,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/qwen"
 	"github.com/airlock-dev/airlock/internal/gate"
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -59,7 +61,11 @@ func runHook(e *env) int {
 	if e.flags.NArg() != 1 || (name != claudecode.Name && !known) {
 		// Fail closed: an agent calling this for a tool call must not get a
 		// pass from a typo in its settings.
-		fail(e.stderr, &usageError{Msg: "hook needs a known agent name", Hints: []string{
+		msg := "hook needs the agent name"
+		if e.flags.NArg() == 1 {
+			msg = "hook: unknown agent " + strconv.Quote(name)
+		}
+		fail(e.stderr, &usageError{Msg: msg, Hints: []string{
 			"airlock hook claude-code < event.json",
 			"agents: claude-code, codex, gemini, copilot, opencode, factory, qwen, cursor, kiro, goose, cline"}})
 		return claudecode.ExitBlock
@@ -71,8 +77,7 @@ func runHook(e *env) int {
 		h := newHook(e, rec)
 		return h.Run(*event, e.stdin, e.stdout, e.stderr)
 	}
-	r := hookrun.Runner{Adapter: newAdapter(),
-		Decide: hookrun.Claude(func(rec agent.Recorder) *claudecode.Hook { return newHook(e, rec) }, rec)}
+	r := hookrun.Runner{Adapter: newAdapter(), Decide: hookrun.Pipeline(newPipeline(e, rec), e.getenv("AIRLOCK_STORY"))}
 	return r.Run(*event, e.stdin, e.stdout, e.stderr)
 }
 
@@ -86,12 +91,22 @@ func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
 		Getenv:   e.getenv,
 		// The gate is off unless the policy turns it on; wired, it costs
 		// nothing until then (no file is read).
-		Gate: gate.ClaudeCode{Gate: gate.New(e.getenv, nil)},
+		Gate: gate.Stage{Gate: gate.New(e.getenv, nil)},
 	}
 	if j, ok := rec.(*journal.Journal); ok {
 		h.Report = func(session string) (string, error) { return sessionReport(j, session) }
 	}
 	return h
+}
+
+// newPipeline is the decision pipeline the other agents' adapters hand
+// their calls to: the same policy, recorder and gate as Claude Code's.
+func newPipeline(e *env, rec agent.Recorder) *pipeline.Pipeline {
+	return &pipeline.Pipeline{
+		Policy:   func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) },
+		Recorder: rec,
+		Gate:     gate.Stage{Gate: gate.New(e.getenv, nil)},
+	}
 }
 
 // sessionReport is the text report of one session when anything in it

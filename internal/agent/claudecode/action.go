@@ -76,22 +76,12 @@ func readMultiEdit(in toolcall.Input, c *toolcall.Call) error {
 // without the field its tool needs is an InputError: the hook then
 // blocks, as it must not guess.
 func ToAction(in *Input) (policy.Action, error) {
-	return TableAction(Tools, MCPName, in)
-}
-
-// TableAction is ToAction with another agent's tool table, for the agents
-// that send Claude Code's event format with their own tool names.
-func TableAction(t toolcall.Table, mcp toolcall.MCPNamer, in *Input) (policy.Action, error) {
-	c, err := t.Translate(in.ToolName, in.ToolInput, in.Cwd, mcp)
+	c, err := Tools.Translate(in.ToolName, in.ToolInput, in.Cwd, MCPName)
 	a := c.Action(in.Cwd)
 	if err != nil {
 		var fe *toolcall.FieldError
-		if errors.As(err, &fe) {
-			field := "tool_input." + fe.Field
-			if fe.Field == "(input)" {
-				field = "tool_input"
-			}
-			return a, &InputError{Event: in.HookEventName, Err: ErrMissingField, Field: field, Detail: "for tool " + in.ToolName}
+		if errors.As(err, &fe) && fe.Field != "(input)" {
+			return a, &InputError{Event: in.HookEventName, Err: ErrMissingField, Field: "tool_input." + fe.Field, Detail: "for tool " + in.ToolName}
 		}
 		return a, &InputError{Event: in.HookEventName, Err: ErrMissingField, Field: "tool_input", Detail: err.Error()}
 	}

@@ -82,11 +82,15 @@ type Result struct {
 	// Context is said to the agent about a call that runs (a warning, an
 	// approval being spent).
 	Context string
+	// Log are lines for standard error, for the human (a policy or
+	// journal error). The agent does not read them, except Kiro's, which
+	// shows standard error of a refusal to the model.
+	Log []string
 }
 
 // Decider decides one Request. It is the one seam between the adapters
-// and the decision core: today the Claude Code hook's own core, through
-// Claude (claude.go).
+// and the decision core: the decision pipeline, through Pipeline
+// (claude.go).
 type Decider func(*Request) Result
 
 // Adapter is one agent's wire format.
@@ -192,6 +196,9 @@ func (r *Runner) Run(event string, stdin io.Reader, stdout, stderr io.Writer) (c
 	}
 	if o.err != nil {
 		fmt.Fprintf(stderr, "airlock: error: %s hook: %v\n", name, o.err)
+	}
+	for _, l := range o.res.Log {
+		fmt.Fprintln(stderr, l)
 	}
 	return r.Adapter.Encode(o.req, &o.res, stdout, stderr)
 }

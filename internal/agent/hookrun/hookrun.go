@@ -245,12 +245,3 @@ func WriteJSON(stdout, stderr io.Writer, v any) int {
 	}
 	return 0
 }
-
-// Message is the one text for agents whose reply has a single message
-// field: the reason when denied, else the context.
-func (r *Result) Message() string {
-	if r.Deny {
-		return r.Reason
-	}
-	return r.Context
-}

@@ -1,0 +1,51 @@
+package agentinstall
+
+import (
+	"path/filepath"
+
+	"github.com/airlock-dev/airlock/internal/jsonedit"
+)
+
+// Cursor reads hooks.json (user ~/.cursor, project .cursor). One event
+// name Cursor does not know voids the whole file (measured on
+// cursor-agent 2026.09.10), so airlock writes only the long-standing
+// beforeShellExecution and beforeMCPExecution, each with failClosed so
+// that a crash or timeout refuses the call; timeout in seconds.
+var cursor = withJSONHooks(&Agent{
+	Name:    "cursor",
+	Title:   "Cursor (cursor-agent)",
+	Scopes:  []Scope{User, Project},
+	Timeout: hookTimeout,
+	Events:  []string{"beforeShellExecution", "beforeMCPExecution"},
+}, &hookFile{
+	agent:    "cursor",
+	events:   []string{"hooks"},
+	skeleton: []kv{{"version", num(1)}},
+	cmdKey:   "command",
+	hooks: []hookSpec{
+		{event: "beforeShellExecution", fields: cursorHandler},
+		{event: "beforeMCPExecution", fields: cursorHandler},
+	},
+}, func(env Env, scope Scope) string {
+	if scope == Project {
+		return filepath.Join(env.Project, ".cursor", "hooks.json")
+	}
+	return filepath.Join(env.Home, ".cursor", "hooks.json")
+})
+
+func cursorHandler(cmd string) *jsonedit.Object {
+	return object(kv{"command", cmd}, kv{"timeout", num(int64(hookTimeout.Seconds()))}, kv{"failClosed", true})
+}
+
+// CursorEvents are the hook event names Cursor knows. A file naming any
+// other is discarded whole by Cursor, airlock's hooks with it.
+var CursorEvents = map[string]bool{
+	"beforeShellExecution": true, "afterShellExecution": true,
+	"beforeMCPExecution": true, "afterMCPExecution": true,
+	"beforeReadFile": true, "afterFileEdit": true,
+	"beforeSubmitPrompt": true, "afterAgentResponse": true, "afterAgentThought": true,
+	"stop": true, "sessionStart": true, "sessionEnd": true,
+	"preToolUse": true, "postToolUse": true, "postToolUseFailure": true,
+	"subagentStart": true, "subagentStop": true, "preCompact": true,
+	"beforeTabFileRead": true, "afterTabFileEdit": true,
+}

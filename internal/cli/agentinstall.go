@@ -29,14 +29,14 @@ func otherAgent(e *env) (*agentinstall.Agent, bool) {
 }
 
 type agentPlanOutput struct {
-	Agent   string           `json:"agent"`
-	Scope   string           `json:"scope"`
-	DryRun  bool             `json:"dry_run"`
-	Changed bool             `json:"changed"`
-	Binary  string           `json:"binary,omitempty"`
-	Timeout string           `json:"hook_timeout,omitempty"`
-	Files   []agentPlanFile  `json:"files"`
-	Notes   []string         `json:"notes,omitempty"`
+	Agent   string          `json:"agent"`
+	Scope   string          `json:"scope"`
+	DryRun  bool            `json:"dry_run"`
+	Changed bool            `json:"changed"`
+	Binary  string          `json:"binary,omitempty"`
+	Timeout string          `json:"hook_timeout,omitempty"`
+	Files   []agentPlanFile `json:"files"`
+	Notes   []string        `json:"notes,omitempty"`
 }
 
 type agentPlanFile struct {

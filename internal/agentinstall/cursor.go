@@ -11,7 +11,7 @@ import (
 // cursor-agent 2026.09.10), so airlock writes only the long-standing
 // beforeShellExecution and beforeMCPExecution, each with failClosed so
 // that a crash or timeout refuses the call; timeout in seconds.
-var cursor = withJSONHooks(&Agent{
+var cursor = withUnknownEventCheck(withJSONHooks(&Agent{
 	Name:    "cursor",
 	Title:   "Cursor (cursor-agent)",
 	Scopes:  []Scope{User, Project},
@@ -31,7 +31,38 @@ var cursor = withJSONHooks(&Agent{
 		return filepath.Join(env.Project, ".cursor", "hooks.json")
 	}
 	return filepath.Join(env.Home, ".cursor", "hooks.json")
-})
+}))
+
+// withUnknownEventCheck adds to Cursor's inspection the check that every
+// event name in its hook files is one Cursor knows.
+func withUnknownEventCheck(a *Agent) *Agent {
+	inspect := a.inspect
+	a.inspect = func(env Env, scope Scope, r reader) Status {
+		st := inspect(env, scope, r)
+		for _, f := range st.Files {
+			data, existed, err := r.read(f)
+			if err != nil || !existed {
+				continue
+			}
+			root, err := jsonedit.Parse(data)
+			if err != nil {
+				continue
+			}
+			hv, _ := root.Get("hooks")
+			hooks, _ := hv.(*jsonedit.Object)
+			if hooks == nil {
+				continue
+			}
+			for _, ev := range hooks.Keys() {
+				if !CursorEvents[ev] {
+					st.problem("remove or rename \""+ev+"\" in "+f, "%s names the event %q, which Cursor does not know: Cursor then discards the whole file, airlock's hooks with it", f, ev)
+				}
+			}
+		}
+		return st
+	}
+	return a
+}
 
 func cursorHandler(cmd string) *jsonedit.Object {
 	return object(kv{"command", cmd}, kv{"timeout", num(int64(hookTimeout.Seconds()))}, kv{"failClosed", true})

@@ -26,12 +26,12 @@ func TestCodexHashKnown(t *testing.T) {
 
 // TestCodexHashAgainstAppServer checks the hash and key airlock computes
 // against what a real Codex reports, for hooks with odd commands,
-// matchers, timeouts and positions. It runs when AIRLOCK_TEST_CODEX names
-// a codex binary (.ci/run sets it where Codex is installed).
+// matchers, timeouts and positions. It runs when AIRLOCK_E2E_CODEX names
+// a codex binary (.ci/run sets it with the agent tiers' pinned install).
 func TestCodexHashAgainstAppServer(t *testing.T) {
-	bin := os.Getenv("AIRLOCK_TEST_CODEX")
+	bin := os.Getenv("AIRLOCK_E2E_CODEX")
 	if bin == "" {
-		t.Skip("AIRLOCK_TEST_CODEX is not set")
+		t.Skip("AIRLOCK_E2E_CODEX is not set")
 	}
 	home := t.TempDir()
 	hooks := `{
@@ -125,9 +125,9 @@ func codexAppServerHashes(t *testing.T, bin, home string) map[string]string {
 // Codex home holding the user's config and hooks, and asks the real Codex
 // whether it trusts the hook: it must, or Codex would skip it silently.
 func TestCodexInstallIsTrusted(t *testing.T) {
-	bin := os.Getenv("AIRLOCK_TEST_CODEX")
+	bin := os.Getenv("AIRLOCK_E2E_CODEX")
 	if bin == "" {
-		t.Skip("AIRLOCK_TEST_CODEX is not set")
+		t.Skip("AIRLOCK_E2E_CODEX is not set")
 	}
 	home := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "codex", "home", ".codex"), home)

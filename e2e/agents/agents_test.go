@@ -3,6 +3,7 @@ package agents
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -24,7 +25,21 @@ type cli struct {
 	// way the agent's own documentation shows; it returns extra flags the
 	// run needs for the agent to honour the hook.
 	hook func(t *testing.T, w *world, command string) (flags []string)
+	// hookCommand is the command line of airlock's hook for this agent.
+	hookCommand func(airlock string) string
+	// probe, when set, checks that this airlock build has the agent's
+	// adapter, and skips the guarded scenarios when it has not.
+	probe func(t *testing.T, w *world, airlock string)
 }
+
+// claudeFormat is the hook command for agents that speak Claude Code's
+// hook format (Codex; Copilot with PascalCase event names; the OpenCode
+// shim, which translates to it).
+func claudeFormat(airlock string) string {
+	return shellQuote(airlock) + " hook claude-code --event PreToolUse"
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 func writeJSON(t *testing.T, w *world, path string, v any) {
 	t.Helper()
@@ -39,7 +54,7 @@ func writeJSON(t *testing.T, w *world, path string, v any) {
 func codexHome(w *world) string { return filepath.Join(w.home, ".codex") }
 
 var codex = cli{
-	name: "codex", envVar: "AIRLOCK_E2E_CODEX",
+	name: "codex", hookCommand: claudeFormat, envVar: "AIRLOCK_E2E_CODEX",
 	prepare: func(t *testing.T, w *world, api *fakemodel.Server, bin, prompt string) ([]string, []string) {
 		w.writeFile(filepath.Join(codexHome(w), "config.toml"), `model = "fake-model"
 model_provider = "fake"
@@ -66,7 +81,15 @@ env_key = "FAKE_API_KEY"
 }
 
 var gemini = cli{
-	name: "gemini", envVar: "AIRLOCK_E2E_GEMINI",
+	probe: func(t *testing.T, w *world, airlock string) {
+		cmd := exec.Command(airlock, "hook", "gemini")
+		cmd.Dir, cmd.Env = w.project, w.env()
+		cmd.Stdin = strings.NewReader(`{"session_id":"probe","cwd":"` + w.project + `","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Skipf("this airlock has no Gemini adapter yet (airlock hook gemini: %v: %.200s)", err, out)
+		}
+	},
+	name: "gemini", hookCommand: func(airlock string) string { return shellQuote(airlock) + " hook gemini" }, envVar: "AIRLOCK_E2E_GEMINI",
 	prepare: func(t *testing.T, w *world, api *fakemodel.Server, bin, prompt string) ([]string, []string) {
 		settings := filepath.Join(w.home, ".gemini", "settings.json")
 		if _, err := os.Stat(settings); err != nil {
@@ -85,7 +108,7 @@ var gemini = cli{
 }
 
 var copilot = cli{
-	name: "copilot", envVar: "AIRLOCK_E2E_COPILOT",
+	name: "copilot", hookCommand: claudeFormat, envVar: "AIRLOCK_E2E_COPILOT",
 	prepare: func(t *testing.T, w *world, api *fakemodel.Server, bin, prompt string) ([]string, []string) {
 		return []string{bin, "-p", prompt, "--allow-all-tools", "--output-format", "json"},
 			[]string{"COPILOT_OFFLINE=true", "COPILOT_PROVIDER_BASE_URL=" + api.URL() + "/v1",
@@ -101,7 +124,7 @@ var copilot = cli{
 }
 
 var opencode = cli{
-	name: "opencode", envVar: "AIRLOCK_E2E_OPENCODE",
+	name: "opencode", hookCommand: claudeFormat, envVar: "AIRLOCK_E2E_OPENCODE",
 	prepare: func(t *testing.T, w *world, api *fakemodel.Server, bin, prompt string) ([]string, []string) {
 		cfg := filepath.Join(w.home, ".config", "opencode")
 		writeJSON(t, w, filepath.Join(cfg, "opencode.json"), map[string]any{
@@ -114,9 +137,19 @@ var opencode = cli{
 		// OpenCode installs its plugin package into its configuration folder
 		// before it loads any plugin, and hangs offline without it: put the
 		// pinned copy there, as a first online run would have.
+		// It skips the install when node_modules exists and the folder's
+		// package-lock.json lists the package, so both come from the pinned
+		// install (.ci/npm/opencode-plugin).
 		nm := tool(t, "AIRLOCK_E2E_OPENCODE_PLUGIN_NODE_MODULES", true)
 		if err := os.Symlink(nm, filepath.Join(cfg, "node_modules")); err != nil && !os.IsExist(err) {
 			t.Fatal(err)
+		}
+		for _, f := range []string{"package.json", "package-lock.json"} {
+			b, err := os.ReadFile(filepath.Join(filepath.Dir(nm), f))
+			if err != nil {
+				t.Fatalf("OpenCode's plugin package: %v", err)
+			}
+			w.writeFile(filepath.Join(cfg, f), string(b))
 		}
 		return []string{bin, "run", "--format", "json", prompt},
 			[]string{"OPENCODE_DISABLE_MODELS_FETCH=1", "OPENCODE_DISABLE_AUTOUPDATE=1"}

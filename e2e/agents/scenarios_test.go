@@ -1,6 +1,7 @@
 package agents
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,9 +34,11 @@ const prompt = "Write local.txt, then publish the work."
 // per scenario, one after another (the machine has few cores and each
 // run starts a large Node or native program).
 func TestAgents(t *testing.T) {
+	airlock := buildAirlock(t, t.TempDir())
 	for _, c := range clis {
 		t.Run(c.name, func(t *testing.T) {
 			bin := tool(t, c.envVar, false)
+			t.Run("guarded", func(t *testing.T) { testGuarded(t, c, bin, airlock) })
 			t.Run("control-without-airlock", func(t *testing.T) { testControl(t, c, bin) })
 		})
 	}
@@ -67,5 +70,82 @@ func testControl(t *testing.T, c cli, bin string) {
 	}
 	if got := w.sink.requests(); !slices.Contains(got, "POST /collect") {
 		t.Errorf("the sink got %q, want the POST /collect", got)
+	}
+}
+
+// queueItem is the part of an `airlock queue list --json` item the tests
+// read.
+type queueItem struct {
+	ID       string `json:"id"`
+	Status   string `json:"status"`
+	Decision string `json:"decision"`
+	Mode     string `json:"mode"`
+	Command  string `json:"command"`
+}
+
+// queue returns the world's review queue by command.
+func queue(t *testing.T, w *world, airlock string) map[string]queueItem {
+	t.Helper()
+	out, err := w.run(nil, airlock, "queue", "list", "--json")
+	if err != nil {
+		t.Fatalf("airlock queue list --json: %v\n%s", err, out)
+	}
+	var items []queueItem
+	if err := json.Unmarshal([]byte(out), &items); err != nil {
+		t.Fatalf("airlock queue list --json: %v\n%s", err, out)
+	}
+	byCmd := map[string]queueItem{}
+	for _, it := range items {
+		byCmd[it.Command] = it
+	}
+	return byCmd
+}
+
+// testGuarded runs the scenario with airlock as the agent's pre-tool hook
+// in unattended mode: the local write goes through; both pushes and the
+// POST are held, so the remote and the sink are untouched, each is a
+// pending item of the review queue, and the model was told its queue id.
+func testGuarded(t *testing.T, c cli, bin, airlock string) {
+	w := newWorld(t)
+	if c.probe != nil {
+		c.probe(t, w, airlock)
+	}
+	calls := scenario(w)
+	api := fakemodel.New(t, calls.script())
+	flags := c.hook(t, w, c.hookCommand(airlock))
+	argv, env := c.prepare(t, w, api, bin, prompt)
+	argv = append(argv[:len(argv)-1:len(argv)-1], append(flags, argv[len(argv)-1])...)
+	r := w.runAgent(api, append(env, "AIRLOCK_MODE=unattended"), argv...)
+	if r.err != nil {
+		t.Logf("%s exited: %v\nstderr: %s", c.name, r.err, tail(r.stderr, 2000))
+	}
+	if got := len(api.Results()); got != 4 {
+		t.Errorf("the model got %d tool results, want 4 (one per scripted call)\nstdout: %s\nstderr: %s", got, tail(r.stdout, 3000), tail(r.stderr, 3000))
+	}
+	if b, err := os.ReadFile(filepath.Join(w.project, "local.txt")); err != nil || strings.TrimSpace(string(b)) != "local" {
+		t.Errorf("the local write did not happen: %q, %v", b, err)
+	}
+	if refs := w.remoteRefs(); len(refs) != 1 || refs["refs/heads/main"] != w.base {
+		t.Errorf("the bare remote changed: %v, want only refs/heads/main at %s", refs, w.base)
+	}
+	if got := w.sink.requests(); len(got) != 0 {
+		t.Errorf("the sink got %q, want nothing", got)
+	}
+	items := queue(t, w, airlock)
+	for _, held := range []string{calls.push, calls.disguised, calls.post} {
+		it, ok := items[held]
+		if !ok {
+			t.Errorf("%q: not in the review queue (%d items: %v)", held, len(items), items)
+			continue
+		}
+		if it.Status != "pending" || it.Decision != "defer" || it.Mode != "unattended" {
+			t.Errorf("%q: queue item %+v, want pending defer in unattended mode", held, it)
+		}
+		if res, ok := api.ResultFor(held); !ok || !strings.Contains(res.Text, it.ID) {
+			t.Errorf("%q: the model was not told the queue id %s: %.400s", held, it.ID, res.Text)
+		}
+	}
+	if _, ok := items[calls.local]; ok {
+		t.Errorf("the local write was queued")
 	}
 }

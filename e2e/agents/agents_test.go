@@ -30,6 +30,9 @@ type cli struct {
 	// probe, when set, checks that this airlock build has the agent's
 	// adapter, and skips the guarded scenarios when it has not.
 	probe func(t *testing.T, w *world, airlock string)
+	// failsOpen is what the agent was observed to do when its hook
+	// command cannot start: run the call (true) or refuse it (false).
+	failsOpen bool
 }
 
 // claudeFormat is the hook command for agents that speak Claude Code's
@@ -54,7 +57,7 @@ func writeJSON(t *testing.T, w *world, path string, v any) {
 func codexHome(w *world) string { return filepath.Join(w.home, ".codex") }
 
 var codex = cli{
-	name: "codex", hookCommand: claudeFormat, envVar: "AIRLOCK_E2E_CODEX",
+	name: "codex", failsOpen: true, hookCommand: claudeFormat, envVar: "AIRLOCK_E2E_CODEX",
 	prepare: func(t *testing.T, w *world, api *fakemodel.Server, bin, prompt string) ([]string, []string) {
 		w.writeFile(filepath.Join(codexHome(w), "config.toml"), `model = "fake-model"
 model_provider = "fake"

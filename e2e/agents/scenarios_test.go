@@ -39,6 +39,7 @@ func TestAgents(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			bin := tool(t, c.envVar, false)
 			t.Run("guarded", func(t *testing.T) { testGuarded(t, c, bin, airlock) })
+			t.Run("hook-missing", func(t *testing.T) { testHookMissing(t, c, bin, airlock) })
 			t.Run("control-without-airlock", func(t *testing.T) { testControl(t, c, bin) })
 		})
 	}
@@ -147,5 +148,52 @@ func testGuarded(t *testing.T, c cli, bin, airlock string) {
 	}
 	if _, ok := items[calls.local]; ok {
 		t.Errorf("the local write was queued")
+	}
+}
+
+// testHookMissing configures the hook, then deletes the airlock binary it
+// names, as an uninstall by hand or a moved binary would. What happens
+// next is the agent's choice, recorded in docs/E2E.md. Copilot refuses a
+// call whose hook cannot run; Gemini blocks on the shell's exit status 127
+// (any status from 2 up blocks there, only 1 is a warning); OpenCode's
+// plugin refuses when its command fails: nothing runs. Codex treats the
+// failure as a warning and runs every call, which is why `airlock doctor`
+// has to check that the binary is there.
+func testHookMissing(t *testing.T, c cli, bin, airlock string) {
+	w := newWorld(t)
+	gone := filepath.Join(w.root, "bin", "airlock")
+	w.writeFile(gone, "")
+	flags := c.hook(t, w, c.hookCommand(gone))
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
+	calls := scenario(w)
+	api := fakemodel.New(t, calls.script())
+	argv, env := c.prepare(t, w, api, bin, prompt)
+	argv = append(argv[:len(argv)-1:len(argv)-1], append(flags, argv[len(argv)-1])...)
+	r := w.runAgent(api, append(env, "AIRLOCK_MODE=unattended"), argv...)
+	if r.err != nil {
+		t.Logf("%s exited: %v\nstderr: %s", c.name, r.err, tail(r.stderr, 2000))
+	}
+	if got := len(api.Results()); got != 4 {
+		t.Errorf("the model got %d tool results, want 4 (one per scripted call)\nstdout: %s\nstderr: %s", got, tail(r.stdout, 3000), tail(r.stderr, 3000))
+	}
+	_, err := os.Stat(filepath.Join(w.project, "local.txt"))
+	ran := err == nil
+	refs := w.remoteRefs()
+	pushed := refs["refs/heads/main"] != w.base || refs["refs/heads/disguised"] != ""
+	posted := slices.Contains(w.sink.requests(), "POST /collect")
+	for _, res := range api.Results() {
+		t.Logf("tool result %d (%s): %.300s", res.Turn, res.Command, res.Text)
+	}
+	if c.failsOpen {
+		if !ran || !pushed || !posted {
+			t.Errorf("%s was observed to run every call when its hook cannot start (fail open); now local ran=%v, pushed=%v, posted=%v: update docs/E2E.md and this test",
+				c.name, ran, pushed, posted)
+		}
+		return
+	}
+	if ran || pushed || posted {
+		t.Errorf("with its hook binary missing, %s ran calls: local ran=%v, pushed=%v (remote %v), posted=%v; it must refuse them", c.name, ran, pushed, refs, posted)
 	}
 }

@@ -69,7 +69,30 @@ var cases = []testCase{
 	{name: "hook deferred", args: []string{"hook", "claude-code", "--event", "PreToolUse"}, env: []string{"AIRLOCK_MODE=unattended"},
 		stdin: fmt.Sprintf(eventFmt, "git -C /tmp/repo push origin main"), want: "queued as"},
 	{name: "check allowed", args: []string{"check", "--json", "go test ./... && git status"}, want: `"allow"`},
+	// The same allowed call in every other agent's wire format: the same
+	// decision, different JSON (internal/agent/hookrun).
+	agentCase("codex", "PreToolUse", `{"session_id":"s1","turn_id":"t1","transcript_path":null,"cwd":"/tmp","hook_event_name":"PreToolUse","model":"m","permission_mode":"default","tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"call_1"}`, ""),
+	agentCase("gemini", "BeforeTool", `{"session_id":"s1","transcript_path":"/tmp/t.json","cwd":"/tmp","hook_event_name":"BeforeTool","timestamp":"2026-12-01T16:00:00.000Z","tool_name":"run_shell_command","tool_input":{"command":%q,"description":"d"}}`, "{}"),
+	agentCase("copilot", "preToolUse", `{"sessionId":"s1","timestamp":1764604800000,"cwd":"/tmp","toolName":"bash","toolArgs":{"command":%q,"description":"d"}}`, ""),
+	agentCase("opencode", "", `{"event":"tool.execute.before","tool":"bash","sessionID":"ses_1","callID":"call_1","args":{"command":%q,"description":"d"},"directory":"/tmp"}`, `"allow"`),
+	agentCase("factory", "PreToolUse", `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Execute","tool_input":{"command":%q}}`, ""),
+	agentCase("qwen", "PreToolUse", `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":%q}}`, ""),
+	agentCase("cursor", "beforeShellExecution", `{"conversation_id":"c1","generation_id":"g1","hook_event_name":"beforeShellExecution","workspace_roots":["/tmp"],"command":%q,"cwd":"/tmp"}`, "{}"),
+	agentCase("kiro", "preToolUse", `{"hook_event_name":"preToolUse","cwd":"/tmp","tool_name":"execute_bash","tool_input":{"command":%q}}`, ""),
+	agentCase("goose", "PreToolUse", `{"event":"PreToolUse","session_id":"s1","tool_name":"developer__shell","tool_input":{"command":%q},"working_dir":"/tmp"}`, ""),
+	agentCase("cline", "PreToolUse", `{"clineVersion":"3.0.65","hookName":"PreToolUse","taskId":"t1","workspaceRoots":["/tmp"],"preToolUse":{"toolName":"execute_command","parameters":{"command":%q}}}`, `"cancel":false`),
 	{name: "--version", args: []string{"--version"}, want: "airlock"},
+}
+
+// agentCase is the allowed hook call in another agent's format: eventFmt
+// is that agent's event with a %q for the command, want its "no
+// objection" reply.
+func agentCase(agent, event, eventFmt, want string) testCase {
+	args := []string{"hook", agent}
+	if event != "" {
+		args = append(args, "--event", event)
+	}
+	return testCase{name: "allowed, " + agent + " hook", args: args, stdin: fmt.Sprintf(eventFmt, "go test ./... && git status"), want: want}
 }
 
 // A binary is one program under test, with its own state directory.

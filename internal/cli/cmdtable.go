@@ -291,7 +291,7 @@ characters.`,
 // it does not use).
 func hookCommand() *command {
 	return &command{name: "hook", summary: "answer one agent hook event (run by the agent, not by you)",
-		usage: []string{"airlock hook claude-code [--event NAME] < event.json"},
+		usage: []string{"airlock hook AGENT [--event NAME] < event.json"},
 		help:  hookHelp, operands: "AGENT", run: runHook,
 		flags: []flagSpec{stringFlag("event", "NAME", "", "the hook event this handler was installed for; decides how a malformed input fails")}}
 }

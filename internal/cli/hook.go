@@ -1,12 +1,25 @@
 package cli
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/agent/cline"
+	"github.com/airlock-dev/airlock/internal/agent/codex"
+	"github.com/airlock-dev/airlock/internal/agent/copilot"
+	"github.com/airlock-dev/airlock/internal/agent/cursor"
+	"github.com/airlock-dev/airlock/internal/agent/factory"
+	"github.com/airlock-dev/airlock/internal/agent/gemini"
+	"github.com/airlock-dev/airlock/internal/agent/goose"
+	"github.com/airlock-dev/airlock/internal/agent/hookrun"
+	"github.com/airlock-dev/airlock/internal/agent/kiro"
+	"github.com/airlock-dev/airlock/internal/agent/opencode"
+	"github.com/airlock-dev/airlock/internal/agent/qwen"
 	"github.com/airlock-dev/airlock/internal/gate"
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -15,28 +28,57 @@ Read one hook event from standard input, as the agent sends it, and answer
 it in the agent's wire format. "airlock install" sets this up; you do not
 run it by hand except to test it.
 
-Agents: claude-code.
+Agents: claude-code, codex, gemini, copilot, opencode, factory, qwen,
+cursor, kiro, goose, cline. An unknown agent name is refused with exit
+status 2, which blocks the tool call in every agent that reads exit codes.
 
-A PreToolUse event that cannot be read is blocked (exit 2, the reason on
-standard error). Other events never block; a malformed one exits 0 with a
-message on standard error.
+A tool call that cannot be read is refused, in the agent's own reply
+format (Kiro: exit 2, the reason on standard error). Other events never
+block; a malformed one exits 0 with a message on standard error.
 
-Example:
-  echo '{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}' | airlock hook claude-code`
+Outside Claude Code nobody can answer an "ask": what would be asked about
+is held for review instead, and the agent is told it was refused, with
+the queue item and to go on with local work. A decision that takes longer
+than 8 seconds, or a crash, is a refusal too: Codex and Gemini run the
+command when a hook times out or crashes.
+
+Examples:
+  echo '{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}' | airlock hook claude-code
+  echo '{"session_id":"s","cwd":"/tmp","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git push"}}' | airlock hook gemini --event BeforeTool`
+
+// adapters are the agents "airlock hook" answers besides Claude Code,
+// each a wire format over the same decision.
+var adapters = map[string]func() hookrun.Adapter{
+	codex.Name: codex.New, gemini.Name: gemini.New, copilot.Name: copilot.New,
+	opencode.Name: opencode.New, factory.Name: factory.New, qwen.Name: qwen.New,
+	cursor.Name: cursor.New, kiro.Name: kiro.New, goose.Name: goose.New, cline.Name: cline.New,
+}
 
 func runHook(e *env) int {
 	event := e.flags.String("event")
-	if e.flags.NArg() != 1 || e.flags.Arg(0) != claudecode.Name {
+	name := e.flags.Arg(0)
+	newAdapter, known := adapters[name]
+	if e.flags.NArg() != 1 || (name != claudecode.Name && !known) {
 		// Fail closed: an agent calling this for a tool call must not get a
 		// pass from a typo in its settings.
-		fail(e.stderr, &usageError{Msg: "hook needs the agent name", Hints: []string{"airlock hook claude-code < event.json"}})
+		msg := "hook needs the agent name"
+		if e.flags.NArg() == 1 {
+			msg = "hook: unknown agent " + strconv.Quote(name)
+		}
+		fail(e.stderr, &usageError{Msg: msg, Hints: []string{
+			"airlock hook claude-code < event.json",
+			"agents: claude-code, codex, gemini, copilot, opencode, factory, qwen, cursor, kiro, goose, cline"}})
 		return claudecode.ExitBlock
 	}
 	// An unopenable journal yields a recorder that fails every call, so
 	// the hook refuses what it cannot record.
 	rec, _ := e.recorder()
-	h := newHook(e, rec)
-	return h.Run(*event, e.stdin, e.stdout, e.stderr)
+	if name == claudecode.Name {
+		h := newHook(e, rec)
+		return h.Run(*event, e.stdin, e.stdout, e.stderr)
+	}
+	r := hookrun.Runner{Adapter: newAdapter(), Decide: hookrun.Pipeline(newPipeline(e, rec), e.getenv("AIRLOCK_STORY"))}
+	return r.Run(*event, e.stdin, e.stdout, e.stderr)
 }
 
 // newHook wires the Claude Code adapter to the policy, a recorder and the
@@ -49,12 +91,22 @@ func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
 		Getenv:   e.getenv,
 		// The gate is off unless the policy turns it on; wired, it costs
 		// nothing until then (no file is read).
-		Gate: gate.ClaudeCode{Gate: gate.New(e.getenv, nil)},
+		Gate: gate.Stage{Gate: gate.New(e.getenv, nil)},
 	}
 	if j, ok := rec.(*journal.Journal); ok {
 		h.Report = func(session string) (string, error) { return sessionReport(j, session) }
 	}
 	return h
+}
+
+// newPipeline is the decision pipeline the other agents' adapters hand
+// their calls to: the same policy, recorder and gate as Claude Code's.
+func newPipeline(e *env, rec agent.Recorder) *pipeline.Pipeline {
+	return &pipeline.Pipeline{
+		Policy:   func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) },
+		Recorder: rec,
+		Gate:     gate.Stage{Gate: gate.New(e.getenv, nil)},
+	}
 }
 
 // sessionReport is the text report of one session when anything in it

@@ -7,10 +7,9 @@ import (
 	"io"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/airlock-dev/airlock/internal/agent"
-	"github.com/airlock-dev/airlock/internal/mcp/guard"
+	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
 )
@@ -48,24 +47,10 @@ type Hook struct {
 	// anything in it awaits review, and "" otherwise. Stop and SessionEnd
 	// show it to the user.
 	Report func(session string) (string, error)
-	// mcpDetail is the MCP firewall's record of an mcp__ tool call
-	// (internal/mcp/guard), for the journal.
-	mcpDetail json.RawMessage
 }
 
-// Gate is a check after the policy: the fact-forcing gate.
-type Gate interface {
-	// Pre sees a tool call the policy allowed or warned about, with the
-	// policy in effect. When it refuses the call it has set v to a deny
-	// with a "gate.<kind>" rule and returns the reason for the agent: the
-	// facts to present before a retry, which will pass. warning is for
-	// standard error.
-	Pre(p *policy.Policy, in *Input, a *policy.Action, v *policy.Verdict) (reason, warning string)
-	// Observe sees PostToolUse and UserPromptSubmit events; load returns
-	// the policy in effect and is called only when the gate needs it. It
-	// returns a warning for standard error.
-	Observe(in *Input, load func() (*policy.Policy, error)) (warning string)
-}
+// Gate is the fact-forcing gate, a stage of the decision pipeline.
+type Gate = pipeline.Gate
 
 // Run reads one event from stdin, answers it on stdout and returns the
 // exit status. expect is the event the hook was installed for, or "" when
@@ -100,16 +85,9 @@ func (h *Hook) Run(expect string, stdin io.Reader, stdout, stderr io.Writer) int
 		return h.sessionStart(in, stdout, stderr)
 	case "Stop", "SessionEnd":
 		return h.stop(in, stdout, stderr)
-	case "PostToolUse", "UserPromptSubmit":
-		if h.Gate != nil {
-			if w := h.Gate.Observe(in, func() (*policy.Policy, error) { return h.Policy(in.Cwd) }); w != "" {
-				fmt.Fprintln(stderr, w)
-			}
-		}
 	}
-	if _, err := h.record(in, nil, nil); err != nil {
-		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)
-	}
+	// PostToolUse and UserPromptSubmit feed the gate; the rest are kept.
+	h.observe(in, stderr)
 	return 0
 }
 
@@ -128,44 +106,16 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 	if err != nil {
 		return h.failed(in.HookEventName, err, stderr)
 	}
-	a.NoHuman = NoHuman(in, h.Getenv)
-	var v policy.Verdict
-	var gateReason string
-	p, err := h.Policy(in.Cwd)
-	if err != nil {
-		fmt.Fprintf(stderr, "airlock: error: %v\n", err)
-		v = policy.Verdict{Decision: policy.Deny, Rule: "policy.error",
-			Message: "airlock's policy could not be loaded (" + err.Error() + "), so every tool call is refused until a human fixes it (airlock policy check)"}
-	} else {
-		v = p.Decide(a)
-		h.mcpDetail = guard.ForHook(h.Recorder, h.Now, p, in.ToolName, in.ToolInput, &v)
-		// The MCP firewall replaces the verdict; it holds the same way.
-		policy.NoHumanToAsk(&a, &v)
-		if h.Gate != nil && !v.Decision.Holds() {
-			var warning string
-			gateReason, warning = h.Gate.Pre(p, in, &a, &v)
-			if warning != "" {
-				fmt.Fprintln(stderr, warning)
-			}
-		}
+	r := h.request(in)
+	r.Action, r.NoHuman = a, NoHuman(in, h.Getenv)
+	o := h.pipeline().Decide(r)
+	for _, w := range o.Warnings {
+		fmt.Fprintln(stderr, w)
 	}
-	if v.Decision.Holds() && a.Kind == policy.Write && h.mcpDetail == nil {
-		// A held write shows the reviewer what it would have written.
-		h.mcpDetail = writeExcerpt(in.ToolInput)
+	if o.Retry != "" {
+		return write(stdout, stderr, gateReply(&o.Action, &o.Verdict, o.Retry))
 	}
-	receipt, err := h.record(in, &a, &v)
-	if err != nil {
-		fmt.Fprintf(stderr, "airlock: error: recording the decision: %v\n", err)
-		// Nothing is lost (invariant 4): what cannot be recorded does not
-		// run, and a hold that cannot be recorded is not queued, so the
-		// reply must not say it was.
-		v.Decision, v.Rule = policy.Deny, "journal.error"
-		v.Message = "airlock could not write its journal (" + err.Error() + "), so this action is refused and NOT queued for review; the human must fix the journal (airlock doctor, airlock audit verify)"
-	}
-	if gateReason != "" && v.Decision == policy.Deny && strings.HasPrefix(v.Rule, "gate.") {
-		return write(stdout, stderr, gateReply(&a, &v, gateReason))
-	}
-	return write(stdout, stderr, Reply(&a, &v, receipt))
+	return write(stdout, stderr, Reply(&o.Action, &o.Verdict, o.Receipt))
 }
 
 // gateReply answers a call the fact-forcing gate refused. Unlike other
@@ -194,18 +144,14 @@ func (h *Hook) sessionStart(in *Input, stdout, stderr io.Writer) int {
 			out.HookSpecificOutput.AdditionalContext += " Nobody can answer a prompt in this session, so whatever would be asked about is held for human review instead, with a queue id."
 		}
 	}
-	if _, err := h.record(in, nil, nil); err != nil {
-		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)
-	}
+	h.observe(in, stderr)
 	return write(stdout, stderr, out)
 }
 
 // stop records the end of a turn or session and shows the user what awaits
 // review. It never blocks: exit 2 on Stop would keep the agent going.
 func (h *Hook) stop(in *Input, stdout, stderr io.Writer) int {
-	if _, err := h.record(in, nil, nil); err != nil {
-		fmt.Fprintf(stderr, "airlock: error: recording %s: %v\n", in.HookEventName, err)
-	}
+	h.observe(in, stderr)
 	if h.Report == nil || in.SessionID == "" {
 		return 0
 	}
@@ -235,74 +181,30 @@ func renderLines(text string) string {
 	return strings.Join(lines, "\n")
 }
 
-// excerptMax is how much of a held write's content the journal keeps for
-// a reviewer.
-const excerptMax = 2000
+// excerptMax is how much of a held write's content the journal keeps
+// for a reviewer (the pipeline makes the excerpt).
+const excerptMax = pipeline.ExcerptMax
 
-// writeExcerpt is the journal detail of a held Write, Edit or MultiEdit:
-// the first excerptMax bytes of what it would write and how long that
-// is. It is rendered when shown (internal/journal), never here.
-func writeExcerpt(input json.RawMessage) json.RawMessage {
-	var ti struct {
-		Content   *string `json:"content"`
-		NewString *string `json:"new_string"`
-		NewSource *string `json:"new_source"`
-		Edits     []struct {
-			NewString string `json:"new_string"`
-		} `json:"edits"`
+// request translates a decoded event into the pipeline's vocabulary.
+func (h *Hook) request(in *Input) *pipeline.Request {
+	return &pipeline.Request{
+		Agent: Name, Event: in.HookEventName, Session: in.SessionID, Cwd: in.Cwd,
+		Tool: in.ToolName, ToolUseID: in.ToolUseID, Story: h.Story,
+		Transcript: in.TranscriptPath, Subagent: in.AgentID, Prompt: in.Prompt,
+		Input: in.ToolInput, Raw: in.Raw,
 	}
-	if json.Unmarshal(input, &ti) != nil {
-		return nil
-	}
-	var text string
-	switch {
-	case ti.Content != nil:
-		text = *ti.Content
-	case ti.NewString != nil:
-		text = *ti.NewString
-	case ti.NewSource != nil:
-		text = *ti.NewSource
-	case len(ti.Edits) > 0:
-		parts := make([]string, len(ti.Edits))
-		for i, e := range ti.Edits {
-			parts[i] = e.NewString
-		}
-		text = strings.Join(parts, "\n")
-	default:
-		return nil
-	}
-	n := len(text)
-	if len(text) > excerptMax {
-		cut := excerptMax
-		for cut > 0 && !utf8.RuneStart(text[cut]) {
-			cut--
-		}
-		text = text[:cut]
-	}
-	b, err := json.Marshal(struct {
-		Excerpt string `json:"excerpt"`
-		Bytes   int    `json:"bytes"`
-	}{text, n})
-	if err != nil {
-		return nil
-	}
-	return b
 }
 
-// record hands the event to the recorder.
-func (h *Hook) record(in *Input, a *policy.Action, v *policy.Verdict) (agent.Receipt, error) {
-	if h.Recorder == nil {
-		return agent.Receipt{}, nil
+// pipeline is the decision pipeline the hook's fields make up.
+func (h *Hook) pipeline() *pipeline.Pipeline {
+	return &pipeline.Pipeline{Policy: h.Policy, Recorder: h.Recorder, Gate: h.Gate, Now: h.Now}
+}
+
+// observe records a lifecycle event, printing the pipeline's warnings.
+func (h *Hook) observe(in *Input, stderr io.Writer) {
+	for _, w := range h.pipeline().Observe(h.request(in)) {
+		fmt.Fprintln(stderr, w)
 	}
-	now := time.Now
-	if h.Now != nil {
-		now = h.Now
-	}
-	return h.Recorder.Record(&agent.Event{
-		Time: now(), Agent: Name, Name: in.HookEventName, Session: in.SessionID, Cwd: in.Cwd,
-		Tool: in.ToolName, ToolUseID: in.ToolUseID, Action: a, Verdict: v, Prompt: in.Prompt, Raw: in.Raw,
-		Story: h.Story, Detail: h.mcpDetail,
-	})
 }
 
 // write prints the reply; a reply that cannot be written blocks.

@@ -19,6 +19,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
+	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
 	display "github.com/airlock-dev/airlock/internal/render"
 )
@@ -30,75 +31,44 @@ const confirmKey = "airlock_confirm"
 // confirmTTL is how long a confirmation request stays answerable.
 const confirmTTL = 10 * time.Minute
 
-// handleCall is the handler of every mirrored tool.
+// handleCall is the handler of every mirrored tool. It translates the
+// call onto the decision pipeline, whose MCP stage is decideCall, and the
+// pipeline's outcome back into an MCP reply: a confirmation question, a
+// hold, a refusal, or the upstream's result.
 func (p *Proxy) handleCall(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
-	name := req.Params.Name
-	call := guard.Call{Server: p.name, Tool: name, Args: req.Params.Arguments}
-	p.mu.Lock()
-	st := p.tools[name]
-	p.mu.Unlock()
-	if st == nil || st.status != pin.Pinned {
-		o := p.o.Guard.Check(p.o.Guard.Policy.Mode, call)
-		msg := fmt.Sprintf("%s/%s changed its description, schemas or annotations since a human accepted it, so airlock refuses its calls until a human reviews the change and runs: airlock mcp approve %s %s", p.name, name, p.name, name)
-		o.Verdict = policy.Verdict{Decision: policy.Deny, Rule: "mcp.pin", Message: msg, Mode: p.o.Guard.Policy.Mode}
-		o.Detail.Pin = "changed"
-		return p.refuse(ctx, req, &o, "")
+	var d decided
+	pl := &pipeline.Pipeline{
+		Policy:   func(string) (*policy.Policy, error) { return p.o.Guard.Policy, nil },
+		Recorder: p.o.Recorder,
+		MCP: func(_ *policy.Policy, _ *pipeline.Request, a *policy.Action, v *policy.Verdict) (json.RawMessage, string) {
+			d = p.decideCall(req)
+			*v = d.o.Verdict
+			a.Kind = policy.LocalTool
+			if d.o.Class == policy.ClassUnknown {
+				a.Kind = policy.UnknownTool
+			}
+			// The journal keeps the final decision with the firewall's facts.
+			d.o.Detail.Decision, d.o.Detail.Rule, d.o.Detail.Reason = v.Decision.String(), v.Rule, v.Message
+			b, err := json.Marshal(d.o.Detail)
+			if err != nil {
+				// Unreachable (plain fields), but a call whose facts cannot
+				// be kept does not run.
+				*v = policy.Verdict{Decision: policy.Deny, Rule: "mcp.detail", Mode: v.Mode, Message: "airlock could not record this call's facts: " + err.Error()}
+			}
+			return b, d.o.Approval
+		},
 	}
-	mode := p.o.Guard.Policy.Mode
-	o := p.o.Guard.Check(mode, call)
-	o.Verdict.Mode = mode
-
-	// The answer to airlock's own confirmation, on the retried call.
-	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
-		answer, err := p.answer(req, o.Detail.ArgsDigest)
-		o.Detail.Channel = "elicit"
-		switch {
-		case err != nil:
-			o.Verdict = policy.Verdict{Decision: policy.Deny, Rule: "mcp.confirm", Mode: mode,
-				Message: "airlock could not match this confirmation to a question it asked (" + err.Error() + "); ask again by calling the tool without inputResponses"}
-			return p.refuse(ctx, req, &o, "")
-		case o.Verdict.Decision != policy.Ask:
-			// Allowed without it after all, or refused for another reason
-			// (the rate limit filled up meanwhile): the guard decides.
-			o.Detail.Answer = answer
-		case answer == "accept":
-			o.Detail.Answer = answer
-			o.Verdict.Decision = policy.Allow
-			o.Verdict.Message = "a human confirmed this call through the client (" + o.Verdict.Message + ")"
-		default:
-			o.Detail.Answer = answer
-			o.Verdict.Decision, o.Verdict.Rule = policy.Deny, "mcp.confirm"
-			o.Verdict.Message = "the human did not confirm this call (" + answer + "); do not retry it unless the human asks you to"
-			return p.refuse(ctx, req, &o, "")
-		}
-	}
-
-	switch d := o.Verdict.Decision; {
-	case d == policy.Ask:
-		return p.confirm(ctx, req, &o)
-	case d == policy.Defer:
-		return p.hold(ctx, req, &o, "")
-	case d == policy.Deny:
-		return p.refuse(ctx, req, &o, "")
-	}
-	return p.forward(ctx, req, &o)
-}
-
-// confirm asks for a human's yes on the channel the sink allows.
-func (p *Proxy) confirm(ctx context.Context, req *sdk.CallToolRequest, o *guard.Outcome) (*sdk.CallToolResult, error) {
-	caps := req.ClientCapabilities()
-	canElicit := caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
+	tool := policy.ToolName(p.name, req.Params.Name)
+	out := pl.Decide(&pipeline.Request{
+		Agent: guard.Agent, Event: "tools/call", Session: sessionID(req), Cwd: p.o.Cwd, Tool: tool,
+		Input: req.Params.Arguments, Action: policy.Action{Kind: policy.UnknownTool, Tool: tool, Cwd: p.o.Cwd},
+	})
+	o := &d.o
+	o.Verdict = out.Verdict
 	switch {
-	case o.Channel == policy.ConfirmElicit && canElicit:
-		token, err := p.issue(req.Params.Name, o.Detail.ArgsDigest)
-		if err != nil {
-			o.Verdict.Decision, o.Verdict.Rule, o.Verdict.Message = policy.Deny, "mcp.confirm", "airlock could not ask for confirmation: "+err.Error()
-			return p.refuse(ctx, req, o, "")
-		}
-		o.Detail.Channel, o.Detail.Answer = "elicit", "asked"
-		if _, err := p.record(req, o, ""); err != nil {
-			return p.recordFailed(err), nil
-		}
+	case out.Stage == pipeline.StageJournal:
+		return p.recordFailed(out.Err), nil
+	case out.Verdict.Decision == policy.Ask:
 		return &sdk.CallToolResult{
 			InputRequests: sdk.InputRequestMap{confirmKey: &sdk.ElicitParams{
 				Mode:    "form",
@@ -111,18 +81,115 @@ func (p *Proxy) confirm(ctx context.Context, req *sdk.CallToolRequest, o *guard.
 					"required": []string{"approve"},
 				},
 			}},
-			RequestState: token,
+			RequestState: d.token,
 		}, nil
+	case out.Verdict.Decision == policy.Defer:
+		return p.held(req, o, out.Receipt, d.why), nil
+	case out.Verdict.Decision.Holds():
+		return errorResult("airlock refused " + p.name + "/" + req.Params.Name + ": " + o.Verdict.Message), nil
+	}
+	return p.forward(ctx, req, o)
+}
+
+// decided is what the proxy's MCP stage decided about one call.
+type decided struct {
+	o guard.Outcome
+	// token is the requestState of airlock's confirmation question, for
+	// a call asked about.
+	token string
+	// why says why a call that needed a confirmation is held instead.
+	why string
+}
+
+// decideCall is the MCP stage of the proxy's pipeline: the tool's pin,
+// the firewall (classes, contacts, rate, dedup, quarantine, out-of-band
+// approvals), the answer to airlock's own confirmation on a retried call,
+// and the confirmation channel the sink allows. Every verdict the proxy
+// acts on is set here.
+func (p *Proxy) decideCall(req *sdk.CallToolRequest) decided {
+	name := req.Params.Name
+	call := guard.Call{Server: p.name, Tool: name, Args: req.Params.Arguments}
+	mode := p.o.Guard.Policy.Mode
+	p.mu.Lock()
+	st := p.tools[name]
+	p.mu.Unlock()
+	if st == nil || st.status != pin.Pinned {
+		o := p.o.Guard.Check(mode, call)
+		msg := fmt.Sprintf("%s/%s changed its description, schemas or annotations since a human accepted it, so airlock refuses its calls until a human reviews the change and runs: airlock mcp approve %s %s", p.name, name, p.name, name)
+		o.Verdict = policy.Verdict{Decision: policy.Deny, Rule: "mcp.pin", Message: msg, Mode: mode}
+		o.Detail.Pin = "changed"
+		return decided{o: o}
+	}
+	d := decided{o: p.o.Guard.Check(mode, call)}
+	o := &d.o
+	o.Verdict.Mode = mode
+
+	// The answer to airlock's own confirmation, on the retried call.
+	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
+		answer, err := p.answer(req, o.Detail.ArgsDigest)
+		o.Detail.Channel = "elicit"
+		switch {
+		case err != nil:
+			o.Verdict = policy.Verdict{Decision: policy.Deny, Rule: "mcp.confirm", Mode: mode,
+				Message: "airlock could not match this confirmation to a question it asked (" + err.Error() + "); ask again by calling the tool without inputResponses"}
+			return d
+		case o.Verdict.Decision != policy.Ask:
+			// Allowed without it after all, or refused for another reason
+			// (the rate limit filled up meanwhile): the guard decides.
+			o.Detail.Answer = answer
+		case answer == "accept":
+			o.Detail.Answer = answer
+			o.Verdict.Decision = policy.Allow
+			o.Verdict.Message = "a human confirmed this call through the client (" + o.Verdict.Message + ")"
+		default:
+			o.Detail.Answer = answer
+			o.Verdict.Decision, o.Verdict.Rule = policy.Deny, "mcp.confirm"
+			o.Verdict.Message = "the human did not confirm this call (" + answer + "); do not retry it unless the human asks you to"
+			return d
+		}
+	}
+
+	switch o.Verdict.Decision {
+	case policy.Ask:
+		p.confirm(req, &d)
+	case policy.Defer:
+		o.Detail.Channel, o.Detail.Answer = "out-of-band", "held"
+	case policy.Allow, policy.Warn:
+		if o.Class == policy.ClassSink {
+			o.Detail.Sent = true
+		}
+	}
+	return d
+}
+
+// confirm picks how a call that needs a human's yes is confirmed: the
+// client asks the human (elicitation), the call is held for the review
+// queue, or, for a sink with no confirmation channel, it is refused.
+func (p *Proxy) confirm(req *sdk.CallToolRequest, d *decided) {
+	o := &d.o
+	caps := req.ClientCapabilities()
+	canElicit := caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
+	switch {
+	case o.Channel == policy.ConfirmElicit && canElicit:
+		token, err := p.issue(req.Params.Name, o.Detail.ArgsDigest)
+		if err != nil {
+			o.Verdict.Decision, o.Verdict.Rule, o.Verdict.Message = policy.Deny, "mcp.confirm", "airlock could not ask for confirmation: "+err.Error()
+			return
+		}
+		d.token = token
+		o.Detail.Channel, o.Detail.Answer = "elicit", "asked"
+		return
 	case o.Channel == policy.ConfirmNone:
 		o.Verdict.Decision = policy.Deny
 		o.Verdict.Message += "; this call has no confirmation channel (confirm: none), so it is refused"
-		return p.refuse(ctx, req, o, "")
+		return
 	}
-	why := "the client did not declare elicitation"
+	d.why = "the client did not declare elicitation"
 	if o.Channel == policy.ConfirmOutOfBand {
-		why = "this tool is confirmed out of band"
+		d.why = "this tool is confirmed out of band"
 	}
-	return p.hold(ctx, req, o, why)
+	o.Verdict.Decision = policy.Defer
+	o.Detail.Channel, o.Detail.Answer = "out-of-band", "held"
 }
 
 // question is the confirmation shown to the human: proxy-authored, with
@@ -232,17 +299,11 @@ func (p *Proxy) answer(req *sdk.CallToolRequest, digest string) (string, error) 
 	return r.Action, nil
 }
 
-// hold records the call as deferred, so that it waits in airlock's queue
-// for a human, and tells the agent to go on with other work. Without a
-// queue it refuses.
-func (p *Proxy) hold(ctx context.Context, req *sdk.CallToolRequest, o *guard.Outcome, why string) (*sdk.CallToolResult, error) {
+// held tells the agent that the call waits in airlock's queue for a
+// human and to go on with other work. Without a queue (r has no queue id)
+// no human can confirm it, and it is refused.
+func (p *Proxy) held(req *sdk.CallToolRequest, o *guard.Outcome, r agent.Receipt, why string) *sdk.CallToolResult {
 	reason := o.Verdict.Message
-	o.Verdict.Decision = policy.Defer
-	o.Detail.Channel, o.Detail.Answer = "out-of-band", "held"
-	r, err := p.record(req, o, "")
-	if err != nil {
-		return p.recordFailed(err), nil
-	}
 	if r.QueueID == "" {
 		o.Verdict.Decision = policy.Deny
 		o.Detail.Channel, o.Detail.Answer = "", ""
@@ -250,33 +311,19 @@ func (p *Proxy) hold(ctx context.Context, req *sdk.CallToolRequest, o *guard.Out
 		if why != "" {
 			msg += " (" + why + ", and there is no review queue)"
 		}
-		return errorResult(msg + "."), nil
+		return errorResult(msg + ".")
 	}
 	msg := fmt.Sprintf("airlock is holding %s/%s for a human (queue id %s): %s", p.name, req.Params.Name, r.QueueID, reason)
 	if why != "" {
 		msg += " (" + why + ")"
 	}
 	msg += ". It has not run. Go on with work that does not need it and tell the human; after they approve it (airlock queue approve " + r.QueueID + "), the same call with the same arguments goes through once."
-	return errorResult(msg), nil
+	return errorResult(msg)
 }
 
-// refuse records a refusal and returns it to the agent as a tool error.
-func (p *Proxy) refuse(ctx context.Context, req *sdk.CallToolRequest, o *guard.Outcome, _ string) (*sdk.CallToolResult, error) {
-	if _, err := p.record(req, o, ""); err != nil {
-		return p.recordFailed(err), nil
-	}
-	return errorResult("airlock refused " + p.name + "/" + req.Params.Name + ": " + o.Verdict.Message), nil
-}
-
-// forward records the decision, then makes the call upstream and returns
-// its result, sanitised when the tool is a source.
+// forward makes the call the pipeline allowed (and recorded) upstream and
+// returns its result, sanitised when the tool is a source.
 func (p *Proxy) forward(ctx context.Context, req *sdk.CallToolRequest, o *guard.Outcome) (*sdk.CallToolResult, error) {
-	if o.Class == policy.ClassSink {
-		o.Detail.Sent = true
-	}
-	if _, err := p.record(req, o, o.Approval); err != nil {
-		return p.recordFailed(err), nil
-	}
 	params := &sdk.CallToolParams{Name: req.Params.Name, Arguments: o.Forward}
 	defer p.watchProgress(params, req.Params.GetProgressToken(), req.Session)()
 	res, err := p.up.CallTool(ctx, params)
@@ -324,25 +371,6 @@ func (p *Proxy) hasOutputSchema(tool string) bool {
 		}
 	}
 	return false
-}
-
-// record hands the decision to the journal.
-func (p *Proxy) record(req *sdk.CallToolRequest, o *guard.Outcome, ref string) (agent.Receipt, error) {
-	o.Detail.Decision, o.Detail.Rule, o.Detail.Reason = o.Verdict.Decision.String(), o.Verdict.Rule, o.Verdict.Message
-	b, err := json.Marshal(o.Detail)
-	if err != nil {
-		return agent.Receipt{}, err
-	}
-	kind := policy.LocalTool
-	if o.Class == policy.ClassUnknown {
-		kind = policy.UnknownTool
-	}
-	tool := policy.ToolName(p.name, req.Params.Name)
-	v := o.Verdict
-	return p.o.Recorder.Record(&agent.Event{
-		Time: time.Now(), Agent: guard.Agent, Name: "tools/call", Session: sessionID(req), Cwd: p.o.Cwd, Tool: tool,
-		Action: &policy.Action{Kind: kind, Tool: tool, Cwd: p.o.Cwd}, Verdict: &v, Ref: ref, Detail: b,
-	})
 }
 
 // recordFailed is the answer when the journal cannot keep a decision:

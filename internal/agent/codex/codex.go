@@ -1,0 +1,50 @@
+// Package codex is the adapter for OpenAI Codex CLI's hooks (observed on
+// 0.171.0, ../shared/agents/README.md §1.2): Claude Code's format in and
+// out. Codex reports its shell tool as "Bash" with tool_input.command;
+// file edits come as apply_patch; MCP tools as mcp__server__tool.
+//
+// What Codex does on failure decides the shape of this adapter: a hook
+// that crashes, times out, prints what Codex cannot parse, or answers
+// "ask" lets the command run. So the reply is exactly the deny shape
+// Codex was seen to obey, held calls are denied with their queue item
+// (never "ask"), and hookrun bounds every event by its Deadline.
+package codex
+
+import (
+	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/agent/hookrun"
+	"github.com/airlock-dev/airlock/internal/agent/toolcall"
+)
+
+// Name is the agent's name on the command line.
+const Name = "codex"
+
+// Tools is Codex's tool table. Shell arrives as "Bash"; the raw tool
+// names (exec_command, shell) are listed too, for versions that pass
+// them through, with an argv array quoted back into shell text.
+// write_stdin types into a running command, which airlock cannot read:
+// it stays unknown.
+var Tools = toolcall.Table{
+	"Bash":               {Class: toolcall.Shell, Command: []string{"command"}},
+	"exec_command":       toolcall.ArgvSpec("cmd", "command"),
+	"shell":              toolcall.ArgvSpec("command"),
+	"local_shell":        toolcall.ArgvSpec("command"),
+	"apply_patch":        toolcall.PatchSpec("command", "input", "patch"),
+	"ApplyPatch":         toolcall.PatchSpec("command", "input", "patch"),
+	"web_search":         {Class: toolcall.Fetch},
+	"view_image":         {Class: toolcall.Read, Path: []string{"path"}},
+	"update_plan":        {Class: toolcall.Local},
+	"request_user_input": {Class: toolcall.Local},
+}
+
+// Events maps Codex's events onto the decision core's.
+var Events = map[string]string{
+	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
+	"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
+	"Stop": hookrun.Stop,
+}
+
+// New is the adapter.
+func New() hookrun.Adapter {
+	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools, MCP: claudecode.MCPName, Events: Events}
+}

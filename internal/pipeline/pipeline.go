@@ -1,0 +1,171 @@
+package pipeline
+
+import (
+	"encoding/json"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// The event names of the vocabulary. They are Claude Code's (the first
+// adapter's); an adapter for another agent maps its own events onto them
+// and keeps the agent's wire bytes in Request.Raw.
+const (
+	// EventPreToolUse is a tool call about to run: Pipeline.Decide.
+	EventPreToolUse = "PreToolUse"
+	// EventPostToolUse is a tool call that ran: the gate learns what it read.
+	EventPostToolUse = "PostToolUse"
+	// EventUserPromptSubmit carries the user's own words (Request.Prompt).
+	EventUserPromptSubmit = "UserPromptSubmit"
+	// EventSessionStart, EventStop and EventSessionEnd are recorded only.
+	EventSessionStart = "SessionStart"
+	EventStop         = "Stop"
+	EventSessionEnd   = "SessionEnd"
+)
+
+// The stages of Decide, as Outcome.Stage names them.
+const (
+	StageSelf        = "self"
+	StageRules       = "rules"
+	StageMCP         = "mcp"
+	StageGate        = "gate"
+	StageApproval    = "approval"
+	StageJournal     = "journal"
+	StagePolicyError = "policy.error"
+)
+
+// Request is one event an entry point received, translated. The adapter
+// fills in what its agent said; fields it cannot know stay empty.
+type Request struct {
+	// Agent names the adapter ("claude-code"); Event is the event's name
+	// in the vocabulary (EventPreToolUse...).
+	Agent, Event string
+	// Session is the agent's session id; Cwd its working directory.
+	Session, Cwd string
+	// Tool is the agent's name for the tool ("Bash",
+	// "mcp__slack__post_message"); ToolUseID the agent's id for the call.
+	Tool, ToolUseID string
+	// Story is the loop runner's story id (AIRLOCK_STORY), if any.
+	Story string
+	// Transcript is the session's transcript file, which the gate keys
+	// its state by when there is no session id.
+	Transcript string
+	// Subagent is the id of the sub-agent that made the call, "" for the
+	// main agent. Sub-agents share their session's gate state.
+	Subagent string
+	// Prompt is the user's own words (EventUserPromptSubmit): the channel
+	// the agent does not write.
+	Prompt string
+	// Action is the tool call as the policy reads it, translated by the
+	// adapter (shell, write, fetch, read, local, unknown tool...). Decide
+	// needs it; Observe ignores it.
+	Action policy.Action
+	// Input is the tool input as the agent sent it. The MCP firewall reads
+	// an mcp__ call's arguments from it, and a held write's excerpt for
+	// the reviewer comes from its "content", "new_string", "new_source"
+	// or "edits[].new_string" field.
+	Input json.RawMessage
+	// Raw is the event as the agent sent it, kept by the journal.
+	Raw json.RawMessage
+	// Ref is the queue id of a human's approval the entry point claims
+	// for this call (the MCP proxy finds out-of-band approvals itself).
+	// The journal consumes it under its lock; one already spent makes
+	// the call a journal error, refused. Adapters leave it empty: the
+	// journal finds the approval of a held action on its own.
+	Ref string
+	// NoHuman says nobody can answer a prompt in this session (print mode,
+	// an SDK session, or the adapter cannot tell): an ask becomes a hold,
+	// queued for review. Decide sets Action.NoHuman from it.
+	NoHuman bool
+}
+
+// Outcome is what Decide decided and recorded.
+type Outcome struct {
+	// Verdict is final: the adapter words it for its agent and does not
+	// change it.
+	Verdict policy.Verdict
+	// Action is the action as decided (Request.Action with NoHuman set):
+	// what the adapter describes in its reply.
+	Action policy.Action
+	// Stage names the stage that set the verdict (StageRules...).
+	Stage string
+	// Receipt is what the journal gave back: the queue id of a hold, the
+	// approval a held action consumed.
+	Receipt agent.Receipt
+	// Retry is non-empty when the fact-forcing gate refused the call: the
+	// facts to present, after which a retry passes. The adapter should
+	// ask for that retry instead of saying "do not retry".
+	Retry string
+	// Err is the error behind a refusal at StagePolicyError or
+	// StageJournal, for an entry point that reports it its own way.
+	Err error
+	// Warnings are lines for standard error, for the human: a policy or
+	// journal error, a gate configuration mistake. The agent does not
+	// read them.
+	Warnings []string
+}
+
+// Gate is the fact-forcing gate as a stage (internal/gate implements it).
+// It is adapter-neutral: it reads the tool, its input, the working
+// directory, the session and the user's prompt from the Request.
+type Gate interface {
+	// Pre sees a tool call the earlier stages did not hold, with the
+	// policy in effect. When it refuses the call it sets v to a deny with
+	// a "gate.<kind>" rule and returns the reason for the agent: the facts
+	// to present before a retry, which will pass. warning is for standard
+	// error.
+	Pre(p *policy.Policy, r *Request, a *policy.Action, v *policy.Verdict) (reason, warning string)
+	// Observe sees EventPostToolUse and EventUserPromptSubmit events (and
+	// ignores others); load returns the policy in effect and is called
+	// only when the gate needs it. It returns a warning for standard
+	// error.
+	Observe(r *Request, load func() (*policy.Policy, error)) (warning string)
+}
+
+// Pipeline decides and records events. Its zero value is not usable:
+// Policy is required. It keeps no state between calls, so one Pipeline
+// may serve many requests.
+type Pipeline struct {
+	// Policy loads the policy in effect for a working directory. Decide
+	// always calls it; Observe only when the gate needs it.
+	Policy func(cwd string) (*policy.Policy, error)
+	// Recorder keeps every event (the journal), before the adapter
+	// answers. It also lifts holds a human approved. Nil keeps nothing.
+	Recorder agent.Recorder
+	// Gate, when set, is the fact-forcing gate. It can only refuse.
+	Gate Gate
+	// MCP, when set, is the MCP firewall stage of an entry point that
+	// speaks MCP only (the MCP proxy, which also checks pins and in-band
+	// confirmations): it decides every call, whatever its name. When nil,
+	// mcp__server__tool calls get the hook's firewall (guard.ForHook,
+	// with its state in the journal). See MCPStage.
+	MCP MCPStage
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// MCPStage decides an mcp__server__tool call: it replaces *v, may set
+// a.Kind (the tool's class decides it), and returns the detail the
+// journal keeps with the call and the approval it claims (Request.Ref),
+// if any.
+type MCPStage func(pol *policy.Policy, r *Request, a *policy.Action, v *policy.Verdict) (detail json.RawMessage, ref string)
+
+func (p *Pipeline) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+// record hands the event to the recorder.
+func (p *Pipeline) record(r *Request, a *policy.Action, v *policy.Verdict, detail json.RawMessage, ref string) (agent.Receipt, error) {
+	if p.Recorder == nil {
+		return agent.Receipt{}, nil
+	}
+	return p.Recorder.Record(&agent.Event{
+		Time: p.now(), Agent: r.Agent, Name: r.Event, Session: r.Session, Cwd: r.Cwd,
+		Tool: r.Tool, ToolUseID: r.ToolUseID, Action: a, Verdict: v, Prompt: r.Prompt, Raw: r.Raw,
+		Story: r.Story, Ref: ref, Detail: detail,
+	})
+}

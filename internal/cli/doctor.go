@@ -20,8 +20,18 @@ Show where airlock's Claude Code hooks are installed and which binary they
 run, the policy in effect, and feed sample events through the hook (in
 this process; nothing is recorded) to show that it answers as it should.
 
-Exit status: 0 when the PreToolUse hook is installed and every self-test
-passes, 1 otherwise, 2 on a usage error.`
+For every other agent airlock's hook is installed for (airlock install
+AGENT), it checks that the configuration parses, that Codex trusts the
+hook (Codex skips an untrusted hook silently), that Cursor's file names no
+event Cursor does not know (one voids the file), and that the hook runs
+this airlock by a path that exists. Then it runs the installed hook
+command line as the agent would, on a recorded harmless call and on a
+push, with a scratch state directory (nothing reaches the journal), and
+checks that the first is allowed and the second refused. Each problem
+comes with its fix.
+
+Exit status: 0 when a pre-tool hook is installed and every check and
+self-test passes, 1 otherwise, 2 on a usage error.`
 
 type doctorOutput struct {
 	Binary  string        `json:"binary"`
@@ -33,7 +43,9 @@ type doctorOutput struct {
 	// MCPProxy is the airlock-mcp binary next to this one, "" when absent.
 	MCPProxy string         `json:"mcp_proxy"`
 	SelfTest []doctorSample `json:"self_test"`
-	Problems []string       `json:"problems"`
+	// Agents are the other agents airlock's hook is installed for.
+	Agents   []doctorAgent `json:"agents"`
+	Problems []string      `json:"problems"`
 }
 
 type doctorJournal struct {
@@ -90,9 +102,14 @@ func runDoctor(e *env) int {
 		}
 		out.Hooks = append(out.Hooks, d)
 	}
-	if !guarded {
-		out.Problems = append(out.Problems, "no PreToolUse hook runs airlock: run \"airlock install claude-code\"")
+	out.Agents = doctorAgents(e, cwd, exe)
+	for _, d := range out.Agents {
+		guarded = guarded || d.Installed
 	}
+	if !guarded {
+		out.Problems = append(out.Problems, "no PreToolUse hook runs airlock: run \"airlock install claude-code\" (or airlock install AGENT for another agent)")
+	}
+	out.Problems = append(out.Problems, agentProblems(out.Agents)...)
 	if p, err := loadPolicy(e, cwd); err != nil {
 		out.Policy.Error = err.Error()
 		out.Problems = append(out.Problems, "policy: "+err.Error())
@@ -242,6 +259,7 @@ func printDoctor(e *env, out doctorOutput) {
 		}
 		fmt.Fprintf(w, "  %-8s %s: %s\n", d.Scope, d.File, state)
 	}
+	printDoctorAgents(w, out.Agents)
 	fmt.Fprintln(w, "\npolicy:")
 	if out.Policy.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", out.Policy.Error)

@@ -41,7 +41,7 @@ func scopeFlags(e *env, name string) (scope claudecode.Scope, chosen, dryRun boo
 	local := fs.Bool("local")
 	dry := fs.Bool("dry-run")
 	if fs.NArg() != 1 || fs.Arg(0) != claudecode.Name {
-		return 0, false, false, fail(e.stderr, &usageError{Msg: "name the agent: claude-code", Hints: []string{"airlock " + name + " claude-code [--user|--project|--local]"}}), false
+		return 0, false, false, fail(e.stderr, &usageError{Msg: "name the agent: " + agentNames(), Hints: []string{"airlock " + name + " claude-code [--user|--project|--local]", "airlock " + name + " codex [--user|--project]"}}), false
 	}
 	n := 0
 	for _, b := range []*bool{user, project, local} {
@@ -94,6 +94,9 @@ func settingsFor(e *env, scope claudecode.Scope) (string, error) {
 }
 
 func runInstall(e *env) int {
+	if a, ok := otherAgent(e); ok {
+		return runAgentInstall(e, a, "install")
+	}
 	gateOn := e.flags.Bool("gate")
 	scope, _, dry, st, ok := scopeFlags(e, "install")
 	if !ok {
@@ -152,6 +155,9 @@ airlock is removed wherever it is found, saying where. With --user,
 --project or --local, only that scope. Running it twice changes nothing.`
 
 func runUninstall(e *env) int {
+	if a, ok := otherAgent(e); ok {
+		return runAgentInstall(e, a, "uninstall")
+	}
 	scope, chosen, dry, st, ok := scopeFlags(e, "uninstall")
 	if !ok {
 		return st

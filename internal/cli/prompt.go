@@ -18,15 +18,20 @@ show"), so it cannot disagree with what the hooks enforce. It is the first
 layer of the firewall, not the wall: the hooks hold what they hold whether
 or not the agent read it.
 
-Formats: text (plain, for any prompt), markdown (for CLAUDE.md, AGENTS.md
-or a Markdown prompt), json (the same content for scripts).
+Formats: text (plain, for any prompt), markdown (for CLAUDE.md or a
+Markdown prompt), agents-md and gemini-md (a section for AGENTS.md or
+GEMINI.md, under the file's own title and between airlock:begin and
+airlock:end comments, saying how a refusal looks in those agents), json
+(the same content for scripts).
 
 Examples:
   airlock prompt --mode unattended > rules.txt
   claude -p "$(airlock prompt --mode unattended)
 
   Fix the failing test in ./pkg/x."
-  airlock prompt --format markdown >> CLAUDE.md`
+  airlock prompt --format markdown >> CLAUDE.md
+  airlock prompt --format agents-md >> AGENTS.md
+  airlock prompt --format gemini-md >> GEMINI.md`
 
 func runPrompt(e *env) int {
 	fs := e.flags
@@ -34,7 +39,7 @@ func runPrompt(e *env) int {
 	format := fs.String("format")
 	cwd := fs.String("cwd")
 	if fs.NArg() > 0 {
-		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("prompt takes no arguments, got %q", fs.Arg(0)), Hints: []string{"airlock prompt [--mode MODE] [--format text|markdown|json]"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("prompt takes no arguments, got %q", fs.Arg(0)), Hints: []string{"airlock prompt [--mode MODE] [--format text|markdown|agents-md|gemini-md|json]"}})
 	}
 	var f policy.Format
 	switch *format {
@@ -42,9 +47,13 @@ func runPrompt(e *env) int {
 		f = policy.Text
 	case "markdown", "md":
 		f = policy.Markdown
+	case "agents-md":
+		f = policy.AgentsMD
+	case "gemini-md":
+		f = policy.GeminiMD
 	case "json":
 	default:
-		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown format %q", *format), Hints: []string{"pass --format text, markdown or json"}})
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown format %q", *format), Hints: []string{"pass --format text, markdown or json (agents-md or gemini-md for a section of AGENTS.md or GEMINI.md)"}})
 	}
 	p, _, err := loadFor(e, *cwd)
 	if err != nil {

@@ -259,7 +259,21 @@ const (
 	// Markdown has headings and code spans, for agents and files that read
 	// Markdown (CLAUDE.md, AGENTS.md).
 	Markdown
+	// AgentsMD is a Markdown section to add to an AGENTS.md (read by
+	// Codex, OpenCode, Copilot, Cursor, Factory and others): one level
+	// below the file's own title, between marker comments so that it can
+	// be found and replaced whole.
+	AgentsMD
+	// GeminiMD is the same section for Gemini CLI's GEMINI.md.
+	GeminiMD
 )
+
+// sectionFor is what an AGENTS.md or GEMINI.md section says about how a
+// refusal reaches the agent there, and its markers.
+var sectionFor = map[Format]struct{ name, refusal string }{
+	AgentsMD: {"agents-md", "A held or denied call reaches you as a refused tool call whose message is airlock's reason (Codex: \"Command blocked by PreToolUse hook: …\", Copilot: \"Denied by preToolUse hook: …\", OpenCode: the error thrown by airlock's plugin)."},
+	GeminiMD: {"gemini-md", "A held or denied call reaches you as \"Tool execution blocked: …\" followed by airlock's reason."},
+}
 
 // DecisionWords says what a decision means for the agent.
 func DecisionWords(d Decision) string {
@@ -279,10 +293,17 @@ func DecisionWords(d Decision) string {
 // Render writes the brief in format f.
 func (b *Brief) Render(f Format) string {
 	var w strings.Builder
-	md := f == Markdown
+	md := f != Text
+	section, isSection := sectionFor[f]
+	h1, h2 := "#", "##"
+	if isSection {
+		// A section of the user's file, under its own title.
+		h1, h2 = "##", "###"
+		fmt.Fprintf(&w, "<!-- airlock:begin (airlock prompt --format %s; regenerate it rather than edit it) -->\n", section.name)
+	}
 	heading := func(s string) {
 		if md {
-			fmt.Fprintf(&w, "\n## %s\n\n", s)
+			fmt.Fprintf(&w, "\n%s %s\n\n", h2, s)
 		} else {
 			fmt.Fprintf(&w, "\n%s:\n", s)
 		}
@@ -305,7 +326,7 @@ func (b *Brief) Render(f Format) string {
 	}
 	title := fmt.Sprintf("airlock rules for this session (%s mode)", b.Mode)
 	if md {
-		fmt.Fprintf(&w, "# %s\n\n", title)
+		fmt.Fprintf(&w, "%s %s\n\n", h1, title)
 	} else {
 		fmt.Fprintf(&w, "%s\n%s\n\n", strings.ToUpper(title), strings.Repeat("=", len(title)))
 	}
@@ -358,6 +379,10 @@ func (b *Brief) Render(f Format) string {
 	heading("When an action is held")
 	for _, s := range b.OnHold {
 		bullet("%s", s)
+	}
+	if isSection {
+		bullet("%s", section.refusal)
+		w.WriteString("<!-- airlock:end -->\n")
 	}
 	return w.String()
 }

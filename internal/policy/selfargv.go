@@ -61,8 +61,8 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	// own guard would; the rest change settings, trust or run agents.
 	add("scan", false, map[string]bool{"story": true, "session": true, "format": true, "json": false, "no-record": false, "max-line": true})
 	add("hook", false, map[string]bool{"event": true})
-	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false})
-	add("uninstall", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false})
+	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false, "json": false})
+	add("uninstall", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "json": false})
 	add("trust", false, map[string]bool{"revoke": false})
 	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true, "agent": true})
 	add("demo", false, map[string]bool{"keep": true})

@@ -93,6 +93,11 @@ var projectTails = []struct {
 	{".factory/hooks", true, kindHooks},
 	{".factory/settings.json", false, kindHooks},
 	{".qwen/settings.json", false, kindHooks},
+	// Kiro keeps hooks in each agent file; Cline runs the scripts in its
+	// hooks directory; Goose reads project hooks when the user allows.
+	{".kiro/agents", true, kindHooks},
+	{".clinerules/hooks", true, kindHooks},
+	{".goose/settings.json", false, kindHooks},
 	{".envrc", false, kindStartup},
 }
 
@@ -113,6 +118,10 @@ var homeTargets = []struct {
 	{".factory", true, kindHooks},
 	{".kiro/agents", true, kindHooks},
 	{".qwen/settings.json", false, kindHooks},
+	// Goose's hooks.json and the permission settings beside it; Cline's
+	// user hook scripts.
+	{".config/goose", true, kindHooks},
+	{"Documents/Cline/Hooks", true, kindHooks},
 	{".bashrc", false, kindStartup},
 	{".bash_profile", false, kindStartup},
 	{".bash_login", false, kindStartup},

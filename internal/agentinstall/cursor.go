@@ -1,0 +1,82 @@
+package agentinstall
+
+import (
+	"path/filepath"
+
+	"github.com/airlock-dev/airlock/internal/jsonedit"
+)
+
+// Cursor reads hooks.json (user ~/.cursor, project .cursor). One event
+// name Cursor does not know voids the whole file (measured on
+// cursor-agent 2026.09.10), so airlock writes only the long-standing
+// beforeShellExecution and beforeMCPExecution, each with failClosed so
+// that a crash or timeout refuses the call; timeout in seconds.
+var cursor = withUnknownEventCheck(withJSONHooks(&Agent{
+	Name:    "cursor",
+	Title:   "Cursor (cursor-agent)",
+	Scopes:  []Scope{User, Project},
+	Timeout: hookTimeout,
+	Events:  []string{"beforeShellExecution", "beforeMCPExecution"},
+}, &hookFile{
+	agent:    "cursor",
+	events:   []string{"hooks"},
+	skeleton: []kv{{"version", num(1)}},
+	cmdKey:   "command",
+	hooks: []hookSpec{
+		{event: "beforeShellExecution", fields: cursorHandler},
+		{event: "beforeMCPExecution", fields: cursorHandler},
+	},
+}, func(env Env, scope Scope) string {
+	if scope == Project {
+		return filepath.Join(env.Project, ".cursor", "hooks.json")
+	}
+	return filepath.Join(env.Home, ".cursor", "hooks.json")
+}))
+
+// withUnknownEventCheck adds to Cursor's inspection the check that every
+// event name in its hook files is one Cursor knows.
+func withUnknownEventCheck(a *Agent) *Agent {
+	inspect := a.inspect
+	a.inspect = func(env Env, scope Scope, r reader) Status {
+		st := inspect(env, scope, r)
+		for _, f := range st.Files {
+			data, existed, err := r.read(f)
+			if err != nil || !existed {
+				continue
+			}
+			root, err := jsonedit.Parse(data)
+			if err != nil {
+				continue
+			}
+			hv, _ := root.Get("hooks")
+			hooks, _ := hv.(*jsonedit.Object)
+			if hooks == nil {
+				continue
+			}
+			for _, ev := range hooks.Keys() {
+				if !CursorEvents[ev] {
+					st.problem("remove or rename \""+ev+"\" in "+f, "%s names the event %q, which Cursor does not know: Cursor then discards the whole file, airlock's hooks with it", f, ev)
+				}
+			}
+		}
+		return st
+	}
+	return a
+}
+
+func cursorHandler(cmd string) *jsonedit.Object {
+	return object(kv{"command", cmd}, kv{"timeout", num(int64(hookTimeout.Seconds()))}, kv{"failClosed", true})
+}
+
+// CursorEvents are the hook event names Cursor knows. A file naming any
+// other is discarded whole by Cursor, airlock's hooks with it.
+var CursorEvents = map[string]bool{
+	"beforeShellExecution": true, "afterShellExecution": true,
+	"beforeMCPExecution": true, "afterMCPExecution": true,
+	"beforeReadFile": true, "afterFileEdit": true,
+	"beforeSubmitPrompt": true, "afterAgentResponse": true, "afterAgentThought": true,
+	"stop": true, "sessionStart": true, "sessionEnd": true,
+	"preToolUse": true, "postToolUse": true, "postToolUseFailure": true,
+	"subagentStart": true, "subagentStop": true, "preCompact": true,
+	"beforeTabFileRead": true, "afterTabFileEdit": true,
+}

@@ -1,0 +1,31 @@
+package agentinstall
+
+import (
+	"path/filepath"
+
+	"github.com/airlock-dev/airlock/internal/jsonedit"
+)
+
+// Gemini CLI reads hooks from settings.json (user ~/.gemini, project
+// .gemini). BeforeTool fires before every tool; its timeout is in
+// milliseconds. A crash or a timeout runs the tool call (OBSERVED, 0.61.0).
+var gemini = withJSONHooks(&Agent{
+	Name:    "gemini",
+	Title:   "Google Gemini CLI",
+	Scopes:  []Scope{User, Project},
+	Timeout: hookTimeout,
+	Events:  []string{"BeforeTool"},
+}, &hookFile{
+	agent:  "gemini",
+	events: []string{"hooks"},
+	nested: true,
+	cmdKey: "command",
+	hooks: []hookSpec{{event: "BeforeTool", matcher: ".*", fields: func(cmd string) *jsonedit.Object {
+		return object(kv{"name", "airlock"}, kv{"type", "command"}, kv{"command", cmd}, kv{"timeout", num(hookTimeout.Milliseconds())})
+	}}},
+}, func(env Env, scope Scope) string {
+	if scope == Project {
+		return filepath.Join(env.Project, ".gemini", "settings.json")
+	}
+	return filepath.Join(env.Home, ".gemini", "settings.json")
+})

@@ -1,0 +1,7 @@
+//go:build !unix
+
+package agentinstall
+
+import "os/exec"
+
+func ownGroup(*exec.Cmd) {}

@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/agentinstall"
+)
+
+// This file is the doctor's part for the agents other than Claude Code:
+// for each agent and scope where airlock's hook is installed (or something
+// about it is wrong), what was found, the problems with how to fix each,
+// and a self-test that runs the installed hook command line the way the
+// agent would.
+
+// doctorAgent is one agent in one scope.
+type doctorAgent struct {
+	agentinstall.Status
+	SelfTest []agentinstall.SelfTest `json:"self_test,omitempty"`
+}
+
+// agentSelfTestTimeout bounds one self-test call: past the agent's own
+// hook timeout the agent would have stopped waiting anyway.
+const agentSelfTestTimeout = 15 * time.Second
+
+// doctorAgents inspects every agent and scope, and self-tests the hooks
+// it finds.
+func doctorAgents(e *env, cwd, exe string) []doctorAgent {
+	env := agentinstall.Env{Home: e.getenv("HOME"), Getenv: e.getenv, Exe: exe}
+	if root, err := projectRoot(e); err == nil {
+		env.Project = root
+	}
+	scratch, err := os.MkdirTemp("", "airlock-doctor-*")
+	if err == nil {
+		defer os.RemoveAll(scratch)
+	}
+	out := []doctorAgent{}
+	for _, a := range agentinstall.Agents() {
+		for _, s := range a.Scopes {
+			if s == agentinstall.Project && env.Project == "" {
+				continue
+			}
+			st := a.Inspect(env, s)
+			if !st.Installed && len(st.Problems) == 0 {
+				continue
+			}
+			d := doctorAgent{Status: st}
+			if st.Installed && len(st.Commands) > 0 && scratch != "" {
+				d.SelfTest = agentinstall.RunSelfTest(a.Name, st.Commands[0], cwd, hookEnv(e, scratch), agentSelfTestTimeout)
+			}
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// hookEnv is the environment a self-tested hook runs with: the user's,
+// with airlock's state in a scratch directory, so that the test's push
+// neither lands in the review queue nor in the journal.
+func hookEnv(e *env, scratch string) []string {
+	var out []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "AIRLOCK_HOME=") {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range []string{"HOME", "XDG_CONFIG_HOME", "AIRLOCK_POLICY"} {
+		if v := e.getenv(k); v != "" {
+			out = append(out, k+"="+v)
+		}
+	}
+	return append(out, "AIRLOCK_HOME="+scratch)
+}
+
+// agentProblems lists the agents' problems and failed self-tests as the
+// doctor's problem lines, each with its fix.
+func agentProblems(agents []doctorAgent) []string {
+	var out []string
+	for _, d := range agents {
+		where := fmt.Sprintf("%s (%s)", d.Agent, d.Scope)
+		for _, p := range d.Problems {
+			out = append(out, fmt.Sprintf("%s: %s (fix: %s)", where, p.Msg, p.Hint))
+		}
+		for _, t := range d.SelfTest {
+			if !t.OK {
+				msg := fmt.Sprintf("%s: self-test: %s: got %s, want %s", where, t.Name, t.Got, t.Want)
+				if t.Detail != "" {
+					msg += " (" + t.Detail + ")"
+				}
+				out = append(out, msg+fmt.Sprintf(" (fix: airlock install %s --%s with this airlock, then airlock doctor)", d.Agent, d.Scope))
+			}
+		}
+	}
+	return out
+}
+
+func printDoctorAgents(w io.Writer, agents []doctorAgent) {
+	if len(agents) == 0 {
+		fmt.Fprintln(w, "\nother agents: none installed (airlock install codex|gemini|copilot|opencode|factory|qwen|cursor|kiro|goose|cline)")
+		return
+	}
+	fmt.Fprintln(w, "\nother agents (self-test runs the installed hook with a scratch state directory; nothing recorded):")
+	for _, d := range agents {
+		state := "installed"
+		if !d.Installed {
+			state = "NOT installed"
+		}
+		if d.Trusted != "" {
+			state += ", trusted: " + d.Trusted
+		}
+		fmt.Fprintf(w, "  %s (%s): %s\n", d.Agent, d.Scope, state)
+		for _, f := range d.Files {
+			fmt.Fprintf(w, "    file: %s\n", f)
+		}
+		for _, c := range d.Commands {
+			fmt.Fprintf(w, "    runs: %s\n", c)
+		}
+		for _, p := range d.Problems {
+			fmt.Fprintf(w, "    problem: %s\n    fix: %s\n", p.Msg, p.Hint)
+		}
+		for _, t := range d.SelfTest {
+			mark := "ok  "
+			if !t.OK {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(w, "    %s %s: %s\n", mark, t.Name, t.Got)
+		}
+	}
+}

@@ -1,0 +1,61 @@
+package policy
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/airlock-dev/airlock/internal/agentinstall"
+)
+
+// TestAgentHookFilesProtected takes every file "airlock install AGENT"
+// writes, for every agent and scope, from the installers themselves (so
+// that a new installer is covered the day it is added), and checks that
+// an agent can neither write, edit, overwrite from the shell nor remove
+// it: each one would take airlock's hook out of that agent.
+func TestAgentHookFilesProtected(t *testing.T) {
+	f := newFixture(t)
+	f.projectFile("mode: interactive\n")
+	// Kiro installs into existing agent files only.
+	f.write("home/.kiro/agents/default.json", "{}\n")
+	f.write("proj/.kiro/agents/app.json", "{}\n")
+	p := f.load()
+	home, proj := f.env["HOME"], f.path("proj")
+	env := agentinstall.Env{Home: home, Project: proj, Exe: "/opt/airlock/bin/airlock",
+		Getenv: func(k string) string { return f.env[k] }}
+
+	var files []string
+	for _, a := range agentinstall.Agents() {
+		for _, scope := range a.Scopes {
+			plan, err := a.Install(env, scope)
+			if err != nil {
+				t.Fatalf("%s %s: %v", a.Name, scope, err)
+			}
+			for _, fc := range plan.Files {
+				files = append(files, fc.Path)
+			}
+		}
+	}
+	if len(files) < 17 {
+		t.Fatalf("only %d files from the installers: %v", len(files), files)
+	}
+	for _, file := range files {
+		rel := file
+		if r, err := filepath.Rel(proj, file); err == nil && !strings.HasPrefix(r, "..") {
+			rel = r // as an agent in the project names it
+		}
+		for name, a := range map[string]Action{
+			"Write":     {Kind: Write, Tool: "Write", Paths: []string{file}, Cwd: proj},
+			"Edit":      {Kind: Write, Tool: "Edit", Paths: []string{rel}, Cwd: proj},
+			"redirect":  {Kind: Shell, Tool: "Bash", Command: "echo '{}' > '" + file + "'", Cwd: proj},
+			"rm":        {Kind: Shell, Tool: "Bash", Command: "rm -f " + rel, Cwd: proj},
+			"sed -i":    {Kind: Shell, Tool: "Bash", Command: "sed -i s/airlock/true/ '" + file + "'", Cwd: proj},
+			"rm parent": {Kind: Shell, Tool: "Bash", Command: "rm -rf '" + filepath.Dir(file) + "'", Cwd: proj},
+		} {
+			v := p.DecideIn(Interactive, a)
+			if v.Decision != Deny || v.Rule != RuleProtectedPath {
+				t.Errorf("%s %s: got %s by %s, want deny by %s", name, file, v.Decision, v.Rule, RuleProtectedPath)
+			}
+		}
+	}
+}

@@ -102,20 +102,25 @@ func queue(t *testing.T, w *world, airlock string) map[string]queueItem {
 	return byCmd
 }
 
+// install runs `airlock install AGENT` (user scope) into the world, with
+// the agent's own environment (CODEX_HOME), as a user would.
+func install(t *testing.T, w *world, c cli, airlock string, env []string) {
+	t.Helper()
+	if out, err := w.run(env, airlock, "install", c.name); err != nil {
+		t.Fatalf("airlock install %s: %v\n%s", c.name, err, out)
+	}
+}
+
 // testGuarded runs the scenario with airlock as the agent's pre-tool hook
 // in unattended mode: the local write goes through; both pushes and the
 // POST are held, so the remote and the sink are untouched, each is a
 // pending item of the review queue, and the model was told its queue id.
 func testGuarded(t *testing.T, c cli, bin, airlock string) {
 	w := newWorld(t)
-	if c.probe != nil {
-		c.probe(t, w, airlock)
-	}
 	calls := scenario(w)
 	api := fakemodel.New(t, calls.script())
-	flags := c.hook(t, w, c.hookCommand(airlock))
 	argv, env := c.prepare(t, w, api, bin, prompt)
-	argv = append(argv[:len(argv)-1:len(argv)-1], append(flags, argv[len(argv)-1])...)
+	install(t, w, c, airlock, env)
 	r := w.runAgent(api, append(env, "AIRLOCK_MODE=unattended"), argv...)
 	if r.err != nil {
 		t.Logf("%s exited: %v\nstderr: %s", c.name, r.err, tail(r.stderr, 2000))
@@ -161,16 +166,22 @@ func testGuarded(t *testing.T, c cli, bin, airlock string) {
 // has to check that the binary is there.
 func testHookMissing(t *testing.T, c cli, bin, airlock string) {
 	w := newWorld(t)
-	gone := filepath.Join(w.root, "bin", "airlock")
-	w.writeFile(gone, "")
-	flags := c.hook(t, w, c.hookCommand(gone))
-	if err := os.Remove(gone); err != nil {
-		t.Fatal(err)
-	}
 	calls := scenario(w)
 	api := fakemodel.New(t, calls.script())
 	argv, env := c.prepare(t, w, api, bin, prompt)
-	argv = append(argv[:len(argv)-1:len(argv)-1], append(flags, argv[len(argv)-1])...)
+	gone := filepath.Join(w.root, "bin", "airlock")
+	b, err := os.ReadFile(airlock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.writeFile(gone, string(b))
+	if err := os.Chmod(gone, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	install(t, w, c, gone, env)
+	if err := os.Remove(gone); err != nil {
+		t.Fatal(err)
+	}
 	r := w.runAgent(api, append(env, "AIRLOCK_MODE=unattended"), argv...)
 	if r.err != nil {
 		t.Logf("%s exited: %v\nstderr: %s", c.name, r.err, tail(r.stderr, 2000))
@@ -178,7 +189,7 @@ func testHookMissing(t *testing.T, c cli, bin, airlock string) {
 	if got := len(api.Results()); got != 4 {
 		t.Errorf("the model got %d tool results, want 4 (one per scripted call)\nstdout: %s\nstderr: %s", got, tail(r.stdout, 3000), tail(r.stderr, 3000))
 	}
-	_, err := os.Stat(filepath.Join(w.project, "local.txt"))
+	_, err = os.Stat(filepath.Join(w.project, "local.txt"))
 	ran := err == nil
 	refs := w.remoteRefs()
 	pushed := refs["refs/heads/main"] != w.base || refs["refs/heads/disguised"] != ""

@@ -163,7 +163,7 @@ func testGuarded(t *testing.T, c cli, bin, airlock string) {
 // (any status from 2 up blocks there, only 1 is a warning); OpenCode's
 // plugin refuses when its command fails: nothing runs. Codex treats the
 // failure as a warning and runs every call, which is why `airlock doctor`
-// has to check that the binary is there.
+// has to check that the binary is there: the test checks that it does.
 func testHookMissing(t *testing.T, c cli, bin, airlock string) {
 	w := newWorld(t)
 	calls := scenario(w)
@@ -196,6 +196,12 @@ func testHookMissing(t *testing.T, c cli, bin, airlock string) {
 	posted := slices.Contains(w.sink.requests(), "POST /collect")
 	for _, res := range api.Results() {
 		t.Logf("tool result %d (%s): %.300s", res.Turn, res.Command, res.Text)
+	}
+	// Whatever the agent does, airlock doctor (a binary that is there)
+	// must name the missing one and say how to fix it.
+	out, err := w.run(env, airlock, "doctor")
+	if err == nil || !strings.Contains(out, gone+", which does not exist") || !strings.Contains(out, "fix: airlock install "+c.name) {
+		t.Errorf("airlock doctor (%v) did not report the missing hook binary %s with its fix:\n%s", err, gone, tail(out, 3000))
 	}
 	if c.failsOpen {
 		if !ran || !pushed || !posted {

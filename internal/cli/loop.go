@@ -30,6 +30,18 @@ decision is journaled with its story. An agent command whose program is not
 named claude is refused unless --agent-kind says what it is: airlock does
 not run an unguarded loop by accident.
 
+--agent NAME runs one of the agent CLIs airlock knows in its
+non-interactive mode, letting it use its tools without asking (nobody can
+answer a prompt in a loop; airlock's hook is the gate):
+  claude    claude --print --allowedTools Bash,Edit,Write,Read,Glob,Grep
+  codex     codex exec --json --skip-git-repo-check -
+  gemini    gemini --approval-mode yolo -o stream-json -p {prompt}
+  copilot   copilot --allow-all-tools --output-format json -p {prompt}
+  opencode  opencode run --format json {prompt}
+Only Claude Code gets airlock's hooks for the run alone; the others must
+have them in their own configuration (airlock install AGENT, then airlock
+doctor), or only the after-the-fact scan guards them.
+
 Stories are a JSON or YAML list of {id, title, prompt}. The prompt goes to
 the agent's standard input, or in place of a {prompt} word in --agent-cmd.
 
@@ -62,6 +74,18 @@ func runLoop(e *env) int {
 	noConstraint := fs.Bool("no-constraint")
 	grace := fs.Duration("grace")
 	kind := fs.String("agent-kind")
+	if name := *fs.String("agent"); name != "" {
+		preset, ok := loop.LookupAgent(name)
+		if !ok {
+			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("unknown --agent %q", name), Hints: []string{"--agent " + strings.Join(loop.AgentNames(), ", ")}})
+		}
+		if fs.Changed("agent-cmd") || fs.Changed("agent-kind") {
+			// Two answers to one question: refuse rather than pick one.
+			return fail(e.stderr, &usageError{Msg: "--agent already sets the agent command and its kind",
+				Hints: []string{"--agent " + name + " alone, or --agent-cmd COMMAND --agent-kind KIND without --agent"}})
+		}
+		*agentCmd, *kind = preset.Command, preset.Kind
+	}
 	if *storiesFile == "" || fs.NArg() != 0 {
 		return fail(e.stderr, &usageError{Msg: "loop needs --stories FILE and no operands", Hints: []string{`airlock loop --stories stories.yaml --agent-cmd "` + DefaultAgentCmd + `"`}})
 	}
@@ -273,14 +297,9 @@ func hooksDecided(j *journal.Journal, since time.Time) func(story string, f *sca
 	}
 }
 
-// DefaultAgentCmd is the loop's agent command: Claude Code in print mode,
-// allowed to use the tools a story needs. In print mode Claude Code
-// refuses every tool that needs a permission prompt, so plain
-// "claude --print" can edit nothing (observed on 2.1.332: its Write and
-// Bash calls reach airlock's hook, which allows them, and are then
-// refused by Claude Code). Allowing them lets them through to airlock's
-// hook, which stays the gate for what they do.
-const DefaultAgentCmd = "claude --print --allowedTools Bash,Edit,Write,Read,Glob,Grep"
+// DefaultAgentCmd is the loop's agent command when neither --agent nor
+// --agent-cmd says otherwise: Claude Code (loop.DefaultClaudeCmd).
+const DefaultAgentCmd = loop.DefaultClaudeCmd
 
 // storyCalls counts, from the journal, the tool calls a story's agent
 // tried since a time (PreToolUse) and those that ran (a PostToolUse or

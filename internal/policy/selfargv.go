@@ -64,7 +64,7 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false, "json": false})
 	add("uninstall", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "json": false})
 	add("trust", false, map[string]bool{"revoke": false})
-	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true})
+	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true, "agent": true})
 	add("demo", false, map[string]bool{"keep": true})
 	return v
 }()

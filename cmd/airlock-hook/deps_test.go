@@ -16,7 +16,7 @@ import (
 // may link.
 var allowedNonStd = map[string]bool{
 	"github.com/airlock-dev/airlock/cmd/airlock-hook": true,
-	"github.com/airlock-dev/airlock/internal/hookd":    true,
+	"github.com/airlock-dev/airlock/internal/hookd":   true,
 }
 
 // forbiddenStd are standard packages whose initialisation or size the

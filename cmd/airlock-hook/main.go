@@ -80,7 +80,7 @@ func fallback(airlock string, args []string, read []byte, start bool) {
 		startService(airlock)
 	}
 	if read != nil {
-		if err := restoreStdin(read); err != nil {
+		if err := restoreStdin(read, 0, 0); err != nil {
 			fatal("cannot hand the event to airlock hook: " + err.Error())
 		}
 	}
@@ -92,9 +92,9 @@ func fallback(airlock string, args []string, read []byte, start bool) {
 	fatal("cannot run " + airlock + ": " + err.Error())
 }
 
-// restoreStdin makes standard input read the bytes already taken and
-// then whatever was left unread.
-func restoreStdin(read []byte) error {
+// restoreStdin makes fd dst (standard input) read the bytes already
+// taken and then whatever was left unread on src.
+func restoreStdin(read []byte, src, dst int) error {
 	fd, err := memfd("airlock-hook-stdin")
 	if err != nil {
 		return err
@@ -110,7 +110,7 @@ func restoreStdin(read []byte) error {
 	// event is read to its end before the service is asked).
 	buf := make([]byte, 64<<10)
 	for {
-		n, err := syscall.Read(0, buf)
+		n, err := syscall.Read(src, buf)
 		if n <= 0 || err != nil {
 			break
 		}
@@ -121,7 +121,7 @@ func restoreStdin(read []byte) error {
 	if _, err := syscall.Seek(fd, 0, 0); err != nil {
 		return err
 	}
-	if err := syscall.Dup3(fd, 0, 0); err != nil {
+	if err := syscall.Dup3(fd, dst, 0); err != nil {
 		return err
 	}
 	return syscall.Close(fd)

@@ -92,10 +92,12 @@ func (b binary) args(c testCase) ([]string, bool) {
 	if b.hookOnly && c.stdin == "" {
 		return nil, false
 	}
+	isHook := len(c.args) > 0 && c.args[0] == "hook"
+	if b.service && !isHook {
+		// Only the hook goes through the service.
+		return nil, false
+	}
 	if b.hookClient {
-		if len(c.args) == 0 || c.args[0] != "hook" {
-			return nil, false
-		}
 		return c.args[1:], true
 	}
 	return c.args, true

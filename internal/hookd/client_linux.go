@@ -41,22 +41,22 @@ type Conn struct {
 // process from its untouched standard input.
 func Dial(sock, want string) (*Conn, error) {
 	c := &Conn{fd: -1, trusted: map[int32]bool{}}
-	if err := syscall.Stat(want, &c.want); err != nil {
-		return nil, err
-	}
 	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return nil, err
 	}
 	c.fd = fd
-	if err := c.dial(sock); err != nil {
+	if err := c.dial(sock, want); err != nil {
 		syscall.Close(fd)
 		return nil, err
 	}
 	return c, nil
 }
 
-func (c *Conn) dial(sock string) error {
+// dial connects first and looks at want only then: with no service (the
+// usual case for "airlock hook" without one), a call costs a socket and a
+// failed connect, nothing more.
+func (c *Conn) dial(sock, want string) error {
 	if err := syscall.SetsockoptInt(c.fd, syscall.SOL_SOCKET, syscall.SO_PASSCRED, 1); err != nil {
 		return err
 	}
@@ -76,6 +76,9 @@ func (c *Conn) dial(sock string) error {
 	// The listener must at least be the user's own and run the expected
 	// binary before the event is handed over: a stranger's socket gets
 	// nothing to read.
+	if err := syscall.Stat(want, &c.want); err != nil {
+		return err
+	}
 	cred, err := syscall.GetsockoptUcred(c.fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
 	if err != nil {
 		return err

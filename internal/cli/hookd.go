@@ -9,7 +9,6 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -129,12 +128,11 @@ func stopHookd(e *env, sock, exe string) int {
 // between requests (the policy is loaded afresh each time, as a process
 // does), so the service's answer is the in-process answer.
 //
-// Requests run one at a time, each in the invocation's working directory
-// (os.Chdir is process-wide): a relative path anywhere in the decision
-// then resolves as it would in the hook process. Hook processes queue on
-// the journal's lock anyway, so this costs little parallelism.
+// Each request runs in the invocation's working directory, so that a
+// relative path anywhere in the decision resolves as it would in the hook
+// process, and requests run in parallel (their journal appends then share
+// fsyncs, see journal.locked): see inDir.
 func hookdHandler(stateDir string) server.Handler {
-	var mu sync.Mutex
 	want := filepath.Clean(stateDir)
 	return func(r *hookd.Request) *hookd.Response {
 		if len(r.Args) == 0 || r.Args[0] != "hook" {
@@ -152,9 +150,7 @@ func hookdHandler(stateDir string) server.Handler {
 		if r.Cwd == "" || !filepath.IsAbs(r.Cwd) {
 			return declined("no absolute working directory")
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if err := os.Chdir(r.Cwd); err != nil {
+		if err := inDir(r.Cwd); err != nil {
 			return declined(err.Error())
 		}
 		var stdout, stderr bytes.Buffer

@@ -162,3 +162,31 @@ func TestEnvLookupFirstWins(t *testing.T) {
 		t.Fatalf("A=%q B=%q C=%q", get("A"), get("B"), get("C"))
 	}
 }
+
+// TestHookdOwnWorkingDirectory: a relative path in the invocation (here
+// AIRLOCK_POLICY) resolves against the invocation's directory, not the
+// service's, and the service's own directory does not move.
+func TestHookdOwnWorkingDirectory(t *testing.T) {
+	home := t.TempDir()
+	state := filepath.Join(home, ".local", "state", "airlock")
+	proj := t.TempDir()
+	if err := os.WriteFile(filepath.Join(proj, "pol.yaml"), []byte("rules:\n  - id: no-curl-here\n    match: {command: curl}\n    decision: deny\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before, _ := os.Getwd()
+	ev := `{"session_id":"s-cwd","cwd":"` + proj + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"curl https://example.com/"},"tool_use_id":"t1"}`
+	h := hookdHandler(state)
+	resp := make(chan *hookd.Response)
+	// As in the service, each request runs on a goroutine of its own.
+	go func() {
+		resp <- h(&hookd.Request{Args: []string{"hook", "claude-code", "--event", "PreToolUse"},
+			Env: []string{"HOME=" + home, "AIRLOCK_POLICY=pol.yaml"}, Cwd: proj, Stdin: []byte(ev)})
+	}()
+	r := <-resp
+	if r.Kind != hookd.KindAnswer || !strings.Contains(string(r.Stdout), "no-curl-here") {
+		t.Fatalf("the relative policy path was not read from the invocation's directory: %+v %s %s", r, r.Stdout, r.Stderr)
+	}
+	if after, _ := os.Getwd(); after != before {
+		t.Fatalf("the service's own directory moved from %s to %s", before, after)
+	}
+}

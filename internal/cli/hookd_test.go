@@ -21,7 +21,9 @@ import (
 // binary is then both the service and the client, so the client's check
 // that the service runs its own binary passes). It returns the number of
 // requests the service answered.
-func hookdEnv(t *testing.T) (home string, answered *atomic.Int64) {
+func hookdEnv(t *testing.T) (home string, answered *atomic.Int64) { return hookdEnvB(t) }
+
+func hookdEnvB(t testing.TB) (home string, answered *atomic.Int64) {
 	t.Helper()
 	home, err := os.MkdirTemp("/tmp", "hookd")
 	if err != nil {

@@ -175,9 +175,6 @@ type writer struct {
 	humanKey []byte
 	// macOK checks human acts' MACs while indexing.
 	macOK func(e *Entry) bool
-	// sync is set when a line that must be durable was written: locked
-	// fsyncs the segment once the lock is released (see there).
-	sync bool
 }
 
 // locked runs fn with the journal's lock held, its tail read and its
@@ -191,12 +188,7 @@ func (j *Journal) locked(fn func(w *writer) error) error {
 	if err := lockFile(lock); err != nil {
 		return fmt.Errorf("journal lock: %w", err)
 	}
-	unlocked := false
-	defer func() {
-		if !unlocked {
-			unlockFile(lock)
-		}
-	}()
+	defer unlockFile(lock)
 
 	w := &writer{j: j, macOK: j.macChecker()}
 	if err := w.open(); err != nil {
@@ -214,22 +206,6 @@ func (j *Journal) locked(fn func(w *writer) error) error {
 			return err
 		}
 		err = fn(w)
-	}
-	if err == nil && w.sync {
-		// Group commit: the durable line is written and chained; it is
-		// flushed after the lock is released, so that writers queued on
-		// the lock append meanwhile and their fsyncs overlap (the file
-		// system commits them together) instead of taking turns. The
-		// caller still returns only after its own fsync, which covers its
-		// line and every earlier one, so nothing is acknowledged before it
-		// is on disk. A later writer may chain to a line not yet flushed;
-		// if the machine stops first, both are lost together, neither
-		// acknowledged, and the torn tail is repaired as before.
-		unlockFile(lock)
-		unlocked = true
-		if serr := w.f.Sync(); serr != nil {
-			return fmt.Errorf("journal sync: %w", serr)
-		}
 	}
 	return err
 }
@@ -391,9 +367,11 @@ func (w *writer) append(e *Entry) error {
 	if _, err := w.f.Write(append(line, '\n')); err != nil {
 		return fmt.Errorf("journal write: %w", err)
 	}
-	if e.durable() {
-		// Flushed by locked, after the lock is released.
-		w.sync = true
+	durable := e.durable()
+	if durable {
+		if err := w.f.Sync(); err != nil {
+			return fmt.Errorf("journal sync: %w", err)
+		}
 	}
 	w.seq, w.prev = e.Seq, lineHash(line)
 	w.size += int64(len(line) + 1)

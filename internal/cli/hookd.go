@@ -130,8 +130,8 @@ func stopHookd(e *env, sock, exe string) int {
 //
 // Each request runs in the invocation's working directory, so that a
 // relative path anywhere in the decision resolves as it would in the hook
-// process, and requests run in parallel (their journal appends then share
-// fsyncs, see journal.locked): see inDir.
+// process, and requests run in parallel (they meet at the journal's
+// lock, as hook processes do): see inDir.
 func hookdHandler(stateDir string) server.Handler {
 	want := filepath.Clean(stateDir)
 	return func(r *hookd.Request) *hookd.Response {

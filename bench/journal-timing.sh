@@ -5,6 +5,9 @@
 # mean with its ratio to the empty journal; then 200 concurrent deferred
 # hooks per size, with their p50 and p99.
 # Usage: bench/journal-timing.sh [ROUNDS] [SIZES...] (default 20; 0 100000 1000000).
+# AIRLOCK_BENCH_HOOKD=1 also times the hook cases through the resident
+# decision service (airlock-hook, answered by an airlock hookd started per
+# size and stopped after), beside the same cases in process.
 # A 1M-event journal is about 330 MB: it goes under a mktemp -d in /tmp
 # and is deleted on exit.
 set -euo pipefail
@@ -16,6 +19,19 @@ read -r -a sizes <<<"${sizes[*]}"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 CGO_ENABLED=0 go build -o "$out/airlock" ./cmd/airlock
+CGO_ENABLED=0 go build -o "$out/airlock-hook" ./cmd/airlock-hook
+hookd=${AIRLOCK_BENCH_HOOKD:-0}
+# start_hookd / stop_hookd run one service for the size in AIRLOCK_HOME.
+# The service starts in a subshell, so that it is not one of this shell's
+# jobs and "wait" below waits for the hooks only.
+start_hookd() {
+  ("$out/airlock" hookd --idle 1h 2>/dev/null &)
+  until [ -S "$AIRLOCK_HOME/hookd.sock" ]; do sleep 0.05; done
+}
+stop_hookd() {
+  "$out/airlock" hookd --stop >/dev/null
+  while [ -S "$AIRLOCK_HOME/hookd.sock" ]; do sleep 0.05; done
+}
 CGO_ENABLED=0 go build -o "$out/floor" ./bench/floor
 go build -o "$out/genjournal" ./bench/genjournal
 export AIRLOCK_MODE=unattended
@@ -48,6 +64,7 @@ run_case() {
   cpu[$name]=$(( ${cpu[$name]:-0} + $(echo "($u + $s) * 1000000 / 1" | bc) ))
 }
 cases=(hook-allow hook-defer queue-list stop-hook report-session)
+[ "$hookd" = 1 ] && cases+=(svc-hook-allow svc-hook-defer svc-stop-hook)
 for ((i = 0; i < rounds; i++)); do
   run_case floor sh -c "exec '$out/floor' < '$out/allow.json'"
   for n in "${sizes[@]}"; do
@@ -57,6 +74,15 @@ for ((i = 0; i < rounds; i++)); do
     run_case queue-list.$n "$out/airlock" queue list
     run_case stop-hook.$n sh -c "exec '$out/airlock' hook claude-code < '$out/stop.json'"
     run_case report-session.$n "$out/airlock" report --session bench-session
+    if [ "$hookd" = 1 ]; then
+      start_hookd
+      # The service's own CPU is not in these processes' figures: the
+      # wall time is the one to read for them.
+      run_case svc-hook-allow.$n sh -c "exec '$out/airlock-hook' claude-code < '$out/allow.json'"
+      run_case svc-hook-defer.$n sh -c "exec '$out/airlock-hook' claude-code < '$out/defer.json'"
+      run_case svc-stop-hook.$n sh -c "exec '$out/airlock-hook' claude-code < '$out/stop.json'"
+      stop_hookd
+    fi
   done
 done
 ms() { echo "scale=2; $1 / $rounds / 1000" | bc; }
@@ -86,4 +112,15 @@ for n in "${sizes[@]}"; do
   wait
   sort -n "$out/lat.$n" > "$out/lat.$n.s"
   echo "200 concurrent deferred hooks, $n events: p50 $(sed -n 100p "$out/lat.$n.s") ms, p99 $(sed -n 198p "$out/lat.$n.s") ms, max $(tail -1 "$out/lat.$n.s") ms"
+  if [ "$hookd" = 1 ]; then
+    start_hookd
+    : > "$out/slat.$n"
+    for ((k = 0; k < 200; k++)); do
+      ( s=$(date +%s%N); "$out/airlock-hook" claude-code < "$out/defer.json" >/dev/null 2>&1; e=$(date +%s%N); echo $(( (e - s) / 1000000 )) >> "$out/slat.$n" ) &
+    done
+    wait
+    sort -n "$out/slat.$n" > "$out/slat.$n.s"
+    echo "200 concurrent deferred hooks through airlock hookd, $n events: p50 $(sed -n 100p "$out/slat.$n.s") ms, p99 $(sed -n 198p "$out/slat.$n.s") ms, max $(tail -1 "$out/slat.$n.s") ms"
+    stop_hookd
+  fi
 done

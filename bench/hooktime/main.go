@@ -102,6 +102,28 @@ type binary struct {
 	// checked: an airlock, whose replies are checked; hookOnly: a hook
 	// script that is timed only on the cases with an event on stdin.
 	checked, hookOnly bool
+	// service: answered by the -hookd service (its CPU is not the
+	// client process's, so it is reported apart).
+	service bool
+	// hookClient: airlock-hook, which takes the hook's arguments without
+	// the word "hook"; timed on the hook cases only, reply checked.
+	hookClient bool
+}
+
+// args is how b is called for c, and whether it is called at all.
+func (b binary) args(c testCase) ([]string, bool) {
+	if b.hookOnly && c.stdin == "" {
+		return nil, false
+	}
+	isHook := len(c.args) > 0 && c.args[0] == "hook"
+	if b.service && !isHook {
+		// Only the hook goes through the service.
+		return nil, false
+	}
+	if b.hookClient {
+		return c.args[1:], true
+	}
+	return c.args, true
 }
 
 type labelled []string
@@ -114,18 +136,19 @@ func main() {
 	warm := flag.Int("warmup", 20, "untimed `rounds` first")
 	floorPath := flag.String("floor", "", "floor `binary`; empty: build ./bench/floor")
 	only := flag.String("case", "", "run only the cases whose name contains `text`")
+	hookd := flag.Bool("hookd", false, "also time the resident decision service: airlock-hook and airlock hook, both answered by an airlock hookd this process starts (built from ./cmd/airlock and ./cmd/airlock-hook, its own state directory)")
 	ipc := flag.Bool("ipc", false, "also time bench/ipcfloor, a client that asks a resident service on a unix socket (served by this process) for a fixed reply: the lower bound of that design")
 	grep := flag.String("grep", "bench/grep-hook.sh", "plain grep hook `script` timed on the hook cases too; empty: none")
 	var airlocks labelled
 	flag.Var(&airlocks, "airlock", "airlock `[label=]path` to time, repeatable; none: build ./cmd/airlock")
 	flag.Parse()
-	if err := run(*n, *warm, *floorPath, *grep, *ipc, airlocks, *only); err != nil {
+	if err := run(*n, *warm, *floorPath, *grep, *ipc, *hookd, airlocks, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "hooktime: error:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, warm int, floorPath, grep string, ipc bool, airlocks []string, only string) error {
+func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string, only string) error {
 	dir, err := os.MkdirTemp("", "hooktime")
 	if err != nil {
 		return err
@@ -168,6 +191,16 @@ func run(n, warm int, floorPath, grep string, ipc bool, airlocks []string, only 
 		defer l.Close()
 		bins = append(bins, binary{label: "ipc client", path: client, env: slices.Concat(floor.env, []string{"IPCFLOOR_SOCK=" + sock}), hookOnly: true})
 	}
+	var svc *service
+	if hookd {
+		if svc, err = startService(dir); err != nil {
+			return err
+		}
+		defer svc.stop()
+		bins = append(bins,
+			binary{label: "via hookd", path: svc.airlock, env: svc.env, checked: true, service: true},
+			binary{label: "airlock-hook", path: svc.client, env: svc.env, checked: true, hookClient: true, service: true})
+	}
 	var selected []testCase
 	for _, c := range cases {
 		if strings.Contains(c.name, only) {
@@ -191,7 +224,7 @@ func run(n, warm int, floorPath, grep string, ipc bool, airlocks []string, only 
 	// Check every reply once, so that a broken build is not timed.
 	for i, c := range selected {
 		for _, b := range bins {
-			if !b.checked {
+			if _, ok := b.args(c); !ok || !b.checked {
 				continue
 			}
 			if err := check(b, c, inputs[i]); err != nil {
@@ -210,6 +243,9 @@ func run(n, warm int, floorPath, grep string, ipc bool, airlocks []string, only 
 	}
 	order := make([]int, len(bins))
 	for r := range warm + n {
+		if r == warm && svc != nil {
+			svc.cpu0 = svc.cpu()
+		}
 		for j := range order {
 			order[j] = j
 		}
@@ -218,7 +254,7 @@ func run(n, warm int, floorPath, grep string, ipc bool, airlocks []string, only 
 		}
 		for i, c := range selected {
 			for _, j := range order {
-				if bins[j].hookOnly && c.stdin == "" {
+				if _, ok := bins[j].args(c); !ok {
 					continue
 				}
 				w, u, f, err := once(bins[j], c, inputs[i], devnull)
@@ -226,6 +262,9 @@ func run(n, warm int, floorPath, grep string, ipc bool, airlocks []string, only 
 					return err
 				}
 				if r >= warm {
+					if bins[j].service {
+						svc.served++
+					}
 					wall[i][j] = append(wall[i][j], w)
 					cpu[i][j] = append(cpu[i][j], u)
 					faults[i][j] = append(faults[i][j], time.Duration(f))
@@ -234,6 +273,9 @@ func run(n, warm int, floorPath, grep string, ipc bool, airlocks []string, only 
 		}
 	}
 	report(os.Stdout, n, warm, bins, selected, wall, cpu, faults)
+	if svc != nil {
+		svc.report(os.Stdout)
+	}
 	return nil
 }
 
@@ -297,7 +339,8 @@ func check(b binary, c testCase, in *os.File) error {
 	if _, err := in.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	cmd := exec.Command(b.path, c.args...)
+	args, _ := b.args(c)
+	cmd := exec.Command(b.path, args...)
 	cmd.Env, cmd.Stdin = slices.Concat(b.env, c.env), in
 	if c.stdin == "" {
 		cmd.Stdin = nil
@@ -331,7 +374,8 @@ func once(b binary, c testCase, in, devnull *os.File) (wall, cpu time.Duration, 
 		}
 		stdin = in
 	}
-	argv := append([]string{b.path}, c.args...)
+	args, _ := b.args(c)
+	argv := append([]string{b.path}, args...)
 	attr := &os.ProcAttr{Env: slices.Concat(b.env, c.env), Files: []*os.File{stdin, devnull, devnull}}
 	start := time.Now()
 	p, err := os.StartProcess(b.path, argv, attr)

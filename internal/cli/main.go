@@ -48,8 +48,14 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		getenv: os.Getenv, getwd: os.Getwd, executable: os.Executable,
 	}
 	if len(args) > 0 && args[0] == "hook" {
-		// The hot path: the hook alone, under the same root.
-		return e.dispatch(&command{name: "airlock", subs: []*command{hookCommand()}}, args)
+		// The hot path: a running decision service of this same binary
+		// answers, or the hook alone decides here, under the same root.
+		status, stdin, ok := e.askService(args)
+		if ok {
+			return status
+		}
+		e.stdin = stdin
+		return e.dispatch(hookRoot(), args)
 	}
 	return e.dispatch(commandTable(), args)
 }

@@ -61,6 +61,9 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	// own guard would; the rest change settings, trust or run agents.
 	add("scan", false, map[string]bool{"story": true, "session": true, "format": true, "json": false, "no-record": false, "max-line": true})
 	add("hook", false, map[string]bool{"event": true})
+	// hookd answers hooks: an agent that starts its own (another state
+	// directory, other flags) or stops the user's must ask a human.
+	add("hookd", false, map[string]bool{"idle": true, "stop": false})
 	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false, "json": false})
 	add("uninstall", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "json": false})
 	add("trust", false, map[string]bool{"revoke": false})
@@ -98,7 +101,7 @@ func isHelp(w string) bool {
 // airlockProgram reports whether a program name is airlock or its MCP
 // proxy, under any of the names they may be run by.
 func (g *guard) airlockProgram(name string) bool {
-	if name == "airlock" || name == "airlock-mcp" {
+	if name == "airlock" || name == "airlock-mcp" || name == "airlock-hook" {
 		return true
 	}
 	return g.exeName != "" && name == g.exeName
@@ -117,12 +120,14 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 			return "a word known only when it runs (" + a + ")", false
 		}
 	}
-	if inv.Name() == "airlock-mcp" {
-		// The proxy's own command line: only asking for help reads.
-		if len(args) == 1 && isHelp(args[0]) {
+	if n := inv.Name(); n == "airlock-mcp" || n == "airlock-hook" {
+		// The proxy's and the hook client's own command lines: only asking
+		// for help reads (airlock-hook answers as "airlock hook", which
+		// records an event and so mutates).
+		if n == "airlock-mcp" && len(args) == 1 && isHelp(args[0]) {
 			return "", true
 		}
-		return "airlock-mcp " + strings.Join(args, " "), false
+		return n + " " + strings.Join(args, " "), false
 	}
 	// Top level: "airlock", "airlock -h", "airlock help", "airlock version".
 	if len(args) == 0 {

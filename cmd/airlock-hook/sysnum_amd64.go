@@ -1,0 +1,5 @@
+//go:build linux
+
+package main
+
+const sysMemfdCreate = 319

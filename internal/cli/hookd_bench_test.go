@@ -1,0 +1,56 @@
+//go:build linux
+
+package cli
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/hookd"
+)
+
+// BenchmarkHookdConcurrentDefer: 200 deferred calls handed to the
+// service at once (each a connection of its own, as 200 airlock-hook
+// processes would make), measuring the service's side alone: no process
+// starts. Each call is queued, journaled and fsynced. Reports the p50 and
+// p99 of the 200 calls' latencies of the last burst.
+//
+//	go test -run '^$' -bench HookdConcurrentDefer -benchtime 3x ./internal/cli/
+func BenchmarkHookdConcurrentDefer(b *testing.B) {
+	home, _ := hookdEnvB(b)
+	sock := home + "/.local/state/airlock/" + hookd.SocketName
+	var p50, p99 time.Duration
+	for range b.N {
+		lat := make([]time.Duration, 200)
+		var wg sync.WaitGroup
+		for i := range lat {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				ev := fmt.Sprintf(`{"session_id":"s-burst","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin b-%d"},"tool_use_id":"t%d"}`, i, i)
+				start := time.Now()
+				c, err := hookd.Dial(sock, "/proc/self/exe")
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				defer c.Close()
+				r, err := c.Ask(&hookd.Request{Args: []string{"hook", "claude-code", "--event", "PreToolUse"},
+					Env: []string{"HOME=" + home, "AIRLOCK_MODE=unattended"}, Cwd: "/tmp", Stdin: []byte(ev)})
+				if err != nil || r.Status != 0 {
+					b.Errorf("call %d: %v %+v", i, err, r)
+					return
+				}
+				lat[i] = time.Since(start)
+			}()
+		}
+		wg.Wait()
+		slices.Sort(lat)
+		p50, p99 = lat[99], lat[197]
+	}
+	b.ReportMetric(float64(p50)/1e6, "p50-ms")
+	b.ReportMetric(float64(p99)/1e6, "p99-ms")
+}

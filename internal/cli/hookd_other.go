@@ -1,0 +1,8 @@
+//go:build !linux
+
+package cli
+
+import "errors"
+
+// inDir is Linux's (see hookd_linux.go); there is no service elsewhere.
+func inDir(string) error { return errors.New("the decision service runs on Linux only") }

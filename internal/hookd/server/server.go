@@ -1,0 +1,260 @@
+//go:build linux
+
+// Package server is the resident half of the hook decision service: it
+// listens on the unix socket in airlock's state directory, reads one
+// request per connection and answers it with a Handler (package cli runs
+// the hook exactly as a hook process would).
+//
+// It uses raw system calls rather than package net, which the airlock
+// binary must not link (cmd/airlock/deps_test.go: net's initialisation
+// would be paid by every hook process).
+package server
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/hookd"
+)
+
+// Handler decides one request. It is called from several goroutines.
+type Handler func(*hookd.Request) *hookd.Response
+
+// Server is one service for one state directory.
+type Server struct {
+	// StateDir holds the socket and the lock.
+	StateDir string
+	// Idle is how long the service waits for a request before it exits.
+	Idle time.Duration
+	// Handle answers requests.
+	Handle Handler
+	// Exe is the binary the service runs; when the file at this path is
+	// replaced (an upgrade, a rebuild) the service declines and exits, so
+	// that the next hook starts the new build.
+	Exe string
+	// Log receives one line per notable event; nil discards.
+	Log func(format string, args ...any)
+
+	// listener is the listening socket while Serve runs, else -1.
+	listener atomic.Int64
+}
+
+// Shutdown makes Serve stop accepting, finish the requests it has, remove
+// the socket and return (on SIGTERM, say).
+func (s *Server) Shutdown() {
+	if fd := s.listener.Load(); fd > 0 {
+		syscall.Shutdown(int(fd), syscall.SHUT_RDWR)
+	}
+}
+
+// ErrRunning is returned by Serve when another service holds the lock of
+// the same state directory.
+var ErrRunning = errors.New("hookd: a service already runs for this state directory")
+
+// errStale stops the loop when the binary was replaced.
+var errStale = errors.New("hookd: the airlock binary was replaced")
+
+func (s *Server) logf(format string, args ...any) {
+	if s.Log != nil {
+		s.Log(format, args...)
+	}
+}
+
+// Serve takes the state directory's lock, listens, and answers until
+// the service has been idle for s.Idle or its binary was replaced. The
+// socket is removed before it returns.
+func (s *Server) Serve() error {
+	if err := os.MkdirAll(s.StateDir, 0o700); err != nil {
+		return err
+	}
+	if err := checkDir(s.StateDir); err != nil {
+		return err
+	}
+	lock, err := os.OpenFile(filepath.Join(s.StateDir, hookd.LockName), os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		return err
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return ErrRunning
+		}
+		return err
+	}
+	var exeSt syscall.Stat_t
+	if err := syscall.Stat(s.Exe, &exeSt); err != nil {
+		return err
+	}
+	sock := filepath.Join(s.StateDir, hookd.SocketName)
+	if len(sock) >= 108 {
+		return fmt.Errorf("hookd: socket path %s is longer than a unix socket address allows", sock)
+	}
+	// Holding the lock, whatever is at the socket's path is a dead
+	// service's socket (or something planted): remove it, without
+	// following a link.
+	if err := os.Remove(sock); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	// The socket is created with the umask applied; no other user may
+	// even connect (the directory is 0700 too).
+	old := syscall.Umask(0o177)
+	err = syscall.Bind(fd, &syscall.SockaddrUnix{Name: sock})
+	syscall.Umask(old)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(sock)
+	if err := syscall.Listen(fd, 256); err != nil {
+		return err
+	}
+	s.listener.Store(int64(fd))
+	defer s.listener.Store(-1)
+	// accept returns EAGAIN after this long without a connection: that is
+	// the idle timer, with no goroutine or timer of its own.
+	idle := s.Idle
+	if idle <= 0 {
+		idle = 30 * time.Minute
+	}
+	tv := syscall.NsecToTimeval(int64(idle))
+	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
+		return err
+	}
+	s.logf("listening on %s (idle exit after %s)", sock, idle)
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	uid := uint32(os.Getuid())
+	for {
+		c, _, err := syscall.Accept4(fd, syscall.SOCK_CLOEXEC)
+		switch {
+		case errors.Is(err, syscall.EAGAIN):
+			s.logf("idle for %s: exiting", idle)
+			return nil
+		case errors.Is(err, syscall.EINTR), errors.Is(err, syscall.ECONNABORTED):
+			continue
+		case errors.Is(err, syscall.EINVAL):
+			// Shutdown was called.
+			s.logf("stopped")
+			return nil
+		case err != nil:
+			return err
+		}
+		cred, err := syscall.GetsockoptUcred(c, syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+		if err != nil || cred.Uid != uid {
+			// Another user cannot reach a 0600 socket in a 0700 directory;
+			// if one does anyway, it gets nothing.
+			syscall.Close(c)
+			continue
+		}
+		stale := replaced(s.Exe, &exeSt)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.serveConn(c, stale)
+		}()
+		if stale {
+			s.logf("%s was replaced: exiting", s.Exe)
+			return errStale
+		}
+	}
+}
+
+// replaced reports whether the file at exe is no longer the one the
+// service started from.
+func replaced(exe string, was *syscall.Stat_t) bool {
+	var st syscall.Stat_t
+	return syscall.Stat(exe, &st) != nil || st.Dev != was.Dev || st.Ino != was.Ino
+}
+
+// checkDir refuses a state directory that is a symlink or another user's.
+func checkDir(dir string) error {
+	var st syscall.Stat_t
+	if err := syscall.Lstat(dir, &st); err != nil {
+		return err
+	}
+	if st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+		return fmt.Errorf("hookd: %s is not a directory (a symlink is refused)", dir)
+	}
+	if st.Uid != uint32(os.Getuid()) {
+		return fmt.Errorf("hookd: %s belongs to another user", dir)
+	}
+	return nil
+}
+
+// connTimeout bounds reading a request: a client that connects and sends
+// nothing holds one goroutine this long, not forever.
+const connTimeout = 10 * time.Second
+
+func (s *Server) serveConn(c int, stale bool) {
+	defer syscall.Close(c)
+	tv := syscall.NsecToTimeval(int64(connTimeout))
+	syscall.SetsockoptTimeval(c, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
+	syscall.SetsockoptTimeval(c, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv)
+	var resp *hookd.Response
+	req, err := readRequest(c)
+	switch {
+	case err != nil:
+		resp = &hookd.Response{Kind: hookd.KindDeclined, Reason: err.Error()}
+	case stale:
+		resp = &hookd.Response{Kind: hookd.KindDeclined, Reason: "the airlock binary was replaced"}
+	default:
+		resp = s.handle(req)
+	}
+	if resp.Kind == hookd.KindDeclined {
+		s.logf("declined: %s", resp.Reason)
+	}
+	msg := hookd.AppendResponse(nil, resp)
+	for len(msg) > 0 {
+		n, err := syscall.Write(c, msg)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return
+		}
+		msg = msg[n:]
+	}
+}
+
+// handle runs the handler; a panic declines (the client then decides in
+// process, where the same panic would have happened).
+func (s *Server) handle(req *hookd.Request) (resp *hookd.Response) {
+	defer func() {
+		if r := recover(); r != nil {
+			resp = &hookd.Response{Kind: hookd.KindDeclined, Reason: fmt.Sprint("panic: ", r)}
+		}
+	}()
+	return s.Handle(req)
+}
+
+func readRequest(c int) (*hookd.Request, error) {
+	var b []byte
+	buf := make([]byte, 64<<10)
+	for {
+		n, err := syscall.Read(c, buf)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			break
+		}
+		b = append(b, buf[:n]...)
+		if hookd.RequestTooLarge(len(b)) {
+			return nil, errors.New("request too large")
+		}
+	}
+	return hookd.ParseRequest(b)
+}

@@ -1,0 +1,300 @@
+//go:build linux
+
+package server
+
+import (
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/hookd"
+)
+
+// TestMain doubles as the impostor writer of TestOtherWriterRejected: run
+// with HOOKD_FAKE_WRITER=1, it writes a well-formed "allow" answer on the
+// connection it inherited as fd 3, as a process that forked from the
+// listener (or was handed its socket) would.
+func TestMain(m *testing.M) {
+	if os.Getenv("HOOKD_FAKE_WRITER") == "1" {
+		f := os.NewFile(3, "conn")
+		f.Write(hookd.AppendResponse(nil, &hookd.Response{Kind: hookd.KindAnswer, Status: 0, Stdout: []byte(`{"decision":"allow"}`)}))
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+var allowReply = &hookd.Response{Kind: hookd.KindAnswer, Stdout: []byte("answer\n")}
+
+// start runs a server with handle in a fresh state directory and returns
+// it, its socket and a function that stops it and waits.
+func start(t *testing.T, handle Handler, exe string) (*Server, string, func() error) {
+	t.Helper()
+	dir := shortDir(t)
+	s := &Server{StateDir: dir, Idle: time.Hour, Handle: handle, Exe: exe}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve() }()
+	sock := filepath.Join(dir, hookd.SocketName)
+	waitFor(t, func() bool { return s.listener.Load() > 0 }, done)
+	stop := func() error { s.Shutdown(); return <-done }
+	t.Cleanup(func() { s.Shutdown() })
+	return s, sock, stop
+}
+
+// shortDir is a temporary directory short enough for a socket address.
+func shortDir(t *testing.T) string {
+	d, err := os.MkdirTemp("/tmp", "hookd")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
+}
+
+// waitFor polls until ok (the server runs in a goroutine), failing if
+// the server returned first. It asserts no time.
+func waitFor(t *testing.T, ok func() bool, done chan error) {
+	t.Helper()
+	for !ok() {
+		select {
+		case err := <-done:
+			t.Fatalf("the server stopped before listening: %v", err)
+		default:
+			time.Sleep(time.Millisecond)
+		}
+	}
+}
+
+func self(t *testing.T) string {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+func ask(sock, want string) (*hookd.Response, error) {
+	c, err := hookd.Dial(sock, want)
+	if err != nil {
+		return nil, err
+	}
+	defer c.Close()
+	return c.Ask(&hookd.Request{Args: []string{"hook", "claude-code"}, Cwd: "/", Stdin: []byte("{}")})
+}
+
+func TestServeAnswers(t *testing.T) {
+	var got *hookd.Request
+	_, sock, stop := start(t, func(r *hookd.Request) *hookd.Response { got = r; return allowReply }, self(t))
+	resp, err := ask(sock, self(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(resp.Stdout) != "answer\n" || got == nil || string(got.Stdin) != "{}" || got.Args[0] != "hook" {
+		t.Fatalf("answer %+v to request %+v", resp, got)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the socket is still there after the service stopped: %v", err)
+	}
+	if _, err := ask(sock, self(t)); !errors.Is(err, hookd.ErrNoService) {
+		t.Fatalf("asking a stopped service: %v, want ErrNoService", err)
+	}
+}
+
+// TestImpostorListener: a listener that is not the expected airlock
+// binary (here: the client expects another file) gets nothing to read.
+func TestImpostorListener(t *testing.T) {
+	called := false
+	_, sock, _ := start(t, func(*hookd.Request) *hookd.Response { called = true; return allowReply }, self(t))
+	other := filepath.Join(t.TempDir(), "airlock")
+	if err := os.WriteFile(other, []byte("another build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask(sock, other); !errors.Is(err, hookd.ErrUntrusted) {
+		t.Fatalf("a listener running another binary: %v, want ErrUntrusted", err)
+	}
+	if called {
+		t.Fatal("the event reached an untrusted listener")
+	}
+}
+
+// TestOtherWriterRejected: the listener runs the right binary, but the
+// answer is written by another process holding the connection (a child
+// forked before the parent exec'd airlock, or a relay). Every piece of
+// the answer must come from the trusted binary.
+func TestOtherWriterRejected(t *testing.T) {
+	copyExe := filepath.Join(t.TempDir(), "impostor")
+	data, err := os.ReadFile(self(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copyExe, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := shortDir(t)
+	sock := filepath.Join(dir, "s")
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: sock}); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Listen(fd, 1); err != nil {
+		t.Fatal(err)
+	}
+	served := make(chan error, 1)
+	go func() {
+		c, _, err := syscall.Accept4(fd, syscall.SOCK_CLOEXEC)
+		if err != nil {
+			served <- err
+			return
+		}
+		conn := os.NewFile(uintptr(c), "conn")
+		defer conn.Close()
+		io.Copy(io.Discard, conn) // the request, up to the client's shutdown
+		cmd := exec.Command(copyExe)
+		cmd.Env = append(os.Environ(), "HOOKD_FAKE_WRITER=1")
+		cmd.ExtraFiles = []*os.File{conn}
+		served <- cmd.Run()
+	}()
+	_, err = ask(sock, self(t))
+	if !errors.Is(err, hookd.ErrUntrusted) {
+		t.Fatalf("an answer written by another binary: %v, want ErrUntrusted", err)
+	}
+	if err := <-served; err != nil {
+		t.Fatalf("the impostor writer: %v", err)
+	}
+}
+
+// TestShortAnswer: a service that dies while answering gives an error,
+// never a partial answer.
+func TestShortAnswer(t *testing.T) {
+	dir := shortDir(t)
+	sock := filepath.Join(dir, "s")
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: sock}); err != nil {
+		t.Fatal(err)
+	}
+	syscall.Listen(fd, 1)
+	go func() {
+		c, _, err := syscall.Accept4(fd, syscall.SOCK_CLOEXEC)
+		if err != nil {
+			return
+		}
+		conn := os.NewFile(uintptr(c), "conn")
+		io.Copy(io.Discard, conn)
+		full := hookd.AppendResponse(nil, allowReply)
+		conn.Write(full[:len(full)-2])
+		conn.Close()
+	}()
+	if resp, err := ask(sock, self(t)); err == nil {
+		t.Fatalf("a cut answer was accepted: %+v", resp)
+	}
+}
+
+func TestDeclined(t *testing.T) {
+	_, sock, _ := start(t, func(*hookd.Request) *hookd.Response {
+		return &hookd.Response{Kind: hookd.KindDeclined, Reason: "no"}
+	}, self(t))
+	if _, err := ask(sock, self(t)); !errors.Is(err, hookd.ErrDeclined) {
+		t.Fatalf("got %v, want ErrDeclined", err)
+	}
+}
+
+// TestPanicDeclines: a handler that panics declines; the service lives
+// on for the next request.
+func TestPanicDeclines(t *testing.T) {
+	n := 0
+	_, sock, _ := start(t, func(*hookd.Request) *hookd.Response {
+		n++
+		if n == 1 {
+			panic("boom")
+		}
+		return allowReply
+	}, self(t))
+	if _, err := ask(sock, self(t)); !errors.Is(err, hookd.ErrDeclined) {
+		t.Fatalf("a panicking handler: %v, want ErrDeclined", err)
+	}
+	if _, err := ask(sock, self(t)); err != nil {
+		t.Fatalf("the service did not survive a panic: %v", err)
+	}
+}
+
+// TestOneInstance: a second service of the same state directory does
+// not start.
+func TestOneInstance(t *testing.T) {
+	s, _, _ := start(t, func(*hookd.Request) *hookd.Response { return allowReply }, self(t))
+	second := &Server{StateDir: s.StateDir, Idle: time.Hour, Handle: s.Handle, Exe: s.Exe}
+	if err := second.Serve(); !errors.Is(err, ErrRunning) {
+		t.Fatalf("a second service: %v, want ErrRunning", err)
+	}
+}
+
+// TestReplacedBinary: once the binary the service started from is
+// replaced, the service declines and exits, so that the next hook starts
+// the new build.
+func TestReplacedBinary(t *testing.T) {
+	exe := filepath.Join(t.TempDir(), "airlock")
+	if err := os.WriteFile(exe, []byte("v1"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := shortDir(t)
+	s := &Server{StateDir: dir, Idle: time.Hour, Handle: func(*hookd.Request) *hookd.Response { return allowReply }, Exe: exe}
+	done := make(chan error, 1)
+	go func() { done <- s.Serve() }()
+	waitFor(t, func() bool { return s.listener.Load() > 0 }, done)
+	sock := filepath.Join(dir, hookd.SocketName)
+	if _, err := ask(sock, self(t)); err != nil {
+		t.Fatal(err)
+	}
+	next := exe + ".new"
+	os.WriteFile(next, []byte("v2"), 0o755)
+	if err := os.Rename(next, exe); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask(sock, self(t)); !errors.Is(err, hookd.ErrDeclined) {
+		t.Fatalf("after an upgrade: %v, want ErrDeclined", err)
+	}
+	if err := <-done; err == nil || !strings.Contains(err.Error(), "replaced") {
+		t.Fatalf("the service returned %v, want the replaced-binary error", err)
+	}
+}
+
+// TestIdleExit: with nothing to do, the service exits and removes its
+// socket.
+func TestIdleExit(t *testing.T) {
+	dir := shortDir(t)
+	s := &Server{StateDir: dir, Idle: 20 * time.Millisecond, Handle: func(*hookd.Request) *hookd.Response { return allowReply }, Exe: self(t)}
+	if err := s.Serve(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(filepath.Join(dir, hookd.SocketName)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("socket left after an idle exit: %v", err)
+	}
+}
+
+// TestSymlinkedStateDir: a state directory that is a symlink is refused.
+func TestSymlinkedStateDir(t *testing.T) {
+	real := shortDir(t)
+	link := filepath.Join(shortDir(t), "l")
+	if err := os.Symlink(real, link); err != nil {
+		t.Fatal(err)
+	}
+	s := &Server{StateDir: link, Idle: time.Hour, Handle: func(*hookd.Request) *hookd.Response { return allowReply }, Exe: self(t)}
+	if err := s.Serve(); err == nil {
+		t.Fatal("a symlinked state directory was served")
+	}
+}

@@ -42,8 +42,10 @@ func runHook(e *env) int {
 // newHook wires the Claude Code adapter to the policy, a recorder and the
 // session report.
 func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
+	load := func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) }
 	h := &claudecode.Hook{
-		Policy:   func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) },
+		Policy:   load,
+		Snapshot: takeSnapshot(e, load),
 		Recorder: rec,
 		Story:    e.getenv("AIRLOCK_STORY"),
 		Getenv:   e.getenv,

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
@@ -48,6 +49,11 @@ type Hook struct {
 	// anything in it awaits review, and "" otherwise. Stop and SessionEnd
 	// show it to the user.
 	Report func(session string) (string, error)
+	// Snapshot, when set, takes the snapshot a verdict asks for before
+	// destruction inside the project is allowed, and returns its id and a
+	// line describing it. Without it, such destruction gets the
+	// destructive row: nothing destructive runs without a snapshot.
+	Snapshot func(a *policy.Action, plan *policy.SnapshotPlan, session string) (id, what string, err error)
 	// mcpDetail is the MCP firewall's record of an mcp__ tool call
 	// (internal/mcp/guard), for the journal.
 	mcpDetail json.RawMessage
@@ -129,6 +135,7 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 		return h.failed(in.HookEventName, err, stderr)
 	}
 	a.NoHuman = NoHuman(in, h.Getenv)
+	a.Snapshots = h.Snapshot != nil
 	var v policy.Verdict
 	var gateReason string
 	p, err := h.Policy(in.Cwd)
@@ -148,6 +155,9 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 				fmt.Fprintln(stderr, warning)
 			}
 		}
+		if v.Snapshot != nil && !v.Decision.Holds() {
+			h.takeSnapshot(p, in, &a, &v)
+		}
 	}
 	if v.Decision.Holds() && a.Kind == policy.Write && h.mcpDetail == nil {
 		// A held write shows the reviewer what it would have written.
@@ -166,6 +176,21 @@ func (h *Hook) preToolUse(in *Input, stdout, stderr io.Writer) int {
 		return write(stdout, stderr, gateReply(&a, &v, gateReason))
 	}
 	return write(stdout, stderr, Reply(&a, &v, receipt))
+}
+
+// takeSnapshot takes the snapshot the verdict asks for, last, once nothing
+// else holds the action: the id goes into the verdict's reasons, and so
+// into the journal with the action. When it cannot be taken the action is
+// decided again without one (fail closed: the destructive row applies).
+func (h *Hook) takeSnapshot(p *policy.Policy, in *Input, a *policy.Action, v *policy.Verdict) {
+	id, what, err := h.Snapshot(a, v.Snapshot, in.SessionID)
+	if err != nil {
+		*v = p.WithoutSnapshot(v.Mode, *a, err.Error())
+		return
+	}
+	msg := "airlock took snapshot " + id + " (" + what + ") before this destruction inside the project; a human can restore it with: airlock undo " + id
+	v.Message = msg
+	v.Reasons = append(v.Reasons, classify.Reason{Rule: "snapshot.taken", Message: msg})
 }
 
 // gateReply answers a call the fact-forcing gate refused. Unlike other

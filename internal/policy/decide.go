@@ -54,9 +54,6 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		}
 		if i < len(grades) && s.effect.Destructive {
 			s.grade = &grades[i]
-			if s.grade.place != placeInside {
-				v.Reasons = append(v.Reasons, s.grade.reason())
-			}
 		}
 		if p.decideSubject(mode, &a, &s, &v) {
 			if plan == nil {
@@ -135,6 +132,11 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) (sn
 		tv, snap := t.decideGraded(s.effect, s.grade, a.Snapshots)
 		cur.Decision, cur.Rule = tv.Decision, tv.Rule
 		snapshot = snap
+		if s.grade != nil && s.grade.place != placeInside && tv.Rule == "table.destructive" && t.Inside != t.Destructive {
+			// Destruction inside the project would have been decided
+			// otherwise: say why this one is not.
+			v.Reasons = append(v.Reasons, s.grade.reason())
+		}
 		if s.unknown {
 			if t.Unknown >= cur.Decision {
 				cur.Decision, cur.Rule = t.Unknown, "table.unknown"

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -138,6 +139,9 @@ func (d *destruction) projectRoot(dir string) (string, bool) {
 	notProject := func(p string) bool {
 		if p == "/" || d.home != "" && (p == d.home || strings.HasPrefix(d.home, p+"/")) {
 			return true
+		}
+		if p == "/tmp" || p == "/var/tmp" || p == filepath.Clean(os.TempDir()) {
+			return true // everyone's scratch space, not one project
 		}
 		top := strings.SplitN(strings.TrimPrefix(p, "/"), "/", 2)[0]
 		return systemTops[top] && !strings.HasPrefix(p, "/tmp/") && !(d.home != "" && strings.HasPrefix(p, d.home+"/"))
@@ -536,6 +540,11 @@ var gradeFS fileSystem = osFS{}
 // the run is allowed on condition of one.
 func (t Table) decideGraded(e classify.Effect, g *grade, snapshots bool) (v Verdict, snapshot bool) {
 	if !e.Destructive || g == nil || g.place != placeInside {
+		return t.Decide(e), false
+	}
+	if t.Inside == t.Destructive || t.Inside == Warn && t.Destructive <= Warn {
+		// Where it lands changes nothing (or a snapshot would loosen
+		// nothing): the destructive row decides, under its own name.
 		return t.Decide(e), false
 	}
 	e.Destructive = false

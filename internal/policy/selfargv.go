@@ -75,7 +75,7 @@ var airlockVerbs = func() map[string]AirlockVerb {
 }()
 
 // airlockGroups are the verbs whose next word names a subcommand.
-var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true}
+var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true}
 
 // AirlockVerbs returns airlock's subcommand paths with their flags and
 // whether each only reads, sorted by path. It is the one place

@@ -218,7 +218,10 @@ func (s *Store) Prune(r Retention) ([]Meta, error) {
 // git runs git on a repository (gitDir) and work tree, with the
 // configuration that could change bytes or run programs switched off.
 func git(ctx context.Context, gitDir, workTree string, env []string, stdin []byte, args ...string) ([]byte, error) {
-	full := append([]string{"-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.fsmonitor=false",
+	// Objects are stored uncompressed: zlib costs five times the hashing
+	// on the hook's path (docs/BENCHMARKS.md), and a snapshot is
+	// short-lived insurance that git gc may pack later.
+	full := append([]string{"-c", "core.looseCompression=0", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.fsmonitor=false",
 		"-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "maintenance.auto=false"}, args...)
 	cmd := exec.CommandContext(ctx, "git", full...)
 	cmd.Env = append(cleanEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0",

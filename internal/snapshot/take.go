@@ -245,12 +245,19 @@ func (s *Store) enumerate(ctx context.Context, gitDir string, req Request) ([]fi
 // worktreeFiles lists what a whole-worktree command can lose: tracked
 // files with changes, untracked files and, when asked, ignored ones.
 func (s *Store) worktreeFiles(ctx context.Context, gitDir string, req Request, add func(string) error) error {
-	lists := [][]string{{"ls-files", "-z", "-m", "-o", "--exclude-standard"}}
+	// Changed in the worktree, untracked, and staged (what differs between
+	// the index and HEAD: a reset --hard loses a staged file whose
+	// worktree copy matches the index, which -m does not list).
+	lists := [][]string{{"ls-files", "-z", "-m", "-o", "--exclude-standard"}, {"diff-index", "--cached", "--name-only", "-z", "HEAD"}}
 	if req.Ignored {
 		lists = append(lists, []string{"ls-files", "-z", "-o", "-i", "--exclude-standard"})
 	}
 	for _, args := range lists {
 		out, err := git(ctx, gitDir, req.Root, nil, nil, args...)
+		if err != nil && args[0] == "diff-index" {
+			// No commit yet: everything in the index is staged.
+			out, err = git(ctx, gitDir, req.Root, nil, nil, "ls-files", "-z")
+		}
 		if err != nil {
 			return err
 		}

@@ -56,6 +56,7 @@ func takeSnapshot(e *env, load func(cwd string) (*policy.Policy, error)) func(a 
 		}
 		m, err := snapshotStore(e, p).Take(context.Background(), snapshot.Request{
 			Root: plan.Root, Git: plan.Git, Paths: plan.Paths, Ignored: plan.Ignored,
+			Changes: plan.Changes, Untracked: plan.Untracked,
 			Command: a.Command, Cwd: a.Cwd, Session: session,
 		})
 		if err != nil {

@@ -31,6 +31,11 @@ type SnapshotPlan struct {
 	// Ignored says files git ignores under Paths are taken too: named
 	// targets (rm -rf build) and git clean -x lose them.
 	Ignored bool `json:"ignored,omitempty"`
+	// For the whole worktree ("."): Changes takes tracked files with
+	// changes, staged or not (what reset --hard and checkout lose);
+	// Untracked takes untracked files (what clean loses).
+	Changes   bool `json:"changes,omitempty"`
+	Untracked bool `json:"untracked,omitempty"`
 }
 
 // place is where a destructive run lands.
@@ -45,10 +50,11 @@ const (
 
 // grade is where one destructive run lands, and why.
 type grade struct {
-	place   place
-	why     string
-	paths   []string
-	ignored bool
+	place              place
+	why                string
+	paths              []string
+	ignored            bool
+	changes, untracked bool
 }
 
 // The rules named in reasons about where destruction lands.
@@ -484,7 +490,7 @@ func (d *destruction) gitGrade(inv *classify.Invocation, dirs []string) grade {
 	if len(dirs) == 0 {
 		return grade{place: placeUnknown, why: "the directory git runs in is not known"}
 	}
-	whole := grade{place: placeInside, paths: []string{"."}}
+	whole := grade{place: placeInside, paths: []string{"."}, changes: true}
 	switch sub {
 	case "reset":
 		for _, a := range rest {
@@ -503,6 +509,7 @@ func (d *destruction) gitGrade(inv *classify.Invocation, dirs []string) grade {
 	case "restore":
 		return whole
 	case "clean":
+		whole.changes, whole.untracked = false, true
 		for _, a := range rest {
 			if a == "--" {
 				break
@@ -571,6 +578,8 @@ func (p *SnapshotPlan) add(g *grade) {
 		}
 	}
 	p.Ignored = p.Ignored || g.ignored
+	p.Changes = p.Changes || g.changes
+	p.Untracked = p.Untracked || g.untracked
 }
 
 func containsString(list []string, s string) bool {

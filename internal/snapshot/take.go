@@ -24,6 +24,9 @@ type Request struct {
 	Paths []string
 	// Ignored takes the files git ignores too.
 	Ignored bool
+	// For ".": Changes takes tracked files with changes, staged or not;
+	// Untracked takes untracked files.
+	Changes, Untracked bool
 	// Command, Cwd and Session describe what the snapshot is for.
 	Command, Cwd, Session string
 }
@@ -248,9 +251,15 @@ func (s *Store) worktreeFiles(ctx context.Context, gitDir string, req Request, a
 	// Changed in the worktree, untracked, and staged (what differs between
 	// the index and HEAD: a reset --hard loses a staged file whose
 	// worktree copy matches the index, which -m does not list).
-	lists := [][]string{{"ls-files", "-z", "-m", "-o", "--exclude-standard"}, {"diff-index", "--cached", "--name-only", "-z", "HEAD"}}
-	if req.Ignored {
-		lists = append(lists, []string{"ls-files", "-z", "-o", "-i", "--exclude-standard"})
+	var lists [][]string
+	if req.Changes {
+		lists = append(lists, []string{"ls-files", "-z", "-m"}, []string{"diff-index", "--cached", "--name-only", "-z", "HEAD"})
+	}
+	if req.Untracked {
+		lists = append(lists, []string{"ls-files", "-z", "-o", "--exclude-standard"})
+		if req.Ignored {
+			lists = append(lists, []string{"ls-files", "-z", "-o", "-i", "--exclude-standard"})
+		}
 	}
 	for _, args := range lists {
 		out, err := git(ctx, gitDir, req.Root, nil, nil, args...)

@@ -44,7 +44,9 @@ type checkOutput struct {
 	NetworkRead bool               `json:"network_read"`
 	Reasons     []classify.Reason  `json:"reasons"`
 	Invocations []invocationOutput `json:"invocations"`
-	Error       string             `json:"error,omitempty"`
+	// Snapshot is what the hook would snapshot before allowing it.
+	Snapshot *policy.SnapshotPlan `json:"snapshot,omitempty"`
+	Error    string               `json:"error,omitempty"`
 }
 
 type invocationOutput struct {
@@ -112,7 +114,9 @@ func checkWith(p *policy.Policy, text, cwd, dir string, mode policy.Mode) checkO
 	if cwd != "" {
 		dir = cwd
 	}
-	v := p.DecideIn(mode, policy.Action{Kind: policy.Shell, Tool: "Bash", Command: text, Cwd: dir})
+	// As the hook decides: destruction inside the project is allowed once
+	// the hook has snapshotted it (check itself runs nothing).
+	v := p.DecideIn(mode, policy.Action{Kind: policy.Shell, Tool: "Bash", Command: text, Cwd: dir, Snapshots: true})
 	r := v.Shell
 	out := checkOutput{
 		Command: text, Cwd: cwd, Mode: mode,
@@ -120,6 +124,7 @@ func checkWith(p *policy.Policy, text, cwd, dir string, mode policy.Mode) checkO
 		Tier: r.Tier, Destructive: r.Destructive, Opaque: r.Opaque, NetworkRead: r.NetworkRead,
 		Reasons:     v.Reasons,
 		Invocations: []invocationOutput{},
+		Snapshot:    v.Snapshot,
 	}
 	if out.Reasons == nil {
 		out.Reasons = []classify.Reason{}

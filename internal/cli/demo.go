@@ -18,6 +18,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/loop"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/scan"
+	"github.com/airlock-dev/airlock/internal/snapshot"
 )
 
 const demoHelp = `
@@ -223,6 +224,11 @@ func demoReason(en *journal.Entry) string {
 	if len(en.Reasons) > 0 {
 		why = en.Reasons[0].Message
 	}
+	if en.Rule == policy.RuleSnapshot {
+		if id := snapshotOf(en); id != "" {
+			why = "reversible: snapshot " + id + " taken first"
+		}
+	}
 	if en.ID != "" {
 		why += " [queued as " + en.ID + "]"
 	}
@@ -257,6 +263,7 @@ func demoDisk(out io.Writer, sb *demo.Sandbox) bool {
 			fmt.Fprintf(out, "     %s\n", sc.Text())
 		}
 	}
+	ok = demoUndo(out, sb) && ok
 	if data, err := os.ReadFile(filepath.Join(sb.Project, "hello.txt")); err == nil && string(data) == "Hello, world\n" {
 		fmt.Fprintln(out, "   hello.txt now says \"Hello, world\": local work went through")
 	} else {
@@ -283,4 +290,42 @@ func runDemoAgent(e *env) int {
 		return fail(e.stderr, err)
 	}
 	return ExitOK
+}
+
+// snapshotOf returns the id of the snapshot a decision took ("" if none).
+func snapshotOf(en *journal.Entry) string {
+	for _, r := range en.Reasons {
+		if r.Rule != "snapshot.taken" {
+			continue
+		}
+		if _, rest, ok := strings.Cut(r.Message, "snapshot "); ok {
+			id, _, _ := strings.Cut(rest, " ")
+			return id
+		}
+	}
+	return ""
+}
+
+// demoUndo plays the human's part for the clean-up story: the build
+// output the agent deleted comes back with airlock undo.
+func demoUndo(out io.Writer, sb *demo.Sandbox) bool {
+	st := &snapshot.Store{StateDir: sb.State}
+	all, err := st.List()
+	if err != nil || len(all) == 0 {
+		fmt.Fprintf(out, "!! no snapshot was taken before rm -rf build (%v)\n", err)
+		return false
+	}
+	m := all[len(all)-1]
+	if _, err := os.Lstat(filepath.Join(sb.Project, "build")); err == nil {
+		fmt.Fprintln(out, "!! build/ is still there: rm -rf build did not run")
+		return false
+	}
+	res, err := st.Restore(context.Background(), m.ID, false)
+	data, rerr := os.ReadFile(filepath.Join(sb.Project, "build", "out.o"))
+	if err != nil || rerr != nil || string(data) != "object\n" {
+		fmt.Fprintf(out, "!! airlock undo %s did not bring build/ back: %v %v\n", m.ID, err, rerr)
+		return false
+	}
+	fmt.Fprintf(out, "   build/ was deleted by the agent; airlock undo %s brought back %d file(s), byte for byte\n", m.ID, len(res.Written))
+	return true
 }

@@ -84,8 +84,10 @@ func runHook(e *env) int {
 // newHook wires the Claude Code adapter to the policy, a recorder and the
 // session report.
 func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
+	load := func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) }
 	h := &claudecode.Hook{
-		Policy:   func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) },
+		Policy:   load,
+		Snapshot: takeSnapshot(e, load),
 		Recorder: rec,
 		Story:    e.getenv("AIRLOCK_STORY"),
 		Getenv:   e.getenv,
@@ -102,10 +104,12 @@ func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
 // newPipeline is the decision pipeline the other agents' adapters hand
 // their calls to: the same policy, recorder and gate as Claude Code's.
 func newPipeline(e *env, rec agent.Recorder) *pipeline.Pipeline {
+	load := func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) }
 	return &pipeline.Pipeline{
-		Policy:   func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) },
+		Policy:   load,
 		Recorder: rec,
 		Gate:     gate.Stage{Gate: gate.New(e.getenv, nil)},
+		Snapshot: takeSnapshot(e, load),
 	}
 }
 

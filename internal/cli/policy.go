@@ -97,6 +97,7 @@ func policyShow(e *env) int {
 		out.Tables[m.String()] = map[string]string{
 			"local": t.Local.String(), "shared": t.Shared.String(), "external": t.External.String(),
 			"destructive": t.Destructive.String(), "opaque": t.Opaque.String(), "unknown": t.Unknown.String(),
+			"inside_project": insideWord(t),
 		}
 	}
 	for _, r := range p.Rules {
@@ -122,14 +123,14 @@ func policyShow(e *env) int {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w, "\ntables (in effect):")
-	fmt.Fprintf(w, "  %-12s %-7s %-7s %-8s %-11s %-7s %s\n", "mode", "local", "shared", "external", "destructive", "opaque", "unknown")
+	fmt.Fprintf(w, "  %-12s %-7s %-7s %-8s %-11s %-14s %-7s %s\n", "mode", "local", "shared", "external", "destructive", "inside_project", "opaque", "unknown")
 	for _, m := range []policy.Mode{policy.Interactive, policy.Supervised, policy.Unattended} {
 		t := p.Table(m)
 		mark := " "
 		if m == p.Mode {
 			mark = "*"
 		}
-		fmt.Fprintf(w, "%s %-12s %-7s %-7s %-8s %-11s %-7s %s\n", mark, m, t.Local, t.Shared, t.External, t.Destructive, t.Opaque, t.Unknown)
+		fmt.Fprintf(w, "%s %-12s %-7s %-7s %-8s %-11s %-14s %-7s %s\n", mark, m, t.Local, t.Shared, t.External, t.Destructive, insideWord(t), t.Opaque, t.Unknown)
 	}
 	fmt.Fprintln(w, "\nrules:")
 	for _, r := range out.Rules {
@@ -324,4 +325,13 @@ func encodeJSON(e *env, v any) int {
 		return fail(e.stderr, err)
 	}
 	return ExitOK
+}
+
+// insideWord names the decision for destruction inside the project as a
+// policy file writes it: "snapshot" where the table says warn.
+func insideWord(t policy.Table) string {
+	if t.Inside == policy.Warn {
+		return "snapshot"
+	}
+	return t.Inside.String()
 }

@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"crypto/sha256"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +17,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/render"
+	"github.com/airlock-dev/airlock/internal/snapshot"
 )
 
 // TestMain lets the test binary run as the airlock command inside scripts.
@@ -47,6 +51,8 @@ func TestScripts(t *testing.T) {
 			"tamper":   cmdTamper,
 			"noraw":    cmdNoRaw,
 			"fill":     cmdFill,
+			"snapid":   cmdSnapID,
+			"treesum":  cmdTreeSum,
 		},
 	})
 }
@@ -172,4 +178,64 @@ func cmdFill(ts *testscript.TestScript, neg bool, args []string) {
 	ts.Check(err)
 	data := strings.ReplaceAll(ts.ReadFile(args[0]), "<SPACES>", strings.Repeat(" ", n))
 	ts.Check(os.WriteFile(ts.MkAbs(args[0]), []byte(strings.ReplaceAll(data, "<ESC>", "\x1b")), 0o644))
+}
+
+// cmdSnapID sets VAR to the id of the newest snapshot, since ids hold the
+// time and a random part:
+//
+//	snapid ID
+func cmdSnapID(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: snapid VAR")
+	}
+	st := snapshot.Store{StateDir: filepath.Join(ts.Getenv("XDG_STATE_HOME"), "airlock")}
+	all, err := st.List()
+	ts.Check(err)
+	if len(all) == 0 {
+		ts.Fatalf("snapid: no snapshot was taken")
+	}
+	ts.Setenv(args[0], all[len(all)-1].ID)
+}
+
+// cmdTreeSum writes to FILE one line per file under DIR: its path, type
+// and permission bits, and the SHA-256 of its bytes (or a link's target),
+// so that two trees compare byte for byte and mode for mode with cmp:
+//
+//	treesum proj before.txt
+func cmdTreeSum(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: treesum DIR FILE")
+	}
+	root := ts.MkAbs(args[0])
+	var b strings.Builder
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		if d.IsDir() && d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		fi, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		var content []byte
+		switch {
+		case fi.Mode()&fs.ModeSymlink != 0:
+			t, err := os.Readlink(path)
+			if err != nil {
+				return err
+			}
+			content = []byte(t)
+		case fi.Mode().IsRegular():
+			if content, err = os.ReadFile(path); err != nil {
+				return err
+			}
+		}
+		fmt.Fprintf(&b, "%s %s %x\n", rel, fi.Mode(), sha256.Sum256(content))
+		return nil
+	})
+	ts.Check(err)
+	ts.Check(os.WriteFile(ts.MkAbs(args[1]), []byte(b.String()), 0o644))
 }

@@ -59,7 +59,10 @@ var script = []story{
 		{Tool: "Bash", Command: "echo 'npm publish --access public' | sh", Held: true},
 	}},
 	{loop.Story{ID: "4", Title: "clean up", Prompt: "Clean up the build output and anything left over."}, []Call{
-		{Tool: "Bash", Command: "mkdir -p build && touch build/out.o && ls build", Safe: true},
+		{Tool: "Bash", Command: "mkdir -p build && echo object > build/out.o && ls build", Safe: true},
+		// Destruction inside the project is reversible: airlock snapshots
+		// build/ first, lets it run, and the demo undoes it at the end.
+		{Tool: "Bash", Command: "rm -rf build", Safe: true},
 		{Tool: "Bash", Command: "rm -rf ~/src", Held: true},
 		{Tool: "Bash", Command: "find ~ -name '*.bak' -exec rm -rf {} +", Held: true},
 		{Tool: "Bash", Command: "echo 'rm -rf /' | sh", Held: true},

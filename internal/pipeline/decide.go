@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strings"
 
+	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -15,6 +16,7 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 	o := Outcome{Action: r.Action}
 	a := &o.Action
 	a.NoHuman = a.NoHuman || r.NoHuman
+	a.Snapshots = p.Snapshot != nil
 	v := &o.Verdict
 	var detail []byte
 	ref := r.Ref
@@ -50,6 +52,9 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 			if reason != "" && v.Decision == policy.Deny && strings.HasPrefix(v.Rule, "gate.") {
 				o.Stage, o.Retry = StageGate, reason
 			}
+		}
+		if v.Snapshot != nil && !v.Decision.Holds() {
+			p.takeSnapshot(pol, r, a, v)
 		}
 	}
 	if v.Decision.Holds() && a.Kind == policy.Write && detail == nil {
@@ -90,4 +95,19 @@ func (p *Pipeline) Observe(r *Request) []string {
 		warnings = append(warnings, "airlock: error: recording "+r.Event+": "+err.Error())
 	}
 	return warnings
+}
+
+// takeSnapshot takes the snapshot the verdict asks for, last, once nothing
+// else holds the action: the id goes into the verdict's reasons, and so
+// into the journal with the action. When it cannot be taken the action is
+// decided again without one (fail closed: the destructive row applies).
+func (p *Pipeline) takeSnapshot(pol *policy.Policy, r *Request, a *policy.Action, v *policy.Verdict) {
+	id, what, err := p.Snapshot(a, v.Snapshot, r.Session)
+	if err != nil {
+		*v = pol.WithoutSnapshot(v.Mode, *a, err.Error())
+		return
+	}
+	msg := "airlock took snapshot " + id + " (" + what + ") before this destruction inside the project; a human can restore it with: airlock undo " + id
+	v.Message = msg
+	v.Reasons = append(v.Reasons, classify.Reason{Rule: "snapshot.taken", Message: msg})
 }

@@ -139,9 +139,19 @@ type Pipeline struct {
 	// mcp__server__tool calls get the hook's firewall (guard.ForHook,
 	// with its state in the journal). See MCPStage.
 	MCP MCPStage
+	// Snapshot, when set, is the last stage before the journal: it takes
+	// the snapshot a verdict asks for (destruction inside the project,
+	// policy destructive.inside_project: snapshot) once nothing else holds
+	// the call. Without it, such destruction gets the destructive row:
+	// nothing destructive runs without a snapshot.
+	Snapshot SnapshotStage
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
+
+// SnapshotStage takes the snapshot plan asks for before a's destruction
+// runs, and returns its id and a line describing it (internal/snapshot).
+type SnapshotStage func(a *policy.Action, plan *policy.SnapshotPlan, session string) (id, what string, err error)
 
 // MCPStage decides an mcp__server__tool call: it replaces *v, may set
 // a.Kind (the tool's class decides it), and returns the detail the

@@ -48,6 +48,11 @@ type Action struct {
 	// action that is also queued is harmless and one that vanishes is
 	// not. Decide then holds the action for review instead of asking.
 	NoHuman bool
+	// Snapshots says the entry point takes the snapshot a verdict asks
+	// for (Verdict.Snapshot) before it lets the action run. Without it,
+	// destruction inside the project gets the destructive row: nothing
+	// destructive is allowed without a snapshot.
+	Snapshots bool
 	// Edits are what a Write action puts in its file, when the agent says:
 	// the whole new content, or replacements of old text. nil means not
 	// known. Only self-protection reads them, for shell start-up files.
@@ -67,8 +72,11 @@ type Edit struct {
 // subject is one thing rules are matched against: a program run of a shell
 // command, or a whole non-shell action.
 type subject struct {
-	tool    string
-	inv     *classify.Invocation
+	tool string
+	inv  *classify.Invocation
+	// grade is where the run's destruction lands (destroy.go), when it
+	// destroys.
+	grade   *grade
 	effect  classify.Effect
 	unknown bool
 	paths   []string

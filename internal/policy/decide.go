@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"strings"
+
 	"github.com/airlock-dev/airlock/internal/classify"
 )
 
@@ -40,14 +42,45 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		v.Reasons = append(v.Reasons, classify.Reason{Rule: rule, Message: msg})
 		return v
 	}
-	for _, s := range subjects(&a, res, p.home) {
+	var grades []grade
+	if res != nil {
+		grades = gradeDestruction(res, a.Cwd, p.home, gradeFS)
+	}
+	var plan *SnapshotPlan
+	for i, s := range subjects(&a, res, p.home) {
 		if a.Kind != Shell {
 			v.Effect.Add(s.effect)
 			v.Reasons = append(v.Reasons, s.effect.Reasons...)
 		}
-		p.decideSubject(mode, &a, &s, &v)
+		if i < len(grades) && s.effect.Destructive {
+			s.grade = &grades[i]
+		}
+		if p.decideSubject(mode, &a, &s, &v) {
+			if plan == nil {
+				plan = &SnapshotPlan{Root: p.gradedRoot(a.Cwd)}
+			}
+			plan.add(s.grade)
+		}
+	}
+	if plan != nil && v.Decision <= Warn {
+		// Every run is allowed, the destructive ones on condition of the
+		// snapshot: the verdict names it, for both readers.
+		plan.Git = isGitRoot(plan.Root)
+		v.Decision, v.Rule, v.Snapshot = Warn, RuleSnapshot, plan
+		v.Message = "destruction inside the project, allowed once airlock has snapshotted " + strings.Join(plan.Paths, ", ") + " (a human can undo it)"
 	}
 	NoHumanToAsk(&a, &v)
+	return v
+}
+
+// WithoutSnapshot decides an action again as if its entry point could not
+// take a snapshot: the destructive row applies. why says what failed, for
+// both readers.
+func (p *Policy) WithoutSnapshot(mode Mode, a Action, why string) Verdict {
+	a.Snapshots = false
+	v := p.DecideIn(mode, a)
+	v.Reasons = append(v.Reasons, classify.Reason{Rule: "snapshot.failed",
+		Message: "no snapshot could be taken (" + why + "), so the destruction is decided as if it were outside the project"})
 	return v
 }
 
@@ -70,8 +103,9 @@ func NoHumanToAsk(a *Action, v *Verdict) {
 		Message: "no human can answer a prompt in this session (print mode or an SDK session), so it is held for review instead of asked about"})
 }
 
-// decideSubject folds one subject's contributions into v.
-func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) {
+// decideSubject folds one subject's contributions into v. It reports
+// whether the subject is allowed only on condition of a snapshot.
+func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) (snapshot bool) {
 	var relaxer *Rule
 	var fired []*Rule
 	for _, r := range p.Rules {
@@ -95,8 +129,9 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) {
 		t := p.Tables[mode]
 		// The table's row is the starting point, label included: a row
 		// that allows still names itself (table.shared, not table.local).
-		tv := t.Decide(s.effect)
+		tv, snap := t.decideGraded(s.effect, s.grade, a.Snapshots)
 		cur.Decision, cur.Rule = tv.Decision, tv.Rule
+		snapshot = snap
 		if s.later && cur.Decision == Ask {
 			// Adding "git push" to a Makefile publishes nothing yet: the
 			// run of that target is read and decided when it happens. A
@@ -104,13 +139,18 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) {
 			// hold stands (the run could come while nobody looks).
 			cur.Decision, cur.Rule = Warn, "surface.task"
 		}
+		if s.grade != nil && s.grade.place != placeInside && tv.Rule == "table.destructive" && t.Inside != t.Destructive {
+			// Destruction inside the project would have been decided
+			// otherwise: say why this one is not.
+			v.Reasons = append(v.Reasons, s.grade.reason())
+		}
 		if s.unknown {
 			if t.Unknown >= cur.Decision {
 				cur.Decision, cur.Rule = t.Unknown, "table.unknown"
 			}
 		}
 	}
-	fv := p.floor[mode].Decide(s.effect)
+	fv, _ := p.floor[mode].decideGraded(s.effect, s.grade, a.Snapshots)
 	consider(fv.Decision, fv.Rule, "")
 	if s.unknown {
 		consider(p.floor[mode].Unknown, "table.unknown", "")
@@ -127,6 +167,7 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) {
 	if cur.Decision > v.Decision || v.Rule == "table.local" && cur.Rule != "table.local" && cur.Decision == v.Decision {
 		v.Decision, v.Rule, v.Message = cur.Decision, cur.Rule, cur.Message
 	}
+	return snapshot && cur.Decision <= Warn
 }
 
 func ruleMessage(r *Rule) string {

@@ -20,6 +20,7 @@ type fileDoc struct {
 	rules    []ruleDoc
 	gate     *gateDoc
 	mcp      *mcpDoc
+	snaps    *snapshotDoc
 }
 
 // tablePatch overrides some rows of one mode's table.
@@ -210,6 +211,10 @@ func (d *fileDoc) decode(n *yaml.Node) error {
 			d.mcp = &mcpDoc{}
 			return d.mcp.decode(v)
 		},
+		"snapshots": func(v *yaml.Node) error {
+			d.snaps = &snapshotDoc{}
+			return d.snaps.decode(v)
+		},
 		"rules": func(v *yaml.Node) error {
 			if v.Kind != yaml.SequenceNode {
 				return errAt(v.Line, ErrBadValue, "rules must be a list")
@@ -238,7 +243,13 @@ func (t *tablePatch) decode(n *yaml.Node, m Mode) error {
 	h := map[string]func(*yaml.Node) error{}
 	for r := row(0); r < numRows; r++ {
 		r := r
+		if r == rowInside {
+			continue // written inside the destructive entry
+		}
 		h[r.String()] = func(v *yaml.Node) error {
+			if r == rowDestructive && v.Kind == yaml.MappingNode {
+				return t.decodeDestructive(v, m)
+			}
 			s, err := scalar(v, "a table entry")
 			if err != nil {
 				return err
@@ -248,10 +259,46 @@ func (t *tablePatch) decode(n *yaml.Node, m Mode) error {
 				return &lineError{line: v.Line, err: fmt.Errorf("%w: %v", ErrBadValue, err)}
 			}
 			t[r].set, t[r].d, t[r].line = true, dec, v.Line
+			if r == rowDestructive {
+				// One decision for all destruction, wherever it lands:
+				// the form that predates snapshots.
+				t[rowInside].set, t[rowInside].d, t[rowInside].line = true, dec, v.Line
+			}
 			return nil
 		}
 	}
 	return fields(n, "the "+m.String()+" table", h)
+}
+
+// decodeDestructive reads destructive: {inside_project: snapshot|ask|defer|deny,
+// outside: ask|defer|deny}. Nothing destructive is allowed outright:
+// inside the project the loosest choice is a snapshot first.
+func (t *tablePatch) decodeDestructive(n *yaml.Node, m Mode) error {
+	entry := func(r row, what string, allowed map[string]Decision) func(*yaml.Node) error {
+		return func(v *yaml.Node) error {
+			s, err := scalar(v, what)
+			if err != nil {
+				return err
+			}
+			dec, ok := allowed[s]
+			if !ok {
+				names := make([]string, 0, len(allowed))
+				for k := range allowed {
+					names = append(names, k)
+				}
+				sort.Strings(names)
+				return errAt(v.Line, ErrBadValue, "%s must be one of %s, not %q", what, strings.Join(names, ", "), s)
+			}
+			t[r].set, t[r].d, t[r].line = true, dec, v.Line
+			return nil
+		}
+	}
+	held := map[string]Decision{"ask": Ask, "defer": Defer, "deny": Deny}
+	inside := map[string]Decision{"snapshot": Warn, "ask": Ask, "defer": Defer, "deny": Deny}
+	return fields(n, "the "+m.String()+" table's destructive entry", map[string]func(*yaml.Node) error{
+		"inside_project": entry(rowInside, "inside_project", inside),
+		"outside":        entry(rowDestructive, "outside", held),
+	})
 }
 
 func (r *ruleDoc) decode(n *yaml.Node) error {

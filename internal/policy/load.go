@@ -33,6 +33,9 @@ type Policy struct {
 	// Tables holds the decision table of each mode set by the layers with
 	// the user's authority; an allow rule of the user's relaxes it.
 	Tables [numModes]Table
+	// Snapshots bound the snapshots taken before destruction inside the
+	// project, and their retention.
+	Snapshots SnapshotSettings
 	// floor holds what untrusted project files tightened the tables to;
 	// no rule relaxes it.
 	floor [numModes]Table
@@ -232,6 +235,7 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 		}
 	}
 	p.mergeGate(doc.gate, authority)
+	p.mergeSnapshots(doc.snaps, authority)
 	// Every mistake of the file is collected, so that one check names
 	// them all.
 	var errs []error

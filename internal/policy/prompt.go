@@ -45,6 +45,9 @@ type Class struct {
 	What string `json:"what"`
 	// Decision is the table's decision for the class in the brief's mode.
 	Decision Decision `json:"decision"`
+	// Words say what the decision means when DecisionWords would not
+	// (a snapshot first); "" otherwise.
+	Words string `json:"words,omitempty"`
 	// Examples are commands from the classifier's own spec examples that
 	// the policy decides by this row.
 	Examples []string `json:"examples,omitempty"`
@@ -73,6 +76,7 @@ var classWhat = [numRows]string{
 	rowDestructive: "commands that lose data: recursive deletes, git reset --hard and clean -f, force pushes, dropping tables, formatting or overwriting disks, destroying infrastructure",
 	rowOpaque:      "commands airlock cannot read before they run: a computed command name, eval of a variable, text piped into a shell, interpreter one-liners that start programs or open sockets",
 	rowUnknown:     "tools airlock does not know, such as MCP tools, unless a rule names them",
+	rowInside:      "destruction whose every target resolves inside this project's worktree (rm -rf build, find build -delete, git reset --hard, git checkout -- ., git restore, git clean -fdx), run as a command of its own. It is reversible: airlock snapshots what it would lose first. Destruction outside the project (home, /, another repository, a symlink that leads out), of the repository's history (.git, branch -D, reflog expire, gc --prune, reset to another commit), inside a script, an interpreter or bash -c, or in one command with other programs, is the destructive row",
 }
 
 var modeMeaning = [numModes]string{
@@ -85,8 +89,8 @@ var modeMeaning = [numModes]string{
 // test checks each against self-protection, so the brief cannot drift from
 // what the guard does.
 var (
-	briefReadOnly = []string{"check", "report", "doctor", "prompt", "policy show", "policy test", "queue list", "queue show", "audit verify"}
-	briefMutating = []string{"trust", "approve", "reject", "run", "install", "uninstall", "policy init", "hook"}
+	briefReadOnly = []string{"check", "report", "doctor", "prompt", "policy show", "policy test", "queue list", "queue show", "audit verify", "snapshots list"}
+	briefMutating = []string{"trust", "approve", "reject", "run", "install", "uninstall", "policy init", "hook", "undo", "snapshots prune"}
 )
 
 // protectedText is what self-protection (selfprotect.go) denies; no policy
@@ -116,10 +120,21 @@ func (p *Policy) Brief(m Mode) *Brief {
 	byRule := p.placeExamples(m)
 	t := p.Table(m)
 	for r := row(0); r < numRows; r++ {
-		b.Classes = append(b.Classes, Class{
+		c := Class{
 			Name: r.String(), What: classWhat[r], Decision: *t.at(r),
 			Examples: byRule["table."+r.String()].take(classExamples),
-		})
+		}
+		if r == rowInside {
+			if t.Inside == t.Destructive || t.Inside == Warn && t.Destructive <= Warn {
+				continue // decided like any destruction: nothing to tell apart
+			}
+			c.Name = "destructive inside the project"
+			c.Examples = []string{"rm -rf build", "git reset --hard", "git clean -fdx"}
+			if t.Inside == Warn {
+				c.Words = "allowed, with a warning, once airlock has snapshotted what it deletes (a human can undo it); if the snapshot cannot be taken (over its size bound, another repository inside), it is decided as the destructive row"
+			}
+		}
+		b.Classes = append(b.Classes, c)
 	}
 	for _, r := range p.Rules {
 		if r.Decision == Allow && !r.relaxes {
@@ -341,7 +356,11 @@ func (b *Brief) Render(f Format) string {
 		}
 	}
 	class := func(c Class) {
-		line := fmt.Sprintf("%s: %s. %s.", c.Name, c.What, capitalize(DecisionWords(c.Decision)))
+		words := DecisionWords(c.Decision)
+		if c.Words != "" {
+			words = c.Words
+		}
+		line := fmt.Sprintf("%s: %s. %s.", c.Name, c.What, capitalize(words))
 		if len(c.Examples) > 0 {
 			line += " For example: " + code(c.Examples) + "."
 		}

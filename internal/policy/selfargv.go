@@ -69,11 +69,16 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	add("trust", false, map[string]bool{"revoke": false})
 	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true, "agent": true})
 	add("demo", false, map[string]bool{"keep": true})
+	// undo writes files back over the agent's work; prune deletes the
+	// snapshots that make destruction reversible. Listing changes nothing.
+	add("undo", false, map[string]bool{"force": false, "json": false})
+	add("snapshots list", true, map[string]bool{"json": false})
+	add("snapshots prune", false, map[string]bool{"older-than": true, "max-mib": true, "json": false})
 	return v
 }()
 
 // airlockGroups are the verbs whose next word names a subcommand.
-var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true}
+var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true}
 
 // AirlockVerbs returns airlock's subcommand paths with their flags and
 // whether each only reads, sorted by path. It is the one place

@@ -10,7 +10,15 @@ type Table struct {
 	Shared      Decision
 	External    Decision
 	Destructive Decision
-	Opaque      Decision
+	// Inside is for destruction whose every target airlock resolved to
+	// inside the current project's worktree (destroy.go). Warn there
+	// means "snapshot": the action is allowed with a warning once the
+	// entry point has taken a snapshot that airlock undo restores; when
+	// no snapshot can be taken the Destructive row applies. Destruction
+	// outside the project, of its history, or of what airlock cannot
+	// resolve always takes the Destructive row.
+	Inside Decision
+	Opaque Decision
 	// Unknown is for a tool airlock knows nothing about (an MCP tool or a
 	// tool newer than airlock) when no rule names it.
 	Unknown Decision
@@ -23,9 +31,11 @@ type Table struct {
 //
 // This is the one place the seed table lives; policy files override it.
 func DefaultTable(m Mode) Table {
-	t := Table{Local: Allow, Shared: Warn, External: Ask, Destructive: Ask, Opaque: Ask, Unknown: Ask}
+	t := Table{Local: Allow, Shared: Warn, External: Ask, Destructive: Ask, Inside: Ask, Opaque: Ask, Unknown: Ask}
 	if m != Interactive {
-		t.External, t.Opaque, t.Unknown, t.Destructive = Defer, Defer, Defer, Deny
+		// Nobody watches: local destruction is made reversible instead of
+		// stopping the loop (DESIGN.md invariant 10), the rest is refused.
+		t.External, t.Opaque, t.Unknown, t.Destructive, t.Inside = Defer, Defer, Defer, Deny, Warn
 	}
 	return t
 }
@@ -40,15 +50,19 @@ const (
 	rowDestructive
 	rowOpaque
 	rowUnknown
+	// rowInside is written inside the destructive entry of a policy file
+	// (destructive: {inside_project: …, outside: …}), never as a key of
+	// its own.
+	rowInside
 	numRows
 )
 
-var rowNames = [numRows]string{"local", "shared", "external", "destructive", "opaque", "unknown"}
+var rowNames = [numRows]string{"local", "shared", "external", "destructive", "opaque", "unknown", "inside_project"}
 
 func (r row) String() string { return rowNames[r] }
 
 func (t *Table) at(r row) *Decision {
-	return [numRows]*Decision{&t.Local, &t.Shared, &t.External, &t.Destructive, &t.Opaque, &t.Unknown}[r]
+	return [numRows]*Decision{&t.Local, &t.Shared, &t.External, &t.Destructive, &t.Opaque, &t.Unknown, &t.Inside}[r]
 }
 
 // Verdict is a decision with the reasons behind it.
@@ -67,6 +81,11 @@ type Verdict struct {
 	Effect classify.Effect
 	// Shell is the classification of a shell command (nil otherwise).
 	Shell *classify.Result
+	// Snapshot is set when the decision allows destruction inside the
+	// project on condition of a snapshot (Action.Snapshots): the entry
+	// point takes it before the action runs, or decides again without
+	// it (Policy.WithoutSnapshot) when it cannot.
+	Snapshot *SnapshotPlan
 }
 
 // Decide applies the table to an effect: the strictest of the tier's

@@ -47,6 +47,9 @@ type Hook struct {
 	// anything in it awaits review, and "" otherwise. Stop and SessionEnd
 	// show it to the user.
 	Report func(session string) (string, error)
+	// Snapshot, when set, is the pipeline's snapshot stage (see
+	// pipeline.Pipeline.Snapshot).
+	Snapshot pipeline.SnapshotStage
 }
 
 // Gate is the fact-forcing gate, a stage of the decision pipeline.
@@ -197,7 +200,7 @@ func (h *Hook) request(in *Input) *pipeline.Request {
 
 // pipeline is the decision pipeline the hook's fields make up.
 func (h *Hook) pipeline() *pipeline.Pipeline {
-	return &pipeline.Pipeline{Policy: h.Policy, Recorder: h.Recorder, Gate: h.Gate, Now: h.Now}
+	return &pipeline.Pipeline{Policy: h.Policy, Recorder: h.Recorder, Gate: h.Gate, Snapshot: h.Snapshot, Now: h.Now}
 }
 
 // observe records a lifecycle event, printing the pipeline's warnings.

@@ -1,0 +1,609 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+)
+
+// This file is the phase of the decision that grades destruction by where
+// it lands: inside the current project's worktree (reversible once a
+// snapshot is taken), outside it (home, /, other repositories, the
+// system), or in the repository's own history (.git, forced branch
+// deletion, reflog expiry, gc --prune). Paths are resolved the way the
+// kernel will (symlinks, "..", cd, globs, "~"), with self-protection's
+// resolver. Whatever airlock cannot place is outside: only a target known
+// to be inside can be snapshotted.
+
+// SnapshotPlan is what the entry point must snapshot before it lets a
+// destructive command run.
+type SnapshotPlan struct {
+	// Root is the project's root, resolved (no symlinks).
+	Root string `json:"root"`
+	// Git says Root is a git worktree: the snapshot is stored in its
+	// repository, under refs/airlock/snapshots/.
+	Git bool `json:"git"`
+	// Paths are what the command destroys, relative to Root; "." is the
+	// whole worktree.
+	Paths []string `json:"paths"`
+	// Ignored says files git ignores under Paths are taken too: named
+	// targets (rm -rf build) and git clean -x lose them.
+	Ignored bool `json:"ignored,omitempty"`
+	// For the whole worktree ("."): Changes takes tracked files with
+	// changes, staged or not (what reset --hard and checkout lose);
+	// Untracked takes untracked files (what clean loses).
+	Changes   bool `json:"changes,omitempty"`
+	Untracked bool `json:"untracked,omitempty"`
+}
+
+// place is where a destructive run lands.
+type place int8
+
+const (
+	placeUnknown place = iota
+	placeInside
+	placeOutside
+	placeHistory
+)
+
+// grade is where one destructive run lands, and why.
+type grade struct {
+	place              place
+	why                string
+	paths              []string
+	ignored            bool
+	changes, untracked bool
+}
+
+// The rules named in reasons about where destruction lands.
+const (
+	// RuleSnapshot is the rule of a verdict that allows destruction inside
+	// the project after a snapshot.
+	RuleSnapshot      = "destructive.snapshot"
+	ruleInsideRow     = "table.inside_project"
+	ruleOutside       = "destructive.outside"
+	ruleHistory       = "destructive.history"
+	ruleUnknownTarget = "destructive.unknown-target"
+)
+
+// destruction grades every destructive run of a command.
+type destruction struct {
+	root   string
+	git    bool
+	home   string
+	res    resolver
+	grades []grade
+}
+
+// gradeDestruction returns the grade of each run of r (nil when nothing in
+// it destroys).
+func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
+	destroys := false
+	for i := range r.Invocations {
+		destroys = destroys || r.Invocations[i].Effect.Destructive
+	}
+	if !destroys {
+		return nil
+	}
+	d := &destruction{home: home, res: resolver{fs: fsys}, grades: make([]grade, len(r.Invocations))}
+	all := func(p place, why string) []grade {
+		for i := range d.grades {
+			d.grades[i] = grade{place: p, why: why}
+		}
+		return d.grades
+	}
+	if !filepath.IsAbs(cwd) {
+		return all(placeUnknown, "the directory the command runs in is not known")
+	}
+	realCwd, unknown := d.res.resolve(cwd)
+	if unknown {
+		return all(placeUnknown, "the directory the command runs in cannot be resolved")
+	}
+	d.root, d.git = d.projectRoot(realCwd)
+	if d.root == "" {
+		return all(placeOutside, "the command does not run inside a project (its directory is your home, /, a directory above them or a system directory)")
+	}
+	// Another program of the same command runs between the decision and
+	// the deletion, or beside it in a pipeline: if it can make a link or
+	// move a directory, a path inside now may lead outside then.
+	for i := range r.Invocations {
+		inv := &r.Invocations[i]
+		if !inv.Effect.Destructive && !layoutSafe(inv) {
+			why := inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
+			if inv.Name() == "" {
+				why = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
+			}
+			return all(placeUnknown, why)
+		}
+	}
+	dirs := []string{realCwd}
+	for i := range r.Invocations {
+		inv := &r.Invocations[i]
+		switch inv.Name() {
+		case "cd", "pushd":
+			dirs = d.changeDir(inv, dirs)
+			continue
+		case "popd":
+			dirs = nil
+			continue
+		}
+		if inv.Effect.Destructive {
+			d.grades[i] = d.grade(inv, dirs)
+		}
+	}
+	return d.grades
+}
+
+// projectRoot finds the project a directory belongs to: the git worktree
+// holding it, or the directory itself when it is in none. Home, "/", the
+// directories above home and the system's directories are no project: a
+// git repository there (a dotfiles repository in home) would make
+// everything in home "inside".
+func (d *destruction) projectRoot(dir string) (string, bool) {
+	notProject := func(p string) bool {
+		if p == "/" || d.home != "" && (p == d.home || strings.HasPrefix(d.home, p+"/")) {
+			return true
+		}
+		if p == "/tmp" || p == "/var/tmp" || p == filepath.Clean(os.TempDir()) {
+			return true // everyone's scratch space, not one project
+		}
+		top := strings.SplitN(strings.TrimPrefix(p, "/"), "/", 2)[0]
+		return systemTops[top] && !strings.HasPrefix(p, "/tmp/") && !(d.home != "" && strings.HasPrefix(p, d.home+"/"))
+	}
+	for p := dir; ; p = filepath.Dir(p) {
+		if notProject(p) {
+			break
+		}
+		if _, err := d.res.fs.Lstat(filepath.Join(p, ".git")); err == nil {
+			return p, true
+		}
+		if p == "/" {
+			break
+		}
+	}
+	if notProject(dir) {
+		return "", false
+	}
+	return dir, false
+}
+
+// systemTops are top-level directories that hold the system, not a
+// project.
+var systemTops = map[string]bool{"bin": true, "boot": true, "dev": true, "etc": true, "lib": true, "lib32": true,
+	"lib64": true, "proc": true, "run": true, "sbin": true, "sys": true, "usr": true, "var": true, "opt": true,
+	"System": true, "Library": true, "Applications": true, "Users": true, "home": true, "root": true}
+
+// layoutSafe reports whether a run that destroys nothing cannot change
+// what a path leads to: it makes no link, moves nothing and runs nothing
+// unknown.
+func layoutSafe(inv *classify.Invocation) bool {
+	if inv.Opaque != "" || inv.Effect.Opaque || inv.Remote != "" || len(inv.Via) > 0 || writesFiles(inv) {
+		return false
+	}
+	switch inv.Name() {
+	case "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "test", "[", "ls", "pwd", "mkdir", "touch", "cat", "wc", "du", "stat":
+		return true
+	case "git":
+		sub := gitSub(inv.Args)
+		return sub == "status" || sub == "diff" || sub == "log" || sub == "show"
+	}
+	return false
+}
+
+// writesFiles reports a redirection that writes somewhere other than
+// /dev/null or a descriptor.
+func writesFiles(inv *classify.Invocation) bool {
+	for _, r := range inv.Redirects {
+		if r.Writes() && r.Target != "/dev/null" && !strings.HasPrefix(r.Op, ">&") && !strings.HasSuffix(r.Op, ">&") {
+			return true
+		}
+	}
+	return false
+}
+
+// changeDir follows cd: relative paths after it are placed from every
+// directory the command may be in (a subshell's cd does not last), and
+// from none when the new directory is not known.
+func (d *destruction) changeDir(inv *classify.Invocation, dirs []string) []string {
+	var args []string
+	for i := 1; i < len(inv.Args); i++ {
+		if inv.IsDynamic(i) {
+			return nil
+		}
+		if a := inv.Args[i]; a != "-L" && a != "-P" && a != "--" {
+			args = append(args, a)
+		}
+	}
+	if len(args) != 1 || args[0] == "-" {
+		return nil // cd alone goes home; cd - and pushd's stack are not followed
+	}
+	out := append([]string(nil), dirs...)
+	for _, abs := range d.absolute(args[0], dirs) {
+		if abs == "" {
+			return nil
+		}
+		real, unknown := d.res.resolve(abs)
+		if unknown {
+			return nil
+		}
+		out = append(out, real)
+	}
+	return out
+}
+
+// absolute makes a word absolute from each possible directory; "" stands
+// for a word that cannot be placed.
+func (d *destruction) absolute(w string, dirs []string) []string {
+	if strings.HasPrefix(w, "~") {
+		if w != "~" && !strings.HasPrefix(w, "~/") || d.home == "" {
+			return []string{""} // ~user: someone else's home
+		}
+		return []string{d.home + w[1:]}
+	}
+	if strings.HasPrefix(w, "/") {
+		return []string{w}
+	}
+	if len(dirs) == 0 {
+		return []string{""}
+	}
+	out := make([]string, len(dirs))
+	for i, dir := range dirs {
+		out[i] = strings.TrimSuffix(dir, "/") + "/" + w
+	}
+	return out
+}
+
+// grade places one destructive run.
+func (d *destruction) grade(inv *classify.Invocation, dirs []string) grade {
+	name := inv.Name()
+	switch {
+	case inv.Opaque != "" || inv.Effect.Opaque:
+		return grade{place: placeUnknown, why: "what it runs cannot be read"}
+	case len(inv.Via) > 0:
+		return grade{place: placeUnknown, why: name + " runs through " + strings.Join(inv.Via, ", ") + ", whose effect airlock does not place"}
+	case inv.Remote != "":
+		return grade{place: placeOutside, why: name + " runs on " + inv.Remote}
+	case writesFiles(inv):
+		return grade{place: placeUnknown, why: name + " also writes through a redirection"}
+	}
+	var operands []int
+	ignored := true
+	switch name {
+	case "rm", "unlink", "rmdir":
+		opts := true
+		for i := 1; i < len(inv.Args); i++ {
+			a := inv.Args[i]
+			switch {
+			case opts && a == "--":
+				opts = false
+			case opts && a == "--no-preserve-root":
+				return grade{place: placeOutside, why: "rm --no-preserve-root is written to delete /"}
+			case opts && strings.HasPrefix(a, "-") && a != "-" && !inv.IsDynamic(i):
+			default:
+				operands = append(operands, i)
+			}
+		}
+	case "find":
+		i := 1
+		for ; i < len(inv.Args); i++ {
+			a := inv.Args[i]
+			if a == "-L" || a == "-H" || a == "-follow" {
+				return grade{place: placeUnknown, why: "find " + a + " follows symbolic links out of the directories it is given"}
+			}
+			if a != "-P" && a != "-O0" && a != "-O1" && a != "-O2" && a != "-O3" && a != "-D" {
+				break
+			}
+		}
+		for ; i < len(inv.Args) && !inv.IsDynamic(i); i++ {
+			a := inv.Args[i]
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "," {
+				break
+			}
+			operands = append(operands, i)
+		}
+		for j := i; j < len(inv.Args); j++ {
+			if a := inv.Args[j]; a == "-follow" || inv.IsDynamic(j) && j == i {
+				return grade{place: placeUnknown, why: "find " + a + " is not placed"}
+			}
+		}
+		if len(operands) == 0 {
+			return d.place(inv, ".", dirs, true)
+		}
+	case "git":
+		return d.gitGrade(inv, dirs)
+	default:
+		return grade{place: placeUnknown, why: "airlock cannot tell what " + name + " deletes"}
+	}
+	if len(operands) == 0 {
+		return grade{place: placeInside}
+	}
+	g := grade{place: placeInside, ignored: ignored}
+	for _, i := range operands {
+		if inv.IsDynamic(i) {
+			return grade{place: placeUnknown, why: inv.Args[i] + " is only known when the command runs"}
+		}
+		one := d.place(inv, inv.Args[i], dirs, ignored)
+		if one.place != placeInside {
+			return one
+		}
+		g.paths = append(g.paths, one.paths...)
+	}
+	return g
+}
+
+// place places one path word, from every directory the command may be in.
+func (d *destruction) place(inv *classify.Invocation, w string, dirs []string, ignored bool) grade {
+	g := grade{place: placeInside, ignored: ignored}
+	for _, abs := range d.absolute(w, dirs) {
+		if abs == "" {
+			return grade{place: placeUnknown, why: w + " cannot be placed (its directory or whose home it names is not known)"}
+		}
+		var one grade
+		if hasGlob(abs) {
+			one = d.placeGlob(w, abs)
+		} else {
+			one = d.placeReal(w, abs, false)
+		}
+		if one.place != placeInside {
+			return one
+		}
+		g.paths = append(g.paths, one.paths...)
+	}
+	return g
+}
+
+// placeReal places a path that holds no glob, resolved through every
+// symlink, its last component included: a link inside the project that
+// leads outside is outside.
+func (d *destruction) placeReal(w, abs string, rootOK bool) grade {
+	real, unknown := d.res.resolve(abs)
+	if unknown {
+		return grade{place: placeUnknown, why: w + " passes through a link airlock cannot follow"}
+	}
+	if real == d.root && rootOK {
+		return grade{place: placeInside}
+	}
+	if real == d.root || real == "/" || strings.HasPrefix(d.root, real+"/") {
+		if d.git {
+			return grade{place: placeHistory, why: w + " is the project or a directory above it, which holds the repository's history (.git)"}
+		}
+		return grade{place: placeOutside, why: w + " is the project or a directory above it"}
+	}
+	rel, ok := strings.CutPrefix(real, d.root+"/")
+	if !ok {
+		return grade{place: placeOutside, why: w + " leads to " + real + ", outside the project (" + d.root + ")"}
+	}
+	for _, c := range strings.Split(rel, "/") {
+		if strings.EqualFold(c, ".git") {
+			return grade{place: placeHistory, why: w + " is in .git, the repository's history"}
+		}
+	}
+	return grade{place: placeInside, paths: []string{rel}}
+}
+
+// placeGlob places a glob: the directory it starts from must be in the
+// project, and so must everything it matches now. (What it matches when
+// the command runs may differ: that is the time-of-check gap
+// docs/THREAT-MODEL.md describes.)
+func (d *destruction) placeGlob(w, abs string) grade {
+	comps := strings.Split(abs, "/")
+	k := 0
+	for k < len(comps) && !hasGlob(comps[k]) {
+		k++
+	}
+	prefix := strings.Join(comps[:k], "/")
+	if prefix == "" {
+		prefix = "/"
+	}
+	if g := d.placeReal(w, prefix, true); g.place != placeInside {
+		return g
+	}
+	matches, err := filepath.Glob(abs)
+	if err != nil {
+		return grade{place: placeUnknown, why: w + " is not a glob airlock can read"}
+	}
+	g := grade{place: placeInside}
+	for _, m := range matches {
+		one := d.placeReal(w+" (matching "+m+")", m, false)
+		if one.place != placeInside {
+			return one
+		}
+		g.paths = append(g.paths, one.paths...)
+	}
+	return g
+}
+
+// gitSub returns git's subcommand, past its global options ("" when there
+// is none).
+func gitSub(args []string) string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return ""
+}
+
+// gitHistory are git subcommands whose destruction is of the repository's
+// history: what a worktree snapshot cannot bring back.
+var gitHistory = map[string]bool{"branch": true, "reflog": true, "gc": true, "prune": true, "update-ref": true,
+	"filter-branch": true, "filter-repo": true, "tag": true, "replace": true, "worktree": true, "symbolic-ref": true,
+	"notes": true, "rebase": true, "commit": true, "push": true, "stash": true, "checkout-index": true, "read-tree": true,
+	"remote": true, "config": true, "lfs": true, "submodule": true, "rm": true, "mv": true}
+
+// gitGrade places a destructive git run.
+func (d *destruction) gitGrade(inv *classify.Invocation, dirs []string) grade {
+	for _, e := range inv.Env {
+		if strings.HasPrefix(e, "GIT_") {
+			return grade{place: placeUnknown, why: "git runs with " + strings.SplitN(e, "=", 2)[0] + " set, which can point it at another repository"}
+		}
+	}
+	i := 1
+	for ; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if inv.IsDynamic(i) {
+			return grade{place: placeUnknown, why: a + " is only known when the command runs"}
+		}
+		if a == "-C" && i+1 < len(inv.Args) && !inv.IsDynamic(i+1) {
+			var next []string
+			for _, abs := range d.absolute(inv.Args[i+1], dirs) {
+				if abs == "" {
+					return grade{place: placeUnknown, why: "git -C " + inv.Args[i+1] + " cannot be placed"}
+				}
+				next = append(next, abs)
+			}
+			dirs = next
+			i++
+			continue
+		}
+		if a == "--no-pager" || a == "-P" || a == "--no-optional-locks" || a == "--literal-pathspecs" {
+			continue
+		}
+		if strings.HasPrefix(a, "-") {
+			return grade{place: placeUnknown, why: "git " + a + " can point git at another repository or change what it runs"}
+		}
+		break
+	}
+	if i >= len(inv.Args) {
+		return grade{place: placeUnknown, why: "git with no subcommand"}
+	}
+	sub, rest := inv.Args[i], inv.Args[i+1:]
+	if !d.git {
+		return grade{place: placeUnknown, why: "git runs outside a git worktree"}
+	}
+	for _, dir := range dirs {
+		real, unknown := d.res.resolve(dir)
+		if unknown {
+			return grade{place: placeUnknown, why: "the directory git runs in cannot be resolved"}
+		}
+		if root, isGit := d.projectRoot(real); root != d.root || !isGit {
+			return grade{place: placeOutside, why: "git runs in " + real + ", another repository than the project's (" + d.root + ")"}
+		}
+	}
+	if len(dirs) == 0 {
+		return grade{place: placeUnknown, why: "the directory git runs in is not known"}
+	}
+	whole := grade{place: placeInside, paths: []string{"."}, changes: true}
+	switch sub {
+	case "reset":
+		for _, a := range rest {
+			if a == "--recurse-submodules" || !strings.HasPrefix(a, "-") && a != "HEAD" {
+				return grade{place: placeHistory, why: "git reset " + a + " moves the branch or reaches into submodules, which is the repository's history"}
+			}
+		}
+		return whole
+	case "checkout", "switch":
+		for _, a := range rest {
+			if a == "-B" || a == "-C" || a == "--orphan" || a == "--recurse-submodules" {
+				return grade{place: placeHistory, why: "git " + sub + " " + a + " resets or replaces a branch, which is the repository's history"}
+			}
+		}
+		return whole
+	case "restore":
+		return whole
+	case "clean":
+		whole.changes, whole.untracked = false, true
+		for _, a := range rest {
+			if a == "--" {
+				break
+			}
+			if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "xX") {
+				whole.ignored = true
+			}
+		}
+		return whole
+	}
+	if gitHistory[sub] {
+		return grade{place: placeHistory, why: "git " + sub + " changes the repository's history, which a snapshot of the worktree does not bring back"}
+	}
+	return grade{place: placeUnknown, why: "airlock cannot tell what git " + sub + " deletes"}
+}
+
+// gradeReason is the reason shown for destruction not graded inside.
+func (g *grade) reason() classify.Reason {
+	switch g.place {
+	case placeHistory:
+		return classify.Reason{Rule: ruleHistory, Message: "not reversible by airlock: " + g.why}
+	case placeOutside:
+		return classify.Reason{Rule: ruleOutside, Message: "outside the project: " + g.why}
+	}
+	return classify.Reason{Rule: ruleUnknownTarget, Message: "treated as outside the project: " + g.why}
+}
+
+// gradeFS is the file system destruction is graded against.
+var gradeFS fileSystem = osFS{}
+
+// decideGraded applies the table to one run's effect, with its
+// destruction graded: inside the project it takes the inside_project row,
+// where "snapshot" (Warn) holds only when the entry point takes snapshots
+// and otherwise falls back to the destructive row. snapshot reports that
+// the run is allowed on condition of one.
+func (t Table) decideGraded(e classify.Effect, g *grade, snapshots bool) (v Verdict, snapshot bool) {
+	if !e.Destructive || g == nil || g.place != placeInside {
+		return t.Decide(e), false
+	}
+	if t.Inside == t.Destructive || t.Inside == Warn && t.Destructive <= Warn {
+		// Where it lands changes nothing (or a snapshot would loosen
+		// nothing): the destructive row decides, under its own name.
+		return t.Decide(e), false
+	}
+	e.Destructive = false
+	v = t.Decide(e)
+	d, rule := t.Inside, ruleInsideRow
+	if d == Warn {
+		if snapshots {
+			rule, snapshot = RuleSnapshot, true
+		} else {
+			d, rule = t.Destructive, "table.destructive"
+		}
+	}
+	if d >= v.Decision {
+		v.Decision, v.Rule = d, rule
+	}
+	return v, snapshot
+}
+
+// add merges one run's paths into the plan.
+func (p *SnapshotPlan) add(g *grade) {
+	for _, path := range g.paths {
+		if !containsString(p.Paths, path) {
+			p.Paths = append(p.Paths, path)
+		}
+	}
+	p.Ignored = p.Ignored || g.ignored
+	p.Changes = p.Changes || g.changes
+	p.Untracked = p.Untracked || g.untracked
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// gradedRoot is the project root destruction was graded against.
+func (p *Policy) gradedRoot(cwd string) string {
+	d := &destruction{home: p.home, res: resolver{fs: gradeFS}}
+	real, unknown := d.res.resolve(cwd)
+	if unknown {
+		return ""
+	}
+	root, _ := d.projectRoot(real)
+	return root
+}
+
+// isGitRoot reports whether a project root is a git worktree.
+func isGitRoot(root string) bool {
+	_, err := gradeFS.Lstat(filepath.Join(root, ".git"))
+	return root != "" && err == nil
+}

@@ -1,0 +1,142 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// TestDestructionGraded places destruction by resolved target: only what
+// is known to land inside the project's worktree is snapshotted; outside,
+// history and whatever cannot be placed keep the destructive row.
+func TestDestructionGraded(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(base, "proj")
+	for _, d := range []string{"proj/.git", "proj/build/sub", "other/.git", "elsewhere"} {
+		if err := os.MkdirAll(filepath.Join(base, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(base, "elsewhere"), filepath.Join(proj, "out")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("build", filepath.Join(proj, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	p := Defaults()
+	const snap, deny = "snapshot", "deny"
+	tests := []struct {
+		cmd   string
+		want  string   // snap or deny
+		paths []string // what the snapshot takes
+	}{
+		{"rm -rf build", snap, []string{"build"}},
+		{"rm -rf ./build/../build/sub", snap, []string{"build/sub"}},
+		{"rm -rf alias", snap, []string{"build"}},
+		{"rm -r -f -- build", snap, []string{"build"}},
+		{"rm -rf bu*", snap, []string{"build"}},
+		{"find build -name '*.o' -delete", snap, []string{"build"}},
+		{"cd build && rm -rf sub", snap, []string{"sub", "build/sub"}},
+		{"cd .. && rm -rf proj/build", snap, []string{"proj/build", "build"}},
+		{"git reset --hard", snap, []string{"."}},
+		{"git reset --hard HEAD", snap, []string{"."}},
+		{"git checkout -- .", snap, []string{"."}},
+		{"git clean -fdx", snap, []string{"."}},
+		{"git -C build clean -fd", snap, []string{"."}},
+		// Outside the project, or its history.
+		{"rm -rf ../other", deny, nil},
+		{"rm -rf build ../other", deny, nil},
+		{"rm -rf out", deny, nil},
+		{"rm -rf out/x", deny, nil},
+		{"rm -rf .git", deny, nil},
+		{"rm -rf .GIT/objects", deny, nil},
+		{"rm -rf .", deny, nil},
+		{"rm -rf .*", deny, nil},
+		{"rm -rf *", deny, nil},
+		{"find . -delete", deny, nil},
+		{"cd / && rm -rf build", deny, nil},
+		{"rm -rf --no-preserve-root build", deny, nil},
+		{"git reset --hard HEAD~3", deny, nil},
+		{"git branch -D main", deny, nil},
+		{"git reflog expire --expire=now --all", deny, nil},
+		{"git -C ../other clean -fdx", deny, nil},
+		// What cannot be placed is outside.
+		{"rm -rf $DIR", deny, nil},
+		{"rm -rf ~bob/build", deny, nil},
+		{"cd $D && rm -rf build", deny, nil},
+		{"cd && rm -rf build", deny, nil},
+		{"ln -s ~ build2; rm -rf build2/", deny, nil},
+		{"rm -rf build && make", deny, nil},
+		{"rm -rf build | tee log", deny, nil},
+		{"sudo rm -rf build", deny, nil},
+		{"bash -c 'rm -rf build'", deny, nil},
+		{"find -L build -delete", deny, nil},
+		{"GIT_DIR=../other/.git git clean -fdx", deny, nil},
+		{"git -c core.worktree=/ clean -fdx", deny, nil},
+		{"shred -u build/x", deny, nil},
+	}
+	for _, tt := range tests {
+		a := Action{Kind: Shell, Tool: "Bash", Command: tt.cmd, Cwd: proj, Snapshots: true}
+		v := p.DecideIn(Unattended, a)
+		if tt.want == snap {
+			if v.Decision != Warn || v.Rule != RuleSnapshot || v.Snapshot == nil {
+				t.Errorf("%q: got %s by %s (%v), want a snapshot", tt.cmd, v.Decision, v.Rule, v.Reasons)
+				continue
+			}
+			if v.Snapshot.Root != proj || !v.Snapshot.Git || !reflect.DeepEqual(v.Snapshot.Paths, tt.paths) {
+				t.Errorf("%q: snapshot plan %+v, want root %s paths %v", tt.cmd, *v.Snapshot, proj, tt.paths)
+			}
+			// An entry point that cannot take snapshots gets the table:
+			// nothing destructive runs without one.
+			a.Snapshots = false
+			if v := p.DecideIn(Unattended, a); v.Decision != Deny || v.Snapshot != nil {
+				t.Errorf("%q without snapshots: got %s by %s, want deny", tt.cmd, v.Decision, v.Rule)
+			}
+			continue
+		}
+		if v.Decision != Deny || v.Snapshot != nil {
+			t.Errorf("%q: got %s by %s (snapshot %v), want deny", tt.cmd, v.Decision, v.Rule, v.Snapshot)
+		}
+	}
+}
+
+// TestDestructionNoProject: home, /, /tmp and system directories are no
+// project, so nothing there is inside one.
+func TestDestructionNoProject(t *testing.T) {
+	p := Defaults()
+	for _, cwd := range []string{"/", "/tmp", "/etc", "/usr/local"} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: "rm -rf build", Cwd: cwd, Snapshots: true})
+		if v.Decision != Deny || v.Snapshot != nil {
+			t.Errorf("rm -rf build in %s: got %s by %s, want deny", cwd, v.Decision, v.Rule)
+		}
+	}
+}
+
+// TestDestructiveTableDecoded reads the destructive entry in both forms,
+// strictly.
+func TestDestructiveTableDecoded(t *testing.T) {
+	doc, err := parseFile("p.yaml", []byte("version: 1\ntable:\n  unattended:\n    destructive: {inside_project: defer, outside: deny}\n  supervised:\n    destructive: ask\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, s := doc.tables[Unattended], doc.tables[Supervised]
+	if u[rowInside].d != Defer || u[rowDestructive].d != Deny || s[rowInside].d != Ask || s[rowDestructive].d != Ask {
+		t.Errorf("decoded %+v %+v", u, s)
+	}
+	for _, bad := range []string{
+		"version: 1\ntable:\n  unattended:\n    destructive: {inside_project: allow}\n",
+		"version: 1\ntable:\n  unattended:\n    destructive: {outside: snapshot}\n",
+		"version: 1\ntable:\n  unattended:\n    destructive: {inside: snapshot}\n",
+		"version: 1\ntable:\n  unattended:\n    inside_project: snapshot\n",
+		"version: 1\nsnapshots: {max_mib: 0}\n",
+		"version: 1\nsnapshots: {keep: 3}\n",
+	} {
+		if _, err := parseFile("p.yaml", []byte(bad)); err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
+}

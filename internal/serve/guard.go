@@ -68,16 +68,22 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			s.refuse(w, r, http.StatusForbidden, "this dashboard answers only to the address it listens on (the Host of this request is not it)")
 			return
 		}
+		// The Origin says where a request comes from. With this page's
+		// no-referrer policy a browser sends "Origin: null" on a form's
+		// POST; then Sec-Fetch-Site, which no page script can set, must
+		// say same-origin. A request that proves neither is refused.
 		origin := r.Header.Get("Origin")
+		sameOrigin := r.Header.Get("Sec-Fetch-Site") == "same-origin"
 		unsafe := r.Method != http.MethodGet && r.Method != http.MethodHead
 		switch {
-		case origin != "" && !s.origins[origin]:
+		case origin != "" && origin != "null" && !s.origins[origin]:
 			s.refuse(w, r, http.StatusForbidden, "a request from another site is refused")
 			return
-		case unsafe && origin == "":
-			// Browsers send Origin with every POST; a request without it
-			// did not come from this dashboard's pages.
-			s.refuse(w, r, http.StatusForbidden, "a change without an Origin header is refused")
+		case (origin == "null" || (unsafe && origin == "")) && !sameOrigin:
+			s.refuse(w, r, http.StatusForbidden, "a change that does not show it comes from this dashboard's own pages (Origin, Sec-Fetch-Site) is refused")
+			return
+		case unsafe && r.Header.Get("Sec-Fetch-Site") != "" && !sameOrigin:
+			s.refuse(w, r, http.StatusForbidden, "a change from another site is refused")
 			return
 		}
 		next.ServeHTTP(w, r)

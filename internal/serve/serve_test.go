@@ -220,8 +220,24 @@ func TestHostAndOrigin(t *testing.T) {
 			t.Errorf("POST with Origin %q: %d, want 403", origin, resp.StatusCode)
 		}
 	}
+	// A page on another port of localhost is same-site, not same-origin.
+	for _, hdr := range []map[string]string{
+		{"Origin": "null", "Sec-Fetch-Site": "same-site"},
+		{"Origin": "null", "Sec-Fetch-Site": "cross-site"},
+		{"Sec-Fetch-Site": "same-site"},
+		{"Origin": "http://localhost:1", "Sec-Fetch-Site": "same-origin"},
+	} {
+		if resp, _ := f.do("POST", "/item/"+id+"/approve", form, hdr); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("POST with %v: %d, want 403", hdr, resp.StatusCode)
+		}
+	}
 	if it, _ := f.j.Item(id, time.Now()); it.Status != journal.Pending {
 		t.Errorf("after refused POSTs the item is %s", it.Status)
+	}
+	// A form of the dashboard's own page, under its no-referrer policy,
+	// says "Origin: null" and Sec-Fetch-Site: same-origin.
+	if resp, body := f.do("POST", "/item/"+id+"/approve", form, map[string]string{"Origin": "null", "Sec-Fetch-Site": "same-origin"}); resp.StatusCode != http.StatusSeeOther {
+		t.Errorf("same-origin form POST: %d\n%s", resp.StatusCode, body)
 	}
 }
 

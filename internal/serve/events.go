@@ -19,12 +19,14 @@ func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "streaming unsupported", http.StatusInternalServerError)
 		return
 	}
+	// The state is taken before the client hears back, so an event
+	// written right after the stream opens is one the stream reports.
+	last := s.journalStamp()
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.Header().Set("X-Accel-Buffering", "no")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, "retry: 2000\n\n")
 	fl.Flush()
-	last := s.journalStamp()
 	tick := time.NewTicker(s.cfg.Poll)
 	defer tick.Stop()
 	beat := 0

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -413,7 +414,10 @@ func TestMakeItARule(t *testing.T) {
 func TestEventsSayWhenAHookDefers(t *testing.T) {
 	f := newFixture(t)
 	f.login()
-	req, _ := http.NewRequest("GET", f.ts.URL+"/events", nil)
+	// The deadline only keeps a broken stream from hanging the run.
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", f.ts.URL+"/events", nil)
 	resp, err := f.client.Do(req)
 	if err != nil {
 		t.Fatal(err)

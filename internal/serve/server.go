@@ -60,6 +60,7 @@ type Server struct {
 	tmpl     *template.Template
 	mu       sync.Mutex
 	sessions map[string]time.Time
+	rows     rowsCache
 }
 
 // sessionLife is how long a dashboard login lasts.

@@ -54,6 +54,11 @@ func runQueue(e *env, sub string) int {
 	case "show":
 		return queueShow(e, j, operands[0], *asJSON)
 	case "approve":
+		if *e.flags.Bool("always") {
+			if code := approveAlways(e, j, operands[0], *asJSON); code != ExitOK {
+				return code
+			}
+		}
 		return queueSettle(e, j, journal.EventApprove, operands[0], *e.flags.String("note"), *e.flags.Duration("for"), *asJSON)
 	case "reject":
 		return queueSettle(e, j, journal.EventReject, operands[0], *e.flags.String("note"), 0, *asJSON)
@@ -63,6 +68,33 @@ func runQueue(e *env, sub string) int {
 		return queueSettle(e, j, journal.EventDismiss, operands[0], *e.flags.String("note"), 0, *asJSON)
 	}
 	return queueRun(e, j, operands[0], *asJSON)
+}
+
+// approveAlways is the first half of "queue approve --always": the rule
+// made of the item is shown with what else it lets through, and written
+// once the human confirms. Only then is the item approved as well, so a
+// declined rule approves nothing.
+func approveAlways(e *env, j *journal.Journal, id string, asJSON bool) int {
+	if asJSON {
+		return fail(e.stderr, &usageError{Msg: "--always shows a rule to confirm and does not take --json", Hints: []string{"airlock rule add --json --from " + id}})
+	}
+	it, code := findItem(e, j, id)
+	if it == nil {
+		return code
+	}
+	if it.Detected || it.Kind != "shell" || it.Command == "" {
+		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s is not a held shell command (%s), so it cannot become a rule", it.ID, journal.What(it, 100)),
+			Hints: []string{"airlock queue approve " + it.ID}})
+	}
+	written, code := proposeRule(e, it.Command, it.ID, *e.flags.Bool("yes"), false)
+	if code != ExitOK {
+		return code
+	}
+	if !written {
+		fmt.Fprintf(e.stderr, "not approved either: to let this one run through, airlock queue approve %s\n", it.ID)
+		return ExitHeld
+	}
+	return ExitOK
 }
 
 func queueList(e *env, j *journal.Journal, all, asJSON bool) int {

@@ -41,7 +41,7 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	add("prompt", true, map[string]bool{"mode": true, "format": true, "json": false, "cwd": true})
 	add("queue list", true, map[string]bool{"all": false, "json": false})
 	add("queue show", true, map[string]bool{"json": false})
-	add("queue approve", false, map[string]bool{"for": true, "note": true, "json": false})
+	add("queue approve", false, map[string]bool{"for": true, "note": true, "json": false, "always": false, "yes": false})
 	add("queue reject", false, settle)
 	add("queue ack", false, settle)
 	add("queue dismiss", false, settle)
@@ -74,11 +74,15 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	add("undo", false, map[string]bool{"force": false, "json": false})
 	add("snapshots list", true, map[string]bool{"json": false})
 	add("snapshots prune", false, map[string]bool{"older-than": true, "max-mib": true, "json": false})
+	// rule add writes the user's policy; serve is a dashboard whose
+	// buttons approve, reject and write rules.
+	add("rule add", false, map[string]bool{"from": true, "yes": false, "json": false})
+	add("serve", false, map[string]bool{"listen": true, "tls-cert": true, "tls-key": true, "no-tls": true})
 	return v
 }()
 
 // airlockGroups are the verbs whose next word names a subcommand.
-var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true}
+var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true, "rule": true}
 
 // AirlockVerbs returns airlock's subcommand paths with their flags and
 // whether each only reads, sorted by path. It is the one place

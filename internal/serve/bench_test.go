@@ -1,0 +1,67 @@
+package serve
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/classify"
+	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// BenchmarkQueuePage serves the queue page with 1,000 pending items, and
+// splits its cost: the queue read from the journal's index (open) and
+// the whole handler (page). bench/serve-timing.sh times it over loopback
+// on a journal of 1M events.
+//
+//	go test ./internal/serve -run '^$' -bench QueuePage -benchtime 50x
+func BenchmarkQueuePage(b *testing.B) {
+	state := b.TempDir()
+	j, err := journal.Open(journal.DirIn(state))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < 1000; i++ {
+		cmd := fmt.Sprintf("git push origin b%d", i)
+		if _, err := j.Record(&agent.Event{Time: time.Now(), Agent: "claude-code", Name: "PreToolUse", Session: "s", Cwd: "/p", Tool: "Bash",
+			Action:  &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: cmd, Cwd: "/p"},
+			Verdict: &policy.Verdict{Decision: policy.Defer, Rule: "table.external", Effect: classify.Effect{Tier: classify.External}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	s, err := New(Config{Journal: j, Addr: "127.0.0.1:7777"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.sessions["bench"] = time.Now()
+	h := s.Handler()
+	b.Run("open", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := j.Open(time.Now()); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	page := func(b *testing.B, cold bool) {
+		for i := 0; i < b.N; i++ {
+			if cold {
+				s.rows.stamp = ""
+			}
+			req := httptest.NewRequest("GET", "http://127.0.0.1:7777/", nil)
+			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: "bench"})
+			w := httptest.NewRecorder()
+			h.ServeHTTP(w, req)
+			if w.Code != 200 {
+				b.Fatalf("status %d", w.Code)
+			}
+		}
+	}
+	// cold: the journal moved since the last page (the cache is dropped);
+	// cached: it did not.
+	b.Run("cold", func(b *testing.B) { page(b, true) })
+	b.Run("cached", func(b *testing.B) { page(b, false) })
+}

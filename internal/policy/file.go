@@ -20,6 +20,9 @@ type fileDoc struct {
 	rules    []ruleDoc
 	gate     *gateDoc
 	mcp      *mcpDoc
+	// notify is the "notify:" section as written: internal/notify owns
+	// its schema, so it is kept as a node for that package to decode.
+	notify *yaml.Node
 }
 
 // tablePatch overrides some rows of one mode's table.
@@ -209,6 +212,10 @@ func (d *fileDoc) decode(n *yaml.Node) error {
 		"mcp": func(v *yaml.Node) error {
 			d.mcp = &mcpDoc{}
 			return d.mcp.decode(v)
+		},
+		"notify": func(v *yaml.Node) error {
+			d.notify = v
+			return nil
 		},
 		"rules": func(v *yaml.Node) error {
 			if v.Kind != yaml.SequenceNode {

@@ -45,7 +45,10 @@ type Policy struct {
 	// Gate configures the fact-forcing gate (the "gate:" section).
 	Gate GateConfig
 	// MCP is the "mcp:" section: MCP tool classes, contacts and limits.
-	MCP   MCP
+	MCP MCP
+	// Notify is the user's "notify:" section as written, nil when there
+	// is none; internal/notify decodes it (Section).
+	Notify *Section
 	home  string
 	guard guard
 }
@@ -235,6 +238,9 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 	// Every mistake of the file is collected, so that one check names
 	// them all.
 	var errs []error
+	if err := p.mergeNotify(doc.notify, origin, file); err != nil {
+		errs = append(errs, err)
+	}
 	if err := p.mergeMCP(doc.mcp, file, authority); err != nil {
 		errs = append(errs, err)
 	}

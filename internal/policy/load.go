@@ -49,8 +49,8 @@ type Policy struct {
 	// Notify is the user's "notify:" section as written, nil when there
 	// is none; internal/notify decodes it (Section).
 	Notify *Section
-	home  string
-	guard guard
+	home   string
+	guard  guard
 }
 
 // Layer is one source of policy and what became of it.

@@ -47,6 +47,7 @@ func TestScripts(t *testing.T) {
 			"tamper":   cmdTamper,
 			"noraw":    cmdNoRaw,
 			"fill":     cmdFill,
+			"ntfy":     cmdNtfy,
 		},
 	})
 }

@@ -105,12 +105,33 @@ func (r *redactor) spans(s string) [][2]int {
 			// --password-file PATH names where a secret is, not the secret.
 			continue
 		}
-		if a, b := valueAfter(s, m[1]); b > a {
+		a, b := valueAfter(s, m[1])
+		if strings.HasSuffix(s[:m[2]], "//") {
+			// The user part of a URL (https://x-access-token:PASS@host):
+			// the value ends at the host, which the reviewer must see.
+			if at := strings.IndexAny(s[a:b], "@/"); at >= 0 {
+				b = a + at
+			}
+		}
+		if b > a {
 			add(a, b)
 		}
 	}
 	for _, m := range longWord.FindAllStringIndex(s, -1) {
-		if highEntropy(s[m[0]:m[1]]) {
+		w := s[m[0]:m[1]]
+		if m[0] > 0 && strings.IndexByte("/.~", s[m[0]-1]) >= 0 || strings.HasPrefix(w, "/") {
+			// A path: its components are judged one by one, so that a
+			// temporary directory's digits do not hide the whole path.
+			off := m[0]
+			for _, part := range strings.Split(w, "/") {
+				if len(part) >= 32 && highEntropy(part) {
+					add(off, off+len(part))
+				}
+				off += len(part) + 1
+			}
+			continue
+		}
+		if highEntropy(w) {
 			add(m[0], m[1])
 		}
 	}

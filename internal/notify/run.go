@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 // EventReplyRefused is the journal event of a reply the watcher refused
@@ -163,7 +164,17 @@ func readToken(path string) (string, error) {
 	return t, nil
 }
 
+// report reports an event whose message is airlock's own text, or an
+// error that may quote a server: it is rendered here. It is not redacted:
+// it goes to the human running the watcher, and names the secret topic
+// to subscribe to on purpose.
 func (w *Watcher) report(kind, channel, item, msg string) {
+	w.reportRendered(kind, channel, item, render.Line(msg, 1000))
+}
+
+// reportRendered reports an event whose message is rendered already (a
+// notification's title, with its redaction markers).
+func (w *Watcher) reportRendered(kind, channel, item, msg string) {
 	w.o.Report(Event{Kind: kind, Channel: channel, Item: item, Message: msg, Time: w.o.Now().UTC()})
 }
 
@@ -353,7 +364,7 @@ func (w *Watcher) send(ctx context.Context) error {
 					errs = append(errs, err)
 				} else {
 					s.Ntfy = true
-					w.report("sent", "ntfy", it.ID, n.Title)
+					w.reportRendered("sent", "ntfy", it.ID, n.Title)
 				}
 			}
 			if w.cfg.Webhook != nil && !s.Webhook {
@@ -365,7 +376,7 @@ func (w *Watcher) send(ctx context.Context) error {
 					errs = append(errs, err)
 				} else {
 					s.Webhook = true
-					w.report("sent", "webhook", it.ID, n.Title)
+					w.reportRendered("sent", "webhook", it.ID, n.Title)
 				}
 			}
 		}
@@ -468,7 +479,7 @@ func (w *Watcher) refuse(m *ntfyMessage, r *Reply, why error) {
 	if err := w.j.Append(&journal.Entry{Event: EventReplyRefused, Note: clip(msg, 500), Detail: detail}); err != nil {
 		msg += " (and it could not be journaled: " + err.Error() + ")"
 	}
-	w.report("refused", "ntfy", w.red.Line(id, 64), w.red.Line(msg, 600))
+	w.reportRendered("refused", "ntfy", w.red.Line(id, 64), w.red.Line(msg, 600))
 }
 
 func clip(s string, n int) string {

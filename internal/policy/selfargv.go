@@ -66,6 +66,8 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	add("trust", false, map[string]bool{"revoke": false})
 	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true})
 	add("demo", false, map[string]bool{"keep": true})
+	// notify sends held actions out and applies the phone's decisions.
+	add("notify", false, map[string]bool{"once": false, "json": false})
 	return v
 }()
 

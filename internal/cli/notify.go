@@ -1,16 +1,9 @@
 package cli
 
 import (
-	"context"
-	"encoding/json"
-	"fmt"
-	"os"
-	"os/signal"
-	"syscall"
-
-	"github.com/airlock-dev/airlock/internal/notify"
-	"github.com/airlock-dev/airlock/internal/policy"
-	"github.com/airlock-dev/airlock/internal/render"
+	"errors"
+	"os/exec"
+	"path/filepath"
 )
 
 const notifyHelp = `
@@ -31,72 +24,48 @@ ntfy notifications carry Approve and Reject buttons; a press is signed by
 a key only airlock holds, counts once, and expires. Each item is sent once
 (what was sent is kept in the state directory). The watcher runs until
 interrupted; --once sends what is new, applies the replies waiting, and
-exits. It never runs on the hook's path. See docs/NOTIFY.md.
+exits. It never runs on the hook's path: it is the airlock-notify binary,
+installed next to airlock. See docs/NOTIFY.md.
 
 Agents cannot run this: airlock's self-protection denies it.
 
 Exit status: 0 done, 2 usage error, no notify section, or a channel failed (--once).`
 
+// NotifyBinary is the watcher's own binary (cmd/airlock-notify), which
+// "airlock notify" starts: the HTTP client and TLS stack stay out of the
+// airlock binary, which answers every tool call of every agent.
+const NotifyBinary = "airlock-notify"
+
+// runNotify runs airlock-notify with the flags given. Like the MCP proxy,
+// it must sit next to the airlock binary, not be looked up on PATH.
 func runNotify(e *env) int {
-	if n := len(e.flags.Args()); n != 0 {
-		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("notify takes no operand, got %d", n), Hints: e.cmd.usage})
-	}
-	paths := policy.PathsFrom(e.getenv)
-	// The notify section is read from the user's file only; a project's
-	// file cannot carry one, so which directory this runs in is moot.
-	p, err := policy.Load(policy.Options{Getenv: e.getenv, Cwd: string(os.PathSeparator)})
-	if err != nil {
-		return fail(e.stderr, err)
-	}
-	cfg, err := notify.Decode(p.Notify)
-	if err != nil {
-		return fail(e.stderr, err)
-	}
-	if cfg == nil {
-		file := paths.UserFile
-		if paths.Explicit != "" {
-			file = paths.Explicit
-		}
-		return fail(e.stderr, &usageError{Msg: "there is no notify: section in " + file,
-			Hints: []string{"add one (airlock help notify shows an example; docs/NOTIFY.md explains the setup)"}})
-	}
-	j, err := e.journal()
-	if err != nil {
-		return fail(e.stderr, err)
-	}
-	asJSON := *e.flags.Bool("json")
-	report := func(ev notify.Event) {
-		if asJSON {
-			b, _ := json.Marshal(ev)
-			fmt.Fprintf(e.stdout, "%s\n", render.EscapeJSON(b))
-			return
-		}
-		// Messages and ids come rendered from the watcher (with their
-		// redaction markers, which rendering again would escape).
-		channel := ev.Channel
-		if ev.Item != "" {
-			channel += " " + ev.Item
-		}
-		switch ev.Kind {
-		case "warning", "error":
-			fmt.Fprintf(e.stderr, "airlock: %s: %s: %s\n", ev.Kind, channel, ev.Message)
-		default:
-			fmt.Fprintf(e.stdout, "%s %s: %s\n", ev.Kind, channel, ev.Message)
+	bin := ""
+	if exe, err := e.executable(); err == nil {
+		if cand := filepath.Join(filepath.Dir(exe), NotifyBinary); isExecutable(cand) {
+			bin = cand
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	w, err := notify.New(cfg, j, notify.Options{StateDir: paths.StateDir, Report: report})
-	if err != nil {
-		return fail(e.stderr, err)
+	if bin == "" {
+		return fail(e.stderr, &usageError{Msg: "airlock notify needs the " + NotifyBinary + " binary next to airlock",
+			Hints: []string{"go install github.com/airlock-dev/airlock/cmd/airlock-notify@latest (or go build -o DIR ./cmd/airlock-notify next to airlock)"}})
 	}
+	var args []string
 	if *e.flags.Bool("once") {
-		err = w.Once(ctx)
-	} else {
-		err = w.Run(ctx)
+		args = append(args, "--once")
 	}
-	if err != nil {
-		return fail(e.stderr, err)
+	if *e.flags.Bool("json") {
+		args = append(args, "--json")
 	}
-	return ExitOK
+	args = append(args, e.flags.Args()...)
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	err := runForwarding(cmd)
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return ExitOK
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	}
+	return fail(e.stderr, err)
 }

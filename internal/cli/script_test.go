@@ -13,6 +13,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/notify/notifycmd"
 	"github.com/airlock-dev/airlock/internal/render"
 )
 
@@ -20,6 +21,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"airlock": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// airlock-notify is a binary of its own (cmd/airlock-notify).
+		"airlock-notify": func() { os.Exit(notifycmd.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) },
 	})
 }
 

@@ -97,10 +97,11 @@ func isHelp(w string) bool {
 	return false
 }
 
-// airlockProgram reports whether a program name is airlock or its MCP
-// proxy, under any of the names they may be run by.
+// airlockProgram reports whether a program name is airlock, its MCP
+// proxy or its notification watcher, under any of the names they may be
+// run by.
 func (g *guard) airlockProgram(name string) bool {
-	if name == "airlock" || name == "airlock-mcp" {
+	if name == "airlock" || name == "airlock-mcp" || name == "airlock-notify" {
 		return true
 	}
 	return g.exeName != "" && name == g.exeName
@@ -119,12 +120,13 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 			return "a word known only when it runs (" + a + ")", false
 		}
 	}
-	if inv.Name() == "airlock-mcp" {
-		// The proxy's own command line: only asking for help reads.
+	if n := inv.Name(); n == "airlock-mcp" || n == "airlock-notify" {
+		// The proxy's and the watcher's own command lines: only asking
+		// for help reads.
 		if len(args) == 1 && isHelp(args[0]) {
 			return "", true
 		}
-		return "airlock-mcp " + strings.Join(args, " "), false
+		return n + " " + strings.Join(args, " "), false
 	}
 	// Top level: "airlock", "airlock -h", "airlock help", "airlock version".
 	if len(args) == 0 {

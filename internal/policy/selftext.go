@@ -64,7 +64,7 @@ func (g *guard) mentionedInCode(text string) string {
 	if !strings.Contains(t, "airlock") {
 		return ""
 	}
-	for _, sp := range []string{"airlock_", ".airlock", "airlock-mcp"} {
+	for _, sp := range []string{"airlock_", ".airlock", "airlock-mcp", "airlock-notify"} {
 		if strings.Contains(t, sp) {
 			return sp
 		}

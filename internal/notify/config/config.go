@@ -1,9 +1,13 @@
-package notify
+// Package config decodes the "notify:" section of the user's policy file,
+// strictly, with file:line errors. It is apart from package notify so that
+// "airlock policy check" can check the section without linking the HTTP
+// client into the airlock binary, which answers every agent's tool call.
+package config
 
 import (
 	"errors"
 	"fmt"
-	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"sort"
@@ -190,14 +194,15 @@ func (d *decoder) topic(v *yaml.Node, what string) string {
 	if !ok {
 		return ""
 	}
-	if !validTopic(s) {
+	if !ValidTopic(s) {
 		d.fail(v.Line, "%s %q: an ntfy topic is 1 to 64 letters, digits, - or _", what, s)
 		return ""
 	}
 	return s
 }
 
-func validTopic(s string) bool {
+// ValidTopic reports whether s is a valid ntfy topic name.
+func ValidTopic(s string) bool {
 	if len(s) == 0 || len(s) > 64 {
 		return false
 	}
@@ -296,6 +301,6 @@ func loopback(host string) bool {
 	if host == "localhost" {
 		return true
 	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	return err == nil && ip.IsLoopback()
 }

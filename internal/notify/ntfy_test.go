@@ -367,6 +367,23 @@ func TestRunStreams(t *testing.T) {
 	if it := e.item(id); it.Status != journal.Approved {
 		t.Fatalf("status %s", it.Status)
 	}
+	// The stream breaks (a server restart, a network change): the watcher
+	// reconnects, resumes after the last reply it read, and the next
+	// press still counts (and the first is not applied again).
+	e.srv.CloseClientConnections()
+	id2 := e.hold("npm publish")
+	if ev := wait("sent"); ev.Item != id2 {
+		t.Fatalf("sent %s, want %s", ev.Item, id2)
+	}
+	if err := e.srv.Press("Approve"); err != nil {
+		t.Fatal(err)
+	}
+	if ev := wait("approved"); ev.Item != id2 {
+		t.Fatalf("approved %s, want %s", ev.Item, id2)
+	}
+	if got := e.refusals(); len(got) != 0 {
+		t.Fatalf("a reply read twice after reconnecting: %q", got)
+	}
 }
 
 // The secrets are made once, private, and kept.

@@ -254,9 +254,24 @@ func (w *Watcher) Run(ctx context.Context) error {
 	}
 	tick := time.NewTicker(w.o.Interval)
 	defer tick.Stop()
-	if err := w.send(ctx); err != nil {
-		w.report("error", "", "", err.Error())
+	// A channel that fails is retried after a backoff (one second
+	// doubling to a minute), not at every tick: an unreachable server
+	// must not turn into a line of errors every two seconds.
+	var next time.Time
+	backoff := time.Second
+	send := func() {
+		if time.Now().Before(next) {
+			return
+		}
+		if err := w.send(ctx); err != nil {
+			w.report("error", "", "", fmt.Sprintf("%v (retrying in %s)", err, backoff))
+			next = time.Now().Add(backoff)
+			backoff = min(backoff*2, maxBackoff)
+			return
+		}
+		backoff = time.Second
 	}
+	send()
 	for {
 		select {
 		case <-ctx.Done():
@@ -266,9 +281,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		case err := <-errs:
 			w.report("error", "ntfy", "", err.Error())
 		case <-tick.C:
-			if err := w.send(ctx); err != nil {
-				w.report("error", "", "", err.Error())
-			}
+			send()
 		}
 	}
 }

@@ -16,9 +16,12 @@
 // act written by journal.Settle, exactly as "airlock queue approve"
 // writes one, with its channel in the note.
 //
-// One phase per file: config.go decodes the user's "notify:" section,
-// secrets.go keeps the key and the generated topics, redact.go hides
-// secrets, message.go builds what is shown, reply.go signs and checks
-// replies, state.go remembers what was sent and used, ntfy.go and
-// webhook.go speak to the channels, run.go is the watcher.
+// One phase per file: internal/notify/config decodes the user's
+// "notify:" section (a package of its own, without HTTP, so that "airlock
+// policy check" can use it), secrets.go keeps the key and the generated
+// topics, redact.go hides secrets, message.go builds what is shown,
+// reply.go signs and checks replies, state.go remembers what was sent and
+// used, ntfy.go and webhook.go speak to the channels, run.go is the
+// watcher. internal/notify/notifycmd is the airlock-notify command, and
+// internal/notify/ntfytest a loopback ntfy server for tests.
 package notify

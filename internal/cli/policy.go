@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	notifyconfig "github.com/airlock-dev/airlock/internal/notify/config"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -166,6 +167,10 @@ func policyCheck(e *env) int {
 		}
 	}
 	p, _, err := loadFor(&sub, *fset.cwd)
+	if err == nil && p.Notify != nil {
+		// The notify section's schema is internal/notify's.
+		_, err = notifyconfig.Decode(p.Notify)
+	}
 	if err != nil {
 		// Every mistake of every file, one line each, so that one run
 		// shows all there is to fix.

@@ -16,6 +16,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/notify/notifycmd"
 	"github.com/airlock-dev/airlock/internal/render"
 	"github.com/airlock-dev/airlock/internal/snapshot"
 )
@@ -24,6 +25,8 @@ import (
 func TestMain(m *testing.M) {
 	testscript.Main(m, map[string]func(){
 		"airlock": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
+		// airlock-notify is a binary of its own (cmd/airlock-notify).
+		"airlock-notify": func() { os.Exit(notifycmd.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) },
 	})
 }
 
@@ -53,6 +56,7 @@ func TestScripts(t *testing.T) {
 			"fill":     cmdFill,
 			"snapid":   cmdSnapID,
 			"treesum":  cmdTreeSum,
+			"ntfy":     cmdNtfy,
 		},
 	})
 }

@@ -21,6 +21,9 @@ type fileDoc struct {
 	gate     *gateDoc
 	mcp      *mcpDoc
 	snaps    *snapshotDoc
+	// notify is the "notify:" section as written: internal/notify owns
+	// its schema, so it is kept as a node for that package to decode.
+	notify *yaml.Node
 }
 
 // tablePatch overrides some rows of one mode's table.
@@ -214,6 +217,10 @@ func (d *fileDoc) decode(n *yaml.Node) error {
 		"snapshots": func(v *yaml.Node) error {
 			d.snaps = &snapshotDoc{}
 			return d.snaps.decode(v)
+		},
+		"notify": func(v *yaml.Node) error {
+			d.notify = v
+			return nil
 		},
 		"rules": func(v *yaml.Node) error {
 			if v.Kind != yaml.SequenceNode {

@@ -48,9 +48,12 @@ type Policy struct {
 	// Gate configures the fact-forcing gate (the "gate:" section).
 	Gate GateConfig
 	// MCP is the "mcp:" section: MCP tool classes, contacts and limits.
-	MCP   MCP
-	home  string
-	guard guard
+	MCP MCP
+	// Notify is the user's "notify:" section as written, nil when there
+	// is none; internal/notify decodes it (Section).
+	Notify *Section
+	home   string
+	guard  guard
 }
 
 // Layer is one source of policy and what became of it.
@@ -239,6 +242,9 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 	// Every mistake of the file is collected, so that one check names
 	// them all.
 	var errs []error
+	if err := p.mergeNotify(doc.notify, origin, file); err != nil {
+		errs = append(errs, err)
+	}
 	if err := p.mergeMCP(doc.mcp, file, authority); err != nil {
 		errs = append(errs, err)
 	}

@@ -78,6 +78,8 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	// buttons approve, reject and write rules.
 	add("rule add", false, map[string]bool{"from": true, "yes": false, "json": false})
 	add("serve", false, map[string]bool{"listen": true, "tls-cert": true, "tls-key": true, "no-tls": true})
+	// notify sends held actions out and applies the phone's decisions.
+	add("notify", false, map[string]bool{"once": false, "json": false})
 	return v
 }()
 
@@ -107,10 +109,11 @@ func isHelp(w string) bool {
 	return false
 }
 
-// airlockProgram reports whether a program name is airlock or its MCP
-// proxy, under any of the names they may be run by.
+// airlockProgram reports whether a program name is airlock, its MCP
+// proxy or its notification watcher, under any of the names they may be
+// run by.
 func (g *guard) airlockProgram(name string) bool {
-	if name == "airlock" || name == "airlock-mcp" || name == "airlock-hook" {
+	if name == "airlock" || name == "airlock-mcp" || name == "airlock-hook" || name == "airlock-notify" {
 		return true
 	}
 	return g.exeName != "" && name == g.exeName
@@ -129,11 +132,11 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 			return "a word known only when it runs (" + a + ")", false
 		}
 	}
-	if n := inv.Name(); n == "airlock-mcp" || n == "airlock-hook" {
-		// The proxy's and the hook client's own command lines: only asking
-		// for help reads (airlock-hook answers as "airlock hook", which
-		// records an event and so mutates).
-		if n == "airlock-mcp" && len(args) == 1 && isHelp(args[0]) {
+	if n := inv.Name(); n == "airlock-mcp" || n == "airlock-hook" || n == "airlock-notify" {
+		// The proxy's, the hook client's and the watcher's own command
+		// lines: only asking for help reads (airlock-hook answers as
+		// "airlock hook", which records an event and so mutates).
+		if n != "airlock-hook" && len(args) == 1 && isHelp(args[0]) {
 			return "", true
 		}
 		return n + " " + strings.Join(args, " "), false

@@ -82,7 +82,8 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		add(filepath.Join(dir, "airlock"), false, kindAirlock)
 		add(filepath.Join(dir, "airlock-mcp"), false, kindAirlock)
 		add(filepath.Join(dir, "airlock-hook"), false, kindAirlock)
-		if b := strings.ToLower(filepath.Base(o.Executable)); b != "airlock" && b != "airlock-mcp" && b != "airlock-hook" {
+		add(filepath.Join(dir, "airlock-notify"), false, kindAirlock)
+		if b := strings.ToLower(filepath.Base(o.Executable)); b != "airlock" && b != "airlock-mcp" && b != "airlock-hook" && b != "airlock-notify" {
 			g.exeName = strings.TrimSuffix(b, ".exe")
 		}
 	}

@@ -65,7 +65,7 @@ func (g *guard) mentionedInCode(text string) string {
 	if !strings.Contains(t, "airlock") {
 		return ""
 	}
-	for _, sp := range []string{"airlock_", ".airlock", "airlock-mcp", "airlock-hook"} {
+	for _, sp := range []string{"airlock_", ".airlock", "airlock-mcp", "airlock-hook", "airlock-notify"} {
 		if strings.Contains(t, sp) {
 			return sp
 		}

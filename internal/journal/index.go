@@ -500,9 +500,14 @@ func (r *lineReader) entry(p posting) (*Entry, []byte, error) {
 		if err := json.Unmarshal(line, &l); err != nil || l.Seq != p.Seq {
 			return nil, nil, fmt.Errorf("%w: event %d is not where the index says", errIndex, p.Seq)
 		}
-		e = Entry{Seq: l.Seq, Time: l.Time, Event: l.Event, Agent: l.Agent, Session: l.Session, Story: l.Story,
-			Decision: l.Decision, Rule: l.Rule, ID: l.ID, Ref: l.Ref}
-		return &e, line, nil
+		if l.ID != "" || l.Decision != "deny" && l.Decision != "ask" {
+			e = Entry{Seq: l.Seq, Time: l.Time, Event: l.Event, Agent: l.Agent, Session: l.Session, Story: l.Story,
+				Decision: l.Decision, Rule: l.Rule, ID: l.ID, Ref: l.Ref}
+			return &e, line, nil
+		}
+		// A refusal that was not queued is listed by the report with its
+		// command, effect and reason ("Asked and denied"), so it is read
+		// in full; such lines are few.
 	}
 	if err := json.Unmarshal(line, &e); err != nil || e.Seq != p.Seq {
 		return nil, nil, fmt.Errorf("%w: event %d is not where the index says", errIndex, p.Seq)

@@ -154,3 +154,21 @@ func TestSessionReportSeesRetriesFromOtherSessions(t *testing.T) {
 		t.Fatalf("night's counts include other sessions: %+v", r.Counts)
 	}
 }
+
+// A session's report reads its lines through the index, decoding only what
+// the counts need; a refusal that was not queued is still listed with its
+// command and effect, not as an empty item.
+func TestSessionReportNamesRefusals(t *testing.T) {
+	j, now := session(t)
+	r, err := j.MakeReport(Scope{Session: "sess-7-0123456789"}, now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := r.Text()
+	if len(r.Refused) != 1 || r.Refused[0].Command != "rm -rf ~" || !strings.Contains(text, "deny by builtin.home, effect local+destructive: rm -rf ~") {
+		t.Fatalf("the denial is not named: %+v\n%s", r.Refused, text)
+	}
+	if strings.Contains(text, "NOTHING TO REVIEW") {
+		t.Fatalf("a refusal is shown as an empty item:\n%s", text)
+	}
+}

@@ -46,8 +46,24 @@ var allowedEdges = map[string][]string{
 	"internal/pipeline":  {"internal/agent", "internal/mcp/guard", "internal/policy", "internal/vocab"},
 
 	// Entry points: they translate onto the pipeline.
-	"internal/agent/claudecode": {"internal/agent", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
-	"internal/mcp/proxy":        {"internal/agent", "internal/mcp/guard", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
+	"internal/agent/claudecode": {"internal/agent", "internal/agent/toolcall", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
+	// The other agents: one shared tool-call translator, one runner
+	// (deadline, recover, the pipeline), one package per wire format.
+	// Agents that speak Claude Code's format, or extend another's tool
+	// table (Qwen Code is a Gemini CLI fork), import that adapter's table.
+	"internal/agent/toolcall": {"internal/policy"},
+	"internal/agent/hookrun":  {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline"},
+	"internal/agent/codex":    {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/factory":  {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/gemini":   {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/qwen":     {"internal/agent/claudecode", "internal/agent/gemini", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/copilot":  {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/goose":    {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/opencode": {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/kiro":     {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/cursor":   {"internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/cline":    {"internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/mcp/proxy":      {"internal/agent", "internal/mcp/guard", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
 
 	// After the fact: the scanner and the loop runner.
 	"internal/scan":            {"internal/agent", "internal/agent/claudecode", "internal/classify", "internal/policy", "internal/render", "internal/shell"},
@@ -57,7 +73,10 @@ var allowedEdges = map[string][]string{
 
 	// Wiring and commands.
 	"internal/cli": {"internal/agent", "internal/agent/claudecode", "internal/classify", "internal/clierror", "internal/demo",
-		"internal/gate", "internal/journal", "internal/loop", "internal/mcp/pin", "internal/policy", "internal/render", "internal/scan"},
+		"internal/gate", "internal/journal", "internal/loop", "internal/mcp/pin", "internal/policy", "internal/render", "internal/scan",
+		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
+		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
+		"internal/agent/goose", "internal/agent/cline"},
 	"internal/mcp/mcpcmd": {"internal/agent", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
 	"cmd/airlock":     {"internal/cli"},

@@ -177,6 +177,11 @@ func (r *Runner) Run(event string, stdin io.Reader, stdout, stderr io.Writer) (c
 			if p := recover(); p != nil {
 				o.err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 				o.res = failure(fmt.Sprintf("airlock failed while deciding it (internal error: %v)", p))
+				if !r.Adapter.Blocks(event) {
+					// A lifecycle event blocks no tool; refusing it could
+					// stop the user's task.
+					o.res = Result{}
+				}
 			}
 			done <- o
 		}()

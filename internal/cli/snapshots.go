@@ -8,10 +8,14 @@ import (
 	"strings"
 	"time"
 
+	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
 	"github.com/airlock-dev/airlock/internal/snapshot"
 )
+
+// EventUndo is the journal's event for a human's airlock undo.
+const EventUndo = "Undo"
 
 const undoHelp = `
 Restore a snapshot airlock took before a destructive command inside a
@@ -96,6 +100,16 @@ func runUndo(e *env) int {
 		return fail(e.stderr, &usageError{Msg: "undo " + ops[0] + ": " + render.Line(err.Error(), 2000), Hints: []string{"nothing was written"}})
 	case err != nil:
 		return fail(e.stderr, fmt.Errorf("undo %s: %w", ops[0], err))
+	}
+	// The human's act is kept with the agent's: the journal shows the
+	// destruction, its snapshot and its undo. The files are back already,
+	// so a journal that cannot be written is reported, not fatal.
+	if j, err := e.journal(); err != nil {
+		fmt.Fprintf(e.stderr, "airlock: warning: the undo is done but not journaled: %v\n", err)
+	} else if _, err := j.Record(&agent.Event{Time: time.Now(), Agent: "airlock", Name: EventUndo, Cwd: res.Meta.Root,
+		Ref: res.Meta.ID, Note: fmt.Sprintf("restored snapshot %s of `%s`: %d file(s) written, %d already as they were",
+			res.Meta.ID, res.Meta.Command, len(res.Written), len(res.Unchanged))}); err != nil {
+		fmt.Fprintf(e.stderr, "airlock: warning: the undo is done but not journaled: %v\n", err)
 	}
 	if *e.flags.Bool("json") {
 		return printJSON(e, map[string]any{"id": res.Meta.ID, "root": res.Meta.Root, "written": nonNil(res.Written), "unchanged": nonNil(res.Unchanged)})

@@ -39,7 +39,9 @@ type Brief struct {
 // decides for it, and commands that the policy decides by that row.
 type Class struct {
 	// Name is the row's name in policy files: local, shared, external,
-	// destructive, opaque or unknown.
+	// destructive, opaque or unknown; the inside_project entry of the
+	// destructive row is "destructive inside the project", shown only
+	// where it decides otherwise than the destructive row.
 	Name string `json:"name"`
 	// What says which actions fall in the class.
 	What string `json:"what"`

@@ -27,7 +27,8 @@ type Table struct {
 // DefaultTable returns the seed decisions for a mode: local work flows,
 // shared state warns, external writes, opaque commands and unknown tools
 // are asked about when a human watches and deferred otherwise, destruction
-// is asked about when a human watches and denied otherwise.
+// is asked about when a human watches and denied otherwise, except inside
+// the project, where it is allowed after a snapshot.
 //
 // This is the one place the seed table lives; policy files override it.
 func DefaultTable(m Mode) Table {

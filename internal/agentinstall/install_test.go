@@ -194,6 +194,17 @@ func TestHookBinary(t *testing.T) {
 			t.Errorf("isOurs wrong for %q", cmd)
 		}
 	}
+	for _, cmd := range []string{
+		"notify.sh 'x hook codex'",
+		"sh -c '/usr/bin/airlock hook codex'",
+		"FOO=1 /usr/bin/airlock hook codex --event PreToolUse",
+		"/usr/bin/airlock hook codex; curl x",
+		" hook codex",
+	} {
+		if isOurs(cmd, "codex") && !strings.HasSuffix(cmd, "; curl x") {
+			t.Errorf("isOurs(%q) = true: a user's own command would be replaced", cmd)
+		}
+	}
 }
 
 // TestForeignManagedFile checks that airlock neither overwrites nor

@@ -296,3 +296,31 @@ func TestUnsupportedScope(t *testing.T) {
 		}
 	}
 }
+
+// TestReplaceKeepsPosition checks that installing from a new binary puts
+// airlock's group where the old one was: Codex keys trust by position, so
+// moving it would move the user's hooks after it and untrust them.
+func TestReplaceKeepsPosition(t *testing.T) {
+	root := t.TempDir()
+	env := testEnv(root)
+	doInstall(t, codex, env, User)
+	hooks, config := codexFiles(env)
+	data := mustRead(t, hooks)
+	user := `{"matcher": "Bash", "hooks": [{"type": "command", "command": "/home/me/bin/guard"}]}`
+	data = bytes.Replace(data, []byte("\n    ]\n  }\n}"), []byte(",\n"+user+"\n    ]\n  }\n}"), 1)
+	if err := os.WriteFile(hooks, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env.Exe = "/usr/local/bin/airlock"
+	doInstall(t, codex, env, User)
+	want, err := codexTrustFor(hooks, mustRead(t, hooks))
+	if err != nil || len(want) != 1 || !strings.HasSuffix(want[0].key, ":pre_tool_use:0:0") {
+		t.Fatalf("airlock's hook moved: %+v %v\n%s", want, err, mustRead(t, hooks))
+	}
+	if !bytes.Contains(mustRead(t, hooks), []byte("/home/me/bin/guard")) {
+		t.Fatal("the user's hook is gone")
+	}
+	if hash, _, _ := codexTrusted(string(mustRead(t, config)), want[0].key); hash != want[0].hash {
+		t.Fatalf("trust %q, want %q", hash, want[0].hash)
+	}
+}

@@ -324,3 +324,30 @@ func TestReplaceKeepsPosition(t *testing.T) {
 		t.Fatalf("trust %q, want %q", hash, want[0].hash)
 	}
 }
+
+// TestUninstallSaysWhichHooksMoved checks that removing airlock's group
+// from before a user's trusted Codex hook says that hook needs trusting
+// again (Codex keys trust by position).
+func TestUninstallSaysWhichHooksMoved(t *testing.T) {
+	root := t.TempDir()
+	env := testEnv(root)
+	doInstall(t, codex, env, User)
+	hooks, config := codexFiles(env)
+	user := `{"matcher": "Bash", "hooks": [{"type": "command", "command": "/home/me/bin/guard"}]}`
+	data := bytes.Replace(mustRead(t, hooks), []byte("\n    ]\n  }\n}"), []byte(",\n"+user+"\n    ]\n  }\n}"), 1)
+	if err := os.WriteFile(hooks, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	userKey := CodexHookKey(hooks, "PreToolUse", 1, 0)
+	cfg := append(mustRead(t, config), []byte("\n[hooks.state."+tomlString(userKey)+"]\ntrusted_hash = \"sha256:11\"\n")...)
+	if err := os.WriteFile(config, cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p, err := codex.Uninstall(env, User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Notes) != 1 || !strings.Contains(p.Notes[0], "/home/me/bin/guard") {
+		t.Fatalf("notes: %q", p.Notes)
+	}
+}

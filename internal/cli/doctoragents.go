@@ -56,7 +56,10 @@ func doctorAgents(e *env, cwd, exe string) []doctorAgent {
 			if a.Name == "codex" && st.Installed {
 				askCodex(&d, env, cwd)
 			}
-			if st.Installed && len(st.Commands) > 0 && scratch != "" {
+			// The self-test runs only a hook whose program is this very
+			// airlock: the doctor never runs a program a configuration
+			// file names otherwise (the problems above say it is another).
+			if st.Installed && len(st.Commands) > 0 && scratch != "" && isThisBinary(agentinstall.HookBinary(st.Commands[0]), exe) {
 				d.SelfTest = agentinstall.RunSelfTest(a.Name, st.Commands[0], cwd, hookEnv(e, scratch), agentSelfTestTimeout)
 			}
 			out = append(out, d)
@@ -184,4 +187,14 @@ func askCodex(d *doctorAgent, env agentinstall.Env, cwd string) {
 				Hint: "airlock install codex"})
 		}
 	}
+}
+
+// isThisBinary reports whether path is the running airlock's file.
+func isThisBinary(path, exe string) bool {
+	a, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	b, err := os.Stat(exe)
+	return err == nil && os.SameFile(a, b)
 }

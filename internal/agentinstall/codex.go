@@ -3,6 +3,8 @@ package agentinstall
 import (
 	"fmt"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/airlock-dev/airlock/internal/jsonedit"
 )
@@ -51,6 +53,12 @@ var codex = func() *Agent {
 		if err := uninstallJSON(p, h, hooksFile, r); err != nil {
 			return nil, err
 		}
+		if len(p.Files) == 1 {
+			config, _, _ := r.read(configFile)
+			for _, m := range codexMoved(hooksFile, p.Files[0].Old, p.Files[0].New, string(config)) {
+				p.Notes = append(p.Notes, "Codex keys hooks by position: your hook "+m+" moved with airlock's removed, and Codex skips it until you trust it again (codex, /hooks)")
+			}
+		}
 		return p, planCodexTrust(p, hooksFile, nil, configFile, r)
 	}
 	a.inspect = func(env Env, scope Scope, r reader) Status {
@@ -91,6 +99,8 @@ var codex = func() *Agent {
 	return a
 }()
 
+func dirOf(path string) string { return filepath.Dir(path) }
+
 // codexFiles are the hook file and the config file in Codex's home.
 func codexFiles(env Env) (hooks, config string) {
 	home := env.getenv("CODEX_HOME")
@@ -127,4 +137,59 @@ func planCodexTrust(p *Plan, hooksFile string, hooks []byte, configFile string, 
 	}
 	p.add(configFile, old, existed, []byte(out), 0o600)
 	return nil
+}
+
+// codexMoved lists the user's hooks whose trust key changes between two
+// versions of hooks.json while config.toml trusts the old key: removing
+// a group moves the ones after it.
+func codexMoved(hooksFile string, before, after []byte, config string) []string {
+	keys := func(data []byte) map[string]string {
+		out := map[string]string{}
+		root, err := jsonedit.Parse(data)
+		if err != nil {
+			return out
+		}
+		hv, _ := root.Get("hooks")
+		hooks, _ := hv.(*jsonedit.Object)
+		if hooks == nil {
+			return out
+		}
+		for _, ev := range hooks.Keys() {
+			gv, _ := hooks.Get(ev)
+			groups, _ := gv.([]any)
+			seen := map[string]int{}
+			for gi, g := range groups {
+				o, _ := g.(*jsonedit.Object)
+				if o == nil {
+					continue
+				}
+				lv, _ := o.Get("hooks")
+				list, _ := lv.([]any)
+				for hi, hd := range list {
+					ho, _ := hd.(*jsonedit.Object)
+					if ho == nil {
+						continue
+					}
+					cv, _ := ho.Get("command")
+					cmd, _ := cv.(string)
+					if isOurs(cmd, "codex") {
+						continue
+					}
+					id := fmt.Sprintf("%s %q #%d", ev, cmd, seen[ev+cmd])
+					seen[ev+cmd]++
+					out[id] = CodexHookKey(hooksFile, ev, gi, hi)
+				}
+			}
+		}
+		return out
+	}
+	old, now := keys(before), keys(after)
+	var moved []string
+	for id, k := range old {
+		if n, ok := now[id]; ok && n != k && strings.Contains(config, k) {
+			moved = append(moved, id)
+		}
+	}
+	sort.Strings(moved)
+	return moved
 }

@@ -46,7 +46,13 @@ func TestOpenCodePluginFailsClosed(t *testing.T) {
 			t.Parallel()
 			exe := filepath.Join(dir, "missing-airlock")
 			if c.body != "" {
-				exe = stub(strings.ReplaceAll(c.name, " ", "-"), c.body)
+				// Each stand-in reads the call first, as airlock does, so
+				// that the plugin's write never meets a closed pipe.
+				body := c.body
+				if !strings.HasPrefix(body, "cat") {
+					body = "cat >/dev/null; " + body
+				}
+				exe = stub(strings.ReplaceAll(c.name, " ", "-"), body)
 			}
 			plugin := string(OpenCodePlugin(exe))
 			if c.name == "timeout" {

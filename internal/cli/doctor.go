@@ -24,8 +24,9 @@ For every other agent airlock's hook is installed for (airlock install
 AGENT), it checks that the configuration parses, that Codex trusts the
 hook (Codex skips an untrusted hook silently), that Cursor's file names no
 event Cursor does not know (one voids the file), and that the hook runs
-this airlock by a path that exists. Then it runs the installed hook
-command line as the agent would, on a recorded harmless call and on a
+this airlock by a path that exists. Then, when the hook's program is
+this airlock (it never runs another), it runs the installed hook command
+line as the agent would, on a recorded harmless call and on a
 push, with a scratch state directory (nothing reaches the journal), and
 checks that the first is allowed and the second refused. Each problem
 comes with its fix.

@@ -3,12 +3,13 @@
 # item) served by "airlock serve" on a journal of N events with 1,000
 # pending items (bench/genjournal), as curl sees it over loopback: the
 # time to first byte and to the last, p50, p90 and max over ROUNDS
-# requests, after one warm-up request. Two cases: the journal unchanged
-# since the last page (a reload), and moved (an allowed hook call is
-# recorded before each request, so the queue is read again from the
-# index). With each, the server's CPU time per request (user + system,
-# from /proc), the steadier figure on a machine shared with busy
-# neighbours.
+# requests, after one warm-up request. Three cases: the journal unchanged
+# since the last page (a reload); an allowed hook call recorded before
+# each request (the journal moved, the queue did not); a deferred hook
+# call before each (the queue moved: it is read again from the index, as
+# when the live update fetches it). With each, the server's CPU time per
+# request (user + system, from /proc), the steadier figure on a machine
+# shared with busy neighbours.
 # Usage: bench/serve-timing.sh [ROUNDS] [EVENTS] (default 200 1000000).
 # A 1M-event journal is about 330 MB: it goes under a mktemp -d in /tmp
 # and is deleted on exit.
@@ -61,4 +62,14 @@ for ((i = 0; i < rounds; i++)); do
   curl -s -b "$out/jar" -o /dev/null -w '%{time_starttransfer} %{time_total}\n' "$base/" >>"$out/times"
   cpu=$((cpu + $(cpu_ms) - c0))
 done
-report "journal moved before each" 0 "$cpu"
+report "an allowed call before each" 0 "$cpu"
+printf '{"session_id":"bench-session","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push origin main"},"tool_use_id":"toolu_01"}' >"$out/defer.json"
+: >"$out/times"
+cpu=0
+for ((i = 0; i < rounds; i++)); do
+  "$out/airlock" hook claude-code <"$out/defer.json" >/dev/null
+  c0=$(cpu_ms)
+  curl -s -b "$out/jar" -o /dev/null -w '%{time_starttransfer} %{time_total}\n' "$base/" >>"$out/times"
+  cpu=$((cpu + $(cpu_ms) - c0))
+done
+report "a deferred call before each" 0 "$cpu"

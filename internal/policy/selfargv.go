@@ -69,7 +69,7 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	// rule add writes the user's policy; serve is a dashboard whose
 	// buttons approve, reject and write rules.
 	add("rule add", false, map[string]bool{"from": true, "yes": false, "json": false})
-	add("serve", false, map[string]bool{"listen": true, "tls-cert": true, "tls-key": true, "no-tls": true})
+	add("serve", false, map[string]bool{})
 	return v
 }()
 
@@ -102,7 +102,7 @@ func isHelp(w string) bool {
 // airlockProgram reports whether a program name is airlock or its MCP
 // proxy, under any of the names they may be run by.
 func (g *guard) airlockProgram(name string) bool {
-	if name == "airlock" || name == "airlock-mcp" {
+	if name == "airlock" || name == "airlock-mcp" || name == "airlock-serve" {
 		return true
 	}
 	return g.exeName != "" && name == g.exeName
@@ -120,6 +120,13 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 		if dyn(i) {
 			return "a word known only when it runs (" + a + ")", false
 		}
+	}
+	if inv.Name() == "airlock-serve" {
+		// The dashboard: it can approve, so only asking for help reads.
+		if len(args) == 1 && isHelp(args[0]) {
+			return "", true
+		}
+		return "airlock-serve " + strings.Join(args, " "), false
 	}
 	if inv.Name() == "airlock-mcp" {
 		// The proxy's own command line: only asking for help reads.

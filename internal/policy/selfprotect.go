@@ -81,7 +81,8 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		dir := filepath.Dir(o.Executable)
 		add(filepath.Join(dir, "airlock"), false, kindAirlock)
 		add(filepath.Join(dir, "airlock-mcp"), false, kindAirlock)
-		if b := strings.ToLower(filepath.Base(o.Executable)); b != "airlock" && b != "airlock-mcp" {
+		add(filepath.Join(dir, "airlock-serve"), false, kindAirlock)
+		if b := strings.ToLower(filepath.Base(o.Executable)); b != "airlock" && b != "airlock-mcp" && b != "airlock-serve" {
 			g.exeName = strings.TrimSuffix(b, ".exe")
 		}
 	}

@@ -39,12 +39,15 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	cmd := exec.Command(goBin, "build", "-o", airlockBin, "github.com/airlock-dev/airlock/cmd/airlock")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "go build: %v\n%s", err, b)
-		os.RemoveAll(dir)
-		os.Exit(1)
+	// "airlock serve" runs the airlock-serve binary installed next to it.
+	for _, pkg := range []string{"airlock", "airlock-serve"} {
+		cmd := exec.Command(goBin, "build", "-o", filepath.Join(dir, pkg), "github.com/airlock-dev/airlock/cmd/"+pkg)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", pkg, err, b)
+			os.RemoveAll(dir)
+			os.Exit(1)
+		}
 	}
 	code := m.Run()
 	os.RemoveAll(dir)

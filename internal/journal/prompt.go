@@ -4,7 +4,7 @@ package journal
 // event seq (the agent's last instruction before it acted): what a
 // reviewer reads beside a held action. It reads the session's postings
 // backwards from seq, so it costs the lines since that prompt, never the
-// journal. "" when the session recorded no prompt.
+// journal. It is nil when the session recorded no prompt before seq.
 func (j *Journal) LastPrompt(session string, seq int64) (*Entry, error) {
 	if session == "" {
 		return nil, nil

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -77,7 +78,7 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	// rule add writes the user's policy; serve is a dashboard whose
 	// buttons approve, reject and write rules.
 	add("rule add", false, map[string]bool{"from": true, "yes": false, "json": false})
-	add("serve", false, map[string]bool{"listen": true, "tls-cert": true, "tls-key": true, "no-tls": true})
+	add("serve", false, map[string]bool{})
 	// notify sends held actions out and applies the phone's decisions.
 	add("notify", false, map[string]bool{"once": false, "json": false})
 	return v
@@ -109,11 +110,16 @@ func isHelp(w string) bool {
 	return false
 }
 
-// airlockProgram reports whether a program name is airlock, its MCP
-// proxy or its notification watcher, under any of the names they may be
-// run by.
+// airlockBinaries are the programs an install of airlock puts side by
+// side: airlock itself, the MCP proxy, the hook client of the resident
+// service, the notification watcher and the dashboard. Self-protection
+// protects each file and reads each one's command line.
+var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve"}
+
+// airlockProgram reports whether a program name is one of airlock's
+// binaries, under any of the names they may be run by.
 func (g *guard) airlockProgram(name string) bool {
-	if name == "airlock" || name == "airlock-mcp" || name == "airlock-hook" || name == "airlock-notify" {
+	if slices.Contains(airlockBinaries, name) {
 		return true
 	}
 	return g.exeName != "" && name == g.exeName
@@ -132,10 +138,11 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 			return "a word known only when it runs (" + a + ")", false
 		}
 	}
-	if n := inv.Name(); n == "airlock-mcp" || n == "airlock-hook" || n == "airlock-notify" {
-		// The proxy's, the hook client's and the watcher's own command
-		// lines: only asking for help reads (airlock-hook answers as
-		// "airlock hook", which records an event and so mutates).
+	if n := inv.Name(); n != "airlock" && slices.Contains(airlockBinaries, n) {
+		// The other binaries' own command lines (the MCP proxy, the hook
+		// client, the watcher, the dashboard): only asking for help reads
+		// (airlock-hook answers as "airlock hook", which records an event
+		// and so mutates; the dashboard can approve).
 		if n != "airlock-hook" && len(args) == 1 && isHelp(args[0]) {
 			return "", true
 		}

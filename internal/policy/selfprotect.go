@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -79,11 +80,10 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	if o.Executable != "" {
 		add(o.Executable, false, kindAirlock)
 		dir := filepath.Dir(o.Executable)
-		add(filepath.Join(dir, "airlock"), false, kindAirlock)
-		add(filepath.Join(dir, "airlock-mcp"), false, kindAirlock)
-		add(filepath.Join(dir, "airlock-hook"), false, kindAirlock)
-		add(filepath.Join(dir, "airlock-notify"), false, kindAirlock)
-		if b := strings.ToLower(filepath.Base(o.Executable)); b != "airlock" && b != "airlock-mcp" && b != "airlock-hook" && b != "airlock-notify" {
+		for _, b := range airlockBinaries {
+			add(filepath.Join(dir, b), false, kindAirlock)
+		}
+		if b := strings.ToLower(filepath.Base(o.Executable)); !slices.Contains(airlockBinaries, b) {
 			g.exeName = strings.TrimSuffix(b, ".exe")
 		}
 	}

@@ -55,7 +55,7 @@ func (g *guard) mentionList() []string {
 
 // mentionedInCode is mentioned for code a program runs: "airlock" alone
 // (a repository path, a comment) counts only beside a word of a mutating
-// verb; AIRLOCK_*, .airlock, airlock-mcp, airlock-hook and airlock's paths
+// verb; AIRLOCK_*, .airlock, airlock's other binaries and airlock's paths
 // always count.
 func (g *guard) mentionedInCode(text string) string {
 	if m := g.mentionedExcept(text, "airlock"); m != "" {
@@ -65,7 +65,7 @@ func (g *guard) mentionedInCode(text string) string {
 	if !strings.Contains(t, "airlock") {
 		return ""
 	}
-	for _, sp := range []string{"airlock_", ".airlock", "airlock-mcp", "airlock-hook", "airlock-notify"} {
+	for _, sp := range append([]string{"airlock_", ".airlock"}, airlockBinaries[1:]...) {
 		if strings.Contains(t, sp) {
 			return sp
 		}

@@ -46,10 +46,19 @@ func BenchmarkQueuePage(b *testing.B) {
 			}
 		}
 	})
-	page := func(b *testing.B, cold bool) {
+	page := func(b *testing.B, cold, moved bool) {
 		for i := 0; i < b.N; i++ {
 			if cold {
 				s.rows.stamp = ""
+			}
+			if moved {
+				b.StopTimer()
+				if _, err := j.Record(&agent.Event{Time: time.Now(), Agent: "claude-code", Name: "PreToolUse", Session: "s", Cwd: "/p", Tool: "Bash",
+					Action:  &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: "go test ./...", Cwd: "/p"},
+					Verdict: &policy.Verdict{Decision: policy.Allow, Rule: "table.local"}}); err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
 			}
 			req := httptest.NewRequest("GET", "http://127.0.0.1:7777/", nil)
 			req.AddCookie(&http.Cookie{Name: sessionCookie, Value: "bench"})
@@ -60,8 +69,9 @@ func BenchmarkQueuePage(b *testing.B) {
 			}
 		}
 	}
-	// cold: the journal moved since the last page (the cache is dropped);
-	// cached: it did not.
-	b.Run("cold", func(b *testing.B) { page(b, true) })
-	b.Run("cached", func(b *testing.B) { page(b, false) })
+	// cold: the cache is dropped; moved: an allowed call is recorded
+	// before each page, as hooks do; cached: the journal did not move.
+	b.Run("cold", func(b *testing.B) { page(b, true, false) })
+	b.Run("moved", func(b *testing.B) { page(b, false, true) })
+	b.Run("cached", func(b *testing.B) { page(b, false, false) })
 }

@@ -37,11 +37,13 @@ func rowOf(it *journal.Item) row {
 		Where: where, Effect: journal.Effect(it), What: journal.What(it, 120)}
 }
 
-// rowsCache keeps the queue table's HTML for as long as the journal has
-// not moved and no approval in it has expired: a page reloaded, or
-// opened by a second browser, costs a stat. A journal written in place
-// without a change of size or time would go unseen, but only airlock
-// writes the journal (self-protection keeps the agent out).
+// rowsCache keeps the queue table's HTML for as long as the queue has
+// not moved (journal.QueueStamp: allowed calls do not move it), no
+// approval in it has expired, and a minute has not passed: a page
+// reloaded, or refreshed while the agent works, costs a stat. An index
+// written in place without a change of size or time would go unseen for
+// that minute, but only airlock writes it (self-protection keeps the
+// agent out).
 type rowsCache struct {
 	mu    sync.Mutex
 	stamp string
@@ -54,11 +56,11 @@ type rowsCache struct {
 // rather than by html/template, which spends most of a 1,000-row page in
 // reflection; the escaping is the same (template.HTMLEscapeString).
 func (s *Server) tableRows() (template.HTML, error) {
-	stamp := s.journalStamp()
+	stamp := s.cfg.Journal.QueueStamp()
 	now := s.cfg.Now()
 	s.rows.mu.Lock()
 	defer s.rows.mu.Unlock()
-	if stamp == s.rows.stamp && now.Before(s.rows.until) {
+	if stamp != "" && stamp == s.rows.stamp && now.Before(s.rows.until) {
 		return s.rows.html, nil
 	}
 	items, err := s.cfg.Journal.Open(now)

@@ -244,6 +244,14 @@ func (w *world) runAgent(api *fakemodel.Server, extra []string, argv ...string) 
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 	r := runResult{stdout: stdout.String(), stderr: stderr.String(), err: err}
+	// AIRLOCK_E2E_CAPTURE=DIR keeps each run's standard output, the raw
+	// material of the scanner's testdata (internal/scan/testdata/agents).
+	if dir := os.Getenv("AIRLOCK_E2E_CAPTURE"); dir != "" {
+		name := strings.NewReplacer("/", "-", " ", "_").Replace(w.t.Name()) + ".out"
+		if err := os.WriteFile(filepath.Join(dir, name), stdout.Bytes(), 0o644); err != nil {
+			w.t.Logf("AIRLOCK_E2E_CAPTURE: %v", err)
+		}
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		w.t.Fatalf("%s did not finish within %s\nstdout: %s\nstderr: %s\n%s", filepath.Base(argv[0]), agentTimeout,
 			tail(r.stdout, 3000), tail(r.stderr, 3000), api.Diagnostics())

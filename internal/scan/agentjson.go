@@ -230,7 +230,7 @@ func copilotLine(st *structured, n int, b []byte) error {
 			// Result is an object on tool.execution_complete, and a
 			// plain string on other events (model.call_final_result).
 			Result json.RawMessage `json:"result"`
-			Error *struct {
+			Error  *struct {
 				Message string `json:"message"`
 			} `json:"error"`
 		} `json:"data"`

@@ -29,7 +29,9 @@ import (
 //   - copilot --output-format json: tool.execution_start, then
 //     tool.execution_complete; a hook's refusal is a failure whose error
 //     reads "Denied by preToolUse hook: REASON".
-//   - opencode run --format json: see opencodeLine.
+//   - opencode run --format json: one tool_use event per call, with its
+//     outcome; airlock's plugin refuses by throwing, which shows as an
+//     error whose message starts with "airlock".
 //
 // A tool the agent's table does not list is unknown, as in the hook: its
 // effect cannot be read, so it is a finding.
@@ -266,4 +268,53 @@ func copilotLine(st *structured, n int, b []byte) error {
 	return nil
 }
 
-func opencodeLine(st *structured, n int, b []byte) error { _ = opencode.Tools; return nil }
+// opencodeLine reads one event of opencode run --format json: a tool call
+// and its outcome are one tool_use event whose part.state.status is
+// "completed" (the tool ran; a failing command still completes, with its
+// exit code) or "error" (the tool did not complete). airlock's OpenCode
+// plugin refuses a call by throwing, which OpenCode shows as an error
+// with the plugin's message, and every such message starts with
+// "airlock": that is the refusal marker. Another error (a tool that threw
+// on its own) stays an error result, as the Claude formats' unmarked
+// errors do.
+func opencodeLine(st *structured, n int, b []byte) error {
+	var l struct {
+		Type      string `json:"type"`
+		SessionID string `json:"sessionID"`
+		Part      struct {
+			Type   string `json:"type"`
+			Tool   string `json:"tool"`
+			CallID string `json:"callID"`
+			State  struct {
+				Status string          `json:"status"`
+				Input  json.RawMessage `json:"input"`
+				Output string          `json:"output"`
+				Error  string          `json:"error"`
+			} `json:"state"`
+		} `json:"part"`
+	}
+	if err := json.Unmarshal(b, &l); err != nil {
+		return err
+	}
+	st.session(l.SessionID)
+	p := &l.Part
+	if l.Type != "tool_use" || p.Type != "tool" {
+		return nil
+	}
+	in := p.State.Input
+	if len(bytes.TrimSpace(in)) == 0 || in[0] != '{' {
+		in = json.RawMessage("{}")
+	}
+	st.use(n, p.CallID, p.Tool, in, opencode.Tools, nil)
+	switch p.State.Status {
+	case "completed":
+		st.result(n, p.CallID, false, p.State.Output)
+	case "error":
+		if strings.HasPrefix(p.State.Error, "airlock") {
+			st.deny(p.CallID, n, "opencode: "+p.State.Error)
+			return nil
+		}
+		st.result(n, p.CallID, true, p.State.Error)
+	}
+	return nil
+}

@@ -36,6 +36,8 @@ func TestAgentOutputs(t *testing.T) {
 		{"gemini-guarded.jsonl", GeminiJSON, all(Denied)},
 		{"copilot-control.jsonl", CopilotJSON, all(Executed)},
 		{"copilot-guarded.jsonl", CopilotJSON, all(Denied)},
+		{"opencode-control.jsonl", OpenCodeJSON, all(Executed)},
+		{"opencode-guarded.jsonl", OpenCodeJSON, all(Denied)},
 	} {
 		t.Run(tc.file, func(t *testing.T) {
 			f, err := os.Open(filepath.Join("testdata", "agents", tc.file))
@@ -112,6 +114,14 @@ func TestAgentRefusalMarkers(t *testing.T) {
 			`{"type":"session.start","data":{}}` + "\n" +
 				`{"type":"tool.execution_start","data":{"toolCallId":"c1","toolName":"bash","arguments":{"command":"git push"}}}`,
 			NoResult},
+		{"opencode plugin refusal",
+			`{"type":"step_start","sessionID":"s","part":{"type":"step-start"}}` + "\n" +
+				`{"type":"tool_use","sessionID":"s","part":{"type":"tool","tool":"bash","callID":"c1","state":{"status":"error","input":{"command":"git push"},"error":"airlock: refused: the hook could not run"}}}`,
+			Denied},
+		{"opencode tool error is not a refusal",
+			`{"type":"step_start","sessionID":"s","part":{"type":"step-start"}}` + "\n" +
+				`{"type":"tool_use","sessionID":"s","part":{"type":"tool","tool":"bash","callID":"c1","state":{"status":"error","input":{"command":"git push"},"error":"Error: spawn failed"}}}`,
+			Executed},
 		{"codex declined",
 			`{"type":"thread.started","thread_id":"th"}` + "\n" +
 				`{"type":"item.completed","item":{"id":"i1","type":"command_execution","command":"git push","aggregated_output":"","exit_code":null,"status":"declined"}}`,

@@ -43,6 +43,8 @@ func detect(br *bufio.Reader) (Format, error) {
 		return GeminiJSON, nil
 	case bytes.HasPrefix(head, []byte(`{"type":"session.`)):
 		return CopilotJSON, nil
+	case bytes.HasPrefix(head, []byte(`{"type":"`)) && bytes.Contains(head, []byte(`"sessionID":"`)) && bytes.Contains(head, []byte(`"part":{`)):
+		return OpenCodeJSON, nil
 	}
 	for _, k := range []string{`"sessionId"`, `"parentUuid"`, `"isSidechain"`, `"leafUuid"`, `"messageId"`, `"type":"file-history-snapshot"`, `"type":"queue-operation"`, `"type":"summary"`} {
 		if bytes.Contains(head, []byte(k)) {

@@ -13,6 +13,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/safefile"
 )
 
 // State is what the gate remembers about one session: one small JSON file
@@ -233,26 +235,11 @@ func (s *store) update(key string, fn func(st *State) bool) error {
 	return nil
 }
 
-// writeAtomic writes data to a temporary file beside name and renames it
-// over name.
+// writeAtomic replaces name with data. The state is evidence the gate
+// can do without, so it is not synced: a flush on every hook call that
+// records a read would cost more than losing the last one.
 func writeAtomic(name string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(name), filepath.Base(name)+".tmp.*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := f.Write(data)
-	cerr := f.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, name)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-	}
-	return werr
+	return safefile.Replace(name, data, safefile.Options{NoSync: true})
 }
 
 // prune removes the state, lock and stray temporary files of sessions

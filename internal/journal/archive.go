@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/safefile"
 )
 
 // Retention: old segments leave the live journal behind a checkpoint.
@@ -210,22 +212,10 @@ func writeCheckpoint(dir string, c *Checkpoint) error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(dir, checkpointFile+".new")
-	os.Remove(tmp)
-	f, err := openFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
+	if err := safefile.Replace(filepath.Join(dir, checkpointFile), append(b, '\n'), safefile.Options{}); err != nil {
 		return fmt.Errorf("journal checkpoint: %w", err)
 	}
-	_, werr := f.Write(append(b, '\n'))
-	serr := f.Sync()
-	cerr := f.Close()
-	if err := firstErr(werr, serr, cerr); err != nil {
-		return fmt.Errorf("journal checkpoint: %w", err)
-	}
-	if err := os.Rename(tmp, filepath.Join(dir, checkpointFile)); err != nil {
-		return fmt.Errorf("journal checkpoint: %w", err)
-	}
-	return syncDir(dir)
+	return nil
 }
 
 // checkCheckpoint verifies a checkpoint's MAC and the archived segments

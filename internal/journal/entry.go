@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
-	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Event names the journal writes itself, besides the agents' own hook
@@ -103,7 +103,7 @@ func entryOf(ev *agent.Event) *Entry {
 		if e.Tool == "" {
 			e.Tool = a.Tool
 		}
-		if a.Kind != policy.Shell {
+		if a.Kind != vocab.Shell {
 			e.InputDigest = inputDigest(ev.Raw)
 		}
 	}

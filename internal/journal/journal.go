@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
-	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // DefaultMaxSegment is the size past which a new segment is started.
@@ -95,7 +95,7 @@ func (j *Journal) Record(ev *agent.Event) (agent.Receipt, error) {
 	err := j.locked(func(w *writer) error {
 		if v := ev.Verdict; v != nil && ev.Action != nil {
 			claimed := v.Rule == RuleApproved
-			if claimed || v.Decision == policy.Defer || v.Decision == policy.Ask {
+			if claimed || v.Decision == vocab.Defer || v.Decision == vocab.Ask {
 				var id string
 				var err error
 				if claimed && ev.Ref != "" {
@@ -108,7 +108,7 @@ func (j *Journal) Record(ev *agent.Event) (agent.Receipt, error) {
 				}
 				switch {
 				case id != "":
-					v.Decision, v.Rule = policy.Allow, RuleApproved
+					v.Decision, v.Rule = vocab.Allow, RuleApproved
 					if !claimed || v.Message == "" {
 						v.Message = "a human approved this exact action (queue item " + id + "); it runs once"
 						if e.Kind == "shell" {
@@ -120,7 +120,7 @@ func (j *Journal) Record(ev *agent.Event) (agent.Receipt, error) {
 				case claimed && ev.Ref != "":
 					return fmt.Errorf("%w: %s", ErrApprovalSpent, ev.Ref)
 				case claimed:
-					v.Decision, v.Rule = policy.Defer, RuleSpent
+					v.Decision, v.Rule = vocab.Defer, RuleSpent
 					v.Message = "the human's approval of this action was already used, expired or withdrawn; it is held again"
 					e.Decision, e.Rule, e.Message = v.Decision.String(), v.Rule, v.Message
 				}

@@ -6,33 +6,31 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
-// The event names of the vocabulary. They are Claude Code's (the first
-// adapter's); an adapter for another agent maps its own events onto them
-// and keeps the agent's wire bytes in Request.Raw.
+// The event names of the vocabulary (internal/vocab): Claude Code's, the
+// first adapter's. An adapter for another agent maps its own events onto
+// them and keeps the agent's wire bytes in Request.Raw.
 const (
-	// EventPreToolUse is a tool call about to run: Pipeline.Decide.
-	EventPreToolUse = "PreToolUse"
-	// EventPostToolUse is a tool call that ran: the gate learns what it read.
-	EventPostToolUse = "PostToolUse"
-	// EventUserPromptSubmit carries the user's own words (Request.Prompt).
-	EventUserPromptSubmit = "UserPromptSubmit"
-	// EventSessionStart, EventStop and EventSessionEnd are recorded only.
-	EventSessionStart = "SessionStart"
-	EventStop         = "Stop"
-	EventSessionEnd   = "SessionEnd"
+	EventPreToolUse       = vocab.EventPreToolUse       // a tool call about to run: Decide
+	EventPostToolUse      = vocab.EventPostToolUse      // a tool call that ran: Observe
+	EventUserPromptSubmit = vocab.EventUserPromptSubmit // the user's own words: Observe
+	EventSessionStart     = vocab.EventSessionStart     // recorded by Observe
+	EventStop             = vocab.EventStop             // recorded by Observe
+	EventSessionEnd       = vocab.EventSessionEnd       // recorded by Observe
 )
 
-// The stages of Decide, as Outcome.Stage names them.
+// The stages of Decide, as Outcome.Stage names them (see vocab and the
+// package comment).
 const (
-	StageSelf        = "self"
-	StageRules       = "rules"
-	StageMCP         = "mcp"
-	StageGate        = "gate"
-	StageApproval    = "approval"
-	StageJournal     = "journal"
-	StagePolicyError = "policy.error"
+	StageSelf        = vocab.StageSelf
+	StageRules       = vocab.StageRules
+	StageMCP         = vocab.StageMCP
+	StageGate        = vocab.StageGate
+	StageApproval    = vocab.StageApproval
+	StageJournal     = vocab.StageJournal
+	StagePolicyError = vocab.StagePolicyError
 )
 
 // Request is one event an entry point received, translated. The adapter

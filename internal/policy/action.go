@@ -6,38 +6,21 @@ import (
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
-// Kind is what sort of action an agent is about to take.
-type Kind int8
+// Kind is what sort of action an agent is about to take (see vocab).
+type Kind = vocab.Kind
 
-// The kinds of action.
+// The kinds of action (see vocab).
 const (
-	// Shell runs a shell command (Action.Command).
-	Shell Kind = iota
-	// Read reads files (Action.Paths) without changing them.
-	Read
-	// Write creates or changes files (Action.Paths).
-	Write
-	// Fetch reads a URL from the network (Action.URL).
-	Fetch
-	// LocalTool is a tool airlock knows stays on this machine and changes
-	// nothing others see (search, planning, a to-do list).
-	LocalTool
-	// UnknownTool is any other tool, MCP tools included: what it does is
-	// not known, so it gets the table's "unknown" decision unless a rule
-	// names it.
-	UnknownTool
+	Shell       = vocab.Shell
+	Read        = vocab.Read
+	Write       = vocab.Write
+	Fetch       = vocab.Fetch
+	LocalTool   = vocab.LocalTool
+	UnknownTool = vocab.UnknownTool
 )
-
-var kindNames = [...]string{"shell", "read", "write", "fetch", "local-tool", "unknown-tool"}
-
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return "kind(?)"
-}
 
 // Action is one tool call an agent is about to make, normalised by an
 // agent adapter.

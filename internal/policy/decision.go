@@ -1,99 +1,34 @@
 package policy
 
-import "fmt"
+import "github.com/airlock-dev/airlock/internal/vocab"
 
-// Decision is what airlock answers for one action, from least to most strict.
-type Decision int8
+// Decision is what airlock answers for one action, from least to most
+// strict. It lives in the vocabulary (internal/vocab); this alias keeps
+// the policy's name for it.
+type Decision = vocab.Decision
 
-// The decisions, in increasing strictness.
+// The decisions, in increasing strictness (see vocab).
 const (
-	// Allow lets the action run.
-	Allow Decision = iota
-	// Warn lets the action run and shows a message.
-	Warn
-	// Ask has a human confirm the action now, in the agent's own interface.
-	Ask
-	// Defer refuses the action now and holds it for human review.
-	Defer
-	// Deny refuses the action and does not hold it.
-	Deny
+	Allow = vocab.Allow
+	Warn  = vocab.Warn
+	Ask   = vocab.Ask
+	Defer = vocab.Defer
+	Deny  = vocab.Deny
 )
-
-var decisionNames = [...]string{"allow", "warn", "ask", "defer", "deny"}
-
-func (d Decision) String() string {
-	if int(d) < len(decisionNames) {
-		return decisionNames[d]
-	}
-	return fmt.Sprintf("decision(%d)", int8(d))
-}
 
 // ParseDecision reads a decision name.
-func ParseDecision(s string) (Decision, error) {
-	for i, n := range decisionNames {
-		if n == s {
-			return Decision(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown decision %q (want allow, warn, ask, defer or deny)", s)
-}
+func ParseDecision(s string) (Decision, error) { return vocab.ParseDecision(s) }
 
-// MarshalText renders the decision name.
-func (d Decision) MarshalText() ([]byte, error) { return []byte(d.String()), nil }
+// Mode is how closely a human watches the agent (see vocab).
+type Mode = vocab.Mode
 
-// UnmarshalText reads a decision name.
-func (d *Decision) UnmarshalText(b []byte) error {
-	v, err := ParseDecision(string(b))
-	if err == nil {
-		*d = v
-	}
-	return err
-}
-
-// Holds reports whether the decision stops the action from running now.
-func (d Decision) Holds() bool { return d >= Ask }
-
-// Mode is how closely a human watches the agent.
-type Mode int8
-
-// The modes, from most to least watched.
+// The modes, from most to least watched (see vocab).
 const (
-	// Interactive: a human watches every call and can answer a prompt.
-	Interactive Mode = iota
-	// Supervised: a human checks in now and then.
-	Supervised
-	// Unattended: nobody watches, as in an overnight loop.
-	Unattended
-	numModes
+	Interactive = vocab.Interactive
+	Supervised  = vocab.Supervised
+	Unattended  = vocab.Unattended
+	numModes    = vocab.NumModes
 )
 
-var modeNames = [...]string{"interactive", "supervised", "unattended"}
-
-func (m Mode) String() string {
-	if int(m) < len(modeNames) {
-		return modeNames[m]
-	}
-	return fmt.Sprintf("mode(%d)", int8(m))
-}
-
 // ParseMode reads a mode name.
-func ParseMode(s string) (Mode, error) {
-	for i, n := range modeNames {
-		if n == s {
-			return Mode(i), nil
-		}
-	}
-	return 0, fmt.Errorf("unknown mode %q (want interactive, supervised or unattended)", s)
-}
-
-// MarshalText renders the mode name.
-func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
-
-// UnmarshalText reads a mode name.
-func (m *Mode) UnmarshalText(b []byte) error {
-	v, err := ParseMode(string(b))
-	if err == nil {
-		*m = v
-	}
-	return err
-}
+func ParseMode(s string) (Mode, error) { return vocab.ParseMode(s) }

@@ -9,6 +9,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/airlock-dev/airlock/internal/safefile"
 )
 
 // TrustStore records which project policy files the user has reviewed and
@@ -76,23 +78,7 @@ func (t *TrustStore) Save() error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(t.file), ".trust-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(append(data, '\n')); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), t.file)
+	return safefile.Replace(t.file, append(data, '\n'), safefile.Options{})
 }
 
 // Hash is the hex SHA-256 of a policy file's content.

@@ -6,7 +6,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/airlock-dev/airlock/internal/agent"
-	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
 )
@@ -142,12 +141,13 @@ func reasonText(v *policy.Verdict) string {
 		}
 	}
 	if len(parts) == 0 {
-		return effectWords(v.Effect)
+		return effectWords(v)
 	}
 	return strings.Join(parts, "; ")
 }
 
-func effectWords(e classify.Effect) string {
+func effectWords(v *policy.Verdict) string {
+	e := v.Effect
 	w := e.Tier.String()
 	if e.Destructive {
 		w += ", destructive"

@@ -5,6 +5,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/airlock-dev/airlock/internal/safefile"
 )
 
 // ReadSettings reads a settings file; a missing file reads as empty.
@@ -20,29 +22,8 @@ func ReadSettings(file string) ([]byte, error) {
 // permissions: Claude Code reading it at the same moment sees the old or
 // the new file, never half of one.
 func WriteSettings(file string, data []byte) error {
-	mode := fs.FileMode(0o644)
-	if st, err := os.Stat(file); err == nil {
-		mode = st.Mode().Perm()
-	}
-	dir := filepath.Dir(file)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".settings-*.json")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), file)
+	return safefile.Replace(file, data, safefile.Options{Perm: 0o644, KeepPerm: true})
 }

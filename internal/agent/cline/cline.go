@@ -34,7 +34,7 @@ var Tools = toolcall.Table{
 	"web_fetch":                  {Class: toolcall.Fetch, URL: []string{"url"}},
 	"browser_action":             {Class: toolcall.Fetch, Read: readBrowser},
 	"use_mcp_tool":               {Class: toolcall.MCP, Read: readMCP},
-	"ask_followup_question":      {Class: toolcall.Local}, "attempt_completion": {Class: toolcall.Local},
+	"ask_followup_question":      {Class: toolcall.Local}, "attempt_completion": {Class: toolcall.Local, Read: readCompletion},
 	"new_task": {Class: toolcall.Local}, "plan_mode_respond": {Class: toolcall.Local},
 	"focus_chain": {Class: toolcall.Local}, "load_mcp_documentation": {Class: toolcall.Local},
 }
@@ -48,6 +48,15 @@ func readReplace(in toolcall.Input, c *toolcall.Call) error {
 	}
 	c.Paths = []string{p}
 	c.Content, _ = in.Str("diff")
+	return nil
+}
+
+// readCompletion reads attempt_completion, which may carry a command to
+// show the result: then it is that command.
+func readCompletion(in toolcall.Input, c *toolcall.Call) error {
+	if cmd, ok := in.Str("command"); ok {
+		c.Class, c.Command = toolcall.Shell, cmd
+	}
 	return nil
 }
 

@@ -138,8 +138,15 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools, nil)
 }
 
-// Encode writes the deny, or {}.
+// Encode writes the deny, or {} ({"continue":true} to a prompt, which
+// Cursor would otherwise not send: airlock never stops the user's own
+// words).
 func (adapter) Encode(req *hookrun.Request, res *hookrun.Result, stdout, stderr io.Writer) int {
+	if req != nil && req.Native == "beforeSubmitPrompt" {
+		return hookrun.WriteJSON(stdout, stderr, struct {
+			Continue bool `json:"continue"`
+		}{true})
+	}
 	if !res.Deny {
 		return hookrun.WriteJSON(stdout, stderr, Reply{})
 	}

@@ -177,6 +177,11 @@ func (r *Runner) Run(event string, stdin io.Reader, stdout, stderr io.Writer) (c
 			if p := recover(); p != nil {
 				o.err = fmt.Errorf("internal error: %v\n%s", p, debug.Stack())
 				o.res = failure(fmt.Sprintf("airlock failed while deciding it (internal error: %v)", p))
+				if !r.Adapter.Blocks(event) {
+					// A lifecycle event blocks no tool; refusing it could
+					// stop the user's task.
+					o.res = Result{}
+				}
 			}
 			done <- o
 		}()
@@ -244,13 +249,4 @@ func WriteJSON(stdout, stderr io.Writer, v any) int {
 		return 2
 	}
 	return 0
-}
-
-// Message is the one text for agents whose reply has a single message
-// field: the reason when denied, else the context.
-func (r *Result) Message() string {
-	if r.Deny {
-		return r.Reason
-	}
-	return r.Context
 }

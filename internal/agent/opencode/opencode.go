@@ -3,6 +3,9 @@ package opencode
 import (
 	"encoding/json"
 	"io"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/policy"
 
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
@@ -21,7 +24,7 @@ var Tools = toolcall.Table{
 	"write": {Class: toolcall.Write, Path: []string{"filePath", "file_path"}, Content: []string{"content"}},
 	"edit": {Class: toolcall.Write, Path: []string{"filePath", "file_path"},
 		Old: []string{"oldString"}, New: []string{"newString"}, All: []string{"replaceAll"}},
-	"multiedit":   {Class: toolcall.Write, Path: []string{"filePath", "file_path"}},
+	"multiedit":   {Class: toolcall.Write, Read: readMultiEdit},
 	"patch":       toolcall.PatchSpec("patchText", "patch"),
 	"apply_patch": toolcall.PatchSpec("patchText", "patch"),
 	"read":        {Class: toolcall.Read, Path: []string{"filePath", "file_path"}},
@@ -93,4 +96,37 @@ func (adapter) Encode(_ *hookrun.Request, res *hookrun.Result, stdout, stderr io
 		return hookrun.WriteJSON(stdout, stderr, Reply{Decision: "deny", Reason: res.Reason})
 	}
 	return hookrun.WriteJSON(stdout, stderr, Reply{Decision: "allow"})
+}
+
+// readMultiEdit reads multiedit: one file, a list of replacements.
+func readMultiEdit(in toolcall.Input, c *toolcall.Call) error {
+	p, ok := in.Str("filePath", "file_path")
+	if !ok {
+		return &toolcall.FieldError{Tool: c.Tool, Field: "filePath"}
+	}
+	c.Paths = []string{p}
+	var edits []struct {
+		OldString  *string `json:"oldString"`
+		NewString  *string `json:"newString"`
+		ReplaceAll bool    `json:"replaceAll"`
+	}
+	if raw, ok := in["edits"]; !ok || json.Unmarshal(raw, &edits) != nil {
+		return &toolcall.FieldError{Tool: c.Tool, Field: "edits"}
+	}
+	var text []string
+	for _, e := range edits {
+		if e.OldString == nil || e.NewString == nil {
+			// Not an exact replacement: what the file becomes is not known.
+			c.Edits = nil
+			break
+		}
+		c.Edits = append(c.Edits, policy.Edit{Old: *e.OldString, New: *e.NewString, All: e.ReplaceAll})
+	}
+	for _, e := range edits {
+		if e.NewString != nil {
+			text = append(text, *e.NewString)
+		}
+	}
+	c.Content = strings.Join(text, "\n")
+	return nil
 }

@@ -144,7 +144,8 @@ func (t Table) Translate(tool string, input json.RawMessage, cwd string, mcp MCP
 	}
 	c.Class = spec.Class
 	if spec.Read != nil {
-		return c, spec.Read(in, &c)
+		err := spec.Read(in, &c)
+		return c, err
 	}
 	need := func(names []string) (string, error) {
 		if s, ok := in.Str(names...); ok {

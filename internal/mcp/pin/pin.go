@@ -26,6 +26,8 @@ import (
 	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/safefile"
 )
 
 // Def is what a tool tells the model about itself.
@@ -301,11 +303,7 @@ func (s *Store) update(fn func(*fileDoc) (bool, error)) error {
 	if err != nil {
 		return fmt.Errorf("pins: %w", err)
 	}
-	tmp := s.file + ".tmp"
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o600); err != nil {
-		return fmt.Errorf("pins: %w", err)
-	}
-	if err := os.Rename(tmp, s.file); err != nil {
+	if err := safefile.Replace(s.file, append(data, '\n'), safefile.Options{}); err != nil {
 		return fmt.Errorf("pins: %w", err)
 	}
 	return nil

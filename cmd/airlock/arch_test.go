@@ -1,0 +1,225 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The architecture of the module as a list of import edges, in the spirit
+// of the Go toolchain's go/build deps_test.go: every package of the module
+// is listed with the packages of the module it may import (non-test
+// imports). A new package, or a new edge, fails the test until it is
+// written here: that is the moment to ask whether it belongs.
+//
+// Read it bottom-up. vocab is the leaf everyone speaks; policy decides;
+// the pipeline orders the stages (policy, the MCP firewall, the gate, the
+// journal's approvals); adapters translate an agent's wire format onto
+// the pipeline; cli wires it all. docs/ARCHITECTURE.md draws it.
+var allowedEdges = map[string][]string{
+	// Leaves.
+	"internal/vocab":         nil,
+	"internal/safefile":      nil,
+	"internal/argv":          nil,
+	"internal/render":        nil,
+	"internal/clierror":      nil,
+	"internal/gate/pathglob": nil,
+	"internal/mcp/pin":       {"internal/safefile"},
+	"internal/mcp/proxied":   nil,
+	"internal/mcp/sanitize":  nil,
+	"internal/scan/corpus":   nil,
+
+	// Program knowledge and the policy.
+	"internal/shell":    {"internal/argv"},
+	"internal/classify": {"internal/argv", "internal/shell"},
+	"internal/policy":   {"internal/classify", "internal/gate/pathglob", "internal/safefile", "internal/vocab"},
+
+	// What an entry point hands over, and the journal that keeps it.
+	"internal/agent":   {"internal/policy"},
+	"internal/journal": {"internal/agent", "internal/render", "internal/safefile", "internal/vocab"},
+
+	// The stages and the pipeline that orders them.
+	"internal/mcp/guard": {"internal/agent", "internal/classify", "internal/journal", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy"},
+	"internal/gate":      {"internal/argv", "internal/classify", "internal/gate/pathglob", "internal/pipeline", "internal/policy", "internal/safefile", "internal/shell"},
+	"internal/pipeline":  {"internal/agent", "internal/mcp/guard", "internal/policy", "internal/vocab"},
+
+	// Entry points: they translate onto the pipeline.
+	"internal/agent/claudecode": {"internal/agent", "internal/agent/toolcall", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
+	// The other agents: one shared tool-call translator, one runner
+	// (deadline, recover, the pipeline), one package per wire format.
+	// Agents that speak Claude Code's format, or extend another's tool
+	// table (Qwen Code is a Gemini CLI fork), import that adapter's table.
+	"internal/agent/toolcall": {"internal/policy"},
+	"internal/agent/hookrun":  {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline"},
+	"internal/agent/codex":    {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/factory":  {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/gemini":   {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/qwen":     {"internal/agent/claudecode", "internal/agent/gemini", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/copilot":  {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/goose":    {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/opencode": {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/kiro":     {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/cursor":   {"internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/cline":    {"internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/mcp/proxy":      {"internal/agent", "internal/mcp/guard", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
+
+	// After the fact: the scanner and the loop runner.
+	"internal/scan":            {"internal/agent", "internal/agent/claudecode", "internal/classify", "internal/policy", "internal/render", "internal/shell"},
+	"internal/scan/corpus/gen": {"internal/scan", "internal/scan/corpus"},
+	"internal/loop":            {"internal/agent", "internal/scan"},
+	"internal/demo":            {"internal/loop"},
+
+	// Wiring and commands.
+	"internal/cli": {"internal/agent", "internal/agent/claudecode", "internal/classify", "internal/clierror", "internal/demo",
+		"internal/gate", "internal/journal", "internal/loop", "internal/mcp/pin", "internal/policy", "internal/render", "internal/scan",
+		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
+		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
+		"internal/agent/goose", "internal/agent/cline"},
+	"internal/mcp/mcpcmd": {"internal/agent", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/pin",
+		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
+	"cmd/airlock":     {"internal/cli"},
+	"cmd/airlock-mcp": {"internal/mcp/mcpcmd"},
+
+	// Programs and harnesses outside the product.
+	"bench/floor":      nil,
+	"bench/ipcfloor":   nil,
+	"bench/hooktime":   nil,
+	"bench/genjournal": {"internal/journal"},
+	"e2e/claude":       nil,
+	"e2e/mcp":          nil,
+}
+
+// forbidden are the edges the design rules out, with the reason, checked
+// even if someone adds them to allowedEdges. A "from" or "to" ending in
+// "/" names a tree of packages. (That the hook binary does not link the
+// MCP SDK is TestHookBinaryDeps's rule.)
+var forbidden = []struct{ from, to, why string }{
+	{"internal/agent/", "internal/classify", "an adapter translates its agent's wire format; program knowledge is the policy's (put the stage in internal/pipeline)"},
+	{"internal/agent/", "internal/gate", "an adapter translates; the gate is a stage the pipeline runs"},
+	{"internal/agent/", "internal/mcp/guard", "an adapter translates; the MCP firewall is a stage the pipeline runs"},
+	{"internal/journal", "internal/policy", "the journal records what was decided in the vocabulary (internal/vocab); it does not decide"},
+	{"internal/policy", "internal/agent", "the policy decides for every entry point; it knows none of them"},
+	{"internal/policy", "internal/agent/", "the policy decides for every entry point; it knows none of them"},
+	{"internal/policy", "internal/cli", "the policy is a library; the command line uses it, not the reverse"},
+	{"internal/policy", "internal/pipeline", "the pipeline runs the policy, not the reverse"},
+	{"internal/vocab", "internal/", "the vocabulary is the leaf everyone imports"},
+	{"internal/safefile", "internal/", "a leaf every package that keeps a file may use"},
+	{"internal/pipeline", "internal/mcp/proxy", "the proxy links the MCP SDK, which the hook binary must not (it runs on every tool call)"},
+	{"internal/pipeline", "internal/agent/", "the pipeline serves every adapter and knows none of them"},
+}
+
+const module = "github.com/airlock-dev/airlock/"
+
+// moduleGraph lists the module's packages and their non-test imports of
+// the module's packages, relative to the module.
+func moduleGraph(t *testing.T) map[string][]string {
+	t.Helper()
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	cmd := exec.Command(gobin, "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"...")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = string(ee.Stderr)
+		}
+		t.Fatalf("go list: %v\n%s", err, stderr)
+	}
+	g := map[string][]string{}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		f := strings.Fields(line)
+		from, ok := strings.CutPrefix(f[0], module)
+		if !ok {
+			continue
+		}
+		g[from] = []string{}
+		for _, imp := range f[1:] {
+			if to, ok := strings.CutPrefix(imp, module); ok {
+				g[from] = append(g[from], to)
+			}
+		}
+	}
+	return g
+}
+
+// violations returns what is wrong with graph g, one line each.
+func violations(g map[string][]string) []string {
+	var bad []string
+	match := func(pattern, p string) bool {
+		return p == pattern || strings.HasSuffix(pattern, "/") && strings.HasPrefix(p, pattern)
+	}
+	for from, imps := range g {
+		allowed, listed := allowedEdges[from]
+		if !listed {
+			bad = append(bad, from+" is not in allowedEdges: add it with the packages it may import, and to docs/ARCHITECTURE.md")
+		}
+		for _, to := range imps {
+			for _, f := range forbidden {
+				if match(f.from, from) && match(f.to, to) {
+					bad = append(bad, from+" imports "+to+": "+f.why)
+				}
+			}
+			if listed && !contains(allowed, to) {
+				bad = append(bad, from+" imports "+to+", an edge not in allowedEdges: is it where it belongs? If so, add it there")
+			}
+		}
+	}
+	sort.Strings(bad)
+	return bad
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestArchitecture fails on an import edge the design does not allow.
+func TestArchitecture(t *testing.T) {
+	g := moduleGraph(t)
+	if len(g) < 20 || g["internal/cli"] == nil {
+		t.Fatalf("go list gave %d packages, which cannot be the module: %v", len(g), g)
+	}
+	for _, v := range violations(g) {
+		t.Error(v)
+	}
+}
+
+// TestArchitectureRules: the rules catch each kind of violation they are
+// for, on a graph made up for the purpose (so that a rule that cannot
+// fire does not pass silently).
+func TestArchitectureRules(t *testing.T) {
+	for _, tc := range []struct {
+		from, to, want string
+	}{
+		{"internal/agent/claudecode", "internal/classify", "an adapter translates"},
+		{"internal/agent/codex", "internal/gate", "not in allowedEdges"},
+		{"internal/agent/claudecode", "internal/mcp/guard", "the MCP firewall is a stage"},
+		{"internal/journal", "internal/policy", "does not decide"},
+		{"internal/policy", "internal/agent/claudecode", "knows none of them"},
+		{"internal/policy", "internal/cli", "the command line uses it"},
+		{"internal/pipeline", "internal/mcp/proxy", "MCP SDK"},
+		{"internal/vocab", "internal/render", "leaf"},
+		{"internal/render", "internal/journal", "not in allowedEdges"},
+	} {
+		got := violations(map[string][]string{tc.from: {tc.to}})
+		found := false
+		for _, v := range got {
+			found = found || strings.Contains(v, tc.want)
+		}
+		if !found {
+			t.Errorf("%s -> %s: got %q, want a violation saying %q", tc.from, tc.to, got, tc.want)
+		}
+	}
+	if got := violations(map[string][]string{"internal/pipeline": {"internal/policy"}}); len(got) != 0 {
+		t.Errorf("an allowed edge is reported: %q", got)
+	}
+}

@@ -76,10 +76,16 @@ func HookCommand(exe, agent, event string) string {
 }
 
 // isOurs reports whether a hook command is airlock's hook for an agent,
-// whatever binary path it names.
+// whatever binary path it names: one shell word, then "hook AGENT". A
+// user's own command that merely mentions it ("notify.sh 'x hook codex'",
+// "sh -c '… hook codex'") is not airlock's, and is never replaced or
+// removed.
 func isOurs(command, agent string) bool {
-	_, rest, ok := strings.Cut(command, " hook "+agent)
-	return ok && (rest == "" || rest[0] == ' ')
+	bin, rest, ok := strings.Cut(command, " hook "+agent)
+	if !ok || rest != "" && rest[0] != ' ' || bin == "" {
+		return false
+	}
+	return shellQuote(HookBinary(bin)) == bin
 }
 
 // HookBinary is the program a hook command line runs: its first word,

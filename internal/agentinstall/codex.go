@@ -91,6 +91,8 @@ var codex = func() *Agent {
 	return a
 }()
 
+func dirOf(path string) string { return filepath.Dir(path) }
+
 // codexFiles are the hook file and the config file in Codex's home.
 func codexFiles(env Env) (hooks, config string) {
 	home := env.getenv("CODEX_HOME")

@@ -27,7 +27,7 @@ import (
 // sorted keys of {"event_name", "matcher", "hooks": [handler]}, the handler
 // normalized with its timeout (default 600) and async flag: checked
 // against "codex app-server" hooks/list on codex-cli 0.171.0
-// (codextrust_test.go runs the same check when AIRLOCK_TEST_CODEX names a
+// (codextrust_test.go runs the same check when AIRLOCK_E2E_CODEX names a
 // codex binary).
 
 // CodexHook is one command hook as Codex hashes it.

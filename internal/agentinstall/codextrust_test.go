@@ -1,11 +1,8 @@
 package agentinstall
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -26,12 +23,12 @@ func TestCodexHashKnown(t *testing.T) {
 
 // TestCodexHashAgainstAppServer checks the hash and key airlock computes
 // against what a real Codex reports, for hooks with odd commands,
-// matchers, timeouts and positions. It runs when AIRLOCK_TEST_CODEX names
-// a codex binary (.ci/run sets it where Codex is installed).
+// matchers, timeouts and positions. It runs when AIRLOCK_E2E_CODEX names
+// a codex binary (.ci/run sets it with the agent tiers' pinned install).
 func TestCodexHashAgainstAppServer(t *testing.T) {
-	bin := os.Getenv("AIRLOCK_TEST_CODEX")
+	bin := os.Getenv("AIRLOCK_E2E_CODEX")
 	if bin == "" {
-		t.Skip("AIRLOCK_TEST_CODEX is not set")
+		t.Skip("AIRLOCK_E2E_CODEX is not set")
 	}
 	home := t.TempDir()
 	hooks := `{
@@ -69,54 +66,14 @@ func TestCodexHashAgainstAppServer(t *testing.T) {
 
 func codexAppServerHashes(t *testing.T, bin, home string) map[string]string {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "app-server")
-	cmd.Env = append(os.Environ(), "CODEX_HOME="+home, "HOME="+home)
-	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill(); _ = cmd.Wait() }()
-	enc := json.NewEncoder(in)
-	sc := bufio.NewScanner(out)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	await := func(id int) json.RawMessage {
-		for sc.Scan() {
-			var m struct {
-				ID     *int            `json:"id"`
-				Result json.RawMessage `json:"result"`
-			}
-			if json.Unmarshal(sc.Bytes(), &m) == nil && m.ID != nil && *m.ID == id {
-				return m.Result
-			}
-		}
-		t.Fatalf("codex app-server ended before answering %d", id)
-		return nil
-	}
-	_ = enc.Encode(map[string]any{"id": 1, "method": "initialize", "params": map[string]any{"clientInfo": map[string]any{"name": "airlock-test", "version": "1"}}})
-	await(1)
-	_ = enc.Encode(map[string]any{"method": "initialized"})
-	_ = enc.Encode(map[string]any{"id": 2, "method": "hooks/list", "params": map[string]any{"cwds": []string{home}}})
-	var res struct {
-		Data []struct {
-			Hooks []struct {
-				Key         string `json:"key"`
-				CurrentHash string `json:"currentHash"`
-				TrustStatus string `json:"trustStatus"`
-			} `json:"hooks"`
-		} `json:"data"`
-	}
-	if err := json.Unmarshal(await(2), &res); err != nil {
+	hooks, err := CodexHooks(context.Background(), bin, home, home, append(os.Environ(), "HOME="+home), time.Minute)
+	if err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for _, d := range res.Data {
-		for _, h := range d.Hooks {
-			got[h.Key] = h.CurrentHash
-			got["trust:"+h.Key] = h.TrustStatus
-		}
+	for _, h := range hooks {
+		got[h.Key] = h.CurrentHash
+		got["trust:"+h.Key] = h.TrustStatus
 	}
 	return got
 }
@@ -125,9 +82,9 @@ func codexAppServerHashes(t *testing.T, bin, home string) map[string]string {
 // Codex home holding the user's config and hooks, and asks the real Codex
 // whether it trusts the hook: it must, or Codex would skip it silently.
 func TestCodexInstallIsTrusted(t *testing.T) {
-	bin := os.Getenv("AIRLOCK_TEST_CODEX")
+	bin := os.Getenv("AIRLOCK_E2E_CODEX")
 	if bin == "" {
-		t.Skip("AIRLOCK_TEST_CODEX is not set")
+		t.Skip("AIRLOCK_E2E_CODEX is not set")
 	}
 	home := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "codex", "home", ".codex"), home)

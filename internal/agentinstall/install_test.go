@@ -194,6 +194,17 @@ func TestHookBinary(t *testing.T) {
 			t.Errorf("isOurs wrong for %q", cmd)
 		}
 	}
+	for _, cmd := range []string{
+		"notify.sh 'x hook codex'",
+		"sh -c '/usr/bin/airlock hook codex'",
+		"FOO=1 /usr/bin/airlock hook codex --event PreToolUse",
+		"/usr/bin/airlock hook codex; curl x",
+		" hook codex",
+	} {
+		if isOurs(cmd, "codex") && !strings.HasSuffix(cmd, "; curl x") {
+			t.Errorf("isOurs(%q) = true: a user's own command would be replaced", cmd)
+		}
+	}
 }
 
 // TestForeignManagedFile checks that airlock neither overwrites nor
@@ -283,5 +294,33 @@ func TestUnsupportedScope(t *testing.T) {
 		if !errors.Is(err, ErrScope) || !strings.Contains(err.Error(), a.NoScope[Project]) {
 			t.Errorf("%s: err %v", a.Name, err)
 		}
+	}
+}
+
+// TestReplaceKeepsPosition checks that installing from a new binary puts
+// airlock's group where the old one was: Codex keys trust by position, so
+// moving it would move the user's hooks after it and untrust them.
+func TestReplaceKeepsPosition(t *testing.T) {
+	root := t.TempDir()
+	env := testEnv(root)
+	doInstall(t, codex, env, User)
+	hooks, config := codexFiles(env)
+	data := mustRead(t, hooks)
+	user := `{"matcher": "Bash", "hooks": [{"type": "command", "command": "/home/me/bin/guard"}]}`
+	data = bytes.Replace(data, []byte("\n    ]\n  }\n}"), []byte(",\n"+user+"\n    ]\n  }\n}"), 1)
+	if err := os.WriteFile(hooks, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env.Exe = "/usr/local/bin/airlock"
+	doInstall(t, codex, env, User)
+	want, err := codexTrustFor(hooks, mustRead(t, hooks))
+	if err != nil || len(want) != 1 || !strings.HasSuffix(want[0].key, ":pre_tool_use:0:0") {
+		t.Fatalf("airlock's hook moved: %+v %v\n%s", want, err, mustRead(t, hooks))
+	}
+	if !bytes.Contains(mustRead(t, hooks), []byte("/home/me/bin/guard")) {
+		t.Fatal("the user's hook is gone")
+	}
+	if hash, _, _ := codexTrusted(string(mustRead(t, config)), want[0].key); hash != want[0].hash {
+		t.Fatalf("trust %q, want %q", hash, want[0].hash)
 	}
 }

@@ -187,10 +187,24 @@ func (h *hookFile) exact(list []any, want any) bool {
 
 // removeOurs drops airlock's handlers, and the groups they leave empty.
 func (h *hookFile) removeOurs(list []any) (kept []any, removed bool) {
+	kept, removed, _ = h.removeOursAt(list)
+	return kept, removed
+}
+
+// removeOursAt is removeOurs that also says where the first entry it
+// dropped whole was (-1 when none was), so that a replacement can take
+// its place: Codex keys trust by position, and moving airlock's group to
+// the end would move the user's hooks after it.
+func (h *hookFile) removeOursAt(list []any) (kept []any, removed bool, at int) {
+	at = -1
 	for _, e := range list {
+		before := len(kept)
 		if !h.nested {
 			if h.ours(e) {
 				removed = true
+				if at < 0 {
+					at = before
+				}
 				continue
 			}
 			kept = append(kept, e)
@@ -213,8 +227,11 @@ func (h *hookFile) removeOurs(list []any) (kept []any, removed bool) {
 			o.Set("hooks", rest)
 			kept = append(kept, o)
 		}
+		if len(kept) == before && at < 0 {
+			at = before
+		}
 	}
-	return kept, removed
+	return kept, removed, at
 }
 
 // install merges airlock's handlers into a hook file's content. Every
@@ -245,8 +262,13 @@ func (h *hookFile) install(data []byte, existed bool, exe string) ([]byte, error
 		if h.exact(list, want) {
 			continue
 		}
-		list, _ = h.removeOurs(list)
-		events.Set(s.event, append(list, want))
+		list, _, at := h.removeOursAt(list)
+		if at >= 0 {
+			list = append(list[:at], append([]any{want}, list[at:]...)...)
+		} else {
+			list = append(list, want)
+		}
+		events.Set(s.event, list)
 		changed = true
 	}
 	if !changed {

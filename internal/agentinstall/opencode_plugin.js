@@ -10,7 +10,8 @@ const TIMEOUT_MS = __TIMEOUT_MS__;
 
 export const Airlock = async ({ directory, worktree }) => ({
   "tool.execute.before": async (input, output) => {
-    const call = { tool: input.tool, sessionID: input.sessionID, callID: input.callID, args: output.args, directory: directory || worktree };
+    const call = { event: "tool.execute.before", tool: input.tool, sessionID: input.sessionID, callID: input.callID,
+                   args: output.args, directory: directory || worktree, worktree };
     let r;
     try {
       r = spawnSync(AIRLOCK, ["hook", "opencode"], { input: JSON.stringify(call), encoding: "utf8", timeout: TIMEOUT_MS, killSignal: "SIGKILL" });

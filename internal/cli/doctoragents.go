@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"strings"
 	"time"
 
@@ -20,6 +22,9 @@ import (
 type doctorAgent struct {
 	agentinstall.Status
 	SelfTest []agentinstall.SelfTest `json:"self_test,omitempty"`
+	// CodexSays is what the codex on PATH reports about the hook's trust,
+	// when there is one: the second opinion on airlock's own hash.
+	CodexSays string `json:"codex_says,omitempty"`
 }
 
 // agentSelfTestTimeout bounds one self-test call: past the agent's own
@@ -48,6 +53,9 @@ func doctorAgents(e *env, cwd, exe string) []doctorAgent {
 				continue
 			}
 			d := doctorAgent{Status: st}
+			if a.Name == "codex" && st.Installed {
+				askCodex(&d, env, cwd)
+			}
 			if st.Installed && len(st.Commands) > 0 && scratch != "" {
 				d.SelfTest = agentinstall.RunSelfTest(a.Name, st.Commands[0], cwd, hookEnv(e, scratch), agentSelfTestTimeout)
 			}
@@ -111,6 +119,9 @@ func printDoctorAgents(w io.Writer, agents []doctorAgent) {
 		if d.Trusted != "" {
 			state += ", trusted: " + d.Trusted
 		}
+		if d.CodexSays != "" {
+			state += " (codex says: " + d.CodexSays + ")"
+		}
 		fmt.Fprintf(w, "  %s (%s): %s\n", d.Agent, d.Scope, state)
 		for _, f := range d.Files {
 			fmt.Fprintf(w, "    file: %s\n", f)
@@ -127,6 +138,50 @@ func printDoctorAgents(w io.Writer, agents []doctorAgent) {
 				mark = "FAIL"
 			}
 			fmt.Fprintf(w, "    %s %s: %s\n", mark, t.Name, t.Got)
+		}
+	}
+}
+
+// askCodex asks the codex on PATH whether it trusts airlock's hooks: the
+// hash airlock writes is its own reading of Codex's, and a Codex release
+// that hashes differently would skip the hook silently.
+func askCodex(d *doctorAgent, env agentinstall.Env, cwd string) {
+	bin, err := exec.LookPath("codex")
+	if err != nil {
+		d.CodexSays = "no codex on PATH to ask"
+		return
+	}
+	keys, err := agentinstall.CodexKeys(env)
+	if err != nil || len(keys) == 0 {
+		return
+	}
+	hooks, err := agentinstall.CodexHooks(context.Background(), bin, agentinstall.CodexHome(env), cwd, os.Environ(), 30*time.Second)
+	if err != nil {
+		d.CodexSays = "could not ask: " + err.Error()
+		d.Problems = append(d.Problems, agentinstall.Problem{Msg: "could not ask " + bin + " whether it trusts the hook: " + err.Error(),
+			Hint: "run codex, type /hooks, and check that airlock's PreToolUse hook is trusted"})
+		return
+	}
+	states := map[string]agentinstall.CodexHookState{}
+	for _, h := range hooks {
+		states[h.Key] = h
+	}
+	d.CodexSays = "trusted"
+	for key, hash := range keys {
+		h, ok := states[key]
+		switch {
+		case !ok:
+			d.CodexSays = "not listed"
+			d.Problems = append(d.Problems, agentinstall.Problem{Msg: bin + " does not list the hook " + key + ": it will not run it",
+				Hint: "check " + agentinstall.CodexHome(env) + "/hooks.json parses for this Codex (codex app-server hooks/list shows its warnings)"})
+		case h.CurrentHash != hash:
+			d.CodexSays = h.TrustStatus
+			d.Problems = append(d.Problems, agentinstall.Problem{Msg: bin + " hashes the hook " + key + " as " + h.CurrentHash + ", not " + hash + " as airlock does: the trust airlock wrote does not apply to this Codex",
+				Hint: "trust the hook in codex (/hooks), and report the Codex version: airlock's hash is out of date"})
+		case h.TrustStatus != "trusted" || !h.Enabled:
+			d.CodexSays = h.TrustStatus
+			d.Problems = append(d.Problems, agentinstall.Problem{Msg: bin + " reports the hook " + key + " as " + h.TrustStatus + " (enabled: " + fmt.Sprint(h.Enabled) + "): it skips it",
+				Hint: "airlock install codex"})
 		}
 	}
 }

@@ -43,6 +43,10 @@ func scopeFlags(e *env, name string) (scope claudecode.Scope, chosen, dryRun boo
 	if fs.NArg() != 1 || fs.Arg(0) != claudecode.Name {
 		return 0, false, false, fail(e.stderr, &usageError{Msg: "name the agent: " + agentNames(), Hints: []string{"airlock " + name + " claude-code [--user|--project|--local]", "airlock " + name + " codex [--user|--project]"}}), false
 	}
+	if *fs.Bool("json") {
+		return 0, false, false, fail(e.stderr, &usageError{Msg: "--json is for the other agents' installers; Claude Code's prints the new settings with --dry-run",
+			Hints: []string{"airlock " + name + " claude-code --dry-run"}}), false
+	}
 	n := 0
 	for _, b := range []*bool{user, project, local} {
 		if *b {

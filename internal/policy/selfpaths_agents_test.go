@@ -59,3 +59,33 @@ func TestAgentHookFilesProtected(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentHookFilesProtectedFromEnv checks the places CODEX_HOME and
+// XDG_CONFIG_HOME move the hook files to.
+func TestAgentHookFilesProtectedFromEnv(t *testing.T) {
+	f := newFixture(t)
+	f.env["CODEX_HOME"] = f.path("codexhome")
+	f.env["XDG_CONFIG_HOME"] = f.path("xdg")
+	p := f.load()
+	env := agentinstall.Env{Home: f.env["HOME"], Exe: "/opt/airlock/bin/airlock", Getenv: func(k string) string { return f.env[k] }}
+	var files []string
+	for _, name := range []string{"codex", "opencode", "goose"} {
+		a, _ := agentinstall.Lookup(name)
+		plan, err := a.Install(env, agentinstall.User)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fc := range plan.Files {
+			files = append(files, fc.Path)
+		}
+	}
+	for _, file := range files {
+		if !strings.HasPrefix(file, f.path("codexhome")) && !strings.HasPrefix(file, f.path("xdg")) {
+			t.Fatalf("%s is not where the environment says", file)
+		}
+		v := p.DecideIn(Interactive, Action{Kind: Write, Tool: "Write", Paths: []string{file}, Cwd: f.path("proj")})
+		if v.Decision != Deny || v.Rule != RuleProtectedPath {
+			t.Errorf("Write %s: got %s by %s", file, v.Decision, v.Rule)
+		}
+	}
+}

@@ -122,6 +122,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	}
 	if xdg := getenv("XDG_CONFIG_HOME"); xdg != "" {
 		add(filepath.Join(xdg, "opencode"), true, kindHooks)
+		add(filepath.Join(xdg, "goose"), true, kindHooks)
 		add(filepath.Join(xdg, "fish"), true, kindStartup)
 	}
 	for _, f := range []string{"BASH_ENV", "ENV"} {

@@ -66,7 +66,10 @@ var allowedEdges = map[string][]string{
 	"internal/mcp/proxy":      {"internal/agent", "internal/mcp/guard", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
 
 	// After the fact: the scanner and the loop runner.
-	"internal/scan":            {"internal/agent", "internal/agent/claudecode", "internal/classify", "internal/policy", "internal/render", "internal/shell"},
+	// The scanner reads each agent's JSON output through that agent's
+	// tool table, so a finding is the action its hook would have judged.
+	"internal/scan": {"internal/agent", "internal/agent/claudecode", "internal/classify", "internal/policy", "internal/render", "internal/shell",
+		"internal/agent/toolcall", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot", "internal/agent/opencode"},
 	"internal/scan/corpus/gen": {"internal/scan", "internal/scan/corpus"},
 	"internal/loop":            {"internal/agent", "internal/scan"},
 	"internal/demo":            {"internal/loop"},
@@ -76,7 +79,10 @@ var allowedEdges = map[string][]string{
 		"internal/gate", "internal/journal", "internal/loop", "internal/mcp/pin", "internal/policy", "internal/render", "internal/scan",
 		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
-		"internal/agent/goose", "internal/agent/cline"},
+		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall"},
+	// Installing into the other agents' configuration files.
+	"internal/jsonedit":     nil,
+	"internal/agentinstall": {"internal/jsonedit"},
 	"internal/mcp/mcpcmd": {"internal/agent", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
 	"cmd/airlock":     {"internal/cli"},
@@ -88,6 +94,8 @@ var allowedEdges = map[string][]string{
 	"bench/hooktime":   nil,
 	"bench/genjournal": {"internal/journal"},
 	"e2e/claude":       nil,
+	"e2e/agents":       nil,
+	"e2e/fakemodel":    nil,
 	"e2e/mcp":          nil,
 }
 

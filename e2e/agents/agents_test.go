@@ -22,6 +22,10 @@ type cli struct {
 	// failsOpen is what the agent was observed to do when its hook
 	// command cannot start: run the call (true) or refuse it (false).
 	failsOpen bool
+	// loop runs the airlock loop --agent scenario too. One agent is
+	// enough to prove that the preset reaches a real CLI; Codex is the
+	// quickest of the four (CI time is shared).
+	loop bool
 }
 
 func writeJSON(t *testing.T, w *world, path string, v any) {
@@ -37,7 +41,7 @@ func writeJSON(t *testing.T, w *world, path string, v any) {
 func codexHome(w *world) string { return filepath.Join(w.home, ".codex") }
 
 var codex = cli{
-	name: "codex", failsOpen: true, envVar: "AIRLOCK_E2E_CODEX",
+	name: "codex", failsOpen: true, loop: true, envVar: "AIRLOCK_E2E_CODEX",
 	prepare: func(t *testing.T, w *world, api *fakemodel.Server, bin, prompt string) ([]string, []string) {
 		w.writeFile(filepath.Join(codexHome(w), "config.toml"), `model = "fake-model"
 model_provider = "fake"

@@ -32,8 +32,10 @@ import (
 	"github.com/airlock-dev/airlock/e2e/fakemodel"
 )
 
-// agentTimeout bounds one CLI run; a scripted session takes 1–15 s.
-const agentTimeout = 2 * time.Minute
+// agentTimeout bounds one CLI run. A scripted session takes seconds on
+// an idle machine, but OpenCode alone spends about 20 s of CPU on one, and
+// on a loaded machine (load 30 on 2 cores) its runs took up to 227 s.
+const agentTimeout = 6 * time.Minute
 
 func inCI() bool {
 	v := os.Getenv("CI")
@@ -244,6 +246,14 @@ func (w *world) runAgent(api *fakemodel.Server, extra []string, argv ...string) 
 	cmd.WaitDelay = 5 * time.Second
 	err := cmd.Run()
 	r := runResult{stdout: stdout.String(), stderr: stderr.String(), err: err}
+	// AIRLOCK_E2E_CAPTURE=DIR keeps each run's standard output, the raw
+	// material of the scanner's testdata (internal/scan/testdata/agents).
+	if dir := os.Getenv("AIRLOCK_E2E_CAPTURE"); dir != "" {
+		name := strings.NewReplacer("/", "-", " ", "_").Replace(w.t.Name()) + ".out"
+		if err := os.WriteFile(filepath.Join(dir, name), stdout.Bytes(), 0o644); err != nil {
+			w.t.Logf("AIRLOCK_E2E_CAPTURE: %v", err)
+		}
+	}
 	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		w.t.Fatalf("%s did not finish within %s\nstdout: %s\nstderr: %s\n%s", filepath.Base(argv[0]), agentTimeout,
 			tail(r.stdout, 3000), tail(r.stderr, 3000), api.Diagnostics())

@@ -40,6 +40,9 @@ func TestAgents(t *testing.T) {
 			bin := tool(t, c.envVar, false)
 			t.Run("guarded", func(t *testing.T) { testGuarded(t, c, bin, airlock) })
 			t.Run("hook-missing", func(t *testing.T) { testHookMissing(t, c, bin, airlock) })
+			if c.loop {
+				t.Run("loop", func(t *testing.T) { testLoop(t, c, bin, airlock) })
+			}
 			t.Run("control-without-airlock", func(t *testing.T) { testControl(t, c, bin) })
 		})
 	}
@@ -213,4 +216,69 @@ func testHookMissing(t *testing.T, c cli, bin, airlock string) {
 	if ran || pushed || posted {
 		t.Errorf("with its hook binary missing, %s ran calls: local ran=%v, pushed=%v (remote %v), posted=%v; it must refuse them", c.name, ran, pushed, refs, posted)
 	}
+}
+
+// testLoop runs `airlock loop --agent NAME` with one story, the agent CLI
+// found on PATH under its own name, as a user would have it: the loop's
+// preset command runs the real CLI non-interactively, the hook installed
+// by `airlock install` holds the outward calls under the story's id, and
+// the loop reports them.
+func testLoop(t *testing.T, c cli, bin, airlock string) {
+	w := newWorld(t)
+	calls := scenario(w)
+	api := fakemodel.New(t, calls.script())
+	_, env := c.prepare(t, w, api, bin, prompt)
+	install(t, w, c, airlock, env)
+	pathDir := filepath.Join(w.root, "path")
+	if err := os.MkdirAll(pathDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(bin, filepath.Join(pathDir, c.name)); err != nil {
+		t.Fatal(err)
+	}
+	stories := filepath.Join(w.root, "stories.json")
+	w.writeFile(stories, `[{"id": "publish", "title": "write and publish", "prompt": "`+prompt+`"}]`)
+	out := filepath.Join(w.root, "runs")
+	env = append(env, "PATH="+pathDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	r := w.runAgent(api, env, airlock, "loop", "--agent", c.name, "--stories", stories, "--out", out, "--cwd", w.project)
+	if r.err == nil {
+		t.Errorf("airlock loop exited 0, want 1 (held calls await review)\n%s\n%s", r.stdout, r.stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(w.project, "local.txt")); err != nil || strings.TrimSpace(string(b)) != "local" {
+		t.Errorf("the story's local write did not happen: %q, %v\n%s\n%s", b, err, r.stdout, r.stderr)
+	}
+	if refs := w.remoteRefs(); len(refs) != 1 || refs["refs/heads/main"] != w.base {
+		t.Errorf("the bare remote changed: %v", refs)
+	}
+	if got := w.sink.requests(); len(got) != 0 {
+		t.Errorf("the sink got %q, want nothing", got)
+	}
+	var items []struct {
+		ID, Command, Story, Status string
+	}
+	qout, err := w.run(nil, airlock, "queue", "list", "--json")
+	if err != nil || json.Unmarshal([]byte(qout), &items) != nil {
+		t.Fatalf("airlock queue list --json: %v\n%s", err, qout)
+	}
+	held := map[string]string{}
+	for _, it := range items {
+		held[it.Command] = it.Story
+		if !strings.Contains(r.stdout, it.ID) {
+			t.Errorf("the loop's report does not name queue item %s (%s)", it.ID, it.Command)
+		}
+	}
+	for _, cmd := range []string{calls.push, calls.disguised, calls.post} {
+		if held[cmd] != "publish" {
+			t.Errorf("%q: queued with story %q, want publish (queue %v)", cmd, held[cmd], held)
+		}
+	}
+	// The local write ran: the story is done, not "blocked", though the
+	// agent reports no post-tool event.
+	if !strings.Contains(r.stdout, "Story #publish done") {
+		t.Errorf("the loop's summary does not say the story is done:\n%s", tail(r.stdout, 2000))
+	}
+	if _, err := os.Stat(filepath.Join(out, "publish.out")); err != nil {
+		t.Errorf("the story's output was not kept: %v", err)
+	}
+	t.Logf("airlock loop --agent %s:\n%s", c.name, tail(r.stdout, 2000))
 }

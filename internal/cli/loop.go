@@ -310,6 +310,16 @@ func storyCalls(j *journal.Journal) func(story string, since time.Time) (int, in
 	return func(story string, since time.Time) (int, int) {
 		tried := map[string]bool{}
 		ran := map[string]bool{}
+		// passed are the calls airlock let through for an agent other than
+		// Claude Code. Those agents' hooks are installed for the pre-tool
+		// event only (airlock install codex, gemini, copilot, opencode), so
+		// nothing says whether a call let through ran: it counts as run,
+		// and only a story whose every call airlock held is blocked.
+		// Counting them as not run called a story whose local write ran
+		// "blocked: nothing was done" (observed with Codex). Claude Code
+		// reports PostToolUse, and its own permission layer may refuse a
+		// call airlock let through, so there a missing result counts.
+		passed := map[string]bool{}
 		n := 0
 		j.EachContaining([][]byte{journal.Field("story", story)}, func(en *journal.Entry) error {
 			if en.Story != story || en.Time.Before(since) {
@@ -320,6 +330,9 @@ func storyCalls(j *journal.Journal) func(story string, since time.Time) (int, in
 				n++
 				if en.ToolUseID != "" {
 					tried[en.ToolUseID] = true
+					if en.Agent != claudecode.Name && en.Decision != "ask" && en.Decision != "defer" && en.Decision != "deny" {
+						passed[en.ToolUseID] = true
+					}
 				}
 			case "PostToolUse", "PostToolUseFailure":
 				ran[en.ToolUseID] = true
@@ -327,8 +340,8 @@ func storyCalls(j *journal.Journal) func(story string, since time.Time) (int, in
 			return nil
 		})
 		r := 0
-		for id := range ran {
-			if tried[id] {
+		for id := range tried {
+			if ran[id] || passed[id] {
 				r++
 			}
 		}

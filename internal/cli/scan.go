@@ -19,14 +19,19 @@ Read what an agent left behind and find the outward actions no hook held:
 pushes, publishes, deploys, HTTP writes, mail, transfers, destructive
 commands. Each input's format is detected from its first line:
 
-  text         anything else: "claude --print" output, a terminal or CI log
-  stream-json  claude -p --output-format stream-json --verbose
-  transcript   ~/.claude/projects/<dir>/<session>.jsonl
+  text                anything else: "claude --print" output, a terminal or CI log
+  stream-json         claude -p --output-format stream-json --verbose
+  transcript          ~/.claude/projects/<dir>/<session>.jsonl
+  codex-json          codex exec --json
+  gemini-stream-json  gemini -o stream-json
+  copilot-json        copilot --output-format json
+  opencode-json       opencode run --format json
 
-In the two JSON formats every tool call is decided by the built-in policy
-and paired with its result: a finding is "executed" (it has a result that
-is not a refusal), "denied" (a hook or permission rule refused it; only
-Claude Code's own refusal markers count, never the result's text), or
+In the JSON formats every tool call is read through its agent's tool
+table, decided by the built-in policy and paired with its result: a
+finding is "executed" (it has a result that is not a refusal), "denied" (a
+hook or permission rule refused it; only each agent's own refusal markers
+count, never the result's text), or
 "no-result" (the input ends before its result). Findings are calls the
 policy would not simply allow (shared, external, destructive, opaque,
 unknown and MCP tools, reads of secrets), fetches of URLs that carry a

@@ -25,9 +25,17 @@ const (
 	StreamJSON
 	// Transcript is a Claude Code session transcript (JSON lines).
 	Transcript
+	// CodexJSON is "codex exec --json".
+	CodexJSON
+	// GeminiJSON is "gemini -o stream-json".
+	GeminiJSON
+	// CopilotJSON is "copilot --output-format json".
+	CopilotJSON
+	// OpenCodeJSON is "opencode run --format json".
+	OpenCodeJSON
 )
 
-var formatNames = [...]string{"text", "stream-json", "transcript"}
+var formatNames = [...]string{"text", "stream-json", "transcript", "codex-json", "gemini-stream-json", "copilot-json", "opencode-json"}
 
 func (f Format) String() string {
 	if int(f) < len(formatNames) {

@@ -33,6 +33,19 @@ func detect(br *bufio.Reader) (Format, error) {
 	if i := bytes.IndexByte(head, '\n'); i >= 0 {
 		head = head[:i]
 	}
+	// The other agents' outputs, by their first event (agentjson.go).
+	// Gemini's first line names a session_id, as Claude's stream-json
+	// does, so it is told apart first, by its init event's type.
+	switch {
+	case bytes.HasPrefix(head, []byte(`{"type":"thread.started"`)):
+		return CodexJSON, nil
+	case bytes.HasPrefix(head, []byte(`{"type":"init"`)) && bytes.Contains(head, []byte(`"session_id"`)):
+		return GeminiJSON, nil
+	case bytes.HasPrefix(head, []byte(`{"type":"session.`)):
+		return CopilotJSON, nil
+	case bytes.HasPrefix(head, []byte(`{"type":"`)) && bytes.Contains(head, []byte(`"sessionID":"`)) && bytes.Contains(head, []byte(`"part":{`)):
+		return OpenCodeJSON, nil
+	}
 	for _, k := range []string{`"sessionId"`, `"parentUuid"`, `"isSidechain"`, `"leafUuid"`, `"messageId"`, `"type":"file-history-snapshot"`, `"type":"queue-operation"`, `"type":"summary"`} {
 		if bytes.Contains(head, []byte(k)) {
 			return Transcript, nil
@@ -121,6 +134,11 @@ type toolUse struct {
 	// ran (see outputMarkers), output the text around the marker.
 	outputCommand, output string
 	outputLine            int
+	// action is the call read through another agent's tool table
+	// (agentjson.go), or actionErr why it could not be; both are unset
+	// for Claude Code's calls, read in decide.
+	action    *policy.Action
+	actionErr error
 }
 
 // structured collects the calls, results and refusals of one input and
@@ -149,6 +167,7 @@ type denial struct {
 func (s *Scanner) scanJSON(lr *lineReader, res *Result) error {
 	st := &structured{s: s, res: res, byID: map[string]*toolUse{}, results: map[string]*toolUse{}, denials: map[string]denial{}}
 	st.text = s.newText(res, res.Format)
+	decode := decoderFor(res.Format)
 	warnedPiece, warnedText := 0, 0
 	for {
 		line, piece, err := lr.next()
@@ -182,10 +201,14 @@ func (s *Scanner) scanJSON(lr *lineReader, res *Result) error {
 			st.text.line(lr.n, line)
 			continue
 		}
-		if !wanted(t) {
+		if decode == nil && !wanted(t) {
 			continue
 		}
-		if err := st.line(lr.n, t); err != nil {
+		decodeLine := st.line
+		if decode != nil {
+			decodeLine = func(n int, b []byte) error { return decode(st, n, b) }
+		}
+		if err := decodeLine(lr.n, t); err != nil {
 			res.Warnings = append(res.Warnings, Warning{Source: res.Source, Line: lr.n,
 				Message: "JSON line could not be decoded (" + clip(err.Error()) + "): scanned as plain text"})
 			st.text.line(lr.n, line)
@@ -396,8 +419,17 @@ func (st *structured) finish() {
 //     command: a release script run through Bash publishes without naming
 //     npm.
 func (st *structured) decide(u *toolUse) {
-	in := &claudecode.Input{HookEventName: "PreToolUse", ToolName: u.name, ToolInput: u.input, Cwd: u.cwd}
-	a, err := claudecode.ToAction(in)
+	var a policy.Action
+	var err error
+	if u.action != nil || u.actionErr != nil {
+		err = u.actionErr
+		if u.action != nil {
+			a = *u.action
+		}
+	} else {
+		in := &claudecode.Input{HookEventName: "PreToolUse", ToolName: u.name, ToolInput: u.input, Cwd: u.cwd}
+		a, err = claudecode.ToAction(in)
+	}
 	if err != nil {
 		st.res.Warnings = append(st.res.Warnings, Warning{Source: st.res.Source, Line: u.line,
 			Message: fmt.Sprintf("tool call %s (%s): %v; not decided", u.id, u.name, err)})

@@ -43,7 +43,7 @@ var allowedEdges = map[string][]string{
 	// The stages and the pipeline that orders them.
 	"internal/mcp/guard": {"internal/agent", "internal/classify", "internal/journal", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy"},
 	"internal/gate":      {"internal/argv", "internal/classify", "internal/gate/pathglob", "internal/pipeline", "internal/policy", "internal/safefile", "internal/shell"},
-	"internal/pipeline":  {"internal/agent", "internal/mcp/guard", "internal/policy", "internal/vocab"},
+	"internal/pipeline":  {"internal/agent", "internal/classify", "internal/mcp/guard", "internal/policy", "internal/vocab"},
 
 	// Entry points: they translate onto the pipeline.
 	"internal/agent/claudecode": {"internal/agent", "internal/agent/toolcall", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
@@ -74,29 +74,55 @@ var allowedEdges = map[string][]string{
 	"internal/loop":            {"internal/agent", "internal/scan"},
 	"internal/demo":            {"internal/loop"},
 
+	// Snapshots before destruction (the pipeline's last stage calls them
+	// through cli): git plumbing only.
+	"internal/snapshot": nil,
+
+	// Review from anywhere: the dashboard, the rules it proposes, and the
+	// notification watcher. Each runs in its own binary, so the hook's
+	// binary links no HTTP stack.
+	"internal/rulemake":         {"internal/classify", "internal/policy"},
+	"internal/serve":            {"internal/journal", "internal/render", "internal/rulemake"},
+	"internal/serve/servecmd":   {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
+	"internal/notify/config":    {"internal/journal", "internal/policy"},
+	"internal/notify":           {"internal/journal", "internal/notify/config", "internal/policy", "internal/render"},
+	"internal/notify/notifycmd": {"internal/clierror", "internal/journal", "internal/notify", "internal/policy", "internal/render"},
+	"internal/notify/ntfytest":  nil,
+
+	// The resident decision service: its wire and client link almost
+	// nothing (raw system calls), so the client binary starts fast.
+	"internal/hookd":        nil,
+	"internal/hookd/server": {"internal/hookd"},
+
 	// Wiring and commands.
 	"internal/cli": {"internal/agent", "internal/agent/claudecode", "internal/classify", "internal/clierror", "internal/demo",
 		"internal/gate", "internal/journal", "internal/loop", "internal/mcp/pin", "internal/policy", "internal/render", "internal/scan",
 		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
-		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall"},
+		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
+		"internal/notify/config", "internal/rulemake", "internal/snapshot"},
 	// Installing into the other agents' configuration files.
 	"internal/jsonedit":     nil,
 	"internal/agentinstall": {"internal/jsonedit"},
 	"internal/mcp/mcpcmd": {"internal/agent", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
-	"cmd/airlock":     {"internal/cli"},
-	"cmd/airlock-mcp": {"internal/mcp/mcpcmd"},
+	"cmd/airlock":        {"internal/cli"},
+	"cmd/airlock-mcp":    {"internal/mcp/mcpcmd"},
+	"cmd/airlock-hook":   {"internal/hookd"},
+	"cmd/airlock-notify": {"internal/notify/notifycmd"},
+	"cmd/airlock-serve":  {"internal/serve/servecmd"},
 
 	// Programs and harnesses outside the product.
-	"bench/floor":      nil,
-	"bench/ipcfloor":   nil,
-	"bench/hooktime":   nil,
-	"bench/genjournal": {"internal/journal"},
-	"e2e/claude":       nil,
-	"e2e/agents":       nil,
-	"e2e/fakemodel":    nil,
-	"e2e/mcp":          nil,
+	"bench/floor":        nil,
+	"bench/ipcfloor":     nil,
+	"bench/hooktime":     nil,
+	"bench/genjournal":   {"internal/journal"},
+	"bench/snapshotcost": nil,
+	"e2e/dashboard":      nil,
+	"e2e/claude":         nil,
+	"e2e/agents":         nil,
+	"e2e/fakemodel":      nil,
+	"e2e/mcp":            nil,
 }
 
 // forbidden are the edges the design rules out, with the reason, checked

@@ -56,7 +56,16 @@ func TestFollow(t *testing.T) {
 		{"./tool git push", "external", "wrapper.argv"},
 		{"bash big.sh", "local+opaque", "larger than"},
 		{"bash missing.sh", "local", ""},
-		{"echo 'git push' > x.sh && bash x.sh", "local+opaque", "written by the same command"},
+		{"echo 'git push' > x.sh && bash x.sh", "external", "x.sh:1: git push"},
+		{"cat > x.sh <<'EOF'\ngit push -f\nEOF\nbash x.sh", "external+destructive", "x.sh:1: git push -f"},
+		{"printf 'go vet ./...\\n' > x.sh && sh x.sh", "local", ""},
+		// Anything that could change the text between the write and the
+		// run, or a write after it, leaves it unknown.
+		{"echo 'go vet' > x.sh && sed -i s/vet/push/ x.sh && bash x.sh", "local+opaque", "written by the same command"},
+		{"echo 'go vet' > x.sh && echo 'git push' >> x.sh && bash x.sh", "local+opaque", "written by the same command"},
+		{"bash x.sh; echo 'go vet' > x.sh", "local+opaque", "written by the same command"},
+		{"echo \"$CMD\" > x.sh && bash x.sh", "local+opaque", "written by the same command"},
+		{"for c in a b; do echo $c > x.sh; done; bash x.sh", "local+opaque", "written by the same command"},
 		{"cd sub && ./deploy.sh", "external", ""},
 		{"cd elsewhere && ./gone.sh", "local+opaque", "changes directory"},
 		{"sh < deploy.sh", "external", "deploy.sh:4"},

@@ -126,7 +126,18 @@ func writesNothing(inv *shell.Invocation) bool {
 		}
 		return len(inv.Args) > 1
 	case "echo":
-		return len(inv.Args) == 2 && inv.Args[1] == "-n"
+		// echo "" and echo -n write at most a newline: the file's
+		// contents are gone all the same. A bare echo > f is left out:
+		// it is the common way to create a new empty file.
+		if len(inv.Args) == 1 {
+			return false
+		}
+		for i, a := range inv.Args[1:] {
+			if inv.IsDynamic(i+1) || strings.TrimSpace(a) != "" && a != "-n" && a != "-e" && a != "-E" {
+				return false
+			}
+		}
+		return true
 	case "printf":
 		return len(inv.Args) == 2 && inv.Args[1] == ""
 	}
@@ -138,6 +149,9 @@ func writesNothing(inv *shell.Invocation) bool {
 // the Write tool. With a filesystem, a file that does not exist yet loses
 // nothing; temporary files are scratch space.
 func (c *Classifier) emptying(inv *shell.Invocation) Effect {
+	if e := c.teeEmptying(inv); e.Reasons != nil {
+		return e
+	}
 	if !writesNothing(inv) {
 		return nothing
 	}
@@ -153,6 +167,33 @@ func (c *Classifier) emptying(inv *shell.Invocation) Effect {
 			continue
 		}
 		return local("file.empty", "the redirection "+r.Op+" "+t+" with no output empties "+t+", losing its contents").destroys()
+	}
+	return nothing
+}
+
+// teeEmptying flags tee fed nothing (< /dev/null): without -a it empties
+// every file it names.
+func (c *Classifier) teeEmptying(inv *shell.Invocation) Effect {
+	if inv.Name() != "tee" || inv.Group {
+		return nothing
+	}
+	fromNull := false
+	for _, r := range inv.Redirects {
+		if r.Op == "<" && !r.Dynamic && r.Target == "/dev/null" {
+			fromNull = true
+		}
+	}
+	if !fromNull || hasAny(inv.Args[1:], "-a", "--append") {
+		return nothing
+	}
+	for i, a := range inv.Args[1:] {
+		if strings.HasPrefix(a, "-") || inv.IsDynamic(i+1) || strings.HasPrefix(a, "/dev/") || filesIsTemp(inv, a, false) {
+			continue
+		}
+		if exists, known := c.exists(a); known && !exists {
+			continue
+		}
+		return local("file.empty", "tee with no input (< /dev/null) empties "+a+", losing its contents").destroys()
 	}
 	return nothing
 }

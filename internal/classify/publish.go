@@ -239,6 +239,9 @@ var npmSpec = &Spec{
 		{"npm init vite@latest my-app", "local+netread"},
 		{"npm exec -- vercel deploy --prod", "external+netread"},
 		{"npm exec eslint .", "local+netread"},
+		{"npx --no-install tsc --noEmit", "local"},
+		{"npx --no eslint .", "local"},
+		{"npx --no-install semantic-release", "external"},
 		{"npm help publish", "local"},
 		{"npm --version", "local"},
 		{"npm", "local"},
@@ -432,7 +435,9 @@ func npxRun(c *Classifier, inv *shell.Invocation, from int, tool string) Effect 
 	if !p.Has("-p", "--package") {
 		bin = publishNpxBin(bin)
 	}
-	return publishRun(c, inv, at, bin, true)
+	// --no (--no-install before npm 7) refuses to download a package
+	// that is not installed: the run fails rather than reading the network.
+	return publishRun(c, inv, at, bin, !p.Has("--no", "--no-install"))
 }
 
 // ---- pnpm ----

@@ -101,7 +101,11 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 			e.NetworkRead = false
 		}
 	}
-	e.Add(exfiltration(inv))
+	if x := exfiltration(inv); x.Reasons != nil {
+		e.Add(x)
+		// A request that carries data out is not a pure read.
+		e.NetworkRead = false
+	}
 	e.Add(redirections(inv))
 	e.Add(c.emptying(inv))
 	e.Add(c.surfaceWrites(inv))
@@ -208,6 +212,9 @@ func exfiltration(inv *shell.Invocation) Effect {
 		computed := strings.Contains(a, "$(") || strings.Contains(a, "`")
 		if computed && strings.Contains(a, "://") {
 			return external("exfil.url", "a URL built from command output ("+clip(a)+") sends local data out")
+		}
+		if q := strings.IndexByte(a, '?'); q >= 0 && strings.Contains(a, "://") && secretVar(a[q:]) && httpClients[inv.Name()] {
+			return external("exfil.query", "the URL's query carries a secret-looking variable ("+clip(a)+") to the server")
 		}
 		if computed && httpClients[inv.Name()] && !localFileValue(inv.Args, i) {
 			// Any word of a request (a URL without its scheme, a header,

@@ -115,6 +115,10 @@ func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool 
 // file (a sed -i or a second write in between would change it).
 func (cc *cmdContext) writtenText(runner *shell.Invocation, name string) (string, bool) {
 	name = path.Clean(name)
+	if cc.changesDir() {
+		return "", false
+	}
+	base := path.Base(name)
 	at, writer := -1, -1
 	for i := range cc.invs {
 		inv := &cc.invs[i]
@@ -122,19 +126,29 @@ func (cc *cmdContext) writtenText(runner *shell.Invocation, name string) (string
 			at = i
 			continue
 		}
+		if inv.Opaque != "" {
+			return "", false
+		}
 		for _, r := range inv.Redirects {
-			if !r.Dynamic && path.Clean(r.Target) == name {
+			switch {
+			case r.Dynamic:
+				return "", false // it could name the file
+			case path.Clean(r.Target) == name:
 				if writer >= 0 || r.Op != ">" && r.Op != ">|" || inv.InLoop {
 					return "", false
 				}
 				writer = i
+			case r.Writes() && strings.Contains(r.Target, base):
+				return "", false // another spelling of the file
 			}
 		}
 		if inv.Name() == "chmod" || i == writer {
 			continue
 		}
+		// Any other word that could name the file (of=x.sh,
+		// --output=x.sh, open('x.sh', 'w'), a computed word) may change it.
 		for j, a := range inv.Args {
-			if j > 0 && path.Clean(a) == name {
+			if j > 0 && (strings.Contains(a, base) || inv.IsDynamic(j)) {
 				return "", false
 			}
 		}

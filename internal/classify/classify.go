@@ -101,7 +101,11 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 			e.NetworkRead = false
 		}
 	}
-	e.Add(exfiltration(inv))
+	if x := exfiltration(inv); x.Reasons != nil {
+		e.Add(x)
+		// A request that carries data out is not a pure read.
+		e.NetworkRead = false
+	}
 	e.Add(redirections(inv))
 	e.Add(c.emptying(inv))
 	e.Add(c.surfaceWrites(inv))
@@ -126,7 +130,18 @@ func writesNothing(inv *shell.Invocation) bool {
 		}
 		return len(inv.Args) > 1
 	case "echo":
-		return len(inv.Args) == 2 && inv.Args[1] == "-n"
+		// echo "" and echo -n write at most a newline: the file's
+		// contents are gone all the same. A bare echo > f is left out:
+		// it is the common way to create a new empty file.
+		if len(inv.Args) == 1 {
+			return false
+		}
+		for i, a := range inv.Args[1:] {
+			if inv.IsDynamic(i+1) || strings.TrimSpace(a) != "" && a != "-n" && a != "-e" && a != "-E" {
+				return false
+			}
+		}
+		return true
 	case "printf":
 		return len(inv.Args) == 2 && inv.Args[1] == ""
 	}
@@ -138,6 +153,9 @@ func writesNothing(inv *shell.Invocation) bool {
 // the Write tool. With a filesystem, a file that does not exist yet loses
 // nothing; temporary files are scratch space.
 func (c *Classifier) emptying(inv *shell.Invocation) Effect {
+	if e := c.teeEmptying(inv); e.Reasons != nil {
+		return e
+	}
 	if !writesNothing(inv) {
 		return nothing
 	}
@@ -157,6 +175,33 @@ func (c *Classifier) emptying(inv *shell.Invocation) Effect {
 	return nothing
 }
 
+// teeEmptying flags tee fed nothing (< /dev/null): without -a it empties
+// every file it names.
+func (c *Classifier) teeEmptying(inv *shell.Invocation) Effect {
+	if inv.Name() != "tee" || inv.Group {
+		return nothing
+	}
+	fromNull := false
+	for _, r := range inv.Redirects {
+		if r.Op == "<" && !r.Dynamic && r.Target == "/dev/null" {
+			fromNull = true
+		}
+	}
+	if !fromNull || hasAny(inv.Args[1:], "-a", "--append") {
+		return nothing
+	}
+	for i, a := range inv.Args[1:] {
+		if strings.HasPrefix(a, "-") || inv.IsDynamic(i+1) || strings.HasPrefix(a, "/dev/") || filesIsTemp(inv, a, false) {
+			continue
+		}
+		if exists, known := c.exists(a); known && !exists {
+			continue
+		}
+		return local("file.empty", "tee with no input (< /dev/null) empties "+a+", losing its contents").destroys()
+	}
+	return nothing
+}
+
 // exfiltration flags a URL whose text is computed at run time: the shape of
 // sending local data out inside a request, whatever the program.
 func exfiltration(inv *shell.Invocation) Effect {
@@ -167,6 +212,9 @@ func exfiltration(inv *shell.Invocation) Effect {
 		computed := strings.Contains(a, "$(") || strings.Contains(a, "`")
 		if computed && strings.Contains(a, "://") {
 			return external("exfil.url", "a URL built from command output ("+clip(a)+") sends local data out")
+		}
+		if q := strings.IndexByte(a, '?'); q >= 0 && strings.Contains(a, "://") && secretVar(a[q:]) && httpClients[inv.Name()] {
+			return external("exfil.query", "the URL's query carries a secret-looking variable ("+clip(a)+") to the server")
 		}
 		if computed && httpClients[inv.Name()] && !localFileValue(inv.Args, i) {
 			// Any word of a request (a URL without its scheme, a header,

@@ -165,6 +165,8 @@ var containerSpec = &Spec{
 		{"docker -H ssh://me@prod.example.com run -d nginx", "external"},
 		{"DOCKER_HOST=tcp://build.example.com:2376 docker compose up -d", "external"},
 		{"docker --context prod ps", "local"},
+		{"DOCKER_HOST=tcp://10.0.3.7:2375 docker rm -f web", "external+destructive"},
+		{"docker -H ssh://me@prod.example.com volume rm data", "external+destructive"},
 		// network reads
 		{"docker pull nginx:latest", "local+netread"},
 		{"docker image pull alpine", "local+netread"},
@@ -257,7 +259,8 @@ func classifyContainer(c *Classifier, inv *shell.Invocation) Effect {
 	}
 	if remote {
 		switch {
-		case e.Tier == Shared:
+		case e.Tier == Shared, e.Tier == Local && e.Destructive:
+			// What a remote engine loses, it loses on that machine.
 			e.Tier = External
 			e.Reasons = append([]Reason{{"container.remote", name + " talks to the engine on " + host + ", another machine"}}, e.Reasons...)
 		case e.Tier == Local && !e.Destructive:

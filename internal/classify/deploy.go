@@ -613,6 +613,7 @@ func init() {
 	register(terraformSpec)
 	register(pulumiSpec)
 	register(ansibleSpec)
+	register(ansibleAdhocSpec)
 }
 
 // classifyDeployTool rates a table-driven deploy tool.
@@ -1423,4 +1424,55 @@ func classifyAnsible(_ *Classifier, inv *shell.Invocation) Effect {
 		return netRead("ansible.check", "ansible-playbook --check only reports what would change on the hosts")
 	}
 	return external("ansible.run", "ansible-playbook runs tasks that change the target hosts")
+}
+
+// ---- ansible (ad-hoc) ----
+
+// ansibleAdhocSpec rates ansible HOSTS -m MODULE -a ARGS: the module runs
+// on the target hosts, so what it changes is changed there. The shell
+// modules' text is classified for what it would lose.
+var ansibleAdhocSpec = &Spec{
+	Programs: []string{"ansible"},
+	Classify: classifyAnsibleAdhoc,
+	Examples: []Example{
+		{`ansible web -i prod -m shell -a "rm -rf /var/log/app"`, "external+destructive"},
+		{"ansible all -i prod -m apt -a name=nginx", "external"},
+		{"ansible all -m ping", "local+netread"},
+		{"ansible all -m setup", "local+netread"},
+		{"ansible --version", "local"},
+	},
+}
+
+func classifyAnsibleAdhoc(c *Classifier, inv *shell.Invocation) Effect {
+	args := inv.Args[1:]
+	if forgeWantsHelp(args, true) || len(args) == 0 || hasAny(args, "--version") {
+		return nothing
+	}
+	p := argv.Spec{Short: "iefltucMTmaBP", Long: []string{"--inventory", "--extra-vars", "--forks", "--limit", "--tags", "--user",
+		"--connection", "--private-key", "--vault-password-file", "--vault-id", "--timeout", "--module-path", "--become-user",
+		"--become-method", "--module-name", "--args", "--background", "--poll"}}.Parse(args)
+	if p.Has("--list-hosts") {
+		return nothing
+	}
+	module := "command" // ansible's default module
+	if f, ok := p.Last("-m", "--module-name"); ok {
+		module = strings.TrimPrefix(strings.TrimPrefix(f.Value, "ansible.builtin."), "ansible.legacy.")
+	}
+	switch module {
+	case "ping", "setup", "debug", "gather_facts", "stat", "slurp", "fetch", "service_facts", "package_facts":
+		return netRead("ansible.read", "ansible -m "+module+" reads from the target hosts")
+	}
+	if p.Has("-C", "--check") {
+		return netRead("ansible.check", "ansible --check only reports what would change on the hosts")
+	}
+	e := external("ansible.adhoc", "ansible runs the module "+module+" on the target hosts, changing them")
+	if f, ok := p.Last("-a", "--args"); ok && (module == "shell" || module == "command" || module == "raw") {
+		if inv.IsDynamic(1 + f.ValueIndex) {
+			e.Opaque = true
+		} else if n := c.nested(f.Value); n.Destructive {
+			e = e.destroys()
+			e.Reasons = append(e.Reasons, Reason{"ansible.args", "on the hosts it runs: " + clip(f.Value)})
+		}
+	}
+	return e
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -107,6 +108,84 @@ func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool 
 	return cc.words[name] > own
 }
 
+// writtenText returns the text an earlier run of the command writes to
+// name, when it is all known: one run writes the file whole with > from
+// literal text (cat with a heredoc, echo or printf of static words), the
+// run that executes it comes later, and no other run but chmod names the
+// file (a sed -i or a second write in between would change it).
+func (cc *cmdContext) writtenText(runner *shell.Invocation, name string) (string, bool) {
+	name = path.Clean(name)
+	if cc.changesDir() {
+		return "", false
+	}
+	base := path.Base(name)
+	at, writer := -1, -1
+	for i := range cc.invs {
+		inv := &cc.invs[i]
+		if at < 0 && inv.Source == runner.Source && inv.Line == runner.Line && slices.Equal(inv.Args, runner.Args) {
+			at = i
+			continue
+		}
+		if inv.Opaque != "" {
+			return "", false
+		}
+		for _, r := range inv.Redirects {
+			switch {
+			case r.Dynamic:
+				return "", false // it could name the file
+			case path.Clean(r.Target) == name:
+				if writer >= 0 || r.Op != ">" && r.Op != ">|" || inv.InLoop {
+					return "", false
+				}
+				writer = i
+			case r.Writes() && strings.Contains(r.Target, base):
+				return "", false // another spelling of the file
+			}
+		}
+		if inv.Name() == "chmod" || i == writer {
+			continue
+		}
+		// Any other word that could name the file (of=x.sh,
+		// --output=x.sh, open('x.sh', 'w'), a computed word) may change it.
+		for j, a := range inv.Args {
+			if j > 0 && (strings.Contains(a, base) || inv.IsDynamic(j)) {
+				return "", false
+			}
+		}
+	}
+	if writer < 0 || at < 0 || writer > at {
+		return "", false
+	}
+	return literalOutput(&cc.invs[writer])
+}
+
+// literalOutput is what a run prints when it is all literal: cat of a
+// heredoc, echo of static words, printf of a static format with no
+// conversions.
+func literalOutput(inv *shell.Invocation) (string, bool) {
+	if inv.Dynamic != nil {
+		return "", false
+	}
+	args := inv.Args[1:]
+	switch inv.Name() {
+	case "cat":
+		if len(args) == 0 && inv.StdinKnown {
+			return inv.StdinText, true
+		}
+	case "echo":
+		if len(args) > 0 && strings.HasPrefix(args[0], "-") {
+			return "", false
+		}
+		return strings.Join(args, " ") + "\n", true
+	case "printf":
+		if len(args) == 1 && !strings.Contains(strings.ReplaceAll(args[0], "%%", ""), "%") {
+			r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, "%%", "%")
+			return r.Replace(args[0]), true
+		}
+	}
+	return "", false
+}
+
 // deeper returns a classifier one file deeper, or false at the limit.
 func (c *Classifier) deeper() (*Classifier, bool) {
 	if c.follow >= maxFollow {
@@ -128,14 +207,21 @@ func fileLimit(name string) Effect {
 // exist and nothing else could make it); otherwise a non-nil error effect
 // says why it cannot be read.
 func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool) (data []byte, failed Effect, ok bool) {
+	// A file the same command writes is not on disk yet, with a
+	// filesystem or without one: what it runs is only known at run time.
+	// When an earlier run of the command writes the whole file from
+	// literal text, and nothing else names it, that text is what runs.
+	if !dynamic && c.cc.writtenElsewhere(inv, name) {
+		if text, ok := c.cc.writtenText(inv, name); ok {
+			return []byte(text), Effect{}, true
+		}
+		return nil, opaque("script.written", name+" is written by the same command that runs it, so what it runs cannot be read beforehand"), false
+	}
 	if c.FS == nil {
 		return nil, Effect{}, false
 	}
 	if dynamic {
 		return nil, opaque("script.dynamic", inv.Name()+" runs a file named at run time ("+clip(name)+")"), false
-	}
-	if c.cc.writtenElsewhere(inv, name) {
-		return nil, opaque("script.written", name+" is written by the same command that runs it, so what it runs cannot be read beforehand"), false
 	}
 	data, err := c.readFile(name)
 	switch {

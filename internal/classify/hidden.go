@@ -25,6 +25,7 @@ var commandEnv = sync.OnceValue(func() map[string]string {
 		"VISUAL": "the editor user", "LESSOPEN": "less", "LESSCLOSE": "less", "BROWSER": "the browser user",
 		"SUDO_ASKPASS": "sudo", "RSYNC_RSH": "rsync", "CVS_RSH": "cvs", "SVN_SSH": "svn", "FCEDIT": "fc",
 		"SYSTEMD_PAGER": "systemctl", "PSQL_PAGER": "psql", "MYSQL_PAGER": "mysql", "DIFF_PAGER": "diff",
+		"PROMPT_COMMAND": "bash",
 	}
 })
 

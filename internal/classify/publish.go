@@ -239,6 +239,9 @@ var npmSpec = &Spec{
 		{"npm init vite@latest my-app", "local+netread"},
 		{"npm exec -- vercel deploy --prod", "external+netread"},
 		{"npm exec eslint .", "local+netread"},
+		{"npx --no-install tsc --noEmit", "local"},
+		{"npx --no eslint .", "local"},
+		{"npx --no-install semantic-release", "external"},
 		{"npm help publish", "local"},
 		{"npm --version", "local"},
 		{"npm", "local"},
@@ -432,7 +435,9 @@ func npxRun(c *Classifier, inv *shell.Invocation, from int, tool string) Effect 
 	if !p.Has("-p", "--package") {
 		bin = publishNpxBin(bin)
 	}
-	return publishRun(c, inv, at, bin, true)
+	// --no (--no-install before npm 7) refuses to download a package
+	// that is not installed: the run fails rather than reading the network.
+	return publishRun(c, inv, at, bin, !p.Has("--no", "--no-install"))
 }
 
 // ---- pnpm ----
@@ -1575,10 +1580,10 @@ func classifyBrew(_ *Classifier, inv *shell.Invocation) Effect {
 	return nothing
 }
 
-// ---- twine, flit, hatch ----
+// ---- twine, flit, hatch, pdm ----
 
 var pyPublishSpec = &Spec{
-	Programs: []string{"twine", "flit", "hatch"},
+	Programs: []string{"twine", "flit", "hatch", "pdm"},
 	Classify: classifyPyPublish,
 	Examples: []Example{
 		{"twine upload dist/*", "external"},
@@ -1599,6 +1604,13 @@ var pyPublishSpec = &Spec{
 		{"hatch -e docs run mkdocs build", "local"},
 		{"hatch version minor", "local"},
 		{"hatch python install 3.12", "shared+netread"},
+		{"pdm publish", "external"},
+		{"pdm publish -r testpypi", "external"},
+		{"pdm publish --no-build --dry-run", "local"},
+		{"pdm run twine upload dist/*", "external"},
+		{"pdm run pytest", "local"},
+		{"pdm install", "shared+netread"},
+		{"pdm build", "local"},
 	},
 }
 
@@ -1608,6 +1620,9 @@ func classifyPyPublish(c *Classifier, inv *shell.Invocation) Effect {
 		return nothing
 	}
 	spec := argv.Spec{Short: "rupc", Long: []string{"--repository", "--repository-url", "--username", "--password", "--comment", "--identity", "--sign-with", "--config-file", "--client-cert", "--cert", "--format"}}
+	if tool == "pdm" {
+		spec = argv.Spec{Short: "prugPd", Long: []string{"--project", "--repository", "--username", "--password", "--ca-certs", "--comment", "--identity", "--venv", "--group", "--dev"}}
+	}
 	if tool == "hatch" {
 		spec = argv.Spec{Short: "epru", Long: []string{"--env", "--project", "--data-dir", "--cache-dir", "--config", "--repo", "--user", "--auth", "--ca-cert", "--client-cert", "--client-key", "--target"}}
 	}
@@ -1621,16 +1636,19 @@ func classifyPyPublish(c *Classifier, inv *shell.Invocation) Effect {
 	full := tool + " " + cmd
 	switch cmd {
 	case "upload", "publish", "register":
-		if tool == "twine" && cmd == "publish" {
+		if tool == "twine" && cmd == "publish" || tool == "pdm" && cmd != "publish" {
+			return nothing
+		}
+		if tool == "pdm" && hasAny(inv.Args, "--dry-run") {
 			return nothing
 		}
 		return external("pypi.publish", full+" uploads packages to a package index")
-	case "install":
-		if tool == "flit" {
+	case "install", "add", "sync", "update":
+		if tool == "flit" && cmd == "install" || tool == "pdm" {
 			return publishInstall("pip.install", full)
 		}
 	case "run":
-		if tool == "hatch" && at+1 < len(inv.Args) {
+		if (tool == "hatch" || tool == "pdm") && at+1 < len(inv.Args) {
 			return publishRun(c, inv, at+1, inv.Args[at+1], false)
 		}
 	case "python":

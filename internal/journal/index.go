@@ -73,6 +73,35 @@ type posting struct {
 	Kind uint8
 	ID   [4]byte // the item's id (held, detected) or the id it refers to
 	Auth bool    // a human act whose MAC verified when it was indexed
+	Fact uint8   // what a report counts of the line without reading it (factRead: read it)
+}
+
+// Facts a posting carries about its line, so that a session's or a
+// story's report reads only the lines it shows. A line a report shows
+// (held, denied, warned, detected, anything but a plain decision) is
+// factRead: it is read and decoded. So is every line indexed by a
+// release before facts (the byte was 0), so an old index stays correct.
+const (
+	factRead          uint8 = iota // read the line
+	factAllow                      // an allowed call, not an approved retry, with no id
+	factAllowApproved              // an approved retry (allow by RuleApproved), with no id
+	factNoDecision                 // a line with no decision and no id: a report counts nothing of it
+)
+
+// factOf is what a posting says of e for a report.
+func factOf(e *Entry) uint8 {
+	if e.ID != "" || e.Event == EventScanFinding {
+		return factRead
+	}
+	switch {
+	case e.Decision == "":
+		return factNoDecision
+	case e.Decision == "allow" && e.Rule == RuleApproved:
+		return factAllowApproved
+	case e.Decision == "allow":
+		return factAllow
+	}
+	return factRead
 }
 
 func (p *posting) encode(b []byte) {
@@ -88,7 +117,7 @@ func (p *posting) encode(b []byte) {
 	if p.Auth {
 		b[45] = 1
 	}
-	b[46], b[47] = 0, 0
+	b[46], b[47] = p.Fact, 0
 }
 
 func decodePosting(b []byte) posting {
@@ -102,6 +131,7 @@ func decodePosting(b []byte) posting {
 	p.Kind = b[40]
 	copy(p.ID[:], b[41:45])
 	p.Auth = b[45] == 1
+	p.Fact = b[46]
 	return p
 }
 
@@ -131,7 +161,7 @@ type indexed struct {
 // indexLine works out the postings of a line at (seg, off). macOK checks
 // a human act's MAC. It returns false for a line that is not an event.
 func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bool) indexed {
-	x := indexed{p: posting{Seq: e.Seq, Time: e.Time.UnixNano(), Off: off, Seg: uint32(seg), Len: uint32(length)}}
+	x := indexed{p: posting{Seq: e.Seq, Time: e.Time.UnixNano(), Off: off, Seg: uint32(seg), Len: uint32(length), Fact: factOf(e)}}
 	if e.Session != "" {
 		x.keys = append(x.keys, sessionKey(e.Session))
 	}
@@ -178,17 +208,18 @@ func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bo
 // indexFields is the part of a line indexLine uses: decoding only it
 // spares allocating commands, reasons and messages while indexing.
 type indexFields struct {
-	Seq     int64           `json:"seq"`
-	Time    time.Time       `json:"time"`
-	Event   string          `json:"event"`
-	Session string          `json:"session"`
-	Story   string          `json:"story"`
-	Rule    string          `json:"rule"`
-	ID      string          `json:"id"`
-	Ref     string          `json:"ref"`
-	Expires *time.Time      `json:"expires"`
-	Detail  json.RawMessage `json:"detail"`
-	Prev    string          `json:"prev"`
+	Seq      int64           `json:"seq"`
+	Time     time.Time       `json:"time"`
+	Event    string          `json:"event"`
+	Session  string          `json:"session"`
+	Story    string          `json:"story"`
+	Decision string          `json:"decision"`
+	Rule     string          `json:"rule"`
+	ID       string          `json:"id"`
+	Ref      string          `json:"ref"`
+	Expires  *time.Time      `json:"expires"`
+	Detail   json.RawMessage `json:"detail"`
+	Prev     string          `json:"prev"`
 }
 
 // decodeForIndex decodes what indexing a line needs; a human act in
@@ -206,7 +237,7 @@ func decodeForIndex(line []byte) (*Entry, bool) {
 		return &e, true
 	}
 	return &Entry{Seq: f.Seq, Time: f.Time, Event: f.Event, Session: f.Session, Story: f.Story, Rule: f.Rule,
-		ID: f.ID, Ref: f.Ref, Expires: f.Expires, Detail: f.Detail, Prev: f.Prev}, true
+		Decision: f.Decision, ID: f.ID, Ref: f.Ref, Expires: f.Expires, Detail: f.Detail, Prev: f.Prev}, true
 }
 
 // appendPostings adds a line's records to their files.

@@ -135,6 +135,23 @@ func BenchmarkScale(b *testing.B) {
 				}
 			}
 		})
+		b.Run(fmt.Sprintf("events=%d/stop-hook-awaits", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := j.SessionAwaits("bench-session", time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// The same report with the postings' facts zeroed: every line of
+		// the session is read and decoded, as before the facts.
+		forgetFacts(b, j)
+		b.Run(fmt.Sprintf("events=%d/session-report-reading-every-line", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := j.MakeReport(Scope{Session: "bench-session"}, time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		os.RemoveAll(filepath.Dir(dir))
 	}
 }

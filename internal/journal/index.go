@@ -26,6 +26,9 @@ import (
 //	index/detail      every line with an entry point's detail (the MCP
 //	                  firewall's sends, results and quarantines)
 //	index/s-HASH      the lines of one session
+//	index/sessions    the first line of every session, with the first 4
+//	                  bytes of its id (what a short session id is
+//	                  looked up in)
 //	index/t-HASH      the lines of one story
 //
 // An append adds one record to each file its line belongs to (an allowed
@@ -43,6 +46,11 @@ const indexDir = "index"
 const (
 	keyQueue  = "queue"
 	keyDetail = "detail"
+	// keySessions lists each session once, at its first line. The file
+	// is made by every index build, even empty: an index without it was
+	// built by a release before it, whose later appends do not list the
+	// sessions it already had.
+	keySessions = "sessions"
 )
 
 // recordSize is the size of one posting record.
@@ -154,8 +162,9 @@ func keyHash(s string) string {
 
 // indexed is one journal line with what the index records about it.
 type indexed struct {
-	keys []string
-	p    posting
+	keys    []string
+	p       posting
+	session string // the line's session, listed in keySessions at its first line
 }
 
 // indexLine works out the postings of a line at (seg, off). macOK checks
@@ -164,6 +173,7 @@ func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bo
 	x := indexed{p: posting{Seq: e.Seq, Time: e.Time.UnixNano(), Off: off, Seg: uint32(seg), Len: uint32(length), Fact: factOf(e)}}
 	if e.Session != "" {
 		x.keys = append(x.keys, sessionKey(e.Session))
+		x.session = e.Session
 	}
 	if e.Story != "" {
 		x.keys = append(x.keys, storyKey(e.Story))
@@ -240,18 +250,40 @@ func decodeForIndex(line []byte) (*Entry, bool) {
 		Decision: f.Decision, ID: f.ID, Ref: f.Ref, Expires: f.Expires, Detail: f.Detail, Prev: f.Prev}, true
 }
 
-// appendPostings adds a line's records to their files.
+// keyRecord is the record of line p in file k: only the queue's records
+// carry queue facts, and the sessions list the start of the session's
+// id; the others stay uniform so that verify can compare them.
+func keyRecord(k string, x *indexed) posting {
+	p := x.p
+	if k != keyQueue {
+		p.Kind, p.ID, p.Exp, p.Auth = kindLine, [4]byte{}, 0, false
+	}
+	if k == keySessions {
+		copy(p.ID[:], x.session)
+	}
+	return p
+}
+
+// appendPostings adds a line's records to their files. A session's file
+// is opened without O_CREATE first: only a session's first line finds
+// it missing, and that line is listed in keySessions before the
+// session's file exists (a crash in between repeats the listing, which
+// postings skips), so an append of a known session costs nothing more.
 func appendPostings(dir string, x indexed) error {
 	var rec [recordSize]byte
 	for _, k := range x.keys {
-		p := x.p
-		if k != keyQueue {
-			// Only the queue's records carry queue facts; the others
-			// stay uniform so that verify can compare them.
-			p.Kind, p.ID, p.Exp, p.Auth = kindLine, [4]byte{}, 0, false
-		}
+		p := keyRecord(k, &x)
 		p.encode(rec[:])
-		f, err := openFile(filepath.Join(dir, indexDir, k), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		path := filepath.Join(dir, indexDir, k)
+		f, err := openFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if errors.Is(err, fs.ErrNotExist) {
+			if x.session != "" && k == sessionKey(x.session) {
+				if err := listSession(dir, &x); err != nil {
+					return err
+				}
+			}
+			f, err = openFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		}
 		if err != nil {
 			return fmt.Errorf("journal index: %w", err)
 		}
@@ -264,10 +296,30 @@ func appendPostings(dir string, x indexed) error {
 	return nil
 }
 
+// listSession adds a session's first line to keySessions, when the file
+// exists (see keySessions).
+func listSession(dir string, x *indexed) error {
+	var rec [recordSize]byte
+	p := keyRecord(keySessions, x)
+	p.encode(rec[:])
+	f, err := openFile(filepath.Join(dir, indexDir, keySessions), os.O_WRONLY|os.O_APPEND, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("journal index: %w", err)
+	}
+	_, werr := f.Write(rec[:])
+	if err := firstErr(werr, f.Close()); err != nil {
+		return fmt.Errorf("journal index: %w", err)
+	}
+	return nil
+}
+
 // buildIndex computes the whole index from the journal in memory: each
 // file's bytes by key. It also returns the head of the chain it read.
 func (j *Journal) buildIndex(macOK func(e *Entry) bool) (map[string][]byte, *head, error) {
-	files := map[string][]byte{}
+	files := map[string][]byte{keySessions: {}}
 	h := &head{}
 	if cp, err := readCheckpoint(j.dir); err != nil {
 		return nil, nil, err
@@ -285,10 +337,12 @@ func (j *Journal) buildIndex(macOK func(e *Entry) bool) (map[string][]byte, *hea
 		}
 		x := indexLine(e, l.segN, l.off, len(l.data), macOK)
 		for _, k := range x.keys {
-			p := x.p
-			if k != keyQueue {
-				p.Kind, p.ID, p.Exp, p.Auth = kindLine, [4]byte{}, 0, false
+			if _, seen := files[k]; !seen && x.session != "" && k == sessionKey(x.session) {
+				p := keyRecord(keySessions, &x)
+				p.encode(rec[:])
+				files[keySessions] = append(files[keySessions], rec[:]...)
 			}
+			p := keyRecord(k, &x)
 			p.encode(rec[:])
 			files[k] = append(files[k], rec[:]...)
 		}

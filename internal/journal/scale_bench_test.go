@@ -142,6 +142,20 @@ func BenchmarkScale(b *testing.B) {
 				}
 			}
 		})
+		b.Run(fmt.Sprintf("events=%d/resolve-short-session", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := j.ResolveSession("bench-se"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("events=%d/resolve-short-session-by-walk", n), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				if _, err := j.resolveSessionByWalk("bench-se"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		// The same report with the postings' facts zeroed: every line of
 		// the session is read and decoded, as before the facts.
 		forgetFacts(b, j)

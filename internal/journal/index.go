@@ -26,6 +26,9 @@ import (
 //	index/detail      every line with an entry point's detail (the MCP
 //	                  firewall's sends, results and quarantines)
 //	index/s-HASH      the lines of one session
+//	index/findings    every scanner finding, with the start of its
+//	                  FindingKey's digest (what de-duplicating a scan
+//	                  looks up)
 //	index/sessions    the first line of every session, with the first 4
 //	                  bytes of its id (what a short session id is
 //	                  looked up in)
@@ -51,6 +54,10 @@ const (
 	// built by a release before it, whose later appends do not list the
 	// sessions it already had.
 	keySessions = "sessions"
+	// keyFindings lists every scanner finding line, held or not. Like
+	// keySessions it is made by every index build and only appended to
+	// when it exists.
+	keyFindings = "findings"
 )
 
 // recordSize is the size of one posting record.
@@ -164,7 +171,8 @@ func keyHash(s string) string {
 type indexed struct {
 	keys    []string
 	p       posting
-	session string // the line's session, listed in keySessions at its first line
+	session string  // the line's session, listed in keySessions at its first line
+	finding [4]byte // a scanner finding's digest (findingDigest)
 }
 
 // indexLine works out the postings of a line at (seg, off). macOK checks
@@ -180,6 +188,10 @@ func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bo
 	}
 	if len(e.Detail) > 0 {
 		x.keys = append(x.keys, keyDetail)
+	}
+	if e.Event == EventScanFinding && e.Finding != nil {
+		x.keys = append(x.keys, keyFindings)
+		x.finding = findingDigest(FindingKey(e))
 	}
 	id, kind := "", kindLine
 	switch {
@@ -233,13 +245,13 @@ type indexFields struct {
 }
 
 // decodeForIndex decodes what indexing a line needs; a human act in
-// full, for its MAC.
+// full, for its MAC, and a scanner finding, for its FindingKey.
 func decodeForIndex(line []byte) (*Entry, bool) {
 	var f indexFields
 	if json.Unmarshal(line, &f) != nil || f.Seq == 0 {
 		return nil, false
 	}
-	if humanAct(f.Event) {
+	if humanAct(f.Event) || f.Event == EventScanFinding {
 		var e Entry
 		if json.Unmarshal(line, &e) != nil {
 			return nil, false
@@ -261,6 +273,9 @@ func keyRecord(k string, x *indexed) posting {
 	if k == keySessions {
 		copy(p.ID[:], x.session)
 	}
+	if k == keyFindings {
+		p.ID = x.finding
+	}
 	return p
 }
 
@@ -276,6 +291,9 @@ func appendPostings(dir string, x indexed) error {
 		p.encode(rec[:])
 		path := filepath.Join(dir, indexDir, k)
 		f, err := openFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if errors.Is(err, fs.ErrNotExist) && k == keyFindings {
+			continue // an index built before the list (see keyFindings)
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			if x.session != "" && k == sessionKey(x.session) {
 				if err := listSession(dir, &x); err != nil {
@@ -319,7 +337,7 @@ func listSession(dir string, x *indexed) error {
 // buildIndex computes the whole index from the journal in memory: each
 // file's bytes by key. It also returns the head of the chain it read.
 func (j *Journal) buildIndex(macOK func(e *Entry) bool) (map[string][]byte, *head, error) {
-	files := map[string][]byte{keySessions: {}}
+	files := map[string][]byte{keySessions: {}, keyFindings: {}}
 	h := &head{}
 	if cp, err := readCheckpoint(j.dir); err != nil {
 		return nil, nil, err

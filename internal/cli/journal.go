@@ -3,8 +3,6 @@ package cli
 import (
 	"fmt"
 	"os"
-	"strconv"
-	"strings"
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/journal"
@@ -81,33 +79,9 @@ type findingsOnce struct {
 }
 
 func newFindingsOnce(j *journal.Journal) (*findingsOnce, error) {
-	f := &findingsOnce{j: j, seen: map[string]bool{}, approved: map[string]int{}}
-	held := map[string]string{}  // queue id → command and directory
-	settled := map[string]bool{} // queue ids a human approved or ran
-	err := j.Each(func(en *journal.Entry) error {
-		switch {
-		case en.Event == journal.EventScanFinding && en.Finding != nil:
-			f.seen[findingKey(en.Finding, en.Command, en.Session, en.Story)] = true
-		case en.Event == journal.EventApprove || en.Event == journal.EventRun:
-			settled[en.Ref] = true
-		case en.ID != "" && en.Command != "" && en.Cwd != "":
-			held[en.ID] = approvalKey(en.Command, en.Cwd)
-		}
-		return nil
-	})
-	for id := range settled {
-		if k, ok := held[id]; ok {
-			f.approved[k]++
-		}
-	}
-	return f, err
+	approved, err := j.ApprovedActions()
+	return &findingsOnce{j: j, seen: map[string]bool{}, approved: approved}, err
 }
-
-func findingKey(f *agent.Finding, command, session, story string) string {
-	return strings.Join([]string{f.Source, strconv.Itoa(f.Line), f.Status, command, session, story}, "\x00")
-}
-
-func approvalKey(command, cwd string) string { return command + "\x00" + cwd }
 
 // Record implements agent.Recorder.
 func (f *findingsOnce) Record(ev *agent.Event) (agent.Receipt, error) {
@@ -116,13 +90,18 @@ func (f *findingsOnce) Record(ev *agent.Event) (agent.Receipt, error) {
 		if ev.Action != nil {
 			command = ev.Action.Command
 		}
-		k := findingKey(ev.Finding, command, ev.Session, ev.Story)
+		k := journal.FindingKey(&journal.Entry{Finding: ev.Finding, Command: command, Session: ev.Session, Story: ev.Story})
 		if f.seen[k] {
 			return agent.Receipt{}, nil
 		}
 		f.seen[k] = true
+		// The index lists every finding recorded, refused ones too: one
+		// look-up, not a walk of the journal.
+		if had, err := f.j.HasFinding(k); err != nil || had {
+			return agent.Receipt{}, err
+		}
 		if ev.Finding.Status == "executed" && command != "" && ev.Cwd != "" {
-			if ak := approvalKey(command, ev.Cwd); f.approved[ak] > 0 {
+			if ak := journal.ApprovalKey(command, ev.Cwd); f.approved[ak] > 0 {
 				f.approved[ak]--
 				f.covered = append(f.covered, fmt.Sprintf("%s:%d: `%s` ran after a human approved it; not queued again", ev.Finding.Source, ev.Finding.Line, command))
 				return agent.Receipt{}, nil

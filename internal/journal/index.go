@@ -26,6 +26,12 @@ import (
 //	index/detail      every line with an entry point's detail (the MCP
 //	                  firewall's sends, results and quarantines)
 //	index/s-HASH      the lines of one session
+//	index/findings    every scanner finding, with the start of its
+//	                  FindingKey's digest (what de-duplicating a scan
+//	                  looks up)
+//	index/sessions    the first line of every session, with the first 4
+//	                  bytes of its id (what a short session id is
+//	                  looked up in)
 //	index/t-HASH      the lines of one story
 //
 // An append adds one record to each file its line belongs to (an allowed
@@ -43,6 +49,15 @@ const indexDir = "index"
 const (
 	keyQueue  = "queue"
 	keyDetail = "detail"
+	// keySessions lists each session once, at its first line. The file
+	// is made by every index build, even empty: an index without it was
+	// built by a release before it, whose later appends do not list the
+	// sessions it already had.
+	keySessions = "sessions"
+	// keyFindings lists every scanner finding line, held or not. Like
+	// keySessions it is made by every index build and only appended to
+	// when it exists.
+	keyFindings = "findings"
 )
 
 // recordSize is the size of one posting record.
@@ -73,6 +88,35 @@ type posting struct {
 	Kind uint8
 	ID   [4]byte // the item's id (held, detected) or the id it refers to
 	Auth bool    // a human act whose MAC verified when it was indexed
+	Fact uint8   // what a report counts of the line without reading it (factRead: read it)
+}
+
+// Facts a posting carries about its line, so that a session's or a
+// story's report reads only the lines it shows. A line a report shows
+// (held, denied, warned, detected, anything but a plain decision) is
+// factRead: it is read and decoded. So is every line indexed by a
+// release before facts (the byte was 0), so an old index stays correct.
+const (
+	factRead          uint8 = iota // read the line
+	factAllow                      // an allowed call, not an approved retry, with no id
+	factAllowApproved              // an approved retry (allow by RuleApproved), with no id
+	factNoDecision                 // a line with no decision and no id: a report counts nothing of it
+)
+
+// factOf is what a posting says of e for a report.
+func factOf(e *Entry) uint8 {
+	if e.ID != "" || e.Event == EventScanFinding {
+		return factRead
+	}
+	switch {
+	case e.Decision == "":
+		return factNoDecision
+	case e.Decision == "allow" && e.Rule == RuleApproved:
+		return factAllowApproved
+	case e.Decision == "allow":
+		return factAllow
+	}
+	return factRead
 }
 
 func (p *posting) encode(b []byte) {
@@ -88,7 +132,7 @@ func (p *posting) encode(b []byte) {
 	if p.Auth {
 		b[45] = 1
 	}
-	b[46], b[47] = 0, 0
+	b[46], b[47] = p.Fact, 0
 }
 
 func decodePosting(b []byte) posting {
@@ -102,6 +146,7 @@ func decodePosting(b []byte) posting {
 	p.Kind = b[40]
 	copy(p.ID[:], b[41:45])
 	p.Auth = b[45] == 1
+	p.Fact = b[46]
 	return p
 }
 
@@ -124,22 +169,29 @@ func keyHash(s string) string {
 
 // indexed is one journal line with what the index records about it.
 type indexed struct {
-	keys []string
-	p    posting
+	keys    []string
+	p       posting
+	session string  // the line's session, listed in keySessions at its first line
+	finding [4]byte // a scanner finding's digest (findingDigest)
 }
 
 // indexLine works out the postings of a line at (seg, off). macOK checks
 // a human act's MAC. It returns false for a line that is not an event.
 func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bool) indexed {
-	x := indexed{p: posting{Seq: e.Seq, Time: e.Time.UnixNano(), Off: off, Seg: uint32(seg), Len: uint32(length)}}
+	x := indexed{p: posting{Seq: e.Seq, Time: e.Time.UnixNano(), Off: off, Seg: uint32(seg), Len: uint32(length), Fact: factOf(e)}}
 	if e.Session != "" {
 		x.keys = append(x.keys, sessionKey(e.Session))
+		x.session = e.Session
 	}
 	if e.Story != "" {
 		x.keys = append(x.keys, storyKey(e.Story))
 	}
 	if len(e.Detail) > 0 {
 		x.keys = append(x.keys, keyDetail)
+	}
+	if e.Event == EventScanFinding && e.Finding != nil {
+		x.keys = append(x.keys, keyFindings)
+		x.finding = findingDigest(FindingKey(e))
 	}
 	id, kind := "", kindLine
 	switch {
@@ -178,27 +230,28 @@ func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bo
 // indexFields is the part of a line indexLine uses: decoding only it
 // spares allocating commands, reasons and messages while indexing.
 type indexFields struct {
-	Seq     int64           `json:"seq"`
-	Time    time.Time       `json:"time"`
-	Event   string          `json:"event"`
-	Session string          `json:"session"`
-	Story   string          `json:"story"`
-	Rule    string          `json:"rule"`
-	ID      string          `json:"id"`
-	Ref     string          `json:"ref"`
-	Expires *time.Time      `json:"expires"`
-	Detail  json.RawMessage `json:"detail"`
-	Prev    string          `json:"prev"`
+	Seq      int64           `json:"seq"`
+	Time     time.Time       `json:"time"`
+	Event    string          `json:"event"`
+	Session  string          `json:"session"`
+	Story    string          `json:"story"`
+	Decision string          `json:"decision"`
+	Rule     string          `json:"rule"`
+	ID       string          `json:"id"`
+	Ref      string          `json:"ref"`
+	Expires  *time.Time      `json:"expires"`
+	Detail   json.RawMessage `json:"detail"`
+	Prev     string          `json:"prev"`
 }
 
 // decodeForIndex decodes what indexing a line needs; a human act in
-// full, for its MAC.
+// full, for its MAC, and a scanner finding, for its FindingKey.
 func decodeForIndex(line []byte) (*Entry, bool) {
 	var f indexFields
 	if json.Unmarshal(line, &f) != nil || f.Seq == 0 {
 		return nil, false
 	}
-	if humanAct(f.Event) {
+	if humanAct(f.Event) || f.Event == EventScanFinding {
 		var e Entry
 		if json.Unmarshal(line, &e) != nil {
 			return nil, false
@@ -206,21 +259,49 @@ func decodeForIndex(line []byte) (*Entry, bool) {
 		return &e, true
 	}
 	return &Entry{Seq: f.Seq, Time: f.Time, Event: f.Event, Session: f.Session, Story: f.Story, Rule: f.Rule,
-		ID: f.ID, Ref: f.Ref, Expires: f.Expires, Detail: f.Detail, Prev: f.Prev}, true
+		Decision: f.Decision, ID: f.ID, Ref: f.Ref, Expires: f.Expires, Detail: f.Detail, Prev: f.Prev}, true
 }
 
-// appendPostings adds a line's records to their files.
+// keyRecord is the record of line p in file k: only the queue's records
+// carry queue facts, and the sessions list the start of the session's
+// id; the others stay uniform so that verify can compare them.
+func keyRecord(k string, x *indexed) posting {
+	p := x.p
+	if k != keyQueue {
+		p.Kind, p.ID, p.Exp, p.Auth = kindLine, [4]byte{}, 0, false
+	}
+	if k == keySessions {
+		copy(p.ID[:], x.session)
+	}
+	if k == keyFindings {
+		p.ID = x.finding
+	}
+	return p
+}
+
+// appendPostings adds a line's records to their files. A session's file
+// is opened without O_CREATE first: only a session's first line finds
+// it missing, and that line is listed in keySessions before the
+// session's file exists (a crash in between repeats the listing, which
+// postings skips), so an append of a known session costs nothing more.
 func appendPostings(dir string, x indexed) error {
 	var rec [recordSize]byte
 	for _, k := range x.keys {
-		p := x.p
-		if k != keyQueue {
-			// Only the queue's records carry queue facts; the others
-			// stay uniform so that verify can compare them.
-			p.Kind, p.ID, p.Exp, p.Auth = kindLine, [4]byte{}, 0, false
-		}
+		p := keyRecord(k, &x)
 		p.encode(rec[:])
-		f, err := openFile(filepath.Join(dir, indexDir, k), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		path := filepath.Join(dir, indexDir, k)
+		f, err := openFile(path, os.O_WRONLY|os.O_APPEND, 0)
+		if errors.Is(err, fs.ErrNotExist) && k == keyFindings {
+			continue // an index built before the list (see keyFindings)
+		}
+		if errors.Is(err, fs.ErrNotExist) {
+			if x.session != "" && k == sessionKey(x.session) {
+				if err := listSession(dir, &x); err != nil {
+					return err
+				}
+			}
+			f, err = openFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o600)
+		}
 		if err != nil {
 			return fmt.Errorf("journal index: %w", err)
 		}
@@ -233,10 +314,30 @@ func appendPostings(dir string, x indexed) error {
 	return nil
 }
 
+// listSession adds a session's first line to keySessions, when the file
+// exists (see keySessions).
+func listSession(dir string, x *indexed) error {
+	var rec [recordSize]byte
+	p := keyRecord(keySessions, x)
+	p.encode(rec[:])
+	f, err := openFile(filepath.Join(dir, indexDir, keySessions), os.O_WRONLY|os.O_APPEND, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("journal index: %w", err)
+	}
+	_, werr := f.Write(rec[:])
+	if err := firstErr(werr, f.Close()); err != nil {
+		return fmt.Errorf("journal index: %w", err)
+	}
+	return nil
+}
+
 // buildIndex computes the whole index from the journal in memory: each
 // file's bytes by key. It also returns the head of the chain it read.
 func (j *Journal) buildIndex(macOK func(e *Entry) bool) (map[string][]byte, *head, error) {
-	files := map[string][]byte{}
+	files := map[string][]byte{keySessions: {}, keyFindings: {}}
 	h := &head{}
 	if cp, err := readCheckpoint(j.dir); err != nil {
 		return nil, nil, err
@@ -254,10 +355,12 @@ func (j *Journal) buildIndex(macOK func(e *Entry) bool) (map[string][]byte, *hea
 		}
 		x := indexLine(e, l.segN, l.off, len(l.data), macOK)
 		for _, k := range x.keys {
-			p := x.p
-			if k != keyQueue {
-				p.Kind, p.ID, p.Exp, p.Auth = kindLine, [4]byte{}, 0, false
+			if _, seen := files[k]; !seen && x.session != "" && k == sessionKey(x.session) {
+				p := keyRecord(keySessions, &x)
+				p.encode(rec[:])
+				files[keySessions] = append(files[keySessions], rec[:]...)
 			}
+			p := keyRecord(k, &x)
 			p.encode(rec[:])
 			files[k] = append(files[k], rec[:]...)
 		}

@@ -122,6 +122,7 @@ func BenchmarkScale(b *testing.B) {
 			}
 		})
 		b.Run(fmt.Sprintf("events=%d/session-report", n), func(b *testing.B) {
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				if _, err := j.MakeReport(Scope{Session: "bench-session"}, time.Now()); err != nil {
 					b.Fatal(err)
@@ -129,12 +130,71 @@ func BenchmarkScale(b *testing.B) {
 			}
 		})
 		b.Run(fmt.Sprintf("events=%d/mcp-recent-1h", n), func(b *testing.B) {
+			defer cpuPerOp(b)()
 			for i := 0; i < b.N; i++ {
 				if _, _, err := j.Recent(time.Now().Add(-time.Hour), time.Now()); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
+		b.Run(fmt.Sprintf("events=%d/stop-hook-awaits", n), func(b *testing.B) {
+			defer cpuPerOp(b)()
+			for i := 0; i < b.N; i++ {
+				if _, err := j.SessionAwaits("bench-session", time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// An empty journal has no session to find.
+		b.Run(fmt.Sprintf("events=%d/resolve-short-session", n), func(b *testing.B) {
+			if n == 0 {
+				b.Skip("no session")
+			}
+			defer cpuPerOp(b)()
+			for i := 0; i < b.N; i++ {
+				if _, err := j.ResolveSession("bench-se"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("events=%d/resolve-short-session-by-walk", n), func(b *testing.B) {
+			if n == 0 {
+				b.Skip("no session")
+			}
+			defer cpuPerOp(b)()
+			for i := 0; i < b.N; i++ {
+				if _, err := j.resolveSessionByWalk("bench-se"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		// The same report with the postings' facts zeroed: every line of
+		// the session is read and decoded, as before the facts.
+		forgetFacts(b, j)
+		b.Run(fmt.Sprintf("events=%d/session-report-reading-every-line", n), func(b *testing.B) {
+			defer cpuPerOp(b)()
+			for i := 0; i < b.N; i++ {
+				if _, err := j.MakeReport(Scope{Session: "bench-session"}, time.Now()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 		os.RemoveAll(filepath.Dir(dir))
+	}
+}
+
+// cpuPerOp reports the process's CPU time (user + system) per iteration
+// from the call to the deferred function's: on a machine shared with busy
+// neighbours the wall time per op counts the wait for a core too.
+func cpuPerOp(b *testing.B) func() {
+	cpu := func() time.Duration {
+		var ru syscall.Rusage
+		syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	b.ResetTimer()
+	start := cpu()
+	return func() {
+		b.ReportMetric(float64(cpu()-start)/float64(b.N)/1e6, "cpu-ms/op")
 	}
 }

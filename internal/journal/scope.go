@@ -35,29 +35,31 @@ func (j *Journal) scoped(scope Scope, now time.Time) ([]*Item, func(fn func(e *E
 			}
 		}
 		var ps []posting
-		for _, k := range keys {
+		var from []string // the story each posting was listed under
+		for i, k := range keys {
 			kp, err := w.j.postings(k, w.head.Seq)
 			if err != nil {
 				return err
 			}
 			ps = append(ps, kp...)
+			for range kp {
+				if scope.Session == "" {
+					from = append(from, scope.Stories[i])
+				} else {
+					from = append(from, "")
+				}
+			}
 		}
-		sort.Slice(ps, func(a, b int) bool { return ps[a].Seq < ps[b].Seq })
+		order := make([]int, len(ps))
+		for i := range order {
+			order[i] = i
+		}
+		sort.SliceStable(order, func(a, b int) bool { return ps[order[a]].Seq < ps[order[b]].Seq })
 		r := &lineReader{dir: w.j.dir}
 		defer r.close()
 		held := map[string]bool{}
-		uniq := ps[:0]
-		var last int64
-		for _, p := range ps {
-			if p.Seq != last {
-				uniq = append(uniq, p)
-			}
-			last = p.Seq
-		}
 		var err error
-		r.light = true // a report counts these lines; its items are read in full below
-		entries, err = r.entries(uniq)
-		r.light = false
+		entries, err = scopeEntries(r, scope, ps, from, order)
 		if err != nil {
 			return err
 		}
@@ -85,6 +87,51 @@ func (j *Journal) scoped(scope Scope, now time.Time) ([]*Item, func(fn func(e *E
 		return nil
 	}
 	return items, each, nil
+}
+
+// scopeEntries returns the entries of a scope's postings (ps, in the
+// chain order given by order; from names the story each was listed
+// under), reading only the lines a report shows: a line whose posting
+// says it is a plain allowed call, or has no decision, becomes the entry
+// the report counts (its decision, rule, time and scope) without being
+// read. The postings say so from the line's own fields when it was
+// indexed, and audit verify compares them with the journal.
+func scopeEntries(r *lineReader, scope Scope, ps []posting, from []string, order []int) ([]*Entry, error) {
+	out := make([]*Entry, 0, len(ps))
+	var read []posting
+	var at []int // where each read line goes in out
+	var last int64
+	for _, i := range order {
+		p := ps[i]
+		if p.Seq == last {
+			continue // a line of two of the scope's stories
+		}
+		last = p.Seq
+		var e *Entry
+		switch p.Fact {
+		case factAllow, factAllowApproved:
+			e = &Entry{Seq: p.Seq, Time: time.Unix(0, p.Time).UTC(), Session: scope.Session, Story: from[i], Decision: "allow"}
+			if p.Fact == factAllowApproved {
+				e.Rule = RuleApproved
+			}
+		case factNoDecision:
+			e = &Entry{Seq: p.Seq, Time: time.Unix(0, p.Time).UTC(), Session: scope.Session, Story: from[i]}
+		default:
+			read = append(read, p)
+			at = append(at, len(out))
+		}
+		out = append(out, e)
+	}
+	r.light = true // a report counts these lines; its items are read in full afterwards
+	defer func() { r.light = false }()
+	got, err := r.entries(read)
+	if err != nil {
+		return nil, err
+	}
+	for k, e := range got {
+		out[at[k]] = e
+	}
+	return out, nil
 }
 
 // lastSession reads the journal backwards from its end for the newest

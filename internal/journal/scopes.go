@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -50,6 +53,82 @@ func (j *Journal) ResolveSession(name string) (string, error) {
 	if ok, err := j.hasPostings(sessionKey(name)); err == nil && ok && name != "" {
 		return name, nil
 	}
+	if name == "" {
+		return "", &ScopeError{Name: name, Err: ErrNoSession}
+	}
+	matches, listed, err := j.sessionsStarting(name)
+	if err != nil {
+		return "", err
+	}
+	if !listed {
+		return j.resolveSessionByWalk(name)
+	}
+	return pickSession(name, matches, false)
+}
+
+// pickSession is the one session of matches, or a *ScopeError.
+func pickSession(name string, matches []string, exact bool) (string, error) {
+	switch {
+	case exact:
+		return name, nil
+	case len(matches) == 0:
+		return "", &ScopeError{Name: name, Err: ErrNoSession}
+	case len(matches) > 1:
+		sort.Strings(matches)
+		if len(matches) > 5 {
+			matches = matches[:5]
+		}
+		return "", &ScopeError{Name: name, Err: ErrAmbiguousSession, Matches: matches}
+	}
+	return matches[0], nil
+}
+
+// sessionsStarting returns the sessions whose id starts with name, from
+// the index's list of sessions: it reads the list (48 bytes a session)
+// and only the first lines of the sessions whose first 4 bytes match.
+// listed is false for an index built before the list (see keySessions).
+func (j *Journal) sessionsStarting(name string) (matches []string, listed bool, err error) {
+	err = j.locked(func(w *writer) error {
+		matches = nil
+		if _, err := os.Lstat(filepath.Join(w.j.dir, indexDir, keySessions)); err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return err
+		}
+		listed = true
+		ps, err := w.j.postings(keySessions, w.head.Seq)
+		if err != nil {
+			return err
+		}
+		want := []byte(name)[:min(len(name), 4)]
+		var cand []posting
+		for _, p := range ps {
+			if bytes.Equal(p.ID[:len(want)], want) {
+				cand = append(cand, p)
+			}
+		}
+		r := &lineReader{dir: w.j.dir, light: true}
+		defer r.close()
+		es, err := r.entries(cand)
+		if err != nil {
+			return err
+		}
+		seen := map[string]bool{}
+		for _, e := range es {
+			if !seen[e.Session] && strings.HasPrefix(e.Session, name) {
+				seen[e.Session] = true
+				matches = append(matches, e.Session)
+			}
+		}
+		return nil
+	})
+	return matches, listed, err
+}
+
+// resolveSessionByWalk is ResolveSession on an index without the list of
+// sessions: it walks the journal's lines that name a session.
+func (j *Journal) resolveSessionByWalk(name string) (string, error) {
 	seen := map[string]bool{}
 	var matches []string
 	err := j.eachWhere(sessionLine, func(e *Entry) error {
@@ -62,21 +141,10 @@ func (j *Journal) ResolveSession(name string) (string, error) {
 		}
 		return nil
 	})
-	switch {
-	case err != nil:
+	if err != nil {
 		return "", err
-	case seen[name]:
-		return name, nil
-	case name == "" || len(matches) == 0:
-		return "", &ScopeError{Name: name, Err: ErrNoSession}
-	case len(matches) > 1:
-		sort.Strings(matches)
-		if len(matches) > 5 {
-			matches = matches[:5]
-		}
-		return "", &ScopeError{Name: name, Err: ErrAmbiguousSession, Matches: matches}
 	}
-	return matches[0], nil
+	return pickSession(name, matches, seen[name])
 }
 
 // CheckStories returns a *ScopeError for the first story no entry of the

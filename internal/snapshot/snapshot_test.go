@@ -126,10 +126,14 @@ func TestPrune(t *testing.T) {
 	st := &Store{StateDir: t.TempDir()}
 	write(t, filepath.Join(root, "f"), "12345", 0o644)
 	var ids []string
+	var m0 Meta
 	for i := 0; i < 3; i++ {
 		m, err := st.Take(context.Background(), Request{Root: root, Paths: []string{"f"}})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if i == 0 {
+			m0 = m
 		}
 		ids = append(ids, m.ID)
 	}
@@ -140,7 +144,7 @@ func TestPrune(t *testing.T) {
 	if _, err := st.Find(ids[0]); !errors.Is(err, ErrNotFound) {
 		t.Errorf("pruned snapshot still found: %v", err)
 	}
-	if _, err := git(context.Background(), st.privateGitDir(), "", nil, nil, "rev-parse", "--verify", RefPrefix+ids[0]); err == nil {
+	if _, err := git(context.Background(), m0.GitDir, "", nil, nil, "rev-parse", "--verify", RefPrefix+ids[0]); err == nil {
 		t.Error("pruned snapshot's ref is still there")
 	}
 	if all, _ := st.List(); len(all) != 2 {

@@ -44,6 +44,9 @@ const (
 	DefaultMaxBytes = 512 << 20
 	DefaultMaxFiles = 100000
 	DefaultTimeout  = 30 * time.Second
+	// pruneExpire is how old an unreachable object in the store must be
+	// before prune deletes it: far longer than a snapshot may take.
+	pruneExpire = "1.hour.ago"
 	// RefPrefix is where snapshots live in a repository.
 	RefPrefix = "refs/airlock/snapshots/"
 )
@@ -216,9 +219,19 @@ func (s *Store) Prune(r Retention) ([]Meta, error) {
 	if len(drop) == 0 {
 		return nil, nil
 	}
+	stores := map[string]bool{}
 	for _, m := range drop {
 		// A repository that is gone took its snapshot with it.
 		_, _ = git(context.Background(), m.GitDir, "", nil, nil, "update-ref", "-d", RefPrefix+m.ID)
+		if m.GitDir == s.storeDir(m.Root) {
+			stores[m.GitDir] = true
+		}
+	}
+	// The store is airlock's: nothing else ever collects it. Objects an
+	// hour old that no snapshot reaches go; a snapshot being taken right
+	// now has written (or freshened) its objects within its 30 seconds.
+	for dir := range stores {
+		_, _ = git(context.Background(), dir, "", nil, nil, "prune", "--expire="+pruneExpire)
 	}
 	var buf bytes.Buffer
 	for i := len(keep) - 1; i >= 0; i-- {

@@ -96,6 +96,11 @@ func runUndo(e *env) int {
 			"look at those files: someone changed them after the snapshot",
 			"save what you want to keep, then: airlock undo --force " + res.Meta.ID,
 		}})
+	case errors.Is(err, snapshot.ErrUnverified):
+		return fail(e.stderr, &usageError{Msg: "undo " + ops[0] + ": " + render.Line(err.Error(), 2000), Hints: []string{
+			"nothing was written: the snapshot is not what airlock took, so it may hold what someone else chose",
+			"its objects are in " + render.Line(res.Meta.GitDir, 500) + " if you want to look at them by hand",
+		}})
 	case errors.Is(err, snapshot.ErrUnsafe):
 		return fail(e.stderr, &usageError{Msg: "undo " + ops[0] + ": " + render.Line(err.Error(), 2000), Hints: []string{"nothing was written"}})
 	case err != nil:

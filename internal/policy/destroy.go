@@ -22,8 +22,9 @@ import (
 type SnapshotPlan struct {
 	// Root is the project's root, resolved (no symlinks).
 	Root string `json:"root"`
-	// Git says Root is a git worktree: the snapshot is stored in its
-	// repository, under refs/airlock/snapshots/.
+	// Git says Root is a git worktree: its repository says which files a
+	// whole-worktree command loses. The snapshot itself goes to airlock's
+	// private store, never to that repository.
 	Git bool `json:"git"`
 	// Paths are what the command destroys, relative to Root; "." is the
 	// whole worktree.

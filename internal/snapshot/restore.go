@@ -1,7 +1,6 @@
 package snapshot
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,9 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 )
 
@@ -61,27 +58,53 @@ func (s *Store) Restore(ctx context.Context, id string, force bool) (Restored, e
 		return Restored{}, err
 	}
 	res := Restored{Meta: m}
-	raw, err := git(ctx, m.GitDir, "", nil, nil, "cat-file", "blob", m.Commit+":airlock.json")
+	// The snapshot is read from the tree id recorded when it was taken,
+	// in the store airlock made for the project, every object checked
+	// against its id: nothing written since (in the project's repository
+	// or anywhere else) can change what comes back.
+	if m.Tree == "" {
+		return res, fmt.Errorf("%w: snapshot %s was taken by an earlier airlock, in a repository the agent could write, and records no tree to check it against", ErrUnverified, m.ID)
+	}
+	if m.GitDir != s.storeDir(m.Root) {
+		return res, fmt.Errorf("%w: snapshot %s is recorded in %s, not in airlock's store for %s", ErrUnverified, m.ID, m.GitDir, m.Root)
+	}
+	objs, err := openObjects(ctx, m.GitDir)
 	if err != nil {
 		return res, fmt.Errorf("reading snapshot %s: %w", m.ID, err)
 	}
-	var man manifest
-	if err := json.Unmarshal(raw, &man); err != nil {
+	defer objs.close()
+	top, err := objs.readTree(m.Tree)
+	if err != nil {
 		return res, fmt.Errorf("reading snapshot %s: %w", m.ID, err)
 	}
-	out, err := git(ctx, m.GitDir, "", nil, nil, "ls-tree", "-r", "-z", m.Commit+":files")
+	var filesTree, manBlob string
+	for _, e := range top {
+		switch {
+		case e.name == "files" && e.mode == "40000":
+			filesTree = e.sha
+		case e.name == "airlock.json" && e.mode == "100644":
+			manBlob = e.sha
+		}
+	}
+	if filesTree == "" || manBlob == "" {
+		return res, fmt.Errorf("%w: snapshot %s's tree lacks files or airlock.json", ErrUnverified, m.ID)
+	}
+	var raw bytes.Buffer
+	if err := objs.read(manBlob, "blob", &raw); err != nil {
+		return res, fmt.Errorf("reading snapshot %s: %w", m.ID, err)
+	}
+	var man manifest
+	if err := json.Unmarshal(raw.Bytes(), &man); err != nil {
+		return res, fmt.Errorf("reading snapshot %s: %w", m.ID, err)
+	}
+	files, err := objs.walkTree(filesTree, "", nil)
 	if err != nil {
 		return res, fmt.Errorf("reading snapshot %s: %w", m.ID, err)
 	}
 	var entries []entry
-	for _, e := range strings.Split(string(out), "\x00") {
-		meta, rel, ok := strings.Cut(e, "\t")
-		f := strings.Fields(meta)
-		if !ok || len(f) != 3 {
-			continue
-		}
-		rel = filepath.FromSlash(rel)
-		entries = append(entries, entry{rel: rel, mode: f[0], sha: f[2], info: man.Files[rel]})
+	for _, f := range files {
+		rel := filepath.FromSlash(f.name)
+		entries = append(entries, entry{rel: rel, mode: f.mode, sha: f.sha, info: man.Files[rel]})
 	}
 	if fi, err := os.Lstat(m.Root); err != nil || !fi.IsDir() {
 		if err := os.MkdirAll(m.Root, 0o755); err != nil {
@@ -148,8 +171,16 @@ func (s *Store) Restore(ctx context.Context, id string, force bool) (Restored, e
 	if len(conflicts) > 0 && !force {
 		return res, &ConflictError{Paths: conflicts}
 	}
-	if err := writeEntries(ctx, m, write); err != nil {
-		return res, err
+	// Every blob to write verifies before the first file is written.
+	for _, e := range write {
+		if err := objs.read(e.sha, "blob", io.Discard); err != nil {
+			return res, fmt.Errorf("reading %s from snapshot %s: %w", e.rel, m.ID, err)
+		}
+	}
+	for _, e := range write {
+		if err := place(m.Root, e, func(w io.Writer) error { return objs.read(e.sha, "blob", w) }); err != nil {
+			return res, err
+		}
 	}
 	for _, e := range write {
 		res.Written = append(res.Written, e.rel)
@@ -189,64 +220,10 @@ func hashBlob(ctx context.Context, gitDir string, data []byte) string {
 	return sha
 }
 
-// writeEntries streams the blobs out of git (one cat-file process) and
-// puts each file in place atomically: a temporary file beside it, its
-// mode set, renamed over.
-func writeEntries(ctx context.Context, m Meta, entries []entry) error {
-	if len(entries) == 0 {
-		return nil
-	}
-	var in bytes.Buffer
-	for _, e := range entries {
-		in.WriteString(e.sha + "\n")
-	}
-	cmd := exec.CommandContext(ctx, "git", "cat-file", "--batch")
-	cmd.Env = append(cleanEnv(), "GIT_DIR="+m.GitDir)
-	cmd.Stdin = &in
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	pipe, err := cmd.StdoutPipe()
-	if err != nil {
-		return err
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	r := bufio.NewReaderSize(pipe, 64<<10)
-	var werr error
-	for _, e := range entries {
-		header, err := r.ReadString('\n')
-		if err != nil {
-			werr = fmt.Errorf("reading %s from the snapshot: %w", e.rel, err)
-			break
-		}
-		f := strings.Fields(header)
-		if len(f) != 3 || f[0] != e.sha {
-			werr = fmt.Errorf("reading %s from the snapshot: %s", e.rel, strings.TrimSpace(header))
-			break
-		}
-		n, err := strconv.ParseInt(f[2], 10, 64)
-		if err != nil {
-			werr = err
-			break
-		}
-		if werr = place(m.Root, e, io.LimitReader(r, n)); werr != nil {
-			break
-		}
-		if _, err := r.Discard(1); err != nil { // the newline after the content
-			werr = err
-			break
-		}
-	}
-	_, _ = io.Copy(io.Discard, r)
-	if err := cmd.Wait(); err != nil && werr == nil {
-		werr = fmt.Errorf("git cat-file: %v: %s", err, strings.TrimSpace(stderr.String()))
-	}
-	return werr
-}
-
-// place writes one file from the snapshot.
-func place(root string, e entry, content io.Reader) error {
+// place writes one file from the snapshot: fill gives its bytes, and
+// the file is renamed into place only when fill succeeded (the bytes
+// verified).
+func place(root string, e entry, fill func(io.Writer) error) error {
 	path := filepath.Join(root, e.rel)
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -261,11 +238,11 @@ func place(root string, e entry, content io.Reader) error {
 	tmp := filepath.Join(dir, ".airlock-undo-"+filepath.Base(path))
 	_ = os.Remove(tmp)
 	if e.mode == "120000" {
-		target, err := io.ReadAll(content)
-		if err != nil {
+		var target bytes.Buffer
+		if err := fill(&target); err != nil {
 			return err
 		}
-		if err := os.Symlink(string(target), tmp); err != nil {
+		if err := os.Symlink(target.String(), tmp); err != nil {
 			return err
 		}
 		return os.Rename(tmp, path)
@@ -281,7 +258,7 @@ func place(root string, e entry, content io.Reader) error {
 	if err != nil {
 		return err
 	}
-	if _, err := io.Copy(f, content); err != nil {
+	if err := fill(f); err != nil {
 		f.Close()
 		os.Remove(tmp)
 		return err

@@ -3,9 +3,11 @@ package snapshot
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 func write(t *testing.T, path, content string, mode os.FileMode) {
@@ -126,13 +128,25 @@ func TestPrune(t *testing.T) {
 	st := &Store{StateDir: t.TempDir()}
 	write(t, filepath.Join(root, "f"), "12345", 0o644)
 	var ids []string
+	var m0 Meta
 	for i := 0; i < 3; i++ {
 		m, err := st.Take(context.Background(), Request{Root: root, Paths: []string{"f"}})
 		if err != nil {
 			t.Fatal(err)
 		}
+		if i == 0 {
+			m0 = m
+		}
 		ids = append(ids, m.ID)
 	}
+	// Every object is older than the store's expiry, as after a while.
+	old := time.Now().Add(-2 * time.Hour)
+	filepath.WalkDir(filepath.Join(m0.GitDir, "objects"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
 	dropped, err := st.Prune(Retention{MaxBytes: 10})
 	if err != nil || len(dropped) != 1 || dropped[0].ID != ids[0] {
 		t.Fatalf("pruned %v (%v)", dropped, err)
@@ -140,8 +154,15 @@ func TestPrune(t *testing.T) {
 	if _, err := st.Find(ids[0]); !errors.Is(err, ErrNotFound) {
 		t.Errorf("pruned snapshot still found: %v", err)
 	}
-	if _, err := git(context.Background(), st.privateGitDir(), "", nil, nil, "rev-parse", "--verify", RefPrefix+ids[0]); err == nil {
+	if _, err := git(context.Background(), m0.GitDir, "", nil, nil, "rev-parse", "--verify", RefPrefix+ids[0]); err == nil {
 		t.Error("pruned snapshot's ref is still there")
+	}
+	if _, err := git(context.Background(), m0.GitDir, "", nil, nil, "cat-file", "-e", m0.Commit); err == nil {
+		t.Error("pruned snapshot's commit is still in the store")
+	}
+	kept, _ := st.Find(ids[1])
+	if _, err := st.Restore(context.Background(), kept.ID, false); err != nil {
+		t.Errorf("a kept snapshot after prune: %v", err)
 	}
 	if all, _ := st.List(); len(all) != 2 {
 		t.Errorf("kept %d", len(all))

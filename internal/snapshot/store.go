@@ -1,9 +1,12 @@
 // Package snapshot keeps what a destructive command inside the project is
 // about to lose, so that a human can bring it back (airlock undo).
 //
-// A snapshot is a git commit under refs/airlock/snapshots/<id>: in the
-// project's own repository when the project is a git worktree, in a
-// private repository under airlock's state directory otherwise. Its tree
+// A snapshot is a git commit under refs/airlock/snapshots/<id> in a
+// private bare repository under airlock's state directory, one per
+// project (snapshots/<hash of the project's root>.git), git worktree or
+// not. Never in the project's own repository: the agent writes there
+// (replace refs, config, gc, its refs), and what undo restores must be
+// out of its reach. Its tree
 // holds "files" (the snapshotted files, hashed without git's filters, so
 // bytes come back as they were) and "airlock.json" (each file's exact
 // mode and the versions undo may overwrite without asking). Files are
@@ -12,13 +15,18 @@
 //
 // An index of snapshots (snapshots.jsonl in the state directory, where
 // the agent may not write) lists them for airlock snapshots list and
-// prune.
+// prune, with each snapshot's tree id: undo reads the snapshot from that
+// id, not from a ref, and checks every object it reads against its id
+// (hashing it itself), so a snapshot that is not byte for byte what was
+// taken is refused.
 package snapshot
 
 import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -36,6 +44,9 @@ const (
 	DefaultMaxBytes = 512 << 20
 	DefaultMaxFiles = 100000
 	DefaultTimeout  = 30 * time.Second
+	// pruneExpire is how old an unreachable object in the store must be
+	// before prune deletes it: far longer than a snapshot may take.
+	pruneExpire = "1.hour.ago"
 	// RefPrefix is where snapshots live in a repository.
 	RefPrefix = "refs/airlock/snapshots/"
 )
@@ -43,7 +54,7 @@ const (
 // Store takes, lists, restores and prunes snapshots.
 type Store struct {
 	// StateDir is airlock's state directory: the index, and the private
-	// repository for projects that are not git worktrees.
+	// repositories holding the snapshots.
 	StateDir string
 	// MaxBytes and MaxFiles bound what one snapshot takes; Timeout bounds
 	// how long taking it may last. Zero means the default.
@@ -68,6 +79,8 @@ type Meta struct {
 	// commit there.
 	GitDir string `json:"git_dir"`
 	Commit string `json:"commit"`
+	// Tree is the commit's tree: what undo verifies the snapshot against.
+	Tree string `json:"tree,omitempty"`
 	// Size is the bytes of the files taken; Files how many.
 	Size  int64 `json:"size"`
 	Files int   `json:"files"`
@@ -84,6 +97,9 @@ var (
 	// ErrUnsafe: the snapshot would not hold everything the command
 	// destroys (another repository, a special file).
 	ErrUnsafe = errors.New("cannot be snapshotted whole")
+	// ErrUnverified: the snapshot's objects are not the ones recorded
+	// when it was taken (or it predates verification): undo refuses it.
+	ErrUnverified = errors.New("the snapshot does not verify")
 )
 
 func (s *Store) now() time.Time {
@@ -95,7 +111,11 @@ func (s *Store) now() time.Time {
 
 func (s *Store) indexFile() string { return filepath.Join(s.StateDir, "snapshots.jsonl") }
 
-func (s *Store) privateGitDir() string { return filepath.Join(s.StateDir, "snapshots.git") }
+// storeDir is the private repository holding a project's snapshots.
+func (s *Store) storeDir(root string) string {
+	h := sha256.Sum256([]byte(root))
+	return filepath.Join(s.StateDir, "snapshots", hex.EncodeToString(h[:8])+".git")
+}
 
 // List returns every snapshot, oldest first.
 func (s *Store) List() ([]Meta, error) {
@@ -199,9 +219,19 @@ func (s *Store) Prune(r Retention) ([]Meta, error) {
 	if len(drop) == 0 {
 		return nil, nil
 	}
+	stores := map[string]bool{}
 	for _, m := range drop {
 		// A repository that is gone took its snapshot with it.
 		_, _ = git(context.Background(), m.GitDir, "", nil, nil, "update-ref", "-d", RefPrefix+m.ID)
+		if m.GitDir == s.storeDir(m.Root) {
+			stores[m.GitDir] = true
+		}
+	}
+	// The store is airlock's: nothing else ever collects it. Objects an
+	// hour old that no snapshot reaches go; a snapshot being taken right
+	// now has written (or freshened) its objects within its 30 seconds.
+	for dir := range stores {
+		_, _ = git(context.Background(), dir, "", nil, nil, "prune", "--expire="+pruneExpire)
 	}
 	var buf bytes.Buffer
 	for i := len(keep) - 1; i >= 0; i-- {
@@ -218,22 +248,7 @@ func (s *Store) Prune(r Retention) ([]Meta, error) {
 // git runs git on a repository (gitDir) and work tree, with the
 // configuration that could change bytes or run programs switched off.
 func git(ctx context.Context, gitDir, workTree string, env []string, stdin []byte, args ...string) ([]byte, error) {
-	// Objects are stored uncompressed: zlib costs five times the hashing
-	// on the hook's path (docs/BENCHMARKS.md), and a snapshot is
-	// short-lived insurance that git gc may pack later.
-	full := append([]string{"-c", "core.looseCompression=0", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.fsmonitor=false",
-		"-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "maintenance.auto=false"}, args...)
-	cmd := exec.CommandContext(ctx, "git", full...)
-	cmd.Env = append(cleanEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0",
-		"GIT_AUTHOR_NAME=airlock", "GIT_AUTHOR_EMAIL=airlock@localhost", "GIT_COMMITTER_NAME=airlock", "GIT_COMMITTER_EMAIL=airlock@localhost")
-	if gitDir != "" {
-		cmd.Env = append(cmd.Env, "GIT_DIR="+gitDir)
-	}
-	if workTree != "" {
-		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+workTree)
-		cmd.Dir = workTree
-	}
-	cmd.Env = append(cmd.Env, env...)
+	cmd := gitCmd(ctx, gitDir, workTree, env, args...)
 	if stdin != nil {
 		cmd.Stdin = bytes.NewReader(stdin)
 	}
@@ -249,8 +264,35 @@ func git(ctx context.Context, gitDir, workTree string, env []string, stdin []byt
 	return out.Bytes(), nil
 }
 
+// gitCmd is every git airlock runs for snapshots. Nothing the agent can
+// write reaches it but the project's own repository, read for its file
+// lists: no GIT_* variable of the caller's, no system or global
+// configuration (the agent may write ~/.gitconfig), no replace objects
+// (refs/replace in the project's repository would substitute what is
+// read), no hooks, no automatic gc or maintenance.
+func gitCmd(ctx context.Context, gitDir, workTree string, env []string, args ...string) *exec.Cmd {
+	// Objects are stored uncompressed: zlib costs five times the hashing
+	// on the hook's path (docs/BENCHMARKS.md), and a snapshot is
+	// short-lived insurance.
+	full := append([]string{"-c", "core.looseCompression=0", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false", "-c", "core.fsmonitor=false",
+		"-c", "core.hooksPath=/dev/null", "-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.attributesFile=/dev/null"}, args...)
+	cmd := exec.CommandContext(ctx, "git", full...)
+	cmd.Env = append(cleanEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_NO_REPLACE_OBJECTS=1",
+		"GIT_ATTR_NOSYSTEM=1", "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0",
+		"GIT_AUTHOR_NAME=airlock", "GIT_AUTHOR_EMAIL=airlock@localhost", "GIT_COMMITTER_NAME=airlock", "GIT_COMMITTER_EMAIL=airlock@localhost")
+	if gitDir != "" {
+		cmd.Env = append(cmd.Env, "GIT_DIR="+gitDir)
+	}
+	if workTree != "" {
+		cmd.Env = append(cmd.Env, "GIT_WORK_TREE="+workTree)
+		cmd.Dir = workTree
+	}
+	cmd.Env = append(cmd.Env, env...)
+	return cmd
+}
+
 // cleanEnv is the environment without git's own variables, which could
-// point git at another repository, index or object store.
+// point git at another repository, index, object store or configuration.
 func cleanEnv() []string {
 	var out []string
 	for _, e := range os.Environ() {

@@ -66,15 +66,26 @@ func (s *Store) Take(ctx context.Context, req Request) (Meta, error) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	gitDir, err := s.gitDir(ctx, req)
+	// The project's repository is only read, for what a whole-worktree
+	// command would lose; everything the snapshot is made of goes to the
+	// private store.
+	projGit := ""
+	if req.Git {
+		out, err := gitLine(ctx, "", req.Root, nil, nil, "rev-parse", "--absolute-git-dir")
+		if err != nil {
+			return Meta{}, err
+		}
+		projGit = out
+	}
+	store, err := s.openStore(ctx, req.Root)
 	if err != nil {
 		return Meta{}, err
 	}
-	files, size, err := s.enumerate(ctx, gitDir, req)
+	files, size, err := s.enumerate(ctx, projGit, req)
 	if err != nil {
 		return Meta{}, err
 	}
-	if err := hashFiles(ctx, gitDir, req.Root, files); err != nil {
+	if err := hashFiles(ctx, store, req.Root, files); err != nil {
 		return Meta{}, err
 	}
 	tmp, err := os.MkdirTemp("", "airlock-snapshot-")
@@ -97,12 +108,12 @@ func (s *Store) Take(ctx context.Context, req Request) (Meta, error) {
 		m.Files[f.rel] = fileInfo{Mode: f.mode}
 	}
 	if req.Git {
-		s.safeVersions(ctx, gitDir, req, m.Files)
+		s.safeVersions(ctx, projGit, req, m.Files)
 	}
-	if _, err := git(ctx, gitDir, req.Root, index, info.Bytes(), "update-index", "--add", "-z", "--index-info"); err != nil {
+	if _, err := git(ctx, store, "", index, info.Bytes(), "update-index", "--add", "-z", "--index-info"); err != nil {
 		return Meta{}, err
 	}
-	tree, err := gitLine(ctx, gitDir, req.Root, index, nil, "write-tree")
+	tree, err := gitLine(ctx, store, "", index, nil, "write-tree")
 	if err != nil {
 		return Meta{}, err
 	}
@@ -110,24 +121,24 @@ func (s *Store) Take(ctx context.Context, req Request) (Meta, error) {
 	if err != nil {
 		return Meta{}, err
 	}
-	blob, err := gitLine(ctx, gitDir, "", nil, mj, "hash-object", "-w", "--stdin")
+	blob, err := gitLine(ctx, store, "", nil, mj, "hash-object", "-w", "--stdin")
 	if err != nil {
 		return Meta{}, err
 	}
-	root, err := gitLine(ctx, gitDir, "", nil, []byte("040000 tree "+tree+"\tfiles\n100644 blob "+blob+"\tairlock.json\n"), "mktree")
+	root, err := gitLine(ctx, store, "", nil, []byte("040000 tree "+tree+"\tfiles\n100644 blob "+blob+"\tairlock.json\n"), "mktree")
 	if err != nil {
 		return Meta{}, err
 	}
 	id := s.newID()
-	commit, err := gitLine(ctx, gitDir, "", nil, nil, "commit-tree", root, "-m", "airlock snapshot "+id+"\n\n"+req.Command)
+	commit, err := gitLine(ctx, store, "", nil, nil, "commit-tree", root, "-m", "airlock snapshot "+id+"\n\n"+req.Command)
 	if err != nil {
 		return Meta{}, err
 	}
-	if _, err := git(ctx, gitDir, "", nil, nil, "update-ref", RefPrefix+id, commit); err != nil {
+	if _, err := git(ctx, store, "", nil, nil, "update-ref", RefPrefix+id, commit); err != nil {
 		return Meta{}, err
 	}
 	meta := Meta{ID: id, Time: s.now().UTC(), Command: req.Command, Cwd: req.Cwd, Root: req.Root, Paths: req.Paths,
-		GitDir: gitDir, Commit: commit, Size: size, Files: len(files), Session: req.Session}
+		GitDir: store, Commit: commit, Tree: root, Size: size, Files: len(files), Session: req.Session}
 	if err := s.appendIndex(meta); err != nil {
 		return Meta{}, fmt.Errorf("recording the snapshot: %w", err)
 	}
@@ -140,24 +151,29 @@ func (s *Store) newID() string {
 	return s.now().UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
 }
 
-// gitDir is the repository the snapshot's objects go to: the project's,
-// or airlock's private one, made on first use.
-func (s *Store) gitDir(ctx context.Context, req Request) (string, error) {
-	if req.Git {
-		out, err := gitLine(ctx, "", req.Root, nil, nil, "rev-parse", "--absolute-git-dir")
-		if err != nil {
-			return "", err
-		}
-		return out, nil
-	}
-	dir := s.privateGitDir()
+// openStore returns the private repository holding a project's
+// snapshots, made on first use. It is made aside and renamed into place,
+// so two hooks making it at once both end with the same whole one.
+func (s *Store) openStore(ctx context.Context, root string) (string, error) {
+	dir := s.storeDir(root)
 	if _, err := os.Stat(filepath.Join(dir, "HEAD")); err == nil {
 		return dir, nil
 	}
-	if err := os.MkdirAll(s.StateDir, 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return "", err
 	}
-	if _, err := git(ctx, "", "", nil, nil, "init", "--bare", "-q", dir); err != nil {
+	tmp, err := os.MkdirTemp(filepath.Dir(dir), ".init-")
+	if err != nil {
+		return "", err
+	}
+	defer os.RemoveAll(tmp)
+	if _, err := git(ctx, "", "", nil, nil, "init", "--bare", "-q", tmp); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		if _, serr := os.Stat(filepath.Join(dir, "HEAD")); serr == nil {
+			return dir, nil // made by another hook meanwhile
+		}
 		return "", err
 	}
 	return dir, nil

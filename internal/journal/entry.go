@@ -97,7 +97,10 @@ func entryOf(ev *agent.Event) *Entry {
 	}
 	if a := ev.Action; a != nil {
 		e.Kind, e.Command, e.Paths, e.URL = a.Kind.String(), a.Command, a.Paths, a.URL
-		if e.Cwd == "" {
+		// The directory the action runs in (a tool's workdir, not the
+		// agent's): what an approval binds to, and what the human is
+		// shown.
+		if a.Cwd != "" {
 			e.Cwd = a.Cwd
 		}
 		if e.Tool == "" {

@@ -72,6 +72,10 @@ type Entry struct {
 	// input, so that an approval binds the exact content of a write or
 	// a tool call, not only its target.
 	InputDigest string `json:"input_digest,omitempty"`
+	// Input is the tool input of a call airlock cannot read (a tool its
+	// tables do not know, such as a PowerShell tool), bounded: what the
+	// human reviews instead of a command, path or URL.
+	Input json.RawMessage `json:"input,omitempty"`
 	// Prev is the hex SHA-256 of the previous line ("" for the first).
 	Prev string `json:"prev"`
 }
@@ -97,7 +101,10 @@ func entryOf(ev *agent.Event) *Entry {
 	}
 	if a := ev.Action; a != nil {
 		e.Kind, e.Command, e.Paths, e.URL = a.Kind.String(), a.Command, a.Paths, a.URL
-		if e.Cwd == "" {
+		// The directory the action runs in (a tool's workdir, not the
+		// agent's): what an approval binds to, and what the human is
+		// shown.
+		if a.Cwd != "" {
 			e.Cwd = a.Cwd
 		}
 		if e.Tool == "" {
@@ -105,6 +112,9 @@ func entryOf(ev *agent.Event) *Entry {
 		}
 		if a.Kind != vocab.Shell {
 			e.InputDigest = inputDigest(ev.Raw)
+		}
+		if a.Kind == vocab.UnknownTool && len(ev.Detail) == 0 {
+			e.Input = unknownInput(ev.Raw)
 		}
 	}
 	if v := ev.Verdict; v != nil {
@@ -139,4 +149,26 @@ func (e *Entry) durable() bool {
 		return true
 	}
 	return false
+}
+
+// maxInput bounds the tool input an entry keeps for an unknown tool.
+const maxInput = 16 << 10
+
+// unknownInput is the tool_input of a raw hook event, kept for the
+// human: whole when it is small, else its first bytes as one string.
+func unknownInput(raw json.RawMessage) json.RawMessage {
+	var ev struct {
+		Input json.RawMessage `json:"tool_input"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &ev) != nil || len(ev.Input) == 0 {
+		return nil
+	}
+	if len(ev.Input) <= maxInput {
+		return ev.Input
+	}
+	b, err := json.Marshal(map[string]string{"(first bytes)": string(ev.Input[:maxInput])})
+	if err != nil {
+		return nil
+	}
+	return b
 }

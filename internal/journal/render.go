@@ -331,7 +331,8 @@ func Effect(it *Item) string { return viewOf(it).effect }
 // own lines start without one, so a line inside a command cannot pass
 // for airlock's "effect" or "in" line.
 type view struct {
-	// kind is "shell", "mcp", "write", "read", "fetch" or "empty":
+	// kind is "shell", "mcp", "write", "read", "fetch", "unknown" (a tool
+	// airlock cannot read, shown by its input) or "empty":
 	// nothing reviewable was recorded.
 	kind string
 	// title names the action for a block (Markdown puts it above the
@@ -462,6 +463,20 @@ func viewOf(it *Item) view {
 		v.body = []string{v.title}
 		v.block = []string{render.Line(it.URL, 1000)}
 		v.short = it.Tool + " " + it.URL
+	case len(it.Input) > 0:
+		// A tool airlock cannot read: its effect is unknown, whatever the
+		// policy's "local" default for a tool says, and what it was given
+		// is all the human can review.
+		v.kind, v.info = "unknown", "text"
+		v.effect = "unknown (airlock cannot read what " + line(orDash(it.Tool)) + " does)"
+		v.title = "tool " + line(orDash(it.Tool)) + " (unknown to airlock), input:"
+		v.body = []string{v.title}
+		lines := argLines(it.Input)
+		for _, l := range lines {
+			v.body = append(v.body, "| "+l)
+		}
+		v.block = lines
+		v.short = it.Tool + " " + render.Line(string(it.Input), 200)
 	default:
 		v.kind = "empty"
 		v.title = "⟨NOTHING TO REVIEW: airlock recorded no command, path, URL or MCP call for this " + line(orDash(it.Tool)) + " item; do not approve what you cannot see⟩"

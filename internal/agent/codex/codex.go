@@ -24,17 +24,40 @@ const Name = "codex"
 // them through, with an argv array quoted back into shell text.
 // write_stdin types into a running command, which airlock cannot read:
 // it stays unknown.
+//
+// The shell tools take a working directory (workdir): the command is
+// judged there, and an approval binds to it. Their Specs are closed: a
+// field not listed (an environment, a shell to run the text with) makes
+// the call unknown, because it may change what runs or where.
 var Tools = toolcall.Table{
-	"Bash":               {Class: toolcall.Shell, Command: []string{"command"}},
-	"exec_command":       toolcall.ArgvSpec("cmd", "command"),
-	"shell":              toolcall.ArgvSpec("command"),
-	"local_shell":        toolcall.ArgvSpec("command"),
-	"apply_patch":        toolcall.PatchSpec("command", "input", "patch"),
-	"ApplyPatch":         toolcall.PatchSpec("command", "input", "patch"),
+	"Bash":               shellSpec(toolcall.Spec{Class: toolcall.Shell, Command: []string{"command"}}),
+	"exec_command":       shellSpec(toolcall.ArgvSpec("cmd", "command")),
+	"shell":              shellSpec(toolcall.ArgvSpec("command")),
+	"local_shell":        shellSpec(toolcall.ArgvSpec("command")),
+	"apply_patch":        closed(toolcall.PatchSpec("command", "input", "patch")),
+	"ApplyPatch":         closed(toolcall.PatchSpec("command", "input", "patch")),
 	"web_search":         {Class: toolcall.Fetch},
 	"view_image":         {Class: toolcall.Read, Path: []string{"path"}},
 	"update_plan":        {Class: toolcall.Local},
 	"request_user_input": {Class: toolcall.Local},
+}
+
+// harmless are the fields of Codex's shell and patch tools that change
+// neither what runs nor where: how long to wait, how much output to keep,
+// why the model asks, and sandbox requests (airlock judges every command
+// as if no sandbox held it).
+var harmless = []string{"description", "timeout", "timeout_ms", "yield_time_ms", "max_output_tokens",
+	"justification", "with_escalated_permissions", "sandbox_permissions", "prefix_rule", "login", "tty"}
+
+// shellSpec is a Codex shell tool: run in its workdir, closed.
+func shellSpec(s toolcall.Spec) toolcall.Spec {
+	s.Dir = []string{"workdir"}
+	return closed(s)
+}
+
+func closed(s toolcall.Spec) toolcall.Spec {
+	s.Closed, s.Others = true, harmless
+	return s
 }
 
 // Events maps Codex's events onto the decision core's.

@@ -28,12 +28,14 @@ const Name = "gemini"
 // later session reads as instructions, so it is left unknown; so are the
 // sub-agent tools, whose effect airlock cannot see.
 var Tools = toolcall.Table{
-	"run_shell_command": {Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"dir_path", "directory"}},
-	"write_file":        {Class: toolcall.Write, Path: []string{"file_path", "absolute_path"}, Content: []string{"content"}},
+	"run_shell_command": {Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"dir_path", "directory"},
+		Closed: true, Others: []string{"description", "is_background"}},
+	"write_file": {Class: toolcall.Write, Path: []string{"file_path", "absolute_path"}, Content: []string{"content"}},
 	"replace": {Class: toolcall.Write, Path: []string{"file_path", "absolute_path"},
 		Old: []string{"old_string"}, New: []string{"new_string"}},
-	"read_file":           {Class: toolcall.Read, Path: []string{"file_path", "absolute_path"}},
-	"read_many_files":     {Class: toolcall.Read, Paths: []string{"paths", "include"}, OptionalPath: true},
+	"read_file": {Class: toolcall.Read, Path: []string{"file_path", "absolute_path"}},
+	"read_many_files": {Class: toolcall.Read, Paths: []string{"paths", "include"}, OptionalPath: true,
+		Closed: true, Others: []string{"exclude", "recursive", "useDefaultExcludes", "file_filtering_options"}},
 	"list_directory":      {Class: toolcall.Read, Path: []string{"dir_path", "path"}, OptionalPath: true},
 	"search_file_content": {Class: toolcall.Read, Path: []string{"dir_path", "path"}, OptionalPath: true},
 	"grep_search":         {Class: toolcall.Read, Path: []string{"dir_path", "path"}, OptionalPath: true},

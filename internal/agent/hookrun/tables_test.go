@@ -51,6 +51,30 @@ func TestAgentTables(t *testing.T) {
 			kind: policy.LocalTool, cwd: "/w"},
 		{agent: "opencode", in: `{"tool":"multiedit","args":{"filePath":"/home/u/.bashrc","edits":[{"oldString":"a","newString":"export PATH=/tmp:$PATH"}]},"directory":"/w"}`,
 			kind: policy.Write, paths: []string{"/home/u/.bashrc"}, cwd: "/w"},
+		// Codex's shell tools run in their workdir: the command is judged
+		// there (and an approval, which compares Cwd, binds to it).
+		{agent: "codex", event: "PreToolUse", in: `{"cwd":"/w","hook_event_name":"PreToolUse","tool_name":"exec_command","tool_input":{"cmd":"printf x > policy.yaml","workdir":"/h/.config/airlock"}}`,
+			kind: policy.Shell, command: "printf x > policy.yaml", cwd: "/h/.config/airlock"},
+		{agent: "codex", event: "PreToolUse", in: `{"cwd":"/w","hook_event_name":"PreToolUse","tool_name":"shell","tool_input":{"command":["bash","-lc","echo {} > hooks.json"],"workdir":"/h/.codex","timeout_ms":1000}}`,
+			kind: policy.Shell, command: "bash -lc 'echo {} > hooks.json'", cwd: "/h/.codex"},
+		{agent: "codex", event: "PreToolUse", in: `{"cwd":"/w","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"rm -rf src","workdir":"sub"}}`,
+			kind: policy.Shell, command: "rm -rf src", cwd: "/w/sub"},
+		// A field the table does not read makes the call unknown.
+		{agent: "codex", event: "PreToolUse", in: `{"cwd":"/w","hook_event_name":"PreToolUse","tool_name":"local_shell","tool_input":{"command":["ls"],"env":{"LD_PRELOAD":"/tmp/x.so"}}}`,
+			kind: policy.UnknownTool, cwd: "/w"},
+		{agent: "gemini", event: "BeforeTool", in: `{"cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","cwd":"/h"}}`,
+			kind: policy.UnknownTool, cwd: "/w"},
+		// An indented header is a header, as Codex's parser trims it.
+		{agent: "codex", event: "PreToolUse", in: `{"cwd":"/w","hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: notes.txt\n+hi\n  *** Add File: /h/.config/airlock/policy.yaml\n+version: 1\n*** End Patch\n"}}`,
+			kind: policy.Write, paths: []string{"notes.txt", "/h/.config/airlock/policy.yaml"}, cwd: "/w"},
+		// Two fields naming files: the union is judged.
+		{agent: "gemini", event: "BeforeTool", in: `{"cwd":"/w","hook_event_name":"BeforeTool","tool_name":"read_many_files","tool_input":{"paths":["a.txt"],"include":["/s/secrets/serve.token"]}}`,
+			kind: policy.Read, paths: []string{"a.txt", "/s/secrets/serve.token"}, cwd: "/w"},
+		{agent: "kiro", event: "preToolUse", in: `{"hook_event_name":"preToolUse","cwd":"/w","tool_name":"fs_read","tool_input":{"path":"a.txt","operations":[{"mode":"Line","path":"/s/secrets/serve.token"}]}}`,
+			kind: policy.Read, paths: []string{"a.txt", "/s/secrets/serve.token"}, cwd: "/w"},
+		// An empty dir_path is the project root to Gemini, not "absent".
+		{agent: "gemini", event: "BeforeTool", in: `{"cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls","dir_path":"","directory":""}}`,
+			kind: policy.Shell, command: "ls", cwd: "/w"},
 		{agent: "cursor", in: `{"hook_event_name":"beforeReadFile","workspace_roots":["/w"],"file_path":"/w/.env","content":"K=V"}`,
 			kind: policy.Read, paths: []string{"/w/.env"}, cwd: "/w"},
 	}
@@ -74,6 +98,35 @@ func TestAgentTables(t *testing.T) {
 		}
 		if got.Call.Class == toolcall.Write && tt.agent == "opencode" && (len(a.Edits) != 1 || !strings.Contains(a.Content, "PATH")) {
 			t.Errorf("opencode multiedit: edits %+v content %q", a.Edits, a.Content)
+		}
+	}
+}
+
+// Fields that disagree about where or what a tool acts on, or a patch
+// line airlock does not read, refuse the call: it is never decided on
+// one reading of it.
+func TestAgentFieldsRefused(t *testing.T) {
+	byName := map[string]hookrun.Adapter{}
+	for _, mk := range all {
+		a := mk()
+		byName[a.Name()] = a
+	}
+	tests := []struct{ agent, event, in string }{
+		{"gemini", "BeforeTool", `{"cwd":"/w","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"printf x > ../h/policy.yaml","dir_path":"","directory":"/o/deep"}}`},
+		{"gemini", "BeforeTool", `{"cwd":"/w","hook_event_name":"BeforeTool","tool_name":"list_directory","tool_input":{"dir_path":"a","path":"/s/secrets"}}`},
+		{"codex", "PreToolUse", `{"cwd":"/w","hook_event_name":"PreToolUse","tool_name":"exec_command","tool_input":{"cmd":"ls","command":"rm -rf /"}}`},
+		{"codex", "PreToolUse", `{"cwd":"/w","hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: a\n+x\n*** Copy File: /h/.codex/hooks.json\n*** End Patch\n"}}`},
+		{"codex", "PreToolUse", `{"cwd":"/w","hook_event_name":"PreToolUse","tool_name":"apply_patch","tool_input":{"command":"*** Begin Patch\n*** Add File: a\n+x\n ***Add File: /h/.codex/hooks.json\n*** End Patch\n"}}`},
+	}
+	for _, tt := range tests {
+		decided := false
+		r := &hookrun.Runner{Adapter: byName[tt.agent], Decide: func(req *hookrun.Request) hookrun.Result {
+			decided = true
+			return hookrun.Result{}
+		}}
+		code, out, errs := run(t, r, tt.event, strings.NewReader(tt.in))
+		if decided {
+			t.Errorf("%s %s: decided, want refused (exit %d %s %s)", tt.agent, tt.in, code, out, errs)
 		}
 	}
 }

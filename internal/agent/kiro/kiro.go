@@ -26,9 +26,12 @@ const Name = "kiro"
 // Tools is Kiro's tool table, by tool name and by the short alias hook
 // matchers use. use_aws calls a cloud API airlock cannot judge: unknown.
 var Tools = func() toolcall.Table {
-	shell := toolcall.Spec{Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"working_dir"}}
+	shell := toolcall.Spec{Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"working_dir"},
+		Closed: true, Others: []string{"summary"}}
 	write := toolcall.Spec{Class: toolcall.Write, Read: readWrite}
-	read := toolcall.Spec{Class: toolcall.Read, Read: readRead}
+	read := toolcall.Spec{Class: toolcall.Read, Read: readRead, Closed: true,
+		Fields: []string{"path", "image_paths", "operations"},
+		Others: []string{"mode", "start_line", "end_line", "depth", "pattern", "context_lines", "summary"}}
 	return toolcall.Table{
 		"execute_bash": shell, "execute_cmd": shell, "shell": shell,
 		"fs_write": write, "write": write,
@@ -59,20 +62,26 @@ func readWrite(in toolcall.Input, c *toolcall.Call) error {
 	return nil
 }
 
-// readRead reads fs_read: one path, or a list of operations each on one.
+// readRead reads fs_read: one path, images, or a list of operations each
+// on one. Every one of them is judged: a Kiro version that reads path
+// and operations together reads the union.
 func readRead(in toolcall.Input, c *toolcall.Call) error {
-	if p, ok := in.Str("path"); ok {
-		c.Paths = []string{p}
-		return nil
+	ps, err := in.Union(c.Tool, "path", "image_paths")
+	if err != nil {
+		return err
 	}
-	var ops []struct {
-		Path string `json:"path"`
-	}
-	if raw, ok := in["operations"]; ok && json.Unmarshal(raw, &ops) == nil {
+	c.Paths = ps
+	if raw, ok := in["operations"]; ok && string(raw) != "null" {
+		var ops []toolcall.Input
+		if json.Unmarshal(raw, &ops) != nil {
+			return &toolcall.FieldError{Tool: c.Tool, Field: "operations", Detail: "want a list of objects"}
+		}
 		for _, o := range ops {
-			if o.Path != "" {
-				c.Paths = append(c.Paths, o.Path)
+			more, err := o.Union(c.Tool, "path", "image_paths")
+			if err != nil {
+				return err
 			}
+			c.Paths = append(c.Paths, more...)
 		}
 	}
 	if len(c.Paths) == 0 {

@@ -76,6 +76,62 @@ func (in Input) Strs(names ...string) ([]string, bool) {
 	return nil, false
 }
 
+// One is the value of the field names call the same thing, read the way
+// the agent reads it: every one of names that is present counts, an empty
+// string included (an agent may resolve an empty directory to its project
+// root where airlock would skip it). Two present fields that disagree, or
+// one that is not a string, are an error: airlock cannot know which one
+// the agent obeys, so the call is refused rather than judged on a guess.
+// ok is false when none is present.
+func (in Input) One(tool string, names ...string) (value string, ok bool, err error) {
+	from := ""
+	for _, n := range names {
+		raw, present := in[n]
+		if !present || string(bytes.TrimSpace(raw)) == "null" {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", false, &FieldError{Tool: tool, Field: n, Detail: "want a string"}
+		}
+		if ok && s != value {
+			return "", false, &FieldError{Tool: tool, Field: from, Detail: fmt.Sprintf("%s and %s disagree (%q, %q): which one the agent obeys is not known", from, n, value, s)}
+		}
+		value, ok, from = s, true, n
+	}
+	return value, ok, nil
+}
+
+// Union is every non-empty string of every one of names (each a JSON
+// array of strings or one string), in order, without repeats: fields that
+// all name files the tool acts on are judged together, never the first
+// alone.
+func (in Input) Union(tool string, names ...string) ([]string, error) {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range names {
+		raw, ok := in[n]
+		if !ok || string(bytes.TrimSpace(raw)) == "null" {
+			continue
+		}
+		var list []string
+		if json.Unmarshal(raw, &list) != nil {
+			var s string
+			if json.Unmarshal(raw, &s) != nil {
+				return nil, &FieldError{Tool: tool, Field: n, Detail: "want a string or a list of strings"}
+			}
+			list = []string{s}
+		}
+		for _, s := range list {
+			if s != "" && !seen[s] {
+				seen[s] = true
+				out = append(out, s)
+			}
+		}
+	}
+	return out, nil
+}
+
 // Bool is the first of names that holds a JSON true (or "true").
 func (in Input) Bool(names ...string) bool {
 	for _, n := range names {
@@ -107,8 +163,30 @@ type Spec struct {
 	// replacement, All whether it replaces every occurrence.
 	Content, Old, New, All []string
 	// Read, when set, reads the input instead of the fields above (a
-	// patch, a tool with sub-commands).
-	Read func(in Input, c *Call) error
+	// patch, a tool with sub-commands); Fields then names what it reads.
+	// A Shell Spec's Dir is still read after it.
+	Read   func(in Input, c *Call) error
+	Fields []string
+	// Closed says the Spec knows every field the tool takes: the fields
+	// above, Fields, and Others, which change neither where nor what the
+	// tool acts on (a description, a timeout). Any other field may (a
+	// working directory, an environment, a second list of files), so a
+	// call that carries one is Unknown: held, never judged without it.
+	Closed bool
+	Others []string
+}
+
+// known reports whether field is one the Spec reads or knows to be
+// harmless.
+func (s *Spec) known(field string) bool {
+	for _, list := range [...][]string{s.Command, s.Dir, s.Path, s.Paths, s.URL, s.Content, s.Old, s.New, s.All, s.Fields, s.Others} {
+		for _, f := range list {
+			if f == field {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Table maps an agent's tool names onto Specs.
@@ -142,13 +220,29 @@ func (t Table) Translate(tool string, input json.RawMessage, cwd string, mcp MCP
 		}
 		return c, nil // Unknown
 	}
+	if spec.Closed {
+		for f := range in {
+			if !spec.known(f) {
+				// A field airlock does not read may move the call
+				// elsewhere or widen it: what it does is not known.
+				return c, nil // Unknown
+			}
+		}
+	}
 	c.Class = spec.Class
 	if spec.Read != nil {
 		err := spec.Read(in, &c)
+		if err == nil && c.Class == Shell && len(spec.Dir) > 0 {
+			c.Dir, _, err = in.One(tool, spec.Dir...)
+		}
 		return c, err
 	}
 	need := func(names []string) (string, error) {
-		if s, ok := in.Str(names...); ok {
+		s, ok, err := in.One(tool, names...)
+		if err != nil {
+			return "", err
+		}
+		if ok && s != "" {
 			return s, nil
 		}
 		field := "?"
@@ -161,20 +255,24 @@ func (t Table) Translate(tool string, input json.RawMessage, cwd string, mcp MCP
 	switch spec.Class {
 	case Shell:
 		c.Command, err = need(spec.Command)
-		c.Dir, _ = in.Str(spec.Dir...)
+		if err == nil {
+			c.Dir, _, err = in.One(tool, spec.Dir...)
+		}
 	case Read, Write:
 		switch {
 		case len(spec.Paths) > 0:
-			if ps, ok := in.Strs(spec.Paths...); ok {
-				c.Paths = ps
-			} else if !spec.OptionalPath {
+			// Every field that lists files is judged: an agent that
+			// reads two of them reads the union.
+			c.Paths, err = in.Union(tool, append(append([]string(nil), spec.Paths...), spec.Path...)...)
+			if err == nil && len(c.Paths) == 0 && !spec.OptionalPath {
 				err = &FieldError{Tool: tool, Field: spec.Paths[0]}
 			}
 		case len(spec.Path) > 0:
-			if p, ok := in.Str(spec.Path...); ok {
+			var p string
+			if p, err = need(spec.Path); err == nil {
 				c.Paths = []string{p}
-			} else if !spec.OptionalPath {
-				err = &FieldError{Tool: tool, Field: spec.Path[0]}
+			} else if spec.OptionalPath && errors.Is(err, ErrField) && !conflict(err) {
+				err = nil
 			}
 		}
 		if spec.OptionalPath && len(c.Paths) == 0 {
@@ -225,24 +323,43 @@ func firstString(in Input, names []string) (string, bool) {
 	return "", false
 }
 
+// conflict reports whether err says two fields disagree (or one is not a
+// string), which OptionalPath never excuses.
+func conflict(err error) bool {
+	var fe *FieldError
+	return errors.As(err, &fe) && fe.Detail != ""
+}
+
 // ArgvSpec is the Spec of a shell tool whose command field is either
 // shell text or an argv array (Codex's shell tool, ["bash","-lc","…"]):
 // an array is quoted back into shell text word by word, so the classifier
 // reads exactly the words that will run.
 func ArgvSpec(fields ...string) Spec {
-	return Spec{Class: Shell, Read: func(in Input, c *Call) error {
-		if s, ok := in.Str(fields...); ok {
-			c.Command = s
-			return nil
-		}
+	return Spec{Class: Shell, Fields: fields, Read: func(in Input, c *Call) error {
+		from := ""
 		for _, f := range fields {
-			var argv []string
-			if raw, ok := in[f]; ok && json.Unmarshal(raw, &argv) == nil && len(argv) > 0 {
-				c.Command = ShellJoin(argv)
-				return nil
+			raw, ok := in[f]
+			if !ok || string(bytes.TrimSpace(raw)) == "null" {
+				continue
 			}
+			var text string
+			if json.Unmarshal(raw, &text) != nil {
+				var argv []string
+				if json.Unmarshal(raw, &argv) != nil || len(argv) == 0 {
+					return &FieldError{Tool: c.Tool, Field: f, Detail: "want shell text or an argv array"}
+				}
+				text = ShellJoin(argv)
+			}
+			if from != "" && text != c.Command {
+				// Two command fields: which one runs is not known.
+				return &FieldError{Tool: c.Tool, Field: from, Detail: from + " and " + f + " disagree: which one the agent runs is not known"}
+			}
+			c.Command, from = text, f
 		}
-		return &FieldError{Tool: c.Tool, Field: fields[0]}
+		if c.Command == "" {
+			return &FieldError{Tool: c.Tool, Field: fields[0]}
+		}
+		return nil
 	}}
 }
 

@@ -87,7 +87,16 @@ var projectTails = []struct {
 	{".codex", true, kindHooks},
 	{".gemini/settings.json", false, kindHooks},
 	{".github/hooks", true, kindHooks},
-	{".opencode/plugins", true, kindHooks},
+	// OpenCode loads code from anything under .opencode (plugin/,
+	// plugins/, tool/, its opencode.json) and reads the project's
+	// opencode.json(c), whose "plugin" key loads packages.
+	{".opencode", true, kindHooks},
+	{"opencode.json", false, kindHooks},
+	{"opencode.jsonc", false, kindHooks},
+	// Gemini CLI loads extensions (with their own hooks) and policy
+	// files that allow or deny tools.
+	{".gemini/extensions", true, kindHooks},
+	{".gemini/policies", true, kindHooks},
 	{".cursor/hooks.json", false, kindHooks},
 	{".factory/hooks.json", false, kindHooks},
 	{".factory/hooks", true, kindHooks},
@@ -98,6 +107,8 @@ var projectTails = []struct {
 	{".kiro/agents", true, kindHooks},
 	{".clinerules/hooks", true, kindHooks},
 	{".goose/settings.json", false, kindHooks},
+	{".goose/hooks.json", false, kindHooks},
+	{".kiro/settings/cli.json", false, kindHooks},
 	{".envrc", false, kindStartup},
 }
 
@@ -112,7 +123,13 @@ var homeTargets = []struct {
 	{".codex/config.toml", false, kindHooks},
 	{".codex/hooks.json", false, kindHooks},
 	{".gemini/settings.json", false, kindHooks},
+	{".gemini/extensions", true, kindHooks},
+	{".gemini/policies", true, kindHooks},
 	{".copilot/hooks", true, kindHooks},
+	// Copilot's config.json holds its hooks and trusted folders; Kiro's
+	// cli.json picks the default agent (whose file holds the hooks).
+	{".copilot/config.json", false, kindHooks},
+	{".kiro/settings/cli.json", false, kindHooks},
 	{".config/opencode", true, kindHooks},
 	{".cursor/hooks.json", false, kindHooks},
 	{".factory", true, kindHooks},

@@ -112,6 +112,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	for _, v := range []struct{ env, rel string }{
 		{"CLAUDE_CONFIG_DIR", "settings.json"}, {"CLAUDE_CONFIG_DIR", "settings.local.json"},
 		{"CODEX_HOME", "config.toml"}, {"CODEX_HOME", "hooks.json"},
+		{"COPILOT_HOME", "config.json"},
 		{"ZDOTDIR", ".zshrc"}, {"ZDOTDIR", ".zshenv"}, {"ZDOTDIR", ".zprofile"}, {"ZDOTDIR", ".zlogin"},
 	} {
 		if d := getenv(v.env); d != "" {
@@ -121,6 +122,9 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 			}
 			add(filepath.Join(d, v.rel), false, kind)
 		}
+	}
+	if d := getenv("COPILOT_HOME"); d != "" {
+		add(filepath.Join(d, "hooks"), true, kindHooks)
 	}
 	if xdg := getenv("XDG_CONFIG_HOME"); xdg != "" {
 		add(filepath.Join(xdg, "opencode"), true, kindHooks)

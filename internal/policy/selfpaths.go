@@ -283,6 +283,12 @@ func equalParts(a, b []string) bool {
 // that only delete, a parent of a project file that is not there does not
 // count ("find . -name '*.pyc' -delete" in a project without .claude/).
 func (g *guard) lexicalHit(p string, parents, projectParents bool, project []target, present func(string) bool) (hit, bool) {
+	// A process's memory: writing /proc/PID/mem rewrites a running
+	// program (airlock's hookd, serve or notify among them); which
+	// process the PID is when the write happens cannot be known here.
+	if procMem(p) {
+		return hit{target: target{path: p, kind: kindAirlock}, path: p}, true
+	}
 	for _, t := range g.targets {
 		if within(p, t) {
 			return hit{target: t, path: p}, true
@@ -590,4 +596,12 @@ func (g *guard) tailGlobHit(glob string, parents, dotglob bool) (hit, bool) {
 		}
 	}
 	return hit{}, false
+}
+
+// procMem reports whether p is a process's memory file,
+// /proc/PID/mem or /proc/PID/task/TID/mem.
+func procMem(p string) bool {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	return len(parts) >= 3 && parts[0] == "proc" && parts[len(parts)-1] == "mem" &&
+		(len(parts) == 3 || len(parts) == 5 && parts[2] == "task")
 }

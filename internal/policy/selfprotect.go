@@ -408,6 +408,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			return &refusal{RuleAirlockCommand, what + " changes what airlock allows or does with held actions (or cannot be shown not to); only a human may run it. To see what is held, run \"airlock queue list\"; ask the human to approve."}
 		}
 	}
+	if ref := c.signals(inv); ref != nil {
+		return ref
+	}
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
 	}

@@ -100,6 +100,30 @@ type SelfTest struct {
 	Detail string `json:"detail,omitempty"`
 }
 
+// SelfTestCommand returns the hook command line the doctor may self-test
+// for a line found in an agent's configuration: the line this installer
+// builds for exe (HookCommand) for one of the agent's events, and only
+// when the found line is that line byte for byte. Anything else (a line
+// with a second command after it, another binary, another quoting) is a
+// configuration file's text, which anyone who can write the file wrote:
+// the doctor reports it and never runs it.
+func (a *Agent) SelfTestCommand(exe, found string) (string, bool) {
+	if exe == "" {
+		return "", false
+	}
+	// OpenCode's plugin runs the hook without --event (pluginBinary).
+	own := []string{shellQuote(exe) + " hook " + a.Name}
+	for _, ev := range a.Events {
+		own = append(own, HookCommand(exe, a.Name, ev))
+	}
+	for _, c := range own {
+		if c == found {
+			return c, true
+		}
+	}
+	return "", false
+}
+
 // RunSelfTest runs an agent's installed hook command line, as the agent
 // runs it (sh -c, event on standard input), on a harmless local command
 // and on a push, and checks that the first is allowed and the second

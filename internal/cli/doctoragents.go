@@ -25,6 +25,8 @@ type doctorAgent struct {
 	// CodexSays is what the codex on PATH reports about the hook's trust,
 	// when there is one: the second opinion on airlock's own hash.
 	CodexSays string `json:"codex_says,omitempty"`
+	// SelfTestSkipped says why an installed hook was not self-tested.
+	SelfTestSkipped string `json:"self_test_skipped,omitempty"`
 }
 
 // agentSelfTestTimeout bounds one self-test call: past the agent's own
@@ -56,11 +58,16 @@ func doctorAgents(e *env, cwd, exe string) []doctorAgent {
 			if a.Name == "codex" && st.Installed {
 				askCodex(&d, env, cwd)
 			}
-			// The self-test runs only a hook whose program is this very
-			// airlock: the doctor never runs a program a configuration
-			// file names otherwise (the problems above say it is another).
-			if st.Installed && len(st.Commands) > 0 && scratch != "" && isThisBinary(agentinstall.HookBinary(st.Commands[0]), exe) {
-				d.SelfTest = agentinstall.RunSelfTest(a.Name, st.Commands[0], cwd, hookEnv(e, scratch), agentSelfTestTimeout)
+			// The self-test runs only the command line this airlock builds
+			// itself, and only when the file holds exactly that line: a
+			// configuration file (found where the caller's HOME, CODEX_HOME
+			// or XDG_CONFIG_HOME says) is read, never executed.
+			if st.Installed && len(st.Commands) > 0 && scratch != "" {
+				if own, ok := a.SelfTestCommand(exe, st.Commands[0]); ok {
+					d.SelfTest = agentinstall.RunSelfTest(a.Name, own, cwd, hookEnv(e, scratch), agentSelfTestTimeout)
+				} else {
+					d.SelfTestSkipped = "the hook command line is not the one this airlock writes, so the doctor does not run it"
+				}
 			}
 			out = append(out, d)
 		}
@@ -135,6 +142,9 @@ func printDoctorAgents(w io.Writer, agents []doctorAgent) {
 		for _, p := range d.Problems {
 			fmt.Fprintf(w, "    problem: %s\n    fix: %s\n", p.Msg, p.Hint)
 		}
+		if d.SelfTestSkipped != "" {
+			fmt.Fprintf(w, "    self-test skipped: %s\n", d.SelfTestSkipped)
+		}
 		for _, t := range d.SelfTest {
 			mark := "ok  "
 			if !t.OK {
@@ -187,14 +197,4 @@ func askCodex(d *doctorAgent, env agentinstall.Env, cwd string) {
 				Hint: "airlock install codex"})
 		}
 	}
-}
-
-// isThisBinary reports whether path is the running airlock's file.
-func isThisBinary(path, exe string) bool {
-	a, err := os.Stat(path)
-	if err != nil {
-		return false
-	}
-	b, err := os.Stat(exe)
-	return err == nil && os.SameFile(a, b)
 }

@@ -91,7 +91,7 @@ var modeMeaning = [numModes]string{
 // test checks each against self-protection, so the brief cannot drift from
 // what the guard does.
 var (
-	briefReadOnly = []string{"check", "report", "doctor", "prompt", "policy show", "policy test", "queue list", "queue show", "audit verify", "snapshots list"}
+	briefReadOnly = []string{"check", "report", "prompt", "policy show", "policy test", "queue list", "queue show", "audit verify", "snapshots list"}
 	briefMutating = []string{"trust", "approve", "reject", "run", "install", "uninstall", "policy init", "hook", "undo", "snapshots prune"}
 )
 

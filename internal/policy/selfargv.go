@@ -38,7 +38,11 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	add("check", true, map[string]bool{"mode": true, "json": false, "jsonl": false, "cwd": true})
 	add("report", true, map[string]bool{"session": true, "last": false, "all": false, "story": true, "since": true, "format": true, "json": false})
 	add("blocked", true, map[string]bool{"since": true, "json": false})
-	add("doctor", true, map[string]bool{"json": false})
+	// doctor executes: the installed hook (its own line only) with the
+	// caller's environment, and the codex found on the caller's PATH. An
+	// agent that sets PATH, HOME or CODEX_HOME, or writes a "codex" into a
+	// directory on PATH, would run its own program through it unjudged.
+	add("doctor", false, map[string]bool{"json": false})
 	add("prompt", true, map[string]bool{"mode": true, "format": true, "json": false, "cwd": true})
 	add("queue list", true, map[string]bool{"all": false, "json": false})
 	add("queue show", true, map[string]bool{"json": false})

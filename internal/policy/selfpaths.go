@@ -87,7 +87,16 @@ var projectTails = []struct {
 	{".codex", true, kindHooks},
 	{".gemini/settings.json", false, kindHooks},
 	{".github/hooks", true, kindHooks},
-	{".opencode/plugins", true, kindHooks},
+	// OpenCode loads code from anything under .opencode (plugin/,
+	// plugins/, tool/, its opencode.json) and reads the project's
+	// opencode.json(c), whose "plugin" key loads packages.
+	{".opencode", true, kindHooks},
+	{"opencode.json", false, kindHooks},
+	{"opencode.jsonc", false, kindHooks},
+	// Gemini CLI loads extensions (with their own hooks) and policy
+	// files that allow or deny tools.
+	{".gemini/extensions", true, kindHooks},
+	{".gemini/policies", true, kindHooks},
 	{".cursor/hooks.json", false, kindHooks},
 	{".factory/hooks.json", false, kindHooks},
 	{".factory/hooks", true, kindHooks},
@@ -98,6 +107,8 @@ var projectTails = []struct {
 	{".kiro/agents", true, kindHooks},
 	{".clinerules/hooks", true, kindHooks},
 	{".goose/settings.json", false, kindHooks},
+	{".goose/hooks.json", false, kindHooks},
+	{".kiro/settings/cli.json", false, kindHooks},
 	{".envrc", false, kindStartup},
 }
 
@@ -112,7 +123,13 @@ var homeTargets = []struct {
 	{".codex/config.toml", false, kindHooks},
 	{".codex/hooks.json", false, kindHooks},
 	{".gemini/settings.json", false, kindHooks},
+	{".gemini/extensions", true, kindHooks},
+	{".gemini/policies", true, kindHooks},
 	{".copilot/hooks", true, kindHooks},
+	// Copilot's config.json holds its hooks and trusted folders; Kiro's
+	// cli.json picks the default agent (whose file holds the hooks).
+	{".copilot/config.json", false, kindHooks},
+	{".kiro/settings/cli.json", false, kindHooks},
 	{".config/opencode", true, kindHooks},
 	{".cursor/hooks.json", false, kindHooks},
 	{".factory", true, kindHooks},
@@ -266,6 +283,12 @@ func equalParts(a, b []string) bool {
 // that only delete, a parent of a project file that is not there does not
 // count ("find . -name '*.pyc' -delete" in a project without .claude/).
 func (g *guard) lexicalHit(p string, parents, projectParents bool, project []target, present func(string) bool) (hit, bool) {
+	// A process's memory: writing /proc/PID/mem rewrites a running
+	// program (airlock's hookd, serve or notify among them); which
+	// process the PID is when the write happens cannot be known here.
+	if procMem(p) {
+		return hit{target: target{path: p, kind: kindAirlock}, path: p}, true
+	}
 	for _, t := range g.targets {
 		if within(p, t) {
 			return hit{target: t, path: p}, true
@@ -573,4 +596,12 @@ func (g *guard) tailGlobHit(glob string, parents, dotglob bool) (hit, bool) {
 		}
 	}
 	return hit{}, false
+}
+
+// procMem reports whether p is a process's memory file,
+// /proc/PID/mem or /proc/PID/task/TID/mem.
+func procMem(p string) bool {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	return len(parts) >= 3 && parts[0] == "proc" && parts[len(parts)-1] == "mem" &&
+		(len(parts) == 3 || len(parts) == 5 && parts[2] == "task")
 }

@@ -89,3 +89,56 @@ func TestAgentHookFilesProtectedFromEnv(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentConfigFilesProtected takes every place the lists above say an
+// agent reads its hooks, plugins, extensions or policies from, in the
+// project and in the home directory, and checks that an agent can write
+// neither the place nor a file inside it; then the places an adversarial
+// review found missing, so that a list shrunk by mistake fails here.
+func TestAgentConfigFilesProtected(t *testing.T) {
+	f := newFixture(t)
+	f.env["COPILOT_HOME"] = f.path("copilothome")
+	p := f.load()
+	home, proj := f.env["HOME"], f.path("proj")
+	var files []string
+	inside := func(base, rel string, dir bool) {
+		if dir {
+			files = append(files, filepath.Join(base, rel, "x", "zz.js"), filepath.Join(base, rel, "zz.json"))
+		} else {
+			files = append(files, filepath.Join(base, rel))
+		}
+	}
+	for _, tl := range projectTails {
+		if tl.kind == kindHooks {
+			inside(proj, tl.rel, tl.dir)
+			inside(filepath.Join(proj, "sub"), tl.rel, tl.dir)
+		}
+	}
+	for _, tg := range homeTargets {
+		if tg.kind == kindHooks {
+			inside(home, tg.rel, tg.dir)
+		}
+	}
+	for _, rel := range []string{
+		"proj/.opencode/plugin/zz.js", "proj/.opencode/plugins/zz.js", "proj/opencode.json", "proj/opencode.jsonc",
+		"proj/.opencode/opencode.json", "proj/.opencode/tool/zz.ts", "proj/.gemini/extensions/x/hooks/hooks.json",
+		"proj/.gemini/extensions/x/gemini-extension.json", "proj/.gemini/policies/x.toml", "proj/.goose/hooks.json",
+		"home/.gemini/extensions/x/hooks/hooks.json", "home/.gemini/extensions/x/gemini-extension.json",
+		"home/.gemini/policies/x.toml", "home/.copilot/config.json", "home/.kiro/settings/cli.json",
+		"home/.config/opencode/plugin/zz.js", "copilothome/config.json", "copilothome/hooks/x.json",
+	} {
+		files = append(files, f.path(rel))
+	}
+	for _, file := range files {
+		for name, a := range map[string]Action{
+			"Write":    {Kind: Write, Tool: "Write", Paths: []string{file}, Cwd: proj},
+			"redirect": {Kind: Shell, Tool: "Bash", Command: "echo x > '" + file + "'", Cwd: proj},
+			"cp":       {Kind: Shell, Tool: "Bash", Command: "cp /tmp/zz '" + file + "'", Cwd: proj},
+		} {
+			v := p.DecideIn(Unattended, a)
+			if v.Decision != Deny || v.Rule != RuleProtectedPath {
+				t.Errorf("%s %s: got %s by %s, want deny by %s", name, file, v.Decision, v.Rule, RuleProtectedPath)
+			}
+		}
+	}
+}

@@ -112,6 +112,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	for _, v := range []struct{ env, rel string }{
 		{"CLAUDE_CONFIG_DIR", "settings.json"}, {"CLAUDE_CONFIG_DIR", "settings.local.json"},
 		{"CODEX_HOME", "config.toml"}, {"CODEX_HOME", "hooks.json"},
+		{"COPILOT_HOME", "config.json"},
 		{"ZDOTDIR", ".zshrc"}, {"ZDOTDIR", ".zshenv"}, {"ZDOTDIR", ".zprofile"}, {"ZDOTDIR", ".zlogin"},
 	} {
 		if d := getenv(v.env); d != "" {
@@ -121,6 +122,9 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 			}
 			add(filepath.Join(d, v.rel), false, kind)
 		}
+	}
+	if d := getenv("COPILOT_HOME"); d != "" {
+		add(filepath.Join(d, "hooks"), true, kindHooks)
 	}
 	if xdg := getenv("XDG_CONFIG_HOME"); xdg != "" {
 		add(filepath.Join(xdg, "opencode"), true, kindHooks)
@@ -403,6 +407,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		if what, ok := airlockArgv(inv); !ok {
 			return &refusal{RuleAirlockCommand, what + " changes what airlock allows or does with held actions (or cannot be shown not to); only a human may run it. To see what is held, run \"airlock queue list\"; ask the human to approve."}
 		}
+	}
+	if ref := c.signals(inv); ref != nil {
+		return ref
 	}
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}

@@ -125,7 +125,6 @@ func TestSelfProtection(t *testing.T) {
 		{"airlock policy show", sh("airlock policy show")},
 		{"airlock policy check", sh("airlock policy check " + cfg)},
 		{"airlock policy test", sh("airlock policy test")},
-		{"airlock doctor", sh("airlock doctor --json")},
 		{"airlock prompt", sh("airlock prompt")},
 		{"airlock help", sh("airlock help")},
 		{"airlock --version", sh("airlock --version")},

@@ -59,16 +59,16 @@ var socatSpec = &Spec{
 type socatKind int8
 
 const (
-	socatUnknown socatKind = iota // an address type airlock does not know
-	socatStream                   // stdio, a descriptor, readline, an unnamed pipe
-	socatFile                     // a named file: OPEN, GOPEN, CREATE, PIPE:path, a bare path
-	socatConnect                  // reaches another host
-	socatListen                   // waits for peers on the network
-	socatUnixConnect              // talks to a local service through a socket file
-	socatUnixListen               // creates a socket file and serves it
-	socatAbstract                 // a Linux abstract socket: a local service without a file
-	socatExec                     // runs a program here
-	socatDevice                   // creates a network device (TUN)
+	socatUnknown     socatKind = iota // an address type airlock does not know
+	socatStream                       // stdio, a descriptor, readline, an unnamed pipe
+	socatFile                         // a named file: OPEN, GOPEN, CREATE, PIPE:path, a bare path
+	socatConnect                      // reaches another host
+	socatListen                       // waits for peers on the network
+	socatUnixConnect                  // talks to a local service through a socket file
+	socatUnixListen                   // creates a socket file and serves it
+	socatAbstract                     // a Linux abstract socket: a local service without a file
+	socatExec                         // runs a program here
+	socatDevice                       // creates a network device (TUN)
 )
 
 // socatAddress is one address, read.

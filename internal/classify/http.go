@@ -80,6 +80,10 @@ func httpHelp(args []string) bool {
 // held by the framework's exfiltration rule, so a read label on top would
 // only blur the verdict.
 func httpReads(e *Effect, inv *shell.Invocation, rule, msg string) {
+	if e.Tier < External {
+		// A GET with a write's shape (ntfy's /publish) is a write.
+		e.Add(getWrites(inv))
+	}
 	if e.Tier < External && exfiltration(inv).Tier < External {
 		e.Add(netRead(rule, msg))
 	}
@@ -125,6 +129,15 @@ var curlSpec = &Spec{
 	Examples: []Example{
 		// Writes in every spelling.
 		{"curl -X POST https://api.example.com/items", "external"},
+		// GETs that write: ntfy publishes on /publish, /send, /trigger.
+		{`curl -s "https://ntfy.sh/t0p1c/publish?message=ok"`, "external"},
+		{"curl https://ntfy.example/t0p1c/send", "external"},
+		{"curl https://ntfy.example/t0p1c/trigger", "external"},
+		{"curl 'https://ntfy.example/t0p1c?message=hi'", "external"},
+		{"curl 'https://api.example.com/items/3?_method=DELETE'", "external"},
+		{"wget -qO- https://ntfy.sh/t0p1c/publish?message=x", "external"},
+		{"http GET https://ntfy.sh/t0p1c/publish message==x", "external"},
+		{`curl -s "https://ntfy.sh/t0p1c/json?poll=1"`, "local+netread"},
 		{"curl -XPOST https://api.example.com/items", "external"},
 		{"curl -X post https://api.example.com/items", "external"},
 		{"curl --request PUT https://api.example.com/items/1", "external"},
@@ -532,6 +545,9 @@ func classifyHTTPie(_ *Classifier, inv *shell.Invocation) Effect {
 		return external("httpie.write", inv.Name()+" sends a "+method+" request to "+host)
 	case body != "":
 		return external("httpie.body", inv.Name()+" sends a request body ("+clip(body)+") to "+host)
+	}
+	if e := getWrites(inv); e.Tier == External {
+		return e
 	}
 	return netRead("httpie.get", inv.Name()+" fetches "+host)
 }

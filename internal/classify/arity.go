@@ -1,6 +1,9 @@
 package classify
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // This file says, per program, which options take a value in the next
 // word and which take none. A rule made from a held command (package
@@ -26,7 +29,15 @@ func optionWords(s string) map[string]bool {
 	return m
 }
 
+// The tables are built on first use, not at start: an allowed hook call
+// that matches no rule never needs them.
 var (
+	arityOnce                        sync.Once
+	gitGlobalOptions, gitPushOptions optionTable
+	optionTables                     map[string]optionTable
+)
+
+func buildArity() {
 	gitGlobalOptions = optionTable{
 		shortValue: "Cc", shortFlag: "pPh",
 		value: optionWords("--git-dir --work-tree --namespace --config-env --super-prefix --list-cmds"),
@@ -63,7 +74,7 @@ var (
 			flag:  optionWords("-nv -np -nc -nd -nH --quiet --verbose --no-verbose --continue --recursive --mirror --page-requisites --convert-links --no-parent --no-check-certificate --server-response --spider --timestamping --no-clobber --show-progress --content-disposition --no-directories --force-directories --inet4-only --inet6-only --no-cookies --keep-session-cookies --backups --version --help --adjust-extension --span-hosts --relative --debug --progress"),
 		},
 	}
-)
+}
 
 // gitSubcommand returns the index of git's subcommand in args (after its
 // global options), or len(args).
@@ -125,6 +136,7 @@ func OptionArity(args []string, i int) (separate, known bool) {
 	if len(args) == 0 || i <= 0 || i >= len(args) {
 		return false, false
 	}
+	arityOnce.Do(buildArity)
 	name := args[0]
 	if j := strings.LastIndexByte(name, '/'); j >= 0 {
 		name = name[j+1:]

@@ -403,7 +403,13 @@ func (w *Watcher) publish(ctx context.Context, it *journal.Item, n *Notice, s *s
 	p := &ntfyPublish{Topic: w.topic, Title: n.Title, Message: n.text(s.Expires, w.approve && !n.Detected), Priority: 4, Tags: []string{"lock"}}
 	if !n.Detected {
 		headers := map[string]string{"Content-Type": "application/json"}
-		if w.ntfy.token != "" {
+		// airlock's token rides in a button only when the topic is
+		// private to the human (the same test as the Approve button):
+		// anyone who can read the notification can read its buttons, and
+		// the token would let them read and post wherever airlock may.
+		// Without it, Reject on a token-protected reply topic fails and
+		// the human rejects with "airlock queue reject ID".
+		if w.ntfy.token != "" && w.approve {
 			headers["Authorization"] = "Bearer " + w.ntfy.token
 		}
 		button := func(label, decision string) ntfyAction {

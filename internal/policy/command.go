@@ -31,9 +31,8 @@ func compileCommand(text string) (commandPattern, error) {
 }
 
 // match reports whether the invocation starts with the pattern. Options
-// may sit between the pattern's words, and so may the word after an option
-// (it may be the option's value), which is how "git -C dir push origin"
-// matches "git push": the invocation has already been unwrapped of sudo,
+// airlock knows the arity of may sit between the pattern's words, with
+// their values, which is how "git -C dir push origin" matches "git push": the invocation has already been unwrapped of sudo,
 // env, bash -c and the like by package shell.
 func (c commandPattern) match(inv *classify.Invocation) bool {
 	args := inv.Args
@@ -51,6 +50,11 @@ func matchWords(pat, args []string, i int) bool {
 		return true
 	}
 	for ; i < len(args); i++ {
+		// An option's value is not one of the pattern's words: "git
+		// push -o origin evil" does not push to origin.
+		if isValue(args, i) {
+			continue
+		}
 		if wildcard(pat[0], args[i]) && matchWords(pat[1:], args, i+1) {
 			return true
 		}
@@ -62,12 +66,27 @@ func matchWords(pat, args []string, i int) bool {
 }
 
 // skippable reports whether args[i] may be passed over while matching: an
-// option, or the word after an option written without "=" (its value).
+// option whose arity the program's table knows, or the value after one
+// that takes it in the next word (classify.OptionArity). Past an option of
+// unknown arity the match fails: the next word may be a value or the
+// host, remote or URL the pattern names, and guessing either way lets a
+// rule allow more than its command (rulemake ends its patterns there too).
 func skippable(args []string, i int) bool {
 	if isOption(args[i]) {
-		return true
+		_, known := classify.OptionArity(args, i)
+		return known
 	}
-	return i > 1 && isOption(args[i-1]) && !strings.Contains(args[i-1], "=")
+	return isValue(args, i)
+}
+
+// isValue reports whether args[i] is the value of the option before it,
+// by the program's option table.
+func isValue(args []string, i int) bool {
+	if i > 1 && isOption(args[i-1]) {
+		sep, known := classify.OptionArity(args, i-1)
+		return known && sep
+	}
+	return false
 }
 
 func isOption(w string) bool { return len(w) > 1 && w[0] == '-' && w != "--" }

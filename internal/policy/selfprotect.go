@@ -491,6 +491,23 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			}
 			arg = known
 		}
+		if name == "socat" {
+			// socat names files in its own address syntax
+			// (OPEN:path,creat; UNIX-CONNECT:path; PTY,link=path).
+			writes, readsOnly := classify.SocatPaths(inv.Args, i, arg)
+			for _, d := range c.cwds {
+				for _, w := range writes {
+					if h, ok := c.pathHit(w, d, true, false); ok {
+						return c.pathRefusal(name, h)
+					}
+				}
+				for _, w := range readsOnly {
+					if h, ok := c.secretPath(w, d); ok {
+						return c.secretRefusal(name, h)
+					}
+				}
+			}
+		}
 		for _, w := range pathWords(arg) {
 			for _, d := range c.cwds {
 				if !reads && !sources[i] {
@@ -674,7 +691,21 @@ func pathWords(w string) []string {
 		if _, v, ok := strings.Cut(w, "="); ok && v != "" {
 			return []string{v}
 		}
-		return nil
+		// A short option's value may be attached (curl -oFILE, wget
+		// -OFILE, tar -cfFILE, socat -LFILE): every tail after a run of
+		// option letters may be the path. A tail that names nothing
+		// protected costs nothing; missing one is a bypass.
+		var tails []string
+		if len(w) > 2 && w[1] != '-' {
+			for k := 2; k < len(w); k++ {
+				b := w[k-1]
+				if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9') {
+					break
+				}
+				tails = append(tails, w[k:])
+			}
+		}
+		return tails
 	}
 	if k, v, ok := strings.Cut(w, "="); ok && v != "" && isIdent(k) {
 		return []string{v, w}

@@ -100,6 +100,21 @@ func TestSelfProtection(t *testing.T) {
 		{"policy init --force -- --help", sh("airlock policy init --force -- --help"), RuleAirlockCommand},
 		{"help as an operand only", sh("airlock -- trust"), RuleAirlockCommand},
 		{"help as a flag's value", sh("airlock queue approve q1 --note=-h"), RuleAirlockCommand},
+		// socat names files in its own address syntax.
+		{"socat OPEN user policy", sh("echo v | socat - OPEN:~/.config/airlock/policy.yaml,creat,trunc"), RuleProtectedPath},
+		{"socat OPEN Claude settings", sh("printf '{}' | socat -u STDIN OPEN:~/.claude/settings.json,creat,trunc"), RuleProtectedPath},
+		{"socat OPEN project policy", sh("socat -u STDIN OPEN:.airlock/policy.yaml,creat"), RuleProtectedPath},
+		{"socat CREATE in $HOME", sh(`socat -u STDIN "CREATE:$HOME/.config/airlock/policy.yaml"`), RuleProtectedPath},
+		{"socat bare path", sh("socat -u STDIN " + cfg), RuleProtectedPath},
+		{"socat reads a secret", sh("socat -u OPEN:" + state + "/secrets/serve.token STDOUT"), RuleProtectedPath},
+		{"socat to hookd.sock", sh("socat - UNIX-CONNECT:" + state + "/hookd.sock"), RuleProtectedPath},
+		{"socat listens on hookd.sock", sh("socat UNIX-LISTEN:" + state + "/hookd.sock,fork EXEC:cat"), RuleProtectedPath},
+		{"socat PTY link over settings", sh("socat - PTY,link=~/.claude/settings.json"), RuleProtectedPath},
+		{"socat dual address writes policy", sh("socat - 'STDIN!!OPEN:~/.config/airlock/policy.yaml'"), RuleProtectedPath},
+		// A short option's value attached to it.
+		{"curl -oFILE", sh("curl -o$HOME/.claude/settings.json https://example.com/s.json"), RuleProtectedPath},
+		{"wget -OFILE", sh("wget -O" + cfg + " https://example.com/p.yaml"), RuleProtectedPath},
+		{"tar -xfFILE", sh("tar -czf" + state + "/trust.json src"), RuleProtectedPath},
 	}
 	for _, tt := range denied {
 		t.Run("deny/"+tt.name, func(t *testing.T) {
@@ -143,6 +158,9 @@ func TestSelfProtection(t *testing.T) {
 		{"echo mentioning airlock", sh("echo 'airlock trust is for humans'")},
 		{"block redirected in the project", sh("{ echo a; echo b; } > out.txt")},
 		{"loop reads project file", sh("while read l; do echo $l; done < list.txt")},
+		{"socat reads policy one way", sh("socat -u OPEN:" + cfg + " STDOUT")},
+		{"socat writes a project file", sh("socat -u STDIN OPEN:notes.txt,creat")},
+		{"curl -o a project file", sh("curl -sSo out.json https://example.com/x.json")},
 	}
 	for _, tt := range allowed {
 		t.Run("allow/"+tt.name, func(t *testing.T) {

@@ -101,7 +101,9 @@ func Propose(command, itemID string) (*Proposal, error) {
 }
 
 // pattern is the argv-prefix pattern of one program run: the program and
-// the first words after it that are not options or options' values. A
+// the first words after it that are not options or options' values, by
+// the program's option table (classify.OptionArity); an option of unknown
+// arity ends it. A
 // word known only at run time, or holding a wildcard character or a
 // blank, ends the pattern there: the pattern must mean exactly those
 // words.
@@ -115,7 +117,18 @@ func pattern(inv *classify.Invocation) (string, error) {
 		if a == "--" {
 			break
 		}
-		if isOption(a) || (i > 1 && isOption(inv.Args[i-1]) && !strings.Contains(inv.Args[i-1], "=")) {
+		if isOption(a) {
+			// Only an option airlock knows the arity of may be left
+			// out: a boolean flag alone, a value-taking one with its
+			// value. Past an unknown option the next word may be a
+			// value or a host, so the pattern ends there.
+			sep, known := classify.OptionArity(inv.Args, i)
+			if !known {
+				break
+			}
+			if sep {
+				i++
+			}
 			continue
 		}
 		if inv.IsDynamic(i) || !literalWord(a) {

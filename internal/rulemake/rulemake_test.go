@@ -23,6 +23,16 @@ func TestPropose(t *testing.T) {
 		// A held word with a wildcard or a computed word ends the pattern.
 		{cmd: "git push 'orig*' main", want: []string{"git push"}},
 		{cmd: "git push $REMOTE main", want: []string{"git push"}},
+		// A boolean flag's next word is not its value: it stays in the
+		// pattern. An option of unknown arity ends the pattern.
+		{cmd: "git push -q origin main", want: []string{"git push origin"}},
+		{cmd: "git push -o ci.skip origin main", want: []string{"git push origin"}},
+		{cmd: "curl -s https://hooks.slack.example/services/T1/B2 -d ok", want: []string{"curl https://hooks.slack.example/services/T1/B2"}},
+		{cmd: "ssh -v deploy@prod.example uptime", want: []string{"ssh deploy@prod.example uptime"}},
+		{cmd: "scp -q build.tar deploy@prod.example:/srv/", want: []string{"scp build.tar deploy@prod.example:/srv/"}},
+		{cmd: "ssh -i key.pem deploy@prod.example uptime", want: []string{"ssh deploy@prod.example uptime"}},
+		{cmd: "git push --frobnicate origin main", want: []string{"git push"}},
+		{cmd: "curl --weird-flag x https://e.example -d y", want: []string{"curl"}},
 		{cmd: "git push --force origin main", err: ErrDestructive},
 		{cmd: "rm -rf /", err: ErrDestructive},
 		{cmd: "$(which git) push origin", err: ErrOpaque},

@@ -113,7 +113,7 @@ func stopHookd(e *env, sock, exe string) int {
 	defer c.Close()
 	pid, err := c.Peer()
 	if err == nil {
-		err = syscall.Kill(pid, syscall.SIGTERM)
+		err = terminate(pid)
 	}
 	if err != nil {
 		return fail(e.stderr, fmt.Errorf("stopping the service: %w", err))

@@ -23,3 +23,6 @@ func inDir(dir string) error {
 	}
 	return syscall.Chdir(dir)
 }
+
+// terminate asks the service with process id pid to stop.
+func terminate(pid int) error { return syscall.Kill(pid, syscall.SIGTERM) }

@@ -1588,7 +1588,7 @@ var pyPublishSpec = &Spec{
 	Examples: []Example{
 		{"twine upload dist/*", "external"},
 		{"twine upload -r testpypi dist/*", "external"},
-		{"twine upload --repository-url https://upload.pypi.org/legacy/ dist/*", "external"},
+		{"twine upload --repository-url https://upload.example.test/legacy/ dist/*", "external"},
 		{"twine register dist/x.whl", "external"},
 		{"twine check dist/*", "local"},
 		{"twine upload --help", "local"},

@@ -22,6 +22,7 @@ pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$out"; }
 trap cleanup EXIT
 CGO_ENABLED=0 go build -o "$out/airlock" ./cmd/airlock
+CGO_ENABLED=0 go build -o "$out/airlock-serve" ./cmd/airlock-serve
 go build -o "$out/genjournal" ./bench/genjournal
 "$out/genjournal" -n "$events" -dir "$out/state/journal"
 export AIRLOCK_HOME="$out/state" HOME="$out/home" AIRLOCK_MODE=unattended

@@ -46,7 +46,7 @@ var allowedEdges = map[string][]string{
 	"internal/pipeline":  {"internal/agent", "internal/classify", "internal/mcp/guard", "internal/policy", "internal/vocab"},
 
 	// Entry points: they translate onto the pipeline.
-	"internal/agent/claudecode": {"internal/agent", "internal/agent/toolcall", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
+	"internal/agent/claudecode": {"internal/agent", "internal/jsonedit", "internal/agent/toolcall", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
 	// The other agents: one shared tool-call translator, one runner
 	// (deadline, recover, the pipeline), one package per wire format.
 	// Agents that speak Claude Code's format, or extend another's tool

@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"fmt"
+	"github.com/airlock-dev/airlock/internal/jsonedit"
 	"strings"
 )
 
@@ -54,13 +55,13 @@ func isOurs(command string) bool {
 	return ok && (rest == "" || rest[0] == ' ')
 }
 
-func handler(exe string, h hookSpec) *object {
-	o := newObject()
-	o.set("type", "command")
-	o.set("command", HookCommand(exe, h.event))
+func handler(exe string, h hookSpec) *jsonedit.Object {
+	o := jsonedit.NewObject()
+	o.Set("type", "command")
+	o.Set("command", HookCommand(exe, h.event))
 	if h.block {
-		o.set("timeout", jsonInt(preToolUseTimeout))
-		o.set("onFailure", "block")
+		o.Set("timeout", jsonInt(preToolUseTimeout))
+		o.Set("onFailure", "block")
 	}
 	return o
 }
@@ -71,7 +72,7 @@ func handler(exe string, h hookSpec) *object {
 // it twice changes nothing the second time; an airlock hook calling
 // another binary is replaced.
 func Install(settings []byte, exe string) ([]byte, bool, error) {
-	root, err := parseObject(settings)
+	root, err := jsonedit.Parse(settings)
 	if err != nil {
 		return nil, false, fmt.Errorf("reading settings: %w", err)
 	}
@@ -82,7 +83,7 @@ func Install(settings []byte, exe string) ([]byte, bool, error) {
 	changed := false
 	for _, h := range installed {
 		want := HookCommand(exe, h.event)
-		groups, _ := hooks.get(h.event)
+		groups, _ := hooks.Get(h.event)
 		list, ok := groups.([]any)
 		if groups != nil && !ok {
 			return nil, false, fmt.Errorf("settings: hooks.%s is not a list", h.event)
@@ -91,25 +92,25 @@ func Install(settings []byte, exe string) ([]byte, bool, error) {
 			continue
 		}
 		list = removeOurs(list)
-		g := newObject()
+		g := jsonedit.NewObject()
 		if h.matcher != "" {
-			g.set("matcher", h.matcher)
+			g.Set("matcher", h.matcher)
 		}
-		g.set("hooks", []any{handler(exe, h)})
-		hooks.set(h.event, append(list, g))
+		g.Set("hooks", []any{handler(exe, h)})
+		hooks.Set(h.event, append(list, g))
 		changed = true
 	}
 	if !changed {
 		return settings, false, nil
 	}
-	out, err := marshal(root)
+	out, err := jsonedit.Marshal(root)
 	return out, true, err
 }
 
 // Uninstall removes airlock's hooks, and the groups, event lists and hooks
 // object that only held them.
 func Uninstall(settings []byte) ([]byte, bool, error) {
-	root, err := parseObject(settings)
+	root, err := jsonedit.Parse(settings)
 	if err != nil {
 		return nil, false, fmt.Errorf("reading settings: %w", err)
 	}
@@ -118,8 +119,8 @@ func Uninstall(settings []byte) ([]byte, bool, error) {
 		return settings, false, err
 	}
 	changed := false
-	for _, event := range append([]string(nil), hooks.keys...) {
-		groups, _ := hooks.get(event)
+	for _, event := range hooks.Keys() {
+		groups, _ := hooks.Get(event)
 		list, ok := groups.([]any)
 		if !ok {
 			continue
@@ -130,25 +131,25 @@ func Uninstall(settings []byte) ([]byte, bool, error) {
 		kept := removeOurs(list)
 		changed = true
 		if len(kept) == 0 {
-			hooks.del(event)
+			hooks.Del(event)
 		} else {
-			hooks.set(event, kept)
+			hooks.Set(event, kept)
 		}
 	}
 	if !changed {
 		return settings, false, nil
 	}
-	if len(hooks.keys) == 0 {
-		root.del("hooks")
+	if hooks.Len() == 0 {
+		root.Del("hooks")
 	}
-	out, err := marshal(root)
+	out, err := jsonedit.Marshal(root)
 	return out, true, err
 }
 
 // Installed lists the events whose hooks in a settings file run airlock,
 // with the commands they run.
 func Installed(settings []byte) (map[string][]string, error) {
-	root, err := parseObject(settings)
+	root, err := jsonedit.Parse(settings)
 	if err != nil {
 		return nil, err
 	}
@@ -157,8 +158,8 @@ func Installed(settings []byte) (map[string][]string, error) {
 		return nil, err
 	}
 	out := map[string][]string{}
-	for _, event := range hooks.keys {
-		groups, _ := hooks.get(event)
+	for _, event := range hooks.Keys() {
+		groups, _ := hooks.Get(event)
 		list, _ := groups.([]any)
 		for _, g := range list {
 			for _, c := range ourCommands(g) {
@@ -169,17 +170,17 @@ func Installed(settings []byte) (map[string][]string, error) {
 	return out, nil
 }
 
-func hooksOf(root *object, create bool) (*object, error) {
-	v, ok := root.get("hooks")
+func hooksOf(root *jsonedit.Object, create bool) (*jsonedit.Object, error) {
+	v, ok := root.Get("hooks")
 	if !ok {
 		if !create {
 			return nil, nil
 		}
-		h := newObject()
-		root.set("hooks", h)
+		h := jsonedit.NewObject()
+		root.Set("hooks", h)
 		return h, nil
 	}
-	h, ok := v.(*object)
+	h, ok := v.(*jsonedit.Object)
 	if !ok {
 		return nil, fmt.Errorf("settings: \"hooks\" is not an object")
 	}
@@ -201,21 +202,21 @@ func hasExact(list []any, command string, h hookSpec) bool {
 }
 
 func groupMatcher(g any) string {
-	o, _ := g.(*object)
+	o, _ := g.(*jsonedit.Object)
 	if o == nil {
 		return ""
 	}
-	m, _ := o.get("matcher")
+	m, _ := o.Get("matcher")
 	s, _ := m.(string)
 	return s
 }
 
 func ourCommands(g any) []string {
-	o, _ := g.(*object)
+	o, _ := g.(*jsonedit.Object)
 	if o == nil {
 		return nil
 	}
-	hv, _ := o.get("hooks")
+	hv, _ := o.Get("hooks")
 	hs, _ := hv.([]any)
 	var out []string
 	for _, h := range hs {
@@ -227,12 +228,12 @@ func ourCommands(g any) []string {
 }
 
 func commandOf(h any) (string, bool) {
-	ho, _ := h.(*object)
+	ho, _ := h.(*jsonedit.Object)
 	if ho == nil {
 		return "", false
 	}
-	t, _ := ho.get("type")
-	c, _ := ho.get("command")
+	t, _ := ho.Get("type")
+	c, _ := ho.Get("command")
 	cs, ok := c.(string)
 	return cs, ok && t == "command"
 }
@@ -242,12 +243,12 @@ func commandOf(h any) (string, bool) {
 func removeOurs(list []any) []any {
 	var kept []any
 	for _, g := range list {
-		o, _ := g.(*object)
+		o, _ := g.(*jsonedit.Object)
 		if o == nil || len(ourCommands(g)) == 0 {
 			kept = append(kept, g)
 			continue
 		}
-		hv, _ := o.get("hooks")
+		hv, _ := o.Get("hooks")
 		hs, _ := hv.([]any)
 		var rest []any
 		for _, h := range hs {
@@ -257,7 +258,7 @@ func removeOurs(list []any) []any {
 			rest = append(rest, h)
 		}
 		if len(rest) > 0 {
-			o.set("hooks", rest)
+			o.Set("hooks", rest)
 			kept = append(kept, o)
 		}
 	}
@@ -274,4 +275,4 @@ func touched(list []any) bool {
 	return false
 }
 
-func jsonInt(n int) any { return jsonNumber(fmt.Sprint(n)) }
+func jsonInt(n int) any { return jsonedit.Number(fmt.Sprint(n)) }

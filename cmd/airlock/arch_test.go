@@ -22,6 +22,7 @@ var allowedEdges = map[string][]string{
 	// Leaves.
 	"internal/vocab":         nil,
 	"internal/safefile":      nil,
+	"internal/statefile":     nil,
 	"internal/argv":          nil,
 	"internal/render":        nil,
 	"internal/clierror":      nil,
@@ -38,7 +39,7 @@ var allowedEdges = map[string][]string{
 
 	// What an entry point hands over, and the journal that keeps it.
 	"internal/agent":   {"internal/policy"},
-	"internal/journal": {"internal/agent", "internal/render", "internal/safefile", "internal/vocab"},
+	"internal/journal": {"internal/agent", "internal/render", "internal/safefile", "internal/statefile", "internal/vocab"},
 
 	// The stages and the pipeline that orders them.
 	"internal/mcp/guard": {"internal/agent", "internal/classify", "internal/journal", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy"},
@@ -85,7 +86,7 @@ var allowedEdges = map[string][]string{
 	"internal/serve":            {"internal/journal", "internal/render", "internal/rulemake"},
 	"internal/serve/servecmd":   {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
 	"internal/notify/config":    {"internal/journal", "internal/policy"},
-	"internal/notify":           {"internal/journal", "internal/notify/config", "internal/policy", "internal/render"},
+	"internal/notify":           {"internal/journal", "internal/notify/config", "internal/policy", "internal/render", "internal/statefile"},
 	"internal/notify/notifycmd": {"internal/clierror", "internal/journal", "internal/notify", "internal/policy", "internal/render"},
 	"internal/notify/ntfytest":  nil,
 
@@ -140,6 +141,7 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/policy", "internal/pipeline", "the pipeline runs the policy, not the reverse"},
 	{"internal/vocab", "internal/", "the vocabulary is the leaf everyone imports"},
 	{"internal/safefile", "internal/", "a leaf every package that keeps a file may use"},
+	{"internal/statefile", "internal/", "a leaf every package that keeps a file in the state directory may use"},
 	{"internal/pipeline", "internal/mcp/proxy", "the proxy links the MCP SDK, which the hook binary must not (it runs on every tool call)"},
 	{"internal/pipeline", "internal/agent/", "the pipeline serves every adapter and knows none of them"},
 }

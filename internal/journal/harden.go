@@ -3,6 +3,7 @@ package journal
 import (
 	"errors"
 	"fmt"
+	"github.com/airlock-dev/airlock/internal/statefile"
 	"io/fs"
 	"os"
 )
@@ -31,9 +32,9 @@ func (e *UnsafeError) Unwrap() error { return ErrUnsafe }
 // symlink at its last component, refuses anything but a regular file that
 // belongs to this user, and narrows a mode wider than 0600.
 func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|openFlags, perm)
+	f, err := os.OpenFile(path, flag|statefile.OpenFlags, perm)
 	if err != nil {
-		if isSymlinkRefusal(err) {
+		if statefile.IsSymlinkRefusal(err) {
 			return nil, &UnsafeError{Path: path, Reason: "is a symlink"}
 		}
 		return nil, err
@@ -54,7 +55,7 @@ func checkOpened(f *os.File, path string) error {
 	if !st.Mode().IsRegular() {
 		return &UnsafeError{Path: path, Reason: "is not a regular file"}
 	}
-	if uid, ok := fileOwner(st); ok && uid != os.Geteuid() {
+	if uid, ok := statefile.Owner(st); ok && uid != os.Geteuid() {
 		return &UnsafeError{Path: path, Reason: fmt.Sprintf("belongs to user %d, not to you", uid)}
 	}
 	if st.Mode().Perm()&0o077 != 0 {
@@ -82,7 +83,7 @@ func safeDir(dir string) error {
 	case !st.IsDir():
 		return &UnsafeError{Path: dir, Reason: "is not a directory"}
 	}
-	if uid, ok := fileOwner(st); ok && uid != os.Geteuid() {
+	if uid, ok := statefile.Owner(st); ok && uid != os.Geteuid() {
 		return &UnsafeError{Path: dir, Reason: fmt.Sprintf("belongs to user %d, not to you", uid)}
 	}
 	if st.Mode().Perm() != 0o700 {

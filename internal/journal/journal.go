@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/airlock-dev/airlock/internal/statefile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -185,10 +186,17 @@ func (j *Journal) locked(fn func(w *writer) error) error {
 		return fmt.Errorf("journal lock: %w", err)
 	}
 	defer lock.Close()
-	if err := lockFile(lock); err != nil {
+	if err := statefile.Lock(lock); err != nil {
+		if errors.Is(err, statefile.ErrNoLock) {
+			// Without a lock, concurrent hook processes could interleave
+			// or lose events (invariant 4), so nothing is recorded here,
+			// and a hook that cannot record refuses the action: it fails
+			// closed.
+			return fmt.Errorf("journal lock: %w, so airlock records nothing here and refuses every action it would have to record", err)
+		}
 		return fmt.Errorf("journal lock: %w", err)
 	}
-	defer unlockFile(lock)
+	defer statefile.Unlock(lock)
 
 	w := &writer{j: j, macOK: j.macChecker()}
 	if err := w.open(); err != nil {

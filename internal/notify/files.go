@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/airlock-dev/airlock/internal/statefile"
 	"io"
 	"io/fs"
 	"os"
@@ -35,7 +36,7 @@ func safeDir(dir string) error {
 	case !st.IsDir():
 		return fmt.Errorf("%w: %s is not a directory", ErrUnsafe, dir)
 	}
-	if uid, ok := fileOwner(st); ok && uid != os.Geteuid() {
+	if uid, ok := statefile.Owner(st); ok && uid != os.Geteuid() {
 		return fmt.Errorf("%w: %s belongs to user %d", ErrUnsafe, dir, uid)
 	}
 	if st.Mode().Perm()&0o077 != 0 {
@@ -47,9 +48,9 @@ func safeDir(dir string) error {
 // openFile opens a state file without following a symlink, and refuses
 // anything but this user's regular file.
 func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|openFlags, perm)
+	f, err := os.OpenFile(path, flag|statefile.OpenFlags, perm)
 	if err != nil {
-		if isSymlinkRefusal(err) {
+		if statefile.IsSymlinkRefusal(err) {
 			return nil, fmt.Errorf("%w: %s is a symlink", ErrUnsafe, path)
 		}
 		return nil, err
@@ -59,7 +60,7 @@ func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
 		err = fmt.Errorf("%w: %s is not a regular file", ErrUnsafe, path)
 	}
 	if err == nil {
-		if uid, ok := fileOwner(st); ok && uid != os.Geteuid() {
+		if uid, ok := statefile.Owner(st); ok && uid != os.Geteuid() {
 			err = fmt.Errorf("%w: %s belongs to user %d", ErrUnsafe, path, uid)
 		}
 	}
@@ -135,9 +136,15 @@ func withLock(dir string, fn func() error) error {
 		return err
 	}
 	defer f.Close()
-	if err := lockFile(f); err != nil {
+	if err := statefile.Lock(f); err != nil {
+		if errors.Is(err, statefile.ErrNoLock) {
+			// Without file locking two watchers could both use one
+			// nonce, so the watcher does not run here: it fails
+			// closed, like the journal.
+			return fmt.Errorf("notify: %w", err)
+		}
 		return err
 	}
-	defer unlockFile(f)
+	defer statefile.Unlock(f)
 	return fn()
 }

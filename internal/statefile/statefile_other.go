@@ -1,0 +1,23 @@
+//go:build !unix
+
+package statefile
+
+import (
+	"io/fs"
+	"os"
+)
+
+// OpenFlags adds nothing: this system has no O_NOFOLLOW.
+const OpenFlags = 0
+
+// IsSymlinkRefusal is always false here: opens follow symlinks.
+func IsSymlinkRefusal(error) bool { return false }
+
+// Owner does not know the owner here.
+func Owner(fs.FileInfo) (int, bool) { return 0, false }
+
+// Lock always fails here (ErrNoLock), so callers fail closed.
+func Lock(*os.File) error { return ErrNoLock }
+
+// Unlock does nothing here.
+func Unlock(*os.File) {}

@@ -1,0 +1,40 @@
+//go:build unix
+
+package statefile
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// OpenFlags are added to every open in the state directory: the last
+// component is never followed if it is a symlink, and the descriptor does
+// not leak into programs airlock runs.
+const OpenFlags = syscall.O_NOFOLLOW | syscall.O_CLOEXEC
+
+// IsSymlinkRefusal reports whether an open failed because O_NOFOLLOW met
+// a symlink.
+func IsSymlinkRefusal(err error) bool { return errors.Is(err, syscall.ELOOP) }
+
+// Owner returns the user id that owns a file, when the system says.
+func Owner(st fs.FileInfo) (int, bool) {
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		return int(sys.Uid), true
+	}
+	return 0, false
+}
+
+// Lock takes an exclusive advisory lock on f, waiting for it.
+func Lock(f *os.File) error {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		if !errors.Is(err, syscall.EINTR) {
+			return err
+		}
+	}
+}
+
+// Unlock releases the lock Lock took.
+func Unlock(f *os.File) { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }

@@ -138,11 +138,8 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.HookName == "" {
-		return nil, hookrun.Malformed(Name, "missing hookName")
-	}
-	if event != "" && in.HookName != event {
-		return &hookrun.Request{Native: in.HookName}, hookrun.Malformed(Name, "a %s event to a hook installed for %s", in.HookName, event)
+	if r, err := hookrun.CheckEvent(Name, "hookName", in.HookName, event); err != nil {
+		return r, err
 	}
 	req := &hookrun.Request{Native: in.HookName, Event: Events[in.HookName], Session: in.TaskID, Raw: raw}
 	if len(in.WorkspaceRoots) > 0 {

@@ -94,11 +94,8 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.HookEventName == "" {
-		return nil, hookrun.Malformed(Name, "missing hook_event_name")
-	}
-	if event != "" && in.HookEventName != event {
-		return &hookrun.Request{Native: in.HookEventName}, hookrun.Malformed(Name, "a %s event to a hook installed for %s", in.HookEventName, event)
+	if r, err := hookrun.CheckEvent(Name, "hook_event_name", in.HookEventName, event); err != nil {
+		return r, err
 	}
 	cwd := in.Cwd
 	if cwd == "" && len(in.WorkspaceRoots) > 0 {

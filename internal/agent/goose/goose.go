@@ -115,11 +115,8 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.Event == "" {
-		return nil, hookrun.Malformed(Name, "missing event")
-	}
-	if event != "" && in.Event != event {
-		return &hookrun.Request{Native: in.Event}, hookrun.Malformed(Name, "a %s event to a hook installed for %s", in.Event, event)
+	if r, err := hookrun.CheckEvent(Name, "event", in.Event, event); err != nil {
+		return r, err
 	}
 	cwd := in.WorkingDir
 	if cwd == "" {

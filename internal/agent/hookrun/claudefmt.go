@@ -58,11 +58,8 @@ func (f *ClaudeFormat) Decode(event string, data []byte) (*Request, error) {
 	if err != nil {
 		return nil, err
 	}
-	if in.HookEventName == "" {
-		return nil, Malformed(f.Agent, "missing hook_event_name")
-	}
-	if event != "" && in.HookEventName != event {
-		return &Request{Native: in.HookEventName}, Malformed(f.Agent, "a %s event to a hook installed for %s", in.HookEventName, event)
+	if r, err := CheckEvent(f.Agent, "hook_event_name", in.HookEventName, event); err != nil {
+		return r, err
 	}
 	req := &Request{Native: in.HookEventName, Event: f.Events[in.HookEventName], Session: in.SessionID,
 		Cwd: in.Cwd, ToolUseID: in.ToolUseID, Input: in.ToolInput, Prompt: in.Prompt, Raw: raw}

@@ -140,6 +140,21 @@ func Malformed(agent, format string, args ...any) error {
 	return &InputError{Agent: agent, Err: ErrMalformed, Detail: fmt.Sprintf(format, args...)}
 }
 
+// CheckEvent checks the event name an input carries (field names the
+// wire field, for the message) against the event the hook was installed
+// for ("" when it was not told). A missing name, or another event than
+// the installed one, is malformed; the second returns a Request naming
+// the event it carried, so the reply can still be worded for it.
+func CheckEvent(agent, field, got, installed string) (*Request, error) {
+	if got == "" {
+		return nil, Malformed(agent, "missing %s", field)
+	}
+	if installed != "" && got != installed {
+		return &Request{Native: got}, Malformed(agent, "a %s event to a hook installed for %s", got, installed)
+	}
+	return nil, nil
+}
+
 // Runner runs events of one adapter.
 type Runner struct {
 	Adapter Adapter

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/airlock-dev/airlock/internal/render"
 	"io"
 	"os"
 	"os/exec"
@@ -132,25 +133,28 @@ func printDoctorAgents(w io.Writer, agents []doctorAgent) {
 		if d.CodexSays != "" {
 			state += " (codex says: " + d.CodexSays + ")"
 		}
-		fmt.Fprintf(w, "  %s (%s): %s\n", d.Agent, d.Scope, state)
+		// Paths, command lines, event names and answers come from files
+		// a cloned repository or an agent may have written: rendered, so
+		// no escape sequence reaches the terminal.
+		fmt.Fprintf(w, "  %s (%s): %s\n", d.Agent, d.Scope, render.Line(state, 1000))
 		for _, f := range d.Files {
-			fmt.Fprintf(w, "    file: %s\n", f)
+			fmt.Fprintf(w, "    file: %s\n", render.Line(f, 1000))
 		}
 		for _, c := range d.Commands {
-			fmt.Fprintf(w, "    runs: %s\n", c)
+			fmt.Fprintf(w, "    runs: %s\n", render.Line(c, 1000))
 		}
 		for _, p := range d.Problems {
-			fmt.Fprintf(w, "    problem: %s\n    fix: %s\n", p.Msg, p.Hint)
+			fmt.Fprintf(w, "    problem: %s\n    fix: %s\n", render.Line(p.Msg, 2000), render.Line(p.Hint, 1000))
 		}
 		if d.SelfTestSkipped != "" {
-			fmt.Fprintf(w, "    self-test skipped: %s\n", d.SelfTestSkipped)
+			fmt.Fprintf(w, "    self-test skipped: %s\n", render.Line(d.SelfTestSkipped, 1000))
 		}
 		for _, t := range d.SelfTest {
 			mark := "ok  "
 			if !t.OK {
 				mark = "FAIL"
 			}
-			fmt.Fprintf(w, "    %s %s: %s\n", mark, t.Name, t.Got)
+			fmt.Fprintf(w, "    %s %s: %s\n", mark, t.Name, render.Line(t.Got, 1000))
 		}
 	}
 }

@@ -23,6 +23,7 @@ var allowedEdges = map[string][]string{
 	"internal/vocab":         nil,
 	"internal/safefile":      nil,
 	"internal/statefile":     nil,
+	"internal/strictyaml":    nil,
 	"internal/argv":          nil,
 	"internal/render":        nil,
 	"internal/clierror":      nil,
@@ -35,14 +36,17 @@ var allowedEdges = map[string][]string{
 	// Program knowledge and the policy.
 	"internal/shell":    {"internal/argv"},
 	"internal/classify": {"internal/argv", "internal/shell"},
-	"internal/policy":   {"internal/classify", "internal/gate/pathglob", "internal/safefile", "internal/vocab"},
+	"internal/policy":   {"internal/classify", "internal/gate/pathglob", "internal/safefile", "internal/strictyaml", "internal/vocab"},
+	// The MCP firewall's own section of the policy file: the policy hands
+	// it each layer's "mcp:" node and never imports it.
+	"internal/mcp/mcpconfig": {"internal/policy", "internal/strictyaml"},
 
 	// What an entry point hands over, and the journal that keeps it.
 	"internal/agent":   {"internal/policy"},
 	"internal/journal": {"internal/agent", "internal/render", "internal/safefile", "internal/statefile", "internal/vocab"},
 
 	// The stages and the pipeline that orders them.
-	"internal/mcp/guard": {"internal/agent", "internal/classify", "internal/journal", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy"},
+	"internal/mcp/guard": {"internal/agent", "internal/classify", "internal/journal", "internal/mcp/mcpconfig", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy"},
 	"internal/gate":      {"internal/argv", "internal/classify", "internal/gate/pathglob", "internal/pipeline", "internal/policy", "internal/safefile", "internal/shell"},
 	"internal/pipeline":  {"internal/agent", "internal/classify", "internal/mcp/guard", "internal/policy", "internal/vocab"},
 
@@ -64,7 +68,7 @@ var allowedEdges = map[string][]string{
 	"internal/agent/kiro":     {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
 	"internal/agent/cursor":   {"internal/agent/hookrun", "internal/agent/toolcall"},
 	"internal/agent/cline":    {"internal/agent/hookrun", "internal/agent/toolcall"},
-	"internal/mcp/proxy":      {"internal/agent", "internal/mcp/guard", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
+	"internal/mcp/proxy":      {"internal/agent", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
 
 	// After the fact: the scanner and the loop runner.
 	// The scanner reads each agent's JSON output through that agent's
@@ -101,11 +105,11 @@ var allowedEdges = map[string][]string{
 		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
 		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
-		"internal/notify/config", "internal/rulemake", "internal/snapshot"},
+		"internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig"},
 	// Installing into the other agents' configuration files.
 	"internal/jsonedit":     nil,
 	"internal/agentinstall": {"internal/jsonedit"},
-	"internal/mcp/mcpcmd": {"internal/agent", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/pin",
+	"internal/mcp/mcpcmd": {"internal/agent", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
 	"cmd/airlock":        {"internal/cli"},
 	"cmd/airlock-mcp":    {"internal/mcp/mcpcmd"},
@@ -139,9 +143,11 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/policy", "internal/agent/", "the policy decides for every entry point; it knows none of them"},
 	{"internal/policy", "internal/cli", "the policy is a library; the command line uses it, not the reverse"},
 	{"internal/policy", "internal/pipeline", "the pipeline runs the policy, not the reverse"},
+	{"internal/policy", "internal/mcp/", "the MCP firewall owns its schema and decides MCP calls; the policy hands it the mcp: section (policy.MCPSchema)"},
 	{"internal/vocab", "internal/", "the vocabulary is the leaf everyone imports"},
 	{"internal/safefile", "internal/", "a leaf every package that keeps a file may use"},
 	{"internal/statefile", "internal/", "a leaf every package that keeps a file in the state directory may use"},
+	{"internal/strictyaml", "internal/", "a leaf every package that owns a section of the policy file decodes with"},
 	{"internal/pipeline", "internal/mcp/proxy", "the proxy links the MCP SDK, which the hook binary must not (it runs on every tool call)"},
 	{"internal/pipeline", "internal/agent/", "the pipeline serves every adapter and knows none of them"},
 }
@@ -242,6 +248,8 @@ func TestArchitectureRules(t *testing.T) {
 		{"internal/journal", "internal/policy", "does not decide"},
 		{"internal/policy", "internal/agent/claudecode", "knows none of them"},
 		{"internal/policy", "internal/cli", "the command line uses it"},
+		{"internal/policy", "internal/mcp/mcpconfig", "owns its schema"},
+		{"internal/strictyaml", "internal/policy", "leaf"},
 		{"internal/pipeline", "internal/mcp/proxy", "MCP SDK"},
 		{"internal/vocab", "internal/render", "leaf"},
 		{"internal/render", "internal/journal", "not in allowedEdges"},

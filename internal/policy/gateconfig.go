@@ -10,6 +10,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/airlock-dev/airlock/internal/gate/pathglob"
+
+	"github.com/airlock-dev/airlock/internal/strictyaml"
 )
 
 // GateConfig is the policy's "gate:" section: the settings of the
@@ -85,70 +87,70 @@ type gateDoc struct {
 func (g *gateDoc) decode(n *yaml.Node) error {
 	flag := func(dst **bool, what string) func(*yaml.Node) error {
 		return func(v *yaml.Node) (err error) {
-			*dst, err = boolean(v, what)
+			*dst, err = strictyaml.Bool(v, what)
 			return err
 		}
 	}
-	return fields(n, "gate", map[string]func(*yaml.Node) error{
+	return strictyaml.Fields(n, "gate", map[string]func(*yaml.Node) error{
 		"enabled":      flag(&g.enabled, "gate.enabled"),
 		"routine_bash": flag(&g.routineBash, "gate.routine_bash"),
 		"full_denials": func(v *yaml.Node) error {
-			s, err := scalar(v, "gate.full_denials")
+			s, err := strictyaml.Scalar(v, "gate.full_denials")
 			if err != nil {
 				return err
 			}
 			n, err := strconv.Atoi(s)
 			if err != nil || n < 0 {
-				return errAt(v.Line, ErrBadValue, "gate.full_denials must be a whole number, 0 or more, not %q", s)
+				return strictyaml.At(v.Line, ErrBadValue, "gate.full_denials must be a whole number, 0 or more, not %q", s)
 			}
 			g.fullDenials = &n
 			return nil
 		},
 		"evidence_window": func(v *yaml.Node) error {
-			s, err := scalar(v, "gate.evidence_window")
+			s, err := strictyaml.Scalar(v, "gate.evidence_window")
 			if err != nil {
 				return err
 			}
 			d, err := time.ParseDuration(s)
 			if err != nil || d <= 0 {
-				return errAt(v.Line, ErrBadValue, "gate.evidence_window must be a positive duration such as 30m or 1h, not %q", s)
+				return strictyaml.At(v.Line, ErrBadValue, "gate.evidence_window must be a positive duration such as 30m or 1h, not %q", s)
 			}
 			g.evidenceWindow = d
 			return nil
 		},
 		"extra_destructive": func(v *yaml.Node) error {
-			list, err := stringList(v, "gate.extra_destructive")
+			list, err := strictyaml.StringList(v, "gate.extra_destructive")
 			if err != nil {
 				return err
 			}
 			for _, re := range list {
 				if _, err := CompileGateRegexp(re); err != nil {
-					return errAt(v.Line, ErrBadValue, "gate.extra_destructive: %v", err)
+					return strictyaml.At(v.Line, ErrBadValue, "gate.extra_destructive: %v", err)
 				}
 			}
 			g.extraDestructive = list
 			return nil
 		},
 		"exempt_globs": func(v *yaml.Node) error {
-			list, err := stringList(v, "gate.exempt_globs")
+			list, err := strictyaml.StringList(v, "gate.exempt_globs")
 			if err != nil {
 				return err
 			}
 			for _, glob := range list {
 				if _, err := pathglob.Compile(glob); err != nil {
-					return errAt(v.Line, ErrBadValue, "gate.exempt_globs: %v", err)
+					return strictyaml.At(v.Line, ErrBadValue, "gate.exempt_globs: %v", err)
 				}
 			}
 			g.exemptGlobs = list
 			return nil
 		},
 		"state_dir": func(v *yaml.Node) error {
-			s, err := scalar(v, "gate.state_dir")
+			s, err := strictyaml.Scalar(v, "gate.state_dir")
 			if err != nil {
 				return err
 			}
 			if s == "" {
-				return errAt(v.Line, ErrBadValue, "gate.state_dir must not be empty")
+				return strictyaml.At(v.Line, ErrBadValue, "gate.state_dir must not be empty")
 			}
 			g.stateDir = s
 			return nil

@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/airlock-dev/airlock/internal/strictyaml"
 )
 
 // Options say where to look for policy files and what to protect.
@@ -22,6 +24,13 @@ type Options struct {
 	// Protect lists more files the agent must not change, such as the
 	// agent settings files airlock's hooks are installed in.
 	Protect []string
+	// MCP makes the schema of the "mcp:" section (mcpconfig.Schema),
+	// which the MCP firewall owns. With it, Load compiles every layer's
+	// section and a mistake there fails the load with the file's other
+	// mistakes; every caller that decides tool calls sets it. Without it
+	// the sections are kept as written, and mcpconfig.Of compiles them
+	// when asked.
+	MCP func() MCPSchema
 }
 
 // Policy is the compiled policy in effect: decide actions with Decide.
@@ -47,8 +56,10 @@ type Policy struct {
 	Paths Paths
 	// Gate configures the fact-forcing gate (the "gate:" section).
 	Gate GateConfig
-	// MCP is the "mcp:" section: MCP tool classes, contacts and limits.
-	MCP MCP
+	// MCP is the "mcp:" section of each layer: MCP tool classes,
+	// contacts and limits, whose schema internal/mcp/mcpconfig owns (read
+	// it with mcpconfig.Of).
+	MCP MCPSections
 	// Notify is the user's "notify:" section as written, nil when there
 	// is none; internal/notify decodes it (Section).
 	Notify *Section
@@ -105,6 +116,11 @@ func Load(o Options) (*Policy, error) {
 	}
 	paths := PathsFrom(getenv)
 	p := &Policy{Paths: paths, home: paths.Home}
+	var mcp MCPSchema
+	if o.MCP != nil {
+		mcp = o.MCP()
+		p.MCP.Schema = mcp
+	}
 	for m := Mode(0); m < numModes; m++ {
 		p.Tables[m] = DefaultTable(m)
 	}
@@ -121,16 +137,16 @@ func Load(o Options) (*Policy, error) {
 
 	projectRoot := FindProjectRoot(o.ProjectDir, o.Cwd)
 	if paths.Explicit != "" {
-		if err := p.apply(paths.Explicit, User, true, nil); err != nil {
+		if err := p.apply(paths.Explicit, User, true, nil, mcp); err != nil {
 			return nil, err
 		}
 	} else {
 		// A mistake in the user's file does not hide those of the
 		// project's: both are read, and every mistake is returned.
-		userErr := p.apply(paths.UserFile, User, false, nil)
+		userErr := p.apply(paths.UserFile, User, false, nil, mcp)
 		var projectErr error
 		if projectRoot != "" {
-			projectErr = p.applyProject(filepath.Join(projectRoot, ProjectFile))
+			projectErr = p.applyProject(filepath.Join(projectRoot, ProjectFile), mcp)
 		}
 		if err := errors.Join(userErr, projectErr); err != nil {
 			return nil, err
@@ -172,18 +188,18 @@ func (p *Policy) Table(m Mode) Table {
 }
 
 // applyProject applies the project file with the authority its trust gives.
-func (p *Policy) applyProject(file string) error {
+func (p *Policy) applyProject(file string, mcp MCPSchema) error {
 	trust, err := LoadTrust(p.Paths.TrustFile())
 	if err != nil {
 		return err
 	}
-	return p.apply(file, Project, false, trust)
+	return p.apply(file, Project, false, trust, mcp)
 }
 
 // apply reads one file and merges it into p. trust is nil for files with
 // the user's authority; for a project file it decides whether the file may
-// loosen.
-func (p *Policy) apply(file string, origin Origin, required bool, trust *TrustStore) error {
+// loosen. mcp, when not nil, compiles the "mcp:" sections.
+func (p *Policy) apply(file string, origin Origin, required bool, trust *TrustStore, mcp MCPSchema) error {
 	layer := Layer{Origin: origin, File: file}
 	data, err := os.ReadFile(file)
 	switch {
@@ -204,7 +220,7 @@ func (p *Policy) apply(file string, origin Origin, required bool, trust *TrustSt
 			layer.Status = Changed
 		}
 	}
-	doc, err := parseFile(file, data)
+	doc, err := parseLayer(file, data, mcp)
 	if err != nil {
 		return err
 	}
@@ -245,7 +261,7 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 	if err := p.mergeNotify(doc.notify, origin, file); err != nil {
 		errs = append(errs, err)
 	}
-	if err := p.mergeMCP(doc.mcp, file, authority); err != nil {
+	if err := p.keepMCP(doc.mcp, doc.mcpMerge, file, authority); err != nil {
 		errs = append(errs, err)
 	}
 	seen := map[string]bool{}
@@ -258,9 +274,9 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 		seen[d.id] = true
 		r, err := compileRule(d, origin, file, p.home)
 		if err != nil {
-			var le *lineError
+			var le *strictyaml.LineError
 			if !errors.As(err, &le) {
-				err = &lineError{line: d.line, err: err}
+				err = &strictyaml.LineError{Line: d.line, Err: err}
 			}
 			errs = append(errs, err)
 			continue
@@ -269,7 +285,7 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 		p.Rules = append(p.Rules, r)
 	}
 	if len(errs) > 0 {
-		return 0, inFile(file, errors.Join(errs...))
+		return 0, strictyaml.InFile(file, errors.Join(errs...))
 	}
 	return len(doc.rules), nil
 }

@@ -1,6 +1,10 @@
 package policy
 
-import "gopkg.in/yaml.v3"
+import (
+	"gopkg.in/yaml.v3"
+
+	"github.com/airlock-dev/airlock/internal/strictyaml"
+)
 
 // This file holds where the "notify:" section may come from. Its schema
 // belongs to internal/notify, which decodes Section; policy only decides
@@ -27,7 +31,7 @@ func (p *Policy) mergeNotify(n *yaml.Node, origin Origin, file string) error {
 		return nil
 	}
 	if origin != User {
-		return errAt(n.Line, ErrBadValue, "notify: is read from the user's policy file only (%s); a project's file may not say where held actions are sent", describeUserFile(p.Paths))
+		return strictyaml.At(n.Line, ErrBadValue, "notify: is read from the user's policy file only (%s); a project's file may not say where held actions are sent", describeUserFile(p.Paths))
 	}
 	p.Notify = &Section{File: file, Node: n}
 	return nil

@@ -8,6 +8,8 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/airlock-dev/airlock/internal/classify"
+
+	"github.com/airlock-dev/airlock/internal/strictyaml"
 )
 
 // Origin says which layer a rule or setting came from.
@@ -82,17 +84,17 @@ func compileRule(d *ruleDoc, origin Origin, file, home string) (*Rule, error) {
 	for _, c := range d.match.command {
 		p, err := compileCommand(c)
 		if err != nil {
-			return nil, errAt(d.match.line, ErrBadValue, "rule %q: %v", d.id, err)
+			return nil, strictyaml.At(d.match.line, ErrBadValue, "rule %q: %v", d.id, err)
 		}
 		m.commands = append(m.commands, p)
 	}
 	m.tools, m.hosts = d.match.tool, d.match.host
 	var err error
 	if m.paths, err = compilePaths(d.match.path, home); err != nil {
-		return nil, errAt(d.match.line, ErrBadValue, "rule %q: %v", d.id, err)
+		return nil, strictyaml.At(d.match.line, ErrBadValue, "rule %q: %v", d.id, err)
 	}
 	if m.notPaths, err = compilePaths(d.match.notPath, home); err != nil {
-		return nil, errAt(d.match.line, ErrBadValue, "rule %q: %v", d.id, err)
+		return nil, strictyaml.At(d.match.line, ErrBadValue, "rule %q: %v", d.id, err)
 	}
 	m.tier, m.destructive, m.opaque, m.networkRead = d.match.tier, d.match.destructive, d.match.opaque, d.match.networkRead
 	for _, ex := range d.examples {

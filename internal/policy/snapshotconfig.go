@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/airlock-dev/airlock/internal/strictyaml"
 )
 
 // SnapshotSettings bound the snapshots airlock takes before destruction
@@ -58,19 +60,19 @@ type snapshotDoc struct{ maxMiB, keepDays, keepMiB int }
 func (d *snapshotDoc) decode(n *yaml.Node) error {
 	num := func(dst *int, what string) func(*yaml.Node) error {
 		return func(v *yaml.Node) error {
-			s, err := scalar(v, what)
+			s, err := strictyaml.Scalar(v, what)
 			if err != nil {
 				return err
 			}
 			k, err := strconv.Atoi(s)
 			if err != nil || k <= 0 || k > 1<<20 {
-				return errAt(v.Line, ErrBadValue, "%s must be a whole number from 1 to %d, not %q", what, 1<<20, s)
+				return strictyaml.At(v.Line, ErrBadValue, "%s must be a whole number from 1 to %d, not %q", what, 1<<20, s)
 			}
 			*dst = k
 			return nil
 		}
 	}
-	return fields(n, "snapshots", map[string]func(*yaml.Node) error{
+	return strictyaml.Fields(n, "snapshots", map[string]func(*yaml.Node) error{
 		"max_mib":   num(&d.maxMiB, "snapshots.max_mib"),
 		"keep_days": num(&d.keepDays, "snapshots.keep_days"),
 		"keep_mib":  num(&d.keepMiB, "snapshots.keep_mib"),

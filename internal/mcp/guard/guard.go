@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/classify"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -41,6 +42,9 @@ const (
 	// used by the entry that carries it.
 	RuleApproved = "queue.approved"
 	RuleClass    = "mcp.class"
+	// RuleConfig refuses every call when the "mcp:" section of the
+	// policy has a mistake: the firewall does not guess what it meant.
+	RuleConfig = "mcp.config"
 )
 
 // ListContactsUpTo is the most contact names a refusal lists: a short
@@ -62,7 +66,8 @@ type Call struct {
 
 // Guard decides MCP tool calls.
 type Guard struct {
-	// Policy is the policy in effect; its MCP section configures tools.
+	// Policy is the policy in effect; its "mcp:" section, compiled by
+	// mcpconfig.Of, configures tools.
 	Policy *policy.Policy
 	// History reads back what was decided before (the journal).
 	History History
@@ -78,18 +83,22 @@ type Outcome struct {
 	// Verdict is the decision with its rule and a message for the agent
 	// and the human. Ask means a human must confirm (see Channel).
 	Verdict policy.Verdict
+	// Config is the compiled "mcp:" section the call was decided by, for
+	// what the entry point does with the result (nil when the section
+	// has a mistake, and the call is refused).
+	Config *mcpconfig.Config
 	// Class and Tool are the tool's configuration (Tool nil when the tool
 	// is not listed).
-	Class policy.ToolClass
-	Tool  *policy.MCPTool
+	Class mcpconfig.ToolClass
+	Tool  *mcpconfig.Tool
 	// Channel is how a confirmation is to be asked for, when Verdict is
 	// Ask.
-	Channel policy.Confirm
+	Channel mcpconfig.Confirm
 	// Forward is the arguments to send upstream: recipient names replaced
 	// by the contacts' addresses unless the sink keeps names.
 	Forward json.RawMessage
 	// Recipients are the resolved contacts of a sink call.
-	Recipients []policy.Contact
+	Recipients []mcpconfig.Contact
 	// Text is the sink's text argument, for the confirmation prompt.
 	Text string
 	// Approval is the queue id of a human's out-of-band approval this
@@ -103,16 +112,24 @@ type Outcome struct {
 // state cannot be read: an error reading History denies the call.
 func (g *Guard) Check(mode policy.Mode, c Call) Outcome {
 	now := g.now()
-	m := &g.Policy.MCP
+	m, err := mcpconfig.Of(g.Policy)
+	if err != nil {
+		o := Outcome{Forward: c.Args, Channel: mcpconfig.ConfirmNone}
+		o.Detail = Detail{Server: c.Server, Tool: c.Tool, Class: mcpconfig.ClassUnknown.String(), Phase: "call", ArgsDigest: g.digest(c.Args)}
+		o.Verdict.Mode = mode
+		o.deny(RuleConfig, "the mcp: section of airlock's policy has a mistake ("+err.Error()+"), so airlock refuses MCP tool calls until a human fixes it (airlock policy check)")
+		o.finish(g)
+		return o
+	}
 	cfg, class := m.Tool(c.Server, c.Tool)
-	o := Outcome{Class: class, Tool: cfg, Forward: c.Args}
+	o := Outcome{Config: m, Class: class, Tool: cfg, Forward: c.Args}
 	o.Detail = Detail{Server: c.Server, Tool: c.Tool, Class: class.String(), Phase: "call"}
 	kind := policy.LocalTool
-	if class == policy.ClassUnknown {
+	if class == mcpconfig.ClassUnknown {
 		kind = policy.UnknownTool
 	}
 	o.Verdict = g.Policy.DecideIn(mode, policy.Action{Kind: kind, Tool: policy.ToolName(c.Server, c.Tool)})
-	if class == policy.ClassUnknown && o.Verdict.Decision > policy.Allow && o.Verdict.Rule == "table.unknown" {
+	if class == mcpconfig.ClassUnknown && o.Verdict.Decision > policy.Allow && o.Verdict.Rule == "table.unknown" {
 		o.Verdict.Message = fmt.Sprintf("%s/%s is not classed in the mcp: section of airlock's policy, so a human decides each call (a human can class it as source, sink, private or neutral)", c.Server, c.Tool)
 	}
 	args, err := decodeArgs(c.Args)
@@ -124,11 +141,11 @@ func (g *Guard) Check(mode policy.Mode, c Call) Outcome {
 	}
 	o.Detail.Args = redact(args, m.Redact)
 	o.Detail.ArgsDigest = g.digest(canonical(args))
-	o.Channel = policy.ConfirmElicit
-	if class == policy.ClassSink {
+	o.Channel = mcpconfig.ConfirmElicit
+	if class == mcpconfig.ClassSink {
 		o.Channel = cfg.Confirm
 		if o.Verdict.Decision < policy.Defer {
-			g.sink(c, cfg, args, now, &o)
+			g.sink(m, c, cfg, args, now, &o)
 		}
 	}
 	// A held call a human approved out of band goes through once.
@@ -171,8 +188,7 @@ func (o *Outcome) ask(rule, msg string) {
 }
 
 // sink applies the recipient allowlist, dedup, rate and quarantine.
-func (g *Guard) sink(c Call, cfg *policy.MCPTool, args map[string]any, now time.Time, o *Outcome) {
-	m := &g.Policy.MCP
+func (g *Guard) sink(m *mcpconfig.Config, c Call, cfg *mcpconfig.Tool, args map[string]any, now time.Time, o *Outcome) {
 	name := c.Server + "/" + c.Tool
 
 	// Recipients by contact name only.
@@ -250,7 +266,7 @@ func (g *Guard) sink(c Call, cfg *policy.MCPTool, args map[string]any, now time.
 	o.Text = text
 	recipientKey := make([]string, len(o.Recipients))
 	for i, r := range o.Recipients {
-		recipientKey[i] = policy.NormalizeAddress(r.Address)
+		recipientKey[i] = mcpconfig.NormalizeAddress(r.Address)
 	}
 	sort.Strings(recipientKey)
 	o.Detail.DedupKey = g.digest([]byte(c.Server + "\x00" + c.Tool + "\x00" + strings.Join(recipientKey, ",") + "\x00" + text))
@@ -347,7 +363,7 @@ func approval(past []Past, c Call, digest string, now time.Time) string {
 }
 
 // permitted lists the contact names when the book is short.
-func permitted(m *policy.MCP) string {
+func permitted(m *mcpconfig.Config) string {
 	switch n := len(m.Contacts); {
 	case n == 0:
 		return "The contact book is empty: a human adds contacts under mcp: contacts: in airlock's policy."
@@ -361,7 +377,7 @@ func permitted(m *policy.MCP) string {
 	return "Permitted: " + strings.Join(names, ", ") + "."
 }
 
-func contactNames(cs []policy.Contact) string {
+func contactNames(cs []mcpconfig.Contact) string {
 	names := make([]string, len(cs))
 	for i, c := range cs {
 		names[i] = c.Name

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -46,7 +47,7 @@ func benchPolicy(t testing.TB, n int, extra string) *policy.Policy {
 			return file
 		}
 		return ""
-	}})
+	}, MCP: mcpconfig.Schema})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func args(kv ...string) json.RawMessage {
 func run(t *testing.T, g *Guard, mem *Memory, c Call) Outcome {
 	t.Helper()
 	o := g.Check(policy.Interactive, c)
-	if o.Verdict.Decision == policy.Allow && o.Class == policy.ClassSink {
+	if o.Verdict.Decision == policy.Allow && o.Class == mcpconfig.ClassSink {
 		o.Detail.Sent = true
 	}
 	d, _ := json.Marshal(o.Detail)
@@ -217,7 +218,11 @@ func TestQuarantine(t *testing.T) {
 			}
 			p := benchPolicy(t, 0, extra)
 			if tt.name == "quarantine off" {
-				cfg, _ := p.MCP.Tool("texts", "send_message")
+				m, err := mcpconfig.Of(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				cfg, _ := m.Tool("texts", "send_message")
 				cfg.Quarantine = 0
 			}
 			c := newClock()
@@ -229,7 +234,7 @@ func TestQuarantine(t *testing.T) {
 			if o.Verdict.Decision != tt.want {
 				t.Errorf("got %s by %s: %s", o.Verdict.Decision, o.Verdict.Rule, o.Verdict.Message)
 			}
-			if tt.want == policy.Ask && (o.Verdict.Rule != RuleQuarantine || o.Channel != policy.ConfirmElicit || o.Text != "the door code is 4711") {
+			if tt.want == policy.Ask && (o.Verdict.Rule != RuleQuarantine || o.Channel != mcpconfig.ConfirmElicit || o.Text != "the door code is 4711") {
 				t.Errorf("ask by %s on %s with text %q", o.Verdict.Rule, o.Channel, o.Text)
 			}
 		})
@@ -282,6 +287,37 @@ func TestHistoryErrorFailsClosed(t *testing.T) {
 	g := &Guard{Policy: benchPolicy(t, 0, ""), History: brokenHistory{}}
 	if o := g.Check(policy.Interactive, send("Alice", "hi")); o.Verdict.Decision != policy.Deny || o.Verdict.Rule != RuleHistory {
 		t.Errorf("got %s by %s", o.Verdict.Decision, o.Verdict.Rule)
+	}
+}
+
+// TestConfigMistakeFailsClosed: a policy loaded without the "mcp:"
+// schema keeps the section as written; when it has a mistake the guard
+// refuses every call, to every tool, rather than guessing (an unknown
+// key could be a misspelt rate limit).
+func TestConfigMistakeFailsClosed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "policy.yaml")
+	text := "mcp:\n  servers:\n    texts:\n      default: neutral\n      tools:\n        send_message: {class: sink, recipient_arg: to, rat: 1/h}\n"
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := policy.Load(policy.Options{Getenv: func(k string) string {
+		if k == "AIRLOCK_POLICY" {
+			return file
+		}
+		return ""
+	}})
+	if err != nil {
+		t.Fatalf("without the schema the section is kept as written, yet Load said %v", err)
+	}
+	g := &Guard{Policy: p, History: &Memory{}}
+	for _, c := range []Call{send("Alice", "hi"), {Server: "texts", Tool: "read_messages"}, {Server: "web", Tool: "fetch"}} {
+		o := g.Check(policy.Interactive, c)
+		if o.Verdict.Decision != policy.Deny || o.Verdict.Rule != RuleConfig || !strings.Contains(o.Verdict.Message, file+":6") || o.Config != nil {
+			t.Errorf("%s/%s: %s by %s (%s)", c.Server, c.Tool, o.Verdict.Decision, o.Verdict.Rule, o.Verdict.Message)
+		}
+	}
+	if v, _, _ := g.Hook(policy.Interactive, "mcp__texts__read_messages", nil); v.Decision != policy.Deny {
+		t.Errorf("the hook's path: %s by %s", v.Decision, v.Rule)
 	}
 }
 

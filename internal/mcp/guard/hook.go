@@ -12,6 +12,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/proxied"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -41,21 +42,21 @@ func (g *Guard) Hook(mode policy.Mode, tool string, input json.RawMessage) (v po
 	}
 	if v.Decision == policy.Ask {
 		switch {
-		case o.Channel == policy.ConfirmNone:
+		case o.Channel == mcpconfig.ConfirmNone:
 			v.Decision = policy.Deny
 			v.Message += " (this sink has no confirmation channel, so it is refused)"
-		case mode != policy.Interactive || o.Channel == policy.ConfirmOutOfBand:
+		case mode != policy.Interactive || o.Channel == mcpconfig.ConfirmOutOfBand:
 			v.Decision = policy.Defer
 		}
 	}
 	o.Detail.Decision, o.Detail.Rule, o.Detail.Reason = v.Decision.String(), v.Rule, v.Message
 	if !v.Decision.Holds() || v.Decision == policy.Ask {
 		switch o.Class {
-		case policy.ClassSink:
+		case mcpconfig.ClassSink:
 			// Counted as sent: the hook does not learn whether a prompt
 			// was answered yes, and a limit must not undercount.
 			o.Detail.Sent = true
-		case policy.ClassSource:
+		case mcpconfig.ClassSource:
 			o.Detail.Untrusted = true
 		}
 	}

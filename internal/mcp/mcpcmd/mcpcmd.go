@@ -28,6 +28,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/clierror"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
 	"github.com/airlock-dev/airlock/internal/mcp/proxied"
 	"github.com/airlock-dev/airlock/internal/mcp/proxy"
@@ -155,7 +156,7 @@ func run(args []string, e Env) int {
 		return fail(e.Stderr, err)
 	}
 	defer p.Close()
-	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
+	announce(e, p, *name, pol, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
 	defer register(e, pol, p.Name(), *config)()
 	in, out := proxy.StdioTransport(e.Stdin, e.Stdout, e.Stderr)
 	err := p.Server().Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
@@ -241,7 +242,7 @@ func serve(args []string, e Env) int {
 	defer p.Close()
 	// Not registered (package proxied): an HTTP client is no child of
 	// the proxy, so nothing binds it to one agent; the hook decides too.
-	announce(e, p, *name, &pol.MCP, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
+	announce(e, p, *name, pol, fmt.Sprintf("%s in %s mode", pol.Table(pol.Mode).Unknown, pol.Mode))
 	ln, err := net.Listen("tcp", *listen)
 	if err != nil {
 		return fail(e.Stderr, err)
@@ -308,11 +309,16 @@ func fallbackName(cmd string) string {
 
 // announce tells the human which name the proxy goes by, when it was not
 // given, and how the policy treats a server it does not list.
-func announce(e Env, p *proxy.Proxy, given string, m *policy.MCP, unknown string) {
+func announce(e Env, p *proxy.Proxy, given string, pol *policy.Policy, unknown string) {
 	if given == "" {
 		fmt.Fprintf(e.Stderr, "airlock: mcp: no --name, so this server is %q (the name it gives itself, else its command's); pass --name with the name your agent's MCP configuration gives it\n", p.Name())
 	}
-	if _, listed := m.Servers[p.Name()]; !listed {
+	// build loaded pol with the schema, so Of does not fail here.
+	listed := false
+	if m, err := mcpconfig.Of(pol); err == nil {
+		_, listed = m.Servers[p.Name()]
+	}
+	if !listed {
 		fmt.Fprintf(e.Stderr, "airlock: mcp: server %q is not in the policy's mcp: section, so its tools are decided by the table's \"unknown\" entry (%s)\n", p.Name(), unknown)
 	}
 }
@@ -341,11 +347,17 @@ func build(e Env, config, given, cmd string) (*proxy.Proxy, *policy.Policy, int,
 		return nil, nil, fail(e.Stderr, err), false
 	}
 	exe, _ := e.Executable()
-	pol, err := policy.Load(policy.Options{Getenv: getenv, Cwd: cwd, ProjectDir: getenv("CLAUDE_PROJECT_DIR"), Executable: exe})
+	// With the schema of the "mcp:" section, a mistake there stops the
+	// proxy before it serves a call.
+	pol, err := policy.Load(policy.Options{Getenv: getenv, Cwd: cwd, ProjectDir: getenv("CLAUDE_PROJECT_DIR"), Executable: exe, MCP: mcpconfig.Schema})
 	if err != nil {
 		return nil, nil, fail(e.Stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock policy check"}}), false
 	}
-	for _, ig := range pol.MCP.Ignored {
+	m, err := mcpconfig.Of(pol)
+	if err != nil {
+		return nil, nil, fail(e.Stderr, &usageError{Msg: err.Error(), Hints: []string{"airlock policy check"}}), false
+	}
+	for _, ig := range m.Ignored {
 		fmt.Fprintf(e.Stderr, "airlock: mcp: ignored %s\n", ig)
 	}
 	state := pol.Paths.StateDir

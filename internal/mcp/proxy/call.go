@@ -17,6 +17,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
 	"github.com/airlock-dev/airlock/internal/pipeline"
@@ -44,7 +45,7 @@ func (p *Proxy) handleCall(ctx context.Context, req *sdk.CallToolRequest) (*sdk.
 			d = p.decideCall(req)
 			*v = d.o.Verdict
 			a.Kind = policy.LocalTool
-			if d.o.Class == policy.ClassUnknown {
+			if d.o.Class == mcpconfig.ClassUnknown {
 				a.Kind = policy.UnknownTool
 			}
 			// The journal keeps the final decision with the firewall's facts.
@@ -155,7 +156,7 @@ func (p *Proxy) decideCall(req *sdk.CallToolRequest) decided {
 	case policy.Defer:
 		o.Detail.Channel, o.Detail.Answer = "out-of-band", "held"
 	case policy.Allow, policy.Warn:
-		if o.Class == policy.ClassSink {
+		if o.Class == mcpconfig.ClassSink {
 			o.Detail.Sent = true
 		}
 	}
@@ -170,7 +171,7 @@ func (p *Proxy) confirm(req *sdk.CallToolRequest, d *decided) {
 	caps := req.ClientCapabilities()
 	canElicit := caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil)
 	switch {
-	case o.Channel == policy.ConfirmElicit && canElicit:
+	case o.Channel == mcpconfig.ConfirmElicit && canElicit:
 		token, err := p.issue(req.Params.Name, o.Detail.ArgsDigest)
 		if err != nil {
 			o.Verdict.Decision, o.Verdict.Rule, o.Verdict.Message = policy.Deny, "mcp.confirm", "airlock could not ask for confirmation: "+err.Error()
@@ -179,13 +180,13 @@ func (p *Proxy) confirm(req *sdk.CallToolRequest, d *decided) {
 		d.token = token
 		o.Detail.Channel, o.Detail.Answer = "elicit", "asked"
 		return
-	case o.Channel == policy.ConfirmNone:
+	case o.Channel == mcpconfig.ConfirmNone:
 		o.Verdict.Decision = policy.Deny
 		o.Verdict.Message += "; this call has no confirmation channel (confirm: none), so it is refused"
 		return
 	}
 	d.why = "the client did not declare elicitation"
-	if o.Channel == policy.ConfirmOutOfBand {
+	if o.Channel == mcpconfig.ConfirmOutOfBand {
 		d.why = "this tool is confirmed out of band"
 	}
 	o.Verdict.Decision = policy.Defer
@@ -337,10 +338,10 @@ func (p *Proxy) forward(ctx context.Context, req *sdk.CallToolRequest, o *guard.
 		p.journalFailure("tools/call", sessionID(req), req.Params.Name, o.Class.String(), jerr.Error())
 		return nil, jerr
 	}
-	if o.Class != policy.ClassSource {
+	if o.Class != mcpconfig.ClassSource {
 		return res, nil
 	}
-	out, untrusted, writers := render(&p.o.Guard.Policy.MCP, p.name, req.Params.Name, o.Tool, res)
+	out, untrusted, writers := render(o.Config, p.name, req.Params.Name, o.Tool, res)
 	if out != nil && out.StructuredContent != nil && !p.hasOutputSchema(req.Params.Name) {
 		// Clients that prefer structuredContent (Claude Code shows the
 		// model its JSON, not the text) would bypass airlock's labelled

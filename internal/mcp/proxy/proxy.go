@@ -33,6 +33,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
 	"github.com/airlock-dev/airlock/internal/policy"
@@ -601,9 +602,12 @@ func (p *Proxy) readResource(ctx context.Context, r *sdk.ReadResourceRequest) (*
 	if err != nil || res == nil {
 		return res, p.upErr(ctx, "resources/read", err)
 	}
-	_, class := p.o.Guard.Policy.MCP.Tool(p.name, "")
-	if class != policy.ClassSource {
-		return res, nil
+	// A section with a mistake reads as a source: what cannot be
+	// classed is sanitised.
+	if m, err := mcpconfig.Of(p.o.Guard.Policy); err == nil {
+		if _, class := m.Tool(p.name, ""); class != mcpconfig.ClassSource {
+			return res, nil
+		}
 	}
 	out := *res
 	out.Contents = make([]*sdk.ResourceContents, len(res.Contents))

@@ -16,6 +16,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -81,7 +82,7 @@ func loadPolicy(t testing.TB, yaml string) *policy.Policy {
 			return file
 		}
 		return ""
-	}})
+	}, MCP: mcpconfig.Schema})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/policy"
 	display "github.com/airlock-dev/airlock/internal/render"
 )
@@ -14,7 +15,7 @@ import (
 // escapes visible, never their effect.
 func TestQuestionRendersTheAgentsText(t *testing.T) {
 	p := &Proxy{name: "chat"}
-	o := &guard.Outcome{Text: "hi\x1b[2K\r\u202eevil", Recipients: []policy.Contact{{Name: "Ana", Address: "+1 555"}},
+	o := &guard.Outcome{Text: "hi\x1b[2K\r\u202eevil", Recipients: []mcpconfig.Contact{{Name: "Ana", Address: "+1 555"}},
 		Verdict: policy.Verdict{Message: "a sink needs a human"}}
 	o.Detail.Args = json.RawMessage(`{"to":"Ana"}`)
 	for _, q := range []string{p.question("send\x1b]0;x\a", o), p.question("send", &guard.Outcome{Detail: guard.Detail{Args: json.RawMessage("{\"a\":\"\u200b\"}")}})} {

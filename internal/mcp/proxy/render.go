@@ -6,8 +6,8 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
-	"github.com/airlock-dev/airlock/internal/policy"
 )
 
 // NotInContacts is the provenance label of a message whose sender is not
@@ -25,7 +25,7 @@ const NotInContacts = "message from a sender not in contacts"
 //
 // untrusted reports content from someone not in the contacts or of
 // unknown sender; writers are the contacts whose messages it held.
-func render(m *policy.MCP, server, tool string, cfg *policy.MCPTool, res *sdk.CallToolResult) (out *sdk.CallToolResult, untrusted bool, writers []string) {
+func render(m *mcpconfig.Config, server, tool string, cfg *mcpconfig.Tool, res *sdk.CallToolResult) (out *sdk.CallToolResult, untrusted bool, writers []string) {
 	label := "untrusted content from " + server + "/" + tool
 	keepMedia := false
 	if cfg != nil {
@@ -101,7 +101,7 @@ func mediaNote(what, label string) sdk.Content {
 
 // renderItems renders the configured list of messages. ok is false when
 // the structured content does not have that shape.
-func renderItems(m *policy.MCP, cfg *policy.MCPTool, sc any) (lines []string, untrusted bool, writers []string, ok bool) {
+func renderItems(m *mcpconfig.Config, cfg *mcpconfig.Tool, sc any) (lines []string, untrusted bool, writers []string, ok bool) {
 	obj, isObj := normalize(sc).(map[string]any)
 	if !isObj {
 		return nil, false, nil, false

@@ -1,6 +1,19 @@
-package policy
+// Package mcpconfig owns the "mcp:" section of airlock's policy file: what
+// each MCP server's tools do (the trust root for the MCP firewall, never
+// the tools' own descriptions), the contact book sinks may send to, and
+// the limits on sending. It decodes the section strictly (an unknown key
+// names file:line), fills in defaults, and merges the layers: an untrusted
+// project file may only tighten what the user's file set.
+//
+// The policy (internal/policy) does not know this schema: it hands each
+// layer's section to Schema with the layer's authority, and keeps what
+// Schema compiled. The MCP firewall (internal/mcp/guard), the proxy and
+// its command read the result with Of, the only way to a Config from a
+// policy, so no one reads the section undecoded.
+package mcpconfig
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -8,13 +21,10 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
-)
 
-// This file holds the "mcp:" section of a policy file: what each MCP
-// server's tools do (the trust root for the MCP firewall, never the tools'
-// own descriptions), the contact book sinks may send to, and the limits on
-// sending. The proxy (internal/mcp/proxy) and the Claude Code hook's
-// mcp__server__tool path (internal/mcp/guard) read it.
+	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/strictyaml"
+)
 
 // ToolClass is what an MCP tool does, as the user's configuration says.
 type ToolClass int8
@@ -157,8 +167,8 @@ func ParseRate(s string) (Rate, error) {
 // not set one: a firewall is safe by default, and 0s turns it off.
 const DefaultQuarantine = 10 * time.Minute
 
-// MCPTool is the configuration of one MCP tool.
-type MCPTool struct {
+// Tool is the configuration of one MCP tool.
+type Tool struct {
 	Class ToolClass `json:"class"`
 
 	// Label names where a source's content comes from when no sender is
@@ -201,12 +211,12 @@ type MCPTool struct {
 	Line int    `json:"line,omitempty"`
 }
 
-// MCPServer is the configuration of one MCP server, by the name the agent's
+// Server is the configuration of one MCP server, by the name the agent's
 // configuration gives it.
-type MCPServer struct {
+type Server struct {
 	// Default is the class of the server's tools that Tools does not list.
-	Default ToolClass           `json:"default"`
-	Tools   map[string]*MCPTool `json:"tools,omitempty"`
+	Default ToolClass        `json:"default"`
+	Tools   map[string]*Tool `json:"tools,omitempty"`
 }
 
 // Contact is one entry of the contact book.
@@ -215,12 +225,13 @@ type Contact struct {
 	Address string `json:"address"`
 }
 
-// MCP is the compiled "mcp:" section of the policy in effect.
-type MCP struct {
+// Config is the compiled "mcp:" section of the policy in effect: every
+// layer's section, merged.
+type Config struct {
 	// Contacts is the contact book sinks may send to, in file order.
 	Contacts []Contact `json:"contacts,omitempty"`
 	// Servers maps a server name to its configuration.
-	Servers map[string]*MCPServer `json:"servers,omitempty"`
+	Servers map[string]*Server `json:"servers,omitempty"`
 	// Redact lists argument names whose values the journal does not keep.
 	Redact []string `json:"redact,omitempty"`
 	// Ignored says what untrusted project files asked for and did not get
@@ -230,7 +241,7 @@ type MCP struct {
 
 // Tool returns the configuration of one tool; nil and ClassUnknown (or the
 // server's default class) when it is not listed.
-func (m *MCP) Tool(server, tool string) (*MCPTool, ToolClass) {
+func (m *Config) Tool(server, tool string) (*Tool, ToolClass) {
 	s := m.Servers[server]
 	if s == nil {
 		return nil, ClassUnknown
@@ -242,7 +253,7 @@ func (m *MCP) Tool(server, tool string) (*MCPTool, ToolClass) {
 }
 
 // Contact finds a contact by name, ignoring case and surrounding space.
-func (m *MCP) Contact(name string) (Contact, bool) {
+func (m *Config) Contact(name string) (Contact, bool) {
 	name = strings.TrimSpace(name)
 	for _, c := range m.Contacts {
 		if strings.EqualFold(c.Name, name) {
@@ -255,7 +266,7 @@ func (m *MCP) Contact(name string) (Contact, bool) {
 // ContactByAddress finds the contact whose address is addr, comparing
 // addresses without spaces, dashes, dots-in-numbers or parentheses and
 // ignoring case.
-func (m *MCP) ContactByAddress(addr string) (Contact, bool) {
+func (m *Config) ContactByAddress(addr string) (Contact, bool) {
 	k := NormalizeAddress(addr)
 	if k == "" {
 		return Contact{}, false
@@ -322,29 +333,29 @@ type mcpToolDoc struct {
 
 func (d *mcpDoc) decode(n *yaml.Node) error {
 	d.line = n.Line
-	return fields(n, "mcp", map[string]func(*yaml.Node) error{
+	return strictyaml.Fields(n, "mcp", map[string]func(*yaml.Node) error{
 		"contacts": func(v *yaml.Node) error {
 			d.cLine = v.Line
 			if v.Kind != yaml.MappingNode {
-				return errAt(v.Line, ErrBadValue, "contacts must be a mapping of name: address")
+				return strictyaml.At(v.Line, strictyaml.ErrBadValue, "contacts must be a mapping of name: address")
 			}
 			seen := map[string]bool{}
 			for i := 0; i+1 < len(v.Content); i += 2 {
 				k, a := v.Content[i], v.Content[i+1]
-				addr, err := scalar(a, "a contact's address")
+				addr, err := strictyaml.Scalar(a, "a contact's address")
 				if err != nil {
 					return err
 				}
 				name := strings.TrimSpace(k.Value)
 				switch {
 				case name == "":
-					return errAt(k.Line, ErrBadValue, "a contact needs a name")
+					return strictyaml.At(k.Line, strictyaml.ErrBadValue, "a contact needs a name")
 				case strings.TrimSpace(addr) == "":
-					return errAt(a.Line, ErrBadValue, "contact %q needs an address", name)
+					return strictyaml.At(a.Line, strictyaml.ErrBadValue, "contact %q needs an address", name)
 				case seen[strings.ToLower(name)]:
-					return errAt(k.Line, ErrBadValue, "contact %q given twice", name)
+					return strictyaml.At(k.Line, strictyaml.ErrBadValue, "contact %q given twice", name)
 				case looksLikeAddress(name):
-					return errAt(k.Line, ErrBadValue, "contact name %q looks like an address: give a name, e.g. Alice: %q", name, name)
+					return strictyaml.At(k.Line, strictyaml.ErrBadValue, "contact name %q looks like an address: give a name, e.g. Alice: %q", name, name)
 				}
 				seen[strings.ToLower(name)] = true
 				d.contacts = append(d.contacts, Contact{Name: name, Address: strings.TrimSpace(addr)})
@@ -352,17 +363,17 @@ func (d *mcpDoc) decode(n *yaml.Node) error {
 			return nil
 		},
 		"redact": func(v *yaml.Node) (err error) {
-			d.redact, err = stringList(v, "redact")
+			d.redact, err = strictyaml.StringList(v, "redact")
 			return err
 		},
 		"servers": func(v *yaml.Node) error {
 			if v.Kind != yaml.MappingNode {
-				return errAt(v.Line, ErrBadValue, "servers must be a mapping of server name to its settings")
+				return strictyaml.At(v.Line, strictyaml.ErrBadValue, "servers must be a mapping of server name to its settings")
 			}
 			for i := 0; i+1 < len(v.Content); i += 2 {
 				k, sv := v.Content[i], v.Content[i+1]
 				if k.Value == "" || strings.Contains(k.Value, "__") {
-					return errAt(k.Line, ErrBadValue, "server name %q must be non-empty and not contain \"__\"", k.Value)
+					return strictyaml.At(k.Line, strictyaml.ErrBadValue, "server name %q must be non-empty and not contain \"__\"", k.Value)
 				}
 				s := &mcpServerDoc{name: k.Value, line: k.Line}
 				if err := s.decode(sv); err != nil {
@@ -395,27 +406,27 @@ func looksLikeAddress(s string) bool {
 }
 
 func (s *mcpServerDoc) decode(n *yaml.Node) error {
-	return fields(n, "server "+s.name, map[string]func(*yaml.Node) error{
+	return strictyaml.Fields(n, "server "+s.name, map[string]func(*yaml.Node) error{
 		"default": func(v *yaml.Node) error {
-			str, err := scalar(v, "default")
+			str, err := strictyaml.Scalar(v, "default")
 			if err != nil {
 				return err
 			}
 			c, err := ParseToolClass(str)
 			if err != nil || c == ClassSink {
-				return errAt(v.Line, ErrBadValue, "default must be unknown, neutral, private or source (a sink needs its own recipient_arg)")
+				return strictyaml.At(v.Line, strictyaml.ErrBadValue, "default must be unknown, neutral, private or source (a sink needs its own recipient_arg)")
 			}
 			s.def = &c
 			return nil
 		},
 		"tools": func(v *yaml.Node) error {
 			if v.Kind != yaml.MappingNode {
-				return errAt(v.Line, ErrBadValue, "tools must be a mapping of tool name to its settings")
+				return strictyaml.At(v.Line, strictyaml.ErrBadValue, "tools must be a mapping of tool name to its settings")
 			}
 			for i := 0; i+1 < len(v.Content); i += 2 {
 				k, tv := v.Content[i], v.Content[i+1]
 				if k.Value == "" {
-					return errAt(k.Line, ErrBadValue, "a tool needs a name")
+					return strictyaml.At(k.Line, strictyaml.ErrBadValue, "a tool needs a name")
 				}
 				t := &mcpToolDoc{name: k.Value, line: k.Line}
 				if err := t.decode(tv); err != nil {
@@ -432,12 +443,12 @@ func (t *mcpToolDoc) decode(n *yaml.Node) error {
 	var hasClass bool
 	str := func(dst **string, what string, sink bool) func(*yaml.Node) error {
 		return func(v *yaml.Node) error {
-			s, err := scalar(v, what)
+			s, err := strictyaml.Scalar(v, what)
 			if err != nil {
 				return err
 			}
 			if s == "" {
-				return errAt(v.Line, ErrBadValue, "%s must not be empty", what)
+				return strictyaml.At(v.Line, strictyaml.ErrBadValue, "%s must not be empty", what)
 			}
 			*dst = &s
 			t.mark(v.Line, sink)
@@ -446,13 +457,13 @@ func (t *mcpToolDoc) decode(n *yaml.Node) error {
 	}
 	dur := func(dst **time.Duration, what string) func(*yaml.Node) error {
 		return func(v *yaml.Node) error {
-			s, err := scalar(v, what)
+			s, err := strictyaml.Scalar(v, what)
 			if err != nil {
 				return err
 			}
 			d, err := time.ParseDuration(s)
 			if err != nil || d < 0 {
-				return errAt(v.Line, ErrBadValue, "%s must be a duration such as 2m or 1h30m, not %q", what, s)
+				return strictyaml.At(v.Line, strictyaml.ErrBadValue, "%s must be a duration such as 2m or 1h30m, not %q", what, s)
 			}
 			*dst = &d
 			t.mark(v.Line, true)
@@ -461,20 +472,20 @@ func (t *mcpToolDoc) decode(n *yaml.Node) error {
 	}
 	flag := func(dst **bool, what string, sink bool) func(*yaml.Node) error {
 		return func(v *yaml.Node) (err error) {
-			*dst, err = boolean(v, what)
+			*dst, err = strictyaml.Bool(v, what)
 			t.mark(v.Line, sink)
 			return err
 		}
 	}
-	err := fields(n, "tool "+t.name, map[string]func(*yaml.Node) error{
+	err := strictyaml.Fields(n, "tool "+t.name, map[string]func(*yaml.Node) error{
 		"class": func(v *yaml.Node) error {
-			s, err := scalar(v, "class")
+			s, err := strictyaml.Scalar(v, "class")
 			if err != nil {
 				return err
 			}
 			c, err := ParseToolClass(s)
 			if err != nil || c == ClassUnknown {
-				return errAt(v.Line, ErrBadValue, "class must be source, sink, private or neutral, not %q", s)
+				return strictyaml.At(v.Line, strictyaml.ErrBadValue, "class must be source, sink, private or neutral, not %q", s)
 			}
 			t.class, hasClass = c, true
 			return nil
@@ -484,12 +495,12 @@ func (t *mcpToolDoc) decode(n *yaml.Node) error {
 		"sender": str(&t.sender, "sender", false),
 		"text":   str(&t.text, "text", false),
 		"media": func(v *yaml.Node) error {
-			s, err := scalar(v, "media")
+			s, err := strictyaml.Scalar(v, "media")
 			if err != nil {
 				return err
 			}
 			if s != "drop" && s != "pass" {
-				return errAt(v.Line, ErrBadValue, "media must be drop or pass, not %q", s)
+				return strictyaml.At(v.Line, strictyaml.ErrBadValue, "media must be drop or pass, not %q", s)
 			}
 			keep := s == "pass"
 			t.media = &keep
@@ -499,12 +510,12 @@ func (t *mcpToolDoc) decode(n *yaml.Node) error {
 		"recipient_arg": str(&t.recipientArg, "recipient_arg", true),
 		"text_arg":      str(&t.textArg, "text_arg", true),
 		"send_as": func(v *yaml.Node) error {
-			s, err := scalar(v, "send_as")
+			s, err := strictyaml.Scalar(v, "send_as")
 			if err != nil {
 				return err
 			}
 			if s != "address" && s != "name" {
-				return errAt(v.Line, ErrBadValue, "send_as must be address or name, not %q", s)
+				return strictyaml.At(v.Line, strictyaml.ErrBadValue, "send_as must be address or name, not %q", s)
 			}
 			b := s == "name"
 			t.sendName = &b
@@ -512,13 +523,13 @@ func (t *mcpToolDoc) decode(n *yaml.Node) error {
 			return nil
 		},
 		"rate": func(v *yaml.Node) error {
-			s, err := scalar(v, "rate")
+			s, err := strictyaml.Scalar(v, "rate")
 			if err != nil {
 				return err
 			}
 			r, err := ParseRate(s)
 			if err != nil {
-				return &lineError{line: v.Line, err: fmt.Errorf("%w: %v", ErrBadValue, err)}
+				return strictyaml.BadValue(v.Line, err)
 			}
 			t.rate = &r
 			t.mark(v.Line, true)
@@ -526,7 +537,7 @@ func (t *mcpToolDoc) decode(n *yaml.Node) error {
 		},
 		"dedup": dur(&t.dedup, "dedup"),
 		"confirm": func(v *yaml.Node) error {
-			s, err := scalar(v, "confirm")
+			s, err := strictyaml.Scalar(v, "confirm")
 			if err != nil {
 				return err
 			}
@@ -538,7 +549,7 @@ func (t *mcpToolDoc) decode(n *yaml.Node) error {
 					return nil
 				}
 			}
-			return errAt(v.Line, ErrBadValue, "confirm must be elicit, out-of-band or none, not %q", s)
+			return strictyaml.At(v.Line, strictyaml.ErrBadValue, "confirm must be elicit, out-of-band or none, not %q", s)
 		},
 		"quarantine_after_source": dur(&t.quarantine, "quarantine_after_source"),
 		"reply_to_writer":         flag(&t.replyToWriter, "reply_to_writer", true),
@@ -547,15 +558,15 @@ func (t *mcpToolDoc) decode(n *yaml.Node) error {
 	case err != nil:
 		return err
 	case !hasClass:
-		return errAt(n.Line, ErrBadValue, "tool %q needs a class (source, sink, private or neutral)", t.name)
+		return strictyaml.At(n.Line, strictyaml.ErrBadValue, "tool %q needs a class (source, sink, private or neutral)", t.name)
 	case t.class != ClassSink && t.sinkOnlyLine != 0:
-		return errAt(t.sinkOnlyLine, ErrBadValue, "tool %q is a %s: recipient_arg, text_arg, send_as, rate, dedup, confirm, quarantine_after_source and reply_to_writer are for sinks", t.name, t.class)
+		return strictyaml.At(t.sinkOnlyLine, strictyaml.ErrBadValue, "tool %q is a %s: recipient_arg, text_arg, send_as, rate, dedup, confirm, quarantine_after_source and reply_to_writer are for sinks", t.name, t.class)
 	case t.class != ClassSource && t.sourceOnlyLine != 0:
-		return errAt(t.sourceOnlyLine, ErrBadValue, "tool %q is a %s: label, items, sender, text and media are for sources", t.name, t.class)
+		return strictyaml.At(t.sourceOnlyLine, strictyaml.ErrBadValue, "tool %q is a %s: label, items, sender, text and media are for sources", t.name, t.class)
 	case t.items != nil && t.text == nil:
-		return errAt(n.Line, ErrBadValue, "source %q gives items but not text: the field of an item with its text", t.name)
+		return strictyaml.At(n.Line, strictyaml.ErrBadValue, "source %q gives items but not text: the field of an item with its text", t.name)
 	case (t.sender != nil || t.text != nil) && t.items == nil:
-		return errAt(n.Line, ErrBadValue, "source %q gives sender or text but not items: the field of structuredContent with the list of items", t.name)
+		return strictyaml.At(n.Line, strictyaml.ErrBadValue, "source %q gives sender or text but not items: the field of structuredContent with the list of items", t.name)
 	}
 	return nil
 }
@@ -572,8 +583,8 @@ func (t *mcpToolDoc) mark(line int, sink bool) {
 }
 
 // compile turns a tool entry as written into its configuration.
-func (t *mcpToolDoc) compile() *MCPTool {
-	c := &MCPTool{Class: t.class, File: t.file, Line: t.line, Quarantine: DefaultQuarantine}
+func (t *mcpToolDoc) compile() *Tool {
+	c := &Tool{Class: t.class, File: t.file, Line: t.line, Quarantine: DefaultQuarantine}
 	if t.class != ClassSink {
 		c.Quarantine = 0
 	}
@@ -612,18 +623,14 @@ func (t *mcpToolDoc) compile() *MCPTool {
 	return c
 }
 
-// mergeMCP adds a file's "mcp:" section. With authority (the user's file,
+// merge adds a file's "mcp:" section. With authority (the user's file,
 // AIRLOCK_POLICY, a trusted project file) a tool entry replaces the one
 // before it and contacts are added. Without it (an untrusted project file)
 // the section may only tighten tools already configured: a lower rate, a
 // longer dedup or quarantine, a stricter confirmation, no reply-to-writer
 // exception, more redaction. Contacts, new tools and class changes are
-// ignored and listed in MCP.Ignored.
-func (p *Policy) mergeMCP(d *mcpDoc, file string, authority bool) error {
-	if d == nil {
-		return nil
-	}
-	m := &p.MCP
+// ignored and listed in Config.Ignored.
+func (m *Config) merge(d *mcpDoc, file string, authority bool) error {
 	ignore := func(format string, args ...any) {
 		m.Ignored = append(m.Ignored, fmt.Sprintf("%s: ", file)+fmt.Sprintf(format, args...))
 	}
@@ -650,7 +657,7 @@ func (p *Policy) mergeMCP(d *mcpDoc, file string, authority bool) error {
 		}
 	}
 	if m.Servers == nil {
-		m.Servers = map[string]*MCPServer{}
+		m.Servers = map[string]*Server{}
 	}
 	for _, sd := range d.servers {
 		s := m.Servers[sd.name]
@@ -659,14 +666,14 @@ func (p *Policy) mergeMCP(d *mcpDoc, file string, authority bool) error {
 				// A tighter default (unknown asks) is fine; tools it names
 				// are new to the user's policy and cannot be trusted.
 				if sd.def != nil && *sd.def == ClassUnknown {
-					m.Servers[sd.name] = &MCPServer{Default: ClassUnknown, Tools: map[string]*MCPTool{}}
+					m.Servers[sd.name] = &Server{Default: ClassUnknown, Tools: map[string]*Tool{}}
 				}
 				if len(sd.tools) > 0 {
 					ignore("server %s is not in your policy; its tool classes apply once you trust the file", sd.name)
 				}
 				continue
 			}
-			s = &MCPServer{Tools: map[string]*MCPTool{}}
+			s = &Server{Tools: map[string]*Tool{}}
 			m.Servers[sd.name] = s
 		}
 		if sd.def != nil {
@@ -683,7 +690,7 @@ func (p *Policy) mergeMCP(d *mcpDoc, file string, authority bool) error {
 				if td.class == ClassSink && td.recipientArg == nil {
 					// A tightening entry in an untrusted file may leave it
 					// out; a sink being defined may not.
-					return &FileError{File: file, Line: td.line, Err: fmt.Errorf("%w: sink %q needs recipient_arg: the argument that names the recipient (by contact name)", ErrBadValue, td.name)}
+					return &strictyaml.FileError{File: file, Line: td.line, Err: fmt.Errorf("%w: sink %q needs recipient_arg: the argument that names the recipient (by contact name)", strictyaml.ErrBadValue, td.name)}
 				}
 				s.Tools[td.name] = td.compile()
 				continue
@@ -703,7 +710,7 @@ func (p *Policy) mergeMCP(d *mcpDoc, file string, authority bool) error {
 }
 
 // tightenTool applies the parts of an untrusted entry that are stricter.
-func tightenTool(cur *MCPTool, td *mcpToolDoc, looser func(string)) {
+func tightenTool(cur *Tool, td *mcpToolDoc, looser func(string)) {
 	if td.rate != nil {
 		if td.rate.stricter(cur.Rate) {
 			cur.Rate = *td.rate
@@ -765,7 +772,7 @@ func containsFold(list []string, s string) bool {
 }
 
 // ServerNames lists the configured servers in order.
-func (m *MCP) ServerNames() []string {
+func (m *Config) ServerNames() []string {
 	names := make([]string, 0, len(m.Servers))
 	for n := range m.Servers {
 		names = append(names, n)
@@ -774,19 +781,42 @@ func (m *MCP) ServerNames() []string {
 	return names
 }
 
-// SplitToolName splits an agent's MCP tool name, "mcp__server__tool", into
-// the server and the tool. ok is false for other names.
-func SplitToolName(name string) (server, tool string, ok bool) {
-	rest, found := strings.CutPrefix(name, "mcp__")
-	if !found {
-		return "", "", false
+// Schema makes an empty Config for policy.Load to compile the layers'
+// sections into (policy.Options.MCP).
+func Schema() policy.MCPSchema { return &Config{} }
+
+// Decode reads one layer's "mcp:" section strictly and returns the
+// function that merges it into c with the layer's authority
+// (policy.MCPSchema).
+func (m *Config) Decode(n *yaml.Node) (merge func(file string, authority bool) error, err error) {
+	d := &mcpDoc{}
+	if err := d.decode(n); err != nil {
+		return nil, err
 	}
-	server, tool, ok = strings.Cut(rest, "__")
-	if !ok || server == "" || tool == "" {
-		return "", "", false
-	}
-	return server, tool, true
+	return func(file string, authority bool) error { return m.merge(d, file, authority) }, nil
 }
 
-// ToolName is the agent's name for an MCP tool: "mcp__server__tool".
-func ToolName(server, tool string) string { return "mcp__" + server + "__" + tool }
+// Of is the "mcp:" configuration of a policy: what Schema compiled when
+// the policy was loaded with it, or else the layers' sections compiled
+// now. The error names every mistake of every layer's section, with
+// file:line; a caller deciding MCP calls refuses them on it.
+func Of(p *policy.Policy) (*Config, error) {
+	if c, ok := p.MCP.Schema.(*Config); ok {
+		return c, nil
+	}
+	c := &Config{}
+	var errs []error
+	for _, l := range p.MCP.Layers {
+		merge, err := c.Decode(l.Node)
+		if err == nil {
+			err = merge(l.File, l.Authority)
+		}
+		if err != nil {
+			errs = append(errs, strictyaml.InFile(l.File, err))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return c, nil
+}

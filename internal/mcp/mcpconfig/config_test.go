@@ -1,10 +1,13 @@
-package policy
+package mcpconfig
 
 import (
 	"errors"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/strictyaml"
 )
 
 const mcpUser = `
@@ -37,8 +40,7 @@ mcp:
 func TestMCPConfig(t *testing.T) {
 	f := newFixture(t)
 	f.userFile(mcpUser)
-	p := f.load()
-	m := &p.MCP
+	m := f.load()
 	send, class := m.Tool("texts", "send_message")
 	if class != ClassSink || send.RecipientArg != "to" || send.TextArg != "body" || send.Rate != (Rate{30, time.Hour}) ||
 		send.Dedup != 2*time.Minute || send.Confirm != ConfirmElicit || send.Quarantine != DefaultQuarantine || !send.ReplyToWriter {
@@ -74,52 +76,52 @@ func TestMCPProjectTightensOnly(t *testing.T) {
 		name    string
 		project string
 		trust   bool
-		check   func(t *testing.T, m *MCP)
+		check   func(t *testing.T, m *Config)
 		ignored string
 	}{
 		{"lower rate applies", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, rate: 5/h}\n", false,
-			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return s.Rate == Rate{5, time.Hour} }) }, ""},
+			func(t *testing.T, m *Config) { want(t, m, func(s *Tool) bool { return s.Rate == Rate{5, time.Hour} }) }, ""},
 		{"higher rate is ignored", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, rate: 100/m}\n", false,
-			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return s.Rate == Rate{30, time.Hour} }) }, "rate 100/m"},
+			func(t *testing.T, m *Config) { want(t, m, func(s *Tool) bool { return s.Rate == Rate{30, time.Hour} }) }, "rate 100/m"},
 		{"longer dedup applies", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, dedup: 1h}\n", false,
-			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return s.Dedup == time.Hour }) }, ""},
+			func(t *testing.T, m *Config) { want(t, m, func(s *Tool) bool { return s.Dedup == time.Hour }) }, ""},
 		{"shorter quarantine is ignored", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, quarantine_after_source: 0s}\n", false,
-			func(t *testing.T, m *MCP) {
-				want(t, m, func(s *MCPTool) bool { return s.Quarantine == DefaultQuarantine })
+			func(t *testing.T, m *Config) {
+				want(t, m, func(s *Tool) bool { return s.Quarantine == DefaultQuarantine })
 			}, "quarantine_after_source 0s"},
 		{"stricter confirm applies", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, confirm: none}\n", false,
-			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return s.Confirm == ConfirmNone }) }, ""},
+			func(t *testing.T, m *Config) { want(t, m, func(s *Tool) bool { return s.Confirm == ConfirmNone }) }, ""},
 		{"reply exception can be dropped", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, reply_to_writer: false}\n", false,
-			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return !s.ReplyToWriter }) }, ""},
+			func(t *testing.T, m *Config) { want(t, m, func(s *Tool) bool { return !s.ReplyToWriter }) }, ""},
 		{"contacts are not added", "mcp:\n  contacts:\n    Mallory: \"+1 555 0666\"\n", false,
-			func(t *testing.T, m *MCP) {
+			func(t *testing.T, m *Config) {
 				if _, ok := m.Contact("Mallory"); ok {
 					t.Error("an untrusted project added a contact")
 				}
 			}, "cannot add contacts"},
 		{"class change is ignored", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: neutral}\n", false,
-			func(t *testing.T, m *MCP) { want(t, m, func(s *MCPTool) bool { return s.Class == ClassSink }) }, "cannot change it"},
+			func(t *testing.T, m *Config) { want(t, m, func(s *Tool) bool { return s.Class == ClassSink }) }, "cannot change it"},
 		{"new tool is ignored", "mcp:\n  servers:\n    texts:\n      tools:\n        post: {class: neutral}\n", false,
-			func(t *testing.T, m *MCP) {
+			func(t *testing.T, m *Config) {
 				if _, c := m.Tool("texts", "post"); c != ClassNeutral || m.Servers["texts"].Tools["post"] != nil {
 					t.Error("an untrusted project configured a new tool")
 				}
 			}, "not in your policy"},
 		{"redaction adds", "mcp:\n  redact: [token]\n", false,
-			func(t *testing.T, m *MCP) {
+			func(t *testing.T, m *Config) {
 				if !containsFold(m.Redact, "token") {
 					t.Error("redact not added")
 				}
 			}, ""},
 		{"trusted project adds contacts", "mcp:\n  contacts:\n    Carol: \"+1 555 0102\"\n", true,
-			func(t *testing.T, m *MCP) {
+			func(t *testing.T, m *Config) {
 				if _, ok := m.Contact("Carol"); !ok {
 					t.Error("a trusted project could not add a contact")
 				}
 			}, ""},
 		{"trusted project loosens", "mcp:\n  servers:\n    texts:\n      tools:\n        send_message: {class: sink, recipient_arg: to, rate: 100/h}\n", true,
-			func(t *testing.T, m *MCP) {
-				want(t, m, func(s *MCPTool) bool { return s.Rate == Rate{100, time.Hour} })
+			func(t *testing.T, m *Config) {
+				want(t, m, func(s *Tool) bool { return s.Rate == Rate{100, time.Hour} })
 			}, ""},
 	}
 	for _, tt := range tests {
@@ -130,9 +132,9 @@ func TestMCPProjectTightensOnly(t *testing.T) {
 			if tt.trust {
 				f.trust(pf)
 			}
-			p := f.load()
-			tt.check(t, &p.MCP)
-			got := strings.Join(p.MCP.Ignored, "\n")
+			m := f.load()
+			tt.check(t, m)
+			got := strings.Join(m.Ignored, "\n")
 			if tt.ignored == "" && got != "" || !strings.Contains(got, tt.ignored) {
 				t.Errorf("ignored = %q, want it to mention %q", got, tt.ignored)
 			}
@@ -140,7 +142,7 @@ func TestMCPProjectTightensOnly(t *testing.T) {
 	}
 }
 
-func want(t *testing.T, m *MCP, ok func(*MCPTool) bool) {
+func want(t *testing.T, m *Config, ok func(*Tool) bool) {
 	t.Helper()
 	s, _ := m.Tool("texts", "send_message")
 	if s == nil || !ok(s) {
@@ -155,29 +157,40 @@ func TestMCPParseErrors(t *testing.T) {
 		kind       error
 		text       string
 	}{
-		{"unknown key", "mcp:\n  contact: {}\n", 2, ErrUnknownKey, `"contact"`},
-		{"sink without recipient", "mcp:\n  servers:\n    s:\n      tools:\n        send:\n          class: sink\n", 5, ErrBadValue, "needs recipient_arg"},
-		{"tool without class", "mcp:\n  servers:\n    s:\n      tools:\n        send: {rate: 3/h}\n", 5, ErrBadValue, "needs a class"},
-		{"bad class", "mcp:\n  servers:\n    s:\n      tools:\n        send: {class: outbox}\n", 5, ErrBadValue, "class must be"},
-		{"bad rate", "mcp:\n  servers:\n    s:\n      tools:\n        send: {class: sink, recipient_arg: to, rate: thirty}\n", 5, ErrBadValue, "COUNT/PERIOD"},
-		{"bad dedup", "mcp:\n  servers:\n    s:\n      tools:\n        send: {class: sink, recipient_arg: to, dedup: soon}\n", 5, ErrBadValue, "duration"},
-		{"bad confirm", "mcp:\n  servers:\n    s:\n      tools:\n        send: {class: sink, recipient_arg: to, confirm: maybe}\n", 5, ErrBadValue, "elicit, out-of-band or none"},
-		{"sink key on a source", "mcp:\n  servers:\n    s:\n      tools:\n        read:\n          class: source\n          rate: 3/h\n", 7, ErrBadValue, "are for sinks"},
-		{"source key on a sink", "mcp:\n  servers:\n    s:\n      tools:\n        send:\n          class: sink\n          recipient_arg: to\n          items: x\n", 8, ErrBadValue, "are for sources"},
-		{"items without text", "mcp:\n  servers:\n    s:\n      tools:\n        read: {class: source, items: messages}\n", 5, ErrBadValue, "gives items but not text"},
-		{"contact named like a number", "mcp:\n  contacts:\n    \"+15550100\": Alice\n", 3, ErrBadValue, "looks like an address"},
-		{"contact twice", "mcp:\n  contacts:\n    Alice: \"1\"\n    alice: \"2\"\n", 4, ErrBadValue, "given twice"},
-		{"sink default", "mcp:\n  servers:\n    s:\n      default: sink\n", 4, ErrBadValue, "default must be"},
-		{"server name with __", "mcp:\n  servers:\n    a__b: {}\n", 3, ErrBadValue, "must be non-empty"},
+		{"unknown key", "mcp:\n  contact: {}\n", 2, strictyaml.ErrUnknownKey, `"contact"`},
+		{"sink without recipient", "mcp:\n  servers:\n    s:\n      tools:\n        send:\n          class: sink\n", 5, strictyaml.ErrBadValue, "needs recipient_arg"},
+		{"tool without class", "mcp:\n  servers:\n    s:\n      tools:\n        send: {rate: 3/h}\n", 5, strictyaml.ErrBadValue, "needs a class"},
+		{"bad class", "mcp:\n  servers:\n    s:\n      tools:\n        send: {class: outbox}\n", 5, strictyaml.ErrBadValue, "class must be"},
+		{"bad rate", "mcp:\n  servers:\n    s:\n      tools:\n        send: {class: sink, recipient_arg: to, rate: thirty}\n", 5, strictyaml.ErrBadValue, "COUNT/PERIOD"},
+		{"bad dedup", "mcp:\n  servers:\n    s:\n      tools:\n        send: {class: sink, recipient_arg: to, dedup: soon}\n", 5, strictyaml.ErrBadValue, "duration"},
+		{"bad confirm", "mcp:\n  servers:\n    s:\n      tools:\n        send: {class: sink, recipient_arg: to, confirm: maybe}\n", 5, strictyaml.ErrBadValue, "elicit, out-of-band or none"},
+		{"sink key on a source", "mcp:\n  servers:\n    s:\n      tools:\n        read:\n          class: source\n          rate: 3/h\n", 7, strictyaml.ErrBadValue, "are for sinks"},
+		{"source key on a sink", "mcp:\n  servers:\n    s:\n      tools:\n        send:\n          class: sink\n          recipient_arg: to\n          items: x\n", 8, strictyaml.ErrBadValue, "are for sources"},
+		{"items without text", "mcp:\n  servers:\n    s:\n      tools:\n        read: {class: source, items: messages}\n", 5, strictyaml.ErrBadValue, "gives items but not text"},
+		{"contact named like a number", "mcp:\n  contacts:\n    \"+15550100\": Alice\n", 3, strictyaml.ErrBadValue, "looks like an address"},
+		{"contact twice", "mcp:\n  contacts:\n    Alice: \"1\"\n    alice: \"2\"\n", 4, strictyaml.ErrBadValue, "given twice"},
+		{"sink default", "mcp:\n  servers:\n    s:\n      default: sink\n", 4, strictyaml.ErrBadValue, "default must be"},
+		{"server name with __", "mcp:\n  servers:\n    a__b: {}\n", 3, strictyaml.ErrBadValue, "must be non-empty"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFixture(t)
-			f.userFile(tt.yaml)
-			_, err := Load(f.options())
-			var fe *FileError
-			if !errors.As(err, &fe) || fe.Line != tt.line || !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.text) {
-				t.Errorf("got %v, want line %d, %v, %q", err, tt.line, tt.kind, tt.text)
+			file := f.userFile(tt.yaml)
+			_, loadErr := policy.Load(f.options(Schema))
+			err := loadErr
+			var fe *strictyaml.FileError
+			if !errors.As(err, &fe) || fe.File != file || fe.Line != tt.line || !errors.Is(err, tt.kind) || !strings.Contains(err.Error(), tt.text) {
+				t.Errorf("Load: got %v, want %s:%d, %v, %q", err, file, tt.line, tt.kind, tt.text)
+			}
+			// Loaded without the schema, the policy keeps the section
+			// as written, and Of finds the same mistake.
+			p, perr := policy.Load(f.options(nil))
+			if perr != nil {
+				t.Fatalf("Load without the schema: %v", perr)
+			}
+			_, lazy := Of(p)
+			if lazy == nil || loadErr == nil || lazy.Error() != loadErr.Error() {
+				t.Errorf("Of: got %v, want what Load said", lazy)
 			}
 		})
 	}
@@ -206,19 +219,5 @@ func TestParseRate(t *testing.T) {
 	}
 	if !(Rate{5, time.Hour}).stricter(Rate{30, time.Hour}) || (Rate{1, time.Second}).stricter(Rate{30, time.Hour}) || !(Rate{30, time.Hour}).stricter(Rate{}) {
 		t.Error("stricter is wrong")
-	}
-}
-
-func TestSplitToolName(t *testing.T) {
-	for _, tt := range []struct{ in, server, tool string }{
-		{"mcp__texts__send_message", "texts", "send_message"},
-		{"mcp__a__b__c", "a", "b__c"},
-		{"mcp__texts", "", ""},
-		{"Bash", "", ""},
-	} {
-		s, tool, ok := SplitToolName(tt.in)
-		if s != tt.server || tool != tt.tool || ok != (tt.server != "") {
-			t.Errorf("SplitToolName(%q) = %q, %q, %v", tt.in, s, tool, ok)
-		}
 	}
 }

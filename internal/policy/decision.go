@@ -16,8 +16,8 @@ const (
 	Deny  = vocab.Deny
 )
 
-// ParseDecision reads a decision name.
-func ParseDecision(s string) (Decision, error) { return vocab.ParseDecision(s) }
+// parseDecision reads a decision name.
+func parseDecision(s string) (Decision, error) { return vocab.ParseDecision(s) }
 
 // Mode is how closely a human watches the agent (see vocab).
 type Mode = vocab.Mode

@@ -180,7 +180,7 @@ func (t *tablePatch) decode(n *yaml.Node, m Mode) error {
 			if err != nil {
 				return err
 			}
-			dec, err := ParseDecision(s)
+			dec, err := parseDecision(s)
 			if err != nil {
 				return strictyaml.BadValue(v.Line, err)
 			}
@@ -244,7 +244,7 @@ func (r *ruleDoc) decode(n *yaml.Node) error {
 			if err != nil {
 				return err
 			}
-			if r.decision, err = ParseDecision(s); err != nil {
+			if r.decision, err = parseDecision(s); err != nil {
 				return strictyaml.BadValue(v.Line, err)
 			}
 			hasDecision = true

@@ -28,10 +28,10 @@ type GateConfig struct {
 	RoutineBashOff bool
 	// FullDenials is how many denials of a session carry the full list of
 	// facts before later ones are condensed to one line
-	// (gate.full_denials); nil means DefaultGateFullDenials.
+	// (gate.full_denials); nil means defaultGateFullDenials.
 	FullDenials *int
 	// EvidenceWindow is how recent a read or search must be to count as
-	// evidence (gate.evidence_window); 0 means DefaultGateEvidenceWindow.
+	// evidence (gate.evidence_window); 0 means defaultGateEvidenceWindow.
 	EvidenceWindow time.Duration
 	// ExtraDestructive lists regular expressions (RE2 syntax, matched
 	// without regard to case) that mark more Bash commands as destructive
@@ -47,17 +47,17 @@ type GateConfig struct {
 
 // The gate's defaults.
 const (
-	// DefaultGateFullDenials is how many denials per session are given in
+	// defaultGateFullDenials is how many denials per session are given in
 	// full before they are condensed.
-	DefaultGateFullDenials = 3
-	// DefaultGateEvidenceWindow is how recent a read or search must be.
-	DefaultGateEvidenceWindow = 30 * time.Minute
+	defaultGateFullDenials = 3
+	// defaultGateEvidenceWindow is how recent a read or search must be.
+	defaultGateEvidenceWindow = 30 * time.Minute
 )
 
 // Denials returns FullDenials, or its default.
 func (c *GateConfig) Denials() int {
 	if c.FullDenials == nil {
-		return DefaultGateFullDenials
+		return defaultGateFullDenials
 	}
 	return *c.FullDenials
 }
@@ -65,7 +65,7 @@ func (c *GateConfig) Denials() int {
 // Window returns EvidenceWindow, or its default.
 func (c *GateConfig) Window() time.Duration {
 	if c.EvidenceWindow <= 0 {
-		return DefaultGateEvidenceWindow
+		return defaultGateEvidenceWindow
 	}
 	return c.EvidenceWindow
 }

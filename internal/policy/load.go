@@ -209,7 +209,7 @@ func (p *Policy) apply(file string, origin Origin, required bool, trust *TrustSt
 	case err != nil:
 		return &FileError{File: file, Err: err}
 	}
-	layer.Hash = Hash(data)
+	layer.Hash = contentHash(data)
 	layer.Status = Applied
 	if trust != nil {
 		switch abs, _ := filepath.Abs(file); trust.Files[abs] {

@@ -47,7 +47,7 @@ type Class struct {
 	What string `json:"what"`
 	// Decision is the table's decision for the class in the brief's mode.
 	Decision Decision `json:"decision"`
-	// Words say what the decision means when DecisionWords would not
+	// Words say what the decision means when decisionWords would not
 	// (a snapshot first); "" otherwise.
 	Words string `json:"words,omitempty"`
 	// Examples are commands from the classifier's own spec examples that
@@ -292,8 +292,8 @@ var sectionFor = map[Format]struct{ name, refusal string }{
 	GeminiMD: {"gemini-md", "A held or denied call reaches you as \"Tool execution blocked: …\" followed by airlock's reason."},
 }
 
-// DecisionWords says what a decision means for the agent.
-func DecisionWords(d Decision) string {
+// decisionWords says what a decision means for the agent.
+func decisionWords(d Decision) string {
 	switch d {
 	case Allow:
 		return "allowed"
@@ -358,7 +358,7 @@ func (b *Brief) Render(f Format) string {
 		}
 	}
 	class := func(c Class) {
-		words := DecisionWords(c.Decision)
+		words := decisionWords(c.Decision)
 		if c.Words != "" {
 			words = c.Words
 		}
@@ -385,7 +385,7 @@ func (b *Brief) Render(f Format) string {
 	if len(b.Rules) > 0 {
 		heading("Rules in force (the strictest decision that applies wins)")
 		for _, r := range b.Rules {
-			line := fmt.Sprintf("%s (%s rule): %s, when it matches %s.", r.ID, r.Origin, DecisionWords(r.Decision), clipMatch(r.Match))
+			line := fmt.Sprintf("%s (%s rule): %s, when it matches %s.", r.ID, r.Origin, decisionWords(r.Decision), clipMatch(r.Match))
 			if r.Message != "" {
 				line += " Why: " + strings.TrimSuffix(r.Message, ".") + "."
 			}

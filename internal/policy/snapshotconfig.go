@@ -27,24 +27,24 @@ type SnapshotSettings struct {
 
 // The defaults of SnapshotSettings.
 const (
-	DefaultSnapshotMaxMiB   = 512
-	DefaultSnapshotKeepDays = 30
-	DefaultSnapshotKeepMiB  = 4096
+	defaultSnapshotMaxMiB   = 512
+	defaultSnapshotKeepDays = 30
+	defaultSnapshotKeepMiB  = 4096
 )
 
 // MaxBytes is the bound on one snapshot.
 func (s SnapshotSettings) MaxBytes() int64 {
-	return int64(orDefault(s.MaxMiB, DefaultSnapshotMaxMiB)) << 20
+	return int64(orDefault(s.MaxMiB, defaultSnapshotMaxMiB)) << 20
 }
 
 // KeepAge is how long prune keeps a snapshot.
 func (s SnapshotSettings) KeepAge() time.Duration {
-	return time.Duration(orDefault(s.KeepDays, DefaultSnapshotKeepDays)) * 24 * time.Hour
+	return time.Duration(orDefault(s.KeepDays, defaultSnapshotKeepDays)) * 24 * time.Hour
 }
 
 // KeepBytes is the total size prune keeps.
 func (s SnapshotSettings) KeepBytes() int64 {
-	return int64(orDefault(s.KeepMiB, DefaultSnapshotKeepMiB)) << 20
+	return int64(orDefault(s.KeepMiB, defaultSnapshotKeepMiB)) << 20
 }
 
 func orDefault(v, d int) int {
@@ -91,7 +91,7 @@ func (p *Policy) mergeSnapshots(d *snapshotDoc, authority bool) {
 			*dst = v
 		}
 	}
-	set(&p.Snapshots.MaxMiB, d.maxMiB, DefaultSnapshotMaxMiB, true)
-	set(&p.Snapshots.KeepDays, d.keepDays, DefaultSnapshotKeepDays, false)
-	set(&p.Snapshots.KeepMiB, d.keepMiB, DefaultSnapshotKeepMiB, false)
+	set(&p.Snapshots.MaxMiB, d.maxMiB, defaultSnapshotMaxMiB, true)
+	set(&p.Snapshots.KeepDays, d.keepDays, defaultSnapshotKeepDays, false)
+	set(&p.Snapshots.KeepMiB, d.keepMiB, defaultSnapshotKeepMiB, false)
 }

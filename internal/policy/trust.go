@@ -53,7 +53,7 @@ func LoadTrust(file string) (*TrustStore, error) {
 
 // Trust records data's hash as trusted for file.
 func (t *TrustStore) Trust(file string, data []byte) string {
-	h := Hash(data)
+	h := contentHash(data)
 	t.Files[file] = h
 	return h
 }
@@ -81,8 +81,8 @@ func (t *TrustStore) Save() error {
 	return safefile.Replace(t.file, append(data, '\n'), safefile.Options{})
 }
 
-// Hash is the hex SHA-256 of a policy file's content.
-func Hash(data []byte) string {
+// contentHash is the hex SHA-256 of a policy file's content.
+func contentHash(data []byte) string {
 	sum := sha256.Sum256(data)
 	return hex.EncodeToString(sum[:])
 }

@@ -86,12 +86,12 @@ var allowedEdges = map[string][]string{
 	// Review from anywhere: the dashboard, the rules it proposes, and the
 	// notification watcher. Each runs in its own binary, so the hook's
 	// binary links no HTTP stack.
-	"internal/rulemake":         {"internal/classify", "internal/policy"},
+	"internal/rulemake":         {"internal/classify", "internal/mcp/mcpconfig", "internal/policy"},
 	"internal/serve":            {"internal/journal", "internal/render", "internal/rulemake"},
 	"internal/serve/servecmd":   {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
 	"internal/notify/config":    {"internal/journal", "internal/policy"},
 	"internal/notify":           {"internal/journal", "internal/notify/config", "internal/policy", "internal/render", "internal/statefile"},
-	"internal/notify/notifycmd": {"internal/clierror", "internal/journal", "internal/notify", "internal/policy", "internal/render"},
+	"internal/notify/notifycmd": {"internal/clierror", "internal/journal", "internal/mcp/mcpconfig", "internal/notify", "internal/policy", "internal/render"},
 	"internal/notify/ntfytest":  nil,
 
 	// The resident decision service: its wire and client link almost

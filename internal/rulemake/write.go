@@ -11,6 +11,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -98,7 +99,8 @@ func Prepare(p *Proposal, getenv func(string) string) (*Plan, error) {
 }
 
 // loadText compiles content as the one policy file (AIRLOCK_POLICY), in
-// a private directory.
+// a private directory, with the schema of the "mcp:" section: a file the
+// hook would not load does not load here either.
 func loadText(dir, name string, content []byte, getenv func(string) string) (*policy.Policy, error) {
 	f := filepath.Join(dir, name)
 	if err := os.WriteFile(f, content, 0o600); err != nil {
@@ -112,7 +114,7 @@ func loadText(dir, name string, content []byte, getenv func(string) string) (*po
 			return getenv(k)
 		}
 		return getenv(k)
-	}})
+	}, MCP: mcpconfig.Schema})
 }
 
 func userRules(p *policy.Policy) int {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/clierror"
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/notify"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
@@ -37,7 +38,10 @@ func Main(args []string, stdout, stderr io.Writer, getenv func(string) string) i
 	paths := policy.PathsFrom(getenv)
 	// The notify section is read from the user's file only; a project's
 	// file cannot carry one, so which directory this runs in is moot.
-	p, err := policy.Load(policy.Options{Getenv: getenv, Cwd: string(os.PathSeparator)})
+	// The whole file is checked as the hook checks it (the "mcp:" section
+	// with its schema): the watcher does not start on a file the hook
+	// refuses to decide with.
+	p, err := policy.Load(policy.Options{Getenv: getenv, Cwd: string(os.PathSeparator), MCP: mcpconfig.Schema})
 	if err != nil {
 		return clierror.Print(stderr, err)
 	}

@@ -187,7 +187,7 @@ func layoutSafe(inv *classify.Invocation) bool {
 	case "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "test", "[", "ls", "pwd", "mkdir", "touch", "cat", "wc", "du", "stat":
 		return true
 	case "git":
-		sub := gitSub(inv.Args)
+		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
 		return sub == "status" || sub == "diff" || sub == "log" || sub == "show"
 	}
 	return false
@@ -414,22 +414,6 @@ func (d *destruction) placeGlob(w, abs string) grade {
 		g.paths = append(g.paths, one.paths...)
 	}
 	return g
-}
-
-// gitSub returns git's subcommand, past its global options ("" when there
-// is none).
-func gitSub(args []string) string {
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
-			i++
-			continue
-		}
-		if !strings.HasPrefix(a, "-") {
-			return a
-		}
-	}
-	return ""
 }
 
 // gitHistory are git subcommands whose destruction is of the repository's

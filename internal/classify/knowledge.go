@@ -96,6 +96,22 @@ func GitSubcommand(args []string) (sub string, rest []string, ok bool) {
 	return args[p.Rest], args[p.Rest+1:], true
 }
 
+// gitHistory are git subcommands that change the repository's history,
+// refs or configuration rather than the worktree's files.
+var gitHistory = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"branch": true, "reflog": true, "gc": true, "prune": true, "update-ref": true,
+		"filter-branch": true, "filter-repo": true, "tag": true, "replace": true, "worktree": true, "symbolic-ref": true,
+		"notes": true, "rebase": true, "commit": true, "push": true, "stash": true, "checkout-index": true, "read-tree": true,
+		"remote": true, "config": true, "lfs": true, "submodule": true, "rm": true, "mv": true,
+		"merge": true, "cherry-pick": true, "revert": true, "commit-tree": true, "pull": true}
+})
+
+// GitChangesHistory reports whether a git subcommand changes the
+// repository's history, refs or configuration: what it destroys is not
+// brought back by a snapshot of the worktree's files. Every subcommand
+// classify rates as changing history is one.
+func GitChangesHistory(sub string) bool { return gitHistory()[sub] }
+
 // fileReaders read the files named as operands and print to standard
 // output; the spec says which options take a value.
 var fileReaders = sync.OnceValue(func() map[string]*argv.Spec {

@@ -65,3 +65,19 @@ func TestWrappersAreOneTable(t *testing.T) {
 		}
 	}
 }
+
+// TestGitHistoryAgrees checks GitChangesHistory against classify's own
+// table of git subcommands: every subcommand rated as changing history or
+// refs is one whose destruction a worktree snapshot does not bring back.
+// (The converse does not hold yet: git symbolic-ref and checkout-index
+// change history but classify rates them as unknown, which is opaque and
+// so held.)
+func TestGitHistoryAgrees(t *testing.T) {
+	for sub, e := range gitSub {
+		for _, r := range e.Reasons {
+			if (r.Rule == "git.history" || r.Rule == "git.refs") && !GitChangesHistory(sub) {
+				t.Errorf("git %s: rated %s by classify, not known to change history", sub, r.Rule)
+			}
+		}
+	}
+}

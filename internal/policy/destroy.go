@@ -416,13 +416,6 @@ func (d *destruction) placeGlob(w, abs string) grade {
 	return g
 }
 
-// gitHistory are git subcommands whose destruction is of the repository's
-// history: what a worktree snapshot cannot bring back.
-var gitHistory = map[string]bool{"branch": true, "reflog": true, "gc": true, "prune": true, "update-ref": true,
-	"filter-branch": true, "filter-repo": true, "tag": true, "replace": true, "worktree": true, "symbolic-ref": true,
-	"notes": true, "rebase": true, "commit": true, "push": true, "stash": true, "checkout-index": true, "read-tree": true,
-	"remote": true, "config": true, "lfs": true, "submodule": true, "rm": true, "mv": true}
-
 // gitGrade places a destructive git run.
 func (d *destruction) gitGrade(inv *classify.Invocation, dirs []string) grade {
 	for _, e := range inv.Env {
@@ -505,7 +498,7 @@ func (d *destruction) gitGrade(inv *classify.Invocation, dirs []string) grade {
 		}
 		return whole
 	}
-	if gitHistory[sub] {
+	if classify.GitChangesHistory(sub) {
 		return grade{place: placeHistory, why: "git " + sub + " changes the repository's history, which a snapshot of the worktree does not bring back"}
 	}
 	return grade{place: placeUnknown, why: "airlock cannot tell what git " + sub + " deletes"}

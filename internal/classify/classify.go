@@ -3,6 +3,7 @@ package classify
 import (
 	"strings"
 
+	"github.com/airlock-dev/airlock/internal/classify/interp"
 	"github.com/airlock-dev/airlock/internal/shell"
 )
 
@@ -277,9 +278,4 @@ func isBlockDevice(p string) bool {
 	return !strings.HasPrefix(p, "/dev/fd/") && !strings.HasPrefix(p, "/dev/pts/")
 }
 
-func clip(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "…"
-	}
-	return s
-}
+func clip(s string) string { return interp.Clip(s) }

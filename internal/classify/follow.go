@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/airlock-dev/airlock/internal/classify/interp"
 	"github.com/airlock-dev/airlock/internal/shell"
 )
 
@@ -299,7 +300,7 @@ func (c *Classifier) scriptFile(inv *shell.Invocation, name string, dynamic bool
 			if !ok {
 				return fileLimit(name), true
 			}
-			return interpAnalyse(inner, who+" "+name, lang, text, 0).through("script.interp", name+" is a "+who+" program"), true
+			return interpAnalyse(inner, who+" "+name, lang, text).through("script.interp", name+" is a "+who+" program"), true
 		}
 		if !isShell(interp) {
 			return opaque("script.interpreter", name+" runs with "+interp+", which airlock does not read"), true
@@ -354,19 +355,19 @@ func shebang(text string) (string, bool) {
 func interpLang(name string) (lang, who string, ok bool) {
 	switch {
 	case strings.HasPrefix(name, "python") || strings.HasPrefix(name, "pypy"):
-		return langPython, name, true
+		return interp.Python, name, true
 	case name == "node" || name == "nodejs" || name == "deno" || name == "bun" || name == "tsx" || name == "ts-node":
-		return langJS, name, true
+		return interp.JavaScript, name, true
 	case strings.HasPrefix(name, "ruby"):
-		return langRuby, name, true
+		return interp.Ruby, name, true
 	case strings.HasPrefix(name, "perl"):
-		return langPerl, name, true
+		return interp.Perl, name, true
 	case strings.HasPrefix(name, "php"):
-		return langPHP, name, true
+		return interp.PHP, name, true
 	case strings.HasPrefix(name, "lua"):
-		return langLua, name, true
+		return interp.Lua, name, true
 	case name == "rscript":
-		return langR, name, true
+		return interp.R, name, true
 	}
 	return "", "", false
 }
@@ -390,7 +391,7 @@ func (c *Classifier) interpScript(inv *shell.Invocation, who, lang, name string,
 	if !ok {
 		return fileLimit(name)
 	}
-	return interpAnalyse(inner, who+" "+name, lang, string(data), 0).through("script.interp", who+" runs "+name)
+	return interpAnalyse(inner, who+" "+name, lang, string(data)).through("script.interp", who+" runs "+name)
 }
 
 // followRun rates what a run executes from files, if it is one that runs

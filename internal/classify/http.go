@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
+	"github.com/airlock-dev/airlock/internal/classify/interp"
 	"github.com/airlock-dev/airlock/internal/shell"
 )
 
@@ -26,32 +27,11 @@ func init() {
 
 // httpReadMethod reports whether an HTTP method only reads. Any other verb,
 // including ones airlock has never heard of, may change the server's state.
-func httpReadMethod(m string) bool {
-	switch strings.ToUpper(m) {
-	case "GET", "HEAD", "OPTIONS":
-		return true
-	}
-	return false
-}
+func httpReadMethod(m string) bool { return interp.ReadMethod(m) }
 
 // httpHost returns the host part of a URL for messages, or the URL itself
 // when it has no recognisable host.
-func httpHost(u string) string {
-	rest := u
-	if i := strings.Index(rest, "://"); i >= 0 {
-		rest = rest[i+3:]
-	}
-	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
-		rest = rest[:i]
-	}
-	if i := strings.LastIndexByte(rest, '@'); i >= 0 {
-		rest = rest[i+1:]
-	}
-	if rest == "" {
-		return clip(u)
-	}
-	return clip(rest)
-}
+func httpHost(u string) string { return interp.Host(u) }
 
 // httpHosts renders the hosts of several URLs for a message.
 func httpHosts(urls []string) string {

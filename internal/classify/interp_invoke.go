@@ -3,6 +3,7 @@ package classify
 import (
 	"strings"
 
+	"github.com/airlock-dev/airlock/internal/classify/interp"
 	"github.com/airlock-dev/airlock/internal/shell"
 )
 
@@ -140,11 +141,11 @@ func interpPrelude(lang string, libs []string) string {
 	var b strings.Builder
 	for _, l := range libs {
 		switch lang {
-		case langRuby:
+		case interp.Ruby:
 			b.WriteString("require '" + l + "'\n")
-		case langPerl:
+		case interp.Perl:
 			b.WriteString("use " + strings.TrimPrefix(l, "-") + ";\n")
-		case langLua:
+		case interp.Lua:
 			b.WriteString("require('" + l + "')\n")
 		}
 	}
@@ -164,7 +165,7 @@ func interpClassify(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 // (-r, --require, --import, --loader, and the same in NODE_OPTIONS): they
 // run first, whatever the program is.
 func interpPreloads(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
-	if o.lang != langJS {
+	if o.lang != interp.JavaScript {
 		return nothing
 	}
 	args := inv.Args[1:]
@@ -233,7 +234,7 @@ func interpStdin(c *Classifier, inv *shell.Invocation, who, lang string) Effect 
 	case inv.Stdin == "":
 		return nothing
 	case inv.StdinKnown:
-		return interpAnalyse(c, who, lang, inv.StdinText, 0)
+		return interpAnalyse(c, who, lang, inv.StdinText)
 	}
 	return opaque("interp.stdin", who+" runs code read from its input, whose text is only known at run time")
 }
@@ -257,8 +258,8 @@ func interpCodeWords(c *Classifier, inv *shell.Invocation, who, lang string, r i
 		parts = append(parts, w)
 	}
 	src := interpPrelude(lang, r.libs) + strings.Join(parts, "\n")
-	e := interpAnalyse(c, who, lang, src, 0)
-	if dynamic && !interpExpansionsInLiterals(lang, src) {
+	e := interpAnalyse(c, who, lang, src)
+	if dynamic && !interp.ExpansionsInLiterals(lang, src) {
 		e.Add(opaque("interp.code.dynamic", who+" code has text spliced in by the shell at run time, outside its string literals"))
 	}
 	return e
@@ -286,31 +287,6 @@ func interpUnquoteDynamic(w string) (string, bool) {
 		}
 	}
 	return b.String(), true
-}
-
-// interpExpansionsInLiterals reports whether every shell expansion ($ or
-// a backtick) in code lies inside one of the code's string literals.
-func interpExpansionsInLiterals(lang, src string) bool {
-	code := interpLex(lang, src)
-	for k := 0; k < len(src); k++ {
-		if src[k] != '$' && src[k] != '`' {
-			continue
-		}
-		if src[k] == '$' && (k+1 >= len(src) || !(isIdentByte(src[k+1]) || src[k+1] == '{' || src[k+1] == '(')) {
-			continue
-		}
-		inside := false
-		for _, l := range code.lits {
-			if k > l.start && k < l.end-1 || src[k] == '`' && (k == l.start || k == l.end-1) && l.cmd {
-				inside = true
-				break
-			}
-		}
-		if !inside {
-			return false
-		}
-	}
-	return true
 }
 
 // interpPythonModules maps a module run with python -m to the program of the

@@ -11,6 +11,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/airlock-dev/airlock/internal/argv"
+	"github.com/airlock-dev/airlock/internal/classify/interp"
 	"github.com/airlock-dev/airlock/internal/shell"
 )
 
@@ -568,7 +569,7 @@ func (c *Classifier) justRun(inv *shell.Invocation) Effect {
 			text := interp.ReplaceAllStringFunc(sb.String(), func(m string) string { return vars[interp.FindStringSubmatch(m)[1]] })
 			if sh, _ := shebang(text); !isShell(sh) {
 				if lang, who, ok := interpLang(sh); ok {
-					e.Add(interpAnalyse(inner, who, lang, text, 0).through("script.interp", file+": recipe "+name+" is a "+who+" program"))
+					e.Add(interpAnalyse(inner, who, lang, text).through("script.interp", file+": recipe "+name+" is a "+who+" program"))
 				} else {
 					e.Add(opaque("script.interpreter", file+": recipe "+name+" runs with "+sh+", which airlock does not read"))
 				}
@@ -729,7 +730,7 @@ func (c *Classifier) rakeRun(inv *shell.Invocation) Effect {
 	}
 	// Every task of the Rakefile is read, not only the one asked for: a
 	// reading that over-approximates.
-	return interpAnalyse(inner, "rake "+file, langRuby, string(data), 0).through("script.interp", "rake runs the Ruby of "+file)
+	return interpAnalyse(inner, "rake "+file, interp.Ruby, string(data)).through("script.interp", "rake runs the Ruby of "+file)
 }
 
 // readRunnerFile reads the first of a task runner's file names that

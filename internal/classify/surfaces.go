@@ -123,7 +123,7 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 	case "a git hook", "a shell start-up file", "a direnv file":
 		if interp, ok := shebang(content); ok && !isShell(interp) {
 			if lang, who, ok := interpLang(interp); ok {
-				return interpAnalyse(inner, who+" "+name, lang, content, 0)
+				return interpAnalyse(inner, who+" "+name, lang, content)
 			}
 			return opaque("script.interpreter", p+" runs with "+interp+", which airlock does not read")
 		}

@@ -46,19 +46,20 @@ func readShell(r *classify.Result, cwd string) shellFacts {
 		args := inv.Args[1:]
 		switch {
 		case name == "git":
-			sub, rest, ok := gitSubcommand(args)
+			sub, rest, ok := classify.GitSubcommand(args)
 			if !ok || !readOnlyGit(sub, rest) {
 				return shellFacts{}
 			}
-			if sub == "grep" {
-				f.addSearch(inv, "git grep", rest, grepSpec, cwd)
+			if spec, ok := classify.SearchesContent("git " + sub); ok {
+				f.addSearch(inv, "git "+sub, rest, spec, cwd)
 			}
-		case searchPrograms()[name] != nil:
+		case isSearch(name):
 			if name == "rg" && hasAny(args, "--pre", "--search-zip", "-z") {
 				// --pre runs a program on every file.
 				return shellFacts{}
 			}
-			f.addSearch(inv, name, args, *searchPrograms()[name], cwd)
+			spec, _ := classify.SearchesContent(name)
+			f.addSearch(inv, name, args, spec, cwd)
 		case name == "find":
 			if !readOnlyFind(args) {
 				return shellFacts{}
@@ -69,10 +70,10 @@ func readShell(r *classify.Result, cwd string) shellFacts {
 				return shellFacts{}
 			}
 			f.addReads(inv, files, cwd)
-		case readerPrograms()[name] != nil:
-			p := readerPrograms()[name].Parse(args)
-			f.addReads(inv, p.Operands, cwd)
-		case listerPrograms()[name]:
+		case isReader(name):
+			spec, _ := classify.ReadsFiles(name)
+			f.addReads(inv, spec.Parse(args).Operands, cwd)
+		case classify.OnlyLists(name):
 			if name == "sort" && hasAny(args, "-o", "--output") || name == "fd" && hasAny(args, "-x", "-X", "--exec", "--exec-batch") {
 				return shellFacts{}
 			}
@@ -124,17 +125,6 @@ func hasAny(args []string, names ...string) bool {
 		}
 	}
 	return false
-}
-
-// gitGlobal is git's own options before the subcommand.
-var gitGlobal = argv.Spec{Short: "Cc", Long: []string{"--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"}, StopAtOperand: true}
-
-func gitSubcommand(args []string) (sub string, rest []string, ok bool) {
-	p := gitGlobal.Parse(args)
-	if p.Rest >= len(args) {
-		return "", nil, false
-	}
-	return args[p.Rest], args[p.Rest+1:], true
 }
 
 // readOnlyGit reports whether a git subcommand only reads the repository.
@@ -210,52 +200,12 @@ func sedPrint(args []string) ([]string, bool) {
 	return files, true
 }
 
-// readerPrograms read the files named as operands and print to standard
-// output; the spec says which options take a value. Maps are built on
-// first use, not at initialisation (see sedPrintScript).
-var readerPrograms = sync.OnceValue(func() map[string]*argv.Spec {
-	return map[string]*argv.Spec{
-		"cat": {}, "tac": {}, "nl": {Short: "bdfhilnsvw"}, "head": {Short: "nc"}, "tail": {Short: "ncs"},
-		"less": {}, "more": {}, "bat": {Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme"}},
-		"wc": {}, "file": {}, "stat": {Short: "c", Long: []string{"--format", "--printf"}}, "od": {Short: "AjNtw"},
-		"hexdump": {Short: "eFns"}, "xxd": {Short: "cglosS"}, "strings": {Short: "nt"},
-		"md5sum": {}, "sha1sum": {}, "sha256sum": {}, "sha512sum": {}, "cksum": {},
-		"jq": {}, "diff": {}, "cmp": {}, "cut": {Short: "bcdf"}, "column": {}, "tr": {},
-	}
-})
+// isReader and isSearch ask classify, which owns what programs read
+// (classify.ReadsFiles, classify.SearchesContent), so the gate counts as
+// evidence only what the classifier also rates as a plain read.
+func isReader(name string) bool { _, ok := classify.ReadsFiles(name); return ok }
 
-// listerPrograms report on the system or the tree and read nothing that
-// counts as evidence.
-var listerPrograms = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"ls": true, "pwd": true, "cd": true, "tree": true, "which": true, "type": true, "whereis": true,
-		"whoami": true, "id": true, "date": true, "uname": true, "hostname": true, "printenv": true,
-		"echo": true, "printf": true, "true": true, "false": true, "test": true, "[": true,
-		"du": true, "df": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
-		"sort": true, "comm": true, "fd": true, "locate": true,
-	}
-})
-
-// grepSpec is grep's options that take a value.
-var grepSpec = argv.Spec{Short: "efmABCdD", Long: []string{
-	"--regexp", "--file", "--max-count", "--after-context", "--before-context", "--context",
-	"--devices", "--directories", "--include", "--exclude", "--exclude-dir", "--label", "--threads",
-}}
-
-// searchPrograms search file contents; the spec says which options take a
-// value, so that the pattern and the paths are told apart.
-var searchPrograms = sync.OnceValue(func() map[string]*argv.Spec {
-	return map[string]*argv.Spec{
-		"grep": &grepSpec, "egrep": &grepSpec, "fgrep": &grepSpec,
-		"rg": {Short: "efgtTABCmMjEdr", Long: []string{
-			"--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--after-context", "--before-context",
-			"--context", "--max-count", "--max-columns", "--threads", "--encoding", "--max-depth", "--replace", "--type-add",
-			"--max-filesize", "--path-separator", "--sort", "--sortr", "--color", "--colors", "--context-separator",
-		}},
-		"ag":  {Short: "ABCGgmp", Long: []string{"--after", "--before", "--context", "--file-search-regex", "--max-count", "--ignore", "--depth", "--path-to-ignore"}},
-		"ack": {Short: "ABCmg", Long: []string{"--after-context", "--before-context", "--context", "--max-count", "--type", "--ignore-dir", "--ignore-file", "--match"}},
-	}
-})
+func isSearch(name string) bool { _, ok := classify.SearchesContent(name); return ok }
 
 // addSearch records a content search: its patterns (-e values, or the
 // first operand) and its paths (the other operands).

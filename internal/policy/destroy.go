@@ -187,7 +187,7 @@ func layoutSafe(inv *classify.Invocation) bool {
 	case "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "test", "[", "ls", "pwd", "mkdir", "touch", "cat", "wc", "du", "stat":
 		return true
 	case "git":
-		sub := gitSub(inv.Args)
+		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
 		return sub == "status" || sub == "diff" || sub == "log" || sub == "show"
 	}
 	return false
@@ -416,29 +416,6 @@ func (d *destruction) placeGlob(w, abs string) grade {
 	return g
 }
 
-// gitSub returns git's subcommand, past its global options ("" when there
-// is none).
-func gitSub(args []string) string {
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if a == "-C" || a == "-c" || a == "--git-dir" || a == "--work-tree" || a == "--namespace" {
-			i++
-			continue
-		}
-		if !strings.HasPrefix(a, "-") {
-			return a
-		}
-	}
-	return ""
-}
-
-// gitHistory are git subcommands whose destruction is of the repository's
-// history: what a worktree snapshot cannot bring back.
-var gitHistory = map[string]bool{"branch": true, "reflog": true, "gc": true, "prune": true, "update-ref": true,
-	"filter-branch": true, "filter-repo": true, "tag": true, "replace": true, "worktree": true, "symbolic-ref": true,
-	"notes": true, "rebase": true, "commit": true, "push": true, "stash": true, "checkout-index": true, "read-tree": true,
-	"remote": true, "config": true, "lfs": true, "submodule": true, "rm": true, "mv": true}
-
 // gitGrade places a destructive git run.
 func (d *destruction) gitGrade(inv *classify.Invocation, dirs []string) grade {
 	for _, e := range inv.Env {
@@ -521,7 +498,7 @@ func (d *destruction) gitGrade(inv *classify.Invocation, dirs []string) grade {
 		}
 		return whole
 	}
-	if gitHistory[sub] {
+	if classify.GitChangesHistory(sub) {
 		return grade{place: placeHistory, why: "git " + sub + " changes the repository's history, which a snapshot of the worktree does not bring back"}
 	}
 	return grade{place: placeUnknown, why: "airlock cannot tell what git " + sub + " deletes"}

@@ -89,9 +89,10 @@ var signalValueFlags = map[string]bool{
 // airlock's processes, or nil.
 func (c *call) signals(inv *classify.Invocation) *refusal {
 	name := inv.Name()
-	switch name {
-	case "kill", "pkill", "killall", "gdb", "lldb", "strace", "ltrace", "gcore":
-	default:
+	// Which programs reach other processes, and how, is classify's
+	// knowledge (classify.Reaches); this phase reads their arguments.
+	reach := classify.Reaches(name)
+	if reach == classify.ReachNone {
 		return nil
 	}
 	g := c.g
@@ -103,7 +104,7 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 	for i := 1; i < len(inv.Args); i++ {
 		a := inv.Args[i]
 		if inv.IsDynamic(i) {
-			if name == "kill" && !strings.Contains(strings.ToLower(a), "airlock") && !strings.Contains(strings.ToLower(a), "hookd") {
+			if reach == classify.ReachPID && !strings.Contains(strings.ToLower(a), "airlock") && !strings.Contains(strings.ToLower(a), "hookd") {
 				continue // kill "$pid": best effort, see the file comment
 			}
 			return held("with a word known only when it runs (" + clipText(a) + ")")
@@ -114,13 +115,13 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 		}
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
 			flag, _, hasValue := strings.Cut(a, "=")
-			debugger := name == "gdb" || name == "lldb" || name == "strace" || name == "ltrace"
+			debugger := reach == classify.ReachAttach
 			if debugger && len(a) > 2 && a[1] != '-' && a[1] == 'p' && strings.Trim(a[2:], "0123456789") == "" {
 				flag, hasValue, a = "-p", true, "-p="+a[2:] // strace -p1234
 			}
 			switch {
 			case flag == "-l" || flag == "-L" || flag == "--list" || flag == "--help" || flag == "-V" || flag == "--version":
-				if name == "kill" || name == "killall" {
+				if reach == classify.ReachPID || reach == classify.ReachName {
 					return nil
 				}
 			case flag == "-r" || flag == "--regexp":
@@ -130,7 +131,7 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 				if !hasValue {
 					i++
 				}
-			case name == "kill" && strings.Trim(a[1:], "0123456789") == "" && i > 1:
+			case reach == classify.ReachPID && strings.Trim(a[1:], "0123456789") == "" && i > 1:
 				operands = append(operands, a) // kill -9 -1: a process group
 			case debugger && (flag == "-p" || flag == "--pid" || flag == "-pid" || flag == "--attach-pid" || flag == "--attach-name" || flag == "-n"):
 				if !hasValue {
@@ -154,14 +155,14 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 		}
 		operands = append(operands, a)
 	}
-	switch name {
-	case "kill":
+	switch reach {
+	case classify.ReachPID:
 		for _, o := range operands {
 			if g.pidIsAirlock(o) {
 				return held("signalling " + o + ", which is airlock's (or every process)")
 			}
 		}
-	case "pkill":
+	case classify.ReachPattern:
 		if pidFile {
 			return held("signalling the PIDs a file holds")
 		}
@@ -173,7 +174,7 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 				return held("by a pattern (" + clipText(o) + ") that matches airlock's processes")
 			}
 		}
-	case "killall":
+	case classify.ReachName:
 		if len(operands) == 0 {
 			return held("selecting processes without a name")
 		}
@@ -182,7 +183,7 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 				return held("by a name (" + clipText(o) + ") that matches airlock's processes")
 			}
 		}
-	case "gcore":
+	case classify.ReachDump:
 		for _, o := range operands {
 			if g.pidIsAirlock(o) {
 				return held("dumping " + o + ", which is airlock's")

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"sort"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -422,4 +423,16 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 func Unwraps(name string) bool {
 	_, ok := handlers[name]
 	return ok
+}
+
+// Unwrapped lists, sorted, the programs Unwraps reports: with classify's
+// own table they are every wrapper airlock knows, which tests walk so a
+// wrapper added in one place is checked everywhere.
+func Unwrapped() []string {
+	out := make([]string, 0, len(handlers))
+	for name := range handlers {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }

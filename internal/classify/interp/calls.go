@@ -1,4 +1,4 @@
-package classify
+package interp
 
 import (
 	"strings"
@@ -46,7 +46,7 @@ func (c interpCall) argText() string {
 // parenless reports whether a language calls functions without brackets
 // (system "ls" in Ruby and Perl).
 func (code *interpCode) parenless() bool {
-	return code.lang == langRuby || code.lang == langPerl || code.lang == langAS || code.lang == langLua
+	return code.lang == Ruby || code.lang == Perl || code.lang == AppleScript || code.lang == Lua
 }
 
 // calls finds every occurrence of the names as identifiers outside literals
@@ -68,7 +68,7 @@ func (code *interpCode) calls(names ...string) []interpCall {
 			if at+len(name) < len(m) && isIdentByte(m[at+len(name)]) {
 				continue
 			}
-			if at > 0 && m[at-1] == ':' && (at < 2 || m[at-2] != ':') && code.lang == langRuby {
+			if at > 0 && m[at-1] == ':' && (at < 2 || m[at-2] != ':') && code.lang == Ruby {
 				continue // a symbol
 			}
 			call := interpCall{name: name, at: at, recv: code.receiver(at)}
@@ -93,7 +93,7 @@ func (code *interpCode) receiver(at int) string {
 		k--
 	case k >= 2 && (m[k-2:k] == "::" || m[k-2:k] == "->"):
 		k -= 2
-	case k >= 1 && m[k-1] == '$' && code.lang == langR:
+	case k >= 1 && m[k-1] == '$' && code.lang == R:
 		k--
 	default:
 		return ""
@@ -175,9 +175,9 @@ func (code *interpCode) arguments(call *interpCall, p int) {
 	b := m[p]
 	_, isLit := code.litAt[p]
 	switch {
-	case isLit, b == '[' || b == '$' || b == '@' || b == '{' && code.lang == langLua:
-	case code.lang == langPerl && (isIdentByte(b) || b == '%'):
-	case code.lang == langRuby && (b == '%' || b == ':' && p+1 < len(m) && isIdentByte(m[p+1]) || isIdentByte(b) && !code.rubyKeywordAt(p)):
+	case isLit, b == '[' || b == '$' || b == '@' || b == '{' && code.lang == Lua:
+	case code.lang == Perl && (isIdentByte(b) || b == '%'):
+	case code.lang == Ruby && (b == '%' || b == ':' && p+1 < len(m) && isIdentByte(m[p+1]) || isIdentByte(b) && !code.rubyKeywordAt(p)):
 	default:
 		return
 	}
@@ -280,9 +280,9 @@ func (code *interpCode) argAt(a, b int) interpArg {
 	switch {
 	case m[a] == '[' && m[b-1] == ']':
 		open, closeAt = a+1, b-1
-	case m[a] == '(' && m[b-1] == ')' && code.lang == langPerl:
+	case m[a] == '(' && m[b-1] == ')' && code.lang == Perl:
 		open, closeAt = a+1, b-1
-	case strings.HasPrefix(m[a:b], "c(") && m[b-1] == ')' && code.lang == langR:
+	case strings.HasPrefix(m[a:b], "c(") && m[b-1] == ')' && code.lang == R:
 		open, closeAt = a+2, b-1
 	}
 	if open < 0 {
@@ -300,4 +300,29 @@ func (code *interpCode) argAt(a, b int) interpArg {
 	}
 	arg.isList = true
 	return arg
+}
+
+// ExpansionsInLiterals reports whether every shell expansion ($ or
+// a backtick) in code lies inside one of the code's string literals.
+func ExpansionsInLiterals(lang, src string) bool {
+	code := interpLex(lang, src)
+	for k := 0; k < len(src); k++ {
+		if src[k] != '$' && src[k] != '`' {
+			continue
+		}
+		if src[k] == '$' && (k+1 >= len(src) || !(isIdentByte(src[k+1]) || src[k+1] == '{' || src[k+1] == '(')) {
+			continue
+		}
+		inside := false
+		for _, l := range code.lits {
+			if k > l.start && k < l.end-1 || src[k] == '`' && (k == l.start || k == l.end-1) && l.cmd {
+				inside = true
+				break
+			}
+		}
+		if !inside {
+			return false
+		}
+	}
+	return true
 }

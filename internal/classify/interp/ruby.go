@@ -1,9 +1,7 @@
-package classify
+package interp
 
 import (
 	"strings"
-
-	"github.com/airlock-dev/airlock/internal/shell"
 )
 
 // ---------------------------------------------------------------- Ruby
@@ -54,7 +52,7 @@ func (s *interpScan) ruby() {
 		if l := c.args[0].lit; l != nil {
 			name = l.val
 		} else if !strings.HasPrefix(first, ":") {
-			s.hide("interp.send", s.who+" code calls a method whose name is computed at run time ("+clip(first)+")")
+			s.hide("interp.send", s.who+" code calls a method whose name is computed at run time ("+Clip(first)+")")
 			continue
 		}
 		switch name {
@@ -65,7 +63,7 @@ func (s *interpScan) ruby() {
 	// Network.
 	for _, c := range code.calls("post", "put", "patch", "delete", "post_form") {
 		if c.called && (interpHTTPClient(c.recv) || strings.HasPrefix(c.recv, "Net::HTTP") || c.recv == "HTTP" || c.recv == ")" && c.name != "delete") {
-			s.write("interp.net.write", s.who+" code sends an HTTP "+strings.ToUpper(strings.TrimSuffix(c.name, "_form"))+" request to "+httpHost(s.target(c, "a server")))
+			s.write("interp.net.write", s.who+" code sends an HTTP "+strings.ToUpper(strings.TrimSuffix(c.name, "_form"))+" request to "+Host(s.target(c, "a server")))
 		}
 	}
 	for _, c := range code.calls("Post", "Put", "Patch", "Delete") {
@@ -111,46 +109,4 @@ func (s *interpScan) ruby() {
 			s.destroy(c)
 		}
 	}
-}
-
-// ---------------------------------------------------------------- Ruby invocations
-
-var rubyOpts = interpOpts{lang: langRuby, code: "e", value: "IrCEF", attached: "xWKiT", digits: "0", libs: "r", pathOpt: 'S', help: "h",
-	longValue: []string{"--encoding", "--external-encoding", "--internal-encoding"}}
-
-var interpRubySpec = &Spec{
-	Programs: []string{"ruby", "jruby", "truffleruby"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return interpClassify(c, inv, rubyOpts) },
-	Examples: []Example{
-		{`ruby -e "require 'fileutils'; FileUtils.rm_rf('/home/user')"`, "local+destructive"},
-		{"ruby -e \"`rm -rf /home/user`\"", "local+destructive"},
-		{"ruby -e '`git push`'", "external"},
-		{`ruby -e "rm -rf /"`, "local+destructive"},
-		{`ruby -e "puts 'ok'"`, "local"},
-		{`ruby -e "system('git push origin main')"`, "external"},
-		{`ruby -e "system 'git', 'push', '--force'"`, "external+destructive"},
-		{`ruby -e 'exec "rm -rf tmp"'`, "local+destructive"},
-		{`ruby -e 'd="/x"; system("rm -rf #{d}")'`, "local+destructive"},
-		{`ruby -e 'puts %x(git status)'`, "local"},
-		{`ruby -e 'IO.popen(["git", "push"]).read'`, "external"},
-		{`ruby -ropen3 -e 'Open3.capture2("git push")'`, "external"},
-		{`ruby -e 'system(ENV["CMD"])'`, "local+opaque"},
-		{`ruby -e 'eval(STDIN.read)'`, "local+opaque"},
-		{`ruby -e 'Kernel.send(:system, "ls")'`, "local+opaque"},
-		{`ruby -e 'File.delete("a.txt")'`, "local+destructive"},
-		{`ruby -rfileutils -e 'FileUtils.rm_r "build"'`, "local+destructive"},
-		{`ruby -rnet/http -e 'Net::HTTP.post(URI("https://x.io"), "a=1")'`, "external"},
-		{`ruby -rnet/http -e 'puts Net::HTTP.get(URI("https://x.io"))'`, "local+netread"},
-		{`ruby -e 'require "httparty"; HTTParty.delete("https://x.io/1")'`, "external"},
-		{`ruby -rsocket -e 'TCPSocket.new("10.0.0.1", 4444)'`, "local+opaque"},
-		{`ruby -e 'h = {a: 1}; h.delete(:a); p h'`, "local"},
-		{"GIT_WORK_TREE=/x ruby -e '\\`git restore file.txt\\`'", "local+opaque"},
-		{`ruby -e "puts \'ok\'"`, "local"},
-		{`ruby -ne 'puts $_ if /"/' file.txt`, "local"},
-		{`ruby -pe 'gsub(/'"'"'/, "x")' file.txt`, "local"},
-		{`ruby -S gem push pkg.gem`, "external"},
-		{`ruby script.rb`, "local"},
-		{"ruby <<'EOF'\nsystem('rm -rf build')\nEOF", "local+destructive"},
-		{`ruby --version`, "local"},
-	},
 }

@@ -1,9 +1,7 @@
-package classify
+package interp
 
 import (
 	"strings"
-
-	"github.com/airlock-dev/airlock/internal/shell"
 )
 
 // ---------------------------------------------------------------- Perl
@@ -54,7 +52,7 @@ func (s *interpScan) perl() {
 	// Network.
 	for _, c := range code.calls("post", "put", "patch", "delete", "post_form") {
 		if c.called && c.recv != "" && interpHTTPClient(c.recv) {
-			s.write("interp.net.write", s.who+" code sends an HTTP "+strings.ToUpper(strings.TrimSuffix(c.name, "_form"))+" request to "+httpHost(s.target(c, "a server")))
+			s.write("interp.net.write", s.who+" code sends an HTTP "+strings.ToUpper(strings.TrimSuffix(c.name, "_form"))+" request to "+Host(s.target(c, "a server")))
 		}
 	}
 	for _, c := range code.calls("POST", "PUT", "PATCH", "DELETE") {
@@ -104,43 +102,4 @@ func (s *interpScan) perl() {
 			s.destroy(c)
 		}
 	}
-}
-
-// ---------------------------------------------------------------- Perl invocations
-
-var perlOpts = interpOpts{lang: langPerl, code: "eE", value: "I", attached: "MmxiCdDF", digits: "l0", libs: "Mm", help: "h"}
-
-var interpPerlSpec = &Spec{
-	Programs: []string{"perl", "perl5"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return interpClassify(c, inv, perlOpts) },
-	Examples: []Example{
-		{`perl -e "system('rm -rf /home/user')"`, "local+destructive"},
-		{`perl -e "rm -rf /"`, "local+destructive"},
-		{`perl -e "print 'ok'"`, "local"},
-		{`perl -e 'system("git", "push", "origin", "main")'`, "external"},
-		{`perl -e 'system "git push" or die'`, "external"},
-		{`perl -e 'exec qw(git push --force)'`, "external+destructive"},
-		{`perl -e 'my $d="/x"; system("rm -rf $d")'`, "local+destructive"},
-		{`perl -e 'print qx{git log -1}'`, "local"},
-		{"perl -e 'print `git push`'", "external"},
-		{`perl -e 'open(my $fh, "-|", "git", "push") or die'`, "external"},
-		{`perl -e 'open(F, "git push |"); print <F>'`, "external"},
-		{`perl -e 'system($ENV{CMD})'`, "local+opaque"},
-		{`perl -e 'eval $ARGV[0]' x`, "local+opaque"},
-		{`perl -e 'eval { die "x" }; print "ok"'`, "local"},
-		{`perl -e 'unlink "data.db"'`, "local+destructive"},
-		{`perl -MFile::Path=rmtree -e 'rmtree("build")'`, "local+destructive"},
-		{`perl -MLWP::UserAgent -e 'LWP::UserAgent->new->post("https://x.io", {a => 1})'`, "external"},
-		{`perl -MHTTP::Tiny -e 'HTTP::Tiny->new->request("DELETE", "https://x.io/1")'`, "external"},
-		{`perl -MLWP::Simple -e 'print get("https://x.io")'`, "local+netread"},
-		{`perl -MIO::Socket::INET -e 'IO::Socket::INET->new(PeerAddr => "10.0.0.1:4444")'`, "local+opaque"},
-		{`perl -MNet::SMTP -e 'Net::SMTP->new("mail.x.io")->mail("a@x.io")'`, "external"},
-		{`perl -pi -e 's/foo/bar/g' config.txt`, "local"},
-		{`perl -pe 's/"//g' file`, "local"},
-		{`perl -lne 'print if /system\(/' src.c`, "local"},
-		{`perl -ne 'print unless $seen{$_}++' a.txt`, "local"},
-		{`perl -le 'print for 1..3'`, "local"},
-		{`perl script.pl`, "local"},
-		{`perl -v`, "local"},
-	},
 }

@@ -1,4 +1,4 @@
-package classify
+package interp
 
 import (
 	"testing"
@@ -23,8 +23,7 @@ func FuzzInterp(f *testing.F) {
 	} {
 		f.Add(seed)
 	}
-	langs := []string{langPython, langJS, langRuby, langPerl, langPHP, langLua, langR, langAS}
-	c := &Classifier{}
+	langs := []string{Python, JavaScript, Ruby, Perl, PHP, Lua, R, AppleScript}
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 4096 {
 			return
@@ -46,7 +45,7 @@ func FuzzInterp(f *testing.F) {
 				}
 				end = l.end
 			}
-			interpAnalyse(c, lang, lang, src, 0)
+			Analyse(lang, lang, src)
 		}
 	})
 }

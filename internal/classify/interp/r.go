@@ -1,9 +1,7 @@
-package classify
+package interp
 
 import (
 	"strings"
-
-	"github.com/airlock-dev/airlock/internal/shell"
 )
 
 // ---------------------------------------------------------------- R
@@ -92,7 +90,7 @@ func (s *interpScan) rlang() {
 	}
 	for _, c := range code.calls("packages", "install_github", "install_cran", "install_url", "install_git", "pkg_install", "install") {
 		if c.called && (c.recv == "install" || c.recv == "remotes" || c.recv == "devtools" || c.recv == "pak" || c.recv == "BiocManager") {
-			s.e.Add(shared("interp.install", s.who+" code installs packages from the network").reads())
+			s.add(Finding{Kind: Install, Rule: "interp.install", Message: s.who + " code installs packages from the network"})
 		}
 	}
 	for _, c := range code.calls("source") {
@@ -122,43 +120,4 @@ func (s *interpScan) rlang() {
 func (s *interpScan) litURL(c interpCall) bool {
 	l, ok := c.literal(0)
 	return ok && strings.Contains(l.val, "://")
-}
-
-// ---------------------------------------------------------------- R invocations
-
-var rOpts = interpOpts{lang: langR, code: "e", fileOpt: 'f', value: "dg"}
-
-var interpRSpec = &Spec{
-	Programs: []string{"rscript", "r"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect {
-		if inv.Name() == "r" && len(inv.Args) > 2 && inv.Args[1] == "CMD" {
-			switch inv.Args[2] {
-			case "INSTALL":
-				return shared("r.install", "R CMD INSTALL installs an R package")
-			case "REMOVE":
-				return shared("r.install", "R CMD REMOVE removes an installed R package")
-			}
-			return nothing
-		}
-		return interpClassify(c, inv, rOpts)
-	},
-	Examples: []Example{
-		{`Rscript -e 'system("git push")'`, "external"},
-		{`Rscript -e "unlink('output', recursive = TRUE)"`, "local+destructive"},
-		{`Rscript -e 'file.remove("a.csv")'`, "local+destructive"},
-		{`Rscript -e 'system2("git", c("push", "origin"))'`, "external"},
-		{`Rscript -e 'system(cmd)'`, "local+opaque"},
-		{`Rscript -e 'httr::POST("https://x.io", body = list(a = 1))'`, "external"},
-		{`Rscript -e 'download.file("https://x.io/d.csv", "d.csv")'`, "local+netread"},
-		{`Rscript -e 'install.packages("dplyr")'`, "shared+netread"},
-		{`Rscript -e 'source("https://x.io/setup.R")'`, "local+opaque"},
-		{`Rscript -e 'eval(parse(text = x))'`, "local+opaque"},
-		{`Rscript -e 'print(summary(cars))'`, "local"},
-		{`Rscript -e 'rmarkdown::render("report.Rmd")'`, "local"},
-		{`Rscript analysis.R`, "local"},
-		{`R -e 'devtools::install_github("user/pkg")'`, "shared+netread"},
-		{`R CMD INSTALL mypkg_1.0.tar.gz`, "shared"},
-		{`R CMD check mypkg`, "local"},
-		{`R --version`, "local"},
-	},
 }

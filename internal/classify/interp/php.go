@@ -1,9 +1,7 @@
-package classify
+package interp
 
 import (
 	"strings"
-
-	"github.com/airlock-dev/airlock/internal/shell"
 )
 
 // ---------------------------------------------------------------- PHP
@@ -75,7 +73,7 @@ func (s *interpScan) php() {
 	}
 	for _, c := range code.calls("stream_context_create") {
 		for _, l := range code.lits {
-			if l.start > c.at && l.start < c.end && l.val != "" && !httpReadMethod(l.val) && isLetters(l.val) && strings.ToUpper(l.val) == l.val {
+			if l.start > c.at && l.start < c.end && l.val != "" && !ReadMethod(l.val) && isLetters(l.val) && strings.ToUpper(l.val) == l.val {
 				s.write("interp.net.write", s.who+" code sends an HTTP "+l.val+" request")
 				break
 			}
@@ -83,7 +81,7 @@ func (s *interpScan) php() {
 	}
 	for _, c := range code.calls("post", "put", "patch", "delete") {
 		if c.called && c.recv != "" && interpHTTPClient(c.recv) {
-			s.write("interp.net.write", s.who+" code sends an HTTP "+strings.ToUpper(c.name)+" request to "+httpHost(s.target(c, "a server")))
+			s.write("interp.net.write", s.who+" code sends an HTTP "+strings.ToUpper(c.name)+" request to "+Host(s.target(c, "a server")))
 		}
 	}
 	for _, c := range code.calls("request") {
@@ -109,7 +107,7 @@ func (s *interpScan) php() {
 	}
 	for _, l := range code.lits {
 		if l.val == "unlink" || l.val == "rmdir" {
-			s.e.Add(local("interp.delete", s.who+" code deletes files (passes "+l.val+" as a callback)").destroys())
+			s.add(Finding{Kind: Delete, Rule: "interp.delete", Message: s.who + " code deletes files (passes " + l.val + " as a callback)"})
 			break
 		}
 	}
@@ -118,35 +116,4 @@ func (s *interpScan) php() {
 			s.destroy(c)
 		}
 	}
-}
-
-// ---------------------------------------------------------------- PHP invocations
-
-var phpOpts = interpOpts{lang: langPHP, code: "rBRE", value: "cdztSF", fileOpt: 'f', help: "hvimlsw"}
-
-var interpPHPSpec = &Spec{
-	Programs: []string{"php", "php-cli", "php5", "php7", "php8", "php7.4", "php8.0", "php8.1", "php8.2", "php8.3", "php8.4"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return interpClassify(c, inv, phpOpts) },
-	Examples: []Example{
-		{`php -r "exec('git push');"`, "external"},
-		{`php -r 'system("rm -rf /var/www/cache");'`, "local+destructive"},
-		{`php -r 'echo shell_exec("git status");'`, "local"},
-		{"php -r 'echo `git push`;'", "external"},
-		{`php -r 'passthru($argv[1]);' x`, "local+opaque"},
-		{`php -r 'unlink("config.php");'`, "local+destructive"},
-		{`php -r 'array_map("unlink", glob("*.log"));'`, "local+destructive"},
-		{`php -r 'eval(base64_decode($x));'`, "local+opaque"},
-		{`php -r '$f = "sys"."tem"; $f("ls");'`, "local+opaque"},
-		{`php -r 'mail("a@x.io", "s", "b");'`, "external"},
-		{`php -r '$c = curl_init("https://x.io"); curl_setopt($c, CURLOPT_POSTFIELDS, "a=1"); curl_exec($c);'`, "external"},
-		{`php -r 'echo file_get_contents("https://x.io");'`, "local+netread"},
-		{`php -r '$s = fsockopen("10.0.0.1", 4444);'`, "local+opaque"},
-		{`php -r 'echo json_encode(["a" => 1]);'`, "local"},
-		{`php -r 'echo PHP_VERSION;'`, "local"},
-		{`php artisan migrate`, "local"},
-		{`php -S localhost:8000 -t public`, "local"},
-		{`php -l index.php`, "local"},
-		{`php -f script.php`, "local"},
-		{`php -v`, "local"},
-	},
 }

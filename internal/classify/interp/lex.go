@@ -1,4 +1,4 @@
-package classify
+package interp
 
 import (
 	"strings"
@@ -7,16 +7,24 @@ import (
 // The lexer shared by every language: string literals and comments.
 // ---------------------------------------------------------------- lexer
 
-// The languages the code reader knows.
+// The languages the code reader knows, as Analyse takes them.
 const (
-	langPython = "python"
-	langJS     = "javascript"
-	langRuby   = "ruby"
-	langPerl   = "perl"
-	langPHP    = "php"
-	langLua    = "lua"
-	langR      = "r"
-	langAS     = "applescript"
+	// Python is Python code (python -c).
+	Python = "python"
+	// JavaScript is JavaScript and TypeScript (node -e, deno eval, bun -e).
+	JavaScript = "javascript"
+	// Ruby is Ruby code (ruby -e).
+	Ruby = "ruby"
+	// Perl is Perl code (perl -e).
+	Perl = "perl"
+	// PHP is PHP code (php -r).
+	PHP = "php"
+	// Lua is Lua code (lua -e).
+	Lua = "lua"
+	// R is R code (Rscript -e).
+	R = "r"
+	// AppleScript is AppleScript (osascript -e).
+	AppleScript = "applescript"
 )
 
 // interpPlaceholder stands for an interpolated expression inside a string
@@ -78,9 +86,9 @@ func interpLex(lang, src string) *interpCode {
 		ch := src[i]
 		// Comments.
 		switch {
-		case ch == '#' && (lang == langPython || lang == langRuby || lang == langR || lang == langPHP || lang == langAS) ||
-			ch == '#' && lang == langPerl && (i == 0 || src[i-1] != '$'):
-			if lang == langPHP && i+1 < n && src[i+1] == '[' {
+		case ch == '#' && (lang == Python || lang == Ruby || lang == R || lang == PHP || lang == AppleScript) ||
+			ch == '#' && lang == Perl && (i == 0 || src[i-1] != '$'):
+			if lang == PHP && i+1 < n && src[i+1] == '[' {
 				break // an attribute
 			}
 			end := strings.IndexByte(src[i:], '\n')
@@ -90,7 +98,7 @@ func interpLex(lang, src string) *interpCode {
 			blank(i, i+end)
 			i += end
 			continue
-		case ch == '/' && i+1 < n && src[i+1] == '/' && (lang == langJS || lang == langPHP):
+		case ch == '/' && i+1 < n && src[i+1] == '/' && (lang == JavaScript || lang == PHP):
 			end := strings.IndexByte(src[i:], '\n')
 			if end < 0 {
 				end = n - i
@@ -98,7 +106,7 @@ func interpLex(lang, src string) *interpCode {
 			blank(i, i+end)
 			i += end
 			continue
-		case ch == '/' && i+1 < n && src[i+1] == '*' && (lang == langJS || lang == langPHP):
+		case ch == '/' && i+1 < n && src[i+1] == '*' && (lang == JavaScript || lang == PHP):
 			end := strings.Index(src[i+2:], "*/")
 			if end < 0 {
 				c.broken = "an unterminated comment"
@@ -109,9 +117,9 @@ func interpLex(lang, src string) *interpCode {
 			blank(i, i+2+end+2)
 			i += 2 + end + 2
 			continue
-		case ch == '-' && i+1 < n && src[i+1] == '-' && (lang == langLua || lang == langAS):
+		case ch == '-' && i+1 < n && src[i+1] == '-' && (lang == Lua || lang == AppleScript):
 			end := strings.IndexByte(src[i:], '\n')
-			if lang == langLua && strings.HasPrefix(src[i+2:], "[[") {
+			if lang == Lua && strings.HasPrefix(src[i+2:], "[[") {
 				end = strings.Index(src[i:], "]]")
 				if end >= 0 {
 					end += 2
@@ -123,7 +131,7 @@ func interpLex(lang, src string) *interpCode {
 			blank(i, i+end)
 			i += end
 			continue
-		case ch == '(' && i+1 < n && src[i+1] == '*' && lang == langAS:
+		case ch == '(' && i+1 < n && src[i+1] == '*' && lang == AppleScript:
 			end := strings.Index(src[i:], "*)")
 			if end < 0 {
 				end = n - i
@@ -138,7 +146,7 @@ func interpLex(lang, src string) *interpCode {
 		// continuation, or a stray \' that starts no string). A backtick
 		// after it still starts a command literal in Ruby, Perl and PHP:
 		// reading it is the cautious side.
-		if ch == '\\' && !(i+1 < n && src[i+1] == '`' && (lang == langRuby || lang == langPerl || lang == langPHP)) {
+		if ch == '\\' && !(i+1 < n && src[i+1] == '`' && (lang == Ruby || lang == Perl || lang == PHP)) {
 			i += 2
 			continue
 		}
@@ -168,7 +176,7 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 	ch := src[i]
 	prevIdent := i > 0 && isIdentByte(src[i-1])
 	switch lang {
-	case langPython:
+	case Python:
 		// Optional prefix letters: r, b, u, f and pairs.
 		j := i
 		for j < n && j-i < 2 && strings.IndexByte("rRbBuUfF", src[j]) >= 0 {
@@ -199,7 +207,7 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 			}
 			return l, body0, end, true
 		}
-	case langJS:
+	case JavaScript:
 		if ch == '\'' || ch == '"' || ch == '`' {
 			end := interpFindClose(src, i+1, string(ch), true)
 			if end < 0 {
@@ -217,7 +225,7 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 				return l, a, b, true
 			}
 		}
-	case langRuby:
+	case Ruby:
 		switch {
 		case ch == '\'' || ch == '"' || ch == '`':
 			if ch == '\'' && i > 0 && src[i-1] == '?' {
@@ -252,7 +260,7 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 				return l, a, b, true
 			}
 		}
-	case langPerl:
+	case Perl:
 		switch {
 		case ch == '\'' || ch == '"' || ch == '`':
 			return interpQuoted(src, i, true, interpPerlInterpolates)
@@ -265,11 +273,11 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 				return l, a, b, true
 			}
 		}
-	case langPHP:
+	case PHP:
 		if ch == '\'' || ch == '"' || ch == '`' {
 			return interpQuoted(src, i, true, interpPHPInterpolates)
 		}
-	case langLua:
+	case Lua:
 		if ch == '\'' || ch == '"' {
 			return interpQuoted(src, i, false, nil)
 		}
@@ -288,11 +296,11 @@ func interpLexLiteral(c *interpCode, src string, i int, prev byte) (interpLit, i
 				return interpLit{start: i, end: end + len(closeDelim), val: src[j+1 : end]}, j + 1, end, true
 			}
 		}
-	case langR:
+	case R:
 		if ch == '\'' || ch == '"' || ch == '`' {
 			return interpQuoted(src, i, false, nil)
 		}
-	case langAS:
+	case AppleScript:
 		if ch == '"' {
 			return interpQuoted(src, i, false, nil)
 		}
@@ -581,4 +589,19 @@ func interpPHPInterpolates(body string) bool {
 		}
 	}
 	return false
+}
+
+// isLetters reports whether s is a non-empty run of ASCII letters (an
+// HTTP method name, say).
+func isLetters(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i] | 0x20
+		if c < 'a' || c > 'z' {
+			return false
+		}
+	}
+	return true
 }

@@ -2,11 +2,11 @@ package journal
 
 import (
 	"cmp"
-	"slices"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"time"
 )

@@ -33,12 +33,27 @@ type head struct {
 	Count   int64  `json:"count"`
 	Segment int    `json:"segment"`
 	End     int64  `json:"end"`
-	Sum     string `json:"sum"`
+	// Queue is the size of index/queue when this head was written (0:
+	// unknown, a head written by a release before it). The queue's
+	// postings are what a deferred call, a retry and queue list answer
+	// from; a file shorter or longer than its head says lost or gained
+	// records outside airlock's appends (a power loss that kept HEAD and
+	// not the index's last record, an edit) and is rebuilt, where a
+	// reader trusting it would miss an approval's use and let the
+	// approved action through again.
+	Queue int64  `json:"queue,omitempty"`
+	Sum   string `json:"sum"`
 }
 
 func (h *head) sum() string {
-	s := sha256.Sum256([]byte(strconv.FormatInt(h.Seq, 10) + "/" + h.Hash + "/" + strconv.FormatInt(h.Count, 10) + "/" +
-		strconv.Itoa(h.Segment) + "/" + strconv.FormatInt(h.End, 10)))
+	text := strconv.FormatInt(h.Seq, 10) + "/" + h.Hash + "/" + strconv.FormatInt(h.Count, 10) + "/" +
+		strconv.Itoa(h.Segment) + "/" + strconv.FormatInt(h.End, 10)
+	if h.Queue != 0 {
+		// Only when set, so that a head written before the field still
+		// reads.
+		text += "/q" + strconv.FormatInt(h.Queue, 10)
+	}
+	s := sha256.Sum256([]byte(text))
 	return hex.EncodeToString(s[:8])
 }
 
@@ -68,8 +83,13 @@ func readHead(dir string) (*head, error) {
 }
 
 // writeHead rewrites HEAD in place; sync makes it durable (after a
-// durable append).
+// durable append). It records the queue postings' size as it is now:
+// every caller has just brought the index up to the head it writes.
 func writeHead(dir string, h *head, sync bool) error {
+	h.Queue = 0
+	if st, err := os.Lstat(filepath.Join(dir, indexDir, keyQueue)); err == nil {
+		h.Queue = st.Size()
+	}
 	h.Sum = h.sum()
 	b, err := json.Marshal(h)
 	if err != nil {

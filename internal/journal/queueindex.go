@@ -3,6 +3,8 @@ package journal
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -38,6 +40,9 @@ func (w *writer) queueState(now time.Time) ([]*qstate, map[string]*qstate, error
 // projecting and allocated in one block: it runs on every deferred call
 // and Stop hook, in a fresh process where each allocation costs.
 func (w *writer) queueStates(now time.Time) ([]*qstate, error) {
+	if err := w.queueWhole(); err != nil {
+		return nil, err
+	}
 	ps, err := w.j.postings(keyQueue, w.head.Seq)
 	if err != nil {
 		return nil, err
@@ -88,6 +93,27 @@ func (w *writer) queueStates(now time.Time) ([]*qstate, error) {
 		}
 	}
 	return items, nil
+}
+
+// queueWhole checks the queue's postings against the size the anchored
+// head recorded for them (errIndex when they differ, so that the index is
+// rebuilt from the journal): records lost at the end of the file point at
+// nothing wrong, so no check of the records read would notice them. It
+// trusts nothing after a loss of journal lines (the index was rebuilt
+// from what is left, and HEAD keeps the lost head until the next append),
+// nor a head that did not record the size.
+func (w *writer) queueWhole() error {
+	if w.head.Queue == 0 || w.lost != "" {
+		return nil
+	}
+	var size int64
+	if st, err := os.Lstat(filepath.Join(w.j.dir, indexDir, keyQueue)); err == nil {
+		size = st.Size()
+	}
+	if size != w.head.Queue {
+		return fmt.Errorf("%w: %s is %d bytes, its head says %d", errIndex, keyQueue, size, w.head.Queue)
+	}
+	return nil
 }
 
 func kindEvent(k uint8) string {

@@ -2,6 +2,8 @@ package journal
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -227,6 +229,21 @@ func TestAHeadWithoutTheQueueSizeStillReads(t *testing.T) {
 	h, err := readHead(j.Dir())
 	if err != nil || h == nil || h.Queue != recordSize {
 		t.Fatalf("head %+v %v: want the queue's size %d", h, err, recordSize)
+	}
+	// The release before the field checks Sum alone, by this formula: a
+	// head written now must pass it, or that release would rebuild the
+	// index on every call after this one wrote HEAD.
+	before := sha256.Sum256([]byte(fmt.Sprintf("%d/%s/%d/%d/%d", h.Seq, h.Hash, h.Count, h.Segment, h.End)))
+	raw, _ := os.ReadFile(filepath.Join(j.Dir(), headFile))
+	if !bytes.Contains(raw, []byte(`"sum":"`+hex.EncodeToString(before[:8])+`"`)) {
+		t.Fatalf("HEAD's sum is not the one the release before reads: %s", raw)
+	}
+	// A queue size whose own sum does not match is not trusted; the
+	// rest of the head is.
+	bad := bytes.Replace(raw, []byte(`"queue":48`), []byte(`"queue":96`), 1)
+	os.WriteFile(filepath.Join(j.Dir(), headFile), bad, 0o600)
+	if got, err := readHead(j.Dir()); err != nil || got == nil || got.Queue != 0 || got.Seq != 1 {
+		t.Fatalf("head with a bad queue size: %+v %v", got, err)
 	}
 	old := *h
 	old.Queue = 0

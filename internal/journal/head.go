@@ -41,19 +41,23 @@ type head struct {
 	// not the index's last record, an edit) and is rebuilt, where a
 	// reader trusting it would miss an approval's use and let the
 	// approved action through again.
-	Queue int64  `json:"queue,omitempty"`
-	Sum   string `json:"sum"`
+	Queue int64 `json:"queue,omitempty"`
+	// QSum checks Queue with the rest. Sum keeps the formula of the
+	// release before Queue, so that release still reads this head
+	// instead of taking it for a bad one and rebuilding the index on
+	// every call (an older airlock left on the PATH, during an upgrade).
+	QSum string `json:"qsum,omitempty"`
+	Sum  string `json:"sum"`
 }
 
 func (h *head) sum() string {
-	text := strconv.FormatInt(h.Seq, 10) + "/" + h.Hash + "/" + strconv.FormatInt(h.Count, 10) + "/" +
-		strconv.Itoa(h.Segment) + "/" + strconv.FormatInt(h.End, 10)
-	if h.Queue != 0 {
-		// Only when set, so that a head written before the field still
-		// reads.
-		text += "/q" + strconv.FormatInt(h.Queue, 10)
-	}
-	s := sha256.Sum256([]byte(text))
+	s := sha256.Sum256([]byte(strconv.FormatInt(h.Seq, 10) + "/" + h.Hash + "/" + strconv.FormatInt(h.Count, 10) + "/" +
+		strconv.Itoa(h.Segment) + "/" + strconv.FormatInt(h.End, 10)))
+	return hex.EncodeToString(s[:8])
+}
+
+func (h *head) qsum() string {
+	s := sha256.Sum256([]byte(h.sum() + "/q" + strconv.FormatInt(h.Queue, 10)))
 	return hex.EncodeToString(s[:8])
 }
 
@@ -79,6 +83,11 @@ func readHead(dir string) (*head, error) {
 	if json.Unmarshal(buf[:n], &h) != nil || h.Sum != h.sum() {
 		return nil, errBadHead
 	}
+	if h.Queue != 0 && h.QSum != h.qsum() {
+		// The head is good; only the queue's size is not vouched for.
+		h.Queue = 0
+	}
+	h.QSum = ""
 	return &h, nil
 }
 
@@ -90,7 +99,10 @@ func writeHead(dir string, h *head, sync bool) error {
 	if st, err := os.Lstat(filepath.Join(dir, indexDir, keyQueue)); err == nil {
 		h.Queue = st.Size()
 	}
-	h.Sum = h.sum()
+	h.Sum, h.QSum = h.sum(), ""
+	if h.Queue != 0 {
+		h.QSum = h.qsum()
+	}
 	b, err := json.Marshal(h)
 	if err != nil {
 		return err

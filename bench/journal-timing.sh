@@ -8,6 +8,10 @@
 # AIRLOCK_BENCH_HOOKD=1 also times the hook cases through the resident
 # decision service (airlock-hook, answered by an airlock hookd started per
 # size and stopped after), beside the same cases in process.
+# bench/journaltime (go run ./bench/journaltime) prints the same goals
+# table with one fork and exec per run and no shell or date process
+# around it, medians of wall and CPU time, and the service's cases; this
+# script stays for its shell-fed figures in docs/BENCHMARKS.md.
 # A 1M-event journal is about 330 MB: it goes under a mktemp -d in /tmp
 # and is deleted on exit.
 set -euo pipefail

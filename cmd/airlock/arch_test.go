@@ -125,6 +125,7 @@ var allowedEdges = map[string][]string{
 	"bench/floor":        nil,
 	"bench/ipcfloor":     nil,
 	"bench/hooktime":     nil,
+	"bench/journaltime":  nil,
 	"bench/genjournal":   {"internal/journal"},
 	"bench/snapshotcost": nil,
 	"e2e/dashboard":      nil,

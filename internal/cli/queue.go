@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -119,7 +120,11 @@ func queueList(e *env, j *journal.Journal, all, asJSON bool) int {
 		fmt.Fprintln(e.stdout, "nothing awaits review")
 		return ExitOK
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	// tabwriter writes cell by cell: one write(2) each without a buffer
+	// (a fifth of a 1,000-item list's time).
+	out := bufio.NewWriterSize(e.stdout, 64<<10)
+	defer out.Flush()
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ID\tSTATUS\tWHEN\tWHERE\tEFFECT\tWHAT")
 	for _, it := range shown {
 		where := it.Story

@@ -52,6 +52,7 @@ func TestScripts(t *testing.T) {
 			"expand":   cmdExpand,
 			"queueid":  cmdQueueID,
 			"tamper":   cmdTamper,
+			"cutlines": cmdCutLines,
 			"noraw":    cmdNoRaw,
 			"fill":     cmdFill,
 			"snapid":   cmdSnapID,
@@ -152,6 +153,26 @@ func cmdTamper(ts *testscript.TestScript, neg bool, args []string) {
 	}
 	lines[n-1] = strings.Replace(lines[n-1], args[1], args[2], 1)
 	ts.Check(os.WriteFile(path, []byte(strings.Join(lines, "")), 0o600))
+}
+
+// cmdCutLines removes the last N lines of the first journal segment, as
+// someone deleting their last steps would (HEAD is left as it was):
+//
+//	cutlines 2
+func cmdCutLines(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: cutlines N")
+	}
+	n, err := strconv.Atoi(args[0])
+	ts.Check(err)
+	path := filepath.Join(scriptJournal(ts).Dir(), "journal-000001.jsonl")
+	data, err := os.ReadFile(path)
+	ts.Check(err)
+	lines := strings.SplitAfter(strings.TrimSuffix(string(data), "\n"), "\n")
+	if n < 1 || n > len(lines) {
+		ts.Fatalf("cutlines: the segment has %d lines", len(lines))
+	}
+	ts.Check(os.WriteFile(path, []byte(strings.Join(lines[:len(lines)-n], "")), 0o600))
 }
 
 // cmdNoRaw fails when the last command's stdout (or stderr) holds a raw

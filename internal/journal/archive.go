@@ -122,7 +122,7 @@ func (j *Journal) Archive(keep int) (*Checkpoint, error) {
 		}
 		old := segs[:len(segs)-keep]
 		lastOld := old[len(old)-1].n
-		states, _, err := w.queueState(j.now())
+		states, err := w.queueStates(j.now())
 		if err != nil {
 			return err
 		}

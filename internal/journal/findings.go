@@ -86,6 +86,9 @@ func (j *Journal) ApprovedActions() (map[string]int, error) {
 	out := map[string]int{}
 	err := j.locked(func(w *writer) error {
 		clear(out)
+		if err := w.queueWhole(); err != nil {
+			return err
+		}
 		ps, err := w.j.postings(keyQueue, w.head.Seq)
 		if err != nil {
 			return err

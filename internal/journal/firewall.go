@@ -47,7 +47,7 @@ func (j *Journal) Recent(since, now time.Time) ([]*Entry, []Standing, error) {
 				entries = append(entries, e)
 			}
 		}
-		states, _, err := w.queueState(now)
+		states, err := w.queueStates(now)
 		if err != nil {
 			return err
 		}

@@ -33,12 +33,31 @@ type head struct {
 	Count   int64  `json:"count"`
 	Segment int    `json:"segment"`
 	End     int64  `json:"end"`
-	Sum     string `json:"sum"`
+	// Queue is the size of index/queue when this head was written (0:
+	// unknown, a head written by a release before it). The queue's
+	// postings are what a deferred call, a retry and queue list answer
+	// from; a file shorter or longer than its head says lost or gained
+	// records outside airlock's appends (a power loss that kept HEAD and
+	// not the index's last record, an edit) and is rebuilt, where a
+	// reader trusting it would miss an approval's use and let the
+	// approved action through again.
+	Queue int64 `json:"queue,omitempty"`
+	// QSum checks Queue with the rest. Sum keeps the formula of the
+	// release before Queue, so that release still reads this head
+	// instead of taking it for a bad one and rebuilding the index on
+	// every call (an older airlock left on the PATH, during an upgrade).
+	QSum string `json:"qsum,omitempty"`
+	Sum  string `json:"sum"`
 }
 
 func (h *head) sum() string {
 	s := sha256.Sum256([]byte(strconv.FormatInt(h.Seq, 10) + "/" + h.Hash + "/" + strconv.FormatInt(h.Count, 10) + "/" +
 		strconv.Itoa(h.Segment) + "/" + strconv.FormatInt(h.End, 10)))
+	return hex.EncodeToString(s[:8])
+}
+
+func (h *head) qsum() string {
+	s := sha256.Sum256([]byte(h.sum() + "/q" + strconv.FormatInt(h.Queue, 10)))
 	return hex.EncodeToString(s[:8])
 }
 
@@ -64,13 +83,26 @@ func readHead(dir string) (*head, error) {
 	if json.Unmarshal(buf[:n], &h) != nil || h.Sum != h.sum() {
 		return nil, errBadHead
 	}
+	if h.Queue != 0 && h.QSum != h.qsum() {
+		// The head is good; only the queue's size is not vouched for.
+		h.Queue = 0
+	}
+	h.QSum = ""
 	return &h, nil
 }
 
 // writeHead rewrites HEAD in place; sync makes it durable (after a
-// durable append).
+// durable append). It records the queue postings' size as it is now:
+// every caller has just brought the index up to the head it writes.
 func writeHead(dir string, h *head, sync bool) error {
-	h.Sum = h.sum()
+	h.Queue = 0
+	if st, err := os.Lstat(filepath.Join(dir, indexDir, keyQueue)); err == nil {
+		h.Queue = st.Size()
+	}
+	h.Sum, h.QSum = h.sum(), ""
+	if h.Queue != 0 {
+		h.QSum = h.qsum()
+	}
 	b, err := json.Marshal(h)
 	if err != nil {
 		return err

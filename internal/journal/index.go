@@ -462,9 +462,15 @@ func (j *Journal) postings(key string, headSeq int64) ([]posting, error) {
 		return nil, err
 	}
 	defer f.Close()
-	data, err := io.ReadAll(f)
+	// One read of the file's size, not io.ReadAll's doubling buffers: a
+	// session's postings are read twice by every Stop hook.
+	st, err := f.Stat()
 	if err != nil {
 		return nil, err
+	}
+	data := make([]byte, st.Size())
+	if _, err := io.ReadFull(f, data); err != nil {
+		return nil, fmt.Errorf("%w: %s: %v", errIndex, key, err)
 	}
 	if len(data)%recordSize != 0 {
 		return nil, fmt.Errorf("%w: %s is not whole records", errIndex, key)

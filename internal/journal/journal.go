@@ -287,7 +287,7 @@ func (w *writer) open() error {
 	}
 	w.head = head{Seq: w.seq, Hash: w.prev, Segment: lastSeg, End: end}
 	if anchor != nil {
-		w.head.Count = anchor.Count
+		w.head.Count, w.head.Queue = anchor.Count, anchor.Queue
 	}
 	return w.reconcile(anchor, herr != nil)
 }

@@ -3,6 +3,8 @@ package journal
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 )
 
@@ -17,28 +19,55 @@ type qstate struct {
 }
 
 // queueState projects the queue's postings into items, oldest first,
-// with their status at now. A human act counts only when its MAC
-// verified; anything else that claims to be one is ignored here and
-// reported by audit verify.
+// with their status at now, and indexes them by id for the callers that
+// look one up by its text.
 func (w *writer) queueState(now time.Time) ([]*qstate, map[string]*qstate, error) {
-	ps, err := w.j.postings(keyQueue, w.head.Seq)
+	items, err := w.queueStates(now)
 	if err != nil {
 		return nil, nil, err
 	}
-	var items []*qstate
-	byID := map[string]*qstate{}
+	byID := make(map[string]*qstate, len(items))
+	for _, q := range items {
+		byID[q.id] = q
+	}
+	return items, byID, nil
+}
+
+// queueStates projects the queue's postings into items, oldest first,
+// with their status at now. A human act counts only when its MAC
+// verified; anything else that claims to be one is ignored here and
+// reported by audit verify. Items are keyed by their 4-byte id while
+// projecting and allocated in one block: it runs on every deferred call
+// and Stop hook, in a fresh process where each allocation costs.
+func (w *writer) queueStates(now time.Time) ([]*qstate, error) {
+	if err := w.queueWhole(); err != nil {
+		return nil, err
+	}
+	ps, err := w.j.postings(keyQueue, w.head.Seq)
+	if err != nil {
+		return nil, err
+	}
+	n := 0
+	for i := range ps {
+		if ps[i].Kind == kindHeld || ps[i].Kind == kindDetected {
+			n++
+		}
+	}
+	block := make([]qstate, 0, n)
+	items := make([]*qstate, 0, n)
+	byID := make(map[[4]byte]*qstate, n)
 	for i := range ps {
 		p := &ps[i]
-		id := p.idString()
 		if p.Kind == kindHeld || p.Kind == kindDetected {
-			if byID[id] == nil {
-				q := &qstate{id: id, held: *p, status: Pending}
+			if byID[p.ID] == nil {
+				block = append(block, qstate{id: p.idString(), held: *p, status: Pending})
+				q := &block[len(block)-1]
 				items = append(items, q)
-				byID[id] = q
+				byID[p.ID] = q
 			}
 			continue
 		}
-		q := byID[id]
+		q := byID[p.ID]
 		if q == nil || (humanAct(kindEvent(p.Kind)) && !p.Auth) {
 			continue
 		}
@@ -63,7 +92,28 @@ func (w *writer) queueState(now time.Time) ([]*qstate, map[string]*qstate, error
 			q.status = Expired
 		}
 	}
-	return items, byID, nil
+	return items, nil
+}
+
+// queueWhole checks the queue's postings against the size the anchored
+// head recorded for them (errIndex when they differ, so that the index is
+// rebuilt from the journal): records lost at the end of the file point at
+// nothing wrong, so no check of the records read would notice them. It
+// trusts nothing after a loss of journal lines (the index was rebuilt
+// from what is left, and HEAD keeps the lost head until the next append),
+// nor a head that did not record the size.
+func (w *writer) queueWhole() error {
+	if w.head.Queue == 0 || w.lost != "" {
+		return nil
+	}
+	var size int64
+	if st, err := os.Lstat(filepath.Join(w.j.dir, indexDir, keyQueue)); err == nil {
+		size = st.Size()
+	}
+	if size != w.head.Queue {
+		return fmt.Errorf("%w: %s is %d bytes, its head says %d", errIndex, keyQueue, size, w.head.Queue)
+	}
+	return nil
 }
 
 func kindEvent(k uint8) string {
@@ -104,7 +154,7 @@ func (w *writer) item(r *lineReader, q *qstate) (*Item, error) {
 
 // items reads the items keep accepts.
 func (w *writer) items(now time.Time, keep func(q *qstate) bool) ([]*Item, error) {
-	states, _, err := w.queueState(now)
+	states, err := w.queueStates(now)
 	if err != nil {
 		return nil, err
 	}
@@ -175,7 +225,7 @@ func (j *Journal) Item(prefix string, now time.Time) (*Item, error) {
 
 // find is Item under the lock.
 func (w *writer) find(prefix string, now time.Time) (*Item, error) {
-	states, _, err := w.queueState(now)
+	states, err := w.queueStates(now)
 	if err != nil {
 		return nil, err
 	}

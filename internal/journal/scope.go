@@ -1,10 +1,12 @@
 package journal
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"sort"
 	"time"
 )
@@ -23,9 +25,9 @@ func (j *Journal) scoped(scope Scope, now time.Time) ([]*Item, func(fn func(e *E
 		return items, j.Each, nil
 	}
 	var items []*Item
-	var entries []*Entry
+	var lines []scopeLine
 	err := j.locked(func(w *writer) error {
-		items, entries = nil, nil
+		items, lines = nil, nil
 		var keys []string
 		if scope.Session != "" {
 			keys = append(keys, sessionKey(scope.Session))
@@ -54,18 +56,21 @@ func (j *Journal) scoped(scope Scope, now time.Time) ([]*Item, func(fn func(e *E
 		for i := range order {
 			order[i] = i
 		}
-		sort.SliceStable(order, func(a, b int) bool { return ps[order[a]].Seq < ps[order[b]].Seq })
+		if len(keys) > 1 {
+			// One file's postings are in chain order already.
+			sort.SliceStable(order, func(a, b int) bool { return ps[order[a]].Seq < ps[order[b]].Seq })
+		}
 		r := &lineReader{dir: w.j.dir}
 		defer r.close()
-		held := map[string]bool{}
 		var err error
-		entries, err = scopeEntries(r, scope, ps, from, order)
+		lines, err = scopeEntries(r, ps, from, order)
 		if err != nil {
 			return err
 		}
-		for _, e := range entries {
-			if e.ID != "" {
-				held[e.ID] = true
+		held := map[string]bool{}
+		for _, l := range lines {
+			if l.e != nil && l.e.ID != "" {
+				held[l.e.ID] = true
 			}
 		}
 		if len(held) == 0 {
@@ -79,7 +84,23 @@ func (j *Journal) scoped(scope Scope, now time.Time) ([]*Item, func(fn func(e *E
 		return nil, nil, err
 	}
 	each := func(fn func(e *Entry) error) error {
-		for _, e := range entries {
+		// A counted line is handed over in one reused entry: it is
+		// counted, never kept (MakeReport keeps only refused calls,
+		// which are read lines), and a fresh process pays for every
+		// byte of heap it touches (2,000 entries are about 1 MB).
+		var counted Entry
+		for _, l := range lines {
+			e := l.e
+			if e == nil {
+				counted = Entry{Seq: l.seq, Time: time.Unix(0, l.time).UTC(), Session: scope.Session, Story: l.story}
+				switch l.fact {
+				case factAllow:
+					counted.Decision = "allow"
+				case factAllowApproved:
+					counted.Decision, counted.Rule = "allow", RuleApproved
+				}
+				e = &counted
+			}
 			if err := fn(e); err != nil {
 				return err
 			}
@@ -89,15 +110,25 @@ func (j *Journal) scoped(scope Scope, now time.Time) ([]*Item, func(fn func(e *E
 	return items, each, nil
 }
 
-// scopeEntries returns the entries of a scope's postings (ps, in the
-// chain order given by order; from names the story each was listed
-// under), reading only the lines a report shows: a line whose posting
-// says it is a plain allowed call, or has no decision, becomes the entry
-// the report counts (its decision, rule, time and scope) without being
-// read. The postings say so from the line's own fields when it was
-// indexed, and audit verify compares them with the journal.
-func scopeEntries(r *lineReader, scope Scope, ps []posting, from []string, order []int) ([]*Entry, error) {
-	out := make([]*Entry, 0, len(ps))
+// scopeLine is one line of a scope: read and decoded (e), or counted from
+// its posting alone (e nil: its seq, time, story and fact).
+type scopeLine struct {
+	e     *Entry
+	seq   int64
+	time  int64
+	story string
+	fact  uint8
+}
+
+// scopeEntries returns the lines of a scope's postings (ps, in the chain
+// order given by order; from names the story each was listed under),
+// reading only the lines a report shows: a line whose posting says it is
+// a plain allowed call, or has no decision, is counted from its posting
+// (its decision, rule, time and scope) without being read. The postings
+// say so from the line's own fields when it was indexed, and audit verify
+// compares them with the journal.
+func scopeEntries(r *lineReader, ps []posting, from []string, order []int) ([]scopeLine, error) {
+	out := make([]scopeLine, 0, len(ps))
 	var read []posting
 	var at []int // where each read line goes in out
 	var last int64
@@ -107,20 +138,13 @@ func scopeEntries(r *lineReader, scope Scope, ps []posting, from []string, order
 			continue // a line of two of the scope's stories
 		}
 		last = p.Seq
-		var e *Entry
 		switch p.Fact {
-		case factAllow, factAllowApproved:
-			e = &Entry{Seq: p.Seq, Time: time.Unix(0, p.Time).UTC(), Session: scope.Session, Story: from[i], Decision: "allow"}
-			if p.Fact == factAllowApproved {
-				e.Rule = RuleApproved
-			}
-		case factNoDecision:
-			e = &Entry{Seq: p.Seq, Time: time.Unix(0, p.Time).UTC(), Session: scope.Session, Story: from[i]}
+		case factAllow, factAllowApproved, factNoDecision:
 		default:
 			read = append(read, p)
 			at = append(at, len(out))
 		}
-		out = append(out, e)
+		out = append(out, scopeLine{seq: p.Seq, time: p.Time, story: from[i], fact: p.Fact})
 	}
 	r.light = true // a report counts these lines; its items are read in full afterwards
 	defer func() { r.light = false }()
@@ -129,7 +153,7 @@ func scopeEntries(r *lineReader, scope Scope, ps []posting, from []string, order
 		return nil, err
 	}
 	for k, e := range got {
-		out[at[k]] = e
+		out[at[k]].e = e
 	}
 	return out, nil
 }
@@ -214,16 +238,17 @@ func (j *Journal) SessionAwaits(session string, now time.Time) (bool, error) {
 		if err != nil || len(ps) == 0 {
 			return err
 		}
-		in := make(map[int64]bool, len(ps))
-		for _, p := range ps {
-			in[p.Seq] = true
-		}
-		states, _, err := w.queueState(now)
+		states, err := w.queueStates(now)
 		if err != nil {
 			return err
 		}
 		for _, q := range states {
-			if (q.status == Pending || q.status == Expired) && in[q.held.Seq] {
+			if q.status != Pending && q.status != Expired {
+				continue
+			}
+			// One posting file is in chain order (postings drops
+			// repeats): a binary search, not a set of the session.
+			if _, in := slices.BinarySearchFunc(ps, q.held.Seq, func(p posting, seq int64) int { return cmp.Compare(p.Seq, seq) }); in {
 				found = true
 				return nil
 			}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -35,7 +36,7 @@ func BenchmarkSinkCheckOnAJournal(b *testing.B) {
 		b.Fatal(err)
 	}
 	g := &Guard{Policy: benchPolicy(b, 0, ""), History: Journal{J: j}}
-	if o := g.Check(policy.Interactive, send("Bob", "hi")); o.Class != policy.ClassSink {
+	if o := g.Check(policy.Interactive, send("Bob", "hi")); o.Class != mcpconfig.ClassSink {
 		b.Fatalf("not a sink check: %+v", o.Verdict)
 	}
 	cpu := func() time.Duration {

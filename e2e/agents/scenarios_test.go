@@ -109,8 +109,14 @@ func queue(t *testing.T, w *world, airlock string) map[string]queueItem {
 // the agent's own environment (CODEX_HOME), as a user would.
 func install(t *testing.T, w *world, c cli, airlock string, env []string) {
 	t.Helper()
-	if out, err := w.run(env, airlock, "install", c.name); err != nil {
+	out, err := w.run(env, airlock, "install", c.name)
+	if err != nil {
 		t.Fatalf("airlock install %s: %v\n%s", c.name, err, out)
+	}
+	// buildAirlock put airlock-hook beside airlock: the hook goes through
+	// the resident service.
+	if !strings.Contains(out, "resident decision service") {
+		t.Fatalf("airlock install %s did not write the client's line:\n%s", c.name, out)
 	}
 }
 

@@ -108,6 +108,9 @@ func runAgentInstall(e *env, a *agentinstall.Agent, verb string) int {
 	}
 	var form hookForm
 	if verb == "install" {
+		if err := checkExeName(env.Exe); err != nil {
+			return fail(e.stderr, err)
+		}
 		form = chooseHookForm(env.Exe, *e.flags.Bool("no-hookd"))
 		if form.Form == hookline.Service {
 			env.Client = form.Bin

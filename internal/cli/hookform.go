@@ -49,6 +49,18 @@ func chooseHookForm(exe string, noHookd bool) hookForm {
 	return hookForm{Bin: client, Form: hookline.Service}
 }
 
+// checkExeName refuses to install from an airlock binary named like the
+// client: a hook line's form is read from its program's name, so its
+// in-process line would read as the client's and run airlock without the
+// hook verb, an error most agents answer by running the tool call.
+func checkExeName(exe string) error {
+	if hookline.FormOf(exe) != hookline.Service {
+		return nil
+	}
+	return &usageError{Msg: fmt.Sprintf("the airlock binary %s is named like its hook client (%s)", exe, hookline.ClientName),
+		Hints: []string{"install airlock under its own name (go install ./cmd/... names it airlock), then run airlock install again"}}
+}
+
 // say tells the person which form was written, and, for the in-process
 // line, why and what to do about it.
 func (f hookForm) say(w io.Writer) {

@@ -59,3 +59,14 @@ func TestChooseHookForm(t *testing.T) {
 		t.Fatalf("a world-writable client: %+v", f)
 	}
 }
+
+// TestCheckExeName: an airlock binary named like the client would write
+// a line that reads as the client's; install refuses it.
+func TestCheckExeName(t *testing.T) {
+	if checkExeName("/usr/bin/airlock") != nil {
+		t.Error("airlock refused")
+	}
+	if checkExeName("/usr/bin/"+hookline.ClientName) == nil {
+		t.Error("an airlock binary named airlock-hook accepted")
+	}
+}

@@ -131,6 +131,9 @@ func runInstall(e *env) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
+	if err := checkExeName(exe); err != nil {
+		return fail(e.stderr, err)
+	}
 	form := chooseHookForm(exe, *e.flags.Bool("no-hookd"))
 	out, changed, err := claudecode.Install(old, form.Bin)
 	if err != nil {

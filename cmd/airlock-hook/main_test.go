@@ -9,9 +9,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/hookd"
 )
 
 // TestRestoreStdin: after a failed exchange, "airlock hook" must read the
@@ -138,4 +141,46 @@ func TestClientProcess(t *testing.T) {
 	if got, code := run(nil, "airlock-hook", "claude-code", "--event", "PreToolUse"); got != want || code != wantCode {
 		t.Fatalf("with an impostor socket: %d %q, want %d %q", code, got, wantCode, want)
 	}
+
+	// A service the client started exits by itself once its state
+	// directory is removed (a test's temporary HOME cleaned up), instead
+	// of living on for its idle time. Nothing here is timed: the service
+	// polls every few seconds, and the deadline only bounds a hang.
+	syscall.Close(fd)
+	os.Remove(sock)
+	run(nil, "airlock-hook", "claude-code", "--event", "PreToolUse")
+	var pid int
+	for pid == 0 {
+		if c, err := hookd.Dial(sock, filepath.Join(bin, "airlock")); err == nil {
+			pid, err = c.Peer()
+			c.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := os.RemoveAll(home); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(2 * time.Minute)
+	for alive(pid) {
+		if time.Now().After(deadline) {
+			syscall.Kill(pid, syscall.SIGKILL)
+			t.Fatalf("the service %d outlived the removal of its state directory", pid)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// alive reports whether process pid runs (a zombie waiting for its
+// parent has exited).
+func alive(pid int) bool {
+	stat, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return false
+	}
+	// The state follows the command name's closing parenthesis.
+	i := bytes.LastIndexByte(stat, ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }

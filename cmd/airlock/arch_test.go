@@ -55,7 +55,7 @@ var allowedEdges = map[string][]string{
 	"internal/pipeline":  {"internal/agent", "internal/classify", "internal/mcp/guard", "internal/policy", "internal/vocab"},
 
 	// Entry points: they translate onto the pipeline.
-	"internal/agent/claudecode": {"internal/agent", "internal/jsonedit", "internal/agent/toolcall", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
+	"internal/agent/claudecode": {"internal/agent", "internal/jsonedit", "internal/hookline", "internal/agent/toolcall", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
 	// The other agents: one shared tool-call translator, one runner
 	// (deadline, recover, the pipeline), one package per wire format.
 	// Agents that speak Claude Code's format, or extend another's tool
@@ -109,10 +109,12 @@ var allowedEdges = map[string][]string{
 		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
 		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
-		"internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig"},
+		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig"},
 	// Installing into the other agents' configuration files.
 	"internal/jsonedit":     nil,
-	"internal/agentinstall": {"internal/jsonedit"},
+	"internal/agentinstall": {"internal/jsonedit", "internal/hookline"},
+	// The hook line in its two forms, shared by both installers.
+	"internal/hookline": nil,
 	"internal/mcp/mcpcmd": {"internal/agent", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
 	"cmd/airlock":        {"internal/cli"},

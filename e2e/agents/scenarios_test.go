@@ -109,8 +109,16 @@ func queue(t *testing.T, w *world, airlock string) map[string]queueItem {
 // the agent's own environment (CODEX_HOME), as a user would.
 func install(t *testing.T, w *world, c cli, airlock string, env []string) {
 	t.Helper()
-	if out, err := w.run(env, airlock, "install", c.name); err != nil {
+	out, err := w.run(env, airlock, "install", c.name)
+	if err != nil {
 		t.Fatalf("airlock install %s: %v\n%s", c.name, err, out)
+	}
+	// buildAirlock put airlock-hook beside airlock: the hook goes through
+	// the resident service. The hook-missing scenario's lone copy has no
+	// client beside it: install writes the in-process line and says so.
+	_, err = os.Stat(filepath.Join(filepath.Dir(airlock), "airlock-hook"))
+	if fast := strings.Contains(out, "resident decision service"); fast != (err == nil) {
+		t.Fatalf("client beside airlock: %v; airlock install %s wrote its line: %v\n%s", err == nil, c.name, fast, out)
 	}
 }
 

@@ -61,6 +61,13 @@ func install(t *testing.T, w *world, airlock string) {
 	if err != nil || !strings.Contains(string(settings), airlock) {
 		t.Fatalf("install did not put airlock's hooks in the temporary HOME's settings: %v\n%s", err, settings)
 	}
+	// With the client beside airlock the hooks run it; without (the
+	// fail-closed scenario's lone copy), airlock hook in process.
+	client := filepath.Join(filepath.Dir(airlock), "airlock-hook")
+	_, err = os.Stat(client)
+	if runs := strings.Contains(string(settings), client+" claude-code --event PreToolUse"); runs != (err == nil) {
+		t.Fatalf("client beside airlock: %v; the hooks run it: %v\n%s", err == nil, runs, settings)
+	}
 }
 
 // testUnattended is the overnight-loop case: nobody watches, local work

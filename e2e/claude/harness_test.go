@@ -66,20 +66,25 @@ func inCI() bool {
 	return v != "" && v != "false" && v != "0"
 }
 
-// buildAirlock builds the airlock binary into dir.
+// buildAirlock builds the airlock binary into dir, with the hook client
+// airlock-hook beside it, as go install ./cmd/... does: airlock install
+// then writes the client's line, and the agents' hooks go through the
+// resident service (docs/HOOKD.md). The service is started in the
+// world's temporary HOME and exits once that directory is removed.
 func buildAirlock(t *testing.T, dir string) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	out := filepath.Join(dir, "airlock")
-	cmd := exec.Command(goBin, "build", "-o", out, "github.com/airlock-dev/airlock/cmd/airlock")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if b, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build airlock: %v\n%s", err, b)
+	for _, name := range []string{"airlock", "airlock-hook"} {
+		cmd := exec.Command(goBin, "build", "-o", filepath.Join(dir, name), "github.com/airlock-dev/airlock/cmd/"+name)
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if b, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go build %s: %v\n%s", name, err, b)
+		}
 	}
-	return out
+	return filepath.Join(dir, "airlock")
 }
 
 // world is one scenario's private machine: a HOME, a project that is a git

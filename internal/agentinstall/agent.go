@@ -5,8 +5,9 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/hookline"
 )
 
 // Scope is where an agent reads a hook from.
@@ -29,6 +30,19 @@ type Env struct {
 	Getenv func(string) string
 	// Exe is the absolute path of the airlock binary the hook runs.
 	Exe string
+	// Client is the absolute path of the hook client (airlock-hook)
+	// beside Exe that the hook line runs instead, for the resident
+	// service (docs/HOOKD.md); "" writes the in-process line
+	// "airlock hook AGENT". The caller checks it (hookline.Client).
+	Client string
+}
+
+// runs is the program the hook line runs.
+func (e Env) runs() string {
+	if e.Client != "" {
+		return e.Client
+	}
+	return e.Exe
 }
 
 func (e Env) getenv(k string) string {
@@ -69,59 +83,28 @@ type Agent struct {
 	inspect   func(env Env, scope Scope, r reader) Status
 }
 
-// HookCommand is the command line the agent runs for an event: the
-// airlock binary by absolute path, quoted for a POSIX shell.
-func HookCommand(exe, agent, event string) string {
-	return shellQuote(exe) + " hook " + agent + " --event " + event
+// HookCommand is the command line the agent runs for an event: bin by
+// absolute path, quoted for a POSIX shell. bin is airlock ("airlock hook
+// AGENT ...") or the hook client beside it ("airlock-hook AGENT ...").
+func HookCommand(bin, agent, event string) string {
+	return hookline.Command(bin, agent, event)
 }
 
 // isOurs reports whether a hook command is airlock's hook for an agent,
-// whatever binary path it names: one shell word, then "hook AGENT". A
+// in either form, whatever binary path it names (hookline.Parse). A
 // user's own command that merely mentions it ("notify.sh 'x hook codex'",
-// "sh -c '… hook codex'") is not airlock's, and is never replaced or
-// removed.
+// "sh -c '… hook codex'", "airlock-hookx codex") is not airlock's, and is
+// never replaced or removed.
 func isOurs(command, agent string) bool {
-	bin, rest, ok := strings.Cut(command, " hook "+agent)
-	if !ok || rest != "" && rest[0] != ' ' || bin == "" {
-		return false
-	}
-	return shellQuote(HookBinary(bin)) == bin
+	_, _, ok := hookline.Parse(command, agent)
+	return ok
 }
 
 // HookBinary is the program a hook command line runs: its first word,
 // unquoted.
-func HookBinary(command string) string {
-	if strings.HasPrefix(command, "'") {
-		var b strings.Builder
-		s := command
-		for strings.HasPrefix(s, "'") {
-			end := strings.Index(s[1:], "'")
-			if end < 0 {
-				return ""
-			}
-			b.WriteString(s[1 : 1+end])
-			s = s[2+end:]
-			if strings.HasPrefix(s, `\'`) {
-				b.WriteByte('\'')
-				s = s[2:]
-				continue
-			}
-			break
-		}
-		return b.String()
-	}
-	w, _, _ := strings.Cut(command, " ")
-	return w
-}
+func HookBinary(command string) string { return hookline.Binary(command) }
 
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return hookline.Quote(s) }
 
 // ErrScope is returned for a scope an agent's installer does not write.
 var ErrScope = errors.New("scope not supported")
@@ -184,6 +167,9 @@ func (a *Agent) check(env Env, scope Scope) error {
 	}
 	if !filepath.IsAbs(env.Exe) {
 		return fmt.Errorf("the airlock binary's path %q is not absolute", env.Exe)
+	}
+	if env.Client != "" && (!filepath.IsAbs(env.Client) || hookline.FormOf(env.Client) != hookline.Service) {
+		return fmt.Errorf("the hook client's path %q is not an absolute path to %s", env.Client, hookline.ClientName)
 	}
 	if env.Home == "" && scope == User {
 		return errors.New("cannot find the home directory: set HOME")

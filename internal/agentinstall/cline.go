@@ -26,7 +26,7 @@ var cline = func() *Agent {
 	note := "Cline runs hooks only once they are turned on in its settings"
 	a.install = func(env Env, scope Scope, r reader) (*Plan, error) {
 		p := &Plan{Agent: a.Name, Scope: scope, Notes: []string{note}}
-		return p, installManaged(p, file(env, scope), ClineScript(env.Exe), 0o755, r)
+		return p, installManaged(p, file(env, scope), ClineScript(env.runs()), 0o755, r)
 	}
 	a.uninstall = func(env Env, scope Scope, r reader) (*Plan, error) {
 		p := &Plan{Agent: a.Name, Scope: scope}
@@ -34,7 +34,7 @@ var cline = func() *Agent {
 	}
 	a.inspect = func(env Env, scope Scope, r reader) Status {
 		st := Status{Agent: a.Name, Scope: scope}
-		inspectManaged(&st, a, file(env, scope), ClineScript(env.Exe), scriptCommand, env, r)
+		inspectManaged(&st, a, file(env, scope), ClineScript, scriptCommand, env, r)
 		return st
 	}
 	return a

@@ -34,7 +34,7 @@ var codex = func() *Agent {
 		if err != nil {
 			return nil, err
 		}
-		hooks, err := h.install(old, existed, env.Exe)
+		hooks, err := h.install(old, existed, env.runs())
 		if err != nil {
 			return nil, &FileError{Path: hooksFile, Err: err}
 		}

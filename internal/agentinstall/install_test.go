@@ -351,3 +351,62 @@ func TestUninstallSaysWhichHooksMoved(t *testing.T) {
 		t.Fatalf("notes: %q", p.Notes)
 	}
 }
+
+// TestFormSwitch: installing the client's line over the in-process line
+// and back leaves exactly one airlock hook each time, in the form asked
+// for; the doctor accepts either; uninstalling from either form gives
+// back the original files.
+func TestFormSwitch(t *testing.T) {
+	client := filepath.Join(filepath.Dir(testExe), "airlock-hook")
+	for _, a := range Agents() {
+		t.Run(a.Name, func(t *testing.T) {
+			root := t.TempDir()
+			copyTree(t, filepath.Join("testdata", a.Name), root)
+			scope := a.Scopes[0]
+			before := snapshot(t, root)
+			inproc, fast := testEnv(root), testEnv(root)
+			fast.Client = client
+			names := func() (clientLines, inprocLines int) {
+				for _, content := range snapshot(t, root) {
+					clientLines += strings.Count(content, client)
+					inprocLines += strings.Count(content, testExe+" hook") + strings.Count(content, `"`+testExe+`"`)
+				}
+				return
+			}
+			for i, env := range []Env{fast, inproc, fast, fast} {
+				doInstall(t, a, env, scope)
+				c, n := names()
+				if env.Client != "" && (c == 0 || n != 0) || env.Client == "" && (c != 0 || n == 0) {
+					t.Fatalf("install %d (client %q): %d client lines, %d in-process lines:\n%s", i, env.Client, c, n, diff(before, snapshot(t, root)))
+				}
+				if st := a.Inspect(fast, scope); !st.Installed || len(st.Problems) > 0 {
+					t.Fatalf("inspect after install %d: %+v", i, st)
+				}
+			}
+			if p, err := a.Install(fast, scope); err != nil || p.Changed() {
+				t.Fatalf("a second install of the client's line: err %v, files %+v", err, p.Files)
+			}
+			doUninstall(t, a, inproc, scope)
+			if d := diff(before, snapshot(t, root)); d != "" {
+				t.Fatalf("uninstall of the client's line:\n%s", d)
+			}
+		})
+	}
+}
+
+// TestLookalikeClientKept: a user's hook that only looks like airlock's
+// client line is neither replaced nor removed.
+func TestLookalikeClientKept(t *testing.T) {
+	for _, cmd := range []string{
+		"/usr/bin/airlock-hookx codex --event PreToolUse",
+		"notify.sh '/usr/bin/airlock-hook codex'",
+		"'/usr/bin/airlock-hook' codex",
+	} {
+		if isOurs(cmd, "codex") {
+			t.Errorf("isOurs(%q) = true", cmd)
+		}
+	}
+	if !isOurs("/tmp/evil/airlock-hook codex --event PreToolUse", "codex") {
+		t.Error("another path's client line is not replaced by install")
+	}
+}

@@ -3,6 +3,9 @@ package agentinstall
 import (
 	"fmt"
 	"os"
+	"path/filepath"
+
+	"github.com/airlock-dev/airlock/internal/hookline"
 )
 
 // fileFor names an agent's configuration file for a scope.
@@ -14,7 +17,7 @@ func withJSONHooks(a *Agent, h *hookFile, file fileFor) *Agent {
 	a.install = func(env Env, scope Scope, r reader) (*Plan, error) {
 		p := &Plan{Agent: a.Name, Scope: scope}
 		path := file(env, scope)
-		if err := installJSON(p, h, path, env.Exe, r); err != nil {
+		if err := installJSON(p, h, path, env.runs(), r); err != nil {
 			return nil, err
 		}
 		return p, nil
@@ -108,21 +111,34 @@ func checkCommands(st *Status, a *Agent, events map[string][]string, env Env, wh
 		st.Installed = true
 		for _, c := range cmds {
 			st.Commands = append(st.Commands, c)
-			if c != HookCommand(env.Exe, a.Name, ev) {
+			if !env.ownLine(c, HookCommand, a.Name, ev) {
 				checkBinary(st, c, env, fix)
 			}
 		}
 	}
 }
 
+// ownLine reports whether a found line is the one this airlock installs,
+// in either form: the in-process line for Exe, or the client's line when
+// Env names a client (the doctor names the one beside Exe that it
+// trusts). Either is correct; which one the person chose is theirs.
+func (e Env) ownLine(found string, line func(bin, agent, event string) string, agent, event string) bool {
+	return found == line(e.Exe, agent, event) || e.Client != "" && found == line(e.Client, agent, event)
+}
+
 // checkBinary says why a hook command is not this airlock's.
 func checkBinary(st *Status, cmd string, env Env, fix string) {
 	bin := HookBinary(cmd)
 	fi, err := os.Stat(bin)
+	beside := filepath.Join(filepath.Dir(env.Exe), hookline.ClientName)
+	_, clientErr := hookline.Client(env.Exe)
 	switch {
 	case err != nil:
 		st.problem(fix, "the hook runs %s, which does not exist: the agent's hook fails (most agents then run the tool call)", bin)
-	case sameFile(fi, env.Exe):
+	case bin == beside && clientErr != nil:
+		st.problem(fix+" --no-hookd, or reinstall airlock-hook beside airlock (CGO_ENABLED=0 go install ./cmd/...)",
+			"the hook runs the client %s, which airlock does not trust: %v", bin, clientErr)
+	case sameFile(fi, env.runs()) || sameFile(fi, env.Exe):
 		st.problem(fix, "the hook command %q differs from the one this airlock installs", cmd)
 	default:
 		st.problem(fix, "the hook runs %s, another binary than this airlock (%s)", bin, env.Exe)

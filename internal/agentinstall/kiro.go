@@ -45,7 +45,7 @@ var kiro = func() *Agent {
 		}
 		p := &Plan{Agent: a.Name, Scope: scope}
 		for _, f := range files {
-			if err := installJSON(p, h, f, env.Exe, r); err != nil {
+			if err := installJSON(p, h, f, env.runs(), r); err != nil {
 				return nil, err
 			}
 		}

@@ -58,8 +58,9 @@ func uninstallManaged(p *Plan, path string, r reader) error {
 }
 
 // inspectManaged checks a managed file: present, airlock's, and equal to
-// what this airlock would write.
-func inspectManaged(st *Status, a *Agent, path string, want []byte, bin func([]byte) string, env Env, r reader) {
+// what this airlock would write, in either form (want builds it for a
+// binary: airlock, or the client beside it).
+func inspectManaged(st *Status, a *Agent, path string, want func(bin string) []byte, bin func([]byte) string, env Env, r reader) {
 	st.Files = append(st.Files, path)
 	data, existed, err := r.read(path)
 	fix := fmt.Sprintf("airlock install %s --%s", a.Name, st.Scope)
@@ -76,7 +77,7 @@ func inspectManaged(st *Status, a *Agent, path string, want []byte, bin func([]b
 	st.Installed = true
 	b := bin(data)
 	st.Commands = append(st.Commands, b)
-	if !bytes.Equal(data, want) {
+	if !bytes.Equal(data, want(env.Exe)) && (env.Client == "" || !bytes.Equal(data, want(env.Client))) {
 		checkBinary(st, b, env, fix)
 		if len(st.Problems) == 0 {
 			st.problem(fix, "%s differs from what this airlock writes (edited, or written by another version)", path)

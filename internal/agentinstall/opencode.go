@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/airlock-dev/airlock/internal/hookline"
 )
 
 //go:embed opencode_plugin.js
@@ -33,7 +35,7 @@ var opencode = func() *Agent {
 	note := "OpenCode installs its @opencode-ai/plugin package before it loads any plugin; offline, put it in the config folder's node_modules first (docs/AGENTS.md)"
 	a.install = func(env Env, scope Scope, r reader) (*Plan, error) {
 		p := &Plan{Agent: a.Name, Scope: scope, Notes: []string{note}}
-		return p, installManaged(p, file(env, scope), OpenCodePlugin(env.Exe), 0o644, r)
+		return p, installManaged(p, file(env, scope), OpenCodePlugin(env.runs()), 0o644, r)
 	}
 	a.uninstall = func(env Env, scope Scope, r reader) (*Plan, error) {
 		p := &Plan{Agent: a.Name, Scope: scope}
@@ -41,16 +43,19 @@ var opencode = func() *Agent {
 	}
 	a.inspect = func(env Env, scope Scope, r reader) Status {
 		st := Status{Agent: a.Name, Scope: scope}
-		inspectManaged(&st, a, file(env, scope), OpenCodePlugin(env.Exe), pluginBinary, env, r)
+		inspectManaged(&st, a, file(env, scope), OpenCodePlugin, pluginBinary, env, r)
 		return st
 	}
 	return a
 }()
 
-// OpenCodePlugin is the plugin file airlock writes for a binary.
+// OpenCodePlugin is the plugin file airlock writes for a binary: airlock,
+// or the hook client beside it, with the arguments its form takes.
 func OpenCodePlugin(exe string) []byte {
 	lit, _ := json.Marshal(exe) // a JSON string is a JavaScript string literal
+	args, _ := json.Marshal(hookline.Args(exe, "opencode"))
 	s := strings.Replace(openCodePlugin, "__AIRLOCK__", string(lit), 1)
+	s = strings.Replace(s, "__ARGS__", string(args), 1)
 	s = strings.Replace(s, "__TIMEOUT_MS__", strconv.FormatInt(hookTimeout.Milliseconds(), 10), 1)
 	return []byte(s)
 }
@@ -62,7 +67,7 @@ func pluginBinary(data []byte) string {
 		if v, ok := strings.CutPrefix(line, "const AIRLOCK = "); ok {
 			var exe string
 			if json.Unmarshal([]byte(strings.TrimSuffix(v, ";")), &exe) == nil {
-				return shellQuote(exe) + " hook opencode"
+				return hookline.Prefix(exe, "opencode")
 			}
 		}
 	}

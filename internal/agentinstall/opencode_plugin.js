@@ -6,6 +6,7 @@
 import { spawnSync } from "node:child_process";
 
 const AIRLOCK = __AIRLOCK__;
+const ARGS = __ARGS__;
 const TIMEOUT_MS = __TIMEOUT_MS__;
 
 export const Airlock = async ({ directory, worktree }) => ({
@@ -14,7 +15,7 @@ export const Airlock = async ({ directory, worktree }) => ({
                    args: output.args, directory: directory || worktree, worktree };
     let r;
     try {
-      r = spawnSync(AIRLOCK, ["hook", "opencode"], { input: JSON.stringify(call), encoding: "utf8", timeout: TIMEOUT_MS, killSignal: "SIGKILL" });
+      r = spawnSync(AIRLOCK, ARGS, { input: JSON.stringify(call), encoding: "utf8", timeout: TIMEOUT_MS, killSignal: "SIGKILL" });
     } catch (e) {
       throw new Error("airlock: refused: the hook could not run (" + e + "); run airlock doctor");
     }

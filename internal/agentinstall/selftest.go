@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/hookline"
 )
 
 // This file is the doctor's self-test of an installed hook: it runs the
@@ -107,14 +109,25 @@ type SelfTest struct {
 // with a second command after it, another binary, another quoting) is a
 // configuration file's text, which anyone who can write the file wrote:
 // the doctor reports it and never runs it.
+//
+// Both forms are this installer's: the in-process line for exe, and the
+// line for the hook client beside exe, when that client is one the
+// installer would write (hookline.Client).
 func (a *Agent) SelfTestCommand(exe, found string) (string, bool) {
 	if exe == "" {
 		return "", false
 	}
-	// OpenCode's plugin runs the hook without --event (pluginBinary).
-	own := []string{shellQuote(exe) + " hook " + a.Name}
-	for _, ev := range a.Events {
-		own = append(own, HookCommand(exe, a.Name, ev))
+	bins := []string{exe}
+	if c, err := hookline.Client(exe); err == nil {
+		bins = append(bins, c)
+	}
+	var own []string
+	for _, bin := range bins {
+		// OpenCode's plugin runs the hook without --event (pluginBinary).
+		own = append(own, hookline.Prefix(bin, a.Name))
+		for _, ev := range a.Events {
+			own = append(own, HookCommand(bin, a.Name, ev))
+		}
 	}
 	for _, c := range own {
 		if c == found {

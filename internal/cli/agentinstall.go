@@ -8,6 +8,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agentinstall"
+	"github.com/airlock-dev/airlock/internal/hookline"
 )
 
 // This file is install and uninstall for the agents other than Claude
@@ -29,11 +30,15 @@ func otherAgent(e *env) (*agentinstall.Agent, bool) {
 }
 
 type agentPlanOutput struct {
-	Agent   string          `json:"agent"`
-	Scope   string          `json:"scope"`
-	DryRun  bool            `json:"dry_run"`
-	Changed bool            `json:"changed"`
-	Binary  string          `json:"binary,omitempty"`
+	Agent   string `json:"agent"`
+	Scope   string `json:"scope"`
+	DryRun  bool   `json:"dry_run"`
+	Changed bool   `json:"changed"`
+	Binary  string `json:"binary,omitempty"`
+	// Form is the hook line's form: "service" (airlock-hook) or
+	// "in-process" (airlock hook); FormWhy says why it is in process.
+	Form    string          `json:"hook_form,omitempty"`
+	FormWhy string          `json:"hook_form_reason,omitempty"`
 	Timeout string          `json:"hook_timeout,omitempty"`
 	Files   []agentPlanFile `json:"files"`
 	Notes   []string        `json:"notes,omitempty"`
@@ -101,6 +106,16 @@ func runAgentInstall(e *env, a *agentinstall.Agent, verb string) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
+	var form hookForm
+	if verb == "install" {
+		if err := checkExeName(env.Exe); err != nil {
+			return fail(e.stderr, err)
+		}
+		form = chooseHookForm(env.Exe, *e.flags.Bool("no-hookd"))
+		if form.Form == hookline.Service {
+			env.Client = form.Bin
+		}
+	}
 	var outs []agentPlanOutput
 	for _, s := range scopes {
 		var p *agentinstall.Plan
@@ -122,7 +137,8 @@ func runAgentInstall(e *env, a *agentinstall.Agent, verb string) int {
 		}
 		out := agentPlanOutput{Agent: a.Name, Scope: string(s), DryRun: dry, Changed: p.Changed(), Files: []agentPlanFile{}, Notes: p.Notes}
 		if verb == "install" {
-			out.Binary, out.Timeout = env.Exe, a.Timeout.String()
+			out.Binary, out.Timeout = form.Bin, a.Timeout.String()
+			out.Form, out.FormWhy = string(form.Form), form.Why
 		}
 		for _, f := range p.Files {
 			pf := agentPlanFile{Path: f.Path, Action: f.Action}
@@ -139,6 +155,9 @@ func runAgentInstall(e *env, a *agentinstall.Agent, verb string) int {
 	}
 	for _, o := range outs {
 		printAgentPlan(e, a, verb, o)
+	}
+	if verb == "install" && len(outs) > 0 {
+		form.say(e.stdout)
 	}
 	return ExitOK
 }

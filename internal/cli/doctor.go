@@ -10,6 +10,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/hookline"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
@@ -45,7 +46,10 @@ type doctorOutput struct {
 	MCPProxy string         `json:"mcp_proxy"`
 	SelfTest []doctorSample `json:"self_test"`
 	// Agents are the other agents airlock's hook is installed for.
-	Agents   []doctorAgent `json:"agents"`
+	Agents []doctorAgent `json:"agents"`
+	// Service is the hook client, the resident service and the binaries
+	// beside airlock.
+	Service  doctorService `json:"service"`
 	Problems []string      `json:"problems"`
 }
 
@@ -66,6 +70,11 @@ type doctorScope struct {
 	Events   map[string][]string `json:"events"`
 	Guarding bool                `json:"guarding"`
 	RunsThis bool                `json:"runs_this_binary"`
+	// Form is the PreToolUse line's form: "service" (airlock-hook) or
+	// "in-process" (airlock hook).
+	Form string `json:"hook_form,omitempty"`
+	// Missing is a program a hook line runs that does not exist.
+	Missing string `json:"missing_binary,omitempty"`
 }
 
 type doctorPolicy struct {
@@ -91,14 +100,18 @@ func runDoctor(e *env) int {
 	}
 	exe, _ := e.executable()
 	out := doctorOutput{Binary: exe, Problems: []string{}}
+	out.Service = doctorServiceOf(e, exe)
 	guarded := false
 	for _, s := range claudecode.Scopes {
-		d := doctorHooks(e, s, exe)
+		d := doctorHooks(e, s, exe, out.Service.Client)
 		guarded = guarded || d.Guarding
 		if d.Error != "" {
 			out.Problems = append(out.Problems, d.File+": "+d.Error)
 		}
-		if d.Guarding && !d.RunsThis {
+		switch {
+		case d.Missing != "":
+			out.Problems = append(out.Problems, fmt.Sprintf("the %s hooks run %s, which does not exist: every tool call fails (airlock install claude-code --%s)", d.Scope, d.Missing, d.Scope))
+		case d.Guarding && !d.RunsThis:
 			out.Problems = append(out.Problems, fmt.Sprintf("the %s hooks run another binary than %s", d.Scope, exe))
 		}
 		out.Hooks = append(out.Hooks, d)
@@ -158,7 +171,10 @@ func runDoctor(e *env) int {
 	return ExitOK
 }
 
-func doctorHooks(e *env, s claudecode.Scope, exe string) doctorScope {
+// doctorHooks reads one scope's Claude Code hooks. client is the hook
+// client beside exe that install would write, "" for none: a line
+// running it is this airlock's as much as the in-process line.
+func doctorHooks(e *env, s claudecode.Scope, exe, client string) doctorScope {
 	file, err := settingsFor(e, s)
 	d := doctorScope{Scope: s.String(), File: file, Events: map[string][]string{}}
 	if err != nil {
@@ -182,7 +198,18 @@ func doctorHooks(e *env, s claudecode.Scope, exe string) doctorScope {
 	d.Guarding = len(cmds) > 0
 	d.RunsThis = d.Guarding
 	for _, c := range cmds {
-		d.RunsThis = d.RunsThis && c == claudecode.HookCommand(exe, "PreToolUse")
+		own := c == claudecode.HookCommand(exe, "PreToolUse") || client != "" && c == claudecode.HookCommand(client, "PreToolUse")
+		d.RunsThis = d.RunsThis && own
+		if d.Form == "" {
+			d.Form = lineForm(c, claudecode.Name)
+		}
+	}
+	for _, list := range events {
+		for _, c := range list {
+			if bin := hookline.Binary(c); bin != "" && !fileExists(bin) && d.Missing == "" {
+				d.Missing = bin
+			}
+		}
 	}
 	return d
 }
@@ -251,7 +278,7 @@ func printDoctor(e *env, out doctorOutput) {
 		case d.Error != "":
 			state = "error: " + d.Error
 		case d.Guarding:
-			state = fmt.Sprintf("installed (%d events)", len(d.Events))
+			state = fmt.Sprintf("installed (%d events, %s)", len(d.Events), d.Form)
 			if !d.RunsThis {
 				state += ", runs another binary"
 			}
@@ -261,6 +288,7 @@ func printDoctor(e *env, out doctorOutput) {
 		fmt.Fprintf(w, "  %-8s %s: %s\n", d.Scope, d.File, state)
 	}
 	printDoctorAgents(w, out.Agents)
+	printDoctorService(w, out.Service)
 	fmt.Fprintln(w, "\npolicy:")
 	if out.Policy.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", out.Policy.Error)

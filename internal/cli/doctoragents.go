@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agentinstall"
+	"github.com/airlock-dev/airlock/internal/hookline"
 )
 
 // This file is the doctor's part for the agents other than Claude Code:
@@ -28,6 +29,9 @@ type doctorAgent struct {
 	CodexSays string `json:"codex_says,omitempty"`
 	// SelfTestSkipped says why an installed hook was not self-tested.
 	SelfTestSkipped string `json:"self_test_skipped,omitempty"`
+	// Form is the hook line's form: "service" (airlock-hook) or
+	// "in-process" (airlock hook).
+	Form string `json:"hook_form,omitempty"`
 }
 
 // agentSelfTestTimeout bounds one self-test call: past the agent's own
@@ -38,6 +42,9 @@ const agentSelfTestTimeout = 15 * time.Second
 // it finds.
 func doctorAgents(e *env, cwd, exe string) []doctorAgent {
 	env := agentinstall.Env{Home: e.getenv("HOME"), Getenv: e.getenv, Exe: exe}
+	if f := chooseHookForm(exe, false); exe != "" && f.Form == hookline.Service {
+		env.Client = f.Bin
+	}
 	if root, err := projectRoot(e); err == nil {
 		env.Project = root
 	}
@@ -56,6 +63,9 @@ func doctorAgents(e *env, cwd, exe string) []doctorAgent {
 				continue
 			}
 			d := doctorAgent{Status: st}
+			if len(st.Commands) > 0 {
+				d.Form = lineForm(st.Commands[0], a.Name)
+			}
 			if a.Name == "codex" && st.Installed {
 				askCodex(&d, env, cwd)
 			}
@@ -78,11 +88,15 @@ func doctorAgents(e *env, cwd, exe string) []doctorAgent {
 
 // hookEnv is the environment a self-tested hook runs with: the user's,
 // with airlock's state in a scratch directory, so that the test's push
-// neither lands in the review queue nor in the journal.
+// neither lands in the review queue nor in the journal. AIRLOCK_HOOKD=off
+// keeps the client's line (airlock-hook) from starting a resident
+// service for that throwaway directory: the line itself still runs as
+// the agent runs it, and the client then runs airlock hook in process,
+// which is what it does whenever it has no service.
 func hookEnv(e *env, scratch string) []string {
 	var out []string
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "AIRLOCK_HOME=") {
+		if !strings.HasPrefix(kv, "AIRLOCK_HOME=") && !strings.HasPrefix(kv, "AIRLOCK_HOOKD=") {
 			out = append(out, kv)
 		}
 	}
@@ -91,7 +105,7 @@ func hookEnv(e *env, scratch string) []string {
 			out = append(out, k+"="+v)
 		}
 	}
-	return append(out, "AIRLOCK_HOME="+scratch)
+	return append(out, "AIRLOCK_HOME="+scratch, "AIRLOCK_HOOKD=off")
 }
 
 // agentProblems lists the agents' problems and failed self-tests as the
@@ -126,6 +140,9 @@ func printDoctorAgents(w io.Writer, agents []doctorAgent) {
 		state := "installed"
 		if !d.Installed {
 			state = "NOT installed"
+		}
+		if d.Form != "" {
+			state += " (" + d.Form + ")"
 		}
 		if d.Trusted != "" {
 			state += ", trusted: " + d.Trusted

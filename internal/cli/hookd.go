@@ -21,8 +21,9 @@ const hookdHelp = `
 Run the resident decision service for this state directory: it answers
 hook invocations handed to it on a unix socket (hookd.sock in the state
 directory), so that a hook process does not pay airlock's start-up on
-every tool call. It exits after --idle without a request, or when the
-airlock binary it runs is replaced.
+every tool call. It exits after --idle without a request, when the
+airlock binary it runs is replaced, or when its socket or state directory
+is removed (checked every few seconds while idle).
 
 The service is an optimisation only. A hook that finds no service, or a
 service it does not trust (not this same airlock binary), or gets no
@@ -32,7 +33,9 @@ input, environment and working directory, and reads the policy files
 afresh for every request.
 
 airlock-hook, installed beside airlock, is the hook client that starts
-the service when there is none. AIRLOCK_HOOKD=off turns both off.
+the service when there is none; airlock install writes it into the
+agents' hook lines (--no-hookd: the in-process line). AIRLOCK_HOOKD=off
+turns both off.
 
 Examples:
   airlock hookd              # serve in the foreground

@@ -20,6 +20,14 @@ SessionStart, Stop and SessionEnd to record the session. The hooks run this
 binary by its absolute path. Every other setting and every other tool's
 hooks are kept as they are. Installing twice changes nothing.
 
+When airlock-hook sits beside this airlock (go install ./cmd/... puts it
+there), the hooks run it: it hands each call to airlock's resident
+decision service and costs a fraction of airlock's start-up
+(docs/HOOKD.md). It is used only when it is a regular file owned by
+airlock's owner or root and writable by nobody else; otherwise, or with
+--no-hookd, the hooks run "airlock hook" in process, and install says
+so. Installing again switches between the two forms in place.
+
 Scopes: --user (~/.claude/settings.json, the default: every project),
 --project (.claude/settings.json, shared with the repository), --local
 (.claude/settings.local.json, this checkout only). The project is found
@@ -123,11 +131,18 @@ func runInstall(e *env) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
-	out, changed, err := claudecode.Install(old, exe)
+	if err := checkExeName(exe); err != nil {
+		return fail(e.stderr, err)
+	}
+	form := chooseHookForm(exe, *e.flags.Bool("no-hookd"))
+	out, changed, err := claudecode.Install(old, form.Bin)
 	if err != nil {
 		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s: %v", file, err), Hints: []string{"fix the settings file by hand; airlock does not rewrite a file it cannot read"}})
 	}
 	if dry {
+		// Standard output is the new settings; which form, on standard
+		// error.
+		form.say(e.stderr)
 		_, err := e.stdout.Write(out)
 		if err != nil {
 			return fail(e.stderr, err)
@@ -136,12 +151,15 @@ func runInstall(e *env) int {
 	}
 	if !changed {
 		fmt.Fprintf(e.stdout, "airlock's hooks are already installed in %s (%s scope)\n", file, scope)
+		form.say(e.stdout)
 		return ExitOK
 	}
 	if err := claudecode.WriteSettings(file, out); err != nil {
 		return fail(e.stderr, err)
 	}
-	fmt.Fprintf(e.stdout, "installed airlock's hooks in %s (%s scope)\nthey run %s\ncheck with: airlock doctor\n", file, scope, exe)
+	fmt.Fprintf(e.stdout, "installed airlock's hooks in %s (%s scope)\nthey run %s\n", file, scope, form.Bin)
+	form.say(e.stdout)
+	fmt.Fprintln(e.stdout, "check with: airlock doctor")
 	if scope == claudecode.Project {
 		fmt.Fprintln(e.stdout, "note: the hook command is this machine's absolute path; collaborators need airlock at the same path, or use --local")
 	}

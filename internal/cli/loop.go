@@ -227,7 +227,10 @@ func writeLoopSettings(dir, exe string) (string, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", err
 	}
-	data, _, err := claudecode.Install([]byte("{}"), exe)
+	// The same line install writes: the service's client when a usable
+	// one sits beside airlock, a loop's many calls being where its
+	// start-up saving adds up most.
+	data, _, err := claudecode.Install([]byte("{}"), chooseHookForm(exe, false).Bin)
 	if err != nil {
 		return "", err
 	}

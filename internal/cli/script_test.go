@@ -27,6 +27,13 @@ func TestMain(m *testing.M) {
 		"airlock": func() { os.Exit(Main(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) },
 		// airlock-notify is a binary of its own (cmd/airlock-notify).
 		"airlock-notify": func() { os.Exit(notifycmd.Main(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) },
+		// airlock-hook stands in for the hook client (cmd/airlock-hook,
+		// tested there as a process with its service): it sits beside
+		// airlock, so install writes its line, and it answers as the
+		// client does when it has no service: "airlock hook ...".
+		"airlock-hook": func() {
+			os.Exit(Main(append([]string{"hook"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 

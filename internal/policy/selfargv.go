@@ -69,7 +69,7 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	// hookd answers hooks: an agent that starts its own (another state
 	// directory, other flags) or stops the user's must ask a human.
 	add("hookd", false, map[string]bool{"idle": true, "stop": false})
-	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false, "json": false})
+	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false, "no-hookd": false, "json": false})
 	add("uninstall", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "json": false})
 	add("trust", false, map[string]bool{"revoke": false})
 	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true, "agent": true})

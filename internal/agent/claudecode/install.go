@@ -2,8 +2,9 @@ package claudecode
 
 import (
 	"fmt"
+
+	"github.com/airlock-dev/airlock/internal/hookline"
 	"github.com/airlock-dev/airlock/internal/jsonedit"
-	"strings"
 )
 
 // hookSpec is one hook airlock installs.
@@ -33,26 +34,20 @@ var installed = []hookSpec{
 // blocks the call rather than letting it through.
 const preToolUseTimeout = 30
 
-// HookCommand is the command line a handler runs: the airlock binary by
-// absolute path, quoted for the shell Claude Code runs it with.
-func HookCommand(exe, event string) string {
-	return shellQuote(exe) + " hook " + Name + " --event " + event
-}
-
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+:,@%", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+// HookCommand is the command line a handler runs: bin by absolute path,
+// quoted for the shell Claude Code runs it with. bin is airlock ("airlock
+// hook claude-code ...") or the hook client beside it ("airlock-hook
+// claude-code ...", docs/HOOKD.md).
+func HookCommand(bin, event string) string {
+	return hookline.Command(bin, Name, event)
 }
 
 // isOurs reports whether a handler's command is an airlock hook for this
-// adapter, whatever binary path it names: "<binary> hook claude-code ...".
+// adapter, in either form and whatever binary path it names
+// (hookline.Parse); a command that only mentions it is not.
 func isOurs(command string) bool {
-	_, rest, ok := strings.Cut(command, " hook "+Name)
-	return ok && (rest == "" || rest[0] == ' ')
+	_, _, ok := hookline.Parse(command, Name)
+	return ok
 }
 
 func handler(exe string, h hookSpec) *jsonedit.Object {
@@ -66,12 +61,13 @@ func handler(exe string, h hookSpec) *jsonedit.Object {
 	return o
 }
 
-// Install merges airlock's hooks into a settings file's content and
-// returns the new content and whether it changed. Every other key, and
+// Install merges airlock's hooks, running bin (airlock, or the hook
+// client beside it), into a settings file's content and returns the new
+// content and whether it changed. Every other key, and
 // every other tool's hooks, stay as they were and where they were. Running
 // it twice changes nothing the second time; an airlock hook calling
 // another binary is replaced.
-func Install(settings []byte, exe string) ([]byte, bool, error) {
+func Install(settings []byte, bin string) ([]byte, bool, error) {
 	root, err := jsonedit.Parse(settings)
 	if err != nil {
 		return nil, false, fmt.Errorf("reading settings: %w", err)
@@ -82,7 +78,7 @@ func Install(settings []byte, exe string) ([]byte, bool, error) {
 	}
 	changed := false
 	for _, h := range installed {
-		want := HookCommand(exe, h.event)
+		want := HookCommand(bin, h.event)
 		groups, _ := hooks.Get(h.event)
 		list, ok := groups.([]any)
 		if groups != nil && !ok {
@@ -96,7 +92,7 @@ func Install(settings []byte, exe string) ([]byte, bool, error) {
 		if h.matcher != "" {
 			g.Set("matcher", h.matcher)
 		}
-		g.Set("hooks", []any{handler(exe, h)})
+		g.Set("hooks", []any{handler(bin, h)})
 		hooks.Set(h.event, append(list, g))
 		changed = true
 	}

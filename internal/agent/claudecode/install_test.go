@@ -154,9 +154,55 @@ func TestIsOurs(t *testing.T) {
 		"airlock hook claude-codex":                            false,
 		"notify-send claude":                                   false,
 		"/usr/bin/airlock hook codex":                          false,
+		"/usr/bin/airlock-hook claude-code --event PreToolUse": true,
+		"'/a b/airlock-hook' claude-code --event Stop":         true,
+		"/tmp/evil/airlock-hook claude-code --event Stop":      true, // replaced by install, flagged by the doctor
+		"/usr/bin/airlock-hookx claude-code --event Stop":      false,
+		"/usr/bin/airlock-hook claude-codex":                   false,
+		"notify.sh 'x hook claude-code'":                       false,
+		"sh -c 'airlock hook claude-code'":                     false,
+		"log.sh '/usr/bin/airlock-hook claude-code'":           false,
 	} {
 		if isOurs(cmd) != want {
 			t.Errorf("isOurs(%q) = %v", cmd, !want)
 		}
+	}
+}
+
+// TestInstallFormSwitch: the client's line replaces the in-process line
+// and back, never adding a second hook or leaving the other behind; a
+// look-alike of the user's stays.
+func TestInstallFormSwitch(t *testing.T) {
+	client := "/usr/local/bin/airlock-hook"
+	mine := `{"hooks":{"PreToolUse":[{"matcher":"*","hooks":[{"type":"command","command":"/usr/local/bin/airlock-hookx claude-code --event PreToolUse"}]}]}}`
+	out := []byte(mine)
+	for i, bin := range []string{client, exe, client} {
+		next, changed, err := Install(out, bin)
+		if err != nil || !changed {
+			t.Fatalf("install %d: changed=%v err=%v", i, changed, err)
+		}
+		out = next
+		got, err := Installed(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range installed {
+			if c := got[h.event]; len(c) != 1 || c[0] != HookCommand(bin, h.event) {
+				t.Fatalf("install %d (%s): %s runs %q", i, bin, h.event, c)
+			}
+		}
+		if !strings.Contains(string(out), "airlock-hookx") {
+			t.Fatalf("install %d removed the user's look-alike hook:\n%s", i, out)
+		}
+	}
+	if _, changed, _ := Install(out, client); changed {
+		t.Error("a second install of the client's line changed the file")
+	}
+	back, _, err := Uninstall(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := Installed(back); len(got) != 0 || !strings.Contains(string(back), "airlock-hookx") {
+		t.Errorf("uninstall of the client's line:\n%s", back)
 	}
 }

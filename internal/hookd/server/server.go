@@ -40,6 +40,12 @@ type Server struct {
 	Exe string
 	// Log receives one line per notable event; nil discards.
 	Log func(format string, args ...any)
+	// Poll is how often an idle service checks that its socket is still
+	// in place (default: every 5 seconds, or Idle when shorter). A service
+	// whose socket or state directory was removed (an uninstall, a test's
+	// temporary directory cleaned up) can never be reached again, so it
+	// exits instead of waiting out its idle time.
+	Poll time.Duration
 
 	// listener is the listening socket while Serve runs, else -1.
 	listener atomic.Int64
@@ -114,19 +120,37 @@ func (s *Server) Serve() error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(sock)
+	// The socket is removed on the way out only while it is still this
+	// service's: once the state directory was removed and made again,
+	// the name may belong to a newer service.
+	var sockSt syscall.Stat_t
+	if err := syscall.Lstat(sock, &sockSt); err != nil {
+		os.Remove(sock)
+		return err
+	}
+	defer func() {
+		if !socketGone(sock, &sockSt) {
+			os.Remove(sock)
+		}
+	}()
 	if err := syscall.Listen(fd, 256); err != nil {
 		return err
 	}
 	s.listener.Store(int64(fd))
 	defer s.listener.Store(-1)
-	// accept returns EAGAIN after this long without a connection: that is
-	// the idle timer, with no goroutine or timer of its own.
+	// accept returns EAGAIN after poll without a connection: that is both
+	// the idle timer and the check of the socket, with no goroutine or
+	// timer of their own.
 	idle := s.Idle
 	if idle <= 0 {
 		idle = 30 * time.Minute
 	}
-	tv := syscall.NsecToTimeval(int64(idle))
+	poll := s.Poll
+	if poll <= 0 {
+		poll = 5 * time.Second
+	}
+	poll = min(poll, idle)
+	tv := syscall.NsecToTimeval(int64(poll))
 	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
 		return err
 	}
@@ -134,12 +158,18 @@ func (s *Server) Serve() error {
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	uid := uint32(os.Getuid())
+	last := time.Now()
 	for {
 		c, _, err := syscall.Accept4(fd, syscall.SOCK_CLOEXEC)
 		switch {
-		case errors.Is(err, syscall.EAGAIN):
+		case errors.Is(err, syscall.EAGAIN) && socketGone(sock, &sockSt):
+			s.logf("%s was removed: exiting", sock)
+			return nil
+		case errors.Is(err, syscall.EAGAIN) && time.Since(last) >= idle:
 			s.logf("idle for %s: exiting", idle)
 			return nil
+		case errors.Is(err, syscall.EAGAIN):
+			continue
 		case errors.Is(err, syscall.EINTR), errors.Is(err, syscall.ECONNABORTED):
 			continue
 		case errors.Is(err, syscall.EINVAL):
@@ -156,6 +186,7 @@ func (s *Server) Serve() error {
 			syscall.Close(c)
 			continue
 		}
+		last = time.Now()
 		stale := replaced(s.Exe, &exeSt)
 		wg.Add(1)
 		go func() {
@@ -174,6 +205,13 @@ func (s *Server) Serve() error {
 func replaced(exe string, was *syscall.Stat_t) bool {
 	var st syscall.Stat_t
 	return syscall.Stat(exe, &st) != nil || st.Dev != was.Dev || st.Ino != was.Ino
+}
+
+// socketGone reports whether the service's socket is no longer at its
+// path: removed, alone or with the whole state directory, or replaced.
+func socketGone(sock string, was *syscall.Stat_t) bool {
+	var st syscall.Stat_t
+	return syscall.Lstat(sock, &st) != nil || st.Dev != was.Dev || st.Ino != was.Ino
 }
 
 // checkDir refuses a state directory that is a symlink or another user's.

@@ -298,3 +298,54 @@ func TestSymlinkedStateDir(t *testing.T) {
 		t.Fatal("a symlinked state directory was served")
 	}
 }
+
+// TestStateDirRemovedExit: a service whose state directory is removed
+// (a test's temporary directory cleaned up, an uninstall) can never be
+// reached again; it must exit by itself rather than wait out its idle
+// time. The deadline is generous: it bounds a hang, it measures nothing.
+func TestStateDirRemovedExit(t *testing.T) {
+	for _, what := range []string{"state directory", "socket", "socket replaced"} {
+		t.Run(what, func(t *testing.T) {
+			dir := shortDir(t)
+			s := &Server{StateDir: dir, Idle: time.Hour, Poll: 10 * time.Millisecond,
+				Handle: func(*hookd.Request) *hookd.Response { return allowReply }, Exe: self(t)}
+			done := make(chan error, 1)
+			go func() { done <- s.Serve() }()
+			waitFor(t, func() bool { return s.listener.Load() > 0 }, done)
+			t.Cleanup(s.Shutdown)
+			sock := filepath.Join(dir, hookd.SocketName)
+			switch what {
+			case "state directory":
+				if err := os.RemoveAll(dir); err != nil {
+					t.Fatal(err)
+				}
+			case "socket":
+				if err := os.Remove(sock); err != nil {
+					t.Fatal(err)
+				}
+			case "socket replaced":
+				// Another service's socket now holds the name: the old one
+				// exits and leaves it in place.
+				if err := os.Remove(sock); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(sock, []byte("newer"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("Serve: %v", err)
+				}
+			case <-time.After(2 * time.Minute):
+				t.Fatal("the service outlived the removal of its " + what)
+			}
+			if what == "socket replaced" {
+				if _, err := os.Lstat(sock); err != nil {
+					t.Fatalf("the exiting service removed the newer socket: %v", err)
+				}
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 //go:embed opencode_plugin.js
@@ -16,7 +17,7 @@ var openCodePlugin string
 // (project). airlock writes a small plugin that execs "airlock hook
 // opencode" for every tool call and fails closed; OpenCode has no plugin
 // timeout, so the plugin keeps its own.
-var opencode = func() *Agent {
+var opencode = sync.OnceValue(func() *Agent {
 	a := &Agent{
 		Name:    "opencode",
 		Title:   "OpenCode",
@@ -45,7 +46,7 @@ var opencode = func() *Agent {
 		return st
 	}
 	return a
-}()
+})
 
 // OpenCodePlugin is the plugin file airlock writes for a binary.
 func OpenCodePlugin(exe string) []byte {

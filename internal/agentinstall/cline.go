@@ -3,13 +3,14 @@ package agentinstall
 import (
 	"path/filepath"
 	"strings"
+	"sync"
 )
 
 // Cline runs an executable file named after the event from its hooks
 // directory (user ~/Documents/Cline/Hooks, project .clinerules/hooks), on
 // macOS and Linux, once hooks are turned on in Cline. airlock writes a
 // two-line script that execs its hook.
-var cline = func() *Agent {
+var cline = sync.OnceValue(func() *Agent {
 	a := &Agent{
 		Name:    "cline",
 		Title:   "Cline",
@@ -38,7 +39,7 @@ var cline = func() *Agent {
 		return st
 	}
 	return a
-}()
+})
 
 // ClineScript is the PreToolUse hook script airlock writes for a binary.
 func ClineScript(exe string) []byte {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/jsonedit"
 )
@@ -13,7 +14,7 @@ import (
 // ($CODEX_HOME, else ~/.codex) and runs one only when config.toml there
 // trusts it (codextrust.go). A crash, a timeout, an unreadable answer and
 // "ask" all run the tool call (OBSERVED, 0.171.0). Timeout in seconds.
-var codex = func() *Agent {
+var codex = sync.OnceValue(func() *Agent {
 	a := &Agent{
 		Name:   "codex",
 		Title:  "OpenAI Codex CLI",
@@ -97,7 +98,7 @@ var codex = func() *Agent {
 		return st
 	}
 	return a
-}()
+})
 
 func dirOf(path string) string { return filepath.Dir(path) }
 

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"github.com/airlock-dev/airlock/internal/jsonedit"
@@ -230,7 +231,11 @@ func stripCodexTrust(data string) string {
 	return strings.Join(out, "")
 }
 
-var inlineHooks = regexp.MustCompile(`(?m)^\s*("?hooks"?|"?state"?)\s*=\s*\{`)
+// inlineHooks is compiled on first use: the package is linked into the
+// hook binary, whose every call would otherwise pay for it.
+var inlineHooks = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^\s*("?hooks"?|"?state"?)\s*=\s*\{`)
+})
 
 // CodexTrustConflictError is a config.toml that already says something
 // about the trust of airlock's hook key, or holds the hooks table inline,
@@ -253,7 +258,7 @@ func withCodexTrust(file, data string, want []codexTrust) (string, error) {
 			return "", &CodexTrustConflictError{File: file, What: "it already names the hook key " + t.key}
 		}
 	}
-	if len(want) > 0 && inlineHooks.MatchString(rest) {
+	if len(want) > 0 && inlineHooks().MatchString(rest) {
 		return "", &CodexTrustConflictError{File: file, What: "it holds the hooks table inline"}
 	}
 	if len(want) > 0 && rest != "" && !strings.HasSuffix(rest, "\n") {

@@ -94,7 +94,7 @@ func TestCodexInstallIsTrusted(t *testing.T) {
 		}
 		return ""
 	}}
-	doInstall(t, codex, env, User)
+	doInstall(t, codex(), env, User)
 	got := codexAppServerHashes(t, bin, home)
 	trusted := 0
 	for k, v := range got {

@@ -2,6 +2,7 @@ package agentinstall
 
 import (
 	"path/filepath"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/jsonedit"
 )
@@ -11,27 +12,29 @@ import (
 // cursor-agent 2026.09.10), so airlock writes only the long-standing
 // beforeShellExecution and beforeMCPExecution, each with failClosed so
 // that a crash or timeout refuses the call; timeout in seconds.
-var cursor = withUnknownEventCheck(withJSONHooks(&Agent{
-	Name:    "cursor",
-	Title:   "Cursor (cursor-agent)",
-	Scopes:  []Scope{User, Project},
-	Timeout: hookTimeout,
-	Events:  []string{"beforeShellExecution", "beforeMCPExecution"},
-}, &hookFile{
-	agent:    "cursor",
-	events:   []string{"hooks"},
-	skeleton: []kv{{"version", num(1)}},
-	cmdKey:   "command",
-	hooks: []hookSpec{
-		{event: "beforeShellExecution", fields: cursorHandler},
-		{event: "beforeMCPExecution", fields: cursorHandler},
-	},
-}, func(env Env, scope Scope) string {
-	if scope == Project {
-		return filepath.Join(env.Project, ".cursor", "hooks.json")
-	}
-	return filepath.Join(env.Home, ".cursor", "hooks.json")
-}))
+var cursor = sync.OnceValue(func() *Agent {
+	return withUnknownEventCheck(withJSONHooks(&Agent{
+		Name:    "cursor",
+		Title:   "Cursor (cursor-agent)",
+		Scopes:  []Scope{User, Project},
+		Timeout: hookTimeout,
+		Events:  []string{"beforeShellExecution", "beforeMCPExecution"},
+	}, &hookFile{
+		agent:    "cursor",
+		events:   []string{"hooks"},
+		skeleton: []kv{{"version", num(1)}},
+		cmdKey:   "command",
+		hooks: []hookSpec{
+			{event: "beforeShellExecution", fields: cursorHandler},
+			{event: "beforeMCPExecution", fields: cursorHandler},
+		},
+	}, func(env Env, scope Scope) string {
+		if scope == Project {
+			return filepath.Join(env.Project, ".cursor", "hooks.json")
+		}
+		return filepath.Join(env.Home, ".cursor", "hooks.json")
+	}))
+})
 
 // withUnknownEventCheck adds to Cursor's inspection the check that every
 // event name in its hook files is one Cursor knows.

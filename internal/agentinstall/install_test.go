@@ -210,7 +210,7 @@ func TestHookBinary(t *testing.T) {
 // TestForeignManagedFile checks that airlock neither overwrites nor
 // removes a plugin or hook script it did not write.
 func TestForeignManagedFile(t *testing.T) {
-	for _, a := range []*Agent{opencode, cline} {
+	for _, a := range []*Agent{opencode(), cline()} {
 		root := t.TempDir()
 		env := testEnv(root)
 		p, err := a.Install(env, User)
@@ -253,7 +253,7 @@ func TestCodexTrustConflict(t *testing.T) {
 			t.Fatal(err)
 		}
 		var conflict *CodexTrustConflictError
-		if _, err := codex.Install(env, User); !errors.As(err, &conflict) {
+		if _, err := codex().Install(env, User); !errors.As(err, &conflict) {
 			t.Errorf("config %q: err %v, want a conflict", config, err)
 		}
 	}
@@ -266,30 +266,30 @@ func TestCodexDoctorSeesStaleTrust(t *testing.T) {
 	root := t.TempDir()
 	copyTree(t, filepath.Join("testdata", "codex"), root)
 	env := testEnv(root)
-	doInstall(t, codex, env, User)
+	doInstall(t, codex(), env, User)
 	hooks, _ := codexFiles(env)
 	data := bytes.Replace(mustRead(t, hooks), []byte(`"timeout": 30`), []byte(`"timeout": 31`), 1)
 	if err := os.WriteFile(hooks, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	st := codex.Inspect(env, User)
+	st := codex().Inspect(env, User)
 	if st.Trusted != "no" || len(st.Problems) == 0 {
 		t.Fatalf("inspect: %+v", st)
 	}
-	doInstall(t, codex, env, User)
-	if st := codex.Inspect(env, User); st.Trusted != "yes" || len(st.Problems) > 0 {
+	doInstall(t, codex(), env, User)
+	if st := codex().Inspect(env, User); st.Trusted != "yes" || len(st.Problems) > 0 {
 		t.Fatalf("inspect after reinstall: %+v", st)
 	}
 }
 
 func TestKiroNeedsAnAgentFile(t *testing.T) {
-	if _, err := kiro.Install(testEnv(t.TempDir()), User); !errors.Is(err, ErrNoAgentFile) {
+	if _, err := kiro().Install(testEnv(t.TempDir()), User); !errors.Is(err, ErrNoAgentFile) {
 		t.Fatalf("err %v", err)
 	}
 }
 
 func TestUnsupportedScope(t *testing.T) {
-	for _, a := range []*Agent{codex, copilot, goose} {
+	for _, a := range []*Agent{codex(), copilot(), goose()} {
 		_, err := a.Install(testEnv(t.TempDir()), Project)
 		if !errors.Is(err, ErrScope) || !strings.Contains(err.Error(), a.NoScope[Project]) {
 			t.Errorf("%s: err %v", a.Name, err)
@@ -303,7 +303,7 @@ func TestUnsupportedScope(t *testing.T) {
 func TestReplaceKeepsPosition(t *testing.T) {
 	root := t.TempDir()
 	env := testEnv(root)
-	doInstall(t, codex, env, User)
+	doInstall(t, codex(), env, User)
 	hooks, config := codexFiles(env)
 	data := mustRead(t, hooks)
 	user := `{"matcher": "Bash", "hooks": [{"type": "command", "command": "/home/me/bin/guard"}]}`
@@ -312,7 +312,7 @@ func TestReplaceKeepsPosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	env.Exe = "/usr/local/bin/airlock"
-	doInstall(t, codex, env, User)
+	doInstall(t, codex(), env, User)
 	want, err := codexTrustFor(hooks, mustRead(t, hooks))
 	if err != nil || len(want) != 1 || !strings.HasSuffix(want[0].key, ":pre_tool_use:0:0") {
 		t.Fatalf("airlock's hook moved: %+v %v\n%s", want, err, mustRead(t, hooks))
@@ -331,7 +331,7 @@ func TestReplaceKeepsPosition(t *testing.T) {
 func TestUninstallSaysWhichHooksMoved(t *testing.T) {
 	root := t.TempDir()
 	env := testEnv(root)
-	doInstall(t, codex, env, User)
+	doInstall(t, codex(), env, User)
 	hooks, config := codexFiles(env)
 	user := `{"matcher": "Bash", "hooks": [{"type": "command", "command": "/home/me/bin/guard"}]}`
 	data := bytes.Replace(mustRead(t, hooks), []byte("\n    ]\n  }\n}"), []byte(",\n"+user+"\n    ]\n  }\n}"), 1)
@@ -343,7 +343,7 @@ func TestUninstallSaysWhichHooksMoved(t *testing.T) {
 	if err := os.WriteFile(config, cfg, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	p, err := codex.Uninstall(env, User)
+	p, err := codex().Uninstall(env, User)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package agentinstall
 import (
 	"errors"
 	"path/filepath"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/jsonedit"
 )
@@ -13,7 +14,7 @@ import (
 // An agent file without the hook is an unguarded agent, so airlock merges
 // its hook into every agent file of the scope, and creates none: which
 // agents exist is the user's choice.
-var kiro = func() *Agent {
+var kiro = sync.OnceValue(func() *Agent {
 	a := &Agent{
 		Name:    "kiro",
 		Title:   "Kiro CLI",
@@ -91,7 +92,7 @@ var kiro = func() *Agent {
 		return st
 	}
 	return a
-}()
+})
 
 // NoAgentFileError is returned when Kiro has no agent file in a scope:
 // airlock's hook lives in agent files, and airlock does not invent one.

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/hookline"
 )
@@ -18,7 +19,7 @@ var openCodePlugin string
 // (project). airlock writes a small plugin that execs "airlock hook
 // opencode" for every tool call and fails closed; OpenCode has no plugin
 // timeout, so the plugin keeps its own.
-var opencode = func() *Agent {
+var opencode = sync.OnceValue(func() *Agent {
 	a := &Agent{
 		Name:    "opencode",
 		Title:   "OpenCode",
@@ -47,7 +48,7 @@ var opencode = func() *Agent {
 		return st
 	}
 	return a
-}()
+})
 
 // OpenCodePlugin is the plugin file airlock writes for a binary: airlock,
 // or the hook client beside it, with the arguments its form takes.

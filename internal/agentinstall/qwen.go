@@ -2,6 +2,7 @@ package agentinstall
 
 import (
 	"path/filepath"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/jsonedit"
 )
@@ -9,17 +10,19 @@ import (
 // Qwen Code, a Gemini CLI fork that took Claude Code's hook format, reads
 // hooks from settings.json (user ~/.qwen, project .qwen); its timeout is
 // in milliseconds (qwen-code docs; not run here).
-var qwen = withJSONHooks(&Agent{
-	Name:    "qwen",
-	Title:   "Qwen Code",
-	Scopes:  []Scope{User, Project},
-	Timeout: hookTimeout,
-	Events:  []string{"PreToolUse"},
-}, claudeShape("qwen", func(cmd string) *jsonedit.Object {
-	return object(kv{"type", "command"}, kv{"command", cmd}, kv{"timeout", num(hookTimeout.Milliseconds())})
-}), func(env Env, scope Scope) string {
-	if scope == Project {
-		return filepath.Join(env.Project, ".qwen", "settings.json")
-	}
-	return filepath.Join(env.Home, ".qwen", "settings.json")
+var qwen = sync.OnceValue(func() *Agent {
+	return withJSONHooks(&Agent{
+		Name:    "qwen",
+		Title:   "Qwen Code",
+		Scopes:  []Scope{User, Project},
+		Timeout: hookTimeout,
+		Events:  []string{"PreToolUse"},
+	}, claudeShape("qwen", func(cmd string) *jsonedit.Object {
+		return object(kv{"type", "command"}, kv{"command", cmd}, kv{"timeout", num(hookTimeout.Milliseconds())})
+	}), func(env Env, scope Scope) string {
+		if scope == Project {
+			return filepath.Join(env.Project, ".qwen", "settings.json")
+		}
+		return filepath.Join(env.Home, ".qwen", "settings.json")
+	})
 })

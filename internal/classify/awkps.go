@@ -3,6 +3,7 @@ package classify
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -45,12 +46,14 @@ func registerAwk() {
 	})
 }
 
+// The awk and PowerShell patterns are compiled on first use: every hook
+// call links classify, few read an awk or PowerShell program.
 var (
-	awkSystemLit = regexp.MustCompile(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
-	awkSystem    = regexp.MustCompile(`\bsystem\s*\(`)
-	awkPipeTo    = regexp.MustCompile(`\|&?\s*"((?:[^"\\]|\\.)*)"`)
-	awkPipeFrom  = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`)
-	awkPipeVar   = regexp.MustCompile(`(\|&?\s*[A-Za-z_(]|[A-Za-z_)\]]\s*\|&?\s*getline)`)
+	awkSystemLit = lazyRegexp(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
+	awkSystem    = lazyRegexp(`\bsystem\s*\(`)
+	awkPipeTo    = lazyRegexp(`\|&?\s*"((?:[^"\\]|\\.)*)"`)
+	awkPipeFrom  = lazyRegexp(`"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`)
+	awkPipeVar   = lazyRegexp(`(\|&?\s*[A-Za-z_(]|[A-Za-z_)\]]\s*\|&?\s*getline)`)
 )
 
 // classifyAwk reads an awk program's commands.
@@ -82,14 +85,14 @@ func classifyAwk(c *Classifier, inv *shell.Invocation) Effect {
 	var e Effect
 	for _, prog := range progs {
 		lits := 0
-		for _, m := range awkSystemLit.FindAllStringSubmatch(prog, -1) {
+		for _, m := range awkSystemLit().FindAllStringSubmatch(prog, -1) {
 			e.Add(c.nested(awkUnescape(m[1])).through("awk.system", "awk's system() runs "+clip(m[1])))
 			lits++
 		}
-		if len(awkSystem.FindAllString(prog, -1)) > lits {
+		if len(awkSystem().FindAllString(prog, -1)) > lits {
 			e.Add(opaque("awk.system", "awk's system() runs a command only known at run time"))
 		}
-		for _, re := range []*regexp.Regexp{awkPipeTo, awkPipeFrom} {
+		for _, re := range []*regexp.Regexp{awkPipeTo(), awkPipeFrom()} {
 			for _, m := range re.FindAllStringSubmatch(prog, -1) {
 				text := awkUnescape(m[1])
 				if f := strings.Fields(text); len(f) == 1 && isShell(normWord(f[0])) {
@@ -99,8 +102,8 @@ func classifyAwk(c *Classifier, inv *shell.Invocation) Effect {
 				e.Add(c.nested(text).through("awk.pipe", "awk runs "+clip(text)))
 			}
 		}
-		rest := awkPipeFrom.ReplaceAllString(awkPipeTo.ReplaceAllString(prog, ""), "")
-		if awkPipeVar.MatchString(rest) {
+		rest := awkPipeFrom().ReplaceAllString(awkPipeTo().ReplaceAllString(prog, ""), "")
+		if awkPipeVar().MatchString(rest) {
 			e.Add(opaque("awk.pipe", "awk pipes to or from a command only known at run time"))
 		}
 	}
@@ -112,13 +115,13 @@ func awkUnescape(s string) string {
 }
 
 var (
-	psWeb       = regexp.MustCompile(`(?i)\b(invoke-restmethod|irm|invoke-webrequest|iwr)\b`)
-	psWrite     = regexp.MustCompile(`(?i)-method\s+['"]?(post|put|patch|delete|merge)\b|-body\b|-infile\b`)
-	psSpawn     = regexp.MustCompile(`(?i)\b(start-process|saps|invoke-expression|iex|invoke-command|icm|invoke-item|new-object\s+system\.net\.sockets)\b|\[scriptblock\]::create`)
-	psDestroy   = regexp.MustCompile(`(?i)\b(remove-item|rm|del|rmdir|rd|erase|ri)\b[^;\n]*-r(ecurse)?\b`)
-	psMail      = regexp.MustCompile(`(?i)\bsend-mailmessage\b`)
-	psURL       = regexp.MustCompile(`https?://`)
-	psStatement = regexp.MustCompile(`[;\n|]`)
+	psWeb       = lazyRegexp(`(?i)\b(invoke-restmethod|irm|invoke-webrequest|iwr)\b`)
+	psWrite     = lazyRegexp(`(?i)-method\s+['"]?(post|put|patch|delete|merge)\b|-body\b|-infile\b`)
+	psSpawn     = lazyRegexp(`(?i)\b(start-process|saps|invoke-expression|iex|invoke-command|icm|invoke-item|new-object\s+system\.net\.sockets)\b|\[scriptblock\]::create`)
+	psDestroy   = lazyRegexp(`(?i)\b(remove-item|rm|del|rmdir|rd|erase|ri)\b[^;\n]*-r(ecurse)?\b`)
+	psMail      = lazyRegexp(`(?i)\bsend-mailmessage\b`)
+	psURL       = lazyRegexp(`https?://`)
+	psStatement = lazyRegexp(`[;\n|]`)
 )
 
 // classifyPowerShell reads PowerShell command text.
@@ -158,29 +161,36 @@ func classifyPowerShell(c *Classifier, inv *shell.Invocation) Effect {
 func powerShellText(c *Classifier, who, text string) Effect {
 	var e Effect
 	switch {
-	case psSpawn.MatchString(text):
+	case psSpawn().MatchString(text):
 		e.Add(opaque("pwsh.spawn", who+" starts processes or evaluates text it builds at run time"))
 	}
-	if psMail.MatchString(text) {
+	if psMail().MatchString(text) {
 		e.Add(external("pwsh.mail", who+" sends mail"))
 	}
-	if psWeb.MatchString(text) {
-		if psWrite.MatchString(text) {
+	if psWeb().MatchString(text) {
+		if psWrite().MatchString(text) {
 			e.Add(external("pwsh.web.write", who+" sends data in a web request"))
 		} else {
 			e.Add(netRead("pwsh.web", who+" fetches from the web"))
 		}
 	}
-	if psDestroy.MatchString(text) {
+	if psDestroy().MatchString(text) {
 		e.Add(local("pwsh.remove", who+" removes a tree of files").destroys())
 	}
 	// Native programs run as in a shell: git push inside PowerShell text.
-	for _, st := range psStatement.Split(text, -1) {
+	for _, st := range psStatement().Split(text, -1) {
 		st = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(st), "&"))
 		f := strings.Fields(st)
-		if len(f) > 0 && runsCommand(f[0]) && !psWeb.MatchString(f[0]) {
+		if len(f) > 0 && runsCommand(f[0]) && !psWeb().MatchString(f[0]) {
 			e.Add(c.nested(st).through("pwsh.native", who+" runs "+clip(st)))
 		}
 	}
 	return e
+}
+
+// lazyRegexp compiles expr on the first call of the function it returns,
+// not at package initialisation, which every call of the airlock binary
+// pays for whether it reads the pattern or not.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/classify"
 )
@@ -97,9 +98,11 @@ var (
 
 // protectedText is what self-protection (selfprotect.go) denies; no policy
 // file can change it, so it is the same in every brief.
-var protectedText = "Changing airlock's own policy files, state, journal or binary, or the agent settings its hooks live in, and running airlock's commands that change what it allows (" +
-	strings.Join(briefMutating, ", ") + ", and any other that is not read-only) are denied in every mode, however they are spelled. Its read-only commands (" +
-	strings.Join(briefReadOnly, ", ") + ") are fine."
+var protectedText = sync.OnceValue(func() string {
+	return "Changing airlock's own policy files, state, journal or binary, or the agent settings its hooks live in, and running airlock's commands that change what it allows (" +
+		strings.Join(briefMutating, ", ") + ", and any other that is not read-only) are denied in every mode, however they are spelled. Its read-only commands (" +
+		strings.Join(briefReadOnly, ", ") + ") are fine."
+})
 
 // onHold is what an agent must do when an action is held. The hook's
 // replies say the same (internal/agent/claudecode, Reply).
@@ -118,7 +121,7 @@ const (
 
 // Brief describes the policy in force in mode m.
 func (p *Policy) Brief(m Mode) *Brief {
-	b := &Brief{Mode: m, ModeMeaning: modeMeaning[m], Protected: protectedText, OnHold: onHold}
+	b := &Brief{Mode: m, ModeMeaning: modeMeaning[m], Protected: protectedText(), OnHold: onHold}
 	byRule := p.placeExamples(m)
 	t := p.Table(m)
 	for r := row(0); r < numRows; r++ {

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/classify"
 )
@@ -27,8 +28,9 @@ type AirlockVerb struct {
 }
 
 // airlockVerbs is the table behind AirlockVerbs, taken from the flag sets
-// in internal/cli. A verb missing here is unknown and so mutating.
-var airlockVerbs = func() map[string]AirlockVerb {
+// in internal/cli. A verb missing here is unknown and so mutating. It is
+// built on first use: most hook calls do not run airlock.
+var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	v := map[string]AirlockVerb{}
 	add := func(path string, readOnly bool, flags map[string]bool) {
 		v[path] = AirlockVerb{Path: path, ReadOnly: readOnly, Flags: flags}
@@ -86,7 +88,7 @@ var airlockVerbs = func() map[string]AirlockVerb {
 	// notify sends held actions out and applies the phone's decisions.
 	add("notify", false, map[string]bool{"once": false, "json": false})
 	return v
-}()
+})
 
 // airlockGroups are the verbs whose next word names a subcommand.
 var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true, "rule": true}
@@ -96,8 +98,8 @@ var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true
 // self-protection learns airlock's command line from; a test compares it
 // with the CLI's real flag sets.
 func AirlockVerbs() []AirlockVerb {
-	out := make([]AirlockVerb, 0, len(airlockVerbs))
-	for _, v := range airlockVerbs {
+	out := make([]AirlockVerb, 0, len(airlockVerbs()))
+	for _, v := range airlockVerbs() {
 		out = append(out, v)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -183,7 +185,7 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 		// "airlock help X" prints help whatever X is.
 		return "", true
 	}
-	v, known := airlockVerbs[verb]
+	v, known := airlockVerbs()[verb]
 	rest := args[i:]
 	if !known {
 		if airlockGroups[verb] && (len(rest) == 0 || len(rest) == 1 && isHelp(rest[0])) {

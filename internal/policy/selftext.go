@@ -90,7 +90,7 @@ func (g *guard) mentionedInCode(text string) string {
 func mutatingWords() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, v := range airlockVerbs {
+	for _, v := range airlockVerbs() {
 		if v.ReadOnly {
 			continue
 		}

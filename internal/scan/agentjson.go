@@ -140,7 +140,7 @@ func codexLine(st *structured, n int, b []byte) error {
 	switch it.Type {
 	case "command_execution":
 		in, _ := json.Marshal(map[string]string{"command": it.Command})
-		st.use(n, it.ID, "Bash", in, codex.Tools, nil)
+		st.use(n, it.ID, "Bash", in, codex.Tools(), nil)
 	case "file_change":
 		// Shown as the patch Codex applied, which its table reads.
 		var patch strings.Builder
@@ -157,17 +157,17 @@ func codexLine(st *structured, n int, b []byte) error {
 		}
 		patch.WriteString("*** End Patch")
 		in, _ := json.Marshal(map[string]string{"input": patch.String()})
-		st.use(n, it.ID, "apply_patch", in, codex.Tools, nil)
+		st.use(n, it.ID, "apply_patch", in, codex.Tools(), nil)
 	case "mcp_tool_call":
 		args := it.Arguments
 		if len(bytes.TrimSpace(args)) == 0 || args[0] != '{' {
 			args = json.RawMessage("{}")
 		}
 		server, tool := it.Server, it.Tool
-		st.use(n, it.ID, "mcp__"+server+"__"+tool, args, codex.Tools, func(string) (string, string, bool) { return server, tool, true })
+		st.use(n, it.ID, "mcp__"+server+"__"+tool, args, codex.Tools(), func(string) (string, string, bool) { return server, tool, true })
 	case "web_search":
 		in, _ := json.Marshal(map[string]string{"query": it.Query})
-		st.use(n, it.ID, "web_search", in, codex.Tools, nil)
+		st.use(n, it.ID, "web_search", in, codex.Tools(), nil)
 	default:
 		return nil
 	}
@@ -204,7 +204,7 @@ func geminiLine(st *structured, n int, b []byte) error {
 	st.session(l.SessionID)
 	switch l.Type {
 	case "tool_use":
-		st.use(n, l.ToolID, l.ToolName, l.Parameters, gemini.Tools, gemini.MCPName)
+		st.use(n, l.ToolID, l.ToolName, l.Parameters, gemini.Tools(), gemini.MCPName)
 	case "tool_result":
 		if l.Error != nil && l.Error.Type == "policy_violation" {
 			st.deny(l.ToolID, n, "gemini: "+l.Error.Message)
@@ -248,7 +248,7 @@ func copilotLine(st *structured, n int, b []byte) error {
 		if len(bytes.TrimSpace(args)) == 0 || args[0] != '{' {
 			args = json.RawMessage("{}")
 		}
-		st.use(n, d.ToolCallID, d.ToolName, args, copilot.Tools, nil)
+		st.use(n, d.ToolCallID, d.ToolName, args, copilot.Tools(), nil)
 	case "tool.execution_complete":
 		if d.Success != nil && !*d.Success && d.Error != nil && strings.HasPrefix(d.Error.Message, "Denied by ") {
 			st.deny(d.ToolCallID, n, "copilot: "+d.Error.Message)
@@ -305,7 +305,7 @@ func opencodeLine(st *structured, n int, b []byte) error {
 	if len(bytes.TrimSpace(in)) == 0 || in[0] != '{' {
 		in = json.RawMessage("{}")
 	}
-	st.use(n, p.CallID, p.Tool, in, opencode.Tools, nil)
+	st.use(n, p.CallID, p.Tool, in, opencode.Tools(), nil)
 	switch p.State.Status {
 	case "completed":
 		st.result(n, p.CallID, false, p.State.Output)

@@ -10,6 +10,7 @@ package cline
 import (
 	"encoding/json"
 	"io"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
@@ -23,21 +24,23 @@ const Name = "cline"
 // fetch when it launches a URL; its other actions (click, type) can
 // submit a page's forms and stay unknown. access_mcp_resource reads from
 // a server airlock does not judge: unknown.
-var Tools = toolcall.Table{
-	"execute_command":            {Class: toolcall.Shell, Command: []string{"command"}},
-	"write_to_file":              {Class: toolcall.Write, Path: []string{"path"}, Content: []string{"content"}},
-	"replace_in_file":            {Class: toolcall.Write, Path: []string{"path"}, New: []string{"diff"}, Old: []string{"-"}},
-	"read_file":                  {Class: toolcall.Read, Path: []string{"path"}},
-	"list_files":                 {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
-	"search_files":               {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
-	"list_code_definition_names": {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
-	"web_fetch":                  {Class: toolcall.Fetch, URL: []string{"url"}},
-	"browser_action":             {Class: toolcall.Fetch, Read: readBrowser},
-	"use_mcp_tool":               {Class: toolcall.MCP, Read: readMCP},
-	"ask_followup_question":      {Class: toolcall.Local}, "attempt_completion": {Class: toolcall.Local, Read: readCompletion},
-	"new_task": {Class: toolcall.Local}, "plan_mode_respond": {Class: toolcall.Local},
-	"focus_chain": {Class: toolcall.Local}, "load_mcp_documentation": {Class: toolcall.Local},
-}
+var Tools = sync.OnceValue(func() toolcall.Table {
+	return toolcall.Table{
+		"execute_command":            {Class: toolcall.Shell, Command: []string{"command"}},
+		"write_to_file":              {Class: toolcall.Write, Path: []string{"path"}, Content: []string{"content"}},
+		"replace_in_file":            {Class: toolcall.Write, Path: []string{"path"}, New: []string{"diff"}, Old: []string{"-"}},
+		"read_file":                  {Class: toolcall.Read, Path: []string{"path"}},
+		"list_files":                 {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
+		"search_files":               {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
+		"list_code_definition_names": {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
+		"web_fetch":                  {Class: toolcall.Fetch, URL: []string{"url"}},
+		"browser_action":             {Class: toolcall.Fetch, Read: readBrowser},
+		"use_mcp_tool":               {Class: toolcall.MCP, Read: readMCP},
+		"ask_followup_question":      {Class: toolcall.Local}, "attempt_completion": {Class: toolcall.Local, Read: readCompletion},
+		"new_task": {Class: toolcall.Local}, "plan_mode_respond": {Class: toolcall.Local},
+		"focus_chain": {Class: toolcall.Local}, "load_mcp_documentation": {Class: toolcall.Local},
+	}
+})
 
 // readReplace reads replace_in_file: one path, and its diff as the new
 // text (the replacements and what they replace; Edits stay unknown).
@@ -158,7 +161,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if len(req.Input) == 0 {
 		req.Input = json.RawMessage("{}")
 	}
-	return req, hookrun.ToolCall(req, Name, in.PreToolUse.ToolName, Tools, nil)
+	return req, hookrun.ToolCall(req, Name, in.PreToolUse.ToolName, Tools(), nil)
 }
 
 // Encode cancels, or lets Cline continue.

@@ -14,6 +14,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
+	"sync"
 )
 
 // Name is the agent's name on the command line.
@@ -29,18 +30,20 @@ const Name = "codex"
 // judged there, and an approval binds to it. Their Specs are closed: a
 // field not listed (an environment, a shell to run the text with) makes
 // the call unknown, because it may change what runs or where.
-var Tools = toolcall.Table{
-	"Bash":               shellSpec(toolcall.Spec{Class: toolcall.Shell, Command: []string{"command"}}),
-	"exec_command":       shellSpec(toolcall.ArgvSpec("cmd", "command")),
-	"shell":              shellSpec(toolcall.ArgvSpec("command")),
-	"local_shell":        shellSpec(toolcall.ArgvSpec("command")),
-	"apply_patch":        closed(toolcall.PatchSpec("command", "input", "patch")),
-	"ApplyPatch":         closed(toolcall.PatchSpec("command", "input", "patch")),
-	"web_search":         {Class: toolcall.Fetch},
-	"view_image":         {Class: toolcall.Read, Path: []string{"path"}},
-	"update_plan":        {Class: toolcall.Local},
-	"request_user_input": {Class: toolcall.Local},
-}
+var Tools = sync.OnceValue(func() toolcall.Table {
+	return toolcall.Table{
+		"Bash":               shellSpec(toolcall.Spec{Class: toolcall.Shell, Command: []string{"command"}}),
+		"exec_command":       shellSpec(toolcall.ArgvSpec("cmd", "command")),
+		"shell":              shellSpec(toolcall.ArgvSpec("command")),
+		"local_shell":        shellSpec(toolcall.ArgvSpec("command")),
+		"apply_patch":        closed(toolcall.PatchSpec("command", "input", "patch")),
+		"ApplyPatch":         closed(toolcall.PatchSpec("command", "input", "patch")),
+		"web_search":         {Class: toolcall.Fetch},
+		"view_image":         {Class: toolcall.Read, Path: []string{"path"}},
+		"update_plan":        {Class: toolcall.Local},
+		"request_user_input": {Class: toolcall.Local},
+	}
+})
 
 // harmless are the fields of Codex's shell and patch tools that change
 // neither what runs nor where: how long to wait, how much output to keep,
@@ -69,5 +72,5 @@ var Events = map[string]string{
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools, MCP: claudecode.MCPName, Events: Events}
+	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: claudecode.MCPName, Events: Events}
 }

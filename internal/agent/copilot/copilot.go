@@ -26,6 +26,7 @@ import (
 	"io"
 	"maps"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
@@ -37,24 +38,26 @@ const Name = "copilot"
 
 // Tools is Copilot CLI's tool table. powershell is not POSIX shell and
 // write_bash types into a running command: both stay unknown.
-var Tools = toolcall.Table{
-	"bash":   {Class: toolcall.Shell, Command: []string{"command"}},
-	"view":   {Class: toolcall.Read, Path: []string{"path"}},
-	"create": {Class: toolcall.Write, Path: []string{"path"}, Content: []string{"file_text", "content"}},
-	"edit": {Class: toolcall.Write, Path: []string{"path"},
-		Old: []string{"old_str"}, New: []string{"new_str"}},
-	"str_replace_editor": {Class: toolcall.Write, Read: readEditor},
-	"grep":               {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
-	"glob":               {Class: toolcall.Local},
-	"web_fetch":          {Class: toolcall.Fetch, URL: []string{"url"}},
-	"task":               {Class: toolcall.Local},
-	"ask_user":           {Class: toolcall.Local},
-	"report_intent":      {Class: toolcall.Local},
-	"update_todo":        {Class: toolcall.Local},
-	"read_bash":          {Class: toolcall.Local},
-	"list_bash":          {Class: toolcall.Local},
-	"stop_bash":          {Class: toolcall.Local},
-}
+var Tools = sync.OnceValue(func() toolcall.Table {
+	return toolcall.Table{
+		"bash":   {Class: toolcall.Shell, Command: []string{"command"}},
+		"view":   {Class: toolcall.Read, Path: []string{"path"}},
+		"create": {Class: toolcall.Write, Path: []string{"path"}, Content: []string{"file_text", "content"}},
+		"edit": {Class: toolcall.Write, Path: []string{"path"},
+			Old: []string{"old_str"}, New: []string{"new_str"}},
+		"str_replace_editor": {Class: toolcall.Write, Read: readEditor},
+		"grep":               {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
+		"glob":               {Class: toolcall.Local},
+		"web_fetch":          {Class: toolcall.Fetch, URL: []string{"url"}},
+		"task":               {Class: toolcall.Local},
+		"ask_user":           {Class: toolcall.Local},
+		"report_intent":      {Class: toolcall.Local},
+		"update_todo":        {Class: toolcall.Local},
+		"read_bash":          {Class: toolcall.Local},
+		"list_bash":          {Class: toolcall.Local},
+		"stop_bash":          {Class: toolcall.Local},
+	}
+})
 
 // readEditor reads the str_replace_editor tool: view reads, the other
 // commands write.
@@ -84,11 +87,11 @@ func readEditor(in toolcall.Input, c *toolcall.Call) error {
 
 // pascalTools is the PascalCase dialect's table: Claude Code's names,
 // which Copilot sends there, and its own.
-var pascalTools = func() toolcall.Table {
-	t := maps.Clone(Tools)
+var pascalTools = sync.OnceValue(func() toolcall.Table {
+	t := maps.Clone(Tools())
 	maps.Copy(t, claudecode.Tools)
 	return t
-}()
+})
 
 // camelEvents maps the camelCase events onto the decision core's.
 var camelEvents = map[string]string{
@@ -97,11 +100,13 @@ var camelEvents = map[string]string{
 	"agentStop": hookrun.Stop, "sessionEnd": hookrun.SessionEnd,
 }
 
-var pascal = &hookrun.ClaudeFormat{Agent: Name, Tools: pascalTools, MCP: claudecode.MCPName, Events: map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-	"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
-}}
+var pascal = sync.OnceValue(func() *hookrun.ClaudeFormat {
+	return &hookrun.ClaudeFormat{Agent: Name, Tools: pascalTools(), MCP: claudecode.MCPName, Events: map[string]string{
+		"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
+		"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
+		"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+	}}
+})
 
 type adapter struct{}
 
@@ -135,7 +140,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 		return nil, err
 	}
 	if in.HookEventName != "" || isPascal(event) {
-		return pascal.Decode(event, data)
+		return pascal().Decode(event, data)
 	}
 	native := event
 	if native == "" {
@@ -153,7 +158,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	}
 	req := &hookrun.Request{Native: native, Event: camelEvents[native], Session: in.SessionID, Cwd: in.Cwd,
 		Input: args, Prompt: in.Prompt, Raw: raw}
-	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools, nil)
+	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools(), nil)
 }
 
 func isPascal(event string) bool {

@@ -23,6 +23,7 @@ package cursor
 import (
 	"encoding/json"
 	"io"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
@@ -32,21 +33,23 @@ import (
 const Name = "cursor"
 
 // Tools is Cursor's preToolUse tool table.
-var Tools = toolcall.Table{
-	"Shell":      {Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"cwd", "working_directory"}},
-	"Read":       {Class: toolcall.Read, Path: []string{"file_path", "path", "target_file"}},
-	"Write":      {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}, Content: []string{"contents", "content"}},
-	"Edit":       {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}, Old: []string{"old_string"}, New: []string{"new_string"}},
-	"StrReplace": {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}, Old: []string{"old_string"}, New: []string{"new_string"}},
-	"Delete":     {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}},
-	"Grep":       {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
-	"LS":         {Class: toolcall.Read, Path: []string{"path", "target_directory"}, OptionalPath: true},
-	"Glob":       {Class: toolcall.Local},
-	"WebFetch":   {Class: toolcall.Fetch, URL: []string{"url"}},
-	"WebSearch":  {Class: toolcall.Fetch},
-	"Task":       {Class: toolcall.Local},
-	"TodoWrite":  {Class: toolcall.Local},
-}
+var Tools = sync.OnceValue(func() toolcall.Table {
+	return toolcall.Table{
+		"Shell":      {Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"cwd", "working_directory"}},
+		"Read":       {Class: toolcall.Read, Path: []string{"file_path", "path", "target_file"}},
+		"Write":      {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}, Content: []string{"contents", "content"}},
+		"Edit":       {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}, Old: []string{"old_string"}, New: []string{"new_string"}},
+		"StrReplace": {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}, Old: []string{"old_string"}, New: []string{"new_string"}},
+		"Delete":     {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}},
+		"Grep":       {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
+		"LS":         {Class: toolcall.Read, Path: []string{"path", "target_directory"}, OptionalPath: true},
+		"Glob":       {Class: toolcall.Local},
+		"WebFetch":   {Class: toolcall.Fetch, URL: []string{"url"}},
+		"WebSearch":  {Class: toolcall.Fetch},
+		"Task":       {Class: toolcall.Local},
+		"TodoWrite":  {Class: toolcall.Local},
+	}
+})
 
 // Events maps Cursor's events onto the decision core's.
 var Events = map[string]string{
@@ -110,7 +113,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 		}
 		b, _ := json.Marshal(map[string]string{"command": in.Command})
 		req.Input = b
-		return req, hookrun.ToolCall(req, Name, "Shell", toolcall.Table{"Shell": Tools["Shell"]}, nil)
+		return req, hookrun.ToolCall(req, Name, "Shell", toolcall.Table{"Shell": Tools()["Shell"]}, nil)
 	case "beforeReadFile":
 		if in.FilePath == "" {
 			return nil, hookrun.Malformed(Name, "beforeReadFile without a file_path")
@@ -118,7 +121,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 		// The file's content is in the event; only its path matters here.
 		b, _ := json.Marshal(map[string]string{"file_path": in.FilePath})
 		req.Input = b
-		return req, hookrun.ToolCall(req, Name, "Read", toolcall.Table{"Read": Tools["Read"]}, nil)
+		return req, hookrun.ToolCall(req, Name, "Read", toolcall.Table{"Read": Tools()["Read"]}, nil)
 	case "beforeMCPExecution":
 		// tool_input is a JSON string of the arguments.
 		var s string
@@ -132,7 +135,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 		return req, hookrun.ToolCall(req, Name, "MCP:"+in.ToolName, nil, nil)
 	}
 	req.Input = in.ToolInput
-	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools, nil)
+	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools(), nil)
 }
 
 // Encode writes the deny, or {} ({"continue":true} to a prompt, which

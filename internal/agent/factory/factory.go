@@ -8,6 +8,7 @@ package factory
 
 import (
 	"maps"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
@@ -20,7 +21,7 @@ const Name = "factory"
 // Tools is Droid's tool table on top of Claude Code's. Field names are
 // read in both spellings Droid documents (file_path or path, old_str or
 // old_string).
-var Tools = func() toolcall.Table {
+var Tools = sync.OnceValue(func() toolcall.Table {
 	t := maps.Clone(claudecode.Tools)
 	maps.Copy(t, toolcall.Table{
 		"Execute": {Class: toolcall.Shell, Command: []string{"command"}},
@@ -33,7 +34,7 @@ var Tools = func() toolcall.Table {
 		"ApplyPatch": toolcall.PatchSpec("input", "patch", "command"),
 	})
 	return t
-}()
+})
 
 // Events are Claude Code's, as Droid uses them.
 var Events = map[string]string{
@@ -44,5 +45,5 @@ var Events = map[string]string{
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools, MCP: claudecode.MCPName, Events: Events}
+	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: claudecode.MCPName, Events: Events}
 }

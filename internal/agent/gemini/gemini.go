@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"io"
 	"regexp"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
@@ -27,27 +28,29 @@ const Name = "gemini"
 // directory it runs in (dir_path). save_memory appends to a file every
 // later session reads as instructions, so it is left unknown; so are the
 // sub-agent tools, whose effect airlock cannot see.
-var Tools = toolcall.Table{
-	"run_shell_command": {Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"dir_path", "directory"},
-		Closed: true, Others: []string{"description", "is_background"}},
-	"write_file": {Class: toolcall.Write, Path: []string{"file_path", "absolute_path"}, Content: []string{"content"}},
-	"replace": {Class: toolcall.Write, Path: []string{"file_path", "absolute_path"},
-		Old: []string{"old_string"}, New: []string{"new_string"}},
-	"read_file": {Class: toolcall.Read, Path: []string{"file_path", "absolute_path"}},
-	"read_many_files": {Class: toolcall.Read, Paths: []string{"paths", "include"}, OptionalPath: true,
-		Closed: true, Others: []string{"exclude", "recursive", "useDefaultExcludes", "file_filtering_options"}},
-	"list_directory":      {Class: toolcall.Read, Path: []string{"dir_path", "path"}, OptionalPath: true},
-	"search_file_content": {Class: toolcall.Read, Path: []string{"dir_path", "path"}, OptionalPath: true},
-	"grep_search":         {Class: toolcall.Read, Path: []string{"dir_path", "path"}, OptionalPath: true},
-	"glob":                {Class: toolcall.Local},
-	"web_fetch":           {Class: toolcall.Fetch, Read: readFetch},
-	"google_web_search":   {Class: toolcall.Fetch},
-	"write_todos":         {Class: toolcall.Local},
-	"enter_plan_mode":     {Class: toolcall.Local},
-	"exit_plan_mode":      {Class: toolcall.Local},
-}
+var Tools = sync.OnceValue(func() toolcall.Table {
+	return toolcall.Table{
+		"run_shell_command": {Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"dir_path", "directory"},
+			Closed: true, Others: []string{"description", "is_background"}},
+		"write_file": {Class: toolcall.Write, Path: []string{"file_path", "absolute_path"}, Content: []string{"content"}},
+		"replace": {Class: toolcall.Write, Path: []string{"file_path", "absolute_path"},
+			Old: []string{"old_string"}, New: []string{"new_string"}},
+		"read_file": {Class: toolcall.Read, Path: []string{"file_path", "absolute_path"}},
+		"read_many_files": {Class: toolcall.Read, Paths: []string{"paths", "include"}, OptionalPath: true,
+			Closed: true, Others: []string{"exclude", "recursive", "useDefaultExcludes", "file_filtering_options"}},
+		"list_directory":      {Class: toolcall.Read, Path: []string{"dir_path", "path"}, OptionalPath: true},
+		"search_file_content": {Class: toolcall.Read, Path: []string{"dir_path", "path"}, OptionalPath: true},
+		"grep_search":         {Class: toolcall.Read, Path: []string{"dir_path", "path"}, OptionalPath: true},
+		"glob":                {Class: toolcall.Local},
+		"web_fetch":           {Class: toolcall.Fetch, Read: readFetch},
+		"google_web_search":   {Class: toolcall.Fetch},
+		"write_todos":         {Class: toolcall.Local},
+		"enter_plan_mode":     {Class: toolcall.Local},
+		"exit_plan_mode":      {Class: toolcall.Local},
+	}
+})
 
-var urlRE = regexp.MustCompile(`https?://[^\s"'<>]+`)
+var urlRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`https?://[^\s"'<>]+`) })
 
 // readFetch reads web_fetch, whose URLs are written inside its prompt. One
 // URL is a Fetch of it; none or several cannot be judged as one request,
@@ -62,7 +65,7 @@ func readFetch(in toolcall.Input, c *toolcall.Call) error {
 		return &toolcall.FieldError{Tool: c.Tool, Field: "prompt"}
 	}
 	urls := map[string]bool{}
-	for _, u := range urlRE.FindAllString(prompt, -1) {
+	for _, u := range urlRE().FindAllString(prompt, -1) {
 		urls[u] = true
 	}
 	if len(urls) != 1 {
@@ -98,7 +101,7 @@ type adapter struct{ hookrun.ClaudeFormat }
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools, MCP: MCPName, Events: Events,
+	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events,
 		Deny: func(reason string) any { return Reply{Decision: "deny", Reason: reason} }}}
 }
 

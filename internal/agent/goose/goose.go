@@ -13,6 +13,7 @@ package goose
 import (
 	"encoding/json"
 	"io"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
@@ -25,7 +26,7 @@ const Name = "goose"
 
 // Tools is Goose's tool table: the developer extension's tools, with and
 // without the extension prefix.
-var Tools = func() toolcall.Table {
+var Tools = sync.OnceValue(func() toolcall.Table {
 	shell := toolcall.Spec{Class: toolcall.Shell, Command: []string{"command"}}
 	editor := toolcall.Spec{Class: toolcall.Write, Read: readEditor}
 	return toolcall.Table{
@@ -33,7 +34,7 @@ var Tools = func() toolcall.Table {
 		"developer__text_editor": editor, "text_editor": editor,
 		"todo__todo_write": {Class: toolcall.Local}, "todo__todo_read": {Class: toolcall.Local},
 	}
-}()
+})
 
 // readEditor reads the text editor: view reads, write replaces the whole
 // file, str_replace and insert change part of it, undo_edit restores an
@@ -124,7 +125,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	}
 	req := &hookrun.Request{Native: in.Event, Event: Events[in.Event], Session: in.SessionID, Cwd: cwd,
 		ToolUseID: in.ToolCallID, Input: in.ToolInput, Prompt: in.Prompt, Raw: raw}
-	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools, MCPName)
+	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools(), MCPName)
 }
 
 // Encode writes the block, or nothing.

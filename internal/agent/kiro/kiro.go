@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"io"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
@@ -25,7 +26,7 @@ const Name = "kiro"
 
 // Tools is Kiro's tool table, by tool name and by the short alias hook
 // matchers use. use_aws calls a cloud API airlock cannot judge: unknown.
-var Tools = func() toolcall.Table {
+var Tools = sync.OnceValue(func() toolcall.Table {
 	shell := toolcall.Spec{Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"working_dir"},
 		Closed: true, Others: []string{"summary"}}
 	write := toolcall.Spec{Class: toolcall.Write, Read: readWrite}
@@ -41,7 +42,7 @@ var Tools = func() toolcall.Table {
 		"todo_list":  {Class: toolcall.Local}, "thinking": {Class: toolcall.Local},
 		"introspect": {Class: toolcall.Local},
 	}
-}()
+})
 
 // readWrite reads fs_write: create, str_replace, insert or append on one
 // path.
@@ -103,7 +104,7 @@ type adapter struct{ hookrun.ClaudeFormat }
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools, MCP: MCPName, Events: Events}}
+	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events}}
 }
 
 // Encode denies with exit 2 and the reason on standard error; anything

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/policy"
 
@@ -19,26 +20,28 @@ const Event = "tool.execute.before"
 
 // Tools is OpenCode's tool table. bash may name the directory it runs in
 // (workdir).
-var Tools = toolcall.Table{
-	"bash":  {Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"workdir"}},
-	"write": {Class: toolcall.Write, Path: []string{"filePath", "file_path"}, Content: []string{"content"}},
-	"edit": {Class: toolcall.Write, Path: []string{"filePath", "file_path"},
-		Old: []string{"oldString"}, New: []string{"newString"}, All: []string{"replaceAll"}},
-	"multiedit":   {Class: toolcall.Write, Read: readMultiEdit},
-	"patch":       toolcall.PatchSpec("patchText", "patch"),
-	"apply_patch": toolcall.PatchSpec("patchText", "patch"),
-	"read":        {Class: toolcall.Read, Path: []string{"filePath", "file_path"}},
-	"list":        {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
-	"grep":        {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
-	"glob":        {Class: toolcall.Local},
-	"webfetch":    {Class: toolcall.Fetch, URL: []string{"url"}},
-	"websearch":   {Class: toolcall.Fetch},
-	"codesearch":  {Class: toolcall.Fetch},
-	"todowrite":   {Class: toolcall.Local},
-	"todoread":    {Class: toolcall.Local},
-	"task":        {Class: toolcall.Local},
-	"skill":       {Class: toolcall.Local},
-}
+var Tools = sync.OnceValue(func() toolcall.Table {
+	return toolcall.Table{
+		"bash":  {Class: toolcall.Shell, Command: []string{"command"}, Dir: []string{"workdir"}},
+		"write": {Class: toolcall.Write, Path: []string{"filePath", "file_path"}, Content: []string{"content"}},
+		"edit": {Class: toolcall.Write, Path: []string{"filePath", "file_path"},
+			Old: []string{"oldString"}, New: []string{"newString"}, All: []string{"replaceAll"}},
+		"multiedit":   {Class: toolcall.Write, Read: readMultiEdit},
+		"patch":       toolcall.PatchSpec("patchText", "patch"),
+		"apply_patch": toolcall.PatchSpec("patchText", "patch"),
+		"read":        {Class: toolcall.Read, Path: []string{"filePath", "file_path"}},
+		"list":        {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
+		"grep":        {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
+		"glob":        {Class: toolcall.Local},
+		"webfetch":    {Class: toolcall.Fetch, URL: []string{"url"}},
+		"websearch":   {Class: toolcall.Fetch},
+		"codesearch":  {Class: toolcall.Fetch},
+		"todowrite":   {Class: toolcall.Local},
+		"todoread":    {Class: toolcall.Local},
+		"task":        {Class: toolcall.Local},
+		"skill":       {Class: toolcall.Local},
+	}
+})
 
 // Input is what the shim sends.
 type Input struct {
@@ -86,7 +89,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	}
 	req := &hookrun.Request{Native: Event, Event: hookrun.PreToolUse, Session: in.SessionID, Cwd: cwd,
 		ToolUseID: in.CallID, Input: in.Args, Raw: raw}
-	return req, hookrun.ToolCall(req, Name, in.Tool, Tools, nil)
+	return req, hookrun.ToolCall(req, Name, in.Tool, Tools(), nil)
 }
 
 // Encode answers allow or deny, always on exit 0: the shim throws on

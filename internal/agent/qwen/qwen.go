@@ -8,6 +8,7 @@ package qwen
 
 import (
 	"maps"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/gemini"
@@ -20,16 +21,16 @@ const Name = "qwen"
 
 // Tools is Qwen Code's tool table: Gemini CLI's names, its own (edit,
 // todo_write), and Claude Code's.
-var Tools = func() toolcall.Table {
+var Tools = sync.OnceValue(func() toolcall.Table {
 	t := maps.Clone(claudecode.Tools)
-	maps.Copy(t, gemini.Tools)
+	maps.Copy(t, gemini.Tools())
 	maps.Copy(t, toolcall.Table{
 		"edit": {Class: toolcall.Write, Path: []string{"file_path"},
 			Old: []string{"old_string"}, New: []string{"new_string"}, All: []string{"replace_all"}},
 		"todo_write": {Class: toolcall.Local},
 	})
 	return t
-}()
+})
 
 // Events are Claude Code's, as Qwen Code uses them.
 var Events = map[string]string{
@@ -40,5 +41,5 @@ var Events = map[string]string{
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools, MCP: claudecode.MCPName, Events: Events}
+	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: claudecode.MCPName, Events: Events}
 }

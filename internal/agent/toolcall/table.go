@@ -190,6 +190,12 @@ func (s *Spec) known(field string) bool {
 }
 
 // Table maps an agent's tool names onto Specs.
+//
+// The airlock binary links every agent's adapter, and Go builds a
+// package-level map at start-up whichever agent is called: an adapter
+// other than Claude Code's (the common hook) builds its Table on first
+// use (sync.OnceValue), so that one agent's call does not pay for all
+// the others' tables.
 type Table map[string]Spec
 
 // MCPNamer recognises an agent's spelling of an MCP tool.

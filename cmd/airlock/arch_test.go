@@ -51,7 +51,7 @@ var allowedEdges = map[string][]string{
 
 	// The stages and the pipeline that orders them.
 	"internal/mcp/guard": {"internal/agent", "internal/classify", "internal/journal", "internal/mcp/mcpconfig", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy"},
-	"internal/gate":      {"internal/argv", "internal/classify", "internal/gate/pathglob", "internal/pipeline", "internal/policy", "internal/safefile", "internal/shell"},
+	"internal/gate":      {"internal/classify", "internal/gate/pathglob", "internal/pipeline", "internal/policy", "internal/safefile", "internal/shell"},
 	"internal/pipeline":  {"internal/agent", "internal/classify", "internal/mcp/guard", "internal/policy", "internal/vocab"},
 
 	// Entry points: they translate onto the pipeline.

@@ -2,12 +2,13 @@ package classify
 
 import (
 	"sort"
+	"strings"
 	"testing"
 )
 
 // TestReadersAreLocal checks classify's tables against its own ratings:
-// a program the gate may count as a plain read, a search or a listing
-// (ReadsFiles, SearchesContent, OnlyLists) is rated local, with no flag,
+// a program OnlyReads may count as a plain read, a search or a listing
+// (its tables fileReaders, searchers, listers) is rated local, with no flag,
 // by the classifier, and a reader or searcher is not looked through for a
 // command among its arguments (its operands are files and patterns). A
 // program added to one of those tables that runs its arguments, or
@@ -78,6 +79,48 @@ func TestGitHistoryAgrees(t *testing.T) {
 			if (r.Rule == "git.history" || r.Rule == "git.refs") && !GitChangesHistory(sub) {
 				t.Errorf("git %s: rated %s by classify, not known to change history", sub, r.Rule)
 			}
+		}
+	}
+}
+
+// TestOnlyReads checks what a run that only reads shows, and that a
+// run whose options run a program or write a file is not one. git's own
+// options are read with the classifier's table of them, so a value is
+// never taken for the subcommand.
+func TestOnlyReads(t *testing.T) {
+	for _, c := range []struct {
+		cmd      string
+		ok       bool
+		files    string
+		searches string
+	}{
+		{"cat a.go b.go", true, "a.go b.go", ""},
+		{"head -n 5 a.go", true, "a.go", ""},
+		{"sed -n 1,20p a.go", true, "a.go", ""},
+		{"sed -i s/a/b/ a.go", false, "", ""},
+		{"grep -e foo -r src", true, "", "grep:foo:src"},
+		{"rg foo", true, "", "rg:foo:"},
+		{"rg --pre cat foo", false, "", ""},
+		{"git grep -n foo -- src", true, "", "git grep:foo:src"},
+		{"git --attr-source HEAD status", true, "", ""},
+		{"git -C sub log --output=x", false, "", ""},
+		{"git branch -D main", false, "", ""},
+		{"find . -name x -delete", false, "", ""},
+		{"sort -o out in", false, "", ""},
+		{"ls -la", true, "", ""},
+		{"python3 x.py", false, "", ""},
+	} {
+		invs := Command(c.cmd).Invocations
+		if len(invs) != 1 {
+			t.Fatalf("%s: %d runs", c.cmd, len(invs))
+		}
+		r, ok := OnlyReads(&invs[0].Invocation)
+		var searches []string
+		for _, s := range r.Searches {
+			searches = append(searches, s.Tool+":"+strings.Join(s.Patterns, " ")+":"+strings.Join(s.Paths, " "))
+		}
+		if ok != c.ok || strings.Join(r.Files, " ") != c.files || strings.Join(searches, ",") != c.searches {
+			t.Errorf("%s: only reads %v, files %q, searches %q; want %v, %q, %q", c.cmd, ok, r.Files, searches, c.ok, c.files, c.searches)
 		}
 	}
 }

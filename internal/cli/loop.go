@@ -275,10 +275,10 @@ func hooksDecided(j *journal.Journal, since time.Time) func(story string, f *sca
 		known := false
 		command := f.Action.Command
 		j.Each(func(en *journal.Entry) error {
-			if en.Time.Before(since) || en.Event != "PreToolUse" {
+			if en.Time.Before(since) || !en.ToolCall() {
 				return nil
 			}
-			held := en.Decision == "ask" || en.Decision == "defer" || en.Decision == "deny"
+			held := en.Holds()
 			// The same tool call, judged already: held, or seen by the
 			// hook as doing what the scanner says it did. When its output
 			// shows more (a script that pushed: local to the hook,
@@ -330,7 +330,7 @@ func storyCalls(j *journal.Journal) func(story string, since time.Time) (int, in
 				n++
 				if en.ToolUseID != "" {
 					tried[en.ToolUseID] = true
-					if en.Agent != claudecode.Name && en.Decision != "ask" && en.Decision != "defer" && en.Decision != "deny" {
+					if en.Agent != claudecode.Name && !en.Holds() {
 						passed[en.ToolUseID] = true
 					}
 				}

@@ -417,3 +417,39 @@ func TestOnlyFindingsThatWereNotRefusedAreQueued(t *testing.T) {
 		}
 	}
 }
+
+// TestTheJournalSpendsApprovalsOnlyWhenAsked: the journal stores and does
+// not decide. An event without a claim (a scanner's finding of the same
+// command, a caller's own verdict) is kept as it came and spends nothing;
+// a claim whose Settle spends an approval without the approved rule is
+// refused, since the queue would not count it as spent; and an approval
+// is found and spent for the claimed retry.
+func TestTheJournalSpendsApprovalsOnlyWhenAsked(t *testing.T) {
+	j := open(t)
+	id := record(t, j, held("git push", "/p")).QueueID
+	if _, err := j.Settle(EventApprove, id, "", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	unclaimed := held("git push", "/p")
+	if r, err := j.Record(unclaimed); err != nil || r.Approval != "" || unclaimed.Verdict.Decision != vocab.Defer {
+		t.Fatalf("an unclaimed event: approval %q, %v, %v", r.Approval, unclaimed.Verdict.Decision, err)
+	}
+	bad := held("git push", "/p")
+	bad.Claim = &vocab.Claim{Settle: func(found string) (bool, error) {
+		if found != id {
+			t.Errorf("the claim was offered %q, want %q", found, id)
+		}
+		bad.Verdict.Decision = vocab.Allow // but not RuleApproved
+		return true, nil
+	}}
+	if _, err := j.Record(bad); err == nil {
+		t.Fatal("an event spent an approval without the approved rule")
+	}
+	retry := held("git push", "/p")
+	if r := record(t, j, retry); r.Approval != id || retry.Verdict.Rule != RuleApproved {
+		t.Fatalf("the claimed retry: approval %q rule %s", r.Approval, retry.Verdict.Rule)
+	}
+	if r := record(t, j, held("git push", "/p")); r.Approval != "" {
+		t.Fatal("the approval was spent twice")
+	}
+}

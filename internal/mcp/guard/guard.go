@@ -26,6 +26,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Rules name what set a verdict, as policy rules do.
@@ -37,9 +38,9 @@ const (
 	RuleQuarantine = "mcp.quarantine"
 	RuleHistory    = "mcp.history"
 	// RuleApproved is the journal's rule for an action a human approved
-	// out of band (journal.RuleApproved): the queue shows the approval as
+	// out of band (vocab.RuleApproved): the queue shows the approval as
 	// used by the entry that carries it.
-	RuleApproved = "queue.approved"
+	RuleApproved = vocab.RuleApproved
 	RuleClass    = "mcp.class"
 )
 

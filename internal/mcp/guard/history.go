@@ -98,7 +98,7 @@ type Memory struct {
 func (m *Memory) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	p := Past{Time: ev.Time, Ref: ev.Ref, Used: ev.Ref != "" && ev.Verdict != nil && ev.Verdict.Rule == RuleApproved}
+	p := Past{Time: ev.Time, Ref: ev.Ref, Used: ev.Ref != "" && ev.Verdict != nil && ev.Verdict.Rule == vocab.RuleApproved}
 	if len(ev.Detail) > 0 {
 		var d Detail
 		if err := json.Unmarshal(ev.Detail, &d); err != nil {
@@ -107,7 +107,7 @@ func (m *Memory) Record(ev *vocab.Event) (vocab.Receipt, error) {
 		p.Detail = &d
 	}
 	var r vocab.Receipt
-	if ev.Verdict != nil && ev.Verdict.Decision.String() == "defer" && !m.NoQueue {
+	if ev.Verdict != nil && ev.Verdict.Decision == vocab.Defer && !m.NoQueue {
 		m.nextID++
 		r.QueueID = "m" + strconv.Itoa(m.nextID)
 		p.QueueID = r.QueueID

@@ -135,7 +135,6 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/agent/", "internal/gate", "an adapter translates; the gate is a stage the pipeline runs"},
 	{"internal/agent/", "internal/mcp/guard", "an adapter translates; the MCP firewall is a stage the pipeline runs"},
 	{"internal/journal", "internal/policy", "the journal records what was decided in the vocabulary (internal/vocab); it does not decide"},
-	{"internal/policy", "internal/agent", "the policy decides for every entry point; it knows none of them"},
 	{"internal/policy", "internal/agent/", "the policy decides for every entry point; it knows none of them"},
 	{"internal/policy", "internal/cli", "the policy is a library; the command line uses it, not the reverse"},
 	{"internal/policy", "internal/pipeline", "the pipeline runs the policy, not the reverse"},

@@ -67,9 +67,10 @@ type Request struct {
 	Raw json.RawMessage
 	// Ref is the queue id of a human's approval the entry point claims
 	// for this call (the MCP proxy finds out-of-band approvals itself).
-	// The journal consumes it under its lock; one already spent makes
-	// the call a journal error, refused. Adapters leave it empty: the
-	// journal finds the approval of a held action on its own.
+	// The journal finds it under its lock and the approval stage spends
+	// it; one already spent makes the call a journal error, refused.
+	// Adapters leave it empty: the journal finds the approval of a held
+	// action on its own when the approval stage asks.
 	Ref string
 	// NoHuman says nobody can answer a prompt in this session (print mode,
 	// an SDK session, or the adapter cannot tell): an ask becomes a hold,
@@ -128,7 +129,9 @@ type Pipeline struct {
 	// always calls it; Observe only when the gate needs it.
 	Policy func(cwd string) (*policy.Policy, error)
 	// Recorder keeps every event (the journal), before the adapter
-	// answers. It also lifts holds a human approved. Nil keeps nothing.
+	// answers. It also finds, under its lock, the human approval a held
+	// call claims (vocab.Claim); the approval stage says what it means.
+	// Nil keeps nothing.
 	Recorder vocab.Recorder
 	// Gate, when set, is the fact-forcing gate. It can only refuse.
 	Gate Gate

@@ -7,7 +7,7 @@
 // asks the human through MCP elicitation or holds calls out of band, and
 // the Claude Code hook's mcp__server__tool calls (Hook), which turn a
 // needed confirmation into the agent's own permission prompt. Its state is
-// the journal: what it decided is written to agent.Event.Detail and read
+// the journal: what it decided is written to vocab.Event.Detail and read
 // back through History, so the limits hold across processes and restarts.
 package guard
 

@@ -321,8 +321,8 @@ func storyCalls(j *journal.Journal) func(story string, since time.Time) (int, in
 		// call airlock let through, so there a missing result counts.
 		passed := map[string]bool{}
 		n := 0
-		j.EachContaining([][]byte{journal.Field("story", story)}, func(en *journal.Entry) error {
-			if en.Story != story || en.Time.Before(since) {
+		j.EachInStory(story, func(en *journal.Entry) error {
+			if en.Time.Before(since) {
 				return nil
 			}
 			switch en.Event {

@@ -453,3 +453,22 @@ func TestTheJournalSpendsApprovalsOnlyWhenAsked(t *testing.T) {
 		t.Fatal("the approval was spent twice")
 	}
 }
+
+// TestEachInStory: the story query returns the story's entries only, not
+// another story whose id starts the same or a line that merely quotes
+// the field.
+func TestEachInStory(t *testing.T) {
+	j := open(t)
+	for _, s := range []struct{ story, note string }{{"1", ""}, {"10", ""}, {"", `"story":"1"`}, {"1", "second"}} {
+		ev := allowed("ls")
+		ev.Story, ev.Note = s.story, s.note
+		record(t, j, ev)
+	}
+	var got []string
+	if err := j.EachInStory("1", func(e *Entry) error { got = append(got, e.Story+"/"+e.Note); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "1/,1/second" {
+		t.Fatalf("story 1: %q", got)
+	}
+}

@@ -37,3 +37,16 @@ func (e *Entry) SpentApproval() string {
 	}
 	return e.Ref
 }
+
+// EachInStory calls fn for every entry of the loop runner's story, in
+// order. It decodes only the lines that name the story (a prefilter on
+// the line's bytes, then the decoded field is checked), so the caller
+// knows nothing of how the journal writes a line.
+func (j *Journal) EachInStory(story string, fn func(e *Entry) error) error {
+	return j.EachContaining([][]byte{field("story", story)}, func(e *Entry) error {
+		if e.Story != story {
+			return nil
+		}
+		return fn(e)
+	})
+}

@@ -45,17 +45,17 @@ var allowedEdges = map[string][]string{
 	// it each layer's "mcp:" node and never imports it.
 	"internal/mcp/mcpconfig": {"internal/policy", "internal/strictyaml"},
 
-	// What an entry point hands over, and the journal that keeps it.
-	"internal/agent":   {"internal/policy"},
-	"internal/journal": {"internal/agent", "internal/render", "internal/safefile", "internal/statefile", "internal/vocab"},
+	// The journal keeps what an entry point hands over, in the
+	// vocabulary: it knows no policy and no program (forbiddenDeps).
+	"internal/journal": {"internal/render", "internal/safefile", "internal/statefile", "internal/vocab"},
 
 	// The stages and the pipeline that orders them.
-	"internal/mcp/guard": {"internal/agent", "internal/classify", "internal/journal", "internal/mcp/mcpconfig", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy"},
+	"internal/mcp/guard": {"internal/classify", "internal/journal", "internal/mcp/mcpconfig", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy", "internal/vocab"},
 	"internal/gate":      {"internal/classify", "internal/gate/pathglob", "internal/pipeline", "internal/policy", "internal/safefile", "internal/shell"},
-	"internal/pipeline":  {"internal/agent", "internal/classify", "internal/mcp/guard", "internal/policy", "internal/vocab"},
+	"internal/pipeline":  {"internal/classify", "internal/mcp/guard", "internal/policy", "internal/vocab"},
 
 	// Entry points: they translate onto the pipeline.
-	"internal/agent/claudecode": {"internal/agent", "internal/jsonedit", "internal/hookline", "internal/agent/toolcall", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
+	"internal/agent/claudecode": {"internal/vocab", "internal/jsonedit", "internal/hookline", "internal/agent/toolcall", "internal/pipeline", "internal/policy", "internal/render", "internal/safefile"},
 	// The other agents: one shared tool-call translator, one runner
 	// (deadline, recover, the pipeline), one package per wire format.
 	// Agents that speak Claude Code's format, or extend another's tool
@@ -72,15 +72,15 @@ var allowedEdges = map[string][]string{
 	"internal/agent/kiro":     {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
 	"internal/agent/cursor":   {"internal/agent/hookrun", "internal/agent/toolcall"},
 	"internal/agent/cline":    {"internal/agent/hookrun", "internal/agent/toolcall"},
-	"internal/mcp/proxy":      {"internal/agent", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
+	"internal/mcp/proxy":      {"internal/vocab", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
 
 	// After the fact: the scanner and the loop runner.
 	// The scanner reads each agent's JSON output through that agent's
 	// tool table, so a finding is the action its hook would have judged.
-	"internal/scan": {"internal/agent", "internal/agent/claudecode", "internal/classify", "internal/policy", "internal/render", "internal/shell",
+	"internal/scan": {"internal/vocab", "internal/agent/claudecode", "internal/classify", "internal/policy", "internal/render", "internal/shell",
 		"internal/agent/toolcall", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot", "internal/agent/opencode"},
 	"internal/scan/corpus/gen": {"internal/scan", "internal/scan/corpus"},
-	"internal/loop":            {"internal/agent", "internal/scan"},
+	"internal/loop":            {"internal/scan", "internal/vocab"},
 	"internal/demo":            {"internal/loop"},
 
 	// Snapshots before destruction (the pipeline's last stage calls them
@@ -104,7 +104,7 @@ var allowedEdges = map[string][]string{
 	"internal/hookd/server": {"internal/hookd"},
 
 	// Wiring and commands.
-	"internal/cli": {"internal/agent", "internal/agent/claudecode", "internal/classify", "internal/clierror", "internal/demo",
+	"internal/cli": {"internal/vocab", "internal/agent/claudecode", "internal/classify", "internal/clierror", "internal/demo",
 		"internal/gate", "internal/journal", "internal/loop", "internal/mcp/pin", "internal/policy", "internal/render", "internal/scan",
 		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
@@ -115,7 +115,7 @@ var allowedEdges = map[string][]string{
 	"internal/agentinstall": {"internal/jsonedit", "internal/hookline"},
 	// The hook line in its two forms, shared by both installers.
 	"internal/hookline": nil,
-	"internal/mcp/mcpcmd": {"internal/agent", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
+	"internal/mcp/mcpcmd": {"internal/vocab", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
 	"cmd/airlock":        {"internal/cli"},
 	"cmd/airlock-mcp":    {"internal/mcp/mcpcmd"},
@@ -146,7 +146,6 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/agent/", "internal/gate", "an adapter translates; the gate is a stage the pipeline runs"},
 	{"internal/agent/", "internal/mcp/guard", "an adapter translates; the MCP firewall is a stage the pipeline runs"},
 	{"internal/journal", "internal/policy", "the journal records what was decided in the vocabulary (internal/vocab); it does not decide"},
-	{"internal/policy", "internal/agent", "the policy decides for every entry point; it knows none of them"},
 	{"internal/policy", "internal/agent/", "the policy decides for every entry point; it knows none of them"},
 	{"internal/policy", "internal/cli", "the policy is a library; the command line uses it, not the reverse"},
 	{"internal/policy", "internal/pipeline", "the pipeline runs the policy, not the reverse"},
@@ -157,6 +156,20 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/strictyaml", "internal/", "a leaf every package that owns a section of the policy file decodes with"},
 	{"internal/pipeline", "internal/mcp/proxy", "the proxy links the MCP SDK, which the hook binary must not (it runs on every tool call)"},
 	{"internal/pipeline", "internal/agent/", "the pipeline serves every adapter and knows none of them"},
+}
+
+// forbiddenReach are the edges the design rules out even through other
+// packages: checked on everything a package links of the module (the
+// transitive closure of the graph, what go list -deps lists of it), so
+// that a type that carries another package's types (as agent.Event once
+// carried policy.Verdict into the journal) cannot bring the dependency
+// back unseen.
+var forbiddenReach = []struct{ from, to, why string }{
+	{"internal/journal", "internal/policy", "the journal stores what was decided, in the vocabulary (internal/vocab); it does not decide, so it links no policy, even through another package"},
+	{"internal/journal", "internal/classify", "the journal keeps a verdict's record (vocab.VerdictRecord), not the classification behind it; it links no program knowledge, even through another package"},
+	{"internal/policy", "internal/agent/", "the policy decides for every entry point; it links none of them, even through another package"},
+	{"internal/policy", "internal/cli", "the policy is a library; it links no command line, even through another package"},
+	{"internal/policy", "internal/pipeline", "the pipeline runs the policy; the policy links no pipeline, even through another package"},
 }
 
 const module = "github.com/airlock-dev/airlock/"
@@ -218,8 +231,45 @@ func violations(g map[string][]string) []string {
 			}
 		}
 	}
+	for _, f := range forbiddenReach {
+		for from := range g {
+			if !match(f.from, from) {
+				continue
+			}
+			for _, path := range reach(g, from, func(p string) bool { return match(f.to, p) }) {
+				bad = append(bad, from+" depends on "+path[len(path)-1]+" (through "+strings.Join(path, " -> ")+"), even transitively: "+f.why)
+			}
+		}
+	}
 	sort.Strings(bad)
 	return bad
+}
+
+// reach returns, for each package that from links in g (directly or not)
+// and that bad matches, one import path leading to it, from first.
+func reach(g map[string][]string, from string, bad func(string) bool) [][]string {
+	parent := map[string]string{from: ""}
+	queue := []string{from}
+	var out [][]string
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, to := range g[p] {
+			if _, seen := parent[to]; seen {
+				continue
+			}
+			parent[to] = p
+			queue = append(queue, to)
+			if bad(to) {
+				path := []string{to}
+				for q := p; q != ""; q = parent[q] {
+					path = append([]string{q}, path...)
+				}
+				out = append(out, path)
+			}
+		}
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {
@@ -240,6 +290,26 @@ func TestArchitecture(t *testing.T) {
 	for _, v := range violations(g) {
 		t.Error(v)
 	}
+	// The closure above is the module's graph as go list reads it; the
+	// journal's rule is checked once more on go list -deps itself, so
+	// that the closure cannot be wrong in its favour.
+	for _, dep := range goListDeps(t, module+"internal/journal") {
+		if dep == module+"internal/policy" || dep == module+"internal/classify" {
+			t.Errorf("go list -deps internal/journal lists %s: the journal must not depend on the policy or classify, even transitively", dep)
+		}
+	}
+}
+
+// goListDeps is go list -deps for one package.
+func goListDeps(t *testing.T, pkg string) []string {
+	t.Helper()
+	cmd := exec.Command("go", "list", "-deps", pkg)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list -deps %s: %v", pkg, err)
+	}
+	return strings.Fields(string(out))
 }
 
 // TestArchitectureRules: the rules catch each kind of violation they are
@@ -268,6 +338,25 @@ func TestArchitectureRules(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s -> %s: got %q, want a violation saying %q", tc.from, tc.to, got, tc.want)
+		}
+	}
+	// The rules on what a package links at all fire through packages
+	// that are each allowed to import the next.
+	for _, tc := range []struct {
+		g    map[string][]string
+		want string
+	}{
+		{map[string][]string{"internal/journal": {"internal/vocab"}, "internal/vocab": {"internal/policy"}}, "internal/journal depends on internal/policy (through internal/journal -> internal/vocab -> internal/policy)"},
+		{map[string][]string{"internal/journal": {"internal/render"}, "internal/render": {"internal/shell"}, "internal/shell": {"internal/classify"}}, "internal/journal depends on internal/classify"},
+		{map[string][]string{"internal/policy": {"internal/classify"}, "internal/classify": {"internal/agent/toolcall"}}, "internal/policy depends on internal/agent/toolcall"},
+		{map[string][]string{"internal/policy": {"internal/safefile"}, "internal/safefile": {"internal/cli"}}, "links no command line"},
+	} {
+		found := false
+		for _, v := range violations(tc.g) {
+			found = found || strings.Contains(v, tc.want) && strings.Contains(v, "even transitively")
+		}
+		if !found {
+			t.Errorf("%v: got %q, want a violation saying %q", tc.g, violations(tc.g), tc.want)
 		}
 	}
 	if got := violations(map[string][]string{"internal/pipeline": {"internal/policy"}}); len(got) != 0 {

@@ -19,6 +19,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/scan"
 	"github.com/airlock-dev/airlock/internal/snapshot"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 const demoHelp = `
@@ -153,7 +154,7 @@ func demoCalls(out io.Writer, j *journal.Journal, sum *loop.Summary, since time.
 	err := j.Each(func(en *journal.Entry) error {
 		switch {
 		case en.Time.Before(since):
-		case en.Event == "PreToolUse":
+		case en.ToolCall():
 			decided[en.Story] = append(decided[en.Story], en)
 		case en.Event == journal.EventScanFinding:
 			found[en.ToolUseID] = append(found[en.ToolUseID], en)
@@ -177,11 +178,11 @@ func demoCalls(out io.Writer, j *journal.Journal, sum *loop.Summary, since time.
 			}
 			en := got[i]
 			why := ""
-			if en.Decision != "allow" {
+			if d, ok := en.Verdict(); !ok || d != vocab.Allow {
 				why = "   " + demoReason(en)
 			}
 			mark := "  "
-			if held := en.Decision == "defer" || en.Decision == "deny" || en.Decision == "ask"; held != c.Held {
+			if held := en.Holds(); held != c.Held {
 				mark, ok = "!!", false
 			}
 			fmt.Fprintf(out, "%s %-6s %s%s\n", mark, strings.ToUpper(en.Decision), demoWhat(c), why)

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/hookline"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 const doctorHelp = `
@@ -235,7 +235,7 @@ func selfTest(e *env, cwd string) []doctorSample {
 		{"malformed tool call fails closed", "PreToolUse", `{"hook_event_name":"PreToolUse","tool_name":`, "exit 2"},
 		{"session start states the rules", "SessionStart", fmt.Sprintf(`{"session_id":"airlock-doctor","cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, cwd), "context"},
 	}
-	h := newHook(e, agent.Discard{})
+	h := newHook(e, vocab.Discard{})
 	var out []doctorSample
 	for _, s := range samples {
 		var stdout, stderr bytes.Buffer

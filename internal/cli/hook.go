@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/cline"
 	"github.com/airlock-dev/airlock/internal/agent/codex"
@@ -21,6 +20,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 const hookHelp = `
@@ -83,7 +83,7 @@ func runHook(e *env) int {
 
 // newHook wires the Claude Code adapter to the policy, a recorder and the
 // session report.
-func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
+func newHook(e *env, rec vocab.Recorder) *claudecode.Hook {
 	load := func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) }
 	h := &claudecode.Hook{
 		Policy:   load,
@@ -103,7 +103,7 @@ func newHook(e *env, rec agent.Recorder) *claudecode.Hook {
 
 // newPipeline is the decision pipeline the other agents' adapters hand
 // their calls to: the same policy, recorder and gate as Claude Code's.
-func newPipeline(e *env, rec agent.Recorder) *pipeline.Pipeline {
+func newPipeline(e *env, rec vocab.Recorder) *pipeline.Pipeline {
 	load := func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) }
 	return &pipeline.Pipeline{
 		Policy:   load,

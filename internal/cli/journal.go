@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // journalDir is where the journal lives: $AIRLOCK_HOME/journal, by
@@ -24,7 +24,7 @@ func (e *env) journal() (*journal.Journal, error) {
 // into it. When the journal cannot be opened the recorder fails every
 // call, so that the hook refuses what it would have allowed (nothing
 // airlock decides is lost).
-func (e *env) recorder() (agent.Recorder, error) {
+func (e *env) recorder() (vocab.Recorder, error) {
 	j, err := e.journal()
 	if err != nil {
 		return failingRecorder{err}, err
@@ -35,7 +35,7 @@ func (e *env) recorder() (agent.Recorder, error) {
 // failingRecorder refuses to keep anything, with the reason.
 type failingRecorder struct{ err error }
 
-func (f failingRecorder) Record(*agent.Event) (agent.Receipt, error) { return agent.Receipt{}, f.err }
+func (f failingRecorder) Record(*vocab.Event) (vocab.Receipt, error) { return vocab.Receipt{}, f.err }
 
 // terminal reports whether standard input is a terminal (the kernel's
 // terminal ioctl answers for it): the only channel "queue run" accepts a
@@ -83,8 +83,8 @@ func newFindingsOnce(j *journal.Journal) (*findingsOnce, error) {
 	return &findingsOnce{j: j, seen: map[string]bool{}, approved: approved}, err
 }
 
-// Record implements agent.Recorder.
-func (f *findingsOnce) Record(ev *agent.Event) (agent.Receipt, error) {
+// Record implements vocab.Recorder.
+func (f *findingsOnce) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	if ev.Finding != nil {
 		command := ""
 		if ev.Action != nil {
@@ -92,19 +92,19 @@ func (f *findingsOnce) Record(ev *agent.Event) (agent.Receipt, error) {
 		}
 		k := journal.FindingKey(&journal.Entry{Finding: ev.Finding, Command: command, Session: ev.Session, Story: ev.Story})
 		if f.seen[k] {
-			return agent.Receipt{}, nil
+			return vocab.Receipt{}, nil
 		}
 		f.seen[k] = true
 		// The index lists every finding recorded, refused ones too: one
 		// look-up, not a walk of the journal.
 		if had, err := f.j.HasFinding(k); err != nil || had {
-			return agent.Receipt{}, err
+			return vocab.Receipt{}, err
 		}
 		if ev.Finding.Status == "executed" && command != "" && ev.Cwd != "" {
 			if ak := journal.ApprovalKey(command, ev.Cwd); f.approved[ak] > 0 {
 				f.approved[ak]--
 				f.covered = append(f.covered, fmt.Sprintf("%s:%d: `%s` ran after a human approved it; not queued again", ev.Finding.Source, ev.Finding.Line, command))
-				return agent.Receipt{}, nil
+				return vocab.Receipt{}, nil
 			}
 		}
 	}

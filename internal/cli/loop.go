@@ -278,10 +278,10 @@ func hooksDecided(j *journal.Journal, since time.Time) func(story string, f *sca
 		known := false
 		command := f.Action.Command
 		j.Each(func(en *journal.Entry) error {
-			if en.Time.Before(since) || en.Event != "PreToolUse" {
+			if en.Time.Before(since) || !en.ToolCall() {
 				return nil
 			}
-			held := en.Decision == "ask" || en.Decision == "defer" || en.Decision == "deny"
+			held := en.Holds()
 			// The same tool call, judged already: held, or seen by the
 			// hook as doing what the scanner says it did. When its output
 			// shows more (a script that pushed: local to the hook,
@@ -324,8 +324,8 @@ func storyCalls(j *journal.Journal) func(story string, since time.Time) (int, in
 		// call airlock let through, so there a missing result counts.
 		passed := map[string]bool{}
 		n := 0
-		j.EachContaining([][]byte{journal.Field("story", story)}, func(en *journal.Entry) error {
-			if en.Story != story || en.Time.Before(since) {
+		j.EachInStory(story, func(en *journal.Entry) error {
+			if en.Time.Before(since) {
 				return nil
 			}
 			switch en.Event {
@@ -333,7 +333,7 @@ func storyCalls(j *journal.Journal) func(story string, since time.Time) (int, in
 				n++
 				if en.ToolUseID != "" {
 					tried[en.ToolUseID] = true
-					if en.Agent != claudecode.Name && en.Decision != "ask" && en.Decision != "defer" && en.Decision != "deny" {
+					if en.Agent != claudecode.Name && !en.Holds() {
 						passed[en.ToolUseID] = true
 					}
 				}

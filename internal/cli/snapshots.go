@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
 	"github.com/airlock-dev/airlock/internal/snapshot"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // EventUndo is the journal's event for a human's airlock undo.
@@ -111,7 +111,7 @@ func runUndo(e *env) int {
 	// so a journal that cannot be written is reported, not fatal.
 	if j, err := e.journal(); err != nil {
 		fmt.Fprintf(e.stderr, "airlock: warning: the undo is done but not journaled: %v\n", err)
-	} else if _, err := j.Record(&agent.Event{Time: time.Now(), Agent: "airlock", Name: EventUndo, Cwd: res.Meta.Root,
+	} else if _, err := j.Record(&vocab.Event{Time: time.Now(), Agent: "airlock", Name: EventUndo, Cwd: res.Meta.Root,
 		Ref: res.Meta.ID, Note: fmt.Sprintf("restored snapshot %s of `%s`: %d file(s) written, %d already as they were",
 			res.Meta.ID, res.Meta.Command, len(res.Written), len(res.Unchanged))}); err != nil {
 		fmt.Fprintf(e.stderr, "airlock: warning: the undo is done but not journaled: %v\n", err)

@@ -6,17 +6,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // recorder keeps the events the hook records.
-type recorder struct{ events []agent.Event }
+type recorder struct{ events []vocab.Event }
 
-func (r *recorder) Record(ev *agent.Event) (agent.Receipt, error) {
+func (r *recorder) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	r.events = append(r.events, *ev)
-	return agent.Receipt{}, nil
+	return vocab.Receipt{}, nil
 }
 
 // TestClaudeCodeHook runs the gate inside the Claude Code hook: the prompt

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // bigJournal writes n allowed calls over 100 sessions, with a deferred
@@ -17,7 +17,7 @@ func bigJournal(b *testing.B, n int) *Journal {
 		b.Fatal(err)
 	}
 	for i := 0; i < n; i++ {
-		var ev *agent.Event
+		var ev *vocab.Event
 		if i%50 == 0 {
 			ev = held(fmt.Sprintf("git push origin b%d", i), "/p")
 		} else {

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
@@ -23,8 +22,9 @@ const (
 )
 
 // RuleApproved is the rule of a decision lifted to allow because a human
-// approved exactly that action.
-const RuleApproved = "queue.approved"
+// approved exactly that action (vocab.RuleApproved): an entry with it and
+// a Ref spends the approval Ref names.
+const RuleApproved = vocab.RuleApproved
 
 // Entry is one line of the journal.
 type Entry struct {
@@ -59,7 +59,7 @@ type Entry struct {
 	// Prompt is the user's own words, for a UserPromptSubmit.
 	Prompt  string          `json:"prompt,omitempty"`
 	Note    string          `json:"note,omitempty"`
-	Finding *agent.Finding  `json:"finding,omitempty"`
+	Finding *vocab.Finding  `json:"finding,omitempty"`
 	Detail  json.RawMessage `json:"detail,omitempty"`
 	// MAC authenticates a human's act (approve, reject, run): see
 	// HumanKeyFile. A human act without a valid MAC does not count.
@@ -90,7 +90,7 @@ type Reason struct {
 func (e *Entry) Held() bool { return e.ID != "" }
 
 // entryOf turns an agent event into the journal's record of it.
-func entryOf(ev *agent.Event) *Entry {
+func entryOf(ev *vocab.Event) *Entry {
 	e := &Entry{
 		Time: ev.Time.UTC(), Event: ev.Name, Agent: ev.Agent, Session: ev.Session, Story: ev.Story,
 		Cwd: ev.Cwd, Tool: ev.Tool, ToolUseID: ev.ToolUseID, Prompt: ev.Prompt,
@@ -118,13 +118,19 @@ func entryOf(ev *agent.Event) *Entry {
 		}
 	}
 	if v := ev.Verdict; v != nil {
-		e.Decision, e.Rule, e.Message, e.Mode = v.Decision.String(), v.Rule, v.Message, v.Mode.String()
-		e.Effect = v.Effect.Label()
-		for _, r := range v.Reasons {
-			e.Reasons = append(e.Reasons, Reason{Rule: r.Rule, Message: r.Message})
-		}
+		e.setVerdict(v)
 	}
 	return e
+}
+
+// setVerdict writes the verdict's record into the entry.
+func (e *Entry) setVerdict(v *vocab.VerdictRecord) {
+	e.Decision, e.Rule, e.Message, e.Mode = v.Decision.String(), v.Rule, v.Message, v.Mode.String()
+	e.Effect = v.Effect
+	e.Reasons = nil
+	for _, r := range v.Reasons {
+		e.Reasons = append(e.Reasons, Reason{Rule: r.Rule, Message: r.Message})
+	}
 }
 
 // queued reports whether the entry becomes a review queue item: a

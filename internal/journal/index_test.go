@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // pendingIDs is the ids Open returns.
@@ -234,14 +234,14 @@ func TestForgedApprovalIsIgnoredAndReported(t *testing.T) {
 // Journal (its own lock file description, as separate hooks have): exactly
 // one runs, for a shell command, a file write and an MCP call.
 func TestParallelRetriesUseAnApprovalOnce(t *testing.T) {
-	write := func() *agent.Event {
+	write := func() *vocab.Event {
 		ev := held("", "/p")
 		ev.Tool = "Write"
 		ev.Action = &policy.Action{Kind: policy.Write, Tool: "Write", Paths: []string{"/p/.github/workflows/x.yml"}, Cwd: "/p"}
 		ev.Raw = json.RawMessage(`{"tool_name":"Write","tool_input":{"file_path":"/p/.github/workflows/x.yml","content":"on: push"}}`)
 		return ev
 	}
-	mcp := func() *agent.Event {
+	mcp := func() *vocab.Event {
 		ev := held("", "/p")
 		ev.Tool, ev.Agent = "mcp__mail__send", "mcp-proxy"
 		ev.Action = &policy.Action{Kind: policy.LocalTool, Tool: "mcp__mail__send", Cwd: "/p"}
@@ -250,17 +250,17 @@ func TestParallelRetriesUseAnApprovalOnce(t *testing.T) {
 	}
 	cases := []struct {
 		name  string
-		event func() *agent.Event
+		event func() *vocab.Event
 		// retry turns the held event into its retry.
-		retry func(ev *agent.Event, id string)
+		retry func(ev *vocab.Event, id string)
 	}{
-		{"shell", func() *agent.Event { return held("git push", "/p") }, func(*agent.Event, string) {}},
-		{"write", write, func(*agent.Event, string) {}},
-		{"mcp through the hook", mcp, func(ev *agent.Event, _ string) {
-			ev.Verdict = &policy.Verdict{Decision: policy.Allow, Rule: RuleApproved, Message: "approved out of band"}
+		{"shell", func() *vocab.Event { return held("git push", "/p") }, func(*vocab.Event, string) {}},
+		{"write", write, func(*vocab.Event, string) {}},
+		{"mcp through the hook", mcp, func(ev *vocab.Event, _ string) {
+			ev.Verdict = (&policy.Verdict{Decision: policy.Allow, Rule: RuleApproved, Message: "approved out of band"}).Record()
 		}},
-		{"mcp through the proxy", mcp, func(ev *agent.Event, id string) {
-			ev.Verdict = &policy.Verdict{Decision: policy.Allow, Rule: RuleApproved, Message: "approved out of band"}
+		{"mcp through the proxy", mcp, func(ev *vocab.Event, id string) {
+			ev.Verdict = (&policy.Verdict{Decision: policy.Allow, Rule: RuleApproved, Message: "approved out of band"}).Record()
 			ev.Ref = id
 		}},
 	}
@@ -287,8 +287,8 @@ func TestParallelRetriesUseAnApprovalOnce(t *testing.T) {
 					ev := c.event()
 					ev.Time = time.Now()
 					c.retry(ev, id)
-					r, err := jj.Record(ev)
-					if err != nil && !errors.Is(err, ErrApprovalSpent) {
+					r, err := jj.Record(claimed(ev))
+					if err != nil && !errors.Is(err, errSpent) {
 						t.Error(err)
 						return
 					}

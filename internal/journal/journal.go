@@ -16,7 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
@@ -80,52 +79,24 @@ func (j *Journal) now() time.Time {
 	return time.Now()
 }
 
-// Record appends an event, implementing agent.Recorder. A held action
-// (defer or ask) that a human approved (the same action, approval not
-// expired and not yet used) is let through once: Record changes
-// ev.Verdict to allow with rule RuleApproved, links the entry to the
-// approval, and returns the approval's id in the receipt. The lookup and
-// the use happen under the journal's lock, for every kind of action, so
-// one approval lets exactly one retry through. An event that claims an
-// approval already (rule RuleApproved: the MCP firewall's) is checked the
-// same way: when the approval is not there to use, a named one (ev.Ref)
-// is an error, an unnamed one is held again.
-func (j *Journal) Record(ev *agent.Event) (agent.Receipt, error) {
+// Record appends an event, implementing vocab.Recorder. It stores and
+// does not decide. An event with a Claim is appended under the same lock
+// as the search for the approval it claims: the unused, unexpired human
+// approval of the same action (sameAction), or the one Claim.Ref names.
+// Claim.Settle, the caller's code, turns what was found into the event's
+// verdict before the entry is written; when it spends the approval, the
+// entry links to it (Ref) and the receipt names it. So one approval lets
+// exactly one event through, for every kind of action.
+func (j *Journal) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	e := entryOf(ev)
-	var rec agent.Receipt
+	var rec vocab.Receipt
 	err := j.locked(func(w *writer) error {
-		if v := ev.Verdict; v != nil && ev.Action != nil {
-			claimed := v.Rule == RuleApproved
-			if claimed || v.Decision == vocab.Defer || v.Decision == vocab.Ask {
-				var id string
-				var err error
-				if claimed && ev.Ref != "" {
-					id, err = w.approvalByID(ev.Ref, e.Time)
-				} else {
-					id, err = w.approvalFor(e, e.Time)
-				}
-				if err != nil {
-					return err
-				}
-				switch {
-				case id != "":
-					v.Decision, v.Rule = vocab.Allow, RuleApproved
-					if !claimed || v.Message == "" {
-						v.Message = "a human approved this exact action (queue item " + id + "); it runs once"
-						if e.Kind == "shell" {
-							v.Message = "a human approved this exact command in this directory (queue item " + id + "); it runs once"
-						}
-					}
-					e.Decision, e.Rule, e.Message, e.Ref = v.Decision.String(), v.Rule, v.Message, id
-					rec.Approval = id
-				case claimed && ev.Ref != "":
-					return fmt.Errorf("%w: %s", ErrApprovalSpent, ev.Ref)
-				case claimed:
-					v.Decision, v.Rule = vocab.Defer, RuleSpent
-					v.Message = "the human's approval of this action was already used, expired or withdrawn; it is held again"
-					e.Decision, e.Rule, e.Message = v.Decision.String(), v.Rule, v.Message
-				}
+		if c := ev.Claim; c != nil && ev.Action != nil && ev.Verdict != nil {
+			spent, err := w.claim(e, ev, c)
+			if err != nil {
+				return err
 			}
+			rec.Approval = spent
 		}
 		if err := w.append(e); err != nil {
 			return err
@@ -136,14 +107,37 @@ func (j *Journal) Record(ev *agent.Event) (agent.Receipt, error) {
 	return rec, err
 }
 
-// ErrApprovalSpent is returned by Record for an event that names an
-// approval (Ref, rule RuleApproved) that is not there to use: already
-// used, expired, rejected, or not a human's.
-var ErrApprovalSpent = errors.New("the approval is already used, expired or not a human's")
-
-// RuleSpent is the rule of a call that claimed an approval that was no
-// longer there to use: it is held again.
-const RuleSpent = "queue.spent"
+// claim finds the approval c asks for, lets c.Settle decide what it
+// means, and writes the verdict it settled on into e. It returns the
+// approval spent ("" for none).
+func (w *writer) claim(e *Entry, ev *vocab.Event, c *vocab.Claim) (string, error) {
+	var id string
+	var err error
+	if c.Ref != "" {
+		id, err = w.approvalByID(c.Ref, e.Time)
+	} else {
+		id, err = w.approvalFor(e, e.Time)
+	}
+	if err != nil {
+		return "", err
+	}
+	spend, err := c.Settle(id)
+	if err != nil {
+		return "", err
+	}
+	e.setVerdict(ev.Verdict)
+	if !spend {
+		return "", nil
+	}
+	if id == "" || ev.Verdict.Rule != RuleApproved {
+		// The queue counts an approval as spent by an entry with its id
+		// in Ref and RuleApproved: anything else would let it be spent
+		// again.
+		return "", fmt.Errorf("journal: an event may spend only an approval that is there to use, with rule %s (approval %q, rule %q)", RuleApproved, id, ev.Verdict.Rule)
+	}
+	e.Ref = id
+	return id, nil
+}
 
 // Append writes an entry the caller built (a human's approval, say),
 // filling in its sequence, chain and, for a held action, its queue id.

@@ -10,25 +10,25 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 var t0 = time.Date(2026, 2, 23, 8, 15, 0, 0, time.UTC)
 
 // held is a PreToolUse event for a shell command that the policy deferred.
-func held(cmd, cwd string) *agent.Event {
-	return &agent.Event{
+func held(cmd, cwd string) *vocab.Event {
+	return &vocab.Event{
 		Time: t0, Agent: "claude-code", Name: "PreToolUse", Session: "s1", Cwd: cwd, Tool: "Bash",
 		Action:  &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: cmd, Cwd: cwd},
-		Verdict: &policy.Verdict{Decision: policy.Defer, Rule: "table.external", Effect: classify.Effect{Tier: classify.External}},
+		Verdict: (&policy.Verdict{Decision: policy.Defer, Rule: "table.external", Effect: classify.Effect{Tier: classify.External}}).Record(),
 	}
 }
 
-func allowed(cmd string) *agent.Event {
+func allowed(cmd string) *vocab.Event {
 	ev := held(cmd, "/p")
-	ev.Verdict = &policy.Verdict{Decision: policy.Allow, Rule: "table.local"}
+	ev.Verdict = (&policy.Verdict{Decision: policy.Allow, Rule: "table.local"}).Record()
 	return ev
 }
 
@@ -50,9 +50,49 @@ func open(t *testing.T) *Journal {
 	return j
 }
 
-func record(t *testing.T, j *Journal, ev *agent.Event) agent.Receipt {
+// errSpent is the error claimed returns for a named approval that is
+// not there to use (the pipeline's ErrApprovalSpent).
+var errSpent = errors.New("the approval is already used, expired or not a human's")
+
+// claimed gives a decided event the claim the decision pipeline gives it
+// (internal/pipeline/approval.go, which the journal's tests cannot
+// import), with the same words: the journal finds the approval under its
+// lock, the claim says what it means.
+func claimed(ev *vocab.Event) *vocab.Event {
+	v := ev.Verdict
+	if ev.Action == nil || v == nil {
+		return ev
+	}
+	was := v.Rule == vocab.RuleApproved
+	if !was && v.Decision != vocab.Defer && v.Decision != vocab.Ask {
+		return ev
+	}
+	ev.Claim = &vocab.Claim{Ref: ev.Ref, Settle: func(id string) (bool, error) {
+		switch {
+		case id != "":
+			v.Decision, v.Rule = vocab.Allow, vocab.RuleApproved
+			if !was || v.Message == "" {
+				v.Message = "a human approved this exact action (queue item " + id + "); it runs once"
+				if ev.Action.Kind == vocab.Shell {
+					v.Message = "a human approved this exact command in this directory (queue item " + id + "); it runs once"
+				}
+			}
+			return true, nil
+		case was && ev.Ref != "":
+			return false, fmt.Errorf("%w: %s", errSpent, ev.Ref)
+		case was:
+			v.Decision, v.Rule = vocab.Defer, vocab.RuleSpent
+			v.Message = "the human's approval of this action was already used, expired or withdrawn; it is held again"
+		}
+		return false, nil
+	}}
+	return ev
+}
+
+// record records ev, with the pipeline's claim (see claimed).
+func record(t *testing.T, j *Journal, ev *vocab.Event) vocab.Receipt {
 	t.Helper()
-	r, err := j.Record(ev)
+	r, err := j.Record(claimed(ev))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +322,7 @@ func TestAnApprovedRetryRunsOnce(t *testing.T) {
 		t.Fatalf("approving twice: %v", err)
 	}
 	// Another directory or another text is not the approved action.
-	for _, other := range []*agent.Event{held("git push origin main", "/q"), held("git push origin main --force", "/p")} {
+	for _, other := range []*vocab.Event{held("git push origin main", "/q"), held("git push origin main --force", "/p")} {
 		if r := record(t, j, other); r.Approval != "" {
 			t.Fatalf("%q in %s used the approval", other.Action.Command, other.Cwd)
 		}
@@ -370,10 +410,65 @@ func TestOnlyFindingsThatWereNotRefusedAreQueued(t *testing.T) {
 	j := open(t)
 	for _, status := range []string{"executed", "denied", "mentioned", "no-result"} {
 		ev := held("git push", "/p")
-		ev.Name, ev.Agent, ev.Finding = EventScanFinding, "scan", &agent.Finding{Source: "out", Line: 1, Status: status}
+		ev.Name, ev.Agent, ev.Finding = EventScanFinding, "scan", &vocab.Finding{Source: "out", Line: 1, Status: status}
 		r := record(t, j, ev)
 		if (r.QueueID == "") != (status == "denied") {
 			t.Errorf("%s finding: queue id %q", status, r.QueueID)
 		}
+	}
+}
+
+// TestTheJournalSpendsApprovalsOnlyWhenAsked: the journal stores and does
+// not decide. An event without a claim (a scanner's finding of the same
+// command, a caller's own verdict) is kept as it came and spends nothing;
+// a claim whose Settle spends an approval without the approved rule is
+// refused, since the queue would not count it as spent; and an approval
+// is found and spent for the claimed retry.
+func TestTheJournalSpendsApprovalsOnlyWhenAsked(t *testing.T) {
+	j := open(t)
+	id := record(t, j, held("git push", "/p")).QueueID
+	if _, err := j.Settle(EventApprove, id, "", time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	unclaimed := held("git push", "/p")
+	if r, err := j.Record(unclaimed); err != nil || r.Approval != "" || unclaimed.Verdict.Decision != vocab.Defer {
+		t.Fatalf("an unclaimed event: approval %q, %v, %v", r.Approval, unclaimed.Verdict.Decision, err)
+	}
+	bad := held("git push", "/p")
+	bad.Claim = &vocab.Claim{Settle: func(found string) (bool, error) {
+		if found != id {
+			t.Errorf("the claim was offered %q, want %q", found, id)
+		}
+		bad.Verdict.Decision = vocab.Allow // but not RuleApproved
+		return true, nil
+	}}
+	if _, err := j.Record(bad); err == nil {
+		t.Fatal("an event spent an approval without the approved rule")
+	}
+	retry := held("git push", "/p")
+	if r := record(t, j, retry); r.Approval != id || retry.Verdict.Rule != RuleApproved {
+		t.Fatalf("the claimed retry: approval %q rule %s", r.Approval, retry.Verdict.Rule)
+	}
+	if r := record(t, j, held("git push", "/p")); r.Approval != "" {
+		t.Fatal("the approval was spent twice")
+	}
+}
+
+// TestEachInStory: the story query returns the story's entries only, not
+// another story whose id starts the same or a line that merely quotes
+// the field.
+func TestEachInStory(t *testing.T) {
+	j := open(t)
+	for _, s := range []struct{ story, note string }{{"1", ""}, {"10", ""}, {"", `"story":"1"`}, {"1", "second"}} {
+		ev := allowed("ls")
+		ev.Story, ev.Note = s.story, s.note
+		record(t, j, ev)
+	}
+	var got []string
+	if err := j.EachInStory("1", func(e *Entry) error { got = append(got, e.Story+"/"+e.Note); return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(got, ",") != "1/,1/second" {
+		t.Fatalf("story 1: %q", got)
 	}
 }

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -25,10 +25,10 @@ func session(t *testing.T) (*Journal, time.Time) {
 	clock := t0
 	j.Now = func() time.Time { return clock }
 	at := func(d time.Duration) time.Time { clock = t0.Add(d); return clock }
-	ev := func(d time.Duration, story, cmd string, dec policy.Decision, rule string, eff classify.Effect, reasons ...classify.Reason) *agent.Event {
+	ev := func(d time.Duration, story, cmd string, dec policy.Decision, rule string, eff classify.Effect, reasons ...classify.Reason) *vocab.Event {
 		e := held(cmd, "/work/proj")
 		e.Time, e.Story, e.Session = at(d), story, "sess-"+story+"-0123456789"
-		e.Verdict = &policy.Verdict{Decision: dec, Rule: rule, Effect: eff, Reasons: reasons, Mode: policy.Unattended}
+		e.Verdict = (&policy.Verdict{Decision: dec, Rule: rule, Effect: eff, Reasons: reasons, Mode: policy.Unattended}).Record()
 		return e
 	}
 	ext := classify.Effect{Tier: classify.External}
@@ -50,7 +50,7 @@ func session(t *testing.T) (*Journal, time.Time) {
 	}
 	record(t, j, ev(3*time.Hour+time.Minute, "8", "gh pr create --fill", policy.Defer, "table.external", ext))
 	f := ev(4*time.Hour, "9", "curl -X POST https://hooks.example.test/x", policy.Defer, "table.external", ext, post)
-	f.Name, f.Agent, f.Finding = EventScanFinding, "scan", &agent.Finding{Source: "story-9.out", Line: 12, Status: "executed"}
+	f.Name, f.Agent, f.Finding = EventScanFinding, "scan", &vocab.Finding{Source: "story-9.out", Line: 12, Status: "executed"}
 	record(t, j, f)
 	return j, at(5 * time.Hour)
 }

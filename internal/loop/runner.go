@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/scan"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Event names the loop writes to the journal.
@@ -84,7 +84,7 @@ type Runner struct {
 	// OutDir receives each story's output (STORY.out, STORY.err).
 	OutDir string
 	// Recorder keeps the loop's events and the scanner's findings.
-	Recorder agent.Recorder
+	Recorder vocab.Recorder
 	// Scanner scans each story's output.
 	Scanner *scan.Scanner
 	// Held counts the actions held so far in the run, for progress.
@@ -173,7 +173,7 @@ func (r *Runner) Run(ctx context.Context, stories []Story) (*Summary, error) {
 func (r *Runner) story(ctx context.Context, i, n int, runStart time.Time, s Story) (Result, error) {
 	res := Result{Story: s}
 	start := r.now()
-	if err := r.record(&agent.Event{Time: start, Agent: "loop", Name: EventStoryStart, Story: s.ID, Cwd: r.Dir, Note: s.Title}); err != nil {
+	if err := r.record(&vocab.Event{Time: start, Agent: "loop", Name: EventStoryStart, Story: s.ID, Cwd: r.Dir, Note: s.Title}); err != nil {
 		return res, err
 	}
 	stopProgress := r.progress(i, n, runStart, s)
@@ -210,7 +210,7 @@ func (r *Runner) story(ctx context.Context, i, n int, runStart time.Time, s Stor
 	if scanErr != nil {
 		note += "; the output could not be scanned: " + scanErr.Error()
 	}
-	if err := r.record(&agent.Event{Time: r.now(), Agent: "loop", Name: EventStoryEnd, Story: s.ID, Cwd: r.Dir, Note: note}); err != nil {
+	if err := r.record(&vocab.Event{Time: r.now(), Agent: "loop", Name: EventStoryEnd, Story: s.ID, Cwd: r.Dir, Note: note}); err != nil {
 		return res, err
 	}
 	r.line(fmt.Sprintf("[%d/%d] story %s %s (%s, exit %d, %d found in its output)%s", i+1, n, s.ID, res.Outcome,
@@ -341,7 +341,7 @@ func (r *Runner) scan(path string, s Story) (int, error) {
 	return n, err
 }
 
-func (r *Runner) record(ev *agent.Event) error {
+func (r *Runner) record(ev *vocab.Event) error {
 	if r.Recorder == nil {
 		return nil
 	}

@@ -13,27 +13,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/scan"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // memory is a Recorder that keeps events in memory.
 type memory struct {
 	mu     sync.Mutex
-	events []*agent.Event
+	events []*vocab.Event
 }
 
-func (m *memory) Record(ev *agent.Event) (agent.Receipt, error) {
+func (m *memory) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.events = append(m.events, ev)
-	return agent.Receipt{}, nil
+	return vocab.Receipt{}, nil
 }
 
-func (m *memory) named(name string) []*agent.Event {
+func (m *memory) named(name string) []*vocab.Event {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []*agent.Event
+	var out []*vocab.Event
 	for _, e := range m.events {
 		if e.Name == name {
 			out = append(out, e)
@@ -42,7 +42,7 @@ func (m *memory) named(name string) []*agent.Event {
 	return out
 }
 
-func runner(t *testing.T, rec agent.Recorder, progress io.Writer) *Runner {
+func runner(t *testing.T, rec vocab.Recorder, progress io.Writer) *Runner {
 	t.Helper()
 	script, err := filepath.Abs("testdata/agent.sh")
 	if err != nil {

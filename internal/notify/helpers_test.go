@@ -6,10 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // env is a state directory with a journal, and a policy loaded from files
@@ -94,7 +95,8 @@ func (e *env) hold(cmd string) string {
 // approval lets through.
 func (e *env) retry(cmd string) {
 	e.t.Helper()
-	rec, err := e.j.Record(heldEvent(cmd))
+	ev := heldEvent(cmd)
+	rec, err := pipeline.Record(e.j, ev, heldVerdict())
 	if err != nil {
 		e.t.Fatal(err)
 	}
@@ -103,14 +105,19 @@ func (e *env) retry(cmd string) {
 	}
 }
 
-func heldEvent(cmd string) *agent.Event {
-	return &agent.Event{
+func heldEvent(cmd string) *vocab.Event {
+	return &vocab.Event{
 		Time: time.Now().UTC(), Agent: "claude-code", Name: "PreToolUse", Session: "sess-1234567890", Cwd: "/work/proj", Tool: "Bash",
-		Action: &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: cmd, Cwd: "/work/proj"},
-		Verdict: &policy.Verdict{Decision: policy.Defer, Rule: "table.external", Message: "git push publishes commits",
-			Effect:  classify.Effect{Tier: classify.External},
-			Reasons: []classify.Reason{{Rule: "git.push", Message: "git push publishes commits to a remote"}}},
+		Action:  &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: cmd, Cwd: "/work/proj"},
+		Verdict: heldVerdict().Record(),
 	}
+}
+
+// heldVerdict is the policy's hold of a git push.
+func heldVerdict() *policy.Verdict {
+	return &policy.Verdict{Decision: policy.Defer, Rule: "table.external", Message: "git push publishes commits",
+		Effect:  classify.Effect{Tier: classify.External},
+		Reasons: []classify.Reason{{Rule: "git.push", Message: "git push publishes commits to a remote"}}}
 }
 
 func (e *env) item(id string) *journal.Item {

@@ -73,8 +73,8 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 		v.Message = "airlock could not write its journal (" + err.Error() + "), so this action is refused and NOT queued for review; the human must fix the journal (airlock doctor, airlock audit verify)"
 		o.Stage, o.Retry, o.Err = StageJournal, "", err
 	case o.Receipt.Approval != "" || v.Rule != rule:
-		// The journal lifted a hold a human approved, or held again a
-		// call whose approval was spent.
+		// The approval stage let through a hold a human approved, or held
+		// again a call whose approval was spent (approval.go).
 		o.Stage, o.Retry = StageApproval, ""
 	}
 	return o

@@ -16,8 +16,9 @@
 //   - no stage name: when nobody can answer a prompt, an ask becomes a
 //     hold (policy.NoHumanToAsk);
 //   - "gate": the fact-forcing gate, for calls not held (Gate);
-//   - "approval": the journal lifts a hold a human approved, consuming the
-//     approval under its lock (Recorder);
+//   - "approval": a hold a human approved runs once: the journal finds
+//     the approval under its lock, and this package's claim (approval.go)
+//     decides, under the same lock, that the call spends it (Recorder);
 //   - "journal": a decision that cannot be recorded is refused.
 //
 // A policy that cannot be loaded refuses the call at stage "policy.error".

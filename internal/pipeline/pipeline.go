@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/vocab"
 )
@@ -68,9 +67,10 @@ type Request struct {
 	Raw json.RawMessage
 	// Ref is the queue id of a human's approval the entry point claims
 	// for this call (the MCP proxy finds out-of-band approvals itself).
-	// The journal consumes it under its lock; one already spent makes
-	// the call a journal error, refused. Adapters leave it empty: the
-	// journal finds the approval of a held action on its own.
+	// The journal finds it under its lock and the approval stage spends
+	// it; one already spent makes the call a journal error, refused.
+	// Adapters leave it empty: the journal finds the approval of a held
+	// action on its own when the approval stage asks.
 	Ref string
 	// NoHuman says nobody can answer a prompt in this session (print mode,
 	// an SDK session, or the adapter cannot tell): an ask becomes a hold,
@@ -90,7 +90,7 @@ type Outcome struct {
 	Stage string
 	// Receipt is what the journal gave back: the queue id of a hold, the
 	// approval a held action consumed.
-	Receipt agent.Receipt
+	Receipt vocab.Receipt
 	// Retry is non-empty when the fact-forcing gate refused the call: the
 	// facts to present, after which a retry passes. The adapter should
 	// ask for that retry instead of saying "do not retry".
@@ -129,8 +129,10 @@ type Pipeline struct {
 	// always calls it; Observe only when the gate needs it.
 	Policy func(cwd string) (*policy.Policy, error)
 	// Recorder keeps every event (the journal), before the adapter
-	// answers. It also lifts holds a human approved. Nil keeps nothing.
-	Recorder agent.Recorder
+	// answers. It also finds, under its lock, the human approval a held
+	// call claims (vocab.Claim); the approval stage says what it means.
+	// Nil keeps nothing.
+	Recorder vocab.Recorder
 	// Gate, when set, is the fact-forcing gate. It can only refuse.
 	Gate Gate
 	// MCP, when set, is the MCP firewall stage of an entry point that
@@ -166,14 +168,29 @@ func (p *Pipeline) now() time.Time {
 	return time.Now()
 }
 
-// record hands the event to the recorder.
-func (p *Pipeline) record(r *Request, a *policy.Action, v *policy.Verdict, detail json.RawMessage, ref string) (agent.Receipt, error) {
+// record hands the event to the recorder (see Record).
+func (p *Pipeline) record(r *Request, a *policy.Action, v *policy.Verdict, detail json.RawMessage, ref string) (vocab.Receipt, error) {
 	if p.Recorder == nil {
-		return agent.Receipt{}, nil
+		return vocab.Receipt{}, nil
 	}
-	return p.Recorder.Record(&agent.Event{
+	return Record(p.Recorder, &vocab.Event{
 		Time: p.now(), Agent: r.Agent, Name: r.Event, Session: r.Session, Cwd: r.Cwd,
-		Tool: r.Tool, ToolUseID: r.ToolUseID, Action: a, Verdict: v, Prompt: r.Prompt, Raw: r.Raw,
+		Tool: r.Tool, ToolUseID: r.ToolUseID, Action: a, Prompt: r.Prompt, Raw: r.Raw,
 		Story: r.Story, Ref: ref, Detail: detail,
-	})
+	}, v)
+}
+
+// Record hands an event to rec with its verdict v, as Decide does: a
+// decided call that holds or claims an approval carries the approval
+// stage's claim, so that a hold a human approved runs once (v is changed
+// to what the approval means, before Record returns). ev.Ref is the
+// approval the call names, if any. v may be nil (a lifecycle event).
+func Record(rec vocab.Recorder, ev *vocab.Event, v *policy.Verdict) (vocab.Receipt, error) {
+	if v != nil {
+		ev.Verdict = v.Record()
+		if ev.Action != nil {
+			ev.Claim = claim(ev, ev.Action, v, ev.Ref)
+		}
+	}
+	return rec.Record(ev)
 }

@@ -6,28 +6,33 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
-// recorder keeps events; approve, when set, plays the journal lifting a
-// hold a human approved.
+// recorder keeps events; approve, when set, plays the journal finding a
+// human's approval of a claimed call (the claim decides what it means).
 type recorder struct {
-	events  []*agent.Event
+	events  []*vocab.Event
 	err     error
 	approve string
 }
 
-func (r *recorder) Record(ev *agent.Event) (agent.Receipt, error) {
+func (r *recorder) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	r.events = append(r.events, ev)
 	if r.err != nil {
-		return agent.Receipt{}, r.err
+		return vocab.Receipt{}, r.err
 	}
-	if r.approve != "" && ev.Verdict != nil && ev.Verdict.Decision.Holds() {
-		ev.Verdict.Decision, ev.Verdict.Rule = policy.Allow, "queue.approved"
-		return agent.Receipt{Approval: r.approve}, nil
+	if r.approve != "" && ev.Claim != nil {
+		spend, err := ev.Claim.Settle(r.approve)
+		if err != nil {
+			return vocab.Receipt{}, err
+		}
+		if spend {
+			return vocab.Receipt{Approval: r.approve}, nil
+		}
 	}
-	return agent.Receipt{QueueID: "q1"}, nil
+	return vocab.Receipt{QueueID: "q1"}, nil
 }
 
 // gate refuses every call it sees, and counts what it sees.
@@ -44,7 +49,7 @@ func (g *gate) Observe(*Request, func() (*policy.Policy, error)) string {
 	return ""
 }
 
-func newPipeline(mode policy.Mode, rec agent.Recorder, g Gate) *Pipeline {
+func newPipeline(mode policy.Mode, rec vocab.Recorder, g Gate) *Pipeline {
 	return &Pipeline{
 		Policy: func(string) (*policy.Policy, error) {
 			p := policy.Defaults()

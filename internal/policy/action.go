@@ -23,51 +23,11 @@ const (
 )
 
 // Action is one tool call an agent is about to make, normalised by an
-// agent adapter.
-type Action struct {
-	Kind Kind
-	// Tool is the agent's name for the tool, e.g. "Bash", "Edit",
-	// "mcp__slack__post_message".
-	Tool string
-	// Command is the shell text of a Shell action.
-	Command string
-	// Paths are the files a Read or Write action touches, absolute or
-	// relative to Cwd.
-	Paths []string
-	// URL is what a Fetch action reads.
-	URL string
-	// Content is the new text a Write action puts into its files (a
-	// Write's content, an Edit's replacement), for files that run later.
-	Content string
-	// Cwd is the directory the action runs in.
-	Cwd string
-	// NoHuman says that nobody can answer a prompt in the agent's session
-	// now (Claude Code's print mode, an SDK session): an ask would become
-	// a refusal the human never sees. The adapter sets it from what the
-	// agent tells hooks, and sets it when it cannot tell, since a held
-	// action that is also queued is harmless and one that vanishes is
-	// not. Decide then holds the action for review instead of asking.
-	NoHuman bool
-	// Snapshots says the entry point takes the snapshot a verdict asks
-	// for (Verdict.Snapshot) before it lets the action run. Without it,
-	// destruction inside the project gets the destructive row: nothing
-	// destructive is allowed without a snapshot.
-	Snapshots bool
-	// Edits are what a Write action puts in its file, when the agent says:
-	// the whole new content, or replacements of old text. nil means not
-	// known. Only self-protection reads them, for shell start-up files.
-	Edits []Edit
-}
+// agent adapter (see vocab: the journal and every entry point speak it).
+type Action = vocab.Action
 
-// Edit is one change a file tool makes.
-type Edit struct {
-	// Whole is set when New is the file's whole new content (Write).
-	Whole bool
-	// Old is the text replaced, New its replacement.
-	Old, New string
-	// All is set when every occurrence of Old is replaced.
-	All bool
-}
+// Edit is one change a file tool makes (see vocab).
+type Edit = vocab.Edit
 
 // subject is one thing rules are matched against: a program run of a shell
 // command, or a whole non-shell action.

@@ -14,6 +14,6 @@
 // a shell prompt, a trace line, the program's own output after it) or only
 // names it ("mentioned").
 //
-// A finding becomes an agent.Event named "ScanFinding" for the journal,
-// through the agent.Recorder seam; the scanner itself writes nothing.
+// A finding becomes a vocab.Event named "ScanFinding" for the journal,
+// through the vocab.Recorder seam; the scanner itself writes nothing.
 package scan

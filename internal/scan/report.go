@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Report is the outcome of scanning several inputs, as printed by
@@ -46,7 +46,7 @@ func (r *Report) Findings() int {
 // and keeps the queue ids it gives back. session and story, when set,
 // override what the inputs said. It stops at the first error: an event
 // that may not have been kept.
-func (r *Report) Record(rec agent.Recorder, session, story string, now time.Time) error {
+func (r *Report) Record(rec vocab.Recorder, session, story string, now time.Time) error {
 	r.Recorded = true
 	for i, res := range r.Results {
 		for j := range res.Findings {

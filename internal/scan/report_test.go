@@ -9,25 +9,25 @@ import (
 	"testing/iotest"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // fakeRecorder keeps events, gives each a queue id, and fails from the
 // failAt-th event on when failAt > 0.
 type fakeRecorder struct {
-	events []*agent.Event
+	events []*vocab.Event
 	failAt int
 }
 
 var errDisk = errors.New("disk full")
 
-func (r *fakeRecorder) Record(ev *agent.Event) (agent.Receipt, error) {
+func (r *fakeRecorder) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	if r.failAt > 0 && len(r.events)+1 >= r.failAt {
-		return agent.Receipt{}, errDisk
+		return vocab.Receipt{}, errDisk
 	}
 	r.events = append(r.events, ev)
-	return agent.Receipt{QueueID: "q" + itoa(len(r.events))}, nil
+	return vocab.Receipt{QueueID: "q" + itoa(len(r.events))}, nil
 }
 
 func reportOf(t *testing.T, files ...string) *Report {
@@ -56,7 +56,7 @@ func TestRecord(t *testing.T) {
 	if ev.Action == nil || ev.Action.Kind != policy.Shell || !strings.HasPrefix(ev.Action.Command, "curl -X POST") || ev.Cwd != "/work/app" {
 		t.Errorf("event action: %+v cwd %q", ev.Action, ev.Cwd)
 	}
-	if ev.Verdict == nil || ev.Verdict.Effect.Label() != "external" || len(ev.Verdict.Reasons) == 0 {
+	if ev.Verdict == nil || ev.Verdict.Effect != "external" || len(ev.Verdict.Reasons) == 0 {
 		t.Errorf("event verdict: %+v", ev.Verdict)
 	}
 	if f := ev.Finding; f == nil || f.Source != "transcript/session.jsonl" || f.Line != 6 || f.Status != "executed" || f.Pattern != "tool.Bash" {

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Format is the shape of an input.
@@ -118,17 +118,17 @@ func (f *Finding) Command() string {
 // from the "scan" agent that carries the action, the built-in verdict
 // (tier, flags, reasons) and where the finding was seen. session and
 // story, when not empty, override what the input said.
-func (f *Finding) Event(session, story string, now time.Time) *agent.Event {
+func (f *Finding) Event(session, story string, now time.Time) *vocab.Event {
 	if session == "" {
 		session = f.Session
 	}
 	a, v := f.Action, f.Verdict
-	return &agent.Event{
+	return &vocab.Event{
 		Time: now, Agent: "scan", Name: "ScanFinding",
 		Session: session, Story: story, Cwd: f.Cwd,
 		Tool: f.Tool, ToolUseID: f.ToolUseID,
-		Action: &a, Verdict: &v,
-		Finding: &agent.Finding{Source: f.Source, Line: f.Line, Status: string(f.Status), Pattern: f.Pattern},
+		Action: &a, Verdict: v.Record(),
+		Finding: &vocab.Finding{Source: f.Source, Line: f.Line, Status: string(f.Status), Pattern: f.Pattern},
 	}
 }
 

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // BenchmarkQueuePage serves the queue page with 1,000 pending items, and
@@ -27,9 +27,9 @@ func BenchmarkQueuePage(b *testing.B) {
 	}
 	for i := 0; i < 1000; i++ {
 		cmd := fmt.Sprintf("git push origin b%d", i)
-		if _, err := j.Record(&agent.Event{Time: time.Now(), Agent: "claude-code", Name: "PreToolUse", Session: "s", Cwd: "/p", Tool: "Bash",
+		if _, err := j.Record(&vocab.Event{Time: time.Now(), Agent: "claude-code", Name: "PreToolUse", Session: "s", Cwd: "/p", Tool: "Bash",
 			Action:  &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: cmd, Cwd: "/p"},
-			Verdict: &policy.Verdict{Decision: policy.Defer, Rule: "table.external", Effect: classify.Effect{Tier: classify.External}}}); err != nil {
+			Verdict: (&policy.Verdict{Decision: policy.Defer, Rule: "table.external", Effect: classify.Effect{Tier: classify.External}}).Record()}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -53,9 +53,9 @@ func BenchmarkQueuePage(b *testing.B) {
 			}
 			if moved {
 				b.StopTimer()
-				if _, err := j.Record(&agent.Event{Time: time.Now(), Agent: "claude-code", Name: "PreToolUse", Session: "s", Cwd: "/p", Tool: "Bash",
+				if _, err := j.Record(&vocab.Event{Time: time.Now(), Agent: "claude-code", Name: "PreToolUse", Session: "s", Cwd: "/p", Tool: "Bash",
 					Action:  &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: "go test ./...", Cwd: "/p"},
-					Verdict: &policy.Verdict{Decision: policy.Allow, Rule: "table.local"}}); err != nil {
+					Verdict: (&policy.Verdict{Decision: policy.Allow, Rule: "table.local"}).Record()}); err != nil {
 					b.Fatal(err)
 				}
 				b.StartTimer()

@@ -14,10 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // fixture is a dashboard over a fresh journal, served by httptest on
@@ -60,10 +61,10 @@ func newFixture(t *testing.T) *fixture {
 // hold records a deferred shell command, as a hook does.
 func (f *fixture) hold(cmd string) string {
 	f.t.Helper()
-	rec, err := f.j.Record(&agent.Event{
+	rec, err := f.j.Record(&vocab.Event{
 		Time: time.Now(), Agent: "claude-code", Name: "PreToolUse", Session: "sess-1", Cwd: "/tmp/repo", Tool: "Bash",
 		Action:  &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: cmd, Cwd: "/tmp/repo"},
-		Verdict: &policy.Verdict{Decision: policy.Defer, Rule: "table.external", Effect: classify.Effect{Tier: classify.External}},
+		Verdict: (&policy.Verdict{Decision: policy.Defer, Rule: "table.external", Effect: classify.Effect{Tier: classify.External}}).Record(),
 	})
 	if err != nil || rec.QueueID == "" {
 		f.t.Fatalf("hold %q: %v %+v", cmd, err, rec)
@@ -75,10 +76,10 @@ func (f *fixture) hold(cmd string) string {
 func (f *fixture) retry(cmd string) policy.Decision {
 	f.t.Helper()
 	v := &policy.Verdict{Decision: policy.Defer, Rule: "table.external"}
-	if _, err := f.j.Record(&agent.Event{
+	if _, err := pipeline.Record(f.j, &vocab.Event{
 		Time: time.Now(), Agent: "claude-code", Name: "PreToolUse", Session: "sess-1", Cwd: "/tmp/repo", Tool: "Bash",
-		Action: &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: cmd, Cwd: "/tmp/repo"}, Verdict: v,
-	}); err != nil {
+		Action: &policy.Action{Kind: policy.Shell, Tool: "Bash", Command: cmd, Cwd: "/tmp/repo"},
+	}, v); err != nil {
 		f.t.Fatal(err)
 	}
 	return v.Decision
@@ -340,7 +341,7 @@ func TestScriptRendersInert(t *testing.T) {
 func TestLastPromptAndReport(t *testing.T) {
 	f := newFixture(t)
 	f.login()
-	if _, err := f.j.Record(&agent.Event{Time: time.Now(), Agent: "claude-code", Name: "UserPromptSubmit", Session: "sess-1", Prompt: "publish the release notes"}); err != nil {
+	if _, err := f.j.Record(&vocab.Event{Time: time.Now(), Agent: "claude-code", Name: "UserPromptSubmit", Session: "sess-1", Prompt: "publish the release notes"}); err != nil {
 		t.Fatal(err)
 	}
 	id := f.hold("gh release create v1")

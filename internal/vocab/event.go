@@ -29,8 +29,9 @@ const (
 	StageMCP = "mcp"
 	// StageGate is the fact-forcing gate.
 	StageGate = "gate"
-	// StageApproval is the journal lifting a hold a human approved (or
-	// holding again a call whose approval was spent).
+	// StageApproval is the pipeline letting through, once, a hold a
+	// human approved, which the journal found under its lock (or holding
+	// again a call whose approval was spent).
 	StageApproval = "approval"
 	// StageJournal is a decision that could not be recorded, refused.
 	StageJournal = "journal"

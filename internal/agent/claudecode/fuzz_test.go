@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // FuzzHook feeds arbitrary bytes to the hook as a PreToolUse. It must not
@@ -31,7 +31,7 @@ func FuzzHook(f *testing.F) {
 			p.Mode = policy.Unattended
 			return p, nil
 		},
-		Recorder: agent.Discard{},
+		Recorder: vocab.Discard{},
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		var out, errw bytes.Buffer

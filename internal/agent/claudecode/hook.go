@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Name is the adapter's name in events and on the command line.
@@ -34,7 +34,7 @@ type Hook struct {
 	Gate Gate
 	// Recorder keeps every event; it is called before the answer is
 	// written.
-	Recorder agent.Recorder
+	Recorder vocab.Recorder
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 	// Story is the loop runner's story id for this agent process

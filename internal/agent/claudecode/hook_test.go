@@ -7,23 +7,23 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // recorder remembers events, and can fail, to test the seam.
 type recorder struct {
-	events []*agent.Event
+	events []*vocab.Event
 	err    error
 	id     string
 }
 
-func (r *recorder) Record(ev *agent.Event) (agent.Receipt, error) {
+func (r *recorder) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	r.events = append(r.events, ev)
-	return agent.Receipt{QueueID: r.id}, r.err
+	return vocab.Receipt{QueueID: r.id}, r.err
 }
 
-func testHook(rec agent.Recorder, mode policy.Mode) *Hook {
+func testHook(rec vocab.Recorder, mode policy.Mode) *Hook {
 	return &Hook{
 		Policy: func(string) (*policy.Policy, error) {
 			p := policy.Defaults()

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Output is the JSON a hook writes on standard output (agent-hooks.md
@@ -46,7 +46,7 @@ const maxText = 9000
 // internal/render in every message, so that a reply cannot carry a
 // terminal escape, a bidi control or a screenful of blank lines to the
 // human's screen.
-func Reply(a *policy.Action, v *policy.Verdict, r agent.Receipt) *Output {
+func Reply(a *policy.Action, v *policy.Verdict, r vocab.Receipt) *Output {
 	if v.Decision == policy.Allow && r.Approval == "" {
 		// The allowed path: nothing to say, nothing to render.
 		return nil

@@ -7,7 +7,7 @@
 // asks the human through MCP elicitation or holds calls out of band, and
 // the Claude Code hook's mcp__server__tool calls (Hook), which turn a
 // needed confirmation into the agent's own permission prompt. Its state is
-// the journal: what it decided is written to agent.Event.Detail and read
+// the journal: what it decided is written to vocab.Event.Detail and read
 // back through History, so the limits hold across processes and restarts.
 package guard
 
@@ -27,6 +27,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Rules name what set a verdict, as policy rules do.
@@ -38,9 +39,9 @@ const (
 	RuleQuarantine = "mcp.quarantine"
 	RuleHistory    = "mcp.history"
 	// RuleApproved is the journal's rule for an action a human approved
-	// out of band (journal.RuleApproved): the queue shows the approval as
+	// out of band (vocab.RuleApproved): the queue shows the approval as
 	// used by the entry that carries it.
-	RuleApproved = "queue.approved"
+	RuleApproved = vocab.RuleApproved
 	RuleClass    = "mcp.class"
 	// RuleConfig refuses every call when the "mcp:" section of the
 	// policy has a mistake: the firewall does not guess what it meant.

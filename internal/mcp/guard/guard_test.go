@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // benchPolicy is the text-message bench's configuration with n contacts
@@ -81,7 +81,7 @@ func run(t *testing.T, g *Guard, mem *Memory, c Call) Outcome {
 		o.Detail.Sent = true
 	}
 	d, _ := json.Marshal(o.Detail)
-	if _, err := mem.Record(&agent.Event{Time: g.Now(), Verdict: &o.Verdict, Detail: d}); err != nil {
+	if _, err := mem.Record(&vocab.Event{Time: g.Now(), Verdict: o.Verdict.Record(), Detail: d}); err != nil {
 		t.Fatal(err)
 	}
 	return o
@@ -92,7 +92,7 @@ func run(t *testing.T, g *Guard, mem *Memory, c Call) Outcome {
 func readUntrusted(t *testing.T, g *Guard, mem *Memory, writers ...string) {
 	t.Helper()
 	d, _ := json.Marshal(Detail{Server: "texts", Tool: "read_messages", Class: "source", Phase: "result", Untrusted: true, Writers: writers})
-	if _, err := mem.Record(&agent.Event{Time: g.Now(), Detail: d}); err != nil {
+	if _, err := mem.Record(&vocab.Event{Time: g.Now(), Detail: d}); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -255,7 +255,7 @@ func TestOutOfBandApproval(t *testing.T) {
 	o.Verdict.Decision = policy.Defer
 	o.Detail.Decision, o.Detail.Channel, o.Detail.Answer = "defer", "out-of-band", "held"
 	d, _ := json.Marshal(o.Detail)
-	r, err := mem.Record(&agent.Event{Time: c.now(), Verdict: &o.Verdict, Detail: d})
+	r, err := mem.Record(&vocab.Event{Time: c.now(), Verdict: o.Verdict.Record(), Detail: d})
 	if err != nil || r.QueueID == "" {
 		t.Fatalf("held: %v %q", err, r.QueueID)
 	}
@@ -271,7 +271,7 @@ func TestOutOfBandApproval(t *testing.T) {
 	// Using it consumes it.
 	o.Detail.Sent = true
 	d, _ = json.Marshal(o.Detail)
-	if _, err := mem.Record(&agent.Event{Time: c.now(), Ref: o.Approval, Verdict: &o.Verdict, Detail: d}); err != nil {
+	if _, err := mem.Record(&vocab.Event{Time: c.now(), Ref: o.Approval, Verdict: o.Verdict.Record(), Detail: d}); err != nil {
 		t.Fatal(err)
 	}
 	if o := g.Check(policy.Interactive, send("Bob", "hello")); o.Verdict.Decision == policy.Allow {
@@ -378,7 +378,7 @@ func TestHook(t *testing.T) {
 				t.Fatalf("source: %s %+v", v.Decision, d)
 			}
 			b, _ := json.Marshal(d)
-			mem.Record(&agent.Event{Time: g.Now(), Verdict: &v, Detail: b})
+			mem.Record(&vocab.Event{Time: g.Now(), Verdict: v.Record(), Detail: b})
 		}, "mcp__texts__send_message", `{"to":"Alice","body":"hi"}`, policy.Ask, true},
 	}
 	for _, tt := range tests {

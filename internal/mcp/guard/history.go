@@ -7,10 +7,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
-// Detail is what the MCP firewall writes into agent.Event.Detail for every
+// Detail is what the MCP firewall writes into vocab.Event.Detail for every
 // call it decides and every source result it reads, and what it reads back
 // from the journal to count sends, find duplicates and see quarantines.
 type Detail struct {
@@ -95,19 +95,19 @@ type Memory struct {
 }
 
 // Record keeps an event; a deferred call gets a queue id.
-func (m *Memory) Record(ev *agent.Event) (agent.Receipt, error) {
+func (m *Memory) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	p := Past{Time: ev.Time, Ref: ev.Ref, Used: ev.Ref != "" && ev.Verdict != nil && ev.Verdict.Rule == RuleApproved}
+	p := Past{Time: ev.Time, Ref: ev.Ref, Used: ev.Ref != "" && ev.Verdict != nil && ev.Verdict.Rule == vocab.RuleApproved}
 	if len(ev.Detail) > 0 {
 		var d Detail
 		if err := json.Unmarshal(ev.Detail, &d); err != nil {
-			return agent.Receipt{}, fmt.Errorf("guard: event detail: %w", err)
+			return vocab.Receipt{}, fmt.Errorf("guard: event detail: %w", err)
 		}
 		p.Detail = &d
 	}
-	var r agent.Receipt
-	if ev.Verdict != nil && ev.Verdict.Decision.String() == "defer" && !m.NoQueue {
+	var r vocab.Receipt
+	if ev.Verdict != nil && ev.Verdict.Decision == vocab.Defer && !m.NoQueue {
 		m.nextID++
 		r.QueueID = "m" + strconv.Itoa(m.nextID)
 		p.QueueID = r.QueueID

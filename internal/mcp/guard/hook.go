@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/proxied"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Hook decides an agent's mcp__server__tool call that reaches airlock
@@ -112,7 +112,7 @@ const RuleProxied = "mcp.proxied"
 // state read from rec when it is the journal. It replaces *v and returns
 // the Detail to journal with the call; for other tools it does nothing
 // and returns nil.
-func ForHook(rec agent.Recorder, now func() time.Time, p *policy.Policy, tool string, input json.RawMessage, v *policy.Verdict) json.RawMessage {
+func ForHook(rec vocab.Recorder, now func() time.Time, p *policy.Policy, tool string, input json.RawMessage, v *policy.Verdict) json.RawMessage {
 	server, name, ok := policy.SplitToolName(tool)
 	if !ok {
 		return nil

@@ -39,7 +39,7 @@ func (h Journal) Since(t time.Time) ([]Past, error) {
 			// Another entry point's detail: not the firewall's.
 			continue
 		}
-		out = append(out, Past{Time: e.Time, QueueID: e.ID, Ref: e.Ref, Used: e.Ref != "" && e.Rule == journal.RuleApproved, Detail: &d})
+		out = append(out, Past{Time: e.Time, QueueID: e.ID, Ref: e.Ref, Used: e.SpentApproval() != "", Detail: &d})
 	}
 	for _, s := range standings {
 		switch s.Status {

@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // TestJournalHistory runs the out-of-band approval through the real
@@ -19,18 +19,18 @@ func TestJournalHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := &Guard{Policy: benchPolicy(t, 0, ""), History: Journal{J: j}}
-	record := func(o Outcome, ref string) agent.Receipt {
+	record := func(o Outcome, ref string) vocab.Receipt {
 		t.Helper()
 		d, _ := json.Marshal(o.Detail)
-		r, err := j.Record(&agent.Event{Time: time.Now(), Agent: Agent, Name: "tools/call", Tool: "mcp__texts__send_message", Ref: ref,
-			Action: &policy.Action{Kind: policy.LocalTool, Tool: "mcp__texts__send_message"}, Verdict: &o.Verdict, Detail: d})
+		r, err := j.Record(&vocab.Event{Time: time.Now(), Agent: Agent, Name: "tools/call", Tool: "mcp__texts__send_message", Ref: ref,
+			Action: &policy.Action{Kind: policy.LocalTool, Tool: "mcp__texts__send_message"}, Verdict: o.Verdict.Record(), Detail: d})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return r
 	}
 	d, _ := json.Marshal(Detail{Server: "texts", Tool: "read_messages", Class: "source", Phase: "result", Untrusted: true})
-	if _, err := j.Record(&agent.Event{Time: time.Now(), Agent: Agent, Name: "tools/result", Tool: "mcp__texts__read_messages", Detail: d}); err != nil {
+	if _, err := j.Record(&vocab.Event{Time: time.Now(), Agent: Agent, Name: "tools/result", Tool: "mcp__texts__read_messages", Detail: d}); err != nil {
 		t.Fatal(err)
 	}
 	o := g.Check(policy.Interactive, send("Bob", "hi"))

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent"
+	"github.com/airlock-dev/airlock/internal/vocab"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/policy"
@@ -32,7 +32,7 @@ func BenchmarkSinkCheckOnAJournal(b *testing.B) {
 		b.Fatal(err)
 	}
 	d, _ := json.Marshal(Detail{Server: "texts", Tool: "read_messages", Class: "source", Phase: "result"})
-	if _, err := j.Record(&agent.Event{Time: time.Now(), Agent: Agent, Name: "tools/result", Tool: "mcp__texts__read_messages", Detail: d}); err != nil {
+	if _, err := j.Record(&vocab.Event{Time: time.Now(), Agent: Agent, Name: "tools/result", Tool: "mcp__texts__read_messages", Detail: d}); err != nil {
 		b.Fatal(err)
 	}
 	g := &Guard{Policy: benchPolicy(b, 0, ""), History: Journal{J: j}}

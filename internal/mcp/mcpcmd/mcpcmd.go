@@ -24,7 +24,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/clierror"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
@@ -33,6 +32,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/mcp/proxied"
 	"github.com/airlock-dev/airlock/internal/mcp/proxy"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Exit statuses, as airlock's.
@@ -373,7 +373,7 @@ func build(e Env, config, given, cmd string) (*proxy.Proxy, *policy.Policy, int,
 	if err != nil {
 		return nil, nil, fail(e.Stderr, fmt.Errorf("the journal: %w (airlock records every MCP call and does not run without it)", err)), false
 	}
-	var rec agent.Recorder = j
+	var rec vocab.Recorder = j
 	return proxy.New(proxy.Options{
 		Server:   given,
 		Fallback: fallbackName(cmd),

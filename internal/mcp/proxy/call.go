@@ -15,7 +15,6 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
@@ -23,6 +22,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
 	display "github.com/airlock-dev/airlock/internal/render"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // confirmKey is the key of airlock's confirmation among a call's input
@@ -303,7 +303,7 @@ func (p *Proxy) answer(req *sdk.CallToolRequest, digest string) (string, error) 
 // held tells the agent that the call waits in airlock's queue for a
 // human and to go on with other work. Without a queue (r has no queue id)
 // no human can confirm it, and it is refused.
-func (p *Proxy) held(req *sdk.CallToolRequest, o *guard.Outcome, r agent.Receipt, why string) *sdk.CallToolResult {
+func (p *Proxy) held(req *sdk.CallToolRequest, o *guard.Outcome, r vocab.Receipt, why string) *sdk.CallToolResult {
 	reason := o.Verdict.Message
 	if r.QueueID == "" {
 		o.Verdict.Decision = policy.Deny
@@ -352,7 +352,7 @@ func (p *Proxy) forward(ctx context.Context, req *sdk.CallToolRequest, o *guard.
 	d := guard.Detail{Server: p.name, Tool: req.Params.Name, Class: o.Class.String(), Phase: "result", Decision: "allow",
 		Untrusted: untrusted, Writers: writers}
 	b, _ := json.Marshal(d)
-	ev := &agent.Event{Time: time.Now(), Agent: guard.Agent, Name: "tools/result", Session: sessionID(req), Cwd: p.o.Cwd,
+	ev := &vocab.Event{Time: time.Now(), Agent: guard.Agent, Name: "tools/result", Session: sessionID(req), Cwd: p.o.Cwd,
 		Tool: policy.ToolName(p.name, req.Params.Name), Detail: b}
 	if _, err := p.o.Recorder.Record(ev); err != nil {
 		// The quarantine depends on this record: without it the content

@@ -14,10 +14,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // JSON-RPC error codes the proxy answers with. Both are in the range
@@ -132,7 +132,7 @@ func (p *Proxy) journalFailure(method, session, tool, class, reason string) {
 	if tool == "" {
 		name = ""
 	}
-	ev := &agent.Event{Time: time.Now(), Agent: guard.Agent, Name: "tools/result", Session: session, Cwd: p.o.Cwd, Tool: name, Note: method + " failed", Detail: b}
+	ev := &vocab.Event{Time: time.Now(), Agent: guard.Agent, Name: "tools/result", Session: session, Cwd: p.o.Cwd, Tool: name, Note: method + " failed", Detail: b}
 	if method != "tools/call" {
 		ev.Name = method
 	}

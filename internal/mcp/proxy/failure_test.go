@@ -14,8 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // upstreamRig is a proxy in front of a server the test builds, with every
@@ -23,14 +23,14 @@ import (
 type upstreamRig struct {
 	proxy *Proxy
 	mem   *guard.Memory
-	rec   agent.Recorder
+	rec   vocab.Recorder
 	log   *syncBuffer
 	ctx   context.Context
 }
 
 // newUpstreamRig connects a proxy (recording to rec, or a fresh Memory)
 // to up over in-memory transports.
-func newUpstreamRig(t *testing.T, up *sdk.Server, rec agent.Recorder) *upstreamRig {
+func newUpstreamRig(t *testing.T, up *sdk.Server, rec vocab.Recorder) *upstreamRig {
 	t.Helper()
 	mem := &guard.Memory{}
 	if rec == nil {
@@ -206,7 +206,7 @@ type panicRecorder struct {
 	mem    *guard.Memory
 }
 
-func (p *panicRecorder) Record(ev *agent.Event) (agent.Receipt, error) {
+func (p *panicRecorder) Record(ev *vocab.Event) (vocab.Receipt, error) {
 	p.mu.Lock()
 	if p.panics > 0 {
 		p.panics--

@@ -31,12 +31,12 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/airlock-dev/airlock/internal/agent"
 	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/pin"
 	"github.com/airlock-dev/airlock/internal/mcp/sanitize"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // Options configure a proxy.
@@ -53,7 +53,7 @@ type Options struct {
 	Guard *guard.Guard
 	// Recorder keeps every decision (the journal). A held call needs a
 	// recorder that hands out queue ids; without one it is refused.
-	Recorder agent.Recorder
+	Recorder vocab.Recorder
 	// Pins is the pin store; nil pins nothing (tests of other parts).
 	Pins *pin.Store
 	// Log receives messages for the human (standard error).
@@ -115,7 +115,7 @@ func New(o Options) *Proxy {
 		o.Log = io.Discard
 	}
 	if o.Recorder == nil {
-		o.Recorder = agent.Discard{}
+		o.Recorder = vocab.Discard{}
 	}
 	secret := make([]byte, 32)
 	_, _ = rand.Read(secret)
@@ -453,7 +453,7 @@ func (p *Proxy) alarm(tool string, st pin.Status) {
 	fmt.Fprintf(p.o.Log, "airlock: %s\n", msg)
 	v := policy.Verdict{Decision: policy.Deny, Rule: "mcp.pin", Message: msg}
 	d, _ := json.Marshal(guard.Detail{Server: p.name, Tool: tool, Phase: "pin", Decision: "deny", Rule: "mcp.pin", Reason: msg, Pin: st.String()})
-	if _, err := p.o.Recorder.Record(&agent.Event{Time: time.Now(), Agent: guard.Agent, Name: "tools/pin", Tool: policy.ToolName(p.name, tool), Cwd: p.o.Cwd, Verdict: &v, Detail: d}); err != nil {
+	if _, err := p.o.Recorder.Record(&vocab.Event{Time: time.Now(), Agent: guard.Agent, Name: "tools/pin", Tool: policy.ToolName(p.name, tool), Cwd: p.o.Cwd, Verdict: v.Record(), Detail: d}); err != nil {
 		fmt.Fprintf(p.o.Log, "airlock: mcp %s: recording: %v\n", p.name, err)
 	}
 }

@@ -268,6 +268,17 @@ func run(rounds int, ns []int, burst int, withService bool) error {
 	if withService {
 		paths = append(paths, cases[6])
 	}
+	// The same burst of the floor program, which reads the event and
+	// prints a fixed reply: what n process start-ups alone cost on this
+	// machine, the bound no process-per-call hook can beat.
+	{
+		walls, err := sizes[0].burst(filepath.Join(bin, "floor"), nil, filepath.Join(root, cases[1].stdin), burst)
+		if err != nil {
+			return fmt.Errorf("burst, floor: %v", err)
+		}
+		p := func(q float64) string { return ms(walls[max(int(q*float64(len(walls)))-1, 0)]) }
+		fmt.Printf("| floor program (decides nothing, journals nothing) | - | %s | %s | %s | the machine's bound |\n", p(0.5), p(0.99), ms(walls[len(walls)-1]))
+	}
 	for _, s := range sizes {
 		for _, c := range paths {
 			walls, err := s.burst(c.binary(bin), c.args, c.input(root), burst)

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/vocab"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // BenchmarkSinkCheckOnAJournal is the MCP sink check in process (rate,

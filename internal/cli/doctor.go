@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -75,6 +76,11 @@ type doctorScope struct {
 	Form string `json:"hook_form,omitempty"`
 	// Missing is a program a hook line runs that does not exist.
 	Missing string `json:"missing_binary,omitempty"`
+	// Untrusted is the client beside airlock that a hook line runs
+	// although it fails the client's checks (hookline.Client), and
+	// UntrustedWhy says which check.
+	Untrusted    string `json:"untrusted_client,omitempty"`
+	UntrustedWhy string `json:"untrusted_client_why,omitempty"`
 }
 
 type doctorPolicy struct {
@@ -111,6 +117,8 @@ func runDoctor(e *env) int {
 		switch {
 		case d.Missing != "":
 			out.Problems = append(out.Problems, fmt.Sprintf("the %s hooks run %s, which does not exist: every tool call fails (airlock install claude-code --%s)", d.Scope, d.Missing, d.Scope))
+		case d.Guarding && !d.RunsThis && d.Untrusted != "":
+			out.Problems = append(out.Problems, fmt.Sprintf("the %s hooks run the client %s, which airlock does not trust: %s (airlock install claude-code --%s --no-hookd, or reinstall airlock-hook beside airlock: CGO_ENABLED=0 go install ./cmd/...)", d.Scope, d.Untrusted, d.UntrustedWhy, d.Scope))
 		case d.Guarding && !d.RunsThis:
 			out.Problems = append(out.Problems, fmt.Sprintf("the %s hooks run another binary than %s", d.Scope, exe))
 		}
@@ -202,6 +210,26 @@ func doctorHooks(e *env, s claudecode.Scope, exe, client string) doctorScope {
 		d.RunsThis = d.RunsThis && own
 		if d.Form == "" {
 			d.Form = lineForm(c, claudecode.Name)
+		}
+	}
+	if !d.RunsThis {
+		// A line that runs the client beside airlock, which the client's
+		// checks refuse (a link, world-writable, another owner): name the
+		// check instead of calling it another binary.
+		beside := filepath.Join(filepath.Dir(exe), hookline.ClientName)
+		if _, err := hookline.Client(exe); err != nil {
+			for _, c := range cmds {
+				if c == claudecode.HookCommand(beside, "PreToolUse") {
+					d.Untrusted = beside
+					var ce *hookline.ClientError
+					if errors.As(err, &ce) {
+						d.UntrustedWhy = ce.Why
+					} else {
+						d.UntrustedWhy = err.Error()
+					}
+					break
+				}
+			}
 		}
 	}
 	for _, list := range events {

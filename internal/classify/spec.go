@@ -49,7 +49,8 @@ func specFor(name string) *Spec {
 	return index[name]
 }
 
-// Specs returns every registered spec, for documentation and tests.
+// Specs returns every spec, in the order of the table (specTable), for
+// documentation, the prompt's examples, the scanner and tests.
 func Specs() []*Spec {
 	specFor("")
 	return specs

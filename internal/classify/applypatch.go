@@ -11,17 +11,16 @@ import "github.com/airlock-dev/airlock/internal/shell"
 // whatever feeds it: the agent is told to send the patch as its
 // apply_patch tool, whose files airlock reads.
 
-func init() {
-	register(&Spec{
-		Programs: []string{"apply_patch", "applypatch"},
-		Classify: classifyApplyPatch,
-		Examples: []Example{
-			{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: notes.txt\n+hi\n*** End Patch\nEOF", "local+opaque"},
-			{"cd sub && applypatch \"*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\"", "local+opaque"},
-			{"apply_patch < change.patch", "local+opaque"},
-			{"echo apply_patch", "local"},
-		},
-	})
+// applyPatchSpec rates the agents' patch tools.
+var applyPatchSpec = &Spec{
+	Programs: []string{"apply_patch", "applypatch"},
+	Classify: classifyApplyPatch,
+	Examples: []Example{
+		{"apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: notes.txt\n+hi\n*** End Patch\nEOF", "local+opaque"},
+		{"cd sub && applypatch \"*** Begin Patch\n*** Delete File: a.txt\n*** End Patch\"", "local+opaque"},
+		{"apply_patch < change.patch", "local+opaque"},
+		{"echo apply_patch", "local"},
+	},
 }
 
 // classifyApplyPatch refuses to guess what a patch in shell text writes.

@@ -16,14 +16,6 @@ import (
 // external, from a bucket is a network read. Verbs come from deployVerbs
 // (deploy.go); a command whose verb is unknown is taken as a read.
 
-func init() {
-	register(awsSpec)
-	register(gcloudSpec)
-	register(azSpec)
-	register(gsutilSpec)
-	register(cloudMiscSpec)
-}
-
 // cloudVerbOf rates a command word, seeing through batch- and bulk-
 // prefixes (batch-delete-item, bulk-upload).
 func cloudVerbOf(w string) deployKind {

@@ -13,10 +13,6 @@ import (
 // inspecting is local. Commands run inside a container with exec or run
 // are classified too, since they act on the container's data.
 
-func init() {
-	register(containerSpec)
-}
-
 // containerGlobal lists the options before the subcommand that take a
 // value, for docker, podman and nerdctl together.
 var containerGlobal = argv.Spec{

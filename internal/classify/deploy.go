@@ -605,17 +605,6 @@ var deployTools = sync.OnceValue(func() map[string]*deployTool {
 	}
 })
 
-func init() {
-	register(deploySaaSSpec)
-	register(deployStackSpec)
-	register(kubectlSpec)
-	register(helmSpec)
-	register(terraformSpec)
-	register(pulumiSpec)
-	register(ansibleSpec)
-	register(ansibleAdhocSpec)
-}
-
 // classifyDeployTool rates a table-driven deploy tool.
 func classifyDeployTool(c *Classifier, inv *shell.Invocation) Effect {
 	return deployTools()[inv.Name()].classify(c, inv)

@@ -5,5 +5,8 @@
 //
 // Knowledge of programs lives in Specs: one per program family, each with
 // the examples it must classify as stated. A test runs every example, so a
-// spec cannot drift from what it claims.
+// spec cannot drift from what it claims. Every spec is listed in one
+// explicit table, specTable in specs.go, in a fixed order; a file defines
+// its specs and registers nothing, and TestSpecTableComplete fails when a
+// file defines a spec the table leaves out.
 package classify

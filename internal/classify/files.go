@@ -15,13 +15,6 @@ import (
 // -R on /), and the system-wide switches nearby (crontab, systemctl,
 // shutdown, firewalls).
 
-func init() {
-	register(filesSpec)
-	register(filesDiskSpec)
-	register(filesPermSpec)
-	register(filesAdminSpec)
-}
-
 // filesSpec rates programs that delete or overwrite files.
 var filesSpec = &Spec{
 	Programs: []string{"rm", "srm", "unlink", "find", "dd", "shred", "truncate", "mv", "tar", "gtar", "bsdtar", "cp", "sed", "gsed"},

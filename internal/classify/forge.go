@@ -194,11 +194,6 @@ var glabCLI = sync.OnceValue(func() *forgeCLI {
 	}
 })
 
-func init() {
-	register(ghSpec)
-	register(glabSpec)
-}
-
 // ghExtension is the gh extension group.
 func ghExtension() forgeGroup {
 	return forgeGroup{"a gh extension", forgeWith(forgeWith(forgeWith(forgeVerbs("list ls search browse", "", ""),

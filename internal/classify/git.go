@@ -55,32 +55,50 @@ var gitSub = map[string]Effect{
 	"prune": local("git.prune", "git prune deletes unreachable objects").destroys(),
 }
 
-// gitSubFunc rates subcommands whose effect depends on their arguments.
-var gitSubFunc map[string]func(args []string) Effect
-
-func init() {
-	gitSubFunc = map[string]func([]string) Effect{
-		"push":          gitPush,
-		"reset":         gitReset,
-		"clean":         gitClean,
-		"checkout":      gitCheckout,
-		"switch":        gitSwitch,
-		"tag":           gitTag,
-		"restore":       gitRestore,
-		"stash":         gitStash,
-		"branch":        gitBranch,
-		"config":        gitConfig,
-		"remote":        gitRemote,
-		"reflog":        gitReflog,
-		"gc":            gitGC,
-		"update-ref":    gitUpdateRef,
-		"worktree":      gitWorktree,
-		"filter-branch": gitFilter,
-		"filter-repo":   gitFilter,
-		"subtree":       gitSubtree,
-		"lfs":           gitLFS,
+// gitSubFunc returns the rater of a subcommand whose effect depends on
+// its arguments, or nil. It is a switch rather than a map so that it
+// costs nothing at start-up and needs no init function (the raters reach
+// back to this table, which a map variable could not express without one).
+func gitSubFunc(sub string) func(args []string) Effect {
+	switch sub {
+	case "push":
+		return gitPush
+	case "reset":
+		return gitReset
+	case "clean":
+		return gitClean
+	case "checkout":
+		return gitCheckout
+	case "switch":
+		return gitSwitch
+	case "tag":
+		return gitTag
+	case "restore":
+		return gitRestore
+	case "stash":
+		return gitStash
+	case "branch":
+		return gitBranch
+	case "config":
+		return gitConfig
+	case "remote":
+		return gitRemote
+	case "reflog":
+		return gitReflog
+	case "gc":
+		return gitGC
+	case "update-ref":
+		return gitUpdateRef
+	case "worktree":
+		return gitWorktree
+	case "filter-branch", "filter-repo":
+		return gitFilter
+	case "subtree":
+		return gitSubtree
+	case "lfs":
+		return gitLFS
 	}
-	register(gitSpec)
+	return nil
 }
 
 var gitSpec = &Spec{
@@ -210,7 +228,7 @@ func classifyGitArgs(inv *shell.Invocation) Effect {
 	if hasAny(args, "--help", "-h") || strings.HasPrefix(sub, "-") {
 		return nothing // help, or "git -- --help"
 	}
-	if f := gitSubFunc[sub]; f != nil {
+	if f := gitSubFunc(sub); f != nil {
 		return f(args)
 	}
 	if e, ok := gitSub[sub]; ok {

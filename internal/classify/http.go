@@ -15,16 +15,6 @@ import (
 // that carries a body or a write method is external; a plain fetch only reads
 // from the network.
 
-func init() {
-	register(curlSpec)
-	register(wgetSpec)
-	register(httpieSpec)
-	register(netcatSpec)
-	register(telnetSpec)
-	register(opensslSpec)
-	register(lookupSpec)
-}
-
 // httpReadMethod reports whether an HTTP method only reads. Any other verb,
 // including ones airlock has never heard of, may change the server's state.
 func httpReadMethod(m string) bool { return interp.ReadMethod(m) }

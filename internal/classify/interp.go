@@ -76,15 +76,3 @@ func (c *Classifier) interpShellShaped(who, src string) Effect {
 	out.Add(e)
 	return out
 }
-
-func init() {
-	register(interpPythonSpec)
-	register(interpNodeSpec)
-	register(interpDenoSpec)
-	register(interpRubySpec)
-	register(interpPerlSpec)
-	register(interpPHPSpec)
-	register(interpLuaSpec)
-	register(interpRSpec)
-	register(interpOsascriptSpec)
-}

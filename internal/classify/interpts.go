@@ -6,7 +6,7 @@ import "github.com/airlock-dev/airlock/internal/shell"
 // -e/-p code is JavaScript with types, and its process and network calls
 // are read the same way. It lives apart from interp.go so the interpreter
 // table keeps one owner.
-var interpTSSpec = register(&Spec{
+var interpTSSpec = &Spec{
 	Programs: []string{"ts-node", "tsx", "ts-node-esm"},
 	Classify: func(c *Classifier, inv *shell.Invocation) Effect {
 		return interpNodeSpec.Classify(c, inv)
@@ -17,4 +17,4 @@ var interpTSSpec = register(&Spec{
 		{`ts-node -e "console.log(1 + 1)"`, "local"},
 		{"tsx --version", "local"},
 	},
-})
+}

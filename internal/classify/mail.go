@@ -10,13 +10,6 @@ import (
 // This file rates mail programs: sending a message is external; reading a
 // local mailbox, querying the queue or printing the version is local.
 
-func init() {
-	register(mailSpec)
-	register(sendmailSpec)
-	register(muttSpec)
-	register(swaksSpec)
-}
-
 // mailRecipients renders recipients for a message.
 func mailRecipients(rs []string) string {
 	if len(rs) == 0 {

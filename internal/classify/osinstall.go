@@ -21,8 +21,6 @@ var osInstallVerbs = map[string]map[string]bool{
 	"nix-env":  {"-i": true, "-iA": true, "--install": true, "-e": true, "--uninstall": true, "-u": true},
 }
 
-func init() { register(osInstallSpec) }
-
 var osInstallSpec = &Spec{
 	Programs: []string{"dnf", "yum", "microdnf", "apk", "pacman", "zypper", "snap", "flatpak", "pipx", "port", "nix-env"},
 	Classify: classifyOSInstall,

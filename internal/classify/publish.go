@@ -15,27 +15,6 @@ import (
 // network; builds and tests stay local. Package runners (npx, pnpm dlx,
 // uv run, bundle exec) are rated by the command they run.
 
-func init() {
-	register(npmSpec)
-	register(pnpmSpec)
-	register(yarnSpec)
-	register(bunSpec)
-	register(pipSpec)
-	register(uvSpec)
-	register(poetrySpec)
-	register(goSpec)
-	register(cargoSpec)
-	register(gemSpec)
-	register(bundleSpec)
-	register(composerSpec)
-	register(aptSpec)
-	register(brewSpec)
-	register(pyPublishSpec)
-	register(mvnSpec)
-	register(gradleSpec)
-	register(dotnetSpec)
-}
-
 // publishCommand finds a tool's subcommand: the first operand once the
 // options that take a value are known. at is its index in inv.Args, or -1.
 func publishCommand(inv *shell.Invocation, spec argv.Spec) (cmd string, at int, p argv.Parsed) {

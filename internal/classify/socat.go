@@ -12,10 +12,6 @@ import (
 // "OPEN:~/.claude/settings.json,creat". Every address is sorted into one of
 // a closed set of kinds; an address type airlock does not know is opaque.
 
-func init() {
-	register(socatSpec)
-}
-
 var socatSpec = &Spec{
 	Programs: []string{"socat"},
 	Classify: classifySocat,

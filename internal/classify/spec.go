@@ -25,32 +25,17 @@ type Example struct {
 	Label   string
 }
 
-// specs lists every spec; each family adds its own in an init function of
-// its file.
-var specs []*Spec
-
-func register(s *Spec) *Spec {
-	specs = append(specs, s)
-	return s
-}
-
-// deferred are registrations that build tables (maps, option lists) and
-// so cost allocation: they run on the first use of the spec table rather
-// than at every start of the binary, since an allowed hook call may never
-// need them.
-var deferred []func()
-
 var (
 	indexOnce sync.Once
-	index     map[string]*Spec
+	// specs and index are built from the table (specs.go) on first use.
+	specs []*Spec
+	index map[string]*Spec
 )
 
 // specFor returns the spec that rates the named program, or nil.
 func specFor(name string) *Spec {
 	indexOnce.Do(func() {
-		for _, f := range deferred {
-			f()
-		}
+		specs = buildSpecs()
 		index = make(map[string]*Spec, 4*len(specs))
 		for _, s := range specs {
 			for _, p := range s.Programs {
@@ -64,7 +49,8 @@ func specFor(name string) *Spec {
 	return index[name]
 }
 
-// Specs returns every registered spec, for documentation and tests.
+// Specs returns every spec, in the order of the table (specTable), for
+// documentation, the prompt's examples, the scanner and tests.
 func Specs() []*Spec {
 	specFor("")
 	return specs

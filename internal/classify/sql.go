@@ -13,12 +13,6 @@ import (
 // TRUNCATE, DELETE or UPDATE without WHERE) is destructive, and a write to
 // a database on another host is external.
 
-func init() {
-	register(sqlSpec)
-	register(sqlRedisSpec)
-	register(sqlMongoSpec)
-}
-
 // sqlDialect says how a client's SQL is lexed.
 type sqlDialect struct {
 	hash   bool // '#' starts a comment and backslash escapes in strings (MySQL)

@@ -11,29 +11,25 @@ import (
 // sqlcmd (SQL Server) and usql (any database by URL). A server that is
 // not this machine makes writes external, as for psql -h.
 
-func init() { deferred = append(deferred, registerSQLRemote) }
-
-// registerSQLRemote registers its specs on first use (see deferred).
-func registerSQLRemote() {
-	register(&Spec{
-		Programs: []string{"sqlcmd", "mssql-cli", "usql"},
-		Classify: func(c *Classifier, inv *shell.Invocation) Effect {
-			if inv.Name() == "usql" {
-				return sqlUsql(c, inv)
-			}
-			return sqlSqlcmd(c, inv)
-		},
-		Examples: []Example{
-			{`sqlcmd -S prod.example.com -Q "UPDATE t SET x=1 WHERE id=2"`, "external"},
-			{`sqlcmd -S prod.example.com -Q "DROP TABLE t"`, "external+destructive"},
-			{`sqlcmd -S prod.example.com -Q "SELECT 1"`, "local+netread"},
-			{`sqlcmd -S localhost -Q "UPDATE t SET x=1 WHERE id=1"`, "shared"},
-			{`sqlcmd -S tcp:db.example.com,1433 -d app`, "external"},
-			{`sqlcmd -Q "SELECT 1"`, "local"},
-			{`usql pg://db.example.com/app -c 'UPDATE t SET x=1 WHERE id=2'`, "external"},
-			{`usql sqlite:app.db -c 'SELECT 1'`, "local"},
-		},
-	})
+// sqlRemoteSpec rates the SQL Server clients and usql.
+var sqlRemoteSpec = &Spec{
+	Programs: []string{"sqlcmd", "mssql-cli", "usql"},
+	Classify: func(c *Classifier, inv *shell.Invocation) Effect {
+		if inv.Name() == "usql" {
+			return sqlUsql(c, inv)
+		}
+		return sqlSqlcmd(c, inv)
+	},
+	Examples: []Example{
+		{`sqlcmd -S prod.example.com -Q "UPDATE t SET x=1 WHERE id=2"`, "external"},
+		{`sqlcmd -S prod.example.com -Q "DROP TABLE t"`, "external+destructive"},
+		{`sqlcmd -S prod.example.com -Q "SELECT 1"`, "local+netread"},
+		{`sqlcmd -S localhost -Q "UPDATE t SET x=1 WHERE id=1"`, "shared"},
+		{`sqlcmd -S tcp:db.example.com,1433 -d app`, "external"},
+		{`sqlcmd -Q "SELECT 1"`, "local"},
+		{`usql pg://db.example.com/app -c 'UPDATE t SET x=1 WHERE id=2'`, "external"},
+		{`usql sqlite:app.db -c 'SELECT 1'`, "local"},
+	},
 }
 
 var sqlcmdArgs = argv.Spec{Short: "SdUPQqiovHlAatsWhrRwcLbexKyYzZMfkNFEIXGu", Long: []string{"--server", "--database", "--query"}}

@@ -12,10 +12,6 @@ import (
 // services, preferences and keychains, and volume managers. Changing them
 // is shared state; deleting volumes, pools or snapshots loses data.
 
-func init() {
-	register(systemSpec)
-}
-
 // systemSpec rates OS administration programs.
 var systemSpec = &Spec{
 	Programs: []string{

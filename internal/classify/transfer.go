@@ -12,18 +12,6 @@ import (
 // to another host, or running anything there, is external; fetching files
 // from one only reads from the network.
 
-func init() {
-	register(sshSpec)
-	register(scpSpec)
-	register(sftpSpec)
-	register(rsyncSpec)
-	register(rcloneSpec)
-	register(ftpSpec)
-	register(lftpSpec)
-	register(sshfsSpec)
-	register(smbclientSpec)
-}
-
 // transferRemote reports whether a file operand names a path on another
 // host, and which: "host:path", "user@host:path", "[v6addr]:path",
 // "host::module" and URLs with a transfer scheme. A colon after a slash

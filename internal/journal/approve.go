@@ -26,7 +26,7 @@ const MaxApprovalExpiry = 7 * 24 * time.Hour
 // held, so two parallel retries cannot both use one approval. It reads
 // the queue's postings and only the lines of approved items.
 func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
-	states, _, err := w.queueState(now)
+	states, err := w.queueStates(now)
 	if err != nil {
 		return "", err
 	}
@@ -53,11 +53,10 @@ func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
 
 // approvalByID is the approval of item id when it is there to use.
 func (w *writer) approvalByID(id string, now time.Time) (string, error) {
-	_, byID, err := w.queueState(now)
+	q, err := w.queueItem(id, now)
 	if err != nil {
 		return "", err
 	}
-	q := byID[id]
 	if q == nil || q.status != Approved {
 		return "", nil
 	}
@@ -98,11 +97,10 @@ func (w *writer) authentic(r *lineReader, p *posting, heldHash string) (bool, er
 
 // heldHash is the hash of item id's held line, for a human act about it.
 func (w *writer) heldHash(id string) (string, error) {
-	_, byID, err := w.queueState(w.j.now())
+	q, err := w.queueItem(id, w.j.now())
 	if err != nil {
 		return "", err
 	}
-	q := byID[id]
 	if q == nil {
 		return "", fmt.Errorf("%w: %q", ErrNotFound, id)
 	}

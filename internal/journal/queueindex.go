@@ -18,19 +18,21 @@ type qstate struct {
 	used    *posting // the retry that used the approval
 }
 
-// queueState projects the queue's postings into items, oldest first,
-// with their status at now, and indexes them by id for the callers that
-// look one up by its text.
-func (w *writer) queueState(now time.Time) ([]*qstate, map[string]*qstate, error) {
+// queueItem is the item whose id is exactly id, with its status at now,
+// or nil. It scans the projection (items are unique by id there) rather
+// than building a map by id for one lookup: it runs under the lock when
+// a claim names its approval (an MCP retry) and for a human's act.
+func (w *writer) queueItem(id string, now time.Time) (*qstate, error) {
 	items, err := w.queueStates(now)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	byID := make(map[string]*qstate, len(items))
 	for _, q := range items {
-		byID[q.id] = q
+		if q.id == id {
+			return q, nil
+		}
 	}
-	return items, byID, nil
+	return nil, nil
 }
 
 // queueStates projects the queue's postings into items, oldest first,

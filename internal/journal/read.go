@@ -145,11 +145,11 @@ func (j *Journal) Entries() ([]*Entry, error) {
 	return out, err
 }
 
-// EachContaining is Each over the lines that contain at least one of
-// needles as bytes (see Field): a projection that needs few lines of a
+// eachContaining is Each over the lines that contain at least one of
+// needles as bytes (see field): a projection that needs few lines of a
 // long journal decodes only those. It is a prefilter: fn still checks the
 // fields it relies on.
-func (j *Journal) EachContaining(needles [][]byte, fn func(e *Entry) error) error {
+func (j *Journal) eachContaining(needles [][]byte, fn func(e *Entry) error) error {
 	return j.eachWhere(func(line []byte) bool {
 		for _, n := range needles {
 			if bytes.Contains(line, n) {
@@ -159,10 +159,6 @@ func (j *Journal) EachContaining(needles [][]byte, fn func(e *Entry) error) erro
 		return false
 	}, fn)
 }
-
-// Field is the bytes a string field has in a journal line,
-// `"name":"value"`, for EachContaining.
-func Field(name, value string) []byte { return field(name, value) }
 
 // field is the bytes a string field has in a journal line, `"name":"value"`,
 // encoded as marshalLine encodes it, for matching lines without decoding

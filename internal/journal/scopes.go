@@ -169,7 +169,7 @@ func (j *Journal) CheckStories(stories []string) error {
 	if !missing {
 		return nil
 	}
-	if err := j.EachContaining(needles, func(e *Entry) error {
+	if err := j.eachContaining(needles, func(e *Entry) error {
 		found[e.Story] = true
 		return nil
 	}); err != nil {
@@ -192,7 +192,7 @@ func sessionLine(line []byte) bool { return bytes.Contains(line, []byte(`"sessio
 // review queue holds only the deferred ones.
 func (j *Journal) Blocked(since time.Time) ([]*Entry, error) {
 	var out []*Entry
-	err := j.EachContaining([][]byte{field("decision", "ask"), field("decision", "defer"), field("decision", "deny")}, func(e *Entry) error {
+	err := j.eachContaining([][]byte{field("decision", "ask"), field("decision", "defer"), field("decision", "deny")}, func(e *Entry) error {
 		if e.Time.Before(since) || e.Event == EventScanFinding {
 			return nil
 		}

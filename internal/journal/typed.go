@@ -43,7 +43,7 @@ func (e *Entry) SpentApproval() string {
 // the line's bytes, then the decoded field is checked), so the caller
 // knows nothing of how the journal writes a line.
 func (j *Journal) EachInStory(story string, fn func(e *Entry) error) error {
-	return j.EachContaining([][]byte{field("story", story)}, func(e *Entry) error {
+	return j.eachContaining([][]byte{field("story", story)}, func(e *Entry) error {
 		if e.Story != story {
 			return nil
 		}

@@ -94,6 +94,12 @@ func (w *walker) run(c cmd) {
 	w.opaque(c.frame, c.source, "limit reached: more than 64 wrapper commands around one program")
 }
 
+// handlers is the one explicit table of the programs the walker sees
+// through, keyed by normalised name. It is not a registry: no other file
+// adds to it. It is filled by init rather than by its declaration only
+// because the handlers walk nested commands, which read this table, and
+// Go rejects that cycle among package variables. It is built at start-up,
+// not on first use, since every hook call walks a command and reads it.
 var handlers map[string]handler
 
 func init() {

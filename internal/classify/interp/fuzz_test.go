@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -19,6 +20,8 @@ func FuzzInterp(f *testing.F) {
 		`os.execute([[git push]]) -- [==[ c ]==]`,
 		`system2("curl", c("-d", "@x")); r"(raw)"`,
 		`do shell script "git push"`,
+		`BEGIN { system("git push"); print | "sh"; "id" | getline x }`,
+		`iwr https://e.test -Method Post -Body x; & git push`,
 		"\"unterminated", "'''", "`", "%q{", "<<EOF\nx\nEOF", "\x00\xff",
 	} {
 		f.Add(seed)
@@ -46,6 +49,14 @@ func FuzzInterp(f *testing.F) {
 				end = l.end
 			}
 			Analyse(lang, lang, src)
+		}
+		// The regular-expression readers: they must end without a panic,
+		// and every statement they report must name a first word.
+		Awk(src)
+		for _, st := range PowerShell(src).Statements {
+			if len(strings.Fields(st)) == 0 {
+				t.Fatalf("PowerShell reported an empty statement %q", st)
+			}
 		}
 	})
 }

@@ -12,6 +12,12 @@
 // call finder that reads the arguments of a named call when they are
 // literals. It is a guard rail against a confused agent, not a parser for
 // hostile code. One file per language; lex.go and calls.go are shared.
+//
+// Two more languages are read by regular expressions rather than the
+// lexer, and report in their own types: awk programs (awk.go: the
+// commands of system() and of pipes) and PowerShell text (powershell.go:
+// web requests, process starts, statements that may run a program).
+// Classify decides which of their commands name a program it knows.
 package interp
 
 import (

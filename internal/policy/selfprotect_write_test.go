@@ -1,0 +1,76 @@
+package policy
+
+import "testing"
+
+// TestSelfProtectionWriteOptions holds the writes that readers make
+// through an option (yq -i, less -o, file -C), every getopt_long
+// abbreviation of those options (sort --outp=), and the output prefixes
+// of split and csplit. Each line was allowed before (third review).
+func TestSelfProtectionWriteOptions(t *testing.T) {
+	f := newFixture(t)
+	f.projectFile("mode: interactive\n")
+	p := f.load()
+	home := f.env["HOME"]
+	proj := f.path("proj")
+	cfg := home + "/.config/airlock/policy.yaml"
+	claude := home + "/.claude/settings.json"
+	hookBin := "/opt/airlock/bin/airlock"
+	sh := func(cmd string) Action { return Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: proj} }
+
+	denied := []string{
+		// F4: yq edits in place.
+		"yq -i '.a=1' " + cfg,
+		"yq -i '.hooks={}' " + claude,
+		"yq e -i '.a=1' " + cfg,
+		"yq --inplace '.a=1' " + cfg,
+		"yq --inpl '.a=1' " + cfg,
+		"yq --inplace=true '.a=1' " + cfg,
+		"yq -i -o json '.a=1' " + claude,
+		"yq -Pi '.a=1' " + claude,
+		"cat f | yq -i '.a=1' " + cfg,
+		"yq -i '.a=1' .airlock/policy.yaml",
+		"yq --in-place -y '.a=1' " + cfg,
+		// F5: getopt_long abbreviations of --output.
+		"sort --outp=" + hookBin + " f",
+		"sort --outp=" + claude + " f",
+		"sort --o=" + claude + " f",
+		"sort --ou=" + claude + " f",
+		"sort --out " + claude + " f",
+		"sort -uo " + claude + " f",
+		"sort -o" + claude + " f",
+		// F10: less writes its log file.
+		"less -o " + cfg + " f",
+		"less -O " + claude + " f",
+		"less --log-file=" + claude + " f",
+		"less --log " + claude + " f",
+		// file -C writes NAME.mgc beside the magic file.
+		"file -C -m " + cfg,
+	}
+	for _, cmd := range denied {
+		t.Run("deny/"+cmd, func(t *testing.T) {
+			v := p.DecideIn(Unattended, sh(cmd))
+			if v.Decision != Deny || v.Rule != RuleProtectedPath {
+				t.Errorf("got %s by %s (%v), want deny by %s", v.Decision, v.Rule, v.Reasons, RuleProtectedPath)
+			}
+		})
+	}
+
+	allowed := []string{
+		"yq '.a' " + cfg,
+		"yq -o json '.a' " + claude,
+		"yq --indent 2 '.a' " + cfg,
+		"sort -k1,1 " + cfg,
+		"sort -t o " + cfg,
+		"less " + cfg,
+		"less -p output " + cfg,
+		"file " + cfg,
+	}
+	for _, cmd := range allowed {
+		t.Run("allow/"+cmd, func(t *testing.T) {
+			v := p.DecideIn(Unattended, sh(cmd))
+			if v.Decision == Deny || v.Rule == RuleProtectedPath || v.Rule == RuleAirlockCommand {
+				t.Errorf("got %s by %s (%v), want it not held by self-protection", v.Decision, v.Rule, v.Reasons)
+			}
+		})
+	}
+}

@@ -522,6 +522,11 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			}
 		}
 	}
+	if op, ok := classify.OutputPrefixes(inv.Args); ok {
+		if ref := c.outputPrefix(inv, op); ref != nil {
+			return ref
+		}
+	}
 	if classify.RunsCode(name) {
 		text := inv.Source + "\n" + strings.Join(inv.Args[1:], "\n")
 		if inv.StdinKnown {

@@ -45,6 +45,18 @@ func TestSelfProtectionWriteOptions(t *testing.T) {
 		"less --log " + claude + " f",
 		// file -C writes NAME.mgc beside the magic file.
 		"file -C -m " + cfg,
+		// F6: split and csplit write PREFIX+suffix.
+		"split -l1 -a1 f " + hookBin + "-hoo",
+		"split -l1 -a1 f /opt/airlock/bin/airloc",
+		"csplit -f /opt/airlock/bin/airloc -b 'k%.0d' f 1",
+		"csplit --pre=/opt/airlock/bin/airloc -b 'k%.0d' f 1",
+		"split -l1 -a1 --additional-suffix=.json f " + home + "/.claude/setting",
+		"split -l1 -a1 --additional-suf=.json f ~/.claude/setting",
+		"split -l1 -a1 f " + home + "/.claude/settings.jso",
+		"split -l1 f .airlock/pol",
+		"split -l1 f " + home + "/.config/airlock/",
+		"csplit -f x -b '/../../.airlock/policy%d.yaml' f 1",
+		"cd /opt/airlock/bin && csplit -f airloc f 1",
 	}
 	for _, cmd := range denied {
 		t.Run("deny/"+cmd, func(t *testing.T) {
@@ -64,6 +76,9 @@ func TestSelfProtectionWriteOptions(t *testing.T) {
 		"less " + cfg,
 		"less -p output " + cfg,
 		"file " + cfg,
+		"split -l100 big.txt",
+		"split -l100 big.txt chunk.",
+		"csplit -f part. big.txt 3",
 	}
 	for _, cmd := range allowed {
 		t.Run("allow/"+cmd, func(t *testing.T) {

@@ -89,3 +89,41 @@ func TestSelfProtectionWriteOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestSelfProtectionFollowedScripts holds a script whose lines change
+// airlock's files or an agent's hook settings, however it is run: the
+// lines classify follows are checked as if typed inline.
+func TestSelfProtectionFollowedScripts(t *testing.T) {
+	f := newFixture(t)
+	f.projectFile("mode: interactive\n")
+	home := f.env["HOME"]
+	f.write("proj/x.sh", "echo {} > ~/.claude/settings.json\n")
+	f.write("proj/y.sh", "#!/bin/sh\nyq -i .a=1 "+home+"/.config/airlock/policy.yaml\n")
+	f.write("proj/z.sh", "cp f ~/.config/airlock/policy.yaml\n")
+	f.write("proj/outer.sh", "echo start\nbash ./inner.sh\n")
+	f.write("proj/inner.sh", "sort --outp=/opt/airlock/bin/airlock f\n")
+	f.write("proj/ok.sh", "echo x > out.txt\ncat ~/.config/airlock/policy.yaml\n")
+	p := f.load()
+	proj := f.path("proj")
+	sh := func(cmd string) Action { return Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: proj} }
+
+	for _, cmd := range []string{
+		"bash ./x.sh", "sh x.sh", "./x.sh", "source x.sh", ". x.sh", "bash < x.sh",
+		"bash ./y.sh", "./y.sh", "bash ./z.sh", "bash outer.sh", "echo hi && bash ./z.sh",
+	} {
+		t.Run("deny/"+cmd, func(t *testing.T) {
+			v := p.DecideIn(Unattended, sh(cmd))
+			if v.Decision != Deny || v.Rule != RuleProtectedPath {
+				t.Errorf("got %s by %s (%v), want deny by %s", v.Decision, v.Rule, v.Reasons, RuleProtectedPath)
+			}
+		})
+	}
+	for _, cmd := range []string{"bash ok.sh", "./ok.sh", "bash missing.sh"} {
+		t.Run("allow/"+cmd, func(t *testing.T) {
+			v := p.DecideIn(Unattended, sh(cmd))
+			if v.Decision == Deny || v.Rule == RuleProtectedPath || v.Rule == RuleAirlockCommand {
+				t.Errorf("got %s by %s (%v), want it not held by self-protection", v.Decision, v.Rule, v.Reasons)
+			}
+		})
+	}
+}

@@ -29,3 +29,37 @@ func TestWriteOptionsPrefixes(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionOutputsRateAsWrites rates a file written through an option
+// as a redirection into it would be: a git hook or an agent's hook
+// settings is shared (third review, F4, F9).
+func TestOptionOutputsRateAsWrites(t *testing.T) {
+	shared := []string{
+		"git log -1 --format=%B --output=.git/hooks/pre-commit",
+		"git stash list --output=.git/hooks/pre-commit",
+		"git reflog show --output .git/hooks/post-checkout",
+		"git log --outp=.git/hooks/pre-commit",
+		"git -C sub diff --output=.git/hooks/pre-push",
+		"sort -o ~/.claude/settings.json f",
+		"sort --outp=.git/hooks/pre-commit f",
+		"sort -uo.git/hooks/pre-commit f",
+		"tree -o .git/hooks/pre-commit",
+		"yq -i '.hooks={}' ~/.claude/settings.json",
+		"yq e --inplace '.a=1' .gemini/settings.json",
+		"less -o .git/hooks/pre-push f",
+		"less --log-file=.claude/settings.json f",
+	}
+	for _, cmd := range shared {
+		if r := Command(cmd); r.Tier < Shared {
+			t.Errorf("%s: tier %s (%v), want at least shared", cmd, r.Tier, r.Reasons)
+		}
+	}
+	for _, cmd := range []string{
+		"git log --output=out.txt", "git log --oneline", "sort -o out.txt f", "yq '.hooks' ~/.claude/settings.json",
+		"less .git/hooks/pre-commit", "yq -i '.a=1' config.yaml",
+	} {
+		if r := Command(cmd); r.Tier >= Shared {
+			t.Errorf("%s: tier %s (%v), want below shared", cmd, r.Tier, r.Reasons)
+		}
+	}
+}

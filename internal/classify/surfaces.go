@@ -442,6 +442,11 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 			e.Add(c.file(r.Target, out, outKnown))
 		}
 	}
+	for _, o := range OptionOutputs(inv.Args) {
+		if kind, _ := surfaceKind(o.Path); kind != "" && !inv.IsDynamic(o.Index) {
+			e.Add(c.file(o.Path, "", false))
+		}
+	}
 	switch inv.Name() {
 	case "tee":
 		p := argv.Spec{}.Parse(inv.Args[1:])

@@ -63,3 +63,11 @@ func OptionOutputs(args []string) []OptionOutput {
 	}
 	return out
 }
+
+// sedInPlace reports whether a sed run edits its files in place: -i in
+// any cluster of short flags before a value flag (-Ei, -ni.bak), or any
+// getopt_long prefix of --in-place (--in-pl, --i=.bak).
+func sedInPlace(args []string) bool {
+	w := writeOpts{short: "i", value: "efl", long: []string{"--in-place"}}
+	return w.writes(args)
+}

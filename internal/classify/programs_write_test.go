@@ -48,6 +48,10 @@ func TestOptionOutputsRateAsWrites(t *testing.T) {
 		"yq e --inplace '.a=1' .gemini/settings.json",
 		"less -o .git/hooks/pre-push f",
 		"less --log-file=.claude/settings.json f",
+		"sed --in-pl s/a/b/ .git/hooks/pre-commit",
+		"sed --i=.bak s/a/b/ .git/hooks/pre-commit",
+		"sed -Ei s/a/b/ .git/hooks/pre-commit",
+		"sed -n -Ei.bak s/a/b/p .claude/settings.json",
 	}
 	for _, cmd := range shared {
 		if r := Command(cmd); r.Tier < Shared {
@@ -57,6 +61,7 @@ func TestOptionOutputsRateAsWrites(t *testing.T) {
 	for _, cmd := range []string{
 		"git log --output=out.txt", "git log --oneline", "sort -o out.txt f", "yq '.hooks' ~/.claude/settings.json",
 		"less .git/hooks/pre-commit", "yq -i '.a=1' config.yaml",
+		"sed -n s/i/x/p .git/hooks/pre-commit", "sed -es/i/x/ .git/hooks/pre-commit", "sed -Ei s/a/b/ notes.txt",
 	} {
 		if r := Command(cmd); r.Tier >= Shared {
 			t.Errorf("%s: tier %s (%v), want below shared", cmd, r.Tier, r.Reasons)

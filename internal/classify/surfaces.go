@@ -486,7 +486,7 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 			}
 		}
 	case "sed", "gsed", "perl":
-		if hasPrefixArg(inv.Args[1:], "-i") || hasAny(inv.Args[1:], "--in-place", "-pi", "-pie") {
+		if hasPrefixArg(inv.Args[1:], "-i") || hasAny(inv.Args[1:], "--in-place", "-pi", "-pie") || inv.Name() != "perl" && sedInPlace(inv.Args[1:]) {
 			for i, a := range inv.Args[1:] {
 				if kind, task := surfaceKind(a); kind != "" && !task && !inv.IsDynamic(i+1) {
 					e.Add(shared("surface.write", inv.Name()+" -i edits "+a+", "+kind+", which runs later"))

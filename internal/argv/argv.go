@@ -23,6 +23,11 @@ type Spec struct {
 	StopAtOperand bool
 	// LongSingleDash treats "-name" as a long option (find, java, go).
 	LongSingleDash bool
+	// Abbrev reads a long option written as a prefix of exactly one
+	// option in Long as that option, as getopt_long does (sort --outp=F
+	// is --output=F); the flag is reported by its full name. A prefix of
+	// several keeps its spelling: the program refuses it.
+	Abbrev bool
 }
 
 // Flag is one option found in the arguments.
@@ -72,6 +77,9 @@ func (s Spec) Parse(args []string) Parsed {
 			return p
 		case strings.HasPrefix(a, "--") || (s.LongSingleDash && len(a) > 2 && a[0] == '-'):
 			name, value, hasValue := strings.Cut(a, "=")
+			if s.Abbrev {
+				name = s.expandLong(name)
+			}
 			f := Flag{Name: name, Value: value, HasValue: hasValue, Index: i, ValueIndex: i}
 			if !hasValue && s.takesLong(name) && i+1 < len(args) {
 				i++
@@ -106,6 +114,27 @@ func (s Spec) Parse(args []string) Parsed {
 		}
 	}
 	return p
+}
+
+// expandLong returns the option in Long that name abbreviates, when
+// there is exactly one (or name is one), and name otherwise.
+func (s Spec) expandLong(name string) string {
+	if len(name) < 3 || s.takesLong(name) {
+		return name
+	}
+	full := ""
+	for _, l := range s.Long {
+		if strings.HasPrefix(l, name) {
+			if full != "" {
+				return name
+			}
+			full = l
+		}
+	}
+	if full == "" {
+		return name
+	}
+	return full
 }
 
 func (s Spec) takesLong(name string) bool {

@@ -9,6 +9,7 @@ import (
 func TestParse(t *testing.T) {
 	curl := Spec{Short: "XdHo", Long: []string{"--request", "--data", "--output"}}
 	git := Spec{Short: "Cc", Long: []string{"--git-dir"}, StopAtOperand: true}
+	abbrev := Spec{Short: "o", Long: []string{"--output", "--other"}, Abbrev: true}
 	tests := []struct {
 		spec Spec
 		args string
@@ -26,6 +27,11 @@ func TestParse(t *testing.T) {
 		{git, "-cfoo=bar --git-dir .git status -s", "-c=foo=bar --git-dir=.git | @3"},
 		{git, "--bare -- push", "--bare | @2"},
 		{git, "-C", "-C | @1"},
+		{abbrev, "--outp=F in", "--output=F | in @2"},
+		{abbrev, "--outp F in", "--output=F | in @3"},
+		{abbrev, "--output F in", "--output=F | in @3"},
+		{abbrev, "--o F in", "--o | F in @3"},
+		{curl, "--out F url", "--out | F url @3"},
 	}
 	for _, tt := range tests {
 		p := tt.spec.Parse(strings.Fields(tt.args))

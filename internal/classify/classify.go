@@ -18,6 +18,11 @@ type Invocation struct {
 type Result struct {
 	Effect
 	Invocations []Invocation
+	// Followed holds the runs read from the shell scripts the command
+	// runs (bash x.sh, ./x.sh, source x.sh), as the classifier followed
+	// them through its FS, in the order found: self-protection checks
+	// them as it checks the runs typed inline.
+	Followed []Invocation
 }
 
 // Classifier classifies shell text within limits.
@@ -35,6 +40,9 @@ type Classifier struct {
 	// gitRead says git's configuration and hooks are being read, so a git
 	// run inside them does not read them again.
 	gitRead bool
+	// followed collects the runs of followed shell scripts for the
+	// top-level Result; inner classifiers share it.
+	followed *[]Invocation
 }
 
 // Command classifies text with the default limits, reading no files.
@@ -58,6 +66,10 @@ func (c *Classifier) Command(text string) Result {
 	}
 	invs := c.Limits.Parse(text)
 	c.cc = &cmdContext{invs: invs} // built when a file is followed
+	if c.followed == nil {
+		c.followed = &r.Followed
+		defer func() { c.followed = nil }()
+	}
 	for _, inv := range invs {
 		e := c.invocation(&inv)
 		r.Effect.Add(e)

@@ -262,6 +262,9 @@ func (c *Classifier) shellFile(file, text string, firstLine int) Effect {
 	for i := range invs {
 		inv := &invs[i]
 		ie := inner.invocation(inv)
+		if inner.followed != nil {
+			*inner.followed = append(*inner.followed, Invocation{Invocation: *inv, Effect: ie})
+		}
 		if plain(ie) {
 			continue
 		}

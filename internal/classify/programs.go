@@ -12,9 +12,10 @@ import (
 // assumed to write whatever it names.
 
 // readOnlyPrograms only read the files named on their command line (or
-// take no file operands at all); none has an option that writes one.
-// Programs with such an option (sort -o, tree -o, uniq IN OUT, xxd IN OUT)
-// are deliberately absent.
+// take no file operands at all). Programs that write through an option
+// (uniq IN OUT, xxd IN OUT) are deliberately absent; the few listed ones
+// that have a write option (yq -i, less -o, file -C) are in writeOptions,
+// which ReadsOnlyRun consults.
 var readOnlyPrograms = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
 		"cat": true, "tac": true, "head": true, "tail": true, "less": true, "more": true, "most": true,
@@ -104,15 +105,15 @@ func isInterpSpec(s *Spec) bool {
 }
 
 // ReadsOnlyRun is ReadsOnly for one run, with its arguments: find only
-// reads unless it deletes, writes a list or runs a command, and sort and
-// tree only read unless told to write an output file.
+// reads unless it deletes, writes a list or runs a command, and the
+// readers in writeOptions only read unless given an option that writes
+// (sort -o, yq -i, less -o, file -C).
 func ReadsOnlyRun(args []string) bool {
 	if len(args) == 0 {
 		return true
 	}
 	name := args[0]
-	switch name {
-	case "find":
+	if name == "find" {
 		for _, a := range args[1:] {
 			switch a {
 			case "-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
@@ -120,24 +121,78 @@ func ReadsOnlyRun(args []string) bool {
 			}
 		}
 		return true
-	case "sort", "tree":
-		for _, a := range args[1:] {
-			if a == "--output" || len(a) > 9 && a[:9] == "--output=" {
-				return false
-			}
-			if len(a) > 1 && a[0] == '-' && a[1] != '-' && containsByte(a[1:], 'o') {
-				return false // -o FILE, -oFILE, -uo FILE
-			}
-		}
-		return true
+	}
+	if w, ok := writeOptions()[name]; ok {
+		return !w.writes(args[1:])
 	}
 	return ReadsOnly(name)
 }
 
-func containsByte(s string, b byte) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] == b {
-			return true
+// writeOpts names the options with which a program that otherwise only
+// reads writes a file (or runs a program).
+type writeOpts struct {
+	// short holds the short options that write; value the short options
+	// that take a value (the rest of the word, or the next word).
+	short, value string
+	// long lists the long options that write. getopt_long (and argparse,
+	// and less) take any prefix of a long option, so every prefix of
+	// these counts: an ambiguous one is refused by the program or means
+	// the write, and either way airlock fails closed.
+	long []string
+}
+
+// writeOptions lists the readers in readOnlyPrograms (or answered for in
+// ReadsOnlyRun) that have an option that writes a file, from their
+// manuals. TestWriteOptionsPrefixes checks every prefix of each.
+var writeOptions = sync.OnceValue(func() map[string]writeOpts {
+	return map[string]writeOpts{
+		"sort": {short: "o", value: "kStT", long: []string{"--output", "--compress-program"}},
+		// tree -R writes 00Tree.html into every directory (with -H).
+		"tree": {short: "oR", value: "LPIH", long: []string{"--output"}},
+		// Go yq: -i/--inplace, -s/--split-exp writes a file per result;
+		// the Python yq: -i/--in-place.
+		"yq": {short: "is", value: "oIp", long: []string{"--inplace", "--in-place", "--split-exp", "--split-exp-file"}},
+		// less -o/-O copies its input to a log file.
+		"less": {short: "oO", value: "bhjkpPtTxyzD#", long: []string{"--log-file", "--LOG-FILE"}},
+		// file -C compiles the magic files into NAME.mgc.
+		"file": {short: "C", value: "emfFP", long: []string{"--compile"}},
+	}
+})
+
+// writes reports whether args (without the program name) hold one of the
+// write options, spelt whole, abbreviated, or inside a cluster of short
+// flags (-uo FILE).
+func (w writeOpts) writes(args []string) bool {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, "--") {
+			name, _, _ := strings.Cut(a, "=")
+			if len(name) > 2 {
+				for _, l := range w.long {
+					if strings.HasPrefix(l, name) {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' {
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			c := a[j]
+			if strings.IndexByte(w.short, c) >= 0 {
+				return true
+			}
+			if strings.IndexByte(w.value, c) >= 0 {
+				if j == len(a)-1 {
+					i++ // the value is the next word
+				}
+				break
+			}
 		}
 	}
 	return false

@@ -442,6 +442,11 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 			e.Add(c.file(r.Target, out, outKnown))
 		}
 	}
+	for _, o := range OptionOutputs(inv.Args) {
+		if kind, _ := surfaceKind(o.Path); kind != "" && !inv.IsDynamic(o.Index) {
+			e.Add(c.file(o.Path, "", false))
+		}
+	}
 	switch inv.Name() {
 	case "tee":
 		p := argv.Spec{}.Parse(inv.Args[1:])
@@ -481,7 +486,7 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 			}
 		}
 	case "sed", "gsed", "perl":
-		if hasPrefixArg(inv.Args[1:], "-i") || hasAny(inv.Args[1:], "--in-place", "-pi", "-pie") {
+		if hasPrefixArg(inv.Args[1:], "-i") || hasAny(inv.Args[1:], "--in-place", "-pi", "-pie") || inv.Name() != "perl" && sedInPlace(inv.Args[1:]) {
 			for i, a := range inv.Args[1:] {
 				if kind, task := surfaceKind(a); kind != "" && !task && !inv.IsDynamic(i+1) {
 					e.Add(shared("surface.write", inv.Name()+" -i edits "+a+", "+kind+", which runs later"))

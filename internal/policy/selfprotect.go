@@ -379,14 +379,22 @@ func splitGlob(p string) (dir, rest string) {
 // shell checks every program run of a shell command, in order, keeping
 // track of the directories it changes into and the links it makes.
 func (c *call) shell(r *classify.Result) *refusal {
-	for i := range r.Invocations {
-		src := r.Invocations[i].Source
+	for _, inv := range append(r.Invocations[:len(r.Invocations):len(r.Invocations)], r.Followed...) {
+		src := inv.Source
 		if strings.Contains(src, "dotglob") || strings.Contains(src, "globdots") || strings.Contains(src, "GLOB_DOTS") || strings.Contains(src, "GLOBIGNORE") {
 			c.dotglob = true
 		}
 	}
 	for i := range r.Invocations {
 		if ref := c.invocation(&r.Invocations[i]); ref != nil {
+			return ref
+		}
+	}
+	// The lines of the scripts the command runs, as classify followed
+	// them, are held as if typed inline: a script is only a second step.
+	for i := range r.Followed {
+		if ref := c.invocation(&r.Followed[i]); ref != nil {
+			ref.msg = "a script this command runs has the line " + clipText(r.Followed[i].Source) + ": " + ref.msg
 			return ref
 		}
 	}
@@ -520,6 +528,11 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 					}
 				}
 			}
+		}
+	}
+	if op, ok := classify.OutputPrefixes(inv.Args); ok {
+		if ref := c.outputPrefix(inv, op); ref != nil {
+			return ref
 		}
 	}
 	if classify.RunsCode(name) {

@@ -138,6 +138,11 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	case "rsync":
 		e.Add(c.rsyncHidden(inv))
 	}
+	// Commands and files hidden in the options and scripts of programs
+	// that otherwise treat their arguments as data (optcmds.go).
+	if oe, _ := c.optionCommands(inv); oe.Reasons != nil {
+		e.Add(oe)
+	}
 	return e
 }
 

@@ -227,6 +227,7 @@ func buildOptionTable() map[string]*programOptions {
 			spec: argv.Spec{Long: []string{"--init-hook", "--load-plugins", "--rcfile", "--disable", "--enable", "--output-format", "--jobs"}},
 			opts: map[string]optionKind{"--init-hook": optCode, "--load-plugins": optCode, "--output": optWrite},
 		},
+		"date": {spec: argv.Spec{Short: "dfrsI", Long: []string{"--date", "--file", "--reference", "--set"}}, opts: map[string]optionKind{"-s": optNotRead, "--set": optNotRead}},
 		"git": {
 			opts:  map[string]optionKind{"--output": optWrite, "--ext-diff": optCode, "--textconv": optCode},
 			plain: []string{"--text"},

@@ -132,7 +132,7 @@ func TestInertNamesRunNothing(t *testing.T) {
 	add("prints, reads or reports; no option runs a program or writes a named file",
 		"echo", "printf", "cat", "tac", "ls", "dir", "grep", "egrep", "fgrep", "head", "tail", "wc", "cut", "tr",
 		"diff", "cmp", "comm", "stat", "du", "df", "pwd", "basename", "dirname", "realpath", "readlink",
-		"which", "whereis", "type", "hash", "test", "[", "[[", "true", "false", ":", "sleep", "date", "jq",
+		"which", "whereis", "type", "hash", "test", "[", "[[", "true", "false", ":", "sleep", "jq",
 		"apropos", "whatis", "tldr", "help", "column", "fold", "fmt", "nl", "paste", "join", "expand", "unexpand",
 		"rev", "seq", "yes", "od", "hexdump", "strings", "base64", "base32", "md5sum", "sha1sum", "sha256sum",
 		"sha512sum", "cksum", "b2sum", "exa", "eza", "ps", "pgrep", "free", "uptime", "uname", "whoami", "id",
@@ -165,6 +165,76 @@ func TestInertNamesRunNothing(t *testing.T) {
 	for name := range checked {
 		if optionRuns()[name] != nil {
 			t.Errorf("%s is both checked as inert and in optionRuns", name)
+		}
+	}
+}
+
+// OnlyReads reads options from the same table: a run whose option or
+// script writes a file or runs a program is not a read, in any spelling
+// getopt accepts (bundled short options, abbreviated long ones).
+func TestOnlyReadsOptions(t *testing.T) {
+	for _, tc := range []struct {
+		cmd  string
+		read bool
+	}{
+		{"git stash list --output=.git/hooks/post-checkout", false},
+		{"git reflog show --output=.git/hooks/post-checkout", false},
+		{"git log --outp=.git/hooks/post-checkout", false},
+		{"git -c core.pager='sh -c id' log", false},
+		{"git -c core.fsmonitor=./x status", false},
+		{"git -c diff.external=./x diff", false},
+		{"git diff --ext-diff", false},
+		{"git --exec-path=./evil status", false},
+		{"git cat-file --textconv HEAD:f", false},
+		{"git log --textconv -p", false},
+		{"git grep -O'sh -c id' foo", false},
+		{"git grep --open-files-in-pager=id foo", false},
+		{"GIT_PAGER=./x git log", false},
+		{"GIT_EXTERNAL_DIFF=./x git diff", false},
+		{"RIPGREP_CONFIG_PATH=./rc rg foo", false},
+		{"LESSOPEN='|./x %s' less f", false},
+		{"rg -zi foo", false},
+		{"rg --pre ./x foo", false},
+		{"rg --hostname-bin=./x foo", false},
+		{"xxd f out.txt", false},
+		{"xxd -r f out.txt", false},
+		{"tree -o out.txt", false},
+		{"sort -uo out in", false},
+		{"sort -oout in", false},
+		{"sort --outp=out in", false},
+		{"sort --compress-program=./x in", false},
+		{"fd -Hx rm", false},
+		{"fd -xrm", false},
+		{"sed -n --in-pl p f", false},
+		{"sed -n '1e id' f", false},
+		{"bat --pager='sh -c id' f", false},
+		{"less -o log f", false},
+		{"file -C -m magic", false},
+		{"date -s 2020-01-01", false},
+		{"hostname evil", false},
+		// Reads stay reads.
+		{"git log --oneline -n 5", true},
+		{"git diff --text HEAD~1", true},
+		{"git -C sub status", true},
+		{"git grep -n foo", true},
+		{"rg -i foo src", true},
+		{"grep -rn foo .", true},
+		{"sed -n '1,20p' f", true},
+		{"sort -u f", true},
+		{"fd -e go", true},
+		{"xxd f", true},
+		{"less f", true},
+		{"bat -l go f", true},
+		{"tree -L 2", true},
+		{"date +%s", true},
+		{"hostname", true},
+	} {
+		r := Command(tc.cmd)
+		if len(r.Invocations) != 1 {
+			t.Fatalf("%s: %d runs", tc.cmd, len(r.Invocations))
+		}
+		if _, got := OnlyReads(&r.Invocations[0].Invocation); got != tc.read {
+			t.Errorf("%s: OnlyReads = %v, want %v", tc.cmd, got, tc.read)
 		}
 	}
 }

@@ -238,3 +238,20 @@ func TestOnlyReadsOptions(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOptionTable is the one-time cost of building the option table
+// in a hook process, and the per-run cost of reading a run's options.
+func BenchmarkOptionTable(b *testing.B) {
+	b.Run("build", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			_ = buildOptionTable()
+		}
+	})
+	b.Run("git-status", func(b *testing.B) {
+		c := Classifier{Limits: shell.DefaultLimits}
+		inv := shell.Invocation{Args: []string{"git", "status", "--short"}}
+		for i := 0; i < b.N; i++ {
+			_, _ = c.optionCommands(&inv)
+		}
+	})
+}

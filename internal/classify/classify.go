@@ -35,6 +35,9 @@ type Classifier struct {
 	// gitRead says git's configuration and hooks are being read, so a git
 	// run inside them does not read them again.
 	gitRead bool
+	// texts, when set, collects the command text and files found in
+	// programs' options (OptionTexts), for self-protection.
+	texts *[]string
 }
 
 // Command classifies text with the default limits, reading no files.

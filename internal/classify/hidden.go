@@ -108,6 +108,9 @@ func gitSettingCommand(key, value string) (string, bool) {
 // embedded classifies the command text a setting holds. A value only
 // known at run time is opaque.
 func (c *Classifier) embedded(setting, text string, dynamic bool) Effect {
+	if c.texts != nil {
+		*c.texts = append(*c.texts, text)
+	}
 	if dynamic {
 		return opaque("config.dynamic", setting+" holds a command only known at run time ("+clip(text)+")")
 	}

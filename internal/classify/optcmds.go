@@ -308,6 +308,19 @@ func RunsThroughOptions(inv *shell.Invocation) bool {
 	return found || e.Reasons != nil
 }
 
+// OptionTexts returns, as shell text, what a run's options and script
+// forms run or write (tar --to-command's command; sed's w file as
+// ": >> FILE"), so that self-protection checks them as it checks the run.
+func OptionTexts(inv *shell.Invocation) []string {
+	if optionRuns()[inv.Name()] == nil {
+		return nil
+	}
+	var texts []string
+	c := Classifier{Limits: shell.DefaultLimits, texts: &texts}
+	c.optionCommands(inv)
+	return texts
+}
+
 // optionCommands is the effect of what a run's options and script forms
 // run or write; found says some option or script form runs or writes
 // something, whatever its effect.
@@ -381,6 +394,9 @@ func (c *Classifier) optionCommands(inv *shell.Invocation) (e Effect, found bool
 // redirection would be, so the surfaces that run later (.git/hooks, rc
 // files) rate it alike.
 func (c *Classifier) optionWrite(what, file string, dynamic bool) Effect {
+	if c.texts != nil {
+		*c.texts = append(*c.texts, ": >> "+shell.Join([]string{file}))
+	}
 	if dynamic {
 		return opaque("option.write", what+" writes a file only known at run time ("+clip(file)+")")
 	}

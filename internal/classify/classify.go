@@ -43,6 +43,9 @@ type Classifier struct {
 	// followed collects the runs of followed shell scripts for the
 	// top-level Result; inner classifiers share it.
 	followed *[]Invocation
+	// texts, when set, collects the command text and files found in
+	// programs' options (OptionTexts), for self-protection.
+	texts *[]string
 }
 
 // Command classifies text with the default limits, reading no files.

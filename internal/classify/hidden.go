@@ -108,6 +108,9 @@ func gitSettingCommand(key, value string) (string, bool) {
 // embedded classifies the command text a setting holds. A value only
 // known at run time is opaque.
 func (c *Classifier) embedded(setting, text string, dynamic bool) Effect {
+	if c.texts != nil {
+		*c.texts = append(*c.texts, text)
+	}
 	if dynamic {
 		return opaque("config.dynamic", setting+" holds a command only known at run time ("+clip(text)+")")
 	}
@@ -137,6 +140,11 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 		e.Add(c.sshHidden(inv))
 	case "rsync":
 		e.Add(c.rsyncHidden(inv))
+	}
+	// Commands and files hidden in the options and scripts of programs
+	// that otherwise treat their arguments as data (optcmds.go).
+	if oe, _ := c.optionCommands(inv); oe.Reasons != nil {
+		e.Add(oe)
 	}
 	return e
 }

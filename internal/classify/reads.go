@@ -42,20 +42,22 @@ func OnlyReads(inv *shell.Invocation) (Reading, bool) {
 	var r Reading
 	name := inv.Name()
 	args := inv.Args[1:]
+	if len(inv.Env) > 0 || RunsThroughOptions(inv) {
+		// A variable set for the run may name a pager, a config file or
+		// a command (GIT_PAGER, LESSOPEN, RIPGREP_CONFIG_PATH); an option
+		// may run a program or write a file (optcmds.go).
+		return Reading{}, false
+	}
 	switch {
 	case name == "git":
 		sub, rest, ok := GitSubcommand(args)
-		if !ok || !readOnlyGit(sub, rest) {
+		if !ok || !readOnlyGit(sub, rest) || gitRunsConfig(args[:len(args)-len(rest)]) {
 			return Reading{}, false
 		}
 		if spec, ok := searchers()["git "+sub]; ok {
 			r.search("git "+sub, rest, *spec)
 		}
 	case searchers()[name] != nil:
-		if name == "rg" && hasOption(args, "--pre", "--search-zip", "-z") {
-			// --pre runs a program on every file.
-			return Reading{}, false
-		}
 		r.search(name, args, *searchers()[name])
 	case name == "find":
 		if !readOnlyFind(args) {
@@ -70,7 +72,8 @@ func OnlyReads(inv *shell.Invocation) (Reading, bool) {
 	case fileReaders()[name] != nil:
 		r.Files = fileReaders()[name].Parse(args).Operands
 	case listers()[name]:
-		if name == "sort" && hasOption(args, "-o", "--output") || name == "fd" && hasOption(args, "-x", "-X", "--exec", "--exec-batch") {
+		if name == "hostname" && len(argv.Spec{Short: "F"}.Parse(args).Operands) > 0 {
+			// hostname NAME sets the name.
 			return Reading{}, false
 		}
 	default:
@@ -100,8 +103,9 @@ func readOnlyGit(sub string, rest []string) bool {
 	switch sub {
 	case "status", "diff", "log", "show", "blame", "annotate", "ls-files", "ls-tree", "rev-parse",
 		"describe", "shortlog", "grep", "cat-file", "rev-list", "merge-base", "whatchanged", "name-rev", "check-ignore":
-		// --output writes the result to a file.
-		return !hasOption(rest, "--output")
+		// Options that write (--output) or run (--ext-diff) are read
+		// from optcmds.go by OnlyReads.
+		return true
 	case "branch", "tag":
 		// Listing only: no operand, and only listing options.
 		for _, a := range rest {
@@ -122,6 +126,19 @@ func readOnlyGit(sub string, rest []string) bool {
 		return len(rest) > 0 && rest[0] == "list"
 	case "reflog":
 		return len(rest) == 0 || rest[0] == "show"
+	}
+	return false
+}
+
+// gitRunsConfig reports whether git's global options (before the
+// subcommand) set configuration or where git finds its programs: -c,
+// --config-env and --exec-path can make any subcommand run a program
+// (core.pager, core.fsmonitor, diff.external).
+func gitRunsConfig(global []string) bool {
+	for _, a := range global {
+		if a == "-c" || strings.HasPrefix(a, "-c") && len(a) > 2 && a[2] != '-' || hasOption([]string{a}, "--config-env", "--exec-path") {
+			return true
+		}
 	}
 	return false
 }

@@ -446,13 +446,16 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	// Commands and files given in a program's options (tar
 	// --to-command, sed's w, sort -o) may not mention airlock's verbs or
 	// files either.
+	// The text is first checked as the shell text it is (a file an
+	// option writes comes as ": >> FILE"), so the refusal names the path
+	// or verb precisely; any other mention is refused after.
 	for _, t := range classify.OptionTexts(&inv.Invocation) {
-		if m := g.mentionedInCode(t); m != "" {
-			return &refusal{RuleAirlockCommand, name + " runs or writes, through an option, text mentioning " + m + " (" + clipText(t) + "); airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
-		}
 		nested := classify.Command(t)
 		if ref := c.shell(&nested); ref != nil {
 			return ref
+		}
+		if m := g.mentionedInCode(t); m != "" {
+			return &refusal{RuleAirlockCommand, name + " runs or writes, through an option, text mentioning " + m + " (" + clipText(t) + "); airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
 		}
 	}
 	cwd := c.cwds[len(c.cwds)-1]

@@ -83,6 +83,7 @@ func (w *walker) run(c cmd) {
 		h := handlers[normName(c.args[0])]
 		if h == nil {
 			w.emit(c.invocation())
+			w.evaluated(c)
 			return
 		}
 		next, done := h(w, c)

@@ -55,8 +55,11 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		case *syntax.CallExpr:
 			if len(cmd.Args) > 0 {
 				s.call(n, cmd)
-			} else if len(n.Redirs) > 0 {
-				s.redirectOnly(n, false)
+			} else {
+				s.assigned(cmd)
+				if len(n.Redirs) > 0 {
+					s.redirectOnly(n, false)
+				}
 			}
 		case nil:
 			if len(n.Redirs) > 0 {
@@ -71,6 +74,10 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 				s.redirectOnly(n, true)
 			}
 		}
+	case *syntax.LetClause:
+		s.clause("let", n, n.Exprs)
+	case *syntax.DeclClause:
+		s.clause(n.Variant.Value, n, nil)
 	case *syntax.ForClause, *syntax.WhileClause:
 		// Commands in a loop body run once per item: a delete of the loop
 		// variable is a bulk delete.
@@ -176,6 +183,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		inLoop: s.loops > 0,
 	}
 	c.frame.line = c.line // text nested in this command keeps its line
+	s.w.assignedValues(c.frame, c.source, c.frame.env[len(s.f.env):], s.depth)
 	c.args, c.dyn = s.words(call.Args)
 	s.redirects(st, &c)
 	if src, ok := s.stdin[st]; ok && c.stdin == "" {

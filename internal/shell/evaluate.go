@@ -1,0 +1,182 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Bash evaluates some words a second time, after quote removal: the names
+// given to builtins that set or test a variable (let, declare -i, printf -v,
+// read, test -v, unset, mapfile, getopts, wait -p) may hold an array
+// subscript, and bash expands the subscript, running any command
+// substitution in it, even when the whole word was single-quoted
+// (let 'a[$(git push)]=1' runs git push). A value stored in a variable is
+// expanded the same way when it is later used in arithmetic
+// (x='a[$(git push)]'; echo $((x))). So the literal text of these words is
+// read as shell text: every command substitution in a subscript is a run of
+// the command that evaluates it.
+
+// evaluatingBuiltins are the builtins whose name or arithmetic arguments
+// bash expands a second time. let and declare and its variants are parsed
+// as their own clauses when they start a command; they are listed here for
+// "builtin let ..." and "command declare ...".
+var evaluatingBuiltins = map[string]bool{
+	"let": true, "declare": true, "typeset": true, "local": true, "readonly": true, "export": true,
+	"test": true, "[": true, "printf": true, "read": true, "unset": true, "mapfile": true,
+	"readarray": true, "getopts": true, "wait": true,
+}
+
+// hasEvaluatedSubscript reports whether text holds an array subscript
+// (NAME[) followed by a command or parameter substitution, which bash runs
+// when it evaluates the text as a variable name or an arithmetic
+// expression.
+func hasEvaluatedSubscript(text string) bool {
+	for i := 1; i < len(text); i++ {
+		if text[i] != '[' || !isNameByte(text[i-1]) {
+			continue
+		}
+		rest := text[i:]
+		return strings.Contains(rest, "$(") || strings.Contains(rest, "${") || strings.Contains(rest, "`")
+	}
+	return false
+}
+
+func isNameByte(b byte) bool {
+	return b == '_' || b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9'
+}
+
+// evaluated reads the words of an evaluating builtin (or the values of
+// assignments) whose literal text holds an evaluated subscript, and walks
+// the command substitutions in them as runs of that builtin.
+func (w *walker) evaluated(c cmd) {
+	name := normName(c.args[0])
+	if name == "mapfile" || name == "readarray" {
+		w.mapfileCallback(c)
+	}
+	if !evaluatingBuiltins[name] {
+		return
+	}
+	flags := ""
+	for i := 1; i < len(c.args); i++ {
+		if c.dyn[i] {
+			continue
+		}
+		a := c.args[i]
+		if len(a) > 1 && (a[0] == '-' || a[0] == '+') && !strings.Contains(a, "=") {
+			flags += a[1:]
+		}
+		if hasEvaluatedSubscript(a) {
+			w.evalSubst(c.frame, c.source, a, name, c.depth)
+			continue
+		}
+		// declare -a x='(...)' re-parses a quoted compound assignment,
+		// expanding what is in it.
+		if _, v, ok := strings.Cut(a, "="); ok && strings.ContainsAny(flags, "aA") && strings.HasPrefix(v, "(") &&
+			(strings.Contains(v, "$(") || strings.Contains(v, "`")) {
+			w.evalSubst(c.frame, c.source, v, name, c.depth)
+		}
+	}
+}
+
+// assignedValues walks the evaluated subscripts in the values of NAME=value
+// assignments: the value is expanded again when the variable is used in
+// arithmetic, which need not be in the same text.
+func (w *walker) assignedValues(f frame, source string, assigns []string, depth int) {
+	for _, a := range assigns {
+		if _, v, ok := strings.Cut(a, "="); ok && hasEvaluatedSubscript(v) {
+			w.evalSubst(f, source, v, "an assignment", depth)
+		}
+	}
+}
+
+// evalSubst parses text the way bash expands it when it evaluates it (as a
+// here-document body: quotes are plain characters, $(...), `...` and ${...}
+// expand) and walks the statements of each command substitution in it.
+// Text that cannot be parsed is opaque.
+func (w *walker) evalSubst(f frame, source, text, builtin string, depth int) {
+	via := builtin + " evaluates " + clip(text)
+	f = f.with(via)
+	if depth+1 > w.limits.MaxNesting {
+		w.opaque(f, source, "limit reached: shell text nested more than the analysed depth")
+		return
+	}
+	if d := bracketDepth(text); d > w.limits.MaxNesting*4 {
+		w.opaque(f, source, "limit reached: substitutions nested too deep in "+clip(text))
+		return
+	}
+	word, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(text))
+	if err != nil {
+		w.opaque(f, source, via+", and its text cannot be parsed: "+err.Error())
+		return
+	}
+	sw := &stmtWalker{w: w, src: text, f: f, depth: depth + 1, stdin: map[*syntax.Stmt]stdinSource{}}
+	syntax.Walk(word, func(n syntax.Node) bool {
+		if cs, ok := n.(*syntax.CmdSubst); ok {
+			sw.stmts(cs.Stmts)
+			return false
+		}
+		return true
+	})
+}
+
+// mapfileCallback parses the callback of mapfile -C as shell text: bash
+// evaluates it with the index and line appended.
+func (w *walker) mapfileCallback(c cmd) {
+	for i := 1; i < len(c.args); i++ {
+		a := c.args[i]
+		if c.dyn[i] || len(a) < 2 || a[0] != '-' || a == "--" {
+			if a == "--" {
+				return
+			}
+			continue
+		}
+		j := strings.IndexAny(a[1:], "CdnOsuc")
+		if j < 0 {
+			continue
+		}
+		opt := a[1+j]
+		value, vi := a[2+j:], i
+		if value == "" && i+1 < len(c.args) {
+			vi = i + 1
+			value = c.args[vi]
+			i++
+		}
+		if opt == 'C' {
+			w.nested(c, value, c.dyn[vi], "mapfile -C")
+		}
+	}
+}
+
+// clause hands a let or declare clause (which the parser does not make a
+// simple command) to evaluated, as its words' literal values.
+func (s *stmtWalker) clause(name string, n syntax.Node, exprs []syntax.ArithmExpr) {
+	c := cmd{frame: s.f, depth: s.depth, source: s.source(n), line: s.line(n), inLoop: s.loops > 0}
+	c.args, c.dyn = []string{name}, []bool{false}
+	add := func(v string, ok bool) {
+		c.args = append(c.args, v)
+		c.dyn = append(c.dyn, !ok)
+	}
+	for _, e := range exprs {
+		if word, ok := e.(*syntax.Word); ok {
+			add(s.static(word, false))
+		}
+	}
+	if d, ok := n.(*syntax.DeclClause); ok {
+		for _, a := range d.Args {
+			switch {
+			case a.Name == nil && a.Value != nil:
+				add(s.static(a.Value, false))
+			case a.Name != nil && a.Value != nil:
+				v, ok := s.static(a.Value, false)
+				add(a.Name.Value+"="+v, ok)
+			}
+		}
+	}
+	s.w.evaluated(c)
+}
+
+// assigned handles a statement made only of assignments (x=1 y=2).
+func (s *stmtWalker) assigned(call *syntax.CallExpr) {
+	s.w.assignedValues(s.f, s.source(call), s.assignments(call.Assigns), s.depth)
+}

@@ -178,5 +178,7 @@ func (s *stmtWalker) clause(name string, n syntax.Node, exprs []syntax.ArithmExp
 
 // assigned handles a statement made only of assignments (x=1 y=2).
 func (s *stmtWalker) assigned(call *syntax.CallExpr) {
-	s.w.assignedValues(s.f, s.source(call), s.assignments(call.Assigns), s.depth)
+	assigns := s.assignments(call.Assigns)
+	s.w.assignedValues(s.f, s.source(call), assigns, s.depth)
+	s.w.exports.assign(assigns)
 }

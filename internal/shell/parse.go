@@ -70,6 +70,8 @@ type walker struct {
 	inlined map[*syntax.Stmt]bool
 	aliases map[string]string
 	full    bool
+	// exports is what the text has exported so far (export.go).
+	exports exportState
 }
 
 // emit appends an invocation unless the invocation limit was reached, in

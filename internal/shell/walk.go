@@ -78,6 +78,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		s.clause("let", n, n.Exprs)
 	case *syntax.DeclClause:
 		s.clause(n.Variant.Value, n, nil)
+		s.declExports(n)
 	case *syntax.ForClause, *syntax.WhileClause:
 		// Commands in a loop body run once per item: a delete of the loop
 		// variable is a bulk delete.
@@ -175,15 +176,16 @@ func (s *stmtWalker) source(n syntax.Node) string {
 
 // call handles one simple command.
 func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
+	prefix := s.assignments(call.Assigns)
 	c := cmd{
-		frame:  s.f.withEnv(s.assignments(call.Assigns)),
+		frame:  s.f.withEnv(s.w.exports.env).withEnv(prefix),
 		depth:  s.depth,
 		source: s.source(call),
 		line:   s.line(call),
 		inLoop: s.loops > 0,
 	}
 	c.frame.line = c.line // text nested in this command keeps its line
-	s.w.assignedValues(c.frame, c.source, c.frame.env[len(s.f.env):], s.depth)
+	s.w.assignedValues(c.frame, c.source, prefix, s.depth)
 	c.args, c.dyn = s.words(call.Args)
 	s.redirects(st, &c)
 	if src, ok := s.stdin[st]; ok && c.stdin == "" {
@@ -224,6 +226,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	}
 	if name == "alias" {
 		s.defineAliases(c)
+	}
+	if name == "set" {
+		s.w.exports.setOptions(c)
 	}
 	s.w.run(c)
 }

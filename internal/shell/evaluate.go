@@ -1,8 +1,10 @@
 package shell
 
 import (
+	"io"
 	"strings"
 
+	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -59,10 +61,14 @@ func (w *walker) evaluated(c cmd) {
 	}
 	flags := ""
 	for i := 1; i < len(c.args); i++ {
-		if c.dyn[i] {
-			continue
-		}
 		a := c.args[i]
+		if c.dyn[i] {
+			// "a[\$(cmd)]$n": the literal parts still reach the evaluation.
+			var ok bool
+			if a, ok = literalParts(a); !ok {
+				continue
+			}
+		}
 		if len(a) > 1 && (a[0] == '-' || a[0] == '+') && !strings.Contains(a, "=") {
 			flags += a[1:]
 		}
@@ -153,23 +159,26 @@ func (w *walker) mapfileCallback(c cmd) {
 func (s *stmtWalker) clause(name string, n syntax.Node, exprs []syntax.ArithmExpr) {
 	c := cmd{frame: s.f, depth: s.depth, source: s.source(n), line: s.line(n), inLoop: s.loops > 0}
 	c.args, c.dyn = []string{name}, []bool{false}
-	add := func(v string, ok bool) {
-		c.args = append(c.args, v)
+	add := func(prefix string, word *syntax.Word) {
+		v, ok := s.static(word, false)
+		if !ok {
+			v = s.source(word)
+		}
+		c.args = append(c.args, prefix+v)
 		c.dyn = append(c.dyn, !ok)
 	}
 	for _, e := range exprs {
 		if word, ok := e.(*syntax.Word); ok {
-			add(s.static(word, false))
+			add("", word)
 		}
 	}
 	if d, ok := n.(*syntax.DeclClause); ok {
 		for _, a := range d.Args {
 			switch {
 			case a.Name == nil && a.Value != nil:
-				add(s.static(a.Value, false))
+				add("", a.Value)
 			case a.Name != nil && a.Value != nil:
-				v, ok := s.static(a.Value, false)
-				add(a.Name.Value+"="+v, ok)
+				add(a.Name.Value+"=", a.Value)
 			}
 		}
 	}
@@ -181,4 +190,33 @@ func (s *stmtWalker) assigned(call *syntax.CallExpr) {
 	assigns := s.assignments(call.Assigns)
 	s.w.assignedValues(s.f, s.source(call), assigns, s.depth)
 	s.w.exports.assign(assigns)
+}
+
+// literalConfig expands a word with every run-time part made plain: a
+// command or process substitution gives "0" (it is walked as a run of its
+// own), a variable is empty.
+var literalConfig = &expand.Config{
+	Env:       expand.ListEnviron("HOME=~"),
+	CmdSubst:  func(w io.Writer, _ *syntax.CmdSubst) error { _, err := io.WriteString(w, "0"); return err },
+	ProcSubst: func(*syntax.ProcSubst) (string, error) { return "0", nil },
+}
+
+// literalParts returns the value of the shell word src with its run-time
+// parts made plain, so that the text it puts in front of bash's second
+// evaluation can be read.
+func literalParts(src string) (string, bool) {
+	var word *syntax.Word
+	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(src), func(w *syntax.Word) bool {
+		if word != nil {
+			word = nil
+			return false
+		}
+		word = w
+		return true
+	})
+	if err != nil || word == nil {
+		return "", false
+	}
+	v, err := expand.Literal(literalConfig, word)
+	return v, err == nil
 }

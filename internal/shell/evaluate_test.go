@@ -38,6 +38,9 @@ func TestEvaluatedWordsRunCommands(t *testing.T) {
 		`bash -c "let 'a[\$(git push origin main)]=1'"`,
 		`let "a[\$(git push origin main)]=1"`,
 		`let 'a[${x:-$(git push origin main)}]=1'`,
+		`let "a[\$(git push origin main)]=$n"`,
+		`printf -v "a[\$(git push origin main)]$i" x`,
+		`declare -i "$v"='a[$(git push origin main)]'`,
 		// A value kept in a variable and evaluated later.
 		`x='a[$(git push origin main)]'; echo $((x))`,
 		`x='a[$(git push origin main)]'; (( x ))`,

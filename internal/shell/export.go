@@ -122,3 +122,31 @@ func (s *stmtWalker) declExports(d *syntax.DeclClause) {
 		}
 	}
 }
+
+// exportWords records the exports of export or declare -x reached as a
+// simple command (builtin export ..., command declare -x ...), which the
+// parser does not make a declaration clause.
+func (e *exportState) exportWords(c cmd) {
+	name := normName(c.args[0])
+	switch name {
+	case "export", "declare", "typeset", "local":
+	default:
+		return
+	}
+	flags := ""
+	for i, a := range c.args[1:] {
+		if !c.dyn[i+1] && len(a) > 1 && a[0] == '-' {
+			flags += a[1:]
+		}
+	}
+	if name != "export" && !strings.Contains(flags, "x") {
+		return
+	}
+	for i, a := range c.args[1:] {
+		if c.dyn[i+1] || strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+") {
+			continue
+		}
+		n, v, has := strings.Cut(a, "=")
+		e.export(n, v, has)
+	}
+}

@@ -84,6 +84,7 @@ func (w *walker) run(c cmd) {
 		if h == nil {
 			w.emit(c.invocation())
 			w.evaluated(c)
+			w.exports.exportWords(c)
 			return
 		}
 		next, done := h(w, c)

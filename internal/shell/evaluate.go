@@ -220,3 +220,37 @@ func literalParts(src string) (string, bool) {
 	v, err := expand.Literal(literalConfig, word)
 	return v, err == nil
 }
+
+// arithmWords reads the quoted words inside an arithmetic context of the
+// syntax itself ((( )), $(( )), $[ ], for (( )), [[ ]] operands, ${x:off},
+// ${a[i]}, a[i]=v): bash evaluates their text as arithmetic after quote
+// removal, so a subscript in a quoted word runs its command substitutions.
+func (s *stmtWalker) arithmWords(n syntax.Node) {
+	syntax.Walk(n, func(m syntax.Node) bool {
+		word, ok := m.(*syntax.Word)
+		if !ok {
+			return true
+		}
+		if s.w.seenWords == nil {
+			s.w.seenWords = map[*syntax.Word]bool{}
+		}
+		if s.w.seenWords[word] {
+			return false
+		}
+		s.w.seenWords[word] = true
+		quoted := false
+		for _, p := range word.Parts {
+			switch p.(type) {
+			case *syntax.SglQuoted, *syntax.DblQuoted:
+				quoted = true
+			}
+		}
+		if !quoted || !hasEvaluatedSubscript(s.source(word)) {
+			return true // cheap test first: most quoted words hold no subscript
+		}
+		if v, ok := literalParts(s.source(word)); ok && hasEvaluatedSubscript(v) {
+			s.w.evalSubst(s.f, s.source(word), v, "arithmetic", s.depth)
+		}
+		return true
+	})
+}

@@ -41,6 +41,16 @@ func TestEvaluatedWordsRunCommands(t *testing.T) {
 		`let "a[\$(git push origin main)]=$n"`,
 		`printf -v "a[\$(git push origin main)]$i" x`,
 		`declare -i "$v"='a[$(git push origin main)]'`,
+		// Quoted words inside the shell's own arithmetic contexts.
+		`echo $(( 'a[$(git push origin main)]' ))`,
+		`(( x = 'a[$(git push origin main)]' ))`,
+		`[[ -v 'a[$(git push origin main)]' ]]`,
+		`[[ 'a[$(git push origin main)]' -eq 1 ]]`,
+		`for (( i='a[$(git push origin main)]'; i<1; i++ )); do :; done`,
+		`echo ${x:'a[$(git push origin main)]'}`,
+		`echo ${a["a[\$(git push origin main)]"]}`,
+		`a['a[$(git push origin main)]']=1`,
+		`echo $[ 'a[$(git push origin main)]' ]`,
 		// A value kept in a variable and evaluated later.
 		`x='a[$(git push origin main)]'; echo $((x))`,
 		`x='a[$(git push origin main)]'; (( x ))`,

@@ -72,6 +72,9 @@ type walker struct {
 	full    bool
 	// exports is what the text has exported so far (export.go).
 	exports exportState
+	// seenWords are the words of arithmetic contexts already read for
+	// evaluated subscripts (evaluate.go), so nested contexts read each once.
+	seenWords map[*syntax.Word]bool
 }
 
 // emit appends an invocation unless the invocation limit was reached, in

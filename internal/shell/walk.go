@@ -74,6 +74,16 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 				s.redirectOnly(n, true)
 			}
 		}
+	case *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.TestClause, *syntax.CStyleLoop:
+		s.arithmWords(n)
+	case *syntax.ParamExp:
+		if n.Slice != nil || n.Index != nil {
+			s.arithmWords(n)
+		}
+	case *syntax.Assign:
+		if n.Index != nil {
+			s.arithmWords(n.Index)
+		}
 	case *syntax.LetClause:
 		s.clause("let", n, n.Exprs)
 	case *syntax.DeclClause:

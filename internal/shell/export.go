@@ -17,12 +17,27 @@ import (
 // the point it is first exported to the end of the text, which can only
 // make more runs see it.
 
+// maxExports bounds how many exports are carried to later runs, since every
+// run gets a copy: past it the text is opaque.
+const maxExports = 256
+
 // exportState is what the commands of one Parse have exported so far.
 type exportState struct {
 	env       []string          // NAME=value, in the order exported
 	names     map[string]bool   // names marked for export
 	vars      map[string]string // last value assigned to a name in the text
 	allExport bool              // set -a seen
+	// overflow is set when more than maxExports were made; reported when
+	// the walker has said so in an opaque run.
+	overflow, reported bool
+}
+
+func (e *exportState) add(kv string) {
+	if len(e.env) >= maxExports {
+		e.overflow = true
+		return
+	}
+	e.env = append(e.env, kv)
 }
 
 // assign records plain NAME=value assignments; exported names (and every
@@ -35,7 +50,7 @@ func (e *exportState) assign(assigns []string) {
 		}
 		e.vars[name] = value
 		if e.allExport || e.names[name] {
-			e.env = append(e.env, a)
+			e.add(a)
 		}
 	}
 }
@@ -57,7 +72,7 @@ func (e *exportState) export(name, value string, hasValue bool) {
 		e.vars = map[string]string{}
 	}
 	e.vars[name] = value
-	e.env = append(e.env, name+"="+value)
+	e.add(name + "=" + value)
 }
 
 // setOptions notes set -a and set -o allexport.

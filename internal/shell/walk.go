@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -187,6 +188,10 @@ func (s *stmtWalker) source(n syntax.Node) string {
 // call handles one simple command.
 func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	prefix := s.assignments(call.Assigns)
+	if s.w.exports.overflow && !s.w.exports.reported {
+		s.w.exports.reported = true
+		s.w.opaque(s.f, s.source(call), fmt.Sprintf("limit reached: more than %d exported variables, so what later commands run with is not followed", maxExports))
+	}
 	c := cmd{
 		frame:  s.f.withEnv(s.w.exports.env).withEnv(prefix),
 		depth:  s.depth,

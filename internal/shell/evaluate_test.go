@@ -107,3 +107,23 @@ func TestEvaluatedClausesStoringData(t *testing.T) {
 		}
 	}
 }
+
+// Evaluated subscripts nested in evaluated subscripts hit the nesting
+// limit: an opaque run, never a silent allow.
+func TestEvaluatedSubscriptsNestingBounded(t *testing.T) {
+	s := "git push origin main"
+	for range 5 {
+		s = strings.NewReplacer(`\`, `\\`, `"`, `\"`, `$`, `\$`, "`", "\\`").Replace(s)
+		s = `let "a[\$(` + s + `)]"`
+	}
+	var got []string
+	for _, inv := range (Limits{MaxBytes: 1 << 16, MaxNesting: 3, MaxInvocations: 100}).Parse(s) {
+		got = append(got, inv.Opaque+strings.Join(inv.Args, " "))
+	}
+	if !strings.Contains(strings.Join(got, "\n"), "limit reached") {
+		t.Errorf("5 nested evaluated subscripts past a nesting limit of 3 not opaque: %q", got)
+	}
+	if got := render(s); !strings.Contains(strings.Join(got, "\n"), "git push origin main") {
+		t.Errorf("5 nested evaluated subscripts: push not found: %q", got)
+	}
+}

@@ -70,6 +70,11 @@ type walker struct {
 	inlined map[*syntax.Stmt]bool
 	aliases map[string]string
 	full    bool
+	// exports is what the text has exported so far (export.go).
+	exports exportState
+	// seenWords are the words of arithmetic contexts already read for
+	// evaluated subscripts (evaluate.go), so nested contexts read each once.
+	seenWords map[*syntax.Word]bool
 }
 
 // emit appends an invocation unless the invocation limit was reached, in

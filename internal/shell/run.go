@@ -83,6 +83,8 @@ func (w *walker) run(c cmd) {
 		h := handlers[normName(c.args[0])]
 		if h == nil {
 			w.emit(c.invocation())
+			w.evaluated(c)
+			w.exports.exportWords(c)
 			return
 		}
 		next, done := h(w, c)

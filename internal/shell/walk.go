@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -55,8 +56,11 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		case *syntax.CallExpr:
 			if len(cmd.Args) > 0 {
 				s.call(n, cmd)
-			} else if len(n.Redirs) > 0 {
-				s.redirectOnly(n, false)
+			} else {
+				s.assigned(cmd)
+				if len(n.Redirs) > 0 {
+					s.redirectOnly(n, false)
+				}
 			}
 		case nil:
 			if len(n.Redirs) > 0 {
@@ -71,6 +75,21 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 				s.redirectOnly(n, true)
 			}
 		}
+	case *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.TestClause, *syntax.CStyleLoop:
+		s.arithmWords(n)
+	case *syntax.ParamExp:
+		if n.Slice != nil || n.Index != nil {
+			s.arithmWords(n)
+		}
+	case *syntax.Assign:
+		if n.Index != nil {
+			s.arithmWords(n.Index)
+		}
+	case *syntax.LetClause:
+		s.clause("let", n, n.Exprs)
+	case *syntax.DeclClause:
+		s.clause(n.Variant.Value, n, nil)
+		s.declExports(n)
 	case *syntax.ForClause, *syntax.WhileClause:
 		// Commands in a loop body run once per item: a delete of the loop
 		// variable is a bulk delete.
@@ -168,14 +187,20 @@ func (s *stmtWalker) source(n syntax.Node) string {
 
 // call handles one simple command.
 func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
+	prefix := s.assignments(call.Assigns)
+	if s.w.exports.overflow && !s.w.exports.reported {
+		s.w.exports.reported = true
+		s.w.opaque(s.f, s.source(call), fmt.Sprintf("limit reached: more than %d exported variables, so what later commands run with is not followed", maxExports))
+	}
 	c := cmd{
-		frame:  s.f.withEnv(s.assignments(call.Assigns)),
+		frame:  s.f.withEnv(s.w.exports.env).withEnv(prefix),
 		depth:  s.depth,
 		source: s.source(call),
 		line:   s.line(call),
 		inLoop: s.loops > 0,
 	}
 	c.frame.line = c.line // text nested in this command keeps its line
+	s.w.assignedValues(c.frame, c.source, prefix, s.depth)
 	c.args, c.dyn = s.words(call.Args)
 	s.redirects(st, &c)
 	if src, ok := s.stdin[st]; ok && c.stdin == "" {
@@ -216,6 +241,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	}
 	if name == "alias" {
 		s.defineAliases(c)
+	}
+	if name == "set" {
+		s.w.exports.setOptions(c)
 	}
 	s.w.run(c)
 }

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -66,11 +65,10 @@ type programOptions struct {
 }
 
 // optionRuns maps a program (git: "git SUB") to its options. It is set
-// in init: the scripts it names classify nested text, which reaches back
-// to the table, and a package-level initialiser may not refer to itself.
+// in the package's one init (specs.go): the scripts it names classify
+// nested text, which reaches back to the table, and a package-level
+// initialiser may not refer to itself.
 var optionRuns func() map[string]*programOptions
-
-func init() { optionRuns = sync.OnceValue(buildOptionTable) }
 
 // buildOptionTable builds optionRuns on first use.
 func buildOptionTable() map[string]*programOptions {

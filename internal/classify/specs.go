@@ -1,5 +1,7 @@
 package classify
 
+import "sync"
+
 // specTable returns every spec, in the one order Specs reports them (the
 // order the prompt's examples and the scanner's anchors are read in).
 // It is the list of what classify knows about programs: a file defines
@@ -62,4 +64,9 @@ func specTable() []*Spec {
 // the package's only init function (TestSpecTableComplete keeps it so).
 var buildSpecs func() []*Spec
 
-func init() { buildSpecs = specTable }
+func init() {
+	buildSpecs = specTable
+	// The option table (optcmds.go) is built on first use for the same
+	// reason: its scripts classify nested text, which reads it.
+	optionRuns = sync.OnceValue(buildOptionTable)
+}

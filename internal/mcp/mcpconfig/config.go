@@ -677,10 +677,17 @@ func (m *Config) merge(d *mcpDoc, file string, authority bool) error {
 			m.Servers[sd.name] = s
 		}
 		if sd.def != nil {
-			if authority || *sd.def == ClassUnknown {
+			switch {
+			case authority:
 				s.Default = *sd.def
-			} else if *sd.def != s.Default {
-				ignore("server %s default %s (an untrusted project file may only set it to unknown)", sd.name, *sd.def)
+			case *sd.def == ClassUnknown && s.Default != ClassSource:
+				// Unknown asks for every call: tighter than any class but
+				// source, whose results are also sanitised and start the
+				// quarantine. Turning a source into unknown would keep a
+				// yes from the human but lose both, so it is not tighter.
+				s.Default = *sd.def
+			case *sd.def != s.Default:
+				ignore("server %s default %s (an untrusted project file may only set it to unknown, and not for a source)", sd.name, *sd.def)
 			}
 		}
 		for _, td := range sd.tools {

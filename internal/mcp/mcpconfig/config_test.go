@@ -221,3 +221,31 @@ func TestParseRate(t *testing.T) {
 		t.Error("stricter is wrong")
 	}
 }
+
+// An untrusted project may set a server's default to unknown (every call
+// then asks), but not a source's: a source's results are sanitised and
+// start the quarantine, which unknown would lose after a human's yes.
+func TestMCPProjectKeepsASource(t *testing.T) {
+	for _, tt := range []struct {
+		name, userDefault string
+		want              ToolClass
+		ignored           string
+	}{
+		{"neutral becomes unknown", "neutral", ClassUnknown, ""},
+		{"source stays source", "source", ClassSource, "not for a source"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.userFile("mcp:\n  servers:\n    mail:\n      default: " + tt.userDefault + "\n")
+			f.projectFile("mcp:\n  servers:\n    mail:\n      default: unknown\n")
+			m := f.load()
+			if got := m.Servers["mail"].Default; got != tt.want {
+				t.Errorf("default = %v, want %v", got, tt.want)
+			}
+			got := strings.Join(m.Ignored, "\n")
+			if tt.ignored == "" && got != "" || !strings.Contains(got, tt.ignored) {
+				t.Errorf("ignored = %q, want it to mention %q", got, tt.ignored)
+			}
+		})
+	}
+}

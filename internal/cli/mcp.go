@@ -2,10 +2,7 @@ package cli
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -38,32 +35,7 @@ const ProxyBinary = "airlock-mcp"
 // both in): not looked up on PATH, so that nothing earlier on PATH can
 // stand in for the firewall.
 func mcpProxy(e *env, sub string) int {
-	bin := ""
-	if exe, err := e.executable(); err == nil {
-		if cand := filepath.Join(filepath.Dir(exe), ProxyBinary); isExecutable(cand) {
-			bin = cand
-		}
-	}
-	if bin == "" {
-		return fail(e.stderr, &usageError{Msg: "airlock mcp " + sub + " needs the " + ProxyBinary + " binary next to airlock",
-			Hints: []string{"go install github.com/airlock-dev/airlock/cmd/airlock-mcp@latest (or go build -o DIR ./cmd/airlock-mcp next to airlock)"}})
-	}
-	cmd := exec.Command(bin, append([]string{sub}, e.args...)...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-	err := runForwarding(cmd)
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return ExitOK
-	case errors.As(err, &ee):
-		return ee.ExitCode()
-	}
-	return fail(e.stderr, err)
-}
-
-func isExecutable(path string) bool {
-	st, err := os.Stat(path)
-	return err == nil && !st.IsDir() && st.Mode().Perm()&0o111 != 0
+	return runCompanion(e, "airlock mcp "+sub, ProxyBinary, append([]string{sub}, e.args...))
 }
 
 const mcpApproveHelp = `

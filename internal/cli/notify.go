@@ -1,11 +1,5 @@
 package cli
 
-import (
-	"errors"
-	"os/exec"
-	"path/filepath"
-)
-
 const notifyHelp = `
 Send each newly held action to your phone or a chat channel, as the
 notify: section of your user policy says, and apply the decisions taken
@@ -39,16 +33,6 @@ const NotifyBinary = "airlock-notify"
 // runNotify runs airlock-notify with the flags given. Like the MCP proxy,
 // it must sit next to the airlock binary, not be looked up on PATH.
 func runNotify(e *env) int {
-	bin := ""
-	if exe, err := e.executable(); err == nil {
-		if cand := filepath.Join(filepath.Dir(exe), NotifyBinary); isExecutable(cand) {
-			bin = cand
-		}
-	}
-	if bin == "" {
-		return fail(e.stderr, &usageError{Msg: "airlock notify needs the " + NotifyBinary + " binary next to airlock",
-			Hints: []string{"go install github.com/airlock-dev/airlock/cmd/airlock-notify@latest (or go build -o DIR ./cmd/airlock-notify next to airlock)"}})
-	}
 	var args []string
 	if *e.flags.Bool("once") {
 		args = append(args, "--once")
@@ -56,16 +40,5 @@ func runNotify(e *env) int {
 	if *e.flags.Bool("json") {
 		args = append(args, "--json")
 	}
-	args = append(args, e.flags.Args()...)
-	cmd := exec.Command(bin, args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-	err := runForwarding(cmd)
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return ExitOK
-	case errors.As(err, &ee):
-		return ee.ExitCode()
-	}
-	return fail(e.stderr, err)
+	return runCompanion(e, "airlock notify", NotifyBinary, append(args, e.flags.Args()...))
 }

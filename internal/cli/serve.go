@@ -1,11 +1,5 @@
 package cli
 
-import (
-	"errors"
-	"os/exec"
-	"path/filepath"
-)
-
 const serveHelp = `
 Serve the review dashboard: the live queue, each held action in detail,
 approve once or reject, make it a rule, reports by session and story, and
@@ -39,25 +33,5 @@ const ServeBinary = "airlock-serve"
 // runServe hands the command line to airlock-serve next to this binary
 // (internal/serve/servecmd reads its flags).
 func runServe(e *env) int {
-	bin := ""
-	if exe, err := e.executable(); err == nil {
-		if cand := filepath.Join(filepath.Dir(exe), ServeBinary); isExecutable(cand) {
-			bin = cand
-		}
-	}
-	if bin == "" {
-		return fail(e.stderr, &usageError{Msg: "airlock serve needs the " + ServeBinary + " binary next to airlock",
-			Hints: []string{"go install github.com/airlock-dev/airlock/cmd/airlock-serve@latest (or go build -o DIR ./cmd/airlock-serve next to airlock)"}})
-	}
-	cmd := exec.Command(bin, e.args...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
-	err := runForwarding(cmd)
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return ExitOK
-	case errors.As(err, &ee):
-		return ee.ExitCode()
-	}
-	return fail(e.stderr, err)
+	return runCompanion(e, "airlock serve", ServeBinary, e.args)
 }

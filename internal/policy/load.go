@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
+	"github.com/airlock-dev/airlock/internal/safefile"
 	"github.com/airlock-dev/airlock/internal/strictyaml"
 )
 
@@ -201,7 +201,7 @@ func (p *Policy) applyProject(file string, mcp MCPSchema) error {
 // loosen. mcp, when not nil, compiles the "mcp:" sections.
 func (p *Policy) apply(file string, origin Origin, required bool, trust *TrustStore, mcp MCPSchema) error {
 	layer := Layer{Origin: origin, File: file}
-	data, err := os.ReadFile(file)
+	data, err := readLayer(file, origin)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !required:
 		p.Layers = append(p.Layers, layer)
@@ -231,6 +231,25 @@ func (p *Policy) apply(file string, origin Origin, required bool, trust *TrustSt
 	layer.Rules = n
 	p.Layers = append(p.Layers, layer)
 	return nil
+}
+
+// MaxPolicyBytes bounds a policy file: a larger one is an error naming the
+// limit. A checkout or an unpacked archive can bring in a project policy
+// that is a link to /dev/zero or a FIFO; read without a limit it would
+// exhaust memory or hang every hook call.
+const MaxPolicyBytes = 1 << 20
+
+// readLayer reads one policy file as a regular file within
+// MaxPolicyBytes. A project's file must also stay inside the project once
+// its links are resolved: a project cannot point its policy at a file it
+// does not hold. The user's own file may be a link (dotfile managers
+// make them), but not to a device or a FIFO.
+func readLayer(file string, origin Origin) ([]byte, error) {
+	o := safefile.ReadOptions{Limit: MaxPolicyBytes}
+	if origin == Project {
+		o.Within = filepath.Dir(filepath.Dir(file))
+	}
+	return safefile.ReadRegular(file, o)
 }
 
 // merge adds a parsed file. With authority the file sets the mode and

@@ -28,13 +28,17 @@ type trustDoc struct {
 	Files   map[string]string `json:"files"`
 }
 
+// maxTrustBytes bounds the trust store: it holds one hash per trusted
+// file, so a larger one is not airlock's.
+const maxTrustBytes = 4 << 20
+
 // LoadTrust reads the store at file; a missing file is an empty store.
 func LoadTrust(file string) (*TrustStore, error) {
 	t := &TrustStore{file: file, Files: map[string]string{}}
 	if file == "" {
 		return t, nil
 	}
-	data, err := os.ReadFile(file)
+	data, err := safefile.ReadRegular(file, safefile.ReadOptions{Limit: maxTrustBytes})
 	if errors.Is(err, fs.ErrNotExist) {
 		return t, nil
 	}

@@ -9,9 +9,14 @@ import (
 	"github.com/airlock-dev/airlock/internal/safefile"
 )
 
-// ReadSettings reads a settings file; a missing file reads as empty.
+// maxSettingsBytes bounds a settings file airlock edits: a project's
+// checkout may hold a link to a device or a FIFO in its place.
+const maxSettingsBytes = 16 << 20
+
+// ReadSettings reads a settings file; a missing file reads as empty. It
+// must be a regular file within maxSettingsBytes.
 func ReadSettings(file string) ([]byte, error) {
-	data, err := os.ReadFile(file)
+	data, err := safefile.ReadRegular(file, safefile.ReadOptions{Limit: maxSettingsBytes})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

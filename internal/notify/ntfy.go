@@ -1,6 +1,8 @@
 package notify
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"bufio"
 	"bytes"
 	"context"
@@ -47,6 +49,11 @@ type ntfyMessage struct {
 	Event   string `json:"event"`
 	Topic   string `json:"topic"`
 	Message string `json:"message"`
+	// skipped, when set, says this stands for a line of the stream
+	// that was dropped (too long, not JSON): it is journaled as a
+	// refused reply and nothing else is done with it. sum is its digest.
+	skipped error
+	sum     string
 }
 
 // maxStreamLine bounds one line of the stream (ntfy's own message limit
@@ -107,8 +114,10 @@ func (c *ntfyClient) topicURL(topic string) string { return c.server + "/" + url
 // subscribe reads the JSON stream of topic from after since ("" for
 // everything cached), calling fn for each message. With poll it returns
 // once the cached messages are read; otherwise it runs until the stream
-// ends or ctx is done.
-func (c *ntfyClient) subscribe(ctx context.Context, topic, since string, poll bool, fn func(m *ntfyMessage) error) error {
+// ends or ctx is done. A line over maxStreamLine or not JSON is passed
+// to skip, with its message id when one can be read, and the stream goes
+// on.
+func (c *ntfyClient) subscribe(ctx context.Context, topic, since string, poll bool, fn func(m *ntfyMessage) error, skip func(id, sum string, why error)) error {
 	q := url.Values{}
 	if since == "" {
 		since = "all"
@@ -129,16 +138,34 @@ func (c *ntfyClient) subscribe(ctx context.Context, topic, since string, poll bo
 	if resp.StatusCode/100 != 2 {
 		return statusError("ntfy subscribe", resp)
 	}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 0, 4096), maxStreamLine)
-	for sc.Scan() {
-		line := bytes.TrimSpace(sc.Bytes())
-		if len(line) == 0 {
+	lines := &lineReader{r: bufio.NewReaderSize(resp.Body, 4096), max: maxStreamLine}
+	for {
+		line, err := lines.next()
+		if err != nil {
+			if err == io.EOF || ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("ntfy subscribe: %w", err)
+		}
+		if line.skipped != nil {
+			// One bad line must not stop the watcher: it is reported
+			// (and journaled by the caller) and the stream goes on.
+			// Returning an error here would resubscribe from the same
+			// place and meet the same line again, for good.
+			if skip != nil {
+				skip(line.id, line.sum, line.skipped)
+			}
+			continue
+		}
+		if len(line.data) == 0 {
 			continue
 		}
 		m := &ntfyMessage{}
-		if err := json.Unmarshal(line, m); err != nil {
-			return fmt.Errorf("ntfy subscribe: a line of the stream is not JSON: %w", err)
+		if err := json.Unmarshal(line.data, m); err != nil {
+			if skip != nil {
+				skip(streamID(line.data), lineSum(line.data), fmt.Errorf("a line of the stream is not JSON: %w", err))
+			}
+			continue
 		}
 		if m.Event != "message" {
 			continue // open, keepalive, poll_request
@@ -147,10 +174,76 @@ func (c *ntfyClient) subscribe(ctx context.Context, topic, since string, poll bo
 			return err
 		}
 	}
-	if err := sc.Err(); err != nil && ctx.Err() == nil {
-		return fmt.Errorf("ntfy subscribe: %w", err)
+}
+
+// streamLine is one line of a JSON stream, or the note that one was
+// skipped (with the message id read from its start, when it has one).
+type streamLine struct {
+	data    []byte
+	skipped error
+	id      string
+	sum     string // a digest of the line's first max bytes, when skipped
+}
+
+// lineReader reads newline-ended lines of at most max bytes. A longer
+// line is read to its end and dropped, not returned: bufio.Scanner stops
+// the whole stream at the first such line instead.
+type lineReader struct {
+	r   *bufio.Reader
+	max int
+}
+
+func (l *lineReader) next() (streamLine, error) {
+	var buf []byte
+	total := 0
+	for {
+		part, err := l.r.ReadSlice('\n')
+		total += len(part)
+		if len(buf) < l.max {
+			room := l.max - len(buf)
+			buf = append(buf, part[:min(room, len(part))]...)
+		}
+		switch {
+		case err == bufio.ErrBufferFull:
+			continue
+		case err == io.EOF && total > 0:
+			// A last line without its newline: the stream was cut.
+		case err != nil:
+			return streamLine{}, err
+		}
+		if total > l.max {
+			return streamLine{skipped: fmt.Errorf("a line of the stream is %d bytes, over the limit of %d", total, l.max), id: streamID(buf), sum: lineSum(buf)}, nil
+		}
+		return streamLine{data: bytes.TrimSpace(buf)}, nil
 	}
-	return nil
+}
+
+// lineSum is a short digest of a skipped line, to journal it once.
+func lineSum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:12])
+}
+
+// streamID reads the "id" field from the start of a stream line that
+// could not be decoded whole, so the reader can resume after it.
+func streamID(b []byte) string {
+	const key = `"id":"`
+	i := bytes.Index(b, []byte(key))
+	if i < 0 {
+		return ""
+	}
+	rest := b[i+len(key):]
+	j := bytes.IndexByte(rest, '"')
+	if j <= 0 || j > 64 {
+		return ""
+	}
+	id := string(rest[:j])
+	for _, r := range id {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return ""
+		}
+	}
+	return id
 }
 
 // anonymousRead reports whether a topic can be read without a token: if

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -234,6 +235,8 @@ func (w *Watcher) Once(ctx context.Context) error {
 	err = w.ntfy.subscribe(ctx, w.reply, cursor, true, func(m *ntfyMessage) error {
 		w.handle(m)
 		return nil
+	}, func(id, sum string, why error) {
+		w.handle(&ntfyMessage{ID: id, sum: sum, skipped: why})
 	})
 	return errors.Join(sendErr, err)
 }
@@ -298,6 +301,16 @@ func (w *Watcher) follow(ctx context.Context, since string, out chan<- *ntfyMess
 				return nil
 			case <-ctx.Done():
 				return ctx.Err()
+			}
+		}, func(id, sum string, why error) {
+			// The skipped line is journaled by the loop that handles
+			// replies, like any other; the stream resumes after it.
+			select {
+			case out <- &ntfyMessage{ID: id, sum: sum, skipped: why}:
+				if id != "" {
+					since = id
+				}
+			case <-ctx.Done():
 			}
 		})
 		if ctx.Err() != nil {
@@ -432,6 +445,10 @@ func (w *Watcher) publish(ctx context.Context, it *journal.Item, n *Notice, s *s
 func (w *Watcher) handle(m *ntfyMessage) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
+	if m.skipped != nil {
+		w.skip(m)
+		return
+	}
 	now := w.o.Now()
 	r, err := parseReply(m.Message)
 	var it *journal.Item
@@ -442,7 +459,7 @@ func (w *Watcher) handle(m *ntfyMessage) {
 		}
 	}
 	serr := w.store.update(func(st *state) error {
-		st.Cursor = m.ID
+		st.Cursor, st.Skipped = m.ID, nil
 		if err != nil {
 			return nil
 		}
@@ -483,6 +500,36 @@ func (w *Watcher) handle(m *ntfyMessage) {
 		}
 	}
 	w.refuse(m, r, err)
+}
+
+// skip journals a stream line that was dropped, once: a line with an id
+// moves the cursor past it; one without is remembered by its digest
+// until the cursor moves, since the next read starts before it again.
+func (w *Watcher) skip(m *ntfyMessage) {
+	seen := false
+	err := w.store.update(func(st *state) error {
+		if m.ID != "" {
+			st.Cursor, st.Skipped = m.ID, nil
+			return nil
+		}
+		if slices.Contains(st.Skipped, m.sum) {
+			seen = true
+			return nil
+		}
+		st.Skipped = append(st.Skipped, m.sum)
+		if len(st.Skipped) > maxSkipped {
+			st.Skipped = st.Skipped[len(st.Skipped)-maxSkipped:]
+		}
+		return nil
+	})
+	if seen {
+		return
+	}
+	why := m.skipped
+	if err != nil {
+		why = fmt.Errorf("%w (and the watcher's state could not be saved: %v)", why, err)
+	}
+	w.refuse(m, nil, why)
 }
 
 // refuse journals a refused reply and reports it.

@@ -24,7 +24,16 @@ type state struct {
 	Used map[string]int64 `json:"used"`
 	// Cursor is the id of the last reply message read (ntfy's since=).
 	Cursor string `json:"cursor,omitempty"`
+	// Skipped holds the digests of the bad lines (too long, not JSON,
+	// with no id to move the cursor to) read since the cursor last
+	// moved, so a line is journaled once however often it is read
+	// again. At most maxSkipped are kept.
+	Skipped []string `json:"skipped,omitempty"`
 }
+
+// maxSkipped bounds state.Skipped: past it the oldest digest is dropped,
+// and a line that old may be journaled a second time.
+const maxSkipped = 64
 
 // sentItem is one item's notifications.
 type sentItem struct {

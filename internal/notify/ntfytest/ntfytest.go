@@ -42,6 +42,9 @@ type Message struct {
 	Priority int      `json:"priority,omitempty"`
 	Tags     []string `json:"tags,omitempty"`
 	Actions  []Action `json:"actions,omitempty"`
+	// raw, when set, is written to streams as it is instead of the
+	// message's JSON: a line a broken or hostile server could send.
+	raw []byte
 }
 
 // Server is the fake ntfy server.
@@ -92,6 +95,18 @@ func (s *Server) Messages(topic string) []*Message {
 // topic directly: a forged reply, say).
 func (s *Server) Publish(topic, message string) *Message {
 	return s.add(&Message{Topic: topic, Message: message})
+}
+
+// PublishRaw stores a stream line sent exactly as given (a newline is
+// added), but for the first "{ID}", which becomes the id the server gives
+// it: a line that is too long or not JSON, as a broken or hostile server
+// could send.
+func (s *Server) PublishRaw(topic string, line []byte) *Message {
+	m := s.add(&Message{Topic: topic})
+	s.mu.Lock()
+	m.raw = bytes.Replace(line, []byte("{ID}"), []byte(m.ID), 1)
+	s.mu.Unlock()
+	return m
 }
 
 func (s *Server) add(m *Message) *Message {
@@ -235,6 +250,11 @@ func (s *Server) stream(w http.ResponseWriter, r *http.Request, topic string) {
 		s.mu.Unlock()
 		var buf bytes.Buffer
 		for _, m := range out {
+			if m.raw != nil {
+				buf.Write(m.raw)
+				buf.WriteByte('\n')
+				continue
+			}
 			json.NewEncoder(&buf).Encode(m)
 		}
 		if _, err := w.Write(buf.Bytes()); err != nil {

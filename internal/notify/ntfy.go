@@ -1,11 +1,11 @@
 package notify
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"

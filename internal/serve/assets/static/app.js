@@ -6,7 +6,8 @@
   if (!body || !window.EventSource) return;
   var es = new EventSource("/events");
   es.addEventListener("queue", function () {
-    fetch("/queue/rows", { credentials: "same-origin" })
+    // The page number comes from this page's own address.
+    fetch("/queue/rows" + window.location.search, { credentials: "same-origin" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) { body.innerHTML = html; })
       .catch(function () {});

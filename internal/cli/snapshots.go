@@ -152,7 +152,7 @@ func runSnapshots(e *env, sub string) int {
 		if err != nil {
 			return fail(e.stderr, err)
 		}
-		r := snapshot.Retention{MaxAge: p.Snapshots.KeepAge(), MaxBytes: p.Snapshots.KeepBytes()}
+		r := snapshot.Retention{MaxAge: p.Snapshots.KeepAge(), MaxBytes: p.Snapshots.KeepBytes(), Now: *e.flags.Bool("now")}
 		if d := *e.flags.Duration("older-than"); d > 0 {
 			r.MaxAge = d
 		}

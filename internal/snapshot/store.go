@@ -44,6 +44,10 @@ const (
 	DefaultMaxBytes = 512 << 20
 	DefaultMaxFiles = 100000
 	DefaultTimeout  = 30 * time.Second
+	// DefaultReserve is the free space a snapshot must leave on the
+	// store's filesystem. A snapshot that filled the disk would leave
+	// every later call refused (the journal cannot be written).
+	DefaultReserve = 256 << 20
 	// pruneExpire is how old an unreachable object in the store must be
 	// before prune deletes it: far longer than a snapshot may take.
 	pruneExpire = "1.hour.ago"
@@ -61,6 +65,10 @@ type Store struct {
 	MaxBytes int64
 	MaxFiles int
 	Timeout  time.Duration
+	// Reserve is the free space, in bytes, a snapshot must leave on the
+	// store's filesystem: zero means DefaultReserve, a negative value no
+	// reserve.
+	Reserve int64
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
 }
@@ -100,6 +108,9 @@ var (
 	// ErrUnverified: the snapshot's objects are not the ones recorded
 	// when it was taken (or it predates verification): undo refuses it.
 	ErrUnverified = errors.New("the snapshot does not verify")
+	// ErrNoSpace: taking the snapshot would leave less free space than
+	// the store's reserve.
+	ErrNoSpace = errors.New("not enough free space for the snapshot")
 )
 
 func (s *Store) now() time.Time {
@@ -196,6 +207,10 @@ func (s *Store) appendIndex(m Meta) error {
 type Retention struct {
 	MaxAge   time.Duration
 	MaxBytes int64
+	// Now frees the space of the dropped snapshots at once, instead of
+	// leaving their objects for an hour. A human asks for it (snapshots
+	// prune --now) when the disk is full.
+	Now bool
 }
 
 // Prune deletes the snapshots retention does not keep and returns them.
@@ -216,6 +231,7 @@ func (s *Store) Prune(r Retention) ([]Meta, error) {
 		total += m.Size
 		keep = append(keep, m)
 	}
+	s.dropIncoming(r.Now)
 	if len(drop) == 0 {
 		return nil, nil
 	}
@@ -230,8 +246,12 @@ func (s *Store) Prune(r Retention) ([]Meta, error) {
 	// The store is airlock's: nothing else ever collects it. Objects an
 	// hour old that no snapshot reaches go; a snapshot being taken right
 	// now has written (or freshened) its objects within its 30 seconds.
+	expire := pruneExpire
+	if r.Now {
+		expire = "now"
+	}
 	for dir := range stores {
-		_, _ = git(context.Background(), dir, "", nil, nil, "prune", "--expire="+pruneExpire)
+		_, _ = git(context.Background(), dir, "", nil, nil, "prune", "--expire="+expire)
 	}
 	var buf bytes.Buffer
 	for i := len(keep) - 1; i >= 0; i-- {

@@ -85,7 +85,20 @@ func (s *Store) Take(ctx context.Context, req Request) (Meta, error) {
 	if err != nil {
 		return Meta{}, err
 	}
-	if err := hashFiles(ctx, store, req.Root, files); err != nil {
+	if err := s.checkSpace(store, size); err != nil {
+		return Meta{}, err
+	}
+	// Every object this snapshot writes goes to a quarantine directory
+	// first, which is removed whatever happens: a snapshot that fails
+	// (the disk filled, git failed, the time ran out) leaves nothing
+	// behind. Only a whole snapshot's objects move into the store.
+	quarantine, err := os.MkdirTemp(filepath.Join(store, "objects"), incomingPrefix)
+	if err != nil {
+		return Meta{}, err
+	}
+	defer os.RemoveAll(quarantine)
+	qenv := []string{"GIT_OBJECT_DIRECTORY=" + quarantine, "GIT_ALTERNATE_OBJECT_DIRECTORIES=" + filepath.Join(store, "objects")}
+	if err := hashFiles(ctx, store, req.Root, files, qenv); err != nil {
 		return Meta{}, err
 	}
 	tmp, err := os.MkdirTemp("", "airlock-snapshot-")
@@ -93,7 +106,7 @@ func (s *Store) Take(ctx context.Context, req Request) (Meta, error) {
 		return Meta{}, err
 	}
 	defer os.RemoveAll(tmp)
-	index := []string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}
+	index := append([]string{"GIT_INDEX_FILE=" + filepath.Join(tmp, "index")}, qenv...)
 	var info bytes.Buffer
 	m := manifest{Version: 1, Paths: req.Paths, Files: map[string]fileInfo{}}
 	for _, f := range files {
@@ -121,18 +134,21 @@ func (s *Store) Take(ctx context.Context, req Request) (Meta, error) {
 	if err != nil {
 		return Meta{}, err
 	}
-	blob, err := gitLine(ctx, store, "", nil, mj, "hash-object", "-w", "--stdin")
+	blob, err := gitLine(ctx, store, "", qenv, mj, "hash-object", "-w", "--stdin")
 	if err != nil {
 		return Meta{}, err
 	}
-	root, err := gitLine(ctx, store, "", nil, []byte("040000 tree "+tree+"\tfiles\n100644 blob "+blob+"\tairlock.json\n"), "mktree")
+	root, err := gitLine(ctx, store, "", qenv, []byte("040000 tree "+tree+"\tfiles\n100644 blob "+blob+"\tairlock.json\n"), "mktree")
 	if err != nil {
 		return Meta{}, err
 	}
 	id := s.newID()
-	commit, err := gitLine(ctx, store, "", nil, nil, "commit-tree", root, "-m", "airlock snapshot "+id+"\n\n"+req.Command)
+	commit, err := gitLine(ctx, store, "", qenv, nil, "commit-tree", root, "-m", "airlock snapshot "+id+"\n\n"+req.Command)
 	if err != nil {
 		return Meta{}, err
+	}
+	if err := migrate(quarantine, filepath.Join(store, "objects")); err != nil {
+		return Meta{}, fmt.Errorf("moving the snapshot's objects into the store: %w", err)
 	}
 	if _, err := git(ctx, store, "", nil, nil, "update-ref", RefPrefix+id, commit); err != nil {
 		return Meta{}, err
@@ -304,12 +320,12 @@ func (s *Store) worktreeFiles(ctx context.Context, gitDir string, req Request, a
 // hashFiles writes every file's bytes into the object store, without
 // git's filters (no line-ending or LFS conversion): undo gives back the
 // bytes as they were.
-func hashFiles(ctx context.Context, gitDir, root string, files []file) error {
+func hashFiles(ctx context.Context, gitDir, root string, files []file, env []string) error {
 	var paths bytes.Buffer
 	var regular []int
 	for i, f := range files {
 		if f.link != "" {
-			sha, err := gitLine(ctx, gitDir, "", nil, []byte(f.link), "hash-object", "-w", "--stdin")
+			sha, err := gitLine(ctx, gitDir, "", env, []byte(f.link), "hash-object", "-w", "--stdin")
 			if err != nil {
 				return err
 			}
@@ -322,7 +338,7 @@ func hashFiles(ctx context.Context, gitDir, root string, files []file) error {
 	if len(regular) == 0 {
 		return nil
 	}
-	out, err := git(ctx, gitDir, "", nil, paths.Bytes(), "hash-object", "-w", "--no-filters", "--stdin-paths")
+	out, err := git(ctx, gitDir, "", env, paths.Bytes(), "hash-object", "-w", "--no-filters", "--stdin-paths")
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,15 @@
+//go:build unix
+
+package snapshot
+
+import "syscall"
+
+// freeBytes is the space an unprivileged writer may still use on dir's
+// filesystem.
+func freeBytes(dir string) (int64, bool) {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err != nil {
+		return 0, false
+	}
+	return int64(st.Bavail) * int64(st.Bsize), true
+}

@@ -40,7 +40,17 @@ type Journal struct {
 	MaxSegment int64
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// LockWait bounds the wait for the journal's lock (DefaultLockWait
+	// when zero). Past it the append fails, naming the limit, and a hook
+	// that cannot record refuses the action: a stopped holder (kill
+	// -STOP of the service) must not stall every call without end.
+	LockWait time.Duration
 }
+
+// DefaultLockWait is how long an append waits for the journal's lock. An
+// append holds it for one write and, for held actions, one fsync: far
+// less, even with a hundred hooks queued behind it.
+const DefaultLockWait = 10 * time.Second
 
 // DirIn is where the journal lives in airlock's state directory
 // ($AIRLOCK_HOME, default $XDG_STATE_HOME/airlock): its "journal"
@@ -179,8 +189,12 @@ func (j *Journal) locked(fn func(w *writer) error) error {
 	if err != nil {
 		return fmt.Errorf("journal lock: %w", err)
 	}
-	defer lock.Close()
-	if err := statefile.Lock(lock); err != nil {
+	wait := j.LockWait
+	if wait <= 0 {
+		wait = DefaultLockWait
+	}
+	unlock, err := statefile.LockWithin(lock, wait)
+	if err != nil {
 		if errors.Is(err, statefile.ErrNoLock) {
 			// Without a lock, concurrent hook processes could interleave
 			// or lose events (invariant 4), so nothing is recorded here,
@@ -190,7 +204,7 @@ func (j *Journal) locked(fn func(w *writer) error) error {
 		}
 		return fmt.Errorf("journal lock: %w", err)
 	}
-	defer statefile.Unlock(lock)
+	defer unlock()
 
 	w := &writer{j: j, macOK: j.macChecker()}
 	if err := w.open(); err != nil {

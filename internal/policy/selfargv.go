@@ -80,7 +80,7 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	// snapshots that make destruction reversible. Listing changes nothing.
 	add("undo", false, map[string]bool{"force": false, "json": false})
 	add("snapshots list", true, map[string]bool{"json": false})
-	add("snapshots prune", false, map[string]bool{"older-than": true, "max-mib": true, "json": false})
+	add("snapshots prune", false, map[string]bool{"older-than": true, "max-mib": true, "now": false, "json": false})
 	// rule add writes the user's policy; serve is a dashboard whose
 	// buttons approve, reject and write rules.
 	add("rule add", false, map[string]bool{"from": true, "yes": false, "json": false})

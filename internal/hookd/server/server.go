@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/airlock-dev/airlock/internal/hookd"
 )
@@ -245,6 +246,12 @@ func (s *Server) serveConn(c int, stale bool) {
 		resp = &hookd.Response{Kind: hookd.KindDeclined, Reason: err.Error()}
 	case stale:
 		resp = &hookd.Response{Kind: hookd.KindDeclined, Reason: "the airlock binary was replaced"}
+	case clientGone(c):
+		// The client gave up waiting (the service was stopped, or slow)
+		// and decided in process: handling the request now would journal
+		// the call a second time, and queue a held call twice.
+		s.logf("dropped: the client had gone before its request was handled")
+		return
 	default:
 		resp = s.handle(req)
 	}
@@ -273,6 +280,27 @@ func (s *Server) handle(req *hookd.Request) (resp *hookd.Response) {
 		}
 	}()
 	return s.Handle(req)
+}
+
+// clientGone reports whether the client has closed its end of the
+// connection. A waiting client has only shut down its writing half (it
+// reads the answer): the kernel reports POLLHUP once both halves are
+// closed, which a client does when it stops waiting.
+func clientGone(c int) bool {
+	const pollOut, pollHup, pollErr = 0x4, 0x10, 0x8
+	fds := [1]struct {
+		fd      int32
+		events  int16
+		revents int16
+	}{{fd: int32(c), events: pollOut}}
+	var zero syscall.Timespec
+	for {
+		n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1, uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
+		if errno == syscall.EINTR {
+			continue
+		}
+		return errno == 0 && n == 1 && fds[0].revents&(pollHup|pollErr) != 0
+	}
 }
 
 func readRequest(c int) (*hookd.Request, error) {

@@ -349,3 +349,34 @@ func TestStateDirRemovedExit(t *testing.T) {
 		})
 	}
 }
+
+// TestDropsARequestWhoseClientLeft: a client that gave up (a stopped
+// service, then SIGCONT) has closed its connection; the service must not
+// handle, and so journal, its request: the client decided in process.
+// A client still waiting (only its writing half shut) is answered.
+func TestDropsARequestWhoseClientLeft(t *testing.T) {
+	for _, left := range []bool{true, false} {
+		pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		client, srv := pair[0], pair[1]
+		msg := hookd.AppendRequest(nil, &hookd.Request{Args: []string{"hook", "claude-code"}, Cwd: "/", Stdin: []byte("{}")})
+		if _, err := syscall.Write(client, msg); err != nil {
+			t.Fatal(err)
+		}
+		syscall.Shutdown(client, syscall.SHUT_WR)
+		if left {
+			syscall.Close(client)
+		}
+		handled := false
+		s := &Server{Handle: func(*hookd.Request) *hookd.Response { handled = true; return allowReply }}
+		s.serveConn(srv, false)
+		if handled == left {
+			t.Fatalf("client left=%v: handled=%v", left, handled)
+		}
+		if !left {
+			syscall.Close(client)
+		}
+	}
+}

@@ -84,6 +84,14 @@ func (c *Conn) dial(sock, want string) error {
 		return err
 	}
 	if !c.sameFile(cred.Pid, cred.Uid) {
+		if cred.Uid == uint32(syscall.Getuid()) {
+			// The user's own service of another build (an upgrade, a
+			// second install): it would keep the socket, and this build
+			// its slow path, for as long as hooks keep calling it. Ask it
+			// to exit; the next call starts this build's service. The
+			// message carries nothing of the invocation.
+			syscall.Write(c.fd, AppendRequest(nil, &Request{Args: []string{StopOtherBuild}}))
+		}
 		return ErrUntrusted
 	}
 	return nil

@@ -206,3 +206,9 @@ func ParseResponse(b []byte) (*Response, error) {
 // hold: the server reads until the client shuts its side, and this bounds
 // what it buffers.
 func RequestTooLarge(n int) bool { return n > maxMessage }
+
+// StopOtherBuild is the one argument of the request a client sends to a
+// service of another airlock build that holds the socket: the service
+// exits, so the client's own build can start its service. Any process of
+// the user could stop the service anyway; the cost is one start-up.
+const StopOtherBuild = "\x00stop: a client of another airlock build"

@@ -246,6 +246,10 @@ func (s *Server) serveConn(c int, stale bool) {
 		resp = &hookd.Response{Kind: hookd.KindDeclined, Reason: err.Error()}
 	case stale:
 		resp = &hookd.Response{Kind: hookd.KindDeclined, Reason: "the airlock binary was replaced"}
+	case len(req.Args) == 1 && req.Args[0] == hookd.StopOtherBuild:
+		s.logf("a client of another airlock build called: exiting so that its own service can start")
+		s.Shutdown()
+		return
 	case clientGone(c):
 		// The client gave up waiting (the service was stopped, or slow)
 		// and decided in process: handling the request now would journal

@@ -380,3 +380,30 @@ func TestDropsARequestWhoseClientLeft(t *testing.T) {
 		}
 	}
 }
+
+// TestAnotherBuildsClientStopsTheService: a client that expects another
+// binary does not trust the service, and tells it to exit, so that its
+// own build's service can start; the service does.
+func TestAnotherBuildsClientStopsTheService(t *testing.T) {
+	s, sock, stop := start(t, func(r *hookd.Request) *hookd.Response { return allowReply }, self(t))
+	other := filepath.Join(t.TempDir(), "airlock")
+	if err := os.WriteFile(other, []byte("another build"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ask(sock, other); !errors.Is(err, hookd.ErrUntrusted) {
+		t.Fatalf("a client of another build: %v, want ErrUntrusted", err)
+	}
+	// The service leaves by itself (a hang guard, not a speed check).
+	for deadline := time.Now().Add(10 * time.Second); s.listener.Load() > 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("the service of another build did not exit when this build's client called")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if err := stop(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the other build's service still holds the socket: %v", err)
+	}
+}

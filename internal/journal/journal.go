@@ -162,12 +162,16 @@ func (j *Journal) Append(e *Entry) error {
 
 // writer appends under the lock.
 type writer struct {
-	j    *Journal
-	seg  segment
-	f    *os.File
-	size int64
-	seq  int64
-	prev string
+	// tornKept is set when a torn tail could not be set aside (a full or
+	// read-only disk): the segment is read as if cut there, and nothing
+	// may be appended after the torn bytes.
+	tornKept error
+	j        *Journal
+	seg      segment
+	f        *os.File
+	size     int64
+	seq      int64
+	prev     string
 	// head is the anchored head as it will be after the next append.
 	head head
 	// repaired counts the torn bytes open set aside.
@@ -253,11 +257,11 @@ func (w *writer) open() error {
 		return fmt.Errorf("journal: %w", err)
 	}
 	w.f = f
-	last, size, moved, err := repairTail(f, w.seg.path)
+	last, size, moved, kept, err := repairTail(f, w.seg.path)
 	if err != nil {
 		return err
 	}
-	w.size, w.repaired = size, moved
+	w.size, w.repaired, w.tornKept = size, moved, kept
 	end := size
 	lastSeg := w.seg.n
 	for i := len(segs) - 2; last == nil && i >= 0; i-- {
@@ -362,6 +366,9 @@ func (w *writer) rebuild() error {
 // append writes e as the next line, with one write call, syncs it when
 // it must be durable, indexes it and moves the anchored head.
 func (w *writer) append(e *Entry) error {
+	if w.tornKept != nil {
+		return fmt.Errorf("journal: the torn end of %s could not be set aside (%w), so nothing can be appended until there is room; reading still works", w.seg.path, w.tornKept)
+	}
 	if w.size >= w.j.MaxSegment && w.size > 0 {
 		if err := w.rotate(); err != nil {
 			return err

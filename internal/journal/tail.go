@@ -3,9 +3,11 @@ package journal
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"syscall"
 )
 
 // tailChunk is how much of a segment's end is read at a time while
@@ -58,7 +60,12 @@ func scanTail(f *os.File) (*tailOf, error) {
 	if err != nil {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
-	t := &tailOf{size: st.Size()}
+	return scanTailAt(f, st.Size())
+}
+
+// scanTailAt is scanTail of the segment's first size bytes.
+func scanTailAt(f *os.File, size int64) (*tailOf, error) {
+	t := &tailOf{size: size}
 	if t.size == 0 {
 		return t, nil
 	}
@@ -151,24 +158,47 @@ func isEvent(line []byte) bool {
 // is truncated, so that the next line starts clean after the last
 // complete event; a broken tail never stops the hook. It returns the last
 // complete event line, the new size and how many bytes were set aside.
-func repairTail(f *os.File, path string) (last []byte, size, moved int64, err error) {
+//
+// When the bytes cannot be set aside because the disk is full or
+// read-only, the segment is read as if cut, without changing it: kept
+// reports that, and the caller may read but must not append (the next
+// line would follow the torn bytes). Reading commands (queue list, show,
+// report) then work on a full disk.
+func repairTail(f *os.File, path string) (last []byte, size, moved int64, kept error, err error) {
+	st, err := f.Stat()
+	if err != nil {
+		return nil, 0, 0, nil, fmt.Errorf("journal: %w", err)
+	}
+	size = st.Size()
 	for {
-		t, err := scanTail(f)
+		t, err := scanTailAt(f, size)
 		if err != nil {
-			return nil, 0, 0, err
+			return nil, 0, 0, nil, err
 		}
 		cut := t.end
 		if t.oversized || (t.last != nil && !isEvent(t.last)) {
 			cut = t.start
 		}
 		if cut == t.size {
-			return t.last, t.size, moved, nil
+			return t.last, t.size, moved, kept, nil
 		}
-		if err := setAside(f, path, cut, t.size); err != nil {
-			return nil, 0, 0, err
+		if kept == nil {
+			if err := setAside(f, path, cut, t.size); err != nil {
+				if !noRoom(err) {
+					return nil, 0, 0, nil, err
+				}
+				kept = err
+			}
 		}
 		moved += t.size - cut
+		size = cut
 	}
+}
+
+// noRoom reports whether a write failed for want of space or of write
+// access to the filesystem: errors a reader can work around.
+func noRoom(err error) bool {
+	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || errors.Is(err, syscall.EROFS)
 }
 
 // setAside moves the bytes [from, to) of the segment into its .torn file

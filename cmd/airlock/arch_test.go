@@ -109,7 +109,9 @@ var allowedEdges = map[string][]string{
 		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
 		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
-		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig"},
+		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig",
+		// The service names its client to the MCP proxy check (hookd.go).
+		"internal/mcp/proxied"},
 	// Installing into the other agents' configuration files.
 	"internal/jsonedit":     nil,
 	"internal/agentinstall": {"internal/jsonedit", "internal/hookline"},

@@ -91,6 +91,7 @@ func newHook(e *env, rec vocab.Recorder) *claudecode.Hook {
 		Recorder: rec,
 		Story:    e.getenv("AIRLOCK_STORY"),
 		Getenv:   e.getenv,
+		Caller:   e.caller,
 		// The gate is off unless the policy turns it on; wired, it costs
 		// nothing until then (no file is read).
 		Gate: gate.Stage{Gate: gate.New(e.getenv, nil)},
@@ -110,6 +111,7 @@ func newPipeline(e *env, rec vocab.Recorder) *pipeline.Pipeline {
 		Recorder: rec,
 		Gate:     gate.Stage{Gate: gate.New(e.getenv, nil)},
 		Snapshot: takeSnapshot(e, load),
+		Caller:   e.caller,
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/hookd"
 	"github.com/airlock-dev/airlock/internal/hookd/server"
+	"github.com/airlock-dev/airlock/internal/mcp/proxied"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -127,7 +128,9 @@ func stopHookd(e *env, sock, exe string) int {
 
 // hookdHandler runs one forwarded hook invocation exactly as a hook
 // process would: the same table entry, the invocation's own arguments,
-// standard input, environment and working directory. Nothing is cached
+// standard input, environment and working directory, and the same
+// process whose agent may have started an MCP proxy (the client, which
+// the kernel names: see package proxied). Nothing is cached
 // between requests (the policy is loaded afresh each time, as a process
 // does), so the service's answer is the in-process answer.
 //
@@ -153,12 +156,22 @@ func hookdHandler(stateDir string) server.Handler {
 		if r.Cwd == "" || !filepath.IsAbs(r.Cwd) {
 			return declined("no absolute working directory")
 		}
+		// An mcp__ call goes to airlock's MCP proxy, which decides it
+		// itself, when the hook process's agent started that proxy: the
+		// hook process is the client, named by the kernel (never by the
+		// request). A client that cannot be pinned while a proxy runs is
+		// left to decide in its own process, where it is its own caller.
+		caller := proxied.Client(r.Client.PID, r.Client.Pinned)
+		if !caller.Known() && proxied.Registered(want) {
+			return declined("the client process cannot be pinned (no SO_PEERPIDFD) while an MCP proxy is registered")
+		}
 		if err := inDir(r.Cwd); err != nil {
 			return declined(err.Error())
 		}
 		var stdout, stderr bytes.Buffer
 		e := &env{stdin: bytes.NewReader(r.Stdin), stdout: &stdout, stderr: &stderr,
-			getenv: getenv, getwd: func() (string, error) { return r.Cwd, nil }, executable: os.Executable}
+			getenv: getenv, getwd: func() (string, error) { return r.Cwd, nil }, executable: os.Executable,
+			caller: caller}
 		status := e.dispatch(hookRoot(), r.Args)
 		return &hookd.Response{Kind: hookd.KindAnswer, Status: status, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 	}

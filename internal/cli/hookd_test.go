@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -49,8 +50,12 @@ func hookdEnvB(t testing.TB) (home string, answered *atomic.Int64) {
 	done := make(chan error, 1)
 	go func() { done <- s.Serve() }()
 	t.Cleanup(func() { s.Shutdown(); <-done })
+	// The socket's file exists from bind, before listen: wait until a
+	// connection is accepted (an empty one, which the service declines
+	// without calling the handler), or the first hook would find no
+	// service and decide in process.
 	for {
-		if _, err := os.Stat(filepath.Join(dir, hookd.SocketName)); err == nil {
+		if listening(filepath.Join(dir, hookd.SocketName)) {
 			break
 		}
 		select {
@@ -61,6 +66,16 @@ func hookdEnvB(t testing.TB) (home string, answered *atomic.Int64) {
 		}
 	}
 	return home, answered
+}
+
+// listening reports whether a connection to sock is accepted.
+func listening(sock string) bool {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer syscall.Close(fd)
+	return syscall.Connect(fd, &syscall.SockaddrUnix{Name: sock}) == nil
 }
 
 type hookRun struct {

@@ -5,6 +5,7 @@ import (
 	"os"
 
 	"github.com/airlock-dev/airlock/internal/clierror"
+	"github.com/airlock-dev/airlock/internal/pipeline"
 )
 
 // Exit statuses shared by every subcommand.
@@ -38,6 +39,10 @@ type env struct {
 	// its operands (flags.Args()).
 	cmd   *command
 	flags *flagValues
+	// caller is the hook process a hook invocation came from: the zero
+	// value is this process; the decision service names its client
+	// (hookdHandler).
+	caller pipeline.Caller
 }
 
 // Main runs airlock with the given arguments and streams and returns the

@@ -59,6 +59,23 @@ type Request struct {
 	Cwd string
 	// Stdin is everything the hook read from standard input.
 	Stdin []byte
+	// Client is the process that sent the request, as the kernel names
+	// it to the service. It is never read from the wire (ParseRequest
+	// leaves it zero), so a client cannot choose it.
+	Client Client
+}
+
+// Client is a request's client process, from the kernel's facts about
+// the connection.
+type Client struct {
+	// PID is the client's process id (SO_PEERCRED), 0 when unknown.
+	PID int
+	// Pinned reports whether PID still names the process that connected
+	// (through a pidfd of it, SO_PEERPIDFD): something read about PID
+	// before Pinned returned true was read about that process. Nil where
+	// the kernel gives no pidfd (before Linux 6.5): PID alone may then
+	// have been reused by another process.
+	Pinned func() bool
 }
 
 // Response is the service's answer.

@@ -10,13 +10,19 @@ import (
 )
 
 func TestWireRoundTrip(t *testing.T) {
-	req := &Request{Args: []string{"hook", "claude-code", "--event", "PreToolUse"}, Env: []string{"A=1", "B="}, Cwd: "/tmp", Stdin: []byte(`{"x":1}`)}
+	// The client process is the kernel's word, never the client's: it
+	// does not travel.
+	req := &Request{Args: []string{"hook", "claude-code", "--event", "PreToolUse"}, Env: []string{"A=1", "B="}, Cwd: "/tmp", Stdin: []byte(`{"x":1}`),
+		Client: Client{PID: 4242, Pinned: func() bool { return true }}}
 	got, err := ParseRequest(AppendRequest(nil, req))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(got.Args) != 4 || got.Args[3] != "PreToolUse" || len(got.Env) != 2 || got.Cwd != "/tmp" || string(got.Stdin) != `{"x":1}` {
 		t.Fatalf("request changed on the wire: %+v", got)
+	}
+	if got.Client.PID != 0 || got.Client.Pinned != nil {
+		t.Fatalf("the client process came over the wire: %+v", got.Client)
 	}
 	resp := &Response{Status: 2, Stdout: []byte("out"), Stderr: []byte("err")}
 	gotR, err := ParseResponse(AppendResponse(nil, resp))

@@ -39,7 +39,7 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 		} else if _, _, ok := policy.SplitToolName(r.Tool); ok {
 			// The MCP firewall replaces the verdict of an mcp__ call (or
 			// leaves it to the proxy this agent started for the server).
-			detail = guard.ForHook(p.Recorder, p.Now, pol, r.Tool, r.Input, v)
+			detail = guard.ForHook(p.Recorder, p.Now, pol, p.Caller, r.Tool, r.Input, v)
 			o.Stage = StageMCP
 		}
 		// The MCP firewall's verdict holds the same way the policy's does.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/vocab"
 )
@@ -149,7 +150,15 @@ type Pipeline struct {
 	Snapshot SnapshotStage
 	// Now is the clock (time.Now when nil).
 	Now func() time.Time
+	// Caller is the hook process the calls come from, whose agent may
+	// have started the MCP proxy that decides an mcp__ call (see
+	// guard.ForHook): the zero value is this process; the decision
+	// service names its client.
+	Caller Caller
 }
+
+// Caller is the hook process a call came from (package proxied).
+type Caller = guard.Caller
 
 // SnapshotStage takes the snapshot plan asks for before a's destruction
 // runs, and returns its id and a line describing it (internal/snapshot).

@@ -50,6 +50,9 @@ type Hook struct {
 	// Snapshot, when set, is the pipeline's snapshot stage (see
 	// pipeline.Pipeline.Snapshot).
 	Snapshot pipeline.SnapshotStage
+	// Caller is the hook process the event came from (see
+	// pipeline.Pipeline.Caller); the zero value is this process.
+	Caller pipeline.Caller
 }
 
 // Gate is the fact-forcing gate, a stage of the decision pipeline.
@@ -200,7 +203,7 @@ func (h *Hook) request(in *Input) *pipeline.Request {
 
 // pipeline is the decision pipeline the hook's fields make up.
 func (h *Hook) pipeline() *pipeline.Pipeline {
-	return &pipeline.Pipeline{Policy: h.Policy, Recorder: h.Recorder, Gate: h.Gate, Snapshot: h.Snapshot, Now: h.Now}
+	return &pipeline.Pipeline{Policy: h.Policy, Recorder: h.Recorder, Gate: h.Gate, Snapshot: h.Snapshot, Now: h.Now, Caller: h.Caller}
 }
 
 // observe records a lifecycle event, printing the pipeline's warnings.

@@ -192,7 +192,7 @@ func (s *Server) Serve() error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			s.serveConn(c, stale)
+			s.serveConn(c, cred.Pid, stale)
 		}()
 		if stale {
 			s.logf("%s was replaced: exiting", s.Exe)
@@ -234,7 +234,7 @@ func checkDir(dir string) error {
 // nothing holds one goroutine this long, not forever.
 const connTimeout = 10 * time.Second
 
-func (s *Server) serveConn(c int, stale bool) {
+func (s *Server) serveConn(c int, pid int32, stale bool) {
 	defer syscall.Close(c)
 	tv := syscall.NsecToTimeval(int64(connTimeout))
 	syscall.SetsockoptTimeval(c, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
@@ -257,7 +257,10 @@ func (s *Server) serveConn(c int, stale bool) {
 		s.logf("dropped: the client had gone before its request was handled")
 		return
 	default:
+		client, done := peer(c, pid)
+		req.Client = client
 		resp = s.handle(req)
+		done()
 	}
 	if resp.Kind == hookd.KindDeclined {
 		s.logf("declined: %s", resp.Reason)
@@ -291,19 +294,57 @@ func (s *Server) handle(req *hookd.Request) (resp *hookd.Response) {
 // reads the answer): the kernel reports POLLHUP once both halves are
 // closed, which a client does when it stops waiting.
 func clientGone(c int) bool {
-	const pollOut, pollHup, pollErr = 0x4, 0x10, 0x8
+	revents, ok := pollNow(c, pollOut)
+	return ok && revents&(pollHup|pollErr) != 0
+}
+
+// soPeerPidfd is SO_PEERPIDFD (Linux 6.5): a pidfd of the process that
+// connected, which stays that process's whatever happens to its pid.
+const soPeerPidfd = 77
+
+// peer names the client of connection c for the handler: the pid the
+// kernel gave for the connection (SO_PEERCRED, read at accept) and,
+// where the kernel gives a pidfd of that process, a check that the pid
+// still names it. done closes the pidfd.
+func peer(c int, pid int32) (client hookd.Client, done func()) {
+	client = hookd.Client{PID: int(pid)}
+	fd, err := syscall.GetsockoptInt(c, syscall.SOL_SOCKET, soPeerPidfd)
+	if err != nil || fd < 0 || pid <= 0 {
+		// An older kernel, or a client that has already exited (and been
+		// reaped): the pid cannot be pinned, and Pinned stays nil.
+		return client, func() {}
+	}
+	syscall.CloseOnExec(fd)
+	client.Pinned = func() bool { return running(fd) }
+	return client, func() { syscall.Close(fd) }
+}
+
+// running reports whether the process of pidfd fd has not exited: a
+// pidfd polls readable once it has. While it runs, its pid is its own.
+func running(pidfd int) bool {
+	revents, ok := pollNow(pidfd, pollIn)
+	return ok && revents == 0
+}
+
+const pollIn, pollOut, pollErr, pollHup, pollNval = 0x1, 0x4, 0x8, 0x10, 0x20
+
+// pollNow polls one descriptor without waiting.
+func pollNow(fd int, events int16) (revents int16, ok bool) {
 	fds := [1]struct {
 		fd      int32
 		events  int16
 		revents int16
-	}{{fd: int32(c), events: pollOut}}
+	}{{fd: int32(fd), events: events}}
 	var zero syscall.Timespec
 	for {
-		n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1, uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
+		_, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1, uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
 		if errno == syscall.EINTR {
 			continue
 		}
-		return errno == 0 && n == 1 && fds[0].revents&(pollHup|pollErr) != 0
+		if errno != 0 || fds[0].revents&pollNval != 0 {
+			return 0, false
+		}
+		return fds[0].revents, true
 	}
 }
 

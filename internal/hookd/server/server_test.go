@@ -21,6 +21,14 @@ import (
 // connection it inherited as fd 3, as a process that forked from the
 // listener (or was handed its socket) would.
 func TestMain(m *testing.M) {
+	if sock := os.Getenv("HOOKD_CLIENT_OF"); sock != "" {
+		// A hook client in a process of its own (TestClientNamedByKernel).
+		exe, _ := os.Executable()
+		if _, err := ask(sock, exe); err != nil {
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if os.Getenv("HOOKD_FAKE_WRITER") == "1" {
 		f := os.NewFile(3, "conn")
 		f.Write(hookd.AppendResponse(nil, &hookd.Response{Kind: hookd.KindAnswer, Status: 0, Stdout: []byte(`{"decision":"allow"}`)}))
@@ -371,7 +379,7 @@ func TestDropsARequestWhoseClientLeft(t *testing.T) {
 		}
 		handled := false
 		s := &Server{Handle: func(*hookd.Request) *hookd.Response { handled = true; return allowReply }}
-		s.serveConn(srv, false)
+		s.serveConn(srv, int32(os.Getpid()), false)
 		if handled == left {
 			t.Fatalf("client left=%v: handled=%v", left, handled)
 		}
@@ -406,4 +414,71 @@ func TestAnotherBuildsClientStopsTheService(t *testing.T) {
 	if _, err := os.Lstat(sock); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("the other build's service still holds the socket: %v", err)
 	}
+}
+
+// peerPidfds reports whether the kernel gives a pidfd of a unix socket's
+// peer (SO_PEERPIDFD, Linux 6.5).
+func peerPidfds(t *testing.T) bool {
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Close(pair[0])
+	defer syscall.Close(pair[1])
+	fd, err := syscall.GetsockoptInt(pair[0], syscall.SOL_SOCKET, soPeerPidfd)
+	if err != nil {
+		return false
+	}
+	syscall.Close(fd)
+	return true
+}
+
+// TestClientNamedByKernel: the handler learns the client's process from
+// the connection, not from the request: its pid, pinned while it runs,
+// and no longer pinned once it has exited (its pid may then be reused).
+func TestClientNamedByKernel(t *testing.T) {
+	if !peerPidfds(t) {
+		t.Skip("this kernel gives no SO_PEERPIDFD (Linux 6.5): the service leaves proxied calls to the client (TestHookdUnpinnedClient in internal/cli)")
+	}
+	type seen struct {
+		c       hookd.Client
+		pinned  bool
+		release chan bool
+	}
+	got := make(chan seen)
+	_, sock, _ := start(t, func(r *hookd.Request) *hookd.Response {
+		s := seen{c: r.Client, pinned: r.Client.Pinned != nil && r.Client.Pinned(), release: make(chan bool)}
+		got <- s
+		<-s.release
+		return allowReply
+	}, self(t))
+
+	// The test process itself.
+	errc := make(chan error, 1)
+	go func() { _, err := ask(sock, self(t)); errc <- err }()
+	s := <-got
+	if s.c.PID != os.Getpid() || !s.pinned {
+		t.Errorf("a client in this process: %+v pinned=%v, want pid %d pinned", s.c, s.pinned, os.Getpid())
+	}
+	close(s.release)
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+
+	// A client of its own, killed while its request is handled.
+	cmd := exec.Command(self(t), "-test.run=^$")
+	cmd.Env = append(os.Environ(), "HOOKD_CLIENT_OF="+sock)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s = <-got
+	if s.c.PID != cmd.Process.Pid || !s.pinned {
+		t.Errorf("a client process: %+v pinned=%v, want pid %d pinned", s.c, s.pinned, cmd.Process.Pid)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if s.c.Pinned() {
+		t.Error("the pid of a client that has exited is still pinned")
+	}
+	close(s.release)
 }

@@ -106,18 +106,22 @@ func LoadKey(stateDir string) ([]byte, error) {
 // (see package proxied).
 const RuleProxied = "mcp.proxied"
 
+// Caller is the hook process a call came from (package proxied): the
+// zero value is the calling process, the in-process hook.
+type Caller = proxied.Caller
+
 // ForHook is the agent hooks' entry: it applies the MCP firewall to an
-// mcp__server__tool call whose server is not behind a proxy this agent
-// started (that proxy decides its calls: see package proxied), with the
-// state read from rec when it is the journal. It replaces *v and returns
-// the Detail to journal with the call; for other tools it does nothing
-// and returns nil.
-func ForHook(rec vocab.Recorder, now func() time.Time, p *policy.Policy, tool string, input json.RawMessage, v *policy.Verdict) json.RawMessage {
+// mcp__server__tool call whose server is not behind a proxy the agent of
+// from (the hook process) started (that proxy decides its calls: see
+// package proxied), with the state read from rec when it is the journal.
+// It replaces *v and returns the Detail to journal with the call; for
+// other tools it does nothing and returns nil.
+func ForHook(rec vocab.Recorder, now func() time.Time, p *policy.Policy, from Caller, tool string, input json.RawMessage, v *policy.Verdict) json.RawMessage {
 	server, name, ok := policy.SplitToolName(tool)
 	if !ok {
 		return nil
 	}
-	if reg, ok := proxied.Deciding(p.Paths.StateDir, server); ok {
+	if reg, ok := proxied.Deciding(p.Paths.StateDir, server, from); ok {
 		// One decision per call: the proxy this agent started for the
 		// server makes it, with its own configuration, and journals it.
 		*v = policy.Verdict{Decision: policy.Allow, Rule: RuleProxied, Mode: p.Mode,

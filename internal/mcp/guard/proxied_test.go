@@ -23,7 +23,7 @@ func TestHookDefersToProxy(t *testing.T) {
 	mem := &Memory{}
 	call := func() policy.Verdict {
 		v := policy.Verdict{}
-		ForHook(mem, time.Now, p, "mcp__texts__delete_everything", args(), &v)
+		ForHook(mem, time.Now, p, Caller{}, "mcp__texts__delete_everything", args(), &v)
 		return v
 	}
 	if v := call(); v.Decision == policy.Allow {

@@ -18,7 +18,12 @@
 //     it) with its start time, and the hook defers only when that very
 //     process is its parent or grandparent. A proxy of the same name
 //     started by another agent, another session or by hand therefore
-//     defers nothing, and the hook decides as for any MCP server.
+//     defers nothing, and the hook decides as for any MCP server;
+//   - "the hook" is the process the agent ran: the in-process hook is
+//     its own Caller; the decision service starts from its client's pid,
+//     which the kernel gives it for the connection (SO_PEERCRED), and
+//     pins that process with a pidfd (SO_PEERPIDFD) so that a reused pid
+//     cannot stand in for it (see Client).
 //
 // Anything unknown (no /proc, an unreadable registration, a lock that
 // cannot be tested) means "not proxied": the hook decides, which is the
@@ -88,10 +93,68 @@ func Register(stateDir, server, config string) (release func(), err error) {
 	return hold(file(stateDir, server, self.PID), body)
 }
 
+// Caller is the hook process a call came from: the proxy decides the
+// call only when that process's parent or grandparent is the proxy's
+// client. The zero Caller is the calling process itself (the hook that
+// decides in its own process).
+type Caller struct {
+	// pid is another process (the decision service's client), 0 for this
+	// one.
+	pid int
+	// pinned, for another process, reports whether pid still names the
+	// process that asked: it is called after the parent chain was read,
+	// so that the chain read is that process's and not the one of a later
+	// process that reused the number.
+	pinned func() bool
+	// unknown is a caller the kernel did not name so that it can be
+	// pinned: nothing defers to a proxy for it.
+	unknown bool
+}
+
+// Client is the caller of the decision service: its client's pid as the
+// kernel gives it for the connection (SO_PEERCRED), and pinned, which
+// reports whether that pid still names the process that connected (a
+// pidfd of it, SO_PEERPIDFD). Without either, no call defers to a proxy:
+// the hook decides (see Known).
+//
+// Nothing the client sends is used: an agent can run the client itself
+// with any environment and standard input, but not choose its own pid or
+// parent.
+func Client(pid int, pinned func() bool) Caller {
+	if pid <= 0 || pinned == nil {
+		return Caller{unknown: true}
+	}
+	return Caller{pid: pid, pinned: pinned}
+}
+
+// Known reports whether the caller can be checked against a proxy's
+// client at all. A service whose client is not Known must not decide a
+// call that a proxy would: it leaves the call to the client, which
+// decides in its own process, where it is its own Caller.
+func (c Caller) Known() bool { return !c.unknown }
+
+// chain is the caller's parent and grandparent: Claude Code runs hooks
+// through a shell, and a process further up, such as the terminal's
+// shell that started both the agent and some proxy, is no binding.
+func (c Caller) chain() ([]Process, bool) {
+	switch {
+	case c.unknown:
+		return nil, false
+	case c.pid == 0:
+		mine, err := ancestors(os.Getpid(), 2)
+		return mine, err == nil
+	}
+	theirs, err := ancestors(c.pid, 2)
+	if err != nil || !c.pinned() {
+		return nil, false
+	}
+	return theirs, true
+}
+
 // Deciding returns the registration of a live proxy of server that the
-// calling process's agent (its parent or grandparent) started: the proxy
-// decides that server's calls. ok is false in every other case.
-func Deciding(stateDir, server string) (reg Registration, ok bool) {
+// caller's agent (its parent or grandparent) started: the proxy decides
+// that server's calls. ok is false in every other case.
+func Deciding(stateDir, server string, from Caller) (reg Registration, ok bool) {
 	if stateDir == "" || !validName(server) {
 		return Registration{}, false
 	}
@@ -99,11 +162,8 @@ func Deciding(stateDir, server string) (reg Registration, ok bool) {
 	if len(matches) == 0 {
 		return Registration{}, false
 	}
-	// Only the hook's parent or grandparent (Claude Code runs hooks
-	// through a shell): a process further up, such as the terminal's
-	// shell that started both the agent and some proxy, is no binding.
-	mine, err := ancestors(os.Getpid(), 2)
-	if err != nil {
+	mine, ok := from.chain()
+	if !ok {
 		return Registration{}, false
 	}
 	for _, m := range matches {
@@ -118,4 +178,18 @@ func Deciding(stateDir, server string) (reg Registration, ok bool) {
 		}
 	}
 	return Registration{}, false
+}
+
+// Registered reports whether any live proxy is registered under stateDir.
+func Registered(stateDir string) bool {
+	if stateDir == "" {
+		return false
+	}
+	matches, _ := filepath.Glob(filepath.Join(stateDir, Dir, "*.json"))
+	for _, m := range matches {
+		if _, live := readLive(m); live {
+			return true
+		}
+	}
+	return false
 }

@@ -4,8 +4,11 @@ package proxied
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -18,20 +21,20 @@ func TestRegisterDeciding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reg, ok := Deciding(state, "texts")
+	reg, ok := Deciding(state, "texts", Caller{})
 	if !ok || reg.Proxy.PID != os.Getpid() || reg.Client.PID != os.Getppid() || reg.Config != "/etc/p.yaml" {
 		t.Fatalf("Deciding = %+v %v", reg, ok)
 	}
-	if _, ok := Deciding(state, "mail"); ok {
+	if _, ok := Deciding(state, "mail", Caller{}); ok {
 		t.Error("another server's calls defer to the proxy")
 	}
 	for _, bad := range []string{"", "..", "a/b", "*"} {
-		if _, ok := Deciding(state, bad); ok {
+		if _, ok := Deciding(state, bad, Caller{}); ok {
 			t.Errorf("Deciding(%q) ok", bad)
 		}
 	}
 	release()
-	if _, ok := Deciding(state, "texts"); ok {
+	if _, ok := Deciding(state, "texts", Caller{}); ok {
 		t.Error("a released registration still decides")
 	}
 }
@@ -85,7 +88,7 @@ func TestDecidingRefuses(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if reg, ok := Deciding(state, "texts"); ok {
+			if reg, ok := Deciding(state, "texts", Caller{}); ok {
 				t.Errorf("deferred to %+v", reg)
 			}
 		})
@@ -103,7 +106,100 @@ func TestDecidingRefuses(t *testing.T) {
 	if err := os.Symlink(target, file(state, "texts", self.PID)); err != nil {
 		t.Fatal(err)
 	}
-	if reg, ok := Deciding(state, "texts"); ok {
+	if reg, ok := Deciding(state, "texts", Caller{}); ok {
 		t.Errorf("a symlinked registration deferred to %+v", reg)
+	}
+}
+
+// TestCallerSameAnswer: the decision service, starting from its client's
+// pid, defers exactly when the hook deciding in that process would; a
+// client whose pid is no longer its own, or that the kernel could not
+// pin, defers nothing.
+func TestCallerSameAnswer(t *testing.T) {
+	state := t.TempDir()
+	release, err := Register(state, "texts", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	// A proxy of the same name that another agent started: the pid 1
+	// stands for that agent.
+	other := t.TempDir()
+	_, me, _, _ := stat(os.Getpid())
+	b, _ := json.Marshal(Registration{Server: "texts", Proxy: me, Client: Process{PID: 1}})
+	os.MkdirAll(filepath.Join(other, Dir), 0o700)
+	releaseOther, err := hold(file(other, "texts", me.PID), b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer releaseOther()
+
+	alive := func() bool { return true }
+	reused := func() bool { return false }
+	for _, tt := range []struct {
+		name, state, server string
+		want                bool
+	}{
+		{"this agent's proxy", state, "texts", true},
+		{"a server no proxy runs for", state, "mail", false},
+		{"another agent's proxy", other, "texts", false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, inProcess := Deciding(tt.state, tt.server, Caller{})
+			_, service := Deciding(tt.state, tt.server, Client(os.Getpid(), alive))
+			if inProcess != tt.want || service != tt.want {
+				t.Errorf("in process %v, through the service %v, want %v", inProcess, service, tt.want)
+			}
+			if _, ok := Deciding(tt.state, tt.server, Client(os.Getpid(), reused)); ok {
+				t.Error("a client whose pid was reused deferred")
+			}
+			for _, c := range []Caller{Client(os.Getpid(), nil), Client(0, alive), Client(-1, alive)} {
+				if c.Known() {
+					t.Errorf("%+v is Known", c)
+				}
+				if _, ok := Deciding(tt.state, tt.server, c); ok {
+					t.Errorf("an unpinned client %+v deferred", c)
+				}
+			}
+		})
+	}
+	if !Client(os.Getpid(), alive).Known() || !(Caller{}).Known() {
+		t.Error("a pinned client or this process is not Known")
+	}
+	if !Registered(state) || !Registered(other) || Registered(t.TempDir()) {
+		t.Error("Registered does not tell a live registration from none")
+	}
+}
+
+// TestCallerChainDepth: the service walks up from its client as the hook
+// walks up from itself: a child of this process (whose parent is the
+// proxy's client) defers, a grandchild of this process does not.
+func TestCallerChainDepth(t *testing.T) {
+	state := t.TempDir()
+	release, err := Register(state, "texts", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer release()
+	child := exec.Command("sh", "-c", "sleep 60 & echo $!; wait")
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { child.Process.Kill(); child.Wait() }()
+	var grandchild int
+	if _, err := fmt.Fscan(out, &grandchild); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Kill(grandchild, syscall.SIGKILL)
+	alive := func() bool { return true }
+	if _, ok := Deciding(state, "texts", Client(child.Process.Pid, alive)); !ok {
+		t.Error("a grandchild of the proxy's client (a hook the agent ran through a shell) did not defer")
+	}
+	if _, ok := Deciding(state, "texts", Client(grandchild, alive)); ok {
+		t.Error("a process three levels below the proxy's client deferred")
 	}
 }

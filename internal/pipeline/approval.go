@@ -10,9 +10,9 @@ import (
 
 // ErrApprovalSpent is the error of a call that names an approval
 // (Request.Ref, rule vocab.RuleApproved) that is not there to use:
-// already used, expired, rejected, or not a human's. The call is refused
-// at StageJournal.
-var ErrApprovalSpent = errors.New("the approval is already used, expired or not a human's")
+// spent by another call, expired, rejected, or not a human's. The call is
+// refused at StageJournal.
+var ErrApprovalSpent = errors.New("the approval it names is not there to use (spent by another call, withdrawn or expired, or not a human's)")
 
 // claim is what the approval stage asks the recorder for a call, or nil
 // when the call neither holds nor claims an approval. The recorder finds
@@ -49,8 +49,19 @@ func settle(a *policy.Action, v *policy.Verdict, claimed bool, ref, id string) (
 	case claimed && ref != "":
 		return false, fmt.Errorf("%w: %s", ErrApprovalSpent, ref)
 	case claimed:
+		// An earlier stage found an approval that matches the call (the
+		// MCP firewall matches server, tool and arguments), but the
+		// recorder, under its lock, has none of this exact action there
+		// to use. Which of the reasons it is cannot be told from here:
+		// the words must not claim one.
+		found := "a human's approval matched this call"
+		if v.Message != "" {
+			found = v.Message
+		}
 		v.Decision, v.Rule = vocab.Defer, vocab.RuleSpent
-		v.Message = "the human's approval of this action was already used, expired or withdrawn; it is held again"
+		v.Message = found + ", but this call cannot use it: the journal holds no unused approval of this exact action " +
+			"(the approval may be of the call as another airlock entry point held it, such as the MCP proxy, which uses it there; " +
+			"or it was spent by another call, withdrawn or expired meanwhile); this call is held again for a human's review"
 	}
 	return false, nil
 }

@@ -3,11 +3,15 @@ package pipeline
 import (
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/airlock-dev/airlock/internal/journal"
+	"github.com/airlock-dev/airlock/internal/mcp/guard"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
 // TestApprovalSpentOnce runs parallel retries of one approved action of
@@ -87,5 +91,65 @@ func TestApprovalSpentOnce(t *testing.T) {
 				t.Errorf("a retry after the parallel ones ran: %s", again.Verdict.Rule)
 			}
 		})
+	}
+}
+
+// TestApprovalOfAnotherEntryPoint: a call the MCP proxy held and a human
+// approved, decided again by the hook (here: a hook that does not defer
+// to that proxy), is held again by the hook without saying the approval
+// was used, because it was not: the proxy's retry then runs on it, once.
+func TestApprovalOfAnotherEntryPoint(t *testing.T) {
+	state, cwd := t.TempDir(), t.TempDir()
+	j, err := journal.Open(filepath.Join(state, "journal"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	load := func(string) (*policy.Policy, error) {
+		p := policy.Defaults()
+		p.Mode, p.Paths.StateDir = policy.Unattended, state
+		return p, nil
+	}
+	key, err := guard.LoadKey(state)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const tool = "mcp__slack__post_message"
+	in := json.RawMessage(`{"channel":"#general","text":"shipped"}`)
+	// The proxy's pipeline, as internal/mcp/proxy builds it.
+	proxy := &Pipeline{Recorder: j, Policy: load, MCP: func(pol *policy.Policy, _ *Request, a *policy.Action, v *policy.Verdict) (json.RawMessage, string) {
+		g := &guard.Guard{Policy: pol, History: guard.Journal{J: j, Now: time.Now}, Key: key}
+		o := g.Check(pol.Mode, guard.Call{Server: "slack", Tool: "post_message", Args: in})
+		*v, a.Kind = o.Verdict, policy.UnknownTool
+		b, _ := json.Marshal(o.Detail)
+		return b, o.Approval
+	}}
+	proxyCall := func() Outcome {
+		return proxy.Decide(&Request{Agent: guard.Agent, Event: "tools/call", Cwd: cwd, Tool: tool, Input: in,
+			Action: policy.Action{Kind: policy.UnknownTool, Tool: tool, Cwd: cwd}})
+	}
+	held := proxyCall()
+	if held.Verdict.Decision != policy.Defer || held.Receipt.QueueID == "" {
+		t.Fatalf("the proxy did not hold the call: %+v", held.Verdict)
+	}
+	if _, err := j.Settle(journal.EventApprove, held.Receipt.QueueID, "fine", 0); err != nil {
+		t.Fatal(err)
+	}
+	// The hook, as Claude Code calls it, for the same call.
+	hook := &Pipeline{Recorder: j, Policy: load}
+	raw, _ := json.Marshal(map[string]any{"tool_name": tool, "tool_input": in})
+	o := hook.Decide(&Request{Agent: "claude-code", Event: EventPreToolUse, Session: "s", Cwd: cwd, Tool: tool, Input: in, Raw: raw,
+		Action: policy.Action{Kind: policy.UnknownTool, Tool: tool, Cwd: cwd}})
+	if o.Verdict.Decision != policy.Defer || o.Verdict.Rule != vocab.RuleSpent {
+		t.Fatalf("the hook's call: %v %s, want held again (%s)", o.Verdict.Decision, o.Verdict.Rule, vocab.RuleSpent)
+	}
+	if m := o.Verdict.Message; strings.Contains(m, "already used") || strings.Contains(m, "was used") || !strings.Contains(m, held.Receipt.QueueID) {
+		t.Errorf("the hook says of an approval nobody used: %q", m)
+	}
+	// It was not used: the proxy's retry runs on it, once.
+	if retry := proxyCall(); retry.Verdict.Decision != policy.Allow || retry.Receipt.Approval != held.Receipt.QueueID {
+		t.Fatalf("the proxy's retry after the human's approval: %v %s (approval %q)", retry.Verdict.Decision, retry.Verdict.Rule, retry.Receipt.Approval)
+	}
+	if again := proxyCall(); again.Verdict.Decision == policy.Allow {
+		t.Errorf("a second retry ran on the same approval")
 	}
 }

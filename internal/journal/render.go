@@ -47,6 +47,7 @@ func (r *Report) Text() string {
 		it.WriteText(&b)
 	}
 	r.refusedText(&b)
+	r.snapshotsText(&b)
 	b.WriteString("\n")
 	b.WriteString(r.countsLine())
 	b.WriteString("\n")
@@ -120,6 +121,7 @@ func (r *Report) markdown() string {
 		b.WriteString("\n" + render.MarkdownBlock(v.block, v.info))
 	}
 	r.refusedMarkdown(&b)
+	r.snapshotsMarkdown(&b)
 	b.WriteString("\n## Counts\n\n")
 	b.WriteString(r.countsLine() + "\n")
 	if len(r.TopRules) > 0 {
@@ -161,6 +163,28 @@ func (r *Report) header(b *strings.Builder, strong, bullet string) {
 }
 
 // refusedText lists the calls refused or asked about and not queued.
+// snapshotsText lists the snapshots taken in scope, each with the
+// command that ran after it and the undo that restores it.
+func (r *Report) snapshotsText(b *strings.Builder) {
+	if len(r.Snapshots) == 0 {
+		return
+	}
+	b.WriteString("\nSnapshots taken before destruction (restore with the command shown):\n")
+	for _, s := range r.Snapshots {
+		b.WriteString("  [" + stamp(s.Time) + "] " + line(s.ID) + " before " + render.Line(s.Command, 100) + ": " + line(s.Undo) + "\n")
+	}
+}
+
+func (r *Report) snapshotsMarkdown(b *strings.Builder) {
+	if len(r.Snapshots) == 0 {
+		return
+	}
+	b.WriteString("\n## Snapshots taken before destruction\n\n")
+	for _, s := range r.Snapshots {
+		b.WriteString("- " + mdEscape("["+stamp(s.Time)+"] "+s.ID+" before ") + render.CodeSpan(render.Line(s.Command, 100)) + ": " + render.CodeSpan(s.Undo) + "\n")
+	}
+}
+
 func (r *Report) refusedText(b *strings.Builder) {
 	if len(r.Refused) == 0 {
 		return

@@ -73,7 +73,7 @@ func runDemo(e *env) int {
 		return fail(e.stderr, err)
 	}
 	out := e.stdout
-	fmt.Fprintf(out, "airlock demo: a scripted agent works through %d stories, unattended, in a throwaway git repository.\n", len(demo.Stories()))
+	fmt.Fprintf(out, "airlock demo: a scripted agent works through %s, unattended, in a throwaway git repository.\n", pluralVerb(len(demo.Stories()), "story", "stories"))
 	fmt.Fprintf(out, "  project  %s (remote %s, main at %s)\n", sb.Project, sb.Remote, sb.Initial[:7])
 	fmt.Fprintf(out, "  airlock  built-in policy, unattended mode; journal in %s\n\n", j.Dir())
 

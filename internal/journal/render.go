@@ -142,10 +142,10 @@ func (r *Report) header(b *strings.Builder, strong, bullet string) {
 	}
 	ext := r.ExternalPending()
 	if ext > 0 {
-		fmt.Fprintf(b, "%d external command(s) detected.\n", ext)
+		fmt.Fprintf(b, "%s held for review.\n", countOf(ext, "external action", "external actions"))
 	}
 	if other := len(r.Review) - ext; other > 0 {
-		fmt.Fprintf(b, "%d other held action(s).\n", other)
+		fmt.Fprintf(b, "%s held for review.\n", countOf(other, "other action", "other actions"))
 	}
 	if strong != "" {
 		b.WriteString("\n")
@@ -566,3 +566,12 @@ func (v view) one(max int) string {
 // ShowLimits bound a command as an item shows it in full; "airlock queue
 // run" runs only what fits, since it runs only what the human saw.
 var ShowLimits = render.Limits{Bytes: showCommand, Lines: showLines}
+
+// countOf spells a count with its singular or plural noun: "1 story",
+// "2 stories".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

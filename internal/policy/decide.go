@@ -37,6 +37,11 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		v.Effect = res.Effect
 	}
 	v.Reasons = append(v.Reasons, v.Effect.Reasons...)
+	if rule, msg, ok := netRefused(&a); ok {
+		v.Decision, v.Rule, v.Message = Deny, rule, msg
+		v.Reasons = append(v.Reasons, classify.Reason{Rule: rule, Message: msg})
+		return v
+	}
 	if rule, msg, ok := p.guard.check(&a, res); ok {
 		v.Decision, v.Rule, v.Message = Deny, rule, msg
 		v.Reasons = append(v.Reasons, classify.Reason{Rule: rule, Message: msg})

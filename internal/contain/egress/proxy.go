@@ -208,6 +208,10 @@ func parseTarget(scheme, hostport string) (target, error) {
 	if host == "" || strings.ContainsAny(host, "/?#@ \t\r\n") {
 		return t, errors.New("bad host " + strconv.Quote(clip(hostport, 100)))
 	}
+	if ip := net.ParseIP(host); ip != nil {
+		// One spelling per address, as the policy's host lists write it.
+		host = ip.String()
+	}
 	t.host = host
 	return t, nil
 }

@@ -7,13 +7,13 @@
 // untrusted project file may only tighten what the user's file set.
 //
 // It is a package of its own, apart from the proxy, so that the command
-// line can check a policy file's section without linking a TLS stack.
+// line (and the hook, which loads the same policy) can check a policy
+// file's section without linking a TLS stack or even the net package.
 package egressconfig
 
 import (
 	"errors"
 	"fmt"
-	"net"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -179,8 +179,15 @@ func Host(h string) (string, error) {
 	case strings.Contains(h, "://") || strings.ContainsAny(h, "/?#@ "):
 		return "", fmt.Errorf("%q is not a host name: write the host alone (api.example.com), without scheme, path or user", h)
 	}
-	if ip := net.ParseIP(strings.Trim(h, "[]")); ip != nil {
-		return ip.String(), nil
+	if strings.HasPrefix(h, "[") || strings.Count(h, ":") >= 2 {
+		// An IPv6 address, as the proxy writes it (net.IP's short form).
+		h = strings.Trim(h, "[]")
+		for _, r := range h {
+			if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f' || r == ':' || r == '.') {
+				return "", fmt.Errorf("%q is not an IPv6 address", h)
+			}
+		}
+		return h, nil
 	}
 	if strings.Contains(h, ":") {
 		return "", fmt.Errorf("%q has a port: write the host alone; every port of it is meant", h)
@@ -202,13 +209,10 @@ func Host(h string) (string, error) {
 	return h, nil
 }
 
-// Match reports whether host (a name or an address, any case, no port)
-// is one pattern names.
+// Match reports whether host (a name or an address, any case, no port;
+// an IPv6 address in its short form) is one pattern names.
 func Match(patterns []string, host string) bool {
 	host = strings.TrimSuffix(strings.ToLower(strings.Trim(host, "[]")), ".")
-	if ip := net.ParseIP(host); ip != nil {
-		host = ip.String()
-	}
 	for _, p := range patterns {
 		if p == host {
 			return true

@@ -123,7 +123,7 @@ func TestUntrustedOnlyTightens(t *testing.T) {
 }
 
 func TestHost(t *testing.T) {
-	for in, want := range map[string]string{"API.Example.com": "api.example.com", "*.example.com": "*.example.com", "127.0.0.1": "127.0.0.1", "[::1]": "::1"} {
+	for in, want := range map[string]string{"API.Example.com": "api.example.com", "*.example.com": "*.example.com", "127.0.0.1": "127.0.0.1", "[::1]": "::1", "::1": "::1"} {
 		if got, err := Host(in); err != nil || got != want {
 			t.Errorf("Host(%q) = %q, %v", in, got, err)
 		}

@@ -78,7 +78,7 @@ func TestGitOverHTTP(t *testing.T) {
 			var srv *httptest.Server
 			if scheme == "https" {
 				srv = httptest.NewTLSServer(backend)
-				e.upstream.AddCert(srv.Certificate())
+				e.trust(srv.Certificate())
 			} else {
 				srv = httptest.NewServer(backend)
 			}

@@ -30,6 +30,7 @@ type env struct {
 	proxyURL *url.URL
 	// upstream are the roots the proxy trusts for the test's TLS sinks.
 	upstream *x509.CertPool
+	mu       sync.Mutex
 	// caPool holds airlock's CA: what a client inside trusts.
 	caPool *x509.CertPool
 }
@@ -54,7 +55,20 @@ func newEnv(t *testing.T, policyYAML string) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.UpstreamTLS = &tls.Config{RootCAs: e.upstream}
+	// The proxy trusts the test's sinks, which are added to e.upstream
+	// while it runs: verified here under the lock (a CertPool is not
+	// safe to change while it is read).
+	o.UpstreamTLS = &tls.Config{InsecureSkipVerify: true, VerifyConnection: func(cs tls.ConnectionState) error {
+		e.mu.Lock()
+		roots := e.upstream.Clone()
+		e.mu.Unlock()
+		inter := x509.NewCertPool()
+		for _, c := range cs.PeerCertificates[1:] {
+			inter.AddCert(c)
+		}
+		_, err := cs.PeerCertificates[0].Verify(x509.VerifyOptions{Roots: roots, Intermediates: inter, DNSName: cs.ServerName})
+		return err
+	}}
 	e.j = j
 	e.p, err = New(o)
 	if err != nil {
@@ -120,7 +134,7 @@ func newSink(t *testing.T, e *env, useTLS bool) *sink {
 	})
 	if useTLS {
 		s.Server = httptest.NewTLSServer(h)
-		e.upstream.AddCert(s.Certificate())
+		e.trust(s.Certificate())
 	} else {
 		s.Server = httptest.NewServer(h)
 	}
@@ -191,3 +205,10 @@ func (e *env) approve(id string) {
 }
 
 func timeNow() time.Time { return time.Now() }
+
+// trust makes the proxy trust a test server's certificate upstream.
+func (e *env) trust(c *x509.Certificate) {
+	e.mu.Lock()
+	e.upstream.AddCert(c)
+	e.mu.Unlock()
+}

@@ -321,17 +321,15 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request, origin string) {
 // serveInner serves the HTTP requests a client sends inside a tunnel to
 // t, each decided and forwarded like a plain proxy request.
 func (p *Proxy) serveInner(c net.Conn, t target, origin string) {
-	l := newOneConnListener(c)
+	// The connection reports its own close, whoever closes it: the
+	// server, or a handler that took it over to write a hold.
+	l := newOneConnListener(nil)
+	l.c <- &closeNotifyConn{Conn: c, done: func() { l.Close() }}
 	srv := &http.Server{
 		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			p.request(w, r, t, origin)
 		}),
 		ReadHeaderTimeout: 60 * time.Second,
-		ConnState: func(_ net.Conn, s http.ConnState) {
-			if s == http.StateClosed || s == http.StateHijacked {
-				l.Close()
-			}
-		},
 	}
 	srv.Serve(l)
 	l.wait()
@@ -422,9 +420,29 @@ type oneConnListener struct {
 }
 
 func newOneConnListener(c net.Conn) *oneConnListener {
-	l := &oneConnListener{c: make(chan net.Conn, 1), addr: c.LocalAddr(), done: make(chan struct{})}
-	l.c <- c
+	l := &oneConnListener{c: make(chan net.Conn, 1), addr: dummyAddr{}, done: make(chan struct{})}
+	if c != nil {
+		l.c <- c
+	}
 	return l
+}
+
+type dummyAddr struct{}
+
+func (dummyAddr) Network() string { return "tunnel" }
+func (dummyAddr) String() string  { return "tunnel" }
+
+// closeNotifyConn calls done once it is closed.
+type closeNotifyConn struct {
+	net.Conn
+	once sync.Once
+	done func()
+}
+
+func (c *closeNotifyConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.done)
+	return err
 }
 
 func (l *oneConnListener) Accept() (net.Conn, error) {

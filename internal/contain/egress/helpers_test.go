@@ -22,7 +22,7 @@ import (
 // env is one proxy served on loopback with a real policy, pipeline and
 // journal in a temporary state directory.
 type env struct {
-	t        *testing.T
+	t        testing.TB
 	state    string
 	cwd      string
 	j        *journal.Journal
@@ -36,7 +36,7 @@ type env struct {
 }
 
 // newEnv starts a proxy whose policy file holds policyYAML ("" for none).
-func newEnv(t *testing.T, policyYAML string) *env {
+func newEnv(t testing.TB, policyYAML string) *env {
 	t.Helper()
 	dir := t.TempDir()
 	e := &env{t: t, state: filepath.Join(dir, "state"), cwd: filepath.Join(dir, "project"), upstream: x509.NewCertPool()}
@@ -121,7 +121,7 @@ func (s *sink) count() int {
 	return len(s.hits)
 }
 
-func newSink(t *testing.T, e *env, useTLS bool) *sink {
+func newSink(t testing.TB, e *env, useTLS bool) *sink {
 	t.Helper()
 	s := &sink{}
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -212,3 +212,5 @@ func (e *env) trust(c *x509.Certificate) {
 	e.upstream.AddCert(c)
 	e.mu.Unlock()
 }
+
+func tlsRoots(p *x509.CertPool) *tls.Config { return &tls.Config{RootCAs: p} }

@@ -13,7 +13,8 @@ import (
 // The proxy's cost, measured on loopback in one run, direct and proxied
 // requests alternating so that both see the same machine (docs/BENCHMARKS.md):
 //
-//	go test -run '^$' -bench 'Latency|Download' -benchtime 2000x ./internal/contain/egress/
+//	go test -run '^$' -bench Latency -benchtime 2000x ./internal/contain/egress/
+//	go test -run '^$' -bench Download -benchtime 5x ./internal/contain/egress/
 //
 // Every proxied request is decided by the pipeline (the policy loaded
 // for the project, the decision journaled), as in service.

@@ -19,6 +19,10 @@ const (
 	// characters (no dot) one path segment or query value may hold and
 	// still be read as a name: a SHA-256 in hex is 64, a UUID 36.
 	MaxOpaqueRun = 79
+	// MaxHostRun is the longest run of letters and digits one label of
+	// the host name may hold: a name resolved is a message sent (to the
+	// name's DNS servers), and 32 hex digits is 16 bytes of data.
+	MaxHostRun = 31
 	// MaxReadQuery is the longest query string a read may carry.
 	MaxReadQuery = 1024
 	// MaxReadPath is the longest path a read may carry.
@@ -120,6 +124,11 @@ func exfilShape(n *NetRequest) string {
 	if len(n.Path) > MaxReadPath {
 		return "a path of " + strconv.Itoa(len(n.Path)) + " bytes (more than " + strconv.Itoa(MaxReadPath) + ")"
 	}
+	for _, label := range strings.Split(n.Host, ".") {
+		if r := alnumRun(label); r > MaxHostRun {
+			return "a host name label with a run of " + strconv.Itoa(r) + " letters and digits"
+		}
+	}
 	for _, seg := range strings.Split(n.Path, "/") {
 		if r := opaqueRun(seg); r > MaxOpaqueRun {
 			return "a path segment with a run of " + strconv.Itoa(r) + " opaque characters"
@@ -146,6 +155,20 @@ func opaqueRun(s string) int {
 			if cur > best {
 				best = cur
 			}
+			continue
+		}
+		cur = 0
+	}
+	return best
+}
+
+// alnumRun is the longest run of letters and digits in s.
+func alnumRun(s string) int {
+	best, cur := 0, 0
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
+			cur++
+			best = max(best, cur)
 			continue
 		}
 		cur = 0

@@ -303,7 +303,7 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request, origin string) {
 			NextProtos:     []string{"http/1.1"},
 		})
 		p.serveInner(tc, t, origin)
-	case first[0] >= 'A' && first[0] <= 'Z': // plain HTTP in the tunnel
+	case looksHTTP(br): // plain HTTP in the tunnel
 		t.scheme = "http"
 		p.serveInner(inner, t, origin)
 	default:
@@ -320,6 +320,19 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request, origin string) {
 		}
 		splice(inner, up)
 	}
+}
+
+// looksHTTP reports whether what the client sent first in a tunnel
+// starts like an HTTP request line: a method of capital letters followed
+// by a space ("SSH-2.0-..." is not one, and is decided as an opaque
+// tunnel instead of being answered by an HTTP server).
+func looksHTTP(br *bufio.Reader) bool {
+	b, _ := br.Peek(br.Buffered())
+	i := 0
+	for i < len(b) && i <= 20 && b[i] >= 'A' && b[i] <= 'Z' {
+		i++
+	}
+	return i >= 3 && i <= 20 && (i == len(b) || b[i] == ' ')
 }
 
 // serveInner serves the HTTP requests a client sends inside a tunnel to

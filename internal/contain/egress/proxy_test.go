@@ -1,14 +1,19 @@
 package egress
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/airlock-dev/airlock/internal/journal"
@@ -290,5 +295,50 @@ func TestCAKeptInSecrets(t *testing.T) {
 		if !strings.Contains(strings.Join(env, "\n"), k) {
 			t.Errorf("CAEnv lacks %s", k)
 		}
+	}
+}
+
+// A tunnel that carries neither TLS nor HTTP (an ssh client through
+// CONNECT) is decided as an opaque tunnel: held, queued, and the server
+// never sees a connection.
+func TestOpaqueTunnelHeld(t *testing.T) {
+	e := newEnv(t, "")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var accepted atomic.Int32
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			accepted.Add(1)
+			c.Close()
+		}
+	}()
+	c, err := net.Dial("tcp", e.proxyURL.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", l.Addr(), l.Addr())
+	br := bufio.NewReader(c)
+	resp, err := http.ReadResponse(br, nil)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("CONNECT: %v %v", resp, err)
+	}
+	io.WriteString(c, "SSH-2.0-OpenSSH_9.2p1\r\n")
+	if b, _ := io.ReadAll(br); len(b) != 0 {
+		t.Errorf("the proxy answered an opaque tunnel with %q", b)
+	}
+	items, _ := e.j.Open(timeNow())
+	if len(items) != 1 || items[0].Tool != "CONNECT" || items[0].URL != "tcp://"+l.Addr().String() {
+		t.Fatalf("queue %v", items)
+	}
+	if accepted.Load() != 0 {
+		t.Fatal("the server behind an opaque tunnel was reached")
 	}
 }

@@ -205,3 +205,37 @@ func serial() *big.Int {
 	}
 	return n
 }
+
+// systemBundles are where Linux distributions and macOS keep the
+// system's roots as one PEM file (as crypto/x509 looks for them).
+var systemBundles = []string{
+	"/etc/ssl/certs/ca-certificates.crt",                // Debian, Ubuntu, Gentoo, Arch
+	"/etc/pki/tls/certs/ca-bundle.crt",                  // Fedora, RHEL 6
+	"/etc/ssl/ca-bundle.pem",                            // OpenSUSE
+	"/etc/pki/tls/cacert.pem",                           // OpenELEC
+	"/etc/pki/ca-trust/extracted/pem/tls-ca-bundle.pem", // CentOS, RHEL 7
+	"/etc/ssl/cert.pem",                                 // Alpine, macOS
+}
+
+// CABundlePEM is what clients inside should trust: airlock's authority
+// (for every inspected host) followed by the system's roots (for the
+// passthrough hosts, whose own certificates reach the client). A client
+// whose SSL_CERT_FILE names only airlock's certificate would fail on
+// every passthrough host. sslCertFile is the proxy's own SSL_CERT_FILE,
+// tried first; when no system bundle is found the bundle is airlock's
+// certificate alone.
+func (p *Proxy) CABundlePEM(sslCertFile string) []byte {
+	out := p.CACertPEM()
+	for _, f := range append([]string{sslCertFile}, systemBundles...) {
+		if f == "" {
+			continue
+		}
+		if b, err := os.ReadFile(f); err == nil && len(b) > 0 {
+			if out[len(out)-1] != '\n' {
+				out = append(out, '\n')
+			}
+			return append(out, b...)
+		}
+	}
+	return out
+}

@@ -3,8 +3,10 @@ package egress
 import (
 	"bufio"
 	"bytes"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"net"
@@ -340,5 +342,30 @@ func TestOpaqueTunnelHeld(t *testing.T) {
 	}
 	if accepted.Load() != 0 {
 		t.Fatal("the server behind an opaque tunnel was reached")
+	}
+}
+
+// The bundle for clients inside holds airlock's authority and the
+// system's roots: a passthrough host's own certificate verifies with it.
+func TestCABundle(t *testing.T) {
+	e := newEnv(t, "")
+	sys := filepath.Join(t.TempDir(), "roots.pem")
+	other := newSink(t, e, true)
+	if err := os.WriteFile(sys, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: other.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b := e.p.CABundlePEM(sys)
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(b) {
+		t.Fatal("the bundle holds no certificate")
+	}
+	if !bytes.HasPrefix(b, e.p.CACertPEM()) {
+		t.Error("the bundle does not start with airlock's authority")
+	}
+	if _, err := other.Certificate().Verify(x509.VerifyOptions{Roots: pool}); err != nil {
+		t.Errorf("a system root is missing from the bundle: %v", err)
+	}
+	if bytes.Contains(b, []byte("PRIVATE")) {
+		t.Error("the bundle carries a private key")
 	}
 }

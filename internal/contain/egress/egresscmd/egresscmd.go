@@ -29,8 +29,9 @@ const Usage = `usage: airlock proxy [--listen 127.0.0.1:PORT | unix:PATH] [--ca-
 
   --listen ADDR    where to listen: HOST:PORT on loopback, or unix:PATH
                    (default 127.0.0.1:3128)
-  --ca-cert FILE   write the public certificate clients inside must trust
-                   here (default: egress-ca.crt in airlock's state directory)
+  --ca-cert FILE   write the certificates clients inside must trust here:
+                   airlock's authority and the system's roots (default:
+                   egress-ca.crt in airlock's state directory)
   --cwd DIR        the project the requests are made for: its policy applies
                    and approvals bind to it (default: this directory)
   --json           print the first line as JSON: listen, ca_cert, env
@@ -118,7 +119,9 @@ func Main(o Options) int {
 	if c.caCert == "" {
 		c.caCert = filepath.Join(opts.StateDir, "egress-ca.crt")
 	}
-	if err := os.WriteFile(c.caCert, p.CACertPEM(), 0o644); err != nil {
+	// The file clients trust holds airlock's authority and the system's
+	// roots, which the passthrough hosts' own certificates need.
+	if err := os.WriteFile(c.caCert, p.CABundlePEM(o.Getenv("SSL_CERT_FILE")), 0o644); err != nil {
 		return clierror.Print(o.Stderr, err)
 	}
 	ln, where, err := listen(c.listen)

@@ -18,7 +18,7 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 	a.NoHuman = a.NoHuman || r.NoHuman
 	a.Snapshots = p.Snapshot != nil
 	v := &o.Verdict
-	var detail []byte
+	detail := []byte(r.Detail)
 	ref := r.Ref
 	pol, err := p.Policy(r.Cwd)
 	if err != nil {

@@ -30,6 +30,8 @@ var forbiddenStd = map[string]string{
 	"os/exec":       "the fallback replaces the process with syscall.Exec",
 	"time/tzdata":   "time zone data",
 	"unique":        "unique.Make at initialisation (net/netip)",
+	"crypto/tls":    "TLS is the egress proxy's (airlock-proxy), never the hook client's",
+	"crypto/x509":   "certificates are the egress proxy's (airlock-proxy), never the hook client's",
 }
 
 func TestClientDeps(t *testing.T) {

@@ -35,6 +35,17 @@ func main() {
 		fatal("cannot find its own binary: " + err.Error())
 	}
 	airlock := filepath.Join(filepath.Dir(self), "airlock")
+	if len(os.Args) == 2 {
+		// A person asking, not an agent's hook call: answer as airlock.
+		switch os.Args[1] {
+		case "--version", "version":
+			err := syscall.Exec(airlock, []string{airlock, "--version"}, os.Environ())
+			fatal("cannot run " + airlock + ": " + err.Error())
+		case "-h", "--help", "help":
+			err := syscall.Exec(airlock, []string{airlock, "hook", "--help"}, os.Environ())
+			fatal("cannot run " + airlock + ": " + err.Error())
+		}
+	}
 	args := append([]string{"hook"}, os.Args[1:]...)
 	if hookd.Disabled(os.Getenv) {
 		fallback(airlock, args, nil, false)

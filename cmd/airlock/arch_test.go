@@ -98,6 +98,13 @@ var allowedEdges = map[string][]string{
 	"internal/notify/notifycmd": {"internal/clierror", "internal/journal", "internal/mcp/mcpconfig", "internal/notify", "internal/policy", "internal/render"},
 	"internal/notify/ntfytest":  nil,
 
+	// Containment: the egress proxy and its service binary. Its section
+	// of the policy file is a package of its own, which the command line
+	// (and so the hook) may import: it links no net, TLS or HTTP.
+	"internal/contain/egress/egressconfig": {"internal/policy", "internal/strictyaml"},
+	"internal/contain/egress":              {"internal/contain/egress/egressconfig", "internal/journal", "internal/mcp/mcpconfig", "internal/pipeline", "internal/policy", "internal/vocab"},
+	"internal/contain/egress/egresscmd":    {"internal/clierror", "internal/contain/egress"},
+
 	// The resident decision service: its wire and client link almost
 	// nothing (raw system calls), so the client binary starts fast.
 	"internal/hookd":        nil,
@@ -110,6 +117,7 @@ var allowedEdges = map[string][]string{
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
 		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
 		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig",
+		"internal/contain/egress/egressconfig",
 		// The service names its client to the MCP proxy check (hookd.go).
 		"internal/mcp/proxied"},
 	// Installing into the other agents' configuration files.
@@ -124,6 +132,7 @@ var allowedEdges = map[string][]string{
 	"cmd/airlock-hook":   {"internal/hookd"},
 	"cmd/airlock-notify": {"internal/notify/notifycmd"},
 	"cmd/airlock-serve":  {"internal/serve/servecmd"},
+	"cmd/airlock-proxy":  {"internal/contain/egress/egresscmd"},
 
 	// Programs and harnesses outside the product.
 	"bench/floor":        nil,
@@ -158,6 +167,8 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/strictyaml", "internal/", "a leaf every package that owns a section of the policy file decodes with"},
 	{"internal/pipeline", "internal/mcp/proxy", "the proxy links the MCP SDK, which the hook binary must not (it runs on every tool call)"},
 	{"internal/pipeline", "internal/agent/", "the pipeline serves every adapter and knows none of them"},
+	{"internal/cli", "internal/contain/egress", "the egress proxy links TLS and an HTTP stack; it runs as airlock-proxy, off the hook's path"},
+	{"internal/hookd/", "internal/contain/egress", "the hook's service answers tool calls; the egress proxy runs as airlock-proxy"},
 }
 
 // forbiddenReach are the edges the design rules out even through other

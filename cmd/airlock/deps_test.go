@@ -38,7 +38,9 @@ var forbiddenDeps = map[string]string{
 	"github.com/yosida95/uritemplate/":      "comes with the MCP SDK; belongs in airlock-mcp",
 	"github.com/airlock-dev/airlock/e2e/":   "test harnesses",
 	"github.com/airlock-dev/airlock/bench/": "benchmark programs",
-	"github.com/airlock-dev/airlock/internal/mcp/proxy": "the MCP proxy links the SDK; it runs as airlock-mcp",
+	"github.com/airlock-dev/airlock/internal/mcp/proxy":                "the MCP proxy links the SDK; it runs as airlock-mcp",
+	"github.com/airlock-dev/airlock/internal/contain/egress":           "the egress proxy links TLS and an HTTP stack; it runs as airlock-proxy",
+	"github.com/airlock-dev/airlock/internal/contain/egress/egresscmd": "the egress proxy's service; it runs as airlock-proxy",
 }
 
 // allowedModules are the modules outside the standard library the hook

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/demo"
+	"github.com/airlock-dev/airlock/internal/hookd"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/loop"
 	"github.com/airlock-dev/airlock/internal/policy"
@@ -72,8 +73,13 @@ func runDemo(e *env) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
+	// The hooks start a decision service for the demo's state directory.
+	// Removing the directory stops it within seconds; with --keep the
+	// directory stays, so it is stopped here rather than idling for half
+	// an hour.
+	defer stopDemoService(sb.Env, exe)
 	out := e.stdout
-	fmt.Fprintf(out, "airlock demo: a scripted agent works through %d stories, unattended, in a throwaway git repository.\n", len(demo.Stories()))
+	fmt.Fprintf(out, "airlock demo: a scripted agent works through %s, unattended, in a throwaway git repository.\n", pluralVerb(len(demo.Stories()), "story", "stories"))
 	fmt.Fprintf(out, "  project  %s (remote %s, main at %s)\n", sb.Project, sb.Remote, sb.Initial[:7])
 	fmt.Fprintf(out, "  airlock  built-in policy, unattended mode; journal in %s\n\n", j.Dir())
 
@@ -329,4 +335,29 @@ func demoUndo(out io.Writer, sb *demo.Sandbox) bool {
 	}
 	fmt.Fprintf(out, "   build/ was deleted by the agent; airlock undo %s brought back %d file(s), byte for byte\n", m.ID, len(res.Written))
 	return true
+}
+
+// stopDemoService stops the decision service the demo's hooks started
+// for its state directory, if one runs and is this airlock binary.
+func stopDemoService(env []string, exe string) {
+	getenv := func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if v, ok := strings.CutPrefix(env[i], k+"="); ok {
+				return v
+			}
+		}
+		return ""
+	}
+	sock := hookd.SocketPath(getenv)
+	if sock == "" {
+		return
+	}
+	c, err := hookd.Dial(sock, exe)
+	if err != nil {
+		return
+	}
+	defer c.Close()
+	if pid, err := c.Peer(); err == nil {
+		_ = terminate(pid)
+	}
 }

@@ -53,6 +53,7 @@ var companions = []struct{ name, used string }{
 	{ServeBinary, "airlock serve"},
 	{NotifyBinary, "airlock notify"},
 	{ProxyBinary, "airlock mcp run|serve"},
+	{EgressBinary, "airlock proxy (the egress proxy)"},
 }
 
 func doctorServiceOf(e *env, exe string) doctorService {

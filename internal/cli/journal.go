@@ -6,6 +6,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/scan"
 	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
@@ -74,8 +75,56 @@ type findingsOnce struct {
 	// approved counts, by command and directory, the held items a human
 	// approved or ran.
 	approved map[string]int
-	// covered notes the findings not queued because of an approval.
+	// covered notes the findings not queued because of an approval, or
+	// because a hook decided the same tool call already.
 	covered []string
+	// decided holds the hooks' decisions of the tool calls the findings
+	// name, by session and tool_use id (hookDecided).
+	decided map[[2]string]*journal.Entry
+}
+
+// hookDecided reads, in one pass over the lines that name them, the
+// hooks' decisions of the tool calls the report's findings name.
+func (f *findingsOnce) hookDecided(rep *scan.Report) error {
+	var ids []string
+	for _, res := range rep.Results {
+		for i := range res.Findings {
+			if id := res.Findings[i].ToolUseID; id != "" {
+				ids = append(ids, id)
+			}
+		}
+	}
+	f.decided = map[[2]string]*journal.Entry{}
+	return f.j.EachToolCallOf(ids, func(e *journal.Entry) error {
+		f.decided[[2]string{e.Session, e.ToolUseID}] = e
+		return nil
+	})
+}
+
+// knownToHook says why a finding needs no review because a hook decided
+// the same tool call (same session and tool_use id): it held it (it is
+// in the queue already), it let it run after a snapshot (airlock undo
+// brings the files back), or it saw it do what the scanner sees. When
+// the output shows more than the hook saw (a script that pushed: local
+// to the hook, external to the scanner), the finding is new.
+func (f *findingsOnce) knownToHook(ev *vocab.Event, command string) string {
+	if ev.ToolUseID == "" {
+		return ""
+	}
+	e := f.decided[[2]string{ev.Session, ev.ToolUseID}]
+	if e == nil {
+		return ""
+	}
+	where := fmt.Sprintf("%s:%d: `%s`", ev.Finding.Source, ev.Finding.Line, command)
+	switch id := e.SnapshotTaken(); {
+	case id != "":
+		return where + " ran after the hook took snapshot " + id + "; not queued (a human can restore it with: airlock undo " + id + ")"
+	case e.Holds():
+		return where + " was held by the hook already (" + e.Decision + "); not queued again"
+	case ev.Verdict != nil && e.Effect == ev.Verdict.Effect:
+		return where + " was decided by the hook already (" + e.Decision + ", " + e.Rule + "); not queued again"
+	}
+	return ""
 }
 
 func newFindingsOnce(j *journal.Journal) (*findingsOnce, error) {
@@ -99,6 +148,10 @@ func (f *findingsOnce) Record(ev *vocab.Event) (vocab.Receipt, error) {
 		// look-up, not a walk of the journal.
 		if had, err := f.j.HasFinding(k); err != nil || had {
 			return vocab.Receipt{}, err
+		}
+		if why := f.knownToHook(ev, command); why != "" {
+			f.covered = append(f.covered, why)
+			return vocab.Receipt{}, nil
 		}
 		if ev.Finding.Status == "executed" && command != "" && ev.Cwd != "" {
 			if ak := journal.ApprovalKey(command, ev.Cwd); f.approved[ak] > 0 {

@@ -176,7 +176,7 @@ func runLoop(e *env) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(e.stderr, "airlock loop: %d stories, agent %q, %s mode; outputs in %s\n", len(stories), *agentCmd, mode, *outDir)
+	fmt.Fprintf(e.stderr, "airlock loop: %s, agent %q, %s mode; outputs in %s\n", pluralVerb(len(stories), "story", "stories"), *agentCmd, mode, *outDir)
 	if *kind == loop.KindClaude && !claudeMayUseTools(argv) {
 		fmt.Fprintln(e.stderr, "airlock: note: in print mode Claude Code refuses tools that need permission unless they are allowed; "+
 			"if the stories need Bash or edits, add e.g. --allowedTools Bash,Write,Edit,Read to --agent-cmd (airlock stays the gate for what they do)")
@@ -239,7 +239,7 @@ func writeLoopSettings(dir, exe string) (string, error) {
 }
 
 func writeLoopSummary(e *env, sum *loop.Summary) {
-	fmt.Fprintf(e.stdout, "Loop: %d stories in %s", len(sum.Results), sum.Ended.Sub(sum.Started).Round(time.Second))
+	fmt.Fprintf(e.stdout, "Loop: %s in %s", pluralVerb(len(sum.Results), "story", "stories"), sum.Ended.Sub(sum.Started).Round(time.Second))
 	if sum.Interrupted {
 		fmt.Fprint(e.stdout, ", interrupted")
 	}

@@ -136,7 +136,7 @@ func mcpPins(e *env) int {
 	tw := tabwriter.NewWriter(e.stdout, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "SERVER\tTOOL\tSTATUS\tSINCE\tDESCRIPTION")
 	for _, o := range out {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", o.Server, o.Tool, o.Status, o.Since.UTC().Format("2006-01-02 15:04"), oneLineClip(o.Def.Description, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", o.Server, o.Tool, o.Status, o.Since.UTC().Format("2006-01-02 15:04 MST"), oneLineClip(o.Def.Description, 70))
 	}
 	tw.Flush()
 	for _, o := range out {

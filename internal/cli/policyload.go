@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/contain/egress/egressconfig"
 	"github.com/airlock-dev/airlock/internal/mcp/mcpconfig"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -25,6 +26,7 @@ func loadPolicy(e *env, cwd string) (*policy.Policy, error) {
 		Executable: exe,
 		Protect:    claudecode.SettingsFiles(e.getenv, settingsRoot),
 		MCP:        mcpconfig.Schema,
+		Egress:     egressconfig.Schema,
 	})
 }
 

@@ -138,7 +138,7 @@ func queueList(e *env, j *journal.Journal, all, asJSON bool) int {
 		}
 		// Every cell the agent controls is rendered (internal/render): no
 		// tab, line break or escape can shift the columns or the screen.
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", render.Line(it.ID, 20), it.Status, it.Time.Local().Format("01-02 15:04"),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", render.Line(it.ID, 20), it.Status, it.Time.Local().Format("2006-01-02 15:04 MST"),
 			render.Line(where, 40), journal.Effect(it), journal.What(it, 70))
 	}
 	tw.Flush()

@@ -108,6 +108,9 @@ func runScan(e *env) int {
 			once, err = newFindingsOnce(j)
 		}
 		if err == nil {
+			err = once.hookDecided(rep)
+		}
+		if err == nil {
 			err = rep.Record(once, *session, *story, time.Now())
 		}
 		recErr = err
@@ -116,7 +119,8 @@ func runScan(e *env) int {
 				fmt.Fprintf(e.stderr, "airlock: note: %s\n", c)
 			}
 			if recErr == nil && len(once.covered) == rep.Findings() {
-				// Everything found was approved by a human: nothing to review.
+				// Everything found was approved by a human or decided by
+				// a hook already: nothing to review.
 				status = ExitOK
 			}
 		}

@@ -609,7 +609,9 @@ func (r *lineReader) entry(p posting) (*Entry, []byte, error) {
 		if err := json.Unmarshal(line, &l); err != nil || l.Seq != p.Seq {
 			return nil, nil, fmt.Errorf("%w: event %d is not where the index says", errIndex, p.Seq)
 		}
-		if l.ID != "" || l.Decision != "deny" && l.Decision != "ask" {
+		// A line whose action ran after a snapshot is read in full too:
+		// the report names the snapshot and its undo. Such lines are few.
+		if (l.ID != "" || l.Decision != "deny" && l.Decision != "ask") && !bytes.Contains(line, snapshotTakenNeedle) {
 			e = Entry{Seq: l.Seq, Time: l.Time, Event: l.Event, Agent: l.Agent, Session: l.Session, Story: l.Story,
 				Decision: l.Decision, Rule: l.Rule, ID: l.ID, Ref: l.Ref}
 			return &e, line, nil
@@ -676,6 +678,10 @@ func (r *lineReader) readSpan(seg uint32, from, to int64) error {
 	r.span, r.spanSeg, r.spanOff = buf, seg, from
 	return nil
 }
+
+// snapshotTakenNeedle is how a line that records a snapshot taken looks
+// in its bytes (Entry.SnapshotTaken reads it decoded).
+var snapshotTakenNeedle = []byte(`"rule":"` + RuleSnapshotTaken + `"`)
 
 // lightEntry is the part of an entry a report's counts use: decoding
 // only it skips the allocations of commands, reasons and details.

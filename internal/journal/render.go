@@ -47,6 +47,7 @@ func (r *Report) Text() string {
 		it.WriteText(&b)
 	}
 	r.refusedText(&b)
+	r.snapshotsText(&b)
 	b.WriteString("\n")
 	b.WriteString(r.countsLine())
 	b.WriteString("\n")
@@ -120,6 +121,7 @@ func (r *Report) markdown() string {
 		b.WriteString("\n" + render.MarkdownBlock(v.block, v.info))
 	}
 	r.refusedMarkdown(&b)
+	r.snapshotsMarkdown(&b)
 	b.WriteString("\n## Counts\n\n")
 	b.WriteString(r.countsLine() + "\n")
 	if len(r.TopRules) > 0 {
@@ -140,10 +142,10 @@ func (r *Report) header(b *strings.Builder, strong, bullet string) {
 	}
 	ext := r.ExternalPending()
 	if ext > 0 {
-		fmt.Fprintf(b, "%d external command(s) detected.\n", ext)
+		fmt.Fprintf(b, "%s held for review.\n", countOf(ext, "external action", "external actions"))
 	}
 	if other := len(r.Review) - ext; other > 0 {
-		fmt.Fprintf(b, "%d other held action(s).\n", other)
+		fmt.Fprintf(b, "%s held for review.\n", countOf(other, "other action", "other actions"))
 	}
 	if strong != "" {
 		b.WriteString("\n")
@@ -161,6 +163,28 @@ func (r *Report) header(b *strings.Builder, strong, bullet string) {
 }
 
 // refusedText lists the calls refused or asked about and not queued.
+// snapshotsText lists the snapshots taken in scope, each with the
+// command that ran after it and the undo that restores it.
+func (r *Report) snapshotsText(b *strings.Builder) {
+	if len(r.Snapshots) == 0 {
+		return
+	}
+	b.WriteString("\nSnapshots taken before destruction (restore with the command shown):\n")
+	for _, s := range r.Snapshots {
+		b.WriteString("  [" + stamp(s.Time) + "] " + line(s.ID) + " before " + render.Line(s.Command, 100) + ": " + line(s.Undo) + "\n")
+	}
+}
+
+func (r *Report) snapshotsMarkdown(b *strings.Builder) {
+	if len(r.Snapshots) == 0 {
+		return
+	}
+	b.WriteString("\n## Snapshots taken before destruction\n\n")
+	for _, s := range r.Snapshots {
+		b.WriteString("- " + mdEscape("["+stamp(s.Time)+"] "+s.ID+" before ") + render.CodeSpan(render.Line(s.Command, 100)) + ": " + render.CodeSpan(s.Undo) + "\n")
+	}
+}
+
 func (r *Report) refusedText(b *strings.Builder) {
 	if len(r.Refused) == 0 {
 		return
@@ -542,3 +566,12 @@ func (v view) one(max int) string {
 // ShowLimits bound a command as an item shows it in full; "airlock queue
 // run" runs only what fits, since it runs only what the human saw.
 var ShowLimits = render.Limits{Bytes: showCommand, Lines: showLines}
+
+// countOf spells a count with its singular or plural noun: "1 story",
+// "2 stories".
+func countOf(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}

@@ -82,6 +82,18 @@ type Report struct {
 	// in the agent's own prompt, and not queued, oldest first: a count
 	// alone does not tell a human what was refused.
 	Refused []*Entry `json:"refused"`
+	// Snapshots names every snapshot airlock took before a destruction
+	// in scope let run, oldest first, with the command that ran: each
+	// can be restored with airlock undo ID.
+	Snapshots []SnapshotTaken `json:"snapshots"`
+}
+
+// SnapshotTaken is one snapshot a report names.
+type SnapshotTaken struct {
+	ID      string    `json:"id"`
+	Time    time.Time `json:"time"`
+	Command string    `json:"command"`
+	Undo    string    `json:"undo"`
 }
 
 // ReportScope is the scope as written in a report.
@@ -123,7 +135,7 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 	r := &Report{
 		Scope:       ReportScope{Session: scope.Session, Stories: scope.Stories, Since: scope.Since},
 		GeneratedAt: now.UTC(),
-		Review:      []*Item{}, Items: []*Item{}, TopRules: []RuleCount{}, Refused: []*Entry{},
+		Review:      []*Item{}, Items: []*Item{}, TopRules: []RuleCount{}, Refused: []*Entry{}, Snapshots: []SnapshotTaken{},
 	}
 	items, each, err := j.scoped(scope, now)
 	if err != nil {
@@ -146,6 +158,9 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 		if e.Event == EventScanFinding {
 			r.Counts.Detected++
 			return nil
+		}
+		if id := e.SnapshotTaken(); id != "" {
+			r.Snapshots = append(r.Snapshots, SnapshotTaken{ID: id, Time: e.Time, Command: e.Command, Undo: "airlock undo " + id})
 		}
 		switch e.Decision {
 		case "allow":

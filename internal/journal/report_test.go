@@ -95,7 +95,7 @@ func TestReportContent(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := r.Text()
-	if !strings.HasPrefix(text, "DEFERRED ACTIONS REQUIRE REVIEW\n3 external command(s) detected.\n  Story #3 [2026-02-23T08:15:00Z, external, 0bcc181b]: git push\n  Story #7 [2026-02-23T09:42:13Z, external, c2f55264]: curl -X POST") {
+	if !strings.HasPrefix(text, "DEFERRED ACTIONS REQUIRE REVIEW\n3 external actions held for review.\n  Story #3 [2026-02-23T08:15:00Z, external, 0bcc181b]: git push\n  Story #7 [2026-02-23T09:42:13Z, external, c2f55264]: curl -X POST") {
 		t.Fatalf("report opens with:\n%s", text)
 	}
 	c := r.Counts

@@ -1,6 +1,10 @@
 package journal
 
-import "github.com/airlock-dev/airlock/internal/vocab"
+import (
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/vocab"
+)
 
 // The journal writes a verdict's decision and an event's name as words
 // (its format on disk); these methods read them back as the vocabulary,
@@ -45,6 +49,53 @@ func (e *Entry) SpentApproval() string {
 func (j *Journal) EachInStory(story string, fn func(e *Entry) error) error {
 	return j.eachContaining([][]byte{field("story", story)}, func(e *Entry) error {
 		if e.Story != story {
+			return nil
+		}
+		return fn(e)
+	})
+}
+
+// SnapshotTaken is the id of the snapshot the pipeline took before the
+// entry's action ran (its snapshot.taken reason), "" when none.
+func (e *Entry) SnapshotTaken() string {
+	for _, r := range e.Reasons {
+		if r.Rule != RuleSnapshotTaken {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(r.Message, snapshotTakenPrefix); ok {
+			if id, _, ok := strings.Cut(rest, " "); ok {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
+// RuleSnapshotTaken and snapshotTakenPrefix are how the pipeline records
+// a snapshot it took (pipeline.takeSnapshot writes the message; a test
+// there checks that SnapshotTaken reads it back).
+const (
+	RuleSnapshotTaken   = "snapshot.taken"
+	snapshotTakenPrefix = "airlock took snapshot "
+)
+
+// EachToolCallOf calls fn for every decided tool call (PreToolUse) whose
+// tool_use id is in ids, in order, decoding only the lines that name one
+// of them.
+func (j *Journal) EachToolCallOf(ids []string, fn func(e *Entry) error) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	want := make(map[string]bool, len(ids))
+	needles := make([][]byte, 0, len(ids))
+	for _, id := range ids {
+		if id != "" && !want[id] {
+			want[id] = true
+			needles = append(needles, field("tool_use_id", id))
+		}
+	}
+	return j.eachContaining(needles, func(e *Entry) error {
+		if !e.ToolCall() || !want[e.ToolUseID] {
 			return nil
 		}
 		return fn(e)

@@ -18,7 +18,7 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 	a.NoHuman = a.NoHuman || r.NoHuman
 	a.Snapshots = p.Snapshot != nil
 	v := &o.Verdict
-	var detail []byte
+	detail := []byte(r.Detail)
 	ref := r.Ref
 	pol, err := p.Policy(r.Cwd)
 	if err != nil {
@@ -107,6 +107,7 @@ func (p *Pipeline) takeSnapshot(pol *policy.Policy, r *Request, a *policy.Action
 		*v = pol.WithoutSnapshot(v.Mode, *a, err.Error())
 		return
 	}
+	// journal.Entry.SnapshotTaken reads the id back from this reason.
 	msg := "airlock took snapshot " + id + " (" + what + ") before this destruction inside the project; a human can restore it with: airlock undo " + id
 	v.Message = msg
 	v.Reasons = append(v.Reasons, classify.Reason{Rule: "snapshot.taken", Message: msg})

@@ -66,6 +66,10 @@ type Request struct {
 	Input json.RawMessage
 	// Raw is the event as the agent sent it, kept by the journal.
 	Raw json.RawMessage
+	// Detail is an entry point's own facts about the call, kept by the
+	// journal with it (the egress proxy's request: method, body size and
+	// digest, origin). Its "args_digest" binds an approval.
+	Detail json.RawMessage
 	// Ref is the queue id of a human's approval the entry point claims
 	// for this call (the MCP proxy finds out-of-band approvals itself).
 	// The journal finds it under its lock and the approval stage spends

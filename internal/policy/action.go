@@ -20,7 +20,11 @@ const (
 	Fetch       = vocab.Fetch
 	LocalTool   = vocab.LocalTool
 	UnknownTool = vocab.UnknownTool
+	Net         = vocab.Net
 )
+
+// NetRequest is a Net action's request (see vocab).
+type NetRequest = vocab.NetRequest
 
 // Action is one tool call an agent is about to make, normalised by an
 // agent adapter (see vocab: the journal and every entry point speak it).
@@ -78,6 +82,8 @@ func subjects(a *Action, r *classify.Result, home string) []subject {
 			s.hosts = []string{h}
 		}
 		return []subject{s}
+	case Net:
+		return []subject{netSubject(a)}
 	case UnknownTool:
 		return []subject{{tool: a.Tool, unknown: true}}
 	}

@@ -37,6 +37,11 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		v.Effect = res.Effect
 	}
 	v.Reasons = append(v.Reasons, v.Effect.Reasons...)
+	if rule, msg, ok := netRefused(&a); ok {
+		v.Decision, v.Rule, v.Message = Deny, rule, msg
+		v.Reasons = append(v.Reasons, classify.Reason{Rule: rule, Message: msg})
+		return v
+	}
 	if rule, msg, ok := p.guard.check(&a, res); ok {
 		v.Decision, v.Rule, v.Message = Deny, rule, msg
 		v.Reasons = append(v.Reasons, classify.Reason{Rule: rule, Message: msg})
@@ -99,8 +104,11 @@ func NoHumanToAsk(a *Action, v *Verdict) {
 		return
 	}
 	v.Decision = Defer
-	v.Reasons = append(v.Reasons, classify.Reason{Rule: RuleNoHuman,
-		Message: "no human can answer a prompt in this session (print mode or an SDK session), so it is held for review instead of asked about"})
+	msg := "no human can answer a prompt in this session (print mode or an SDK session), so it is held for review instead of asked about"
+	if a.Kind == Net {
+		msg = "a request through the egress proxy has nobody to ask, so it is held for review instead of asked about"
+	}
+	v.Reasons = append(v.Reasons, classify.Reason{Rule: RuleNoHuman, Message: msg})
 }
 
 // decideSubject folds one subject's contributions into v. It reports

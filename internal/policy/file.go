@@ -29,6 +29,10 @@ type fileDoc struct {
 	// notify is the "notify:" section as written: internal/notify owns
 	// its schema, so it is kept as a node for that package to decode.
 	notify *yaml.Node
+	// egress is the "egress:" section as written, and egressMerge what
+	// the egress proxy's schema made of it (egresssection.go).
+	egress      *yaml.Node
+	egressMerge func(file string, authority bool) error
 }
 
 // tablePatch overrides some rows of one mode's table.
@@ -74,12 +78,12 @@ type exampleDoc struct {
 // parseFile decodes one policy file strictly: unknown keys, wrong types
 // and bad values are errors with their line. Its "mcp:" section is kept
 // as written (see parseLayer).
-func parseFile(name string, data []byte) (*fileDoc, error) { return parseLayer(name, data, nil) }
+func parseFile(name string, data []byte) (*fileDoc, error) { return parseLayer(name, data, nil, nil) }
 
 // parseLayer is parseFile with the schema of the "mcp:" section, which
 // the MCP firewall owns: mcp decodes that section (nil keeps it as
 // written, unchecked).
-func parseLayer(name string, data []byte, mcp MCPSchema) (*fileDoc, error) {
+func parseLayer(name string, data []byte, mcp MCPSchema, egress EgressSchema) (*fileDoc, error) {
 	root, err := strictyaml.Parse(name, data)
 	if err != nil {
 		return nil, err
@@ -88,13 +92,13 @@ func parseLayer(name string, data []byte, mcp MCPSchema) (*fileDoc, error) {
 	if root == nil {
 		return doc, nil // an empty file is a valid, empty policy
 	}
-	if err := doc.decode(root, mcp); err != nil {
+	if err := doc.decode(root, mcp, egress); err != nil {
 		return nil, strictyaml.InFile(name, err)
 	}
 	return doc, nil
 }
 
-func (d *fileDoc) decode(n *yaml.Node, mcp MCPSchema) error {
+func (d *fileDoc) decode(n *yaml.Node, mcp MCPSchema, egress EgressSchema) error {
 	return strictyaml.Fields(n, "the policy file", map[string]func(*yaml.Node) error{
 		"version": func(v *yaml.Node) error {
 			if s, err := strictyaml.Scalar(v, "version"); err != nil || s != "1" {
@@ -130,6 +134,13 @@ func (d *fileDoc) decode(n *yaml.Node, mcp MCPSchema) error {
 			d.mcp = v
 			if mcp != nil {
 				d.mcpMerge, err = mcp.Decode(v)
+			}
+			return err
+		},
+		"egress": func(v *yaml.Node) (err error) {
+			d.egress = v
+			if egress != nil {
+				d.egressMerge, err = egress.Decode(v)
 			}
 			return err
 		},

@@ -31,6 +31,9 @@ type Options struct {
 	// the sections are kept as written, and mcpconfig.Of compiles them
 	// when asked.
 	MCP func() MCPSchema
+	// Egress makes the schema of the "egress:" section, which the egress
+	// proxy owns (egresssection.go), as MCP does for "mcp:".
+	Egress func() EgressSchema
 }
 
 // Policy is the compiled policy in effect: decide actions with Decide.
@@ -60,6 +63,9 @@ type Policy struct {
 	// contacts and limits, whose schema internal/mcp/mcpconfig owns (read
 	// it with mcpconfig.Of).
 	MCP MCPSections
+	// Egress is the "egress:" section of each layer: what the egress
+	// proxy passes through, inspects and refuses (egresssection.go).
+	Egress EgressSections
 	// Notify is the user's "notify:" section as written, nil when there
 	// is none; internal/notify decodes it (Section).
 	Notify *Section
@@ -120,6 +126,9 @@ func Load(o Options) (*Policy, error) {
 	if o.MCP != nil {
 		mcp = o.MCP()
 		p.MCP.Schema = mcp
+	}
+	if o.Egress != nil {
+		p.Egress.Schema = o.Egress()
 	}
 	for m := Mode(0); m < numModes; m++ {
 		p.Tables[m] = DefaultTable(m)
@@ -220,7 +229,7 @@ func (p *Policy) apply(file string, origin Origin, required bool, trust *TrustSt
 			layer.Status = Changed
 		}
 	}
-	doc, err := parseLayer(file, data, mcp)
+	doc, err := parseLayer(file, data, mcp, p.Egress.Schema)
 	if err != nil {
 		return err
 	}
@@ -281,6 +290,9 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 		errs = append(errs, err)
 	}
 	if err := p.keepMCP(doc.mcp, doc.mcpMerge, file, authority); err != nil {
+		errs = append(errs, err)
+	}
+	if err := p.keepEgress(doc.egress, doc.egressMerge, file, authority); err != nil {
 		errs = append(errs, err)
 	}
 	seen := map[string]bool{}

@@ -87,6 +87,9 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	add("serve", false, map[string]bool{})
 	// notify sends held actions out and applies the phone's decisions.
 	add("notify", false, map[string]bool{"once": false, "json": false})
+	// proxy is the egress proxy: it sends in the user's name and fills
+	// the user's queue; an agent that starts its own must ask a human.
+	add("proxy", false, map[string]bool{})
 	return v
 })
 
@@ -118,9 +121,9 @@ func isHelp(w string) bool {
 
 // airlockBinaries are the programs an install of airlock puts side by
 // side: airlock itself, the MCP proxy, the hook client of the resident
-// service, the notification watcher and the dashboard. Self-protection
+// service, the notification watcher, the dashboard and the egress proxy. Self-protection
 // protects each file and reads each one's command line.
-var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve"}
+var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy"}
 
 // airlockProgram reports whether a program name is one of airlock's
 // binaries, under any of the names they may be run by.

@@ -36,7 +36,7 @@ func rowOf(it *journal.Item) row {
 	if it.Detected {
 		where += " (found after)"
 	}
-	return row{ID: it.ID, Status: string(it.Status), When: it.Time.Local().Format("01-02 15:04:05"),
+	return row{ID: it.ID, Status: string(it.Status), When: it.Time.Local().Format("2006-01-02 15:04:05 MST"),
 		Where: where, Effect: journal.Effect(it), What: journal.What(it, 120)}
 }
 

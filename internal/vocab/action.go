@@ -35,6 +35,38 @@ type Action struct {
 	// the whole new content, or replacements of old text. nil means not
 	// known. Only self-protection reads them, for shell start-up files.
 	Edits []Edit
+	// Net is the request of a Net action, as the egress proxy saw it.
+	Net *NetRequest
+}
+
+// NetRequest is one request through the egress proxy: what the policy
+// decides a Net action on. The proxy fills it in from the request it
+// holds; Origin alone is the agent's word.
+type NetRequest struct {
+	// Method is the HTTP method ("GET", "POST", "CONNECT" for a tunnel
+	// the proxy cannot see into).
+	Method string
+	// Scheme, Host (lower case, no port) and Port say where it goes.
+	Scheme, Host string
+	Port         int
+	// Path and Query are the request target (Query without the "?").
+	Path, Query string
+	// BodySize and BodyDigest ("sha256:<hex>") describe the body: an
+	// approval binds the digest.
+	BodySize   int64
+	BodyDigest string
+	// Tunnel is set for a connection the proxy passes on without seeing
+	// inside it (not TLS, or inspection off): what it carries cannot be
+	// known.
+	Tunnel bool
+	// Listed is what the policy's egress section says of Host:
+	// "" (nothing), "never", "write-only", or "unlisted" (read_hosts is
+	// set and does not name it). The proxy looks it up; the policy
+	// decides what it means.
+	Listed string
+	// Origin names the command that made the request, when the runner
+	// says (the proxy user name): agent-controlled text, shown only.
+	Origin string
 }
 
 // Edit is one change a file tool makes.

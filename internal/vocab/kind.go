@@ -20,9 +20,13 @@ const (
 	// not known, so it gets the table's "unknown" decision unless a rule
 	// names it.
 	UnknownTool
+	// Net is one request a program made through airlock's egress proxy
+	// (Action.Net, Action.URL): it is decided whatever made it, since
+	// inside containment the proxy is the only way out.
+	Net
 )
 
-var kindNames = [...]string{"shell", "read", "write", "fetch", "local-tool", "unknown-tool"}
+var kindNames = [...]string{"shell", "read", "write", "fetch", "local-tool", "unknown-tool", "net"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {

@@ -60,6 +60,17 @@ type usageError = clierror.Usage
 
 func fail(w io.Writer, err error) int { return clierror.Print(w, err) }
 
+// mainHelp is airlock-mcp's own help: it is started by "airlock mcp run"
+// and "airlock mcp serve", whose flags each command's --help lists.
+const mainHelp = `airlock-mcp: airlock's MCP firewall proxy, started by airlock (docs/MCP.md).
+
+Usage:
+  airlock mcp run [--config FILE] [--name NAME] -- CMD ARGS...
+  airlock mcp serve --listen 127.0.0.1:PORT [--config FILE] [--name NAME] (--upstream URL | --upstream-cmd -- CMD ARGS...)
+
+Run "airlock mcp run --help" or "airlock mcp serve --help" for their flags.
+`
+
 // Main runs "run" or "serve" with their arguments and returns the exit
 // status.
 func Main(args []string, e Env) int {
@@ -67,6 +78,9 @@ func Main(args []string, e Env) int {
 		return fail(e.Stderr, &usageError{Msg: "airlock-mcp needs run or serve", Hints: []string{"airlock mcp run -- CMD ARGS...", "airlock mcp -h"}})
 	}
 	switch args[0] {
+	case "-h", "--help", "help":
+		fmt.Fprint(e.Stdout, mainHelp)
+		return exitOK
 	case "run":
 		return run(args[1:], e)
 	case "serve":
@@ -136,7 +150,7 @@ Example (.mcp.json):
 func run(args []string, e Env) int {
 	fs := newFlags(e, "mcp run", "airlock mcp run [--config FILE] [--name NAME] -- CMD ARGS...", runHelp)
 	config := fs.String("config", "", "use this policy `file` instead of the user's and project's (like AIRLOCK_POLICY)")
-	name := fs.String("name", "", "the server's `name` in the policy's mcp: section, pins and journal (default: the only configured server, else CMD's base name)")
+	name := fs.String("name", "", "the server's `name` in the policy's mcp: section, pins and journal (default: the name the server gives itself in initialize, else CMD's base name; pass it for every server your policy configures)")
 	if st, ok := parse(e, fs, args); !ok {
 		return st
 	}

@@ -75,6 +75,13 @@ func TestHelp(t *testing.T) {
 			t.Errorf("%s: flags not spelled --flag: %s", h, stdout.String())
 		}
 	}
+	// airlock-mcp's own help, for a person who runs the binary.
+	for _, h := range []string{"-h", "--help", "help"} {
+		var stdout, stderr bytes.Buffer
+		if code := Main([]string{h}, Env{Stdout: &stdout, Stderr: &stderr}); code != exitOK || !strings.Contains(stdout.String(), "airlock mcp serve --listen") || stderr.Len() != 0 {
+			t.Errorf("airlock-mcp %s: exit %d, stdout %q, stderr %q", h, code, stdout.String(), stderr.String())
+		}
+	}
 	// A mistake goes to standard error alone.
 	var stdout, stderr bytes.Buffer
 	if code := Main([]string{"serve", "--nope"}, Env{Stdout: &stdout, Stderr: &stderr}); code != exitUsage || stdout.Len() != 0 {

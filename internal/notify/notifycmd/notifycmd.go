@@ -6,6 +6,7 @@ package notifycmd
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -21,6 +22,21 @@ import (
 	"github.com/airlock-dev/airlock/internal/render"
 )
 
+// help is airlock-notify's own help ("airlock notify --help" prints the
+// same command's help from airlock's table).
+const help = `airlock-notify: the watcher "airlock notify" starts (docs/NOTIFY.md).
+
+Usage:
+  airlock notify [--once] [--json]
+
+It sends each held action to the ntfy topic or webhook of your policy's
+notify: section, and applies the phone's Approve and Reject.
+
+Flags:
+  --once   send what is new, apply the replies waiting, and exit
+  --json   print one JSON object a line for scripts
+`
+
 // Main runs airlock-notify with its arguments (--once, --json) and returns
 // the exit status: 0 done, 2 a usage error, no notify section, or (with
 // --once) a channel that failed.
@@ -30,6 +46,10 @@ func Main(args []string, stdout, stderr io.Writer, getenv func(string) string) i
 	once := fs.Bool("once", false, "send what is new, apply the replies waiting, and exit")
 	asJSON := fs.Bool("json", false, "print one JSON object a line for scripts")
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, help)
+			return 0
+		}
 		return clierror.Print(stderr, &clierror.Usage{Msg: err.Error(), Hints: []string{"airlock notify [--once] [--json]"}})
 	}
 	if fs.NArg() != 0 {

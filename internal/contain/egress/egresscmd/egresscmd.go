@@ -1,0 +1,187 @@
+// Package egresscmd is the command line of airlock-proxy, the egress
+// proxy's binary ("airlock proxy" starts it): a long-lived service that
+// a sandbox's programs reach the network through (Claude Code's
+// sandbox.network.httpProxyPort). It links TLS and an HTTP stack, which
+// the airlock binary, run on every tool call, must not.
+package egresscmd
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/clierror"
+	"github.com/airlock-dev/airlock/internal/contain/egress"
+)
+
+// Usage is what --help prints ("airlock help proxy" says more).
+const Usage = `usage: airlock proxy [--listen 127.0.0.1:PORT | unix:PATH] [--ca-cert FILE] [--cwd DIR] [--json]
+
+  --listen ADDR    where to listen: HOST:PORT on loopback, or unix:PATH
+                   (default 127.0.0.1:3128)
+  --ca-cert FILE   write the certificates clients inside must trust here:
+                   airlock's authority and the system's roots (default:
+                   egress-ca.crt in airlock's state directory)
+  --cwd DIR        the project the requests are made for: its policy applies
+                   and approvals bind to it (default: this directory)
+  --json           print the first line as JSON: listen, ca_cert, env
+
+The first line printed is where it listens. See docs/CONTAIN.md.
+`
+
+// Options are what a start of the proxy is given.
+type Options struct {
+	Args           []string
+	Stdout, Stderr io.Writer
+	Getenv         func(string) string
+	Getwd          func() (string, error)
+	// Stop, when set, stops the proxy as a signal would (tests).
+	Stop <-chan struct{}
+}
+
+type config struct {
+	listen, caCert, cwd string
+	json                bool
+}
+
+func parse(o Options) (*config, error) {
+	fs := flag.NewFlagSet("airlock proxy", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	c := &config{}
+	fs.StringVar(&c.listen, "listen", "127.0.0.1:3128", "")
+	fs.StringVar(&c.caCert, "ca-cert", "", "")
+	fs.StringVar(&c.cwd, "cwd", "", "")
+	fs.BoolVar(&c.json, "json", false, "")
+	if err := fs.Parse(o.Args); errors.Is(err, flag.ErrHelp) {
+		return nil, err
+	} else if err != nil {
+		return nil, &clierror.Usage{Msg: err.Error(), Hints: []string{"airlock proxy --help"}}
+	}
+	if fs.NArg() > 0 {
+		return nil, &clierror.Usage{Msg: fmt.Sprintf("proxy takes no operands, got %q", fs.Args()), Hints: []string{"airlock proxy --help"}}
+	}
+	if path, ok := strings.CutPrefix(c.listen, "unix:"); ok {
+		if path == "" {
+			return nil, &clierror.Usage{Msg: "--listen unix: needs a socket path", Hints: []string{"airlock proxy --listen unix:/run/user/1000/airlock-egress.sock"}}
+		}
+		return c, nil
+	}
+	host, _, err := net.SplitHostPort(c.listen)
+	if err != nil {
+		return nil, &clierror.Usage{Msg: fmt.Sprintf("--listen %q is not HOST:PORT or unix:PATH", c.listen), Hints: []string{"airlock proxy --listen 127.0.0.1:3128"}}
+	}
+	if ip := net.ParseIP(host); host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		// Anyone who reaches the port sends through it in the user's name
+		// and fills the user's queue: it answers on loopback only.
+		return nil, &clierror.Usage{Msg: fmt.Sprintf("--listen %s is not a loopback address: the proxy sends in your name, so it listens only where this machine's own programs reach it", c.listen),
+			Hints: []string{"--listen 127.0.0.1:3128, or a Unix socket: --listen unix:PATH"}}
+	}
+	return c, nil
+}
+
+// Main runs the proxy until a signal (or o.Stop) and returns the exit
+// status: 0 when stopped, 1 when it cannot start, 2 on a usage error.
+func Main(o Options) int {
+	c, err := parse(o)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(o.Stdout, Usage)
+		return 0
+	}
+	if err != nil {
+		return clierror.Print(o.Stderr, err)
+	}
+	if c.cwd == "" {
+		if c.cwd, err = o.Getwd(); err != nil {
+			return clierror.Print(o.Stderr, err)
+		}
+	}
+	if c.cwd, err = filepath.Abs(c.cwd); err != nil {
+		return clierror.Print(o.Stderr, err)
+	}
+	opts, _, err := egress.Wired(o.Getenv, c.cwd)
+	if err != nil {
+		return clierror.Print(o.Stderr, err)
+	}
+	p, err := egress.New(opts)
+	if err != nil {
+		return clierror.Print(o.Stderr, err)
+	}
+	if c.caCert == "" {
+		c.caCert = filepath.Join(opts.StateDir, "egress-ca.crt")
+	}
+	// The file clients trust holds airlock's authority and the system's
+	// roots, which the passthrough hosts' own certificates need.
+	if err := os.WriteFile(c.caCert, p.CABundlePEM(o.Getenv("SSL_CERT_FILE")), 0o644); err != nil {
+		return clierror.Print(o.Stderr, err)
+	}
+	ln, where, err := listen(c.listen)
+	if err != nil {
+		return clierror.Print(o.Stderr, &clierror.Usage{Msg: err.Error(), Hints: []string{"pick another address: --listen 127.0.0.1:PORT or --listen unix:PATH"}})
+	}
+	defer ln.Close()
+	if c.json {
+		b, _ := json.Marshal(struct {
+			Listen string   `json:"listen"`
+			CACert string   `json:"ca_cert"`
+			Env    []string `json:"env"`
+		}{where, c.caCert, egress.CAEnv(c.caCert)})
+		fmt.Fprintf(o.Stdout, "%s\n", b)
+	} else {
+		fmt.Fprintln(o.Stdout, where)
+		fmt.Fprintf(o.Stderr, "airlock proxy: clients inside trust %s (%s); Ctrl-C stops the proxy\n", c.caCert, strings.Join(egress.CAEnv(c.caCert)[:2], ", ")+", …")
+	}
+	sigc := make(chan os.Signal, 1)
+	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigc)
+	errc := make(chan error, 1)
+	go func() { errc <- p.Serve(ln) }()
+	select {
+	case err := <-errc:
+		if err != nil && !errors.Is(err, http.ErrServerClosed) {
+			return clierror.Print(o.Stderr, err)
+		}
+	case <-sigc:
+	case <-o.Stop:
+	}
+	p.Close()
+	return 0
+}
+
+// listen opens addr: HOST:PORT, or unix:PATH (a stale socket left by a
+// proxy that died is replaced; a live one is not).
+func listen(addr string) (net.Listener, string, error) {
+	path, ok := strings.CutPrefix(addr, "unix:")
+	if !ok {
+		ln, err := net.Listen("tcp", addr)
+		if err != nil {
+			return nil, "", err
+		}
+		return ln, ln.Addr().String(), nil
+	}
+	if st, err := os.Lstat(path); err == nil && st.Mode().Type() == os.ModeSocket {
+		if c, err := net.DialTimeout("unix", path, time.Second); err == nil {
+			c.Close()
+			return nil, "", fmt.Errorf("%s is in use by a running proxy", path)
+		}
+		os.Remove(path)
+	}
+	ln, err := net.Listen("unix", path)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := os.Chmod(path, 0o600); err != nil {
+		ln.Close()
+		return nil, "", err
+	}
+	return ln, "unix:" + path, nil
+}

@@ -120,9 +120,12 @@ func trapText(w *walker, c cmd) (cmd, bool) {
 func sourceScript(w *walker, c cmd) (cmd, bool) {
 	if len(c.args) > 1 && c.dyn[1] && strings.HasPrefix(c.args[1], "<(") {
 		w.opaque(c.frame.with(c.args[0]), c.source, c.args[0]+" runs a script produced at run time by "+c.args[1])
-		return c, true
+	} else {
+		w.emit(c.invocation())
 	}
-	w.emit(c.invocation())
+	if c.inShell() {
+		c.vals.clear() // the script may set any variable or directory
+	}
 	return c, true
 }
 
@@ -146,6 +149,7 @@ func sshRemote(w *walker, c cmd) (cmd, bool) {
 	}
 	remote := c
 	remote.frame = c.frame.with("ssh " + host)
+	remote.frame.vals = nil // the remote shell knows none of ours
 	remote.remote = host
 	if i+1 >= len(c.args) {
 		if c.stdin != "" {

@@ -45,12 +45,18 @@ type frame struct {
 	// env holds NAME=value assignments in effect: prefixes of the command
 	// and env's own, inherited by shell text nested inside it.
 	env []string
+	// vals is the state (variables, directory) of the shell that runs
+	// the command (values.go); same says nested text runs in that same
+	// shell (eval, an alias) rather than in a new one.
+	vals *values
+	same bool
 }
 
 func (f frame) with(v string) frame {
 	via := make([]string, len(f.via), len(f.via)+1)
 	copy(via, f.via)
 	f.via = append(via, v)
+	f.same = false
 	return f
 }
 
@@ -75,6 +81,8 @@ type walker struct {
 	// seenWords are the words of arithmetic contexts already read for
 	// evaluated subscripts (evaluate.go), so nested contexts read each once.
 	seenWords map[*syntax.Word]bool
+	// loopWalks counts the loop bodies walked once per value (values.go).
+	loopWalks int
 }
 
 // emit appends an invocation unless the invocation limit was reached, in
@@ -116,6 +124,10 @@ func (w *walker) text(src string, f frame, depth int) {
 		w.opaque(f, clip(src), "unparsable shell text: "+err.Error())
 		return
 	}
+	if !f.same || f.vals == nil {
+		f.vals = f.vals.child(&w.exports)
+	}
+	f.same = false
 	sw := &stmtWalker{w: w, src: src, f: f, depth: depth, stdin: map[*syntax.Stmt]stdinSource{}}
 	sw.stmts(file.Stmts)
 }

@@ -19,7 +19,14 @@ func (s *stmtWalker) words(list []*syntax.Word) ([]string, []bool) {
 	dyn := make([]bool, 0, len(list))
 	for _, w := range list {
 		if !isStatic(w, false) {
-			args = append(args, s.source(w))
+			if fields, ok := s.expandFields(w); ok {
+				for _, f := range fields {
+					args = append(args, f)
+					dyn = append(dyn, false)
+				}
+				continue
+			}
+			args = append(args, s.render(w))
 			dyn = append(dyn, true)
 			continue
 		}
@@ -70,7 +77,7 @@ func staticFields(w *syntax.Word) ([]string, bool) {
 // static returns the value of a word that holds no run-time expansion.
 func (s *stmtWalker) static(w *syntax.Word, heredoc bool) (string, bool) {
 	if !isStatic(w, heredoc) {
-		return "", false
+		return s.expandLiteral(w, heredoc)
 	}
 	var v string
 	var err error

@@ -1009,14 +1009,20 @@ func (s *stmtWalker) forClause(n *syntax.ForClause) {
 		s.forgetAssigned(n)
 		return
 	}
-	var items []string
+	var items []binding
 	for _, it := range wi.Items {
 		f, ok := s.fields(it)
 		if !ok || len(items)+len(f) > maxLoopValues {
 			items = nil
 			break
 		}
-		items = append(items, f...)
+		// An unquoted pattern (for f in *.log) gives each file it
+		// matches: the value is the pattern, known only as that, so the
+		// words it goes into stay dynamic with the pattern as their text.
+		glob := unquotedGlob(it.Parts)
+		for _, x := range f {
+			items = append(items, binding{text: x, dynamic: glob})
+		}
 	}
 	if len(items) == 0 || s.w.loopWalks+len(items) > maxLoopWalks {
 		s.stmts(n.Do)
@@ -1028,7 +1034,7 @@ func (s *stmtWalker) forClause(n *syntax.ForClause) {
 	before := v.clone()
 	for _, it := range items {
 		v.copyFrom(before)
-		v.set(wi.Name.Value, binding{text: it})
+		v.set(wi.Name.Value, it)
 		s.stmts(n.Do)
 	}
 	v.copyFrom(before)
@@ -1077,4 +1083,20 @@ func (s *stmtWalker) forgetExpansionAssigns(call *syntax.CallExpr) {
 			return true
 		})
 	}
+}
+
+// unquotedGlob reports whether a word holds a glob the shell expands
+// against file names (an unquoted *, ? or [, or an extended glob).
+func unquotedGlob(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "*?[") {
+				return true
+			}
+		case *syntax.ExtGlob:
+			return true
+		}
+	}
+	return false
 }

@@ -67,6 +67,8 @@ var valueAttacks = []string{
 	`f=README.md; read f < list.txt; : > $f`,
 	`for f in $(cat list.txt); do : > $f; done`,
 	`cd "$(cat dir.txt)" && : > settings.json`,
+	`t=/tmp/x; trap 'rm -rf "$t"' EXIT; t=~/.claude; true`,
+	`f=README.md; trap ': > $f' EXIT; f=~/.claude/settings.json`,
 	// The other agents' hook files.
 	`f=~/.codex/config.toml; : > $f`,
 	`f=~/.codex/hooks.json; cp x $f`,
@@ -98,7 +100,6 @@ var valueBenign = []string{
 	`n=3; for i in $(seq $n); do echo $i > out$i.txt; done`,
 	`tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; cp -r src "$tmp/src"`,
 	`f=$1; echo x > "$f.log"`,
-	`if [ -d build ]; then out=build; else out=dist; fi; rm -rf "$out"`,
 	`cat $HOME/.claude/settings.json`,
 }
 

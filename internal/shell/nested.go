@@ -112,6 +112,14 @@ func trapText(w *walker, c cmd) (cmd, bool) {
 		w.emit(c.invocation())
 		return c, true
 	}
+	if !c.dyn[i] && c.inShell() {
+		// The action runs later, when the shell exits or is signalled,
+		// with the values the shell has then: it is walked when the
+		// shell's text (or subshell) ends (values.go).
+		f := c.frame.with("trap")
+		w.traps = append(w.traps, pendingTrap{vals: c.vals, text: c.args[i], f: f, depth: c.depth + 1})
+		return c, true
+	}
 	return w.nested(c, c.args[i], c.dyn[i], "trap")
 }
 

@@ -83,6 +83,8 @@ type walker struct {
 	seenWords map[*syntax.Word]bool
 	// loopWalks counts the loop bodies walked once per value (values.go).
 	loopWalks int
+	// traps are trap actions waiting for their shell to end (values.go).
+	traps []pendingTrap
 }
 
 // emit appends an invocation unless the invocation limit was reached, in
@@ -124,12 +126,17 @@ func (w *walker) text(src string, f frame, depth int) {
 		w.opaque(f, clip(src), "unparsable shell text: "+err.Error())
 		return
 	}
-	if !f.same || f.vals == nil {
+	own := !f.same || f.vals == nil
+	if own {
 		f.vals = f.vals.child(&w.exports)
 	}
 	f.same = false
 	sw := &stmtWalker{w: w, src: src, f: f, depth: depth, stdin: map[*syntax.Stmt]stdinSource{}}
+	n := len(w.traps)
 	sw.stmts(file.Stmts)
+	if own {
+		w.runTraps(n, f.vals)
+	}
 }
 
 // bracketDepth is a cheap upper bound on how deeply the text nests, taken

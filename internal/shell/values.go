@@ -944,12 +944,43 @@ func (s *stmtWalker) branch(walk func()) {
 	v.merge(before)
 }
 
-// isolated walks code that runs in a subshell: nothing it assigns lasts.
+// isolated walks code that runs in a subshell: nothing it assigns lasts,
+// and the traps it sets run when it ends.
 func (s *stmtWalker) isolated(walk func()) {
 	v := s.f.vals
 	before := v.clone()
+	n := len(s.w.traps)
 	walk()
+	s.w.runTraps(n, v)
 	v.copyFrom(before)
+}
+
+// pendingTrap is a trap action set in a shell, walked when that shell
+// ends with the values it has then.
+type pendingTrap struct {
+	vals  *values
+	text  string
+	f     frame
+	depth int
+}
+
+// runTraps walks the trap actions set since the n-th (by the shell whose
+// state is v, which ends now), each with a copy of its shell's state as
+// it is at the end, and drops them.
+func (w *walker) runTraps(n int, v *values) {
+	_ = v
+	if len(w.traps) <= n {
+		return
+	}
+	pending := append([]pendingTrap(nil), w.traps[n:]...)
+	w.traps = w.traps[:n]
+	for _, t := range pending {
+		// A trap set inside a function body has that walk's state;
+		// every trap is walked, whichever state it has.
+		f := t.f
+		f.vals, f.same = t.vals.clone(), true
+		w.text(t.text, f, t.depth)
+	}
 }
 
 func (s *stmtWalker) ifClause(n *syntax.IfClause) {

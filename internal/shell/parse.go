@@ -83,8 +83,14 @@ type walker struct {
 	seenWords map[*syntax.Word]bool
 	// loopWalks counts the loop bodies walked once per value (values.go).
 	loopWalks int
-	// traps are trap actions waiting for their shell to end (values.go).
+	// traps are trap actions waiting for their shell to end (flow.go).
 	traps []pendingTrap
+	// loopBytes is the loop body text walked per value so far.
+	loopBytes int
+	// bodyAssigns remembers what each function body may assign, while
+	// bodyGen (the functions defined so far) is unchanged.
+	bodyAssigns       map[*syntax.Stmt]*assignedSet
+	bodyGen, funcDefs int
 }
 
 // emit appends an invocation unless the invocation limit was reached, in

@@ -31,7 +31,7 @@ func (s *stmtWalker) stmts(list []*syntax.Stmt) {
 	for _, st := range list {
 		if st.Background || st.Coprocess || st.Disown {
 			// A background job is a subshell: what it sets does not last.
-			s.isolated(func() { syntax.Walk(st, s.visit) })
+			s.isolated(func() { syntax.Walk(st, s.visit) }, st)
 			continue
 		}
 		syntax.Walk(st, s.visit)
@@ -44,6 +44,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 	}
 	switch n := n.(type) {
 	case *syntax.FuncDecl:
+		s.w.funcDefs++
 		if n.Name != nil {
 			s.w.funcs[n.Name.Value] = n.Body
 		}
@@ -58,11 +59,11 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			s.stdin[leftmost(n.Y)] = s.producedBy(rightmost(n.X))
 			// Each element of a pipeline runs in a subshell; the last may
 			// run in this shell (lastpipe, zsh).
-			s.isolated(func() { syntax.Walk(n.X, s.visit) })
-			s.branch(func() { syntax.Walk(n.Y, s.visit) })
+			s.isolated(func() { syntax.Walk(n.X, s.visit) }, n.X)
+			s.branch(func() { syntax.Walk(n.Y, s.visit) }, n.Y)
 		default: // && and ||: the right side may not run
 			syntax.Walk(n.X, s.visit)
-			s.branch(func() { syntax.Walk(n.Y, s.visit) })
+			s.branch(func() { syntax.Walk(n.Y, s.visit) }, n.Y)
 		}
 		return false
 	case *syntax.IfClause:
@@ -72,19 +73,19 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		s.caseClause(n)
 		return false
 	case *syntax.Subshell:
-		s.isolated(func() { s.stmts(n.Stmts) })
+		s.isolated(func() { s.stmts(n.Stmts) }, n)
 		return false
 	case *syntax.CmdSubst:
-		s.isolated(func() { s.stmts(n.Stmts) })
+		s.isolated(func() { s.stmts(n.Stmts) }, n)
 		return false
 	case *syntax.ProcSubst:
-		s.isolated(func() { s.stmts(n.Stmts) })
+		s.isolated(func() { s.stmts(n.Stmts) }, n)
 		return false
 	case *syntax.Block:
 		s.stmts(n.Stmts)
 		return false
 	case *syntax.CoprocClause:
-		s.isolated(func() { syntax.Walk(n.Stmt, s.visit) })
+		s.isolated(func() { syntax.Walk(n.Stmt, s.visit) }, n)
 		s.f.vals.clear() // it sets the array its name gives
 		return false
 	case *syntax.Stmt:

@@ -405,7 +405,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	g := c.g
 	// Text airlock cannot read: a computed command, interpreter code.
 	if inv.Opaque != "" {
-		if m := g.mentioned(inv.Source); m != "" {
+		if m := g.mentioned(inv.Source + "\n" + strings.Join(inv.Args, " ")); m != "" {
 			return &refusal{RuleAirlockCommand, "a command computed at run time mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot check what it does to its own files or verbs, so the agent may not run it." + instead}
 		}
 		return nil

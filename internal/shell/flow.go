@@ -352,9 +352,18 @@ func (s *stmtWalker) forClause(n *syntax.ForClause) {
 	var items []binding
 	for _, it := range wi.Items {
 		f, ok := s.fields(it)
-		if !ok || len(items)+len(f) > maxLoopValues {
+		if !ok {
+			// A word only known at run time: the variable is dynamic for
+			// it, and keeps the text it is built from.
+			f = []string{s.render(it)}
+		}
+		if len(items)+len(f) > maxLoopValues {
 			items = nil
 			break
+		}
+		if !ok {
+			items = append(items, binding{text: f[0], dynamic: true})
+			continue
 		}
 		// An unquoted pattern (for f in *.log) gives each file it
 		// matches: the value is the pattern, known only as that, so the

@@ -47,7 +47,7 @@ func TestParse(t *testing.T) {
 		{"{ git push; }", []string{"git push"}},
 		{"if true; then git push; else rm x; fi", []string{"true", "git push", "rm x"}},
 		{"for i in 1 2; do git push $i; done", []string{"git push 1", "git push 2"}},
-		{"for i in $(seq 2); do git push $i; done", []string{"seq 2", "git push ~$i"}},
+		{"for i in $(seq 2); do git push $i; done", []string{"seq 2", "git push ~$(seq 2)"}},
 		{"while false; do git push; done", []string{"false", "git push"}},
 		{"case $x in a) git push;; esac", []string{"git push"}},
 		{"! git push", []string{"git push"}},

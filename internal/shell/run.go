@@ -25,6 +25,9 @@ type cmd struct {
 	// function call's redirections (Invocation.Group).
 	group     bool
 	stdinFrom string
+	// stdinSrc is the text of a here-string or here-document only known
+	// at run time, with the kept values put in (values.go).
+	stdinSrc string
 	// base is how many wrappers the shell running the command was
 	// already inside: the wrappers after it are this command's own.
 	base int
@@ -378,7 +381,11 @@ func suWrapper(w *walker, c cmd) (cmd, bool) {
 func (w *walker) nested(c cmd, text string, dynamic bool, via string) (cmd, bool) {
 	same := via == "eval" && c.inShell()
 	if dynamic {
-		w.opaque(c.frame.with(via), c.source, via+" runs shell text that is only known at run time")
+		// The words, with the values the text gave them, go with the
+		// opaque run: a reader can still look for what they mention.
+		inv := Invocation{Via: c.frame.with(via).via, Remote: c.remote, Source: c.source, Opaque: via + " runs shell text that is only known at run time"}
+		inv.Args, inv.Dynamic = append([]string(nil), c.args...), append([]bool(nil), c.dyn...)
+		w.emit(inv)
 		if same {
 			c.vals.clear() // the text may set anything
 		}

@@ -66,14 +66,22 @@ type binding struct {
 	list    []string // a static array's elements
 	array   bool
 	dynamic bool
+	// ldyn marks, in a dynamic array whose list is kept, the elements
+	// only known at run time (list then holds their text).
+	ldyn []bool
 }
 
 func (b binding) equal(o binding) bool {
-	if b.text != o.text || b.array != o.array || b.dynamic != o.dynamic || len(b.list) != len(o.list) {
+	if b.text != o.text || b.array != o.array || b.dynamic != o.dynamic || len(b.list) != len(o.list) || len(b.ldyn) != len(o.ldyn) {
 		return false
 	}
 	for i := range b.list {
 		if b.list[i] != o.list[i] {
+			return false
+		}
+	}
+	for i := range b.ldyn {
+		if b.ldyn[i] != o.ldyn[i] {
 			return false
 		}
 	}
@@ -246,6 +254,17 @@ func (v *values) dirCommand(c cmd, name string) {
 		}
 		ops = append(ops, i)
 	}
+	// $HOME is what ~ stands for: a directory spelled with it is known
+	// as a ~ path.
+	for _, i := range ops {
+		if c.dyn[i] {
+			if p, ok := homePath(c.args[i]); ok {
+				c.args = append([]string(nil), c.args...)
+				c.dyn = append([]bool(nil), c.dyn...)
+				c.args[i], c.dyn[i] = p, false
+			}
+		}
+	}
 	switch name {
 	case "cd":
 		switch {
@@ -282,6 +301,18 @@ func (v *values) dirCommand(c cmd, name string) {
 		v.dir = v.stack[len(v.stack)-1]
 		v.stack = v.stack[:len(v.stack)-1]
 	}
+}
+
+// homePath turns the text of a word that is $HOME or ${HOME} followed by
+// static text into the same path spelled with ~.
+func homePath(text string) (string, bool) {
+	t := strings.ReplaceAll(text, `"`, "")
+	for _, h := range []string{"${HOME}", "$HOME"} {
+		if rest, ok := strings.CutPrefix(t, h); ok && (rest == "" || rest[0] == '/') && !strings.ContainsAny(rest, "$`\\'") {
+			return "~" + rest, true
+		}
+	}
+	return "", false
 }
 
 // read follows "read [-r] NAME..." fed a literal here-string, here-document
@@ -338,6 +369,13 @@ func (v *values) read(c cmd) {
 	}
 	_, ifs := v.get("IFS")
 	line, _, _ := strings.Cut(c.stdinText, "\n")
+	if !c.stdinKnown && c.stdinSrc != "" && known && !ifs && len(all) == 1 {
+		// Input only known at run time (<<< "$HOME/x"): the variable is
+		// dynamic, and keeps the text its value is built from.
+		src, _, _ := strings.Cut(strings.TrimSpace(c.stdinSrc), "\n")
+		v.set(all[0], binding{text: src, dynamic: true, array: arr != ""})
+		return
+	}
 	if !known || ifs || !c.stdinKnown || c.stdin == "" || (!raw && strings.Contains(line, `\`)) || len(names) > 0 && arr != "" {
 		for _, n := range all {
 			v.forget(n)
@@ -625,10 +663,24 @@ func (s *stmtWalker) renderParts(b *strings.Builder, parts []syntax.WordPart) {
 			s.renderParts(b, p.Parts)
 			b.WriteByte('"')
 		case *syntax.ParamExp:
-			simple := p.Param != nil && p.Index == nil && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length && !p.Excl && p.Names == 0 && p.NestedParam == nil
+			simple := p.Param != nil && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length && !p.Excl && p.Names == 0 && p.NestedParam == nil
 			bd, ok := s.f.vals.get(paramName(p))
+			// A dynamic array's text stands for any of its elements.
+			if simple && ok && p.Index != nil && bd.array && bd.dynamic && len(bd.ldyn) == len(bd.list) {
+				// One element, or all, of an array known only in part.
+				if iw, isWord := p.Index.(*syntax.Word); isWord && isNumber(iw.Lit()) && len(iw.Lit()) < 6 {
+					n := 0
+					for _, c := range iw.Lit() {
+						n = n*10 + int(c-'0')
+					}
+					if n < len(bd.list) {
+						b.WriteString(bd.list[n])
+						continue
+					}
+				}
+			}
 			switch {
-			case !simple || !ok || bd.array || bd.dynamic && bd.text == "":
+			case !simple || !ok || p.Index != nil && !(bd.array && bd.dynamic) || bd.array && !bd.dynamic || bd.dynamic && bd.text == "":
 				b.WriteString(s.source(p))
 			default:
 				b.WriteString(bd.text)
@@ -658,6 +710,8 @@ func (s *stmtWalker) assign(a *syntax.Assign) {
 	switch {
 	case a.Array != nil:
 		var list []string
+		var ldyn []bool
+		dyn := false
 		if a.Append {
 			if !hadOld || old.dynamic {
 				v.forget(name)
@@ -675,10 +729,21 @@ func (s *stmtWalker) assign(a *syntax.Assign) {
 			}
 			fields, ok := s.fields(e.Value)
 			if !ok {
-				v.forget(name)
-				return
+				dyn = true
+				fields = []string{s.render(e.Value)}
 			}
 			list = append(list, fields...)
+			for range fields {
+				ldyn = append(ldyn, !ok)
+			}
+		}
+		if dyn {
+			// Some element is only known at run time: the array is
+			// dynamic; it keeps each element, static or as the text it
+			// is built from, for references to the whole array or one
+			// element (arrayRef).
+			v.set(name, binding{text: strings.Join(list, " "), list: list, ldyn: ldyn, dynamic: true, array: true})
+			return
 		}
 		v.set(name, binding{list: list, array: true})
 	case a.Index != nil:
@@ -803,4 +868,80 @@ func (s *stmtWalker) declValues(d *syntax.DeclClause) {
 			}
 		}
 	}
+}
+
+// arrayRef expands a word that is only a reference to an array holding
+// elements known at run time ("${a[@]}", ${a[*]}, ${a[1]}, $a) into its
+// elements, each static or dynamic.
+func (s *stmtWalker) arrayRef(w *syntax.Word) ([]string, []bool, bool) {
+	parts := w.Parts
+	quoted := false
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts, quoted = dq.Parts, true
+		}
+	}
+	if len(parts) != 1 {
+		return nil, nil, false
+	}
+	p, ok := parts[0].(*syntax.ParamExp)
+	if !ok || p.Param == nil || p.Exp != nil || p.Repl != nil || p.Slice != nil || p.Length || p.Excl || p.Names != 0 {
+		return nil, nil, false
+	}
+	b, ok := s.f.vals.get(p.Param.Value)
+	if !ok || !b.array || !b.dynamic || len(b.ldyn) != len(b.list) {
+		return nil, nil, false
+	}
+	from, to := 0, 1
+	if p.Index != nil {
+		iw, ok := p.Index.(*syntax.Word)
+		lit := ""
+		if ok {
+			lit = iw.Lit()
+		}
+		switch {
+		case lit == "@" || lit == "*" && !quoted:
+			from, to = 0, len(b.list)
+		case isNumber(lit) && len(lit) < 6:
+			n := 0
+			for _, c := range lit {
+				n = n*10 + int(c-'0')
+			}
+			from, to = n, n+1
+		default:
+			return nil, nil, false
+		}
+	}
+	if to > len(b.list) {
+		return nil, nil, false
+	}
+	var args []string
+	var dyn []bool
+	for i := from; i < to; i++ {
+		d := b.ldyn[i] || !quoted && strings.ContainsAny(b.list[i], " \t\n*?[")
+		args = append(args, b.list[i])
+		dyn = append(dyn, d)
+	}
+	return args, dyn, true
+}
+
+// arrayElems returns the elements of the arrays known only in part that a
+// word references whole (${a[@]}, ${a[*]}).
+func (s *stmtWalker) arrayElems(parts []syntax.WordPart) []string {
+	var out []string
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.DblQuoted:
+			out = append(out, s.arrayElems(p.Parts)...)
+		case *syntax.ParamExp:
+			iw, ok := p.Index.(*syntax.Word)
+			if !ok || (iw.Lit() != "@" && iw.Lit() != "*") {
+				continue
+			}
+			if b, ok := s.f.vals.get(paramName(p)); ok && b.array && b.dynamic && len(b.ldyn) == len(b.list) {
+				out = append(out, b.list...)
+			}
+		}
+	}
+	return out
 }

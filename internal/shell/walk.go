@@ -341,6 +341,9 @@ func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {
 			c.stdin = "heredoc"
 			if r.Hdoc != nil {
 				c.stdinText, c.stdinKnown = s.static(r.Hdoc, true)
+				if !c.stdinKnown {
+					c.stdinSrc = s.render(r.Hdoc)
+				}
 			} else {
 				c.stdinKnown = true
 			}
@@ -349,6 +352,9 @@ func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {
 		case syntax.WordHdoc:
 			c.stdin = "herestring"
 			c.stdinText, c.stdinKnown = s.static(r.Word, false)
+			if !c.stdinKnown {
+				c.stdinSrc = s.render(r.Word)
+			}
 			c.stdinFrom = "a here-string"
 			continue
 		}

@@ -26,8 +26,20 @@ func (s *stmtWalker) words(list []*syntax.Word) ([]string, []bool) {
 				}
 				continue
 			}
+			if a, d, ok := s.arrayRef(w); ok {
+				args = append(args, a...)
+				dyn = append(dyn, d...)
+				continue
+			}
 			args = append(args, s.render(w))
 			dyn = append(dyn, true)
+			// A whole array known only in part, inside a longer word
+			// ("of=${a[@]}"), gives one word per element: each element
+			// is a word of its own too, so that each is seen.
+			for _, e := range s.arrayElems(w.Parts) {
+				args = append(args, e)
+				dyn = append(dyn, true)
+			}
 			continue
 		}
 		fields, ok := staticFields(w)

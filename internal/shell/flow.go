@@ -184,11 +184,21 @@ type snapshot struct {
 	full  *values
 	names map[string]binding
 	dir   values // dir, old, stack, lost
+	// none says no value was held: afterwards, none is again (the
+	// common case, kept free of copies).
+	none bool
 }
 
 // snap saves what the nodes may change.
-func (s *stmtWalker) snap(nodes ...syntax.Node) *snapshot {
+func (s *stmtWalker) snap(nodes ...syntax.Node) snapshot {
 	v := s.f.vals
+	if len(v.vars) == 0 {
+		sn := snapshot{none: true, dir: values{dir: v.dir, old: v.old, lost: v.lost}}
+		if len(v.stack) > 0 {
+			sn.dir.stack = append([]string(nil), v.stack...)
+		}
+		return sn
+	}
 	// Copying a few values is cheaper than reading a big subtree for
 	// what it assigns: scan only small code when many values are held.
 	size := 0
@@ -196,13 +206,13 @@ func (s *stmtWalker) snap(nodes ...syntax.Node) *snapshot {
 		size += int(node.End().Offset()) - int(node.Pos().Offset())
 	}
 	if len(v.vars) <= 16 || size > 2048 {
-		return &snapshot{full: v.clone()}
+		return snapshot{full: v.clone()}
 	}
 	n := s.scan(nodes...)
 	if n.all || len(n.names) > maxVars {
-		return &snapshot{full: v.clone()}
+		return snapshot{full: v.clone()}
 	}
-	sn := &snapshot{dir: values{dir: v.dir, old: v.old, stack: append([]string(nil), v.stack...), lost: v.lost}}
+	sn := snapshot{dir: values{dir: v.dir, old: v.old, stack: append([]string(nil), v.stack...), lost: v.lost}}
 	for name := range n.names {
 		if sn.names == nil {
 			sn.names = map[string]binding{}
@@ -222,6 +232,9 @@ func (v *values) restore(sn *snapshot) {
 		v.copyFrom(sn.full)
 		return
 	}
+	if sn.none {
+		v.vars = nil
+	}
 	for name, b := range sn.names {
 		if b.dynamic && b.text == "\x00absent" {
 			delete(v.vars, name)
@@ -229,7 +242,11 @@ func (v *values) restore(sn *snapshot) {
 			v.set(name, b)
 		}
 	}
-	v.dir, v.old, v.stack, v.lost = sn.dir.dir, sn.dir.old, append([]string(nil), sn.dir.stack...), sn.dir.lost
+	v.dir, v.old, v.lost = sn.dir.dir, sn.dir.old, sn.dir.lost
+	v.stack = nil
+	if len(sn.dir.stack) > 0 {
+		v.stack = append([]string(nil), sn.dir.stack...)
+	}
 }
 
 // mergeSnap keeps only what v and the saved state agree on.
@@ -237,6 +254,9 @@ func (v *values) mergeSnap(sn *snapshot) {
 	if sn.full != nil {
 		v.merge(sn.full)
 		return
+	}
+	if sn.none {
+		v.vars = nil // what the branch set was not there before
 	}
 	for name, b := range sn.names {
 		if cur, ok := v.vars[name]; !ok || !cur.equal(b) {
@@ -251,7 +271,7 @@ func (v *values) mergeSnap(sn *snapshot) {
 func (s *stmtWalker) branch(walk func(), nodes ...syntax.Node) {
 	sn := s.snap(nodes...)
 	walk()
-	s.f.vals.mergeSnap(sn)
+	s.f.vals.mergeSnap(&sn)
 }
 
 // isolated walks code (the nodes) that runs in a subshell: nothing it
@@ -261,7 +281,7 @@ func (s *stmtWalker) isolated(walk func(), nodes ...syntax.Node) {
 	n := len(s.w.traps)
 	walk()
 	s.w.runTraps(n, s.f.vals)
-	s.f.vals.restore(sn)
+	s.f.vals.restore(&sn)
 }
 
 // pendingTrap is a trap action set in a shell, walked when that shell

@@ -78,6 +78,22 @@ var valueAttacks = []string{
 	`d=~/.config/opencode; cp x $d/opencode.json`,
 	`d=~/.config/opencode/plugin; cp x "$d/a.js"`,
 	`f=.opencode/plugin/x.js; : > $f`,
+	// Close variants.
+	"f=~/.claude/settings.json; cat > $f <<EOF\n{}\nEOF",
+	`f=~/.claude/settings.json; exec 3>$f`,
+	`printf -v f '%s' ~/.claude/settings.json; : > $f`,
+	`f=~/.claude; f+=/settings.json; : > $f`,
+	`set -- ~/.claude/settings.json; : > $1`,
+	`f=~/.claude/settings.json; python3 -c "open('$f','w').write('{}')"`,
+	`f=~/.claude/settings.json; echo x | sudo tee "$f"`,
+	`cp x "$(echo ~/.claude)/settings.json"`,
+	`for f in ~/.claude/*.json; do : > $f; done`,
+	`f=~/.claude/settings.json; sh -c 'cp x "$0"' $f`,
+	`k=$(echo ~/.local/state/airlock/secrets/human.key); cat "$k"`,
+	`cd ~/.local/state/airlock/secrets && cat human.key`,
+	`cd $HOME/.local/state/airlock/secrets && cat serve.token`,
+	`a=(~/.local/state/airlock/secrets/human.key); cat "${a[@]}"`,
+	`c=cp; $c x ~/.claude/settings.json`,
 }
 
 // valueBenign are ordinary commands with variables: self-protection must
@@ -101,6 +117,11 @@ var valueBenign = []string{
 	`tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT; cp -r src "$tmp/src"`,
 	`f=$1; echo x > "$f.log"`,
 	`cat $HOME/.claude/settings.json`,
+	`for f in *.json; do jq . "$f" > /dev/null; done`,
+	`for f in src/*.go; do name=$(basename "$f" .go); cp "$f" "out/$name.go.bak"; done`,
+	`cd build && rm -rf out && mkdir out`,
+	`ver=1.2.3; git tag "v$ver"; echo "$ver" > VERSION`,
+	`out=dist; mkdir -p "$out" && cp -r build/* "$out/"`,
 }
 
 func valueText(cmd, home string) string {

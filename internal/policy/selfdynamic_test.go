@@ -94,6 +94,9 @@ var valueAttacks = []string{
 	`cd $HOME/.local/state/airlock/secrets && cat serve.token`,
 	`a=(~/.local/state/airlock/secrets/human.key); cat "${a[@]}"`,
 	`c=cp; $c x ~/.claude/settings.json`,
+	`f=~/.claude/settings.json; local f=README.md; : > $f`,
+	`readonly f=~/.claude/settings.json; f=README.md; : > $f`,
+	`f=~/.claude/settings.json; alias x='f=README.md'; x; : > $f`,
 }
 
 // valueBenign are ordinary commands with variables: self-protection must

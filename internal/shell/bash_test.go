@@ -84,6 +84,12 @@ func TestArgvMatchesBash(t *testing.T) {
 		`declare -u f=low; cp $f`,
 		`declare -n r=f; r=ref; cp $f`,
 		`f=a; f=b &` + "\nwait; cp $f",
+		`readonly f=a; readonly f=b; cp $f`,
+		`declare -r f=a; declare f=b; cp $f`,
+		`f=a; local f=b; cp $f`,
+		`f=a; alias x='f=b'; x; cp $f`,
+		`i=0; a[i++]=x; cp $i`,
+		`cd sub; cp x; cd ..; cp y`,
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")
@@ -110,7 +116,7 @@ func TestArgvMatchesBash(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, builtin := range []string{"echo", "printf", "eval", "true", "cd", "f", "g", "read", "export", "declare", "local", "readonly", "typeset", "unset", "set", "wait", ":", "pwd", "false"} {
+	for _, builtin := range []string{"echo", "printf", "eval", "true", "cd", "f", "g", "read", "export", "declare", "local", "readonly", "typeset", "unset", "set", "wait", ":", "pwd", "false", "alias"} {
 		delete(names, builtin)
 	}
 	for n := range names {

@@ -431,7 +431,7 @@ func (s *stmtWalker) whileClause(n *syntax.WhileClause) {
 func (s *stmtWalker) callFunction(body *syntax.Stmt) {
 	v := s.f.vals
 	fresh := newValues()
-	fresh.dir = DirUnknown
+	fresh.dir, fresh.fn = DirUnknown, true
 	s.f.vals = fresh
 	s.inline(body)
 	s.f.vals = v

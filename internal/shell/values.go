@@ -69,10 +69,13 @@ type binding struct {
 	// ldyn marks, in a dynamic array whose list is kept, the elements
 	// only known at run time (list then holds their text).
 	ldyn []bool
+	// ro marks a readonly variable: bash refuses to assign it again, so
+	// a later assignment leaves the value as it is.
+	ro bool
 }
 
 func (b binding) equal(o binding) bool {
-	if b.text != o.text || b.array != o.array || b.dynamic != o.dynamic || len(b.list) != len(o.list) || len(b.ldyn) != len(o.ldyn) {
+	if b.text != o.text || b.array != o.array || b.dynamic != o.dynamic || b.ro != o.ro || len(b.list) != len(o.list) || len(b.ldyn) != len(o.ldyn) {
 		return false
 	}
 	for i := range b.list {
@@ -101,6 +104,8 @@ type values struct {
 	// stack is what pushd pushed; lost says popd beyond it is unknown.
 	stack []string
 	lost  bool
+	// fn says the shell is running a function body, where local works.
+	fn bool
 }
 
 func newValues() *values { return &values{old: DirUnknown, lost: true} }
@@ -169,13 +174,25 @@ func (v *values) set(name string, b binding) {
 	if v.vars == nil {
 		v.vars = map[string]binding{}
 	}
-	if _, ok := v.vars[name]; !ok && len(v.vars) >= maxVars {
+	old, ok := v.vars[name]
+	if ok && old.ro {
+		return // bash refuses: "readonly variable"
+	}
+	if !ok && len(v.vars) >= maxVars {
 		return // past the limit: the variable stays unknown
 	}
 	v.vars[name] = b
 }
 
 func (v *values) forget(name string) { delete(v.vars, name) }
+
+// readonly marks a held variable readonly.
+func (v *values) readonly(name string) {
+	if b, ok := v.vars[name]; ok {
+		b.ro = true
+		v.vars[name] = b
+	}
+}
 
 // forgetAll forgets what a piece of text may assign (names), and the
 // directory when it may change it.
@@ -422,7 +439,7 @@ func (v *values) declared(c cmd, name string) {
 	if strings.ContainsAny(flags, "fFp") {
 		return
 	}
-	odd := strings.ContainsAny(flags, "iluAca")
+	odd := strings.ContainsAny(flags, "iluAca") || name == "local" && !v.fn
 	for i := 1; i < len(c.args); i++ {
 		a := c.args[i]
 		if c.dyn[i] {
@@ -837,7 +854,14 @@ func (s *stmtWalker) declValues(d *syntax.DeclClause) {
 		return
 	}
 	odd := strings.ContainsAny(flags, "iluAc") // values transformed, or associative
+	// local outside a function fails: nothing is assigned (a value held
+	// before stays, but is forgotten to be safe).
+	odd = odd || variant == "local" && !v.fn
+	ro := variant == "readonly" || strings.Contains(flags, "r")
 	for _, a := range d.Args {
+		if ro && a.Name != nil {
+			defer v.readonly(a.Name.Value)
+		}
 		switch {
 		case a.Name != nil && odd:
 			v.forget(a.Name.Value)

@@ -133,6 +133,11 @@ func TestValuesFlow(t *testing.T) {
 		{`f=a; printf -v f x; cp $f`, []string{"cp ~$f"}},
 		{`f=a; unset f; cp $f`, []string{"cp ~$f"}},
 		{`f=a; sudo read f; cp $f`, []string{"cp a"}},
+		{`readonly f=a; f=b; cp $f`, []string{"cp a"}},
+		{`declare -r f=a; declare f=b; read f <<< c; cp $f`, []string{"cp a"}},
+		{`f=a; local f=b; cp $f`, []string{"cp ~$f"}},
+		{`f=a; alias x='f=b'; x; cp $f`, []string{"cp ~$f"}},
+		{`i=0; a[i++]=x; cp $i`, []string{"cp ~$i"}},
 		// Nested shells start with the exported values only.
 		{`f=a; bash -c 'cp $f'`, []string{"cp ~$f"}},
 		{`export f=a; bash -c 'cp $f'`, []string{"cp a"}},

@@ -120,6 +120,9 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 	case *syntax.ParamExp:
 		if n.Slice != nil || n.Index != nil {
 			s.arithmWords(n)
+			if n.Index != nil {
+				s.forgetAssigned(n.Index) // ${a[i++]}
+			}
 		}
 		if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
 			s.f.vals.forget(paramName(n))
@@ -127,6 +130,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 	case *syntax.Assign:
 		if n.Index != nil {
 			s.arithmWords(n.Index)
+			s.forgetAssigned(n.Index) // a[i++]=v
 		}
 	case *syntax.LetClause:
 		s.clause("let", n, n.Exprs)
@@ -280,7 +284,11 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		delete(s.w.aliases, name) // an alias does not expand inside itself
 		f := s.f.with("alias " + name)
 		f.same = true
+		// Aliases expand only where expand_aliases is on: the values
+		// after are those that hold either way.
+		sn := snapshot{full: s.f.vals.clone()}
 		s.w.text(text+" "+Join(c.args[1:]), f, s.depth+1)
+		s.f.vals.mergeSnap(&sn)
 		return
 	}
 	if name == "alias" {

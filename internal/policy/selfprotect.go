@@ -405,7 +405,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	g := c.g
 	// Text airlock cannot read: a computed command, interpreter code.
 	if inv.Opaque != "" {
-		if m := g.mentioned(inv.Source); m != "" {
+		if m := g.mentioned(inv.Source + "\n" + strings.Join(inv.Args, " ")); m != "" {
 			return &refusal{RuleAirlockCommand, "a command computed at run time mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot check what it does to its own files or verbs, so the agent may not run it." + instead}
 		}
 		return nil
@@ -458,6 +458,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			return &refusal{RuleAirlockCommand, name + " runs or writes, through an option, text mentioning " + m + " (" + clipText(t) + "); airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
 		}
 	}
+	c.runDir(inv)
 	cwd := c.cwds[len(c.cwds)-1]
 	if name == "cd" || name == "pushd" {
 		c.changeDir(inv, cwd)
@@ -478,12 +479,15 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		if rd.Dynamic {
 			known, ok := g.known(tgt)
 			if !ok {
-				if ref := c.dynamicWord("a redirection ("+rd.Op+")", tgt, known); ref != nil {
+				if ref := c.dynamicPath("a redirection ("+rd.Op+")", tgt, known, redirectMode(rd)); ref != nil {
 					return ref
 				}
 				continue
 			}
 			tgt = known
+		}
+		if ref := c.unknownDir(inv, "a redirection ("+rd.Op+")", tgt, redirectMode(rd)); ref != nil {
+			return ref
 		}
 		for _, d := range c.cwds {
 			if rd.Writes() {
@@ -503,16 +507,17 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		if inv.IsDynamic(i) {
 			known, ok := c.g.known(arg)
 			if !ok {
-				if !reads {
-					if ref := c.dynamicWord(name, arg, known); ref != nil {
+				if !reads || !meta {
+					if ref := c.dynamicPath(name, arg, known, dynamicMode(inv, i, reads, sources[i])); ref != nil {
 						return ref
 					}
-				} else if m := c.g.secretMention(known); m != "" && !meta {
-					return &refusal{RuleProtectedPath, name + " reads " + clipText(arg) + ", a path built at run time that mentions " + m + ": airlock's secrets are not to be read." + instead}
 				}
 				continue
 			}
 			arg = known
+		}
+		if ref := c.unknownDir(inv, name, arg, dynamicMode(inv, i, reads, sources[i])); ref != nil && !(reads && meta) {
+			return ref
 		}
 		if name == "socat" {
 			// socat names files in its own address syntax

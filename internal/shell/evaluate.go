@@ -116,6 +116,11 @@ func (w *walker) evalSubst(f frame, source, text, builtin string, depth int) {
 		w.opaque(f, source, via+", and its text cannot be parsed: "+err.Error())
 		return
 	}
+	if f.vals != nil {
+		f.vals = f.vals.clone() // command substitutions: a subshell
+	} else {
+		f.vals = newValues()
+	}
 	sw := &stmtWalker{w: w, src: text, f: f, depth: depth + 1, stdin: map[*syntax.Stmt]stdinSource{}}
 	syntax.Walk(word, func(n syntax.Node) bool {
 		if cs, ok := n.(*syntax.CmdSubst); ok {
@@ -190,6 +195,9 @@ func (s *stmtWalker) assigned(call *syntax.CallExpr) {
 	assigns := s.assignments(call.Assigns)
 	s.w.assignedValues(s.f, s.source(call), assigns, s.depth)
 	s.w.exports.assign(assigns)
+	for _, a := range call.Assigns {
+		s.assign(a)
+	}
 }
 
 // literalConfig expands a word with every run-time part made plain: a

@@ -52,6 +52,11 @@ type Invocation struct {
 	StdinText string
 	// StdinKnown reports whether StdinText holds the literal input.
 	StdinKnown bool
+	// Dir is the directory the run happens in, as the text's cd, pushd
+	// and popd left it: "" for the command's own directory, a path
+	// relative to it, an absolute or ~ path, or DirUnknown when it is
+	// only known at run time.
+	Dir string
 }
 
 // Redirect is an input or output redirection of an invocation.

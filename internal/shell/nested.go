@@ -112,6 +112,14 @@ func trapText(w *walker, c cmd) (cmd, bool) {
 		w.emit(c.invocation())
 		return c, true
 	}
+	if !c.dyn[i] && c.inShell() {
+		// The action runs later, when the shell exits or is signalled,
+		// with the values the shell has then: it is walked when the
+		// shell's text (or subshell) ends (values.go).
+		f := c.frame.with("trap")
+		w.traps = append(w.traps, pendingTrap{vals: c.vals, text: c.args[i], f: f, depth: c.depth + 1})
+		return c, true
+	}
 	return w.nested(c, c.args[i], c.dyn[i], "trap")
 }
 
@@ -120,9 +128,12 @@ func trapText(w *walker, c cmd) (cmd, bool) {
 func sourceScript(w *walker, c cmd) (cmd, bool) {
 	if len(c.args) > 1 && c.dyn[1] && strings.HasPrefix(c.args[1], "<(") {
 		w.opaque(c.frame.with(c.args[0]), c.source, c.args[0]+" runs a script produced at run time by "+c.args[1])
-		return c, true
+	} else {
+		w.emit(c.invocation())
 	}
-	w.emit(c.invocation())
+	if c.inShell() {
+		c.vals.clear() // the script may set any variable or directory
+	}
 	return c, true
 }
 
@@ -146,6 +157,7 @@ func sshRemote(w *walker, c cmd) (cmd, bool) {
 	}
 	remote := c
 	remote.frame = c.frame.with("ssh " + host)
+	remote.frame.vals = nil // the remote shell knows none of ours
 	remote.remote = host
 	if i+1 >= len(c.args) {
 		if c.stdin != "" {

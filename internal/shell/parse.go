@@ -45,12 +45,18 @@ type frame struct {
 	// env holds NAME=value assignments in effect: prefixes of the command
 	// and env's own, inherited by shell text nested inside it.
 	env []string
+	// vals is the state (variables, directory) of the shell that runs
+	// the command (values.go); same says nested text runs in that same
+	// shell (eval, an alias) rather than in a new one.
+	vals *values
+	same bool
 }
 
 func (f frame) with(v string) frame {
 	via := make([]string, len(f.via), len(f.via)+1)
 	copy(via, f.via)
 	f.via = append(via, v)
+	f.same = false
 	return f
 }
 
@@ -75,6 +81,16 @@ type walker struct {
 	// seenWords are the words of arithmetic contexts already read for
 	// evaluated subscripts (evaluate.go), so nested contexts read each once.
 	seenWords map[*syntax.Word]bool
+	// loopWalks counts the loop bodies walked once per value (values.go).
+	loopWalks int
+	// traps are trap actions waiting for their shell to end (flow.go).
+	traps []pendingTrap
+	// loopBytes is the loop body text walked per value so far.
+	loopBytes int
+	// bodyAssigns remembers what each function body may assign, while
+	// bodyGen (the functions defined so far) is unchanged.
+	bodyAssigns       map[*syntax.Stmt]*assignedSet
+	bodyGen, funcDefs int
 }
 
 // emit appends an invocation unless the invocation limit was reached, in
@@ -116,8 +132,17 @@ func (w *walker) text(src string, f frame, depth int) {
 		w.opaque(f, clip(src), "unparsable shell text: "+err.Error())
 		return
 	}
+	own := !f.same || f.vals == nil
+	if own {
+		f.vals = f.vals.child(&w.exports)
+	}
+	f.same = false
 	sw := &stmtWalker{w: w, src: src, f: f, depth: depth, stdin: map[*syntax.Stmt]stdinSource{}}
+	n := len(w.traps)
 	sw.stmts(file.Stmts)
+	if own {
+		w.runTraps(n, f.vals)
+	}
 }
 
 // bracketDepth is a cheap upper bound on how deeply the text nests, taken

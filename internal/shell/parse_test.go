@@ -46,7 +46,8 @@ func TestParse(t *testing.T) {
 		{"(cd x && git push)", []string{"cd x", "git push"}},
 		{"{ git push; }", []string{"git push"}},
 		{"if true; then git push; else rm x; fi", []string{"true", "git push", "rm x"}},
-		{"for i in 1 2; do git push $i; done", []string{"git push ~$i"}},
+		{"for i in 1 2; do git push $i; done", []string{"git push 1", "git push 2"}},
+		{"for i in $(seq 2); do git push $i; done", []string{"seq 2", "git push ~$(seq 2)"}},
 		{"while false; do git push; done", []string{"false", "git push"}},
 		{"case $x in a) git push;; esac", []string{"git push"}},
 		{"! git push", []string{"git push"}},
@@ -105,7 +106,7 @@ func TestParse(t *testing.T) {
 		{"ls *.go", []string{"ls *.go"}},
 		{"rm -f *.o", []string{"rm -f *.o"}},
 		{"[ -f x ]", []string{"[ -f x ]"}},
-		{"g=git; $g push", []string{"OPAQUE"}},
+		{"g=git; $g push", []string{"git push"}},
 		{"git push $REMOTE", []string{"git push ~$REMOTE"}},
 		// Wrappers.
 		{"sudo -u root -E git push", []string{"git push | sudo"}},

@@ -25,6 +25,26 @@ type cmd struct {
 	// function call's redirections (Invocation.Group).
 	group     bool
 	stdinFrom string
+	// stdinSrc is the text of a here-string or here-document only known
+	// at run time, with the kept values put in (values.go).
+	stdinSrc string
+	// base is how many wrappers the shell running the command was
+	// already inside: the wrappers after it are this command's own.
+	base int
+}
+
+// inShell reports whether the command runs in the shell itself (perhaps
+// through builtin or command), so that what it sets lasts.
+func (c cmd) inShell() bool {
+	if c.vals == nil || c.base > len(c.via) {
+		return false
+	}
+	for _, v := range c.via[c.base:] {
+		if v != "builtin" && v != "command" {
+			return false
+		}
+	}
+	return true
 }
 
 // inner returns the command made of args[i:], run through wrapper via.
@@ -51,6 +71,9 @@ func (c cmd) invocation() Invocation {
 		StdinKnown: c.stdinKnown,
 		Group:      c.group,
 	}
+	if c.vals != nil {
+		inv.Dir = c.vals.dir
+	}
 	inv.Args = append([]string(nil), c.args...)
 	inv.Args[0] = normName(c.args[0])
 	if anyTrue(c.dyn) {
@@ -74,6 +97,9 @@ func (w *walker) run(c cmd) {
 		}
 		if c.dyn[0] {
 			w.opaque(c.frame, c.source, "the command name is computed at run time ("+c.args[0]+"), so what runs cannot be known")
+			if c.inShell() {
+				c.vals.clear() // it may be read, cd or eval
+			}
 			return
 		}
 		if isGlob(c.args[0]) {
@@ -85,6 +111,9 @@ func (w *walker) run(c cmd) {
 			w.emit(c.invocation())
 			w.evaluated(c)
 			w.exports.exportWords(c)
+			if c.inShell() {
+				c.vals.effects(c)
+			}
 			return
 		}
 		next, done := h(w, c)
@@ -350,11 +379,21 @@ func suWrapper(w *walker, c cmd) (cmd, bool) {
 // nested parses text as shell text run by wrapper via. Dynamic text cannot
 // be known and is opaque.
 func (w *walker) nested(c cmd, text string, dynamic bool, via string) (cmd, bool) {
+	same := via == "eval" && c.inShell()
 	if dynamic {
-		w.opaque(c.frame.with(via), c.source, via+" runs shell text that is only known at run time")
+		// The words, with the values the text gave them, go with the
+		// opaque run: a reader can still look for what they mention.
+		inv := Invocation{Via: c.frame.with(via).via, Remote: c.remote, Source: c.source, Opaque: via + " runs shell text that is only known at run time"}
+		inv.Args, inv.Dynamic = append([]string(nil), c.args...), append([]bool(nil), c.dyn...)
+		w.emit(inv)
+		if same {
+			c.vals.clear() // the text may set anything
+		}
 		return c, true
 	}
-	w.text(text, c.frame.with(via), c.depth+1)
+	f := c.frame.with(via)
+	f.same = same
+	w.text(text, f, c.depth+1)
 	return c, true
 }
 

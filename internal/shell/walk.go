@@ -29,6 +29,11 @@ type stdinSource struct {
 
 func (s *stmtWalker) stmts(list []*syntax.Stmt) {
 	for _, st := range list {
+		if st.Background || st.Coprocess || st.Disown {
+			// A background job is a subshell: what it sets does not last.
+			s.isolated(func() { syntax.Walk(st, s.visit) }, st)
+			continue
+		}
 		syntax.Walk(st, s.visit)
 	}
 }
@@ -39,6 +44,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 	}
 	switch n := n.(type) {
 	case *syntax.FuncDecl:
+		s.w.funcDefs++
 		if n.Name != nil {
 			s.w.funcs[n.Name.Value] = n.Body
 		}
@@ -48,9 +54,40 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		// The body runs only when the function is called; see call.
 		return false
 	case *syntax.BinaryCmd:
-		if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+		switch n.Op {
+		case syntax.Pipe, syntax.PipeAll:
 			s.stdin[leftmost(n.Y)] = s.producedBy(rightmost(n.X))
+			// Each element of a pipeline runs in a subshell; the last may
+			// run in this shell (lastpipe, zsh).
+			s.isolated(func() { syntax.Walk(n.X, s.visit) }, n.X)
+			s.branch(func() { syntax.Walk(n.Y, s.visit) }, n.Y)
+		default: // && and ||: the right side may not run
+			syntax.Walk(n.X, s.visit)
+			s.branch(func() { syntax.Walk(n.Y, s.visit) }, n.Y)
 		}
+		return false
+	case *syntax.IfClause:
+		s.ifClause(n)
+		return false
+	case *syntax.CaseClause:
+		s.caseClause(n)
+		return false
+	case *syntax.Subshell:
+		s.isolated(func() { s.stmts(n.Stmts) }, n)
+		return false
+	case *syntax.CmdSubst:
+		s.isolated(func() { s.stmts(n.Stmts) }, n)
+		return false
+	case *syntax.ProcSubst:
+		s.isolated(func() { s.stmts(n.Stmts) }, n)
+		return false
+	case *syntax.Block:
+		s.stmts(n.Stmts)
+		return false
+	case *syntax.CoprocClause:
+		s.isolated(func() { syntax.Walk(n.Stmt, s.visit) }, n)
+		s.f.vals.clear() // it sets the array its name gives
+		return false
 	case *syntax.Stmt:
 		switch cmd := n.Cmd.(type) {
 		case *syntax.CallExpr:
@@ -77,34 +114,38 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		}
 	case *syntax.ArithmCmd, *syntax.ArithmExp, *syntax.TestClause, *syntax.CStyleLoop:
 		s.arithmWords(n)
+		if _, test := n.(*syntax.TestClause); !test {
+			s.forgetAssigned(n)
+		}
 	case *syntax.ParamExp:
 		if n.Slice != nil || n.Index != nil {
 			s.arithmWords(n)
+			if n.Index != nil {
+				s.forgetAssigned(n.Index) // ${a[i++]}
+			}
+		}
+		if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+			s.f.vals.forget(paramName(n))
 		}
 	case *syntax.Assign:
 		if n.Index != nil {
 			s.arithmWords(n.Index)
+			s.forgetAssigned(n.Index) // a[i++]=v
 		}
 	case *syntax.LetClause:
 		s.clause("let", n, n.Exprs)
+		s.forgetAssigned(n)
 	case *syntax.DeclClause:
 		s.clause(n.Variant.Value, n, nil)
 		s.declExports(n)
-	case *syntax.ForClause, *syntax.WhileClause:
+		s.declValues(n)
+	case *syntax.ForClause:
 		// Commands in a loop body run once per item: a delete of the loop
 		// variable is a bulk delete.
-		s.loops++
-		switch n := n.(type) {
-		case *syntax.ForClause:
-			if n.Loop != nil {
-				syntax.Walk(n.Loop, s.visit)
-			}
-			s.stmts(n.Do)
-		case *syntax.WhileClause:
-			s.stmts(n.Cond)
-			s.stmts(n.Do)
-		}
-		s.loops--
+		s.forClause(n)
+		return false
+	case *syntax.WhileClause:
+		s.whileClause(n)
 		return false
 	}
 	return true
@@ -198,8 +239,12 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		source: s.source(call),
 		line:   s.line(call),
 		inLoop: s.loops > 0,
+		base:   len(s.f.via),
 	}
 	c.frame.line = c.line // text nested in this command keeps its line
+	if len(s.f.vals.vars) > 0 {
+		s.forgetExpansionAssigns(call)
+	}
 	s.w.assignedValues(c.frame, c.source, prefix, s.depth)
 	c.args, c.dyn = s.words(call.Args)
 	s.redirects(st, &c)
@@ -211,6 +256,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	}
 	if c.dyn[0] {
 		s.w.opaque(s.f, c.source, "the command name is computed at run time ("+c.args[0]+"), so what runs cannot be known")
+		s.f.vals.clear() // it may be read, cd or eval
 		return
 	}
 	name := c.args[0]
@@ -231,12 +277,18 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 			r.args, r.dyn, r.group = []string{":"}, []bool{false}, true
 			s.w.emit(r.invocation())
 		}
-		s.inline(body)
+		s.callFunction(body)
 		return
 	}
 	if text, ok := s.w.aliases[name]; ok && !c.dyn[0] {
 		delete(s.w.aliases, name) // an alias does not expand inside itself
-		s.w.text(text+" "+Join(c.args[1:]), s.f.with("alias "+name), s.depth+1)
+		f := s.f.with("alias " + name)
+		f.same = true
+		// Aliases expand only where expand_aliases is on: the values
+		// after are those that hold either way.
+		sn := snapshot{full: s.f.vals.clone()}
+		s.w.text(text+" "+Join(c.args[1:]), f, s.depth+1)
+		s.f.vals.mergeSnap(&sn)
 		return
 	}
 	if name == "alias" {
@@ -297,6 +349,9 @@ func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {
 			c.stdin = "heredoc"
 			if r.Hdoc != nil {
 				c.stdinText, c.stdinKnown = s.static(r.Hdoc, true)
+				if !c.stdinKnown {
+					c.stdinSrc = s.render(r.Hdoc)
+				}
 			} else {
 				c.stdinKnown = true
 			}
@@ -305,6 +360,9 @@ func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {
 		case syntax.WordHdoc:
 			c.stdin = "herestring"
 			c.stdinText, c.stdinKnown = s.static(r.Word, false)
+			if !c.stdinKnown {
+				c.stdinSrc = s.render(r.Word)
+			}
 			c.stdinFrom = "a here-string"
 			continue
 		}
@@ -313,7 +371,7 @@ func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {
 		}
 		target, known := s.static(r.Word, false)
 		if !known {
-			target = s.source(r.Word)
+			target = s.render(r.Word)
 		}
 		c.redirects = append(c.redirects, Redirect{Op: r.Op.String(), Target: target, Dynamic: !known})
 	}

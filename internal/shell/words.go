@@ -19,8 +19,27 @@ func (s *stmtWalker) words(list []*syntax.Word) ([]string, []bool) {
 	dyn := make([]bool, 0, len(list))
 	for _, w := range list {
 		if !isStatic(w, false) {
-			args = append(args, s.source(w))
+			if fields, ok := s.expandFields(w); ok {
+				for _, f := range fields {
+					args = append(args, f)
+					dyn = append(dyn, false)
+				}
+				continue
+			}
+			if a, d, ok := s.arrayRef(w); ok {
+				args = append(args, a...)
+				dyn = append(dyn, d...)
+				continue
+			}
+			args = append(args, s.render(w))
 			dyn = append(dyn, true)
+			// A whole array known only in part, inside a longer word
+			// ("of=${a[@]}"), gives one word per element: each element
+			// is a word of its own too, so that each is seen.
+			for _, e := range s.arrayElems(w.Parts) {
+				args = append(args, e)
+				dyn = append(dyn, true)
+			}
 			continue
 		}
 		fields, ok := staticFields(w)
@@ -70,7 +89,7 @@ func staticFields(w *syntax.Word) ([]string, bool) {
 // static returns the value of a word that holds no run-time expansion.
 func (s *stmtWalker) static(w *syntax.Word, heredoc bool) (string, bool) {
 	if !isStatic(w, heredoc) {
-		return "", false
+		return s.expandLiteral(w, heredoc)
 	}
 	var v string
 	var err error

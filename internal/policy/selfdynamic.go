@@ -1,0 +1,367 @@
+package policy
+
+import (
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+	shellparse "github.com/airlock-dev/airlock/internal/shell"
+)
+
+// This file is the phase of self-protection for paths known only when the
+// command runs (issue 24). Package shell has already put in every value
+// the text itself gives (f=~/.claude/settings.json; : > $f is a write of
+// that file); what is left dynamic comes from outside the text: a command
+// substitution, a file read at run time, the environment. Such a word may
+// still be ruled out by its static parts: "$d/README.md" cannot be
+// airlock's policy, whatever $d holds. Where the static parts cannot rule
+// every protected path out, a write fails closed: the refusal names the
+// word and asks for the path to be written literally.
+//
+// What counts:
+//   - a redirection's target, and the operands of the programs in
+//     fileWriters, are paths: a dynamic one is refused unless its static
+//     parts rule out every protected path (fail closed);
+//   - any other word of a program that may write is refused only when
+//     its static parts could be part of a protected path (a literal
+//     suffix a protected path ends with, a prefix inside a directory that
+//     holds one, or a mention), since it may just as well be a message or
+//     a name;
+//   - reads matter only for airlock's secrets, checked the same way
+//     against the secrets directory. A read of a word with no static
+//     part at all ("cat $f") is let through: refusing it would refuse
+//     every loop over files.
+//   - a relative path in a directory known only at run time
+//     (cd "$(cat dir.txt)") is a dynamic word "$PWD/path".
+
+// dynMode says how a dynamic word is used.
+type dynMode int8
+
+const (
+	// dynRead: the word is only read.
+	dynRead dynMode = iota
+	// dynWord: a word of a program that may write, not known to be a path.
+	dynWord
+	// dynPath: a path that is written (a redirection, a writer's operand).
+	dynPath
+)
+
+// fileWriters write, replace, move or delete the files their operands
+// name, beside the programs that move whole trees (classify.MovesTrees).
+var fileWriters = map[string]bool{
+	"tee": true, "sed": true, "truncate": true, "dd": true, "touch": true, "sponge": true,
+	"patch": true, "ed": true, "ex": true, "split": true, "csplit": true, "mkfifo": true, "mknod": true,
+	"unlink": true,
+}
+
+// mktempDir stands for the path mktemp prints: a new name under the
+// temporary directory, never one of airlock's files.
+const mktempDir = "/tmp/tmp.airlock-mktemp"
+
+// dynamicMode is how a dynamic operand i of a run is used.
+func dynamicMode(inv *classify.Invocation, i int, reads, source bool) dynMode {
+	name := inv.Name()
+	switch {
+	case reads || source || copySource(inv.Args, i):
+		return dynRead
+	case fileWriters[name] || classify.MovesTrees(name):
+		return dynPath
+	}
+	return dynWord
+}
+
+// copySource reports whether operand i of cp, install or rsync is a
+// source (read), when classify.CopySources could not tell because a word
+// is dynamic: every operand but the last, unless -t names the target.
+func copySource(args []string, i int) bool {
+	switch args[0] {
+	case "cp", "install", "rsync":
+	default:
+		return false
+	}
+	last := -1
+	for j := 1; j < len(args); j++ {
+		a := args[j]
+		if a == "-t" || strings.HasPrefix(a, "--target-directory") || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "t") {
+			return false
+		}
+		if !strings.HasPrefix(a, "-") {
+			last = j
+		}
+	}
+	return i < last && !strings.HasPrefix(args[i], "-")
+}
+
+// dynamicPath checks one word known only at run time. src is the word as
+// the run has it, known the same with the guard's variables expanded.
+func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
+	if mode == dynRead {
+		return c.dynamicRead(who, src, known)
+	}
+	if ref := c.dynamicWord(who, src, known); ref != nil {
+		return ref
+	}
+	prefix, suffix, dyn := c.g.literalEnds(src)
+	if !dyn {
+		return nil // only mktemp's output was run-time: a new temporary name
+	}
+	if suffix == "" {
+		if mode == dynWord || strings.HasPrefix(prefix, mktempDir) {
+			return nil
+		}
+		return &refusal{RuleProtectedPath, who + " on " + clipText(src) + ", a path known only when the command runs: airlock cannot rule out that it is one of its own files or an agent's hook settings. Write the path literally in the command, so airlock can see it is not one of them."}
+	}
+	if t, ok := c.g.couldEndAs(suffix, true, c.project()); ok {
+		return &refusal{RuleProtectedPath, who + " on " + clipText(src) + ", a path known only when the command runs that ends like " + t + " (" + t2kind(t, c) + "): airlock cannot rule out that it is that file. Write the path literally in the command, so airlock can see it is not one of them."}
+	}
+	return nil
+}
+
+func t2kind(p string, c *call) string {
+	for _, t := range c.g.targets {
+		if t.path == p {
+			return t.kind.String()
+		}
+	}
+	return "protected by airlock"
+}
+
+// dynamicRead checks a run-time word that is read: only the secrets
+// matter.
+func (c *call) dynamicRead(who, src, known string) *refusal {
+	g := c.g
+	if g.secrets.path == "" {
+		return nil
+	}
+	refuse := func(why string) *refusal {
+		return &refusal{RuleProtectedPath, who + " reads " + clipText(src) + ", a path built at run time " + why + ": airlock's secrets are not to be read. Write the path literally in the command." + instead}
+	}
+	if m := g.secretMention(known); m != "" {
+		return refuse("that mentions " + m)
+	}
+	prefix, suffix, _ := g.literalEnds(src)
+	if j := strings.LastIndex(prefix, "/"); j >= 0 || strings.HasPrefix(prefix, "~") {
+		dir := prefix
+		if j >= 0 {
+			dir = prefix[:j+1]
+		}
+		d := filepath.Clean(g.rawAbs(dir, c.cwds[len(c.cwds)-1]))
+		if d != "/" && within(g.secrets.path, target{path: d, dir: true}) {
+			return refuse("inside " + d + ", which holds " + g.secrets.path)
+		}
+	}
+	if suffix != "" {
+		if _, ok := endsLike(fold(suffix), fold(g.secrets.path), true, false); ok {
+			return refuse("that ends like " + g.secrets.path)
+		}
+	}
+	return nil
+}
+
+// literalEnds returns the static text a word starts and ends with, around
+// its run-time parts, and whether it has any run-time part. The guard's
+// variables ($HOME, $XDG_CONFIG_HOME) count as static, and so does
+// mktemp's output ($(mktemp), $(mktemp -d)). A word that cannot be parsed
+// is all run-time.
+func (g *guard) literalEnds(src string) (prefix, suffix string, dynamic bool) {
+	var word *syntax.Word
+	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(src), func(w *syntax.Word) bool {
+		if word != nil {
+			word = nil
+			return false
+		}
+		word = w
+		return true
+	})
+	if err != nil || word == nil {
+		return "", "", true
+	}
+	var parts []string // the static text of each part, or "\x00" for a run-time one
+	var add func([]syntax.WordPart) bool
+	add = func(ps []syntax.WordPart) bool {
+		for _, p := range ps {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				parts = append(parts, unescapeLit(p.Value))
+			case *syntax.SglQuoted:
+				parts = append(parts, p.Value)
+			case *syntax.DblQuoted:
+				add(p.Parts)
+			case *syntax.ParamExp:
+				if v, ok := g.vars[paramOf(p)]; ok && isSimpleParam(p) {
+					parts = append(parts, v)
+				} else {
+					parts = append(parts, "\x00")
+				}
+			case *syntax.CmdSubst:
+				if isMktemp(p) {
+					parts = append(parts, mktempDir)
+				} else {
+					parts = append(parts, "\x00")
+				}
+			default:
+				parts = append(parts, "\x00")
+			}
+		}
+		return true
+	}
+	add(word.Parts)
+	i, j := 0, len(parts)
+	for i < len(parts) && parts[i] != "\x00" {
+		i++
+	}
+	if i == len(parts) {
+		return strings.Join(parts, ""), strings.Join(parts, ""), false
+	}
+	for j > 0 && parts[j-1] != "\x00" {
+		j--
+	}
+	return strings.Join(parts[:i], ""), strings.Join(parts[j:], ""), true
+}
+
+func unescapeLit(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func paramOf(p *syntax.ParamExp) string {
+	if p.Param == nil {
+		return ""
+	}
+	return p.Param.Value
+}
+
+func isSimpleParam(p *syntax.ParamExp) bool {
+	return p.Param != nil && p.Index == nil && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length && !p.Excl && p.Names == 0
+}
+
+// isMktemp reports whether a command substitution is only mktemp with
+// options that keep it in the temporary directory (no template, no -p).
+func isMktemp(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 {
+		return false
+	}
+	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || call.Args[0].Lit() != "mktemp" {
+		return false
+	}
+	for _, a := range call.Args[1:] {
+		lit := a.Lit()
+		if lit == "" || strings.Trim(lit, "-dqu") != "" || !strings.HasPrefix(lit, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+// couldEndAs reports whether a path whose beginning is known only at run
+// time and which ends with suffix may be a protected path, or inside a
+// protected directory, or (with parents) a parent of one. It returns the
+// protected path it could be.
+func (g *guard) couldEndAs(suffix string, parents bool, project []target) (string, bool) {
+	s := fold(suffix)
+	all := append(append([]target(nil), g.targets...), project...)
+	if g.secrets.path != "" {
+		all = append(all, g.secrets)
+	}
+	for _, t := range all {
+		if _, ok := endsLike(s, fold(t.path), t.dir, parents); ok {
+			return t.path, true
+		}
+	}
+	for _, t := range g.tails {
+		rel := "/" + strings.Join(t.parts, "/")
+		if _, ok := endsLike(s, rel, t.dir, parents); ok {
+			return strings.TrimPrefix(rel, "/"), true
+		}
+		// A tail is protected wherever it is: a suffix that holds it
+		// whole, or holds a path inside it, names it too.
+		if strings.HasSuffix(s, rel) || t.dir && strings.Contains(s, rel+"/") {
+			return strings.TrimPrefix(rel, "/"), true
+		}
+	}
+	return "", false
+}
+
+// endsLike reports whether some path X+s (X unknown) is p, or inside p
+// when p is a directory, or (with parents) a parent of p other than "/".
+// It returns the protected path matched (p, or the parent).
+func endsLike(s, p string, dir, parents bool) (string, bool) {
+	if strings.HasSuffix(p, s) {
+		return p, true
+	}
+	if dir {
+		// X+s inside p: s = A + "/" + rest, where p ends with A (A not
+		// empty: the static part must reach into p).
+		for k := 1; k < len(s); k++ {
+			if s[k] == '/' && strings.HasSuffix(p, s[:k]) {
+				return p, true
+			}
+		}
+	}
+	if parents {
+		for q := filepath.Dir(p); q != "/" && q != "." && q != ""; q = filepath.Dir(q) {
+			if strings.HasSuffix(q, s) {
+				return q, true
+			}
+		}
+	}
+	return "", false
+}
+
+// unknownDir checks a relative path of a run whose directory is only
+// known at run time: it is a path "$PWD/path".
+func (c *call) unknownDir(inv *classify.Invocation, who, w string, mode dynMode) *refusal {
+	if inv.Dir != shellparse.DirUnknown || w == "" || strings.HasPrefix(w, "/") || strings.HasPrefix(w, "~") || strings.HasPrefix(w, "-") || strings.Contains(w, "://") {
+		return nil
+	}
+	src := "$PWD/" + shellQuote(w)
+	if mode == dynWord {
+		mode = dynPath // a relative word of a writer is most likely a path
+	}
+	if mode == dynRead {
+		return c.dynamicRead(who, src, src)
+	}
+	_, suffix, _ := c.g.literalEnds(src)
+	if t, ok := c.g.couldEndAs(suffix, true, nil); ok {
+		return &refusal{RuleProtectedPath, who + " on " + clipText(w) + " in a directory known only when the command runs (after a cd to a run-time path): it could be " + t + ". Write the path in full, or cd to a literal directory." + instead}
+	}
+	return nil
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// runDir adds the directory a run happens in, when the shell knew it, to
+// those relative paths are checked against (popd, cd -).
+func (c *call) runDir(inv *classify.Invocation) {
+	d := inv.Dir
+	if d == "" || d == shellparse.DirUnknown {
+		return
+	}
+	p := filepath.Clean(c.g.rawAbs(d, c.cwds[0]))
+	for _, x := range c.cwds {
+		if x == p {
+			return
+		}
+	}
+	c.cwds = append(c.cwds, p)
+}
+
+// redirectMode is how a redirection uses its target.
+func redirectMode(rd shellparse.Redirect) dynMode {
+	if rd.Writes() {
+		return dynPath
+	}
+	return dynRead
+}

@@ -263,7 +263,7 @@ func (c *Classifier) shellFile(file, text string, firstLine int) Effect {
 		inv := &invs[i]
 		ie := inner.invocation(inv)
 		if inner.followed != nil {
-			*inner.followed = append(*inner.followed, Invocation{Invocation: *inv, Effect: ie})
+			*inner.followed = append(*inner.followed, Invocation{Invocation: *inv, Effect: ie, Operands: Operands(inv)})
 		}
 		if plain(ie) {
 			continue

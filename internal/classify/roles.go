@@ -145,7 +145,11 @@ func (b *roleBuilder) program() {
 	}
 	switch name {
 	case "rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "rimraf":
-		p := argv.Spec{Short: "nsu", Long: []string{"--iterations", "--size", "--random-source", "--interactive"}}.Parse(args[1:])
+		spec := argv.Spec{Long: []string{"--interactive"}}
+		if name == "shred" {
+			spec = argv.Spec{Short: "ns", Long: []string{"--iterations", "--size", "--random-source"}}
+		}
+		p := spec.Parse(args[1:])
 		rec := name == "rimraf" || p.Has("-r", "-R", "--recursive")
 		for _, f := range p.Flags {
 			if len(f.Name) > 2 && f.Name[1] != '-' && strings.ContainsAny(f.Name[1:], "rR") {
@@ -263,6 +267,7 @@ func (b *roleBuilder) program() {
 		}
 		if idx > 0 {
 			b.value(df, 1, RoleWrite)
+			b.ops[len(b.ops)-1].Recursive = true
 		} else {
 			b.derived(dir, RoleWrite, false, false)
 		}
@@ -641,7 +646,9 @@ func (b *roleBuilder) tarRoles() {
 		// The members written are the archive's to say: the directory is
 		// written in, not all below it.
 		if dir > 0 {
-			put(dir, dirWord, RoleWrite)
+			// A directory named for it counts whole, as it always has:
+			// tar -xf x.tar -C .claude may write its settings.
+			b.ops = append(b.ops, Operand{Word: dirWord, Role: RoleWrite, Arg: dir, Dynamic: b.inv.IsDynamic(dir), Recursive: true})
 		} else {
 			b.derived(".", RoleWrite, false, false)
 		}
@@ -707,6 +714,9 @@ func (b *roleBuilder) findRoles() {
 			derive(RoleDelete)
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			b.add(j+1, RoleWrite, false)
+			j++
+		case "-newer", "-anewer", "-cnewer", "-samefile", "-files0-from":
+			b.add(j+1, RoleRead, false)
 			j++
 		case "-exec", "-execdir", "-ok", "-okdir":
 			k := j + 1
@@ -903,3 +913,8 @@ func placeholders(runs []Invocation) {
 		r.Operands = out
 	}
 }
+
+// RolesComplete reports whether every word of a run that can name a
+// path is among its Operands (find: its expression's words are tests,
+// not paths, and its -exec commands are runs of their own).
+func RolesComplete(name string) bool { return name == "find" }

@@ -495,11 +495,24 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			}
 		}
 	}
-	// A copy's sources are read, not written: copying airlock's policy
-	// away is reading it (and copying its secrets is refused as a read).
-	sources := classify.CopySources(inv.Args, inv.IsDynamic)
+	// Each operand is judged by its role to the program (classify's
+	// roles.go): a read is checked only against airlock's secrets, a
+	// write, creation, deletion or move against every protected path,
+	// parents included when it reaches everything below. A word with no
+	// known role, of a program that may write, counts as a write to
+	// everything under it (fail closed).
+	roles := c.knownRoles(inv)
+	if ref := c.derivedOperands(inv); ref != nil {
+		return ref
+	}
 	for i := 1; i < len(inv.Args); i++ {
 		arg := inv.Args[i]
+		if ops := roles[i]; len(ops) > 0 {
+			if ref := c.operandsAt(inv, ops); ref != nil {
+				return ref
+			}
+			continue
+		}
 		if inv.IsDynamic(i) {
 			known, ok := c.g.known(arg)
 			if !ok {
@@ -533,7 +546,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 		for _, w := range pathWords(arg) {
 			for _, d := range c.cwds {
-				if !reads && !sources[i] {
+				if !reads {
 					if h, ok := c.pathHit(w, d, true, moves); ok {
 						return c.pathRefusal(name, h)
 					}

@@ -234,6 +234,11 @@ func (b *roleBuilder) program() {
 		return
 	case "zip":
 		p := argv.Spec{Short: "bnxitiOZPsAD", Long: []string{"--exclude", "--include", "--password", "--out", "--suffixes", "--split-size", "--temp-path"}}.Parse(args[1:])
+		for _, f := range p.Flags {
+			if f.Name == "-b" || f.Name == "--temp-path" {
+				b.value(f, 1, RoleWrite)
+			}
+		}
 		rec := p.Has("-r", "--recurse-paths", "-R")
 		for k, idx := range p.OperandIndex {
 			if k == 0 {
@@ -277,6 +282,13 @@ func (b *roleBuilder) program() {
 		return
 	case "git":
 		b.gitRoles()
+		return
+	case "test", "[", "[[":
+		for i := 1; i < len(args); i++ {
+			if a := args[i]; !strings.HasPrefix(a, "-") && a != "]" && a != "]]" && a != "!" && a != "=" && a != "==" && a != "!=" {
+				b.add(i, RoleRead, false)
+			}
+		}
 		return
 	case "bash", "sh", "dash", "zsh", "ksh", "mksh", "ash", "source", ".":
 		for i := 1; i < len(args); i++ {
@@ -694,7 +706,11 @@ func (b *roleBuilder) findRoles() {
 	if !plain {
 		pattern, fold = "", false
 	}
+	emptyDirs := plain && hasAll(args[i:], "-empty") && typeDir(args[i:])
 	derive := func(role Role) {
+		if role == RoleDelete && emptyDirs {
+			return // only empty directories: nothing in them to lose
+		}
 		words := []string{"."}
 		dyn := []bool{false}
 		if len(starts) > 0 {
@@ -734,6 +750,26 @@ func (b *roleBuilder) findRoles() {
 			j = k
 		}
 	}
+}
+
+func hasAll(args []string, w string) bool {
+	for _, a := range args {
+		if a == w {
+			return true
+		}
+	}
+	return false
+}
+
+// typeDir reports whether a find expression limits itself to directories
+// (-type d).
+func typeDir(expr []string) bool {
+	for j := 0; j+1 < len(expr); j++ {
+		if expr[j] == "-type" && expr[j+1] == "d" {
+			return true
+		}
+	}
+	return false
 }
 
 // PlaceholderRole is the role a find -exec command gives "{}", the
@@ -916,5 +952,6 @@ func placeholders(runs []Invocation) {
 
 // RolesComplete reports whether every word of a run that can name a
 // path is among its Operands (find: its expression's words are tests,
-// not paths, and its -exec commands are runs of their own).
-func RolesComplete(name string) bool { return name == "find" }
+// not paths, and its -exec commands are runs of their own; zip: -x and
+// -i take patterns).
+func RolesComplete(name string) bool { return name == "find" || name == "zip" }

@@ -283,6 +283,8 @@ func (b *roleBuilder) program() {
 	case "git":
 		b.gitRoles()
 		return
+	case "echo", "printf", ":", "true", "false":
+		return // its words are text, not paths
 	case "test", "[", "[[":
 		for i := 1; i < len(args); i++ {
 			if a := args[i]; !strings.HasPrefix(a, "-") && a != "]" && a != "]]" && a != "!" && a != "=" && a != "==" && a != "!=" {
@@ -305,9 +307,10 @@ func (b *roleBuilder) program() {
 		return
 	}
 	if ReadsOnlyRun(args) {
+		rec := recursiveReader(args)
 		for i := 1; i < len(args); i++ {
 			if a := args[i]; !strings.HasPrefix(a, "-") || a == "-" || inv.IsDynamic(i) {
-				b.add(i, RoleRead, false)
+				b.add(i, RoleRead, rec)
 			}
 		}
 		return
@@ -955,3 +958,29 @@ func placeholders(runs []Invocation) {
 // not paths, and its -exec commands are runs of their own; zip: -x and
 // -i take patterns).
 func RolesComplete(name string) bool { return name == "find" || name == "zip" }
+
+// recursiveReader reports whether a reader reads what is below the
+// directories it is given (grep -r, rg, du, tree, ls -R): reading a
+// parent of a secret then reads the secret. Unknown readers count as
+// recursive.
+func recursiveReader(args []string) bool {
+	switch args[0] {
+	case "cat", "head", "tail", "wc", "less", "more", "file", "stat", "md5sum", "sha1sum", "sha256sum", "sha512sum",
+		"cksum", "nl", "tac", "od", "xxd", "hexdump", "strings", "cut", "sort", "uniq", "diff", "cmp", "comm", "jq", "yq",
+		"column", "basename", "dirname", "realpath", "readlink", "echo", "printf", "awk", "sed", "fold", "fmt", "pr", "paste", "join", "tr", "expand", "unexpand", "base64", "test", "[":
+		for _, a := range args[1:] {
+			if a == "-r" || a == "-R" || a == "--recursive" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "rR") && args[0] == "diff" {
+				return true
+			}
+		}
+		return false
+	case "ls":
+		for _, a := range args[1:] {
+			if a == "--recursive" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "R") {
+				return true
+			}
+		}
+		return false
+	}
+	return true
+}

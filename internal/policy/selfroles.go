@@ -108,7 +108,9 @@ func (c *call) operand(name string, o classify.Operand, w, d string, meta bool) 
 		if meta {
 			return nil
 		}
-		if h, ok := c.secretPath(w, d); ok {
+		// A reader that does not read below what it is given (cat, wc)
+		// reads no secret by naming a directory above them.
+		if h, ok := c.secretPath(w, d); ok && (o.Recursive || !h.ancestor) {
 			return c.secretRefusal(name, h)
 		}
 		return nil

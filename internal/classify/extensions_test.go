@@ -41,3 +41,22 @@ func TestExtensions(t *testing.T) {
 		}
 	}
 }
+
+// TestPlugins: kubectl and docker commands they do not build in run
+// plugins, classified as those programs (unknown ones as any unknown
+// program); their own commands keep their ratings.
+func TestPlugins(t *testing.T) {
+	for _, tc := range []struct{ cmd, label string }{
+		{"kubectl ctx prod", "local"},
+		{"kubectl get pods", "local+netread"},
+		{"kubectl delete pod x", "external+destructive"},
+		{"docker frob app", "local"},
+		{"docker compose up -d", "shared"},
+		{"docker rm -f app", "local+destructive"},
+		{"cargo nextest run", "local"},
+	} {
+		if got := Command(tc.cmd).Label(); got != tc.label {
+			t.Errorf("%s: got %s, want %s", tc.cmd, got, tc.label)
+		}
+	}
+}

@@ -176,8 +176,8 @@ type call struct {
 	// dotglob is set when the command turns on matching of dot files by
 	// globs.
 	dotglob bool
-	// deletesOnly is set while checking a program that only deletes (rm,
-	// rmdir, find -delete): what is not there cannot be lost.
+	// deletesOnly is set while checking an operand whose role is delete
+	// (rm, rmdir, find -delete): what is not there cannot be lost.
 	deletesOnly bool
 }
 
@@ -464,7 +464,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		return nil
 	}
 	reads := classify.ReadsOnlyRun(inv.Args) || g.airlockProgram(name)
-	c.deletesOnly = onlyDeletes(inv.Args)
+	// Whether a run only deletes is a role now (selfroles.go): the words
+	// checked below have none, and count as writes.
+	c.deletesOnly = false
 	meta := classify.MetadataOnly(name)
 	moves := classify.MovesTrees(name)
 	if name == "ln" || name == "link" || name == "cp" {
@@ -692,27 +694,6 @@ func (c *call) dynamicWord(name, src, known string) *refusal {
 		}
 	}
 	return nil
-}
-
-// onlyDeletes reports whether a run only deletes what it names: rm,
-// rmdir, and find whose only action is -delete.
-func onlyDeletes(args []string) bool {
-	switch args[0] {
-	case "rm", "rmdir":
-		return true
-	case "find":
-		del := false
-		for _, a := range args[1:] {
-			switch a {
-			case "-delete":
-				del = true
-			case "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
-				return false
-			}
-		}
-		return del
-	}
-	return false
 }
 
 // pathWords are the spellings of a path one argument may hold: the word,

@@ -11,6 +11,14 @@ import (
 type Invocation struct {
 	shell.Invocation
 	Effect Effect
+	// Operands are the paths the run names and what it does to each
+	// (roles.go): the one reading of its words that self-protection,
+	// destruction grading and snapshots rely on.
+	Operands []Operand
+	// From is, for a run in Result.Followed, the index in
+	// Result.Invocations of the run that led to it (make clean for the
+	// rm of its recipe).
+	From int
 }
 
 // Result is the classification of a whole command: the combined effect and
@@ -73,11 +81,19 @@ func (c *Classifier) Command(text string) Result {
 		c.followed = &r.Followed
 		defer func() { c.followed = nil }()
 	}
-	for _, inv := range invs {
+	for i, inv := range invs {
+		before := len(*c.followed)
 		e := c.invocation(&inv)
 		r.Effect.Add(e)
-		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e})
+		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e, Operands: Operands(&inv)})
+		if c.followed == &r.Followed {
+			for k := before; k < len(r.Followed); k++ {
+				r.Followed[k].From = i
+			}
+		}
 	}
+	placeholders(r.Invocations)
+	placeholders(r.Followed)
 	return r
 }
 

@@ -458,6 +458,11 @@ func containerSub(c *Classifier, inv *shell.Invocation, i int) Effect {
 	if msg, ok := containerShared[sub]; ok {
 		return shared("container.run", what+" "+msg)
 	}
+	if name := inv.Name(); name == "docker" && c != nil && i < len(inv.Args) && inv.Args[i] == sub && validExtension(sub) {
+		// A CLI plugin: docker NAME runs docker-NAME from the plugin
+		// directories, classified as that program.
+		return c.extensionRun(inv, i, "docker-").through("container.plugin", "docker "+sub+" runs the CLI plugin docker-"+sub)
+	}
 	return shared("container.unknown", what+" is not a subcommand airlock knows (a plugin?), so it may change state")
 }
 

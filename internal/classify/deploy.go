@@ -968,6 +968,15 @@ func deployVerb(inv *shell.Invocation, spec argv.Spec, rule string) (p argv.Pars
 	return p, verb, sub, nothing, false
 }
 
+// kubectlBuiltin are kubectl's own commands; any other runs a plugin.
+var kubectlBuiltin = map[string]bool{"create": true, "expose": true, "run": true, "set": true, "explain": true,
+	"get": true, "edit": true, "delete": true, "rollout": true, "scale": true, "autoscale": true, "certificate": true,
+	"cluster-info": true, "top": true, "cordon": true, "uncordon": true, "drain": true, "taint": true, "describe": true,
+	"logs": true, "attach": true, "exec": true, "port-forward": true, "proxy": true, "cp": true, "auth": true,
+	"debug": true, "events": true, "diff": true, "apply": true, "patch": true, "replace": true, "wait": true,
+	"kustomize": true, "label": true, "annotate": true, "completion": true, "alpha": true, "api-resources": true,
+	"api-versions": true, "config": true, "plugin": true, "version": true, "options": true, "help": true}
+
 func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
 	p, verb, sub, e, done := deployVerb(inv, kubectlOpts, "kubectl")
 	if done {
@@ -975,6 +984,13 @@ func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
 	}
 	tool := inv.Name()
 	cmd := tool + " " + verb
+	if tool == "kubectl" && !kubectlBuiltin[verb] && len(p.OperandIndex) > 0 && validExtension(verb) {
+		if k := 1 + p.OperandIndex[0]; k < len(inv.Args) && inv.Args[k] == verb {
+			// A plugin: kubectl NAME runs kubectl-NAME, classified as
+			// that program.
+			return c.extensionRun(inv, k, "kubectl-").through("kubectl.plugin", "kubectl "+verb+" runs the plugin kubectl-"+verb)
+		}
+	}
 	for _, f := range p.Flags {
 		if f.Name == "--dry-run" && f.Value != "none" && f.Value != "false" {
 			return netRead("kubectl.dry-run", cmd+" --dry-run only shows what would change in the cluster")

@@ -65,17 +65,34 @@ func (cc *cmdContext) build() {
 		case "cd", "pushd", "popd":
 			cc.dirChanged = true
 		}
-		for j, a := range inv.Args {
-			if j > 0 && !inv.IsDynamic(j) {
-				cc.words[path.Clean(a)]++
-			}
-		}
-		for _, r := range inv.Redirects {
-			if !r.Dynamic {
-				cc.words[path.Clean(r.Target)]++
-			}
+		for w, n := range mayWrite(inv) {
+			cc.words[w] += n
 		}
 	}
+}
+
+// mayWrite counts the static words of a run that may change the file
+// they name: a word the run only reads or runs ([ -f Makefile ], cat
+// x.sh, bash x.sh) does not; every other word may (roles.go).
+func mayWrite(inv *shell.Invocation) map[string]int {
+	reads := map[int]bool{}
+	for _, o := range Operands(inv) {
+		if o.Arg > 0 && (o.Role == RoleRead || o.Role == RoleExec) {
+			reads[o.Arg] = true
+		}
+	}
+	out := map[string]int{}
+	for j, a := range inv.Args {
+		if j > 0 && !inv.IsDynamic(j) && !reads[j] {
+			out[path.Clean(a)]++
+		}
+	}
+	for _, r := range inv.Redirects {
+		if !r.Dynamic && r.Op != "<" {
+			out[path.Clean(r.Target)]++
+		}
+	}
+	return out
 }
 
 // changesDir reports whether a run of the command changes directory.
@@ -95,18 +112,7 @@ func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool 
 	}
 	cc.build()
 	name = path.Clean(name)
-	own := 0
-	for j, a := range inv.Args {
-		if j > 0 && path.Clean(a) == name {
-			own++
-		}
-	}
-	for _, r := range inv.Redirects {
-		if path.Clean(r.Target) == name {
-			own++
-		}
-	}
-	return cc.words[name] > own
+	return cc.words[name] > mayWrite(inv)[name]
 }
 
 // writtenText returns the text an earlier run of the command writes to
@@ -263,7 +269,7 @@ func (c *Classifier) shellFile(file, text string, firstLine int) Effect {
 		inv := &invs[i]
 		ie := inner.invocation(inv)
 		if inner.followed != nil {
-			*inner.followed = append(*inner.followed, Invocation{Invocation: *inv, Effect: ie})
+			*inner.followed = append(*inner.followed, Invocation{Invocation: *inv, Effect: ie, Operands: Operands(inv)})
 		}
 		if plain(ie) {
 			continue

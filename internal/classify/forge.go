@@ -227,7 +227,7 @@ func glabTop() map[string]Effect {
 
 var ghSpec = &Spec{
 	Programs: []string{"gh"},
-	Classify: func(_ *Classifier, inv *shell.Invocation) Effect { return ghCLI().classify(inv) },
+	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return ghCLI().classifyIn(c, inv) },
 	Examples: []Example{
 		// Pull requests.
 		{"gh pr create --title 'Fix' --body 'details'", "external"},
@@ -439,6 +439,12 @@ var glabSpec = &Spec{
 
 // classify rates one invocation of a forge CLI.
 func (f *forgeCLI) classify(inv *shell.Invocation) Effect {
+	return f.classifyIn(nil, inv)
+}
+
+// classifyIn is classify with the classifier, which reads gh's aliases
+// to tell an extension (gh-NAME, classified as that program) from one.
+func (f *forgeCLI) classifyIn(c *Classifier, inv *shell.Invocation) Effect {
 	args := inv.Args[1:]
 	if forgeWantsHelp(args, true) {
 		return nothing
@@ -459,6 +465,11 @@ func (f *forgeCLI) classify(inv *shell.Invocation) Effect {
 	}
 	g, ok := f.groups[group]
 	if !ok {
+		if c != nil && f.name == "gh" {
+			if e, ok := c.ghExtension(inv, 1+p.OperandIndex[0]); ok {
+				return e
+			}
+		}
 		return opaque(f.name+".unknown", f.name+" "+group+" is not a command airlock knows (an alias or an extension), so what it runs cannot be known")
 	}
 	if len(p.Operands) < 2 {

@@ -53,6 +53,59 @@ var gitSub = map[string]Effect{
 	"send-pack":    external("git.push", "git send-pack publishes to a remote"),
 	// Destruction of unreferenced objects.
 	"prune": local("git.prune", "git prune deletes unreachable objects").destroys(),
+
+	// The rest of git's built-in commands (git help -a, git's manual).
+	// Reports, plumbing that reads, and local object-store upkeep.
+	"bugreport": nothing, "diagnose": nothing, "merge-tree": nothing, "show-branch": nothing, "cherry": nothing,
+	"get-tar-commit-id": nothing, "show-index": nothing, "verify-pack": nothing, "check-mailmap": nothing,
+	"check-ref-format": nothing, "fmt-merge-msg": nothing, "patch-id": nothing, "stripspace": nothing,
+	"sh-i18n": nothing, "sh-setup": nothing, "unpack-file": nothing, "merge-file": nothing, "checkout-index": nothing,
+	"index-pack": nothing, "pack-objects": nothing, "unpack-objects": nothing, "prune-packed": nothing,
+	"pack-redundant": nothing, "multi-pack-index": nothing, "commit-graph": nothing, "pack-refs": nothing,
+	"repack": nothing, "mktag": nothing, "mktree": nothing, "update-index": nothing, "fast-export": nothing,
+	"rerere": nothing, "merge-index": nothing, "merge-one-file": nothing, "init-db": nothing, "stage": nothing,
+	"gitweb": nothing, "http-backend": nothing, "update-server-info": nothing, "last-modified": nothing,
+	"repo": nothing, "diff-pairs": nothing, "fsmonitor--daemon": nothing, "upload-pack": nothing,
+	"upload-archive": nothing, "mergetool--lib": nothing, "difftool--helper": nothing, "web--browse": nothing,
+	"scalar":     netRead("git.fetch", "git scalar registers or clones a repository, reading from its remote"),
+	"fetch-pack": netRead("git.fetch", "git fetch-pack reads from a remote"),
+	"http-fetch": netRead("git.fetch", "git http-fetch reads from a remote"),
+	"backfill":   netRead("git.fetch", "git backfill downloads missing objects from the remote"),
+	// History, refs and what git keeps for others.
+	"fast-import":              shared("git.history", "git fast-import writes history and refs"),
+	"symbolic-ref":             shared("git.refs", "git symbolic-ref changes a ref (HEAD)"),
+	"replay":                   shared("git.history", "git replay rewrites history"),
+	"refs":                     shared("git.refs", "git refs migrates or checks the ref store"),
+	"receive-pack":             shared("git.refs", "git receive-pack takes pushed history into this repository"),
+	"archimport":               shared("git.history", "git archimport imports history from GNU arch"),
+	"quiltimport":              shared("git.history", "git quiltimport applies a quilt series as commits"),
+	"cvsimport":                shared("git.history", "git cvsimport imports history from CVS").reads(),
+	"merge-ours":               shared("git.history", "a merge strategy records history"),
+	"merge-recursive":          shared("git.history", "a merge strategy records history"),
+	"merge-resolve":            shared("git.history", "a merge strategy records history"),
+	"merge-octopus":            shared("git.history", "a merge strategy records history"),
+	"merge-subtree":            shared("git.history", "a merge strategy records history"),
+	"credential":               shared("git.credential", "git credential reads, stores or erases credentials"),
+	"credential-store":         shared("git.credential", "git credential-store reads or stores credentials"),
+	"credential-cache":         shared("git.credential", "git credential-cache reads or stores credentials"),
+	"credential-cache--daemon": shared("git.credential", "git credential-cache--daemon holds credentials"),
+	// Beyond the machine: serving repositories, exporting to CVS.
+	"daemon":          external("git.daemon", "git daemon serves repositories to the network"),
+	"cvsserver":       external("git.daemon", "git cvsserver serves a repository to CVS clients"),
+	"cvsexportcommit": external("git.cvs", "git cvsexportcommit commits to a CVS repository"),
+	// What runs cannot be read here.
+	"hook":          opaque("git.hook", "git hook run runs a hook the repository configures, which airlock does not read here"),
+	"for-each-repo": opaque("git.for-each-repo", "git for-each-repo runs a git command in each repository a setting lists"),
+	"shell":         opaque("git.shell", "git shell runs the commands it is given"),
+	"remote-ext":    opaque("git.remote-ext", "git remote-ext runs a command to reach a remote"),
+	"remote-fd":     nothing,
+}
+
+// gitBuiltin reports whether git builds sub in (or rates it by its
+// arguments): anything else runs the program git-SUB, or an alias.
+func gitBuiltin(sub string) bool {
+	_, ok := gitSub[sub]
+	return ok || gitSubFunc(sub) != nil
 }
 
 // gitSubFunc returns the rater of a subcommand whose effect depends on
@@ -190,6 +243,12 @@ var gitSpec = &Spec{
 
 func classifyGit(c *Classifier, inv *shell.Invocation) Effect {
 	e := classifyGitArgs(inv)
+	if len(e.Reasons) == 1 && e.Reasons[0].Rule == "git.unknown" {
+		k := 1 + gitGlobal.Parse(inv.Args[1:]).Rest
+		if x, ok := c.gitExtension(inv, k); ok {
+			e = x
+		}
+	}
 	if h := c.gitHidden(inv); h.Reasons != nil {
 		e.Add(h)
 		if h.Tier == External {

@@ -103,7 +103,10 @@ var gitHistory = sync.OnceValue(func() map[string]bool {
 		"filter-branch": true, "filter-repo": true, "tag": true, "replace": true, "worktree": true, "symbolic-ref": true,
 		"notes": true, "rebase": true, "commit": true, "push": true, "stash": true, "checkout-index": true, "read-tree": true,
 		"remote": true, "config": true, "lfs": true, "submodule": true, "rm": true, "mv": true,
-		"merge": true, "cherry-pick": true, "revert": true, "commit-tree": true, "pull": true}
+		"merge": true, "cherry-pick": true, "revert": true, "commit-tree": true, "pull": true,
+		"fast-import": true, "replay": true, "refs": true, "receive-pack": true, "archimport": true, "quiltimport": true,
+		"cvsimport": true, "merge-ours": true, "merge-recursive": true, "merge-resolve": true, "merge-octopus": true,
+		"merge-subtree": true, "pack-refs": true, "repack": true, "prune-packed": true, "update-index": true}
 })
 
 // GitChangesHistory reports whether a git subcommand changes the

@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -120,6 +121,7 @@ func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []g
 		}
 	}
 	dirs := []string{realCwd}
+	var find *classify.Invocation
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
 		switch inv.Name() {
@@ -130,8 +132,14 @@ func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []g
 			dirs = nil
 			continue
 		}
+		if inv.Name() == "find" && len(inv.Via) == 0 {
+			find = inv
+		}
 		if inv.Effect.Destructive {
-			d.grades[i] = d.grade(inv, dirs)
+			d.grades[i] = d.grade(inv, dirs, find)
+			if d.grades[i].place == placeUnknown && followedBy(r, i) {
+				d.grades[i] = d.gradeFollowed(r, i, inv, dirs)
+			}
 		}
 	}
 	return d.grades
@@ -189,8 +197,14 @@ func layoutSafe(inv *classify.Invocation) bool {
 	case "git":
 		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
 		return sub == "status" || sub == "diff" || sub == "log" || sub == "show"
+	case "find":
+		// find itself links and moves nothing; the runs of its -exec are
+		// runs of their own, judged on their own.
+		return true
 	}
-	return false
+	// A program that only reads (grep, head, sort without -o) changes
+	// nothing a path leads to.
+	return classify.ReadsOnlyRun(inv.Args)
 }
 
 // writesFiles reports a redirection that writes somewhere other than
@@ -256,82 +270,83 @@ func (d *destruction) absolute(w string, dirs []string) []string {
 	return out
 }
 
-// grade places one destructive run.
-func (d *destruction) grade(inv *classify.Invocation, dirs []string) grade {
+// grade places one destructive run by the roles of its operands
+// (classify's roles.go): what it deletes, writes or moves must all be
+// inside the project. find, the runs of its -exec and the runs a task
+// runner's recipe makes are placed the same way.
+func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *classify.Invocation) grade {
 	name := inv.Name()
+	viaFind := len(inv.Via) == 1 && (inv.Via[0] == "find -exec" || inv.Via[0] == "find -execdir") && find != nil
 	switch {
 	case inv.Opaque != "" || inv.Effect.Opaque:
 		return grade{place: placeUnknown, why: "what it runs cannot be read"}
-	case len(inv.Via) > 0:
+	case len(inv.Via) > 0 && !viaFind:
 		return grade{place: placeUnknown, why: name + " runs through " + strings.Join(inv.Via, ", ") + ", whose effect airlock does not place"}
 	case inv.Remote != "":
 		return grade{place: placeOutside, why: name + " runs on " + inv.Remote}
 	case writesFiles(inv):
 		return grade{place: placeUnknown, why: name + " also writes through a redirection"}
 	}
-	var operands []int
-	ignored := true
-	switch name {
-	case "rm", "unlink", "rmdir":
-		opts := true
-		for i := 1; i < len(inv.Args); i++ {
-			a := inv.Args[i]
-			switch {
-			case opts && a == "--":
-				opts = false
-			case opts && a == "--no-preserve-root":
-				return grade{place: placeOutside, why: "rm --no-preserve-root is written to delete /"}
-			case opts && strings.HasPrefix(a, "-") && a != "-" && !inv.IsDynamic(i):
-			default:
-				operands = append(operands, i)
-			}
+	if name == "git" {
+		return d.gitGrade(inv, dirs)
+	}
+	if name == "find" || viaFind {
+		f := inv
+		if viaFind {
+			f = find
 		}
-	case "find":
-		i := 1
-		for ; i < len(inv.Args); i++ {
-			a := inv.Args[i]
+		for _, a := range f.Args[1:] {
 			if a == "-L" || a == "-H" || a == "-follow" {
 				return grade{place: placeUnknown, why: "find " + a + " follows symbolic links out of the directories it is given"}
 			}
-			if a != "-P" && a != "-O0" && a != "-O1" && a != "-O2" && a != "-O3" && a != "-D" {
-				break
-			}
 		}
-		for ; i < len(inv.Args) && !inv.IsDynamic(i); i++ {
-			a := inv.Args[i]
-			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "," {
-				break
-			}
-			operands = append(operands, i)
-		}
-		for j := i; j < len(inv.Args); j++ {
-			if a := inv.Args[j]; a == "-follow" || inv.IsDynamic(j) && j == i {
-				return grade{place: placeUnknown, why: "find " + a + " is not placed"}
-			}
-		}
-		if len(operands) == 0 {
-			return d.place(inv, ".", dirs, true)
-		}
-	case "git":
-		return d.gitGrade(inv, dirs)
-	default:
-		return grade{place: placeUnknown, why: "airlock cannot tell what " + name + " deletes"}
 	}
-	if len(operands) == 0 {
-		return grade{place: placeInside}
+	if name == "rm" && slices.Contains(inv.Args, "--no-preserve-root") {
+		return grade{place: placeOutside, why: "rm --no-preserve-root is written to delete /"}
 	}
-	g := grade{place: placeInside, ignored: ignored}
-	for _, i := range operands {
-		if inv.IsDynamic(i) {
-			return grade{place: placeUnknown, why: inv.Args[i] + " is only known when the command runs"}
+	g := grade{place: placeInside, ignored: true}
+	placed := false
+	for _, o := range inv.Operands {
+		switch o.Role {
+		case classify.RoleRead, classify.RoleExec:
+			continue
+		case classify.RoleUnknown:
+			return grade{place: placeUnknown, why: "airlock cannot tell what " + name + " does to " + o.Word}
 		}
-		one := d.place(inv, inv.Args[i], dirs, ignored)
+		if o.Arg < 0 && isRedirectTarget(inv, o.Word) {
+			continue
+		}
+		placed = true
+		if o.Dynamic {
+			return grade{place: placeUnknown, why: o.Word + " is only known when the command runs"}
+		}
+		var one grade
+		if o.Pattern != "" && o.Recursive {
+			one = d.placeFind(o, dirs)
+		} else {
+			one = d.place(inv, o.Word, dirs, true)
+		}
 		if one.place != placeInside {
 			return one
 		}
 		g.paths = append(g.paths, one.paths...)
+		g.changes = g.changes || one.changes
+		g.untracked = g.untracked || one.untracked
+	}
+	if !placed && !deletesByName(name) {
+		return grade{place: placeUnknown, why: "airlock cannot tell what " + name + " deletes"}
 	}
 	return g
+}
+
+// deletesByName reports the programs that delete only what they are
+// given: with no operand they delete nothing.
+func deletesByName(name string) bool {
+	switch name {
+	case "rm", "unlink", "rmdir", "find", "shred", "srm", "trash", "trash-put", "rimraf":
+		return true
+	}
+	return false
 }
 
 // place places one path word, from every directory the command may be in.

@@ -27,6 +27,11 @@ func TestDestructionGraded(t *testing.T) {
 	if err := os.Symlink("build", filepath.Join(proj, "alias")); err != nil {
 		t.Fatal(err)
 	}
+	for name, text := range map[string]string{"build/x.o": "", "Makefile": "all:\n\tcc -o app main.c\nclean:\n\trm -rf build\nwipe:\n\trm -rf ../other\n", "build/Makefile": "clean:\n\trm -rf sub\n"} {
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	p := Defaults()
 	const snap, deny = "snapshot", "deny"
 	tests := []struct {
@@ -77,7 +82,20 @@ func TestDestructionGraded(t *testing.T) {
 		{"find -L build -delete", deny, nil},
 		{"GIT_DIR=../other/.git git clean -fdx", deny, nil},
 		{"git -c core.worktree=/ clean -fdx", deny, nil},
-		{"shred -u build/x", deny, nil},
+		// shred -u deletes what it is given: the snapshot, in airlock's
+		// own store, brings it back.
+		{"shred -u build/x", snap, []string{"build/x"}},
+		// find's pattern limits what it deletes; from the project's root
+		// what matches now is snapshotted, unless the pattern can reach
+		// into .git.
+		{"find . -name '*.o' -delete", snap, []string{"build/x.o"}},
+		{"find . -type d -name sub -exec rm -rf {} +", snap, []string{"build/sub"}},
+		{"find . -name 'HEAD' -delete", deny, nil},
+		{"find . -name '*' -exec rm -rf {} +", deny, nil},
+		{"find ../other -name '*.o' -delete", deny, nil},
+		{"make clean", snap, []string{"build"}},
+		{"make -C build clean", deny, nil},
+		{"make wipe", deny, nil},
 	}
 	for _, tt := range tests {
 		a := Action{Kind: Shell, Tool: "Bash", Command: tt.cmd, Cwd: proj, Snapshots: true}

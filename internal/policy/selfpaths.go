@@ -19,13 +19,15 @@ type fileSystem interface {
 	Lstat(name string) (fs.FileInfo, error)
 	Readlink(name string) (string, error)
 	ReadFile(name string) ([]byte, error)
+	ReadDir(name string) ([]fs.DirEntry, error)
 }
 
 type osFS struct{}
 
-func (osFS) Lstat(name string) (fs.FileInfo, error) { return os.Lstat(name) }
-func (osFS) Readlink(name string) (string, error)   { return os.Readlink(name) }
-func (osFS) ReadFile(name string) ([]byte, error)   { return os.ReadFile(name) }
+func (osFS) Lstat(name string) (fs.FileInfo, error)     { return os.Lstat(name) }
+func (osFS) Readlink(name string) (string, error)       { return os.Readlink(name) }
+func (osFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(name) }
+func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
 
 // targetKind says what a protected path is, for the reason and for what
 // may be done to it.

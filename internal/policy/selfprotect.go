@@ -176,8 +176,8 @@ type call struct {
 	// dotglob is set when the command turns on matching of dot files by
 	// globs.
 	dotglob bool
-	// deletesOnly is set while checking a program that only deletes (rm,
-	// rmdir, find -delete): what is not there cannot be lost.
+	// deletesOnly is set while checking an operand whose role is delete
+	// (rm, rmdir, find -delete): what is not there cannot be lost.
 	deletesOnly bool
 }
 
@@ -465,7 +465,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		return nil
 	}
 	reads := classify.ReadsOnlyRun(inv.Args) || g.airlockProgram(name)
-	c.deletesOnly = onlyDeletes(inv.Args)
+	// Whether a run only deletes is a role now (selfroles.go): the words
+	// checked below have none, and count as writes.
+	c.deletesOnly = false
 	meta := classify.MetadataOnly(name)
 	moves := classify.MovesTrees(name)
 	if name == "ln" || name == "link" || name == "cp" {
@@ -499,11 +501,24 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			}
 		}
 	}
-	// A copy's sources are read, not written: copying airlock's policy
-	// away is reading it (and copying its secrets is refused as a read).
-	sources := classify.CopySources(inv.Args, inv.IsDynamic)
+	// Each operand is judged by its role to the program (classify's
+	// roles.go): a read is checked only against airlock's secrets, a
+	// write, creation, deletion or move against every protected path,
+	// parents included when it reaches everything below. A word with no
+	// known role, of a program that may write, counts as a write to
+	// everything under it (fail closed).
+	roles := c.knownRoles(inv)
+	if ref := c.derivedOperands(inv); ref != nil {
+		return ref
+	}
 	for i := 1; i < len(inv.Args); i++ {
 		arg := inv.Args[i]
+		if ops := roles[i]; len(ops) > 0 {
+			if ref := c.operandsAt(inv, ops); ref != nil {
+				return ref
+			}
+			continue
+		}
 		if inv.IsDynamic(i) {
 			known, ok := c.g.known(arg)
 			if !ok {
@@ -538,7 +553,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 		for _, w := range pathWords(arg) {
 			for _, d := range c.cwds {
-				if !reads && !sources[i] {
+				if !reads {
 					if h, ok := c.pathHit(w, d, true, moves); ok {
 						return c.pathRefusal(name, h)
 					}
@@ -684,27 +699,6 @@ func (c *call) dynamicWord(name, src, known string) *refusal {
 		}
 	}
 	return nil
-}
-
-// onlyDeletes reports whether a run only deletes what it names: rm,
-// rmdir, and find whose only action is -delete.
-func onlyDeletes(args []string) bool {
-	switch args[0] {
-	case "rm", "rmdir":
-		return true
-	case "find":
-		del := false
-		for _, a := range args[1:] {
-			switch a {
-			case "-delete":
-				del = true
-			case "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fprint0", "-fprintf", "-fls":
-				return false
-			}
-		}
-		return del
-	}
-	return false
 }
 
 // pathWords are the spellings of a path one argument may hold: the word,

@@ -28,15 +28,19 @@ type Table struct {
 // shared state warns, external writes, opaque commands and unknown tools
 // are asked about when a human watches and deferred otherwise, destruction
 // is asked about when a human watches and denied otherwise, except inside
-// the project, where it is allowed after a snapshot.
+// the project, where it is allowed after a snapshot in every mode.
 //
 // This is the one place the seed table lives; policy files override it.
 func DefaultTable(m Mode) Table {
-	t := Table{Local: Allow, Shared: Warn, External: Ask, Destructive: Ask, Inside: Ask, Opaque: Ask, Unknown: Ask}
+	// Destruction inside the project is snapshotted and goes on in every
+	// mode (DESIGN.md invariants 10 and 11): a human who watches can
+	// still undo it, and asking before every rm -rf build teaches them to
+	// say yes without reading.
+	t := Table{Local: Allow, Shared: Warn, External: Ask, Destructive: Ask, Inside: Warn, Opaque: Ask, Unknown: Ask}
 	if m != Interactive {
 		// Nobody watches: local destruction is made reversible instead of
 		// stopping the loop (DESIGN.md invariant 10), the rest is refused.
-		t.External, t.Opaque, t.Unknown, t.Destructive, t.Inside = Defer, Defer, Defer, Deny, Warn
+		t.External, t.Opaque, t.Unknown, t.Destructive = Defer, Defer, Defer, Deny
 	}
 	return t
 }

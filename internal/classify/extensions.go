@@ -1,0 +1,174 @@
+package classify
+
+import (
+	"errors"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// This file is the subcommands that are programs of their own: "git
+// NAME" for a NAME git does not build in runs the program git-NAME, and
+// "gh NAME" runs the extension gh-NAME, unless an alias of that name is
+// configured. The run is classified as that program. Aliases live in
+// files (git's configuration, gh's config.yml): without a filesystem to
+// read them, or when they cannot be read, the subcommand stays opaque.
+
+// extensionRun classifies args (Args[k:] of inv, the subcommand first) as
+// a run of the program prefix-NAME.
+func (c *Classifier) extensionRun(inv *shell.Invocation, k int, prefix string) Effect {
+	sub := *inv
+	sub.Args = append([]string{prefix + strings.ToLower(inv.Args[k])}, inv.Args[k+1:]...)
+	sub.Dynamic = nil
+	if len(inv.Dynamic) > k {
+		sub.Dynamic = append([]bool{false}, inv.Dynamic[k+1:]...)
+	}
+	sub.Path = sub.Args[0]
+	var e Effect
+	if s := specFor(sub.Name()); s != nil {
+		e = s.Classify(c, &sub)
+	} else {
+		e = c.lookThrough(&sub)
+	}
+	return e
+}
+
+// validExtension reports whether a subcommand can name a program.
+func validExtension(name string) bool {
+	return name != "" && !strings.ContainsAny(name, "/\\=$`\"' \t") && !strings.HasPrefix(name, "-")
+}
+
+// gitExtension classifies "git NAME" where NAME is not built in: an alias
+// configured in the repository's or the user's git configuration is
+// expanded (a "!" alias is shell text, rated with the configuration); any
+// other name runs git-NAME.
+func (c *Classifier) gitExtension(inv *shell.Invocation, k int) (Effect, bool) {
+	name := inv.Args[k]
+	if c.FS == nil || !validExtension(name) {
+		return nothing, false
+	}
+	g := gitGlobal.Parse(inv.Args[1:])
+	dir := ""
+	for _, f := range g.Flags {
+		if f.Name == "-C" {
+			if inv.IsDynamic(1 + f.ValueIndex) {
+				return nothing, false
+			}
+			dir = path.Join(dir, f.Value)
+		}
+	}
+	files := []string{"~/.gitconfig", "~/.config/git/config"}
+	if gitDir, ok := c.findGitDir(dir); ok {
+		files = append(files, path.Join(gitDir, "config"))
+	}
+	for _, f := range files {
+		data, err := c.readFile(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nothing, false // cannot be read: may hold the alias
+		}
+		value, found, sure := gitAlias(string(data), name)
+		if !sure {
+			return nothing, false
+		}
+		if !found {
+			continue
+		}
+		if strings.HasPrefix(strings.TrimSpace(value), "!") {
+			// Shell text: gitRepoCommands rates it from the file.
+			return nothing, true
+		}
+		x := *inv
+		x.Args = append(append(append([]string(nil), inv.Args[:k]...), strings.Fields(value)...), inv.Args[k+1:]...)
+		x.Dynamic = nil
+		if len(inv.Dynamic) > 0 {
+			x.Dynamic = make([]bool, len(x.Args))
+			for i := range x.Args {
+				if j := i - len(x.Args) + len(inv.Args); j > k && j < len(inv.Dynamic) {
+					x.Dynamic[i] = inv.Dynamic[j]
+				}
+			}
+		}
+		fields := strings.Fields(value)
+		if len(fields) == 0 || gitBuiltin(fields[0]) == false {
+			return opaque("git.alias", "git "+name+" is an alias of "+clip(value)+", which airlock does not follow further"), true
+		}
+		return classifyGitArgs(&x).through("git.alias", "git "+name+" is an alias of git "+clip(value)), true
+	}
+	return c.extensionRun(inv, k, "git-").through("git.extension", "git "+name+" runs the program git-"+name), true
+}
+
+// gitAlias finds alias.NAME in a git configuration file. sure is false
+// when the file includes others, which airlock does not read here.
+func gitAlias(content, name string) (value string, found, sure bool) {
+	section := ""
+	for _, l := range strings.Split(content, "\n") {
+		t := strings.TrimSpace(l)
+		if t == "" || t[0] == '#' || t[0] == ';' {
+			continue
+		}
+		if strings.HasPrefix(t, "[") {
+			s := strings.ToLower(strings.Trim(t, "[] "))
+			if strings.HasPrefix(s, "include") {
+				return "", false, false
+			}
+			section = s
+			if i := strings.IndexByte(section, ']'); i >= 0 {
+				section = section[:i]
+			}
+			if rest, ok := strings.CutPrefix(t, "[alias]"); ok && strings.TrimSpace(rest) != "" {
+				t = strings.TrimSpace(rest) // [alias] co = checkout on one line
+			} else {
+				continue
+			}
+		}
+		if section != "alias" {
+			continue
+		}
+		k, v, _ := strings.Cut(t, "=")
+		if strings.EqualFold(strings.TrimSpace(k), name) {
+			return strings.Trim(strings.TrimSpace(v), `"`), true, true
+		}
+	}
+	return "", false, true
+}
+
+// ghExtension classifies "gh NAME" where NAME is not built in: an alias
+// in gh's config.yml stays opaque (its text is a gh command or "!" shell
+// text airlock does not follow here); any other name runs gh-NAME.
+func (c *Classifier) ghExtension(inv *shell.Invocation, k int) (Effect, bool) {
+	name := inv.Args[k]
+	if c.FS == nil || !validExtension(name) {
+		return nothing, false
+	}
+	for _, e := range inv.Env {
+		if strings.HasPrefix(e, "GH_CONFIG_DIR=") || strings.HasPrefix(e, "XDG_CONFIG_HOME=") {
+			return nothing, false
+		}
+	}
+	data, err := c.readFile("~/.config/gh/config.yml")
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nothing, false
+	}
+	in := false
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		if l[0] != ' ' && l[0] != '\t' {
+			in = strings.HasPrefix(l, "aliases:")
+			continue
+		}
+		if in {
+			key, _, _ := strings.Cut(strings.TrimSpace(l), ":")
+			if strings.Trim(key, `"'`) == name {
+				return nothing, false // an alias: opaque, as before
+			}
+		}
+	}
+	return c.extensionRun(inv, k, "gh-").through("gh.extension", "gh "+name+" runs the extension gh-"+name), true
+}

@@ -1,0 +1,184 @@
+package policy
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+)
+
+// This file places the destruction that reaches only what a find
+// pattern matches below a start path (find -name '*.pyc' -delete, -exec
+// rm -rf {} on __pycache__), and the destruction a task runner's recipe
+// or a script makes (make clean, npm run clean).
+
+// maxFindWalk bounds the entries listed to snapshot what a find pattern
+// matches now; past it, the start path is snapshotted whole.
+const maxFindWalk = 20000
+
+// gitNames are paths git keeps in .git: a pattern that can match one of
+// them, from the project's root, may reach the repository's history.
+var gitNames = []string{".git/HEAD", ".git/index", ".git/index.lock", ".git/config", ".git/description",
+	".git/packed-refs", ".git/ORIG_HEAD", ".git/FETCH_HEAD", ".git/COMMIT_EDITMSG", ".git/logs/HEAD",
+	".git/info/exclude", ".git/hooks/pre-commit.sample", ".git/refs/heads/main", ".git/refs/heads/master",
+	".git/objects/ab/0123456789abcdef0123456789abcdef012345", ".git/objects/pack/pack-0123abcd.pack",
+	".git/objects/pack/pack-0123abcd.idx", ".git/objects/pack/pack-0123abcd.rev", ".git/objects/info/packs"}
+
+// placeFind places a role limited by a find pattern: the start path must
+// be in the project; what the pattern matches now is snapshotted.
+func (d *destruction) placeFind(o classify.Operand, dirs []string) grade {
+	g := grade{place: placeInside, ignored: true}
+	for _, abs := range d.absolute(o.Word, dirs) {
+		if abs == "" {
+			return grade{place: placeUnknown, why: o.Word + " cannot be placed"}
+		}
+		real, unknown := d.res.resolve(abs)
+		if unknown {
+			return grade{place: placeUnknown, why: o.Word + " passes through a link airlock cannot follow"}
+		}
+		rel := ""
+		if real != d.root {
+			r, ok := strings.CutPrefix(real, d.root+"/")
+			if !ok {
+				if one := d.placeReal(o.Word, abs, false); one.place != placeInside {
+					return one
+				}
+				return grade{place: placeOutside, why: o.Word + " is not inside the project (" + d.root + ")"}
+			}
+			for _, c := range strings.Split(r, "/") {
+				if strings.EqualFold(c, ".git") {
+					return grade{place: placeHistory, why: o.Word + " is in .git, the repository's history"}
+				}
+			}
+			rel = r
+		}
+		if rel == "" && d.git {
+			for _, n := range gitNames {
+				if patternBelow(o, o.Word, n) {
+					return grade{place: placeHistory, why: "the pattern " + o.Pattern + " can match what git keeps in .git (" + n + "), the repository's history"}
+				}
+			}
+		}
+		if rel != "" {
+			// Below the root the start path is snapshotted whole: what
+			// matches when the command runs may differ from now.
+			g.paths = append(g.paths, rel)
+			continue
+		}
+		matches, ok := d.findMatches(real, o)
+		if !ok {
+			if rel == "" {
+				g.paths = append(g.paths, ".")
+				g.changes, g.untracked = true, true
+			} else {
+				g.paths = append(g.paths, rel)
+			}
+			continue
+		}
+		for _, m := range matches {
+			g.paths = append(g.paths, filepath.ToSlash(filepath.Join(rel, m)))
+		}
+	}
+	return g
+}
+
+// findMatches lists what a find pattern matches below dir now (a
+// matching directory whole, without looking inside), skipping .git; ok
+// is false past maxFindWalk entries or on an error.
+func (d *destruction) findMatches(dir string, o classify.Operand) (out []string, ok bool) {
+	n := 0
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		if n++; n > maxFindWalk {
+			return fs.ErrInvalid
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if e.IsDir() && strings.EqualFold(e.Name(), ".git") {
+			return filepath.SkipDir
+		}
+		if findMatch(o, o.Word, rel) {
+			out = append(out, rel)
+			if e.IsDir() {
+				return filepath.SkipDir
+			}
+		}
+		return nil
+	})
+	return out, err == nil
+}
+
+// followedBy reports whether runs were followed from run i (a task
+// runner's recipe, a script).
+func followedBy(r *classify.Result, i int) bool {
+	for k := range r.Followed {
+		if r.Followed[k].From == i {
+			return true
+		}
+	}
+	return false
+}
+
+// runnerDirFlags are the options with which a task runner runs its
+// recipe somewhere else than where it is started.
+var runnerDirFlags = map[string]bool{"-C": true, "--directory": true, "-f": true, "--file": true, "--makefile": true,
+	"--prefix": true, "--cwd": true, "-w": true, "--workspace": true, "--dir": true, "-d": true, "--justfile": true,
+	"--working-directory": true, "--taskfile": true}
+
+// gradeFollowed places a run by the runs followed from it (make clean's
+// rm -rf build): each destructive one must be inside the project, and
+// every other one must leave the layout alone, as for the command's own
+// runs.
+func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Invocation, dirs []string) grade {
+	for _, a := range inv.Args[1:] {
+		name, _, _ := strings.Cut(a, "=")
+		if runnerDirFlags[name] || len(a) > 2 && a[0] == '-' && a[1] == 'C' {
+			return grade{place: placeUnknown, why: inv.Name() + " " + a + " runs its recipe in another directory"}
+		}
+	}
+	if len(inv.Via) > 0 || inv.Remote != "" || inv.Opaque != "" {
+		return grade{place: placeUnknown, why: "airlock cannot tell what " + inv.Name() + " deletes"}
+	}
+	g := grade{place: placeInside}
+	var find *classify.Invocation
+	sub := dirs
+	for k := range r.Followed {
+		f := &r.Followed[k]
+		if f.From != i {
+			continue
+		}
+		switch f.Name() {
+		case "cd", "pushd":
+			sub = d.changeDir(f, sub)
+			continue
+		case "popd":
+			sub = nil
+			continue
+		}
+		if f.Name() == "find" && len(f.Via) == 0 {
+			find = f
+		}
+		if !f.Effect.Destructive {
+			if !layoutSafe(f) && f.Name() != "echo" && f.Name() != "printf" {
+				return grade{place: placeUnknown, why: f.Name() + " runs in " + inv.Name() + "'s recipe beside the deletion and could change what its paths lead to"}
+			}
+			continue
+		}
+		one := d.grade(f, sub, find)
+		if one.place != placeInside {
+			one.why = "in what " + inv.Name() + " runs: " + one.why
+			return one
+		}
+		g.paths = append(g.paths, one.paths...)
+		g.ignored = g.ignored || one.ignored
+		g.changes = g.changes || one.changes
+		g.untracked = g.untracked || one.untracked
+	}
+	return g
+}

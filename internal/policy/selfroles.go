@@ -1,0 +1,288 @@
+package policy
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+)
+
+// This file is self-protection as rules over operand roles (classify's
+// roles.go): what a run does to each path it names decides what is
+// checked. A read is checked against airlock's secrets only; a write, a
+// creation, a deletion or a move against every protected path; a role
+// that reaches everything below a path (rm -r, chmod -R, find -delete,
+// cp -r's destination) counts the protected paths beneath it too, except
+// those a find pattern cannot match.
+
+// knownRoles returns the operands with a known role by argument index.
+func (c *call) knownRoles(inv *classify.Invocation) map[int][]classify.Operand {
+	var out map[int][]classify.Operand
+	for _, o := range inv.Operands {
+		if o.Arg <= 0 || o.Role == classify.RoleUnknown {
+			continue
+		}
+		if out == nil {
+			out = map[int][]classify.Operand{}
+		}
+		out[o.Arg] = append(out[o.Arg], o)
+	}
+	if classify.RolesComplete(inv.Name()) {
+		// Every other word is no path: mark it with no check.
+		if out == nil {
+			out = map[int][]classify.Operand{}
+		}
+		for i := 1; i < len(inv.Args); i++ {
+			if len(out[i]) == 0 && !inv.IsDynamic(i) {
+				out[i] = []classify.Operand{{Role: classify.RoleUnknown, Arg: -2}}
+			}
+		}
+	}
+	return out
+}
+
+// derivedOperands checks the operands not written as one argument: the
+// file a copy writes inside its destination directory, what find acts on
+// below its start paths. Redirections are checked on their own.
+func (c *call) derivedOperands(inv *classify.Invocation) *refusal {
+	for _, o := range inv.Operands {
+		if o.Arg >= 0 || isRedirectTarget(inv, o.Word) {
+			continue
+		}
+		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
+			return ref
+		}
+	}
+	return nil
+}
+
+func isRedirectTarget(inv *classify.Invocation, w string) bool {
+	for _, r := range inv.Redirects {
+		if r.Target == w {
+			return true
+		}
+	}
+	return false
+}
+
+// operandsAt checks the operands of one word by their roles.
+func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *refusal {
+	name := inv.Name()
+	meta := classify.MetadataOnly(name)
+	for _, o := range ops {
+		if o.Arg == -2 {
+			continue // a word that names no path (RolesComplete)
+		}
+		w := o.Word
+		reads := o.Role == classify.RoleRead || o.Role == classify.RoleExec
+		if o.Dynamic {
+			known, ok := c.g.known(w)
+			if !ok {
+				if !reads {
+					if ref := c.dynamicWord(name, w, known); ref != nil {
+						return ref
+					}
+				} else if m := c.g.secretMention(known); m != "" && !meta {
+					return &refusal{RuleProtectedPath, name + " reads " + clipText(w) + ", a path built at run time that mentions " + m + ": airlock's secrets are not to be read." + instead}
+				}
+				continue
+			}
+			w = known
+		}
+		for _, d := range c.cwds {
+			if ref := c.operand(name, o, w, d, meta); ref != nil {
+				return ref
+			}
+		}
+	}
+	return nil
+}
+
+// operand checks one path by its role, from one directory.
+func (c *call) operand(name string, o classify.Operand, w, d string, meta bool) *refusal {
+	switch o.Role {
+	case classify.RoleRead, classify.RoleExec:
+		if meta {
+			return nil
+		}
+		// A reader that does not read below what it is given (cat, wc)
+		// reads no secret by naming a directory above them.
+		if h, ok := c.secretPath(w, d); ok && (o.Recursive || !h.ancestor) {
+			return c.secretRefusal(name, h)
+		}
+		return nil
+	}
+	if o.Pattern != "" && o.Recursive {
+		return c.patternHit(name, o, w, d)
+	}
+	whole := o.Recursive || o.Role == classify.RoleMoveFrom
+	prev := c.deletesOnly
+	c.deletesOnly = o.Role == classify.RoleDelete
+	defer func() { c.deletesOnly = prev }()
+	if h, ok := c.pathHit(w, d, whole, whole); ok {
+		return c.pathRefusal(name+" ("+o.Role.String()+")", h)
+	}
+	return nil
+}
+
+func (c *call) patternRefusal(name string, o classify.Operand, start, reached string, t target) *refusal {
+	return &refusal{RuleProtectedPath, name + " would " + o.Role.String() + " what matches " + o.Pattern + " below " + start +
+		", which reaches " + reached + "; it belongs to airlock, as " + t.kind.String() + ". The agent may not change it. Narrow the pattern or the start path so that it leaves " + t.path + " alone." + instead}
+}
+
+// maxPatternEntries bounds how many entries of a protected directory are
+// matched against a find pattern; past it, the directory counts as hit.
+const maxPatternEntries = 512
+
+// patternHit checks a role that reaches only what a find pattern matches
+// below a start path: a protected path below it is hit when the pattern
+// matches it or one of the directories between (rm -rf of a match takes
+// everything inside), or, for a protected directory, anything in it.
+func (c *call) patternHit(name string, o classify.Operand, w, d string) *refusal {
+	abs := filepath.Clean(c.g.rawAbs(w, d))
+	starts := []string{abs}
+	real, unknown := c.res.resolve(abs)
+	if unknown {
+		return c.pathRefusal(name, hit{target: target{path: abs, kind: kindAirlock}, path: abs + " (through a symlink whose target is known only when it runs)"})
+	}
+	if real != abs {
+		starts = append(starts, real)
+	}
+	deletes := o.Role == classify.RoleDelete
+	exists := func(p string) bool {
+		_, err := c.g.fs.Lstat(p)
+		return err == nil
+	}
+	cands := append(append([]target(nil), c.g.targets...), c.project()...)
+	if c.g.secrets.path != "" {
+		cands = append(cands, c.g.secrets)
+	}
+	for _, s := range starts {
+		// A start inside a protected path: what it matches is protected.
+		if h, ok := c.g.lexicalHit(s, false, false, nil, nil); ok {
+			return c.pathRefusal(name, h)
+		}
+		for _, t := range cands {
+			if !isAncestor(s, t) || deletes && !exists(t.path) {
+				continue
+			}
+			rel := strings.TrimPrefix(t.path[len(s):], "/")
+			if patternBelow(o, w, rel) {
+				return c.patternRefusal(name, o, s, t.path, t)
+			}
+			if !t.dir {
+				continue
+			}
+			if inner, ok := c.dirMatches(t.path, func(r string) bool { return patternBelow(o, w, rel+"/"+r) }); ok {
+				return c.patternRefusal(name, o, s, inner, t)
+			}
+		}
+	}
+	return nil
+}
+
+// dirMatches walks a protected directory (bounded) for an entry the
+// pattern matches; a directory that cannot be read, or holds more than
+// the bound, counts as matched.
+func (c *call) dirMatches(dir string, match func(rel string) bool) (string, bool) {
+	seen := 0
+	var walk func(p, rel string) (string, bool)
+	walk = func(p, rel string) (string, bool) {
+		ents, err := c.g.fs.ReadDir(p)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return "", false
+			}
+			return p + " (which cannot be listed)", true
+		}
+		for _, e := range ents {
+			if seen++; seen > maxPatternEntries {
+				return dir + " (more entries than airlock lists)", true
+			}
+			r := e.Name()
+			if rel != "" {
+				r = rel + "/" + r
+			}
+			if match(r) {
+				return filepath.Join(dir, r), true
+			}
+			if e.IsDir() {
+				if q, ok := walk(filepath.Join(p, e.Name()), r); ok {
+					return q, true
+				}
+			}
+		}
+		return "", false
+	}
+	return walk(dir, "")
+}
+
+// patternBelow reports whether a find pattern matches rel (a path below
+// the start word) or one of the directories on the way to it.
+func patternBelow(o classify.Operand, start, rel string) bool {
+	parts := strings.Split(rel, "/")
+	for k := range parts {
+		if findMatch(o, start, strings.Join(parts[:k+1], "/")) {
+			return true
+		}
+	}
+	return false
+}
+
+// findMatch reports whether a find -name/-path pattern matches the entry
+// rel below the start word; a pattern airlock cannot read matches.
+func findMatch(o classify.Operand, start, rel string) bool {
+	pat := o.Pattern
+	if o.Fold {
+		pat, rel, start = strings.ToLower(pat), strings.ToLower(rel), strings.ToLower(start)
+	}
+	if !strings.Contains(pat, "/") {
+		ok, err := filepath.Match(pat, filepath.Base(rel))
+		return ok || err != nil
+	}
+	re, err := fnmatchRegexp(pat)
+	if err != nil {
+		return true
+	}
+	return re.MatchString(strings.TrimSuffix(start, "/") + "/" + rel)
+}
+
+// fnmatchRegexp compiles a shell pattern in which "*" matches "/" too,
+// as find's -path does.
+func fnmatchRegexp(pat string) (*regexp.Regexp, error) {
+	var b strings.Builder
+	b.WriteString("^")
+	for i := 0; i < len(pat); i++ {
+		ch := pat[i]
+		switch ch {
+		case '*':
+			b.WriteString(".*")
+		case '?':
+			b.WriteString(".")
+		case '[':
+			j := strings.IndexByte(pat[i+1:], ']')
+			if j < 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			class := pat[i+1 : i+1+j]
+			if strings.HasPrefix(class, "!") {
+				class = "^" + class[1:]
+			}
+			b.WriteString("[" + class + "]")
+			i += j + 1
+		case '\\':
+			if i+1 < len(pat) {
+				i++
+				b.WriteString(regexp.QuoteMeta(string(pat[i])))
+			}
+		default:
+			b.WriteString(regexp.QuoteMeta(string(ch)))
+		}
+	}
+	b.WriteString("$")
+	return regexp.Compile(b.String())
+}

@@ -207,6 +207,9 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	if wrapperNames()[name] {
 		return nothing
 	}
+	if u := unknownUpload(inv); u.Reasons != nil {
+		return u
+	}
 	for i, a := range inv.Args[1:] {
 		if i >= 3 {
 			break

@@ -89,9 +89,12 @@ func IsWrapper(name string) bool {
 // LooksThrough reports whether classify rates a run of the program by the
 // commands found among its arguments: a wrapper, or a program with no spec
 // that is not known to treat its arguments as data. Self-protection checks
-// those commands too (strace -f airlock queue approve ID).
+// those commands too (strace -f airlock queue approve ID). An agent with
+// no airlock hook has a spec (nestedagents.go) and is still looked
+// through, as it was before it had one.
 func LooksThrough(name string) bool {
-	return IsWrapper(name) || specFor(name) == nil && !inertNames()[name]
+	_, hookless := hooklessAgents()[name]
+	return IsWrapper(name) || (specFor(name) == nil || hookless) && !inertNames()[name]
 }
 
 // inertNames are programs known never to run their arguments as a

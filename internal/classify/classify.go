@@ -108,6 +108,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	}
 	e.Add(c.runner(inv))
 	e.Add(agentRun(inv))
+	e.Add(c.scheduled(inv))
 	e.Add(c.runSubcommand(inv))
 	e.Add(c.startupEnv(inv))
 	if h := c.hiddenCommands(inv); h.Reasons != nil {

@@ -38,8 +38,15 @@ type Mount struct {
 	Flag string
 }
 
-// engines are the container engines whose run and create mount paths.
-var engines = map[string]bool{"docker": true, "podman": true, "nerdctl": true, "finch": true}
+// isEngine reports whether a program is a container engine whose run and
+// create mount paths. A switch, not a map: it runs for every program run.
+func isEngine(name string) bool {
+	switch name {
+	case "docker", "podman", "nerdctl", "finch":
+		return true
+	}
+	return false
+}
 
 // ContainerMounts returns the host paths a run of a container engine
 // (docker|podman|nerdctl run|create, docker compose run,
@@ -103,7 +110,7 @@ func containerRunWords(inv *shell.Invocation) ([]string, int, bool) {
 	i := 1
 	compose := name == "docker-compose" || name == "podman-compose"
 	if !compose {
-		if !engines[name] {
+		if !isEngine(name) {
 			return nil, 0, false
 		}
 		g := containerGlobal.Parse(inv.Args[1:])

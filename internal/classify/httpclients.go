@@ -2,6 +2,7 @@ package classify
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -142,18 +143,22 @@ func writeMethod(m string) bool {
 
 // bodyLongOptions are long option names (without value) that send a
 // request body, a form or a file on their own, in any program.
-var bodyLongOptions = map[string]bool{
-	"--data": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true, "--data-ascii": true,
-	"--data-json": true, "--data-file": true, "--post": true, "--post-data": true, "--post-file": true,
-	"--post-body": true, "--put": true, "--patch": true, "--upload": true, "--upload-file": true,
-	"--upload-data": true, "--body": true, "--body-file": true, "--body-data": true, "--json": true,
-	"--form": true, "--form-string": true, "--multipart": true, "--payload": true, "--payload-file": true,
-	"-post": true, "-post_data": true, "-post-data": true, "-postdata": true, "-put": true, "-upload": true,
-	"-upload_file": true, "-body": true, "-json": true, "-data": true,
-}
+var bodyLongOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"--data": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true, "--data-ascii": true,
+		"--data-json": true, "--data-file": true, "--post": true, "--post-data": true, "--post-file": true,
+		"--post-body": true, "--put": true, "--patch": true, "--upload": true, "--upload-file": true,
+		"--upload-data": true, "--body": true, "--body-file": true, "--body-data": true, "--json": true,
+		"--form": true, "--form-string": true, "--multipart": true, "--payload": true, "--payload-file": true,
+		"-post": true, "-post_data": true, "-post-data": true, "-postdata": true, "-put": true, "-upload": true,
+		"-upload_file": true, "-body": true, "-json": true, "-data": true,
+	}
+})
 
 // methodOptions take an HTTP method as their value.
-var methodOptions = map[string]bool{"-X": true, "--request": true, "--method": true, "-m": true, "-method": true}
+var methodOptions = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-X": true, "--request": true, "--method": true, "-m": true, "-method": true}
+})
 
 // payloadValue reports whether the value of an ambiguous short option
 // (-d, -F, -D, -b) looks like a body: a file sent with @, JSON, a form
@@ -203,14 +208,14 @@ func bodyOption(inv *shell.Invocation) (string, bool) {
 			return "", false
 		}
 		switch {
-		case bodyLongOptions[name]:
+		case bodyLongOptions()[name]:
 			if val, ok := next(); ok && !hasValue && !strings.HasPrefix(val, "-") {
 				if _, isURL := urlTarget(val); !isURL {
 					return a + " " + clip(val), true
 				}
 			}
 			return a, true
-		case methodOptions[name]:
+		case methodOptions()[name]:
 			if m, ok := next(); ok && writeMethod(m) && (hasValue || !inv.IsDynamic(i+1)) && !strings.HasPrefix(m, "-") {
 				return name + " " + m, true
 			}
@@ -258,24 +263,26 @@ type httpTool struct {
 	attached bool
 }
 
-var httpTools = map[string]httpTool{
-	// ApacheBench: -p POST file, -u PUT file, -m method.
-	"ab": {body: []string{"-p", "-u"}, method: []string{"-m"}, attached: true},
-	// hey and oha: -d body, -D body file, -m method.
-	"hey": {body: []string{"-d", "-D"}, method: []string{"-m"}},
-	"oha": {body: []string{"-d", "-D", "-Z", "--json"}, method: []string{"-m", "--method"}},
-	// bombardier: -b/--body, -f/--body-file, -m/--method.
-	"bombardier": {body: []string{"-b", "--body", "-f", "--body-file"}, method: []string{"-m", "--method"}},
-	// wrk: a Lua script may set wrk.method and wrk.body.
-	"wrk":  {script: []string{"-s", "--script"}},
-	"wrk2": {script: []string{"-s", "--script"}},
-	// Text browsers: lynx -post_data and w3m -post send a body; a lynx
-	// command script can submit forms.
-	"lynx":   {body: []string{"-post_data", "-post-data"}, script: []string{"-cmd_script", "-cmd-script"}},
-	"w3m":    {body: []string{"-post"}},
-	"links":  {},
-	"elinks": {script: []string{"-eval"}},
-}
+var httpTools = sync.OnceValue(func() map[string]httpTool {
+	return map[string]httpTool{
+		// ApacheBench: -p POST file, -u PUT file, -m method.
+		"ab": {body: []string{"-p", "-u"}, method: []string{"-m"}, attached: true},
+		// hey and oha: -d body, -D body file, -m method.
+		"hey": {body: []string{"-d", "-D"}, method: []string{"-m"}},
+		"oha": {body: []string{"-d", "-D", "-Z", "--json"}, method: []string{"-m", "--method"}},
+		// bombardier: -b/--body, -f/--body-file, -m/--method.
+		"bombardier": {body: []string{"-b", "--body", "-f", "--body-file"}, method: []string{"-m", "--method"}},
+		// wrk: a Lua script may set wrk.method and wrk.body.
+		"wrk":  {script: []string{"-s", "--script"}},
+		"wrk2": {script: []string{"-s", "--script"}},
+		// Text browsers: lynx -post_data and w3m -post send a body; a lynx
+		// command script can submit forms.
+		"lynx":   {body: []string{"-post_data", "-post-data"}, script: []string{"-cmd_script", "-cmd-script"}},
+		"w3m":    {body: []string{"-post"}},
+		"links":  {},
+		"elinks": {script: []string{"-eval"}},
+	}
+})
 
 // httpToolsSpec rates the load testers and text browsers of httpTools.
 var httpToolsSpec = &Spec{
@@ -343,7 +350,7 @@ func findOpt(args []string, o string, attached bool) (value string, found bool) 
 
 func classifyHTTPTool(_ *Classifier, inv *shell.Invocation) Effect {
 	name := inv.Name()
-	t := httpTools[name]
+	t := httpTools()[name]
 	url, host, ok := firstURL(inv)
 	if !ok {
 		return nothing // --help, --version, a local file

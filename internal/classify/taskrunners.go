@@ -193,7 +193,9 @@ func yamlValue(n *yaml.Node, key string) string {
 // ---- tox ----
 
 // toxKeys are the tox.ini keys whose lines are commands.
-var toxKeys = map[string]bool{"commands": true, "commands_pre": true, "commands_post": true}
+var toxKeys = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"commands": true, "commands_pre": true, "commands_post": true}
+})
 
 var toxSubst = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[^{}]*\}`) })
 
@@ -368,7 +370,7 @@ func parseINI(text string) map[string]map[string][]iniLine {
 			continue
 		}
 		key = strings.TrimSpace(k)
-		if !toxKeys[key] {
+		if !toxKeys()[key] {
 			continue
 		}
 		if v = strings.TrimSpace(v); v != "" {
@@ -378,7 +380,7 @@ func parseINI(text string) map[string]map[string][]iniLine {
 	// Lines of keys that are not commands were kept only while reading.
 	for _, s := range out {
 		for k := range s {
-			if !toxKeys[k] {
+			if !toxKeys()[k] {
 				delete(s, k)
 			}
 		}
@@ -524,11 +526,13 @@ func pyString(p string) (string, bool) {
 
 // cargoCompiles are the cargo subcommands that compile the workspace's
 // own crates, running their build scripts and proc-macros.
-var cargoCompiles = map[string]bool{
-	"build": true, "b": true, "run": true, "r": true, "test": true, "t": true, "check": true, "c": true,
-	"bench": true, "clippy": true, "doc": true, "d": true, "rustc": true, "rustdoc": true, "fix": true,
-	"package": true, "miri": true, "llvm-cov": true, "nextest": true, "tarpaulin": true,
-}
+var cargoCompiles = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"build": true, "b": true, "run": true, "r": true, "test": true, "t": true, "check": true, "c": true,
+		"bench": true, "clippy": true, "doc": true, "d": true, "rustc": true, "rustdoc": true, "fix": true,
+		"package": true, "miri": true, "llvm-cov": true, "nextest": true, "tarpaulin": true,
+	}
+})
 
 var cargoLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z_-]+)\s*=\s*(.*?)\s*(#.*)?$`) })
 
@@ -553,7 +557,7 @@ func (c *Classifier) cargoBuildScripts(inv *shell.Invocation) Effect {
 	if sub == "" {
 		return nothing
 	}
-	if !cargoCompiles[sub] || hasAny(inv.Args[subAt+1:], "--help", "-h") {
+	if !cargoCompiles()[sub] || hasAny(inv.Args[subAt+1:], "--help", "-h") {
 		if sub != "install" || !hasAny(inv.Args[subAt+1:], "--path") {
 			return nothing
 		}

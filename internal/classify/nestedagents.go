@@ -126,6 +126,9 @@ func agentRun(inv *shell.Invocation) Effect {
 	if p := agentPackage(inv); p != nil {
 		name = p.Name()
 	}
+	if len(inv.Args) > 1 && inv.Args[1] == "config" {
+		return opaque("agent.guard-off", what+" turns the agent's guard off for its later runs: their tool calls would not be checked by airlock")
+	}
 	return opaque("agent.guard-off", name+" is started with its guard off ("+what+"): the agent's own tool calls would not be checked by airlock")
 }
 

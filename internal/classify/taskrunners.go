@@ -45,7 +45,10 @@ const maxIncludes = 16
 
 // maxGenerateFiles bounds how many .go files go generate's packages may
 // hold for airlock to read their directives.
-const maxGenerateFiles = 400
+const maxGenerateFiles = 2000
+
+// maxGenerateDirs bounds how many directories go generate ./... walks.
+const maxGenerateDirs = 500
 
 // maxWorkspaceMembers bounds how many cargo workspace members are looked
 // at for build scripts.
@@ -718,8 +721,8 @@ func (c *Classifier) goGenerateFollow(inv *shell.Invocation, p argv.Parsed) Effe
 	var walk func(dir string, recursive bool) Effect
 	walk = func(dir string, recursive bool) Effect {
 		walked++
-		if walked > 200 {
-			return opaque("script.limit", "limit reached: go generate's packages span more than 200 directories")
+		if walked > maxGenerateDirs {
+			return opaque("script.limit", "limit reached: go generate's packages span more than "+strconv.Itoa(maxGenerateDirs)+" directories")
 		}
 		entries, err := c.readDir(dir)
 		if err != nil {

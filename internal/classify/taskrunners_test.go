@@ -169,3 +169,47 @@ func TestTaskRunnersWithoutFS(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskRunnerLimits checks that following stops at its limits with an
+// opaque rating that names the limit, rather than reading on or
+// silently stopping.
+func TestTaskRunnerLimits(t *testing.T) {
+	many := fstest.MapFS{}
+	var mk, tf strings.Builder
+	tf.WriteString("version: '3'\nincludes:\n")
+	for i := 0; i <= maxIncludes; i++ {
+		n := string(rune('a'+i%26)) + strings.Repeat("x", i/26)
+		mk.WriteString("include " + n + ".mk\n")
+		many[n+".mk"] = &fstest.MapFile{Data: []byte(n + ":\n\ttrue\n")}
+		tf.WriteString("  " + n + ": ./" + n + "\n")
+		many[n+"/Taskfile.yml"] = &fstest.MapFile{Data: []byte("version: '3'\ntasks:\n  t:\n    cmds:\n      - task: :next" + "\n")}
+	}
+	mk.WriteString("all:\n\ttrue\n")
+	tf.WriteString("tasks:\n  default:\n    deps: [")
+	for i := 0; i <= maxIncludes; i++ {
+		if i > 0 {
+			tf.WriteString(", ")
+		}
+		tf.WriteString(string(rune('a'+i%26)) + strings.Repeat("x", i/26) + ":t")
+	}
+	tf.WriteString("]\n")
+	many["Makefile"] = &fstest.MapFile{Data: []byte(mk.String())}
+	many["Taskfile.yml"] = &fstest.MapFile{Data: []byte(tf.String())}
+	for _, cmd := range []string{"make", "task"} {
+		r := CommandIn(cmd, many)
+		if !r.Opaque || !strings.Contains(reasonText(r.Effect), "limit reached") {
+			t.Errorf("%s with %d includes: got %s %v, want opaque naming the limit", cmd, maxIncludes+1, r.Label(), r.Reasons)
+		}
+	}
+	// One include fewer stays within the limit.
+	delete(many, "Makefile")
+	var ok strings.Builder
+	for i := 0; i < maxIncludes; i++ {
+		ok.WriteString("include " + string(rune('a'+i%26)) + strings.Repeat("x", i/26) + ".mk\n")
+	}
+	ok.WriteString("all:\n\ttrue\n")
+	many["Makefile"] = &fstest.MapFile{Data: []byte(ok.String())}
+	if r := CommandIn("make", many); r.Label() != "local" {
+		t.Errorf("make with %d includes: got %s %v, want local", maxIncludes, r.Label(), r.Reasons)
+	}
+}

@@ -161,7 +161,7 @@ var methodOptions = sync.OnceValue(func() map[string]bool {
 })
 
 // payloadValue reports whether the value of an ambiguous short option
-// (-d, -F, -D, -b) looks like a body: a file sent with @, JSON, a form
+// (-d, -F) looks like a body: a file sent with @, JSON, a form
 // field or standard input.
 func payloadValue(v string) bool {
 	return strings.HasPrefix(v, "@") || strings.HasPrefix(v, "{") || strings.HasPrefix(v, "[") || v == "-" ||
@@ -219,7 +219,7 @@ func bodyOption(inv *shell.Invocation) (string, bool) {
 			if m, ok := next(); ok && writeMethod(m) && (hasValue || !inv.IsDynamic(i+1)) && !strings.HasPrefix(m, "-") {
 				return name + " " + m, true
 			}
-		case name == "-d" || name == "-F" || name == "-D" || name == "-b":
+		case name == "-d" || name == "-F":
 			if val, ok := next(); ok && payloadValue(val) {
 				return name + " " + clip(val), true
 			}

@@ -51,6 +51,9 @@ func TestUnknownUpload(t *testing.T) {
 		{"grep -r --data https://example.com .", "local", ""},
 		{"echo --data @.env https://collector.example.net", "local", ""},
 		{"jq -n --arg u https://example.com '{url:$u}'", "local", ""},
+		{"sbt -Dhttp.proxyHost=proxy.example.com -D a=b https://repo.example.com/x", "local", ""},
+		{"gunicorn -b 0.0.0.0:8000 -e KEY=val app:app", "local", ""},
+		{"rails s -b 0.0.0.0 -p 3000", "local", ""},
 	} {
 		got := Command(tc.cmd)
 		if got.Label() != tc.label {

@@ -262,6 +262,8 @@ func classifyContainer(c *Classifier, inv *shell.Invocation) Effect {
 		}
 		e = containerSub(c, inv, i)
 	}
+	// What the run's mounts hand over (containers.go).
+	e.Add(containerMounts(inv))
 	if remote {
 		switch {
 		case e.Tier == Shared, e.Tier == Local && e.Destructive:

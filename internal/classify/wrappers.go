@@ -276,7 +276,8 @@ var beyondSpec = sync.OnceValue(func() map[string]bool {
 		"pipx": true, "conda": true, "mamba": true, "micromamba": true, "pdm": true, "hatch": true, "rye": true,
 		"pixi": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "direnv": true, "aws-vault": true,
 		"op": true, "doppler": true, "infisical": true, "dotenvx": true, "nix": true, "devbox": true, "flox": true,
-		"cargo": true, "pre-commit": true, "tox": true, "nox": true,
+		"cargo": true, "pre-commit": true, "tox": true, "nox": true, "npx": true, "bunx": true, "pnpx": true,
+		"systemctl": true, "launchctl": true,
 	}
 })
 

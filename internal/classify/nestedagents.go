@@ -38,7 +38,7 @@ type hooklessAgent struct {
 
 var hooklessAgents = sync.OnceValue(func() map[string]hooklessAgent {
 	return map[string]hooklessAgent{
-		"aider":            {title: "aider", yes: []string{"--yes-always", "--yes", "--auto-commits"}},
+		"aider":            {title: "aider", yes: []string{"--yes-always", "--yes"}},
 		"interpreter":      {title: "Open Interpreter", yes: []string{"-y", "--auto_run", "--auto-run"}},
 		"open-interpreter": {title: "Open Interpreter", yes: []string{"-y", "--auto_run", "--auto-run"}},
 		"gpte":             {title: "gpt-engineer"},
@@ -48,7 +48,7 @@ var hooklessAgents = sync.OnceValue(func() map[string]hooklessAgent {
 		"openhands":        {title: "OpenHands", yes: []string{"--no-confirm"}},
 		"sweagent":         {title: "SWE-agent"},
 		"crush":            {title: "Crush", yes: []string{"--yolo", "-y"}},
-		"sgpt":             {title: "shell-gpt", only: []string{"-s", "--shell", "--code"}},
+		"sgpt":             {title: "shell-gpt", only: []string{"-s", "--shell"}},
 	}
 })
 

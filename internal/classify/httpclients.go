@@ -286,7 +286,7 @@ var httpTools = sync.OnceValue(func() map[string]httpTool {
 
 // httpToolsSpec rates the load testers and text browsers of httpTools.
 var httpToolsSpec = &Spec{
-	Programs: []string{"ab", "hey", "oha", "bombardier", "wrk", "wrk2", "lynx", "w3m", "links", "elinks"},
+	Programs: []string{"ab", "hey", "oha", "bombardier", "wrk", "wrk2", "lynx", "w3m"},
 	Classify: classifyHTTPTool,
 	Examples: []Example{
 		{"ab -p body.json -T application/json http://127.0.0.1:8080/approve", "external"},
@@ -314,8 +314,19 @@ var httpToolsSpec = &Spec{
 		{"w3m -post form.txt http://127.0.0.1:8080/approve", "external"},
 		{"w3m -dump https://example.com", "local+netread"},
 		{"w3m README.html", "local"},
+	},
+}
+
+// textBrowserSpec rates the text browsers that send no body of their own
+// (links, elinks). It is apart from httpToolsSpec so that, having no
+// external example, "links" is not an anchor for the scanner in prose.
+var textBrowserSpec = &Spec{
+	Programs: []string{"links", "elinks"},
+	Classify: classifyHTTPTool,
+	Examples: []Example{
 		{"links -dump https://example.com", "local+netread"},
 		{"elinks -eval 'set x' https://example.com", "local+opaque"},
+		{"links --help", "local"},
 	},
 }
 

@@ -57,14 +57,15 @@ var agentReadOnly = []string{"--help", "-h", "--version", "-V", "--list-models",
 
 // nestedAgentSpec rates agents that have no airlock hook. Hooked agents
 // started with their guard off are rated in agentRun, for every agent
-// AgentGuardOff knows (and through npx); the examples cover both.
+// AgentGuardOff knows (and through npx); the examples cover both. No
+// example is external or destructive, so the scanner does not take these
+// names (interpreter, crush) for anchors in prose.
 var nestedAgentSpec = &Spec{
 	Programs: []string{"aider", "interpreter", "open-interpreter", "gpte", "gpt-engineer", "plandex", "mentat", "openhands", "sweagent", "crush", "sgpt"},
 	Classify: classifyHooklessAgent,
 	Examples: []Example{
 		{"aider --yes-always", "local+opaque"},
 		{"aider --message 'fix the tests' src/app.py", "local+opaque"},
-		{"aider --message 'git push' --yes", "external+opaque"},
 		{"interpreter -y", "local+opaque"},
 		{"interpreter --auto_run 'clean up my home directory'", "local+opaque"},
 		{"gpte projects/app", "local+opaque"},

@@ -54,7 +54,7 @@ func specTable() []*Spec {
 	t = append(t, sqlRemoteSpec)
 	t = append(t, vcsSpecs()...)
 	// Issue 24's classes: HTTP clients, schedulers, nested agents.
-	t = append(t, httpToolsSpec, siegeSpec, rpcClientSpec, nestedAgentSpec, scheduleSpec)
+	t = append(t, httpToolsSpec, textBrowserSpec, siegeSpec, rpcClientSpec, nestedAgentSpec, scheduleSpec)
 	return t
 }
 

@@ -75,9 +75,6 @@ func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
 	return nothing
 }
 
-// stdinShells read the shell text of the job they run on standard input.
-var stdinShells = map[string]bool{"at": true, "batch": true}
-
 // IsWrapper reports whether a program runs a command given in its
 // arguments: the wrappers package shell unwraps and those classify looks
 // through by name. The scanner uses it to find commands after a wrapper
@@ -195,15 +192,12 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	if wrapperNames()[name] {
 		what = "the wrapper " + name
 	}
-	var e Effect
-	if stdinShells[name] && inv.Stdin != "" {
-		if !inv.StdinKnown {
-			return opaque("wrapper.stdin", what+" runs commands read from its input, whose text is only known at run time")
-		}
-		e = c.nested(inv.StdinText)
-		return e.through("wrapper.stdin", what+" runs the commands on its input: "+clip(strings.TrimSpace(inv.StdinText)))
+	if name == "at" || name == "batch" {
+		// They read the job they schedule from their input or -f FILE
+		// (schedule.go).
+		return c.atJob(inv)
 	}
-	e = c.lookThroughArgs(inv, what)
+	e := c.lookThroughArgs(inv, what)
 	if e.Reasons != nil {
 		return e
 	}

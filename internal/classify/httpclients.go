@@ -141,6 +141,16 @@ func writeMethod(m string) bool {
 	return true
 }
 
+// namedWriteMethod reports whether a word is one of the HTTP methods that
+// write, by name.
+func namedWriteMethod(m string) bool {
+	switch strings.ToUpper(strings.Trim(m, `'"`)) {
+	case "POST", "PUT", "PATCH", "DELETE":
+		return true
+	}
+	return false
+}
+
 // bodyLongOptions are long option names (without value) that send a
 // request body, a form or a file on their own, in any program.
 var bodyLongOptions = sync.OnceValue(func() map[string]bool {
@@ -216,7 +226,11 @@ func bodyOption(inv *shell.Invocation) (string, bool) {
 			}
 			return a, true
 		case methodOptions()[name]:
-			if m, ok := next(); ok && writeMethod(m) && (hasValue || !inv.IsDynamic(i+1)) && !strings.HasPrefix(m, "-") {
+			m, ok := next()
+			if ok && (name == "-m" || name == "-method") && !namedWriteMethod(m) {
+				continue // -m is a message or a mode as often as a method
+			}
+			if ok && writeMethod(m) && (hasValue || !inv.IsDynamic(i+1)) && !strings.HasPrefix(m, "-") {
 				return name + " " + m, true
 			}
 		case name == "-d" || name == "-F":

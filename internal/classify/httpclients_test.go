@@ -54,6 +54,8 @@ func TestUnknownUpload(t *testing.T) {
 		{"sbt -Dhttp.proxyHost=proxy.example.com -D a=b https://repo.example.com/x", "local", ""},
 		{"gunicorn -b 0.0.0.0:8000 -e KEY=val app:app", "local", ""},
 		{"rails s -b 0.0.0.0 -p 3000", "local", ""},
+		{"mytool delete https://svn.example.org/repo/old -m 'remove old branch'", "local", ""},
+		{"mytool -m x https://api.example.com/", "local", ""},
 	} {
 		got := Command(tc.cmd)
 		if got.Label() != tc.label {

@@ -94,6 +94,13 @@ func AgentGuardOff(inv *shell.Invocation) (what string, off bool) {
 			return v + " set for the run (it moves the agent's configuration and the hooks in it)", true
 		}
 	}
+	if inv.Name() == "claude" {
+		// claude config set disableAllHooks true turns the hooks off for
+		// every later run (nestedagents.go).
+		if what, off := claudeConfigOff(inv); off {
+			return what, true
+		}
+	}
 	for i := 1; i < len(inv.Args); i++ {
 		a := inv.Args[i]
 		if inv.IsDynamic(i) {

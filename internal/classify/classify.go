@@ -123,6 +123,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		e = c.lookThrough(inv)
 	}
 	e.Add(c.runner(inv))
+	e.Add(c.classRules(inv))
 	e.Add(c.runSubcommand(inv))
 	e.Add(c.startupEnv(inv))
 	if h := c.hiddenCommands(inv); h.Reasons != nil {

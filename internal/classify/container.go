@@ -201,6 +201,15 @@ var containerSpec = &Spec{
 		{"podman ps", "local"},
 		{"nerdctl images", "local"},
 		{"echo 'docker system prune -af'", "local"},
+		// mounts (containers.go): the engine's socket and a privileged
+		// container hand over every host path; a project mount runs the
+		// command on the project, rated as that command.
+		{"docker run -v /var/run/docker.sock:/var/run/docker.sock alpine true", "shared+opaque"},
+		{"docker run --privileged alpine true", "shared+opaque"},
+		{"docker run -v $PWD:/w img git push", "external"},
+		{"docker run --rm -v \"$(pwd)\":/w -w /w golang go test ./...", "shared"},
+		{"podman run --mount type=bind,src=/srv/data,dst=/d alpine true", "shared"},
+		{"docker compose run -v ./data:/data web rm -rf /data", "shared+destructive"},
 	},
 }
 
@@ -253,6 +262,8 @@ func classifyContainer(c *Classifier, inv *shell.Invocation) Effect {
 		}
 		e = containerSub(c, inv, i)
 	}
+	// What the run's mounts hand over (containers.go).
+	e.Add(containerMounts(inv))
 	if remote {
 		switch {
 		case e.Tier == Shared, e.Tier == Local && e.Destructive:

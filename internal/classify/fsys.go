@@ -54,6 +54,10 @@ func (o osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.resol
 
 func (o osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.resolve(name)) }
 
+// ReadDir lists a directory (go generate's packages, cargo's workspace
+// members, make's include globs).
+func (o osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(o.resolve(name)) }
+
 // ReadHead reads the first n bytes of a file, to tell a compiled program
 // from a script without reading all of it.
 func (o osFS) ReadHead(name string, n int) ([]byte, error) {

@@ -679,10 +679,14 @@ func edStdin(c *Classifier, inv *shell.Invocation, _ argv.Parsed) Effect {
 	return e
 }
 
-// goGenerate marks go generate, which runs the //go:generate lines of the
-// package's files.
-func goGenerate(_ *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
+// goGenerate rates go generate, which runs the //go:generate lines of the
+// package's files: followed through the FS (taskrunners.go), opaque
+// without one.
+func goGenerate(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 	if len(p.Operands) > 0 && p.Operands[0] == "generate" {
+		if c.FS != nil && !p.Has("-C") {
+			return c.goGenerateFollow(inv, p)
+		}
 		return opaque("go.generate", "go generate runs the commands written in //go:generate lines, which airlock does not read")
 	}
 	return nothing

@@ -36,6 +36,14 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 		return c.taskRun(inv)
 	case "rake":
 		return c.rakeRun(inv)
+	case "pre-commit":
+		return c.preCommitRun(inv)
+	case "tox":
+		return c.toxRun(inv)
+	case "nox":
+		return c.noxRun(inv)
+	case "cargo":
+		return c.cargoBuildScripts(inv)
 	}
 	return nothing
 }
@@ -48,6 +56,7 @@ var npmLifecycle = sync.OnceValue(func() map[string][]string {
 		"install": {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
 		"ci":      {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
 		"pack":    {"prepack", "prepare", "postpack"},
+		"publish": {"prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"},
 		"test":    {"pretest", "test", "posttest"},
 		"start":   {"prestart", "start", "poststart"},
 		"stop":    {"prestop", "stop", "poststop"},
@@ -182,6 +191,9 @@ type makefile struct {
 	vars  map[string]string
 	rules map[string]*makeRule
 	first string
+	// includes are the words of include, -include and sinclude lines,
+	// read by makeIncludes (taskrunners.go).
+	includes []makeLine
 }
 
 type makeRule struct {
@@ -192,6 +204,9 @@ type makeRule struct {
 type makeLine struct {
 	line int
 	text string
+	// file is the file the line comes from when it is not the one being
+	// read (a recipe from an included makefile).
+	file string
 }
 
 var makeAssign = sync.OnceValue(func() *regexp.Regexp {
@@ -220,7 +235,7 @@ func parseMakefile(name, text string) *makefile {
 		}
 		if strings.HasPrefix(l, "\t") {
 			for _, r := range cur {
-				r.recipe = append(r.recipe, makeLine{n, l[1:]})
+				r.recipe = append(r.recipe, makeLine{line: n, text: l[1:]})
 			}
 			continue
 		}
@@ -233,7 +248,10 @@ func parseMakefile(name, text string) *makefile {
 		case "define":
 			inDefine = true
 			continue
-		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "include", "-include", "sinclude", "vpath", "unexport":
+		case "include", "-include", "sinclude":
+			m.includes = append(m.includes, makeLine{line: n, text: strings.TrimSpace(strings.TrimPrefix(t, word)), file: name})
+			continue
+		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "vpath", "unexport":
 			continue
 		}
 		if mm := makeAssign().FindStringSubmatch(t); mm != nil && !strings.Contains(strings.SplitN(t, "=", 2)[0], ": ") {
@@ -279,7 +297,7 @@ func parseMakefile(name, text string) *makefile {
 			}
 			r.prereqs = append(r.prereqs, prereqs...)
 			if strings.TrimSpace(inline) != "" {
-				r.recipe = append(r.recipe, makeLine{n, inline})
+				r.recipe = append(r.recipe, makeLine{line: n, text: inline})
 			}
 			cur = append(cur, r)
 		}
@@ -422,13 +440,14 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		return fileLimit(file)
 	}
 	m := parseMakefile(file, string(data))
+	incl := c.makeIncludes(m, dir)
 	for k, v := range vars {
 		m.vars[k] = v // command-line variables override the file's
 	}
 	if len(targets) == 0 && m.first != "" {
 		targets = []string{m.first}
 	}
-	w := makeWalk{c: inner, m: m, seen: map[string]bool{}}
+	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl}
 	for _, t := range targets {
 		w.target(t, 0)
 	}
@@ -461,7 +480,11 @@ func (w *makeWalk) target(t string, depth int) {
 	for _, l := range r.recipe {
 		w.lines++
 		text := strings.TrimLeft(w.m.expand(l.text, t, r, 0), "@-+ \t")
-		w.e.Add(w.c.shellFileAt(w.m.name, text, l.line))
+		name := w.m.name
+		if l.file != "" {
+			name = l.file
+		}
+		w.e.Add(w.c.shellFileAt(name, text, l.line))
 	}
 }
 
@@ -516,7 +539,7 @@ func (c *Classifier) justRun(inv *shell.Invocation) Effect {
 	for i, l := range strings.Split(string(data), "\n") {
 		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") {
 			if cur != nil && strings.TrimSpace(l) != "" {
-				cur.lines = append(cur.lines, makeLine{i + 1, strings.TrimSpace(l)})
+				cur.lines = append(cur.lines, makeLine{line: i + 1, text: strings.TrimSpace(l)})
 			}
 			continue
 		}
@@ -627,19 +650,32 @@ func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
 	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 {
 		return opaque("script.unreadable", file+" cannot be read as YAML, so what task runs cannot be known")
 	}
-	tasks := yamlKey(doc.Content[0], "tasks")
+	root := &taskfile{file: file, tasks: yamlKey(doc.Content[0], "tasks"), includes: yamlKey(doc.Content[0], "includes"), loaded: map[string]*taskfile{}}
 	var e Effect
 	seen := map[string]bool{}
-	var run func(name string, depth int)
-	run = func(name string, depth int) {
-		if seen[name] || depth > 64 || tasks == nil {
+	loads := 0
+	var run func(tf *taskfile, name string, depth int)
+	run = func(tf *taskfile, name string, depth int) {
+		if strings.HasPrefix(name, ":") { // a task of the root Taskfile
+			tf, name = root, name[1:]
+		}
+		if seen[tf.file+"\x00"+name] || depth > 64 {
 			return
 		}
-		seen[name] = true
-		t := yamlKey(tasks, name)
+		seen[tf.file+"\x00"+name] = true
+		t := yamlKey(tf.tasks, name)
 		if t == nil {
+			// ns:task runs task of the Taskfile included as ns.
+			if ns, rest, ok := strings.Cut(name, ":"); ok {
+				if sub, failed := inner.taskInclude(tf, ns, &loads); failed.Reasons != nil {
+					e.Add(failed)
+				} else if sub != nil {
+					run(sub, rest, depth+1)
+				}
+			}
 			return
 		}
+		file := tf.file
 		if t.Kind == yaml.ScalarNode { // "task: cmd" shorthand
 			e.Add(inner.shellFileAt(file, t.Value, t.Line))
 			return
@@ -655,9 +691,9 @@ func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
 		if deps := yamlKey(t, "deps"); deps != nil {
 			for _, d := range deps.Content {
 				if d.Kind == yaml.ScalarNode {
-					run(d.Value, depth+1)
+					run(tf, d.Value, depth+1)
 				} else if n := yamlKey(d, "task"); n != nil {
-					run(n.Value, depth+1)
+					run(tf, n.Value, depth+1)
 				}
 			}
 		}
@@ -678,13 +714,13 @@ func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
 					n := yamlKey(item, "cmd")
 					e.Add(inner.shellFileAt(file, n.Value, n.Line))
 				case yamlKey(item, "task") != nil:
-					run(yamlKey(item, "task").Value, depth+1)
+					run(tf, yamlKey(item, "task").Value, depth+1)
 				}
 			}
 		}
 	}
 	for _, t := range targets {
-		run(t, 0)
+		run(root, t, 0)
 	}
 	return e
 }

@@ -53,6 +53,8 @@ func specTable() []*Spec {
 	t = append(t, serviceSpecs()...)
 	t = append(t, sqlRemoteSpec)
 	t = append(t, vcsSpecs()...)
+	// Issue 24's classes: HTTP clients, schedulers, nested agents.
+	t = append(t, httpToolsSpec, textBrowserSpec, siegeSpec, rpcClientSpec, nestedAgentSpec, scheduleSpec)
 	return t
 }
 

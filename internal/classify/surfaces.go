@@ -240,7 +240,7 @@ func yamlCommands(content string) []makeLine {
 			t := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l), "- "))
 			for _, k := range []string{"run:", "cmd:", "script:"} {
 				if v, ok := strings.CutPrefix(t, k); ok && strings.TrimSpace(v) != "" && strings.TrimSpace(v) != "|" {
-					out = append(out, makeLine{i + 1, strings.TrimSpace(v)})
+					out = append(out, makeLine{line: i + 1, text: strings.TrimSpace(v)})
 				}
 			}
 		}
@@ -265,7 +265,7 @@ func yamlCommands(content string) []makeLine {
 			}
 		case yaml.ScalarNode:
 			if cmdKey {
-				out = append(out, makeLine{n.Line, n.Value})
+				out = append(out, makeLine{line: n.Line, text: n.Value})
 			}
 		}
 	}

@@ -75,9 +75,6 @@ func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
 	return nothing
 }
 
-// stdinShells read the shell text of the job they run on standard input.
-var stdinShells = map[string]bool{"at": true, "batch": true}
-
 // IsWrapper reports whether a program runs a command given in its
 // arguments: the wrappers package shell unwraps and those classify looks
 // through by name. The scanner uses it to find commands after a wrapper
@@ -89,9 +86,12 @@ func IsWrapper(name string) bool {
 // LooksThrough reports whether classify rates a run of the program by the
 // commands found among its arguments: a wrapper, or a program with no spec
 // that is not known to treat its arguments as data. Self-protection checks
-// those commands too (strace -f airlock queue approve ID).
+// those commands too (strace -f airlock queue approve ID). An agent with
+// no airlock hook has a spec (nestedagents.go) and is still looked
+// through, as it was before it had one.
 func LooksThrough(name string) bool {
-	return IsWrapper(name) || specFor(name) == nil && !inertNames()[name]
+	_, hookless := hooklessAgents()[name]
+	return IsWrapper(name) || (specFor(name) == nil || hookless) && !inertNames()[name]
 }
 
 // inertNames are programs known never to run their arguments as a
@@ -192,20 +192,20 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	if wrapperNames()[name] {
 		what = "the wrapper " + name
 	}
-	var e Effect
-	if stdinShells[name] && inv.Stdin != "" {
-		if !inv.StdinKnown {
-			return opaque("wrapper.stdin", what+" runs commands read from its input, whose text is only known at run time")
-		}
-		e = c.nested(inv.StdinText)
-		return e.through("wrapper.stdin", what+" runs the commands on its input: "+clip(strings.TrimSpace(inv.StdinText)))
+	if name == "at" || name == "batch" {
+		// They read the job they schedule from their input or -f FILE
+		// (schedule.go).
+		return c.atJob(inv)
 	}
-	e = c.lookThroughArgs(inv, what)
+	e := c.lookThroughArgs(inv, what)
 	if e.Reasons != nil {
 		return e
 	}
 	if wrapperNames()[name] {
 		return nothing
+	}
+	if u := unknownUpload(inv); u.Reasons != nil {
+		return u
 	}
 	for i, a := range inv.Args[1:] {
 		if i >= 3 {
@@ -270,6 +270,8 @@ var beyondSpec = sync.OnceValue(func() map[string]bool {
 		"pipx": true, "conda": true, "mamba": true, "micromamba": true, "pdm": true, "hatch": true, "rye": true,
 		"pixi": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "direnv": true, "aws-vault": true,
 		"op": true, "doppler": true, "infisical": true, "dotenvx": true, "nix": true, "devbox": true, "flox": true,
+		"cargo": true, "pre-commit": true, "tox": true, "nox": true, "npx": true, "bunx": true, "pnpx": true,
+		"systemctl": true, "launchctl": true,
 	}
 })
 

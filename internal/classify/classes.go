@@ -1,0 +1,16 @@
+package classify
+
+import "github.com/airlock-dev/airlock/internal/shell"
+
+// classRules adds to a run's rating the classes of issue 24 that are not
+// a program's own spec: an agent started with its guard off
+// (nestedagents.go) and work a scheduler runs later (schedule.go). Each
+// returns at once for a program it is not about. (What a container's
+// mounts hand over is rated by the container spec, so that the spec
+// rates a container run alone, as the scanner's quick path asks.)
+func (c *Classifier) classRules(inv *shell.Invocation) Effect {
+	var e Effect
+	e.Add(agentRun(inv))
+	e.Add(c.scheduled(inv))
+	return e
+}

@@ -79,11 +79,19 @@ type destruction struct {
 }
 
 // gradeDestruction returns the grade of each run of r (nil when nothing in
-// it destroys).
+// it destroys). Runs that delete without being rated destructive (rm
+// FILE, unlink, chmod 000) become destruction where they land outside
+// the project (deletes.go).
 func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
+	g := gradeRuns(r, cwd, home, fsys)
+	promoteDeletions(r, g, cwd, home, fsys)
+	return g
+}
+
+func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 	destroys := false
 	for i := range r.Invocations {
-		destroys = destroys || r.Invocations[i].Effect.Destructive
+		destroys = destroys || r.Invocations[i].Effect.Destructive || deletes(&r.Invocations[i])
 	}
 	if !destroys {
 		return nil
@@ -111,7 +119,7 @@ func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []g
 	// move a directory, a path inside now may lead outside then.
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
-		if !inv.Effect.Destructive && !layoutSafe(inv) {
+		if !inv.Effect.Destructive && !deletes(inv) && !layoutSafe(inv) {
 			why := inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
 			if inv.Name() == "" {
 				why = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
@@ -130,7 +138,7 @@ func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []g
 			dirs = nil
 			continue
 		}
-		if inv.Effect.Destructive {
+		if inv.Effect.Destructive || deletes(inv) {
 			d.grades[i] = d.grade(inv, dirs)
 		}
 	}
@@ -144,7 +152,7 @@ func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []g
 // everything in home "inside".
 func (d *destruction) projectRoot(dir string) (string, bool) {
 	notProject := func(p string) bool {
-		if p == "/" || d.home != "" && (p == d.home || strings.HasPrefix(d.home, p+"/")) {
+		if p == "/" || d.home != "" && (p == d.home || strings.HasPrefix(d.home, p+"/")) || sensitiveDir(p, d.home) {
 			return true
 		}
 		if p == "/tmp" || p == "/var/tmp" || p == filepath.Clean(os.TempDir()) {
@@ -259,6 +267,9 @@ func (d *destruction) absolute(w string, dirs []string) []string {
 // grade places one destructive run.
 func (d *destruction) grade(inv *classify.Invocation, dirs []string) grade {
 	name := inv.Name()
+	if words, ok := emptiedTargets(inv); ok && len(inv.Via) == 0 && inv.Remote == "" {
+		return d.gradeWords(inv, words, dirs) // : > F empties F, like truncate
+	}
 	switch {
 	case inv.Opaque != "" || inv.Effect.Opaque:
 		return grade{place: placeUnknown, why: "what it runs cannot be read"}
@@ -315,7 +326,7 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string) grade {
 	case "git":
 		return d.gitGrade(inv, dirs)
 	default:
-		return grade{place: placeUnknown, why: "airlock cannot tell what " + name + " deletes"}
+		return d.gradeDeletion(inv, dirs)
 	}
 	if len(operands) == 0 {
 		return grade{place: placeInside}

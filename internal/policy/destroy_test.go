@@ -47,6 +47,7 @@ func TestDestructionGraded(t *testing.T) {
 		{"git checkout -- .", snap, []string{"."}},
 		{"git clean -fdx", snap, []string{"."}},
 		{"git -C build clean -fd", snap, []string{"."}},
+		{"shred -u build/x", snap, []string{"build/x"}}, // graded like rm (deletes.go)
 		// Outside the project, or its history.
 		{"rm -rf ../other", deny, nil},
 		{"rm -rf build ../other", deny, nil},
@@ -77,7 +78,6 @@ func TestDestructionGraded(t *testing.T) {
 		{"find -L build -delete", deny, nil},
 		{"GIT_DIR=../other/.git git clean -fdx", deny, nil},
 		{"git -c core.worktree=/ clean -fdx", deny, nil},
-		{"shred -u build/x", deny, nil},
 	}
 	for _, tt := range tests {
 		a := Action{Kind: Shell, Tool: "Bash", Command: tt.cmd, Cwd: proj, Snapshots: true}

@@ -42,6 +42,9 @@ const (
 	kindStartup
 	// kindSecret: airlock's secrets; even reading is refused.
 	kindSecret
+	// kindAgentConfig: an agent's configuration that runs commands (MCP
+	// servers, plugins), from the table in selfagentcfg.go.
+	kindAgentConfig
 )
 
 func (k targetKind) String() string {
@@ -52,6 +55,8 @@ func (k targetKind) String() string {
 		return "a shell start-up file, which can set AIRLOCK_* or PATH for every later command"
 	case kindSecret:
 		return "airlock's secrets (the human-approval key and tokens)"
+	case kindAgentConfig:
+		return "an agent's configuration that makes it run commands (MCP servers, plugins, extensions)"
 	}
 	return "airlock's own files (its policy, state, journal or binaries)"
 }
@@ -112,8 +117,9 @@ var projectTails = []struct {
 	{".envrc", false, kindStartup},
 }
 
-// homeTargets are protected relative to the home directory.
-var homeTargets = []struct {
+// homeTargets are protected relative to the home directory; the agent
+// configuration that runs commands comes from selfagentcfg.go's table.
+var homeTargets = append([]struct {
 	rel  string
 	dir  bool
 	kind targetKind
@@ -169,7 +175,7 @@ var homeTargets = []struct {
 	{".cshrc", false, kindStartup},
 	{".tcshrc", false, kindStartup},
 	{".login", false, kindStartup},
-}
+}, userAgentConfigTargets()...)
 
 // systemTargets are protected wherever the user is.
 var systemTargets = []target{

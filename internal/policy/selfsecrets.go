@@ -53,7 +53,7 @@ const (
 	minSecretLen       = 16
 	maxSecretFiles     = 32
 	maxSecretFileBytes = 64 << 10
-	maxSecretValues    = 256
+	maxSecretValues    = 64
 	maxSecretScanBytes = 1 << 20
 )
 

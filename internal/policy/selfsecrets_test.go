@@ -136,7 +136,15 @@ func TestSecretNotifySection(t *testing.T) {
 	}
 }
 
-func BenchmarkSecretValuesCold(b *testing.B) {
+// BenchmarkSecretValuesCold is what one hook process pays: load the
+// policy and decide an allowed command whose long word makes the secret
+// values load (three files) and be searched for. BenchmarkSecretValuesOff
+// is the same with the check taken out; the difference is its cost.
+func BenchmarkSecretValuesCold(b *testing.B) { benchSecretValues(b, true) }
+
+func BenchmarkSecretValuesOff(b *testing.B) { benchSecretValues(b, false) }
+
+func benchSecretValues(b *testing.B, on bool) {
 	f, _ := secretFixture(b)
 	o := f.options()
 	a := shell("go test ./internal/policy/ -run TestSecretValueRefused && git status")
@@ -146,6 +154,38 @@ func BenchmarkSecretValuesCold(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		p.Decide(a)
+		if !on {
+			p.guard.values = nil
+		}
+		if p.Decide(a).Decision != Allow {
+			b.Fatal("not allowed")
+		}
+	}
+}
+
+// BenchmarkSecretValuesLoad is the check's own cost once a long word
+// triggers it: list the secrets directory, read its files, search a
+// command for every value.
+func BenchmarkSecretValuesLoad(b *testing.B) {
+	f, _ := secretFixture(b)
+	dir := f.path("home/.local/state/airlock/secrets")
+	cmd := "go test ./internal/policy/ -run TestSecretValueRefused && git status"
+	b.ReportAllocs()
+	for b.Loop() {
+		s := newSecretValues(dir, nil)
+		if _, hit := secretValueIn(s.load(), cmd); hit {
+			b.Fatal("matched")
+		}
+	}
+}
+
+// BenchmarkSecretValuesScan is what a call with no long word pays: one
+// pass over its text.
+func BenchmarkSecretValuesScan(b *testing.B) {
+	cmd := "go test ./... && git status && ls -la src/ && make build"
+	for b.Loop() {
+		if candidateWord(cmd) {
+			b.Fatal("long word")
+		}
 	}
 }

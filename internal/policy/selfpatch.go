@@ -110,7 +110,14 @@ func (g *guard) patches(a *Action, r *classify.Result) (*refusal, bool) {
 			if plan.Dir != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") {
 				w = strings.TrimSuffix(plan.Dir, "/") + "/" + p
 			}
-			for _, b := range bases {
+			for k, b := range bases {
+				if k > 0 && w != p {
+					// From the repository's top, git -C's directory
+					// does not apply: try the path as the patch says.
+					if h, ok := c.pathHit(p, b, false, false); ok {
+						return c.pathRefusal(who, h), false
+					}
+				}
 				if h, ok := c.pathHit(w, b, false, false); ok {
 					return c.pathRefusal(who, h), false
 				}

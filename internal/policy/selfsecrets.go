@@ -174,6 +174,9 @@ func notifyValues(n *yaml.Node, key string, add func(v, key string)) {
 		}
 	case yaml.ScalarNode:
 		k := strings.ToLower(key)
+		if strings.HasSuffix(k, "file") {
+			return // token_file names a file under secrets/, read as such
+		}
 		if strings.Contains(k, "topic") || strings.Contains(k, "token") || strings.Contains(k, "password") ||
 			strings.Contains(k, "secret") || strings.Contains(k, "key") || strings.Contains(k, "authorization") {
 			add(n.Value, key)

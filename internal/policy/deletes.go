@@ -169,7 +169,13 @@ func removesAccess(mode string) bool {
 // alwaysDestroys are the deleters whose every run is destruction (they
 // delete trees, or overwrite for good): graded like rm -rf even inside
 // the project, where they are snapshotted.
-var alwaysDestroys = map[string]bool{"rimraf": true, "del": true, "del-cli": true, "srm": true}
+func alwaysDestroys(name string) bool {
+	switch name {
+	case "rimraf", "del", "del-cli", "srm":
+		return true
+	}
+	return false
+}
 
 // deletes reports whether a run the classifier did not rate destructive
 // deletes what it names (rm FILE, unlink, chmod 000, rimraf): it is
@@ -213,7 +219,7 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 			}
 		}
 		name, _ := deleterName(inv)
-		tree := alwaysDestroys[name]
+		tree := alwaysDestroys(name)
 		switch {
 		case g.place == placeInside && !tree:
 			continue

@@ -70,28 +70,14 @@ var agentConfigs = []agentConfig{
 	{"amazon-q", ".amazonq/mcp.json", false, scopeProject, "its mcpServers are programs Amazon Q starts in this project", ".amazonq/rules/x.md"},
 }
 
-// userAgentConfigTargets are the table's user-scope entries, protected
-// relative to the home directory like the hook settings (selfpaths.go).
-func userAgentConfigTargets() []struct {
-	rel  string
-	dir  bool
-	kind targetKind
-} {
-	var out []struct {
-		rel  string
-		dir  bool
-		kind targetKind
-	}
+// userAgentConfigs gives each of the table's user-scope entries, to be
+// protected relative to the home directory like the hook settings.
+func userAgentConfigs(add func(rel string, dir bool)) {
 	for _, c := range agentConfigs {
 		if c.scope == scopeUser {
-			out = append(out, struct {
-				rel  string
-				dir  bool
-				kind targetKind
-			}{c.rel, c.dir, kindAgentConfig})
+			add(c.rel, c.dir)
 		}
 	}
-	return out
 }
 
 // projectAgentTails are the table's project-scope entries, split once.

@@ -118,8 +118,9 @@ var projectTails = []struct {
 }
 
 // homeTargets are protected relative to the home directory; the agent
-// configuration that runs commands comes from selfagentcfg.go's table.
-var homeTargets = append([]struct {
+// configuration that runs commands comes from selfagentcfg.go's table
+// (userAgentConfigs).
+var homeTargets = []struct {
 	rel  string
 	dir  bool
 	kind targetKind
@@ -175,7 +176,7 @@ var homeTargets = append([]struct {
 	{".cshrc", false, kindStartup},
 	{".tcshrc", false, kindStartup},
 	{".login", false, kindStartup},
-}, userAgentConfigTargets()...)
+}
 
 // systemTargets are protected wherever the user is.
 var systemTargets = []target{

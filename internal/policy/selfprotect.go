@@ -111,6 +111,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		for _, t := range homeTargets {
 			add(filepath.Join(paths.Home, t.rel), t.dir, t.kind)
 		}
+		userAgentConfigs(func(rel string, dir bool) { add(filepath.Join(paths.Home, rel), dir, kindAgentConfig) })
 	}
 	for _, v := range []struct{ env, rel string }{
 		{"CLAUDE_CONFIG_DIR", "settings.json"}, {"CLAUDE_CONFIG_DIR", "settings.local.json"},

@@ -116,17 +116,33 @@ func (g *guard) askGuard() *guard {
 // project-scope table (or runs in such a directory), so that most calls
 // skip the second pass.
 func mayTouchAgentConfig(a *Action, r *classify.Result) bool {
-	texts := []string{a.Command, a.Cwd}
-	texts = append(texts, a.Paths...)
-	if r != nil {
-		for i := range r.Followed {
-			texts = append(texts, r.Followed[i].Source)
+	if namesAgentConfig(a.Command) || namesAgentConfig(a.Cwd) {
+		return true
+	}
+	for _, p := range a.Paths {
+		if namesAgentConfig(p) {
+			return true
 		}
 	}
-	for _, t := range texts {
-		ft := fold(t)
+	if r != nil {
+		for i := range r.Followed {
+			if namesAgentConfig(r.Followed[i].Source) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesAgentConfig reports whether a text holds one of
+// projectAgentWords, in any case, without allocating.
+func namesAgentConfig(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] != '.' {
+			continue // every word starts with "."
+		}
 		for _, w := range projectAgentWords() {
-			if strings.Contains(ft, w) {
+			if len(t)-i >= len(w) && strings.EqualFold(t[i:i+len(w)], w) {
 				return true
 			}
 		}

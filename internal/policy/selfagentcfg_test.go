@@ -17,6 +17,9 @@ func TestAgentConfigTable(t *testing.T) {
 	p := f.load()
 	home, proj := f.env["HOME"], f.path("proj")
 	for _, e := range agentConfigs {
+		if e.scope == scopeProject && !strings.HasPrefix(e.rel, ".") {
+			t.Errorf("%s %s: a project entry must start with \".\" (namesAgentConfig looks for it)", e.agent, e.rel)
+		}
 		base := home
 		if e.scope == scopeProject {
 			base = proj

@@ -270,18 +270,59 @@ func actionTexts(a *Action, r *classify.Result, yield func(where, text string) b
 	}
 }
 
+// anyCandidate reports whether any text of a tool call holds a word long
+// enough to be a value: the words of actionTexts, one by one.
+func anyCandidate(a *Action, r *classify.Result) bool {
+	if candidateWord(a.URL) || candidateWord(a.Content) || candidateWord(a.Command) {
+		return true
+	}
+	for _, e := range a.Edits {
+		if candidateWord(e.New) {
+			return true
+		}
+	}
+	for _, p := range a.Paths {
+		if candidateWord(p) {
+			return true
+		}
+	}
+	if r == nil {
+		return false
+	}
+	for _, runs := range [][]classify.Invocation{r.Invocations, r.Followed} {
+		for i := range runs {
+			inv := &runs[i]
+			if inv.StdinKnown && candidateWord(inv.StdinText) || candidateWord(inv.Source) {
+				return true
+			}
+			for _, w := range inv.Args {
+				if candidateWord(w) {
+					return true
+				}
+			}
+			for _, w := range inv.Env {
+				if candidateWord(w) {
+					return true
+				}
+			}
+			for _, rd := range inv.Redirects {
+				if candidateWord(rd.Target) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
 // secretValueRefusal refuses a tool call that carries a secret value.
 func (g *guard) secretValueRefusal(a *Action, r *classify.Result) *refusal {
 	if g.values == nil {
 		return nil
 	}
-	// Cheap first: does any text hold a word long enough?
-	long := false
-	actionTexts(a, r, func(_, text string) bool {
-		long = candidateWord(text)
-		return !long
-	})
-	if !long {
+	// Cheap first, without allocating: does any text hold a word long
+	// enough?
+	if !anyCandidate(a, r) {
 		return nil
 	}
 	vals := g.values.load()

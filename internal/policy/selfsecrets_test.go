@@ -140,14 +140,26 @@ func TestSecretNotifySection(t *testing.T) {
 // policy and decide an allowed command whose long word makes the secret
 // values load (three files) and be searched for. BenchmarkSecretValuesOff
 // is the same with the check taken out; the difference is its cost.
-func BenchmarkSecretValuesCold(b *testing.B) { benchSecretValues(b, true) }
+// The Short pair is the usual hook call: no word long enough, nothing
+// read.
+func BenchmarkSecretValuesCold(b *testing.B) { benchSecretValues(b, true, longWordCmd) }
 
-func BenchmarkSecretValuesOff(b *testing.B) { benchSecretValues(b, false) }
+func BenchmarkSecretValuesOff(b *testing.B) { benchSecretValues(b, false, longWordCmd) }
 
-func benchSecretValues(b *testing.B, on bool) {
+func BenchmarkSecretValuesShortCold(b *testing.B) {
+	benchSecretValues(b, true, "go test ./... && git status")
+}
+
+func BenchmarkSecretValuesShortOff(b *testing.B) {
+	benchSecretValues(b, false, "go test ./... && git status")
+}
+
+const longWordCmd = "go test ./internal/policy/ -run TestSecretValueRefused && git status"
+
+func benchSecretValues(b *testing.B, on bool, cmd string) {
 	f, _ := secretFixture(b)
 	o := f.options()
-	a := shell("go test ./internal/policy/ -run TestSecretValueRefused && git status")
+	a := shell(cmd)
 	b.ReportAllocs()
 	for b.Loop() {
 		p, err := Load(o)

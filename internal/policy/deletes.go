@@ -301,6 +301,9 @@ func (d *destruction) gradeDeletion(inv *classify.Invocation, dirs []string) gra
 		if v, found := strings.CutPrefix(w, "of="); found && inv.Name() == "dd" {
 			w = v
 		}
+		if host, _, found := strings.Cut(w, ":"); found && inv.Name() == "rsync" && !strings.Contains(host, "/") {
+			return grade{place: placeOutside, why: "rsync deletes on " + host}
+		}
 		words = append(words, w)
 	}
 	return d.gradeWords(inv, words, dirs)

@@ -55,6 +55,7 @@ func TestDeletionGradedLikeRm(t *testing.T) {
 		{"chmod 000 ~/x/f", proj, held},
 		{"chmod u-r ~/x/f", proj, held},
 		{"rsync -a --delete src/ ~/x/", proj, held},
+		{"rsync -a --delete src/ backup:proj/", proj, held},
 		{"dd if=/dev/zero of=~/x/f", proj, held},
 		{"rm ~/x/f", proj, held},
 		{"rm -f -- ~/.ssh/id_ed25519", proj, held},

@@ -296,7 +296,11 @@ func patchPaths(text string) []string {
 		}
 	}
 	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimRight(line, "\r")
+		// patch(1) reads a diff indented by a consistent amount, and
+		// Codex trims its markers: a header is looked for after any
+		// leading white space (a context line read as a header only adds
+		// a name to check).
+		line = strings.TrimLeft(strings.TrimRight(line, "\r"), " \t")
 		switch {
 		case strings.HasPrefix(line, "diff --git "):
 			a, b := splitGitDiffLine(strings.TrimPrefix(line, "diff --git "))

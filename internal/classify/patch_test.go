@@ -30,6 +30,7 @@ func TestPatchTargets(t *testing.T) {
 		"codex.patch":    {Data: []byte("*** Begin Patch\n*** Add File: .mcp.json\n+{}\n*** End Patch\n")},
 		"quoted.patch":   {Data: []byte("diff --git \"a/.claude/settings.json\" \"b/.claude/settings.json\"\n--- \"a/.claude/settings.json\"\n+++ \"b/.claude/settings.json\"\n")},
 		"patches/d.diff": {Data: []byte(settingsPatch)},
+		"indented.diff":  {Data: []byte("  --- a/x\n  +++ b/.claude/settings.json\n  @@ -1 +1 @@\n")},
 	}
 	tests := []struct {
 		cmd     string
@@ -57,6 +58,7 @@ func TestPatchTargets(t *testing.T) {
 		{"git apply <<< '" + strings.ReplaceAll(settingsPatch, "'", "") + "'", ".claude/settings.json", false, ""},
 		{"git apply - < codex.patch", ".mcp.json", false, ""},
 		{"sudo git apply fix.patch", ".claude/settings.json", false, ""},
+		{"patch -p1 < indented.diff", ".claude/settings.json", false, ""},
 		// Unreadable: fail closed.
 		{"git diff | git apply", "", true, ""},
 		{"git apply missing.patch", "", true, ""},
@@ -103,4 +105,17 @@ func TestPatchTargets(t *testing.T) {
 	if !slices.Equal(p.Paths, []string{"a/src/main.go", "src/main.go", "main.go", "b/src/main.go"}) {
 		t.Errorf("benign patch paths: %v", p.Paths)
 	}
+}
+
+// FuzzPatchPaths: any text is read without a panic, and the paths taken
+// from it stay bounded.
+func FuzzPatchPaths(f *testing.F) {
+	f.Add(settingsPatch)
+	f.Add("diff --git \"a/\\101\\7\" \"b/x\"\n*** Add File: y\n")
+	f.Add("*** a\t1\n--- b\n+++ \"\\\"\"\nrename to z\n")
+	f.Fuzz(func(t *testing.T, text string) {
+		if got := patchPaths(text); len(got) > maxPatchPaths {
+			t.Fatalf("%d paths", len(got))
+		}
+	})
 }

@@ -141,6 +141,9 @@ func runDoctor(e *env) int {
 		for _, l := range p.Layers {
 			out.Policy.Layers = append(out.Policy.Layers, layerOutput{Origin: l.Origin.String(), File: l.File, Status: l.Status.String(), SHA256: l.Hash, Rules: l.Rules})
 		}
+		if msg := p.SecretValuesProblem(); msg != "" {
+			out.Problems = append(out.Problems, "secrets: "+msg)
+		}
 	}
 	out.Journal = doctorJournalOf(e)
 	switch {

@@ -47,6 +47,23 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		v.Reasons = append(v.Reasons, classify.Reason{Rule: rule, Message: msg})
 		return v
 	}
+	if s := p.guard.afterCheck(&a, res); s.fired {
+		// Patches and agent configuration (selfpatch.go): a refusal, or
+		// an ask (a hold when nobody watches) that the rest of the
+		// decision may only make stricter.
+		d := Deny
+		if !s.hard {
+			d = Ask
+			if mode != Interactive {
+				d = Defer
+			}
+		}
+		v.Decision, v.Rule, v.Message = d, s.rule, s.msg
+		v.Reasons = append(v.Reasons, classify.Reason{Rule: s.rule, Message: s.msg})
+		if s.hard {
+			return v
+		}
+	}
 	var grades []grade
 	if res != nil {
 		grades = gradeDestruction(res, a.Cwd, p.home, gradeFS)

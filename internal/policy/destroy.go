@@ -80,11 +80,19 @@ type destruction struct {
 }
 
 // gradeDestruction returns the grade of each run of r (nil when nothing in
-// it destroys).
+// it destroys). Runs that delete without being rated destructive (rm
+// FILE, unlink, chmod 000) become destruction where they land outside
+// the project (deletes.go).
 func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
+	g := gradeRuns(r, cwd, home, fsys)
+	promoteDeletions(r, g, cwd, home, fsys)
+	return g
+}
+
+func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 	destroys := false
 	for i := range r.Invocations {
-		destroys = destroys || r.Invocations[i].Effect.Destructive
+		destroys = destroys || r.Invocations[i].Effect.Destructive || deletes(&r.Invocations[i])
 	}
 	if !destroys {
 		return nil
@@ -112,7 +120,7 @@ func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []g
 	// move a directory, a path inside now may lead outside then.
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
-		if !inv.Effect.Destructive && !layoutSafe(inv) {
+		if !inv.Effect.Destructive && !deletes(inv) && !layoutSafe(inv) {
 			why := inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
 			if inv.Name() == "" {
 				why = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
@@ -135,7 +143,7 @@ func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []g
 		if inv.Name() == "find" && len(inv.Via) == 0 {
 			find = inv
 		}
-		if inv.Effect.Destructive {
+		if inv.Effect.Destructive || deletes(inv) {
 			d.grades[i] = d.grade(inv, dirs, find)
 			if d.grades[i].place == placeUnknown && followedBy(r, i) {
 				d.grades[i] = d.gradeFollowed(r, i, inv, dirs)
@@ -152,7 +160,7 @@ func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []g
 // everything in home "inside".
 func (d *destruction) projectRoot(dir string) (string, bool) {
 	notProject := func(p string) bool {
-		if p == "/" || d.home != "" && (p == d.home || strings.HasPrefix(d.home, p+"/")) {
+		if p == "/" || d.home != "" && (p == d.home || strings.HasPrefix(d.home, p+"/")) || sensitiveDir(p, d.home) {
 			return true
 		}
 		if p == "/tmp" || p == "/var/tmp" || p == filepath.Clean(os.TempDir()) {
@@ -277,6 +285,9 @@ func (d *destruction) absolute(w string, dirs []string) []string {
 func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *classify.Invocation) grade {
 	name := inv.Name()
 	viaFind := len(inv.Via) == 1 && (inv.Via[0] == "find -exec" || inv.Via[0] == "find -execdir") && find != nil
+	if words, ok := emptiedTargets(inv); ok && len(inv.Via) == 0 && inv.Remote == "" {
+		return d.gradeWords(inv, words, dirs) // : > F empties F, like truncate
+	}
 	switch {
 	case inv.Opaque != "" || inv.Effect.Opaque:
 		return grade{place: placeUnknown, why: "what it runs cannot be read"}
@@ -311,6 +322,9 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		case classify.RoleRead, classify.RoleExec:
 			continue
 		case classify.RoleUnknown:
+			if _, ok := deletionOperands(inv); ok {
+				return d.gradeDeletion(inv, dirs) // deletes.go knows what it deletes
+			}
 			return grade{place: placeUnknown, why: "airlock cannot tell what " + name + " does to " + o.Word}
 		}
 		if o.Arg < 0 && isRedirectTarget(inv, o.Word) {
@@ -334,7 +348,7 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		g.untracked = g.untracked || one.untracked
 	}
 	if !placed && !deletesByName(name) {
-		return grade{place: placeUnknown, why: "airlock cannot tell what " + name + " deletes"}
+		return d.gradeDeletion(inv, dirs) // deletes.go, or "cannot tell"
 	}
 	return g
 }

@@ -52,6 +52,7 @@ func TestDestructionGraded(t *testing.T) {
 		{"git checkout -- .", snap, []string{"."}},
 		{"git clean -fdx", snap, []string{"."}},
 		{"git -C build clean -fd", snap, []string{"."}},
+		{"shred -u build/x", snap, []string{"build/x"}}, // graded like rm (deletes.go)
 		// Outside the project, or its history.
 		{"rm -rf ../other", deny, nil},
 		{"rm -rf build ../other", deny, nil},

@@ -169,6 +169,7 @@ func Load(o Options) (*Policy, error) {
 		p.Mode, p.ModeOrigin = m, User
 	}
 	p.guard = newGuard(paths, projectRoot, o, getenv)
+	p.guard.values = newSecretValues(p.guard.secrets.path, p.Notify)
 	return p, nil
 }
 

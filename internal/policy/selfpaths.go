@@ -44,6 +44,9 @@ const (
 	kindStartup
 	// kindSecret: airlock's secrets; even reading is refused.
 	kindSecret
+	// kindAgentConfig: an agent's configuration that runs commands (MCP
+	// servers, plugins), from the table in selfagentcfg.go.
+	kindAgentConfig
 )
 
 func (k targetKind) String() string {
@@ -54,6 +57,8 @@ func (k targetKind) String() string {
 		return "a shell start-up file, which can set AIRLOCK_* or PATH for every later command"
 	case kindSecret:
 		return "airlock's secrets (the human-approval key and tokens)"
+	case kindAgentConfig:
+		return "an agent's configuration that makes it run commands (MCP servers, plugins, extensions)"
 	}
 	return "airlock's own files (its policy, state, journal or binaries)"
 }
@@ -114,7 +119,9 @@ var projectTails = []struct {
 	{".envrc", false, kindStartup},
 }
 
-// homeTargets are protected relative to the home directory.
+// homeTargets are protected relative to the home directory; the agent
+// configuration that runs commands comes from selfagentcfg.go's table
+// (userAgentConfigs).
 var homeTargets = []struct {
 	rel  string
 	dir  bool

@@ -41,6 +41,9 @@ type guard struct {
 	// airlock cannot parse, built on first use (most commands hold none).
 	mentions *[]string
 	fs       fileSystem
+	// values are airlock's secret values, loaded on first use
+	// (selfsecrets.go).
+	values *secretValues
 }
 
 // Self-protection rule names.
@@ -108,6 +111,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		for _, t := range homeTargets {
 			add(filepath.Join(paths.Home, t.rel), t.dir, t.kind)
 		}
+		userAgentConfigs(func(rel string, dir bool) { add(filepath.Join(paths.Home, rel), dir, kindAgentConfig) })
 	}
 	for _, v := range []struct{ env, rel string }{
 		{"CLAUDE_CONFIG_DIR", "settings.json"}, {"CLAUDE_CONFIG_DIR", "settings.local.json"},
@@ -152,13 +156,16 @@ type refusal struct {
 // check returns the self-protection verdict for an action, if any fires.
 func (g *guard) check(a *Action, r *classify.Result) (rule, msg string, fired bool) {
 	c := g.newCall(a.Cwd)
-	var ref *refusal
-	switch a.Kind {
-	case Write:
+	// Secret values first: another refusal's reason quotes the command,
+	// which would print the value.
+	ref := g.secretValueRefusal(a, r)
+	switch {
+	case ref != nil:
+	case a.Kind == Write:
 		ref = c.writeAction(a)
-	case Read:
+	case a.Kind == Read:
 		ref = c.readAction(a)
-	case Shell:
+	case a.Kind == Shell:
 		ref = c.shell(r)
 	}
 	if ref == nil {

@@ -1,0 +1,351 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+)
+
+// This file widens the destruction grades (destroy.go) from rm to every
+// program that truncates or deletes what it names (issue 24): truncate,
+// cp /dev/null, shred, srm, unlink, rimraf and del-cli (run directly or
+// through npx), chmod removing access, rsync --delete, dd of=, and
+// find -delete. Each is graded like rm: its operands inside the project
+// are snapshotted and the run goes on; outside (home, /tmp excepted, the
+// system, another repository) it is held.
+//
+// It also keeps sensitive home directories (~/.ssh, ~/.aws, …) from ever
+// being a project: a cwd the agent chose there would otherwise make
+// deleting the SSH key "inside the project".
+
+// deletionOperands returns the indices of the arguments of a run that
+// it truncates or deletes, for the programs rm's grading does not know.
+// ok is false for a program that deletes nothing this file knows of.
+func deletionOperands(inv *classify.Invocation) (ops []int, ok bool) {
+	args := inv.Args
+	name, start := deleterName(inv)
+	if start > len(args) {
+		return nil, false
+	}
+	// operands are the non-option words from start, skipping the values
+	// of the options named in valued.
+	operands := func(valued ...string) []int {
+		var out []int
+		opts := true
+		for i := start; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case opts && a == "--":
+				opts = false
+			case opts && strings.HasPrefix(a, "-") && a != "-" && !inv.IsDynamic(i):
+				for _, v := range valued {
+					if a == v {
+						i++
+					}
+				}
+			default:
+				out = append(out, i)
+			}
+		}
+		return out
+	}
+	switch name {
+	case "unlink", "srm", "rimraf", "del", "del-cli", "trash", "trash-put", "gio-trash":
+		return operands(), true
+	case "shred":
+		return operands("-n", "--iterations", "-s", "--size", "--random-source"), true
+	case "truncate":
+		return operands("-s", "--size", "-r", "--reference"), true
+	case "cp":
+		// cp /dev/null F empties F: the destination is the last operand.
+		ops := operands("-t", "--target-directory", "-S", "--suffix")
+		if len(ops) == 2 && args[ops[0]] == "/dev/null" && !inv.IsDynamic(ops[0]) {
+			return ops[1:], true
+		}
+	case "dd":
+		for i := start; i < len(args); i++ {
+			if v, found := strings.CutPrefix(args[i], "of="); found && !strings.HasPrefix(v, "/dev/") {
+				return []int{i}, true
+			}
+		}
+	case "rsync":
+		// rsync --delete SRC... DEST deletes in DEST what SRC lacks; a
+		// remote destination is rated external by classify.
+		del := false
+		for _, a := range args[start:] {
+			if strings.HasPrefix(a, "--delete") || a == "--remove-source-files" {
+				del = true
+			}
+		}
+		ops := operands("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--backup-dir", "--suffix", "--chmod", "--chown", "--timeout", "--port", "--log-file", "--partial-dir", "--temp-dir", "-T", "--link-dest", "--compare-dest", "--copy-dest")
+		if del && len(ops) >= 2 {
+			return ops[len(ops)-1:], true
+		}
+	case "chmod":
+		ops := operands("--reference")
+		if len(ops) >= 2 && !inv.IsDynamic(ops[0]) && removesAccess(args[ops[0]]) {
+			return ops[1:], true
+		}
+	}
+	return nil, false
+}
+
+// deleterName returns the program a run is, seen through a package
+// runner (npx rimraf X, pnpx del-cli X, bunx rimraf X, pnpm dlx rimraf
+// X, yarn dlx rimraf X), and where that program's arguments start.
+func deleterName(inv *classify.Invocation) (string, int) {
+	args := inv.Args
+	switch name := inv.Name(); name {
+	case "npx", "pnpx", "bunx":
+		return npxPackage(args, 1)
+	case "pnpm", "yarn":
+		if len(args) > 1 && args[1] == "dlx" {
+			return npxPackage(args, 2)
+		}
+	default:
+		return name, 1
+	}
+	return inv.Name(), 1
+}
+
+// npxPackage returns the package a package runner runs and where its
+// arguments start, skipping the runner's own options.
+func npxPackage(args []string, i int) (string, int) {
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-p" || a == "--package" || a == "-c" || a == "--call":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			name := a
+			if at := strings.LastIndexByte(name, '@'); at > 0 {
+				name = name[:at] // rimraf@5
+			}
+			return name, i + 1
+		}
+	}
+	return "", len(args) + 1
+}
+
+// removesAccess reports whether a chmod mode takes read or write access
+// away from the owner: 000, 0, a-rwx, u-r, u=, go-rwx is left out (the
+// owner keeps the file).
+func removesAccess(mode string) bool {
+	if mode != "" && strings.Trim(mode, "01234567") == "" {
+		digits := mode
+		if len(digits) > 3 {
+			digits = digits[len(digits)-3:]
+		}
+		owner := digits[0] - '0'
+		if len(digits) < 3 {
+			owner = 0 // "0", "00": nothing for anyone
+		}
+		return owner&6 != 6
+	}
+	for _, clause := range strings.Split(mode, ",") {
+		who := strings.TrimLeft(clause, "ugoa")
+		whoSet := clause[:len(clause)-len(who)]
+		owner := whoSet == "" || strings.ContainsAny(whoSet, "ua")
+		if !owner || who == "" {
+			continue
+		}
+		switch who[0] {
+		case '-':
+			if strings.ContainsAny(who[1:], "rw") {
+				return true
+			}
+		case '=':
+			if !strings.Contains(who[1:], "r") || !strings.Contains(who[1:], "w") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// alwaysDestroys are the deleters whose every run is destruction (they
+// delete trees, or overwrite for good): graded like rm -rf even inside
+// the project, where they are snapshotted.
+func alwaysDestroys(name string) bool {
+	switch name {
+	case "rimraf", "del", "del-cli", "srm":
+		return true
+	}
+	return false
+}
+
+// deletes reports whether a run the classifier did not rate destructive
+// deletes what it names (rm FILE, unlink, chmod 000, rimraf): it is
+// graded, and held when it lands outside the project.
+func deletes(inv *classify.Invocation) bool {
+	if inv.Effect.Destructive || inv.Opaque != "" {
+		return false
+	}
+	switch inv.Name() {
+	case "rm", "rmdir":
+		return true
+	}
+	_, ok := deletionOperands(inv)
+	return ok
+}
+
+// promoteDeletions turns the runs that delete, and that the classifier
+// did not rate destructive, into destruction where their grade is not
+// inside the project: rm ~/x, unlink ~/.ssh/id_ed25519, chmod -R a-rwx
+// ~/x. Inside the project they stay as they were (rm FILE is ordinary
+// work), except for the tree deleters (rimraf), which are snapshotted.
+// A run whose operands are only known at run time keeps its rating
+// unless it is a tree deleter: rm "$f" in a loop is ordinary work, and
+// the assignments that name it are substituted before this (values).
+// Scratch space (/tmp) is not held for a single file.
+func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys fileSystem) {
+	for i := range r.Invocations {
+		inv := &r.Invocations[i]
+		if i >= len(grades) || !deletes(inv) {
+			continue
+		}
+		g := &grades[i]
+		if g.place == placeUnknown && len(inv.Via) > 0 && inv.Remote == "" {
+			// bash -c 'unlink ~/x' runs where the command runs: its
+			// operands are placed as if typed inline.
+			flat := *inv
+			flat.Via = nil
+			sub := classify.Result{Invocations: []classify.Invocation{flat}}
+			if gs := gradeRuns(&sub, cwd, home, fsys); len(gs) == 1 && gs[0].place == placeOutside {
+				*g = gs[0]
+			}
+		}
+		name, _ := deleterName(inv)
+		tree := alwaysDestroys(name)
+		switch {
+		case g.place == placeInside && !tree:
+			continue
+		case g.place == placeUnknown && !tree:
+			continue
+		case g.place == placeOutside && !tree && scratchOnly(inv, home):
+			continue
+		}
+		inv.Effect.Destructive = true
+		inv.Effect.Reasons = append(inv.Effect.Reasons, classify.Reason{Rule: "file.delete", Message: inv.Name() + " deletes, truncates or locks what it names (" + clipText(strings.Join(inv.Args[1:], " ")) + "), graded like rm"})
+		r.Effect.Destructive = true
+	}
+}
+
+// scratchOnly reports whether every static operand of a run is in a
+// temporary directory: deleting a scratch file there is not held.
+func scratchOnly(inv *classify.Invocation, home string) bool {
+	tmp := filepath.Clean(os.TempDir())
+	any := false
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if inv.IsDynamic(i) {
+			return false
+		}
+		c := filepath.Clean(a)
+		if !(strings.HasPrefix(c, "/tmp/") || strings.HasPrefix(c, "/var/tmp/") || strings.HasPrefix(c, tmp+"/")) {
+			return false
+		}
+		any = true
+	}
+	return any
+}
+
+// sensitiveHomeDirs are never a project, whatever the working directory:
+// they hold credentials and configuration, and a cwd the agent chose
+// among them must not make deleting them "inside the project".
+var sensitiveHomeDirs = []string{".ssh", ".aws", ".gnupg", ".config", ".kube", ".docker", ".azure",
+	".gcloud", ".netrc", ".password-store", ".local/share/keyrings", ".pki", ".terraform.d"}
+
+// sensitiveDir reports whether p is the home directory or inside one of
+// its sensitive directories.
+func sensitiveDir(p, home string) bool {
+	if home == "" {
+		return false
+	}
+	home = filepath.Clean(home)
+	if p == home {
+		return true
+	}
+	rel, ok := strings.CutPrefix(p, home+"/")
+	if !ok {
+		return false
+	}
+	for _, s := range sensitiveHomeDirs {
+		if rel == s || strings.HasPrefix(rel, s+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// gradeDeletion places the operands of a run of a deleter rm's grading
+// does not know (truncate, shred, rimraf, dd of=, …): every operand must
+// land inside the project.
+func (d *destruction) gradeDeletion(inv *classify.Invocation, dirs []string) grade {
+	ops, ok := deletionOperands(inv)
+	if !ok {
+		return grade{place: placeUnknown, why: "airlock cannot tell what " + inv.Name() + " deletes"}
+	}
+	words := make([]string, 0, len(ops))
+	for _, i := range ops {
+		if inv.IsDynamic(i) {
+			return grade{place: placeUnknown, why: inv.Args[i] + " is only known when the command runs"}
+		}
+		w := inv.Args[i]
+		if v, found := strings.CutPrefix(w, "of="); found && inv.Name() == "dd" {
+			w = v
+		}
+		if host, _, found := strings.Cut(w, ":"); found && inv.Name() == "rsync" && !strings.Contains(host, "/") {
+			return grade{place: placeOutside, why: "rsync deletes on " + host}
+		}
+		words = append(words, w)
+	}
+	return d.gradeWords(inv, words, dirs)
+}
+
+// gradeWords places static path words: inside only when all are.
+func (d *destruction) gradeWords(inv *classify.Invocation, words []string, dirs []string) grade {
+	g := grade{place: placeInside, ignored: true}
+	for _, w := range words {
+		one := d.place(inv, w, dirs, true)
+		if one.place != placeInside {
+			return one
+		}
+		g.paths = append(g.paths, one.paths...)
+	}
+	return g
+}
+
+// emptiedTargets returns the files a run that writes nothing empties
+// through its truncating redirections (: > F, > F, true > F,
+// cat /dev/null > F), when every redirection is such a one.
+func emptiedTargets(inv *classify.Invocation) ([]string, bool) {
+	switch inv.Name() {
+	case "", ":", "true", "false":
+	case "cat":
+		for _, a := range inv.Args[1:] {
+			if a != "/dev/null" {
+				return nil, false
+			}
+		}
+	default:
+		return nil, false
+	}
+	if inv.Group || len(inv.Redirects) == 0 {
+		return nil, false
+	}
+	var out []string
+	for _, r := range inv.Redirects {
+		if r.Dynamic || r.Op != ">" && r.Op != ">|" && r.Op != "&>" {
+			return nil, false
+		}
+		out = append(out, r.Target)
+	}
+	return out, true
+}

@@ -1,0 +1,183 @@
+package policy
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/airlock-dev/airlock/internal/classify"
+)
+
+// This file is the table of agent configuration that runs commands
+// (issue 24): MCP server definitions, extensions and plugins, which an
+// agent starts as programs of their own, outside every hook. A user MCP
+// server in ~/.claude.json runs "airlock queue approve" the next time
+// Claude Code starts. The hook settings themselves (.claude/settings.json
+// with its hooks, mcpServers, apiKeyHelper and statusLine; Codex's
+// config.toml with its mcp_servers; Gemini's settings.json with its
+// mcpServers and its extensions directory; OpenCode's opencode.json and
+// plugins; Qwen's, Factory's, Goose's, Kiro's agents) are in
+// selfpaths.go already and are refused at both scopes; this table adds
+// what airlock knows of beyond them.
+//
+// At user scope a change is refused, like the hook settings. At project
+// scope it is asked about (interactive) or held (unattended), never
+// silently allowed: a team commits its .mcp.json, and a human can say
+// yes.
+
+// agentConfig is one configuration file or directory that can make an
+// agent run a command.
+type agentConfig struct {
+	agent string
+	// rel is relative to the home directory (user scope) or to any
+	// directory (project scope: wherever the agent is started).
+	rel   string
+	dir   bool
+	scope string // "user" or "project"
+	why   string
+	// miss is a path beside it (relative like rel) that a write to must
+	// not be refused for its sake: the table's negative example.
+	miss string
+}
+
+const (
+	scopeUser    = "user"
+	scopeProject = "project"
+)
+
+// agentConfigs is the table. Each entry's positive (a write to rel, or
+// inside it) and negative (a write to miss) examples are run by
+// TestAgentConfigTable.
+var agentConfigs = []agentConfig{
+	{"claude-code", ".claude.json", false, scopeUser, "its mcpServers (user and per-project) are programs Claude Code starts", ".claude.json.backup"},
+	{"claude-code", ".claude/plugins", true, scopeUser, "plugins bring hooks and MCP servers that Claude Code runs", ".claude/todos/x.json"},
+	{"claude-desktop", ".config/Claude/claude_desktop_config.json", false, scopeUser, "its mcpServers are programs Claude Desktop starts", ".config/Claude/logs/x.log"},
+	{"claude-desktop", "Library/Application Support/Claude/claude_desktop_config.json", false, scopeUser, "its mcpServers are programs Claude Desktop starts", "Library/Application Support/Claude/x.log"},
+	{"copilot", ".copilot/mcp-config.json", false, scopeUser, "its mcpServers are programs Copilot CLI starts", ".copilot/history.txt"},
+	{"cursor", ".cursor/mcp.json", false, scopeUser, "its mcpServers are programs Cursor starts", ".cursor/argv.json"},
+	{"vscode", ".config/Code/User/mcp.json", false, scopeUser, "its servers are programs VS Code's agents start", ".config/Code/User/keybindings.json"},
+	{"vscode", "Library/Application Support/Code/User/mcp.json", false, scopeUser, "its servers are programs VS Code's agents start", "Library/Application Support/Code/User/keybindings.json"},
+	{"cline", ".config/Code/User/globalStorage/saoudrizwan.claude-dev/settings/cline_mcp_settings.json", false, scopeUser, "its mcpServers are programs Cline starts", ".config/Code/User/globalStorage/saoudrizwan.claude-dev/tasks/x.json"},
+	{"kiro", ".kiro/settings/mcp.json", false, scopeUser, "its mcpServers are programs Kiro starts", ".kiro/steering/x.md"},
+	{"windsurf", ".codeium/windsurf/mcp_config.json", false, scopeUser, "its mcpServers are programs Windsurf starts", ".codeium/windsurf/memories/x.md"},
+	{"amazon-q", ".aws/amazonq/mcp.json", false, scopeUser, "its mcpServers are programs Amazon Q starts", ".aws/amazonq/history/x.json"},
+
+	{"claude-code", ".mcp.json", false, scopeProject, "its mcpServers are programs Claude Code starts in this project", "mcp.json.example"},
+	{"cursor", ".cursor/mcp.json", false, scopeProject, "its mcpServers are programs Cursor starts in this project", ".cursor/rules/x.mdc"},
+	{"vscode", ".vscode/mcp.json", false, scopeProject, "its servers are programs VS Code's agents (Copilot, Cline) start in this project", ".vscode/settings.json"},
+	{"kiro", ".kiro/settings/mcp.json", false, scopeProject, "its mcpServers are programs Kiro starts in this project", ".kiro/steering/x.md"},
+	{"factory", ".factory/mcp.json", false, scopeProject, "its mcpServers are programs Droid starts in this project", ".factory/droids.md"},
+	{"roo", ".roo/mcp.json", false, scopeProject, "its mcpServers are programs Roo Code starts in this project", ".roo/rules/x.md"},
+	{"amazon-q", ".amazonq/mcp.json", false, scopeProject, "its mcpServers are programs Amazon Q starts in this project", ".amazonq/rules/x.md"},
+}
+
+// userAgentConfigs gives each of the table's user-scope entries, to be
+// protected relative to the home directory like the hook settings.
+func userAgentConfigs(add func(rel string, dir bool)) {
+	for _, c := range agentConfigs {
+		if c.scope == scopeUser {
+			add(c.rel, c.dir)
+		}
+	}
+}
+
+// projectAgentTails are the table's project-scope entries, split once.
+var projectAgentTails = sync.OnceValue(func() []tail {
+	var out []tail
+	for _, c := range agentConfigs {
+		if c.scope == scopeProject {
+			out = append(out, tail{strings.Split(c.rel, "/"), c.dir, kindAgentConfig})
+		}
+	}
+	return out
+})
+
+// projectAgentWords are the spellings whose presence in a tool call makes
+// the project-scope check worth running: the first component of each
+// entry (".mcp.json", ".vscode", ".cursor", …).
+var projectAgentWords = sync.OnceValue(func() []string {
+	var out []string
+	for _, t := range projectAgentTails() {
+		out = append(out, fold(t.parts[0]))
+	}
+	return out
+})
+
+// RuleAgentConfig fires on a change to an agent's project configuration
+// that runs commands: asked about, or held when nobody watches.
+const RuleAgentConfig = "self.agent-config"
+
+// askGuard is self-protection over the project-scope table only: what it
+// finds is asked about, not refused.
+func (g *guard) askGuard() *guard {
+	return &guard{home: g.home, vars: g.vars, tails: projectAgentTails(), project: g.project, exeName: g.exeName, fs: g.fs}
+}
+
+// mayTouchAgentConfig reports whether a tool call names anything of the
+// project-scope table (or runs in such a directory), so that most calls
+// skip the second pass.
+func mayTouchAgentConfig(a *Action, r *classify.Result) bool {
+	if namesAgentConfig(a.Command) || namesAgentConfig(a.Cwd) {
+		return true
+	}
+	for _, p := range a.Paths {
+		if namesAgentConfig(p) {
+			return true
+		}
+	}
+	if r != nil {
+		for i := range r.Followed {
+			if namesAgentConfig(r.Followed[i].Source) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// namesAgentConfig reports whether a text holds one of
+// projectAgentWords, in any case, without allocating.
+func namesAgentConfig(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if t[i] != '.' {
+			continue // every word starts with "."
+		}
+		for _, w := range projectAgentWords() {
+			if len(t)-i >= len(w) && strings.EqualFold(t[i:i+len(w)], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// agentConfigAsk checks a tool call against the project-scope table; the
+// message it returns is for an ask, not a refusal.
+func (g *guard) agentConfigAsk(a *Action, r *classify.Result) (string, bool) {
+	if a.Kind != Write && a.Kind != Shell || !mayTouchAgentConfig(a, r) {
+		return "", false
+	}
+	ag := g.askGuard()
+	c := ag.newCall(a.Cwd)
+	var ref *refusal
+	switch a.Kind {
+	case Write:
+		ref = c.writeAction(a)
+	case Shell:
+		ref = c.shell(r)
+	}
+	if ref == nil {
+		return "", false
+	}
+	return askMessage(ref.msg), true
+}
+
+// askMessage turns a refusal's words into an ask's.
+func askMessage(msg string) string {
+	msg = strings.Replace(msg, "; it belongs to airlock, as ", "; it is ", 1)
+	msg = strings.Replace(msg, " The agent may not change it."+instead, askInstead, 1)
+	msg = strings.Replace(msg, instead, askInstead, 1)
+	return msg
+}
+
+// askInstead is what an ask about agent configuration tells both readers.
+const askInstead = " A human must confirm it: the agent would start those commands outside every hook. If it is not needed, go on without it."

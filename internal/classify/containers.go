@@ -254,3 +254,21 @@ func containerMounts(inv *shell.Invocation) Effect {
 	}
 	return e
 }
+
+// ContainerRunsGivenCommand reports whether a container run names the
+// command it runs after the image, with no --entrypoint in front of it:
+// then that command is what runs (classify reads it as typed), and the
+// image's own entrypoint does not. A run of an image's default command,
+// or through another entrypoint, runs a program airlock does not read.
+func ContainerRunsGivenCommand(inv *shell.Invocation) bool {
+	args, _, ok := containerRunWords(inv)
+	if !ok {
+		return false
+	}
+	p := argv.Spec{Short: containerRunArgs.Short, Long: containerRunArgs.Long, StopAtOperand: true}.Parse(args)
+	if p.Has("--entrypoint") {
+		return false
+	}
+	// args[p.Rest] is the image; a command follows it.
+	return p.Rest+1 < len(args)
+}

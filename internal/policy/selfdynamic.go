@@ -111,6 +111,17 @@ func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 		if mode == dynWord || strings.HasPrefix(prefix, mktempDir) {
 			return nil
 		}
+		// A file made inside a directory given at run time (cp "$f"
+		// "$d", whose copy is "$d"/"$f"): when the directory's own
+		// static end rules out every directory that holds a protected
+		// file, so does the file in it.
+		if i := strings.LastIndex(src, "/"); i > 0 {
+			if _, dsuf, ddyn := c.g.literalEnds(src[:i]); ddyn && dsuf != "" {
+				if _, ok := c.g.couldEndAs(dsuf, true, c.project()); !ok {
+					return nil
+				}
+			}
+		}
 		return &refusal{RuleProtectedPath, who + " on " + clipText(src) + ", a path known only when the command runs: airlock cannot rule out that it is one of its own files or an agent's hook settings. Write the path literally in the command, so airlock can see it is not one of them."}
 	}
 	if t, ok := c.g.couldEndAs(suffix, true, c.project()); ok {

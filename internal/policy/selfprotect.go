@@ -429,6 +429,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
 	}
+	if ref := c.containerMounts(inv); ref != nil {
+		return ref
+	}
 	if classify.LooksThrough(name) {
 		if ref := c.tails(inv); ref != nil {
 			return ref
@@ -530,7 +533,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			known, ok := c.g.known(arg)
 			if !ok {
 				if !reads || !meta {
-					if ref := c.dynamicPath(name, arg, known, dynamicMode(inv, i, reads, sources[i])); ref != nil {
+					if ref := c.dynamicPath(name, arg, known, dynamicMode(inv, i, reads, false)); ref != nil {
 						return ref
 					}
 				}
@@ -538,7 +541,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			}
 			arg = known
 		}
-		if ref := c.unknownDir(inv, name, arg, dynamicMode(inv, i, reads, sources[i])); ref != nil && !(reads && meta) {
+		if ref := c.unknownDir(inv, name, arg, dynamicMode(inv, i, reads, false)); ref != nil && !(reads && meta) {
 			return ref
 		}
 		if name == "socat" {

@@ -81,12 +81,19 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 		if o.Dynamic {
 			known, ok := c.g.known(w)
 			if !ok {
-				if !reads {
-					if ref := c.dynamicWord(name, w, known); ref != nil {
-						return ref
+				// A path known only at run time fails closed by its role
+				// (selfdynamic.go): a write, creation, deletion or move is
+				// refused unless its static parts rule out every protected
+				// path; a read only when they could name a secret.
+				mode := dynPath
+				if reads {
+					if meta {
+						continue
 					}
-				} else if m := c.g.secretMention(known); m != "" && !meta {
-					return &refusal{RuleProtectedPath, name + " reads " + clipText(w) + ", a path built at run time that mentions " + m + ": airlock's secrets are not to be read." + instead}
+					mode = dynRead
+				}
+				if ref := c.dynamicPath(name, w, known, mode); ref != nil {
+					return ref
 				}
 				continue
 			}
@@ -285,4 +292,29 @@ func fnmatchRegexp(pat string) (*regexp.Regexp, error) {
 	}
 	b.WriteString("$")
 	return regexp.Compile(b.String())
+}
+
+// containerMounts checks the host paths a container run mounts: whatever
+// runs in the container may read each source, and write it unless the
+// mount is read-only, everything below it included. A mount of the
+// project for a command airlock reads (docker run -v "$PWD":/w img make)
+// is left to that command's own runs, which are checked as typed; a
+// mount for an image's own entrypoint, or of anything else, counts as
+// the write (or read) of all it holds.
+func (c *call) containerMounts(inv *classify.Invocation) *refusal {
+	for _, m := range classify.ContainerMounts(&inv.Invocation) {
+		if m.Project && !inv.Effect.Opaque && classify.ContainerRunsGivenCommand(&inv.Invocation) {
+			continue
+		}
+		role := classify.RoleWrite
+		if m.ReadOnly {
+			role = classify.RoleRead
+		}
+		o := classify.Operand{Word: m.Source, Role: role, Arg: -1, Dynamic: m.Dynamic, Recursive: true}
+		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
+			ref.msg = inv.Name() + " " + m.Flag + " " + clipText(m.Source) + " mounts it into a container, where any program may change it: " + ref.msg
+			return ref
+		}
+	}
+	return nil
 }

@@ -46,6 +46,11 @@ func TestSelfProtectionByRole(t *testing.T) {
 		{"unzip -o x.zip -d .", true},
 		{"echo x > .claude/settings.json", true},
 		{"touch .airlock/x", true},
+		// A container mount is a read and a write of its source.
+		{"docker run -v \"$PWD/.claude\":/c alpine sh", true},
+		{"docker run -v ./.claude:/c alpine true", true},
+		{"podman run --mount type=bind,src=.airlock,dst=/a alpine true", true},
+		{"docker run --volume=.:/w --entrypoint sh img -c x", true}, // a shell airlock cannot read, on the project
 		// Allowed: reads, and writes that cannot reach a protected file.
 		{"find . -name '*.pyc' -delete", false},
 		{"find . -type d -name __pycache__ -exec rm -rf {} +", false},
@@ -63,6 +68,10 @@ func TestSelfProtectionByRole(t *testing.T) {
 		{"chmod -R u+w build", false},
 		{"cp -r src /tmp/out", false},
 		{"wc /", false},
+		{"docker run --rm -v \"$PWD\":/w -w /w golang go build ./...", false}, // the project, for a command airlock reads
+		{"docker run --rm -v \"$PWD\":/w myimage", true},                      // the image's own entrypoint, on the project
+		{"docker run -v ./.claude:/c:ro alpine cat /c/settings.json", false},  // read-only: a read
+		{"docker run -v /tmp/data:/data alpine ls /data", false},
 		{"find . -name '*.pyc' -exec frobnicate {} +", false}, // a write, but only to what matches
 	} {
 		v := p.DecideIn(Interactive, Action{Kind: Shell, Tool: "Bash", Command: tc.cmd, Cwd: proj, Snapshots: true})

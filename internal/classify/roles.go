@@ -52,6 +52,10 @@ type Operand struct {
 	Arg int
 	// Dynamic says the word is known only at run time.
 	Dynamic bool
+	// From is the source word a derived operand is named after, when
+	// that name is a glob (cp build/* dist writes dist/* for each match
+	// of build/*): the names it makes are those of the matches.
+	From string
 	// Recursive says the role applies to everything below the path (rm
 	// -r, find's actions, tar c of a directory, chmod -R, cp -r's
 	// destination).
@@ -407,6 +411,9 @@ func (b *roleBuilder) copyRoles(src, dst Role) {
 				continue
 			}
 			b.derived(d+"/"+strings.TrimRight(base, "/"), dst, rec, b.inv.IsDynamic(i) || b.inv.IsDynamic(dest))
+			if strings.ContainsAny(base, "*?[") {
+				b.ops[len(b.ops)-1].From = args[i]
+			}
 		}
 	}
 }

@@ -100,12 +100,71 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 			w = known
 		}
 		for _, d := range c.cwds {
+			if named, ok := c.globCopies(o, w, d); ok {
+				// The files a glob copy makes are named after what the
+				// glob matches now: each is checked by its own name.
+				for _, n := range named {
+					one := o
+					one.Word, one.From = n, ""
+					if ref := c.operand(name, one, n, d, meta); ref != nil {
+						return ref
+					}
+				}
+				continue
+			}
 			if ref := c.operand(name, o, w, d, meta); ref != nil {
 				return ref
 			}
 		}
 	}
 	return nil
+}
+
+// maxGlobCopies bounds the matches globCopies names; past it the copy's
+// target is checked as the glob it is written as (fail closed).
+const maxGlobCopies = 256
+
+// globCopies names the files a copy into a directory makes from a glob
+// source (cp build/* dist: dist/a, dist/b for build's a and b), from what
+// the glob matches in the source's directory now. ok is false when that
+// cannot be read exactly: a glob before the last part, a directory that
+// cannot be listed, too many matches; the target is then checked as a
+// glob, which may match every protected name.
+func (c *call) globCopies(o classify.Operand, w, d string) ([]string, bool) {
+	if o.From == "" || o.Dynamic || !strings.HasSuffix(w, "/"+filepath.Base(o.From)) {
+		return nil, false
+	}
+	srcDir, pat := filepath.Split(o.From)
+	if hasGlob(srcDir) || pat == "" {
+		return nil, false
+	}
+	if srcDir == "" {
+		srcDir = "."
+	}
+	entries, err := c.g.fs.ReadDir(filepath.Clean(c.g.rawAbs(srcDir, d)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, true // no source directory: the glob matches nothing, nothing is copied
+	}
+	if err != nil {
+		return nil, false
+	}
+	dst := strings.TrimSuffix(w, filepath.Base(o.From))
+	var out []string
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") && !strings.HasPrefix(pat, ".") && !c.dotglob {
+			continue // the shell's * does not match a leading dot
+		}
+		if ok, err := filepath.Match(strings.ReplaceAll(pat, "[!", "[^"), n); err != nil {
+			return nil, false
+		} else if ok {
+			if len(out) == maxGlobCopies {
+				return nil, false
+			}
+			out = append(out, dst+n)
+		}
+	}
+	return out, true
 }
 
 // operand checks one path by its role, from one directory.

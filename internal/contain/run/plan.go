@@ -298,6 +298,15 @@ func NewPlan(cfg Config) (*Plan, error) {
 	if cfg.RunDir != "" {
 		a = append(a, "--ro-bind", cfg.RunDir, cfg.RunDir)
 	}
+	// A door that already listens elsewhere (a long-running proxy): its
+	// socket alone is bound in. Connecting to a unix socket on a
+	// read-only mount works; nothing else of its directory is visible.
+	if cfg.ProxySocket != "" && (cfg.RunDir == "" || !within(cfg.ProxySocket, cfg.RunDir)) {
+		if !exists(cfg.ProxySocket) {
+			return nil, &Refusal{Msg: "the proxy's socket " + cfg.ProxySocket + " does not exist", Hints: []string{"start the proxy first, or leave out --proxy-socket"}}
+		}
+		a = append(a, "--ro-bind", cfg.ProxySocket, cfg.ProxySocket)
+	}
 	a = append(a, "--chdir", cwd, "--")
 	a = append(a, cfg.Bridge, BridgeVerb, "--port", strconv.Itoa(BridgePort), "--socket", cfg.ProxySocket, "--")
 	a = append(a, cfg.Command...)

@@ -37,6 +37,13 @@ func Bridge(args []string, stderr io.Writer) int {
 		go relay(ln6, sock)
 	}
 	go relay(ln, sock)
+	// Tell the runner outside that the sandbox is set up (every mount
+	// made, the bridge listening): until then a failure is bubblewrap's,
+	// and the runner refuses with exit 2 instead of passing on a status.
+	if ready := os.NewFile(uintptr(readyFD), "ready"); ready != nil {
+		_, _ = ready.Write([]byte{1})
+		ready.Close()
+	}
 
 	// Signals are caught before the command starts, so none is lost in
 	// between; as pid 1, a signal without a handler would be ignored.
@@ -81,6 +88,10 @@ func Bridge(args []string, stderr io.Writer) int {
 		}
 	}
 }
+
+// readyFD is the descriptor the runner hands the sandbox for the bridge's
+// one byte of readiness (bubblewrap passes descriptors through).
+const readyFD = 4
 
 func bridgeArgs(args []string) (port int, sock string, cmd []string, err error) {
 	for i := 0; i < len(args); i++ {

@@ -161,14 +161,23 @@ func start(bwrap string, plan *run.Plan, o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// bubblewrap writes {"child-pid": N} on fd 3 once the sandbox runs.
+	ready, readyW, err := os.Pipe()
+	if err != nil {
+		info.Close()
+		infoW.Close()
+		return 0, err
+	}
+	defer ready.Close()
+	// bubblewrap writes {"child-pid": N} on fd 3 as the sandbox starts;
+	// the bridge writes one byte on fd 4 once it runs inside, every
+	// mount made.
 	args := append([]string{"--info-fd", "3"}, plan.Args...)
 	cmd := exec.Command(bwrap, args...)
 	cmd.Env = plan.Env
-	cmd.Stdin, cmd.Stdout = o.Stdin, o.Stdout
-	var bwrapErr bytes.Buffer
-	cmd.Stderr = io.MultiWriter(o.Stderr, &tail{buf: &bwrapErr})
-	cmd.ExtraFiles = []*os.File{infoW}
+	// The streams are handed over as they are: a terminal stays a
+	// terminal for the command (an interactive agent needs one).
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
+	cmd.ExtraFiles = []*os.File{infoW, readyW}
 	// Its own process group: ^C at the terminal reaches airlock-run,
 	// which forwards it to the command, instead of killing bubblewrap.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: o.Credential, Pdeathsig: syscall.SIGKILL}
@@ -178,9 +187,17 @@ func start(bwrap string, plan *run.Plan, o Options) (int, error) {
 	if err := cmd.Start(); err != nil {
 		infoW.Close()
 		info.Close()
+		readyW.Close()
 		return 0, &run.Refusal{Msg: "cannot start bubblewrap: " + err.Error(), Hints: []string{"airlock doctor shows what containment needs here"}}
 	}
 	infoW.Close()
+	readyW.Close()
+	readyc := make(chan bool, 1)
+	go func() {
+		b := make([]byte, 1)
+		n, _ := ready.Read(b)
+		readyc <- n == 1
+	}()
 	pidc := make(chan int, 1)
 	go func() {
 		defer info.Close()
@@ -227,27 +244,13 @@ func start(bwrap string, plan *run.Plan, o Options) (int, error) {
 			if err != nil && !errors.As(err, &ee) {
 				return 0, err
 			}
-			if child == 0 {
+			if !<-readyc {
 				// The sandbox never ran the bridge: bubblewrap failed to
 				// set it up (a mount, a namespace). Nothing ran.
-				msg := bytes.TrimSpace(bwrapErr.Bytes())
-				return 0, &run.Refusal{Msg: "cannot contain the command: bubblewrap failed: " + string(msg),
+				return 0, &run.Refusal{Msg: "cannot contain the command: bubblewrap failed (" + cmd.ProcessState.String() + "; its message, if any, is above)",
 					Hints: []string{"airlock doctor shows what containment needs here; airlock run never runs a command uncontained"}}
 			}
 			return cmd.ProcessState.ExitCode(), nil
 		}
 	}
-}
-
-// tail keeps the last 4 KiB written, for the error message.
-type tail struct{ buf *bytes.Buffer }
-
-func (t *tail) Write(p []byte) (int, error) {
-	t.buf.Write(p)
-	if t.buf.Len() > 4096 {
-		b := t.buf.Bytes()
-		t.buf.Reset()
-		t.buf.Write(b[len(b)-4096:])
-	}
-	return len(p), nil
 }

@@ -109,7 +109,8 @@ var allowedEdges = map[string][]string{
 		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
 		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
-		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig"},
+		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig",
+		"internal/contain/run"},
 	// Installing into the other agents' configuration files.
 	"internal/jsonedit":     nil,
 	"internal/agentinstall": {"internal/jsonedit", "internal/hookline"},
@@ -122,6 +123,12 @@ var allowedEdges = map[string][]string{
 	"cmd/airlock-hook":   {"internal/hookd"},
 	"cmd/airlock-notify": {"internal/notify/notifycmd"},
 	"cmd/airlock-serve":  {"internal/serve/servecmd"},
+
+	// Containment (issue 25): the plan links no network code (doctor and
+	// loop use it from airlock); the runner and bridge do, in airlock-run.
+	"internal/contain/run":        {"internal/clierror", "internal/hookd", "internal/policy"},
+	"internal/contain/run/runner": {"internal/clierror", "internal/contain/run"},
+	"cmd/airlock-run":             {"internal/contain/run/runner"},
 
 	// Programs and harnesses outside the product.
 	"bench/floor":        nil,

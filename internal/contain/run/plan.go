@@ -70,6 +70,9 @@ type Config struct {
 	CABundle string
 	// Bridge is the binary run inside as the bridge (airlock-run).
 	Bridge string
+	// HookSocket is the runner's relay to the hook service, bound where
+	// the hook client inside looks for the service; "" binds nothing.
+	HookSocket string
 	// Command is what to run, with its arguments.
 	Command []string
 }
@@ -289,8 +292,8 @@ func NewPlan(cfg Config) (*Plan, error) {
 	// the hook service's socket alone bound into it.
 	if exists(state) && (!masked(state) || slices.ContainsFunc(keep, func(k string) bool { return within(state, k) })) {
 		a = append(a, "--tmpfs", state)
-		if sock := hookd.SocketPath(getenv); sock != "" && filepath.Dir(real(sock)) == state && exists(sock) {
-			a = append(a, "--ro-bind", real(sock), real(sock))
+		if sock := hookd.SocketPath(getenv); sock != "" && cfg.HookSocket != "" && filepath.Dir(real(sock)) == state {
+			a = append(a, "--ro-bind", cfg.HookSocket, real(sock))
 		}
 		a = append(a, "--remount-ro", state)
 		p.Hidden = append(p.Hidden, state)

@@ -19,6 +19,7 @@ import (
 	"syscall"
 
 	"github.com/airlock-dev/airlock/internal/contain/run"
+	"github.com/airlock-dev/airlock/internal/hookd"
 )
 
 // Door is what the runner needs of the egress proxy: serve connections
@@ -117,6 +118,23 @@ func Run(o Options) (int, error) {
 	default:
 		return 0, &run.Refusal{Msg: "cannot contain the command: no egress proxy to route its network through",
 			Hints: []string{"this build of airlock-run has no proxy; pass --proxy-socket PATH of a running airlock proxy"}}
+	}
+	uid, gid := -1, -1
+	if o.Credential != nil {
+		uid, gid = int(o.Credential.Uid), int(o.Credential.Gid)
+	}
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	// The state directory is hidden inside by an empty one in its place,
+	// which needs it to exist; airlock makes it on first use anyway.
+	if st := hookd.StateDir(getenv); filepath.IsAbs(st) {
+		_ = os.MkdirAll(st, 0o700)
+	}
+	if relay, err := startHookRelay(hookSocketPath(dir), cfg.Executable, getenv, cfg.Environ, uid, gid); err == nil {
+		defer relay.Close()
+		cfg.HookSocket = hookSocketPath(dir)
 	}
 	if len(pem) > 0 {
 		var bundle bytes.Buffer

@@ -48,7 +48,7 @@ func needTool(t *testing.T, name string) string {
 }
 
 // bins builds airlock-run (the bridge is airlock-run itself) once, into
-// a directory beside a stand-in airlock binary.
+// a directory, with the airlock binaries it runs beside it.
 var binDir string
 
 func TestMain(m *testing.M) {
@@ -63,15 +63,15 @@ func TestMain(m *testing.M) {
 		}
 		defer os.RemoveAll(d)
 		os.Chmod(d, 0o755)
-		cmd := exec.Command("go", "build", "-o", filepath.Join(d, "airlock-run"), "github.com/airlock-dev/airlock/cmd/airlock-run")
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "go build airlock-run: %v\n%s", err, out)
-			return 1
-		}
-		if err := os.WriteFile(filepath.Join(d, "airlock"), []byte("#!/bin/sh\necho stand-in\n"), 0o755); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
+		// The real binaries: airlock-run (its own bridge), airlock (the
+		// hook service, the queue) and the hook client.
+		for _, b := range []string{"airlock-run", "airlock", "airlock-hook"} {
+			cmd := exec.Command("go", "build", "-o", filepath.Join(d, b), "github.com/airlock-dev/airlock/cmd/"+b)
+			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				fmt.Fprintf(os.Stderr, "go build %s: %v\n%s", b, err, out)
+				return 1
+			}
 		}
 		binDir = d
 		return m.Run()
@@ -568,4 +568,47 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestHookInside: the agent's hook inside the sandbox reaches airlock's
+// service outside through the runner's relay (the held push is in the
+// journal outside), while airlock's queue cannot be approved from inside.
+func TestHookInside(t *testing.T) {
+	needBwrap(t)
+	w := newWorld(t, 0, 0)
+	os.RemoveAll(w.state)
+	d := newDoor()
+	airlock := filepath.Join(binDir, "airlock")
+	outside := func(args ...string) string {
+		cmd := exec.Command(airlock, args...)
+		cmd.Env, cmd.Dir = w.env, w.project
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	defer outside("hookd", "--stop")
+	ev := func(command string) string {
+		return `{"session_id":"s1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"` + command + `"},"cwd":"` + w.project + `"}`
+	}
+	os.WriteFile(filepath.Join(w.project, "push.json"), []byte(ev("git push origin main")), 0o644)
+	os.WriteFile(filepath.Join(w.project, "ls.json"), []byte(ev("ls")), 0o644)
+	hook := filepath.Join(binDir, "airlock-hook") + " claude-code --event PreToolUse"
+	st, out := runIn(t, w, d, hook+" < "+w.project+"/ls.json && echo ls-allowed && "+hook+" < "+w.project+"/push.json")
+	if st != 0 || !strings.Contains(out, "ls-allowed") || !strings.Contains(out, "queued as") || strings.Contains(out, "journal") {
+		t.Fatalf("the hook inside did not reach the service: %d\n%s", st, out)
+	}
+	list := outside("queue", "list", "--json")
+	var id string
+	if i := strings.Index(list, `"id": "`); i >= 0 {
+		id = list[i+7 : i+15]
+	}
+	if id == "" || !strings.Contains(list, "git push origin main") {
+		t.Fatalf("the held push is not in the journal outside:\n%s", list)
+	}
+	st, out = runIn(t, w, d, "echo in-sandbox; "+airlock+" queue approve "+id)
+	if st == 0 || !strings.HasPrefix(out, "in-sandbox") {
+		t.Errorf("airlock queue approve inside: %d\n%s", st, out)
+	}
+	if list := outside("queue", "list", "--json"); !strings.Contains(list, `"pending"`) {
+		t.Errorf("the item is no longer pending after an approve from inside:\n%s", list)
+	}
 }

@@ -26,10 +26,11 @@ import (
 // collide with anything on the host.
 const BridgePort = 3128
 
-// BridgeVerb is the hidden subcommand of airlock-run that runs inside the
-// sandbox as its first process: it listens on the bridge port, relays each
-// connection to the door's unix socket, and runs the command.
-const BridgeVerb = "__bridge"
+// BridgeBinary runs inside the sandbox as its first process: it listens
+// on the bridge port, relays each connection to the door's unix socket,
+// and runs the command (internal/contain/bridge). It sits beside
+// airlock-run.
+const BridgeBinary = "airlock-bridge"
 
 // DefaultWritable are the tool caches, relative to the home directory,
 // that stay writable inside the sandbox when they exist, so that builds
@@ -68,7 +69,7 @@ type Config struct {
 	// CABundle is a file of certificates the clients inside trust (the
 	// system's roots and airlock's CA); "" sets no CA variables.
 	CABundle string
-	// Bridge is the binary run inside as the bridge (airlock-run).
+	// Bridge is the binary run inside as the bridge (airlock-bridge).
 	Bridge string
 	// HookSocket is the runner's relay to the hook service, bound where
 	// the hook client inside looks for the service; "" binds nothing.
@@ -265,7 +266,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 	}
 	prot := policy.ProtectedPaths(paths, project, policy.Options{Getenv: getenv, Cwd: cwd, Executable: exe})
 	if exe != "" {
-		for _, b := range []string{"airlock-run", "airlock-proxy"} {
+		for _, b := range []string{"airlock-run", BridgeBinary, "airlock-proxy"} {
 			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(filepath.Dir(exe), b), Kind: "airlock"})
 		}
 	}
@@ -311,7 +312,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 		a = append(a, "--ro-bind", cfg.ProxySocket, cfg.ProxySocket)
 	}
 	a = append(a, "--chdir", cwd, "--")
-	a = append(a, cfg.Bridge, BridgeVerb, "--port", strconv.Itoa(BridgePort), "--socket", cfg.ProxySocket, "--")
+	a = append(a, cfg.Bridge, "--port", strconv.Itoa(BridgePort), "--socket", cfg.ProxySocket, "--")
 	a = append(a, cfg.Command...)
 	p.Args = a
 	p.Env = Environment(cfg.Environ, cfg.CABundle)

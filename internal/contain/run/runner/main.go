@@ -20,11 +20,7 @@ var NewDoor func(getenv func(string) string, stderr io.Writer) (Door, error)
 // arguments.
 //
 //	airlock-run [--proxy-socket PATH [--proxy-ca FILE]] [--writable DIR]... [--] COMMAND [ARG...]
-//	airlock-run __bridge --port N --socket PATH -- COMMAND [ARG...]   (inside the sandbox)
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	if len(args) > 0 && args[0] == run.BridgeVerb {
-		return Bridge(args[1:], stderr)
-	}
 	o := Options{Stdin: stdin, Stdout: stdout, Stderr: stderr}
 	var writable []string
 	i := 0
@@ -76,8 +72,14 @@ flags:
 	if err != nil {
 		return clierror.Print(stderr, fmt.Errorf("cannot find airlock-run's own binary: %w", err))
 	}
-	// airlock itself sits beside airlock-run (runCompanion finds it there).
+	// airlock itself sits beside airlock-run (runCompanion finds it
+	// there), and so does the bridge.
 	exe := filepath.Join(filepath.Dir(self), "airlock")
+	bridge := filepath.Join(filepath.Dir(self), run.BridgeBinary)
+	if _, err := os.Stat(bridge); err != nil {
+		return clierror.Print(stderr, &clierror.Usage{Msg: "cannot contain the command: " + run.BridgeBinary + " is not beside airlock-run",
+			Hints: []string{"CGO_ENABLED=0 go install ./cmd/... (it installs every airlock binary side by side)"}})
+	}
 	if _, err := os.Stat(exe); err != nil {
 		exe = ""
 	}
@@ -95,7 +97,7 @@ flags:
 		}
 	}
 	o.Config = run.Config{Getenv: os.Getenv, Environ: os.Environ(), Cwd: cwd, Executable: exe,
-		Writable: writable, Bridge: self, Command: cmd}
+		Writable: writable, Bridge: bridge, Command: cmd}
 	if o.ProxySocket == "" {
 		if NewDoor == nil {
 			return clierror.Print(stderr, &clierror.Usage{Msg: "cannot contain the command: this build of airlock-run has no egress proxy",

@@ -187,7 +187,7 @@ func start(bwrap string, plan *run.Plan, o Options) (int, error) {
 	}
 	defer ready.Close()
 	// bubblewrap writes {"child-pid": N} on fd 3 as the sandbox starts;
-	// the bridge writes one byte on fd 4 once it runs inside, every
+	// the bridge writes one byte on fd 4 (bridge.ReadyFD) once it runs inside, every
 	// mount made.
 	args := append([]string{"--info-fd", "3"}, plan.Args...)
 	cmd := exec.Command(bwrap, args...)

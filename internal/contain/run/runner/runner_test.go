@@ -47,7 +47,7 @@ func needTool(t *testing.T, name string) string {
 	return p
 }
 
-// bins builds airlock-run (the bridge is airlock-run itself) once, into
+// TestMain builds airlock-run and the bridge once, into
 // a directory, with the airlock binaries it runs beside it.
 var binDir string
 
@@ -65,7 +65,7 @@ func TestMain(m *testing.M) {
 		os.Chmod(d, 0o755)
 		// The real binaries: airlock-run (its own bridge), airlock (the
 		// hook service, the queue) and the hook client.
-		for _, b := range []string{"airlock-run", "airlock", "airlock-hook"} {
+		for _, b := range []string{"airlock-run", "airlock-bridge", "airlock", "airlock-hook"} {
 			cmd := exec.Command("go", "build", "-o", filepath.Join(d, b), "github.com/airlock-dev/airlock/cmd/"+b)
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 			if out, err := cmd.CombinedOutput(); err != nil {
@@ -194,7 +194,7 @@ func runIn(t *testing.T, w *world, d Door, script string) (int, string) {
 	var out lockedBuffer
 	st, err := Run(Options{
 		Config: run.Config{Getenv: w.getenv, Environ: w.env, Cwd: filepath.Join(w.project, "sub"),
-			Executable: filepath.Join(binDir, "airlock"), Bridge: filepath.Join(binDir, "airlock-run"),
+			Executable: filepath.Join(binDir, "airlock"), Bridge: filepath.Join(binDir, "airlock-bridge"),
 			Command: []string{"/bin/sh", "-c", script}},
 		Door: d, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out,
 	})

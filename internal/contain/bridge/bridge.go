@@ -1,4 +1,9 @@
-package runner
+// Package bridge is the first process inside "airlock run"'s sandbox
+// (the airlock-bridge binary). It links nothing but the standard
+// library's network code, so that it starts fast: it is started once per
+// contained command, and everything airlock-run links (the policy, the
+// classifier's tables) would be initialised again inside for nothing.
+package bridge
 
 import (
 	"errors"
@@ -12,7 +17,7 @@ import (
 	"syscall"
 )
 
-// Bridge is the sandbox's first process (pid 1 of its pid namespace): it
+// Main is the sandbox's first process (pid 1 of its pid namespace): it
 // listens on the loopback port inside, relays every connection to the
 // door's unix socket (bound in read-only), and runs the command as its
 // child. It forwards the signals it gets to the command, reaps orphans
@@ -20,7 +25,7 @@ import (
 // kernel then ends every process left in the namespace.
 //
 // args: --port N --socket PATH -- COMMAND [ARG...]
-func Bridge(args []string, stderr io.Writer) int {
+func Main(args []string, stderr io.Writer) int {
 	port, sock, cmdArgs, err := bridgeArgs(args)
 	if err != nil {
 		fmt.Fprintln(stderr, "airlock run: bridge:", err)
@@ -40,7 +45,7 @@ func Bridge(args []string, stderr io.Writer) int {
 	// Tell the runner outside that the sandbox is set up (every mount
 	// made, the bridge listening): until then a failure is bubblewrap's,
 	// and the runner refuses with exit 2 instead of passing on a status.
-	if ready := os.NewFile(uintptr(readyFD), "ready"); ready != nil {
+	if ready := os.NewFile(uintptr(ReadyFD), "ready"); ready != nil {
 		_, _ = ready.Write([]byte{1})
 		ready.Close()
 	}
@@ -89,9 +94,9 @@ func Bridge(args []string, stderr io.Writer) int {
 	}
 }
 
-// readyFD is the descriptor the runner hands the sandbox for the bridge's
+// ReadyFD is the descriptor the runner hands the sandbox for the bridge's
 // one byte of readiness (bubblewrap passes descriptors through).
-const readyFD = 4
+const ReadyFD = 4
 
 func bridgeArgs(args []string) (port int, sock string, cmd []string, err error) {
 	for i := 0; i < len(args); i++ {
@@ -114,7 +119,7 @@ func bridgeArgs(args []string) (port int, sock string, cmd []string, err error) 
 		}
 	}
 	if err != nil || port <= 0 || port > 65535 || sock == "" || len(cmd) == 0 {
-		return 0, "", nil, errors.New("usage: " + "__bridge --port N --socket PATH -- COMMAND [ARG...]")
+		return 0, "", nil, errors.New("usage: airlock-bridge --port N --socket PATH -- COMMAND [ARG...]")
 	}
 	return port, sock, cmd, nil
 }

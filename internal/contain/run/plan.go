@@ -38,7 +38,19 @@ const BridgeBinary = "airlock-bridge"
 // toolchain is code the human runs later outside the sandbox. A writable
 // cache is a way for code written inside to run outside later (a build
 // cache, a module cache); docs/CONTAIN.md says so.
-var DefaultWritable = []string{".cache", "go/pkg/mod", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches"}
+//
+// The agents' own state directories are writable too (sessions,
+// transcripts, logs), with what in them changes a later session read-only
+// on top: the settings self-protection lists, and agentCode below.
+var DefaultWritable = []string{".cache", "go/pkg/mod", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches",
+	".claude", ".codex", ".gemini"}
+
+// agentCode are paths, relative to the home directory, inside the
+// agents' writable state that load code or instructions into a later
+// session, perhaps an uncontained one (plugins carry hooks and MCP
+// servers): read-only inside, like the settings.
+var agentCode = []string{".claude/plugins", ".claude/hooks", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/CLAUDE.md",
+	".codex/prompts", ".codex/skills", ".codex/AGENTS.md", ".gemini/commands", ".gemini/GEMINI.md"}
 
 // maskedDirs are replaced by an empty tmpfs inside: /tmp is private, and
 // /run holds the host's daemon sockets (dbus, docker, the user's runtime
@@ -74,6 +86,10 @@ type Config struct {
 	// HookSocket is the runner's relay to the hook service, bound where
 	// the hook client inside looks for the service; "" binds nothing.
 	HookSocket string
+	// Expose lists files inside the hidden state directory that are
+	// bound read-only at their place (airlock loop's settings file with
+	// the hooks, under runs/). Never the secrets or the journal.
+	Expose []string
 	// Command is what to run, with its arguments.
 	Command []string
 }
@@ -265,6 +281,11 @@ func NewPlan(cfg Config) (*Plan, error) {
 		exe = real(cfg.Executable)
 	}
 	prot := policy.ProtectedPaths(paths, project, policy.Options{Getenv: getenv, Cwd: cwd, Executable: exe})
+	if home != "" {
+		for _, c := range agentCode {
+			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(home, c), Kind: "agent-settings"})
+		}
+	}
 	if exe != "" {
 		for _, b := range []string{"airlock-run", BridgeBinary, "airlock-proxy"} {
 			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(filepath.Dir(exe), b), Kind: "airlock"})
@@ -295,6 +316,17 @@ func NewPlan(cfg Config) (*Plan, error) {
 		a = append(a, "--tmpfs", state)
 		if sock := hookd.SocketPath(getenv); sock != "" && cfg.HookSocket != "" && filepath.Dir(real(sock)) == state {
 			a = append(a, "--ro-bind", cfg.HookSocket, real(sock))
+		}
+		for _, f := range cfg.Expose {
+			r := real(f)
+			st, err := os.Stat(r)
+			switch {
+			case err != nil || !st.Mode().IsRegular():
+				return nil, &Refusal{Msg: fmt.Sprintf("cannot expose %s: not a regular file", f)}
+			case !within(r, filepath.Join(state, "runs")):
+				return nil, &Refusal{Msg: fmt.Sprintf("cannot expose %s: only files under %s may be shown inside", f, filepath.Join(state, "runs"))}
+			}
+			a = append(a, "--ro-bind", r, r)
 		}
 		a = append(a, "--remount-ro", state)
 		p.Hidden = append(p.Hidden, state)

@@ -19,10 +19,10 @@ var NewDoor func(getenv func(string) string, stderr io.Writer) (Door, error)
 // Main is the airlock-run binary: "airlock run" starts it with its own
 // arguments.
 //
-//	airlock-run [--proxy-socket PATH [--proxy-ca FILE]] [--writable DIR]... [--] COMMAND [ARG...]
+//	airlock-run [--proxy-socket PATH [--proxy-ca FILE]] [--writable DIR]... [--expose FILE]... [--] COMMAND [ARG...]
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	o := Options{Stdin: stdin, Stdout: stdout, Stderr: stderr}
-	var writable []string
+	var writable, expose []string
 	i := 0
 flags:
 	for ; i < len(args); i++ {
@@ -43,6 +43,10 @@ flags:
 			o.ProxySocket, ok = need()
 		case "--proxy-ca":
 			o.CAFile, ok = need()
+		case "--expose":
+			var f string
+			f, ok = need()
+			expose = append(expose, f)
 		case "--writable":
 			var w string
 			w, ok = need()
@@ -97,7 +101,7 @@ flags:
 		}
 	}
 	o.Config = run.Config{Getenv: os.Getenv, Environ: os.Environ(), Cwd: cwd, Executable: exe,
-		Writable: writable, Bridge: bridge, Command: cmd}
+		Writable: writable, Expose: expose, Bridge: bridge, Command: cmd}
 	if o.ProxySocket == "" {
 		if NewDoor == nil {
 			return clierror.Print(stderr, &clierror.Usage{Msg: "cannot contain the command: this build of airlock-run has no egress proxy",

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/airlock-dev/airlock/internal/agentinstall"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/loop"
 	"github.com/airlock-dev/airlock/internal/scan"
@@ -72,12 +73,14 @@ Local work flows; anything that reaches the outside world is held for a human.`,
 					stringFlag("cwd", "DIR", "", "working directory the command would run in (recorded in the result)"),
 				}},
 			{name: "install", summary: "install airlock's hooks into an agent's settings",
-				usage: []string{"airlock install claude-code [--user|--project|--local] [--gate] [--no-hookd] [--dry-run]",
+				usage: []string{"airlock install claude-code [--user|--project|--local] [--gate] [--contain [--proxy-port PORT]] [--no-hookd] [--dry-run]",
 					"airlock install codex|gemini|copilot|opencode|factory|qwen|cursor|kiro|goose|cline [--user|--project] [--no-hookd] [--dry-run] [--json]"},
-				help: installHelp + agentInstallHelp, operands: "AGENT", run: runInstall,
+				help: installHelp + installContainHelp + agentInstallHelp, operands: "AGENT", run: runInstall,
 				flags: append(scopeFlagSpecs(),
 					boolFlag("gate", "also turn on the fact-forcing gate in the user's (or, with --project, the project's) policy file"),
 					boolFlag("no-hookd", "run airlock in process from the hook line, even when airlock-hook sits beside it (docs/HOOKD.md)"),
+					boolFlag("contain", "claude-code: also turn on Claude Code's sandbox, its network through airlock's proxy (docs/CONTAIN.md)"),
+					intFlag("proxy-port", "PORT", agentinstall.DefaultProxyPort, "with --contain: the port of airlock's proxy on 127.0.0.1"),
 					jsonFlag()),
 			},
 			{name: "uninstall", summary: "remove airlock's hooks from an agent's settings",

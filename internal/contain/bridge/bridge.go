@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package bridge is the first process inside "airlock run"'s sandbox
 // (the airlock-bridge binary). It links nothing but the standard
 // library's network code, so that it starts fast: it is started once per

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package runner starts "airlock run"'s sandbox: it serves the door (the
 // egress proxy) on a unix socket outside, builds the plan (package run),
 // starts bubblewrap with the bridge as the sandbox's first process,

@@ -84,19 +84,25 @@ func main() {
 	// The plan as airlock-run starts it (bridge included), without
 	// airlock-run's own process around it: splits the overhead between
 	// the bridge inside and the runner outside.
-	var a, b, c []time.Duration
+	// airlock run through the airlock CLI, which starts airlock-run.
+	airlock := filepath.Join(*bin, "airlock")
+	var a, b, c, d []time.Duration
 	for i := 0; i < *n; i++ {
 		a = append(a, one(runner, "--proxy-socket", sock, "--", tru))
 		b = append(b, one(bwrap, bare...))
 		c = append(c, one(bwrap, plan.Args...))
+		d = append(d, one(airlock, "run", "--proxy-socket", sock, "--", tru))
 	}
 	slices.Sort(a)
 	slices.Sort(b)
 	slices.Sort(c)
+	slices.Sort(d)
 	med := func(x []time.Duration) time.Duration { return x[len(x)/2] }
 	fmt.Printf("runs: %d each, alternating\n", *n)
-	fmt.Printf("airlock run -- true:  median %v  (p10 %v, p90 %v)\n", med(a), a[len(a)/10], a[len(a)*9/10])
+	fmt.Printf("airlock run -- true (the CLI):  median %v  (p10 %v, p90 %v)\n", med(d), d[len(d)/10], d[len(d)*9/10])
+	fmt.Printf("airlock-run -- true:  median %v  (p10 %v, p90 %v)\n", med(a), a[len(a)/10], a[len(a)*9/10])
 	fmt.Printf("bare bwrap, same mounts: median %v  (p10 %v, p90 %v)\n", med(b), b[len(b)/10], b[len(b)*9/10])
 	fmt.Printf("bwrap with the bridge, no runner: median %v\n", med(c))
-	fmt.Printf("ratio (medians): %.2fx\n", float64(med(a))/float64(med(b)))
+	fmt.Printf("ratio airlock run / bare bwrap (medians): %.2fx\n", float64(med(d))/float64(med(b)))
+	fmt.Printf("ratio airlock-run / bare bwrap (medians): %.2fx\n", float64(med(a))/float64(med(b)))
 }

@@ -164,6 +164,12 @@ func runDoctor(e *env) int {
 		out.Problems = append(out.Problems, "PATH: "+out.Path.Fix)
 	}
 	out.Containment = doctorContainOf(exe)
+	for _, d := range out.Hooks {
+		if data, err := os.ReadFile(d.File); err == nil && claudeSandboxOn(data) {
+			out.Containment.ClaudeSandboxOn = append(out.Containment.ClaudeSandboxOn, d.File)
+		}
+	}
+	out.Problems = append(out.Problems, containProblems(out.Containment)...)
 	out.SelfTest = selfTest(e, cwd)
 	for _, s := range out.SelfTest {
 		if !s.OK {

@@ -1,10 +1,12 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/airlock-dev/airlock/internal/contain/run"
 	"github.com/airlock-dev/airlock/internal/render"
@@ -26,6 +28,34 @@ type doctorContain struct {
 	// ClaudeSandbox: Claude Code's sandbox can run here (bwrap and socat
 	// on PATH on Linux; sandbox-exec on macOS).
 	ClaudeSandbox bool `json:"claude_sandbox_ready"`
+	// ClaudeSandboxOn lists the Claude Code settings files that turn its
+	// sandbox on (airlock install claude-code --contain writes it).
+	ClaudeSandboxOn []string `json:"claude_sandbox_on,omitempty"`
+}
+
+// claudeSandboxOn reports whether a Claude Code settings document turns
+// its sandbox on.
+func claudeSandboxOn(data []byte) bool {
+	var s struct {
+		Sandbox struct {
+			Enabled bool `json:"enabled"`
+		} `json:"sandbox"`
+	}
+	return json.Unmarshal(data, &s) == nil && s.Sandbox.Enabled
+}
+
+// containProblems: a settings file that turns Claude Code's sandbox on
+// (with failIfUnavailable, every Bash command then fails) where it cannot
+// run.
+func containProblems(d doctorContain) []string {
+	if d.ClaudeSandbox {
+		return nil
+	}
+	var out []string
+	for _, f := range d.ClaudeSandboxOn {
+		out = append(out, fmt.Sprintf("containment: %s turns Claude Code's sandbox on, but it cannot run here (missing: %s)", f, strings.Join(d.Missing, "; ")))
+	}
+	return out
 }
 
 func doctorContainOf(exe string) doctorContain {
@@ -67,6 +97,9 @@ func printDoctorContain(w io.Writer, d doctorContain) {
 		state = "yes"
 	}
 	fmt.Fprintf(w, "  Claude Code's sandbox can run here: %s\n", state)
+	for _, f := range d.ClaudeSandboxOn {
+		fmt.Fprintf(w, "  Claude Code's sandbox is on in %s\n", render.Line(f, 1000))
+	}
 	for _, m := range d.Missing {
 		fmt.Fprintf(w, "  missing: %s\n", render.Line(m, 2000))
 	}

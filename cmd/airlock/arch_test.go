@@ -119,7 +119,7 @@ var allowedEdges = map[string][]string{
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
 		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
 		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig",
-		"internal/contain/egress/egressconfig",
+		"internal/contain/egress/egressconfig", "internal/contain/run",
 		// The service names its client to the MCP proxy check (hookd.go).
 		"internal/mcp/proxied"},
 	// Installing into the other agents' configuration files.
@@ -136,10 +136,19 @@ var allowedEdges = map[string][]string{
 	"cmd/airlock-serve":  {"internal/serve/servecmd"},
 	"cmd/airlock-proxy":  {"internal/contain/egress/egresscmd"},
 
+	// Containment: the plan links no network code (doctor and
+	// loop use it from airlock); the runner and bridge do, in airlock-run.
+	"internal/contain/run":        {"internal/clierror", "internal/hookd", "internal/policy"},
+	"internal/contain/run/runner": {"internal/clierror", "internal/contain/run", "internal/hookd"},
+	"cmd/airlock-run":             {"internal/contain/run/runner"},
+	"internal/contain/bridge":     nil,
+	"cmd/airlock-bridge":          {"internal/contain/bridge"},
+
 	// Programs and harnesses outside the product.
 	"bench/floor":        nil,
 	"bench/ipcfloor":     nil,
 	"bench/hooktime":     nil,
+	"bench/runstart":     {"internal/contain/run"},
 	"bench/journaltime":  nil,
 	"bench/genjournal":   {"internal/journal"},
 	"bench/snapshotcost": nil,

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"github.com/airlock-dev/airlock/internal/agentinstall"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/loop"
 	"github.com/airlock-dev/airlock/internal/scan"
@@ -72,12 +73,14 @@ Local work flows; anything that reaches the outside world is held for a human.`,
 					stringFlag("cwd", "DIR", "", "working directory the command would run in (recorded in the result)"),
 				}},
 			{name: "install", summary: "install airlock's hooks into an agent's settings",
-				usage: []string{"airlock install claude-code [--user|--project|--local] [--gate] [--no-hookd] [--dry-run]",
+				usage: []string{"airlock install claude-code [--user|--project|--local] [--gate] [--contain [--proxy-port PORT]] [--no-hookd] [--dry-run]",
 					"airlock install codex|gemini|copilot|opencode|factory|qwen|cursor|kiro|goose|cline [--user|--project] [--no-hookd] [--dry-run] [--json]"},
-				help: installHelp + agentInstallHelp, operands: "AGENT", run: runInstall,
+				help: installHelp + installContainHelp + agentInstallHelp, operands: "AGENT", run: runInstall,
 				flags: append(scopeFlagSpecs(),
 					boolFlag("gate", "also turn on the fact-forcing gate in the user's (or, with --project, the project's) policy file"),
 					boolFlag("no-hookd", "run airlock in process from the hook line, even when airlock-hook sits beside it (docs/HOOKD.md)"),
+					boolFlag("contain", "claude-code: also turn on Claude Code's sandbox, its network through airlock's proxy (docs/CONTAIN.md)"),
+					intFlag("proxy-port", "PORT", agentinstall.DefaultProxyPort, "with --contain: the port of airlock's proxy on 127.0.0.1"),
 					jsonFlag()),
 			},
 			{name: "uninstall", summary: "remove airlock's hooks from an agent's settings",
@@ -290,6 +293,7 @@ characters.`,
 					jsonFormatFlag(),
 					boolFlag("no-constraint", "do not put the prompt constraint before each prompt (enforcement does not depend on it)"),
 					durationFlag("grace", "DURATION", loop.DefaultGrace, "how long an interrupted agent gets before it is killed"),
+					boolFlag("no-contain", "run each story's agent as it is, not inside airlock run's sandbox (the default where airlock run works here)"),
 				}},
 			{name: "demo", summary: "watch airlock guard a scripted agent in a throwaway git repository",
 				usage: []string{"airlock demo [--keep DIR]"},
@@ -324,6 +328,7 @@ characters.`,
 						help:  "Show the pinned tool descriptions per server, and the pending (new or changed) ones a human has to approve.",
 						flags: []flagSpec{jsonFlag()}, operands: "[SERVER]", run: mcpPins},
 				}},
+			runCommand(),
 			hookCommand(),
 			hookdCommand(),
 			{name: "help", summary: "show the help of airlock or of a command",

@@ -50,8 +50,11 @@ type doctorOutput struct {
 	Agents []doctorAgent `json:"agents"`
 	// Service is the hook client, the resident service and the binaries
 	// beside airlock.
-	Service  doctorService `json:"service"`
-	Problems []string      `json:"problems"`
+	Service doctorService `json:"service"`
+	// Containment is whether airlock run and Claude Code's sandbox can
+	// run here (docs/CONTAIN.md).
+	Containment doctorContain `json:"containment"`
+	Problems    []string      `json:"problems"`
 }
 
 type doctorJournal struct {
@@ -163,6 +166,13 @@ func runDoctor(e *env) int {
 		// version approves and reports.
 		out.Problems = append(out.Problems, "PATH: "+out.Path.Fix)
 	}
+	out.Containment = doctorContainOf(exe)
+	for _, d := range out.Hooks {
+		if data, err := os.ReadFile(d.File); err == nil && claudeSandboxOn(data) {
+			out.Containment.ClaudeSandboxOn = append(out.Containment.ClaudeSandboxOn, d.File)
+		}
+	}
+	out.Problems = append(out.Problems, containProblems(out.Containment)...)
 	out.SelfTest = selfTest(e, cwd)
 	for _, s := range out.SelfTest {
 		if !s.OK {
@@ -320,6 +330,7 @@ func printDoctor(e *env, out doctorOutput) {
 	}
 	printDoctorAgents(w, out.Agents)
 	printDoctorService(w, out.Service)
+	printDoctorContain(w, out.Containment)
 	fmt.Fprintln(w, "\npolicy:")
 	if out.Policy.Error != "" {
 		fmt.Fprintf(w, "  error: %s\n", out.Policy.Error)

@@ -134,7 +134,7 @@ func printHelp(w io.Writer, c *command) {
 	for _, r := range rows {
 		fmt.Fprintf(w, "  %-*s  %s\n", width, r.left, r.usage)
 	}
-	if c.passthrough && c.name != "__complete" {
+	if c.passthrough && c.name != "__complete" && c.name != "run" {
 		fmt.Fprintf(w, "\nThe flags of %q are airlock-mcp's: run \"%s --help\" to list them.\n", c.path, c.path)
 	}
 	if len(subs) > 0 {

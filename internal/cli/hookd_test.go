@@ -164,9 +164,33 @@ func TestHookdDeclines(t *testing.T) {
 		{Args: []string{"hook", "claude-code"}, Env: []string{"AIRLOCK_HOME=" + dir + "/other"}, Cwd: cwd},
 		{Args: []string{"hook", "claude-code"}, Env: env, Cwd: "relative"},
 		{Args: []string{"hook", "claude-code"}, Env: append(env, "AIRLOCK_HOOKD=off"), Cwd: cwd},
+		// Every human act (issue 25: the socket is bound into airlock
+		// run's sandbox, so everything on it is the agent's).
+		{Args: []string{"queue", "reject", "abcd1234"}, Env: env, Cwd: cwd},
+		{Args: []string{"queue", "run", "abcd1234"}, Env: env, Cwd: cwd},
+		{Args: []string{"rule", "add"}, Env: env, Cwd: cwd},
+		{Args: []string{"trust", "policy.yaml"}, Env: env, Cwd: cwd},
+		{Args: []string{"undo"}, Env: env, Cwd: cwd},
+		{Args: []string{"uninstall", "claude-code"}, Env: env, Cwd: cwd},
+		{Args: []string{"serve"}, Env: env, Cwd: cwd},
+		{Args: []string{"hookd", "--stop"}, Env: env, Cwd: cwd},
+		{Args: []string{"HOOK", "claude-code"}, Env: env, Cwd: cwd},
+		{Args: []string{" hook", "claude-code"}, Env: env, Cwd: cwd},
 	} {
 		if resp := h(r); resp.Kind != hookd.KindDeclined {
 			t.Errorf("%q with %q in %q was answered: %+v", r.Args, r.Env, r.Cwd, resp)
+		}
+	}
+	// Verbs put after "hook" are not airlock's verbs: the hook command
+	// alone is dispatched, and it refuses them as a usage mistake.
+	for _, args := range [][]string{
+		{"hook", "queue", "approve", "abcd1234"},
+		{"hook", "--", "queue", "approve", "abcd1234"},
+		{"hook", "trust", "policy.yaml"},
+	} {
+		resp := h(&hookd.Request{Args: args, Env: env, Cwd: cwd})
+		if resp.Kind == hookd.KindAnswer && resp.Status == 0 {
+			t.Errorf("%q was run with status 0: %s %s", args, resp.Stdout, resp.Stderr)
 		}
 	}
 }

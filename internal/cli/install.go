@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/agentinstall"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -107,6 +109,10 @@ func settingsFor(e *env, scope claudecode.Scope) (string, error) {
 
 func runInstall(e *env) int {
 	if a, ok := otherAgent(e); ok {
+		if *e.flags.Bool("contain") {
+			return fail(e.stderr, &usageError{Msg: "--contain is for claude-code, whose own sandbox airlock can point at its proxy",
+				Hints: []string{"airlock run -- AGENT contains any agent (docs/CONTAIN.md)"}})
+		}
 		return runAgentInstall(e, a, "install")
 	}
 	gateOn := e.flags.Bool("gate")
@@ -139,6 +145,21 @@ func runInstall(e *env) int {
 	if err != nil {
 		return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s: %v", file, err), Hints: []string{"fix the settings file by hand; airlock does not rewrite a file it cannot read"}})
 	}
+	var backup *agentinstall.SandboxBackup
+	if *e.flags.Bool("contain") {
+		port := *e.flags.Int("proxy-port")
+		if port <= 0 || port > 65535 {
+			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("--proxy-port %d is not a port", port), Hints: []string{"--proxy-port 7779"}})
+		}
+		withSandbox, b, err := agentinstall.InstallClaudeSandbox(out, claudeSandboxSpec(e, exe, port))
+		if err != nil {
+			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s: %v", file, err), Hints: []string{"fix the settings file by hand; airlock does not rewrite a file it cannot read"}})
+		}
+		changed = changed || !bytes.Equal(withSandbox, out)
+		// b is the user's own sandbox value, as the file has it now; a
+		// second install keeps the first backup (saveSandboxBackup).
+		out, backup = withSandbox, &b
+	}
 	if dry {
 		// Standard output is the new settings; which form, on standard
 		// error.
@@ -154,10 +175,20 @@ func runInstall(e *env) int {
 		form.say(e.stdout)
 		return ExitOK
 	}
+	if backup != nil {
+		// Kept before the settings change, so that uninstall can always
+		// put the user's own back.
+		if err := saveSandboxBackup(e, file, *backup); err != nil {
+			return fail(e.stderr, fmt.Errorf("keeping your sandbox settings: %w", err))
+		}
+	}
 	if err := claudecode.WriteSettings(file, out); err != nil {
 		return fail(e.stderr, err)
 	}
 	fmt.Fprintf(e.stdout, "installed airlock's hooks in %s (%s scope)\nthey run %s\n", file, scope, form.Bin)
+	if backup != nil {
+		fmt.Fprintf(e.stdout, "turned on Claude Code's sandbox, its network through airlock's proxy on 127.0.0.1:%d (start it: airlock proxy --listen 127.0.0.1:%d)\n", *e.flags.Int("proxy-port"), *e.flags.Int("proxy-port"))
+	}
 	form.say(e.stdout)
 	fmt.Fprintln(e.stdout, "check with: airlock doctor")
 	if scope == claudecode.Project {
@@ -202,6 +233,16 @@ func runUninstall(e *env) int {
 		if err != nil {
 			return fail(e.stderr, fmt.Errorf("%s: %w", file, err))
 		}
+		b, hadBackup, err := loadSandboxBackup(e, file)
+		if err != nil {
+			return fail(e.stderr, fmt.Errorf("reading the saved sandbox settings for %s: %w", file, err))
+		}
+		if hadBackup {
+			if out, err = agentinstall.RestoreClaudeSandbox(out, b); err != nil {
+				return fail(e.stderr, fmt.Errorf("%s: %w", file, err))
+			}
+			changed = true
+		}
 		switch {
 		case dry && chosen:
 			if _, err := e.stdout.Write(out); err != nil {
@@ -219,6 +260,10 @@ func runUninstall(e *env) int {
 				return fail(e.stderr, err)
 			}
 			fmt.Fprintf(e.stdout, "removed airlock's hooks from %s (%s scope)\n", file, s)
+			if hadBackup {
+				os.Remove(sandboxBackupFile(e, file))
+				fmt.Fprintf(e.stdout, "put your own sandbox settings back in %s\n", file)
+			}
 		}
 		if st := uninstallGate(e, s, dry); st != ExitOK {
 			return st

@@ -147,6 +147,10 @@ func runLoop(e *env) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
+	contain, containNote := []string(nil), "not contained (--no-contain)"
+	if !*fs.Bool("no-contain") {
+		contain, containNote = loopContain(exe, settings)
+	}
 	constraint := ""
 	if !*noConstraint {
 		constraint = p.Brief(mode).Render(policy.Text)
@@ -161,7 +165,7 @@ func runLoop(e *env) int {
 	}
 	scope := journal.Scope{Stories: ids, Since: started}
 	r := &loop.Runner{
-		Agent: argv, Kind: *kind, Settings: settings, Constraint: constraint, Env: os.Environ(), Mode: mode.String(),
+		Agent: argv, Kind: *kind, Settings: settings, Contain: contain, Constraint: constraint, Env: os.Environ(), Mode: mode.String(),
 		Dir: dir, OutDir: *outDir, Recorder: j, Scanner: &scan.Scanner{Policy: scanPolicy},
 		Progress: e.stderr, Terminal: isCharDevice(e.stderr), Grace: *grace,
 		Known: hooksDecided(j, started),
@@ -177,6 +181,7 @@ func runLoop(e *env) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	fmt.Fprintf(e.stderr, "airlock loop: %s, agent %q, %s mode; outputs in %s\n", pluralVerb(len(stories), "story", "stories"), *agentCmd, mode, *outDir)
+	fmt.Fprintf(e.stderr, "airlock loop: each story's agent runs %s\n", containNote)
 	if *kind == loop.KindClaude && !claudeMayUseTools(argv) {
 		fmt.Fprintln(e.stderr, "airlock: note: in print mode Claude Code refuses tools that need permission unless they are allowed; "+
 			"if the stories need Bash or edits, add e.g. --allowedTools Bash,Write,Edit,Read to --agent-cmd (airlock stays the gate for what they do)")
@@ -261,6 +266,13 @@ func writeLoopSummary(e *env, sum *loop.Summary) {
 		}
 		if r.Story.Title != "" {
 			line += ": " + r.Story.Title
+		}
+		if r.Outcome != loop.NotRun {
+			if r.Contained {
+				line += " [contained]"
+			} else {
+				line += " [not contained]"
+			}
 		}
 		fmt.Fprintln(e.stdout, line)
 	}

@@ -72,6 +72,10 @@ type Runner struct {
 	// Kind says what the agent is: KindClaude gets the Settings file,
 	// KindOther does not; "" decides by the program's name (IsClaude).
 	Kind string
+	// Contain is the argv put before the agent's to contain it
+	// (airlock-run and its flags, ending with "--"); nil runs the agent
+	// as it is. Each story's result says which way it ran.
+	Contain []string
 	// Constraint is the prompt constraint put before every story's prompt.
 	Constraint string
 	// Env is the agent's environment; AIRLOCK_STORY and AIRLOCK_MODE are
@@ -113,13 +117,15 @@ type Result struct {
 	Story   Story   `json:"story"`
 	Outcome Outcome `json:"outcome"`
 	// Tried and Ran count the story's tool calls, and those that ran.
-	Tried    int           `json:"tool_calls"`
-	Ran      int           `json:"tool_calls_run"`
-	Exit     int           `json:"exit"`
-	Error    string        `json:"error,omitempty"`
-	Output   string        `json:"output,omitempty"`
-	Findings int           `json:"findings"`
-	Elapsed  time.Duration `json:"elapsed_ns"`
+	Tried    int    `json:"tool_calls"`
+	Ran      int    `json:"tool_calls_run"`
+	Exit     int    `json:"exit"`
+	Error    string `json:"error,omitempty"`
+	Output   string `json:"output,omitempty"`
+	Findings int    `json:"findings"`
+	// Contained: the agent ran inside airlock run's sandbox.
+	Contained bool          `json:"contained"`
+	Elapsed   time.Duration `json:"elapsed_ns"`
 }
 
 // Summary is the run.
@@ -171,7 +177,7 @@ func (r *Runner) Run(ctx context.Context, stories []Story) (*Summary, error) {
 
 // story runs one story's agent process, then scans its output.
 func (r *Runner) story(ctx context.Context, i, n int, runStart time.Time, s Story) (Result, error) {
-	res := Result{Story: s}
+	res := Result{Story: s, Contained: len(r.Contain) > 0}
 	start := r.now()
 	if err := r.record(&vocab.Event{Time: start, Agent: "loop", Name: EventStoryStart, Story: s.ID, Cwd: r.Dir, Note: s.Title}); err != nil {
 		return res, err
@@ -213,8 +219,12 @@ func (r *Runner) story(ctx context.Context, i, n int, runStart time.Time, s Stor
 	if err := r.record(&vocab.Event{Time: r.now(), Agent: "loop", Name: EventStoryEnd, Story: s.ID, Cwd: r.Dir, Note: note}); err != nil {
 		return res, err
 	}
-	r.line(fmt.Sprintf("[%d/%d] story %s %s (%s, exit %d, %d found in its output)%s", i+1, n, s.ID, res.Outcome,
-		res.Elapsed.Round(time.Second), res.Exit, res.Findings, heldNote(r.Held)))
+	how := "not contained"
+	if res.Contained {
+		how = "contained"
+	}
+	r.line(fmt.Sprintf("[%d/%d] story %s %s (%s, %s, exit %d, %d found in its output)%s", i+1, n, s.ID, res.Outcome,
+		how, res.Elapsed.Round(time.Second), res.Exit, res.Findings, heldNote(r.Held)))
 	return res, nil
 }
 
@@ -245,6 +255,9 @@ func (r *Runner) exec(ctx context.Context, s Story, outPath, errPath string) (in
 	}
 	if r.Settings != "" && (r.Kind == KindClaude || r.Kind == "" && IsClaude(r.Agent[0])) {
 		argv = append(argv[:1], append([]string{"--settings", r.Settings}, argv[1:]...)...)
+	}
+	if len(r.Contain) > 0 {
+		argv = append(append([]string{}, r.Contain...), argv...)
 	}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = r.Dir

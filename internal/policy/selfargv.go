@@ -71,10 +71,10 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	// hookd answers hooks: an agent that starts its own (another state
 	// directory, other flags) or stops the user's must ask a human.
 	add("hookd", false, map[string]bool{"idle": true, "stop": false})
-	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false, "no-hookd": false, "json": false})
+	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false, "no-hookd": false, "json": false, "contain": false, "proxy-port": true})
 	add("uninstall", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "json": false})
 	add("trust", false, map[string]bool{"revoke": false})
-	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true, "agent": true})
+	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true, "agent": true, "no-contain": false})
 	add("demo", false, map[string]bool{"keep": true})
 	// undo writes files back over the agent's work; prune deletes the
 	// snapshots that make destruction reversible. Listing changes nothing.
@@ -85,6 +85,9 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	// buttons approve, reject and write rules.
 	add("rule add", false, map[string]bool{"from": true, "yes": false, "json": false})
 	add("serve", false, map[string]bool{})
+	// run starts a command in airlock's sandbox (airlock-run owns its
+	// flags); like mcp run, it runs programs, so it is not a read.
+	add("run", false, map[string]bool{})
 	// notify sends held actions out and applies the phone's decisions.
 	add("notify", false, map[string]bool{"once": false, "json": false})
 	// proxy is the egress proxy: it sends in the user's name and fills

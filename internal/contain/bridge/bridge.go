@@ -1,0 +1,167 @@
+//go:build linux
+
+// Package bridge is the first process inside "airlock run"'s sandbox
+// (the airlock-bridge binary). It links nothing but the standard
+// library's network code, so that it starts fast: it is started once per
+// contained command, and everything airlock-run links (the policy, the
+// classifier's tables) would be initialised again inside for nothing.
+package bridge
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strconv"
+	"syscall"
+)
+
+// Main is the sandbox's first process (pid 1 of its pid namespace): it
+// listens on the loopback port inside, relays every connection to the
+// door's unix socket (bound in read-only), and runs the command as its
+// child. It forwards the signals it gets to the command, reaps orphans
+// (it is the namespace's init), and exits with the command's status; the
+// kernel then ends every process left in the namespace.
+//
+// args: --port N --socket PATH -- COMMAND [ARG...]
+func Main(args []string, stderr io.Writer) int {
+	port, sock, cmdArgs, err := bridgeArgs(args)
+	if err != nil {
+		fmt.Fprintln(stderr, "airlock run: bridge:", err)
+		return 126
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	if err != nil {
+		fmt.Fprintln(stderr, "airlock run: bridge: cannot listen inside the sandbox:", err)
+		return 126
+	}
+	// The sandbox's own IPv6 loopback too, when it has one: a client
+	// that resolves "localhost" to ::1 first still finds the bridge.
+	if ln6, err := net.Listen("tcp", "[::1]:"+strconv.Itoa(port)); err == nil {
+		go relay(ln6, sock)
+	}
+	go relay(ln, sock)
+	// Tell the runner outside that the sandbox is set up (every mount
+	// made, the bridge listening): until then a failure is bubblewrap's,
+	// and the runner refuses with exit 2 instead of passing on a status.
+	if ready := os.NewFile(uintptr(ReadyFD), "ready"); ready != nil {
+		_, _ = ready.Write([]byte{1})
+		ready.Close()
+	}
+
+	// Signals are caught before the command starts, so none is lost in
+	// between; as pid 1, a signal without a handler would be ignored.
+	sigs := make(chan os.Signal, 8)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH)
+	cmd := exec.Command(cmdArgs[0], cmdArgs[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	if err := cmd.Start(); err != nil {
+		fmt.Fprintln(stderr, "airlock run:", err)
+		var ee *exec.Error
+		if errors.As(err, &ee) || errors.Is(err, os.ErrNotExist) {
+			return 127
+		}
+		return 126
+	}
+	child := cmd.Process.Pid
+	go func() {
+		for s := range sigs {
+			_ = syscall.Kill(child, s.(syscall.Signal))
+		}
+	}()
+	// Reap every child; the command's own status ends the run. Orphans
+	// reparented to pid 1 are reaped here too.
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if err != nil {
+			if errors.Is(err, syscall.EINTR) {
+				continue
+			}
+			fmt.Fprintln(stderr, "airlock run: bridge: wait:", err)
+			return 126
+		}
+		if pid != child {
+			continue
+		}
+		switch {
+		case ws.Exited():
+			return ws.ExitStatus()
+		case ws.Signaled():
+			return 128 + int(ws.Signal())
+		}
+	}
+}
+
+// ReadyFD is the descriptor the runner hands the sandbox for the bridge's
+// one byte of readiness (bubblewrap passes descriptors through).
+const ReadyFD = 4
+
+func bridgeArgs(args []string) (port int, sock string, cmd []string, err error) {
+	for i := 0; i < len(args); i++ {
+		switch args[i] {
+		case "--port":
+			if i+1 < len(args) {
+				port, err = strconv.Atoi(args[i+1])
+				i++
+			}
+		case "--socket":
+			if i+1 < len(args) {
+				sock = args[i+1]
+				i++
+			}
+		case "--":
+			cmd = args[i+1:]
+			i = len(args)
+		default:
+			return 0, "", nil, fmt.Errorf("unexpected argument %q", args[i])
+		}
+	}
+	if err != nil || port <= 0 || port > 65535 || sock == "" || len(cmd) == 0 {
+		return 0, "", nil, errors.New("usage: airlock-bridge --port N --socket PATH -- COMMAND [ARG...]")
+	}
+	return port, sock, cmd, nil
+}
+
+// relay forwards each connection on ln to the unix socket.
+func relay(ln net.Listener, sock string) {
+	for {
+		c, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		go func() {
+			defer c.Close()
+			u, err := net.Dial("unix", sock)
+			if err != nil {
+				// No door: the client sees a closed connection, never a
+				// way around.
+				return
+			}
+			defer u.Close()
+			pipe(c, u)
+		}()
+	}
+}
+
+// pipe copies both ways and half-closes each side as its source ends, so
+// that request bodies and responses of any length pass.
+func pipe(a, b net.Conn) {
+	done := make(chan struct{}, 2)
+	cp := func(dst, src net.Conn) {
+		_, _ = io.Copy(dst, src)
+		if cw, ok := dst.(interface{ CloseWrite() error }); ok {
+			_ = cw.CloseWrite()
+		} else {
+			_ = dst.Close()
+		}
+		done <- struct{}{}
+	}
+	go cp(a, b)
+	go cp(b, a)
+	<-done
+	<-done
+}

@@ -1,0 +1,440 @@
+// Package run plans the Linux sandbox of "airlock run": which parts of the
+// file system the agent's tools see, read-write, read-only or not at all,
+// the network namespace with its one door, and the environment that points
+// every client at that door. It builds bubblewrap's argument list and links
+// no network code, so that the airlock binary (doctor, loop) can use it;
+// the process that starts the sandbox, the door and the in-sandbox bridge
+// live in package runner (the airlock-run binary).
+package run
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/clierror"
+	"github.com/airlock-dev/airlock/internal/hookd"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// BridgePort is the loopback port the bridge listens on inside the
+// sandbox. The sandbox's loopback is its own, so a fixed port cannot
+// collide with anything on the host.
+const BridgePort = 3128
+
+// BridgeBinary runs inside the sandbox as its first process: it listens
+// on the bridge port, relays each connection to the door's unix socket,
+// and runs the command (internal/contain/bridge). It sits beside
+// airlock-run.
+const BridgeBinary = "airlock-bridge"
+
+// DefaultWritable are the tool caches, relative to the home directory,
+// that stay writable inside the sandbox when they exist, so that builds
+// and installs work. rustup's toolchains are left out on purpose: a
+// toolchain is code the human runs later outside the sandbox. A writable
+// cache is a way for code written inside to run outside later (a build
+// cache, a module cache); docs/CONTAIN.md says so.
+//
+// The agents' own state directories are writable too (sessions,
+// transcripts, logs), with what in them changes a later session read-only
+// on top: the settings self-protection lists, and agentCode below.
+var DefaultWritable = []string{".cache", "go/pkg/mod", ".npm", ".cargo/registry", ".cargo/git", ".m2/repository", ".gradle/caches",
+	".claude", ".codex", ".gemini"}
+
+// agentCode are paths, relative to the home directory, inside the
+// agents' writable state that load code or instructions into a later
+// session, perhaps an uncontained one (plugins carry hooks and MCP
+// servers): read-only inside, like the settings.
+var agentCode = []string{".claude/plugins", ".claude/hooks", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/CLAUDE.md",
+	".codex/prompts", ".codex/skills", ".codex/AGENTS.md", ".gemini/commands", ".gemini/GEMINI.md"}
+
+// maskedDirs are replaced by an empty tmpfs inside: /tmp is private, and
+// /run holds the host's daemon sockets (dbus, docker, the user's runtime
+// directory with ssh-agent and gpg-agent), which a unix socket on a
+// read-only mount would still reach.
+var maskedDirs = []string{"/tmp", "/run"}
+
+// Config is what one contained run needs.
+type Config struct {
+	// Getenv reads the caller's environment.
+	Getenv func(string) string
+	// Environ is the caller's environment ("KEY=value"); the sandbox's
+	// environment is built from it.
+	Environ []string
+	// Cwd is where the command runs; the project is found from it.
+	Cwd string
+	// Executable is the airlock binary; it and the binaries beside it are
+	// read-only inside. "" when unknown.
+	Executable string
+	// Writable lists directories that stay writable; nil means
+	// DefaultWritable under the home directory.
+	Writable []string
+	// RunDir is a directory outside that holds the door's socket and the
+	// CA bundle; it is bound read-only at the same path.
+	RunDir string
+	// ProxySocket is the door's unix socket.
+	ProxySocket string
+	// CABundle is a file of certificates the clients inside trust (the
+	// system's roots and airlock's CA); "" sets no CA variables.
+	CABundle string
+	// Bridge is the binary run inside as the bridge (airlock-bridge).
+	Bridge string
+	// HookSocket is the runner's relay to the hook service, bound where
+	// the hook client inside looks for the service; "" binds nothing.
+	HookSocket string
+	// Expose lists files inside the hidden state directory that are
+	// bound read-only at their place (airlock loop's settings file with
+	// the hooks, under runs/). Never the secrets or the journal.
+	Expose []string
+	// Command is what to run, with its arguments.
+	Command []string
+}
+
+// Plan is one sandbox, ready to start.
+type Plan struct {
+	// Project is the directory that is read-write.
+	Project string
+	// Args are bubblewrap's arguments (without the program name).
+	Args []string
+	// Env is the environment bubblewrap and everything inside get.
+	Env []string
+	// Unfenced are protected paths inside a writable directory that did
+	// not exist when the plan was made: no mount can fence a path that is
+	// not there without creating it in the user's tree, so the runner
+	// checks them after the run and says which appeared.
+	Unfenced []string
+	// Hidden are the directories replaced by an empty one (airlock's
+	// state directory).
+	Hidden []string
+}
+
+// Refusal is a reason not to start: the command is never run
+// uncontained. The CLI prints it as an error with hints and exits 2.
+type Refusal = clierror.Usage
+
+// ProjectRoot is the git top level above dir (the nearest directory with a
+// .git entry), or dir itself. It is found without running git, which may
+// not exist and would cost a process start.
+func ProjectRoot(dir string) string {
+	dir = filepath.Clean(dir)
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return dir
+		}
+	}
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// real resolves symlinks in an absolute path; a path that does not exist
+// is resolved as far as it does.
+func real(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return p
+	}
+	return filepath.Join(real(parent), filepath.Base(p))
+}
+
+// NewPlan works out the sandbox for cfg, or refuses with the reason.
+func NewPlan(cfg Config) (*Plan, error) {
+	if len(cfg.Command) == 0 {
+		return nil, &Refusal{Msg: "no command to run", Hints: []string{"airlock run -- COMMAND [ARG...]"}}
+	}
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if !filepath.IsAbs(cfg.Cwd) {
+		return nil, &Refusal{Msg: fmt.Sprintf("the working directory %q is not absolute", cfg.Cwd)}
+	}
+	paths := policy.PathsFrom(getenv)
+	home := ""
+	if paths.Home != "" && filepath.IsAbs(paths.Home) {
+		home = real(filepath.Clean(paths.Home))
+	}
+	cwd := real(cfg.Cwd)
+	project := ProjectRoot(cwd)
+	state := ""
+	if paths.StateDir != "" && filepath.IsAbs(paths.StateDir) {
+		state = real(filepath.Clean(paths.StateDir))
+	}
+	if state == "" {
+		return nil, &Refusal{Msg: "airlock's state directory is unknown, so it cannot be hidden from the command",
+			Hints: []string{"set HOME (or XDG_STATE_HOME, AIRLOCK_HOME) to an absolute path"}}
+	}
+	config := ""
+	if paths.ConfigDir != "" {
+		config = real(paths.ConfigDir)
+	}
+	switch {
+	case project == "/":
+		return nil, &Refusal{Msg: "the project would be the whole file system (/), which cannot be fenced",
+			Hints: []string{"cd into the project first (a git checkout or its own directory)"}}
+	case home != "" && within(home, project):
+		return nil, &Refusal{Msg: fmt.Sprintf("the project would be %s, which holds your home directory: everything in it (agent settings, shell start-up files, keys) would be writable", project),
+			Hints: []string{"cd into the project first (a git checkout or its own directory), or git init one"}}
+	case within(state, project) || within(project, state):
+		return nil, &Refusal{Msg: fmt.Sprintf("the project %s and airlock's state directory %s overlap: the state must stay out of the sandbox", project, state),
+			Hints: []string{"run from a project outside airlock's state directory, or set AIRLOCK_HOME elsewhere"}}
+	case config != "" && (within(config, project) || within(project, config)):
+		return nil, &Refusal{Msg: fmt.Sprintf("the project %s and airlock's config directory %s overlap: the policy must stay read-only", project, config),
+			Hints: []string{"run from a project outside airlock's config directory"}}
+	}
+
+	p := &Plan{Project: project}
+	a := []string{
+		"--die-with-parent",
+		"--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try",
+		"--disable-userns",
+		// A new session: the command cannot push keystrokes into the
+		// human's terminal with TIOCSTI (dev.tty.legacy_tiocsti is 1 on
+		// many systems).
+		"--new-session",
+		"--cap-drop", "ALL",
+		// The bridge is pid 1: it forwards signals to the command, reaps
+		// orphans, and when it exits the kernel ends every process left.
+		"--as-pid-1",
+		"--ro-bind", "/", "/",
+		"--dev", "/dev",
+		"--proc", "/proc",
+	}
+	for _, d := range maskedDirs {
+		if st, err := os.Lstat(d); err == nil && st.IsDir() {
+			a = append(a, "--tmpfs", d)
+		}
+	}
+	masked := func(x string) bool {
+		for _, d := range maskedDirs {
+			if within(x, d) {
+				return true
+			}
+		}
+		return false
+	}
+	// What must stay visible (read-only) though it lies under a masked
+	// directory: the home directory, the bridge and airlock's binaries.
+	var keep []string
+	if home != "" && masked(home) {
+		keep = append(keep, home)
+	}
+	for _, b := range []string{cfg.Bridge, cfg.Executable} {
+		if b != "" && masked(real(b)) {
+			keep = append(keep, filepath.Dir(real(b)))
+		}
+	}
+	for _, k := range dedupe(keep) {
+		if exists(k) {
+			a = append(a, "--ro-bind", k, k)
+		}
+	}
+	// Writable directories: the caches that exist, then the project.
+	writable := cfg.Writable
+	if writable == nil && home != "" {
+		for _, w := range DefaultWritable {
+			writable = append(writable, filepath.Join(home, w))
+		}
+	}
+	var rw []string
+	for _, w := range writable {
+		w = real(w)
+		if !filepath.IsAbs(w) || !isDir(w) {
+			continue
+		}
+		// A cache inside the state directory is not offered (the state is
+		// hidden); nor is the home directory or a parent of it.
+		if within(w, state) || home != "" && within(home, w) {
+			continue
+		}
+		rw = append(rw, w)
+	}
+	rw = append(rw, project)
+	for _, w := range dedupe(rw) {
+		a = append(a, "--bind", w, w)
+	}
+	writableAt := func(x string) bool {
+		for _, w := range rw {
+			if within(x, w) {
+				return true
+			}
+		}
+		return masked(x) && !slices.ContainsFunc(keep, func(k string) bool { return within(x, k) })
+	}
+	// Protected paths under a writable directory are bound read-only on
+	// top of it (bubblewrap applies its arguments in order). A protected
+	// path that is a symlink is fenced where it points.
+	var exe string
+	if cfg.Executable != "" {
+		exe = real(cfg.Executable)
+	}
+	prot := policy.ProtectedPaths(paths, project, policy.Options{Getenv: getenv, Cwd: cwd, Executable: exe})
+	if home != "" {
+		for _, c := range agentCode {
+			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(home, c), Kind: "agent-settings"})
+		}
+	}
+	if exe != "" {
+		for _, b := range []string{"airlock-run", BridgeBinary, "airlock-proxy"} {
+			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(filepath.Dir(exe), b), Kind: "airlock"})
+		}
+	}
+	var ro []string
+	for _, pp := range prot {
+		if pp.State || pp.Secret {
+			continue
+		}
+		r := real(pp.Path)
+		if !writableAt(r) {
+			continue
+		}
+		if exists(r) {
+			ro = append(ro, r)
+		} else if !masked(r) || slices.ContainsFunc(rw, func(w string) bool { return within(r, w) }) {
+			p.Unfenced = append(p.Unfenced, r)
+		}
+	}
+	for _, r := range dedupe(ro) {
+		a = append(a, "--ro-bind", r, r)
+	}
+	// airlock's state directory (journal, queue, trust, secrets) is not
+	// there at all: an empty read-only directory stands in its place, with
+	// the hook service's socket alone bound into it.
+	if exists(state) && (!masked(state) || slices.ContainsFunc(keep, func(k string) bool { return within(state, k) })) {
+		a = append(a, "--tmpfs", state)
+		if sock := hookd.SocketPath(getenv); sock != "" && cfg.HookSocket != "" && filepath.Dir(real(sock)) == state {
+			a = append(a, "--ro-bind", cfg.HookSocket, real(sock))
+		}
+		for _, f := range cfg.Expose {
+			r := real(f)
+			st, err := os.Stat(r)
+			switch {
+			case err != nil || !st.Mode().IsRegular():
+				return nil, &Refusal{Msg: fmt.Sprintf("cannot expose %s: not a regular file", f)}
+			case !within(r, filepath.Join(state, "runs")):
+				return nil, &Refusal{Msg: fmt.Sprintf("cannot expose %s: only files under %s may be shown inside", f, filepath.Join(state, "runs"))}
+			}
+			a = append(a, "--ro-bind", r, r)
+		}
+		a = append(a, "--remount-ro", state)
+		p.Hidden = append(p.Hidden, state)
+	}
+	if cfg.RunDir != "" {
+		a = append(a, "--ro-bind", cfg.RunDir, cfg.RunDir)
+	}
+	// A door that already listens elsewhere (a long-running proxy): its
+	// socket alone is bound in. Connecting to a unix socket on a
+	// read-only mount works; nothing else of its directory is visible.
+	if cfg.ProxySocket != "" && (cfg.RunDir == "" || !within(cfg.ProxySocket, cfg.RunDir)) {
+		if !exists(cfg.ProxySocket) {
+			return nil, &Refusal{Msg: "the proxy's socket " + cfg.ProxySocket + " does not exist", Hints: []string{"start the proxy first, or leave out --proxy-socket"}}
+		}
+		a = append(a, "--ro-bind", cfg.ProxySocket, cfg.ProxySocket)
+	}
+	a = append(a, "--chdir", cwd, "--")
+	a = append(a, cfg.Bridge, "--port", strconv.Itoa(BridgePort), "--socket", cfg.ProxySocket, "--")
+	a = append(a, cfg.Command...)
+	p.Args = a
+	p.Env = Environment(cfg.Environ, cfg.CABundle)
+	p.Unfenced = dedupe(p.Unfenced)
+	return p, nil
+}
+
+// proxyVars are set to the bridge; every spelling clients read.
+var proxyVars = []string{
+	"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy", "ALL_PROXY", "all_proxy",
+	"GRPC_PROXY", "grpc_proxy", "FTP_PROXY", "ftp_proxy", "RSYNC_PROXY",
+	"DOCKER_HTTP_PROXY", "DOCKER_HTTPS_PROXY", "CLOUDSDK_PROXY_TYPE", "CLOUDSDK_PROXY_ADDRESS", "CLOUDSDK_PROXY_PORT",
+}
+
+// caVars point at the CA bundle.
+var caVars = []string{"SSL_CERT_FILE", "NODE_EXTRA_CA_CERTS", "GIT_SSL_CAINFO", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "AWS_CA_BUNDLE", "PIP_CERT", "DENO_CERT"}
+
+// NoSSH is the GIT_SSH_COMMAND inside: git's ssh transport has no way
+// out, so it fails at once with the reason and the way to use HTTPS
+// instead of hanging on a name that cannot be resolved. git appends the
+// host and command ("$@"), which false ignores.
+const NoSSH = `echo "airlock run: ssh is not available inside the sandbox (only HTTP and HTTPS through airlock's proxy): use an HTTPS remote, e.g. git remote set-url origin https://HOST/OWNER/REPO.git" >&2; false`
+
+// Environment is the sandbox's environment: the caller's, with every
+// proxy variable pointing at the bridge, NO_PROXY naming only the
+// sandbox's own loopback, the CA variables at the bundle, and git's ssh
+// refused with a message.
+func Environment(environ []string, caBundle string) []string {
+	drop := map[string]bool{"NO_PROXY": true, "no_proxy": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_PROXY_COMMAND": true, "SSH_AUTH_SOCK": true}
+	for _, v := range proxyVars {
+		drop[v] = true
+	}
+	if caBundle != "" {
+		for _, v := range caVars {
+			drop[v] = true
+		}
+	}
+	var out []string
+	for _, kv := range environ {
+		k, _, _ := strings.Cut(kv, "=")
+		if !drop[k] {
+			out = append(out, kv)
+		}
+	}
+	url := "http://127.0.0.1:" + strconv.Itoa(BridgePort)
+	for _, v := range proxyVars {
+		switch {
+		case strings.HasPrefix(v, "CLOUDSDK_PROXY_TYPE"):
+			out = append(out, v+"=http")
+		case v == "CLOUDSDK_PROXY_ADDRESS":
+			out = append(out, v+"=127.0.0.1")
+		case v == "CLOUDSDK_PROXY_PORT":
+			out = append(out, v+"="+strconv.Itoa(BridgePort))
+		case v == "RSYNC_PROXY":
+			out = append(out, v+"=127.0.0.1:"+strconv.Itoa(BridgePort))
+		default:
+			out = append(out, v+"="+url)
+		}
+	}
+	out = append(out, "NO_PROXY=localhost,127.0.0.1,::1", "no_proxy=localhost,127.0.0.1,::1")
+	if caBundle != "" {
+		for _, v := range caVars {
+			out = append(out, v+"="+caBundle)
+		}
+	}
+	out = append(out, "GIT_SSH_COMMAND="+NoSSH, "AIRLOCK_CONTAINED=run")
+	return out
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
+// dedupe keeps the first of each path.
+func dedupe(in []string) []string {
+	var out []string
+	for _, x := range in {
+		if x == "" || slices.Contains(out, x) {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// ErrNoBwrap is returned when bubblewrap is not installed.
+var ErrNoBwrap = errors.New("bubblewrap (bwrap) is not on PATH")

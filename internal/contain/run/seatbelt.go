@@ -1,0 +1,141 @@
+package run
+
+import (
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/hookd"
+	"github.com/airlock-dev/airlock/internal/policy"
+)
+
+// Seatbelt is a macOS sandbox-exec profile for the same containment as
+// the Linux runner, as far as Seatbelt can express it. macOS has no
+// network namespace: the profile denies every network operation but the
+// outbound connection to airlock's proxy on the loopback port, so the
+// agent's own loopback servers are not reachable from inside either (on
+// Linux they are). The file is built for every system so that its text
+// is tested everywhere; it can only run on macOS.
+type Seatbelt struct {
+	// ProxyPort is airlock's proxy on localhost.
+	ProxyPort int
+	// HookSocket is the hook service's unix socket ("" for none).
+	HookSocket string
+	// Writable are the directories writes are allowed in: the project,
+	// the temporary directories, the caches.
+	Writable []string
+	// DenyWrite are airlock's files and every agent's settings, refused
+	// even inside a writable directory.
+	DenyWrite []string
+	// DenyRead are airlock's state and secrets.
+	DenyRead []string
+}
+
+// quote makes a Seatbelt (Scheme) string literal of a path. A path with a
+// control character is refused rather than escaped: no file airlock
+// protects or offers needs one, and a newline in a profile is where an
+// injection would start.
+func quote(p string) (string, error) {
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f {
+			return "", fmt.Errorf("path %q holds a control character: not put in a sandbox profile", p)
+		}
+	}
+	if !strings.HasPrefix(p, "/") {
+		return "", fmt.Errorf("path %q is not absolute", p)
+	}
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(p) + `"`, nil
+}
+
+// Profile is the profile's text. Later rules win in Seatbelt, so the
+// denials of protected paths come after the writable directories.
+func (s Seatbelt) Profile() (string, error) {
+	if s.ProxyPort <= 0 || s.ProxyPort > 65535 {
+		return "", fmt.Errorf("proxy port %d is not a port", s.ProxyPort)
+	}
+	var b strings.Builder
+	b.WriteString("(version 1)\n(allow default)\n")
+	b.WriteString(";; Network: only airlock's proxy on the loopback port.\n")
+	b.WriteString("(deny network*)\n")
+	b.WriteString("(allow network-outbound (remote ip \"localhost:" + strconv.Itoa(s.ProxyPort) + "\"))\n")
+	if s.HookSocket != "" {
+		q, err := quote(s.HookSocket)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString("(allow network-outbound (remote unix-socket (path-literal " + q + ")))\n")
+	}
+	list := func(paths []string, sub bool) (string, error) {
+		var parts []string
+		for _, p := range paths {
+			q, err := quote(p)
+			if err != nil {
+				return "", err
+			}
+			if sub {
+				parts = append(parts, "(subpath "+q+")")
+			} else {
+				parts = append(parts, "(literal "+q+")", "(subpath "+q+")")
+			}
+		}
+		return strings.Join(parts, " "), nil
+	}
+	w, err := list(s.Writable, true)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(";; Writes: only the project, the temporary directories and the caches.\n")
+	if w == "" {
+		b.WriteString("(deny file-write*)\n")
+	} else {
+		b.WriteString("(deny file-write* (require-not (require-any " + w + ")))\n")
+	}
+	dw, err := list(s.DenyWrite, false)
+	if err != nil {
+		return "", err
+	}
+	if dw != "" {
+		b.WriteString(";; airlock's files and every agent's settings: never written.\n")
+		b.WriteString("(deny file-write* " + dw + ")\n")
+	}
+	dr, err := list(s.DenyRead, false)
+	if err != nil {
+		return "", err
+	}
+	if dr != "" {
+		b.WriteString(";; airlock's state and secrets: not even read.\n")
+		b.WriteString("(deny file-read* " + dr + ")\n")
+	}
+	return b.String(), nil
+}
+
+// SeatbeltFor fills a profile from the same lists as the Linux plan:
+// the project and caches writable, self-protection's paths denied.
+func SeatbeltFor(cfg Config, proxyPort int) Seatbelt {
+	getenv := cfg.Getenv
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	paths := policy.PathsFrom(getenv)
+	project := ProjectRoot(cfg.Cwd)
+	s := Seatbelt{ProxyPort: proxyPort, Writable: []string{project, "/private/tmp", "/private/var/folders"}}
+	if sock := hookd.SocketPath(getenv); sock != "" {
+		s.HookSocket = sock
+	}
+	if paths.Home != "" {
+		for _, w := range DefaultWritable {
+			s.Writable = append(s.Writable, filepath.Join(paths.Home, w))
+		}
+		for _, c := range agentCode {
+			s.DenyWrite = append(s.DenyWrite, filepath.Join(paths.Home, c))
+		}
+	}
+	for _, p := range policy.ProtectedPaths(paths, project, policy.Options{Getenv: getenv, Cwd: cfg.Cwd, Executable: cfg.Executable}) {
+		s.DenyWrite = append(s.DenyWrite, p.Path)
+		if p.State || p.Secret {
+			s.DenyRead = append(s.DenyRead, p.Path)
+		}
+	}
+	return s
+}

@@ -140,7 +140,7 @@ var allowedEdges = map[string][]string{
 	// loop use it from airlock); the runner and bridge do, in airlock-run.
 	"internal/contain/run":        {"internal/clierror", "internal/hookd", "internal/policy"},
 	"internal/contain/run/runner": {"internal/clierror", "internal/contain/run", "internal/hookd"},
-	"cmd/airlock-run":             {"internal/contain/run/runner"},
+	"cmd/airlock-run":             {"internal/contain/egress", "internal/contain/run/runner"},
 	"internal/contain/bridge":     nil,
 	"cmd/airlock-bridge":          {"internal/contain/bridge"},
 

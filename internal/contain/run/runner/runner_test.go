@@ -419,6 +419,9 @@ func externalAddr(t *testing.T) string {
 			return ip.IP.String()
 		}
 	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal("no non-loopback IPv4 address on this machine: the containment tests need one for a sink outside the sandbox")
+	}
 	t.Skip("no non-loopback IPv4 address on this machine")
 	return ""
 }

@@ -17,16 +17,11 @@ var propSeed, propN int64 = 24, 400
 
 func corpusCommands(t *testing.T) []string {
 	t.Helper()
-	files := []string{filepath.Join("..", "..", "testdata", "corpus.tsv")}
-	for _, dir := range []string{
-		filepath.Join("..", "..", "..", "shared", "corpora"),       // beside the main checkout
-		filepath.Join("..", "..", "..", "..", "shared", "corpora"), // beside a helper's worktree
-	} {
-		if m, _ := filepath.Glob(filepath.Join(dir, "*.tsv")); len(m) > 0 {
-			files = append(files, m...)
-			break
-		}
-	}
+	// The project's corpus and the peers' corpora as copied into the
+	// repository (testdata/peer), so the test reads the same commands
+	// wherever it runs.
+	files := []string{filepath.Join("..", "..", "testdata", "corpus.tsv"),
+		filepath.Join("..", "..", "testdata", "peer", "dcg.tsv"), filepath.Join("..", "..", "testdata", "peer", "safety-net.tsv")}
 	var out []string
 	for _, file := range files {
 		data, err := os.ReadFile(file)

@@ -377,3 +377,43 @@ func (c *call) containerMounts(inv *classify.Invocation) *refusal {
 	}
 	return nil
 }
+
+// atFileReads checks the files a program is told to read by the "@FILE"
+// convention of HTTP and API clients (curl -d @FILE, --data-binary @FILE,
+// -F name=@FILE or name=<FILE, httpie field=@FILE, gh api -F f=@FILE,
+// az --body @FILE): the file's content is sent, so naming one of
+// airlock's secrets this way is a read of it, whatever the program.
+// Only secrets are checked: reading any other file is not
+// self-protection's business.
+func (c *call) atFileReads(inv *classify.Invocation) *refusal {
+	for i := 1; i < len(inv.Args); i++ {
+		w := atFile(inv.Args[i])
+		if w == "" {
+			continue
+		}
+		o := classify.Operand{Word: w, Role: classify.RoleRead, Arg: i, Dynamic: inv.IsDynamic(i)}
+		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
+			return ref
+		}
+	}
+	return nil
+}
+
+// atFile returns the path of an "@FILE" word ("@f", "name=@f", "name=<f",
+// "name:=@f"), or "" for any other word. "@-" is standard input.
+func atFile(w string) string {
+	if i := strings.IndexByte(w, '='); i > 0 && !strings.HasPrefix(w, "@") {
+		w = w[i+1:]
+		if strings.HasPrefix(w, "<") {
+			w = "@" + w[1:]
+		}
+	}
+	if !strings.HasPrefix(w, "@") || len(w) < 2 || w == "@-" {
+		return ""
+	}
+	w = w[1:]
+	if j := strings.IndexByte(w, ';'); j > 0 {
+		w = w[:j] // curl -F f=@file;type=text/plain
+	}
+	return w
+}

@@ -94,6 +94,11 @@ func NetEffect(n *NetRequest, rawURL string) classify.Effect {
 	if !read {
 		return netEffect("net.write", "an HTTP "+clipMethod(method)+" to "+where+" sends data out")
 	}
+	if n.BodySize > 0 && !uploadPack(n) {
+		// A GET or HEAD with a body (a length or chunks): servers may
+		// read it, so it carries data out like a POST.
+		return netEffect("net.body", "an HTTP "+clipMethod(method)+" to "+where+" carries a body of "+strconv.FormatInt(n.BodySize, 10)+" bytes: data on its way out")
+	}
 	switch n.Listed {
 	case ListedWriteOnly:
 		return netEffect("egress.write-only", "the policy's egress section names "+clipHost(n.Host)+" as a host that only receives data (write_only_hosts), so even a read of it is held")

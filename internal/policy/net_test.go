@@ -27,6 +27,8 @@ func TestNetDecisions(t *testing.T) {
 		{NetRequest{Method: "POST", Host: "example.com", Path: "/repo.git/git-upload-pack", BodySize: MaxUploadPackBody + 1}, Defer, "table.external"},
 		{NetRequest{Method: "POST", Host: "example.com", Path: "/api"}, Defer, "table.external"},
 		{NetRequest{Method: "PUT", Host: "example.com", Path: "/x"}, Defer, "table.external"},
+		{NetRequest{Method: "GET", Host: "example.com", Path: "/page", BodySize: 14}, Defer, "table.external"},
+		{NetRequest{Method: "HEAD", Host: "example.com", Path: "/", BodySize: 1}, Defer, "table.external"},
 		{NetRequest{Method: "DELETE", Host: "example.com", Path: "/x"}, Defer, "table.external"},
 		{NetRequest{Method: "PROPFIND", Host: "example.com", Path: "/x"}, Defer, "table.external"},
 		{NetRequest{Method: "GET", Host: "example.com", Path: "/c", Query: "d=" + long}, Defer, "table.external"},

@@ -13,7 +13,7 @@ import (
 // while fixing it.
 func TestFindings3Open(t *testing.T) {
 	t.Run("N1 a GET carries a body out", func(t *testing.T) {
-		t.Skip("open: FINDINGS-3 N1: a GET (or a chunked GET) with a body is forwarded with its body")
+		// Fixed: a GET or HEAD with a body is rated a write (net.body).
 		e := newEnv(t, "")
 		s := newSink(t, e, false)
 		resp, body := do(t, e.client(nil), "GET", s.URL+"/page", "SECRET=abc123")
@@ -26,8 +26,9 @@ func TestFindings3Open(t *testing.T) {
 		}
 	})
 	t.Run("N2 the host's loopback through the proxy", func(t *testing.T) {
-		t.Skip("open: FINDINGS-3 N2: the proxy dials the host's loopback (localhost, 0.0.0.0, [::], [::ffff:127.0.0.1], CONNECT 127.0.0.1)")
-		e := newEnv(t, "")
+		// Fixed: the proxy's dialer refuses loopback and unspecified
+		// addresses at connect, after the name is resolved.
+		e := newEnv(t, "egress:\n  allow_loopback: false\n")
 		s := newSink(t, e, false)
 		_, port, err := net.SplitHostPort(strings.TrimPrefix(s.URL, "http://"))
 		if err != nil {
@@ -35,7 +36,7 @@ func TestFindings3Open(t *testing.T) {
 		}
 		// Absolute-form requests written to the proxy itself, so that
 		// nothing can reach the sink but the proxy.
-		for _, h := range []string{"localhost", "0.0.0.0", "[::ffff:127.0.0.1]"} {
+		for _, h := range []string{"localhost", "127.0.0.1", "0.0.0.0", "[::ffff:127.0.0.1]", "127.1"} {
 			c, err := net.Dial("tcp", e.proxyURL.Host)
 			if err != nil {
 				t.Fatal(err)
@@ -44,6 +45,14 @@ func TestFindings3Open(t *testing.T) {
 			io.Copy(io.Discard, c)
 			c.Close()
 		}
+		// A tunnel too.
+		c, err := net.Dial("tcp", e.proxyURL.Host)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fmt.Fprintf(c, "CONNECT 127.0.0.1:%s HTTP/1.1\r\nHost: 127.0.0.1:%s\r\n\r\nGET /dashboard HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", port, port)
+		io.Copy(io.Discard, c)
+		c.Close()
 		if n := s.count(); n != 0 {
 			t.Fatalf("a server on the host's loopback received %d requests through the proxy: %v", n, s.hits)
 		}

@@ -69,6 +69,12 @@ func newEnv(t testing.TB, policyYAML string) *env {
 		_, err := cs.PeerCertificates[0].Verify(x509.VerifyOptions{Roots: roots, Intermediates: inter, DNSName: cs.ServerName})
 		return err
 	}}
+	// The test's sinks listen on this machine's loopback, which the proxy
+	// refuses by default: allowed here unless the test's policy says
+	// otherwise (the loopback tests in findings3_test.go).
+	if !strings.Contains(policyYAML, "allow_loopback") {
+		o.AllowLoopback = true
+	}
 	e.j = j
 	e.p, err = New(o)
 	if err != nil {

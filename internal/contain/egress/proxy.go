@@ -24,6 +24,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/contain/egress/egressconfig"
@@ -67,6 +68,11 @@ type Options struct {
 	// MaxBody bounds the request body read to decide (DefaultMaxBody
 	// when 0).
 	MaxBody int64
+	// AllowLoopback lets the proxy connect to this machine's loopback
+	// (the policy's allow_loopback, or a test's sinks). Off, a request
+	// or tunnel to 127.0.0.0/8, ::1, 0.0.0.0, :: or an IPv4-mapped
+	// loopback address fails at connect, whatever name resolved to it.
+	AllowLoopback bool
 }
 
 // Proxy is the egress proxy. Make one with New, serve it with Serve.
@@ -99,7 +105,7 @@ func New(o Options) (*Proxy, error) {
 		// The proxy is the way out: it never goes through another proxy
 		// named in its own environment.
 		Proxy:               nil,
-		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		DialContext:         p.dialer().DialContext,
 		TLSClientConfig:     o.UpstreamTLS.Clone(),
 		TLSHandshakeTimeout: 30 * time.Second,
 		// What the client asked for comes back as the server sent it.
@@ -114,6 +120,34 @@ func New(o Options) (*Proxy, error) {
 	}
 	p.srv = &http.Server{Handler: http.HandlerFunc(p.serveHTTP), ReadHeaderTimeout: 60 * time.Second}
 	return p, nil
+}
+
+// dialer is how the proxy connects out. The address is checked after the
+// name is resolved, at connect (net.Dialer.Control), so no spelling of
+// the host (localhost, 0.0.0.0, [::ffff:127.0.0.1], a name that resolves
+// to 127.0.0.1) reaches this machine's own services: inside airlock run
+// the sandbox's loopback is its own, and the host's is not the world.
+func (p *Proxy) dialer() *net.Dialer {
+	d := &net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}
+	if !p.o.AllowLoopback {
+		d.Control = refuseLoopback
+	}
+	return d
+}
+
+// errLoopback says a request was aimed at this machine's loopback.
+var errLoopback = errors.New("airlock's egress proxy does not connect to this machine's own loopback (the dashboard and local services listen there); a user's policy can allow it with egress: allow_loopback: true")
+
+func refuseLoopback(network, address string, _ syscall.RawConn) error {
+	host, _, err := net.SplitHostPort(address)
+	if err != nil {
+		return err
+	}
+	ip := net.ParseIP(host)
+	if ip == nil || ip.IsLoopback() || ip.IsUnspecified() {
+		return errLoopback
+	}
+	return nil
 }
 
 // Serve accepts proxy connections on l (a Unix or TCP listener) until
@@ -314,7 +348,7 @@ func (p *Proxy) connect(w http.ResponseWriter, r *http.Request, origin string) {
 		if out.Verdict.Decision.Holds() {
 			return
 		}
-		up, err := net.DialTimeout("tcp", t.hostport(), 30*time.Second)
+		up, err := p.dialer().Dial("tcp", t.hostport())
 		if err != nil {
 			return
 		}
@@ -356,7 +390,7 @@ func (p *Proxy) serveInner(c net.Conn, t target, origin string) {
 // the client already sent), and relays both ways until either side
 // closes.
 func (p *Proxy) tunnel(w http.ResponseWriter, t target, rest []byte) {
-	up, err := net.DialTimeout("tcp", t.hostport(), 30*time.Second)
+	up, err := p.dialer().Dial("tcp", t.hostport())
 	if err != nil {
 		writeRaw(w, http.StatusBadGateway, "Bad Gateway", "airlock's egress proxy could not reach "+t.hostport()+": "+err.Error()+"\n", "")
 		return

@@ -32,5 +32,5 @@ func Wired(getenv func(string) string, cwd string) (Options, *journal.Journal, e
 		return Options{}, nil, err
 	}
 	pl := &pipeline.Pipeline{Policy: load, Recorder: j}
-	return Options{StateDir: pol.Paths.StateDir, Policy: cfg, Decide: pl.Decide, Cwd: cwd}, j, nil
+	return Options{StateDir: pol.Paths.StateDir, Policy: cfg, Decide: pl.Decide, Cwd: cwd, AllowLoopback: cfg.AllowLoopback}, j, nil
 }

@@ -20,6 +20,13 @@ import (
 func TestServiceFirstLineAndHold(t *testing.T) {
 	dir := t.TempDir()
 	vars := map[string]string{"AIRLOCK_HOME": filepath.Join(dir, "state"), "HOME": dir}
+	// The test's sink is on this machine's loopback, which the proxy
+	// refuses unless the user's policy allows it.
+	pol := filepath.Join(dir, "policy.yaml")
+	if err := os.WriteFile(pol, []byte("egress:\n  allow_loopback: true\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	vars["AIRLOCK_POLICY"] = pol
 	pr, pw := io.Pipe()
 	stop := make(chan struct{})
 	var stderr bytes.Buffer

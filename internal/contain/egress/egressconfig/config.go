@@ -39,6 +39,11 @@ type Config struct {
 	// NoInspect turns HTTPS inspection off: a tunnel to a host that is
 	// not passthrough is then held as a whole (inspect: false).
 	NoInspect bool
+	// AllowLoopback lets requests reach this machine's own loopback
+	// (allow_loopback: true): the dashboard and every local service
+	// listen there, so it is off by default, and only the user's file
+	// can turn it on.
+	AllowLoopback bool
 	// Ignored lists what an untrusted project file asked for that would
 	// loosen the section, for airlock policy check to show.
 	Ignored []string
@@ -76,7 +81,7 @@ func Of(p *policy.Policy) (*Config, error) {
 type doc struct {
 	passthrough, readHosts, writeOnly, never []string
 	readSet                                  bool
-	inspect                                  *bool
+	inspect, loopback                        *bool
 }
 
 // Decode reads one layer's "egress:" section strictly and returns the
@@ -115,6 +120,10 @@ func (c *Config) Decode(n *yaml.Node) (func(file string, authority bool) error, 
 			d.inspect, err = strictyaml.Bool(v, "inspect")
 			return err
 		},
+		"allow_loopback": func(v *yaml.Node) (err error) {
+			d.loopback, err = strictyaml.Bool(v, "allow_loopback")
+			return err
+		},
 	})
 	if err != nil {
 		return nil, err
@@ -141,7 +150,13 @@ func (c *Config) merge(d *doc, file string, authority bool) {
 		if d.inspect != nil {
 			c.NoInspect = !*d.inspect
 		}
+		if d.loopback != nil {
+			c.AllowLoopback = *d.loopback
+		}
 		return
+	}
+	if d.loopback != nil && *d.loopback {
+		ignore("egress allow_loopback (an untrusted project file cannot open this machine's loopback; run airlock trust after review)")
 	}
 	if len(d.passthrough) > 0 {
 		ignore("egress passthrough %s (an untrusted project file cannot exempt hosts from inspection; run airlock trust after review)", strings.Join(d.passthrough, ", "))

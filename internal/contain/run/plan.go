@@ -301,13 +301,44 @@ func NewPlan(cfg Config) (*Plan, error) {
 			continue
 		}
 		if exists(r) {
+			// A protected file in a directory of the project's own
+			// (.claude/settings.json, .airlock/policy.yaml) is fenced with
+			// its directory: a bound file cannot be renamed, but its
+			// directory could be moved aside (mv .claude .claude.bak),
+			// and the agent's hooks would no longer be where it looks.
+			if d := filepath.Dir(r); project != "" && d != project && within(d, project) && exists(d) {
+				ro = append(ro, d)
+			}
 			ro = append(ro, r)
 		} else if !masked(r) || slices.ContainsFunc(rw, func(w string) bool { return within(r, w) }) {
 			p.Unfenced = append(p.Unfenced, r)
 		}
 	}
+	// The project's git configuration, hooks and attributes run programs
+	// at the human's next git command, outside the sandbox
+	// (core.fsmonitor, core.pager, filters, .git/hooks/*): they are read
+	// only inside. Objects, refs and the index stay writable, so commits
+	// work; `git config` of the repository does not.
+	var emptyRO []string
+	if project != "" {
+		for _, g := range []string{".git/config", ".git/hooks", ".git/info"} {
+			r := real(filepath.Join(project, g))
+			switch {
+			case exists(r) && writableAt(r):
+				ro = append(ro, r)
+			case g != ".git/config" && isDir(filepath.Join(project, ".git")) && writableAt(filepath.Dir(r)):
+				// A missing hooks or info directory would be made inside
+				// and run outside: an empty read-only one stands there
+				// (its mount point is left, empty, in the repository).
+				emptyRO = append(emptyRO, r)
+			}
+		}
+	}
 	for _, r := range dedupe(ro) {
 		a = append(a, "--ro-bind", r, r)
+	}
+	for _, r := range emptyRO {
+		a = append(a, "--tmpfs", r, "--remount-ro", r)
 	}
 	// airlock's state directory (journal, queue, trust, secrets) is not
 	// there at all: an empty read-only directory stands in its place, with

@@ -12,7 +12,8 @@ import (
 // docs/FINDINGS-3.md, skipped until the lead turns each on while fixing it.
 func TestFindings3Open(t *testing.T) {
 	t.Run("M1 the project's .claude directory renamed away", func(t *testing.T) {
-		t.Skip("open: FINDINGS-3 M1: mv .claude elsewhere succeeds inside airlock run; the project's hook settings leave their path")
+		// Fixed: the directory holding a protected file of the project is
+		// bound read-only with it.
 		needBwrap(t)
 		w := newWorld(t, 0, 0)
 		dir := filepath.Dir(w.projSettings)
@@ -22,7 +23,7 @@ func TestFindings3Open(t *testing.T) {
 		}
 	})
 	t.Run("M2 git configuration and hooks that run outside later", func(t *testing.T) {
-		t.Skip("open: FINDINGS-3 M2: .git/hooks and .git/config (core.fsmonitor) are writable inside and run on the host at the human's next git command")
+		// Fixed: .git/config, .git/hooks and .git/info are read-only inside.
 		needBwrap(t)
 		w := newWorld(t, 0, 0)
 		hook := filepath.Join(w.project, ".git/hooks/pre-commit")

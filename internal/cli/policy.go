@@ -254,6 +254,9 @@ type namedPolicy struct {
 	project string
 	// inEffect: FILE is the user's file or the AIRLOCK_POLICY file.
 	inEffect bool
+	// replaced: AIRLOCK_POLICY is set, so neither the user's file nor a
+	// project's is read.
+	replaced bool
 }
 
 // notInEffect is the status of a named file that is neither the user's,
@@ -265,8 +268,8 @@ func nameForCheck(e *env, arg string) (*namedPolicy, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &namedPolicy{arg: arg, abs: abs}
 	paths := policy.PathsFrom(e.getenv)
+	n := &namedPolicy{arg: arg, abs: abs, replaced: paths.Explicit != ""}
 	same := func(f string) bool {
 		if f == "" {
 			return false
@@ -305,7 +308,12 @@ func (n *namedPolicy) getenv(getenv func(string) string) func(string) string {
 
 // status is what the named file's layer status means for the user.
 func (n *namedPolicy) status(s policy.LayerStatus) string {
-	if n.project == "" && !n.inEffect {
+	switch {
+	case n.inEffect:
+		return s.String()
+	case n.project != "" && n.replaced:
+		return "not in effect while AIRLOCK_POLICY is set (" + s.String() + " without it)"
+	case n.project == "":
 		return notInEffect
 	}
 	return s.String()

@@ -361,10 +361,12 @@ var repoPath = regexp.MustCompile("(?:^|[\\s`(\"'\\[])(?:\\./)?((?:cmd|internal|
 // placeholder is a path segment that stands for a name: NAME, AGENT.
 var placeholder = regexp.MustCompile(`^[A-Z]+$`)
 
-// examplePaths are paths the docs give as examples of what an agent
-// edits (docs/GATE.md), not as files of airlock's.
+// examplePaths are paths the docs give as examples of an agent's own
+// project (docs/GATE.md's edits, docs/FINDINGS-3.md's ordinary commands),
+// not as files of airlock's.
 var examplePaths = map[string]bool{
 	"internal/x.go": true, "internal/x": true, "internal/cache.go": true, "docs/a.md": true,
+	"cmd/app": true,
 }
 
 // TestDocRepoPaths keeps every repository path a page names true: a doc

@@ -2,7 +2,14 @@ package cli
 
 import (
 	"fmt"
+	"os"
+	"sort"
 	"strings"
+	"time"
+
+	"github.com/airlock-dev/airlock/internal/agent/claudecode"
+	"github.com/airlock-dev/airlock/internal/agentinstall"
+	"github.com/airlock-dev/airlock/internal/journal"
 )
 
 const completionHelp = `
@@ -17,7 +24,10 @@ flag values. Load it in the current shell, or install it for every shell:
 
 The scripts ask "airlock __complete" for the candidates, which come from
 airlock's command table: they follow the airlock on PATH without being
-generated again after an upgrade.`
+generated again after an upgrade. Agent names are every agent airlock
+installs into; where a queue command (or rule add --from) expects an id,
+the ids of the open items it can take are offered, newest first, read from
+the journal without waiting on its lock for more than a moment.`
 
 // The completion scripts are the three shells' glue. Each passes the words
 // typed so far to "airlock __complete" and offers what it prints: one
@@ -121,7 +131,7 @@ func runComplete(e *env) int {
 	if len(words) == 0 {
 		words = []string{""}
 	}
-	cands, files := complete(commandTable(), words[:len(words)-1], words[len(words)-1])
+	cands, files := complete(commandTable(), words[:len(words)-1], words[len(words)-1], func(sub string) []string { return queueIDs(e, sub) })
 	for _, c := range cands {
 		fmt.Fprintln(e.stdout, c)
 	}
@@ -134,8 +144,11 @@ func runComplete(e *env) int {
 // complete returns the candidates for cur after the words done, each
 // "word\tdescription", and whether file names fit there too. It walks the
 // table as dispatch does: a subcommand is only recognised right after its
-// parent.
-func complete(root *command, done []string, cur string) (cands []string, files bool) {
+// parent. ids lists the queue's ids that fit a queue subcommand (or
+// "from", rule add's --from), the only candidates that come from the
+// user's state rather than the table; it is called only where an id is
+// expected, so nothing else ever reads the journal.
+func complete(root *command, done []string, cur string, ids func(sub string) []string) (cands []string, files bool) {
 	root.path = root.name
 	c := root
 	fresh := true // no word since c was reached
@@ -162,7 +175,7 @@ func complete(root *command, done []string, cur string) (cands []string, files b
 					c = s
 					if c.name == "help" && c.path == "airlock help" {
 						// help's operands are a command path.
-						cands, _ := complete(root, done[i+1:], cur)
+						cands, _ := complete(root, done[i+1:], cur, ids)
 						return dropFlags(cands), false
 					}
 					continue
@@ -173,6 +186,8 @@ func complete(root *command, done []string, cur string) (cands []string, files b
 		fresh = false
 	}
 	switch {
+	case pending != nil && pending.arg == "ID":
+		return withPrefix(ids(pending.name), cur), false
 	case pending != nil:
 		return withPrefix(pending.values, cur), len(pending.values) == 0
 	case dashes || c.passthrough:
@@ -206,7 +221,11 @@ func complete(root *command, done []string, cur string) (cands []string, files b
 	}
 	switch c.operands {
 	case "AGENT":
-		return withPrefix([]string{"claude-code"}, cur), false
+		return withPrefix(agentCandidates(c.name == "hook"), cur), false
+	case "ID":
+		if sub, ok := strings.CutPrefix(c.path, "airlock queue "); ok {
+			return withPrefix(ids(sub), cur), false
+		}
 	case "SHELL":
 		return withPrefix([]string{"bash", "zsh", "fish"}, cur), false
 	}
@@ -239,6 +258,80 @@ func dropFlags(cands []string) []string {
 	for _, c := range cands {
 		if !strings.HasPrefix(c, "-") {
 			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// agentCandidates are the agents install and uninstall take, or, for the
+// hook, the agents it has an adapter for: the same list today, each from
+// the code that acts on the name.
+func agentCandidates(hook bool) []string {
+	var names []string
+	if hook {
+		for name := range adapters {
+			names = append(names, name)
+		}
+	} else {
+		names = agentinstall.Names()
+	}
+	sort.Strings(names)
+	out := []string{claudecode.Name + "\tClaude Code"}
+	for _, name := range names {
+		if a, ok := agentinstall.Lookup(name); ok {
+			name += "\t" + a.Title
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// completionLockWait bounds how long completion waits for the journal's
+// lock: a TAB must not hang while a hook or the service holds it (or a
+// stopped service never lets it go). Nothing is offered then.
+const completionLockWait = 150 * time.Millisecond
+
+// queueIDs lists the queue items a subcommand can take, newest first,
+// each "id\tstatus: what". It never creates the journal (no state, no
+// ids), waits for its lock only briefly, and offers nothing on any error:
+// completion is a convenience, and the command itself reports problems.
+func queueIDs(e *env, sub string) []string {
+	dir := journalDir(e)
+	if dir == "" {
+		return nil
+	}
+	if _, err := os.Stat(dir); err != nil {
+		return nil
+	}
+	j, err := journal.Open(dir)
+	if err != nil {
+		return nil
+	}
+	j.LockWait = completionLockWait
+	items, err := j.Open(time.Now())
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for i := len(items) - 1; i >= 0; i-- {
+		it := items[i]
+		var fits bool
+		switch sub {
+		case "show":
+			fits = true
+		case "ack", "dismiss":
+			fits = it.Detected
+		case "from":
+			// rule add --from makes a rule of a held shell command.
+			fits = !it.Detected && it.Kind == "shell" && it.Command != ""
+		default: // approve, reject, run
+			fits = !it.Detected
+		}
+		if fits {
+			// What is rendered (internal/render): an agent's command
+			// cannot put a tab, a line break or an escape into the
+			// shell's menu.
+			out = append(out, it.ID+"\t"+string(it.Status)+": "+journal.What(it, 60))
 		}
 	}
 	return out

@@ -321,7 +321,7 @@ func TestDocPolicies(t *testing.T) {
 }
 
 var (
-	outsideRef = regexp.MustCompile(`\.\./shared|\bissues? [0-9]+\b`)
+	outsideRef = regexp.MustCompile(`\.\./shared|\bissues? [0-9]+\b|\bDESIGN\.md\b|agent-hooks\.md|\bprotocols/`)
 	mdLink     = regexp.MustCompile(`\]\(([^)#\s]+)(#[^)]*)?\)`)
 )
 
@@ -350,5 +350,71 @@ func TestDocLinks(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// repoPath is a word that names a file or directory of the repository by
+// its path from the root: "internal/cli/doc_test.go", "./e2e/claude",
+// "docs/E2E.md", "cmd/airlock-hook/deps_test.go:40".
+var repoPath = regexp.MustCompile("(?:^|[\\s`(\"'\\[])(?:\\./)?((?:cmd|internal|docs|e2e|bench|testdata|airlock-run|\\.ci)/[A-Za-z0-9_.*+/-]*)")
+
+// placeholder is a path segment that stands for a name: NAME, AGENT.
+var placeholder = regexp.MustCompile(`^[A-Z]+$`)
+
+// examplePaths are paths the docs give as examples of an agent's own
+// project (docs/GATE.md's edits, docs/FINDINGS-3.md's ordinary commands),
+// not as files of airlock's.
+var examplePaths = map[string]bool{
+	"internal/x.go": true, "internal/x": true, "internal/cache.go": true, "docs/a.md": true,
+	"cmd/app": true,
+}
+
+// TestDocRepoPaths keeps every repository path a page names true: a doc
+// that points a reader at a file or directory that was moved or never
+// committed fails. A pattern ("e2e/..."; "internal/agent/NAME/", with an
+// upper-case placeholder) is checked up to its fixed part, and a glob must
+// match something.
+func TestDocRepoPaths(t *testing.T) {
+	files, root := docFiles(t)
+	checked := 0
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name, _ := filepath.Rel(root, file)
+		for n, line := range strings.Split(string(data), "\n") {
+			for _, m := range repoPath.FindAllStringSubmatch(line, -1) {
+				p := strings.TrimRight(m[1], ".,:;)'")
+				if i := strings.Index(p, "..."); i >= 0 {
+					p = p[:i]
+				}
+				var fixed []string
+				for _, seg := range strings.Split(p, "/") {
+					if placeholder.MatchString(seg) {
+						break // a placeholder: NAME, AGENT
+					}
+					fixed = append(fixed, seg)
+				}
+				p = strings.TrimSuffix(strings.Join(fixed, "/"), "/")
+				if p == "" || examplePaths[p] {
+					continue
+				}
+				checked++
+				full := filepath.Join(root, filepath.FromSlash(p))
+				if strings.ContainsAny(p, "*?[") {
+					if ms, _ := filepath.Glob(full); len(ms) == 0 {
+						t.Errorf("%s:%d: %s matches no file in the repository", name, n+1, p)
+					}
+					continue
+				}
+				if _, err := os.Stat(full); err != nil {
+					t.Errorf("%s:%d: %s: no such file or directory in the repository", name, n+1, p)
+				}
+			}
+		}
+	}
+	if checked < 20 {
+		t.Fatalf("only %d repository paths found in the docs: the pattern is broken?", checked)
 	}
 }

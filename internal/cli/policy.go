@@ -157,13 +157,24 @@ func policyCheck(e *env) int {
 		return fail(e.stderr, &usageError{Msg: "policy check takes at most one FILE"})
 	}
 	sub := *e
+	var named *namedPolicy
 	if fset.NArg() == 1 {
-		file := fset.Arg(0)
-		sub.getenv = func(k string) string {
-			if k == "AIRLOCK_POLICY" {
-				return file
+		var err error
+		if named, err = nameForCheck(e, fset.Arg(0)); err != nil {
+			return fail(e.stderr, err)
+		}
+		sub.getenv = named.getenv(e.getenv)
+		if named.project != "" {
+			// A project's file that is not there is a mistake in what
+			// was named, as a missing AIRLOCK_POLICY file is; the
+			// project layer alone would call it absent and pass.
+			if _, err := os.Stat(named.abs); err != nil {
+				var pe *fs.PathError
+				if errors.As(err, &pe) {
+					err = pe.Err
+				}
+				return policyMistakes(e, *fset.json, &policy.FileError{File: named.arg, Err: err})
 			}
-			return e.getenv(k)
 		}
 	}
 	p, _, err := loadFor(&sub, *fset.cwd)
@@ -172,35 +183,23 @@ func policyCheck(e *env) int {
 		_, err = notifyconfig.Decode(p.Notify)
 	}
 	if err != nil {
-		// Every mistake of every file, one line each, so that one run
-		// shows all there is to fix.
-		fes := policy.FileErrors(err)
-		if len(fes) == 0 {
-			return fail(e.stderr, err)
-		}
-		if *fset.json {
-			// A mistake in a file is the answer a script asked for, so
-			// it goes to standard output with the rest of the JSON.
-			out := policyCheckOutput{Files: []policyFileOutput{}, Error: err.Error()}
-			for _, fe := range fes {
-				out.Errors = append(out.Errors, fe.Error())
-			}
-			encodeJSON(e, out)
-			return ExitHeld
-		}
-		for _, fe := range fes {
-			fmt.Fprintf(e.stderr, "airlock: error: %v\n", fe)
-		}
-		if len(fes) > 1 {
-			fmt.Fprintf(e.stderr, "airlock: %d mistakes\n", len(fes))
-		}
-		return ExitHeld
+		return policyMistakes(e, *fset.json, err)
 	}
 	out := policyCheckOutput{Valid: true, Files: []policyFileOutput{}}
 	for _, l := range p.Layers {
-		if l.File != "" && l.Status != policy.Absent {
-			out.Files = append(out.Files, policyFileOutput{File: l.File, Rules: l.Rules, Status: l.Status.String()})
+		if l.File == "" || l.Status == policy.Absent {
+			continue
 		}
+		f := policyFileOutput{File: l.File, Rules: l.Rules, Status: l.Status.String()}
+		if named != nil {
+			if named.project != "" && l.Origin != policy.Project {
+				// The user's file was read beside the project's, as it
+				// is in that project, but FILE is what was asked about.
+				continue
+			}
+			f.Status = named.status(l.Status)
+		}
+		out.Files = append(out.Files, f)
 	}
 	if *fset.json {
 		return encodeJSON(e, out)
@@ -212,6 +211,112 @@ func policyCheck(e *env) int {
 		fmt.Fprintln(e.stdout, "no policy files: the built-in defaults apply")
 	}
 	return ExitOK
+}
+
+// policyMistakes reports a policy that does not load. A mistake in a file
+// is the answer policy check was asked for: exit 1, as for a held action,
+// keeping 2 for a check that could not run (bad usage, an I/O error that
+// names no file), so that a script can tell "fix the file" from "fix the
+// call".
+func policyMistakes(e *env, asJSON bool, err error) int {
+	// Every mistake of every file, one line each, so that one run shows
+	// all there is to fix.
+	fes := policy.FileErrors(err)
+	if len(fes) == 0 {
+		return fail(e.stderr, err)
+	}
+	if asJSON {
+		// A mistake in a file is the answer a script asked for, so it
+		// goes to standard output with the rest of the JSON.
+		out := policyCheckOutput{Files: []policyFileOutput{}, Error: err.Error()}
+		for _, fe := range fes {
+			out.Errors = append(out.Errors, fe.Error())
+		}
+		encodeJSON(e, out)
+		return ExitHeld
+	}
+	for _, fe := range fes {
+		fmt.Fprintf(e.stderr, "airlock: error: %v\n", fe)
+	}
+	if len(fes) > 1 {
+		fmt.Fprintf(e.stderr, "airlock: %d mistakes\n", len(fes))
+	}
+	return ExitHeld
+}
+
+// namedPolicy is the FILE of "policy check FILE" and the authority it has
+// where it lies, which is what its status line reports: checking a file
+// does not put it in effect.
+type namedPolicy struct {
+	arg, abs string
+	// project is the root of the project whose .airlock/policy.yaml FILE
+	// is, or "".
+	project string
+	// inEffect: FILE is the user's file or the AIRLOCK_POLICY file.
+	inEffect bool
+	// replaced: AIRLOCK_POLICY is set, so neither the user's file nor a
+	// project's is read.
+	replaced bool
+}
+
+// notInEffect is the status of a named file that is neither the user's,
+// nor AIRLOCK_POLICY, nor a project's.
+const notInEffect = "not in effect (AIRLOCK_POLICY=FILE would apply it with your authority)"
+
+func nameForCheck(e *env, arg string) (*namedPolicy, error) {
+	abs, err := filepath.Abs(arg)
+	if err != nil {
+		return nil, err
+	}
+	paths := policy.PathsFrom(e.getenv)
+	n := &namedPolicy{arg: arg, abs: abs, replaced: paths.Explicit != ""}
+	same := func(f string) bool {
+		if f == "" {
+			return false
+		}
+		a, err := filepath.Abs(f)
+		return err == nil && a == abs
+	}
+	switch {
+	case same(paths.Explicit), same(paths.UserFile):
+		n.inEffect = true
+	case filepath.Base(abs) == filepath.Base(policy.ProjectFile) &&
+		filepath.Base(filepath.Dir(abs)) == filepath.Dir(policy.ProjectFile):
+		n.project = filepath.Dir(filepath.Dir(abs))
+	}
+	return n, nil
+}
+
+// getenv is the environment the check loads the policy with. A project's
+// file is loaded as that project's layer, beside the user's file: with
+// the trust it has ("untrusted (tightens only)" until airlock trust), and
+// the rules a project's file must keep (no notify: section, no link out
+// of the project). Any other file is loaded as AIRLOCK_POLICY is.
+func (n *namedPolicy) getenv(getenv func(string) string) func(string) string {
+	return func(k string) string {
+		switch {
+		case k == "AIRLOCK_POLICY" && n.project != "":
+			return ""
+		case k == "AIRLOCK_POLICY":
+			return n.arg
+		case k == "CLAUDE_PROJECT_DIR" && n.project != "":
+			return n.project
+		}
+		return getenv(k)
+	}
+}
+
+// status is what the named file's layer status means for the user.
+func (n *namedPolicy) status(s policy.LayerStatus) string {
+	switch {
+	case n.inEffect:
+		return s.String()
+	case n.project != "" && n.replaced:
+		return "not in effect while AIRLOCK_POLICY is set (" + s.String() + " without it)"
+	case n.project == "":
+		return notInEffect
+	}
+	return s.String()
 }
 
 // policyCheckOutput is what policy check --json prints.
@@ -312,7 +417,11 @@ func policyInit(e *env) int {
 	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
 		return fail(e.stderr, err)
 	}
-	if err := os.WriteFile(file, []byte(policy.Starter), 0o644); err != nil {
+	starter := policy.Starter
+	if *project {
+		starter = policy.ProjectStarter
+	}
+	if err := os.WriteFile(file, []byte(starter), 0o644); err != nil {
 		return fail(e.stderr, err)
 	}
 	fmt.Fprintf(e.stdout, "wrote %s\n", file)

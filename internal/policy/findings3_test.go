@@ -21,6 +21,7 @@ func TestFindings3Open(t *testing.T) {
 		setup   map[string]string // files under the fixture's root
 		cmd     string
 		want    check
+		fixed   bool // the case runs; the others are skipped until fixed
 	}{
 		{finding: "H1 cp --parents writes ~/.claude/settings.json",
 			setup: map[string]string{"proj/.claude/settings.json": "{}\n"},
@@ -51,29 +52,31 @@ func TestFindings3Open(t *testing.T) {
 		{finding: "H4 a Python file written and run in one command",
 			cmd: `printf 'import os\nos.system("airlock queue approve abcd")\n' > a.py && python3 a.py`, want: held},
 		{finding: "H5 a nested agent started with its own airlock policy",
-			cmd: `AIRLOCK_POLICY=/tmp/p.yaml claude -p hi`, want: denied},
+			cmd: `AIRLOCK_POLICY=/tmp/p.yaml claude -p hi`, want: denied, fixed: true},
 		{finding: "H5 a nested agent started with an exported airlock policy",
-			cmd: `export AIRLOCK_POLICY=/tmp/p.yaml; claude -p hi`, want: denied},
+			cmd: `export AIRLOCK_POLICY=/tmp/p.yaml; claude -p hi`, want: denied, fixed: true},
 		{finding: "H5 a nested agent started with another airlock state",
-			cmd: `AIRLOCK_HOME=/tmp/fake claude -p hi`, want: denied},
+			cmd: `AIRLOCK_HOME=/tmp/fake claude -p hi`, want: denied, fixed: true},
 		{finding: "H6 docker --volumes-from mounts what it likes",
 			cmd: `docker run --volumes-from evil alpine true`, want: held},
 		{finding: "H7 a compose file that mounts ~/.claude",
 			setup: map[string]string{"proj/evil.yml": "services:\n  app:\n    image: alpine\n    volumes:\n      - HOME/.claude:/c\n    command: sh -c ': > /c/settings.json'\n"},
 			cmd:   `docker compose -f evil.yml run app`, want: held},
 		{finding: "H8 ~/.claude/skills, read-only under airlock run, left writable by the hook",
-			cmd: `echo x > ~/.claude/skills/x/SKILL.md`, want: denied},
-		{finding: "H8 ~/.claude/agents", cmd: `echo x > ~/.claude/agents/x.md`, want: denied},
-		{finding: "H8 ~/.claude/commands", cmd: `echo x > ~/.claude/commands/x.md`, want: denied},
+			cmd: `echo x > ~/.claude/skills/x/SKILL.md`, want: denied, fixed: true},
+		{finding: "H8 ~/.claude/agents", cmd: `echo x > ~/.claude/agents/x.md`, want: denied, fixed: true},
+		{finding: "H8 ~/.claude/commands", cmd: `echo x > ~/.claude/commands/x.md`, want: denied, fixed: true},
 		{finding: "H8 ~/.claude/CLAUDE.md", cmd: `echo hi > ~/.claude/CLAUDE.md`, want: denied},
-		{finding: "H8 ~/.claude/hooks", cmd: `echo x > ~/.claude/hooks/x.sh`, want: denied},
+		{finding: "H8 ~/.claude/hooks", cmd: `echo x > ~/.claude/hooks/x.sh`, want: denied, fixed: true},
 		{finding: "R1 make -f Makefile clean is refused while make clean is snapshotted",
 			setup: map[string]string{"proj/Makefile": "clean:\n\trm -rf build dist\n", "proj/build/x": "x"},
 			cmd:   `make -f Makefile clean`, want: notDeny},
 	}
 	for _, c := range cases {
 		t.Run(c.finding, func(t *testing.T) {
-			t.Skip("open: FINDINGS-3 " + c.finding)
+			if !c.fixed {
+				t.Skip("open: FINDINGS-3 " + c.finding)
+			}
 			f := newFixture(t)
 			home := f.path("home")
 			for rel, body := range c.setup {

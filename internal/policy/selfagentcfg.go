@@ -50,6 +50,10 @@ const (
 var agentConfigs = []agentConfig{
 	{"claude-code", ".claude.json", false, scopeUser, "its mcpServers (user and per-project) are programs Claude Code starts", ".claude.json.backup"},
 	{"claude-code", ".claude/plugins", true, scopeUser, "plugins bring hooks and MCP servers that Claude Code runs", ".claude/todos/x.json"},
+	{"claude-code", ".claude/hooks", true, scopeUser, "the scripts its hook settings run live here by convention", ".claude/todos/y.json"},
+	{"claude-code", ".claude/commands", true, scopeUser, "slash commands run shell lines (!`…`) when invoked", ".claude/projects/x.jsonl"},
+	{"claude-code", ".claude/agents", true, scopeUser, "subagent definitions choose the tools and instructions a subagent runs with", ".claude/statsig/x"},
+	{"claude-code", ".claude/skills", true, scopeUser, "skills bring scripts Claude Code runs", ".claude/shell-snapshots/x.sh"},
 	{"claude-desktop", ".config/Claude/claude_desktop_config.json", false, scopeUser, "its mcpServers are programs Claude Desktop starts", ".config/Claude/logs/x.log"},
 	{"claude-desktop", "Library/Application Support/Claude/claude_desktop_config.json", false, scopeUser, "its mcpServers are programs Claude Desktop starts", "Library/Application Support/Claude/x.log"},
 	{"copilot", ".copilot/mcp-config.json", false, scopeUser, "its mcpServers are programs Copilot CLI starts", ".copilot/history.txt"},
@@ -62,6 +66,10 @@ var agentConfigs = []agentConfig{
 	{"amazon-q", ".aws/amazonq/mcp.json", false, scopeUser, "its mcpServers are programs Amazon Q starts", ".aws/amazonq/history/x.json"},
 
 	{"claude-code", ".mcp.json", false, scopeProject, "its mcpServers are programs Claude Code starts in this project", "mcp.json.example"},
+	{"claude-code", ".claude/commands", true, scopeProject, "slash commands run shell lines (!`…`) when invoked in this project", ".claude-notes/x.md"},
+	{"claude-code", ".claude/agents", true, scopeProject, "subagent definitions choose the tools and instructions a subagent runs with", "agents/x.md"},
+	{"claude-code", ".claude/skills", true, scopeProject, "skills bring scripts Claude Code runs in this project", "skills/x.md"},
+	{"vscode", ".vscode/tasks.json", false, scopeProject, "a task with runOn folderOpen runs when the folder is opened", ".vscode/extensions.json"},
 	{"cursor", ".cursor/mcp.json", false, scopeProject, "its mcpServers are programs Cursor starts in this project", ".cursor/rules/x.mdc"},
 	{"vscode", ".vscode/mcp.json", false, scopeProject, "its servers are programs VS Code's agents (Copilot, Cline) start in this project", ".vscode/settings.json"},
 	{"kiro", ".kiro/settings/mcp.json", false, scopeProject, "its mcpServers are programs Kiro starts in this project", ".kiro/steering/x.md"},

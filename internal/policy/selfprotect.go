@@ -429,6 +429,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
 	}
+	if ref := steeredAirlock(inv, g.airlockProgram(name)); ref != nil {
+		return ref
+	}
 	if ref := c.containerMounts(inv); ref != nil {
 		return ref
 	}

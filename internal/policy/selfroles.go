@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -416,4 +417,32 @@ func atFile(w string) string {
 		w = w[:j] // curl -F f=@file;type=text/plain
 	}
 	return w
+}
+
+// steeringVars are the variables that move airlock's files or change its
+// decisions for the processes that inherit them: a nested agent (or
+// airlock itself) started with one decides under a policy, a state
+// directory or a mode the agent chose. airlockOnly are those that steer
+// airlock alone; the XDG directories are everyone's, and count only for
+// an agent or airlock.
+var (
+	airlockOnly  = []string{"AIRLOCK_POLICY", "AIRLOCK_HOME", "AIRLOCK_MODE", "AIRLOCK_HOOKD"}
+	sharedSteers = []string{"XDG_STATE_HOME", "XDG_CONFIG_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME"}
+)
+
+// steeredAirlock refuses a run whose environment, set by the command
+// (NAME=value before it, env NAME=value, export earlier in the text),
+// points airlock at another policy, state directory or mode: for any
+// program when it is one of airlock's own variables (a nested shell or
+// agent inherits it), and for agents and airlock when it is a directory
+// they share with other tools.
+func steeredAirlock(inv *classify.Invocation, airlock bool) *refusal {
+	agent := airlock || classify.IsAgent(inv.Name())
+	for _, kv := range inv.Env {
+		k, _, _ := strings.Cut(kv, "=")
+		if slices.Contains(airlockOnly, k) || agent && slices.Contains(sharedSteers, k) {
+			return &refusal{RuleAgentGuardOff, inv.Name() + " is started with " + k + " set by the command: it would decide under a policy, state or mode the agent chose, not the human's. Run it without " + k + " (airlock's own settings then apply), or ask the human."}
+		}
+	}
+	return nil
 }

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"path"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -401,10 +402,16 @@ func (b *roleBuilder) copyRoles(src, dst Role) {
 	}
 	b.add(dest, dst, rec)
 	d := strings.TrimRight(args[dest], "/")
+	// cp --parents keeps each source's whole relative path below the
+	// destination (cp --parents .claude/settings.json ~ writes
+	// ~/.claude/settings.json), not only its last name.
+	parents := args[0] == "cp" && p.Has("--parents")
 	for i := 1; i < len(args); i++ {
 		if sources[i] {
 			base := args[i]
-			if j := strings.LastIndexByte(strings.TrimRight(base, "/"), '/'); j >= 0 {
+			if parents && !strings.HasPrefix(base, "/") && !strings.Contains(base, "..") {
+				base = strings.TrimPrefix(path.Clean(base), "./")
+			} else if j := strings.LastIndexByte(strings.TrimRight(base, "/"), '/'); j >= 0 {
 				base = strings.TrimRight(base, "/")[j+1:]
 			}
 			if base == "" || base == "." || base == ".." {

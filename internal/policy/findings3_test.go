@@ -25,10 +25,10 @@ func TestFindings3Open(t *testing.T) {
 	}{
 		{finding: "H1 cp --parents writes ~/.claude/settings.json",
 			setup: map[string]string{"proj/.claude/settings.json": "{}\n"},
-			cmd:   `cp --parents .claude/settings.json ~`, want: denied},
+			cmd:   `cp --parents .claude/settings.json ~`, want: denied, fixed: true},
 		{finding: "H1 cp --parents from a subdirectory",
 			setup: map[string]string{"proj/x/.claude/settings.json": "{}\n"},
-			cmd:   `cd x && cp --parents .claude/settings.json ~`, want: denied},
+			cmd:   `cd x && cp --parents .claude/settings.json ~`, want: denied, fixed: true},
 		{finding: "H2 tar extracted in the home directory after cd",
 			cmd: `cd ~ && tar xf /tmp/x.tar`, want: denied},
 		{finding: "H2 tar extracted in the home directory after cd, in a subshell",

@@ -458,6 +458,20 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 				return &refusal{RuleAirlockCommand, "git configuration on the command line that runs text mentioning " + m + " (" + clipText(inv.Args[i+1]) + "); airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
 			}
 		}
+		// "git config KEY VALUE" stores a value that later git commands
+		// run (an alias "!…", core.fsmonitor, core.pager, a filter):
+		// the value may not mention airlock's verbs or files either,
+		// in this command or a later one.
+		if sub, rest, ok := classify.GitSubcommand(inv.Args[1:]); ok && sub == "config" {
+			for _, w := range rest {
+				if strings.HasPrefix(w, "-") {
+					continue
+				}
+				if m := g.mentionedInCode(w); m != "" {
+					return &refusal{RuleAirlockCommand, "git config stores a value mentioning " + m + " (" + clipText(w) + ") that git commands may run later; airlock cannot show it leaves its own files and verbs alone, so the agent may not store it." + instead}
+				}
+			}
+		}
 	}
 	// Commands and files given in a program's options (tar
 	// --to-command, sed's w, sort -o) may not mention airlock's verbs or

@@ -48,7 +48,7 @@ func TestFindings3Open(t *testing.T) {
 			cmd: `git config alias.st '!airlock queue approve abcd'; git st`, want: denied, fixed: true},
 		{finding: "H4 a Python file on disk that runs airlock queue approve",
 			setup: map[string]string{"proj/a.py": "import os\nos.system(\"airlock queue approve abcd\")\n"},
-			cmd:   `python3 a.py`, want: denied},
+			cmd:   `python3 a.py`, want: denied, fixed: true},
 		{finding: "H4 a Python file written and run in one command",
 			cmd: `printf 'import os\nos.system("airlock queue approve abcd")\n' > a.py && python3 a.py`, want: held},
 		{finding: "H5 a nested agent started with its own airlock policy",

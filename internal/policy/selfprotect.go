@@ -438,6 +438,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if ref := c.atFileReads(inv); ref != nil {
 		return ref
 	}
+	if ref := c.scriptFile(inv); ref != nil {
+		return ref
+	}
 	if classify.LooksThrough(name) {
 		if ref := c.tails(inv); ref != nil {
 			return ref

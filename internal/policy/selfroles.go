@@ -446,3 +446,49 @@ func steeredAirlock(inv *classify.Invocation, airlock bool) *refusal {
 	}
 	return nil
 }
+
+// scriptExts are the script files an interpreter run names whose text
+// self-protection reads (maxScriptRead at most): a file written in one
+// call and run in the next must not run airlock's verbs either.
+var scriptExts = []string{".py", ".js", ".mjs", ".cjs", ".ts", ".mts", ".rb", ".pl", ".php", ".lua", ".r", ".R"}
+
+const maxScriptRead = 256 << 10
+
+// scriptFile refuses an interpreter run (python3 a.py, node x.js) whose
+// script file, as it is on disk now, mentions airlock's verbs or files:
+// airlock's interpreter readers judge one-liners, and a file the agent
+// wrote earlier is the same code one step removed. A file that cannot be
+// read is left to the rest of the decision.
+func (c *call) scriptFile(inv *classify.Invocation) *refusal {
+	switch n := inv.Name(); {
+	case strings.HasPrefix(n, "python"), strings.HasPrefix(n, "pypy"),
+		slices.Contains([]string{"node", "nodejs", "ruby", "perl", "php", "deno", "bun", "tsx", "ts-node", "lua", "Rscript"}, n):
+	default:
+		return nil
+	}
+	for i := 1; i < len(inv.Args) && i < 8; i++ {
+		w := inv.Args[i]
+		if inv.IsDynamic(i) || strings.HasPrefix(w, "-") {
+			continue
+		}
+		if !slices.Contains(scriptExts, filepath.Ext(w)) {
+			return nil // the first operand is not a script file
+		}
+		for _, d := range c.cwds {
+			p := filepath.Clean(c.g.rawAbs(w, d))
+			st, err := c.g.fs.Lstat(p)
+			if err != nil || !st.Mode().IsRegular() || st.Size() > maxScriptRead {
+				continue
+			}
+			b, err := c.g.fs.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			if m := c.g.mentionedInCode(string(b)); m != "" {
+				return &refusal{RuleAirlockCommand, inv.Name() + " runs " + clipText(w) + ", whose code mentions " + m + "; airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
+			}
+		}
+		return nil
+	}
+	return nil
+}

@@ -271,3 +271,42 @@ func TestEgressExfiltrationGET(t *testing.T) {
 		t.Errorf("the plain GET was queued")
 	}
 }
+
+// TestEgressModelAPIOverPlainHTTP: what an agent's model API needs when
+// it is served over plain HTTP (the e2e tier's fake model). Listing its
+// host as passthrough does not let a POST out: passthrough is about
+// tunnels, and a plain request to such a host is still decided, so it is
+// held. A user's allow rule naming the host lets the POST out. This is
+// how e2e/agents reaches its fake model under airlock run.
+func TestEgressModelAPIOverPlainHTTP(t *testing.T) {
+	needBwrap(t)
+	curl := needTool(t, "curl")
+	s := startSink(t)
+	host, _, _ := net.SplitHostPort(strings.TrimPrefix(s.url, "http://"))
+	post := curl + " -s -m 10 -o /dev/null -w 'model %{http_code}\\n' -X POST -d '{\"input\":\"hi\"}' " + s.url + "/v1/responses"
+	for _, c := range []struct {
+		name, policy string
+		passes       bool
+	}{
+		{"passthrough", "version: 1\nmode: unattended\negress:\n  passthrough: [\"" + host + "\"]\n", false},
+		{"allow rule", "version: 1\nmode: unattended\nrules:\n  - id: model-api\n    match: {host: [\"" + host + "\"]}\n    decision: allow\n", true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := realWorld(t)
+			if err := os.WriteFile(w.policy, []byte(c.policy), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before, _ := s.received()
+			_, out := runIn(t, w, realDoor(t, w), post)
+			after, _ := s.received()
+			reached := len(after) > len(before)
+			if reached != c.passes {
+				t.Errorf("with %s the POST reached the sink: %v, want %v\n%s", c.name, reached, c.passes, out)
+			}
+			held := heldItems(t, w)["POST "+s.url+"/v1/responses"] != ""
+			if held == c.passes {
+				t.Errorf("with %s the POST was queued: %v, want %v\n%s", c.name, held, !c.passes, out)
+			}
+		})
+	}
+}

@@ -3,6 +3,14 @@
 package runner
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
 	"net"
 	"net/http"
 	"net/http/cgi"
@@ -15,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/airlock-dev/airlock/internal/contain/egress"
 	"github.com/airlock-dev/airlock/internal/journal"
 )
 
@@ -115,7 +124,7 @@ type gitServer struct {
 	seen      []string
 }
 
-func startGitServer(t *testing.T, backend string) *gitServer {
+func startGitServer(t *testing.T, backend string, cert *tls.Certificate) *gitServer {
 	t.Helper()
 	g := &gitServer{root: t.TempDir()}
 	l, err := net.Listen("tcp", net.JoinHostPort(externalAddr(t), "0"))
@@ -123,6 +132,10 @@ func startGitServer(t *testing.T, backend string) *gitServer {
 		t.Fatal(err)
 	}
 	g.url = "http://" + l.Addr().String()
+	if cert != nil {
+		l = tls.NewListener(l, &tls.Config{Certificates: []tls.Certificate{*cert}})
+		g.url = "https://" + l.Addr().String()
+	}
 	h := &cgi.Handler{Path: backend, Env: []string{"GIT_PROJECT_ROOT=" + g.root, "GIT_HTTP_EXPORT_ALL=1"}}
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		g.mu.Lock()
@@ -141,11 +154,18 @@ func (g *gitServer) requests() []string {
 	return append([]string(nil), g.seen...)
 }
 
+// gitCA, when set, is the file of the HTTPS git server's certificate,
+// which git outside the sandbox trusts.
+var gitCA string
+
 func gitOut(t *testing.T, dir string, args ...string) string {
 	t.Helper()
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_CONFIG_NOSYSTEM=1", "HOME="+dir)
+	if gitCA != "" {
+		cmd.Env = append(cmd.Env, "GIT_SSL_CAINFO="+gitCA)
+	}
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
@@ -158,7 +178,43 @@ func gitOut(t *testing.T, dir string, args ...string) string {
 // gets the door's 403 and is queued as POST .../git-receive-pack, and the
 // remote's ref does not move. The same push from outside the sandbox
 // lands (on another branch), so the server does take pushes.
-func TestEgressGitPushOverHTTP(t *testing.T) {
+func TestEgressGitPushOverHTTP(t *testing.T) { testGitPush(t, nil) }
+
+// TestEgressGitPushOverHTTPS: the same over HTTPS, inspected: git inside
+// trusts airlock's CA (GIT_SSL_CAINFO, set by the runner), the proxy
+// trusts the server's own certificate (its upstream roots), and the push
+// inside the TLS tunnel is held like the plain one.
+func TestEgressGitPushOverHTTPS(t *testing.T) {
+	cert, pemFile := selfSigned(t, externalAddr(t))
+	gitCA = pemFile
+	defer func() { gitCA = "" }()
+	testGitPush(t, cert)
+}
+
+// selfSigned makes a certificate for the IP address ip, and writes it to a
+// PEM file.
+func selfSigned(t *testing.T, ip string) (*tls.Certificate, string) {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "git test server"},
+		NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(time.Hour),
+		IPAddresses: []net.IP{net.ParseIP(ip)}, KeyUsage: x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}, BasicConstraintsValid: true, IsCA: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(t.TempDir(), "server.pem")
+	if err := os.WriteFile(f, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return &tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}, f
+}
+
+func testGitPush(t *testing.T, cert *tls.Certificate) {
 	needBwrap(t)
 	git := needTool(t, "git")
 	backend := filepath.Join(strings.TrimSpace(string(must(exec.Command(git, "--exec-path").Output()))), "git-http-backend")
@@ -168,7 +224,7 @@ func TestEgressGitPushOverHTTP(t *testing.T) {
 		}
 		t.Skipf("git http-backend is not installed: %v", err)
 	}
-	g := startGitServer(t, backend)
+	g := startGitServer(t, backend, cert)
 	// The remote: a bare repository with one commit, pushes allowed.
 	seed := t.TempDir()
 	gitOut(t, seed, "init", "-q", "-b", "main")
@@ -203,7 +259,15 @@ func TestEgressGitPushOverHTTP(t *testing.T) {
 		"echo inside > inside.txt && " + git + " add inside.txt && " + git + " -c user.name=t -c user.email=t@t.invalid commit -q -m inside && echo commit-ok",
 		git + " push origin main 2>&1; echo push-status $?",
 	}, "\n")
-	_, out := runIn(t, w, realDoor(t, w), script)
+	d := realDoor(t, w)
+	if cert != nil {
+		// The door's own way out trusts the server's certificate, as it
+		// would a public server's through the system's roots.
+		pool := x509.NewCertPool()
+		pool.AppendCertsFromPEM(must(os.ReadFile(gitCA)))
+		d = realDoorTLS(t, w, &tls.Config{RootCAs: pool})
+	}
+	_, out := runIn(t, w, d, script)
 	if !strings.Contains(out, "clone-ok") || !strings.Contains(out, "commit-ok") {
 		t.Fatalf("the clone or the local commit failed inside:\n%s", out)
 	}
@@ -231,6 +295,21 @@ func TestEgressGitPushOverHTTP(t *testing.T) {
 			t.Errorf("the clone was held: %s", what)
 		}
 	}
+}
+
+// realDoorTLS is realDoor with the proxy's upstream TLS configured.
+func realDoorTLS(t *testing.T, w *world, upstream *tls.Config) *egress.Proxy {
+	t.Helper()
+	o, _, err := egress.Wired(w.getenv, w.project)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.UpstreamTLS = upstream
+	p, err := egress.New(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func must(b []byte, err error) []byte {

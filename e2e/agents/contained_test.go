@@ -60,8 +60,12 @@ func TestCodexContained(t *testing.T) {
 
 	// The model API over plain HTTP is decided like any request (a
 	// passthrough host is only about tunnels): the user's rule allows it.
+	// It listens on this machine's loopback, which the proxy refuses
+	// unless the user's policy allows it (allow_loopback).
 	w.writeFile(filepath.Join(w.home, ".config", "airlock", "policy.yaml"), `version: 1
 mode: unattended
+egress:
+  allow_loopback: true
 rules:
   - id: fake-model-api
     match: {host: ["127.0.0.2"]}

@@ -55,6 +55,10 @@ func (p *Proxy) request(w http.ResponseWriter, r *http.Request, t target, origin
 	}
 	out := p.decide(n, url)
 	if out.Verdict.Decision.Holds() {
+		if out.Verdict.Decision == policy.Defer && r.Method == http.MethodPost && strings.HasSuffix(n.Path, "/git-receive-pack") &&
+			heldPush(w, r, body, out.Receipt.QueueID, heldWhy(out.Verdict)) {
+			return
+		}
 		p.refuse(w, out, r.Method+" "+url)
 		return
 	}
@@ -115,19 +119,7 @@ func (p *Proxy) decide(n *vocab.NetRequest, url string) pipeline.Outcome {
 func (p *Proxy) refuse(w http.ResponseWriter, out pipeline.Outcome, what string) {
 	v := out.Verdict
 	what = clip(what, maxShownURL)
-	why := v.Message
-	if why == "" {
-		var parts []string
-		for _, r := range v.Reasons {
-			if r.Message != "" {
-				parts = append(parts, r.Message)
-			}
-		}
-		why = strings.Join(parts, "; ")
-	}
-	if why == "" {
-		why = "rule " + v.Rule
-	}
+	why := heldWhy(v)
 	id := out.Receipt.QueueID
 	if v.Decision == policy.Defer && id != "" {
 		body := fmt.Sprintf("airlock held this request; it did not leave this machine: %s\n"+
@@ -141,6 +133,24 @@ func (p *Proxy) refuse(w http.ResponseWriter, out pipeline.Outcome, what string)
 	body := fmt.Sprintf("airlock refused this request; it did not leave this machine and is not queued: %s\nWhy: %s (rule %s)\n\n"+
 		"What to do: go on with work that does not need it. A human decides what this sandbox may reach in airlock's policy (egress section).\n", what, why, v.Rule)
 	writeRaw(w, http.StatusForbidden, "Refused by airlock", body, "")
+}
+
+// heldWhy is the reason a verdict gives, for the agent's answer.
+func heldWhy(v policy.Verdict) string {
+	why := v.Message
+	if why == "" {
+		var parts []string
+		for _, r := range v.Reasons {
+			if r.Message != "" {
+				parts = append(parts, r.Message)
+			}
+		}
+		why = strings.Join(parts, "; ")
+	}
+	if why == "" {
+		why = "rule " + v.Rule
+	}
+	return why
 }
 
 // forward sends the decided request to its target and streams the

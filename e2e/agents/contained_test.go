@@ -101,8 +101,10 @@ rules:
 	if got := sink.requests(); len(got) != 0 {
 		t.Errorf("the sink got %q, want nothing", got)
 	}
-	if res, ok := api.ResultFor(push); !ok || !strings.Contains(res.Text, "403") {
-		t.Errorf("the push's tool result does not carry the proxy's 403: %.600s", res.Text)
+	// The proxy answers a held push in git's protocol: the agent reads
+	// the queue id and what to do in git's own output.
+	if res, ok := api.ResultFor(push); !ok || !strings.Contains(res.Text, "held by airlock: queue ") || !strings.Contains(res.Text, "remote: airlock held this push") {
+		t.Errorf("the push's tool result does not carry airlock's reason and queue id: %.600s", res.Text)
 	}
 
 	if res, ok := api.ResultFor(push); ok {

@@ -24,8 +24,10 @@ case "$AIRLOCK_STORY" in
 first)
   printf '%s' '{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"npm publish"},"tool_use_id":"t1"}' | "$AIRLOCK_BIN" hook claude-code --event PreToolUse >/dev/null ;;
 slow)
-  echo started > "$MARK"
+  # The trap is set before the mark tells the test to interrupt: the
+  # other way round, a SIGINT between the two ended the shell untrapped.
   trap 'echo got-sigint; exit 130' INT
+  echo started > "$MARK"
   while :; do sleep 0.05; done ;;
 esac
 `

@@ -15,21 +15,21 @@ func builtinRules() []ruleDoc {
 	return []ruleDoc{
 		{
 			id: "builtin.secrets.ssh", decision: Deny,
-			message: "private SSH keys are secrets; airlock denies reading them",
+			message: "private SSH keys are secrets; reading them needs a human (asked in interactive mode, refused otherwise)",
 			match: matchDoc{tool: readers, path: []string{"~/.ssh/**"},
 				notPath: []string{"~/.ssh/*.pub", "~/.ssh/known_hosts", "~/.ssh/known_hosts.old"}},
 			examples: []exampleDoc{ex(true, "~/.ssh/id_ed25519"), ex(true, "~/.ssh/config"), ex(false, "~/.ssh/id_ed25519.pub"), ex(false, "/tmp/ssh/id_rsa")},
 		},
 		{
 			id: "builtin.secrets.env", decision: Deny,
-			message: ".env files hold credentials; airlock denies reading them (templates such as .env.example are fine)",
+			message: ".env files hold credentials; reading them needs a human (asked in interactive mode, refused otherwise; templates such as .env.example are fine)",
 			match: matchDoc{tool: readers, path: []string{"**/.env", "**/.env.*"},
 				notPath: []string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist"}},
 			examples: []exampleDoc{ex(true, "/work/app/.env"), ex(true, "/work/app/.env.production"), ex(false, "/work/app/.env.example"), ex(false, "/work/app/env.go")},
 		},
 		{
 			id: "builtin.secrets.credentials", decision: Deny,
-			message: "credential files are secrets; airlock denies reading them",
+			message: "credential files are secrets; reading them needs a human (asked in interactive mode, refused otherwise)",
 			match: matchDoc{tool: readers, path: []string{
 				"~/.aws/credentials", "~/.aws/sso/cache/**", "~/.config/gcloud/**", "~/.azure/**",
 				"~/.kube/config", "~/.docker/config.json", "~/.netrc", "~/.git-credentials",

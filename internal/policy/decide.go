@@ -91,8 +91,30 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		v.Decision, v.Rule, v.Snapshot = Warn, RuleSnapshot, plan
 		v.Message = "destruction inside the project, allowed once airlock has snapshotted " + strings.Join(plan.Paths, ", ") + " (a human can undo it)"
 	}
+	if mode == Interactive && !a.NoHuman && v.Decision == Deny && strings.HasPrefix(v.Rule, "builtin.") {
+		v.Decision = ruleDecisionIn(mode, Builtin, Deny)
+		v.Reasons = append(v.Reasons, classify.Reason{Rule: RuleInteractiveAsk, Message: "a human watches in interactive mode, so airlock asks instead of refusing"})
+	}
 	NoHumanToAsk(&a, &v)
 	return v
+}
+
+// RuleInteractiveAsk names the reason added when a built-in refusal
+// became an ask because a human watches (interactive mode).
+const RuleInteractiveAsk = "mode.interactive-ask"
+
+// ruleDecisionIn is what a rule's decision becomes in a mode. In
+// interactive mode a human watches every call, so airlock's own
+// refusals (the built-in rules: reading a secret file) are asked and the
+// human can say yes; when nobody can answer a prompt in the session
+// (Action.NoHuman) they stay refusals. Self-protection is decided before any rule and
+// stays a refusal, and a deny the user or a project wrote stays what
+// they wrote.
+func ruleDecisionIn(mode Mode, origin Origin, d Decision) Decision {
+	if mode == Interactive && origin == Builtin && d == Deny {
+		return Ask
+	}
+	return d
 }
 
 // WithoutSnapshot decides an action again as if its entry point could not

@@ -290,10 +290,10 @@ func (p *Policy) merge(doc *fileDoc, origin Origin, file string, authority bool)
 	if err := p.mergeNotify(doc.notify, origin, file); err != nil {
 		errs = append(errs, err)
 	}
-	if err := p.keepMCP(doc.mcp, doc.mcpMerge, file, authority); err != nil {
+	if err := p.MCP.keep(doc.mcp, doc.mcpMerge, file, authority); err != nil {
 		errs = append(errs, err)
 	}
-	if err := p.keepEgress(doc.egress, doc.egressMerge, file, authority); err != nil {
+	if err := p.Egress.keep(doc.egress, doc.egressMerge, file, authority); err != nil {
 		errs = append(errs, err)
 	}
 	seen := map[string]bool{}

@@ -13,7 +13,6 @@
 package mcpconfig
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -812,18 +811,8 @@ func Of(p *policy.Policy) (*Config, error) {
 		return c, nil
 	}
 	c := &Config{}
-	var errs []error
-	for _, l := range p.MCP.Layers {
-		merge, err := c.Decode(l.Node)
-		if err == nil {
-			err = merge(l.File, l.Authority)
-		}
-		if err != nil {
-			errs = append(errs, strictyaml.InFile(l.File, err))
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	if err := p.MCP.Compile(c); err != nil {
+		return nil, err
 	}
 	return c, nil
 }

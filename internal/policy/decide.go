@@ -91,10 +91,6 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		v.Decision, v.Rule, v.Snapshot = Warn, RuleSnapshot, plan
 		v.Message = "destruction inside the project, allowed once airlock has snapshotted " + strings.Join(plan.Paths, ", ") + " (a human can undo it)"
 	}
-	if mode == Interactive && !a.NoHuman && v.Decision == Deny && strings.HasPrefix(v.Rule, "builtin.") {
-		v.Decision = ruleDecisionIn(mode, Builtin, Deny)
-		v.Reasons = append(v.Reasons, classify.Reason{Rule: RuleInteractiveAsk, Message: "a human watches in interactive mode, so airlock asks instead of refusing"})
-	}
 	NoHumanToAsk(&a, &v)
 	return v
 }
@@ -110,8 +106,8 @@ const RuleInteractiveAsk = "mode.interactive-ask"
 // (Action.NoHuman) they stay refusals. Self-protection is decided before any rule and
 // stays a refusal, and a deny the user or a project wrote stays what
 // they wrote.
-func ruleDecisionIn(mode Mode, origin Origin, d Decision) Decision {
-	if mode == Interactive && origin == Builtin && d == Deny {
+func ruleDecisionIn(mode Mode, noHuman bool, origin Origin, d Decision) Decision {
+	if mode == Interactive && !noHuman && origin == Builtin && d == Deny {
 		return Ask
 	}
 	return d
@@ -206,9 +202,13 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) (sn
 		if relaxer != nil && r.Origin == Builtin {
 			continue
 		}
-		consider(r.Decision, r.ID, r.Message)
+		d := ruleDecisionIn(mode, a.NoHuman, r.Origin, r.Decision)
+		consider(d, r.ID, r.Message)
 		if r.Decision > Allow || r == relaxer {
 			v.Reasons = append(v.Reasons, classify.Reason{Rule: r.ID, Message: ruleMessage(r)})
+		}
+		if d != r.Decision {
+			v.Reasons = append(v.Reasons, classify.Reason{Rule: RuleInteractiveAsk, Message: "a human watches in interactive mode, so airlock asks instead of refusing"})
 		}
 	}
 	if cur.Decision > v.Decision || v.Rule == "table.local" && cur.Rule != "table.local" && cur.Decision == v.Decision {

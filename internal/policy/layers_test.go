@@ -26,6 +26,13 @@ rules:
     decision: allow
 `
 
+const denyEnvRead = `
+rules:
+  - id: builtin.looks-built-in
+    match: {tool: Read, path: "**/.env"}
+    decision: deny
+`
+
 const denyCurl = `
 rules:
   - id: no-curl
@@ -61,6 +68,7 @@ func TestLayering(t *testing.T) {
 		{"user allow relaxes a built-in rule", setup{user: envAllow}, Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{"/w/.env"}}, Allow, "read-env"},
 		{"untrusted project allow does not relax", setup{project: personalPush}, Interactive, shell("git push personal main"), Ask, "table.external"},
 		{"untrusted project allow cannot open secrets", setup{project: envAllow}, Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{"/w/.env"}}, Ask, "builtin.secrets.env"},
+		{"a user's deny stays a deny in interactive mode, whatever its id", setup{user: denyEnvRead}, Interactive, Action{Kind: Read, Tool: "Read", Paths: []string{"/w/.env"}}, Deny, "builtin.looks-built-in"},
 		{"untrusted project allow cannot open secrets, unattended", setup{project: envAllow}, Unattended, Action{Kind: Read, Tool: "Read", Paths: []string{"/w/.env"}}, Deny, "builtin.secrets.env"},
 		{"trusted project allow relaxes", setup{project: personalPush, trust: true}, Interactive, shell("git push personal main"), Allow, "personal-push"},
 		{"changed project is untrusted again", setup{project: personalPush, trust: true, change: true}, Interactive, shell("git push personal main"), Ask, "table.external"},

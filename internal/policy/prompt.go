@@ -145,7 +145,7 @@ func (p *Policy) Brief(m Mode) *Brief {
 		if r.Decision == Allow && !r.relaxes {
 			continue
 		}
-		br := BriefRule{ID: r.ID, Origin: r.Origin.String(), Decision: ruleDecisionIn(m, r.Origin, r.Decision), Match: r.Describe(), Message: r.Message}
+		br := BriefRule{ID: r.ID, Origin: r.Origin.String(), Decision: ruleDecisionIn(m, false, r.Origin, r.Decision), Match: r.Describe(), Message: r.Message}
 		// The rule's own examples come first: its author chose them.
 		for _, ex := range r.Examples {
 			if !ex.Match {

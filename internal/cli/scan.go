@@ -116,7 +116,9 @@ func runScan(e *env) int {
 		recErr = err
 		if once != nil {
 			for _, c := range once.covered {
-				fmt.Fprintf(e.stderr, "airlock: note: %s\n", c)
+				// The note quotes the agent's command: rendered, so no
+				// escape or bidi character of it reaches the terminal raw.
+				fmt.Fprintf(e.stderr, "airlock: note: %s\n", render.Line(c, 2000))
 			}
 			if recErr == nil && len(once.covered) == rep.Findings() {
 				// Everything found was approved by a human or decided by

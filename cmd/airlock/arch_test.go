@@ -93,6 +93,7 @@ var allowedEdges = map[string][]string{
 	// notification watcher. Each runs in its own binary, so the hook's
 	// binary links no HTTP stack.
 	"internal/rulemake":         {"internal/classify", "internal/mcp/mcpconfig", "internal/policy"},
+	"internal/team/wire":        {},
 	"internal/serve":            {"internal/journal", "internal/render", "internal/rulemake"},
 	"internal/serve/servecmd":   {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
 	"internal/notify/config":    {"internal/journal", "internal/policy"},

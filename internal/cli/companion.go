@@ -27,7 +27,10 @@ func runCompanion(e *env, what, binary string, args []string) int {
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = e.stdin, e.stdout, e.stderr
+	dieWithParent(cmd)
+	unlock := lockThread()
 	err := runForwarding(cmd)
+	unlock()
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

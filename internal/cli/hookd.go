@@ -14,6 +14,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/hookd"
 	"github.com/airlock-dev/airlock/internal/hookd/server"
+	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/proxied"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
@@ -140,6 +141,9 @@ func stopHookd(e *env, sock, exe string) int {
 // lock, as hook processes do): see inDir.
 func hookdHandler(stateDir string) server.Handler {
 	want := filepath.Clean(stateDir)
+	// Requests run in parallel here: the held calls of a burst share one
+	// lock and one fsync (journal/group.go).
+	journal.GroupCommit(true)
 	return func(r *hookd.Request) *hookd.Response {
 		if len(r.Args) == 0 || r.Args[0] != "hook" {
 			// The socket answers the hook and nothing else: it must not be

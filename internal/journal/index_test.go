@@ -233,7 +233,17 @@ func TestForgedApprovalIsIgnoredAndReported(t *testing.T) {
 // N parallel retries of one approved action, each through its own
 // Journal (its own lock file description, as separate hooks have): exactly
 // one runs, for a shell command, a file write and an MCP call.
-func TestParallelRetriesUseAnApprovalOnce(t *testing.T) {
+func TestParallelRetriesUseAnApprovalOnce(t *testing.T) { parallelRetriesOnce(t) }
+
+// The same with group commit on, as in the resident service: retries in
+// one batch still find each other's spending.
+func TestParallelRetriesUseAnApprovalOnceGrouped(t *testing.T) {
+	GroupCommit(true)
+	defer GroupCommit(false)
+	parallelRetriesOnce(t)
+}
+
+func parallelRetriesOnce(t *testing.T) {
 	write := func() *vocab.Event {
 		ev := held("", "/p")
 		ev.Tool = "Write"

@@ -214,7 +214,17 @@ type hit struct {
 func fold(p string) string { return strings.ToLower(p) }
 
 // within reports whether p is t or inside it (when t is a directory).
+// It runs for every path of a call against every protected target, so
+// the common case (both ASCII) compares in place instead of lowering
+// copies of both; other paths fold with strings.ToLower as before.
 func within(p string, t target) bool {
+	if isASCII(p) && isASCII(t.path) {
+		n := len(t.path)
+		if len(p) == n {
+			return asciiEqualFold(p, t.path)
+		}
+		return t.dir && len(p) > n && p[n] == '/' && asciiEqualFold(p[:n], t.path)
+	}
 	fp, ft := fold(p), fold(t.path)
 	if fp == ft {
 		return true
@@ -224,11 +234,47 @@ func within(p string, t target) bool {
 
 // isAncestor reports whether p is a strict parent directory of t.
 func isAncestor(p string, t target) bool {
+	if isASCII(p) && isASCII(t.path) {
+		if p == "/" {
+			return t.path != "/"
+		}
+		n := len(p)
+		return len(t.path) > n && t.path[n] == '/' && asciiEqualFold(t.path[:n], p)
+	}
 	fp, ft := fold(p), fold(t.path)
 	if fp == "/" {
 		return ft != "/"
 	}
 	return strings.HasPrefix(ft, fp+"/")
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// asciiEqualFold is strings.ToLower(a) == strings.ToLower(b) for ASCII.
+func asciiEqualFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
 }
 
 // targetsAt instantiates the project tails in a directory.

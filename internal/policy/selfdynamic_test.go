@@ -97,6 +97,17 @@ var valueAttacks = []string{
 	`f=~/.claude/settings.json; local f=README.md; : > $f`,
 	`readonly f=~/.claude/settings.json; f=README.md; : > $f`,
 	`f=~/.claude/settings.json; alias x='f=README.md'; x; : > $f`,
+	// Run-time parts with a known alphabet (selfslashfree.go) still
+	// refused where the glob they stand for could be a protected path:
+	// the part may print nothing, and may sit after a "..".
+	`f=~/.claude/settings$(date +%s).json; : > $f`,
+	`: > ~/.claude/settings.json$(date +%s)`,
+	`d=~/.claude; cp x $d/settings$RANDOM.json`,
+	`cp /bin/true /opt/airlock/bin/airlock-hook$(date +%s)`,
+	`: > $(date +%s)/../.claude/settings.json`,
+	`n=$(git rev-parse --short HEAD); : > ~/.config/airlock/policy$n.yaml`,
+	`: > ~/.claude/$(date +%Y/%m)`,
+	`: > ~/.claude/${#x}`,
 }
 
 // valueBenign are ordinary commands with variables: self-protection must
@@ -125,6 +136,16 @@ var valueBenign = []string{
 	`cd build && rm -rf out && mkdir out`,
 	`ver=1.2.3; git tag "v$ver"; echo "$ver" > VERSION`,
 	`out=dist; mkdir -p "$out" && cp -r build/* "$out/"`,
+	// Run-time parts that stay in one path component.
+	`n=$(date +%s); cp config.yaml config.yaml.$n`,
+	`git diff > patch-$(date +%s).diff`,
+	`ts=$(date +%Y%m%d-%H%M%S); tar czf ../backup-$ts.tgz .`,
+	`cp out.log out-$$.log`,
+	`cp x build-$(git rev-parse --short HEAD).tar`,
+	`echo $RANDOM > seed-$RANDOM.txt`,
+	`cp report.json "report-$(date -u +%FT%H%M%SZ).json"`,
+	`for i in 1 2 3; do echo $i > run-$((i*2)).txt; done`,
+	`n=$(wc -l < list.txt); echo done > count-$n.txt`,
 }
 
 func valueText(cmd, home string) string {

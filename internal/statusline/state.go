@@ -28,7 +28,6 @@ package statusline
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -98,17 +97,11 @@ func Path(journalDir string) string { return filepath.Join(journalDir, FileName)
 
 // Read reads the state file at path.
 func Read(path string) (*State, error) {
-	f, err := os.Open(path)
+	// Without blocking on a FIFO, a regular file only, bounded: a status
+	// line that hangs would hang the agent's screen.
+	b, err := safefile.ReadRegular(path, safefile.ReadOptions{Limit: maxFile})
 	if err != nil {
 		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxFile+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxFile {
-		return nil, errors.New("status file too large")
 	}
 	var st State
 	if err := json.Unmarshal(b, &st); err != nil {

@@ -135,12 +135,14 @@ var allowedEdges = map[string][]string{
 	"internal/hookline": nil,
 	"internal/mcp/mcpcmd": {"internal/vocab", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
-	"cmd/airlock":        {"internal/cli"},
-	"cmd/airlock-mcp":    {"internal/mcp/mcpcmd"},
-	"cmd/airlock-hook":   {"internal/hookd"},
-	"cmd/airlock-notify": {"internal/notify/notifycmd"},
-	"cmd/airlock-serve":  {"internal/serve/servecmd"},
-	"cmd/airlock-proxy":  {"internal/contain/egress/egresscmd"},
+	"cmd/airlock":      {"internal/cli"},
+	"cmd/airlock-mcp":  {"internal/mcp/mcpcmd"},
+	"cmd/airlock-hook": {"internal/hookd"},
+	// The status line's own binary: the reader alone.
+	"cmd/airlock-statusline": {"internal/statusline"},
+	"cmd/airlock-notify":     {"internal/notify/notifycmd"},
+	"cmd/airlock-serve":      {"internal/serve/servecmd"},
+	"cmd/airlock-proxy":      {"internal/contain/egress/egresscmd"},
 
 	// Containment: the plan links no network code (doctor and
 	// loop use it from airlock); the runner and bridge do, in airlock-run.

@@ -3,6 +3,8 @@ package agentinstall
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/hookline"
@@ -24,9 +26,23 @@ import (
 // chainSep joins the user's status line command and airlock's.
 const chainSep = " | "
 
-// StatusLineCommand is the command airlock's segment runs: the airlock
-// binary by absolute path, quoted for a POSIX shell.
-func StatusLineCommand(exe string) string { return hookline.Quote(exe) + " statusline" }
+// StatusLineClient is the file name of the status line's own binary
+// (cmd/airlock-statusline): "airlock statusline" in a binary that links
+// only the status line's reader, so it starts about as fast as a bare Go
+// program (docs/BENCHMARKS.md).
+const StatusLineClient = "airlock-statusline"
+
+// StatusLineCommand is the command airlock's segment runs, by absolute
+// path, quoted for a POSIX shell: airlock-statusline when it sits beside
+// the airlock binary exe as a regular executable file, else "airlock
+// statusline".
+func StatusLineCommand(exe string) string {
+	client := filepath.Join(filepath.Dir(exe), StatusLineClient)
+	if st, err := os.Stat(client); err == nil && st.Mode().IsRegular() && st.Mode().Perm()&0o111 != 0 {
+		return hookline.Quote(client)
+	}
+	return hookline.Quote(exe) + " statusline"
+}
 
 // ErrStatusLineNotCommand is a status line setting airlock cannot chain
 // after.
@@ -36,10 +52,15 @@ var ErrStatusLineNotCommand = errors.New("the status line setting is not a comma
 // separator) is airlock's segment: an airlock binary's "statusline".
 func isOurSegment(cmd string) bool {
 	bin := hookline.Binary(cmd)
-	if bin == "" || !strings.HasSuffix(bin, "/airlock") {
+	switch {
+	case bin == "" || !filepath.IsAbs(bin):
 		return false
+	case filepath.Base(bin) == "airlock":
+		return cmd == hookline.Quote(bin)+" statusline"
+	case filepath.Base(bin) == StatusLineClient:
+		return cmd == hookline.Quote(bin)
 	}
-	return cmd == hookline.Quote(bin)+" statusline"
+	return false
 }
 
 // splitOurs splits a status line command into the user's part and

@@ -139,3 +139,36 @@ func TestQwenStatusLinePlan(t *testing.T) {
 		t.Errorf("codex: %v", err)
 	}
 }
+
+// TestStatusLineClient: with airlock-statusline beside airlock, the
+// status line runs it (it starts about as fast as a bare Go program);
+// without it, or when it is not an executable file, "airlock statusline".
+// Both are recognised as airlock's by uninstall.
+func TestStatusLineClient(t *testing.T) {
+	dir := t.TempDir()
+	exe := filepath.Join(dir, "airlock")
+	client := filepath.Join(dir, StatusLineClient)
+	if got := StatusLineCommand(exe); got != exe+" statusline" {
+		t.Errorf("no client: %q", got)
+	}
+	os.WriteFile(client, []byte("#!/bin/sh\n"), 0o644)
+	if got := StatusLineCommand(exe); got != exe+" statusline" {
+		t.Errorf("a client that is not executable was chosen: %q", got)
+	}
+	os.Chmod(client, 0o755)
+	if got := StatusLineCommand(exe); got != client {
+		t.Errorf("client beside airlock: %q", got)
+	}
+	for cmd, want := range map[string]bool{
+		client:                       true,
+		exe + " statusline":          true,
+		"echo x | " + client:         true,
+		client + " --x":              false,
+		"airlock-statusline":         false, // not by absolute path: not what install writes
+		dir + "/airlock-statusline2": false,
+	} {
+		if _, ours := splitOurs(cmd); ours != want {
+			t.Errorf("splitOurs(%q) ours = %v, want %v", cmd, ours, want)
+		}
+	}
+}

@@ -129,9 +129,10 @@ func isHelp(w string) bool {
 
 // airlockBinaries are the programs an install of airlock puts side by
 // side: airlock itself, the MCP proxy, the hook client of the resident
-// service, the notification watcher, the dashboard and the egress proxy. Self-protection
+// service, the notification watcher, the dashboard, the egress proxy and
+// the status line's reader. Self-protection
 // protects each file and reads each one's command line.
-var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy"}
+var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy", "airlock-statusline"}
 
 // airlockProgram reports whether a program name is one of airlock's
 // binaries, under any of the names they may be run by.
@@ -161,6 +162,10 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 		// (airlock-hook answers as "airlock hook", which records an event
 		// and so mutates; the dashboard can approve).
 		if n != "airlock-hook" && len(args) == 1 && isHelp(args[0]) {
+			return "", true
+		}
+		// The status line's own binary takes no arguments and only reads.
+		if n == "airlock-statusline" && len(args) == 0 {
 			return "", true
 		}
 		return n + " " + strings.Join(args, " "), false

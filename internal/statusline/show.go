@@ -2,15 +2,18 @@ package statusline
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/render"
+	"github.com/airlock-dev/airlock/internal/safefile"
 )
 
 // Neutral is the segment shown when the state cannot be read: it claims
@@ -247,23 +250,63 @@ func JournalDir(getenv func(string) string) string {
 // would change the state file at journalDir, reading it without the
 // lock: the hook calls it on every decision, and writes (Note) only when
 // it reports true.
+//
+// It looks for the session's record as Update writes it, byte for byte,
+// instead of decoding the file: the hook pays this on every call. A
+// record it does not find exactly so (another order, an older format, a
+// damaged file) counts as a change, and Note then decides under the lock.
 func Changed(journalDir, id, mode, cwd string, marks []string) bool {
-	st, err := Read(Path(journalDir))
+	b, err := safefile.ReadRegular(Path(journalDir), safefile.ReadOptions{Limit: maxFile})
 	if err != nil {
 		return true
 	}
-	return st.clone().Note(id, mode, cwd, marks, time.Time{})
+	head, tail, ok := recordBytes(id, mode, cwd, marks)
+	if !ok {
+		return true
+	}
+	i := bytes.Index(b, head)
+	if i < 0 {
+		return true
+	}
+	rest := b[i+len(head):]
+	// The held count sits between the id and the mode when not zero.
+	if r, ok := bytes.CutPrefix(rest, []byte(`"held":`)); ok {
+		n := 0
+		for n < len(r) && r[n] >= '0' && r[n] <= '9' {
+			n++
+		}
+		if n == 0 || n >= len(r) || r[n] != ',' {
+			return true
+		}
+		rest = r[n+1:]
+	}
+	return !bytes.HasPrefix(rest, tail)
+}
+
+// recordBytes are a session record's bytes as json.Marshal writes them
+// in the state file: head is {"id":ID, and tail the mode, marks and
+// directory up to the time, which follows them.
+func recordBytes(id, mode, cwd string, marks []string) (head, tail []byte, ok bool) {
+	marks = slices.Clone(marks)
+	slices.Sort(marks)
+	h, err := json.Marshal(Session{ID: id})
+	if err != nil {
+		return nil, nil, false
+	}
+	t, err := json.Marshal(Session{Mode: mode, Marks: marks, Cwd: cwd, Time: 1})
+	if err != nil {
+		return nil, nil, false
+	}
+	// {"id":"s"} -> {"id":"s",   and   {"id":"","mode":...,"time":1} ->
+	// "mode":...,"time":
+	head = append(h[:len(h)-1], ',')
+	t = bytes.TrimPrefix(t, []byte(`{"id":"",`))
+	tail = bytes.TrimSuffix(t, []byte(`1}`))
+	return head, tail, true
 }
 
 // Note records a session's mode, marks and directory in the state file
 // at journalDir, under its lock, when they changed.
 func Note(journalDir, id, mode, cwd string, marks []string, now time.Time) error {
 	return Update(journalDir, func(st *State) bool { return st.Note(id, mode, cwd, marks, now) })
-}
-
-// clone copies the state deeply enough for Note to change it.
-func (s *State) clone() *State {
-	c := *s
-	c.Sessions = append([]Session(nil), s.Sessions...)
-	return &c
 }

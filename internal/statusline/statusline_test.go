@@ -224,9 +224,30 @@ func TestChangedOnlyWhenMarksChange(t *testing.T) {
 	for _, c := range []struct {
 		mode, cwd string
 		marks     []string
-	}{{"interactive", "/x", []string{MarkGateOff}}, {"unattended", "/y", []string{MarkGateOff}}, {"unattended", "/x", nil}} {
+	}{{"interactive", "/x", []string{MarkGateOff}}, {"unattended", "/y", []string{MarkGateOff}}, {"unattended", "/x", nil},
+		{"unattended", "/x", []string{MarkGateOff, MarkContained}}, {"unattended", "/x\"", []string{MarkGateOff}}} {
 		if !Changed(dir, "s", c.mode, c.cwd, c.marks) {
 			t.Errorf("%+v not seen as a change", c)
 		}
+	}
+	// With held items the record carries its count: still unchanged.
+	Update(dir, func(st *State) bool { return st.SetHeld(12, map[string]int{"s": 12}) })
+	if Changed(dir, "s", "unattended", "/x", []string{MarkGateOff}) {
+		t.Error("a session with held items reported as changed")
+	}
+	if !Changed(dir, "s", "interactive", "/x", []string{MarkGateOff}) {
+		t.Error("a mode change of a session with held items not seen")
+	}
+	// Other sessions and look-alike ids do not count for this one; odd
+	// characters in ids and directories are matched as written.
+	Note(dir, "s2", "interactive", "/odd \"dir\" <&>", []string{MarkContained, MarkGateOff}, time.Unix(6, 0))
+	if Changed(dir, "s2", "interactive", "/odd \"dir\" <&>", []string{MarkGateOff, MarkContained}) {
+		t.Error("an unchanged session with odd characters reported as changed")
+	}
+	if !Changed(dir, "s3", "unattended", "/x", []string{MarkGateOff}) {
+		t.Error("an unknown session not seen as a change")
+	}
+	if !Changed(dir, "", "unattended", "/x", []string{MarkGateOff}) {
+		t.Error("the empty id matched another session")
 	}
 }

@@ -87,6 +87,10 @@ func ReadInput(stdin io.Reader) Input {
 type Options struct {
 	// Color allows the ANSI colour.
 	Color bool
+	// Contained says the status line itself runs inside airlock run's
+	// sandbox, where the state directory is absent: the neutral segment
+	// then still says the session is contained.
+	Contained bool
 }
 
 // Segment is the status segment for the session in, from st (Neutral
@@ -94,6 +98,9 @@ type Options struct {
 // wrote reaches it.
 func Segment(st *State, in Input, o Options) string {
 	if st == nil {
+		if o.Contained {
+			return Neutral + " · " + markText(MarkContained)
+		}
 		return Neutral
 	}
 	ss := st.Session(in.Session)
@@ -222,7 +229,7 @@ func Run(stdin io.Reader, stdout io.Writer, getenv func(string) string, getwd fu
 	if dir := JournalDir(getenv); dir != "" {
 		st, _ = Read(Path(dir))
 	}
-	line := Line(st, in, Options{Color: getenv("NO_COLOR") == ""})
+	line := Line(st, in, Options{Color: getenv("NO_COLOR") == "", Contained: getenv("AIRLOCK_CONTAINED") != ""})
 	io.WriteString(stdout, line+"\n")
 	return 0
 }

@@ -184,6 +184,11 @@ func TestErrorsAreNeutral(t *testing.T) {
 			t.Errorf("%s, chained: got %q", name, got)
 		}
 	}
+	// Inside airlock run's sandbox the state directory is absent: the
+	// neutral segment still says the calls are contained.
+	if got := run(t, filepath.Join(t.TempDir(), "journal"), `{"session_id":"s"}`, map[string]string{"AIRLOCK_CONTAINED": "run"}); got != Neutral+" · contained" {
+		t.Errorf("contained, no state: %q", got)
+	}
 	// No state directory at all.
 	var out bytes.Buffer
 	if st := Run(strings.NewReader(""), &out, func(string) string { return "" }, func() (string, error) { return "", os.ErrNotExist }); st != 0 || out.String() != Neutral+"\n" {

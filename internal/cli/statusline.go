@@ -36,7 +36,10 @@ It reads one small state file that the journal and the hook keep current
 (STATUS in the journal's directory); it reads no journal, opens no
 network connection, changes nothing, and exits 0 on any error, with the
 neutral segment. "airlock install claude-code --statusline" and "airlock
-install qwen --statusline" set it up.
+install qwen --statusline" set it up, after your own status line if you
+have one ("airlock uninstall" takes exactly that part out again); they
+run airlock-statusline, the same reader in a small binary of its own that
+starts faster, when it sits beside airlock.
 
 Examples:
   echo '{"session_id":"s1","cwd":"/src/app"}' | airlock statusline

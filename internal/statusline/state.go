@@ -50,7 +50,10 @@ const maxSessions = 32
 
 // lockWait bounds the wait for the state file's lock: a writer that
 // cannot get it leaves the file as it is (the status line is advisory).
-const lockWait = 2 * time.Second
+// Writers hold it for one small read and write; the journal takes it
+// while it holds its own lock, so a stopped holder (SIGSTOP) costs a held
+// call at most this long, never an allowed one.
+const lockWait = 500 * time.Millisecond
 
 // The marks a session can carry, as stored and as shown.
 const (

@@ -52,7 +52,8 @@ const maxSessions = 32
 // cannot get it leaves the file as it is (the status line is advisory).
 // Writers hold it for one small read and write; the journal takes it
 // while it holds its own lock, so a stopped holder (SIGSTOP) costs a held
-// call at most this long, never an allowed one.
+// call at most this long, and an allowed one only when its session's
+// mode or marks changed.
 const lockWait = 500 * time.Millisecond
 
 // The marks a session can carry, as stored and as shown.

@@ -147,6 +147,11 @@ func runExplain(e *env) int {
 // explainTarget finds the line arg names: a queue item, else a line.
 func explainTarget(e *env, j *journal.Journal, arg string) (*journal.Entry, *journal.Item, int) {
 	seq, numErr := strconv.ParseInt(arg, 10, 64)
+	if numErr != nil && len(arg) < minActionPrefix {
+		return nil, nil, fail(e.stderr, &usageError{
+			Msg:   fmt.Sprintf("explain needs at least %s of a queue id, or a journal line number; got %q", plural(minActionPrefix, "character"), arg),
+			Hints: []string{"airlock queue list --all shows the ids"}})
+	}
 	if numErr != nil || len(arg) >= minActionPrefix {
 		it, err := j.Item(arg, time.Now())
 		switch {

@@ -22,7 +22,7 @@ const Neutral = "airlock ?"
 
 // maxStdin bounds what is read of standard input: Claude Code's status
 // JSON is a few kilobytes, and another status line's output one line.
-const maxStdin = 64 << 10
+const maxStdin = 256 << 10
 
 // maxChained bounds the chained status line shown before the segment.
 const maxChained = 500
@@ -77,6 +77,11 @@ func ReadInput(stdin io.Reader) Input {
 				in.Cwd = v.Workspace.Dir
 			}
 			return in
+		}
+		if len(b) >= maxStdin {
+			// The agent's JSON, cut at the bound: not another status
+			// line to show.
+			return Input{}
 		}
 	}
 	line, _, _ := bufio.NewReader(strings.NewReader(string(b))).ReadLine()

@@ -327,8 +327,11 @@ func modeChange(ent *journal.Entry) string {
 			return "nobody could answer a prompt in the session, so the ask became a hold for review (defer)"
 		}
 	}
-	if ent.Decision == "defer" && ent.Mode != "interactive" {
+	switch {
+	case ent.Decision == "defer" && ent.Mode != "interactive":
 		return ent.Mode + " mode: nobody watches each call, so what interactive mode asks about is held for review (defer)"
+	case ent.Decision == "ask":
+		return "interactive mode: a human watches, so it was asked about in the agent's own prompt (unattended, it would be held for review)"
 	}
 	return ""
 }

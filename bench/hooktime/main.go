@@ -82,6 +82,12 @@ var cases = []testCase{
 	agentCase("goose", "PreToolUse", `{"event":"PreToolUse","session_id":"s1","tool_name":"developer__shell","tool_input":{"command":%q},"working_dir":"/tmp"}`, ""),
 	agentCase("cline", "PreToolUse", `{"clineVersion":"3.0.65","hookName":"PreToolUse","taskId":"t1","workspaceRoots":["/tmp"],"preToolUse":{"toolName":"execute_command","parameters":{"command":%q}}}`, `"cancel":false`),
 	{name: "--version", args: []string{"--version"}, want: "airlock"},
+	// The status line, as Claude Code runs it every few hundred
+	// milliseconds: its JSON on stdin, one small state file read
+	// (statusState, which run writes and points AIRLOCK_HOME at). The
+	// reply must show the held count: the file was read.
+	{name: "statusline", args: []string{"statusline"}, want: "airlock ⏸ 3 held · unattended",
+		stdin: `{"session_id":"s1","transcript_path":"/tmp/t.jsonl","cwd":"/tmp","model":{"id":"m","display_name":"M"},"workspace":{"current_dir":"/tmp","project_dir":"/tmp"},"version":"2.1.0","cost":{"total_cost_usd":0.01}}`},
 }
 
 // agentCase is the allowed hook call in another agent's format: eventFmt
@@ -108,6 +114,9 @@ type binary struct {
 	// hookClient: airlock-hook, which takes the hook's arguments without
 	// the word "hook"; timed on the hook cases only, reply checked.
 	hookClient bool
+	// statusLine: airlock-statusline, "airlock statusline" in a binary of
+	// its own; timed on the statusline case only, reply checked.
+	statusLine bool
 }
 
 // args is how b is called for c, and whether it is called at all.
@@ -119,6 +128,12 @@ func (b binary) args(c testCase) ([]string, bool) {
 	if b.service && !isHook {
 		// Only the hook goes through the service.
 		return nil, false
+	}
+	if b.statusLine {
+		if c.name != "statusline" {
+			return nil, false
+		}
+		return c.args[1:], true
 	}
 	if b.hookClient {
 		return c.args[1:], true
@@ -154,6 +169,9 @@ func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string
 		return err
 	}
 	defer os.RemoveAll(dir)
+	if err := writeStatusState(dir); err != nil {
+		return err
+	}
 	if floorPath == "" {
 		if floorPath, err = build(dir, "floor", "./bench/floor"); err != nil {
 			return err
@@ -206,6 +224,14 @@ func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string
 		if strings.Contains(c.name, only) {
 			selected = append(selected, c)
 		}
+	}
+	if slices.ContainsFunc(selected, func(c testCase) bool { return c.name == "statusline" }) {
+		// The status line's own binary reads the first airlock's state.
+		p, err := build(dir, "airlock-statusline", "./cmd/airlock-statusline")
+		if err != nil {
+			return err
+		}
+		bins = append(bins, binary{label: "airlock-statusline", path: p, env: bins[1].env, checked: true, statusLine: true})
 	}
 	inputs := make([]*os.File, len(selected))
 	for i, c := range selected {
@@ -332,6 +358,39 @@ func privateEnv(root string) []string {
 	home := filepath.Join(root, "home")
 	os.MkdirAll(home, 0o700)
 	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(root, "config"), "XDG_STATE_HOME="+filepath.Join(root, "state"))
+}
+
+// statusState is a status line state of a working day: three held
+// actions in two sessions, and a dozen sessions with their marks (the
+// format is internal/statusline's).
+const statusState = `{"v":1,"held":3,"sessions":[` +
+	`{"id":"s1","held":2,"mode":"unattended","marks":["gate-off"],"cwd":"/tmp","time":1800000000},` +
+	`{"id":"s2","held":1,"mode":"unattended","marks":["gate-off"],"cwd":"/src/b","time":1800000001},` +
+	`{"id":"s3","mode":"interactive","marks":["gate-off","loosened"],"cwd":"/src/c","time":1800000002},` +
+	`{"id":"s4","mode":"interactive","marks":["gate-off"],"cwd":"/src/d","time":1800000003},` +
+	`{"id":"s5","mode":"interactive","marks":["gate-off"],"cwd":"/src/e","time":1800000004},` +
+	`{"id":"s6","mode":"supervised","marks":["contained","gate-off"],"cwd":"/src/f","time":1800000005},` +
+	`{"id":"s7","mode":"interactive","marks":["gate-off"],"cwd":"/src/g","time":1800000006},` +
+	`{"id":"s8","mode":"interactive","marks":["gate-off"],"cwd":"/src/h","time":1800000007},` +
+	`{"id":"s9","mode":"interactive","marks":["gate-off"],"cwd":"/src/i","time":1800000008},` +
+	`{"id":"s10","mode":"interactive","marks":["gate-off"],"cwd":"/src/j","time":1800000009}]}` + "\n"
+
+// writeStatusState writes statusState under dir and points the
+// statusline case at it.
+func writeStatusState(dir string) error {
+	home := filepath.Join(dir, "status-home")
+	if err := os.MkdirAll(filepath.Join(home, "journal"), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(home, "journal", "STATUS"), []byte(statusState), 0o600); err != nil {
+		return err
+	}
+	for i := range cases {
+		if cases[i].name == "statusline" {
+			cases[i].env = []string{"AIRLOCK_HOME=" + home}
+		}
+	}
+	return nil
 }
 
 // check runs one case once and compares its reply and status.

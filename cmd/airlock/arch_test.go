@@ -49,7 +49,13 @@ var allowedEdges = map[string][]string{
 
 	// The journal keeps what an entry point hands over, in the
 	// vocabulary: it knows no policy and no program (forbiddenDeps).
-	"internal/journal": {"internal/render", "internal/safefile", "internal/statefile", "internal/vocab"},
+	"internal/journal": {"internal/render", "internal/safefile", "internal/statefile", "internal/statusline", "internal/vocab"},
+
+	// The status line's state file and its reader: "airlock statusline"
+	// runs every few hundred milliseconds in the agent's screen, so it
+	// links no policy, journal or program knowledge; the journal (held
+	// counts) and the hook (mode and marks) write the file through it.
+	"internal/statusline": {"internal/render", "internal/safefile", "internal/statefile"},
 
 	// The stages and the pipeline that orders them.
 	"internal/mcp/guard": {"internal/classify", "internal/journal", "internal/mcp/mcpconfig", "internal/mcp/proxied", "internal/mcp/sanitize", "internal/policy", "internal/vocab"},
@@ -120,7 +126,7 @@ var allowedEdges = map[string][]string{
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
 		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
 		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig",
-		"internal/contain/egress/egressconfig", "internal/contain/run",
+		"internal/contain/egress/egressconfig", "internal/contain/run", "internal/statusline",
 		// The service names its client to the MCP proxy check (hookd.go).
 		"internal/mcp/proxied"},
 	// Installing into the other agents' configuration files.
@@ -130,12 +136,14 @@ var allowedEdges = map[string][]string{
 	"internal/hookline": nil,
 	"internal/mcp/mcpcmd": {"internal/vocab", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
-	"cmd/airlock":        {"internal/cli"},
-	"cmd/airlock-mcp":    {"internal/mcp/mcpcmd"},
-	"cmd/airlock-hook":   {"internal/hookd"},
-	"cmd/airlock-notify": {"internal/notify/notifycmd"},
-	"cmd/airlock-serve":  {"internal/serve/servecmd"},
-	"cmd/airlock-proxy":  {"internal/contain/egress/egresscmd"},
+	"cmd/airlock":      {"internal/cli"},
+	"cmd/airlock-mcp":  {"internal/mcp/mcpcmd"},
+	"cmd/airlock-hook": {"internal/hookd"},
+	// The status line's own binary: the reader alone.
+	"cmd/airlock-statusline": {"internal/statusline"},
+	"cmd/airlock-notify":     {"internal/notify/notifycmd"},
+	"cmd/airlock-serve":      {"internal/serve/servecmd"},
+	"cmd/airlock-proxy":      {"internal/contain/egress/egresscmd"},
 
 	// Containment: the plan links no network code (doctor and
 	// loop use it from airlock); the runner and bridge do, in airlock-run.
@@ -176,6 +184,8 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/vocab", "internal/", "the vocabulary is the leaf everyone imports"},
 	{"internal/safefile", "internal/", "a leaf every package that keeps a file may use"},
 	{"internal/statefile", "internal/", "a leaf every package that keeps a file in the state directory may use"},
+	{"internal/statusline", "internal/policy", "the status line reads one small file on every refresh of the agent's screen; it decides nothing"},
+	{"internal/statusline", "internal/journal", "the status line reads one small file; it scans no journal (the journal writes the file)"},
 	{"internal/strictyaml", "internal/", "a leaf every package that owns a section of the policy file decodes with"},
 	{"internal/pipeline", "internal/mcp/proxy", "the proxy links the MCP SDK, which the hook binary must not (it runs on every tool call)"},
 	{"internal/pipeline", "internal/agent/", "the pipeline serves every adapter and knows none of them"},

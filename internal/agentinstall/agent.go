@@ -78,6 +78,12 @@ type Agent struct {
 	// Events are the agent's event names airlock hooks.
 	Events []string
 
+	// statusKey is where the agent's settings file keeps a command
+	// status line (nil: none airlock installs into), settingsFile that
+	// file (statusline.go).
+	statusKey    []string
+	settingsFile fileFor
+
 	install   func(env Env, scope Scope, r reader) (*Plan, error)
 	uninstall func(env Env, scope Scope, r reader) (*Plan, error)
 	inspect   func(env Env, scope Scope, r reader) Status

@@ -14,6 +14,7 @@ type fileFor func(env Env, scope Scope) string
 // withJSONHooks gives an agent whose hook lives in one JSON file per scope
 // its install, uninstall and inspect phases.
 func withJSONHooks(a *Agent, h *hookFile, file fileFor) *Agent {
+	a.settingsFile = file
 	a.install = func(env Env, scope Scope, r reader) (*Plan, error) {
 		p := &Plan{Agent: a.Name, Scope: scope}
 		path := file(env, scope)

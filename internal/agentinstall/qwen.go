@@ -12,11 +12,13 @@ import (
 // in milliseconds (qwen-code docs; not run here).
 var qwen = sync.OnceValue(func() *Agent {
 	return withJSONHooks(&Agent{
-		Name:    "qwen",
-		Title:   "Qwen Code",
-		Scopes:  []Scope{User, Project},
-		Timeout: hookTimeout,
-		Events:  []string{"PreToolUse"},
+		// Its command status line (airlock install qwen --statusline).
+		statusKey: []string{"ui", "statusLine"},
+		Name:      "qwen",
+		Title:     "Qwen Code",
+		Scopes:    []Scope{User, Project},
+		Timeout:   hookTimeout,
+		Events:    []string{"PreToolUse"},
 	}, claudeShape("qwen", func(cmd string) *jsonedit.Object {
 		return object(kv{"type", "command"}, kv{"command", cmd}, kv{"timeout", num(hookTimeout.Milliseconds())})
 	}), func(env Env, scope Scope) string {

@@ -127,6 +127,9 @@ func runAgentInstall(e *env, a *agentinstall.Agent, verb string) int {
 		if errors.Is(err, agentinstall.ErrScope) && !chosen {
 			continue
 		}
+		if err == nil {
+			err = agentStatusLine(e, a, p, env, s, verb)
+		}
 		if err != nil {
 			return fail(e.stderr, installError(a, verb, err))
 		}

@@ -276,7 +276,7 @@ func selfTest(e *env, cwd string) []doctorSample {
 		{"malformed tool call fails closed", "PreToolUse", `{"hook_event_name":"PreToolUse","tool_name":`, "exit 2"},
 		{"session start states the rules", "SessionStart", fmt.Sprintf(`{"session_id":"airlock-doctor","cwd":%q,"hook_event_name":"SessionStart","source":"startup"}`, cwd), "context"},
 	}
-	h := newHook(e, vocab.Discard{})
+	h := newHook(e, vocab.Discard{}, nil)
 	var out []doctorSample
 	for _, s := range samples {
 		var stdout, stderr bytes.Buffer

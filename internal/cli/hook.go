@@ -19,7 +19,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/gate"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/pipeline"
-	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/vocab"
 )
 
@@ -73,18 +72,19 @@ func runHook(e *env) int {
 	// An unopenable journal yields a recorder that fails every call, so
 	// the hook refuses what it cannot record.
 	rec, _ := e.recorder()
+	sn := noteStatus(e, rec)
 	if name == claudecode.Name {
-		h := newHook(e, rec)
+		h := newHook(e, rec, sn)
 		return h.Run(*event, e.stdin, e.stdout, e.stderr)
 	}
-	r := hookrun.Runner{Adapter: newAdapter(), Decide: hookrun.Pipeline(newPipeline(e, rec), e.getenv("AIRLOCK_STORY"))}
+	r := hookrun.Runner{Adapter: newAdapter(), Decide: hookrun.Pipeline(newPipeline(e, rec, sn), e.getenv("AIRLOCK_STORY"))}
 	return r.Run(*event, e.stdin, e.stdout, e.stderr)
 }
 
 // newHook wires the Claude Code adapter to the policy, a recorder and the
 // session report.
-func newHook(e *env, rec vocab.Recorder) *claudecode.Hook {
-	load := func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) }
+func newHook(e *env, rec vocab.Recorder, sn *statusNoter) *claudecode.Hook {
+	load := policyLoader(e, sn)
 	h := &claudecode.Hook{
 		Policy:   load,
 		Snapshot: takeSnapshot(e, load),
@@ -104,8 +104,8 @@ func newHook(e *env, rec vocab.Recorder) *claudecode.Hook {
 
 // newPipeline is the decision pipeline the other agents' adapters hand
 // their calls to: the same policy, recorder and gate as Claude Code's.
-func newPipeline(e *env, rec vocab.Recorder) *pipeline.Pipeline {
-	load := func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) }
+func newPipeline(e *env, rec vocab.Recorder, sn *statusNoter) *pipeline.Pipeline {
+	load := policyLoader(e, sn)
 	return &pipeline.Pipeline{
 		Policy:   load,
 		Recorder: rec,

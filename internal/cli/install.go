@@ -160,6 +160,14 @@ func runInstall(e *env) int {
 		// second install keeps the first backup (saveSandboxBackup).
 		out, backup = withSandbox, &b
 	}
+	if *e.flags.Bool("statusline") {
+		withLine, err := agentinstall.InstallStatusLine(out, agentinstall.ClaudeStatusLine, agentinstall.StatusLineCommand(exe))
+		if err != nil {
+			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s: %v", file, err), Hints: []string{"airlock install claude-code (without --statusline) installs the hooks alone"}})
+		}
+		changed = changed || !bytes.Equal(withLine, out)
+		out = withLine
+	}
 	if dry {
 		// Standard output is the new settings; which form, on standard
 		// error.
@@ -186,6 +194,9 @@ func runInstall(e *env) int {
 		return fail(e.stderr, err)
 	}
 	fmt.Fprintf(e.stdout, "installed airlock's hooks in %s (%s scope)\nthey run %s\n", file, scope, form.Bin)
+	if *e.flags.Bool("statusline") {
+		fmt.Fprintf(e.stdout, "airlock's status line segment runs %s (after your own status line, if you have one)\n", agentinstall.StatusLineCommand(exe))
+	}
 	if backup != nil {
 		fmt.Fprintf(e.stdout, "turned on Claude Code's sandbox, its network through airlock's proxy on 127.0.0.1:%d (start it: airlock proxy --listen 127.0.0.1:%d)\n", *e.flags.Int("proxy-port"), *e.flags.Int("proxy-port"))
 	}
@@ -232,6 +243,16 @@ func runUninstall(e *env) int {
 		out, changed, err := claudecode.Uninstall(old)
 		if err != nil {
 			return fail(e.stderr, fmt.Errorf("%s: %w", file, err))
+		}
+		// airlock's status line segment, if install --statusline put it
+		// there: the user's own status line command is left as it was.
+		if len(out) > 0 {
+			withoutLine, err := agentinstall.UninstallStatusLine(out, agentinstall.ClaudeStatusLine)
+			if err != nil {
+				return fail(e.stderr, fmt.Errorf("%s: %w", file, err))
+			}
+			changed = changed || !bytes.Equal(withoutLine, out)
+			out = withoutLine
 		}
 		b, hadBackup, err := loadSandboxBackup(e, file)
 		if err != nil {

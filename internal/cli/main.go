@@ -62,6 +62,13 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		e.stdin = stdin
 		return e.dispatch(hookRoot(), args)
 	}
+	if len(args) == 1 && args[0] == "statusline" {
+		// The status line runs every few hundred milliseconds while an
+		// agent works: it reads one small file and skips the command
+		// table and flag parsing ("airlock statusline --help" goes
+		// through them).
+		return runStatusline(e)
+	}
 	return e.dispatch(commandTable(), args)
 }
 

@@ -107,6 +107,9 @@ func queueList(e *env, j *journal.Journal, all, asJSON bool) int {
 	if err != nil {
 		return fail(e.stderr, err)
 	}
+	// Listing the queue also puts the status line's held counts right,
+	// should its state file have fallen behind (internal/statusline).
+	j.SyncStatus()
 	shown := []*journal.Item{}
 	for _, it := range items {
 		if all || it.Status == journal.Pending || it.Status == journal.Approved || it.Status == journal.Expired {

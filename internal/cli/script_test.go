@@ -34,6 +34,11 @@ func TestMain(m *testing.M) {
 		"airlock-hook": func() {
 			os.Exit(Main(append([]string{"hook"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 		},
+		// airlock-statusline is "airlock statusline" in a binary of its
+		// own (cmd/airlock-statusline); beside airlock, install runs it.
+		"airlock-statusline": func() {
+			os.Exit(Main(append([]string{"statusline"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
+		},
 	})
 }
 

@@ -45,6 +45,10 @@ type Journal struct {
 	// that cannot record refuses the action: a stopped holder (kill
 	// -STOP of the service) must not stall every call without end.
 	LockWait time.Duration
+	// Recorded, when set, is called after Record kept an event, outside
+	// the lock: the hook notes the session's status line there
+	// (internal/statusline). It cannot change what was kept.
+	Recorded func(ev *vocab.Event)
 }
 
 // DefaultLockWait is how long an append waits for the journal's lock. An
@@ -107,6 +111,9 @@ func (j *Journal) Record(ev *vocab.Event) (vocab.Receipt, error) {
 		rec, err = w.record(ev)
 		return err
 	})
+	if err == nil && j.Recorded != nil {
+		j.Recorded(ev)
+	}
 	return rec, err
 }
 
@@ -425,7 +432,13 @@ func (w *writer) append(e *Entry) error {
 	// HEAD is not fsynced: after a power loss it can only be behind a
 	// durable line (the index catches up from it), and one fsync per held
 	// call is what keeps parallel hooks moving through the lock.
-	return writeHead(w.j.dir, &w.head, false)
+	if err := writeHead(w.j.dir, &w.head, false); err != nil {
+		return err
+	}
+	if changesQueue(e) {
+		w.syncStatus()
+	}
+	return nil
 }
 
 // rotate starts the next segment.

@@ -40,6 +40,11 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	add("check", true, map[string]bool{"mode": true, "json": false, "jsonl": false, "cwd": true})
 	add("report", true, map[string]bool{"session": true, "last": false, "all": false, "story": true, "since": true, "format": true, "json": false})
 	add("blocked", true, map[string]bool{"since": true, "json": false})
+	// statusline reads the status line's state file and prints a line.
+	add("statusline", true, map[string]bool{})
+	// explain reads the journal and the policy and prints a decision's
+	// trace; it proposes a rule, it writes none.
+	add("explain", true, map[string]bool{"json": false})
 	// doctor executes: the installed hook (its own line only) with the
 	// caller's environment, and the codex found on the caller's PATH. An
 	// agent that sets PATH, HOME or CODEX_HOME, or writes a "codex" into a
@@ -71,7 +76,7 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	// hookd answers hooks: an agent that starts its own (another state
 	// directory, other flags) or stops the user's must ask a human.
 	add("hookd", false, map[string]bool{"idle": true, "stop": false})
-	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false, "no-hookd": false, "json": false, "contain": false, "proxy-port": true})
+	add("install", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "gate": false, "no-hookd": false, "json": false, "contain": false, "proxy-port": true, "statusline": false})
 	add("uninstall", false, map[string]bool{"user": false, "project": false, "local": false, "dry-run": false, "json": false})
 	add("trust", false, map[string]bool{"revoke": false})
 	add("loop", false, map[string]bool{"stories": true, "agent-cmd": true, "mode": true, "out": true, "cwd": true, "format": true, "json": false, "no-constraint": false, "grace": true, "agent-kind": true, "agent": true, "no-contain": false})
@@ -124,9 +129,10 @@ func isHelp(w string) bool {
 
 // airlockBinaries are the programs an install of airlock puts side by
 // side: airlock itself, the MCP proxy, the hook client of the resident
-// service, the notification watcher, the dashboard and the egress proxy. Self-protection
+// service, the notification watcher, the dashboard, the egress proxy and
+// the status line's reader. Self-protection
 // protects each file and reads each one's command line.
-var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy"}
+var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy", "airlock-statusline"}
 
 // airlockProgram reports whether a program name is one of airlock's
 // binaries, under any of the names they may be run by.
@@ -156,6 +162,10 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 		// (airlock-hook answers as "airlock hook", which records an event
 		// and so mutates; the dashboard can approve).
 		if n != "airlock-hook" && len(args) == 1 && isHelp(args[0]) {
+			return "", true
+		}
+		// The status line's own binary takes no arguments and only reads.
+		if n == "airlock-statusline" && len(args) == 0 {
 			return "", true
 		}
 		return n + " " + strings.Join(args, " "), false

@@ -102,15 +102,17 @@ func (j *Journal) now() time.Time {
 // entry links to it (Ref) and the receipt names it. So one approval lets
 // exactly one event through, for every kind of action.
 func (j *Journal) Record(ev *vocab.Event) (vocab.Receipt, error) {
-	if c := j.committer(); c != nil {
-		return c.record(j, ev)
-	}
 	var rec vocab.Receipt
-	err := j.locked(func(w *writer) error {
-		var err error
-		rec, err = w.record(ev)
-		return err
-	})
+	var err error
+	if c := j.committer(); c != nil {
+		rec, err = c.record(j, ev)
+	} else {
+		err = j.locked(func(w *writer) error {
+			var err error
+			rec, err = w.record(ev)
+			return err
+		})
+	}
 	if err == nil && j.Recorded != nil {
 		j.Recorded(ev)
 	}

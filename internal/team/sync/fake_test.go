@@ -31,6 +31,9 @@ type fakeServer struct {
 	down        bool // every request answers 503
 	version     int
 	pushes      int
+	// strict answers 400 to a push with a status it does not know (as
+	// a server that predates StatusRefused would).
+	strict bool
 }
 
 func newFake(t *testing.T) *fakeServer {
@@ -88,6 +91,14 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.pushes++
+		if f.strict {
+			for _, st := range p.Settlements {
+				if st.Status == wire.StatusRefused {
+					writeJSON(w, 400, wire.Error{Error: "status refused is not one a machine reports"})
+					return
+				}
+			}
+		}
 		var res wire.PushResult
 		for _, it := range p.Items {
 			k := wire.ItemKey(machine, it.ID)

@@ -236,7 +236,7 @@ func (s *Syncer) ship(ctx context.Context, c *cursors, res *Result) error {
 		if next <= c.Shipped && len(out) == 0 {
 			return nil
 		}
-		p, cut := batch(out)
+		p, refusals, cut := batch(out)
 		if cut >= 0 {
 			next = out[cut].Entry.Seq
 		}
@@ -252,6 +252,23 @@ func (s *Syncer) ship(ctx context.Context, c *cursors, res *Result) error {
 				s.report(Event{Kind: "shipped", Message: fmt.Sprintf("%d held items and %d settlements (%d new to the server)", len(p.Items), len(p.Settlements), r.NewItems+r.NewSettlements)})
 			}
 		}
+		if len(refusals) > 0 {
+			// Refusals go on their own: a server that will not take them
+			// (an item it never had, a status it does not know) answers
+			// 4xx, which is reported and not retried; the refusal stays
+			// in the journal. Anything else is retried next round.
+			r, err := s.client.push(ctx, &wire.Push{Settlements: refusals})
+			var se *ServerError
+			switch {
+			case errors.As(err, &se) && se.Status/100 == 4:
+				s.report(Event{Kind: "warning", Message: fmt.Sprintf("the server did not take %d refused decisions (they stay in this machine's journal): %v", len(refusals), err)})
+			case err != nil:
+				return err
+			default:
+				res.Settlements += len(refusals)
+				res.New += r.NewSettlements
+			}
+		}
 		c.Shipped = next
 		if err := s.saveCursors(c); err != nil {
 			return err
@@ -262,8 +279,8 @@ func (s *Syncer) ship(ctx context.Context, c *cursors, res *Result) error {
 // batch turns outgoing lines into a push, cut where it would pass
 // maxPushBytes: cut is the index of the last line taken when the batch
 // was cut, -1 when it was not.
-func batch(out []journal.Outgoing) (*wire.Push, int) {
-	p := &wire.Push{}
+func batch(out []journal.Outgoing) (p *wire.Push, refusals []wire.Settlement, cut int) {
+	p = &wire.Push{}
 	size := 0
 	for i, o := range out {
 		var row any
@@ -272,6 +289,10 @@ func batch(out []journal.Outgoing) (*wire.Push, int) {
 			it := heldItem(o)
 			p.Items = append(p.Items, it)
 			row = it
+		case "refused":
+			st := settlement(o)
+			refusals = append(refusals, st)
+			row = st
 		default:
 			st := settlement(o)
 			p.Settlements = append(p.Settlements, st)
@@ -280,10 +301,10 @@ func batch(out []journal.Outgoing) (*wire.Push, int) {
 		b, _ := json.Marshal(row)
 		size += len(b)
 		if size >= maxPushBytes && i < len(out)-1 {
-			return p, i
+			return p, refusals, i
 		}
 	}
-	return p, -1
+	return p, refusals, -1
 }
 
 func heldItem(o journal.Outgoing) wire.HeldItem {
@@ -318,6 +339,9 @@ func channel(e *journal.Entry) string {
 func settlement(o journal.Outgoing) wire.Settlement {
 	e := o.Entry
 	st := wire.Settlement{ID: o.Item, Status: o.Kind, Time: e.Time}
+	if o.Kind == "refused" {
+		st.Status = wire.StatusRefused
+	}
 	switch o.Kind {
 	case "used":
 		// The agent's retry, not a human: no channel.

@@ -433,3 +433,31 @@ func TestPushesAreBatched(t *testing.T) {
 		t.Fatalf("%+v %v: %d items in %d pushes", r, err, f.itemCount(), f.pushes)
 	}
 }
+
+// TestRefusalsCannotHoldUpTheRest: a server that will not take a
+// refusal (400) gets everything else all the same, and sync moves on
+// with a warning instead of retrying the refusal for ever.
+func TestRefusalsCannotHoldUpTheRest(t *testing.T) {
+	f := newFake(t)
+	f.strict = true
+	a := join(t, f, "laptop-a")
+	a.hold(t, "git push origin main")
+	a.once(t)
+	f.decide("laptop-a", "0badf00d", "x", wire.Approve, "alice")
+	a.hold(t, "git push origin two")
+	r := a.once(t)
+	if r.Refused != 1 || r.Items != 1 || f.itemCount() != 2 {
+		t.Fatalf("round: %+v, the server has %d items", r, f.itemCount())
+	}
+	warned := false
+	for _, ev := range a.evs {
+		warned = warned || ev.Kind == "warning" && strings.Contains(ev.Message, "did not take 1 refused")
+	}
+	if !warned {
+		t.Errorf("no warning: %+v", a.evs)
+	}
+	a.hold(t, "git push origin three")
+	if r := a.once(t); r.Items != 1 || f.itemCount() != 3 {
+		t.Fatalf("the next round: %+v", r)
+	}
+}

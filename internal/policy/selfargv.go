@@ -93,11 +93,16 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	// proxy is the egress proxy: it sends in the user's name and fills
 	// the user's queue; an agent that starts its own must ask a human.
 	add("proxy", false, map[string]bool{})
+	// team join keeps the machine's token and pins the key every team
+	// decision is checked with; team sync writes the team's decisions
+	// into the journal as human acts.
+	add("team join", false, map[string]bool{"token": true, "pin": true})
+	add("team sync", false, map[string]bool{"once": false, "interval": true, "json": false})
 	return v
 })
 
 // airlockGroups are the verbs whose next word names a subcommand.
-var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true, "rule": true}
+var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true, "rule": true, "team": true}
 
 // AirlockVerbs returns airlock's subcommand paths with their flags and
 // whether each only reads, sorted by path. It is the one place
@@ -126,7 +131,7 @@ func isHelp(w string) bool {
 // side: airlock itself, the MCP proxy, the hook client of the resident
 // service, the notification watcher, the dashboard and the egress proxy. Self-protection
 // protects each file and reads each one's command line.
-var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy"}
+var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy", "airlock-teamsync"}
 
 // airlockProgram reports whether a program name is one of airlock's
 // binaries, under any of the names they may be run by.

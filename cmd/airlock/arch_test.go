@@ -94,6 +94,7 @@ var allowedEdges = map[string][]string{
 	// binary links no HTTP stack.
 	"internal/rulemake":         {"internal/classify", "internal/mcp/mcpconfig", "internal/policy"},
 	"internal/team/wire":        {},
+	"internal/team/pgtest":      nil,
 	"internal/serve":            {"internal/journal", "internal/render", "internal/rulemake"},
 	"internal/serve/servecmd":   {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
 	"internal/notify/config":    {"internal/journal", "internal/policy"},

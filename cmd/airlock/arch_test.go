@@ -92,9 +92,12 @@ var allowedEdges = map[string][]string{
 	// Review from anywhere: the dashboard, the rules it proposes, and the
 	// notification watcher. Each runs in its own binary, so the hook's
 	// binary links no HTTP stack.
-	"internal/rulemake":         {"internal/classify", "internal/mcp/mcpconfig", "internal/policy"},
-	"internal/team/wire":        {},
-	"internal/team/pgtest":      nil,
+	"internal/rulemake":    {"internal/classify", "internal/mcp/mcpconfig", "internal/policy"},
+	"internal/team/wire":   {},
+	"internal/team/pgtest": nil,
+	// The team server: PostgreSQL through pgx, in its own binary.
+	"internal/team/store":       {"internal/team/wire"},
+	"internal/team/server":      {"internal/team/store", "internal/team/wire"},
 	"internal/serve":            {"internal/journal", "internal/render", "internal/rulemake"},
 	"internal/serve/servecmd":   {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
 	"internal/notify/config":    {"internal/journal", "internal/policy"},

@@ -33,12 +33,14 @@ import (
 // Limits bound what one request may ask of the server; each is named in
 // the error of a request that goes over it.
 type Limits struct {
-	// PushBytes bounds a push's body (8 MiB when 0).
+	// PushBytes bounds a push's body (16 MiB when 0).
 	PushBytes int64
 	// PushRows bounds a push's items, and separately its settlements
 	// (1000 when 0).
 	PushRows int
-	// ItemBytes bounds one held item as JSON (64 KiB when 0).
+	// ItemBytes bounds one held item as JSON (1 MiB when 0): a command
+	// longer than that is no command a human reviews on a page; it stays
+	// held on its machine, where "airlock queue" shows it.
 	ItemBytes int
 	// QueuePage bounds a queue page (500 when 0; 50 when not asked).
 	QueuePage int
@@ -49,13 +51,13 @@ type Limits struct {
 
 func (l *Limits) fill() {
 	if l.PushBytes == 0 {
-		l.PushBytes = 8 << 20
+		l.PushBytes = 16 << 20
 	}
 	if l.PushRows == 0 {
 		l.PushRows = 1000
 	}
 	if l.ItemBytes == 0 {
-		l.ItemBytes = 64 << 10
+		l.ItemBytes = 1 << 20
 	}
 	if l.QueuePage == 0 {
 		l.QueuePage = 500

@@ -25,8 +25,10 @@ var (
 // idRE bounds a machine's queue id: it appears in keys, URLs and pages.
 var idRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
 
-// machineStatuses are the settlements a machine may report.
-var machineStatuses = map[string]bool{"approved": true, "rejected": true, "ran": true, "used": true, "expired": true, "acknowledged": true, "dismissed": true}
+// machineStatuses are the settlements a machine may report. "refused"
+// (wire.StatusRefused) reports a team decision the machine refused, with
+// Refused set: it is kept, and moves no status.
+var machineStatuses = map[string]bool{"approved": true, "rejected": true, "ran": true, "used": true, "expired": true, "acknowledged": true, "dismissed": true, "refused": true}
 
 // open is the SQL test of an item a reviewer may still settle: nobody
 // has (pending), or its time ran out on the machine unsettled (expired).
@@ -105,7 +107,7 @@ ON CONFLICT DO NOTHING`, machine, it.ID, it.HeldHash, it.Repo, it.Time.UTC(), st
 ), upd AS (
 	UPDATE items SET status = $3, status_at = $4,
 		settled_at = CASE WHEN $3 = 'expired' THEN settled_at ELSE coalesce(settled_at, $6) END
-	WHERE machine = $1 AND id = $2 AND $7 = '' AND EXISTS (SELECT 1 FROM ins)
+	WHERE machine = $1 AND id = $2 AND $7 = '' AND $3 <> 'refused' AND EXISTS (SELECT 1 FROM ins)
 		AND (status_at IS NULL OR status_at <= $4)
 	RETURNING 1
 )

@@ -352,3 +352,34 @@ SELECT count(*) FROM moved`, cutoff.UTC(), s.now().UTC()).Scan(&n)
 	}
 	return n, nil
 }
+
+// Stamp changes whenever the queue may have: an item or a settlement
+// arrived, or a decision was made. Three index lookups, so a dashboard
+// can poll it.
+func (s *Store) Stamp(ctx context.Context) (string, error) {
+	var items, settlements *time.Time
+	var seq int64
+	err := s.pool.QueryRow(ctx, `SELECT (SELECT max(received) FROM items), (SELECT max(received) FROM settlements),
+	(SELECT coalesce(max(seq), 0) FROM decisions)`).Scan(&items, &settlements, &seq)
+	if err != nil {
+		return "", err
+	}
+	stamp := fmt.Sprint(seq)
+	for _, t := range []*time.Time{items, settlements} {
+		if t != nil {
+			stamp += "/" + t.Format(time.RFC3339Nano)
+		} else {
+			stamp += "/-"
+		}
+	}
+	return stamp, nil
+}
+
+// Live reports whether the identity of kind named name exists and is not
+// revoked: a dashboard session checks it on each request, so that a
+// revoke ends it.
+func (s *Store) Live(ctx context.Context, kind, name string) (bool, error) {
+	var live bool
+	err := s.pool.QueryRow(ctx, "SELECT EXISTS (SELECT 1 FROM "+table(kind)+" WHERE name = $1 AND revoked IS NULL)", name).Scan(&live)
+	return live, err
+}

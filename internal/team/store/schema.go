@@ -66,6 +66,7 @@ CREATE TABLE items (
 );
 CREATE INDEX items_open ON items (status, received DESC);
 CREATE INDEX items_settled ON items (settled_at) WHERE settled_at IS NOT NULL;
+CREATE INDEX items_received ON items (received);
 CREATE TABLE settlements (
 	machine    text NOT NULL,
 	id         text NOT NULL,
@@ -75,6 +76,7 @@ CREATE TABLE settlements (
 	received   timestamptz NOT NULL,
 	PRIMARY KEY (machine, id, status)
 );
+CREATE INDEX settlements_received ON settlements (received);
 -- One decision per item, whatever the code above it does: the unique
 -- index is the last word on "settled twice".
 CREATE TABLE decisions (

@@ -97,7 +97,8 @@ var allowedEdges = map[string][]string{
 	"internal/team/pgtest": nil,
 	// The team server: PostgreSQL through pgx, in its own binary.
 	"internal/team/store":       {"internal/team/wire"},
-	"internal/team/server":      {"internal/team/store", "internal/team/wire"},
+	"internal/team/server":      {"internal/serve", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
+	"internal/team/teamview":    {"internal/journal", "internal/render", "internal/team/wire"},
 	"internal/serve":            {"internal/journal", "internal/render", "internal/rulemake"},
 	"internal/serve/servecmd":   {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
 	"internal/notify/config":    {"internal/journal", "internal/policy"},

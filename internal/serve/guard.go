@@ -260,7 +260,7 @@ func (s *Server) session(r *http.Request) string {
 }
 
 func (s *Server) authed(h http.HandlerFunc) http.HandlerFunc { return s.g.Authed(h) }
-func (s *Server) csrfToken(session string) string           { return s.g.CSRFToken(session) }
+func (s *Server) csrfToken(session string) string            { return s.g.CSRFToken(session) }
 func (s *Server) posted(h http.HandlerFunc) http.HandlerFunc { return s.g.Posted(h) }
 func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, why string) {
 	s.g.Refuse(w, r, status, why)

@@ -92,8 +92,13 @@ var allowedEdges = map[string][]string{
 	// Review from anywhere: the dashboard, the rules it proposes, and the
 	// notification watcher. Each runs in its own binary, so the hook's
 	// binary links no HTTP stack.
-	"internal/rulemake":  {"internal/classify", "internal/mcp/mcpconfig", "internal/policy"},
-	"internal/team/wire": {},
+	"internal/rulemake":    {"internal/classify", "internal/mcp/mcpconfig", "internal/policy"},
+	"internal/team/wire":   {},
+	"internal/team/pgtest": nil,
+	// The team server: PostgreSQL through pgx, in its own binary.
+	"internal/team/store":    {"internal/team/wire"},
+	"internal/team/server":   {"internal/serve", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
+	"internal/team/teamview": {"internal/journal", "internal/render", "internal/team/wire"},
 	// The machine's side of team mode: it writes team decisions into the
 	// journal (journal.SettleTeam) after checking them with wire; it runs
 	// as airlock-teamsync, so neither the hook nor the airlock binary

@@ -386,3 +386,36 @@ func (j *Journal) postingsAfter(key string, headSeq, after int64) ([]posting, er
 	}
 	return out, nil
 }
+
+// TeamExpired returns the approvals that expired unused after since and
+// at or before now, as outgoing lines of Kind "expired" (Entry is the
+// approval, whose Expires is when it ran out): no line records an
+// expiry, so sync asks for the window since its last round.
+func (j *Journal) TeamExpired(since, now time.Time) ([]Outgoing, error) {
+	var out []Outgoing
+	err := j.locked(func(w *writer) error {
+		out = nil
+		states, err := w.queueStates(now)
+		if err != nil {
+			return err
+		}
+		r := &lineReader{dir: w.j.dir}
+		defer r.close()
+		for _, q := range states {
+			if q.status != Expired || q.settled == nil || q.held.Kind != kindHeld {
+				continue
+			}
+			exp := time.Unix(0, q.settled.Exp)
+			if !exp.After(since) || exp.After(now) {
+				continue
+			}
+			e, _, err := r.entry(*q.settled)
+			if err != nil {
+				return err
+			}
+			out = append(out, Outgoing{Kind: "expired", Item: q.id, Entry: e})
+		}
+		return nil
+	})
+	return out, err
+}

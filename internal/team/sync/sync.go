@@ -129,6 +129,8 @@ type cursors struct {
 	Shipped int64 `json:"shipped"`
 	// Pulled is the last decision seq (the server's) handled.
 	Pulled int64 `json:"pulled"`
+	// Expired is up to when approvals that ran out unused were reported.
+	Expired time.Time `json:"expired"`
 }
 
 func (s *Syncer) loadCursors() (*cursors, error) {
@@ -214,6 +216,9 @@ func (s *Syncer) Once(ctx context.Context) (Result, error) {
 	if err := s.ship(ctx, c, &res); err != nil {
 		return res, err
 	}
+	if err := s.shipExpired(ctx, c, &res); err != nil {
+		return res, err
+	}
 	if err := s.pull(ctx, c, &res); err != nil {
 		return res, err
 	}
@@ -274,6 +279,32 @@ func (s *Syncer) ship(ctx context.Context, c *cursors, res *Result) error {
 			return err
 		}
 	}
+}
+
+// shipExpired reports the approvals that ran out unused since the last
+// round: no journal line says so, the queue's clock does.
+func (s *Syncer) shipExpired(ctx context.Context, c *cursors, res *Result) error {
+	now := s.o.Now().UTC()
+	out, err := s.o.Journal.TeamExpired(c.Expired, now)
+	if err != nil {
+		return err
+	}
+	for len(out) > 0 {
+		n := min(len(out), s.o.Batch)
+		p := &wire.Push{}
+		for _, o := range out[:n] {
+			p.Settlements = append(p.Settlements, settlement(o))
+		}
+		out = out[n:]
+		r, err := s.client.push(ctx, p)
+		if err != nil {
+			return err
+		}
+		res.Settlements += len(p.Settlements)
+		res.New += r.NewSettlements
+	}
+	c.Expired = now
+	return s.saveCursors(c)
 }
 
 // batch turns outgoing lines into a push, cut where it would pass
@@ -345,6 +376,11 @@ func settlement(o journal.Outgoing) wire.Settlement {
 	switch o.Kind {
 	case "used":
 		// The agent's retry, not a human: no channel.
+	case "expired":
+		// The queue's clock, not a human: when the approval ran out.
+		if e.Expires != nil {
+			st.Time = *e.Expires
+		}
 	case "refused":
 		r := o.Refusal
 		st.Channel, st.Reviewer, st.DecisionID, st.Refused = journal.ChannelTeam, r.Reviewer, r.DecisionID, r.Refused

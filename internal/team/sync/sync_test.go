@@ -461,3 +461,44 @@ func TestRefusalsCannotHoldUpTheRest(t *testing.T) {
 		t.Fatalf("the next round: %+v", r)
 	}
 }
+
+// TestExpiredApprovalsAreReported: an approval that runs out unused is
+// reported once as expired, at its expiry, by the round after it ran out
+// (no journal line records it; the queue's clock does).
+func TestExpiredApprovalsAreReported(t *testing.T) {
+	f := newFake(t)
+	a := join(t, f, "laptop-a")
+	now := time.Date(2026, 2, 23, 9, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	a.j.Now = clock
+	s, err := New(Options{StateDir: a.state, Journal: a.j, Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.s = s
+	id := a.hold(t, "git push origin main")
+	other := a.hold(t, "git push origin other")
+	a.once(t)
+	it, _ := f.item("laptop-a", id)
+	f.decide("laptop-a", id, it.HeldHash, wire.Approve, "alice") // the default: 24 h
+	if _, err := a.j.Settle(journal.EventApprove, other, "", 2*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	a.once(t)
+	now = now.Add(3 * time.Hour)
+	r := a.once(t)
+	if r.Settlements != 1 {
+		t.Fatalf("three hours on: %+v", r)
+	}
+	got := f.settled("laptop-a", other)
+	if len(got) != 2 || got[1].Status != "expired" || !got[1].Time.Equal(time.Date(2026, 2, 23, 11, 0, 0, 0, time.UTC)) {
+		t.Fatalf("the server heard %+v", got)
+	}
+	if r := a.once(t); r.Settlements != 0 {
+		t.Fatalf("reported again: %+v", r)
+	}
+	now = now.Add(48 * time.Hour)
+	if r := a.once(t); r.Settlements != 1 || len(f.settled("laptop-a", id)) != 2 {
+		t.Fatalf("the team's approval expiring: %+v %+v", r, f.settled("laptop-a", id))
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/airlock-dev/airlock/internal/render"
 )
 
 // Team mode: a machine ships its held items and what became of them to
@@ -418,4 +420,16 @@ func (j *Journal) TeamExpired(since, now time.Time) ([]Outgoing, error) {
 		return nil
 	})
 	return out, err
+}
+
+// teamRefusedNeedle finds refusal lines without decoding the others.
+var teamRefusedNeedle = field("event", EventTeamRefused)
+
+// refusalDetail is a refused decision as the audit lists it, rendered
+// (every field but the reason came over the network).
+func refusalDetail(e *Entry) string {
+	var r TeamRefusal
+	_ = json.Unmarshal(e.Detail, &r)
+	return fmt.Sprintf("team decision %s (%s of %s by %s) refused: %s", line(orDash(r.DecisionID)), line(orDash(r.Verdict)),
+		line(orDash(r.Item)), line(orDash(r.Reviewer)), render.Line(e.Note, 500))
 }

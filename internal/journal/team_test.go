@@ -174,7 +174,11 @@ func TestTeamDecisionsRefused(t *testing.T) {
 	if n != 5 {
 		t.Errorf("the outbox has %d refusals, want 5", n)
 	}
-	mustVerify(t, j)
+	// The audit lists them (and they break nothing).
+	audit := mustVerify(t, j)
+	if len(audit.TeamRefused) != 5 || !strings.Contains(audit.TeamRefused[0].Detail, "team decision d-1 (Approve of 0badf00d by alice) refused: no held item") {
+		t.Errorf("audit: %+v", audit.TeamRefused)
+	}
 }
 
 // A line claiming a team approval that did not come through SettleTeam

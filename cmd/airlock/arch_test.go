@@ -99,6 +99,7 @@ var allowedEdges = map[string][]string{
 	"internal/team/store":    {"internal/team/wire"},
 	"internal/team/server":   {"internal/serve", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
 	"internal/team/teamview": {"internal/journal", "internal/render", "internal/team/wire"},
+	"internal/team/teamcmd":  {"internal/clierror", "internal/policy", "internal/render", "internal/serve", "internal/team/server", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
 	// The machine's side of team mode: it writes team decisions into the
 	// journal (journal.SettleTeam) after checking them with wire; it runs
 	// as airlock-teamsync, so neither the hook nor the airlock binary
@@ -149,6 +150,7 @@ var allowedEdges = map[string][]string{
 	"cmd/airlock-notify": {"internal/notify/notifycmd"},
 	"cmd/airlock-serve":  {"internal/serve/servecmd"},
 	"cmd/airlock-proxy":  {"internal/contain/egress/egresscmd"},
+	"cmd/airlock-team":   {"internal/team/teamcmd"},
 
 	// Containment: the plan links no network code (doctor and
 	// loop use it from airlock); the runner and bridge do, in airlock-run.
@@ -194,8 +196,10 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/pipeline", "internal/agent/", "the pipeline serves every adapter and knows none of them"},
 	{"internal/cli", "internal/contain/egress", "the egress proxy links TLS and an HTTP stack; it runs as airlock-proxy, off the hook's path"},
 	{"internal/hookd/", "internal/contain/egress", "the hook's service answers tool calls; the egress proxy runs as airlock-proxy"},
+	{"internal/cli", "internal/team/server", "the team server links pgx and an HTTP stack; it runs as airlock-team"},
+	{"internal/cli", "internal/team/store", "the team store links pgx; it runs as airlock-team"},
+	{"internal/hookd/", "internal/team/", "the hook's service answers tool calls without the network; team mode runs as airlock-team"},
 	{"internal/cli", "internal/team/sync", "team sync links an HTTP client and TLS; it runs as airlock-teamsync, off the hook's path"},
-	{"internal/hookd/", "internal/team/", "the hook's service answers tool calls without the network; team mode runs in its own binaries"},
 }
 
 // forbiddenReach are the edges the design rules out even through other

@@ -54,6 +54,7 @@ var companions = []struct{ name, used string }{
 	{NotifyBinary, "airlock notify"},
 	{ProxyBinary, "airlock mcp run|serve"},
 	{EgressBinary, "airlock proxy (the egress proxy)"},
+	{TeamBinary, "airlock team"},
 }
 
 func doctorServiceOf(e *env, exe string) doctorService {

@@ -661,4 +661,10 @@ func TestForgedServerIsRefused(t *testing.T) {
 	if refused != 1 {
 		t.Fatalf("%d refusals journaled", refused)
 	}
+	// The server hears of the refusal; the item stays as the decision
+	// left it there, and no retry ran.
+	it := ts.item(t, mallory, "laptop-a", id)
+	if it.Settlement == nil || it.Settlement.Status != wire.StatusRefused || !strings.Contains(it.Settlement.Refused, "does not verify") {
+		t.Fatalf("the server's view: %s %+v", it.Status, it.Settlement)
+	}
 }

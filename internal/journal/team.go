@@ -89,6 +89,9 @@ var (
 	ErrTeamApplied = errors.New("team decision already applied")
 	// ErrTeamRefused: the decision was refused and the refusal journaled.
 	ErrTeamRefused = errors.New("team decision refused")
+	// ErrTeamSeen: the decision was refused before (a repeated sync);
+	// nothing is written.
+	ErrTeamSeen = errors.New("team decision already refused")
 )
 
 // SettleTeam applies a verified team decision to item d.ItemID as a human
@@ -121,7 +124,7 @@ func (j *Journal) SettleTeam(d TeamDecision) (*Item, error) {
 		now := j.now().UTC()
 		refuse := func(reason string) error {
 			if err := w.refuseTeam(d, reason, now); err != nil {
-				return err
+				return err // ErrTeamSeen among them
 			}
 			return fmt.Errorf("%w: %s", ErrTeamRefused, reason)
 		}
@@ -198,6 +201,11 @@ func (w *writer) refuseTeam(d TeamDecision, reason string, now time.Time) error 
 }
 
 func (w *writer) refuseTeamFor(d TeamDecision, machine, reason string, now time.Time) error {
+	if at, err := w.refusedBefore(d, now); err != nil {
+		return err
+	} else if at != 0 {
+		return fmt.Errorf("%w: %s was refused at event %d", ErrTeamSeen, d.Act.DecisionID, at)
+	}
 	detail, err := json.Marshal(TeamRefusal{Channel: ChannelTeam, DecisionID: clipTeam(d.Act.DecisionID), Machine: clipTeam(machine),
 		Item: clipTeam(d.ItemID), Verdict: clipTeam(d.Verdict), Reviewer: clipTeam(d.Act.Reviewer), Refused: reason})
 	if err != nil {
@@ -216,6 +224,44 @@ func (w *writer) refuseTeamFor(d TeamDecision, machine, reason string, now time.
 		return fmt.Errorf("journal sync: %w", err)
 	}
 	return nil
+}
+
+// refusalWindow bounds how far back a refusal is looked for: a decision
+// pulled again (its sync's cursors lost) finds its refusal there and is
+// not journaled twice.
+const refusalWindow = 30 * 24 * time.Hour
+
+// refusedBefore returns the event that refused decision d before, or 0.
+// It reads the details' postings back to the decision's time (less a
+// margin for the server's clock), at most refusalWindow.
+func (w *writer) refusedBefore(d TeamDecision, now time.Time) (int64, error) {
+	if d.Act.DecisionID == "" {
+		return 0, nil
+	}
+	floor := now.Add(-refusalWindow)
+	if t, err := time.Parse(time.RFC3339Nano, d.Act.Decided); err == nil && t.Add(-time.Hour).After(floor) {
+		floor = t.Add(-time.Hour)
+	}
+	ps, err := w.j.postingsSince(keyDetail, w.head.Seq, floor.UnixNano())
+	if err != nil {
+		return 0, err
+	}
+	r := &lineReader{dir: w.j.dir}
+	defer r.close()
+	for _, p := range ps {
+		e, _, err := r.entry(p)
+		if err != nil {
+			return 0, err
+		}
+		if e.Event != EventTeamRefused {
+			continue
+		}
+		var ref TeamRefusal
+		if json.Unmarshal(e.Detail, &ref) == nil && ref.DecisionID == clipTeam(d.Act.DecisionID) && ref.Item == clipTeam(d.ItemID) {
+			return e.Seq, nil
+		}
+	}
+	return 0, nil
 }
 
 // clipTeam bounds a field of a refused decision (it came from the

@@ -142,6 +142,16 @@ func TestTeamDecisionsRefused(t *testing.T) {
 	if err := j.RefuseTeam(teamDecision(EventApprove, a, hashes[a], "d-6"), "other-machine", "the signature does not verify"); err != nil {
 		t.Fatal(err)
 	}
+	// Handed over again (a repeated sync), each refusal is known and
+	// nothing more is written.
+	for _, c := range cases {
+		if _, err := j.SettleTeam(c.d); !errors.Is(err, ErrTeamSeen) {
+			t.Errorf("%s again: %v", c.d.Act.DecisionID, err)
+		}
+	}
+	if err := j.RefuseTeam(teamDecision(EventApprove, a, hashes[a], "d-6"), "other-machine", "the signature does not verify"); !errors.Is(err, ErrTeamSeen) {
+		t.Errorf("d-6 again: %v", err)
+	}
 	items, _ := j.Queue(t0)
 	if it, _ := Find(items, a); it.Status != Rejected || it.Settled.Team.DecisionID != "d-4" {
 		t.Errorf("item a: %s %+v", it.Status, it.Settled)

@@ -437,11 +437,16 @@ func (s *Syncer) apply(d wire.Decision, res *Result) error {
 	}
 	ev := Event{Item: d.ItemID, Decision: d.DecisionID, Reviewer: d.Reviewer}
 	if err := wire.Verify(s.key, d, s.cfg.Machine); err != nil {
-		if err := s.o.Journal.RefuseTeam(td, d.Machine, err.Error()); err != nil {
-			return err
+		switch jerr := s.o.Journal.RefuseTeam(td, d.Machine, err.Error()); {
+		case errors.Is(jerr, journal.ErrTeamSeen):
+			res.Skipped++
+			ev.Kind, ev.Message = "skipped", jerr.Error()
+		case jerr != nil:
+			return jerr
+		default:
+			res.Refused++
+			ev.Kind, ev.Message = "refused", err.Error()
 		}
-		res.Refused++
-		ev.Kind, ev.Message = "refused", err.Error()
 		s.report(ev)
 		return nil
 	}
@@ -456,7 +461,7 @@ func (s *Syncer) apply(d wire.Decision, res *Result) error {
 	case err == nil:
 		res.Applied++
 		ev.Kind, ev.Message = "applied", d.Verdict+" by "+d.Reviewer
-	case errors.Is(err, journal.ErrTeamApplied):
+	case errors.Is(err, journal.ErrTeamApplied), errors.Is(err, journal.ErrTeamSeen):
 		res.Skipped++
 		ev.Kind, ev.Message = "skipped", err.Error()
 	case errors.Is(err, journal.ErrTeamRefused):

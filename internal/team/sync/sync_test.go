@@ -291,6 +291,16 @@ func TestForgedDecisionsAreRefused(t *testing.T) {
 	if len(s) != 1 || s[0].Status != "refused" || s[0].Refused == "" {
 		t.Errorf("the server heard %+v", s)
 	}
+	// Pulled again from the start: each refusal is known, none written twice.
+	if err := os.Remove(filepath.Join(a.state, StateDir, "cursors.json")); err != nil {
+		t.Fatal(err)
+	}
+	if r := a.once(t); r.Refused != 0 || r.Skipped != 5 || r.Applied != 0 {
+		t.Fatalf("pulled again: %+v", r)
+	}
+	if n := a.events(t, journal.EventTeamRefused); n != 5 {
+		t.Fatalf("%d refusals journaled after pulling again, want 5", n)
+	}
 
 	// An impostor where the server was: the same token, its own key.
 	imp := newFake(t)

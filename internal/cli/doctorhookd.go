@@ -55,6 +55,7 @@ var companions = []struct{ name, used string }{
 	{ProxyBinary, "airlock mcp run|serve"},
 	{EgressBinary, "airlock proxy (the egress proxy)"},
 	{TeamBinary, "airlock team"},
+	{TeamSyncBinary, "airlock team join|sync"},
 }
 
 func doctorServiceOf(e *env, exe string) doctorService {

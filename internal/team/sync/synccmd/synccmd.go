@@ -13,6 +13,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -123,7 +125,25 @@ func join(args []string, stdout, stderr io.Writer, getenv func(string) string) i
 		fmt.Fprintf(stdout, "server key %s: compare it with the fingerprint airlock team serve printed; decisions count only when signed by this key\n", c.Fingerprint)
 	}
 	fmt.Fprintf(stdout, "kept in %s (mode 0600); run airlock team sync beside the service\n", render.Line(teamsync.ConfigPath(paths.StateDir), 500))
+	if plainRemote(c.Server) {
+		fmt.Fprintln(stderr, "airlock: warning: the server is plain HTTP on another host: the machine's token crosses the network in clear (decisions stay signed, so they still cannot be forged); serve it behind TLS")
+	}
 	return exitOK
+}
+
+// plainRemote reports whether server is plain HTTP to a host other than
+// this machine's loopback.
+func plainRemote(server string) bool {
+	u, err := url.Parse(server)
+	if err != nil || u.Scheme != "http" {
+		return false
+	}
+	h := u.Hostname()
+	if h == "localhost" {
+		return false
+	}
+	ip := net.ParseIP(h)
+	return ip == nil || !ip.IsLoopback()
 }
 
 func joinHint(err error) error {

@@ -41,3 +41,14 @@ func TestUsage(t *testing.T) {
 		}
 	}
 }
+
+func TestPlainRemote(t *testing.T) {
+	for server, want := range map[string]bool{
+		"http://127.0.0.1:7780": false, "http://localhost:7780": false, "http://[::1]:7780": false,
+		"https://team.example.com": false, "http://team.example.com": true, "http://192.0.2.2:7780": true,
+	} {
+		if got := plainRemote(server); got != want {
+			t.Errorf("plainRemote(%q) = %v, want %v", server, got, want)
+		}
+	}
+}

@@ -96,16 +96,24 @@ var allowedEdges = map[string][]string{
 	"internal/team/wire":   {},
 	"internal/team/pgtest": nil,
 	// The team server: PostgreSQL through pgx, in its own binary.
-	"internal/team/store":       {"internal/team/wire"},
-	"internal/team/server":      {"internal/serve", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
-	"internal/team/teamview":    {"internal/journal", "internal/render", "internal/team/wire"},
-	"internal/team/teamcmd":     {"internal/clierror", "internal/policy", "internal/render", "internal/serve", "internal/team/server", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
-	"internal/serve":            {"internal/journal", "internal/render", "internal/rulemake"},
-	"internal/serve/servecmd":   {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
-	"internal/notify/config":    {"internal/journal", "internal/policy"},
-	"internal/notify":           {"internal/journal", "internal/notify/config", "internal/policy", "internal/render", "internal/statefile"},
-	"internal/notify/notifycmd": {"internal/clierror", "internal/journal", "internal/mcp/mcpconfig", "internal/notify", "internal/policy", "internal/render"},
-	"internal/notify/ntfytest":  nil,
+	"internal/team/store":    {"internal/team/wire"},
+	"internal/team/server":   {"internal/serve", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
+	"internal/team/teamview": {"internal/journal", "internal/render", "internal/team/wire"},
+	"internal/team/teamcmd":  {"internal/clierror", "internal/policy", "internal/render", "internal/serve", "internal/team/server", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
+	// The machine's side of team mode: it writes team decisions into the
+	// journal (journal.SettleTeam) after checking them with wire; it runs
+	// as airlock-teamsync, so neither the hook nor the airlock binary
+	// links its HTTP client, and no machine links the server's database.
+	"internal/team/sync":         {"internal/journal", "internal/safefile", "internal/statefile", "internal/team/wire"},
+	"internal/team/sync/synccmd": {"internal/clierror", "internal/journal", "internal/policy", "internal/render", "internal/team/sync"},
+	"cmd/airlock-teamsync":       {"internal/team/sync/synccmd"},
+	"internal/team/teamtest":     nil,
+	"internal/serve":             {"internal/journal", "internal/render", "internal/rulemake"},
+	"internal/serve/servecmd":    {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
+	"internal/notify/config":     {"internal/journal", "internal/policy"},
+	"internal/notify":            {"internal/journal", "internal/notify/config", "internal/policy", "internal/render", "internal/statefile"},
+	"internal/notify/notifycmd":  {"internal/clierror", "internal/journal", "internal/mcp/mcpconfig", "internal/notify", "internal/policy", "internal/render"},
+	"internal/notify/ntfytest":   nil,
 
 	// Containment: the egress proxy and its service binary. Its section
 	// of the policy file is a package of its own, which the command line
@@ -190,7 +198,8 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/hookd/", "internal/contain/egress", "the hook's service answers tool calls; the egress proxy runs as airlock-proxy"},
 	{"internal/cli", "internal/team/server", "the team server links pgx and an HTTP stack; it runs as airlock-team"},
 	{"internal/cli", "internal/team/store", "the team store links pgx; it runs as airlock-team"},
-	{"internal/hookd/", "internal/team/", "the hook's service answers tool calls without the network; team mode runs as airlock-team"},
+	{"internal/cli", "internal/team/sync", "team sync links an HTTP client and TLS; it runs as airlock-teamsync, off the hook's path"},
+	{"internal/hookd/", "internal/team/", "the hook's service answers tool calls without the network; team mode runs in its own binaries"},
 }
 
 // forbiddenReach are the edges the design rules out even through other

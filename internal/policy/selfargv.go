@@ -114,6 +114,11 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	add("team queue show", false, reviewer(nil))
 	add("team queue approve", false, reviewer(map[string]bool{"for": true, "note": true}))
 	add("team queue reject", false, reviewer(map[string]bool{"note": true}))
+	// team join keeps the machine's token and pins the key every team
+	// decision is checked with; team sync writes the team's decisions
+	// into the journal as human acts.
+	add("team join", false, map[string]bool{"token": true, "pin": true})
+	add("team sync", false, map[string]bool{"once": false, "interval": true, "json": false})
 	return v
 })
 
@@ -148,7 +153,7 @@ func isHelp(w string) bool {
 // side: airlock itself, the MCP proxy, the hook client of the resident
 // service, the notification watcher, the dashboard, the egress proxy and team mode. Self-protection
 // protects each file and reads each one's command line.
-var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy", "airlock-team"}
+var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy", "airlock-team", "airlock-teamsync"}
 
 // airlockProgram reports whether a program name is one of airlock's
 // binaries, under any of the names they may be run by.

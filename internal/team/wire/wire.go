@@ -106,6 +106,13 @@ type Settlement struct {
 	Refused string `json:"refused,omitempty"`
 }
 
+// StatusRefused is the Status of a Settlement that reports a team
+// decision the machine refused (Refused says why, DecisionID which): it
+// reports, and does not change the item's status, which the machine's
+// own settlements say. A machine sends refusals in a push of their own,
+// so a server that does not take them cannot hold up the rest.
+const StatusRefused = "refused"
+
 // Push is a machine's batch. Items and settlements already known to the
 // server are ignored (by machine and ID, and by ID and Status), so a push
 // may be repeated any number of times.

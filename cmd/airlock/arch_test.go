@@ -198,8 +198,8 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/hookd/", "internal/contain/egress", "the hook's service answers tool calls; the egress proxy runs as airlock-proxy"},
 	{"internal/cli", "internal/team/server", "the team server links pgx and an HTTP stack; it runs as airlock-team"},
 	{"internal/cli", "internal/team/store", "the team store links pgx; it runs as airlock-team"},
-	{"internal/hookd/", "internal/team/", "the hook's service answers tool calls without the network; team mode runs as airlock-team"},
 	{"internal/cli", "internal/team/sync", "team sync links an HTTP client and TLS; it runs as airlock-teamsync, off the hook's path"},
+	{"internal/hookd/", "internal/team/", "the hook's service answers tool calls without the network; team mode runs in its own binaries"},
 }
 
 // forbiddenReach are the edges the design rules out even through other

@@ -7,6 +7,8 @@ and settlements; reviewers approve or reject from anywhere; each decision
 is signed by the server, and a machine applies one only when the
 signature verifies with the key it pinned when it joined.
 
+  airlock team join SERVER_URL --token T  join this machine (pins the server's key)
+  airlock team sync                       ship held items, apply signed decisions
   airlock team serve --db URL             the team server and its dashboard
   airlock team add-machine NAME --db URL  a machine's join token
   airlock team add-reviewer NAME --db URL a reviewer's token
@@ -17,9 +19,10 @@ Agents cannot run these: each acts as a human (it starts the server,
 makes or revokes identities, or reads and settles the team's queue with
 a reviewer's token), so airlock's self-protection denies them.
 
-They run the airlock-team binary installed next to airlock, which links
-the PostgreSQL driver and the HTTP stack the airlock binary does not.
-See docs/TEAM.md.`
+join and sync run the airlock-teamsync binary, the server's and the
+reviewer's commands the airlock-team binary, both installed next to
+airlock: they link the HTTP stack (and the server, the PostgreSQL
+driver) the airlock binary does not. See docs/TEAM.md.`
 
 // TeamBinary is team mode's binary, which "airlock team" runs: it links
 // pgx and an HTTP server and client, which the hook's binary must not.
@@ -44,15 +47,15 @@ func teamCommand() *command {
 		return &command{name: name, summary: summary, usage: []string{usage}, operands: operands, passthrough: true, run: runTeam("queue", name)}
 	}
 	return &command{name: "team", summary: "team mode: one review queue for many machines, on PostgreSQL",
-		usage: []string{"airlock team serve|add-machine|add-reviewer|revoke|queue [flags]"},
+		usage: []string{"airlock team join|sync|serve|add-machine|add-reviewer|revoke|queue [flags]"},
 		help:  teamHelp,
-		subs: []*command{
+		subs: append(teamSyncCommands(),
 			verb("serve", "run the team server and its dashboard (the first line printed is the admin URL)",
 				"airlock team serve --db URL [--listen 127.0.0.1:7780] [--key FILE] [--retention DAYS] [--tls-cert FILE --tls-key FILE | --no-tls REASON] [--public-url URL]", "FLAGS..."),
 			verb("add-machine", "add a machine and print its join token", "airlock team add-machine NAME --db URL", "NAME"),
 			verb("add-reviewer", "add a reviewer and print the reviewer's token", "airlock team add-reviewer NAME --db URL", "NAME"),
 			verb("revoke", "revoke a machine's or a reviewer's token", "airlock team revoke NAME --db URL", "NAME"),
-			{name: "queue", summary: "the team queue, as a reviewer: list, show, approve, reject",
+			&command{name: "queue", summary: "the team queue, as a reviewer: list, show, approve, reject",
 				usage: []string{"airlock team queue list|show|approve|reject [KEY] [flags] --server URL --token R"},
 				help:  teamHelp,
 				subs: []*command{
@@ -63,5 +66,5 @@ func teamCommand() *command {
 						"airlock team queue approve KEY [--for DURATION] [--note TEXT] [--json] --server URL --token R", "KEY"),
 					queue("reject", "reject a team item", "airlock team queue reject KEY [--note TEXT] [--json] --server URL --token R", "KEY"),
 				}},
-		}}
+		)}
 }

@@ -38,16 +38,6 @@ Agents cannot run this: airlock's self-protection denies it.
 
 Exit status: 0 done, 1 a round failed (--once), 2 usage error or not joined.`
 
-// teamCommands is "airlock team": the server's and the reviewers' verbs
-// (team.go, run by airlock-team) and the machine's, join and sync (run
-// by airlock-teamsync).
-func teamCommands() *command {
-	c := teamCommand()
-	c.usage = append(c.usage, "airlock team join|sync [flags]")
-	c.subs = append(c.subs, teamSyncCommands()...)
-	return c
-}
-
 // teamSyncCommands are the machine's team commands, under "airlock team".
 func teamSyncCommands() []*command {
 	return []*command{

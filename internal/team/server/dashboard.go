@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"crypto/subtle"
 	"embed"
 	"errors"
@@ -126,7 +125,7 @@ func (d *dash) rows(r *http.Request) (map[string]any, error) {
 	if v := q.Get("page"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > 1<<20 {
-			return nil, fmt.Errorf("page must be a number from 1 (got %q)", teamview.Line(v, 20))
+			return nil, fmt.Errorf("%w: page must be a number from 1 (got %q)", store.ErrInvalid, teamview.Line(v, 20))
 		}
 		page = n
 	}
@@ -137,7 +136,7 @@ func (d *dash) rows(r *http.Request) (map[string]any, error) {
 	r2.URL.RawQuery = q.Encode()
 	f, err := d.s.queueFilter(r2, dashPage)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w: %v", store.ErrInvalid, err)
 	}
 	items, total, err := d.s.st.Queue(r.Context(), f)
 	if err != nil {
@@ -199,15 +198,8 @@ func (d *dash) fail(w http.ResponseWriter, r *http.Request, err error) {
 		d.g.Refuse(w, r, http.StatusConflict, err.Error())
 	case errors.Is(err, store.ErrInvalid):
 		d.g.Refuse(w, r, http.StatusBadRequest, err.Error())
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		d.g.Refuse(w, r, http.StatusServiceUnavailable, err.Error())
 	default:
-		var pe interface{ SQLState() string }
-		if errors.As(err, &pe) {
-			d.g.Refuse(w, r, http.StatusServiceUnavailable, "the team database: "+err.Error())
-			return
-		}
-		d.g.Refuse(w, r, http.StatusBadRequest, err.Error())
+		d.g.Refuse(w, r, http.StatusServiceUnavailable, "the team database did not answer: "+err.Error())
 	}
 }
 

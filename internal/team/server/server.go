@@ -94,12 +94,13 @@ type Options struct {
 
 // Server is an open team server.
 type Server struct {
-	opts  Options
-	st    *store.Store
-	key   ed25519.PrivateKey
-	pub   ed25519.PublicKey
-	admin string
-	dash  http.Handler
+	opts       Options
+	st         *store.Store
+	key        ed25519.PrivateKey
+	pub        ed25519.PublicKey
+	keyCreated bool
+	admin      string
+	dash       http.Handler
 }
 
 // Open opens (and migrates) the database at dbURL, loads or creates the
@@ -115,30 +116,31 @@ func Open(ctx context.Context, dbURL string, o Options) (*Server, error) {
 			return nil, fmt.Errorf("team server: public URL %q is not scheme://host[:port]", o.PublicURL)
 		}
 	}
-	key := o.Key
-	if key == nil && o.KeyFile != "" {
-		var err error
-		if key, _, err = LoadKey(o.KeyFile); err != nil {
-			return nil, err
-		}
-	}
-	if key == nil {
-		var err error
-		if _, key, err = ed25519.GenerateKey(rand.Reader); err != nil {
-			return nil, err
-		}
-	}
+	// The database first: a --db that is refused leaves no key behind.
 	st, err := store.Open(ctx, dbURL)
 	if err != nil {
 		return nil, err
 	}
 	st.SetClock(o.Now)
+	key, created := o.Key, false
+	if key == nil && o.KeyFile != "" {
+		if key, created, err = LoadKey(o.KeyFile); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	if key == nil {
+		if _, key, err = ed25519.GenerateKey(rand.Reader); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
 	var b [32]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		st.Close()
 		return nil, err
 	}
-	s := &Server{opts: o, st: st, key: key, pub: key.Public().(ed25519.PublicKey), admin: hex.EncodeToString(b[:])}
+	s := &Server{opts: o, st: st, key: key, pub: key.Public().(ed25519.PublicKey), keyCreated: created, admin: hex.EncodeToString(b[:])}
 	if o.Addr != "" {
 		if s.dash, err = s.dashboard(); err != nil {
 			st.Close()
@@ -147,6 +149,9 @@ func Open(ctx context.Context, dbURL string, o Options) (*Server, error) {
 	}
 	return s, nil
 }
+
+// KeyCreated says whether Open created the key file (its first start).
+func (s *Server) KeyCreated() bool { return s.keyCreated }
 
 // Close closes the database pool.
 func (s *Server) Close() { s.st.Close() }

@@ -284,3 +284,41 @@ func TestReservedAndForeign(t *testing.T) {
 		t.Fatal("revoked nobody")
 	}
 }
+
+// TestRetentionThroughTheServer: with a retention, an item settled longer
+// ago is archived by ArchiveNow, an open one stays, and a revoked machine
+// can push no more.
+func TestRetentionThroughTheServer(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	tm := newTeam(t, Options{Retention: 30 * 24 * time.Hour, Now: clock})
+	a := tm.machines["laptop-a"]
+	tm.call(t, "POST", "/push", a, wire.Push{Items: []wire.HeldItem{heldItem("done"), heldItem("open")}}, nil)
+	if code := tm.call(t, "POST", "/queue/laptop-a:done/reject", tm.review["alice"], nil, nil); code != 200 {
+		t.Fatalf("reject: %d", code)
+	}
+	ctx := context.Background()
+	if n, err := tm.srv.ArchiveNow(ctx); err != nil || n != 0 {
+		t.Fatalf("archive at once: %d %v", n, err)
+	}
+	mu.Lock()
+	now = now.Add(31 * 24 * time.Hour)
+	mu.Unlock()
+	if n, err := tm.srv.ArchiveNow(ctx); err != nil || n != 1 {
+		t.Fatalf("archive after 31 days: %d %v", n, err)
+	}
+	var e wire.Error
+	if code := tm.call(t, "GET", "/queue/laptop-a:done", tm.review["alice"], nil, &e); code != 404 || !strings.Contains(e.Error, "archived") {
+		t.Fatalf("archived item: %d %+v", code, e)
+	}
+	if code := tm.call(t, "GET", "/queue/laptop-a:open", tm.review["alice"], nil, nil); code != 200 {
+		t.Fatalf("open item: %d", code)
+	}
+	if _, err := Revoke(ctx, tm.db, "laptop-a"); err != nil {
+		t.Fatal(err)
+	}
+	if code := tm.call(t, "POST", "/push", a, wire.Push{Items: []wire.HeldItem{heldItem("late")}}, &e); code != 401 {
+		t.Fatalf("push after revoke: %d", code)
+	}
+}

@@ -12,7 +12,6 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/team/wire"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 )
 
 // Errors of items.
@@ -68,60 +67,76 @@ func truncate(s string, n int) string {
 
 // Push stores a machine's batch: rows the server has (or has archived)
 // are left as they are, so a push may be repeated. machine comes from
-// the token, never from the body.
+// the token, never from the body. A push is two statements over arrays
+// (unnest), whatever its size, in one transaction.
 func (s *Store) Push(ctx context.Context, machine string, p wire.Push) (wire.PushResult, error) {
 	var res wire.PushResult
 	if err := CheckPush(p); err != nil {
 		return res, err
 	}
 	now := s.now().UTC()
-	b := &pgx.Batch{}
-	for _, it := range p.Items {
-		body, err := json.Marshal(it)
+	n := len(p.Items)
+	ids, hashes, repos, bodies := make([]string, n), make([]string, n), make([]string, n), make([]string, n)
+	held := make([]time.Time, n)
+	for i, it := range p.Items {
+		b, err := json.Marshal(it)
 		if err != nil {
 			return res, err
 		}
-		b.Queue(`INSERT INTO items (machine, id, held_hash, repo, held_at, item, received)
-SELECT $1, $2, $3, $4, $5, $6, $7
-WHERE NOT EXISTS (SELECT 1 FROM archive WHERE machine = $1 AND id = $2)
-ON CONFLICT DO NOTHING`, machine, it.ID, it.HeldHash, it.Repo, it.Time.UTC(), string(body), now).Exec(func(tag pgconn.CommandTag) error {
-			res.NewItems += int(tag.RowsAffected())
-			return nil
-		})
+		ids[i], hashes[i], repos[i], held[i], bodies[i] = it.ID, it.HeldHash, it.Repo, it.Time.UTC(), string(b)
 	}
-	for _, st := range p.Settlements {
-		body, err := json.Marshal(st)
+	m := len(p.Settlements)
+	sids, statuses, sbodies, refused := make([]string, m), make([]string, m), make([]string, m), make([]string, m)
+	stimes := make([]time.Time, m)
+	for i, st := range p.Settlements {
+		b, err := json.Marshal(st)
 		if err != nil {
 			return res, err
 		}
-		// A new settlement moves the item's status, unless the machine
-		// says it refused a team decision (then the item's status is
-		// whatever the machine's own settlement says), or a later one
-		// already did. settled_at is when the item left the open states:
-		// retention counts from it.
-		b.Queue(`WITH ins AS (
-	INSERT INTO settlements (machine, id, status, time, body, received)
-	SELECT $1, $2, $3, $4, $5, $6
-	WHERE NOT EXISTS (SELECT 1 FROM archive WHERE machine = $1 AND id = $2)
-	ON CONFLICT DO NOTHING RETURNING 1
-), upd AS (
-	UPDATE items SET status = $3, status_at = $4,
-		settled_at = CASE WHEN $3 = 'expired' THEN settled_at ELSE coalesce(settled_at, $6) END
-	WHERE machine = $1 AND id = $2 AND $7 = '' AND $3 <> 'refused' AND EXISTS (SELECT 1 FROM ins)
-		AND (status_at IS NULL OR status_at <= $4)
-	RETURNING 1
-)
-SELECT count(*) FROM ins`, machine, st.ID, st.Status, st.Time.UTC(), string(body), now, st.Refused).QueryRow(func(row pgx.Row) error {
-			var n int
-			if err := row.Scan(&n); err != nil {
-				return err
-			}
-			res.NewSettlements += n
-			return nil
-		})
+		sids[i], statuses[i], stimes[i], sbodies[i], refused[i] = st.ID, st.Status, st.Time.UTC(), string(b), st.Refused
 	}
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
-		return tx.SendBatch(ctx, b).Close()
+		if n > 0 {
+			tag, err := tx.Exec(ctx, `INSERT INTO items (machine, id, held_hash, repo, held_at, item, received)
+SELECT $1, t.id, t.hash, t.repo, t.held, t.body::json, $7
+FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) AS t(id, hash, repo, held, body)
+WHERE NOT EXISTS (SELECT 1 FROM archive a WHERE a.machine = $1 AND a.id = t.id)
+ON CONFLICT DO NOTHING`, machine, ids, hashes, repos, held, bodies, now)
+			if err != nil {
+				return err
+			}
+			res.NewItems = int(tag.RowsAffected())
+		}
+		if m > 0 {
+			// A new settlement moves its item's status (the latest by the
+			// machine's time, if a push carries several), unless it
+			// reports a refused team decision, or a later one already
+			// did. settled_at is when the item left the open states:
+			// retention counts from it.
+			err := tx.QueryRow(ctx, `WITH ins AS (
+	INSERT INTO settlements (machine, id, status, time, body, received)
+	SELECT $1, t.id, t.status, t.time, t.body::json, $6
+	FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $7::text[]) AS t(id, status, time, body, refused)
+	WHERE NOT EXISTS (SELECT 1 FROM archive a WHERE a.machine = $1 AND a.id = t.id)
+	ON CONFLICT DO NOTHING
+	RETURNING id, status, time, body
+), latest AS (
+	SELECT DISTINCT ON (id) id, status, time FROM ins
+	WHERE status <> 'refused' AND coalesce(body->>'refused', '') = ''
+	ORDER BY id, time DESC
+), upd AS (
+	UPDATE items i SET status = l.status, status_at = l.time,
+		settled_at = CASE WHEN l.status = 'expired' THEN i.settled_at ELSE coalesce(i.settled_at, $6) END
+	FROM latest l
+	WHERE i.machine = $1 AND i.id = l.id AND (i.status_at IS NULL OR i.status_at <= l.time)
+	RETURNING 1
+)
+SELECT count(*) FROM ins`, machine, sids, statuses, stimes, sbodies, now, refused).Scan(&res.NewSettlements)
+			if err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return wire.PushResult{}, fmt.Errorf("team store: push: %w", err)

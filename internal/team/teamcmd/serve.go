@@ -87,10 +87,6 @@ func runServe(o Options, cv any, ops []string) int {
 		}
 		keyPath = filepath.Join(state, filepath.FromSlash(KeyFile))
 	}
-	key, created, err := server.LoadKey(keyPath)
-	if err != nil {
-		return fail(o, err)
-	}
 
 	ln, err := net.Listen("tcp", c.listen)
 	if err != nil {
@@ -100,7 +96,7 @@ func runServe(o Options, cv any, ops []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	openCtx, cancel := context.WithTimeout(ctx, time.Minute)
-	srv, err := server.Open(openCtx, dbURL, server.Options{Key: key, Addr: ln.Addr().String(), TLS: tls, PublicURL: c.public,
+	srv, err := server.Open(openCtx, dbURL, server.Options{KeyFile: keyPath, Addr: ln.Addr().String(), TLS: tls, PublicURL: c.public,
 		Retention: time.Duration(c.retention) * 24 * time.Hour})
 	cancel()
 	if err != nil {
@@ -114,7 +110,7 @@ func runServe(o Options, cv any, ops []string) int {
 	fmt.Fprintln(o.Stdout, srv.AdminURL())
 	fmt.Fprintf(o.Stdout, "fingerprint %s\n", srv.Fingerprint())
 	how := "loaded from"
-	if created {
+	if srv.KeyCreated() {
 		how = "created in"
 	}
 	fmt.Fprintf(o.Stderr, "airlock team serve: signing key %s %s (keep it: machines pinned it at join)\n", how, keyPath)

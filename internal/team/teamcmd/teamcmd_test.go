@@ -254,6 +254,9 @@ func TestServeRefusesAForeignDatabase(t *testing.T) {
 			t.Errorf("%s: %d %q %q", args[0], st, out, errText)
 		}
 	}
+	if _, err := os.Stat(key); err == nil {
+		t.Error("serve refused the database but left a signing key behind")
+	}
 	var n int
 	if err := c.QueryRow(ctx, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'").Scan(&n); err != nil || n != 1 {
 		t.Fatalf("the foreign database now has %d tables (%v)", n, err)

@@ -13,12 +13,15 @@
 //	  POST /push            Push            → PushResult
 //	  GET  /decisions?after=N&limit=M       → Decisions (Seq > N, oldest first)
 //	reviewer token:
-//	  GET  /queue?machine=&repo=&min_age=&status=&limit= → QueueList
+//	  GET  /queue?machine=&repo=&min_age=&status=&limit=&offset= → QueueList
 //	  GET  /queue/{key}                     → TeamItem
 //	  POST /queue/{key}/approve   Verdict   → TeamItem   (409 when settled)
 //	  POST /queue/{key}/reject    Verdict   → TeamItem   (409 when settled)
 //
 // {key} is ItemKey(machine, id). Errors are Error with a 4xx/5xx status.
+// The queue's min_age is a duration ("90m", "2h") or days ("3d"); status
+// is empty for the open items (pending, expired), "all", or one status;
+// offset skips that many items (paging, newest held first).
 package wire
 
 import (

@@ -34,6 +34,14 @@ var forbiddenStd = map[string]string{
 	"crypto/x509":   "certificates are the egress proxy's (airlock-proxy), never the hook client's",
 }
 
+// forbiddenNonStd are packages outside the standard library, by prefix,
+// named with the reason when one creeps in (allowedNonStd refuses them
+// anyway; the reason is for the reader).
+var forbiddenNonStd = map[string]string{
+	"github.com/jackc/":                             "pgx is the team server's (airlock-team); the hook never waits on a database",
+	"github.com/airlock-dev/airlock/internal/team/": "team mode runs as airlock-team and team sync; the hook never waits on the network",
+}
+
 func TestClientDeps(t *testing.T) {
 	gobin, err := exec.LookPath("go")
 	if err != nil {
@@ -53,6 +61,11 @@ func TestClientDeps(t *testing.T) {
 	for _, line := range list {
 		p, nonStd := strings.CutPrefix(line, "+")
 		seen[p] = true
+		for bad, why := range forbiddenNonStd {
+			if strings.HasPrefix(p, bad) {
+				t.Errorf("airlock-hook links %s: %s", p, why)
+			}
+		}
 		if nonStd && !allowedNonStd[p] {
 			t.Errorf("airlock-hook links %s: the client links only internal/hookd; decisions belong to the service or to \"airlock hook\"", p)
 		}

@@ -98,14 +98,28 @@ var allowedEdges = map[string][]string{
 	// Review from anywhere: the dashboard, the rules it proposes, and the
 	// notification watcher. Each runs in its own binary, so the hook's
 	// binary links no HTTP stack.
-	"internal/rulemake":         {"internal/classify", "internal/mcp/mcpconfig", "internal/policy"},
-	"internal/team/wire":        {},
-	"internal/serve":            {"internal/journal", "internal/render", "internal/rulemake"},
-	"internal/serve/servecmd":   {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
-	"internal/notify/config":    {"internal/journal", "internal/policy"},
-	"internal/notify":           {"internal/journal", "internal/notify/config", "internal/policy", "internal/render", "internal/statefile"},
-	"internal/notify/notifycmd": {"internal/clierror", "internal/journal", "internal/mcp/mcpconfig", "internal/notify", "internal/policy", "internal/render"},
-	"internal/notify/ntfytest":  nil,
+	"internal/rulemake":    {"internal/classify", "internal/mcp/mcpconfig", "internal/policy"},
+	"internal/team/wire":   {},
+	"internal/team/pgtest": nil,
+	// The team server: PostgreSQL through pgx, in its own binary.
+	"internal/team/store":    {"internal/team/wire"},
+	"internal/team/server":   {"internal/serve", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
+	"internal/team/teamview": {"internal/journal", "internal/render", "internal/team/wire"},
+	"internal/team/teamcmd":  {"internal/clierror", "internal/policy", "internal/render", "internal/serve", "internal/team/server", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
+	// The machine's side of team mode: it writes team decisions into the
+	// journal (journal.SettleTeam) after checking them with wire; it runs
+	// as airlock-teamsync, so neither the hook nor the airlock binary
+	// links its HTTP client, and no machine links the server's database.
+	"internal/team/sync":         {"internal/journal", "internal/safefile", "internal/statefile", "internal/team/wire"},
+	"internal/team/sync/synccmd": {"internal/clierror", "internal/journal", "internal/policy", "internal/render", "internal/team/sync"},
+	"cmd/airlock-teamsync":       {"internal/team/sync/synccmd"},
+	"internal/team/teamtest":     nil,
+	"internal/serve":             {"internal/journal", "internal/render", "internal/rulemake"},
+	"internal/serve/servecmd":    {"internal/clierror", "internal/journal", "internal/policy", "internal/serve"},
+	"internal/notify/config":     {"internal/journal", "internal/policy"},
+	"internal/notify":            {"internal/journal", "internal/notify/config", "internal/policy", "internal/render", "internal/statefile"},
+	"internal/notify/notifycmd":  {"internal/clierror", "internal/journal", "internal/mcp/mcpconfig", "internal/notify", "internal/policy", "internal/render"},
+	"internal/notify/ntfytest":   nil,
 
 	// Containment: the egress proxy and its service binary. Its section
 	// of the policy file is a package of its own, which the command line
@@ -144,6 +158,7 @@ var allowedEdges = map[string][]string{
 	"cmd/airlock-notify":     {"internal/notify/notifycmd"},
 	"cmd/airlock-serve":      {"internal/serve/servecmd"},
 	"cmd/airlock-proxy":      {"internal/contain/egress/egresscmd"},
+	"cmd/airlock-team":       {"internal/team/teamcmd"},
 
 	// Containment: the plan links no network code (doctor and
 	// loop use it from airlock); the runner and bridge do, in airlock-run.
@@ -191,6 +206,10 @@ var forbidden = []struct{ from, to, why string }{
 	{"internal/pipeline", "internal/agent/", "the pipeline serves every adapter and knows none of them"},
 	{"internal/cli", "internal/contain/egress", "the egress proxy links TLS and an HTTP stack; it runs as airlock-proxy, off the hook's path"},
 	{"internal/hookd/", "internal/contain/egress", "the hook's service answers tool calls; the egress proxy runs as airlock-proxy"},
+	{"internal/cli", "internal/team/server", "the team server links pgx and an HTTP stack; it runs as airlock-team"},
+	{"internal/cli", "internal/team/store", "the team store links pgx; it runs as airlock-team"},
+	{"internal/cli", "internal/team/sync", "team sync links an HTTP client and TLS; it runs as airlock-teamsync, off the hook's path"},
+	{"internal/hookd/", "internal/team/", "the hook's service answers tool calls without the network; team mode runs in its own binaries"},
 }
 
 // forbiddenReach are the edges the design rules out even through other

@@ -41,6 +41,8 @@ var forbiddenDeps = map[string]string{
 	"github.com/airlock-dev/airlock/internal/mcp/proxy":                "the MCP proxy links the SDK; it runs as airlock-mcp",
 	"github.com/airlock-dev/airlock/internal/contain/egress":           "the egress proxy links TLS and an HTTP stack; it runs as airlock-proxy",
 	"github.com/airlock-dev/airlock/internal/contain/egress/egresscmd": "the egress proxy's service; it runs as airlock-proxy",
+	"github.com/jackc/":                             "pgx, PostgreSQL's driver, is team mode's; it runs as airlock-team",
+	"github.com/airlock-dev/airlock/internal/team/": "team mode links pgx and an HTTP stack; it runs as airlock-team (airlock team runs it)",
 }
 
 // allowedModules are the modules outside the standard library the hook

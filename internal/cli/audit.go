@@ -93,6 +93,9 @@ func runAudit(e *env, sub string) int {
 		for _, u := range a.Unauthenticated {
 			fmt.Fprintf(e.stdout, "UNAUTHENTICATED: %s: %s\n", u.Where(), u.Detail)
 		}
+		for _, r := range a.TeamRefused {
+			fmt.Fprintf(e.stdout, "REFUSED: %s: %s\n", r.Where(), r.Detail)
+		}
 		if a.SetAside > 0 {
 			fmt.Fprintf(e.stdout, "%s from crashes set aside in .torn files\n", plural(a.SetAside, "torn line"))
 		}

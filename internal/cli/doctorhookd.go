@@ -54,6 +54,8 @@ var companions = []struct{ name, used string }{
 	{NotifyBinary, "airlock notify"},
 	{ProxyBinary, "airlock mcp run|serve"},
 	{EgressBinary, "airlock proxy (the egress proxy)"},
+	{TeamBinary, "airlock team"},
+	{TeamSyncBinary, "airlock team join|sync"},
 }
 
 func doctorServiceOf(e *env, exe string) doctorService {

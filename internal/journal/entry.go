@@ -68,6 +68,9 @@ type Entry struct {
 	// the human acted on it (covered by MAC): an approval does not carry
 	// over to a held line edited afterwards.
 	HeldHash string `json:"held_hash,omitempty"`
+	// Team is, on a human act a team reviewer made (team.go), who
+	// decided and how the machine checked it (covered by MAC).
+	Team *TeamAct `json:"team,omitempty"`
 	// InputDigest is the SHA-256 of a non-shell tool call's complete
 	// input, so that an approval binds the exact content of a write or
 	// a tool call, not only its target.

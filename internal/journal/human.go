@@ -95,9 +95,15 @@ func humanMAC(key []byte, e *Entry) string {
 	if e.Expires != nil {
 		exp = e.Expires.UTC().Format(time.RFC3339Nano)
 	}
+	fields := []string{"airlock-human-v1", strconv.FormatInt(e.Seq, 10), e.Prev,
+		e.Time.UTC().Format(time.RFC3339Nano), e.Event, e.Ref, exp, e.Note, e.Session, e.Story, e.HeldHash}
+	if t := e.Team; t != nil {
+		// A team act's record is part of what the human key vouches for
+		// (acts without one MAC as they always did).
+		fields = append(fields, t.macFields()...)
+	}
 	m := hmac.New(sha256.New, key)
-	io.WriteString(m, strings.Join([]string{"airlock-human-v1", strconv.FormatInt(e.Seq, 10), e.Prev,
-		e.Time.UTC().Format(time.RFC3339Nano), e.Event, e.Ref, exp, e.Note, e.Session, e.Story, e.HeldHash}, "\x00"))
+	io.WriteString(m, strings.Join(fields, "\x00"))
 	return macPrefix + hex.EncodeToString(m.Sum(nil))
 }
 

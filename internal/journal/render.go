@@ -289,6 +289,9 @@ func settled(it *Item) string {
 	}
 	verb := map[string]string{EventApprove: "approved", EventReject: "rejected", EventRun: "run by a human"}[s.Event]
 	out := fmt.Sprintf("%s at %s", verb, stamp(s.Time))
+	if t := s.Team; t != nil {
+		out += fmt.Sprintf(" by %s (team decision %s)", line(t.Reviewer), line(t.DecisionID))
+	}
 	if s.Expires != nil {
 		out += ", retry allowed until " + stamp(*s.Expires)
 	}

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,6 +30,9 @@ const (
 	// Unauthenticated: a human act (approve, reject, run) without a valid
 	// MAC: not written by airlock's human path. It does not count.
 	Unauthenticated ProblemKind = "unauthenticated"
+	// TeamRefused: a team decision this machine refused (team.go). Not a
+	// break of the chain: a record the audit lists for the human.
+	TeamRefused ProblemKind = "team-refused"
 )
 
 // Problem is the first break found in the chain.
@@ -61,6 +65,10 @@ type Audit struct {
 	// Unauthenticated lists the human acts without a valid MAC, which
 	// the queue ignores.
 	Unauthenticated []*Problem `json:"unauthenticated,omitempty"`
+	// TeamRefused lists the team decisions this machine refused (the
+	// first maxUnauthenticated): forged, for another machine, or about an
+	// item that changed or was settled here first. They settle nothing.
+	TeamRefused []*Problem `json:"team_refused,omitempty"`
 	// Archived is how many events an archive moved out of the live
 	// journal behind its checkpoint; ArchivedGone, how many archived
 	// segments are no longer in journal/archive (moved elsewhere or
@@ -152,6 +160,12 @@ func (j *Journal) Verify() (*Audit, error) {
 			if json.Unmarshal(l.data, &act) == nil && humanAct(act.Event) && !macOK(&act) {
 				a.Unauthenticated = append(a.Unauthenticated, &Problem{Kind: Unauthenticated, Segment: l.seg, Line: l.line,
 					Detail: strings.ToLower(act.Event) + " of " + act.Ref + " without a valid human MAC: not written by airlock's human path (airlock queue approve|reject|run); it does not count"})
+			}
+		}
+		if len(a.TeamRefused) < maxUnauthenticated && bytes.Contains(l.data, teamRefusedNeedle) {
+			var r Entry
+			if json.Unmarshal(l.data, &r) == nil && r.Event == EventTeamRefused {
+				a.TeamRefused = append(a.TeamRefused, &Problem{Kind: TeamRefused, Segment: l.seg, Line: l.line, Detail: refusalDetail(&r)})
 			}
 		}
 		if suspect != nil {

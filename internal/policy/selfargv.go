@@ -98,11 +98,38 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	// proxy is the egress proxy: it sends in the user's name and fills
 	// the user's queue; an agent that starts its own must ask a human.
 	add("proxy", false, map[string]bool{})
+	// team mode (airlock-team owns the flags): every verb acts as a human.
+	// serve starts a server that signs decisions; add-*, revoke make and
+	// end identities; the queue verbs use a reviewer's token, and even
+	// list and show send it, with the words the agent chose, to a URL the
+	// agent chose (--server), so none of them is a read.
+	teamDB := map[string]bool{"db": true}
+	reviewer := func(more map[string]bool) map[string]bool {
+		m := map[string]bool{"server": true, "token": true, "json": false}
+		for k, t := range more {
+			m[k] = t
+		}
+		return m
+	}
+	add("team serve", false, map[string]bool{"db": true, "listen": true, "key": true, "retention": true, "tls-cert": true, "tls-key": true, "no-tls": true, "public-url": true})
+	add("team add-machine", false, teamDB)
+	add("team add-reviewer", false, teamDB)
+	add("team revoke", false, teamDB)
+	add("team queue list", false, reviewer(map[string]bool{"machine": true, "repo": true, "min-age": true, "status": true, "limit": true}))
+	add("team queue show", false, reviewer(nil))
+	add("team queue approve", false, reviewer(map[string]bool{"for": true, "note": true}))
+	add("team queue reject", false, reviewer(map[string]bool{"note": true}))
+	// team join keeps the machine's token and pins the key every team
+	// decision is checked with; team sync writes the team's decisions
+	// into the journal as human acts.
+	add("team join", false, map[string]bool{"token": true, "pin": true})
+	add("team sync", false, map[string]bool{"once": false, "interval": true, "json": false})
 	return v
 })
 
 // airlockGroups are the verbs whose next word names a subcommand.
-var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true, "rule": true}
+// A group's path may itself be a group ("team queue").
+var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true, "rule": true, "team": true, "team queue": true}
 
 // AirlockVerbs returns airlock's subcommand paths with their flags and
 // whether each only reads, sorted by path. It is the one place
@@ -129,10 +156,10 @@ func isHelp(w string) bool {
 
 // airlockBinaries are the programs an install of airlock puts side by
 // side: airlock itself, the MCP proxy, the hook client of the resident
-// service, the notification watcher, the dashboard, the egress proxy and
-// the status line's reader. Self-protection
+// service, the notification watcher, the dashboard, the egress proxy, the
+// status line's reader and team mode's two companions. Self-protection
 // protects each file and reads each one's command line.
-var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy", "airlock-statusline"}
+var airlockBinaries = []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify", "airlock-serve", "airlock-proxy", "airlock-statusline", "airlock-team", "airlock-teamsync"}
 
 // airlockProgram reports whether a program name is one of airlock's
 // binaries, under any of the names they may be run by.
@@ -187,7 +214,7 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 			break
 		}
 		path = append(path, a)
-		if len(path) == 1 && airlockGroups[a] {
+		if airlockGroups[strings.Join(path, " ")] {
 			continue
 		}
 		i++

@@ -37,7 +37,7 @@ func BenchmarkQueuePage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	s.sessions["bench"] = time.Now()
+	s.g.sessions["bench"] = session{start: time.Now()}
 	h := s.Handler()
 	b.Run("open", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {

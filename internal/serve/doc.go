@@ -12,6 +12,10 @@
 // DNS-rebound name, cannot drive it. Approvals go through journal.Settle,
 // the same human path "airlock queue approve" takes, with its MAC.
 //
+// The guard (Guard) and the page frame (ParseTemplates, Static) are
+// exported for the team server's dashboard (internal/team/server), which
+// shows the team queue with the same safety.
+//
 // Files: server.go (configuration, routes), guard.go (login, session,
 // CSRF, Host and Origin, headers), pages.go (queue, item, approve,
 // reject, reports, audit), rule.go (make it a rule), events.go (the live

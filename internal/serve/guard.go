@@ -2,13 +2,17 @@ package serve
 
 import (
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
-	"crypto/subtle"
 	"encoding/hex"
 	"fmt"
+	"html/template"
 	"net"
 	"net/http"
+	"net/url"
 	"strings"
+	"sync"
+	"time"
 )
 
 // sessionCookie names the dashboard's session cookie.
@@ -22,6 +26,72 @@ const maxForm = 64 << 10
 // got past the escaping still runs nothing.
 const csp = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
 	"form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+// Guard is what a dashboard trusts a browser with, shared by "airlock
+// serve" and the team server's dashboard: the security headers, the Host
+// and Origin checks against the address it listens on, sessions made by
+// a login, and the CSRF token of every form. Everything in it is new at
+// each start.
+type Guard struct {
+	tls      bool
+	now      func() time.Time
+	hosts    map[string]bool
+	origins  map[string]bool
+	csrfKey  []byte
+	tmpl     *template.Template // holds error.html
+	loginMsg string
+	mu       sync.Mutex
+	sessions map[string]session
+}
+
+// session is one logged-in browser: since when, and who (the name a
+// dashboard records on that browser's acts; "" for airlock serve, whose
+// one human is the machine's).
+type session struct {
+	start time.Time
+	who   string
+}
+
+// GuardConfig says what a Guard guards.
+type GuardConfig struct {
+	// Addr is the listen address (host:port, after the port is known).
+	Addr string
+	// TLS says browsers reach it over HTTPS.
+	TLS bool
+	// Public are more URLs (scheme://host[:port]) browsers reach it at,
+	// through a reverse proxy: their Hosts and Origins are accepted too.
+	Public []string
+	// Templates holds "error.html" (ParseTemplates parses it).
+	Templates *template.Template
+	// LoginHint is what a browser without a session is told.
+	LoginHint string
+	// Now is the clock (time.Now when nil).
+	Now func() time.Time
+}
+
+// NewGuard makes a guard with a fresh CSRF key and no sessions.
+func NewGuard(c GuardConfig) (*Guard, error) {
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	g := &Guard{tls: c.TLS, now: c.Now, tmpl: c.Templates, loginMsg: c.LoginHint, sessions: map[string]session{}, csrfKey: make([]byte, 32)}
+	if _, err := rand.Read(g.csrfKey); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	var err error
+	if g.hosts, g.origins, err = allowedHosts(c.Addr, c.TLS); err != nil {
+		return nil, err
+	}
+	for _, p := range c.Public {
+		u, err := url.Parse(p)
+		if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
+			return nil, fmt.Errorf("serve: public URL %q is not scheme://host[:port]", p)
+		}
+		g.hosts[strings.ToLower(u.Host)] = true
+		g.origins[u.Scheme+"://"+strings.ToLower(u.Host)] = true
+	}
+	return g, nil
+}
 
 // allowedHosts are the Host values the server answers to, and the
 // Origins it takes a POST from: the address it listens on, and for a
@@ -49,9 +119,9 @@ func allowedHosts(addr string, tls bool) (map[string]bool, map[string]bool, erro
 	return hosts, origins, nil
 }
 
-// guard sets the security headers on every answer and refuses a request
+// Wrap sets the security headers on every answer and refuses a request
 // whose Host is not the server's, or that comes from another Origin.
-func (s *Server) guard(next http.Handler) http.Handler {
+func (g *Guard) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", csp)
@@ -61,11 +131,11 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		h.Set("Cache-Control", "no-store")
 		h.Set("Cross-Origin-Opener-Policy", "same-origin")
 		h.Set("Cross-Origin-Resource-Policy", "same-origin")
-		if s.cfg.TLS {
+		if g.tls {
 			h.Set("Strict-Transport-Security", "max-age=31536000")
 		}
-		if !s.hosts[strings.ToLower(r.Host)] {
-			s.refuse(w, r, http.StatusForbidden, "this dashboard answers only to the address it listens on (the Host of this request is not it)")
+		if !g.hosts[strings.ToLower(r.Host)] {
+			g.Refuse(w, r, http.StatusForbidden, "this dashboard answers only to the address it listens on (the Host of this request is not it)")
 			return
 		}
 		// The Origin says where a request comes from. With this page's
@@ -76,98 +146,122 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		sameOrigin := r.Header.Get("Sec-Fetch-Site") == "same-origin"
 		unsafe := r.Method != http.MethodGet && r.Method != http.MethodHead
 		switch {
-		case origin != "" && origin != "null" && !s.origins[origin]:
-			s.refuse(w, r, http.StatusForbidden, "a request from another site is refused")
+		case origin != "" && origin != "null" && !g.origins[origin]:
+			g.Refuse(w, r, http.StatusForbidden, "a request from another site is refused")
 			return
 		case (origin == "null" || (unsafe && origin == "")) && !sameOrigin:
-			s.refuse(w, r, http.StatusForbidden, "a change that does not show it comes from this dashboard's own pages (Origin, Sec-Fetch-Site) is refused")
+			g.Refuse(w, r, http.StatusForbidden, "a change that does not show it comes from this dashboard's own pages (Origin, Sec-Fetch-Site) is refused")
 			return
 		case unsafe && r.Header.Get("Sec-Fetch-Site") != "" && !sameOrigin:
-			s.refuse(w, r, http.StatusForbidden, "a change from another site is refused")
+			g.Refuse(w, r, http.StatusForbidden, "a change from another site is refused")
 			return
 		}
 		next.ServeHTTP(w, r)
 	})
 }
 
-// login turns the start's token into a session cookie, then redirects to
-// drop the token from the address bar and the history.
-func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	tok := r.URL.Query().Get("token")
-	if tok == "" || subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
-		s.refuse(w, r, http.StatusForbidden, "this login link is not the one airlock serve printed at its last start: use the first line it printed")
-		return
-	}
+// StartSession logs the browser in as who (the caller checked its
+// token), then redirects to "/" to drop the token from the address bar
+// and the history.
+func (g *Guard) StartSession(w http.ResponseWriter, r *http.Request, who string) {
 	id := randomHex(32)
-	s.mu.Lock()
-	now := s.cfg.Now()
-	for k, t := range s.sessions {
-		if now.Sub(t) > sessionLife {
-			delete(s.sessions, k)
+	g.mu.Lock()
+	now := g.now()
+	for k, s := range g.sessions {
+		if now.Sub(s.start) > sessionLife {
+			delete(g.sessions, k)
 		}
 	}
-	s.sessions[id] = now
-	s.mu.Unlock()
+	g.sessions[id] = session{start: now, who: who}
+	g.mu.Unlock()
 	http.SetCookie(w, &http.Cookie{Name: sessionCookie, Value: id, Path: "/", HttpOnly: true,
-		Secure: s.cfg.TLS, SameSite: http.SameSiteStrictMode, MaxAge: int(sessionLife.Seconds())})
+		Secure: g.tls, SameSite: http.SameSiteStrictMode, MaxAge: int(sessionLife.Seconds())})
 	http.Redirect(w, r, "/", http.StatusSeeOther)
 }
 
-// session is the request's live session id, or "".
-func (s *Server) session(r *http.Request) string {
+// Session is the request's live session id and who it is, or "".
+func (g *Guard) Session(r *http.Request) (id, who string) {
 	c, err := r.Cookie(sessionCookie)
 	if err != nil {
-		return ""
+		return "", ""
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	t, ok := s.sessions[c.Value]
-	if !ok || s.cfg.Now().Sub(t) > sessionLife {
-		return ""
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	s, ok := g.sessions[c.Value]
+	if !ok || g.now().Sub(s.start) > sessionLife {
+		return "", ""
 	}
-	return c.Value
+	return c.Value, s.who
 }
 
-// authed lets through only a logged-in browser.
-func (s *Server) authed(h http.HandlerFunc) http.HandlerFunc {
+// Authed lets through only a logged-in browser.
+func (g *Guard) Authed(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		if s.session(r) == "" {
-			s.refuse(w, r, http.StatusUnauthorized, "log in with the URL airlock serve printed on its first line (it is also in the state directory's secrets/serve.token)")
+		if id, _ := g.Session(r); id == "" {
+			g.Refuse(w, r, http.StatusUnauthorized, g.loginMsg)
 			return
 		}
 		h(w, r)
 	}
 }
 
-// csrfToken is the token a session's forms carry: a MAC of the session
+// CSRFToken is the token a session's forms carry: a MAC of the session
 // id with this start's key, so it cannot be guessed from the cookie
 // alone and dies with the server.
-func (s *Server) csrfToken(session string) string {
-	m := hmac.New(sha256.New, s.csrfKey)
+func (g *Guard) CSRFToken(session string) string {
+	m := hmac.New(sha256.New, g.csrfKey)
 	m.Write([]byte("airlock-serve-csrf\x00" + session))
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// posted parses a bounded form and checks its CSRF token.
-func (s *Server) posted(h http.HandlerFunc) http.HandlerFunc {
+// Posted parses a bounded form and checks its CSRF token.
+func (g *Guard) Posted(h http.HandlerFunc) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, maxForm)
 		if err := r.ParseForm(); err != nil {
-			s.refuse(w, r, http.StatusBadRequest, "the form could not be read")
+			g.Refuse(w, r, http.StatusBadRequest, "the form could not be read")
 			return
 		}
-		want := s.csrfToken(s.session(r))
+		id, _ := g.Session(r)
+		want := g.CSRFToken(id)
 		if got := r.PostForm.Get("csrf"); got == "" || !hmac.Equal([]byte(got), []byte(want)) {
-			s.refuse(w, r, http.StatusForbidden, "this form lacks this dashboard's CSRF token: reload the page and try again")
+			g.Refuse(w, r, http.StatusForbidden, "this form lacks this dashboard's CSRF token: reload the page and try again")
 			return
 		}
 		h(w, r)
 	}
 }
 
-// refuse answers with a short page that says why.
-func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, why string) {
+// Refuse answers with a short page that says why.
+func (g *Guard) Refuse(w http.ResponseWriter, r *http.Request, status int, why string) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.WriteHeader(status)
-	s.tmpl.ExecuteTemplate(w, "error.html", map[string]any{"Status": status, "Text": http.StatusText(status), "Why": why})
+	g.tmpl.ExecuteTemplate(w, "error.html", map[string]any{"Status": status, "Text": http.StatusText(status), "Why": why})
+}
+
+// The dashboard's own uses of its guard.
+
+func (s *Server) guard(next http.Handler) http.Handler { return s.g.Wrap(next) }
+
+// login turns the start's token into a session cookie.
+func (s *Server) login(w http.ResponseWriter, r *http.Request) {
+	tok := r.URL.Query().Get("token")
+	if tok == "" || !hmac.Equal([]byte(tok), []byte(s.token)) {
+		s.refuse(w, r, http.StatusForbidden, "this login link is not the one airlock serve printed at its last start: use the first line it printed")
+		return
+	}
+	s.g.StartSession(w, r, "")
+}
+
+// session is the request's live session id, or "".
+func (s *Server) session(r *http.Request) string {
+	id, _ := s.g.Session(r)
+	return id
+}
+
+func (s *Server) authed(h http.HandlerFunc) http.HandlerFunc { return s.g.Authed(h) }
+func (s *Server) csrfToken(session string) string            { return s.g.CSRFToken(session) }
+func (s *Server) posted(h http.HandlerFunc) http.HandlerFunc { return s.g.Posted(h) }
+func (s *Server) refuse(w http.ResponseWriter, r *http.Request, status int, why string) {
+	s.g.Refuse(w, r, status, why)
 }

@@ -12,7 +12,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"sync"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/journal"
@@ -52,15 +51,11 @@ type Config struct {
 // and the key its CSRF tokens are made with. All of it is new at each
 // start.
 type Server struct {
-	cfg      Config
-	token    string
-	csrfKey  []byte
-	hosts    map[string]bool
-	origins  map[string]bool
-	tmpl     *template.Template
-	mu       sync.Mutex
-	sessions map[string]time.Time
-	rows     rowsCache
+	cfg   Config
+	token string
+	g     *Guard
+	tmpl  *template.Template
+	rows  rowsCache
 }
 
 // sessionLife is how long a dashboard login lasts.
@@ -80,17 +75,16 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Poll == 0 {
 		cfg.Poll = 500 * time.Millisecond
 	}
-	s := &Server{cfg: cfg, sessions: map[string]time.Time{}, token: randomHex(32), csrfKey: make([]byte, 32)}
-	if _, err := rand.Read(s.csrfKey); err != nil {
-		return nil, fmt.Errorf("serve: %w", err)
-	}
+	s := &Server{cfg: cfg, token: randomHex(32)}
 	var err error
-	if s.hosts, s.origins, err = allowedHosts(cfg.Addr, cfg.TLS); err != nil {
-		return nil, err
-	}
 	s.tmpl, err = template.New("").Funcs(funcs).ParseFS(assets, "assets/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("serve: templates: %w", err)
+	}
+	s.g, err = NewGuard(GuardConfig{Addr: cfg.Addr, TLS: cfg.TLS, Templates: s.tmpl, Now: cfg.Now,
+		LoginHint: "log in with the URL airlock serve printed on its first line (it is also in the state directory's secrets/serve.token)"})
+	if err != nil {
+		return nil, err
 	}
 	return s, nil
 }
@@ -125,8 +119,7 @@ func (s *Server) WriteToken(stateDir string) (func(), error) {
 // Handler is the dashboard's routes behind its guard.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	static, _ := fs.Sub(assets, "assets/static")
-	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(static)))
+	mux.Handle("GET /static/", Static())
 	mux.HandleFunc("GET /login", s.login)
 	mux.HandleFunc("GET /{$}", s.authed(s.queuePage))
 	mux.HandleFunc("GET /queue/rows", s.authed(s.queueRows))
@@ -139,6 +132,27 @@ func (s *Server) Handler() http.Handler {
 	mux.HandleFunc("GET /report", s.authed(s.reportPage))
 	mux.HandleFunc("GET /audit", s.authed(s.auditPage))
 	return s.guard(mux)
+}
+
+// Static serves the dashboard's style sheet and its one script (the live
+// queue), for the team dashboard too: mount it at /static/.
+func Static() http.Handler {
+	static, _ := fs.Sub(assets, "assets/static")
+	return http.StripPrefix("/static/", http.FileServerFS(static))
+}
+
+// ParseTemplates parses the dashboard's layout ("head", "foot") and
+// error page, then the files of own matching patterns: the team
+// dashboard's pages are made of the same frame and escape the same way.
+func ParseTemplates(own fs.FS, patterns ...string) (*template.Template, error) {
+	t, err := template.New("").Funcs(funcs).ParseFS(assets, "assets/layout.html", "assets/error.html")
+	if err != nil {
+		return nil, fmt.Errorf("serve: templates: %w", err)
+	}
+	if t, err = t.ParseFS(own, patterns...); err != nil {
+		return nil, fmt.Errorf("serve: templates: %w", err)
+	}
+	return t, nil
 }
 
 func randomHex(n int) string {

@@ -13,12 +13,15 @@
 //	  POST /push            Push            → PushResult
 //	  GET  /decisions?after=N&limit=M       → Decisions (Seq > N, oldest first)
 //	reviewer token:
-//	  GET  /queue?machine=&repo=&min_age=&status=&limit= → QueueList
+//	  GET  /queue?machine=&repo=&min_age=&status=&limit=&offset= → QueueList
 //	  GET  /queue/{key}                     → TeamItem
 //	  POST /queue/{key}/approve   Verdict   → TeamItem   (409 when settled)
 //	  POST /queue/{key}/reject    Verdict   → TeamItem   (409 when settled)
 //
 // {key} is ItemKey(machine, id). Errors are Error with a 4xx/5xx status.
+// The queue's min_age is a duration ("90m", "2h") or days ("3d"); status
+// is empty for the open items (pending, expired), "all", or one status;
+// offset skips that many items (paging, newest held first).
 package wire
 
 import (
@@ -105,6 +108,13 @@ type Settlement struct {
 	// signature, wrong machine, item already settled locally): why.
 	Refused string `json:"refused,omitempty"`
 }
+
+// StatusRefused is the Status of a Settlement that reports a team
+// decision the machine refused (Refused says why, DecisionID which): it
+// reports, and does not change the item's status, which the machine's
+// own settlements say. A machine sends refusals in a push of their own,
+// so a server that does not take them cannot hold up the rest.
+const StatusRefused = "refused"
 
 // Push is a machine's batch. Items and settlements already known to the
 // server are ignored (by machine and ID, and by ID and Status), so a push

@@ -89,6 +89,8 @@ func TestTools(t *testing.T) {
 		{`{"toolName":"edit","input":{"path":"x.go","edits":"[{\"oldText\":\"a\",\"newText\":\"b\"}]"},"cwd":"/w"}`, policy.Write, []string{"x.go"}, 1},
 		// Replacements airlock cannot read: the file is judged by its path.
 		{`{"toolName":"edit","input":{"path":"x.go","edits":[{"newText":"b"}]},"cwd":"/w"}`, policy.Write, []string{"x.go"}, 0},
+		// "@" then "~": Pi drops the one and expands the other.
+		{`{"toolName":"write","input":{"path":"@~/.config/airlock/policy.yaml","content":"mode: off"},"cwd":"/w"}`, policy.Write, []string{"~/.config/airlock/policy.yaml"}, 1},
 		{`{"toolName":"grep","input":{"pattern":"TODO"},"cwd":"/w"}`, policy.Read, []string{"."}, 0},
 		{`{"toolName":"ls","input":{"path":"/etc"},"cwd":"/w"}`, policy.Read, []string{"/etc"}, 0},
 		{`{"toolName":"find","input":{"pattern":"*.go","path":"src"},"cwd":"/w"}`, policy.Read, []string{"src"}, 0},

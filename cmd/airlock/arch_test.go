@@ -80,6 +80,8 @@ var allowedEdges = map[string][]string{
 	"internal/agent/kiro":     {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
 	"internal/agent/cursor":   {"internal/agent/hookrun", "internal/agent/toolcall"},
 	"internal/agent/cline":    {"internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/pi":       {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/auggie":   {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
 	"internal/mcp/proxy":      {"internal/vocab", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
 
 	// After the fact: the scanner and the loop runner.
@@ -138,7 +140,7 @@ var allowedEdges = map[string][]string{
 		"internal/gate", "internal/journal", "internal/loop", "internal/mcp/pin", "internal/policy", "internal/render", "internal/scan",
 		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
-		"internal/agent/goose", "internal/agent/cline", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
+		"internal/agent/goose", "internal/agent/cline", "internal/agent/pi", "internal/agent/auggie", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
 		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig",
 		"internal/contain/egress/egressconfig", "internal/contain/run", "internal/statusline",
 		// The service names its client to the MCP proxy check (hookd.go).

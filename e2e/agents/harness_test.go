@@ -9,7 +9,9 @@
 //
 // .ci/run installs the CLIs and names them in AIRLOCK_E2E_CODEX,
 // AIRLOCK_E2E_GEMINI, AIRLOCK_E2E_COPILOT and AIRLOCK_E2E_OPENCODE (and
-// OpenCode's plugin package in AIRLOCK_E2E_OPENCODE_PLUGIN_NODE_MODULES).
+// OpenCode's plugin package in AIRLOCK_E2E_OPENCODE_PLUGIN_NODE_MODULES);
+// Pi and Auggie, whose tiers are TestPi and TestAuggie, in AIRLOCK_E2E_PI
+// and AIRLOCK_E2E_AUGGIE.
 // Without them the tests fail under CI and skip elsewhere. See docs/E2E.md.
 package agents
 

@@ -1,13 +1,15 @@
 // Package fakemodel is a loopback stand-in for the model APIs that agent
 // CLIs talk to, so that end-to-end tests can drive the real CLIs offline
-// and without a key. One server speaks three dialects, picked by the
+// and without a key. One server speaks four dialects, picked by the
 // request's path:
 //
 //   - OpenAI Responses, streamed (POST …/responses): Codex CLI;
 //   - OpenAI Chat Completions, streamed or not (POST …/chat/completions):
 //     Copilot CLI (bring-your-own-key mode) and OpenCode;
 //   - Gemini generateContent and streamGenerateContent?alt=sse
-//     (POST …/models/M:…): Gemini CLI.
+//     (POST …/models/M:…): Gemini CLI;
+//   - Augment Code's backend (POST …/chat-stream and the calls around
+//     it, augment.go): Auggie.
 //
 // The model is scripted: a list of shell commands, one per turn. A request
 // whose conversation holds n tool results is answered with a call of the
@@ -175,7 +177,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var d dialect
+	chatStream, handled := s.augmentPath(w, path)
+	if handled {
+		return
+	}
 	switch {
+	case chatStream:
+		d = augment{}
 	case strings.HasSuffix(path, "/responses"):
 		d = responses{}
 	case strings.HasSuffix(path, "/chat/completions"):
@@ -258,6 +266,8 @@ func shellCall(offered []string, command string) (string, map[string]any) {
 		{"run_shell_command", map[string]any{"command": command, "description": "scripted step"}},
 		{"bash", map[string]any{"command": command, "description": "scripted step"}},
 		{"Bash", map[string]any{"command": command, "description": "scripted step"}},
+		// Auggie's shell tool; its cwd is relative to the workspace root.
+		{"launch-process", map[string]any{"command": command, "wait": true, "max_wait_seconds": 60, "cwd": "."}},
 	}
 	for _, p := range prefs {
 		if has[p.name] {

@@ -53,6 +53,11 @@ func TestDialects(t *testing.T) {
 			`{"tools":[{"functionDeclarations":[{"name":"run_shell_command"}]}],"contents":[{"parts":[{"functionResponse":{"name":"run_shell_command","response":{"output":"one"}}}]}]}`,
 			`{"tools":[{"functionDeclarations":[{"name":"run_shell_command"}]}],"contents":[{"parts":[{"functionResponse":{"response":{"output":"one"}}}]},{"parts":[{"functionResponse":{"response":{"error":"held as Q1"}}}]}]}`,
 			[]string{`"functionCall":{"args":{"command":"echo one"`, `"name":"run_shell_command"`}},
+		{"augment", "/chat-stream",
+			`{"tool_definitions":[{"name":"view"},{"name":"launch-process"}],"nodes":[{"id":1,"type":0,"text_node":{"content":"go"}}],"chat_history":[]}`,
+			`{"tool_definitions":[{"name":"launch-process"}],"nodes":[{"id":1,"type":1,"tool_result_node":{"tool_use_id":"toolu_call_0","content":"one"}}],"chat_history":[{"request_nodes":[{"id":1,"type":0}]}]}`,
+			`{"tool_definitions":[{"name":"launch-process"}],"nodes":[{"id":1,"type":1,"tool_result_node":{"content":"held as Q1"}}],"chat_history":[{"request_nodes":[]},{"request_nodes":[{"id":1,"type":1,"tool_result_node":{"content":"one"}}]}]}`,
+			[]string{`"tool_name":"launch-process"`, `\"command\":\"echo one\"`, `"type":5`}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := New(t, script)

@@ -210,7 +210,7 @@ func TestHookBinary(t *testing.T) {
 // TestForeignManagedFile checks that airlock neither overwrites nor
 // removes a plugin or hook script it did not write.
 func TestForeignManagedFile(t *testing.T) {
-	for _, a := range []*Agent{opencode(), cline()} {
+	for _, a := range []*Agent{opencode(), cline(), pi()} {
 		root := t.TempDir()
 		env := testEnv(root)
 		p, err := a.Install(env, User)

@@ -46,6 +46,13 @@ func selfTestEvent(agent, cwd, command string) []byte {
 	case "cline":
 		v = map[string]any{"clineVersion": "3.0.65", "hookName": "PreToolUse", "timestamp": "1767225600000", "taskId": "airlock-doctor",
 			"workspaceRoots": []string{cwd}, "userId": "doctor", "preToolUse": map[string]any{"toolName": "execute_command", "parameters": map[string]any{"command": command}}}
+	case "pi":
+		v = map[string]any{"event": "tool_call", "toolName": "bash", "toolCallId": "doctor", "input": map[string]any{"command": command},
+			"cwd": cwd, "sessionId": "airlock-doctor"}
+	case "auggie":
+		v = map[string]any{"hook_event_name": "PreToolUse", "conversation_id": "airlock-doctor", "workspace_roots": []string{cwd},
+			"tool_name": "launch-process", "tool_input": map[string]any{"command": command, "wait": true, "max_wait_seconds": 60, "cwd": cwd},
+			"tool_output": "[undefined]", "tool_error": nil, "is_mcp_tool": false}
 	default:
 		return nil
 	}

@@ -70,6 +70,12 @@ var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
 		"opencode":     {env: []string{"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"}},
 		"kiro-cli":     {},
 		"goose":        {env: []string{"GOOSE_MODE"}},
+		// Pi: airlock's guard is an extension, which --no-extensions (-ne)
+		// leaves out; PI_CODING_AGENT_DIR moves the user's extensions.
+		"pi": {off: []string{"--no-extensions", "-ne"}, env: []string{"PI_CODING_AGENT_DIR"}},
+		// Auggie: --augment-cache-dir moves ~/.augment, with the settings
+		// that hold its hooks.
+		"auggie": {offValues: map[string][]string{"--augment-cache-dir": {""}}},
 	}
 })
 
@@ -189,7 +195,7 @@ var agentPackages = sync.OnceValue(func() map[string]string {
 	return map[string]string{
 		"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
 		"@qwen-code/qwen-code": "qwen", "@github/copilot": "copilot", "opencode-ai": "opencode",
-		"@sourcegraph/amp": "amp",
+		"@sourcegraph/amp": "amp", "@mariozechner/pi-coding-agent": "pi", "@augmentcode/auggie": "auggie",
 	}
 })
 

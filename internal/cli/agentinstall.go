@@ -249,6 +249,10 @@ nothing, and uninstall takes out exactly what install added.
   goose     ~/.config/goose/hooks.json, PreToolUse
   cline     the PreToolUse script in ~/Documents/Cline/Hooks or
             .clinerules/hooks
+  pi        an extension, ~/.pi/agent/extensions/airlock.ts
+            ($PI_CODING_AGENT_DIR) or .pi/extensions/airlock.ts, that
+            fails closed
+  auggie    ~/.augment/settings.json or .augment/settings.json, PreToolUse
 
 Every hook gets a 30s timeout in the agent's own unit. docs/AGENTS.md says
 what each agent does when the hook fails, and what airlock can and cannot

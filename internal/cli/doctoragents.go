@@ -132,7 +132,7 @@ func agentProblems(agents []doctorAgent) []string {
 
 func printDoctorAgents(w io.Writer, agents []doctorAgent) {
 	if len(agents) == 0 {
-		fmt.Fprintln(w, "\nother agents: none installed (airlock install codex|gemini|copilot|opencode|factory|qwen|cursor|kiro|goose|cline)")
+		fmt.Fprintln(w, "\nother agents: none installed (airlock install codex|gemini|copilot|opencode|factory|qwen|cursor|kiro|goose|cline|pi|auggie)")
 		return
 	}
 	fmt.Fprintln(w, "\nother agents (self-test runs the installed hook with a scratch state directory; nothing recorded):")

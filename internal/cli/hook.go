@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/airlock-dev/airlock/internal/agent/auggie"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/cline"
 	"github.com/airlock-dev/airlock/internal/agent/codex"
@@ -15,6 +16,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/kiro"
 	"github.com/airlock-dev/airlock/internal/agent/opencode"
+	"github.com/airlock-dev/airlock/internal/agent/pi"
 	"github.com/airlock-dev/airlock/internal/agent/qwen"
 	"github.com/airlock-dev/airlock/internal/gate"
 	"github.com/airlock-dev/airlock/internal/journal"
@@ -28,7 +30,7 @@ it in the agent's wire format. "airlock install" sets this up; you do not
 run it by hand except to test it.
 
 Agents: claude-code, codex, gemini, copilot, opencode, factory, qwen,
-cursor, kiro, goose, cline. An unknown agent name is refused with exit
+cursor, kiro, goose, cline, pi, auggie. An unknown agent name is refused with exit
 status 2, which blocks the tool call in every agent that reads exit codes.
 
 A tool call that cannot be read is refused, in the agent's own reply
@@ -51,6 +53,7 @@ var adapters = map[string]func() hookrun.Adapter{
 	codex.Name: codex.New, gemini.Name: gemini.New, copilot.Name: copilot.New,
 	opencode.Name: opencode.New, factory.Name: factory.New, qwen.Name: qwen.New,
 	cursor.Name: cursor.New, kiro.Name: kiro.New, goose.Name: goose.New, cline.Name: cline.New,
+	pi.Name: pi.New, auggie.Name: auggie.New,
 }
 
 func runHook(e *env) int {
@@ -66,7 +69,7 @@ func runHook(e *env) int {
 		}
 		fail(e.stderr, &usageError{Msg: msg, Hints: []string{
 			"airlock hook claude-code < event.json",
-			"agents: claude-code, codex, gemini, copilot, opencode, factory, qwen, cursor, kiro, goose, cline"}})
+			"agents: claude-code, codex, gemini, copilot, opencode, factory, qwen, cursor, kiro, goose, cline, pi, auggie"}})
 		return claudecode.ExitBlock
 	}
 	// An unopenable journal yields a recorder that fails every call, so

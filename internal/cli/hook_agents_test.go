@@ -75,6 +75,8 @@ func TestHookAgents(t *testing.T) {
 		{"kiro", "kiro", "preToolUse", std(guardRE)},
 		{"goose", "goose", "PreToolUse", std(guardRE)},
 		{"cline", "cline", "PreToolUse", std(guardRE)},
+		{"pi", "pi", "", std(unknownRE)},
+		{"auggie", "auggie", "PreToolUse", std(unknownRE)},
 	}
 	for _, ag := range agents {
 		for _, c := range ag.cases {
@@ -153,7 +155,7 @@ func readReply(t *testing.T, agent string, code int, stdout []byte, stderr strin
 		t.Fatalf("%s: exit %d, want 0 (a JSON reply)\nstderr: %s", agent, code, stderr)
 	}
 	if len(bytes.TrimSpace(stdout)) == 0 {
-		if agent == "opencode" || agent == "cline" || agent == "gemini" || agent == "cursor" {
+		if agent == "opencode" || agent == "pi" || agent == "cline" || agent == "gemini" || agent == "cursor" {
 			t.Fatalf("%s: empty reply; this agent's reply is always a JSON object", agent)
 		}
 		return false, ""
@@ -185,8 +187,8 @@ func readReply(t *testing.T, agent string, code int, stdout []byte, stderr strin
 	case r.PermissionDecision != "":
 		return r.PermissionDecision == "deny", r.PermissionReason
 	case r.Decision != "":
-		if agent == "opencode" && r.Decision != "allow" && r.Decision != "deny" {
-			t.Fatalf("opencode: decision %q", r.Decision)
+		if (agent == "opencode" || agent == "pi") && r.Decision != "allow" && r.Decision != "deny" {
+			t.Fatalf("%s: decision %q", agent, r.Decision)
 		}
 		return r.Decision == "deny" || r.Decision == "block", r.Reason
 	case r.Permission != "":

@@ -15,7 +15,8 @@ import (
 // with its hooks, mcpServers, apiKeyHelper and statusLine; Codex's
 // config.toml with its mcp_servers; Gemini's settings.json with its
 // mcpServers and its extensions directory; OpenCode's opencode.json and
-// plugins; Qwen's, Factory's, Goose's, Kiro's agents) are in
+// plugins; Qwen's, Factory's, Goose's, Kiro's agents; Pi's extensions
+// and settings; Auggie's settings) are in
 // selfpaths.go already and are refused at both scopes; this table adds
 // what airlock knows of beyond them.
 //
@@ -64,6 +65,9 @@ var agentConfigs = []agentConfig{
 	{"kiro", ".kiro/settings/mcp.json", false, scopeUser, "its mcpServers are programs Kiro starts", ".kiro/steering/x.md"},
 	{"windsurf", ".codeium/windsurf/mcp_config.json", false, scopeUser, "its mcpServers are programs Windsurf starts", ".codeium/windsurf/memories/x.md"},
 	{"amazon-q", ".aws/amazonq/mcp.json", false, scopeUser, "its mcpServers are programs Amazon Q starts", ".aws/amazonq/history/x.json"},
+	{"pi", ".pi/agent/models.json", false, scopeUser, "an apiKey or header written !command runs that command when Pi calls the model", ".pi/agent/sessions/x.jsonl"},
+	{"pi", ".pi/agent/auth.json", false, scopeUser, "a key written !command runs that command when Pi logs in to the model", ".pi/agent/prompts/x.md"},
+	{"pi", ".pi/agent/git", true, scopeUser, "Pi loads the extensions of the packages cloned here", ".pi/agent/themes/x.json"},
 
 	{"claude-code", ".mcp.json", false, scopeProject, "its mcpServers are programs Claude Code starts in this project", "mcp.json.example"},
 	{"claude-code", ".claude/commands", true, scopeProject, "slash commands run shell lines (!`…`) when invoked in this project", ".claude-notes/x.md"},
@@ -76,6 +80,7 @@ var agentConfigs = []agentConfig{
 	{"factory", ".factory/mcp.json", false, scopeProject, "its mcpServers are programs Droid starts in this project", ".factory/droids.md"},
 	{"roo", ".roo/mcp.json", false, scopeProject, "its mcpServers are programs Roo Code starts in this project", ".roo/rules/x.md"},
 	{"amazon-q", ".amazonq/mcp.json", false, scopeProject, "its mcpServers are programs Amazon Q starts in this project", ".amazonq/rules/x.md"},
+	{"pi", ".pi/git", true, scopeProject, "Pi loads the extensions of the packages cloned here for this project", ".pi/prompts/x.md"},
 }
 
 // userAgentConfigs gives each of the table's user-scope entries, to be

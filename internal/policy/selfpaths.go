@@ -116,6 +116,13 @@ var projectTails = []struct {
 	{".goose/settings.json", false, kindHooks},
 	{".goose/hooks.json", false, kindHooks},
 	{".kiro/settings/cli.json", false, kindHooks},
+	// Pi loads every extension under .pi/extensions (airlock's among
+	// them) and the extensions and packages its settings.json lists;
+	// Auggie reads hooks from both its project settings files.
+	{".pi/extensions", true, kindHooks},
+	{".pi/settings.json", false, kindHooks},
+	{".augment/settings.json", false, kindHooks},
+	{".augment/settings.local.json", false, kindHooks},
 	{".envrc", false, kindStartup},
 }
 
@@ -148,6 +155,12 @@ var homeTargets = []struct {
 	// user hook scripts.
 	{".config/goose", true, kindHooks},
 	{"Documents/Cline/Hooks", true, kindHooks},
+	// Pi's user extensions (airlock's among them) and its settings.json,
+	// whose extensions and packages lists load code; Auggie's user
+	// settings hold its hooks.
+	{".pi/agent/extensions", true, kindHooks},
+	{".pi/agent/settings.json", false, kindHooks},
+	{".augment/settings.json", false, kindHooks},
 	{".bashrc", false, kindStartup},
 	{".bash_profile", false, kindStartup},
 	{".bash_login", false, kindStartup},

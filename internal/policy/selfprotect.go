@@ -130,6 +130,11 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	if d := getenv("COPILOT_HOME"); d != "" {
 		add(filepath.Join(d, "hooks"), true, kindHooks)
 	}
+	// PI_CODING_AGENT_DIR moves Pi's ~/.pi/agent, extensions and all.
+	if d := getenv("PI_CODING_AGENT_DIR"); filepath.IsAbs(d) {
+		add(filepath.Join(d, "extensions"), true, kindHooks)
+		add(filepath.Join(d, "settings.json"), false, kindHooks)
+	}
 	if xdg := getenv("XDG_CONFIG_HOME"); xdg != "" {
 		add(filepath.Join(xdg, "opencode"), true, kindHooks)
 		add(filepath.Join(xdg, "goose"), true, kindHooks)
@@ -140,7 +145,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	}
 	g.targets = append(g.targets, systemTargets...)
 	g.tails = tails
-	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "ZDOTDIR"} {
+	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "ZDOTDIR", "PI_CODING_AGENT_DIR"} {
 		if val := getenv(v); val != "" {
 			g.vars[v] = val
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/airlock-dev/airlock/internal/agent/auggie"
 	"github.com/airlock-dev/airlock/internal/agent/cline"
 	"github.com/airlock-dev/airlock/internal/agent/codex"
 	"github.com/airlock-dev/airlock/internal/agent/copilot"
@@ -15,11 +16,12 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/kiro"
 	"github.com/airlock-dev/airlock/internal/agent/opencode"
+	"github.com/airlock-dev/airlock/internal/agent/pi"
 	"github.com/airlock-dev/airlock/internal/agent/qwen"
 )
 
 var all = []func() hookrun.Adapter{codex.New, gemini.New, copilot.New, opencode.New, factory.New,
-	qwen.New, cursor.New, kiro.New, goose.New, cline.New}
+	qwen.New, cursor.New, kiro.New, goose.New, cline.New, pi.New, auggie.New}
 
 // Whatever an agent sends, no decoder panics (the recover would hide it
 // as a deny, so the test looks for its message), every exit status is one

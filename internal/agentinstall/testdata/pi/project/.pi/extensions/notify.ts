@@ -1,0 +1,3 @@
+export default function (pi) {
+  pi.on("agent_end", async () => {});
+}

@@ -64,7 +64,9 @@ CREATE TABLE items (
 	settled_at timestamptz,
 	PRIMARY KEY (machine, id)
 );
-CREATE INDEX items_open ON items (status, received DESC);
+-- The open queue, newest held first, is read a page at a time.
+CREATE INDEX items_open ON items (held_at DESC) WHERE status IN ('pending', 'expired');
+CREATE INDEX items_status ON items (status, held_at DESC);
 CREATE INDEX items_settled ON items (settled_at) WHERE settled_at IS NOT NULL;
 CREATE INDEX items_received ON items (received);
 CREATE TABLE settlements (

@@ -361,3 +361,72 @@ func TestRetentionArchives(t *testing.T) {
 		t.Fatalf("decisions after archive: %+v", ds)
 	}
 }
+
+// TestConcurrentStartsMigrateOnce: servers started at once on a fresh
+// database migrate it once (the advisory lock), and all of them open.
+func TestConcurrentStartsMigrateOnce(t *testing.T) {
+	url := pgtest.DB(t)
+	ctx := context.Background()
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := Open(ctx, url)
+			if err == nil {
+				s.Close()
+			}
+			errs[i] = err
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("start %d: %v", i, err)
+		}
+	}
+	s, err := Open(ctx, url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var n int
+	if err := s.pool.QueryRow(ctx, "SELECT count(*) FROM schema_version").Scan(&n); err != nil || n != len(migrations) {
+		t.Fatalf("%d schema_version rows (%v), want %d", n, err, len(migrations))
+	}
+}
+
+// TestSettlementsMoveStatus: the machine's latest settlement sets the
+// item's status, whatever order a push carries them in; a refusal of a
+// team decision is kept and moves nothing.
+func TestSettlementsMoveStatus(t *testing.T) {
+	ctx := context.Background()
+	s, _ := open(t)
+	s.Add(ctx, Machine, "a")
+	t0 := time.Now().UTC()
+	s.Push(ctx, "a", wire.Push{Items: []wire.HeldItem{held("x", t0), held("y", t0)}})
+	res, err := s.Push(ctx, "a", wire.Push{Settlements: []wire.Settlement{
+		{ID: "x", Status: "used", Time: t0.Add(2 * time.Second)},
+		{ID: "x", Status: "approved", Time: t0.Add(time.Second), Channel: "cli"},
+		{ID: "y", Status: "refused", Time: t0, Channel: "team", Refused: "signed for another machine"},
+	}})
+	if err != nil || res.NewSettlements != 3 {
+		t.Fatalf("push: %+v %v", res, err)
+	}
+	if it, _ := s.Item(ctx, "a", "x"); it.Status != "used" {
+		t.Fatalf("x: %q, want used (the latest)", it.Status)
+	}
+	// An older report arriving later does not go back.
+	s.Push(ctx, "a", wire.Push{Settlements: []wire.Settlement{{ID: "x", Status: "expired", Time: t0}}})
+	if it, _ := s.Item(ctx, "a", "x"); it.Status != "used" {
+		t.Fatalf("x after an older report: %q", it.Status)
+	}
+	it, _ := s.Item(ctx, "a", "y")
+	if it.Status != "pending" || it.Settlement == nil || it.Settlement.Refused == "" {
+		t.Fatalf("y after a refusal: %+v", it)
+	}
+	if _, err := s.Settle(ctx, "a", "y", wire.Approve, "alice", wire.Verdict{}, sign); err != nil {
+		t.Fatalf("a refused item is still open to review: %v", err)
+	}
+}

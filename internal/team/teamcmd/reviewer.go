@@ -103,7 +103,8 @@ func (c *client) do(method, path string, in, out any) error {
 	if err != nil {
 		var ne net.Error
 		if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
-			return &clierror.Usage{Msg: "the team server did not answer: " + err.Error(), Hints: []string{"check --server, and that airlock team serve runs there"}}
+			// Not a usage error (status 1), but with the hint.
+			return &apiErr{Usage: &clierror.Usage{Msg: "the team server did not answer: " + err.Error(), Hints: []string{"check --server, and that airlock team serve runs there"}}}
 		}
 		return err
 	}

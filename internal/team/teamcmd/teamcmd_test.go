@@ -93,6 +93,17 @@ func TestUsageErrors(t *testing.T) {
 			t.Errorf("%q: %d %q %q, want usage error %q", c.args, st, out, errText, c.want)
 		}
 	}
+	// A server that does not answer is an error (1), not a usage error,
+	// with what to check.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + ln.Addr().String()
+	ln.Close()
+	if st, _, errText := run(t, nil, "queue", "list", "--server", dead, "--token", "t"); st != ExitError || !strings.Contains(errText, "did not answer") || !strings.Contains(errText, "airlock: hint: check --server") {
+		t.Errorf("a dead server: %d %q", st, errText)
+	}
 	if st, out, _ := run(t, nil, "queue", "show", "--help"); st != 0 || !strings.Contains(out, "--server URL") || !strings.Contains(out, "usage: airlock team queue show KEY") {
 		t.Errorf("help: %d %q", st, out)
 	}

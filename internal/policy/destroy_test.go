@@ -96,6 +96,14 @@ func TestDestructionGraded(t *testing.T) {
 		{"find ../other -name '*.o' -delete", deny, nil},
 		{"make clean", snap, []string{"build"}},
 		{"make -C build clean", deny, nil},
+		// make -f names the file it reads; the recipe still runs here.
+		{"make -f Makefile clean", snap, []string{"build"}},
+		{"make --file=Makefile clean", snap, []string{"build"}},
+		{"make -fMakefile clean", snap, []string{"build"}},
+		{"make -f build/Makefile clean", snap, []string{"sub"}},
+		{"make -C build -f Makefile clean", deny, nil},
+		{"make -kC build clean", deny, nil},
+		{"make -f Makefile wipe", deny, nil},
 		{"make wipe", deny, nil},
 	}
 	for _, tt := range tests {

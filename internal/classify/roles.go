@@ -288,7 +288,7 @@ func (b *roleBuilder) program() {
 	case "git":
 		b.gitRoles()
 		return
-	case "echo", "printf", ":", "true", "false":
+	case "echo", "printf", ":", "true", "false": // textOnly
 		return // its words are text, not paths
 	case "test", "[", "[[":
 		for i := 1; i < len(args); i++ {
@@ -808,6 +808,9 @@ func PlaceholderRole(child *shell.Invocation) Role {
 		}
 	}
 	if !seen {
+		if textOnly(child.Args[0]) {
+			return RoleRead // echo {}: the matches are printed, not touched
+		}
 		for i, a := range child.Args {
 			if i > 0 && strings.Contains(a, "{}") {
 				return RoleUnknown
@@ -819,6 +822,15 @@ func PlaceholderRole(child *shell.Invocation) Role {
 		return RoleRead // {} not passed: the command does not touch the matches by name
 	}
 	return role
+}
+
+// textOnly reports the programs whose words are text, not paths.
+func textOnly(name string) bool {
+	switch name {
+	case "echo", "printf", ":", "true", "false":
+		return true
+	}
+	return false
 }
 
 // findPattern returns the -name/-path test of a find expression, and

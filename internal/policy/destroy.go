@@ -204,7 +204,7 @@ func layoutSafe(inv *classify.Invocation) bool {
 		return true
 	case "git":
 		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
-		return sub == "status" || sub == "diff" || sub == "log" || sub == "show"
+		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse"
 	case "find":
 		// find itself links and moves nothing; the runs of its -exec are
 		// runs of their own, judged on their own.
@@ -285,6 +285,18 @@ func (d *destruction) absolute(w string, dirs []string) []string {
 func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *classify.Invocation) grade {
 	name := inv.Name()
 	viaFind := len(inv.Via) == 1 && (inv.Via[0] == "find -exec" || inv.Via[0] == "find -execdir") && find != nil
+	if fed(inv) {
+		// xargs and parallel add words to the run: placed like any other
+		// once classify has bounded them (feeds.go); a word still known
+		// only at run time is not placed below.
+		for _, o := range inv.Operands {
+			if o.Arg > 0 && !o.Dynamic && strings.ContainsAny(o.Word, `'"\`) {
+				return grade{place: placeUnknown, why: inv.Via[0] + " reads quotes and backslashes in " + o.Word + " itself"}
+			}
+		}
+		viaFind = true
+		find = nil
+	}
 	if words, ok := emptiedTargets(inv); ok && len(inv.Via) == 0 && inv.Remote == "" {
 		return d.gradeWords(inv, words, dirs) // : > F empties F, like truncate
 	}
@@ -301,7 +313,7 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 	if name == "git" {
 		return d.gitGrade(inv, dirs)
 	}
-	if name == "find" || viaFind {
+	if name == "find" || viaFind && find != nil {
 		f := inv
 		if viaFind {
 			f = find
@@ -351,6 +363,13 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		return d.gradeDeletion(inv, dirs) // deletes.go, or "cannot tell"
 	}
 	return g
+}
+
+// fed reports a run that xargs or parallel starts, directly: its words
+// are the template's and those it reads (a literal list, or what
+// classify bounded them to).
+func fed(inv *classify.Invocation) bool {
+	return len(inv.Via) == 1 && (inv.Via[0] == "xargs" || inv.Via[0] == "parallel")
 }
 
 // deletesByName reports the programs that delete only what they are

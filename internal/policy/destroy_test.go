@@ -27,7 +27,8 @@ func TestDestructionGraded(t *testing.T) {
 	if err := os.Symlink("build", filepath.Join(proj, "alias")); err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range map[string]string{"build/x.o": "", "Makefile": "all:\n\tcc -o app main.c\nclean:\n\trm -rf build\nwipe:\n\trm -rf ../other\n", "build/Makefile": "clean:\n\trm -rf sub\n"} {
+	for name, text := range map[string]string{"build/x.o": "", "Makefile": "all:\n\tcc -o app main.c\nclean:\n\trm -rf build\nwipe:\n\trm -rf ../other\n", "build/Makefile": "clean:\n\trm -rf sub\n",
+		"list.txt": "build/x.o\n", "bad.txt": "build/x.o\n../other/x\n"} {
 		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -103,6 +104,26 @@ func TestDestructionGraded(t *testing.T) {
 		{"make -f build/Makefile clean", snap, []string{"sub"}},
 		{"make -C build -f Makefile clean", deny, nil},
 		{"make -kC build clean", deny, nil},
+		// xargs and parallel: placed once classify has bounded the words
+		// they add (below find's start paths with its pattern, the words
+		// of a list file, literal values).
+		{"find . -name '*.o' -print0 | xargs -0 rm -f", snap, []string{"build/x.o"}},
+		{"find build -name '*.o' | xargs rm -f", snap, []string{"build"}},
+		{"find build -name '*.o' | parallel rm", snap, []string{"build"}},
+		{"parallel rm -rf {} ::: build", snap, []string{"build"}},
+		{"echo build | xargs rm -rf", snap, []string{"build"}},
+		{"xargs -a list.txt rm -f", snap, []string{"build/x.o"}},
+		{"xargs rm -f < list.txt", snap, []string{"build/x.o"}},
+		{"xargs -a bad.txt rm -f", deny, nil},
+		{"cat list.txt | xargs rm -f", deny, nil},
+		{"find ../other -print0 | xargs -0 rm -rf", deny, nil},
+		{"find -L build -print0 | xargs -0 rm -f", deny, nil},
+		{"find . -print0 | xargs -0 rm -rf", deny, nil},
+		{"find out -print0 | xargs -0 rm -f", deny, nil},
+		{"echo \"'../other'\" | xargs rm -rf", deny, nil},
+		{"sudo xargs -a list.txt rm -f", deny, nil},
+		{"xargs -a list.txt sudo rm -f", deny, nil},
+		{"parallel rm -rf {} ::: build ../other", deny, nil},
 		{"make -f Makefile wipe", deny, nil},
 		{"make wipe", deny, nil},
 	}

@@ -1,9 +1,11 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -124,6 +126,13 @@ func TestDestructionGraded(t *testing.T) {
 		{"sudo xargs -a list.txt rm -f", deny, nil},
 		{"xargs -a list.txt sudo rm -f", deny, nil},
 		{"parallel rm -rf {} ::: build ../other", deny, nil},
+		// busybox rm is rm.
+		{"busybox rm -rf build", snap, []string{"build"}},
+		{"parallel busybox rm -rf {} ::: build", snap, []string{"build"}},
+		{"busybox rm -rf ../other", deny, nil},
+		// Scratch files beside project files: the rest is graded alone.
+		{"rm -f /tmp/x ../other/x", deny, nil},
+		{"rm -rf /tmp/x build", snap, []string{"build"}},
 		{"make -f Makefile wipe", deny, nil},
 		{"make wipe", deny, nil},
 	}
@@ -148,6 +157,36 @@ func TestDestructionGraded(t *testing.T) {
 		}
 		if v.Decision != Deny || v.Snapshot != nil {
 			t.Errorf("%q: got %s by %s (snapshot %v), want deny", tt.cmd, v.Decision, v.Rule, v.Snapshot)
+		}
+	}
+}
+
+// TestDeletionBesideScratch: deleting a scratch file in /tmp together
+// with files of the project is ordinary work, as each alone is; with a
+// file outside both it is held, and the reason names that file.
+func TestDeletionBesideScratch(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(base, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := Defaults()
+	for cmd, want := range map[string]Decision{
+		"rm -f /tmp/x out.log":                      Allow,
+		"echo out.log | xargs rm -f /tmp/x":         Allow,
+		"echo out.log | xargs busybox rm -f /tmp/x": Allow,
+		"rm -f /tmp/x /etc/hosts":                   Deny,
+		"rm -f /var/tmp/x ../../y":                  Deny,
+	} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: proj, Snapshots: true})
+		if v.Decision != want {
+			t.Errorf("%s: %s by %s (%v), want %s", cmd, v.Decision, v.Rule, v.Reasons, want)
+		}
+		if want == Deny && strings.Contains(v.Message+fmt.Sprint(v.Reasons), "/tmp/x leads") {
+			t.Errorf("%s: the reason names the scratch file: %v", cmd, v.Reasons)
 		}
 	}
 }

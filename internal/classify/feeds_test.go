@@ -54,6 +54,10 @@ func TestFeeds(t *testing.T) {
 		{clean, `find . -name '*.pyc' | xargs -I{} rm {}`, `[delete . "*.pyc"]`},
 		{clean, `find src -name '*.pyc' | parallel rm`, `[delete src "*.pyc"]`},
 		{clean, `find . -name '*.pyc' | xargs -d '\n' rm`, `[delete . "*.pyc"]`},
+		// A negated test only takes matches away; the positive one bounds.
+		{clean, `find . -name '*.pyc' -not -path './build/*' -print0 | xargs -0 rm`, `[delete . "*.pyc"]`},
+		{clean, `find . ! -name '*.pyc' -print0 | xargs -0 rm`, `[delete . ""]`},
+		{clean, `find . -name '*.pyc' -o -name '*.py' -print0 | xargs -0 rm`, `[delete . ""]`},
 		{spaced, `find . -name '*.pyc' -print0 | xargs -0 rm -f`, `[delete . "*.pyc"]`},
 		// A split that can cut a name, links followed, more than paths
 		// printed, a mismatched separator, no filesystem to look at: the

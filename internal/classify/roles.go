@@ -833,16 +833,28 @@ func textOnly(name string) bool {
 	return false
 }
 
-// findPattern returns the -name/-path test of a find expression, and
-// whether the expression is a plain conjunction (no -o, !, -not, ",",
-// parentheses or -prune) so that the test limits what its actions touch.
+// findPattern returns the first -name/-path test of a find expression
+// that is not negated, and whether the expression is a plain conjunction
+// (no -o, ",", parentheses or -prune) so that the test limits what its
+// actions touch.
 func findPattern(expr []string) (pattern string, fold, plain bool) {
 	plain = true
+	negated := false
 	for j := 0; j < len(expr); j++ {
+		not := negated
+		negated = false
 		switch a := expr[j]; a {
-		case "-o", "-or", "!", "-not", ",", "(", ")", "-prune":
+		case "-o", "-or", ",", "(", ")", "-prune":
 			plain = false
+		case "!", "-not":
+			// In a conjunction a negated test only takes matches away:
+			// the positive -name or -path still bounds what is touched.
+			negated = true
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			if not {
+				j++
+				continue
+			}
 			if j+1 < len(expr) && pattern == "" {
 				pattern = expr[j+1]
 				fold = strings.HasPrefix(a, "-i")

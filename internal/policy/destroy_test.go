@@ -97,6 +97,8 @@ func TestDestructionGraded(t *testing.T) {
 		{"find . -name 'HEAD' -delete", deny, nil},
 		{"find . -name '*' -exec rm -rf {} +", deny, nil},
 		{"find ../other -name '*.o' -delete", deny, nil},
+		{"find . -name '*.o' -not -path './other/*' -delete", snap, []string{"build/x.o"}},
+		{"find . -not -name '*.o' -delete", deny, nil},
 		{"make clean", snap, []string{"build"}},
 		{"make -C build clean", deny, nil},
 		// make -f names the file it reads; the recipe still runs here.

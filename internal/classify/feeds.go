@@ -57,8 +57,10 @@ func (c *Classifier) feeds(runs []Invocation) {
 		if r.Feed.Sep != "nul" || r.Feed.File != "" {
 			// What is read or walked now must be what the run gets: no
 			// other run of the command may write or make anything first
-			// (mkdir "a " beside a find | xargs, a list written then read).
-			if othersWrite(runs, i) {
+			// (mkdir "a " beside a find | xargs, a list written then read),
+			// and the run must happen where the command starts, which is
+			// where the filesystem is read from (not after a cd).
+			if othersWrite(runs, i) || r.Dir != "" {
 				continue
 			}
 		}

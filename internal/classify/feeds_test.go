@@ -53,6 +53,11 @@ func TestFeeds(t *testing.T) {
 		{clean, `find . -type d -name __pycache__ -print0 | xargs -0 rm -rf`, `[delete . "__pycache__"]`},
 		{clean, `find . -name '*.pyc' | xargs -I{} rm {}`, `[delete . "*.pyc"]`},
 		{clean, `find src -name '*.pyc' | parallel rm`, `[delete src "*.pyc"]`},
+		{clean, `find src -name '*.pyc' | parallel rm {}`, `[delete src "*.pyc"]`},
+		// A word made from the input (its directory, its base name) is not
+		// the input.
+		{clean, `find src -name '*.pyc' | parallel rm -rf {//}`, `[dynamic {parallel input}]`},
+		{clean, `find src -name '*.pyc' | parallel rm -rf {#}`, `[dynamic {parallel input}]`},
 		{clean, `find . -name '*.pyc' | xargs -d '\n' rm`, `[delete . "*.pyc"]`},
 		// A negated test only takes matches away; the positive one bounds.
 		{clean, `find . -name '*.pyc' -not -path './build/*' -print0 | xargs -0 rm`, `[delete . "*.pyc"]`},
@@ -94,6 +99,10 @@ func TestFeeds(t *testing.T) {
 		{clean, `echo /etc/passwd > files.txt; xargs -a files.txt rm -f`, `[dynamic {xargs input}]`},
 		{clean, `mkdir -p 'a /etc' && find . -name '*.pyc' | xargs rm -f`, `[dynamic {xargs input}]`},
 		{clean, `mkdir -p 'a /etc' && find . -name '*.pyc' -print0 | xargs -0 rm -f`, `[delete . "*.pyc"]`},
+		// After a cd the names on disk here are not those it walks or reads.
+		{clean, `cd /tmp/x && find . -name '*.pyc' | xargs rm -f`, `[dynamic {xargs input}]`},
+		{clean, `cd src && xargs -a files.txt rm -f`, `[dynamic {xargs input}]`},
+		{clean, `cd src && find . -name '*.pyc' -print0 | xargs -0 rm -f`, `[delete . "*.pyc"]`},
 		{clean, `xargs -0 -a nul.txt rm -rf`, `[delete src/a.pyc ""][delete build ""]`},
 		{clean, `xargs -a quoted.txt rm -f`, `[dynamic {xargs input}]`},
 		{clean, `xargs -a dash.txt rm -f`, `[dynamic {xargs input}]`},

@@ -493,6 +493,15 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 	template.args, template.dyn = c.args[i:end], c.dyn[i:end]
 	template.stdin, template.stdinKnown, template.stdinText, template.stdinArgs = "", false, "", nil
 	template.feed = feed
+	for _, a := range template.args {
+		for _, ph := range []string{"{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
+			if strings.Contains(a, ph) {
+				// The word is made from the input (its directory, its
+				// base name, a job number), not the input itself.
+				template.feed = nil
+			}
+		}
+	}
 	for _, v := range values {
 		n, replaced := template, false
 		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {

@@ -52,3 +52,30 @@ func TestGlobstarBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestGitPathspecDots: git's pathspecs match dot files, so a glob handed
+// to git reaches .claude/settings.json where the shell's would not.
+func TestGitPathspecDots(t *testing.T) {
+	f, proj := ordinaryProject(t)
+	o := f.options()
+	o.Cwd, o.ProjectDir = proj, proj
+	o.Protect = append(o.Protect, filepath.Join(proj, ".claude/settings.json"))
+	p, err := Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cmd := range []string{
+		`git checkout -- '**/settings.json'`,
+		`git rm -r '**/settings.json'`,
+		`git restore -- '*/settings.json'`,
+	} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: proj})
+		if v.Decision != Deny || !strings.HasPrefix(v.Rule, "self.") {
+			t.Errorf("%s: %s by %s, want a refusal by self-protection", cmd, v.Decision, v.Rule)
+		}
+	}
+	v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: `git checkout -- 'src/*.go'`, Cwd: proj})
+	if strings.HasPrefix(v.Rule, "self.") {
+		t.Errorf("git checkout -- 'src/*.go': refused by %s: %s", v.Rule, v.Message)
+	}
+}

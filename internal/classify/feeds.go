@@ -64,7 +64,7 @@ func (c *Classifier) feeds(runs []Invocation) {
 				continue
 			}
 		}
-		derived, ok := c.feedOperands(r.Feed)
+		derived, ok := c.feedOperands(r.Feed, r.Env)
 		if !ok {
 			continue
 		}
@@ -112,7 +112,7 @@ func othersWrite(runs []Invocation, skip int) bool {
 
 // feedOperands returns the paths a feed's input can be, as operands with
 // no role yet; ok is false when they cannot be bounded.
-func (c *Classifier) feedOperands(f *shell.Feed) ([]Operand, bool) {
+func (c *Classifier) feedOperands(f *shell.Feed, env []string) ([]Operand, bool) {
 	switch {
 	case f.File != "":
 		return c.listFile(f)
@@ -121,6 +121,11 @@ func (c *Classifier) feedOperands(f *shell.Feed) ([]Operand, bool) {
 	case f.Producer[0] == "find":
 		return c.findFeed(f)
 	case f.Producer[0] == "git":
+		for _, e := range env {
+			if strings.HasPrefix(e, "GIT_") {
+				return nil, false // GIT_DIR, GIT_WORK_TREE: another repository's files
+			}
+		}
 		return c.gitFilesFeed(f)
 	}
 	return nil, false
@@ -131,7 +136,19 @@ func (c *Classifier) feedOperands(f *shell.Feed) ([]Operand, bool) {
 func (c *Classifier) findFeed(f *shell.Feed) ([]Operand, bool) {
 	args := f.Producer
 	i := 1
-	for ; i < len(args) && (args[i] == "-P" || strings.HasPrefix(args[i], "-O")); i++ {
+	for ; i < len(args); i++ {
+		a := args[i]
+		if a == "-P" || strings.HasPrefix(a, "-O") {
+			continue
+		}
+		if a == "-D" {
+			i++ // debug options: find -D tree . …
+			continue
+		}
+		if a == "-H" || a == "-L" {
+			return nil, false // follows symbolic links out of its start paths
+		}
+		break
 	}
 	var starts []string
 	for ; i < len(args); i++ {

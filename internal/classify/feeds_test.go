@@ -91,6 +91,9 @@ func TestFeeds(t *testing.T) {
 		{clean, `git ls-files -z --format='%(path)' | xargs -0 rm -f`, `[dynamic {xargs input}]`},
 		{clean, `git -C .. ls-files -z | xargs -0 rm -f`, `[dynamic {xargs input}]`},
 		{clean, `git diff --name-only -z | xargs -0 rm -f`, `[dynamic {xargs input}]`},
+		{clean, `export GIT_WORK_TREE=/; git ls-files -z | xargs -0 rm -f`, `[dynamic {xargs input}]`},
+		{clean, `find -D tree /etc -name x -print0 | xargs -0 rm -f`, `[delete /etc "x"]`},
+		{clean, `find -H . -name x -print0 | xargs -0 rm -f`, `[dynamic {xargs input}]`},
 		// A list file: its words, read now.
 		{clean, `xargs -a files.txt rm -f`, `[delete src/a.pyc ""][delete src/b.py ""]`},
 		{clean, `xargs rm -f < files.txt`, `[read files.txt ""][delete src/a.pyc ""][delete src/b.py ""]`},

@@ -94,6 +94,8 @@ func (c *Classifier) Command(text string) Result {
 	}
 	placeholders(r.Invocations)
 	placeholders(r.Followed)
+	c.feeds(r.Invocations)
+	c.feeds(r.Followed)
 	return r
 }
 

@@ -288,7 +288,7 @@ func (b *roleBuilder) program() {
 	case "git":
 		b.gitRoles()
 		return
-	case "echo", "printf", ":", "true", "false":
+	case "echo", "printf", ":", "true", "false": // textOnly
 		return // its words are text, not paths
 	case "test", "[", "[[":
 		for i := 1; i < len(args); i++ {
@@ -808,6 +808,9 @@ func PlaceholderRole(child *shell.Invocation) Role {
 		}
 	}
 	if !seen {
+		if textOnly(child.Args[0]) {
+			return RoleRead // echo {}: the matches are printed, not touched
+		}
 		for i, a := range child.Args {
 			if i > 0 && strings.Contains(a, "{}") {
 				return RoleUnknown
@@ -821,16 +824,37 @@ func PlaceholderRole(child *shell.Invocation) Role {
 	return role
 }
 
-// findPattern returns the -name/-path test of a find expression, and
-// whether the expression is a plain conjunction (no -o, !, -not, ",",
-// parentheses or -prune) so that the test limits what its actions touch.
+// textOnly reports the programs whose words are text, not paths.
+func textOnly(name string) bool {
+	switch name {
+	case "echo", "printf", ":", "true", "false":
+		return true
+	}
+	return false
+}
+
+// findPattern returns the first -name/-path test of a find expression
+// that is not negated, and whether the expression is a plain conjunction
+// (no -o, ",", parentheses or -prune) so that the test limits what its
+// actions touch.
 func findPattern(expr []string) (pattern string, fold, plain bool) {
 	plain = true
+	negated := false
 	for j := 0; j < len(expr); j++ {
+		not := negated
+		negated = false
 		switch a := expr[j]; a {
-		case "-o", "-or", "!", "-not", ",", "(", ")", "-prune":
+		case "-o", "-or", ",", "(", ")", "-prune":
 			plain = false
+		case "!", "-not":
+			// In a conjunction a negated test only takes matches away:
+			// the positive -name or -path still bounds what is touched.
+			negated = true
 		case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+			if not {
+				j++
+				continue
+			}
 			if j+1 < len(expr) && pattern == "" {
 				pattern = expr[j+1]
 				fold = strings.HasPrefix(a, "-i")

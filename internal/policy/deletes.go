@@ -227,11 +227,69 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 			continue
 		case g.place == placeOutside && !tree && scratchOnly(inv, home):
 			continue
+		case g.place == placeOutside && !tree:
+			// rm -f /tmp/x ok: the scratch files aside, the rest is
+			// graded as if named alone.
+			if rest, ok := withoutScratch(inv, fsys); ok {
+				sub := classify.Result{Invocations: []classify.Invocation{rest}}
+				gs := gradeRuns(&sub, cwd, home, fsys)
+				if len(gs) == 1 && gs[0].place == placeInside {
+					continue
+				}
+				if len(gs) == 1 && gs[0].place != placeUnknown {
+					*g = gs[0] // name what is outside, not the scratch file
+				}
+			}
 		}
 		inv.Effect.Destructive = true
 		inv.Effect.Reasons = append(inv.Effect.Reasons, classify.Reason{Rule: "file.delete", Message: inv.Name() + " deletes, truncates or locks what it names (" + clipText(strings.Join(inv.Args[1:], " ")) + "), graded like rm"})
 		r.Effect.Destructive = true
 	}
+}
+
+// withoutScratch returns a run without its static operands in a
+// temporary directory, when it names some there and others elsewhere;
+// ok is false when nothing would be left out or nothing would remain.
+func withoutScratch(inv *classify.Invocation, fsys fileSystem) (classify.Invocation, bool) {
+	tmp := filepath.Clean(os.TempDir())
+	res := resolver{fs: fsys}
+	inTmp := func(p string) bool {
+		return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, tmp+"/")
+	}
+	out := *inv
+	out.Via = nil
+	out.Args, out.Dynamic = []string{inv.Args[0]}, nil
+	dyn := []bool{false}
+	dropped, kept := false, false
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if !strings.HasPrefix(a, "-") && !inv.IsDynamic(i) {
+			c := filepath.Clean(a)
+			if real, unknown := res.resolve(c); inTmp(c) && !unknown && inTmp(real) {
+				dropped = true
+				continue
+			}
+			kept = true
+		}
+		out.Args = append(out.Args, a)
+		dyn = append(dyn, inv.IsDynamic(i))
+	}
+	if inv.Dynamic != nil {
+		out.Dynamic = dyn
+	}
+	out.Operands = nil
+	for _, o := range inv.Operands {
+		if o.Arg > 0 {
+			continue // re-indexed below
+		}
+		out.Operands = append(out.Operands, o)
+	}
+	for i := 1; i < len(out.Args); i++ {
+		if a := out.Args[i]; !strings.HasPrefix(a, "-") {
+			out.Operands = append(out.Operands, classify.Operand{Word: a, Role: classify.RoleDelete, Arg: i, Dynamic: out.IsDynamic(i)})
+		}
+	}
+	return out, dropped && kept
 }
 
 // scratchOnly reports whether every static operand of a run is in a

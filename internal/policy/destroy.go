@@ -204,7 +204,7 @@ func layoutSafe(inv *classify.Invocation) bool {
 		return true
 	case "git":
 		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
-		return sub == "status" || sub == "diff" || sub == "log" || sub == "show"
+		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse"
 	case "find":
 		// find itself links and moves nothing; the runs of its -exec are
 		// runs of their own, judged on their own.
@@ -284,7 +284,25 @@ func (d *destruction) absolute(w string, dirs []string) []string {
 // runner's recipe makes are placed the same way.
 func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *classify.Invocation) grade {
 	name := inv.Name()
+	if len(inv.Via) > 0 && multiCall(inv.Via[len(inv.Via)-1]) {
+		// busybox rm is rm: a multi-call binary runs the applet it names.
+		flat := *inv
+		flat.Via = inv.Via[:len(inv.Via)-1]
+		inv = &flat
+	}
 	viaFind := len(inv.Via) == 1 && (inv.Via[0] == "find -exec" || inv.Via[0] == "find -execdir") && find != nil
+	if fed(inv) {
+		// xargs and parallel add words to the run: placed like any other
+		// once classify has bounded them (feeds.go); a word still known
+		// only at run time is not placed below.
+		for _, o := range inv.Operands {
+			if o.Arg > 0 && !o.Dynamic && strings.ContainsAny(o.Word, `'"\`) {
+				return grade{place: placeUnknown, why: inv.Via[0] + " reads quotes and backslashes in " + o.Word + " itself"}
+			}
+		}
+		viaFind = true
+		find = nil
+	}
 	if words, ok := emptiedTargets(inv); ok && len(inv.Via) == 0 && inv.Remote == "" {
 		return d.gradeWords(inv, words, dirs) // : > F empties F, like truncate
 	}
@@ -301,7 +319,7 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 	if name == "git" {
 		return d.gitGrade(inv, dirs)
 	}
-	if name == "find" || viaFind {
+	if name == "find" || viaFind && find != nil {
 		f := inv
 		if viaFind {
 			f = find
@@ -334,6 +352,9 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		if o.Dynamic {
 			return grade{place: placeUnknown, why: o.Word + " is only known when the command runs"}
 		}
+		if deletesByName(name) && o.Pattern == "" && d.scratch(o.Word, dirs) {
+			continue // rm -rf /tmp/x build: the scratch file is not held, as alone
+		}
 		var one grade
 		if o.Pattern != "" && o.Recursive {
 			one = d.placeFind(o, dirs)
@@ -351,6 +372,44 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		return d.gradeDeletion(inv, dirs) // deletes.go, or "cannot tell"
 	}
 	return g
+}
+
+// multiCall reports the multi-call binaries that run the applet named
+// by their first argument, as that program.
+func multiCall(via string) bool { return via == "busybox" || via == "toybox" }
+
+// fed reports a run that xargs or parallel starts, directly: its words
+// are the template's and those it reads (a literal list, or what
+// classify bounded them to).
+func fed(inv *classify.Invocation) bool {
+	return len(inv.Via) == 1 && (inv.Via[0] == "xargs" || inv.Via[0] == "parallel")
+}
+
+// scratch reports whether a path leads, from every directory the
+// command may be in, into a temporary directory (/tmp, /var/tmp) and not
+// into the project or above it: deleting there is not held (classify's
+// rm.temp), even beside a deletion in the project.
+func (d *destruction) scratch(w string, dirs []string) bool {
+	tmp := filepath.Clean(os.TempDir())
+	inTmp := func(p string) bool {
+		return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, tmp+"/")
+	}
+	if !inTmp(filepath.Clean(w)) {
+		return false // written as a temporary path, as classify's rm.temp reads it
+	}
+	for _, abs := range d.absolute(w, dirs) {
+		if abs == "" || hasGlob(abs) {
+			return false
+		}
+		real, unknown := d.res.resolve(abs)
+		if unknown || real == d.root || strings.HasPrefix(real, d.root+"/") || strings.HasPrefix(d.root, real+"/") {
+			return false
+		}
+		if !inTmp(real) {
+			return false
+		}
+	}
+	return true
 }
 
 // deletesByName reports the programs that delete only what they are

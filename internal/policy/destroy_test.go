@@ -1,9 +1,11 @@
 package policy
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -27,7 +29,8 @@ func TestDestructionGraded(t *testing.T) {
 	if err := os.Symlink("build", filepath.Join(proj, "alias")); err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range map[string]string{"build/x.o": "", "Makefile": "all:\n\tcc -o app main.c\nclean:\n\trm -rf build\nwipe:\n\trm -rf ../other\n", "build/Makefile": "clean:\n\trm -rf sub\n"} {
+	for name, text := range map[string]string{"build/x.o": "", "Makefile": "all:\n\tcc -o app main.c\nclean:\n\trm -rf build\nwipe:\n\trm -rf ../other\n", "build/Makefile": "clean:\n\trm -rf sub\n",
+		"list.txt": "build/x.o\n", "bad.txt": "build/x.o\n../other/x\n"} {
 		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -94,8 +97,45 @@ func TestDestructionGraded(t *testing.T) {
 		{"find . -name 'HEAD' -delete", deny, nil},
 		{"find . -name '*' -exec rm -rf {} +", deny, nil},
 		{"find ../other -name '*.o' -delete", deny, nil},
+		{"find . -name '*.o' -not -path './other/*' -delete", snap, []string{"build/x.o"}},
+		{"find . -not -name '*.o' -delete", deny, nil},
 		{"make clean", snap, []string{"build"}},
 		{"make -C build clean", deny, nil},
+		// make -f names the file it reads; the recipe still runs here.
+		{"make -f Makefile clean", snap, []string{"build"}},
+		{"make --file=Makefile clean", snap, []string{"build"}},
+		{"make -fMakefile clean", snap, []string{"build"}},
+		{"make -f build/Makefile clean", snap, []string{"sub"}},
+		{"make -C build -f Makefile clean", deny, nil},
+		{"make -kC build clean", deny, nil},
+		// xargs and parallel: placed once classify has bounded the words
+		// they add (below find's start paths with its pattern, the words
+		// of a list file, literal values).
+		{"find . -name '*.o' -print0 | xargs -0 rm -f", snap, []string{"build/x.o"}},
+		{"find build -name '*.o' | xargs rm -f", snap, []string{"build"}},
+		{"find build -name '*.o' | parallel rm", snap, []string{"build"}},
+		{"parallel rm -rf {} ::: build", snap, []string{"build"}},
+		{"echo build | xargs rm -rf", snap, []string{"build"}},
+		{"xargs -a list.txt rm -f", snap, []string{"build/x.o"}},
+		{"xargs rm -f < list.txt", snap, []string{"build/x.o"}},
+		{"xargs -a bad.txt rm -f", deny, nil},
+		{"cat list.txt | xargs rm -f", deny, nil},
+		{"find ../other -print0 | xargs -0 rm -rf", deny, nil},
+		{"find -L build -print0 | xargs -0 rm -f", deny, nil},
+		{"find . -print0 | xargs -0 rm -rf", deny, nil},
+		{"find out -print0 | xargs -0 rm -f", deny, nil},
+		{"echo \"'../other'\" | xargs rm -rf", deny, nil},
+		{"sudo xargs -a list.txt rm -f", deny, nil},
+		{"xargs -a list.txt sudo rm -f", deny, nil},
+		{"parallel rm -rf {} ::: build ../other", deny, nil},
+		// busybox rm is rm.
+		{"busybox rm -rf build", snap, []string{"build"}},
+		{"parallel busybox rm -rf {} ::: build", snap, []string{"build"}},
+		{"busybox rm -rf ../other", deny, nil},
+		// Scratch files beside project files: the rest is graded alone.
+		{"rm -f /tmp/x ../other/x", deny, nil},
+		{"rm -rf /tmp/x build", snap, []string{"build"}},
+		{"make -f Makefile wipe", deny, nil},
 		{"make wipe", deny, nil},
 	}
 	for _, tt := range tests {
@@ -119,6 +159,36 @@ func TestDestructionGraded(t *testing.T) {
 		}
 		if v.Decision != Deny || v.Snapshot != nil {
 			t.Errorf("%q: got %s by %s (snapshot %v), want deny", tt.cmd, v.Decision, v.Rule, v.Snapshot)
+		}
+	}
+}
+
+// TestDeletionBesideScratch: deleting a scratch file in /tmp together
+// with files of the project is ordinary work, as each alone is; with a
+// file outside both it is held, and the reason names that file.
+func TestDeletionBesideScratch(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	proj := filepath.Join(base, "proj")
+	if err := os.MkdirAll(filepath.Join(proj, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	p := Defaults()
+	for cmd, want := range map[string]Decision{
+		"rm -f /tmp/x out.log":                      Allow,
+		"echo out.log | xargs rm -f /tmp/x":         Allow,
+		"echo out.log | xargs busybox rm -f /tmp/x": Allow,
+		"rm -f /tmp/x /etc/hosts":                   Deny,
+		"rm -f /var/tmp/x ../../y":                  Deny,
+	} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: proj, Snapshots: true})
+		if v.Decision != want {
+			t.Errorf("%s: %s by %s (%v), want %s", cmd, v.Decision, v.Rule, v.Reasons, want)
+		}
+		if want == Deny && strings.Contains(v.Message+fmt.Sprint(v.Reasons), "/tmp/x leads") {
+			t.Errorf("%s: the reason names the scratch file: %v", cmd, v.Reasons)
 		}
 	}
 }

@@ -127,20 +127,67 @@ func followedBy(r *classify.Result, i int) bool {
 
 // runnerDirFlags are the options with which a task runner runs its
 // recipe somewhere else than where it is started.
-var runnerDirFlags = map[string]bool{"-C": true, "--directory": true, "-f": true, "--file": true, "--makefile": true,
-	"--prefix": true, "--cwd": true, "-w": true, "--workspace": true, "--dir": true, "-d": true, "--justfile": true,
-	"--working-directory": true, "--taskfile": true}
+var runnerDirFlags = map[string]bool{"-C": true, "--directory": true,
+	"--prefix": true, "--cwd": true, "-w": true, "--workspace": true, "--dir": true, "-d": true,
+	"--working-directory": true}
+
+// runnerFileFlags name the file a task runner reads its recipes from.
+// make runs its recipes where it is started whatever file it reads; just
+// and task run them in the directory of the file, which is where they are
+// started only when the file is named without a directory.
+var runnerFileFlags = map[string]bool{"-f": true, "--file": true, "--makefile": true, "--justfile": true, "--taskfile": true, "-t": true}
+
+// runnerElsewhere returns the option with which a task runner runs its
+// recipe in another directory than the one it is started in, or "".
+func runnerElsewhere(inv *classify.Invocation) string {
+	makeLike := inv.Name() == "make" || inv.Name() == "gmake"
+	args := inv.Args[1:]
+	for k := 0; k < len(args); k++ {
+		a := args[k]
+		if a == "--" {
+			break
+		}
+		name, value, hasValue := strings.Cut(a, "=")
+		if !strings.HasPrefix(a, "--") && len(a) > 2 && a[0] == '-' {
+			// -fFILE, -CDIR, or a cluster such as -kC DIR: a letter that
+			// can move the recipe anywhere in it counts.
+			if strings.ContainsAny(a[2:], "Cdw") || !makeLike && strings.ContainsAny(a[2:], "ft") {
+				return a
+			}
+			name, value, hasValue = a[:2], a[2:], true
+		}
+		switch {
+		case runnerDirFlags[name]:
+			return a
+		case runnerFileFlags[name] && (name != "-t" || !makeLike):
+			if makeLike && name != "--justfile" && name != "--taskfile" {
+				if !hasValue {
+					k++ // the file make reads; its recipes still run here
+				}
+				continue
+			}
+			if !hasValue {
+				if k+1 >= len(args) {
+					return a
+				}
+				k++
+				value = args[k]
+			}
+			if strings.Contains(value, "/") {
+				return a + " " + value
+			}
+		}
+	}
+	return ""
+}
 
 // gradeFollowed places a run by the runs followed from it (make clean's
 // rm -rf build): each destructive one must be inside the project, and
 // every other one must leave the layout alone, as for the command's own
 // runs.
 func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Invocation, dirs []string) grade {
-	for _, a := range inv.Args[1:] {
-		name, _, _ := strings.Cut(a, "=")
-		if runnerDirFlags[name] || len(a) > 2 && a[0] == '-' && a[1] == 'C' {
-			return grade{place: placeUnknown, why: inv.Name() + " " + a + " runs its recipe in another directory"}
-		}
+	if a := runnerElsewhere(inv); a != "" {
+		return grade{place: placeUnknown, why: inv.Name() + " " + a + " runs its recipe in another directory"}
 	}
 	if len(inv.Via) > 0 || inv.Remote != "" || inv.Opaque != "" {
 		return grade{place: placeUnknown, why: "airlock cannot tell what " + inv.Name() + " deletes"}

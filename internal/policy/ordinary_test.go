@@ -44,6 +44,13 @@ func ordinaryProject(t *testing.T) (f *fixture, proj string) {
 		"vendor.tgz":                 "",
 		"fix.patch":                  "",
 		"home/.claude/settings.json": "{}",
+		"Makefile.real":              "clean:\n\trm -rf build dist\n",
+		"stale.txt":                  "build/x.o\nbuild.log\n",
+		"docker-compose.yml":         "services:\n  db:\n    image: postgres:16\n  api:\n    build: .\n",
+		"chart/values.yaml":          "image:\n  tag: latest\n",
+		"db/schema.sql":              "create table users (id int);\n",
+		"db/seed.sql":                "insert into users values (1);\n",
+		"app.db":                     "",
 	}
 	for rel, text := range files {
 		p := filepath.Join(proj, rel)
@@ -87,7 +94,18 @@ func TestOrdinaryWork(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer file.Close()
-	rows, held, denied, fetchRun, known := 0, 0, 0, 0, 0
+	rows, held, denied, fetchRun, known, tmpFixture := 0, 0, 0, 0, 0, 0
+	// The fixture, its home and the airlock files it protects live in
+	// the temporary directory (t.TempDir): a command that writes or
+	// deletes in /tmp reaches them here, as it does not on a machine
+	// whose home and project are elsewhere. Such a refusal is logged, not
+	// failed; with TMPDIR set to a directory outside /tmp and /var/tmp
+	// these rows are decided as on such a machine, and must pass.
+	inTmp := strings.HasPrefix(f.root, "/tmp/") || strings.HasPrefix(f.root, "/var/tmp/")
+	fixtureCaused := func(cmd string, v Verdict) bool {
+		return inTmp && strings.HasPrefix(v.Rule, "self.") && strings.Contains(v.Message, f.root) &&
+			(strings.Contains(cmd, "/tmp") || strings.Contains(cmd, "/var/tmp"))
+	}
 	sc := bufio.NewScanner(file)
 	for sc.Scan() {
 		line := sc.Text()
@@ -105,6 +123,9 @@ func TestOrdinaryWork(t *testing.T) {
 		for _, mode := range []Mode{Interactive, Supervised, Unattended} {
 			v := p.DecideIn(mode, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: proj, Snapshots: true})
 			switch {
+			case v.Decision == Deny && fixtureCaused(cmd, v):
+				tmpFixture++
+				t.Logf("%s: denied in %s mode by %s because the test's home is in %s: %s", cmd, mode, v.Rule, os.TempDir(), clipText(v.Message))
 			case v.Decision == Deny:
 				denied++
 				t.Errorf("%s: denied in %s mode by %s: %s", cmd, mode, v.Rule, clipText(v.Message))
@@ -124,5 +145,5 @@ func TestOrdinaryWork(t *testing.T) {
 	if rows < 300 {
 		t.Errorf("ordinary.tsv has %d commands, want at least 300", rows)
 	}
-	t.Logf("ordinary work: %d commands (%d fetch-and-run, %d known gaps), %d denials, %d held in unattended mode", rows, fetchRun, known, denied, held)
+	t.Logf("ordinary work: %d commands (%d fetch-and-run, %d known gaps), %d denials, %d held in unattended mode; %d decisions refused only because the test's home is in %s", rows, fetchRun, known, denied, held, tmpFixture, os.TempDir())
 }

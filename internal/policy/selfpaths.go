@@ -604,7 +604,31 @@ func globMatch(glob, p string, dotglob bool) bool {
 		if j := strings.LastIndex(prefix, "/"); j >= 0 {
 			prefix = prefix[:j+1]
 		}
-		return strings.HasPrefix(p+"/", prefix) || strings.HasPrefix(prefix, p+"/")
+		// Whatever "**" crosses, what the glob matches starts with the
+		// directories before it: a directory above them is not matched
+		// (src/**/*.ts names nothing above src). A glob that names what is
+		// inside a protected directory is caught by globWithin.
+		if !strings.HasPrefix(p+"/", prefix) {
+			return false
+		}
+		// "**" crosses no directory whose name starts with "." unless
+		// dotglob is set (bash's globstar, and the glob libraries that
+		// linters and formatters use).
+		if !dotglob && !strings.HasPrefix(glob[i:], "**/.") {
+			for _, c := range strings.Split(strings.TrimPrefix(p+"/", prefix), "/") {
+				if strings.HasPrefix(c, ".") {
+					return false
+				}
+			}
+		}
+		// Its last component, when "**" is not in it, is one component:
+		// the last of what it matches (**/*.ts matches no settings.json).
+		last := glob[strings.LastIndex(glob, "/")+1:]
+		if strings.Contains(last, "**") || !strings.Contains(glob[i:], "/") {
+			return true
+		}
+		base := p[strings.LastIndex(p, "/")+1:]
+		return globMatch(last, base, dotglob)
 	}
 	gp, pp := strings.Split(glob, "/"), strings.Split(p, "/")
 	if len(gp) != len(pp) {

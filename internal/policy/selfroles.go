@@ -72,6 +72,12 @@ func isRedirectTarget(inv *classify.Invocation, w string) bool {
 // operandsAt checks the operands of one word by their roles.
 func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *refusal {
 	name := inv.Name()
+	if name == "git" && !c.dotglob {
+		// git's pathspecs match dot files: "**/settings.json" reaches
+		// .claude/settings.json.
+		c.dotglob = true
+		defer func() { c.dotglob = false }()
+	}
 	meta := classify.MetadataOnly(name)
 	for _, o := range ops {
 		if o.Arg == -2 {

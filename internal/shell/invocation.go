@@ -57,6 +57,28 @@ type Invocation struct {
 	// relative to it, an absolute or ~ path, or DirUnknown when it is
 	// only known at run time.
 	Dir string
+	// Feed says, for a run whose arguments xargs or parallel reads from
+	// its input at run time, where that input comes from; nil otherwise.
+	Feed *Feed
+}
+
+// Feed is where xargs or parallel reads the arguments it adds to a run:
+// a file (-a FILE, < FILE) or the simple command feeding it through a
+// pipe. Package classify decides from it which paths those can be.
+type Feed struct {
+	// Via is "xargs" or "parallel".
+	Via string
+	// Sep is how the input is split into arguments: "blank" (xargs's
+	// default: blanks and newlines, with quotes and backslashes), "line"
+	// (one per line) or "nul" (-0, --null); "other" for any other
+	// delimiter.
+	Sep string
+	// File is the file the input is read from, when it is one (static).
+	File string
+	// Producer is the argument vector of the simple command that writes
+	// the input into the pipe, when every word of it is static and it
+	// runs with no assignment, redirection or wrapper; nil otherwise.
+	Producer []string
 }
 
 // Redirect is an input or output redirection of an invocation.

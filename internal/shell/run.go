@@ -25,6 +25,11 @@ type cmd struct {
 	// function call's redirections (Invocation.Group).
 	group     bool
 	stdinFrom string
+	// stdinArgs is the static argument vector of the simple command
+	// feeding a pipe into this one (stdinSource.args).
+	stdinArgs []string
+	// feed is Invocation.Feed.
+	feed *Feed
 	// stdinSrc is the text of a here-string or here-document only known
 	// at run time, with the kept values put in (values.go).
 	stdinSrc string
@@ -70,6 +75,7 @@ func (c cmd) invocation() Invocation {
 		StdinText:  c.stdinText,
 		StdinKnown: c.stdinKnown,
 		Group:      c.group,
+		Feed:       c.feed,
 	}
 	if c.vals != nil {
 		inv.Dir = c.vals.dir
@@ -256,12 +262,15 @@ func xargsWrapper(w *walker, c cmd) (cmd, bool) {
 	} else {
 		n = c.inner(i, "xargs")
 	}
-	n.stdin, n.stdinKnown, n.stdinText = "", false, ""
+	n.stdin, n.stdinKnown, n.stdinText, n.stdinArgs = "", false, "", nil
 	input, known := []string{"{xargs input}"}, false
 	if c.stdinKnown && !p.Has("-a", "--arg-file") {
 		if words := strings.Fields(c.stdinText); len(words) > 0 && len(words) <= 64 {
 			input, known = words, true
 		}
+	}
+	if !known {
+		n.feed = feedOf(c, p, "xargs")
 	}
 	if repl, ok := xargsReplace(p); ok {
 		// Each input line replaces the placeholder wherever it occurs.
@@ -279,6 +288,47 @@ func xargsWrapper(w *walker, c cmd) (cmd, bool) {
 		n.dyn = append(n.dyn, !known)
 	}
 	return n, false
+}
+
+// feedOf says where xargs or parallel reads its arguments from: -a FILE,
+// a redirection from a file, or the command piped into it, and how it
+// splits them.
+func feedOf(c cmd, p argv.Parsed, via string) *Feed {
+	f := &Feed{Via: via, Sep: "blank"}
+	if via == "parallel" {
+		f.Sep = "line"
+	}
+	for _, fl := range p.Flags {
+		switch fl.Name {
+		case "-0", "--null":
+			f.Sep = "nul"
+		case "-d", "--delimiter":
+			switch fl.Value {
+			case `\n`, "\n", `\012`:
+				f.Sep = "line"
+			case `\0`, `\000`, `\x00`, "\x00":
+				f.Sep = "nul"
+			default:
+				f.Sep = "other"
+			}
+		case "-a", "--arg-file":
+			if !fl.HasValue || c.dyn[1+fl.ValueIndex] {
+				return f
+			}
+			f.File = fl.Value
+			return f
+		}
+	}
+	for _, r := range c.redirects {
+		if r.Op == "<" && !r.Dynamic {
+			f.File = r.Target
+			return f
+		}
+	}
+	if c.stdin == "pipe" {
+		f.Producer = c.stdinArgs
+	}
+	return f
 }
 
 // xargsReplace returns the placeholder of xargs -I/-i/-J/--replace.
@@ -422,11 +472,14 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 	if p.Has("-S", "--sshlogin") {
 		w.opaque(c.frame.with("parallel"), c.source, "parallel --sshlogin runs commands on remote hosts")
 	}
+	var feed *Feed
 	if end == len(c.args) {
 		// Arguments or commands come from standard input.
 		values, valuesDynamic = []string{"{parallel input}"}, true
 		if c.stdinKnown {
 			values, valuesDynamic = strings.Split(strings.TrimSpace(c.stdinText), "\n"), false
+		} else {
+			feed = feedOf(c, p, "parallel")
 		}
 	}
 	if i >= end {
@@ -438,7 +491,17 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 	}
 	template := c.inner(i, "parallel")
 	template.args, template.dyn = c.args[i:end], c.dyn[i:end]
-	template.stdin, template.stdinKnown, template.stdinText = "", false, ""
+	template.stdin, template.stdinKnown, template.stdinText, template.stdinArgs = "", false, "", nil
+	template.feed = feed
+	for _, a := range template.args {
+		for _, ph := range []string{"{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
+			if strings.Contains(a, ph) {
+				// The word is made from the input (its directory, its
+				// base name, a job number), not the input itself.
+				template.feed = nil
+			}
+		}
+	}
 	for _, v := range values {
 		n, replaced := template, false
 		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
@@ -455,7 +518,17 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 		}
 		if len(template.args) == 1 {
 			// A one-word template is a command line: parallel hands it to
-			// a shell ('git -C {} push').
+			// a shell ('git -C {} push'). With values read at run time,
+			// a bare program name gets them as its arguments (find |
+			// parallel rm); any other text is only known then.
+			if valuesDynamic {
+				if strings.ContainsAny(template.args[0], " \t\n;&|<>()$`'\"\\*?[]{}~#=") || template.dyn[0] {
+					w.nested(c, strings.Join(n.args, " "), true, "parallel")
+					continue
+				}
+				w.run(n)
+				continue
+			}
 			w.text(strings.Join(n.args, " "), n.frame, c.depth+1)
 			continue
 		}

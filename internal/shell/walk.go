@@ -25,6 +25,9 @@ type stdinSource struct {
 	from  string // source text of the producer
 	text  string // literal text produced, when known
 	known bool
+	// args is the producer's argument vector when it is one simple
+	// command of static words, with no assignment or redirection.
+	args []string
 }
 
 func (s *stmtWalker) stmts(list []*syntax.Stmt) {
@@ -196,7 +199,12 @@ func (s *stmtWalker) producedBy(st *syntax.Stmt) stdinSource {
 	if anyTrue(dyn) || len(args) == 0 {
 		return stdinSource{from: src}
 	}
+	if len(call.Assigns) > 0 {
+		return stdinSource{from: src}
+	}
 	switch normName(args[0]) {
+	case "find", "git":
+		return stdinSource{from: src, args: append([]string{normName(args[0])}, args[1:]...)}
 	case "echo":
 		if text, ok := echoText(args[1:]); ok {
 			return stdinSource{from: src, text: text, known: true}
@@ -249,7 +257,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	c.args, c.dyn = s.words(call.Args)
 	s.redirects(st, &c)
 	if src, ok := s.stdin[st]; ok && c.stdin == "" {
-		c.stdin, c.stdinText, c.stdinKnown, c.stdinFrom = "pipe", src.text, src.known, src.from
+		c.stdin, c.stdinText, c.stdinKnown, c.stdinFrom, c.stdinArgs = "pipe", src.text, src.known, src.from, src.args
 	}
 	if len(c.args) == 0 {
 		return

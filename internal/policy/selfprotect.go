@@ -405,7 +405,46 @@ func (c *call) shell(r *classify.Result) *refusal {
 			return ref
 		}
 	}
+	// The interpreter scripts the command runs, read from disk or from
+	// the literal text an earlier run of the same command writes them
+	// with (printf '…' > a.py; python3 a.py): their code is checked as a
+	// one-liner's mentions are (the path literals of a whole program are
+	// not: "~" or "/" in a project's script is no write of either).
+	for _, code := range r.Code {
+		if m := c.g.mentionedInCode(code.Text); m != "" {
+			return &refusal{RuleAirlockCommand, code.Run + " runs code that mentions " + m + "; airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
+		}
+	}
+	// A file written by the command in a way airlock cannot read (tee,
+	// printf with arguments, a copy) and then run: its code comes from
+	// the command's own text or from outside. The first may not mention
+	// airlock's verbs or files; the second is held by the table.
+	if writtenAndRun(r) {
+		var text strings.Builder
+		for i := range r.Invocations {
+			text.WriteString(r.Invocations[i].Source)
+			text.WriteString("\n")
+			text.WriteString(r.Invocations[i].StdinText)
+			text.WriteString("\n")
+		}
+		if m := c.g.mentionedInCode(text.String()); m != "" {
+			return &refusal{RuleAirlockCommand, "the command writes a file and runs it, and its text mentions " + m + "; airlock cannot read what the file will hold, so the agent may not run it." + instead}
+		}
+	}
 	return nil
+}
+
+// writtenAndRun reports whether a run of the command executes a file the
+// same command writes, whose text airlock could not read beforehand.
+func writtenAndRun(r *classify.Result) bool {
+	for i := range r.Invocations {
+		for _, why := range r.Invocations[i].Effect.Reasons {
+			if why.Rule == "script.written" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *call) invocation(inv *classify.Invocation) *refusal {
@@ -608,18 +647,29 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		if inv.StdinKnown {
 			text += "\n" + inv.StdinText
 		}
-		for _, lit := range pathLiterals(text) {
-			if h, ok := c.pathHit(lit, cwd, true, false); ok {
-				return c.pathRefusal(name+" code naming "+lit, h)
-			}
+		if ref := c.code(name, inv.Source, text, cwd); ref != nil {
+			return ref
 		}
-		if m := g.mentionedInCode(text); m != "" {
-			rule := RuleProtectedPath
-			if strings.HasPrefix(m, "airlock") {
-				rule = RuleAirlockCommand
-			}
-			return &refusal{rule, name + " code that mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot tell what the code does to it, so the agent may not run it." + instead}
+	}
+	return nil
+}
+
+// code checks program text a run executes (a one-liner, a heredoc fed
+// to an interpreter, a script file followed): a path literal in it is
+// checked as a write, and a mention of airlock's verbs or files is
+// refused, since airlock cannot tell what the code does with it.
+func (c *call) code(name, source, text, cwd string) *refusal {
+	for _, lit := range pathLiterals(text) {
+		if h, ok := c.pathHit(lit, cwd, true, false); ok {
+			return c.pathRefusal(name+" code naming "+lit, h)
 		}
+	}
+	if m := c.g.mentionedInCode(text); m != "" {
+		rule := RuleProtectedPath
+		if strings.HasPrefix(m, "airlock") {
+			rule = RuleAirlockCommand
+		}
+		return &refusal{rule, name + " code that mentions " + m + " (" + clipText(source) + "); airlock cannot tell what the code does to it, so the agent may not run it." + instead}
 	}
 	return nil
 }

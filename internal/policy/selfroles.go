@@ -182,6 +182,11 @@ func (c *call) operand(name string, o classify.Operand, w, d string, meta bool) 
 		}
 		return nil
 	}
+	if o.Unlisted {
+		if ref := c.unlisted(name, w, d); ref != nil {
+			return ref
+		}
+	}
 	if o.Pattern != "" && o.Recursive {
 		return c.patternHit(name, o, w, d)
 	}
@@ -491,4 +496,63 @@ func (c *call) scriptFile(inv *classify.Invocation) *refusal {
 		return nil
 	}
 	return nil
+}
+
+// unlisted checks a directory an archive is extracted in (tar x, unzip,
+// 7z x, cpio -i, with -C/-d/-o or where the run happens, cd and pushd
+// followed): the members' names are the archive's to say, and airlock
+// does not read them in advance, so the extraction may write anything
+// below it. It is refused when the directory is protected itself or sits
+// inside a protected one, and when it holds a protected path other than
+// a project's own tails at the project's root: the home directory
+// (~/.claude, ~/.config/airlock, start-up files), a configuration
+// directory, airlock's state. Extracting in the project (tar xzf
+// vendor.tgz, -C vendor) stays ordinary work; a directory named for it
+// is also checked as the recursive write it is (operand), as before.
+func (c *call) unlisted(name, w, d string) *refusal {
+	abs := filepath.Clean(c.g.rawAbs(w, d))
+	dirs := []string{abs}
+	if real, unknown := c.res.resolve(abs); unknown {
+		return c.pathRefusal(name+" (extract)", hit{target: target{path: abs, kind: kindAirlock}, path: abs + " (through a symlink whose target is known only when it runs)"})
+	} else if real != abs {
+		dirs = append(dirs, real)
+	}
+	for _, p := range dirs {
+		if h, ok := c.pathHit(p, d, false, false); ok {
+			return c.pathRefusal(name+" (extract)", h)
+		}
+		// The project's own tails count at its root, not at every
+		// directory the command changes into: ~/dl/x/.claude is not a
+		// project's settings until an agent starts there.
+		cands := append([]target(nil), c.g.targets...)
+		if c.g.project != "" {
+			cands = append(cands, targetsAt(c.g.project)...)
+		}
+		cands = append(cands, targetsAt(filepath.Clean(c.cwds[0]))...)
+		if c.g.secrets.path != "" {
+			cands = append(cands, c.g.secrets)
+		}
+		for _, t := range cands {
+			if !isAncestor(p, t) || t.proj && c.projectRoot(p) {
+				continue
+			}
+			return &refusal{RuleProtectedPath, name + " extracts an archive in " + p + ", which holds " + t.path + " (" + t.kind.String() + "); the archive's member names are not read in advance, so it could replace it. Extract into a new directory of its own (mkdir x && tar xf a.tar -C x), or list it first and extract named members." + instead}
+		}
+	}
+	return nil
+}
+
+// projectRoot reports whether p is the project's root or a directory the
+// command runs in, where a project's own protected files (.claude/,
+// .airlock/) sit beside ordinary work.
+func (c *call) projectRoot(p string) bool {
+	if c.g.project != "" && filepath.Clean(c.g.project) == p {
+		return true
+	}
+	for _, d := range c.cwds[:1] {
+		if filepath.Clean(d) == p {
+			return true
+		}
+	}
+	return false
 }

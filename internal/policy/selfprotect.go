@@ -44,6 +44,9 @@ type guard struct {
 	// values are airlock's secret values, loaded on first use
 	// (selfsecrets.go).
 	values *secretValues
+	// pathDirs are the directories a human's shell looks programs up in
+	// (selflater.go).
+	pathDirs []string
 }
 
 // Self-protection rule names.
@@ -112,7 +115,11 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 			add(filepath.Join(paths.Home, t.rel), t.dir, t.kind)
 		}
 		userAgentConfigs(func(rel string, dir bool) { add(filepath.Join(paths.Home, rel), dir, kindAgentConfig) })
+		for _, t := range laterHomeTargets {
+			add(filepath.Join(paths.Home, t.rel), t.dir, kindRunsLater)
+		}
 	}
+	g.pathDirs = pathDirsFrom(getenv("PATH"), paths.Home)
 	for _, v := range []struct{ env, rel string }{
 		{"CLAUDE_CONFIG_DIR", "settings.json"}, {"CLAUDE_CONFIG_DIR", "settings.local.json"},
 		{"CODEX_HOME", "config.toml"}, {"CODEX_HOME", "hooks.json"},
@@ -265,7 +272,11 @@ func (c *call) pathRefusal(who string, h hit) *refusal {
 	if h.ancestor {
 		how = who + " on " + h.path + ", a parent directory of " + h.target.path + ", would move, replace or delete it"
 	}
-	return &refusal{RuleProtectedPath, how + "; it belongs to airlock, as " + h.target.kind.String() + ". The agent may not change it." + instead}
+	owner := "; it belongs to airlock, as "
+	if h.target.kind == kindRunsLater || h.target.kind == kindPathProgram {
+		owner = "; it is "
+	}
+	return &refusal{RuleProtectedPath, how + owner + h.target.kind.String() + ". The agent may not change it." + instead}
 }
 
 func (c *call) secretRefusal(who string, h hit) *refusal {
@@ -469,6 +480,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
 	}
 	if ref := steeredAirlock(inv, g.airlockProgram(name)); ref != nil {
+		return ref
+	}
+	if ref := configSet(inv); ref != nil {
 		return ref
 	}
 	if ref := c.containerMounts(inv); ref != nil {

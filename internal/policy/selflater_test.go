@@ -1,0 +1,56 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestPathShadowFromPATH: a directory on the hook's own PATH counts as
+// one the human's shell looks programs up in, beside the home's usual
+// ones; a relative PATH entry does not.
+func TestPathShadowFromPATH(t *testing.T) {
+	f := newFixture(t)
+	f.env["PATH"] = "/opt/tools/bin:.:/usr/bin"
+	p := f.load()
+	for _, tc := range []struct {
+		cmd     string
+		refused bool
+	}{
+		{"cp /tmp/x /opt/tools/bin/git", true},
+		{"ln -s /tmp/x /opt/tools/bin/airlock", true},
+		{"echo x > /opt/tools/bin/NPM", true}, // case folded: macOS
+		{"cp /tmp/x /opt/tools/bin/mytool", false},
+		{"cp /tmp/x ./git", false},          // "." on PATH is not a later shell's
+		{"cp /tmp/x /opt/other/git", false}, // not on PATH
+		{"rm /opt/tools/bin/git", false},    // a deletion plants nothing (graded as destruction instead)
+	} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: tc.cmd, Cwd: f.path("proj")})
+		refused := v.Decision == Deny && strings.HasPrefix(v.Rule, "self.")
+		if refused != tc.refused {
+			t.Errorf("%s: got %s by %s (%s), want refused=%v", tc.cmd, v.Decision, v.Rule, clipText(v.Message), tc.refused)
+		}
+	}
+}
+
+// TestSiteCustomize: the paths Python runs at every start.
+func TestSiteCustomize(t *testing.T) {
+	for _, tc := range []struct {
+		p       string
+		parents bool
+		want    bool
+	}{
+		{"/h/.local/lib/python3.11/site-packages/usercustomize.py", false, true},
+		{"/usr/lib/python3/dist-packages/sitecustomize.cpython-311.pyc", false, true},
+		{"/v/lib/python3.12/site-packages/sitecustomize/__init__.py", false, true},
+		{"/v/lib/python3.12/site-packages/x.pth", false, true},
+		{"/v/lib/python3.12/site-packages", true, true},
+		{"/v/lib/python3.12/site-packages", false, false},
+		{"/v/lib/python3.12/site-packages/pkg/x.pth", false, false}, // only the directory's own .pth files are read
+		{"/v/lib/python3.12/site-packages/mymod.py", false, false},
+		{"/src/usercustomize.py", false, false},
+	} {
+		if _, got := siteCustomize(tc.p, tc.parents); got != tc.want {
+			t.Errorf("siteCustomize(%q, %v) = %v, want %v", tc.p, tc.parents, got, tc.want)
+		}
+	}
+}

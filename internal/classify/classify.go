@@ -37,6 +37,11 @@ type Result struct {
 	// writes the file from literal text. Self-protection checks it as it
 	// checks a one-liner's code.
 	Code []Code
+	// Mounts holds the host paths the compose files of the command's
+	// compose runs mount (compose.go), as the classifier read the files:
+	// from disk, or from the literal text the same command writes them
+	// with. A relative Source is relative to the command's directory.
+	Mounts []Mount
 }
 
 // Code is the text of a script an interpreter runs.
@@ -67,6 +72,9 @@ type Classifier struct {
 	// code collects the interpreter scripts followed, for the top-level
 	// Result; inner classifiers share it.
 	code *[]Code
+	// mounts collects the compose files' mounts, for the top-level
+	// Result.
+	mounts *[]Mount
 	// texts, when set, collects the command text and files found in
 	// programs' options (OptionTexts), for self-protection.
 	texts *[]string
@@ -100,6 +108,10 @@ func (c *Classifier) Command(text string) Result {
 	if c.code == nil {
 		c.code = &r.Code
 		defer func() { c.code = nil }()
+	}
+	if c.mounts == nil {
+		c.mounts = &r.Mounts
+		defer func() { c.mounts = nil }()
 	}
 	for i, inv := range invs {
 		before := len(*c.followed)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
+	shellparse "github.com/airlock-dev/airlock/internal/shell"
 )
 
 // This file is self-protection as rules over operand roles (classify's
@@ -378,6 +379,27 @@ func (c *call) containerMounts(inv *classify.Invocation) *refusal {
 		o := classify.Operand{Word: m.Source, Role: role, Arg: -1, Dynamic: m.Dynamic, Recursive: true}
 		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
 			ref.msg = inv.Name() + " " + m.Flag + " " + clipText(m.Source) + " mounts it into a container, where any program may change it: " + ref.msg
+			return ref
+		}
+	}
+	return nil
+}
+
+// composeMounts checks the host paths the compose files of the
+// command's compose runs mount (classify's Result.Mounts, read from disk
+// or from the text the same command writes them with): each bind source
+// is a write of all below it (a read when read-only), as a -v mount is.
+// A file classify could not read holds the run as opaque.
+func (c *call) composeMounts(r *classify.Result) *refusal {
+	for _, m := range r.Mounts {
+		role := classify.RoleWrite
+		if m.ReadOnly {
+			role = classify.RoleRead
+		}
+		o := classify.Operand{Word: m.Source, Role: role, Arg: -1, Dynamic: m.Dynamic, Recursive: true}
+		inv := &classify.Invocation{Invocation: shellparse.Invocation{Args: []string{"docker"}}}
+		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
+			ref.msg = m.Flag + " mounts " + clipText(m.Source) + " into a container, where any program may change it: " + ref.msg
 			return ref
 		}
 	}

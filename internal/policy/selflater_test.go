@@ -54,3 +54,35 @@ func TestSiteCustomize(t *testing.T) {
 		}
 	}
 }
+
+// TestNestedAgentMode (H11): a nested agent may be given a mode as strict
+// as the session's or stricter, never a weaker one; and airlock's
+// variables the human set for the session may not be dropped before an
+// agent runs.
+func TestNestedAgentMode(t *testing.T) {
+	f := newFixture(t)
+	f.env["AIRLOCK_MODE"] = "unattended"
+	p := f.load()
+	for _, tc := range []struct {
+		mode    Mode
+		cmd     string
+		refused bool
+	}{
+		{Interactive, "AIRLOCK_MODE=unattended claude -p hi", false},
+		{Interactive, "AIRLOCK_MODE=supervised claude -p hi", false},
+		{Interactive, "AIRLOCK_MODE=interactive claude -p hi", false},
+		{Supervised, "AIRLOCK_MODE=interactive claude -p hi", true},
+		{Supervised, "AIRLOCK_MODE=bogus claude -p hi", true},
+		{Unattended, "env -u AIRLOCK_MODE claude -p hi", true},
+		{Unattended, "unset AIRLOCK_MODE; claude -p hi", true},
+		{Unattended, "env -i PATH=/usr/bin claude -p hi", true},
+		{Unattended, "env -u FOO claude -p hi", false},
+		{Unattended, "unset AIRLOCK_MODE; ls", false}, // no agent runs
+	} {
+		v := p.DecideIn(tc.mode, Action{Kind: Shell, Tool: "Bash", Command: tc.cmd, Cwd: f.path("proj")})
+		refused := v.Decision == Deny && v.Rule == RuleAgentGuardOff
+		if refused != tc.refused {
+			t.Errorf("%s in %s: got %s by %s (%s), want refused=%v", tc.cmd, tc.mode, v.Decision, v.Rule, clipText(v.Message), tc.refused)
+		}
+	}
+}

@@ -47,6 +47,9 @@ type guard struct {
 	// pathDirs are the directories a human's shell looks programs up in
 	// (selflater.go).
 	pathDirs []string
+	// steerSet are airlock's own variables set in the environment the
+	// hook runs in (the human's choice for the session).
+	steerSet map[string]bool
 }
 
 // Self-protection rule names.
@@ -120,6 +123,14 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		}
 	}
 	g.pathDirs = pathDirsFrom(getenv("PATH"), paths.Home)
+	for _, k := range airlockOnly {
+		if getenv(k) != "" {
+			if g.steerSet == nil {
+				g.steerSet = map[string]bool{}
+			}
+			g.steerSet[k] = true
+		}
+	}
 	for _, v := range []struct{ env, rel string }{
 		{"CLAUDE_CONFIG_DIR", "settings.json"}, {"CLAUDE_CONFIG_DIR", "settings.local.json"},
 		{"CODEX_HOME", "config.toml"}, {"CODEX_HOME", "hooks.json"},
@@ -161,8 +172,9 @@ type refusal struct {
 }
 
 // check returns the self-protection verdict for an action, if any fires.
-func (g *guard) check(a *Action, r *classify.Result) (rule, msg string, fired bool) {
+func (g *guard) check(a *Action, r *classify.Result, mode Mode) (rule, msg string, fired bool) {
 	c := g.newCall(a.Cwd)
+	c.mode = mode
 	// Secret values first: another refusal's reason quotes the command,
 	// which would print the value.
 	ref := g.secretValueRefusal(a, r)
@@ -193,6 +205,11 @@ type call struct {
 	// deletesOnly is set while checking an operand whose role is delete
 	// (rm, rmdir, find -delete): what is not there cannot be lost.
 	deletesOnly bool
+	// mode is the mode deciding now: a nested agent may not be given a
+	// weaker one.
+	mode Mode
+	// unset are airlock's variables an earlier run of the command unset.
+	unset []string
 }
 
 // present returns the existence check for project paths when the program
@@ -482,7 +499,14 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
 	}
-	if ref := steeredAirlock(inv, g.airlockProgram(name)); ref != nil {
+	if name == "unset" {
+		for _, a := range inv.Args[1:] {
+			if slices.Contains(airlockOnly, a) {
+				c.unset = append(c.unset, a)
+			}
+		}
+	}
+	if ref := c.steeredAirlock(inv, g.airlockProgram(name)); ref != nil {
 		return ref
 	}
 	if ref := configSet(inv); ref != nil {

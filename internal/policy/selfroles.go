@@ -462,16 +462,59 @@ var (
 // points airlock at another policy, state directory or mode: for any
 // program when it is one of airlock's own variables (a nested shell or
 // agent inherits it), and for agents and airlock when it is a directory
-// they share with other tools.
-func steeredAirlock(inv *classify.Invocation, airlock bool) *refusal {
+// they share with other tools. AIRLOCK_MODE may name a mode at least as
+// strict as the one deciding now (a nested headless agent made
+// unattended in an interactive session): never a weaker one (H11).
+// Unsetting one of airlock's variables the human set for this session
+// (unset, env -u, env -i) before an agent or airlock runs is refused too:
+// the nested run would fall back to a weaker default.
+func (c *call) steeredAirlock(inv *classify.Invocation, airlock bool) *refusal {
 	agent := airlock || classify.IsAgent(inv.Name())
 	for _, kv := range inv.Env {
-		k, _, _ := strings.Cut(kv, "=")
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "AIRLOCK_MODE" {
+			if m, err := ParseMode(strings.Trim(v, `"'`)); err == nil && m >= c.mode {
+				continue // as strict as now, or stricter
+			}
+			return &refusal{RuleAgentGuardOff, inv.Name() + " is started with AIRLOCK_MODE=" + clipText(v) + " set by the command, a mode weaker than " + c.mode.String() + " (or not one airlock can read): a nested agent may not get a weaker mode than the session it runs in. Run it without AIRLOCK_MODE, or with a stricter mode, or ask the human."}
+		}
 		if slices.Contains(airlockOnly, k) || agent && slices.Contains(sharedSteers, k) {
 			return &refusal{RuleAgentGuardOff, inv.Name() + " is started with " + k + " set by the command: it would decide under a policy, state or mode the agent chose, not the human's. Run it without " + k + " (airlock's own settings then apply), or ask the human."}
 		}
 	}
+	if !agent {
+		return nil
+	}
+	for _, k := range c.unset {
+		if c.g.steerSet[k] {
+			return &refusal{RuleAgentGuardOff, inv.Name() + " runs after the command unsets " + k + ", which the human set for this session: it would decide under airlock's defaults, not the human's choice. Run it without unsetting " + k + ", or ask the human."}
+		}
+	}
+	if strings.Contains(inv.Source, "env") && slices.Contains(inv.Via, "env") {
+		f := strings.Fields(inv.Source)
+		for i, w := range f {
+			switch {
+			case w == "-i" || w == "--ignore-environment" || w == "-":
+				if len(c.g.steerSet) > 0 {
+					return &refusal{RuleAgentGuardOff, inv.Name() + " is started by env with an empty environment, which drops " + strings.Join(sortedKeys(c.g.steerSet), ", ") + " the human set for this session. Run it without -i, or ask the human."}
+				}
+			case (w == "-u" || w == "--unset") && i+1 < len(f) && c.g.steerSet[f[i+1]],
+				strings.HasPrefix(w, "--unset=") && c.g.steerSet[strings.TrimPrefix(w, "--unset=")],
+				strings.HasPrefix(w, "-u") && len(w) > 2 && c.g.steerSet[w[2:]]:
+				return &refusal{RuleAgentGuardOff, inv.Name() + " is started by env with one of airlock's variables unset (" + w + "), which the human set for this session. Run it without unsetting it, or ask the human."}
+			}
+		}
+	}
 	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // scriptExts are the script files an interpreter run names whose text

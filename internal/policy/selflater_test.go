@@ -86,3 +86,37 @@ func TestNestedAgentMode(t *testing.T) {
 		}
 	}
 }
+
+// TestJournalReadable (H12): reading airlock's journal is allowed, by
+// decision (docs/THREAT-MODEL.md): it holds queue ids and held commands,
+// and an id approves nothing without the human key, which stays
+// unreadable, and airlock's approve verb stays refused. Changing the
+// journal stays refused.
+func TestJournalReadable(t *testing.T) {
+	f := newFixture(t)
+	j := f.write("home/.local/state/airlock/journal/journal-000001.jsonl", "{}\n")
+	f.write("home/.local/state/airlock/secrets/human.key", "k\n")
+	p := f.load()
+	for _, tc := range []struct {
+		cmd     string
+		refused bool
+	}{
+		{"cat " + j, false},
+		{"grep -h '\"decision\":\"defer\"' ~/.local/state/airlock/journal/*.jsonl", false},
+		{"tail -n 50 ~/.local/state/airlock/journal/journal-000001.jsonl", false},
+		{"echo '{}' >> " + j, true},
+		{"rm ~/.local/state/airlock/journal/journal-000001.jsonl", true},
+		{"cat ~/.local/state/airlock/secrets/human.key", true},
+		{"id=$(grep -o 'queue_id\":\"[a-f0-9]*' " + j + " | tail -1); airlock queue approve \"$id\"", true},
+	} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: tc.cmd, Cwd: f.path("proj")})
+		refused := v.Decision == Deny && strings.HasPrefix(v.Rule, "self.")
+		if refused != tc.refused {
+			t.Errorf("%s: got %s by %s (%s), want refused=%v", tc.cmd, v.Decision, v.Rule, clipText(v.Message), tc.refused)
+		}
+	}
+	// The Read tool too.
+	if v := p.DecideIn(Unattended, Action{Kind: Read, Tool: "Read", Paths: []string{j}, Cwd: f.path("proj")}); v.Decision == Deny {
+		t.Errorf("Read of the journal: %s by %s", v.Decision, v.Rule)
+	}
+}

@@ -47,6 +47,8 @@ func TestFindings3Open(t *testing.T) {
 		{finding: "H2 close: bsdtar in ~/.config", cmd: `cd ~/.config && bsdtar -xf /tmp/x.tar`, want: denied, fixed: true},
 		{finding: "H2 close: cd into the home's parent, then a relative -C", cmd: `cd ~/.. && tar xf /tmp/x.tar -C home`, want: denied, fixed: true},
 		{finding: "H2 close: cd - back to the home", cmd: `cd ~; cd /tmp; cd -; unzip -o /tmp/x.zip`, want: denied, fixed: true},
+		{finding: "H2 close: a directory known only at run time is held", cmd: `cd "$(cat /tmp/d)" && tar xf /tmp/x.tar`, want: held, fixed: true},
+		{finding: "H2 negative: extracting in mktemp's directory", cmd: `d=$(mktemp -d); cd "$d" && tar xzf /tmp/a.tgz`, want: notDeny, fixed: true},
 		{finding: "H2 negative: extracting in the project", cmd: `tar xzf vendor.tgz`, want: notDeny, fixed: true},
 		{finding: "H2 negative: extracting in a new directory of the home", cmd: `mkdir -p ~/dl/x && cd ~/dl/x && tar xf /tmp/a.tar`, want: notDeny, fixed: true},
 		{finding: "H2 negative: listing an archive in the home", cmd: `cd ~ && tar tf /tmp/x.tar`, want: notDeny, fixed: true},

@@ -894,8 +894,17 @@ func (c *call) changeDir(inv *classify.Invocation, cwd string) {
 		if strings.HasPrefix(inv.Args[i], "-") && inv.Args[i] != "-" {
 			continue
 		}
-		if inv.IsDynamic(i) || inv.Args[i] == "-" {
+		if inv.IsDynamic(i) {
+			// cd "$(mktemp -d)": a new directory under the temporary
+			// one, which holds nothing of airlock's.
+			if _, _, dyn := c.g.literalEnds(inv.Args[i]); !dyn {
+				p, _, _ := c.g.literalEnds(inv.Args[i])
+				c.cwds = append(c.cwds, filepath.Clean(p))
+			}
 			return // unknown: keep checking against the directories known
+		}
+		if inv.Args[i] == "-" {
+			return
 		}
 		dest = inv.Args[i]
 		break

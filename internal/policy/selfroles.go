@@ -621,3 +621,46 @@ func (c *call) projectRoot(p string) bool {
 	}
 	return false
 }
+
+// RuleExtractUnknownDir names the hold of an archive extracted in a
+// directory known only at run time.
+const RuleExtractUnknownDir = "self.extract-dir"
+
+// extractUnknownDir asks about (holds, when nobody watches) an archive
+// extracted in a directory the command changes into at run time (cd
+// "$(cat dir.txt)" && tar xf a.tar): its members may land anywhere the
+// directory is, the home included, and neither the directory nor the
+// members are known in advance. A directory that is only mktemp's
+// output is known: a new one under the temporary directory.
+func (g *guard) extractUnknownDir(a *Action, r *classify.Result) *refusal {
+	if a.Kind != Shell || r == nil {
+		return nil
+	}
+	resolved := true
+	for i := range r.Invocations {
+		inv := &r.Invocations[i]
+		switch inv.Name() {
+		case "cd", "pushd":
+			for k := 1; k < len(inv.Args); k++ {
+				if inv.IsDynamic(k) {
+					if _, _, dyn := g.literalEnds(inv.Args[k]); dyn {
+						resolved = false
+					}
+					break
+				}
+				if !strings.HasPrefix(inv.Args[k], "-") {
+					break
+				}
+			}
+		}
+		if inv.Dir != shellparse.DirUnknown || resolved {
+			continue
+		}
+		for _, o := range inv.Operands {
+			if o.Unlisted && !strings.HasPrefix(o.Word, "/") && !strings.HasPrefix(o.Word, "~") {
+				return &refusal{RuleExtractUnknownDir, inv.Name() + " extracts an archive in a directory the command changes into at run time, so neither where nor what it writes is known in advance; it could replace airlock's or an agent's files in the home. Extract with an explicit directory (-C DIR, -d DIR), or ask the human."}
+			}
+		}
+	}
+	return nil
+}

@@ -446,6 +446,19 @@ func (c *call) shell(r *classify.Result) *refusal {
 			return &refusal{RuleAirlockCommand, code.Run + " runs code that mentions " + m + "; airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
 		}
 	}
+	// Code the command runs may load other files the same command writes
+	// (python3 a.py importing b.py written beside it): when it runs code,
+	// no file it writes from literal text may mention airlock's verbs or
+	// files either.
+	if runsCode(r) {
+		for i := range r.Invocations {
+			if text, ok := literalWrite(&r.Invocations[i]); ok {
+				if m := c.g.mentionedInCode(text); m != "" {
+					return &refusal{RuleAirlockCommand, "the command writes a file whose text mentions " + m + " (" + clipText(r.Invocations[i].Source) + ") and runs code that may load it; airlock cannot show the code leaves its own files and verbs alone, so the agent may not run it." + instead}
+				}
+			}
+		}
+	}
 	// A file written by the command in a way airlock cannot read (tee,
 	// printf with arguments, a copy) and then run: its code comes from
 	// the command's own text or from outside. The first may not mention
@@ -463,6 +476,45 @@ func (c *call) shell(r *classify.Result) *refusal {
 		}
 	}
 	return nil
+}
+
+// runsCode reports whether a command runs code airlock reads only in
+// part: an interpreter, a shell, a script it followed.
+func runsCode(r *classify.Result) bool {
+	if len(r.Code) > 0 || len(r.Followed) > 0 {
+		return true
+	}
+	for i := range r.Invocations {
+		switch n := r.Invocations[i].Name(); {
+		case classify.RunsCode(n), n == "sh", n == "bash", n == "zsh", n == "dash", n == "ksh", n == "source", n == ".":
+			return true
+		}
+	}
+	return false
+}
+
+// literalWrite returns the text a run writes to a file, when it is a
+// writer of literal text (echo, printf, cat or tee of a heredoc or
+// here-string) with an output that is a file.
+func literalWrite(inv *classify.Invocation) (string, bool) {
+	toFile := inv.Name() == "tee" && len(inv.Args) > 1
+	for _, rd := range inv.Redirects {
+		if rd.Writes() && !strings.HasPrefix(rd.Target, "&") && !strings.HasPrefix(rd.Target, "/dev/") {
+			toFile = true
+		}
+	}
+	if !toFile {
+		return "", false
+	}
+	switch inv.Name() {
+	case "echo", "printf":
+		return strings.Join(inv.Args[1:], " "), true
+	case "cat", "tee":
+		if inv.StdinKnown {
+			return inv.StdinText, true
+		}
+	}
+	return "", false
 }
 
 // writtenAndRun reports whether a run of the command executes a file the

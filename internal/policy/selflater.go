@@ -175,11 +175,34 @@ func configSet(inv *classify.Invocation) *refusal {
 		}
 		args = args[2:]
 	}
-	i := slices.Index(args, "config")
-	if i < 0 || i+1 >= len(args) {
+	// The verb after "config" (pip config --user set), or npm's and
+	// pnpm's shorthands (npm set K V, npm c set K V).
+	i := -1
+	for k, a := range args {
+		if a == "config" || (name == "npm" || name == "pnpm") && a == "c" && k == 0 {
+			i = k
+			break
+		}
+		if (name == "npm" || name == "pnpm") && a == "set" && k == 0 {
+			i = k - 1
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			return nil
+		}
+	}
+	if i < -1 || i == -1 && (len(args) == 0 || args[0] != "set") {
 		return nil
 	}
-	verb := args[i+1]
+	j := i + 1
+	for j < len(args) && strings.HasPrefix(args[j], "-") {
+		j++
+	}
+	if j >= len(args) {
+		return nil
+	}
+	verb := args[j]
+	i = j - 1
 	if verb != "set" && verb != "edit" && verb != "unset" && verb != "delete" && verb != "rm" {
 		return nil
 	}

@@ -86,12 +86,13 @@ func runHook(e *env) int {
 func newHook(e *env, rec vocab.Recorder) *claudecode.Hook {
 	load := func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) }
 	h := &claudecode.Hook{
-		Policy:   load,
-		Snapshot: takeSnapshot(e, load),
-		Recorder: rec,
-		Story:    e.getenv("AIRLOCK_STORY"),
-		Getenv:   e.getenv,
-		Caller:   e.caller,
+		Policy:    load,
+		Snapshot:  takeSnapshot(e, load),
+		Recorder:  rec,
+		Story:     e.getenv("AIRLOCK_STORY"),
+		Getenv:    e.getenv,
+		Caller:    e.caller,
+		Contained: e.contained,
 		// The gate is off unless the policy turns it on; wired, it costs
 		// nothing until then (no file is read).
 		Gate: gate.Stage{Gate: gate.New(e.getenv, nil)},
@@ -107,11 +108,12 @@ func newHook(e *env, rec vocab.Recorder) *claudecode.Hook {
 func newPipeline(e *env, rec vocab.Recorder) *pipeline.Pipeline {
 	load := func(cwd string) (*policy.Policy, error) { return loadPolicy(e, cwd) }
 	return &pipeline.Pipeline{
-		Policy:   load,
-		Recorder: rec,
-		Gate:     gate.Stage{Gate: gate.New(e.getenv, nil)},
-		Snapshot: takeSnapshot(e, load),
-		Caller:   e.caller,
+		Policy:    load,
+		Recorder:  rec,
+		Gate:      gate.Stage{Gate: gate.New(e.getenv, nil)},
+		Snapshot:  takeSnapshot(e, load),
+		Caller:    e.caller,
+		Contained: e.contained,
 	}
 }
 

@@ -92,7 +92,7 @@ func newHook(e *env, rec vocab.Recorder) *claudecode.Hook {
 		Story:     e.getenv("AIRLOCK_STORY"),
 		Getenv:    e.getenv,
 		Caller:    e.caller,
-		Contained: e.contained,
+		Contained: hookContained(e.getenv, e.contained),
 		// The gate is off unless the policy turns it on; wired, it costs
 		// nothing until then (no file is read).
 		Gate: gate.Stage{Gate: gate.New(e.getenv, nil)},
@@ -113,7 +113,7 @@ func newPipeline(e *env, rec vocab.Recorder) *pipeline.Pipeline {
 		Gate:      gate.Stage{Gate: gate.New(e.getenv, nil)},
 		Snapshot:  takeSnapshot(e, load),
 		Caller:    e.caller,
-		Contained: e.contained,
+		Contained: hookContained(e.getenv, e.contained),
 	}
 }
 

@@ -28,7 +28,7 @@ import (
 //
 // args: --port N --socket PATH -- COMMAND [ARG...]
 func Main(args []string, stderr io.Writer) int {
-	port, sock, cmdArgs, err := bridgeArgs(args)
+	port, sock, wait, cmdArgs, err := bridgeArgs(args)
 	if err != nil {
 		fmt.Fprintln(stderr, "airlock run: bridge:", err)
 		return 126
@@ -50,6 +50,20 @@ func Main(args []string, stderr io.Writer) int {
 	if ready := os.NewFile(uintptr(ReadyFD), "ready"); ready != nil {
 		_, _ = ready.Write([]byte{1})
 		ready.Close()
+	}
+
+	// With --wait, the runner is still setting up the door (the egress
+	// proxy) while the sandbox starts: the command runs once it says go,
+	// and not at all if it does not.
+	if wait {
+		gofd := os.NewFile(uintptr(GoFD), "go")
+		b := []byte{0}
+		n, _ := gofd.Read(b)
+		gofd.Close()
+		if n != 1 || b[0] != 1 {
+			fmt.Fprintln(stderr, "airlock run: bridge: the egress proxy did not start; the command was not run")
+			return 126
+		}
 	}
 
 	// Signals are caught before the command starts, so none is lost in
@@ -100,9 +114,16 @@ func Main(args []string, stderr io.Writer) int {
 // one byte of readiness (bubblewrap passes descriptors through).
 const ReadyFD = 4
 
-func bridgeArgs(args []string) (port int, sock string, cmd []string, err error) {
+// GoFD is the descriptor on which the runner writes one byte (1) once the
+// door is ready, when the bridge runs with --wait: the command starts
+// only then.
+const GoFD = 5
+
+func bridgeArgs(args []string) (port int, sock string, wait bool, cmd []string, err error) {
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
+		case "--wait":
+			wait = true
 		case "--port":
 			if i+1 < len(args) {
 				port, err = strconv.Atoi(args[i+1])
@@ -117,13 +138,13 @@ func bridgeArgs(args []string) (port int, sock string, cmd []string, err error) 
 			cmd = args[i+1:]
 			i = len(args)
 		default:
-			return 0, "", nil, fmt.Errorf("unexpected argument %q", args[i])
+			return 0, "", false, nil, fmt.Errorf("unexpected argument %q", args[i])
 		}
 	}
 	if err != nil || port <= 0 || port > 65535 || sock == "" || len(cmd) == 0 {
-		return 0, "", nil, errors.New("usage: airlock-bridge --port N --socket PATH -- COMMAND [ARG...]")
+		return 0, "", false, nil, errors.New("usage: airlock-bridge --port N --socket PATH [--wait] -- COMMAND [ARG...]")
 	}
-	return port, sock, cmd, nil
+	return port, sock, wait, cmd, nil
 }
 
 // relay forwards each connection on ln to the unix socket.

@@ -90,6 +90,10 @@ type Config struct {
 	// bound read-only at their place (airlock loop's settings file with
 	// the hooks, under runs/). Never the secrets or the journal.
 	Expose []string
+	// WaitForDoor makes the bridge wait for the runner's go (bridge.GoFD)
+	// before it runs the command: the runner sets the door up while the
+	// sandbox starts.
+	WaitForDoor bool
 	// Command is what to run, with its arguments.
 	Command []string
 }
@@ -375,7 +379,11 @@ func NewPlan(cfg Config) (*Plan, error) {
 		a = append(a, "--ro-bind", cfg.ProxySocket, cfg.ProxySocket)
 	}
 	a = append(a, "--chdir", cwd, "--")
-	a = append(a, cfg.Bridge, "--port", strconv.Itoa(BridgePort), "--socket", cfg.ProxySocket, "--")
+	a = append(a, cfg.Bridge, "--port", strconv.Itoa(BridgePort), "--socket", cfg.ProxySocket)
+	if cfg.WaitForDoor {
+		a = append(a, "--wait")
+	}
+	a = append(a, "--")
 	a = append(a, cfg.Command...)
 	p.Args = a
 	p.Env = Environment(cfg.Environ, cfg.CABundle)

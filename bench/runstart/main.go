@@ -1,12 +1,14 @@
 // Command runstart measures the start-up of "airlock run -- true" against
-// a bare bubblewrap of the same mounts running true, alternating the two
-// so that the machine's load falls on both alike (docs/BENCHMARKS.md).
+// a bare bubblewrap of the same mounts running true, alternating the runs
+// so that the machine's load falls on all alike (docs/BENCHMARKS.md).
 //
 //	for b in airlock airlock-run airlock-bridge; do CGO_ENABLED=0 go build -o /tmp/ar/$b ./cmd/$b; done
 //	go run ./bench/runstart -bin /tmp/ar -n 200
 //
 // Run it from a project directory (a git checkout): the plan, and so the
-// mounts, depend on where it runs.
+// mounts, depend on where it runs. "airlock run -- true" starts its own
+// door (the egress proxy, as a user's run does); its state (journal, CA)
+// goes to a temporary AIRLOCK_HOME, never the user's.
 package main
 
 import (
@@ -42,6 +44,10 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	os.Chmod(dir, 0o755)
+	// The runs' state: a temporary AIRLOCK_HOME (the door's journal and
+	// CA are made there on the warm-up run).
+	state := filepath.Join(dir, "state")
+	os.Setenv("AIRLOCK_HOME", state)
 	// A door that accepts and closes: true makes no request.
 	sock := filepath.Join(dir, "door.sock")
 	ln, err := net.Listen("unix", sock)
@@ -86,23 +92,33 @@ func main() {
 	// the bridge inside and the runner outside.
 	// airlock run through the airlock CLI, which starts airlock-run.
 	airlock := filepath.Join(*bin, "airlock")
-	var a, b, c, d []time.Duration
+	one(airlock, "run", "--", tru) // warm-up: the CA is made once
+	var a, b, c, d, e []time.Duration
 	for i := 0; i < *n; i++ {
+		e = append(e, one(airlock, "run", "--", tru))
 		a = append(a, one(runner, "--proxy-socket", sock, "--", tru))
 		b = append(b, one(bwrap, bare...))
 		c = append(c, one(bwrap, plan.Args...))
 		d = append(d, one(airlock, "run", "--proxy-socket", sock, "--", tru))
 	}
-	slices.Sort(a)
-	slices.Sort(b)
-	slices.Sort(c)
-	slices.Sort(d)
 	med := func(x []time.Duration) time.Duration { return x[len(x)/2] }
 	fmt.Printf("runs: %d each, alternating\n", *n)
-	fmt.Printf("airlock run -- true (the CLI):  median %v  (p10 %v, p90 %v)\n", med(d), d[len(d)/10], d[len(d)*9/10])
-	fmt.Printf("airlock-run -- true:  median %v  (p10 %v, p90 %v)\n", med(a), a[len(a)/10], a[len(a)*9/10])
-	fmt.Printf("bare bwrap, same mounts: median %v  (p10 %v, p90 %v)\n", med(b), b[len(b)/10], b[len(b)*9/10])
-	fmt.Printf("bwrap with the bridge, no runner: median %v\n", med(c))
-	fmt.Printf("ratio airlock run / bare bwrap (medians): %.2fx\n", float64(med(d))/float64(med(b)))
-	fmt.Printf("ratio airlock-run / bare bwrap (medians): %.2fx\n", float64(med(a))/float64(med(b)))
+	for _, r := range []struct {
+		name string
+		x    []time.Duration
+	}{
+		{"airlock run -- true (its own door)", e},
+		{"airlock run --proxy-socket S -- true", d},
+		{"airlock-run --proxy-socket S -- true", a},
+		{"bwrap with the bridge, no runner", c},
+		{"bare bwrap, same mounts, true", b},
+	} {
+		slices.Sort(r.x)
+		fmt.Printf("%-40s median %8.2f ms  (p10 %8.2f, p90 %8.2f)\n", r.name, ms(med(r.x)), ms(r.x[len(r.x)/10]), ms(r.x[len(r.x)*9/10]))
+	}
+	fmt.Printf("ratio airlock run (own door) / bare bwrap (medians): %.2fx\n", float64(med(e))/float64(med(b)))
+	fmt.Printf("ratio airlock run --proxy-socket / bare bwrap (medians): %.2fx\n", float64(med(d))/float64(med(b)))
+	fmt.Printf("ratio airlock-run --proxy-socket / bare bwrap (medians): %.2fx\n", float64(med(a))/float64(med(b)))
 }
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

@@ -140,17 +140,52 @@ func within(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }
 
-// real resolves symlinks in an absolute path; a path that does not exist
-// is resolved as far as it does.
-func real(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	parent := filepath.Dir(p)
-	if parent == p {
+// resolver resolves symlinks in absolute paths, as filepath.EvalSymlinks
+// does for a path that exists and, for one that does not, as far as it
+// exists (the rest joined on). It remembers every directory it resolved:
+// the plan resolves about a hundred paths under a few directories (the
+// home, the project, the agents' state), and EvalSymlinks would lstat
+// every component of each again (docs/BENCHMARKS.md, containment
+// start-up).
+type resolver struct {
+	done  map[string]string
+	links int
+}
+
+// maxLinks bounds the symlinks followed in one plan, as the kernel's
+// ELOOP bounds one lookup; past it paths are taken as they are written.
+const maxLinks = 255
+
+func (r *resolver) real(p string) string {
+	if !filepath.IsAbs(p) {
+		if e, err := filepath.EvalSymlinks(p); err == nil {
+			return e
+		}
 		return p
 	}
-	return filepath.Join(real(parent), filepath.Base(p))
+	p = filepath.Clean(p)
+	if p == "/" {
+		return p
+	}
+	if v, ok := r.done[p]; ok {
+		return v
+	}
+	parent := r.real(filepath.Dir(p))
+	out := filepath.Join(parent, filepath.Base(p))
+	if st, err := os.Lstat(out); err == nil && st.Mode()&os.ModeSymlink != 0 && r.links < maxLinks {
+		r.links++
+		if t, err := os.Readlink(out); err == nil {
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(parent, t)
+			}
+			out = r.real(t)
+		}
+	}
+	if r.done == nil {
+		r.done = map[string]string{}
+	}
+	r.done[p] = out
+	return out
 }
 
 // NewPlan works out the sandbox for cfg, or refuses with the reason.
@@ -166,6 +201,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 		return nil, &Refusal{Msg: fmt.Sprintf("the working directory %q is not absolute", cfg.Cwd)}
 	}
 	paths := policy.PathsFrom(getenv)
+	real := (&resolver{}).real
 	home := ""
 	if paths.Home != "" && filepath.IsAbs(paths.Home) {
 		home = real(filepath.Clean(paths.Home))

@@ -79,6 +79,14 @@ var systemRoots = []string{
 // means the sandbox did not start and the command did not run; a
 // *run.Refusal says why in words for the user.
 func Run(o Options) (int, error) {
+	// os/exec's first start (bubblewrap's, below) probes the kernel's
+	// pidfd support by cloning a child; os.FindProcess runs the same probe,
+	// so it is done here, while the plan is worked out, not in line.
+	go func() {
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Release()
+		}
+	}()
 	bwrap := o.Bwrap
 	if bwrap == "" {
 		b, err := exec.LookPath("bwrap")

@@ -52,6 +52,18 @@ var DefaultWritable = []string{".cache", "go/pkg/mod", ".npm", ".cargo/registry"
 var agentCode = []string{".claude/plugins", ".claude/hooks", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/CLAUDE.md",
 	".codex/prompts", ".codex/skills", ".codex/AGENTS.md", ".gemini/commands", ".gemini/GEMINI.md"}
 
+// projectCode are paths, relative to the project, that a tool runs or
+// loads later, outside the sandbox, though self-protection does not list
+// them: an MCP server list (.mcp.json), an editor's tasks and settings
+// (.vscode, tasks.json with runOn: folderOpen), Claude Code's project
+// commands, agents, hooks and skills. Read-only inside, like agentCode.
+var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/agents", ".claude/hooks", ".claude/skills"}
+
+// keepWritable are directories of the project that stay writable though
+// a protected path below them is fenced: the placeholder goes below them
+// (.github/hooks, not .github, where CI workflows are ordinary work).
+var keepWritable = []string{".github"}
+
 // maskedDirs are replaced by an empty tmpfs inside: /tmp is private, and
 // /run holds the host's daemon sockets (dbus, docker, the user's runtime
 // directory with ssh-agent and gpg-agent), which a unix socket on a
@@ -107,13 +119,31 @@ type Plan struct {
 	// Env is the environment bubblewrap and everything inside get.
 	Env []string
 	// Unfenced are protected paths inside a writable directory that did
-	// not exist when the plan was made: no mount can fence a path that is
-	// not there without creating it in the user's tree, so the runner
-	// checks them after the run and says which appeared.
+	// not exist when the plan was made and have no placeholder (a file at
+	// the project's top: .mcp.json, .envrc): the runner checks them after
+	// the run and says which appeared.
 	Unfenced []string
+	// Placeholders are protected paths that did not exist when the plan
+	// was made: the runner makes each (an empty directory, or an empty
+	// file outside the project) before the sandbox starts, the plan binds
+	// it read-only, and the runner removes it after the run if it is still
+	// as made. Nothing can then be created at that path inside.
+	Placeholders []Placeholder
 	// Hidden are the directories replaced by an empty one (airlock's
 	// state directory).
 	Hidden []string
+}
+
+// Placeholder is one path the runner makes for the run and removes after.
+type Placeholder struct {
+	// Path is the placeholder, bound read-only inside.
+	Path string
+	// Dir: an empty directory; otherwise a file holding Content.
+	Dir     bool
+	Content string
+	// Parents are directories made for it (they stay writable inside),
+	// outermost first.
+	Parents []string
 }
 
 // Refusal is a reason not to start: the command is never run
@@ -326,6 +356,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(home, c), Kind: "agent-settings"})
 		}
 	}
+	for _, c := range projectCode {
+		prot = append(prot, policy.ProtectedPath{Path: filepath.Join(project, c), Kind: "agent-settings"})
+	}
 	if exe != "" {
 		for _, b := range []string{"airlock-run", BridgeBinary, "airlock-proxy"} {
 			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(filepath.Dir(exe), b), Kind: "airlock"})
@@ -374,6 +407,20 @@ func NewPlan(cfg Config) (*Plan, error) {
 			}
 		}
 	}
+	// What did not exist gets a placeholder where one does no harm.
+	var unfenced []string
+	for _, u := range dedupe(p.Unfenced) {
+		ph, ok := placeholderFor(u, project, rw)
+		if !ok || slices.ContainsFunc(p.Placeholders, func(q Placeholder) bool { return within(u, q.Path) }) {
+			if !ok {
+				unfenced = append(unfenced, u)
+			}
+			continue
+		}
+		p.Placeholders = append(p.Placeholders, ph)
+		ro = append(ro, ph.Path)
+	}
+	p.Unfenced = unfenced
 	for _, r := range dedupe(ro) {
 		a = append(a, "--ro-bind", r, r)
 	}
@@ -423,7 +470,6 @@ func NewPlan(cfg Config) (*Plan, error) {
 	a = append(a, cfg.Command...)
 	p.Args = a
 	p.Env = Environment(cfg.Environ, cfg.CABundle)
-	p.Unfenced = dedupe(p.Unfenced)
 	return p, nil
 }
 
@@ -487,6 +533,64 @@ func Environment(environ []string, caBundle string) []string {
 	}
 	out = append(out, "GIT_SSH_COMMAND="+NoSSH, "AIRLOCK_CONTAINED=run")
 	return out
+}
+
+// placeholderFor is the placeholder that fences u, a protected path that
+// does not exist under one of the writable directories rw: the topmost
+// directory of u that is missing, made empty (a directory below it cannot
+// then be created either), or u itself. A file at the project's top or in
+// a directory that must stay writable gets none (ok false): an empty
+// opencode.json or .envrc in the work tree would be seen, and committed,
+// as the project's own; the runner warns about those after the run.
+func placeholderFor(u, project string, rw []string) (Placeholder, bool) {
+	var w string
+	for _, d := range rw {
+		if within(u, d) && len(d) > len(w) {
+			w = d
+		}
+	}
+	if w == "" || u == w {
+		return Placeholder{}, false
+	}
+	top := u
+	for d := filepath.Dir(top); d != w && !exists(d); d = filepath.Dir(d) {
+		top = d
+	}
+	var parents []string
+	for top != u && within(top, project) && slices.Contains(keepWritable, relTo(project, top)) {
+		parents = append(parents, top)
+		rest, _ := filepath.Rel(top, u)
+		top = filepath.Join(top, strings.Split(rest, string(filepath.Separator))[0])
+	}
+	if top != u || !looksLikeFile(u) {
+		return Placeholder{Path: top, Dir: true, Parents: parents}, true
+	}
+	if within(u, project) {
+		return Placeholder{}, false
+	}
+	content := ""
+	if strings.HasSuffix(u, ".json") {
+		// An agent reading its settings finds an empty object, not a
+		// file it cannot parse.
+		content = "{}\n"
+	}
+	return Placeholder{Path: u, Content: content, Parents: parents}, true
+}
+
+func relTo(base, p string) string {
+	r, err := filepath.Rel(base, p)
+	if err != nil {
+		return p
+	}
+	return r
+}
+
+// looksLikeFile tells the protected paths that are files (settings.json,
+// CLAUDE.md, .envrc) from directories (hooks, commands, .codex): a name
+// with an extension after its first character, or one of the dot files.
+func looksLikeFile(p string) bool {
+	b := filepath.Base(p)
+	return strings.LastIndex(b, ".") > 0 || b == ".envrc"
 }
 
 func exists(p string) bool {

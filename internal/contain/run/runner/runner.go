@@ -185,6 +185,12 @@ func Run(o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	made, err := makePlaceholders(plan.Placeholders)
+	defer removePlaceholders(made, o.Stderr)
+	if err != nil {
+		return 0, &run.Refusal{Msg: "cannot fence a protected path that does not exist yet: " + err.Error(),
+			Hints: []string{"airlock run never runs a command uncontained"}}
+	}
 	status, err := start(bwrap, plan, o, doorc)
 	if err != nil {
 		return 0, err
@@ -197,6 +203,86 @@ func Run(o Options) (int, error) {
 		}
 	}
 	return status, nil
+}
+
+// madePath is a placeholder or a directory made for one, as it was made.
+type madePath struct {
+	path string
+	dir  bool
+	size int64
+	st   os.FileInfo
+	// parent: a directory made for a placeholder, writable inside; left
+	// without a word when the command put something in it.
+	parent bool
+}
+
+// makePlaceholders makes the plan's placeholders (and the directories
+// they need) before the sandbox starts; it returns what it made, so that
+// the caller removes it, even on error. Nothing is made over something
+// that exists.
+func makePlaceholders(phs []run.Placeholder) ([]madePath, error) {
+	var made []madePath
+	add := func(path string, dir bool, content string, parent bool) error {
+		var err error
+		if dir {
+			err = os.Mkdir(path, 0o755)
+		} else {
+			var f *os.File
+			if f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+				_, err = f.WriteString(content)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+		st, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		made = append(made, madePath{path: path, dir: dir, size: int64(len(content)), st: st, parent: parent})
+		return nil
+	}
+	for _, ph := range phs {
+		for _, d := range ph.Parents {
+			if _, err := os.Lstat(d); err == nil {
+				continue
+			}
+			if err := add(d, true, "", true); err != nil {
+				return made, err
+			}
+		}
+		if err := add(ph.Path, ph.Dir, ph.Content, false); err != nil {
+			return made, err
+		}
+	}
+	return made, nil
+}
+
+// removePlaceholders removes what makePlaceholders made, innermost
+// first, each only if it is still as made: an empty directory, a file of
+// the same size and inode. What changed (outside the sandbox, during the
+// run) is left, with a warning.
+func removePlaceholders(made []madePath, stderr io.Writer) {
+	for i := len(made) - 1; i >= 0; i-- {
+		m := made[i]
+		st, err := os.Lstat(m.path)
+		if err != nil {
+			continue
+		}
+		same := os.SameFile(st, m.st) && (m.dir || st.Size() == m.size)
+		if same {
+			if err = os.Remove(m.path); err == nil || m.parent {
+				continue
+			}
+		}
+		if m.parent {
+			continue
+		}
+		fmt.Fprintf(stderr, "airlock run: warning: %s was made empty for the run, to fence a protected path, and is no longer empty: review it\n", m.path)
+	}
 }
 
 // openDoor makes the door (o.Door, or o.MakeDoor's) and writes the CA
@@ -293,9 +379,11 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 		go func() {
 			// The door's outcome reaches the bridge: go, or a closed pipe
 			// (the command is not run).
+			// A bridge that never ran (bubblewrap failed) closed the pipe:
+			// that failure is bubblewrap's, reported below, not the door's.
 			err := <-doorc
 			if err == nil {
-				_, err = goW.Write([]byte{1})
+				_, _ = goW.Write([]byte{1})
 			}
 			goW.Close()
 			doorErr <- err

@@ -10,3 +10,6 @@ import "os/exec"
 func dieWithParent(*exec.Cmd) {}
 
 func lockThread() (unlock func()) { return func() {} }
+
+// execCompanion does nothing outside Linux: the companion runs as a child.
+func execCompanion(*env, string, []string) {}

@@ -89,12 +89,13 @@ func runHook(e *env) int {
 func newHook(e *env, rec vocab.Recorder, sn *statusNoter) *claudecode.Hook {
 	load := policyLoader(e, sn)
 	h := &claudecode.Hook{
-		Policy:   load,
-		Snapshot: takeSnapshot(e, load),
-		Recorder: rec,
-		Story:    e.getenv("AIRLOCK_STORY"),
-		Getenv:   e.getenv,
-		Caller:   e.caller,
+		Policy:    load,
+		Snapshot:  takeSnapshot(e, load),
+		Recorder:  rec,
+		Story:     e.getenv("AIRLOCK_STORY"),
+		Getenv:    e.getenv,
+		Caller:    e.caller,
+		Contained: hookContained(e.getenv, e.contained),
 		// The gate is off unless the policy turns it on; wired, it costs
 		// nothing until then (no file is read).
 		Gate: gate.Stage{Gate: gate.New(e.getenv, nil)},
@@ -110,11 +111,12 @@ func newHook(e *env, rec vocab.Recorder, sn *statusNoter) *claudecode.Hook {
 func newPipeline(e *env, rec vocab.Recorder, sn *statusNoter) *pipeline.Pipeline {
 	load := policyLoader(e, sn)
 	return &pipeline.Pipeline{
-		Policy:   load,
-		Recorder: rec,
-		Gate:     gate.Stage{Gate: gate.New(e.getenv, nil)},
-		Snapshot: takeSnapshot(e, load),
-		Caller:   e.caller,
+		Policy:    load,
+		Recorder:  rec,
+		Gate:      gate.Stage{Gate: gate.New(e.getenv, nil)},
+		Snapshot:  takeSnapshot(e, load),
+		Caller:    e.caller,
+		Contained: hookContained(e.getenv, e.contained),
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/hookd/server"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/mcp/proxied"
+	"github.com/airlock-dev/airlock/internal/pipeline"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -175,10 +176,21 @@ func hookdHandler(stateDir string) server.Handler {
 		var stdout, stderr bytes.Buffer
 		e := &env{stdin: bytes.NewReader(r.Stdin), stdout: &stdout, stderr: &stderr,
 			getenv: getenv, getwd: func() (string, error) { return r.Cwd, nil }, executable: os.Executable,
-			caller: caller}
+			caller: caller, contained: clientContained(r.Client)}
 		status := e.dispatch(hookRoot(), r.Args)
 		return &hookd.Response{Kind: hookd.KindAnswer, Status: status, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 	}
+}
+
+// clientContained is the service's answer to "does this call run in a
+// sandbox?": the kernel's view of the client process (hookd.Client), the
+// same for every call of the request. The request's own words (its
+// environment, its arguments, its event) are never asked.
+func clientContained(c hookd.Client) func(*pipeline.Request) bool {
+	if c.Contained == nil {
+		return nil
+	}
+	return func(*pipeline.Request) bool { return c.Contained() }
 }
 
 func declined(reason string) *hookd.Response {

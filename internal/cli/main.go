@@ -43,6 +43,10 @@ type env struct {
 	// value is this process; the decision service names its client
 	// (hookdHandler).
 	caller pipeline.Caller
+	// contained is the entry point's fact that the hook's calls run in a
+	// sandbox (pipeline.Pipeline.Contained): the decision service's view
+	// of its client; nil: not contained.
+	contained func(*pipeline.Request) bool
 }
 
 // Main runs airlock with the given arguments and streams and returns the

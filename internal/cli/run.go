@@ -56,6 +56,7 @@ func runRun(e *env) int {
 	if len(e.args) == 0 {
 		return fail(e.stderr, &usageError{Msg: "no command to run", Hints: []string{"airlock run [--writable DIR]... [--] COMMAND [ARG...]"}})
 	}
+	execCompanion(e, RunBinary, e.args)
 	return runCompanion(e, "airlock run", RunBinary, e.args)
 }
 

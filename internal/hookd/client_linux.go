@@ -160,6 +160,40 @@ func (c *Conn) Ask(req *Request) (*Response, error) {
 	return resp, nil
 }
 
+// Hand gives the service a hook client's connection (fd, another
+// process's, accepted by "airlock run"'s relay) instead of carrying its
+// bytes: the service reads the request from it and answers on it, so the
+// kernel, not the relay, tells the service who wrote the request. The
+// caller may close fd once Hand returns.
+func (c *Conn) Hand(fd int) error {
+	msg := AppendRequest(nil, &Request{Args: []string{RelayArg}})
+	oob := syscall.UnixRights(fd)
+	for {
+		n, err := syscall.SendmsgN(c.fd, msg, oob, nil, 0)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		msg, oob = msg[n:], nil
+		if len(msg) == 0 {
+			break
+		}
+	}
+	if err := syscall.Shutdown(c.fd, syscall.SHUT_WR); err != nil {
+		return err
+	}
+	// The service closes its side once it has taken the connection.
+	var b [1]byte
+	for {
+		_, err := syscall.Read(c.fd, b[:])
+		if !errors.Is(err, syscall.EINTR) {
+			return nil
+		}
+	}
+}
+
 // Peer is the process id of the listener (for "airlock hookd --stop").
 func (c *Conn) Peer() (int, error) {
 	cred, err := syscall.GetsockoptUcred(c.fd, syscall.SOL_SOCKET, syscall.SO_PEERCRED)

@@ -27,3 +27,6 @@ func (c *Conn) Close() error { return nil }
 
 // Peer is never reached outside Linux.
 func (c *Conn) Peer() (int, error) { return 0, ErrNoService }
+
+// Hand is never reached outside Linux.
+func (c *Conn) Hand(fd int) error { return ErrNoService }

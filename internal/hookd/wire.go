@@ -76,6 +76,12 @@ type Client struct {
 	// the kernel gives no pidfd (before Linux 6.5): PID alone may then
 	// have been reused by another process.
 	Pinned func() bool
+	// Contained reports whether the process that wrote the request runs
+	// in a sandbox like "airlock run"'s, from the kernel's facts about it
+	// (its namespaces, capabilities and view of the state directory; see
+	// hookd/server), read when first asked. Nothing in the request can
+	// set it. Nil: not contained.
+	Contained func() bool
 }
 
 // Response is the service's answer.
@@ -229,3 +235,10 @@ func RequestTooLarge(n int) bool { return n > maxMessage }
 // exits, so the client's own build can start its service. Any process of
 // the user could stop the service anyway; the cost is one start-up.
 const StopOtherBuild = "\x00stop: a client of another airlock build"
+
+// RelayArg is the one argument of the request "airlock run"'s relay
+// sends with a hook client's connection attached (SCM_RIGHTS): the
+// service reads the client's request from that connection and answers
+// on it, so that what it knows of the client (who wrote the request,
+// where that process runs) comes from the kernel, not from the relay.
+const RelayArg = "\x00relay: the hook client's connection is attached"

@@ -42,6 +42,9 @@ type Entry struct {
 	Command string   `json:"command,omitempty"`
 	Paths   []string `json:"paths,omitempty"`
 	URL     string   `json:"url,omitempty"`
+	// Contained says the action was decided as running inside a sandbox
+	// (vocab.Action.Contained).
+	Contained bool `json:"contained,omitempty"`
 	// Decision, Rule, Message, Mode, Effect and Reasons are the verdict.
 	Decision string   `json:"decision,omitempty"`
 	Rule     string   `json:"rule,omitempty"`
@@ -104,6 +107,7 @@ func entryOf(ev *vocab.Event) *Entry {
 	}
 	if a := ev.Action; a != nil {
 		e.Kind, e.Command, e.Paths, e.URL = a.Kind.String(), a.Command, a.Paths, a.URL
+		e.Contained = a.Contained
 		// The directory the action runs in (a tool's workdir, not the
 		// agent's): what an approval binds to, and what the human is
 		// shown.

@@ -27,7 +27,14 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 			Message: "airlock's policy could not be loaded (" + err.Error() + "), so every tool call is refused until a human fixes it (airlock policy check)"}
 		o.Stage = StagePolicyError
 	} else {
+		a.Contained = false // only the entry point's own fact counts
 		*v = pol.Decide(*a)
+		if p.Contained != nil && a.Kind == policy.Shell && v.Decision.Holds() && v.Effect.Opaque && p.Contained(r) {
+			// A run airlock cannot read, held: inside a sandbox whose
+			// network is the proxy, a local one is warned about instead.
+			a.Contained = true
+			*v = pol.Decide(*a)
+		}
 		o.Stage = StageRules
 		if strings.HasPrefix(v.Rule, "self.") {
 			o.Stage = StageSelf

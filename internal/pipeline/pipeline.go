@@ -159,6 +159,16 @@ type Pipeline struct {
 	// guard.ForHook): the zero value is this process; the decision
 	// service names its client.
 	Caller Caller
+	// Contained reports whether a call runs inside a sandbox where the
+	// kernel fences airlock's files and the network is airlock's egress
+	// proxy: the entry point establishes it from facts the agent does not
+	// write (the decision service from the kernel's view of the client
+	// process, the Claude Code hook from its sandbox settings), never from
+	// the request's own words. Decide asks only when a call would be held
+	// for an opaque run, so the allowed path pays nothing; nil: never
+	// contained. What it answered is Action.Contained, which the journal
+	// records.
+	Contained func(*Request) bool
 }
 
 // Caller is the hook process a call came from (package proxied).

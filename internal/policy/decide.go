@@ -95,6 +95,24 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 	return v
 }
 
+// RuleContainedOpaque names the decision of a local program run airlock
+// cannot read (opaque) when the action runs contained (Action.Contained).
+const RuleContainedOpaque = "contain.opaque-local"
+
+const containedOpaqueMessage = "airlock cannot read what this runs, but it runs contained: airlock's files are fenced by the kernel and its network goes only through airlock's egress proxy, which holds anything it sends; allowed with this warning"
+
+// containedOpaque reports whether the table's verdict cur on a run with
+// effect e is a hold only because the run is opaque, with nothing else
+// about it beyond local: no shared or external tier, no destruction. Only
+// a hold (ask, defer) becomes a warning; a table that refuses opaque runs
+// outright keeps refusing them.
+func containedOpaque(e classify.Effect, cur Verdict) bool {
+	if !e.Opaque || e.Destructive || e.Tier != classify.Local || cur.Rule != "table.opaque" {
+		return false
+	}
+	return cur.Decision == Ask || cur.Decision == Defer
+}
+
 // RuleInteractiveAsk names the reason added when a built-in refusal
 // became an ask because a human watches (interactive mode).
 const RuleInteractiveAsk = "mode.interactive-ask"
@@ -186,6 +204,13 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) (sn
 			// Destruction inside the project would have been decided
 			// otherwise: say why this one is not.
 			v.Reasons = append(v.Reasons, s.grade.reason())
+		}
+		if a.Contained && a.Kind == Shell && containedOpaque(s.effect, cur) {
+			// Inside a sandbox the kernel fences airlock's files and the
+			// network is the egress proxy, which holds whatever this sends:
+			// a local run airlock cannot read is warned about, not held.
+			cur.Decision, cur.Rule, cur.Message = Warn, RuleContainedOpaque, containedOpaqueMessage
+			v.Reasons = append(v.Reasons, classify.Reason{Rule: RuleContainedOpaque, Message: containedOpaqueMessage})
 		}
 		if s.unknown {
 			if t.Unknown >= cur.Decision {

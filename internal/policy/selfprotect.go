@@ -535,6 +535,42 @@ func writtenAndRun(r *classify.Result) bool {
 	return false
 }
 
+// redirects checks a run's redirections: a write to a protected path, a
+// read of a secret. An opaque run's own redirections are as static as
+// any other's (eval "$CMD" > FILE writes FILE whatever $CMD is).
+func (c *call) redirects(inv *classify.Invocation) *refusal {
+	g := c.g
+	for _, rd := range inv.Redirects {
+		tgt := rd.Target
+		if strings.HasPrefix(tgt, "&") || isFD(tgt) {
+			continue
+		}
+		if rd.Dynamic {
+			known, ok := g.known(tgt)
+			if !ok {
+				if ref := c.dynamicPath("a redirection ("+rd.Op+")", tgt, known, redirectMode(rd)); ref != nil {
+					return ref
+				}
+				continue
+			}
+			tgt = known
+		}
+		if ref := c.unknownDir(inv, "a redirection ("+rd.Op+")", tgt, redirectMode(rd)); ref != nil {
+			return ref
+		}
+		for _, d := range c.cwds {
+			if rd.Writes() {
+				if h, ok := c.pathHit(tgt, d, false, false); ok {
+					return c.pathRefusal("a redirection ("+rd.Op+")", h)
+				}
+			} else if h, ok := c.secretPath(tgt, d); ok {
+				return c.secretRefusal("a redirection ("+rd.Op+")", h)
+			}
+		}
+	}
+	return nil
+}
+
 func (c *call) invocation(inv *classify.Invocation) *refusal {
 	g := c.g
 	// Text airlock cannot read: a computed command, interpreter code.
@@ -542,7 +578,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		if m := g.mentioned(inv.Source + "\n" + strings.Join(inv.Args, " ")); m != "" {
 			return &refusal{RuleAirlockCommand, "a command computed at run time mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot check what it does to its own files or verbs, so the agent may not run it." + instead}
 		}
-		return nil
+		return c.redirects(inv)
 	}
 	name := inv.Name()
 	if g.airlockProgram(name) {
@@ -643,33 +679,8 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if name == "ln" || name == "link" || name == "cp" {
 		c.links(inv, cwd)
 	}
-	for _, rd := range inv.Redirects {
-		tgt := rd.Target
-		if strings.HasPrefix(tgt, "&") || isFD(tgt) {
-			continue
-		}
-		if rd.Dynamic {
-			known, ok := g.known(tgt)
-			if !ok {
-				if ref := c.dynamicPath("a redirection ("+rd.Op+")", tgt, known, redirectMode(rd)); ref != nil {
-					return ref
-				}
-				continue
-			}
-			tgt = known
-		}
-		if ref := c.unknownDir(inv, "a redirection ("+rd.Op+")", tgt, redirectMode(rd)); ref != nil {
-			return ref
-		}
-		for _, d := range c.cwds {
-			if rd.Writes() {
-				if h, ok := c.pathHit(tgt, d, false, false); ok {
-					return c.pathRefusal("a redirection ("+rd.Op+")", h)
-				}
-			} else if h, ok := c.secretPath(tgt, d); ok {
-				return c.secretRefusal("a redirection ("+rd.Op+")", h)
-			}
-		}
+	if ref := c.redirects(inv); ref != nil {
+		return ref
 	}
 	// Each operand is judged by its role to the program (classify's
 	// roles.go): a read is checked only against airlock's secrets, a

@@ -95,10 +95,15 @@ func globQuote(s string) string {
 	return b.String()
 }
 
-// slashFreeSpecial are the shell's own parameters that hold a number.
-var slashFreeSpecial = map[string]bool{
-	"$": true, "?": true, "#": true, "!": true, "RANDOM": true, "SRANDOM": true, "PPID": true, "UID": true,
-	"EUID": true, "SECONDS": true, "EPOCHSECONDS": true, "EPOCHREALTIME": true, "BASHPID": true, "LINENO": true,
+// slashFreeSpecial reports whether a parameter is one of the shell's own
+// that hold a number (a switch, not a map: nothing to build at start-up).
+func slashFreeSpecial(name string) bool {
+	switch name {
+	case "$", "?", "#", "!", "RANDOM", "SRANDOM", "PPID", "UID", "EUID", "SECONDS", "EPOCHSECONDS",
+		"EPOCHREALTIME", "BASHPID", "LINENO":
+		return true
+	}
+	return false
 }
 
 // slashFreeParam: $$, $RANDOM, ${#x} (a length) and the like.
@@ -106,7 +111,7 @@ func slashFreeParam(p *syntax.ParamExp) bool {
 	if p.Length && p.Index == nil {
 		return true
 	}
-	return slashFreeSpecial[paramOf(p)] && isSimpleParam(p)
+	return slashFreeSpecial(paramOf(p)) && isSimpleParam(p)
 }
 
 // slashFreeSubst reports whether a command substitution is one program

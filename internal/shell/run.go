@@ -433,7 +433,9 @@ func (w *walker) nested(c cmd, text string, dynamic bool, via string) (cmd, bool
 	if dynamic {
 		// The words, with the values the text gave them, go with the
 		// opaque run: a reader can still look for what they mention.
-		inv := Invocation{Via: c.frame.with(via).via, Remote: c.remote, Source: c.source, Opaque: via + " runs shell text that is only known at run time"}
+		// Its redirections are static all the same: eval "$X" > FILE
+		// writes FILE, and self-protection must see it.
+		inv := Invocation{Via: c.frame.with(via).via, Remote: c.remote, Source: c.source, Redirects: c.redirects, Opaque: via + " runs shell text that is only known at run time"}
 		inv.Args, inv.Dynamic = append([]string(nil), c.args...), append([]bool(nil), c.dyn...)
 		w.emit(inv)
 		if same {

@@ -31,6 +31,14 @@ type Action struct {
 	// destruction inside the project gets the destructive row: nothing
 	// destructive is allowed without a snapshot.
 	Snapshots bool
+	// Contained says the action runs inside a sandbox whose network is
+	// airlock's egress proxy and where airlock's files are fenced by the
+	// kernel ("airlock run", Claude Code's sandbox installed with
+	// --contain). Only the decision pipeline sets it, from what its
+	// entry point established (never from the agent's words): a program
+	// airlock cannot read that acts only locally is then allowed with a
+	// warning instead of held, since the proxy holds anything it sends.
+	Contained bool
 	// Edits are what a Write action puts in its file, when the agent says:
 	// the whole new content, or replacements of old text. nil means not
 	// known. Only self-protection reads them, for shell start-up files.

@@ -53,6 +53,9 @@ type Hook struct {
 	// Caller is the hook process the event came from (see
 	// pipeline.Pipeline.Caller); the zero value is this process.
 	Caller pipeline.Caller
+	// Contained is the entry point's fact that a call runs in a sandbox
+	// (see pipeline.Pipeline.Contained); nil: never.
+	Contained func(*pipeline.Request) bool
 }
 
 // Gate is the fact-forcing gate, a stage of the decision pipeline.
@@ -203,7 +206,7 @@ func (h *Hook) request(in *Input) *pipeline.Request {
 
 // pipeline is the decision pipeline the hook's fields make up.
 func (h *Hook) pipeline() *pipeline.Pipeline {
-	return &pipeline.Pipeline{Policy: h.Policy, Recorder: h.Recorder, Gate: h.Gate, Snapshot: h.Snapshot, Now: h.Now, Caller: h.Caller}
+	return &pipeline.Pipeline{Policy: h.Policy, Recorder: h.Recorder, Gate: h.Gate, Snapshot: h.Snapshot, Now: h.Now, Caller: h.Caller, Contained: h.Contained}
 }
 
 // observe records a lifecycle event, printing the pipeline's warnings.

@@ -28,7 +28,7 @@ import (
 //
 // args: --port N --socket PATH -- COMMAND [ARG...]
 func Main(args []string, stderr io.Writer) int {
-	port, sock, cmdArgs, err := bridgeArgs(args)
+	port, sock, wait, cmdArgs, err := bridgeArgs(args)
 	if err != nil {
 		fmt.Fprintln(stderr, "airlock run: bridge:", err)
 		return 126
@@ -52,21 +52,41 @@ func Main(args []string, stderr io.Writer) int {
 		ready.Close()
 	}
 
+	// With --wait, the runner is still setting up the door (the egress
+	// proxy) while the sandbox starts: the command runs once it says go,
+	// and not at all if it does not.
+	if wait {
+		gofd := os.NewFile(uintptr(GoFD), "go")
+		b := []byte{0}
+		n, _ := gofd.Read(b)
+		gofd.Close()
+		if n != 1 || b[0] != 1 {
+			fmt.Fprintln(stderr, "airlock run: bridge: the egress proxy did not start; the command was not run")
+			return 126
+		}
+	}
+
 	// Signals are caught before the command starts, so none is lost in
 	// between; as pid 1, a signal without a handler would be ignored.
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH)
-	cmd := exec.Command(cmdArgs[0], cmdArgs[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	if err := cmd.Start(); err != nil {
+	// syscall.ForkExec rather than os/exec: os/exec's first start probes
+	// the kernel's pidfd support by cloning a child of its own, one more
+	// process on every contained run's start (docs/BENCHMARKS.md). The
+	// bridge reaps with wait4 anyway.
+	path, err := exec.LookPath(cmdArgs[0])
+	if err != nil {
 		fmt.Fprintln(stderr, "airlock run:", err)
-		var ee *exec.Error
-		if errors.As(err, &ee) || errors.Is(err, os.ErrNotExist) {
+		return 127
+	}
+	child, err := syscall.ForkExec(path, cmdArgs, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2}})
+	if err != nil {
+		fmt.Fprintln(stderr, "airlock run: "+cmdArgs[0]+":", err)
+		if errors.Is(err, syscall.ENOENT) {
 			return 127
 		}
 		return 126
 	}
-	child := cmd.Process.Pid
 	go func() {
 		for s := range sigs {
 			_ = syscall.Kill(child, s.(syscall.Signal))
@@ -100,9 +120,16 @@ func Main(args []string, stderr io.Writer) int {
 // one byte of readiness (bubblewrap passes descriptors through).
 const ReadyFD = 4
 
-func bridgeArgs(args []string) (port int, sock string, cmd []string, err error) {
+// GoFD is the descriptor on which the runner writes one byte (1) once the
+// door is ready, when the bridge runs with --wait: the command starts
+// only then.
+const GoFD = 5
+
+func bridgeArgs(args []string) (port int, sock string, wait bool, cmd []string, err error) {
 	for i := 0; i < len(args); i++ {
 		switch args[i] {
+		case "--wait":
+			wait = true
 		case "--port":
 			if i+1 < len(args) {
 				port, err = strconv.Atoi(args[i+1])
@@ -117,13 +144,13 @@ func bridgeArgs(args []string) (port int, sock string, cmd []string, err error) 
 			cmd = args[i+1:]
 			i = len(args)
 		default:
-			return 0, "", nil, fmt.Errorf("unexpected argument %q", args[i])
+			return 0, "", false, nil, fmt.Errorf("unexpected argument %q", args[i])
 		}
 	}
 	if err != nil || port <= 0 || port > 65535 || sock == "" || len(cmd) == 0 {
-		return 0, "", nil, errors.New("usage: airlock-bridge --port N --socket PATH -- COMMAND [ARG...]")
+		return 0, "", false, nil, errors.New("usage: airlock-bridge --port N --socket PATH [--wait] -- COMMAND [ARG...]")
 	}
-	return port, sock, cmd, nil
+	return port, sock, wait, cmd, nil
 }
 
 // relay forwards each connection on ln to the unix socket.

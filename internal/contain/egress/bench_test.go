@@ -94,6 +94,7 @@ func BenchmarkDownload(b *testing.B) {
 			defer srv.Close()
 			direct := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsRoots(e.upstream), DisableCompression: true}}
 			proxied := &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(e.proxyURL), TLSClientConfig: tlsRoots(e.caPool), DisableCompression: true}}
+			var cpuD, cpuP time.Duration
 			get := func(c *http.Client) time.Duration {
 				start := time.Now()
 				resp, err := c.Get(srv.URL + "/big")
@@ -111,13 +112,23 @@ func BenchmarkDownload(b *testing.B) {
 			b.SetBytes(size)
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
+				c0 := cpuTime()
 				d += get(direct)
+				c1 := cpuTime()
 				p += get(proxied)
+				cpuD, cpuP = cpuD+c1-c0, cpuP+cpuTime()-c1
 			}
 			mb := float64(size) / (1 << 20) * float64(b.N)
 			b.ReportMetric(mb/d.Seconds(), "MiB/s-direct")
 			b.ReportMetric(mb/p.Seconds(), "MiB/s-proxy")
 			b.ReportMetric(d.Seconds()/p.Seconds(), "rate-ratio")
+			// The CPU the process spent (client, server and, proxied, the
+			// proxy): on a loaded machine the wall clock swings with the
+			// other jobs, while this is the work each way costs. Their
+			// ratio is the rate ratio a CPU-bound machine would see.
+			b.ReportMetric(float64(cpuD.Milliseconds())/float64(b.N), "cpu-ms-direct/op")
+			b.ReportMetric(float64(cpuP.Milliseconds())/float64(b.N), "cpu-ms-proxy/op")
+			b.ReportMetric(cpuD.Seconds()/cpuP.Seconds(), "cpu-ratio")
 		})
 	}
 }

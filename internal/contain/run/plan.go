@@ -52,6 +52,18 @@ var DefaultWritable = []string{".cache", "go/pkg/mod", ".npm", ".cargo/registry"
 var agentCode = []string{".claude/plugins", ".claude/hooks", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/CLAUDE.md",
 	".codex/prompts", ".codex/skills", ".codex/AGENTS.md", ".gemini/commands", ".gemini/GEMINI.md"}
 
+// projectCode are paths, relative to the project, that a tool runs or
+// loads later, outside the sandbox, though self-protection does not list
+// them: an MCP server list (.mcp.json), an editor's tasks and settings
+// (.vscode, tasks.json with runOn: folderOpen), Claude Code's project
+// commands, agents, hooks and skills. Read-only inside, like agentCode.
+var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/agents", ".claude/hooks", ".claude/skills"}
+
+// keepWritable are directories of the project that stay writable though
+// a protected path below them is fenced: the placeholder goes below them
+// (.github/hooks, not .github, where CI workflows are ordinary work).
+var keepWritable = []string{".github"}
+
 // maskedDirs are replaced by an empty tmpfs inside: /tmp is private, and
 // /run holds the host's daemon sockets (dbus, docker, the user's runtime
 // directory with ssh-agent and gpg-agent), which a unix socket on a
@@ -90,6 +102,10 @@ type Config struct {
 	// bound read-only at their place (airlock loop's settings file with
 	// the hooks, under runs/). Never the secrets or the journal.
 	Expose []string
+	// WaitForDoor makes the bridge wait for the runner's go (bridge.GoFD)
+	// before it runs the command: the runner sets the door up while the
+	// sandbox starts.
+	WaitForDoor bool
 	// Command is what to run, with its arguments.
 	Command []string
 }
@@ -103,13 +119,31 @@ type Plan struct {
 	// Env is the environment bubblewrap and everything inside get.
 	Env []string
 	// Unfenced are protected paths inside a writable directory that did
-	// not exist when the plan was made: no mount can fence a path that is
-	// not there without creating it in the user's tree, so the runner
-	// checks them after the run and says which appeared.
+	// not exist when the plan was made and have no placeholder (a file at
+	// the project's top: .mcp.json, .envrc): the runner checks them after
+	// the run and says which appeared.
 	Unfenced []string
+	// Placeholders are protected paths that did not exist when the plan
+	// was made: the runner makes each (an empty directory, or an empty
+	// file outside the project) before the sandbox starts, the plan binds
+	// it read-only, and the runner removes it after the run if it is still
+	// as made. Nothing can then be created at that path inside.
+	Placeholders []Placeholder
 	// Hidden are the directories replaced by an empty one (airlock's
 	// state directory).
 	Hidden []string
+}
+
+// Placeholder is one path the runner makes for the run and removes after.
+type Placeholder struct {
+	// Path is the placeholder, bound read-only inside.
+	Path string
+	// Dir: an empty directory; otherwise a file holding Content.
+	Dir     bool
+	Content string
+	// Parents are directories made for it (they stay writable inside),
+	// outermost first.
+	Parents []string
 }
 
 // Refusal is a reason not to start: the command is never run
@@ -136,17 +170,52 @@ func within(p, dir string) bool {
 	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
 }
 
-// real resolves symlinks in an absolute path; a path that does not exist
-// is resolved as far as it does.
-func real(p string) string {
-	if r, err := filepath.EvalSymlinks(p); err == nil {
-		return r
-	}
-	parent := filepath.Dir(p)
-	if parent == p {
+// resolver resolves symlinks in absolute paths, as filepath.EvalSymlinks
+// does for a path that exists and, for one that does not, as far as it
+// exists (the rest joined on). It remembers every directory it resolved:
+// the plan resolves about a hundred paths under a few directories (the
+// home, the project, the agents' state), and EvalSymlinks would lstat
+// every component of each again (docs/BENCHMARKS.md, containment
+// start-up).
+type resolver struct {
+	done  map[string]string
+	links int
+}
+
+// maxLinks bounds the symlinks followed in one plan, as the kernel's
+// ELOOP bounds one lookup; past it paths are taken as they are written.
+const maxLinks = 255
+
+func (r *resolver) real(p string) string {
+	if !filepath.IsAbs(p) {
+		if e, err := filepath.EvalSymlinks(p); err == nil {
+			return e
+		}
 		return p
 	}
-	return filepath.Join(real(parent), filepath.Base(p))
+	p = filepath.Clean(p)
+	if p == "/" {
+		return p
+	}
+	if v, ok := r.done[p]; ok {
+		return v
+	}
+	parent := r.real(filepath.Dir(p))
+	out := filepath.Join(parent, filepath.Base(p))
+	if st, err := os.Lstat(out); err == nil && st.Mode()&os.ModeSymlink != 0 && r.links < maxLinks {
+		r.links++
+		if t, err := os.Readlink(out); err == nil {
+			if !filepath.IsAbs(t) {
+				t = filepath.Join(parent, t)
+			}
+			out = r.real(t)
+		}
+	}
+	if r.done == nil {
+		r.done = map[string]string{}
+	}
+	r.done[p] = out
+	return out
 }
 
 // NewPlan works out the sandbox for cfg, or refuses with the reason.
@@ -162,6 +231,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 		return nil, &Refusal{Msg: fmt.Sprintf("the working directory %q is not absolute", cfg.Cwd)}
 	}
 	paths := policy.PathsFrom(getenv)
+	real := (&resolver{}).real
 	home := ""
 	if paths.Home != "" && filepath.IsAbs(paths.Home) {
 		home = real(filepath.Clean(paths.Home))
@@ -286,6 +356,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(home, c), Kind: "agent-settings"})
 		}
 	}
+	for _, c := range projectCode {
+		prot = append(prot, policy.ProtectedPath{Path: filepath.Join(project, c), Kind: "agent-settings"})
+	}
 	if exe != "" {
 		for _, b := range []string{"airlock-run", BridgeBinary, "airlock-proxy"} {
 			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(filepath.Dir(exe), b), Kind: "airlock"})
@@ -334,6 +407,20 @@ func NewPlan(cfg Config) (*Plan, error) {
 			}
 		}
 	}
+	// What did not exist gets a placeholder where one does no harm.
+	var unfenced []string
+	for _, u := range dedupe(p.Unfenced) {
+		ph, ok := placeholderFor(u, project, rw)
+		if !ok || slices.ContainsFunc(p.Placeholders, func(q Placeholder) bool { return within(u, q.Path) }) {
+			if !ok {
+				unfenced = append(unfenced, u)
+			}
+			continue
+		}
+		p.Placeholders = append(p.Placeholders, ph)
+		ro = append(ro, ph.Path)
+	}
+	p.Unfenced = unfenced
 	for _, r := range dedupe(ro) {
 		a = append(a, "--ro-bind", r, r)
 	}
@@ -375,11 +462,14 @@ func NewPlan(cfg Config) (*Plan, error) {
 		a = append(a, "--ro-bind", cfg.ProxySocket, cfg.ProxySocket)
 	}
 	a = append(a, "--chdir", cwd, "--")
-	a = append(a, cfg.Bridge, "--port", strconv.Itoa(BridgePort), "--socket", cfg.ProxySocket, "--")
+	a = append(a, cfg.Bridge, "--port", strconv.Itoa(BridgePort), "--socket", cfg.ProxySocket)
+	if cfg.WaitForDoor {
+		a = append(a, "--wait")
+	}
+	a = append(a, "--")
 	a = append(a, cfg.Command...)
 	p.Args = a
 	p.Env = Environment(cfg.Environ, cfg.CABundle)
-	p.Unfenced = dedupe(p.Unfenced)
 	return p, nil
 }
 
@@ -443,6 +533,64 @@ func Environment(environ []string, caBundle string) []string {
 	}
 	out = append(out, "GIT_SSH_COMMAND="+NoSSH, "AIRLOCK_CONTAINED=run")
 	return out
+}
+
+// placeholderFor is the placeholder that fences u, a protected path that
+// does not exist under one of the writable directories rw: the topmost
+// directory of u that is missing, made empty (a directory below it cannot
+// then be created either), or u itself. A file at the project's top or in
+// a directory that must stay writable gets none (ok false): an empty
+// opencode.json or .envrc in the work tree would be seen, and committed,
+// as the project's own; the runner warns about those after the run.
+func placeholderFor(u, project string, rw []string) (Placeholder, bool) {
+	var w string
+	for _, d := range rw {
+		if within(u, d) && len(d) > len(w) {
+			w = d
+		}
+	}
+	if w == "" || u == w {
+		return Placeholder{}, false
+	}
+	top := u
+	for d := filepath.Dir(top); d != w && !exists(d); d = filepath.Dir(d) {
+		top = d
+	}
+	var parents []string
+	for top != u && within(top, project) && slices.Contains(keepWritable, relTo(project, top)) {
+		parents = append(parents, top)
+		rest, _ := filepath.Rel(top, u)
+		top = filepath.Join(top, strings.Split(rest, string(filepath.Separator))[0])
+	}
+	if top != u || !looksLikeFile(u) {
+		return Placeholder{Path: top, Dir: true, Parents: parents}, true
+	}
+	if within(u, project) {
+		return Placeholder{}, false
+	}
+	content := ""
+	if strings.HasSuffix(u, ".json") {
+		// An agent reading its settings finds an empty object, not a
+		// file it cannot parse.
+		content = "{}\n"
+	}
+	return Placeholder{Path: u, Content: content, Parents: parents}, true
+}
+
+func relTo(base, p string) string {
+	r, err := filepath.Rel(base, p)
+	if err != nil {
+		return p
+	}
+	return r
+}
+
+// looksLikeFile tells the protected paths that are files (settings.json,
+// CLAUDE.md, .envrc) from directories (hooks, commands, .codex): a name
+// with an extension after its first character, or one of the dot files.
+func looksLikeFile(p string) bool {
+	b := filepath.Base(p)
+	return strings.LastIndex(b, ".") > 0 || b == ".envrc"
 }
 
 func exists(p string) bool {

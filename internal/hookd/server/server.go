@@ -235,12 +235,48 @@ func checkDir(dir string) error {
 const connTimeout = 10 * time.Second
 
 func (s *Server) serveConn(c int, pid int32, stale bool) {
-	defer syscall.Close(c)
+	s.serveOne(c, pid, stale, true)
+}
+
+// serveOne answers the request on connection c, whose client the kernel
+// named pid when it connected. relay says c may be "airlock run"'s relay
+// handing over a hook client's connection (hookd.RelayArg): then that
+// connection is served instead, once, never a relay in turn.
+func (s *Server) serveOne(c int, pid int32, stale, relay bool) {
+	closed := false
+	defer func() {
+		if !closed {
+			syscall.Close(c)
+		}
+	}()
 	tv := syscall.NsecToTimeval(int64(connTimeout))
 	syscall.SetsockoptTimeval(c, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv)
 	syscall.SetsockoptTimeval(c, syscall.SOL_SOCKET, syscall.SO_SNDTIMEO, &tv)
+	// Each piece of the request comes labelled with the process that
+	// wrote it (see readRequest).
+	syscall.SetsockoptInt(c, syscall.SOL_SOCKET, syscall.SO_PASSCRED, 1)
 	var resp *hookd.Response
-	req, err := readRequest(c)
+	req, writer, fds, err := readRequest(c)
+	if err == nil && len(req.Args) == 1 && req.Args[0] == hookd.RelayArg {
+		if !relay || len(fds) != 1 {
+			closeAll(fds)
+			s.logf("declined: a relay message without exactly one connection")
+			return
+		}
+		// The hook client's own connection: its request, its answer, and
+		// the kernel's word on who it is.
+		syscall.CloseOnExec(fds[0])
+		syscall.Close(c)
+		closed = true
+		cred, err := syscall.GetsockoptUcred(fds[0], syscall.SOL_SOCKET, syscall.SO_PEERCRED)
+		if err != nil || cred.Uid != uint32(os.Getuid()) {
+			syscall.Close(fds[0])
+			return
+		}
+		s.serveOne(fds[0], cred.Pid, stale, false)
+		return
+	}
+	closeAll(fds)
 	switch {
 	case err != nil:
 		resp = &hookd.Response{Kind: hookd.KindDeclined, Reason: err.Error()}
@@ -258,6 +294,16 @@ func (s *Server) serveConn(c int, pid int32, stale bool) {
 		return
 	default:
 		client, done := peer(c, pid)
+		if writer == pid && client.Pinned != nil {
+			// Only the process that connected wrote the request, and it is
+			// pinned: where it runs can be read about it, once, if asked.
+			var once sync.Once
+			var in bool
+			client.Contained = func() bool {
+				once.Do(func() { in = sandboxed(int(pid), s.StateDir) && client.Pinned() })
+				return in
+			}
+		}
 		req.Client = client
 		resp = s.handle(req)
 		done()
@@ -275,6 +321,12 @@ func (s *Server) serveConn(c int, pid int32, stale bool) {
 			return
 		}
 		msg = msg[n:]
+	}
+}
+
+func closeAll(fds []int) {
+	for _, fd := range fds {
+		syscall.Close(fd)
 	}
 }
 
@@ -348,24 +400,48 @@ func pollNow(fd int, events int16) (revents int16, ok bool) {
 	}
 }
 
-func readRequest(c int) (*hookd.Request, error) {
+// readRequest reads a whole request from c. writer is the process that
+// wrote every piece of it, from the credentials the kernel attached to
+// each (SO_PASSCRED is set on c): -1 when pieces came from different
+// processes, 0 when the kernel attached none. fds are the descriptors
+// passed with it (SCM_RIGHTS), which the caller closes.
+func readRequest(c int) (req *hookd.Request, writer int32, fds []int, err error) {
 	var b []byte
 	buf := make([]byte, 64<<10)
+	oob := make([]byte, syscall.CmsgSpace(syscall.SizeofUcred)+syscall.CmsgSpace(4*4))
+	first := true
 	for {
-		n, err := syscall.Read(c, buf)
+		n, oobn, _, _, err := syscall.Recvmsg(c, buf, oob, syscall.MSG_CMSG_CLOEXEC)
 		if errors.Is(err, syscall.EINTR) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, fds, err
 		}
 		if n == 0 {
 			break
 		}
+		pid := int32(0)
+		if msgs, err := syscall.ParseSocketControlMessage(oob[:oobn]); err == nil {
+			for i := range msgs {
+				if cr, err := syscall.ParseUnixCredentials(&msgs[i]); err == nil {
+					pid = cr.Pid
+				} else if rights, err := syscall.ParseUnixRights(&msgs[i]); err == nil {
+					fds = append(fds, rights...)
+				}
+			}
+		}
+		switch {
+		case first:
+			writer, first = pid, false
+		case pid != writer:
+			writer = -1
+		}
 		b = append(b, buf[:n]...)
 		if hookd.RequestTooLarge(len(b)) {
-			return nil, errors.New("request too large")
+			return nil, 0, fds, errors.New("request too large")
 		}
 	}
-	return hookd.ParseRequest(b)
+	req, err = hookd.ParseRequest(b)
+	return req, writer, fds, err
 }

@@ -4,7 +4,6 @@ package runner
 
 import (
 	"errors"
-	"io"
 	"net"
 	"os"
 	"path/filepath"
@@ -17,14 +16,17 @@ import (
 // hookRelay is how the agent's hooks inside the sandbox reach airlock's
 // decision service outside. Its socket, in the run directory, is bound
 // read-only where the hook client looks for the service (hookd.sock in
-// the state directory, otherwise hidden). For each connection it reads
-// one request, hands it to the service with hookd's own client (which
-// checks that the service is this airlock binary, byte by byte), and
-// writes the answer back. Binding the service's socket itself would not
-// do: the service leaves after its idle time and a new one makes a new
-// socket, which a bind made at the start would never see; and the hook
-// client inside cannot see the service's process (another pid
-// namespace) to check it.
+// the state directory, otherwise hidden). For each connection it checks
+// the service with hookd's own client (the service must run this airlock
+// binary, byte by byte), starting one when none runs, and hands the
+// client's connection itself to the service (hookd.Conn.Hand): the
+// service reads the request from the client and answers it there. The
+// relay carries no bytes and vouches for nothing: the service asks the
+// kernel who wrote the request and whether that process is in a sandbox
+// (hookd/server's sandboxed), which is how a decision knows it is
+// contained. Binding the service's socket itself would not do: the
+// service leaves after its idle time and a new one makes a new socket,
+// which a bind made at the start would never see.
 //
 // Whatever a client inside sends, the service runs nothing but the hook
 // (internal/cli's hookd handler declines every other verb), so no human
@@ -75,23 +77,29 @@ func (r *hookRelay) serve() {
 func (r *hookRelay) one(c net.Conn) {
 	defer c.Close()
 	c.SetDeadline(time.Now().Add(hookd.Timeout + 5*time.Second))
-	b, err := io.ReadAll(io.LimitReader(c, int64(hookd.MaxStdin)+8<<20))
-	resp := &hookd.Response{Kind: hookd.KindDeclined, Reason: "relay"}
-	if err == nil {
-		if req, err := hookd.ParseRequest(b); err == nil {
-			if a, err := r.ask(req); err == nil {
-				resp = a
+	uc, ok := c.(*net.UnixConn)
+	if ok {
+		if f, err := uc.File(); err == nil {
+			err = r.hand(int(f.Fd()))
+			f.Close()
+			if err == nil {
+				return
 			}
 		}
 	}
-	_, _ = c.Write(hookd.AppendResponse(nil, resp))
+	// The service could not take the connection: the client decides in
+	// its own process (where the hidden journal makes it refuse).
+	_, _ = c.Write(hookd.AppendResponse(nil, &hookd.Response{Kind: hookd.KindDeclined, Reason: "relay"}))
 }
 
-// ask hands req to the service, starting one when none runs (as the hook
-// client outside would).
-func (r *hookRelay) ask(req *hookd.Request) (*hookd.Response, error) {
+// hand gives the client's connection to the service, starting one when
+// none runs (as the hook client outside would). The service reads the
+// request and answers on it: the relay never sees either, and what the
+// service knows about the client (the process that wrote the request,
+// whether it runs in a sandbox) is the kernel's word, not the relay's.
+func (r *hookRelay) hand(fd int) error {
 	if r.airlock == "" {
-		return nil, errors.New("no airlock binary")
+		return errors.New("no airlock binary")
 	}
 	conn, err := hookd.Dial(r.sock, r.airlock)
 	if errors.Is(err, hookd.ErrNoService) && !hookd.Disabled(r.getenv) {
@@ -102,10 +110,10 @@ func (r *hookRelay) ask(req *hookd.Request) (*hookd.Response, error) {
 		}
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer conn.Close()
-	return conn.Ask(req)
+	return conn.Hand(fd)
 }
 
 // startService starts "airlock hookd" detached, as airlock-hook does.

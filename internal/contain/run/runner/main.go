@@ -109,12 +109,8 @@ flags:
 			return clierror.Print(stderr, &clierror.Usage{Msg: "cannot contain the command: this build of airlock-run has no egress proxy",
 				Hints: []string{"pass --proxy-socket PATH of a running proxy; airlock run never runs a command uncontained"}})
 		}
-		d, err := NewDoor(os.Getenv, stderr)
-		if err != nil {
-			return clierror.Print(stderr, &clierror.Usage{Msg: "cannot contain the command: the egress proxy did not start: " + err.Error(),
-				Hints: []string{"airlock doctor shows what containment needs here"}})
-		}
-		o.Door = d
+		// Made while the sandbox starts; Run refuses when it fails.
+		o.MakeDoor = func() (Door, error) { return NewDoor(os.Getenv, stderr) }
 	}
 	status, err := Run(o)
 	if err != nil {

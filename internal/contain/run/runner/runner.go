@@ -38,9 +38,14 @@ type Options struct {
 	// Config is the plan's input; the runner fills RunDir, ProxySocket
 	// and CABundle.
 	Config run.Config
-	// Door serves the sandbox's HTTP(S) traffic. When nil, ProxySocket
-	// must name a door that already listens (a long-running proxy).
+	// Door serves the sandbox's HTTP(S) traffic. When nil, MakeDoor or
+	// ProxySocket must be set.
 	Door Door
+	// MakeDoor makes the door. It runs while the sandbox starts (the
+	// bridge waits for it before it runs the command), so that the
+	// proxy's set-up (the policy, the journal, the CA) is not paid before
+	// bubblewrap's; an error refuses the run, the command never started.
+	MakeDoor func() (Door, error)
 	// ProxySocket is an existing door's unix socket (with Door nil).
 	ProxySocket string
 	// CAFile is an existing door's CA certificate (PEM), with Door nil;
@@ -74,6 +79,14 @@ var systemRoots = []string{
 // means the sandbox did not start and the command did not run; a
 // *run.Refusal says why in words for the user.
 func Run(o Options) (int, error) {
+	// os/exec's first start (bubblewrap's, below) probes the kernel's
+	// pidfd support by cloning a child; os.FindProcess runs the same probe,
+	// so it is done here, while the plan is worked out, not in line.
+	go func() {
+		if p, err := os.FindProcess(os.Getpid()); err == nil {
+			p.Release()
+		}
+	}()
 	bwrap := o.Bwrap
 	if bwrap == "" {
 		b, err := exec.LookPath("bwrap")
@@ -96,8 +109,9 @@ func Run(o Options) (int, error) {
 	cfg := o.Config
 	cfg.RunDir = dir
 	var pem []byte
+	var doorc chan error
 	switch {
-	case o.Door != nil:
+	case o.Door != nil || o.MakeDoor != nil:
 		sock := filepath.Join(dir, "proxy.sock")
 		ln, err := net.Listen("unix", sock)
 		if err != nil {
@@ -106,10 +120,30 @@ func Run(o Options) (int, error) {
 		if o.Credential != nil {
 			_ = os.Chown(sock, int(o.Credential.Uid), int(o.Credential.Gid))
 		}
-		go func() { _ = o.Door.Serve(ln) }()
-		defer o.Door.Close()
 		cfg.ProxySocket = sock
-		pem = o.Door.CACertPEM()
+		// The bundle's path is in the sandbox's environment from the
+		// start; the door writes it before the bridge may run the command.
+		cfg.CABundle = filepath.Join(dir, "ca-bundle.pem")
+		cfg.WaitForDoor = true
+		doorc = make(chan error, 1)
+		doorDone := make(chan Door, 1)
+		go func() {
+			d, err := openDoor(o, cfg.CABundle)
+			if err != nil {
+				ln.Close()
+				doorc <- err
+				doorDone <- nil
+				return
+			}
+			go func() { _ = d.Serve(ln) }()
+			doorc <- nil
+			doorDone <- d
+		}()
+		defer func() {
+			if d := <-doorDone; d != nil {
+				d.Close()
+			}
+		}()
 	case o.ProxySocket != "":
 		cfg.ProxySocket = o.ProxySocket
 		if o.CAFile != "" {
@@ -139,17 +173,8 @@ func Run(o Options) (int, error) {
 		cfg.HookSocket = hookSocketPath(dir)
 	}
 	if len(pem) > 0 {
-		var bundle bytes.Buffer
-		for _, f := range systemRoots {
-			if b, err := os.ReadFile(f); err == nil {
-				bundle.Write(b)
-				bundle.WriteByte('\n')
-				break
-			}
-		}
-		bundle.Write(pem)
 		cfg.CABundle = filepath.Join(dir, "ca-bundle.pem")
-		if err := os.WriteFile(cfg.CABundle, bundle.Bytes(), 0o644); err != nil {
+		if err := writeBundle(cfg.CABundle, pem); err != nil {
 			return 0, err
 		}
 	}
@@ -160,7 +185,13 @@ func Run(o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	status, err := start(bwrap, plan, o)
+	made, err := makePlaceholders(plan.Placeholders)
+	defer removePlaceholders(made, o.Stderr)
+	if err != nil {
+		return 0, &run.Refusal{Msg: "cannot fence a protected path that does not exist yet: " + err.Error(),
+			Hints: []string{"airlock run never runs a command uncontained"}}
+	}
+	status, err := start(bwrap, plan, o, doorc)
 	if err != nil {
 		return 0, err
 	}
@@ -174,9 +205,123 @@ func Run(o Options) (int, error) {
 	return status, nil
 }
 
+// madePath is a placeholder or a directory made for one, as it was made.
+type madePath struct {
+	path string
+	dir  bool
+	size int64
+	st   os.FileInfo
+	// parent: a directory made for a placeholder, writable inside; left
+	// without a word when the command put something in it.
+	parent bool
+}
+
+// makePlaceholders makes the plan's placeholders (and the directories
+// they need) before the sandbox starts; it returns what it made, so that
+// the caller removes it, even on error. Nothing is made over something
+// that exists.
+func makePlaceholders(phs []run.Placeholder) ([]madePath, error) {
+	var made []madePath
+	add := func(path string, dir bool, content string, parent bool) error {
+		var err error
+		if dir {
+			err = os.Mkdir(path, 0o755)
+		} else {
+			var f *os.File
+			if f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644); err == nil {
+				_, err = f.WriteString(content)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+		}
+		if err != nil {
+			return err
+		}
+		st, err := os.Lstat(path)
+		if err != nil {
+			return err
+		}
+		made = append(made, madePath{path: path, dir: dir, size: int64(len(content)), st: st, parent: parent})
+		return nil
+	}
+	for _, ph := range phs {
+		for _, d := range ph.Parents {
+			if _, err := os.Lstat(d); err == nil {
+				continue
+			}
+			if err := add(d, true, "", true); err != nil {
+				return made, err
+			}
+		}
+		if err := add(ph.Path, ph.Dir, ph.Content, false); err != nil {
+			return made, err
+		}
+	}
+	return made, nil
+}
+
+// removePlaceholders removes what makePlaceholders made, innermost
+// first, each only if it is still as made: an empty directory, a file of
+// the same size and inode. What changed (outside the sandbox, during the
+// run) is left, with a warning.
+func removePlaceholders(made []madePath, stderr io.Writer) {
+	for i := len(made) - 1; i >= 0; i-- {
+		m := made[i]
+		st, err := os.Lstat(m.path)
+		if err != nil {
+			continue
+		}
+		same := os.SameFile(st, m.st) && (m.dir || st.Size() == m.size)
+		if same {
+			if err = os.Remove(m.path); err == nil || m.parent {
+				continue
+			}
+		}
+		if m.parent {
+			continue
+		}
+		fmt.Fprintf(stderr, "airlock run: warning: %s was made empty for the run, to fence a protected path, and is no longer empty: review it\n", m.path)
+	}
+}
+
+// openDoor makes the door (o.Door, or o.MakeDoor's) and writes the CA
+// bundle clients inside trust.
+func openDoor(o Options, bundle string) (Door, error) {
+	d := o.Door
+	if d == nil {
+		var err error
+		if d, err = o.MakeDoor(); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeBundle(bundle, d.CACertPEM()); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return d, nil
+}
+
+// writeBundle writes the system's roots followed by pem (airlock's CA):
+// the variables that point clients at it replace the system's roots.
+func writeBundle(path string, pem []byte) error {
+	var bundle bytes.Buffer
+	for _, f := range systemRoots {
+		if b, err := os.ReadFile(f); err == nil {
+			bundle.Write(b)
+			bundle.WriteByte('\n')
+			break
+		}
+	}
+	bundle.Write(pem)
+	return os.WriteFile(path, bundle.Bytes(), 0o644)
+}
+
 // start runs bubblewrap and forwards signals to the sandbox's first
-// process (the bridge), which forwards them to the command.
-func start(bwrap string, plan *run.Plan, o Options) (int, error) {
+// process (the bridge), which forwards them to the command. doorc, when
+// set, says whether the door came up: the bridge gets its go (one byte
+// on bridge.GoFD) then, and an error ends the run before the command.
+func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, error) {
 	info, infoW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -188,6 +333,15 @@ func start(bwrap string, plan *run.Plan, o Options) (int, error) {
 		return 0, err
 	}
 	defer ready.Close()
+	var goR, goW *os.File
+	if doorc != nil {
+		if goR, goW, err = os.Pipe(); err != nil {
+			info.Close()
+			infoW.Close()
+			readyW.Close()
+			return 0, err
+		}
+	}
 	// bubblewrap writes {"child-pid": N} on fd 3 as the sandbox starts;
 	// the bridge writes one byte on fd 4 (bridge.ReadyFD) once it runs inside, every
 	// mount made.
@@ -198,6 +352,9 @@ func start(bwrap string, plan *run.Plan, o Options) (int, error) {
 	// terminal for the command (an interactive agent needs one).
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
 	cmd.ExtraFiles = []*os.File{infoW, readyW}
+	if goR != nil {
+		cmd.ExtraFiles = append(cmd.ExtraFiles, goR)
+	}
 	// Its own process group: ^C at the terminal reaches airlock-run,
 	// which forwards it to the command, instead of killing bubblewrap.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: o.Credential, Pdeathsig: syscall.SIGKILL}
@@ -208,10 +365,32 @@ func start(bwrap string, plan *run.Plan, o Options) (int, error) {
 		infoW.Close()
 		info.Close()
 		readyW.Close()
+		if goR != nil {
+			goR.Close()
+			goW.Close()
+		}
 		return 0, &run.Refusal{Msg: "cannot start bubblewrap: " + err.Error(), Hints: []string{"airlock doctor shows what containment needs here"}}
 	}
 	infoW.Close()
 	readyW.Close()
+	doorErr := make(chan error, 1)
+	if goR != nil {
+		goR.Close()
+		go func() {
+			// The door's outcome reaches the bridge: go, or a closed pipe
+			// (the command is not run).
+			// A bridge that never ran (bubblewrap failed) closed the pipe:
+			// that failure is bubblewrap's, reported below, not the door's.
+			err := <-doorc
+			if err == nil {
+				_, _ = goW.Write([]byte{1})
+			}
+			goW.Close()
+			doorErr <- err
+		}()
+	} else {
+		doorErr <- nil
+	}
 	readyc := make(chan bool, 1)
 	go func() {
 		b := make([]byte, 1)
@@ -263,6 +442,10 @@ func start(bwrap string, plan *run.Plan, o Options) (int, error) {
 			var ee *exec.ExitError
 			if err != nil && !errors.As(err, &ee) {
 				return 0, err
+			}
+			if err := <-doorErr; err != nil {
+				return 0, &run.Refusal{Msg: "cannot contain the command: the egress proxy did not start: " + err.Error(),
+					Hints: []string{"airlock doctor shows what containment needs here; airlock run never runs a command uncontained"}}
 			}
 			if !<-readyc {
 				// The sandbox never ran the bridge: bubblewrap failed to

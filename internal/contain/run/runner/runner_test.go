@@ -5,6 +5,7 @@ package runner
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -549,6 +550,18 @@ func TestRefuses(t *testing.T) {
 			Door: newDoor(), Stdout: &out, Stderr: &out, Bwrap: "/bin/false"})
 		if err == nil || !strings.Contains(err.Error(), "bubblewrap failed") {
 			t.Errorf("with a bwrap that fails: %v", err)
+		}
+	})
+	t.Run("the door fails", func(t *testing.T) {
+		// The door is made while the sandbox starts: the bridge is up and
+		// waiting when it fails, and the command never runs.
+		needBwrap(t)
+		var out lockedBuffer
+		_, err := Run(Options{Config: run.Config{Getenv: w.getenv, Environ: w.env, Cwd: w.project,
+			Executable: filepath.Join(binDir, "airlock"), Bridge: filepath.Join(binDir, "airlock-bridge"), Command: []string{"touch", marker}},
+			MakeDoor: func() (Door, error) { return nil, errors.New("no CA for this test") }, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out})
+		if err == nil || !strings.Contains(err.Error(), "the egress proxy did not start: no CA for this test") {
+			t.Errorf("with a door that fails: %v\n%s", err, out.String())
 		}
 	})
 	if _, err := os.Stat(marker); err == nil {

@@ -182,7 +182,7 @@ func (a *Agent) check(env Env, scope Scope) error {
 
 // Agents lists every agent this package installs into, by name.
 func Agents() []*Agent {
-	out := []*Agent{codex(), gemini(), copilot(), opencode(), factory(), qwen(), cursor(), kiro(), goose(), cline()}
+	out := []*Agent{codex(), gemini(), copilot(), opencode(), factory(), qwen(), cursor(), kiro(), goose(), cline(), antigravity(), crush()}
 	return out
 }
 

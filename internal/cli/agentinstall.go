@@ -246,6 +246,9 @@ nothing, and uninstall takes out exactly what install added.
   goose     ~/.config/goose/hooks.json, PreToolUse
   cline     the PreToolUse script in ~/Documents/Cline/Hooks or
             .clinerules/hooks
+  antigravity  ~/.gemini/config/hooks.json, PreToolUse for run_command
+            (user only)
+  crush     ~/.config/crush/crush.json or crush.json, PreToolUse
 
 Every hook gets a 30s timeout in the agent's own unit. docs/AGENTS.md says
 what each agent does when the hook fails, and what airlock can and cannot

@@ -116,6 +116,14 @@ var projectTails = []struct {
 	{".goose/settings.json", false, kindHooks},
 	{".goose/hooks.json", false, kindHooks},
 	{".kiro/settings/cli.json", false, kindHooks},
+	// Crush merges every crush.json, .crush.json, crushrc and .crushrc
+	// from the working directory up to the repository's root, and the
+	// workspace's .crush/crush.json: hooks and MCP servers.
+	{"crush.json", false, kindHooks},
+	{".crush.json", false, kindHooks},
+	{"crushrc", false, kindHooks},
+	{".crushrc", false, kindHooks},
+	{".crush/crush.json", false, kindHooks},
 	{".envrc", false, kindStartup},
 }
 

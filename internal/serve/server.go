@@ -52,15 +52,17 @@ type Config struct {
 // and the key its CSRF tokens are made with. All of it is new at each
 // start.
 type Server struct {
-	cfg      Config
-	token    string
-	csrfKey  []byte
-	hosts    map[string]bool
-	origins  map[string]bool
-	tmpl     *template.Template
-	mu       sync.Mutex
-	sessions map[string]time.Time
-	rows     rowsCache
+	cfg     Config
+	token   string
+	csrfKey []byte
+	hosts   map[string]bool
+	origins map[string]bool
+	// crossOrigin is the standard library's cross-origin check.
+	crossOrigin *http.CrossOriginProtection
+	tmpl        *template.Template
+	mu          sync.Mutex
+	sessions    map[string]time.Time
+	rows        rowsCache
 }
 
 // sessionLife is how long a dashboard login lasts.
@@ -88,6 +90,9 @@ func New(cfg Config) (*Server, error) {
 	if s.hosts, s.origins, err = allowedHosts(cfg.Addr, cfg.TLS); err != nil {
 		return nil, err
 	}
+	// No trusted origins and no bypass: the Host check admits only the
+	// dashboard's own addresses, and an Origin must match the Host.
+	s.crossOrigin = http.NewCrossOriginProtection()
 	s.tmpl, err = template.New("").Funcs(funcs).ParseFS(assets, "assets/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("serve: templates: %w", err)

@@ -70,6 +70,12 @@ var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
 		"opencode":     {env: []string{"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"}},
 		"kiro-cli":     {},
 		"goose":        {env: []string{"GOOSE_MODE"}},
+		// Crush runs its hooks before its permission prompt, --yolo
+		// included; its variables move the configuration holding them.
+		// agy's --dangerously-skip-permissions was seen to leave hooks
+		// running.
+		"crush": {env: []string{"CRUSH_GLOBAL_CONFIG", "CRUSH_GLOBAL_DATA"}},
+		"agy":   {},
 	}
 })
 

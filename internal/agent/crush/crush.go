@@ -86,8 +86,8 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 
 // MCPName recognises Crush's spelling of an MCP tool, mcp_server_tool.
 // A server whose name holds "_" cannot be told from its tool's: the cut
-// is made at the first "_", and a server the MCP guard does not know is
-// held as unknown.
+// is made at the first "_" (docs/AGENTS.md says to name servers without
+// one).
 func MCPName(tool string) (server, name string, ok bool) {
 	return toolcall.SplitMCP(tool, "mcp_", "_")
 }

@@ -1,5 +1,6 @@
 // Package crush is the adapter for Crush's hooks (charmbracelet/crush,
-// npm @charmland/crush; its docs/hooks/README.md and internal/hooks).
+// npm @charmland/crush; its docs/hooks/README.md and internal/hooks; seen
+// refusing a push with a Crush built from its source, docs/AGENTS.md).
 // Crush runs the commands of "hooks": {"PreToolUse": [...]} in crush.json
 // before every tool call of its top-level agent, with
 //

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command runstart measures the start-up of "airlock run -- true" against
 // a bare bubblewrap of the same mounts running true, alternating the runs
 // so that the machine's load falls on all alike (docs/BENCHMARKS.md).

@@ -68,21 +68,23 @@ var allowedEdges = map[string][]string{
 	// (deadline, recover, the pipeline), one package per wire format.
 	// Agents that speak Claude Code's format, or extend another's tool
 	// table (Qwen Code is a Gemini CLI fork), import that adapter's table.
-	"internal/agent/toolcall": {"internal/policy"},
-	"internal/agent/hookrun":  {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline"},
-	"internal/agent/codex":    {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
-	"internal/agent/factory":  {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
-	"internal/agent/gemini":   {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
-	"internal/agent/qwen":     {"internal/agent/claudecode", "internal/agent/gemini", "internal/agent/hookrun", "internal/agent/toolcall"},
-	"internal/agent/copilot":  {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
-	"internal/agent/goose":    {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
-	"internal/agent/opencode": {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
-	"internal/agent/kiro":     {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
-	"internal/agent/cursor":   {"internal/agent/hookrun", "internal/agent/toolcall"},
-	"internal/agent/cline":    {"internal/agent/hookrun", "internal/agent/toolcall"},
-	"internal/agent/pi":       {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
-	"internal/agent/auggie":   {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
-	"internal/mcp/proxy":      {"internal/vocab", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
+	"internal/agent/toolcall":    {"internal/policy"},
+	"internal/agent/hookrun":     {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline"},
+	"internal/agent/codex":       {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/factory":     {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/gemini":      {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/qwen":        {"internal/agent/claudecode", "internal/agent/gemini", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/copilot":     {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/goose":       {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/opencode":    {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/kiro":        {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/cursor":      {"internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/cline":       {"internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/antigravity": {"internal/agent/hookrun", "internal/agent/toolcall"},
+	"internal/agent/crush":       {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/pi":          {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/agent/auggie":      {"internal/agent/hookrun", "internal/agent/toolcall", "internal/policy"},
+	"internal/mcp/proxy":         {"internal/vocab", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin", "internal/mcp/sanitize", "internal/pipeline", "internal/policy", "internal/render"},
 
 	// After the fact: the scanner and the loop runner.
 	// The scanner reads each agent's JSON output through that agent's
@@ -140,7 +142,7 @@ var allowedEdges = map[string][]string{
 		"internal/gate", "internal/journal", "internal/loop", "internal/mcp/pin", "internal/policy", "internal/render", "internal/scan",
 		"internal/pipeline", "internal/agent/hookrun", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot",
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
-		"internal/agent/goose", "internal/agent/cline", "internal/agent/pi", "internal/agent/auggie", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
+		"internal/agent/goose", "internal/agent/cline", "internal/agent/pi", "internal/agent/auggie", "internal/agent/antigravity", "internal/agent/crush", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
 		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig",
 		"internal/contain/egress/egressconfig", "internal/contain/run", "internal/statusline",
 		// The service names its client to the MCP proxy check (hookd.go).

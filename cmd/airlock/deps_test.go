@@ -54,7 +54,7 @@ var allowedModules = []string{
 	"github.com/airlock-dev/airlock",
 	"mvdan.cc/sh/v3",                   // the shell parser
 	"github.com/bmatcuk/doublestar/v4", // path globs in the policy
-	"gopkg.in/yaml.v3",                 // the policy files
+	"go.yaml.in/yaml/v3",               // the policy files
 }
 
 // deps lists the packages the package in the current directory links,

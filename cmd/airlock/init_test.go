@@ -39,7 +39,7 @@ var initExceptions = map[string]struct {
 }
 
 // initTotal bounds the allocations of all packages' initialisation,
-// the standard library's and other modules' included (gopkg.in/yaml.v3,
+// the standard library's and other modules' included (go.yaml.in/yaml/v3,
 // mvdan.cc/sh), so that a new dependency's start-up cost is a decision.
 const initTotal = 192 << 10
 
@@ -98,7 +98,7 @@ func TestInitAllocations(t *testing.T) {
 	got := initAllocs(t)
 	// The trace must be seen: without these, a changed GODEBUG output
 	// would pass silently.
-	for _, p := range []string{"runtime", "github.com/airlock-dev/airlock/internal/classify", "gopkg.in/yaml.v3"} {
+	for _, p := range []string{"runtime", "github.com/airlock-dev/airlock/internal/classify", "go.yaml.in/yaml/v3"} {
 		if _, ok := got[p]; !ok {
 			t.Fatalf("GODEBUG=inittrace=1 printed no line for %s; read %d packages: the trace format may have changed", p, len(got))
 		}

@@ -188,7 +188,7 @@ func (a *Agent) check(env Env, scope Scope) error {
 
 // Agents lists every agent this package installs into, by name.
 func Agents() []*Agent {
-	out := []*Agent{codex(), gemini(), copilot(), opencode(), factory(), qwen(), cursor(), kiro(), goose(), cline(), pi(), auggie()}
+	out := []*Agent{codex(), gemini(), copilot(), opencode(), factory(), qwen(), cursor(), kiro(), goose(), cline(), pi(), auggie(), antigravity(), crush()}
 	return out
 }
 

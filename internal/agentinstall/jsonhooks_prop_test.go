@@ -26,6 +26,8 @@ func TestJSONHooksRoundTripRandom(t *testing.T) {
 	formats["cursor"] = &hookFile{agent: "cursor", events: []string{"hooks"}, skeleton: []kv{{"version", num(1)}}, cmdKey: "command", hooks: []hookSpec{
 		{event: "beforeShellExecution", fields: cursorHandler}, {event: "beforeMCPExecution", fields: cursorHandler}}}
 	formats["factory"] = claudeShape("factory", func(c string) *jsonedit.Object { return object(kv{"type", "command"}, kv{"command", c}) })
+	formats["antigravity"] = &hookFile{agent: "antigravity", events: []string{"airlock"}, nested: true, cmdKey: "command", hooks: []hookSpec{{event: "PreToolUse", matcher: "run_command", fields: func(c string) *jsonedit.Object { return object(kv{"type", "command"}, kv{"command", c}) }}}}
+	formats["crush"] = &hookFile{agent: "crush", events: []string{"hooks"}, cmdKey: "command", hooks: []hookSpec{{event: "PreToolUse", fields: func(c string) *jsonedit.Object { return object(kv{"name", "airlock"}, kv{"command", c}) }}}}
 	formats["goose"] = &hookFile{agent: "goose", events: []string{"hooks"}, nested: true, cmdKey: "command", hooks: []hookSpec{{event: "PreToolUse", fields: func(c string) *jsonedit.Object { return object(kv{"command", c}) }}}}
 
 	for name, h := range formats {

@@ -43,6 +43,11 @@ func selfTestEvent(agent, cwd, command string) []byte {
 		v = map[string]any{"hook_event_name": "preToolUse", "cwd": cwd, "tool_name": "execute_bash", "tool_input": map[string]any{"command": command}}
 	case "goose":
 		v = map[string]any{"event": "PreToolUse", "session_id": "airlock-doctor", "tool_name": "developer__shell", "tool_input": map[string]any{"command": command}, "working_dir": cwd}
+	case "antigravity":
+		v = map[string]any{"toolCall": map[string]any{"name": "run_command", "args": map[string]any{"CommandLine": command, "Cwd": cwd}}}
+	case "crush":
+		v = map[string]any{"event": "PreToolUse", "session_id": "airlock-doctor", "cwd": cwd, "tool_name": "bash",
+			"tool_input": map[string]any{"command": command, "description": "airlock doctor"}}
 	case "cline":
 		v = map[string]any{"clineVersion": "3.0.65", "hookName": "PreToolUse", "timestamp": "1767225600000", "taskId": "airlock-doctor",
 			"workspaceRoots": []string{cwd}, "userId": "doctor", "preToolUse": map[string]any{"toolName": "execute_command", "parameters": map[string]any{"command": command}}}
@@ -158,6 +163,12 @@ func RunSelfTest(agent, command, cwd string, env []string, timeout time.Duration
 	for _, c := range cases {
 		ev := selfTestEvent(agent, cwd, c.cmd)
 		got, detail := runHook(command, cwd, env, ev, timeout)
+		if agent == "antigravity" && got == "ask" {
+			// agy's "ask" hands the call to its own permission rules, as
+			// if no hook had spoken: airlock's answer for a call it lets
+			// through there.
+			got = "allow"
+		}
 		out = append(out, SelfTest{Name: c.name, Want: c.want, Got: got, OK: got == c.want, Detail: detail})
 	}
 	return out

@@ -76,6 +76,12 @@ var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
 		// Auggie: --augment-cache-dir moves ~/.augment, with the settings
 		// that hold its hooks.
 		"auggie": {offValues: map[string][]string{"--augment-cache-dir": {""}}},
+		// Crush runs its hooks before its permission prompt, --yolo
+		// included; its variables move the configuration holding them.
+		// agy's --dangerously-skip-permissions was seen to leave hooks
+		// running.
+		"crush": {env: []string{"CRUSH_GLOBAL_CONFIG", "CRUSH_GLOBAL_DATA"}},
+		"agy":   {},
 	}
 })
 

@@ -4,7 +4,7 @@ import (
 	"path"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )

@@ -21,9 +21,10 @@ import (
 //     kind outright, from the same AgentGuardOff, because turning the
 //     guard off is turning airlock off.
 //
-// Cursor's, Copilot's, OpenCode's and Kiro's auto-approve switches
-// (cursor-agent --force, copilot --allow-all-tools) leave their hooks
-// running, so they are not guard-off: their hook still asks airlock.
+// Cursor's, Copilot's, OpenCode's, Kiro's and Crush's auto-approve
+// switches (cursor-agent --force, copilot --allow-all-tools, crush
+// --yolo) leave their hooks running, so they are not guard-off: their
+// hook still asks airlock.
 
 // hooklessAgent describes an agent CLI airlock has no hook for.
 type hooklessAgent struct {
@@ -47,7 +48,6 @@ var hooklessAgents = sync.OnceValue(func() map[string]hooklessAgent {
 		"mentat":           {title: "Mentat"},
 		"openhands":        {title: "OpenHands", yes: []string{"--no-confirm"}},
 		"sweagent":         {title: "SWE-agent"},
-		"crush":            {title: "Crush", yes: []string{"--yolo", "-y"}},
 		"sgpt":             {title: "shell-gpt", only: []string{"-s", "--shell"}},
 	}
 })
@@ -59,9 +59,9 @@ var agentReadOnly = []string{"--help", "-h", "--version", "-V", "--list-models",
 // started with their guard off are rated in agentRun, for every agent
 // AgentGuardOff knows (and through npx); the examples cover both. No
 // example is external or destructive, so the scanner does not take these
-// names (interpreter, crush) for anchors in prose.
+// names (interpreter, sgpt) for anchors in prose.
 var nestedAgentSpec = &Spec{
-	Programs: []string{"aider", "interpreter", "open-interpreter", "gpte", "gpt-engineer", "plandex", "mentat", "openhands", "sweagent", "crush", "sgpt"},
+	Programs: []string{"aider", "interpreter", "open-interpreter", "gpte", "gpt-engineer", "plandex", "mentat", "openhands", "sweagent", "sgpt"},
 	Classify: classifyHooklessAgent,
 	Examples: []Example{
 		{"aider --yes-always", "local+opaque"},
@@ -69,7 +69,7 @@ var nestedAgentSpec = &Spec{
 		{"interpreter -y", "local+opaque"},
 		{"interpreter --auto_run 'clean up my home directory'", "local+opaque"},
 		{"gpte projects/app", "local+opaque"},
-		{"crush --yolo", "local+opaque"},
+		{"CRUSH_GLOBAL_CONFIG=/tmp/c crush run 'fix it'", "local+opaque"},
 		{"sgpt --shell 'delete old logs'", "local+opaque"},
 		{"claude --dangerously-skip-permissions -p 'fix it'", "local+opaque"},
 		{"claude --permission-mode bypassPermissions -p x", "local+opaque"},
@@ -91,6 +91,8 @@ var nestedAgentSpec = &Spec{
 		{"codex exec 'run the tests'", "local"},
 		{"gemini -p 'explain main.go'", "local"},
 		{"cursor-agent --force -p 'fix lint'", "local"},
+		{"crush --yolo run 'fix the tests'", "local"},
+		{"agy -p 'fix the tests'", "local"},
 		{"echo aider --yes-always", "local"},
 	},
 }

@@ -253,6 +253,9 @@ nothing, and uninstall takes out exactly what install added.
             ($PI_CODING_AGENT_DIR) or .pi/extensions/airlock.ts, that
             fails closed
   auggie    ~/.augment/settings.json or .augment/settings.json, PreToolUse
+  antigravity  ~/.gemini/config/hooks.json, PreToolUse for run_command
+            (user only)
+  crush     ~/.config/crush/crush.json or crush.json, PreToolUse
 
 Every hook gets a 30s timeout in the agent's own unit. docs/AGENTS.md says
 what each agent does when the hook fails, and what airlock can and cannot

@@ -5,10 +5,12 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent/auggie"
+	"github.com/airlock-dev/airlock/internal/agent/antigravity"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/cline"
 	"github.com/airlock-dev/airlock/internal/agent/codex"
 	"github.com/airlock-dev/airlock/internal/agent/copilot"
+	"github.com/airlock-dev/airlock/internal/agent/crush"
 	"github.com/airlock-dev/airlock/internal/agent/cursor"
 	"github.com/airlock-dev/airlock/internal/agent/factory"
 	"github.com/airlock-dev/airlock/internal/agent/gemini"
@@ -30,18 +32,22 @@ it in the agent's wire format. "airlock install" sets this up; you do not
 run it by hand except to test it.
 
 Agents: claude-code, codex, gemini, copilot, opencode, factory, qwen,
-cursor, kiro, goose, cline, pi, auggie. An unknown agent name is refused with exit
-status 2, which blocks the tool call in every agent that reads exit codes.
+cursor, kiro, goose, cline, pi, auggie, antigravity, crush. An unknown agent name
+is refused with exit status 2, which blocks the tool call in every agent
+that reads exit codes.
 
 A tool call that cannot be read is refused, in the agent's own reply
-format (Kiro: exit 2, the reason on standard error). Other events never
-block; a malformed one exits 0 with a message on standard error.
+format (Kiro: exit 2, the reason on standard error; Crush: its JSON deny
+and exit 2). Other events never block; a malformed one exits 0 with a
+message on standard error.
 
 Outside Claude Code nobody can answer an "ask": what would be asked about
 is held for review instead, and the agent is told it was refused, with
 the queue item and to go on with local work. A decision that takes longer
 than 8 seconds, or a crash, is a refusal too: Codex and Gemini run the
-command when a hook times out or crashes.
+command when a hook times out or crashes. Antigravity alone gets an
+answer for a call airlock lets through, {"decision":"ask"}: it hands the
+call to agy's own permission rules, as if no hook had spoken.
 
 Examples:
   echo '{"session_id":"s","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"git push"}}' | airlock hook claude-code
@@ -54,6 +60,7 @@ var adapters = map[string]func() hookrun.Adapter{
 	opencode.Name: opencode.New, factory.Name: factory.New, qwen.Name: qwen.New,
 	cursor.Name: cursor.New, kiro.Name: kiro.New, goose.Name: goose.New, cline.Name: cline.New,
 	pi.Name: pi.New, auggie.Name: auggie.New,
+	antigravity.Name: antigravity.New, crush.Name: crush.New,
 }
 
 func runHook(e *env) int {
@@ -69,7 +76,7 @@ func runHook(e *env) int {
 		}
 		fail(e.stderr, &usageError{Msg: msg, Hints: []string{
 			"airlock hook claude-code < event.json",
-			"agents: claude-code, codex, gemini, copilot, opencode, factory, qwen, cursor, kiro, goose, cline, pi, auggie"}})
+			"agents: claude-code, codex, gemini, copilot, opencode, factory, qwen, cursor, kiro, goose, cline, pi, auggie, antigravity, crush"}})
 		return claudecode.ExitBlock
 	}
 	// An unopenable journal yields a recorder that fails every call, so

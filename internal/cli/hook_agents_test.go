@@ -77,6 +77,15 @@ func TestHookAgents(t *testing.T) {
 		{"cline", "cline", "PreToolUse", std(guardRE)},
 		{"pi", "pi", "", std(unknownRE)},
 		{"auggie", "auggie", "PreToolUse", std(unknownRE)},
+		{"crush", "crush", "PreToolUse", std(guardRE)},
+		{"antigravity", "antigravity", "PreToolUse", []agentCase{
+			{"push.json", true, heldRE},
+			{"local.json", false, ""},
+			{"selfprotect.json", true, selfRE},
+			{"write-selfprotect.json", true, selfRE},
+			{"malformed.json", true, brokenRE},
+			{"unknown.json", true, unknownRE},
+		}},
 	}
 	for _, ag := range agents {
 		for _, c := range ag.cases {
@@ -126,7 +135,9 @@ func TestHookAgents(t *testing.T) {
 				if c.want != "" && !regexp.MustCompile(c.want).MatchString(reason) {
 					t.Errorf("reason %q does not match %q\nstderr: %s", reason, c.want, stderr.String())
 				}
-				if strings.Contains(stdout.String(), `"ask"`) {
+				if strings.Contains(stdout.String(), `"ask"`) && (ag.agent != "antigravity" || c.deny) {
+					// agy's "ask" hands a call airlock lets through to
+					// agy's own rules; no other agent may see one.
 					t.Errorf("the reply asks: %s", stdout.String())
 				}
 			})
@@ -151,11 +162,22 @@ func readReply(t *testing.T, agent string, code int, stdout []byte, stderr strin
 		}
 		t.Fatalf("kiro: exit %d", code)
 	}
+	if agent == "crush" {
+		// A refusal is both: the JSON deny and exit 2, the reason on
+		// standard error (which Crush reads on exit 2).
+		switch {
+		case code == 2 && strings.Contains(string(stdout), `"decision":"deny"`) && strings.TrimSpace(stderr) != "":
+			return true, stderr
+		case code == 0 && !strings.Contains(string(stdout), `"decision"`):
+			return false, ""
+		}
+		t.Fatalf("crush: exit %d with %s: neither a refusal nor silence", code, stdout)
+	}
 	if code != 0 {
 		t.Fatalf("%s: exit %d, want 0 (a JSON reply)\nstderr: %s", agent, code, stderr)
 	}
 	if len(bytes.TrimSpace(stdout)) == 0 {
-		if agent == "opencode" || agent == "pi" || agent == "cline" || agent == "gemini" || agent == "cursor" {
+		if agent == "opencode" || agent == "pi" || agent == "cline" || agent == "gemini" || agent == "cursor" || agent == "antigravity" {
 			t.Fatalf("%s: empty reply; this agent's reply is always a JSON object", agent)
 		}
 		return false, ""
@@ -189,6 +211,10 @@ func readReply(t *testing.T, agent string, code int, stdout []byte, stderr strin
 	case r.Decision != "":
 		if (agent == "opencode" || agent == "pi") && r.Decision != "allow" && r.Decision != "deny" {
 			t.Fatalf("%s: decision %q", agent, r.Decision)
+		}
+		if agent == "antigravity" && r.Decision != "ask" && r.Decision != "deny" {
+			// "allow" would approve what agy's own rules did not.
+			t.Fatalf("antigravity: decision %q", r.Decision)
 		}
 		return r.Decision == "deny" || r.Decision == "block", r.Reason
 	case r.Permission != "":

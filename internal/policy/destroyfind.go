@@ -125,17 +125,29 @@ func followedBy(r *classify.Result, i int) bool {
 	return false
 }
 
-// runnerDirFlags are the options with which a task runner runs its
-// recipe somewhere else than where it is started.
-var runnerDirFlags = map[string]bool{"-C": true, "--directory": true,
-	"--prefix": true, "--cwd": true, "-w": true, "--workspace": true, "--dir": true, "-d": true,
-	"--working-directory": true}
+// runnerDirFlag reports an option with which a task runner runs its
+// recipe somewhere else than where it is started. (Switches, not maps:
+// nothing to build at start-up, which every hook call pays.)
+func runnerDirFlag(name string) bool {
+	switch name {
+	case "-C", "--directory", "--prefix", "--cwd", "-w", "--workspace", "--dir", "-d", "--working-directory":
+		return true
+	}
+	return false
+}
 
-// runnerFileFlags name the file a task runner reads its recipes from.
-// make runs its recipes where it is started whatever file it reads; just
-// and task run them in the directory of the file, which is where they are
-// started only when the file is named without a directory.
-var runnerFileFlags = map[string]bool{"-f": true, "--file": true, "--makefile": true, "--justfile": true, "--taskfile": true, "-t": true}
+// runnerFileFlag reports an option naming the file a task runner reads
+// its recipes from. make runs its recipes where it is started whatever
+// file it reads; just and task run them in the directory of the file,
+// which is where they are started only when the file is named without a
+// directory.
+func runnerFileFlag(name string) bool {
+	switch name {
+	case "-f", "--file", "--makefile", "--justfile", "--taskfile", "-t":
+		return true
+	}
+	return false
+}
 
 // runnerElsewhere returns the option with which a task runner runs its
 // recipe in another directory than the one it is started in, or "".
@@ -157,9 +169,9 @@ func runnerElsewhere(inv *classify.Invocation) string {
 			name, value, hasValue = a[:2], a[2:], true
 		}
 		switch {
-		case runnerDirFlags[name]:
+		case runnerDirFlag(name):
 			return a
-		case runnerFileFlags[name] && (name != "-t" || !makeLike):
+		case runnerFileFlag(name) && (name != "-t" || !makeLike):
 			if makeLike && name != "--justfile" && name != "--taskfile" {
 				if !hasValue {
 					k++ // the file make reads; its recipes still run here

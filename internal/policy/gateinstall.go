@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strings"
 
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // What "airlock install --gate" writes, so that uninstall can take out

@@ -1,7 +1,7 @@
 package policy
 
 import (
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 
 	"github.com/airlock-dev/airlock/internal/strictyaml"
 )

@@ -4,7 +4,7 @@ import (
 	"errors"
 
 	"github.com/airlock-dev/airlock/internal/strictyaml"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // A section whose schema another package owns ("mcp:" is the MCP

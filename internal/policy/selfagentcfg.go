@@ -68,6 +68,17 @@ var agentConfigs = []agentConfig{
 	{"pi", ".pi/agent/models.json", false, scopeUser, "an apiKey or header written !command runs that command when Pi calls the model", ".pi/agent/sessions/x.jsonl"},
 	{"pi", ".pi/agent/auth.json", false, scopeUser, "a key written !command runs that command when Pi logs in to the model", ".pi/agent/prompts/x.md"},
 	{"pi", ".pi/agent/git", true, scopeUser, "Pi loads the extensions of the packages cloned here", ".pi/agent/themes/x.json"},
+	// Antigravity's CLI (agy) reads named hooks (airlock's among them)
+	// from ~/.gemini/config; its settings turn command hooks on in some
+	// versions, and hold its own allow rules; older versions read hooks
+	// beside them.
+	{"antigravity", ".gemini/config", true, scopeUser, "agy's hooks.json (airlock's hook among them) and its other configuration live here", ".gemini/tmp/x.json"},
+	{"antigravity", ".gemini/antigravity-cli/settings.json", false, scopeUser, "its enable_json_hooks and enable_prehook turn agy's command hooks on, and its permissions allow tools", ".gemini/antigravity-cli/log/cli-1.log"},
+	{"antigravity", ".gemini/antigravity-cli/hooks.json", false, scopeUser, "older agy versions read hooks from it", ".gemini/antigravity-cli/brain/x.md"},
+	// Crush merges its user configuration (hooks, MCP servers, the
+	// crushrc shell configuration) with the data directory's crush.json.
+	{"crush", ".config/crush", true, scopeUser, "crush.json and crushrc hold Crush's hooks (airlock's among them) and MCP servers", ".config/crushed.txt"},
+	{"crush", ".local/share/crush/crush.json", false, scopeUser, "Crush merges it into its configuration: hooks and MCP servers", ".local/share/crush/crush.db"},
 
 	{"claude-code", ".mcp.json", false, scopeProject, "its mcpServers are programs Claude Code starts in this project", "mcp.json.example"},
 	{"claude-code", ".claude/commands", true, scopeProject, "slash commands run shell lines (!`…`) when invoked in this project", ".claude-notes/x.md"},
@@ -81,6 +92,7 @@ var agentConfigs = []agentConfig{
 	{"roo", ".roo/mcp.json", false, scopeProject, "its mcpServers are programs Roo Code starts in this project", ".roo/rules/x.md"},
 	{"amazon-q", ".amazonq/mcp.json", false, scopeProject, "its mcpServers are programs Amazon Q starts in this project", ".amazonq/rules/x.md"},
 	{"pi", ".pi/git", true, scopeProject, "Pi loads the extensions of the packages cloned here for this project", ".pi/prompts/x.md"},
+	{"antigravity", ".agents/hooks.json", false, scopeProject, "agy (1.1.7 on) runs this workspace's hooks", ".agents/rules/x.md"},
 }
 
 // userAgentConfigs gives each of the table's user-scope entries, to be

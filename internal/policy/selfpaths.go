@@ -133,6 +133,14 @@ var projectTails = []struct {
 	{".pi/settings.json", false, kindHooks},
 	{".augment/settings.json", false, kindHooks},
 	{".augment/settings.local.json", false, kindHooks},
+	// Crush merges every crush.json, .crush.json, crushrc and .crushrc
+	// from the working directory up to the repository's root, and the
+	// workspace's .crush/crush.json: hooks and MCP servers.
+	{"crush.json", false, kindHooks},
+	{".crush.json", false, kindHooks},
+	{"crushrc", false, kindHooks},
+	{".crushrc", false, kindHooks},
+	{".crush/crush.json", false, kindHooks},
 	{".envrc", false, kindStartup},
 }
 

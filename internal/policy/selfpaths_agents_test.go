@@ -69,7 +69,7 @@ func TestAgentHookFilesProtectedFromEnv(t *testing.T) {
 	p := f.load()
 	env := agentinstall.Env{Home: f.env["HOME"], Exe: "/opt/airlock/bin/airlock", Getenv: func(k string) string { return f.env[k] }}
 	var files []string
-	for _, name := range []string{"codex", "opencode", "goose"} {
+	for _, name := range []string{"codex", "opencode", "goose", "crush"} {
 		a, _ := agentinstall.Lookup(name)
 		plan, err := a.Install(env, agentinstall.User)
 		if err != nil {
@@ -139,6 +139,42 @@ func TestAgentConfigFilesProtected(t *testing.T) {
 			if v.Decision != Deny || v.Rule != RuleProtectedPath {
 				t.Errorf("%s %s: got %s by %s, want deny by %s", name, file, v.Decision, v.Rule, RuleProtectedPath)
 			}
+		}
+	}
+}
+
+// TestCrushFilesProtected: Crush's configuration files, wherever its
+// variables move them, cannot be changed (they hold its hooks); their
+// neighbours and lookalikes can.
+func TestCrushFilesProtected(t *testing.T) {
+	f := newFixture(t)
+	f.env["CRUSH_GLOBAL_CONFIG"] = f.path("crushcfg")
+	f.env["CRUSH_GLOBAL_DATA"] = f.path("crushdata")
+	f.env["XDG_DATA_HOME"] = f.path("xdgdata")
+	p := f.load()
+	proj := f.path("proj")
+	write := func(file string) Verdict {
+		return p.DecideIn(Unattended, Action{Kind: Write, Tool: "Write", Paths: []string{file}, Cwd: proj})
+	}
+	shell := func(cmd string) Verdict {
+		return p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: proj})
+	}
+	for _, rel := range []string{"proj/crush.json", "proj/.crush.json", "proj/crushrc", "proj/.crushrc", "proj/sub/crush.json",
+		"proj/.crush/crush.json", "crushcfg/crush.json", "crushcfg/crushrc", "crushdata/crush.json", "xdgdata/crush/crush.json",
+		"home/.local/share/crush/crush.json", "home/.config/crush/crush.json", "home/.config/crush/hooks/guard.sh"} {
+		file := f.path(rel)
+		if v := write(file); v.Decision != Deny || v.Rule != RuleProtectedPath {
+			t.Errorf("Write %s: got %s by %s, want deny by %s", rel, v.Decision, v.Rule, RuleProtectedPath)
+		}
+		if v := shell("echo '{}' > '" + file + "'"); v.Decision != Deny || !strings.HasPrefix(v.Rule, "self.") {
+			t.Errorf("redirect to %s: got %s by %s, want a refusal", rel, v.Decision, v.Rule)
+		}
+	}
+	for _, rel := range []string{"proj/crush.json.example", "proj/docs/crush.md", "proj/.crush/crush.db", "proj/crushrc.d/x",
+		"crushdata/crush.db", "xdgdata/crush/crush.db", "home/.local/share/crush/logs/crush.log"} {
+		file := f.path(rel)
+		if v := write(file); v.Decision != Allow {
+			t.Errorf("Write %s (a neighbour): got %s by %s, want allow", rel, v.Decision, v.Rule)
 		}
 	}
 }

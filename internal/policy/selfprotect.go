@@ -156,7 +156,18 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	if xdg := getenv("XDG_CONFIG_HOME"); xdg != "" {
 		add(filepath.Join(xdg, "opencode"), true, kindHooks)
 		add(filepath.Join(xdg, "goose"), true, kindHooks)
+		add(filepath.Join(xdg, "crush"), true, kindHooks)
 		add(filepath.Join(xdg, "fish"), true, kindStartup)
+	}
+	// Crush's user and data configuration, where its variables move them.
+	if d := getenv("CRUSH_GLOBAL_CONFIG"); d != "" {
+		add(d, true, kindHooks)
+	}
+	if d := getenv("CRUSH_GLOBAL_DATA"); d != "" {
+		add(filepath.Join(d, "crush.json"), false, kindAgentConfig)
+	}
+	if d := getenv("XDG_DATA_HOME"); d != "" {
+		add(filepath.Join(d, "crush", "crush.json"), false, kindAgentConfig)
 	}
 	for _, f := range []string{"BASH_ENV", "ENV"} {
 		add(getenv(f), false, kindStartup)

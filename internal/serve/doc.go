@@ -7,9 +7,11 @@
 // the browser did not earn: a login token that changes at each start and
 // is printed only to the human who started it (and kept in the state
 // directory's secrets/, which self-protection keeps the agent out of); a
-// session cookie; a CSRF token on every POST; the Host and Origin checked
-// against the address it listens on, so a page on another site, or a
-// DNS-rebound name, cannot drive it. Approvals go through journal.Settle,
+// session cookie; a CSRF token on every POST; the Host checked against the
+// address it listens on, and cross-origin changes refused by the standard
+// library's http.CrossOriginProtection and the Origin rules guard.go adds
+// to it, so a page on another site, or a DNS-rebound name, cannot drive
+// it. Approvals go through journal.Settle,
 // the same human path "airlock queue approve" takes, with its MAC.
 //
 // The guard (Guard) and the page frame (ParseTemplates, Static) are

@@ -42,6 +42,8 @@ type Guard struct {
 	loginMsg string
 	mu       sync.Mutex
 	sessions map[string]session
+	// crossOrigin is the standard library's cross-origin check.
+	crossOrigin *http.CrossOriginProtection
 }
 
 // session is one logged-in browser: since when, and who (the name a
@@ -90,6 +92,9 @@ func NewGuard(c GuardConfig) (*Guard, error) {
 		g.hosts[strings.ToLower(u.Host)] = true
 		g.origins[u.Scheme+"://"+strings.ToLower(u.Host)] = true
 	}
+	// No trusted origins and no bypass: the Host check admits only the
+	// dashboard's own addresses, and an Origin must match the Host.
+	g.crossOrigin = http.NewCrossOriginProtection()
 	return g, nil
 }
 
@@ -138,22 +143,32 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 			g.Refuse(w, r, http.StatusForbidden, "this dashboard answers only to the address it listens on (the Host of this request is not it)")
 			return
 		}
-		// The Origin says where a request comes from. With this page's
+		// Cross-origin changes: the standard library's check
+		// (http.CrossOriginProtection) reads Sec-Fetch-Site, which no page
+		// script can set, or else compares the Origin with the Host
+		// checked above, and refuses an unsafe method from another origin.
+		if err := g.crossOrigin.Check(r); err != nil {
+			g.Refuse(w, r, http.StatusForbidden, "a change from another site is refused (cross-origin protection)")
+			return
+		}
+		// What that check leaves open on purpose, closed here: it lets
+		// through a request that names no origin at all (it takes it for a
+		// program, not a browser), and it trusts Sec-Fetch-Site over an
+		// Origin that disagrees. The dashboard has no program clients: a
+		// change must show it comes from this dashboard's own pages, and
+		// an Origin that is not the dashboard's is refused whatever the
+		// method and whatever else the request says. With this page's
 		// no-referrer policy a browser sends "Origin: null" on a form's
-		// POST; then Sec-Fetch-Site, which no page script can set, must
-		// say same-origin. A request that proves neither is refused.
+		// POST, with Sec-Fetch-Site: same-origin.
 		origin := r.Header.Get("Origin")
-		sameOrigin := r.Header.Get("Sec-Fetch-Site") == "same-origin"
-		unsafe := r.Method != http.MethodGet && r.Method != http.MethodHead
+		ownOrigin := g.origins[origin]
+		unsafe := r.Method != http.MethodGet && r.Method != http.MethodHead && r.Method != http.MethodOptions
 		switch {
-		case origin != "" && origin != "null" && !g.origins[origin]:
+		case origin != "" && origin != "null" && !ownOrigin:
 			g.Refuse(w, r, http.StatusForbidden, "a request from another site is refused")
 			return
-		case (origin == "null" || (unsafe && origin == "")) && !sameOrigin:
+		case unsafe && !ownOrigin && r.Header.Get("Sec-Fetch-Site") != "same-origin":
 			g.Refuse(w, r, http.StatusForbidden, "a change that does not show it comes from this dashboard's own pages (Origin, Sec-Fetch-Site) is refused")
-			return
-		case unsafe && r.Header.Get("Sec-Fetch-Site") != "" && !sameOrigin:
-			g.Refuse(w, r, http.StatusForbidden, "a change from another site is refused")
 			return
 		}
 		next.ServeHTTP(w, r)

@@ -70,7 +70,16 @@ type Gate = pipeline.Gate
 // reason on stderr): external fails closed. Other events cannot block a
 // tool, and blocking some of them would do harm (exit 2 erases a user's
 // prompt or keeps a stopping agent going), so their failures exit 0.
-func (h *Hook) Run(expect string, stdin io.Reader, stdout, stderr io.Writer) int {
+//
+// A panic while deciding is answered like an input that cannot be read:
+// a PreToolUse (or an event not named) is blocked with exit 2, never left
+// to the runtime's own crash, whose status an agent may read as a pass.
+func (h *Hook) Run(expect string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			code = h.failed(expect, fmt.Errorf("internal error: %v", p), stderr)
+		}
+	}()
 	data, err := io.ReadAll(io.LimitReader(stdin, MaxInput+1))
 	if err != nil {
 		return h.failed(expect, fmt.Errorf("reading standard input: %w", err), stderr)

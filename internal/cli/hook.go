@@ -4,8 +4,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/airlock-dev/airlock/internal/agent/auggie"
 	"github.com/airlock-dev/airlock/internal/agent/antigravity"
+	"github.com/airlock-dev/airlock/internal/agent/auggie"
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/cline"
 	"github.com/airlock-dev/airlock/internal/agent/codex"

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/airlock-dev/airlock/internal/agent/auggie"
 	"github.com/airlock-dev/airlock/internal/agent/antigravity"
+	"github.com/airlock-dev/airlock/internal/agent/auggie"
 	"github.com/airlock-dev/airlock/internal/agent/cline"
 	"github.com/airlock-dev/airlock/internal/agent/codex"
 	"github.com/airlock-dev/airlock/internal/agent/copilot"

@@ -107,7 +107,12 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 			}
 		}
 	}
-	if paths.Home != "" {
+	switch {
+	case paths.Home != "" && filepath.IsAbs(paths.Home) && filepath.Clean(paths.Home) == paths.Home:
+		// The usual case: the same home on every call, its targets built
+		// once per process (homeGuardTargets).
+		g.targets = append(g.targets, homeGuardTargets(paths.Home)...)
+	case paths.Home != "":
 		for _, t := range homeTargets {
 			add(filepath.Join(paths.Home, t.rel), t.dir, t.kind)
 		}

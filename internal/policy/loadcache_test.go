@@ -1,0 +1,137 @@
+package policy
+
+import (
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// The built-in rules compiled once per process are the rules Load compiled
+// afresh on every call, for each home they were asked for.
+func TestCompiledBuiltinsMatchAFreshCompile(t *testing.T) {
+	for _, home := range []string{"/home/a", "/home/b", "", "/home/a"} {
+		got, err := compiledBuiltins(home)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs := builtinRules()
+		if len(got) != len(defs) {
+			t.Fatalf("home %q: %d rules, want %d", home, len(got), len(defs))
+		}
+		for i := range defs {
+			want, err := compileRule(&defs[i], Builtin, "", home)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got[i], want) {
+				t.Errorf("home %q, rule %s: cached %+v, fresh %+v", home, defs[i].id, got[i], want)
+			}
+		}
+	}
+}
+
+// A rule a caller changes does not change the next Load's rules, and the
+// "~" of the built-in rules follows the home of each Load.
+func TestBuiltinsCannotBeChangedThroughALoad(t *testing.T) {
+	env := map[string]string{"HOME": "/home/a"}
+	o := Options{Getenv: func(k string) string { return env[k] }, Cwd: "/work"}
+	ssh := Action{Kind: Read, Tool: "Read", Paths: []string{"/home/a/.ssh/id_ed25519"}, Cwd: "/work"}
+	p, err := Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := p.Decide(ssh); v.Rule != "builtin.secrets.ssh" {
+		t.Fatalf("first load: %s by %s, want builtin.secrets.ssh", v.Decision, v.Rule)
+	}
+	for _, r := range p.Rules {
+		r.Decision, r.ID = Allow, "changed"
+		r.m.paths = append(r.m.paths, "/**")
+		r.m.notPaths = append(r.m.notPaths, "/home/a/**")
+		r.Examples = append(r.Examples, Example{})
+	}
+	p, err = Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := p.Decide(ssh); v.Decision != Deny && v.Decision != Ask || v.Rule != "builtin.secrets.ssh" {
+		t.Fatalf("after a caller changed the rules: %s by %s, want builtin.secrets.ssh", v.Decision, v.Rule)
+	}
+	defs := builtinRules()
+	for i, r := range p.Rules[:len(defs)] {
+		if want, _ := compileRule(&defs[i], Builtin, "", "/home/a"); !reflect.DeepEqual(r, want) {
+			t.Errorf("rule %d changed through an earlier Load: %+v", i, r)
+		}
+	}
+	env["HOME"] = "/home/b"
+	p, err = Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := p.Decide(ssh); v.Rule == "builtin.secrets.ssh" {
+		t.Errorf("home /home/b: /home/a's key fired the ssh rule compiled for /home/a")
+	}
+	ssh.Paths = []string{"/home/b/.ssh/id_ed25519"}
+	if v := p.Decide(ssh); v.Rule != "builtin.secrets.ssh" {
+		t.Errorf("home /home/b: %s by %s, want builtin.secrets.ssh", v.Decision, v.Rule)
+	}
+}
+
+// uncachedHomeTargets is how newGuard built the home's targets before they
+// were kept per process.
+func uncachedHomeTargets(home, cwd string) []target {
+	var ts []target
+	add := func(p string, dir bool, kind targetKind) {
+		ts = append(ts, target{path: absPath(p, cwd, home), dir: dir, kind: kind})
+	}
+	for _, t := range homeTargets {
+		add(filepath.Join(home, t.rel), t.dir, t.kind)
+	}
+	userAgentConfigs(func(rel string, dir bool) { add(filepath.Join(home, rel), dir, kindAgentConfig) })
+	return ts
+}
+
+// The guard's targets under the home, kept per process, are those it built
+// on every call, whichever home came before, and protect the home in effect.
+func TestGuardHomeTargetsMatchUncached(t *testing.T) {
+	for _, home := range []string{"/home/a", "/", "/home/b", "/home/a"} {
+		if got, want := homeGuardTargets(home), uncachedHomeTargets(home, "/work"); !reflect.DeepEqual(got, want) {
+			t.Errorf("home %q:\n got %v\nwant %v", home, got, want)
+		}
+		g := newGuard(Paths{Home: home}, "", Options{Cwd: "/work"}, func(string) string { return "" })
+		for _, w := range uncachedHomeTargets(home, "/work") {
+			found := false
+			for _, t := range g.targets {
+				found = found || t == w
+			}
+			if !found {
+				t.Errorf("home %q: newGuard lacks %+v", home, w)
+			}
+		}
+	}
+	// A home that is not clean and absolute takes the old path.
+	for _, home := range []string{"rel/home", "/home/a/../b/"} {
+		g := newGuard(Paths{Home: home}, "", Options{Cwd: "/work"}, func(string) string { return "" })
+		for _, w := range uncachedHomeTargets(home, "/work") {
+			found := false
+			for _, t := range g.targets {
+				found = found || t == w
+			}
+			if !found {
+				t.Errorf("home %q: newGuard lacks %+v", home, w)
+			}
+		}
+	}
+	env := map[string]string{"HOME": "/home/a"}
+	o := Options{Getenv: func(k string) string { return env[k] }, Cwd: "/work"}
+	for _, home := range []string{"/home/a", "/home/b"} {
+		env["HOME"] = home
+		p, err := Load(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := p.Decide(Action{Kind: Write, Tool: "Write", Paths: []string{home + "/.claude/settings.json"}, Cwd: "/work"})
+		if v.Rule != RuleProtectedPath {
+			t.Errorf("home %s: writing its Claude settings was %s by %s, want %s", home, v.Decision, v.Rule, RuleProtectedPath)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package policy
 import (
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -101,7 +102,7 @@ func TestGuardHomeTargetsMatchUncached(t *testing.T) {
 		for _, w := range uncachedHomeTargets(home, "/work") {
 			found := false
 			for _, t := range g.targets {
-				found = found || t == w
+				found = found || (t.path == w.path && t.dir == w.dir && t.kind == w.kind && t.proj == w.proj)
 			}
 			if !found {
 				t.Errorf("home %q: newGuard lacks %+v", home, w)
@@ -114,7 +115,7 @@ func TestGuardHomeTargetsMatchUncached(t *testing.T) {
 		for _, w := range uncachedHomeTargets(home, "/work") {
 			found := false
 			for _, t := range g.targets {
-				found = found || t == w
+				found = found || (t.path == w.path && t.dir == w.dir && t.kind == w.kind && t.proj == w.proj)
 			}
 			if !found {
 				t.Errorf("home %q: newGuard lacks %+v", home, w)
@@ -132,6 +133,58 @@ func TestGuardHomeTargetsMatchUncached(t *testing.T) {
 		v := p.Decide(Action{Kind: Write, Tool: "Write", Paths: []string{home + "/.claude/settings.json"}, Cwd: "/work"})
 		if v.Rule != RuleProtectedPath {
 			t.Errorf("home %s: writing its Claude settings was %s by %s, want %s", home, v.Decision, v.Rule, RuleProtectedPath)
+		}
+	}
+}
+
+// A target marked ASCII once (markASCII) compares as one looked at on
+// every call, and as lowering both sides did, Kelvin sign and all; and
+// newGuard marks only the targets whose paths are ASCII.
+func TestMarkedTargetsCompareAsBefore(t *testing.T) {
+	paths := []string{"/", "/home/u", "/home/U", "/home/u/.kiro/agents", "/home/u/.\u212airo/agents/x",
+		"/home/u/.KIRO", "/home/u/.\u212aIRO", "/home/ü/.claude", "/home/Ü/.claude/x", "/home/u/.claude/settings.json"}
+	old := func(p string, t target) (bool, bool) {
+		fp, ft := strings.ToLower(p), strings.ToLower(t.path)
+		w := fp == ft || (t.dir && strings.HasPrefix(fp, ft+"/"))
+		if fp == "/" {
+			return w, ft != "/"
+		}
+		return w, strings.HasPrefix(ft, fp+"/")
+	}
+	for _, p := range paths {
+		for _, tp := range paths {
+			for _, dir := range []bool{false, true} {
+				ts := []target{{path: tp, dir: dir}}
+				markASCII(ts)
+				if ts[0].ascii != isASCII(tp) {
+					t.Fatalf("markASCII(%q) = %v", tp, ts[0].ascii)
+				}
+				w, a := old(p, ts[0])
+				gw, ga := withinASCII(p, isASCII(p), ts[0]), isAncestorASCII(p, isASCII(p), ts[0])
+				if gw != w || ga != a {
+					t.Errorf("p=%q t=%q dir=%v: within %v isAncestor %v, want %v %v", p, tp, dir, gw, ga, w, a)
+				}
+			}
+		}
+	}
+	g := newGuard(Paths{Home: "/home/ü"}, "/work/prøj", Options{Cwd: "/work/prøj", Executable: "/opt/bin/airlock"},
+		func(k string) string { return map[string]string{"ZDOTDIR": "/home/Ü/zsh"}[k] })
+	for _, tg := range g.targets {
+		if tg.ascii != isASCII(tg.path) {
+			t.Errorf("target %q marked ascii=%v", tg.path, tg.ascii)
+		}
+	}
+	// Through a decision: the home's agent configuration, spelled with a
+	// Kelvin sign, is still protected.
+	env := map[string]string{"HOME": "/home/u"}
+	p, err := Load(Options{Getenv: func(k string) string { return env[k] }, Cwd: "/work"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{"/home/u/.kiro/agents/a.json", "/home/u/.\u212airo/agents/a.json"} {
+		v := p.Decide(Action{Kind: Write, Tool: "Write", Paths: []string{path}, Cwd: "/work"})
+		if v.Rule != RuleProtectedPath {
+			t.Errorf("writing %q: %s by %s, want %s", path, v.Decision, v.Rule, RuleProtectedPath)
 		}
 	}
 }

@@ -149,6 +149,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		add(getenv(f), false, kindStartup)
 	}
 	g.targets = append(g.targets, systemTargets...)
+	markASCII(g.targets)
 	g.tails = tails
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "ZDOTDIR", "PI_CODING_AGENT_DIR"} {
 		if val := getenv(v); val != "" {

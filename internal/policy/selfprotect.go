@@ -65,6 +65,9 @@ const instead = " Leave airlock's files and settings alone and go on with your t
 
 func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) string) guard {
 	g := guard{home: paths.Home, vars: map[string]string{}, project: projectRoot, fs: osFS{}}
+	// Room for every target below, so the list is allocated once: the
+	// resident service builds it for every request.
+	g.targets = make([]target, 0, 24+len(airlockBinaries)+len(o.Protect)+len(homeTargets)+len(agentConfigs)+len(systemTargets))
 	add := func(p string, dir bool, kind targetKind) {
 		if p == "" {
 			return

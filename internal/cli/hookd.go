@@ -175,14 +175,16 @@ func hookdHandler(stateDir string) server.Handler {
 		if !caller.Known() && proxied.Registered(want) {
 			return declined("the client process cannot be pinned (no SO_PEERPIDFD) while an MCP proxy is registered")
 		}
-		if err := inDir(r.Cwd); err != nil {
+		var stdout, stderr bytes.Buffer
+		var status int
+		if err := inDir(r.Cwd, func() {
+			e := &env{stdin: bytes.NewReader(r.Stdin), stdout: &stdout, stderr: &stderr,
+				getenv: getenv, getwd: func() (string, error) { return r.Cwd, nil }, executable: executable,
+				caller: caller}
+			status = e.dispatch(hookRoot(), r.Args)
+		}); err != nil {
 			return declined(err.Error())
 		}
-		var stdout, stderr bytes.Buffer
-		e := &env{stdin: bytes.NewReader(r.Stdin), stdout: &stdout, stderr: &stderr,
-			getenv: getenv, getwd: func() (string, error) { return r.Cwd, nil }, executable: executable,
-			caller: caller}
-		status := e.dispatch(hookRoot(), r.Args)
 		return &hookd.Response{Kind: hookd.KindAnswer, Status: status, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 	}
 }

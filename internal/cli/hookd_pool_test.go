@@ -100,3 +100,19 @@ func TestHookdRequestsKeepTheirOwnDirectory(t *testing.T) {
 		t.Fatalf("the service's own directory moved from %s to %s", before, after)
 	}
 }
+
+// BenchmarkHookdHandlerAllow: the service's own work for an allowed call
+// (the handler, on a kept thread), without the socket and the client.
+func BenchmarkHookdHandlerAllow(b *testing.B) {
+	home := b.TempDir()
+	state := filepath.Join(home, ".local", "state", "airlock")
+	h := hookdHandler(state)
+	req := &hookd.Request{Args: []string{"hook", "claude-code", "--event", "PreToolUse"},
+		Env: []string{"HOME=" + home}, Cwd: "/tmp", Stdin: []byte(event("go test ./... && git status"))}
+	b.ReportAllocs()
+	for b.Loop() {
+		if r := h(req); r.Kind != hookd.KindAnswer || r.Status != 0 {
+			b.Fatalf("%+v %s", r, r.Stderr)
+		}
+	}
+}

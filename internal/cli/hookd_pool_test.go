@@ -111,7 +111,10 @@ func BenchmarkHookdHandlerAllow(b *testing.B) {
 		Env: []string{"HOME=" + home}, Cwd: "/tmp", Stdin: []byte(event("go test ./... && git status"))}
 	b.ReportAllocs()
 	for b.Loop() {
-		if r := h(req); r.Kind != hookd.KindAnswer || r.Status != 0 {
+		// As in the service, each request on a goroutine of its own.
+		done := make(chan *hookd.Response)
+		go func() { done <- h(req) }()
+		if r := <-done; r.Kind != hookd.KindAnswer || r.Status != 0 {
 			b.Fatalf("%+v %s", r, r.Stderr)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -187,4 +188,31 @@ func TestMarkedTargetsCompareAsBefore(t *testing.T) {
 			t.Errorf("writing %q: %s by %s, want %s", path, v.Decision, v.Rule, RuleProtectedPath)
 		}
 	}
+}
+
+// The resident service loads policies for many requests at once, each
+// with its own home: every Load gets its own home's rules and targets.
+func TestLoadsInParallelKeepTheirHomes(t *testing.T) {
+	var wg sync.WaitGroup
+	for i := 0; i < 8; i++ {
+		home := []string{"/home/a", "/home/b"}[i%2]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < 20; j++ {
+				p, err := Load(Options{Getenv: func(k string) string { return map[string]string{"HOME": home}[k] }, Cwd: "/work"})
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				key := p.Decide(Action{Kind: Read, Tool: "Read", Paths: []string{home + "/.ssh/id_ed25519"}, Cwd: "/work"})
+				cfg := p.Decide(Action{Kind: Write, Tool: "Write", Paths: []string{home + "/.claude/settings.json"}, Cwd: "/work"})
+				if key.Rule != "builtin.secrets.ssh" || cfg.Rule != RuleProtectedPath {
+					t.Errorf("home %s: key %s, settings %s", home, key.Rule, cfg.Rule)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
 }

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -145,6 +146,11 @@ func hookdHandler(stateDir string) server.Handler {
 	// Requests run in parallel here: the held calls of a burst share one
 	// lock and one fsync (journal/group.go).
 	journal.GroupCommit(true)
+	// The service's own binary, read once: os.Executable reads
+	// /proc/self/exe, which names the same file for the service's whole
+	// life (it exits when that binary is replaced), so a readlink per
+	// request would only repeat it.
+	executable := sync.OnceValues(os.Executable)
 	return func(r *hookd.Request) *hookd.Response {
 		if len(r.Args) == 0 || r.Args[0] != "hook" {
 			// The socket answers the hook and nothing else: it must not be
@@ -170,14 +176,16 @@ func hookdHandler(stateDir string) server.Handler {
 		if !caller.Known() && proxied.Registered(want) {
 			return declined("the client process cannot be pinned (no SO_PEERPIDFD) while an MCP proxy is registered")
 		}
-		if err := inDir(r.Cwd); err != nil {
+		var stdout, stderr bytes.Buffer
+		var status int
+		if err := inDir(r.Cwd, func() {
+			e := &env{stdin: bytes.NewReader(r.Stdin), stdout: &stdout, stderr: &stderr,
+				getenv: getenv, getwd: func() (string, error) { return r.Cwd, nil }, executable: executable,
+				caller: caller, contained: clientContained(r.Client)}
+			status = e.dispatch(hookRoot(), r.Args)
+		}); err != nil {
 			return declined(err.Error())
 		}
-		var stdout, stderr bytes.Buffer
-		e := &env{stdin: bytes.NewReader(r.Stdin), stdout: &stdout, stderr: &stderr,
-			getenv: getenv, getwd: func() (string, error) { return r.Cwd, nil }, executable: os.Executable,
-			caller: caller, contained: clientContained(r.Client)}
-		status := e.dispatch(hookRoot(), r.Args)
 		return &hookd.Response{Kind: hookd.KindAnswer, Status: status, Stdout: stdout.Bytes(), Stderr: stderr.Bytes()}
 	}
 }

@@ -5,7 +5,7 @@ package cli
 import "errors"
 
 // inDir is Linux's (see hookd_linux.go); there is no service elsewhere.
-func inDir(string) error { return errors.New("the decision service runs on Linux only") }
+func inDir(string, func()) error { return errors.New("the decision service runs on Linux only") }
 
 // terminate is Linux's (see hookd_linux.go); no service runs elsewhere.
 func terminate(int) error { return errors.New("the decision service runs on Linux only") }

@@ -96,6 +96,10 @@ func runHookMain(args []string, stdin string) hookRun {
 // service is the in-process answer, byte for byte.
 func TestHookdSameAnswer(t *testing.T) {
 	_, answered := hookdEnv(t)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ev := func(tool, input string) string {
 		return `{"session_id":"s-hookd","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"` + tool + `","tool_input":` + input + `,"tool_use_id":"t1"}`
 	}
@@ -108,6 +112,11 @@ func TestHookdSameAnswer(t *testing.T) {
 		{"held", []string{"hook", "claude-code", "--event", "PreToolUse"}, ev("Bash", `{"command":"git -C /tmp/repo push origin main"}`)},
 		{"self-protection", []string{"hook", "claude-code", "--event", "PreToolUse"}, ev("Bash", `{"command":"airlock hookd --idle 1h"}`)},
 		{"write", []string{"hook", "claude-code", "--event", "PreToolUse"}, ev("Write", `{"file_path":"/tmp/x","content":"y"}`)},
+		// The service reads its own binary once (hookdHandler): writing it,
+		// or the client beside it, is refused as in process, call after call.
+		{"write the binary", []string{"hook", "claude-code", "--event", "PreToolUse"}, ev("Write", `{"file_path":"`+exe+`","content":"y"}`)},
+		{"write the binary again", []string{"hook", "claude-code", "--event", "PreToolUse"}, ev("Write", `{"file_path":"`+exe+`","content":"z"}`)},
+		{"write the client", []string{"hook", "claude-code", "--event", "PreToolUse"}, ev("Write", `{"file_path":"`+filepath.Join(filepath.Dir(exe), "airlock-hook")+`","content":"y"}`)},
 		{"malformed", []string{"hook", "claude-code", "--event", "PreToolUse"}, `{"session_id":`},
 		{"unknown agent", []string{"hook", "not-an-agent"}, ev("Bash", `{"command":"ls"}`)},
 		{"stop", []string{"hook", "claude-code", "--event", "Stop"}, `{"session_id":"s-hookd","cwd":"/tmp","hook_event_name":"Stop"}`},
@@ -124,6 +133,9 @@ func TestHookdSameAnswer(t *testing.T) {
 			}
 			if got != want {
 				t.Errorf("through the service:\n%+v\nin process:\n%+v", got, want)
+			}
+			if strings.HasPrefix(c.name, "write the") && !strings.Contains(got.stdout, "deny") {
+				t.Errorf("writing airlock's binary was not denied: %+v", got)
 			}
 		})
 	}

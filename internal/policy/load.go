@@ -134,14 +134,11 @@ func Load(o Options) (*Policy, error) {
 		p.Tables[m] = DefaultTable(m)
 	}
 	p.Layers = append(p.Layers, Layer{Origin: Builtin, Status: Applied})
-	for _, d := range builtinRules() {
-		d := d
-		r, err := compileRule(&d, Builtin, "", p.home)
-		if err != nil {
-			return nil, fmt.Errorf("built-in rule %s: %w", d.id, err)
-		}
-		p.Rules = append(p.Rules, r)
+	builtins, err := compiledBuiltins(p.home)
+	if err != nil {
+		return nil, err
 	}
+	p.Rules = append(p.Rules, builtins...)
 	p.Layers[0].Rules = len(p.Rules)
 
 	projectRoot := FindProjectRoot(o.ProjectDir, o.Cwd)

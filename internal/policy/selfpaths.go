@@ -82,6 +82,18 @@ type target struct {
 	// proj marks a path inside the project: naming one of its parents
 	// counts only for programs that move whole trees.
 	proj bool
+	// ascii is set when path is known to be ASCII (markASCII), so that
+	// within need not look again for every path of every call. Unset, the
+	// path is looked at as before: a target built without it only costs
+	// the check.
+	ascii bool
+}
+
+// markASCII notes which targets' paths are ASCII (target.ascii).
+func markASCII(ts []target) {
+	for i := range ts {
+		ts[i].ascii = isASCII(ts[i].path)
+	}
 }
 
 // tail is a protected path relative to any directory: a project's
@@ -248,8 +260,12 @@ func fold(p string) string { return strings.ToLower(p) }
 // It runs for every path of a call against every protected target, so
 // the common case (both ASCII) compares in place instead of lowering
 // copies of both; other paths fold with strings.ToLower as before.
-func within(p string, t target) bool {
-	if isASCII(p) && isASCII(t.path) {
+func within(p string, t target) bool { return withinASCII(p, isASCII(p), t) }
+
+// withinASCII is within for a path whose ASCII-ness (pASCII) the caller
+// already knows: lexicalHit checks one path against every target.
+func withinASCII(p string, pASCII bool, t target) bool {
+	if pASCII && (t.ascii || isASCII(t.path)) {
 		n := len(t.path)
 		if len(p) == n {
 			return asciiEqualFold(p, t.path)
@@ -264,8 +280,11 @@ func within(p string, t target) bool {
 }
 
 // isAncestor reports whether p is a strict parent directory of t.
-func isAncestor(p string, t target) bool {
-	if isASCII(p) && isASCII(t.path) {
+func isAncestor(p string, t target) bool { return isAncestorASCII(p, isASCII(p), t) }
+
+// isAncestorASCII is isAncestor for a path whose ASCII-ness is known.
+func isAncestorASCII(p string, pASCII bool, t target) bool {
+	if pASCII && (t.ascii || isASCII(t.path)) {
 		if p == "/" {
 			return t.path != "/"
 		}
@@ -312,7 +331,7 @@ func asciiEqualFold(a, b string) bool {
 func targetsAt(dir string) []target {
 	out := make([]target, 0, len(projectTails))
 	for _, t := range projectTails {
-		out = append(out, target{filepath.Join(dir, t.rel), t.dir, t.kind, true})
+		out = append(out, target{path: filepath.Join(dir, t.rel), dir: t.dir, kind: t.kind, proj: true})
 	}
 	return out
 }
@@ -375,11 +394,12 @@ func (g *guard) lexicalHit(p string, parents, projectParents bool, project []tar
 	if procMem(p) {
 		return hit{target: target{path: p, kind: kindAirlock}, path: p}, true
 	}
+	pASCII := isASCII(p)
 	for _, t := range g.targets {
-		if within(p, t) {
+		if withinASCII(p, pASCII, t) {
 			return hit{target: t, path: p}, true
 		}
-		if parents && (!t.proj || projectParents) && isAncestor(p, t) && (!t.proj || present == nil || present(t.path)) {
+		if parents && (!t.proj || projectParents) && isAncestorASCII(p, pASCII, t) && (!t.proj || present == nil || present(t.path)) {
 			return hit{target: t, path: p, ancestor: true}, true
 		}
 	}
@@ -393,7 +413,7 @@ func (g *guard) lexicalHit(p string, parents, projectParents bool, project []tar
 	}
 	if projectParents {
 		for _, t := range project {
-			if isAncestor(p, t) && (present == nil || present(t.path)) {
+			if isAncestorASCII(p, pASCII, t) && (present == nil || present(t.path)) {
 				return hit{target: t, path: p, ancestor: true}, true
 			}
 		}

@@ -71,6 +71,9 @@ const instead = " Leave airlock's files and settings alone and go on with your t
 
 func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) string) guard {
 	g := guard{home: paths.Home, vars: map[string]string{}, project: projectRoot, fs: osFS{}}
+	// Room for every target below, so the list is allocated once: the
+	// resident service builds it for every request.
+	g.targets = make([]target, 0, 24+len(airlockBinaries)+len(o.Protect)+len(homeTargets)+len(agentConfigs)+len(systemTargets))
 	add := func(p string, dir bool, kind targetKind) {
 		if p == "" {
 			return
@@ -113,7 +116,12 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 			}
 		}
 	}
-	if paths.Home != "" {
+	switch {
+	case paths.Home != "" && filepath.IsAbs(paths.Home) && filepath.Clean(paths.Home) == paths.Home:
+		// The usual case: the same home on every call, its targets built
+		// once per process (homeGuardTargets).
+		g.targets = append(g.targets, homeGuardTargets(paths.Home)...)
+	case paths.Home != "":
 		for _, t := range homeTargets {
 			add(filepath.Join(paths.Home, t.rel), t.dir, t.kind)
 		}
@@ -173,6 +181,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		add(getenv(f), false, kindStartup)
 	}
 	g.targets = append(g.targets, systemTargets...)
+	markASCII(g.targets)
 	g.tails = tails
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "ZDOTDIR", "PI_CODING_AGENT_DIR"} {
 		if val := getenv(v); val != "" {

@@ -1,0 +1,121 @@
+//go:build linux
+
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/airlock-dev/airlock/internal/hookd"
+)
+
+// The service's threads are kept for later requests (inDir): each request
+// still runs in its own directory, whatever ran on the thread before, in
+// parallel or one after another, and a directory that cannot be entered
+// or a panic leaves the next request unharmed.
+func TestInDirReusesThreadsInEachRequestsDirectory(t *testing.T) {
+	dirs := []string{t.TempDir(), t.TempDir(), t.TempDir()}
+	tids := map[int]bool{}
+	for i := 0; i < 3*maxIdleDirWorkers; i++ {
+		d := dirs[i%len(dirs)]
+		var wd string
+		var tid int
+		if err := inDir(d, func() { wd, _ = syscall.Getwd(); tid = syscall.Gettid() }); err != nil {
+			t.Fatal(err)
+		}
+		if wd != d {
+			t.Fatalf("request %d ran in %s, want %s", i, wd, d)
+		}
+		tids[tid] = true
+		if i == 4 {
+			if err := inDir(filepath.Join(d, "missing"), func() { t.Error("ran in a directory it could not enter") }); err == nil {
+				t.Error("a missing directory was entered")
+			}
+		}
+	}
+	if len(tids) >= 3*maxIdleDirWorkers {
+		t.Errorf("%d requests one after another ran on %d threads: none was kept", 3*maxIdleDirWorkers, len(tids))
+	}
+	func() {
+		defer func() {
+			if p := recover(); p != "boom" {
+				t.Errorf("the panic came back as %v", p)
+			}
+		}()
+		inDir(dirs[0], func() { panic("boom") })
+		t.Error("the panic did not reach the caller")
+	}()
+	var wg sync.WaitGroup
+	errs := make(chan string, 4*maxIdleDirWorkers)
+	start := make(chan struct{})
+	for i := 0; i < 4*maxIdleDirWorkers; i++ {
+		d := dirs[i%len(dirs)]
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			var wd string
+			if err := inDir(d, func() { wd, _ = syscall.Getwd() }); err != nil || wd != d {
+				errs <- "in parallel: ran in " + wd + ", want " + d
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Error(e)
+	}
+}
+
+// Requests from different projects, one after another and more than the
+// threads kept, each read their own relative policy file.
+func TestHookdRequestsKeepTheirOwnDirectory(t *testing.T) {
+	home := t.TempDir()
+	state := filepath.Join(home, ".local", "state", "airlock")
+	var projs []string
+	for _, name := range []string{"alpha", "beta"} {
+		p := t.TempDir()
+		if err := os.WriteFile(filepath.Join(p, "pol.yaml"), []byte("rules:\n  - id: no-curl-"+name+"\n    match: {command: curl}\n    decision: deny\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		projs = append(projs, p)
+	}
+	h := hookdHandler(state)
+	before, _ := os.Getwd()
+	for i := 0; i < 2*maxIdleDirWorkers+2; i++ {
+		p, name := projs[i%2], []string{"alpha", "beta"}[i%2]
+		ev := `{"session_id":"s-pool","cwd":"` + p + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"curl https://example.com/"},"tool_use_id":"t1"}`
+		r := h(&hookd.Request{Args: []string{"hook", "claude-code", "--event", "PreToolUse"},
+			Env: []string{"HOME=" + home, "AIRLOCK_POLICY=pol.yaml"}, Cwd: p, Stdin: []byte(ev)})
+		if r.Kind != hookd.KindAnswer || !strings.Contains(string(r.Stdout), "no-curl-"+name) {
+			t.Fatalf("request %d in %s: %+v %s %s", i, p, r, r.Stdout, r.Stderr)
+		}
+	}
+	if after, _ := os.Getwd(); after != before {
+		t.Fatalf("the service's own directory moved from %s to %s", before, after)
+	}
+}
+
+// BenchmarkHookdHandlerAllow: the service's own work for an allowed call
+// (the handler, on a kept thread), without the socket and the client.
+func BenchmarkHookdHandlerAllow(b *testing.B) {
+	home := b.TempDir()
+	state := filepath.Join(home, ".local", "state", "airlock")
+	h := hookdHandler(state)
+	req := &hookd.Request{Args: []string{"hook", "claude-code", "--event", "PreToolUse"},
+		Env: []string{"HOME=" + home}, Cwd: "/tmp", Stdin: []byte(event("go test ./... && git status"))}
+	b.ReportAllocs()
+	for b.Loop() {
+		// As in the service, each request on a goroutine of its own.
+		done := make(chan *hookd.Response)
+		go func() { done <- h(req) }()
+		if r := <-done; r.Kind != hookd.KindAnswer || r.Status != 0 {
+			b.Fatalf("%+v %s", r, r.Stderr)
+		}
+	}
+}

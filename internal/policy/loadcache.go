@@ -1,0 +1,96 @@
+package policy
+
+import (
+	"fmt"
+	"path/filepath"
+	"sync"
+)
+
+// Work that Load would otherwise repeat on every hook call, kept once per
+// process: the resident service (airlock hookd) loads the policy for each
+// request, so what depends only on the home directory is built once and
+// copied out. Nothing here depends on a file's content: policy files are
+// still read on every Load.
+
+// builtinCache holds the built-in rules compiled for one home directory
+// ("~" in their path globs expands to it). They are Go values
+// (builtinRules), so the compiled rules depend on nothing else.
+var builtinCache struct {
+	mu    sync.Mutex
+	home  string
+	ok    bool
+	rules []*Rule
+}
+
+// compiledBuiltins returns the built-in rules compiled for home, each a
+// fresh copy: a caller that changes a Rule it was given (nothing in airlock
+// does) cannot change the next Load's. The slices a Rule shares with the
+// cached one are never written after compileRule and are cut to their
+// length, so an append to one makes a new array.
+func compiledBuiltins(home string) ([]*Rule, error) {
+	builtinCache.mu.Lock()
+	defer builtinCache.mu.Unlock()
+	if !builtinCache.ok || builtinCache.home != home {
+		var rules []*Rule
+		for _, d := range builtinRules() {
+			r, err := compileRule(&d, Builtin, "", home)
+			if err != nil {
+				return nil, fmt.Errorf("built-in rule %s: %w", d.id, err)
+			}
+			clipRule(r)
+			rules = append(rules, r)
+		}
+		builtinCache.home, builtinCache.ok, builtinCache.rules = home, true, rules
+	}
+	out := make([]*Rule, len(builtinCache.rules))
+	for i, r := range builtinCache.rules {
+		c := *r
+		out[i] = &c
+	}
+	return out, nil
+}
+
+// clipRule cuts a rule's slices to their length (see compiledBuiltins).
+func clipRule(r *Rule) {
+	r.Examples = r.Examples[:len(r.Examples):len(r.Examples)]
+	for i := range r.Examples {
+		p := r.Examples[i].Action.Paths
+		r.Examples[i].Action.Paths = p[:len(p):len(p)]
+	}
+	m := &r.m
+	m.commands = m.commands[:len(m.commands):len(m.commands)]
+	m.tools = m.tools[:len(m.tools):len(m.tools)]
+	m.paths = m.paths[:len(m.paths):len(m.paths)]
+	m.notPaths = m.notPaths[:len(m.notPaths):len(m.notPaths)]
+	m.hosts = m.hosts[:len(m.hosts):len(m.hosts)]
+}
+
+// homeTargetCache holds the guard's targets under an absolute home
+// directory (homeTargets and the user-level agent configurations), which
+// depend on the home alone: newGuard marks targets inside the project
+// before it adds these, so none of them carries a per-call flag.
+var homeTargetCache struct {
+	mu      sync.Mutex
+	home    string
+	targets []target
+}
+
+// homeGuardTargets returns the targets under home, built once per home.
+// home must be absolute and clean (the caller checks), so that joining
+// needs no working directory and absPath would return each path as it is.
+// The caller appends the returned targets to its own slice (a copy).
+func homeGuardTargets(home string) []target {
+	homeTargetCache.mu.Lock()
+	defer homeTargetCache.mu.Unlock()
+	if homeTargetCache.targets == nil || homeTargetCache.home != home {
+		var ts []target
+		for _, t := range homeTargets {
+			ts = append(ts, target{path: filepath.Join(home, t.rel), dir: t.dir, kind: t.kind})
+		}
+		userAgentConfigs(func(rel string, dir bool) {
+			ts = append(ts, target{path: filepath.Join(home, rel), dir: dir, kind: kindAgentConfig})
+		})
+		homeTargetCache.home, homeTargetCache.targets = home, ts
+	}
+	return homeTargetCache.targets
+}

@@ -54,6 +54,17 @@ const (
 	maxConfig = 1 << 20
 )
 
+// A reply's look-up and settlement are tried again when the server did
+// not answer or answered 502, 503 or 504 (a restart, a proxy in between):
+// the watcher has spent the reply's nonce before it settles, so a press
+// lost to a blip could not be pressed again. attempts bounds the tries,
+// retryWait is the first wait (doubling). A retry of a settlement that
+// did commit gets 409, which the watcher reports as settled.
+var (
+	attempts  = 3
+	retryWait = time.Second
+)
+
 // ErrSettled is wrapped when the server says another decision settled
 // the item first (409).
 var ErrSettled = errors.New("the team item is already settled")
@@ -89,6 +100,35 @@ func (e *ServerError) Error() string {
 		msg += ": " + e.Body.Error
 	}
 	return msg
+}
+
+// transient reports an error worth one more try.
+func transient(err error) bool {
+	var se *ServerError
+	if errors.As(err, &se) {
+		return se.Status == http.StatusBadGateway || se.Status == http.StatusServiceUnavailable || se.Status == http.StatusGatewayTimeout
+	}
+	return err != nil && !errors.Is(err, context.Canceled)
+}
+
+// retry is do, tried again on a transient error.
+func (q *Queue) retry(ctx context.Context, method, path string, in, out any) error {
+	wait := retryWait
+	var err error
+	for i := 0; i < attempts; i++ {
+		if err = q.do(ctx, method, path, in, out); !transient(err) {
+			return err
+		}
+		if i+1 < attempts {
+			select {
+			case <-ctx.Done():
+				return err
+			case <-time.After(wait):
+			}
+			wait *= 2
+		}
+	}
+	return err
 }
 
 func (q *Queue) do(ctx context.Context, method, path string, in, out any) error {
@@ -181,7 +221,7 @@ func (q *Queue) Item(ctx context.Context, key string, _ time.Time) (*journal.Ite
 		return nil, err
 	}
 	var ti wire.TeamItem
-	if err := q.do(ctx, http.MethodGet, p, nil, &ti); err != nil {
+	if err := q.retry(ctx, http.MethodGet, p, nil, &ti); err != nil {
 		return nil, settleError(key, err)
 	}
 	return item(ti), nil
@@ -199,7 +239,7 @@ func (q *Queue) Settle(ctx context.Context, key, decision, note string, ttl time
 		verdict, v.TTLSeconds = wire.Reject, 0
 	}
 	var ti wire.TeamItem
-	if err := q.do(ctx, http.MethodPost, p+"/"+verdict, v, &ti); err != nil {
+	if err := q.retry(ctx, http.MethodPost, p+"/"+verdict, v, &ti); err != nil {
 		return "", settleError(key, err)
 	}
 	if ti.Decision == nil {

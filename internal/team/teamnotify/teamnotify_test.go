@@ -5,10 +5,12 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -287,5 +289,38 @@ func TestLoadConfig(t *testing.T) {
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("%q: error %v, want one saying %q", c.text, err, c.want)
 		}
+	}
+}
+
+// A server that fails the phone's settlement once (503, as while it
+// restarts) gets it again: the press is not lost, and settles once.
+func TestSettleRetriesAServerBlip(t *testing.T) {
+	retryWait = time.Millisecond
+	tm := newTeam(t)
+	var failed atomic.Int32
+	api := tm.srv.Handler()
+	tm.api.Close()
+	tm.api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == "POST" && strings.HasSuffix(r.URL.Path, "/approve") && failed.CompareAndSwap(0, 1) {
+			w.WriteHeader(http.StatusServiceUnavailable)
+			return
+		}
+		api.ServeHTTP(w, r)
+	}))
+	t.Cleanup(tm.api.Close)
+	a := tm.add(server.AddMachine, "laptop-a")
+	tm.hold(a, "q1", "git push origin main")
+	w := tm.watcher(t.TempDir())
+	tm.once(w)
+	if err := tm.ntfy.Press("Approve"); err != nil {
+		t.Fatal(err)
+	}
+	from := len(tm.events)
+	tm.once(w)
+	if got := tm.refused(from); len(got) != 0 || failed.Load() != 1 {
+		t.Fatalf("refusals %q after %d failures", got, failed.Load())
+	}
+	if ds := tm.decisions("laptop-a"); len(ds) != 1 || ds[0].Reviewer != "alice-phone" {
+		t.Fatalf("decisions %+v", ds)
 	}
 }

@@ -31,6 +31,24 @@ type Result struct {
 	// them through its FS, in the order found: self-protection checks
 	// them as it checks the runs typed inline.
 	Followed []Invocation
+	// Code holds the program text of the interpreter scripts the command
+	// runs (python3 a.py, ./x.js with a #! line), as the classifier read
+	// it: from disk, or from an earlier run of the same command that
+	// writes the file from literal text. Self-protection checks it as it
+	// checks a one-liner's code.
+	Code []Code
+	// Mounts holds the host paths the compose files of the command's
+	// compose runs mount (compose.go), as the classifier read the files:
+	// from disk, or from the literal text the same command writes them
+	// with. A relative Source is relative to the command's directory.
+	Mounts []Mount
+}
+
+// Code is the text of a script an interpreter runs.
+type Code struct {
+	// Run is who runs it ("python3 a.py"), File the file as named.
+	Run, File string
+	Text      string
 }
 
 // Classifier classifies shell text within limits.
@@ -51,6 +69,12 @@ type Classifier struct {
 	// followed collects the runs of followed shell scripts for the
 	// top-level Result; inner classifiers share it.
 	followed *[]Invocation
+	// code collects the interpreter scripts followed, for the top-level
+	// Result; inner classifiers share it.
+	code *[]Code
+	// mounts collects the compose files' mounts, for the top-level
+	// Result.
+	mounts *[]Mount
 	// texts, when set, collects the command text and files found in
 	// programs' options (OptionTexts), for self-protection.
 	texts *[]string
@@ -80,6 +104,14 @@ func (c *Classifier) Command(text string) Result {
 	if c.followed == nil {
 		c.followed = &r.Followed
 		defer func() { c.followed = nil }()
+	}
+	if c.code == nil {
+		c.code = &r.Code
+		defer func() { c.code = nil }()
+	}
+	if c.mounts == nil {
+		c.mounts = &r.Mounts
+		defer func() { c.mounts = nil }()
 	}
 	for i, inv := range invs {
 		before := len(*c.followed)

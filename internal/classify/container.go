@@ -262,8 +262,10 @@ func classifyContainer(c *Classifier, inv *shell.Invocation) Effect {
 		}
 		e = containerSub(c, inv, i)
 	}
-	// What the run's mounts hand over (containers.go).
+	// What the run's mounts hand over (containers.go), and its compose
+	// files' (compose.go).
 	e.Add(containerMounts(inv))
+	e.Add(composeEffect(c, inv))
 	if remote {
 		switch {
 		case e.Tier == Shared, e.Tier == Local && e.Destructive:

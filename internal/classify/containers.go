@@ -55,7 +55,7 @@ func isEngine(name string) bool {
 func ContainerMounts(inv *shell.Invocation) []Mount {
 	args, base, ok := containerRunWords(inv)
 	if !ok {
-		return nil
+		return volumeCreateMounts(inv)
 	}
 	var out []Mount
 	for i := 0; i < len(args); i++ {
@@ -249,6 +249,9 @@ func containerMounts(inv *shell.Invocation) Effect {
 		e.Add(shared("container.mount", inv.Name()+" mounts "+m.Source+" at "+m.Target+": the container may "+how+" it"))
 	}
 	p := argv.Spec{Short: containerRunArgs.Short, Long: containerRunArgs.Long, StopAtOperand: true}.Parse(args)
+	if p.Has("--volumes-from") {
+		e.Add(opaque("container.volumes-from", inv.Name()+" --volumes-from mounts another container's volumes, whose host paths the command does not show"))
+	}
 	if p.Has("--privileged") {
 		e.Add(opaque("container.privileged", inv.Name()+" --privileged gives the container the host's devices: it can mount any disk and path"))
 	}
@@ -271,4 +274,38 @@ func ContainerRunsGivenCommand(inv *shell.Invocation) bool {
 	}
 	// args[p.Rest] is the image; a command follows it.
 	return p.Rest+1 < len(args)
+}
+
+// volumeCreateMounts reads "docker volume create --opt device=PATH" (with
+// type=none, o=bind): a named volume backed by a host path, which any
+// later container that mounts the volume by name reads and writes.
+func volumeCreateMounts(inv *shell.Invocation) []Mount {
+	if !isEngine(inv.Name()) {
+		return nil
+	}
+	g := containerGlobal.Parse(inv.Args[1:])
+	i := 1 + g.Rest
+	if i+1 >= len(inv.Args) || inv.Args[i] != "volume" || inv.Args[i+1] != "create" {
+		return nil
+	}
+	var out []Mount
+	for j := i + 2; j < len(inv.Args); j++ {
+		a := inv.Args[j]
+		v := ""
+		switch {
+		case a == "--opt" || a == "-o":
+			if j+1 < len(inv.Args) {
+				j++
+				v = inv.Args[j]
+			}
+		case strings.HasPrefix(a, "--opt="):
+			v = strings.TrimPrefix(a, "--opt=")
+		case strings.HasPrefix(a, "-o") && len(a) > 2:
+			v = a[2:]
+		}
+		if dev, ok := strings.CutPrefix(unquote(v), "device="); ok && hostPathWord(dev) {
+			out = append(out, Mount{Source: dev, Flag: "volume create --opt device", Dynamic: inv.IsDynamic(j) && strings.ContainsAny(dev, "$`")})
+		}
+	}
+	return out
 }

@@ -80,3 +80,65 @@ func TestContainerMountReasons(t *testing.T) {
 		}
 	}
 }
+
+// TestComposeMounts: the host paths a compose file's services mount, in
+// both volume syntaxes and through a bind-backed named volume; what it
+// hands over beyond paths makes it opaque; a run that starts containers
+// reads its -f files or the defaults.
+func TestComposeMounts(t *testing.T) {
+	data := []byte(`services:
+  a:
+    volumes:
+      - ~/.claude:/c
+      - ./src:/src:ro
+      - cache:/cache
+      - type: bind
+        source: /etc/x
+        target: /x
+        read_only: true
+      - type: volume
+        source: named
+        target: /n
+volumes:
+  cache: {}
+  dev:
+    driver_opts: {type: none, o: bind, device: /home/u/.ssh}
+`)
+	ms, why, err := ComposeMounts(data)
+	if err != nil || why != "" {
+		t.Fatalf("ComposeMounts: %v %q", err, why)
+	}
+	var got []string
+	for _, m := range ms {
+		got = append(got, m.Source+map[bool]string{true: ":ro", false: ""}[m.ReadOnly])
+	}
+	want := "~/.claude ./src:ro /etc/x:ro /home/u/.ssh"
+	if strings.Join(got, " ") != want {
+		t.Errorf("mounts %v, want %s", got, want)
+	}
+	for _, y := range []string{"services:\n  a:\n    volumes_from: [b]\n", "services:\n  a:\n    privileged: true\n", "services:\n  a:\n    volumes: [/var/run/docker.sock:/s]\n"} {
+		if _, why, _ := ComposeMounts([]byte(y)); why == "" {
+			t.Errorf("%q: want opaque", y)
+		}
+	}
+	if _, _, err := ComposeMounts([]byte("services: [\n")); err == nil {
+		t.Error("a file that does not parse: want an error")
+	}
+	for _, tc := range []struct {
+		cmd   string
+		files string // "" when not a run that starts containers
+	}{
+		{"docker compose -f a.yml -f b.yml up -d", "a.yml b.yml"},
+		{"docker-compose --file x.yml run web", "x.yml"},
+		{"podman-compose up", strings.Join(composeDefaults, " ")},
+		{"docker compose down", ""},
+		{"docker compose -f a.yml config", ""},
+		{"docker run alpine", ""},
+	} {
+		inv := shell.DefaultLimits.Parse(tc.cmd)[0]
+		r, ok := Compose(&inv)
+		if got := strings.Join(r.Files, " "); ok != (tc.files != "") || got != tc.files {
+			t.Errorf("%s: files %q (%v), want %q", tc.cmd, got, ok, tc.files)
+		}
+	}
+}

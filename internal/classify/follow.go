@@ -309,6 +309,7 @@ func (c *Classifier) scriptFile(inv *shell.Invocation, name string, dynamic bool
 			if !ok {
 				return fileLimit(name), true
 			}
+			c.keepCode(who+" "+name, name, data)
 			return interpAnalyse(inner, who+" "+name, lang, text).through("script.interp", name+" is a "+who+" program"), true
 		}
 		if !isShell(interp) {
@@ -389,6 +390,16 @@ func isShell(name string) bool {
 	return false
 }
 
+// keepCode records the text of an interpreter script the command runs,
+// for self-protection (Result.Code).
+func (c *Classifier) keepCode(run, name string, data []byte) {
+	// No bound of its own: each file is bounded by MaxScriptBytes and the
+	// runs by the parser's limits, and one left out would go unchecked.
+	if c.code != nil {
+		*c.code = append(*c.code, Code{Run: run, File: name, Text: string(data)})
+	}
+}
+
 // interpScript follows a script file given to an interpreter (python3
 // x.py): its code gets the analysis one-liners get.
 func (c *Classifier) interpScript(inv *shell.Invocation, who, lang, name string, dynamic bool) Effect {
@@ -400,6 +411,7 @@ func (c *Classifier) interpScript(inv *shell.Invocation, who, lang, name string,
 	if !ok {
 		return fileLimit(name)
 	}
+	c.keepCode(who+" "+name, name, data)
 	return interpAnalyse(inner, who+" "+name, lang, string(data)).through("script.interp", who+" runs "+name)
 }
 

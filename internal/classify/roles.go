@@ -66,6 +66,11 @@ type Operand struct {
 	Pattern string
 	// Fold says Pattern matches without regard to case (-iname, -ipath).
 	Fold bool
+	// Unlisted says Word is a directory written in by names the data
+	// gives, not the command line: an archive extracted there (tar x,
+	// unzip, 7z x, cpio -i) writes whatever members it holds, so what
+	// it may reach is everything below Word.
+	Unlisted bool
 }
 
 // Operands returns the roles of the paths one run names, from the
@@ -281,6 +286,10 @@ func (b *roleBuilder) program() {
 		} else {
 			b.derived(dir, RoleWrite, false, false)
 		}
+		b.ops[len(b.ops)-1].Unlisted = true
+		return
+	case "7z", "7za", "7zr", "cpio", "bsdcpio", "ar", "jar", "pax", "unrar":
+		b.extractRoles()
 		return
 	case "find":
 		b.findRoles()
@@ -681,6 +690,7 @@ func (b *roleBuilder) tarRoles() {
 		} else {
 			b.derived(".", RoleWrite, false, false)
 		}
+		b.ops[len(b.ops)-1].Unlisted = true
 	case 't':
 		if archive > 0 {
 			put(archive, archiveWord, RoleRead)
@@ -688,6 +698,92 @@ func (b *roleBuilder) tarRoles() {
 	default:
 		b.unknown()
 	}
+}
+
+// extractRoles: the archivers that extract into a directory named by an
+// option, or the one they run in: 7z x|e (-oDIR), cpio -i (-D DIR), ar x,
+// jar x, pax -r, unrar x|e (a last operand ending in "/"). The archive
+// is read; the directory is written in by the members' own names
+// (Unlisted). Other modes (list, create) write nothing airlock reads
+// here: their words stay unknown.
+func (b *roleBuilder) extractRoles() {
+	args := b.inv.Args
+	name := args[0]
+	extract := false
+	dirIdx, dirWord := -1, ""
+	archive := -1
+	switch name {
+	case "7z", "7za", "7zr", "unrar":
+		if len(args) > 1 && (args[1] == "x" || args[1] == "e") {
+			extract = true
+		}
+		for i := 2; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case name != "unrar" && strings.HasPrefix(a, "-o") && len(a) > 2:
+				dirIdx, dirWord = i, a[2:]
+			case strings.HasPrefix(a, "-"):
+			case archive < 0:
+				archive = i
+			case name == "unrar" && strings.HasSuffix(a, "/"):
+				dirIdx, dirWord = i, a
+			}
+		}
+	case "cpio", "bsdcpio":
+		for i := 1; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case a == "--extract" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "i") && !strings.ContainsAny(a, "oD"):
+				extract = true
+			case a == "-D" || a == "--directory":
+				if i+1 < len(args) {
+					dirIdx, dirWord = i+1, args[i+1]
+					i++
+				}
+			case strings.HasPrefix(a, "--directory="):
+				dirIdx, dirWord = i, strings.TrimPrefix(a, "--directory=")
+			case len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.HasSuffix(a, "D"):
+				extract = extract || strings.Contains(a, "i")
+				if i+1 < len(args) {
+					dirIdx, dirWord = i+1, args[i+1]
+					i++
+				}
+			}
+		}
+	case "ar", "jar":
+		if len(args) > 1 {
+			m := strings.TrimPrefix(args[1], "-")
+			extract = strings.Contains(m, "x")
+			if len(args) > 2 {
+				archive = 2
+			}
+		}
+	case "pax":
+		for i := 1; i < len(args); i++ {
+			a := args[i]
+			if a == "-f" && i+1 < len(args) {
+				archive = i + 1
+				i++
+				continue
+			}
+			if len(a) > 1 && a[0] == '-' && strings.Contains(a, "r") && !strings.Contains(a, "w") {
+				extract = true
+			}
+		}
+	}
+	if !extract {
+		b.unknown()
+		return
+	}
+	if archive > 0 {
+		b.add(archive, RoleRead, false)
+	}
+	if dirIdx > 0 {
+		b.ops = append(b.ops, Operand{Word: dirWord, Role: RoleWrite, Arg: dirIdx, Dynamic: b.inv.IsDynamic(dirIdx), Recursive: true, Unlisted: true})
+		return
+	}
+	b.derived(".", RoleWrite, false, false)
+	b.ops[len(b.ops)-1].Unlisted = true
 }
 
 // findRoles: the start paths are read; -delete deletes what matches

@@ -99,3 +99,68 @@ func TestFollowedFrom(t *testing.T) {
 		t.Errorf("followed: %+v", r.Followed)
 	}
 }
+
+// TestExtractUnlisted: an extraction's directory (named by -C, -d, -o,
+// -D, or the one the run happens in) is marked Unlisted, since the
+// archive names what is written there; listing and creating are not.
+func TestExtractUnlisted(t *testing.T) {
+	for _, tc := range []struct {
+		cmd, dir string // dir "" means no Unlisted operand
+	}{
+		{"tar xf x.tar", "."},
+		{"tar -xzf x.tgz -C out", "out"},
+		{"tar --extract --file x.tar --directory=d", "d"},
+		{"unzip -o x.zip", "."},
+		{"unzip x.zip -d dest", "dest"},
+		{"7z x a.7z", "."},
+		{"7z x a.7z -o/tmp/out", "/tmp/out"},
+		{"cpio -idm", "."},
+		{"cpio -i -D dest", "dest"},
+		{"jar xf a.jar", "."},
+		{"ar x lib.a", "."},
+		{"pax -r -f a.pax", "."},
+		{"unrar x a.rar out/", "out/"},
+		// Not extractions.
+		{"tar tf x.tar", ""},
+		{"tar czf x.tgz src", ""},
+		{"unzip -l x.zip", ""},
+		{"7z l a.7z", ""},
+		{"cpio -o", ""},
+		{"jar cf a.jar src", ""},
+		{"ar rcs lib.a a.o", ""},
+	} {
+		r := Command(tc.cmd)
+		got := ""
+		for _, o := range r.Invocations[0].Operands {
+			if o.Unlisted {
+				got = o.Word
+			}
+		}
+		if got != tc.dir {
+			t.Errorf("%s: unlisted dir %q, want %q", tc.cmd, got, tc.dir)
+		}
+	}
+}
+
+// TestResultCode: the code of an interpreter script a command runs is in
+// Result.Code, read from the FS or from the literal text an earlier run
+// of the same command writes it with.
+func TestResultCode(t *testing.T) {
+	c := Classifier{Limits: shell.DefaultLimits, FS: fstest.MapFS{"a.py": {Data: []byte("print(1)\n")}}}
+	for _, tc := range []struct{ cmd, want string }{
+		{"python3 a.py", "print(1)\n"},
+		{"printf 'import os\\n' > b.py && python3 b.py", "import os\n"},
+		{"echo 'x = 2' > c.rb; ruby c.rb", "x = 2\n"},
+		{"ls", ""},
+		{"python3 -c 'print(3)'", ""}, // a one-liner is the run's own words
+	} {
+		r := c.Command(tc.cmd)
+		got := ""
+		for _, k := range r.Code {
+			got += k.Text
+		}
+		if got != tc.want {
+			t.Errorf("%s: code %q, want %q", tc.cmd, got, tc.want)
+		}
+	}
+}

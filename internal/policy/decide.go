@@ -42,7 +42,7 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		v.Reasons = append(v.Reasons, classify.Reason{Rule: rule, Message: msg})
 		return v
 	}
-	if rule, msg, ok := p.guard.check(&a, res); ok {
+	if rule, msg, ok := p.guard.check(&a, res, mode); ok {
 		v.Decision, v.Rule, v.Message = Deny, rule, msg
 		v.Reasons = append(v.Reasons, classify.Reason{Rule: rule, Message: msg})
 		return v

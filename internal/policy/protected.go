@@ -40,6 +40,8 @@ func ProtectedPaths(paths Paths, projectRoot string, o Options) []ProtectedPath 
 			return "startup"
 		case kindSecret:
 			return "secret"
+		case kindRunsLater:
+			return "runs-later"
 		}
 		return "airlock"
 	}

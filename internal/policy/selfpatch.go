@@ -39,6 +39,9 @@ func (g *guard) afterCheck(a *Action, r *classify.Result) second {
 	if out.fired {
 		return out
 	}
+	if ref := g.extractUnknownDir(a, r); ref != nil {
+		return second{rule: ref.rule, msg: ref.msg, fired: true}
+	}
 	if msg, ok := g.agentConfigAsk(a, r); ok {
 		return second{rule: RuleAgentConfig, msg: msg, fired: true}
 	}

@@ -47,6 +47,12 @@ const (
 	// kindAgentConfig: an agent's configuration that runs commands (MCP
 	// servers, plugins), from the table in selfagentcfg.go.
 	kindAgentConfig
+	// kindRunsLater: a file that makes a later program run code
+	// (selflater.go).
+	kindRunsLater
+	// kindPathProgram: a program on the human's PATH named like one the
+	// human trusts (selflater.go).
+	kindPathProgram
 )
 
 func (k targetKind) String() string {
@@ -59,6 +65,10 @@ func (k targetKind) String() string {
 		return "airlock's secrets (the human-approval key and tokens)"
 	case kindAgentConfig:
 		return "an agent's configuration that makes it run commands (MCP servers, plugins, extensions)"
+	case kindRunsLater:
+		return "a file that makes a later program run code (a tool's start-up or configuration file, Python's site customisation)"
+	case kindPathProgram:
+		return "a program on the human's PATH named like airlock or a program the human trusts, which would run in its place"
 	}
 	return "airlock's own files (its policy, state, journal or binaries)"
 }
@@ -369,6 +379,9 @@ func (g *guard) lexicalHit(p string, parents, projectParents bool, project []tar
 		if !h.ancestor || parents {
 			return h, true
 		}
+	}
+	if h, ok := g.laterHit(p, parents, present != nil); ok {
+		return h, true
 	}
 	if projectParents {
 		for _, t := range project {

@@ -44,6 +44,12 @@ type guard struct {
 	// values are airlock's secret values, loaded on first use
 	// (selfsecrets.go).
 	values *secretValues
+	// pathDirs are the directories a human's shell looks programs up in
+	// (selflater.go).
+	pathDirs []string
+	// steerSet are airlock's own variables set in the environment the
+	// hook runs in (the human's choice for the session).
+	steerSet map[string]bool
 }
 
 // Self-protection rule names.
@@ -112,6 +118,18 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 			add(filepath.Join(paths.Home, t.rel), t.dir, t.kind)
 		}
 		userAgentConfigs(func(rel string, dir bool) { add(filepath.Join(paths.Home, rel), dir, kindAgentConfig) })
+		for _, t := range laterHomeTargets {
+			add(filepath.Join(paths.Home, t.rel), t.dir, kindRunsLater)
+		}
+	}
+	g.pathDirs = pathDirsFrom(getenv("PATH"), paths.Home)
+	for _, k := range airlockOnly {
+		if getenv(k) != "" {
+			if g.steerSet == nil {
+				g.steerSet = map[string]bool{}
+			}
+			g.steerSet[k] = true
+		}
 	}
 	for _, v := range []struct{ env, rel string }{
 		{"CLAUDE_CONFIG_DIR", "settings.json"}, {"CLAUDE_CONFIG_DIR", "settings.local.json"},
@@ -159,8 +177,9 @@ type refusal struct {
 }
 
 // check returns the self-protection verdict for an action, if any fires.
-func (g *guard) check(a *Action, r *classify.Result) (rule, msg string, fired bool) {
+func (g *guard) check(a *Action, r *classify.Result, mode Mode) (rule, msg string, fired bool) {
 	c := g.newCall(a.Cwd)
+	c.mode = mode
 	// Secret values first: another refusal's reason quotes the command,
 	// which would print the value.
 	ref := g.secretValueRefusal(a, r)
@@ -191,6 +210,11 @@ type call struct {
 	// deletesOnly is set while checking an operand whose role is delete
 	// (rm, rmdir, find -delete): what is not there cannot be lost.
 	deletesOnly bool
+	// mode is the mode deciding now: a nested agent may not be given a
+	// weaker one.
+	mode Mode
+	// unset are airlock's variables an earlier run of the command unset.
+	unset []string
 }
 
 // present returns the existence check for project paths when the program
@@ -270,7 +294,11 @@ func (c *call) pathRefusal(who string, h hit) *refusal {
 	if h.ancestor {
 		how = who + " on " + h.path + ", a parent directory of " + h.target.path + ", would move, replace or delete it"
 	}
-	return &refusal{RuleProtectedPath, how + "; it belongs to airlock, as " + h.target.kind.String() + ". The agent may not change it." + instead}
+	owner := "; it belongs to airlock, as "
+	if h.target.kind == kindRunsLater || h.target.kind == kindPathProgram {
+		owner = "; it is "
+	}
+	return &refusal{RuleProtectedPath, how + owner + h.target.kind.String() + ". The agent may not change it." + instead}
 }
 
 func (c *call) secretRefusal(who string, h hit) *refusal {
@@ -410,7 +438,101 @@ func (c *call) shell(r *classify.Result) *refusal {
 			return ref
 		}
 	}
+	if ref := c.composeMounts(r); ref != nil {
+		return ref
+	}
+	// The interpreter scripts the command runs, read from disk or from
+	// the literal text an earlier run of the same command writes them
+	// with (printf '…' > a.py; python3 a.py): their code is checked as a
+	// one-liner's mentions are (the path literals of a whole program are
+	// not: "~" or "/" in a project's script is no write of either).
+	for _, code := range r.Code {
+		if m := c.g.mentionedInCode(code.Text); m != "" {
+			return &refusal{RuleAirlockCommand, code.Run + " runs code that mentions " + m + "; airlock cannot show it leaves its own files and verbs alone, so the agent may not run it." + instead}
+		}
+	}
+	// Code the command runs may load other files the same command writes
+	// (python3 a.py importing b.py written beside it): when it runs code,
+	// no file it writes from literal text may mention airlock's verbs or
+	// files either.
+	if runsCode(r) {
+		for i := range r.Invocations {
+			if text, ok := literalWrite(&r.Invocations[i]); ok {
+				if m := c.g.mentionedInCode(text); m != "" {
+					return &refusal{RuleAirlockCommand, "the command writes a file whose text mentions " + m + " (" + clipText(r.Invocations[i].Source) + ") and runs code that may load it; airlock cannot show the code leaves its own files and verbs alone, so the agent may not run it." + instead}
+				}
+			}
+		}
+	}
+	// A file written by the command in a way airlock cannot read (tee,
+	// printf with arguments, a copy) and then run: its code comes from
+	// the command's own text or from outside. The first may not mention
+	// airlock's verbs or files; the second is held by the table.
+	if writtenAndRun(r) {
+		var text strings.Builder
+		for i := range r.Invocations {
+			text.WriteString(r.Invocations[i].Source)
+			text.WriteString("\n")
+			text.WriteString(r.Invocations[i].StdinText)
+			text.WriteString("\n")
+		}
+		if m := c.g.mentionedInCode(text.String()); m != "" {
+			return &refusal{RuleAirlockCommand, "the command writes a file and runs it, and its text mentions " + m + "; airlock cannot read what the file will hold, so the agent may not run it." + instead}
+		}
+	}
 	return nil
+}
+
+// runsCode reports whether a command runs code airlock reads only in
+// part: an interpreter, a shell, a script it followed.
+func runsCode(r *classify.Result) bool {
+	if len(r.Code) > 0 || len(r.Followed) > 0 {
+		return true
+	}
+	for i := range r.Invocations {
+		switch n := r.Invocations[i].Name(); {
+		case classify.RunsCode(n), n == "sh", n == "bash", n == "zsh", n == "dash", n == "ksh", n == "source", n == ".":
+			return true
+		}
+	}
+	return false
+}
+
+// literalWrite returns the text a run writes to a file, when it is a
+// writer of literal text (echo, printf, cat or tee of a heredoc or
+// here-string) with an output that is a file.
+func literalWrite(inv *classify.Invocation) (string, bool) {
+	toFile := inv.Name() == "tee" && len(inv.Args) > 1
+	for _, rd := range inv.Redirects {
+		if rd.Writes() && !strings.HasPrefix(rd.Target, "&") && !strings.HasPrefix(rd.Target, "/dev/") {
+			toFile = true
+		}
+	}
+	if !toFile {
+		return "", false
+	}
+	switch inv.Name() {
+	case "echo", "printf":
+		return strings.Join(inv.Args[1:], " "), true
+	case "cat", "tee":
+		if inv.StdinKnown {
+			return inv.StdinText, true
+		}
+	}
+	return "", false
+}
+
+// writtenAndRun reports whether a run of the command executes a file the
+// same command writes, whose text airlock could not read beforehand.
+func writtenAndRun(r *classify.Result) bool {
+	for i := range r.Invocations {
+		for _, why := range r.Invocations[i].Effect.Reasons {
+			if why.Rule == "script.written" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (c *call) invocation(inv *classify.Invocation) *refusal {
@@ -434,7 +556,17 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
 	}
-	if ref := steeredAirlock(inv, g.airlockProgram(name)); ref != nil {
+	if name == "unset" {
+		for _, a := range inv.Args[1:] {
+			if slices.Contains(airlockOnly, a) {
+				c.unset = append(c.unset, a)
+			}
+		}
+	}
+	if ref := c.steeredAirlock(inv, g.airlockProgram(name)); ref != nil {
+		return ref
+	}
+	if ref := configSet(inv); ref != nil {
 		return ref
 	}
 	if ref := c.containerMounts(inv); ref != nil {
@@ -613,18 +745,29 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		if inv.StdinKnown {
 			text += "\n" + inv.StdinText
 		}
-		for _, lit := range pathLiterals(text) {
-			if h, ok := c.pathHit(lit, cwd, true, false); ok {
-				return c.pathRefusal(name+" code naming "+lit, h)
-			}
+		if ref := c.code(name, inv.Source, text, cwd); ref != nil {
+			return ref
 		}
-		if m := g.mentionedInCode(text); m != "" {
-			rule := RuleProtectedPath
-			if strings.HasPrefix(m, "airlock") {
-				rule = RuleAirlockCommand
-			}
-			return &refusal{rule, name + " code that mentions " + m + " (" + clipText(inv.Source) + "); airlock cannot tell what the code does to it, so the agent may not run it." + instead}
+	}
+	return nil
+}
+
+// code checks program text a run executes (a one-liner, a heredoc fed
+// to an interpreter, a script file followed): a path literal in it is
+// checked as a write, and a mention of airlock's verbs or files is
+// refused, since airlock cannot tell what the code does with it.
+func (c *call) code(name, source, text, cwd string) *refusal {
+	for _, lit := range pathLiterals(text) {
+		if h, ok := c.pathHit(lit, cwd, true, false); ok {
+			return c.pathRefusal(name+" code naming "+lit, h)
 		}
+	}
+	if m := c.g.mentionedInCode(text); m != "" {
+		rule := RuleProtectedPath
+		if strings.HasPrefix(m, "airlock") {
+			rule = RuleAirlockCommand
+		}
+		return &refusal{rule, name + " code that mentions " + m + " (" + clipText(source) + "); airlock cannot tell what the code does to it, so the agent may not run it." + instead}
 	}
 	return nil
 }
@@ -808,8 +951,17 @@ func (c *call) changeDir(inv *classify.Invocation, cwd string) {
 		if strings.HasPrefix(inv.Args[i], "-") && inv.Args[i] != "-" {
 			continue
 		}
-		if inv.IsDynamic(i) || inv.Args[i] == "-" {
+		if inv.IsDynamic(i) {
+			// cd "$(mktemp -d)": a new directory under the temporary
+			// one, which holds nothing of airlock's.
+			if _, _, dyn := c.g.literalEnds(inv.Args[i]); !dyn {
+				p, _, _ := c.g.literalEnds(inv.Args[i])
+				c.cwds = append(c.cwds, filepath.Clean(p))
+			}
 			return // unknown: keep checking against the directories known
+		}
+		if inv.Args[i] == "-" {
+			return
 		}
 		dest = inv.Args[i]
 		break

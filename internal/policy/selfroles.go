@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
+	shellparse "github.com/airlock-dev/airlock/internal/shell"
 )
 
 // This file is self-protection as rules over operand roles (classify's
@@ -187,6 +188,11 @@ func (c *call) operand(name string, o classify.Operand, w, d string, meta bool) 
 			return c.secretRefusal(name, h)
 		}
 		return nil
+	}
+	if o.Unlisted {
+		if ref := c.unlisted(name, w, d); ref != nil {
+			return ref
+		}
 	}
 	if o.Pattern != "" && o.Recursive {
 		return c.patternHit(name, o, w, d)
@@ -385,6 +391,27 @@ func (c *call) containerMounts(inv *classify.Invocation) *refusal {
 	return nil
 }
 
+// composeMounts checks the host paths the compose files of the
+// command's compose runs mount (classify's Result.Mounts, read from disk
+// or from the text the same command writes them with): each bind source
+// is a write of all below it (a read when read-only), as a -v mount is.
+// A file classify could not read holds the run as opaque.
+func (c *call) composeMounts(r *classify.Result) *refusal {
+	for _, m := range r.Mounts {
+		role := classify.RoleWrite
+		if m.ReadOnly {
+			role = classify.RoleRead
+		}
+		o := classify.Operand{Word: m.Source, Role: role, Arg: -1, Dynamic: m.Dynamic, Recursive: true}
+		inv := &classify.Invocation{Invocation: shellparse.Invocation{Args: []string{"docker"}}}
+		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
+			ref.msg = m.Flag + " mounts " + clipText(m.Source) + " into a container, where any program may change it: " + ref.msg
+			return ref
+		}
+	}
+	return nil
+}
+
 // atFileReads checks the files a program is told to read by the "@FILE"
 // convention of HTTP and API clients (curl -d @FILE, --data-binary @FILE,
 // -F name=@FILE or name=<FILE, httpie field=@FILE, gh api -F f=@FILE,
@@ -441,16 +468,59 @@ var (
 // points airlock at another policy, state directory or mode: for any
 // program when it is one of airlock's own variables (a nested shell or
 // agent inherits it), and for agents and airlock when it is a directory
-// they share with other tools.
-func steeredAirlock(inv *classify.Invocation, airlock bool) *refusal {
+// they share with other tools. AIRLOCK_MODE may name a mode at least as
+// strict as the one deciding now (a nested headless agent made
+// unattended in an interactive session): never a weaker one (H11).
+// Unsetting one of airlock's variables the human set for this session
+// (unset, env -u, env -i) before an agent or airlock runs is refused too:
+// the nested run would fall back to a weaker default.
+func (c *call) steeredAirlock(inv *classify.Invocation, airlock bool) *refusal {
 	agent := airlock || classify.IsAgent(inv.Name())
 	for _, kv := range inv.Env {
-		k, _, _ := strings.Cut(kv, "=")
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "AIRLOCK_MODE" {
+			if m, err := ParseMode(strings.Trim(v, `"'`)); err == nil && m >= c.mode {
+				continue // as strict as now, or stricter
+			}
+			return &refusal{RuleAgentGuardOff, inv.Name() + " is started with AIRLOCK_MODE=" + clipText(v) + " set by the command, a mode weaker than " + c.mode.String() + " (or not one airlock can read): a nested agent may not get a weaker mode than the session it runs in. Run it without AIRLOCK_MODE, or with a stricter mode, or ask the human."}
+		}
 		if slices.Contains(airlockOnly, k) || agent && slices.Contains(sharedSteers, k) {
 			return &refusal{RuleAgentGuardOff, inv.Name() + " is started with " + k + " set by the command: it would decide under a policy, state or mode the agent chose, not the human's. Run it without " + k + " (airlock's own settings then apply), or ask the human."}
 		}
 	}
+	if !agent {
+		return nil
+	}
+	for _, k := range c.unset {
+		if c.g.steerSet[k] {
+			return &refusal{RuleAgentGuardOff, inv.Name() + " runs after the command unsets " + k + ", which the human set for this session: it would decide under airlock's defaults, not the human's choice. Run it without unsetting " + k + ", or ask the human."}
+		}
+	}
+	if strings.Contains(inv.Source, "env") && slices.Contains(inv.Via, "env") {
+		f := strings.Fields(inv.Source)
+		for i, w := range f {
+			switch {
+			case w == "-i" || w == "--ignore-environment" || w == "-":
+				if len(c.g.steerSet) > 0 {
+					return &refusal{RuleAgentGuardOff, inv.Name() + " is started by env with an empty environment, which drops " + strings.Join(sortedKeys(c.g.steerSet), ", ") + " the human set for this session. Run it without -i, or ask the human."}
+				}
+			case (w == "-u" || w == "--unset") && i+1 < len(f) && c.g.steerSet[f[i+1]],
+				strings.HasPrefix(w, "--unset=") && c.g.steerSet[strings.TrimPrefix(w, "--unset=")],
+				strings.HasPrefix(w, "-u") && len(w) > 2 && c.g.steerSet[w[2:]]:
+				return &refusal{RuleAgentGuardOff, inv.Name() + " is started by env with one of airlock's variables unset (" + w + "), which the human set for this session. Run it without unsetting it, or ask the human."}
+			}
+		}
+	}
 	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // scriptExts are the script files an interpreter run names whose text
@@ -495,6 +565,108 @@ func (c *call) scriptFile(inv *classify.Invocation) *refusal {
 			}
 		}
 		return nil
+	}
+	return nil
+}
+
+// unlisted checks a directory an archive is extracted in (tar x, unzip,
+// 7z x, cpio -i, with -C/-d/-o or where the run happens, cd and pushd
+// followed): the members' names are the archive's to say, and airlock
+// does not read them in advance, so the extraction may write anything
+// below it. It is refused when the directory is protected itself or sits
+// inside a protected one, and when it holds a protected path other than
+// a project's own tails at the project's root: the home directory
+// (~/.claude, ~/.config/airlock, start-up files), a configuration
+// directory, airlock's state. Extracting in the project (tar xzf
+// vendor.tgz, -C vendor) stays ordinary work; a directory named for it
+// is also checked as the recursive write it is (operand), as before.
+func (c *call) unlisted(name, w, d string) *refusal {
+	abs := filepath.Clean(c.g.rawAbs(w, d))
+	dirs := []string{abs}
+	if real, unknown := c.res.resolve(abs); unknown {
+		return c.pathRefusal(name+" (extract)", hit{target: target{path: abs, kind: kindAirlock}, path: abs + " (through a symlink whose target is known only when it runs)"})
+	} else if real != abs {
+		dirs = append(dirs, real)
+	}
+	for _, p := range dirs {
+		if h, ok := c.pathHit(p, d, false, false); ok {
+			return c.pathRefusal(name+" (extract)", h)
+		}
+		// The project's own tails count at its root, not at every
+		// directory the command changes into: ~/dl/x/.claude is not a
+		// project's settings until an agent starts there.
+		cands := append([]target(nil), c.g.targets...)
+		if c.g.project != "" {
+			cands = append(cands, targetsAt(c.g.project)...)
+		}
+		cands = append(cands, targetsAt(filepath.Clean(c.cwds[0]))...)
+		if c.g.secrets.path != "" {
+			cands = append(cands, c.g.secrets)
+		}
+		for _, t := range cands {
+			if !isAncestor(p, t) || t.proj && c.projectRoot(p) {
+				continue
+			}
+			return &refusal{RuleProtectedPath, name + " extracts an archive in " + p + ", which holds " + t.path + " (" + t.kind.String() + "); the archive's member names are not read in advance, so it could replace it. Extract into a new directory of its own (mkdir x && tar xf a.tar -C x), or list it first and extract named members." + instead}
+		}
+	}
+	return nil
+}
+
+// projectRoot reports whether p is the project's root or a directory the
+// command runs in, where a project's own protected files (.claude/,
+// .airlock/) sit beside ordinary work.
+func (c *call) projectRoot(p string) bool {
+	if c.g.project != "" && filepath.Clean(c.g.project) == p {
+		return true
+	}
+	for _, d := range c.cwds[:1] {
+		if filepath.Clean(d) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// RuleExtractUnknownDir names the hold of an archive extracted in a
+// directory known only at run time.
+const RuleExtractUnknownDir = "self.extract-dir"
+
+// extractUnknownDir asks about (holds, when nobody watches) an archive
+// extracted in a directory the command changes into at run time (cd
+// "$(cat dir.txt)" && tar xf a.tar): its members may land anywhere the
+// directory is, the home included, and neither the directory nor the
+// members are known in advance. A directory that is only mktemp's
+// output is known: a new one under the temporary directory.
+func (g *guard) extractUnknownDir(a *Action, r *classify.Result) *refusal {
+	if a.Kind != Shell || r == nil {
+		return nil
+	}
+	resolved := true
+	for i := range r.Invocations {
+		inv := &r.Invocations[i]
+		switch inv.Name() {
+		case "cd", "pushd":
+			for k := 1; k < len(inv.Args); k++ {
+				if inv.IsDynamic(k) {
+					if _, _, dyn := g.literalEnds(inv.Args[k]); dyn {
+						resolved = false
+					}
+					break
+				}
+				if !strings.HasPrefix(inv.Args[k], "-") {
+					break
+				}
+			}
+		}
+		if inv.Dir != shellparse.DirUnknown || resolved {
+			continue
+		}
+		for _, o := range inv.Operands {
+			if o.Unlisted && !strings.HasPrefix(o.Word, "/") && !strings.HasPrefix(o.Word, "~") {
+				return &refusal{RuleExtractUnknownDir, inv.Name() + " extracts an archive in a directory the command changes into at run time, so neither where nor what it writes is known in advance; it could replace airlock's or an agent's files in the home. Extract with an explicit directory (-C DIR, -d DIR), or ask the human."}
+			}
+		}
 	}
 	return nil
 }

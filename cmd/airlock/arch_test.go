@@ -109,7 +109,12 @@ var allowedEdges = map[string][]string{
 	"internal/team/store":    {"internal/team/wire"},
 	"internal/team/server":   {"internal/serve", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
 	"internal/team/teamview": {"internal/journal", "internal/render", "internal/team/wire"},
-	"internal/team/teamcmd":  {"internal/clierror", "internal/policy", "internal/render", "internal/serve", "internal/team/server", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
+	"internal/team/teamcmd": {"internal/clierror", "internal/notify", "internal/policy", "internal/render", "internal/serve", "internal/team/server", "internal/team/store",
+		"internal/team/teamnotify", "internal/team/teamview", "internal/team/wire"},
+	// The phone channel pointed at the team: notify's watcher over the
+	// team queue, as a reviewer client of the server's API (no database,
+	// no signing key).
+	"internal/team/teamnotify": {"internal/journal", "internal/notify", "internal/policy", "internal/strictyaml", "internal/team/teamview", "internal/team/wire"},
 	// The machine's side of team mode: it writes team decisions into the
 	// journal (journal.SettleTeam) after checking them with wire; it runs
 	// as airlock-teamsync, so neither the hook nor the airlock binary

@@ -13,6 +13,7 @@ signature verifies with the key it pinned when it joined.
   airlock team add-machine NAME --db URL  a machine's join token
   airlock team add-reviewer NAME --db URL a reviewer's token
   airlock team revoke NAME --db URL       revoke either, at once
+  airlock team notify --config FILE ...   the phone channel for the team queue
   airlock team queue list|show|approve|reject ... --server URL --token R
 
 Agents cannot run these: each acts as a human (it starts the server,
@@ -47,7 +48,7 @@ func teamCommand() *command {
 		return &command{name: name, summary: summary, usage: []string{usage}, operands: operands, passthrough: true, run: runTeam("queue", name)}
 	}
 	return &command{name: "team", summary: "team mode: one review queue for many machines, on PostgreSQL",
-		usage: []string{"airlock team join|sync|serve|add-machine|add-reviewer|revoke|queue [flags]"},
+		usage: []string{"airlock team join|sync|serve|add-machine|add-reviewer|revoke|notify|queue [flags]"},
 		help:  teamHelp,
 		subs: append(teamSyncCommands(),
 			verb("serve", "run the team server and its dashboard (the first line printed is the admin URL)",
@@ -55,6 +56,8 @@ func teamCommand() *command {
 			verb("add-machine", "add a machine and print its join token", "airlock team add-machine NAME --db URL", "NAME"),
 			verb("add-reviewer", "add a reviewer and print the reviewer's token", "airlock team add-reviewer NAME --db URL", "NAME"),
 			verb("revoke", "revoke a machine's or a reviewer's token", "airlock team revoke NAME --db URL", "NAME"),
+			verb("notify", "send every machine's held items to the team's phone topic; settle the phone's replies as a reviewer",
+				"airlock team notify --config FILE [--once] [--json] --server URL --token R", ""),
 			&command{name: "queue", summary: "the team queue, as a reviewer: list, show, approve, reject",
 				usage: []string{"airlock team queue list|show|approve|reject [KEY] [flags] --server URL --token R"},
 				help:  teamHelp,

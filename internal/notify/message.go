@@ -35,12 +35,15 @@ type Notice struct {
 	// Detected is true for a scanner finding: it already happened, so
 	// there is nothing to approve.
 	Detected bool `json:"detected"`
+	// cli is the command that reviews the item by hand (Queue.CLI).
+	cli string
 }
 
-// noticeOf renders an item for the channels.
-func noticeOf(it *journal.Item, r *redactor) *Notice {
+// noticeOf renders an item for the channels; cli is the command that
+// reviews it by hand ("airlock queue").
+func noticeOf(it *journal.Item, r *redactor, cli string) *Notice {
 	n := &Notice{
-		ID: it.ID, Kind: it.Kind, Effect: r.mark(r.hide(journal.Effect(it))), Time: it.Time.UTC(),
+		cli: cli, ID: it.ID, Kind: it.Kind, Effect: r.mark(r.hide(journal.Effect(it))), Time: it.Time.UTC(),
 		Session: r.Line(it.Session, 100), Story: r.Line(it.Story, 100), Cwd: r.Line(it.Cwd, 300),
 		Agent: r.Line(it.Agent, 60), Detected: it.Detected, Reasons: []string{},
 	}
@@ -54,7 +57,7 @@ func noticeOf(it *journal.Item, r *redactor) *Notice {
 	}
 	for i, reason := range it.Reasons {
 		if i == reasonsMax {
-			n.Reasons = append(n.Reasons, "(more: airlock queue show "+it.ID+")")
+			n.Reasons = append(n.Reasons, "(more: "+cli+" show "+it.ID+")")
 			break
 		}
 		n.Reasons = append(n.Reasons, r.Line(reason.Message, reasonMax))
@@ -105,11 +108,11 @@ func (n *Notice) text(buttonsUntil time.Time, approveButton bool) string {
 	}
 	switch {
 	case n.Detected:
-		b.WriteString("This already happened (found after the fact): airlock queue ack " + n.ID)
+		b.WriteString("This already happened (found after the fact): " + n.cli + " ack " + n.ID)
 	case approveButton:
-		b.WriteString("Approve lets the agent's exact retry run once. Buttons work until " + buttonsUntil.UTC().Format("2006-01-02 15:04 MST") + ". Or: airlock queue approve " + n.ID)
+		b.WriteString("Approve lets the agent's exact retry run once. Buttons work until " + buttonsUntil.UTC().Format("2006-01-02 15:04 MST") + ". Or: " + n.cli + " approve " + n.ID)
 	default:
-		b.WriteString("To approve: airlock queue approve " + n.ID + " (no Approve button: see docs/NOTIFY.md)")
+		b.WriteString("To approve: " + n.cli + " approve " + n.ID + " (no Approve button: see docs/NOTIFY.md)")
 	}
 	return b.String()
 }

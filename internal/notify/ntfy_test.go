@@ -81,7 +81,7 @@ func TestPublishAndApprove(t *testing.T) {
 	id := e.hold("git push origin main")
 	e.once()
 	e.once() // a second pass sends nothing new
-	sec, err := loadSecrets(e.state)
+	sec, err := loadSecrets(e.state, StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func TestRefusedReplies(t *testing.T) {
 	e := newNtfyEnv(t, "")
 	id := e.hold("git push origin main")
 	e.once()
-	sec, _ := loadSecrets(e.state)
+	sec, _ := loadSecrets(e.state, StateDir)
 	var approve string
 	for _, a := range e.srv.Messages(sec.Topic)[0].Actions {
 		if a.Label == "Approve" {
@@ -228,7 +228,7 @@ func TestReplyBoundToItem(t *testing.T) {
 	a := e.hold("git push origin main")
 	e.once()
 	b := e.hold("git push origin other")
-	sec, _ := loadSecrets(e.state)
+	sec, _ := loadSecrets(e.state, StateDir)
 	var r Reply
 	json.Unmarshal([]byte(e.srv.Messages(sec.Topic)[0].Actions[0].Body), &r)
 	if r.ID != a {
@@ -396,11 +396,11 @@ func TestRunStreams(t *testing.T) {
 // The secrets are made once, private, and kept.
 func TestSecretsFile(t *testing.T) {
 	e := newEnv(t)
-	a, err := loadSecrets(e.state)
+	a, err := loadSecrets(e.state, StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := loadSecrets(e.state)
+	b, err := loadSecrets(e.state, StateDir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -418,7 +418,7 @@ func TestSecretsFile(t *testing.T) {
 	if err := os.Symlink(target, path); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := loadSecrets(e.state); !errors.Is(err, ErrUnsafe) {
+	if _, err := loadSecrets(e.state, StateDir); !errors.Is(err, ErrUnsafe) {
 		t.Fatalf("symlinked secrets: %v", err)
 	}
 }

@@ -34,6 +34,10 @@ const replyVersion = 1
 // maxReply bounds a reply message read from the topic.
 const maxReply = 2048
 
+// maxReplyID bounds a reply's item id: a machine's queue id, or a team
+// item's key (a machine's name, ':', and its id on that machine).
+const maxReplyID = 200
+
 // Reply is the body of a button's POST.
 type Reply struct {
 	V        int    `json:"airlock_reply"`
@@ -102,7 +106,7 @@ func parseReply(msg string) (*Reply, error) {
 		return nil, fmt.Errorf("%w: version %d", ErrMalformed, r.V)
 	case r.Decision != DecisionApprove && r.Decision != DecisionReject:
 		return nil, fmt.Errorf("%w: decision %q", ErrMalformed, r.Decision)
-	case r.ID == "" || len(r.ID) > 64 || len(r.Nonce) != 32 || len(r.MAC) != 64:
+	case r.ID == "" || len(r.ID) > maxReplyID || len(r.Nonce) != 32 || len(r.MAC) != 64:
 		return nil, ErrMalformed
 	}
 	return r, nil

@@ -2,7 +2,6 @@ package notify
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +40,12 @@ type Options struct {
 	Report func(Event)
 	// Interval is how often Run looks at the queue (0: 2 s).
 	Interval time.Duration
+	// Name names the watcher's files: what it sent and used in
+	// <StateDir>/<Name>/, its reply key and topics in
+	// <StateDir>/secrets/<Name>.json ("" is "notify", the machine's
+	// watcher). Two watchers of one state directory (the machine's and
+	// the team's) keep apart by it.
+	Name string
 }
 
 // Event is one thing the watcher did, for the human running it.
@@ -69,7 +74,7 @@ const (
 // replies and applies them.
 type Watcher struct {
 	cfg     *Config
-	j       *journal.Journal
+	q       Queue
 	o       Options
 	store   *store
 	sec     *secrets
@@ -91,9 +96,15 @@ func Run(ctx context.Context, cfg *Config, j *journal.Journal, o Options) error 
 	return w.Run(ctx)
 }
 
-// New prepares a watcher: it reads (or makes) the reply key and the
-// secret topic names, and the ntfy token.
+// New prepares a watcher of the machine's journal: it reads (or makes)
+// the reply key and the secret topic names, and the ntfy token.
 func New(cfg *Config, j *journal.Journal, o Options) (*Watcher, error) {
+	return NewQueue(cfg, JournalQueue(j), o)
+}
+
+// NewQueue prepares a watcher of any Queue (the team's, say), with the
+// same messages, buttons and checks as the machine's.
+func NewQueue(cfg *Config, q Queue, o Options) (*Watcher, error) {
 	if cfg == nil || (cfg.Ntfy == nil && cfg.Webhook == nil) {
 		return nil, errors.New("notify: nothing to send to: the user's policy has no notify.ntfy or notify.webhook")
 	}
@@ -112,10 +123,16 @@ func New(cfg *Config, j *journal.Journal, o Options) (*Watcher, error) {
 	if o.Interval <= 0 {
 		o.Interval = 2 * time.Second
 	}
-	w := &Watcher{cfg: cfg, j: j, o: o, store: newStore(o.StateDir)}
+	if o.Name == "" {
+		o.Name = StateDir
+	}
+	if !validTopic(o.Name) {
+		return nil, fmt.Errorf("notify: watcher name %q: letters, digits, - and _ only", o.Name)
+	}
+	w := &Watcher{cfg: cfg, q: q, o: o, store: newStore(o.StateDir, o.Name)}
 	var known []string
 	if c := cfg.Ntfy; c != nil {
-		sec, err := loadSecrets(o.StateDir)
+		sec, err := loadSecrets(o.StateDir, o.Name)
 		if err != nil {
 			return nil, err
 		}
@@ -197,7 +214,7 @@ func (w *Watcher) setup(ctx context.Context) {
 	switch {
 	case c.Topic == "":
 		w.approve = true
-		w.report("setup", "ntfy", "", "subscribe your phone to "+c.Server+"/"+w.topic+" (a secret topic airlock made; kept in "+filepath.Join(w.o.StateDir, filepath.FromSlash(SecretsFile))+")")
+		w.report("setup", "ntfy", "", "subscribe your phone to "+c.Server+"/"+w.topic+" (a secret topic airlock made; kept in "+secretsPath(w.o.StateDir, w.o.Name)+")")
 	case c.TokenFile != "" && within(c.TokenFile, secretsDir):
 		readable, err := w.ntfy.anonymousRead(ctx, w.topic)
 		switch {
@@ -233,10 +250,10 @@ func (w *Watcher) Once(ctx context.Context) error {
 		return errors.Join(sendErr, err)
 	}
 	err = w.ntfy.subscribe(ctx, w.reply, cursor, true, func(m *ntfyMessage) error {
-		w.handle(m)
+		w.handle(ctx, m)
 		return nil
 	}, func(id, sum string, why error) {
-		w.handle(&ntfyMessage{ID: id, sum: sum, skipped: why})
+		w.handle(ctx, &ntfyMessage{ID: id, sum: sum, skipped: why})
 	})
 	return errors.Join(sendErr, err)
 }
@@ -280,7 +297,7 @@ func (w *Watcher) Run(ctx context.Context) error {
 		case <-ctx.Done():
 			return nil
 		case m := <-replies:
-			w.handle(m)
+			w.handle(ctx, m)
 		case err := <-errs:
 			w.report("error", "ntfy", "", err.Error())
 		case <-tick.C:
@@ -349,7 +366,7 @@ func (w *Watcher) send(ctx context.Context) error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := w.o.Now()
-	items, err := w.j.Open(now)
+	items, err := w.q.Open(ctx, now)
 	if err != nil {
 		return err
 	}
@@ -383,7 +400,7 @@ func (w *Watcher) send(ctx context.Context) error {
 				s = &sentItem{Nonce: randomHex(16), Action: actionHash(it), Expires: exp.UTC().Truncate(time.Second)}
 				st.Sent[it.ID] = s
 			}
-			n := noticeOf(it, w.red)
+			n := noticeOf(it, w.red, w.q.CLI())
 			if w.ntfy != nil && !s.Ntfy {
 				sends++
 				if err := w.publish(ctx, it, n, s); err != nil {
@@ -442,7 +459,7 @@ func (w *Watcher) publish(ctx context.Context, it *journal.Item, n *Notice, s *s
 }
 
 // handle applies one reply message, or refuses and journals it.
-func (w *Watcher) handle(m *ntfyMessage) {
+func (w *Watcher) handle(ctx context.Context, m *ntfyMessage) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if m.skipped != nil {
@@ -453,7 +470,7 @@ func (w *Watcher) handle(m *ntfyMessage) {
 	r, err := parseReply(m.Message)
 	var it *journal.Item
 	if err == nil {
-		it, err = w.j.Item(r.ID, now)
+		it, err = w.q.Item(ctx, r.ID, now)
 		if err == nil && it.ID != r.ID {
 			err = fmt.Errorf("%w: %s", journal.ErrNotFound, r.ID)
 		}
@@ -489,13 +506,17 @@ func (w *Watcher) handle(m *ntfyMessage) {
 		err = serr
 	}
 	if err == nil {
-		event, kind := journal.EventApprove, "approved"
-		ttl := w.cfg.Ntfy.ApproveFor
+		kind, ttl := "approved", w.cfg.Ntfy.ApproveFor
 		if r.Decision == DecisionReject {
-			event, kind, ttl = journal.EventReject, "rejected", 0
+			kind, ttl = "rejected", 0
 		}
-		if _, err = w.j.Settle(event, r.ID, Note, ttl); err == nil {
-			w.report(kind, "ntfy", r.ID, "a human pressed "+r.Decision+" on the phone")
+		var by string
+		if by, err = w.q.Settle(ctx, r.ID, r.Decision, Note, ttl); err == nil {
+			msg := "a human pressed " + r.Decision + " on the phone"
+			if by != "" {
+				msg += " (settled as reviewer " + by + ")"
+			}
+			w.report(kind, "ntfy", r.ID, msg)
 			return
 		}
 	}
@@ -540,9 +561,8 @@ func (w *Watcher) refuse(m *ntfyMessage, r *Reply, why error) {
 		id = r.ID
 		d["item"], d["decision"] = r.ID, r.Decision
 	}
-	detail, _ := json.Marshal(d)
 	msg := "reply refused: " + why.Error()
-	if err := w.j.Append(&journal.Entry{Event: EventReplyRefused, Note: clip(msg, 500), Detail: detail}); err != nil {
+	if err := w.q.Refused(clip(msg, 500), d); err != nil {
 		msg += " (and it could not be journaled: " + err.Error() + ")"
 	}
 	w.reportRendered("refused", "ntfy", w.red.Line(id, 64), w.red.Line(msg, 600))

@@ -25,11 +25,18 @@ type secrets struct {
 	key        []byte
 }
 
-// loadSecrets reads the secrets, making each missing one.
-func loadSecrets(stateDir string) (*secrets, error) {
-	path := filepath.Join(stateDir, filepath.FromSlash(SecretsFile))
+// secretsPath is where the watcher called name keeps its secrets:
+// SecretsFile for the machine's, secrets/<name>.json for another.
+func secretsPath(stateDir, name string) string {
+	return filepath.Join(stateDir, "secrets", name+".json")
+}
+
+// loadSecrets reads the secrets of the watcher called name, making each
+// missing one.
+func loadSecrets(stateDir, name string) (*secrets, error) {
+	path := secretsPath(stateDir, name)
 	var s *secrets
-	err := withLock(filepath.Join(stateDir, "notify"), func() error {
+	err := withLock(filepath.Join(stateDir, name), func() error {
 		if err := safeDir(filepath.Dir(path)); err != nil {
 			return err
 		}

@@ -49,7 +49,9 @@ type sentItem struct {
 // store reads and writes the state under its lock.
 type store struct{ dir string }
 
-func newStore(stateDir string) *store { return &store{dir: filepath.Join(stateDir, StateDir)} }
+// newStore keeps the state of the watcher called name (StateDir for the
+// machine's) in <stateDir>/<name>/.
+func newStore(stateDir, name string) *store { return &store{dir: filepath.Join(stateDir, name)} }
 
 // update runs fn on the state with the lock held and writes it back when
 // fn returns no error.

@@ -20,7 +20,7 @@ func TestBadStreamLinesAreSkipped(t *testing.T) {
 	for _, follow := range []bool{false, true} {
 		t.Run(fmt.Sprintf("follow=%v", follow), func(t *testing.T) {
 			e := newNtfyEnv(t, "")
-			sec, err := loadSecrets(e.state)
+			sec, err := loadSecrets(e.state, StateDir)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -30,10 +30,10 @@ type WebhookPayload struct {
 // webhookPayload builds the payload of a notice.
 func webhookPayload(n *Notice) *WebhookPayload {
 	p := &WebhookPayload{Source: "airlock", Event: "held", Item: n,
-		Approve: "not over this webhook: run airlock queue approve " + n.ID + " (or use the ntfy buttons or the dashboard)"}
+		Approve: "not over this webhook: run " + n.cli + " approve " + n.ID + " (or use the ntfy buttons or the dashboard)"}
 	if n.Detected {
 		p.Event = "found"
-		p.Approve = "nothing to approve (it already happened): airlock queue ack " + n.ID
+		p.Approve = "nothing to approve (it already happened): " + n.cli + " ack " + n.ID
 	}
 	p.Text = n.Title + "\n" + n.text(n.Time, false)
 	return p

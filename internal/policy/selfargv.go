@@ -119,6 +119,10 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	add("team queue show", false, reviewer(nil))
 	add("team queue approve", false, reviewer(map[string]bool{"for": true, "note": true}))
 	add("team queue reject", false, reviewer(map[string]bool{"note": true}))
+	// team notify settles the team's items with a reviewer's token when
+	// a phone's signed reply arrives, and sends what is held to a server
+	// its --config names.
+	add("team notify", false, reviewer(map[string]bool{"config": true, "once": false}))
 	// team join keeps the machine's token and pins the key every team
 	// decision is checked with; team sync writes the team's decisions
 	// into the journal as human acts.

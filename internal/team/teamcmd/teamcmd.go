@@ -62,6 +62,7 @@ func init() {
 	register(addVerb("add-machine", "machine"))
 	register(addVerb("add-reviewer", "reviewer"))
 	register(revokeVerb)
+	register(notifyVerb)
 	register(listVerb)
 	register(showVerb)
 	register(settleVerb("approve"))

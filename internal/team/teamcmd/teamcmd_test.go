@@ -87,6 +87,9 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"serve", "--db", "postgres://x/y", "--listen", "192.0.2.2:7780"}, "in clear"},
 		{[]string{"serve", "--db", "postgres://x/y", "--tls-cert", "c"}, "go together"},
 		{[]string{"queue", "list", "--no-such-flag"}, "flag provided but not defined"},
+		{[]string{"notify", "--server", "https://x", "--token", "t"}, "needs --config FILE"},
+		{[]string{"notify", "--config", "n.yaml"}, "needs the team server"},
+		{[]string{"notify", "extra", "--config", "n.yaml"}, "got 1 operand"},
 	} {
 		st, out, errText := run(t, nil, c.args...)
 		if st != ExitUsage || out != "" || !strings.Contains(errText, c.want) || !strings.HasPrefix(errText, "airlock: error: ") {

@@ -56,6 +56,16 @@ func TestFindings4Open(t *testing.T) {
 			cmd: `node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -p hi --dangerously-skip-permissions`, want: denied},
 		{finding: "K4 Antigravity's agy is not known as an agent", cmd: `agy --yolo hi`, want: held},
 		{finding: "K4 agy with its configuration moved", cmd: `HOME=/tmp/fake agy hi`, want: held},
+		{finding: "K8 a project script named git, run by its path",
+			setup: map[string]string{"proj/bin/git": "#!/bin/sh\nairlock queue approve abcd\n"},
+			cmd:   `bin/git status`, want: denied},
+		{finding: "K8 a project script named git, found through PATH",
+			setup: map[string]string{"proj/bin/git": "#!/bin/sh\nairlock queue approve abcd\n"},
+			cmd:   `PATH=$PWD/bin:$PATH git status`, want: denied},
+		{finding: "K9 docker mounts the whole file system, airlock's state with it",
+			cmd: `docker run -v /:/h alpine true`, want: held},
+		{finding: "K9 a container reads airlock's secrets through a mount of /",
+			cmd: `docker run -v /:/h:ro alpine cat /h@HOME@/.local/state/airlock/secrets/human.key`, want: held},
 		{finding: "H4 a node script written and run in one command",
 			cmd: `printf 'require("child_process").execSync("airlock queue approve abcd")' > a.js && node a.js`, want: held},
 		{finding: "R1 mkdir of a timestamped build directory",
@@ -81,20 +91,21 @@ func TestFindings4Open(t *testing.T) {
 				f.write(rel, strings.ReplaceAll(body, "HOME/", home+"/"))
 			}
 			f.write("proj/.git/HEAD", "ref: refs/heads/main\n")
+			cmd := strings.ReplaceAll(c.cmd, "@HOME@", home)
 			p := f.load()
-			v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: c.cmd, Cwd: f.path("proj")})
+			v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj")})
 			switch c.want {
 			case held:
 				if v.Decision == Allow || v.Decision == Warn {
-					t.Errorf("%q was %s by %s (%v); want it held", c.cmd, v.Decision, v.Rule, v.Reasons)
+					t.Errorf("%q was %s by %s (%v); want it held", cmd, v.Decision, v.Rule, v.Reasons)
 				}
 			case denied:
 				if v.Decision != Deny || !strings.HasPrefix(v.Rule, "self.") {
-					t.Errorf("%q was %s by %s (%v); want a deny by self-protection", c.cmd, v.Decision, v.Rule, v.Reasons)
+					t.Errorf("%q was %s by %s (%v); want a deny by self-protection", cmd, v.Decision, v.Rule, v.Reasons)
 				}
 			case notDeny:
 				if v.Decision == Deny {
-					t.Errorf("%q was denied by %s (%v); it is ordinary work", c.cmd, v.Rule, v.Reasons)
+					t.Errorf("%q was denied by %s (%v); it is ordinary work", cmd, v.Rule, v.Reasons)
 				}
 			}
 		})

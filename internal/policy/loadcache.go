@@ -66,7 +66,8 @@ func clipRule(r *Rule) {
 }
 
 // homeTargetCache holds the guard's targets under an absolute home
-// directory (homeTargets and the user-level agent configurations), which
+// directory (homeTargets, the user-level agent configurations and the
+// files that run later, laterHomeTargets), which
 // depend on the home alone: newGuard marks targets inside the project
 // before it adds these, so none of them carries a per-call flag.
 var homeTargetCache struct {
@@ -84,13 +85,23 @@ func homeGuardTargets(home string) []target {
 	defer homeTargetCache.mu.Unlock()
 	if homeTargetCache.targets == nil || homeTargetCache.home != home {
 		var ts []target
-		for _, t := range homeTargets {
-			ts = append(ts, target{path: filepath.Join(home, t.rel), dir: t.dir, kind: t.kind})
-		}
-		userAgentConfigs(func(rel string, dir bool) {
-			ts = append(ts, target{path: filepath.Join(home, rel), dir: dir, kind: kindAgentConfig})
+		eachHomeTarget(home, func(p string, dir bool, kind targetKind) {
+			ts = append(ts, target{path: p, dir: dir, kind: kind})
 		})
 		homeTargetCache.home, homeTargetCache.targets = home, ts
 	}
 	return homeTargetCache.targets
+}
+
+// eachHomeTarget calls fn for every protected path under home: the one
+// list both the cache and newGuard's uncached path build from, so that
+// neither can miss a kind the other has.
+func eachHomeTarget(home string, fn func(path string, dir bool, kind targetKind)) {
+	for _, t := range homeTargets {
+		fn(filepath.Join(home, t.rel), t.dir, t.kind)
+	}
+	userAgentConfigs(func(rel string, dir bool) { fn(filepath.Join(home, rel), dir, kindAgentConfig) })
+	for _, t := range laterHomeTargets {
+		fn(filepath.Join(home, t.rel), t.dir, kindRunsLater)
+	}
 }

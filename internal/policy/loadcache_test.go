@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -85,10 +84,7 @@ func uncachedHomeTargets(home, cwd string) []target {
 	add := func(p string, dir bool, kind targetKind) {
 		ts = append(ts, target{path: absPath(p, cwd, home), dir: dir, kind: kind})
 	}
-	for _, t := range homeTargets {
-		add(filepath.Join(home, t.rel), t.dir, t.kind)
-	}
-	userAgentConfigs(func(rel string, dir bool) { add(filepath.Join(home, rel), dir, kindAgentConfig) })
+	eachHomeTarget(home, add)
 	return ts
 }
 

@@ -122,13 +122,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		// once per process (homeGuardTargets).
 		g.targets = append(g.targets, homeGuardTargets(paths.Home)...)
 	case paths.Home != "":
-		for _, t := range homeTargets {
-			add(filepath.Join(paths.Home, t.rel), t.dir, t.kind)
-		}
-		userAgentConfigs(func(rel string, dir bool) { add(filepath.Join(paths.Home, rel), dir, kindAgentConfig) })
-		for _, t := range laterHomeTargets {
-			add(filepath.Join(paths.Home, t.rel), t.dir, kindRunsLater)
-		}
+		eachHomeTarget(paths.Home, add)
 	}
 	g.pathDirs = pathDirsFrom(getenv("PATH"), paths.Home)
 	for _, k := range airlockOnly {

@@ -34,7 +34,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/strictyaml"
 	"github.com/airlock-dev/airlock/internal/team/teamview"
 	"github.com/airlock-dev/airlock/internal/team/wire"
-	"gopkg.in/yaml.v3"
+	yaml "go.yaml.in/yaml/v3"
 )
 
 // Name names the team watcher's files in the state directory: its state

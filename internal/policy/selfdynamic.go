@@ -100,11 +100,13 @@ func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 	if mode == dynRead {
 		return c.dynamicRead(who, src, known)
 	}
-	if glob, ok := c.g.slashFreeGlob(src); ok {
+	if globs, ok := c.g.slashFreeGlob(src); ok {
 		// Every run-time part stays in one path component
-		// (selfslashfree.go): the word is the glob it stands for.
-		if h, hit := c.pathHit(glob, c.cwds[len(c.cwds)-1], true, true); hit {
-			return &refusal{RuleProtectedPath, who + " on " + clipText(src) + ", a path known only when the command runs that could be " + h.target.path + " (" + h.target.kind.String() + "). Write the path literally in the command, so airlock can see it is not one of them."}
+		// (selfslashfree.go): the word is one of the globs it stands for.
+		for _, glob := range globs {
+			if h, hit := c.pathHit(glob, c.cwds[len(c.cwds)-1], true, true); hit {
+				return &refusal{RuleProtectedPath, who + " on " + clipText(src) + ", a path known only when the command runs that could be " + h.target.path + " (" + h.target.kind.String() + "). Write the path literally in the command, so airlock can see it is not one of them."}
+			}
 		}
 		return nil
 	}

@@ -108,6 +108,10 @@ var valueAttacks = []string{
 	`n=$(git rev-parse --short HEAD); : > ~/.config/airlock/policy$n.yaml`,
 	`: > ~/.claude/$(date +%Y/%m)`,
 	`: > ~/.claude/${#x}`,
+	`: > $(date +..)/.claude/settings.json`,
+	`cd x && : > $(git rev-parse ..)/.claude/settings.json`,
+	`: > ~/$(date +.claude)/settings.json`,
+	`: > ~/.claude/settings$(date -d garbage +%s).json`,
 }
 
 // valueBenign are ordinary commands with variables: self-protection must
@@ -146,6 +150,8 @@ var valueBenign = []string{
 	`cp report.json "report-$(date -u +%FT%H%M%SZ).json"`,
 	`for i in 1 2 3; do echo $i > run-$((i*2)).txt; done`,
 	`n=$(wc -l < list.txt); echo done > count-$n.txt`,
+	`mkdir -p "build/$(date +%s)" && cp out.log "build/$(date +%s)/"`,
+	`git checkout -b "feature/$(date +%Y%m%d)"`,
 }
 
 func valueText(cmd, home string) string {

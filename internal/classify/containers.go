@@ -210,8 +210,13 @@ func hostPathWord(s string) bool {
 // projectPath reports whether a mount source names the command's
 // directory or the repository it is in.
 func projectPath(s string) bool {
+	if strings.Trim(s, "/") == "" {
+		// "/" is the whole file system, not the project (FINDINGS-4 K9):
+		// trimming its slash made it "", the form of no source at all.
+		return false
+	}
 	switch strings.TrimSuffix(s, "/") {
-	case ".", "", "$PWD", "${PWD}", "$(pwd)", "`pwd`", "$(git rev-parse --show-toplevel)", "`git rev-parse --show-toplevel`":
+	case ".", "$PWD", "${PWD}", "$(pwd)", "`pwd`", "$(git rev-parse --show-toplevel)", "`git rev-parse --show-toplevel`":
 		return true
 	}
 	return false

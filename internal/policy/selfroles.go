@@ -382,10 +382,42 @@ func (c *call) containerMounts(inv *classify.Invocation) *refusal {
 		if m.ReadOnly {
 			role = classify.RoleRead
 		}
+		if ref := c.mountAbove(inv.Name()+" "+m.Flag, m.Source, m.Dynamic); ref != nil {
+			return ref
+		}
 		o := classify.Operand{Word: m.Source, Role: role, Arg: -1, Dynamic: m.Dynamic, Recursive: true}
 		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
 			ref.msg = inv.Name() + " " + m.Flag + " " + clipText(m.Source) + " mounts it into a container, where any program may change it: " + ref.msg
 			return ref
+		}
+	}
+	return nil
+}
+
+// mountAbove refuses a mount whose source holds airlock's secrets or a
+// protected path below it, even read-only and even when it is the
+// directory the command runs in or one above it ("/", "..", the home):
+// naming a parent directory is routine for most programs, but a
+// container runs whatever its image holds, which reads (or changes)
+// everything below the mount. (FINDINGS-4 K9: docker run -v /:/h:ro read
+// the secrets.)
+func (c *call) mountAbove(what, src string, dynamic bool) *refusal {
+	if dynamic || src == "" {
+		return nil // left to operandsAt's run-time rule
+	}
+	for _, cwd := range c.cwds {
+		p := filepath.Clean(c.g.rawAbs(src, cwd))
+		real := p
+		if r, unknown := c.res.resolve(p); !unknown {
+			real = r
+		}
+		for _, q := range []string{p, real} {
+			if h, ok := c.g.secretHit(q); ok && h.ancestor {
+				return &refusal{RuleProtectedPath, what + " " + clipText(src) + " mounts " + q + ", which holds airlock's secrets (" + c.g.secrets.path + "), into a container, where any program may read them." + instead}
+			}
+			if q == "/" {
+				return &refusal{RuleProtectedPath, what + " " + clipText(src) + " mounts the whole file system into a container, where any program may read airlock's files and every agent's settings." + instead}
+			}
 		}
 	}
 	return nil
@@ -401,6 +433,9 @@ func (c *call) composeMounts(r *classify.Result) *refusal {
 		role := classify.RoleWrite
 		if m.ReadOnly {
 			role = classify.RoleRead
+		}
+		if ref := c.mountAbove(m.Flag, m.Source, m.Dynamic); ref != nil {
+			return ref
 		}
 		o := classify.Operand{Word: m.Source, Role: role, Arg: -1, Dynamic: m.Dynamic, Recursive: true}
 		inv := &classify.Invocation{Invocation: shellparse.Invocation{Args: []string{"docker"}}}

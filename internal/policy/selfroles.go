@@ -46,6 +46,52 @@ func (c *call) knownRoles(inv *classify.Invocation) map[int][]classify.Operand {
 	return out
 }
 
+// placeholderTarget checks a file a copy makes inside its destination
+// directory when the copied name is known only at run time: find -exec's
+// {}, or a word xargs or parallel reads (FINDINGS-4 K1: find x -name
+// settings.json -exec cp {} ~/.claude/ replaced the user's hook settings).
+// The name is what the run's find pattern allows (-name settings.json),
+// else anything; a dot file included, since find's patterns match one.
+// With --parents, or a copy of a tree, the directories on the way count
+// too.
+func (c *call) placeholderTarget(inv *classify.Invocation, o classify.Operand) *refusal {
+	if o.Role == classify.RoleRead || o.Role == classify.RoleExec {
+		return nil
+	}
+	dir, base := filepath.Split(o.Word)
+	if dir == "" || !isPlaceholder(base) {
+		return nil
+	}
+	pat := "*"
+	for _, x := range inv.Operands {
+		if x.Pattern != "" && (x.Role == classify.RoleRead || x.Role == classify.RoleDelete || x.Role == classify.RoleMoveFrom) {
+			if pat != "*" && pat != x.Pattern {
+				pat = "*" // two patterns: either name
+				break
+			}
+			pat = x.Pattern
+		}
+	}
+	glob := dir + pat
+	if strings.ContainsAny(dir, "*?[") {
+		glob = dir + "*"
+	}
+	saved := c.dotglob
+	c.dotglob = true
+	defer func() { c.dotglob = saved }()
+	for _, d := range c.cwds {
+		if h, ok := c.pathHit(glob, d, true, true); ok {
+			return &refusal{RuleProtectedPath, inv.Name() + " copies files whose names are known only when it runs into " + clipText(dir) + ", so it may write " + h.target.path + " (" + h.target.kind.String() + ")." + instead}
+		}
+	}
+	return nil
+}
+
+// isPlaceholder: a word that stands for what find or a feed hands over.
+func isPlaceholder(w string) bool {
+	return w == "{}" || w == "{xargs input}" || w == "{parallel input}"
+}
+
 // derivedOperands checks the operands not written as one argument: the
 // file a copy writes inside its destination directory, what find acts on
 // below its start paths. Redirections are checked on their own.
@@ -53,6 +99,9 @@ func (c *call) derivedOperands(inv *classify.Invocation) *refusal {
 	for _, o := range inv.Operands {
 		if o.Arg >= 0 || isRedirectTarget(inv, o.Word) {
 			continue
+		}
+		if ref := c.placeholderTarget(inv, o); ref != nil {
+			return ref
 		}
 		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
 			return ref

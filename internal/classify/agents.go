@@ -34,7 +34,11 @@ var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
 		// that may set disableAllHooks; --setting-sources can leave the user's
 		// file out; bypassPermissions skips every check; --bare skips hooks.
 		"claude": {
-			off: []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare"},
+			// --mcp-config and --plugin-dir load code from a file the
+			// command names: an MCP server's command, a plugin's hooks,
+			// which run as the agent starts, outside any PreToolUse hook
+			// (FINDINGS-4 K2), so they count as the guard turned off.
+			off: []string{"--dangerously-skip-permissions", "--allow-dangerously-skip-permissions", "--bare", "--mcp-config", "--plugin-dir"},
 			offValues: map[string][]string{
 				"--permission-mode": {"bypasspermissions"},
 				"--setting-sources": {""},
@@ -72,7 +76,9 @@ var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
 		"goose":        {env: []string{"GOOSE_MODE"}},
 		// Pi: airlock's guard is an extension, which --no-extensions (-ne)
 		// leaves out; PI_CODING_AGENT_DIR moves the user's extensions.
-		"pi": {off: []string{"--no-extensions", "-ne"}, env: []string{"PI_CODING_AGENT_DIR"}},
+		// -e/--extension loads an extension from a file the command names:
+		// code that runs inside Pi, beside airlock's (FINDINGS-4 K2).
+		"pi": {off: []string{"--no-extensions", "-ne", "-e", "--extension"}, env: []string{"PI_CODING_AGENT_DIR"}},
 		// Auggie: --augment-cache-dir moves ~/.augment, with the settings
 		// that hold its hooks.
 		"auggie": {offValues: map[string][]string{"--augment-cache-dir": {""}}},

@@ -153,6 +153,9 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		e = f
 	} else if s := specFor(inv.Name()); s != nil {
 		e = s.Classify(c, inv)
+		// A script run by its path under a known program's name
+		// (bin/git, tools/npm) is whatever its text says as well.
+		e.Add(c.namesakeScript(inv))
 	} else {
 		e = c.lookThrough(inv)
 	}

@@ -435,6 +435,36 @@ func (c *Classifier) followRun(inv *shell.Invocation) (Effect, bool) {
 	return nothing, false
 }
 
+// namesakeScript follows a text script run by its path whose name is a
+// known program's (FINDINGS-4 K8: bin/git, a shell script that runs
+// airlock queue approve, was rated as git). A compiled program, a file
+// that cannot be read, or one in a system directory is rated by the
+// program's spec alone, as before; a script adds what its text does to
+// that rating, it never lowers it.
+func (c *Classifier) namesakeScript(inv *shell.Invocation) Effect {
+	p := inv.Path
+	if !strings.ContainsAny(p, `/\`) || systemBinDir(p) {
+		return nothing
+	}
+	data, _, ok := c.readScript(inv, p, false)
+	if !ok || binary(data) || !bytes.HasPrefix(data, []byte("#!")) {
+		return nothing
+	}
+	e, _ := c.scriptFile(inv, p, false)
+	return e
+}
+
+// systemBinDir: the directories a system's own programs live in, which
+// the agent cannot write; a path there is the program its name says.
+func systemBinDir(p string) bool {
+	for _, d := range []string{"/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/", "/opt/homebrew/bin/", "/usr/libexec/"} {
+		if strings.HasPrefix(p, d) && !strings.Contains(p[len(d):], "/") {
+			return true
+		}
+	}
+	return false
+}
+
 // shellRun rates the files a shell runs besides -c text: its script
 // operand, a file fed on standard input (sh < deploy.sh, bash -s <
 // deploy.sh) and the start-up file named by --rcfile/--init-file. A script name the shell expands from a glob is one

@@ -58,7 +58,7 @@ func TestFindings4Open(t *testing.T) {
 		{finding: "K4 agy with its configuration moved", cmd: `HOME=/tmp/fake agy hi`, want: held, fixed: true},
 		{finding: "K8 a project script named git, run by its path",
 			setup: map[string]string{"proj/bin/git": "#!/bin/sh\nairlock queue approve abcd\n"},
-			cmd:   `bin/git status`, want: denied},
+			cmd:   `bin/git status`, want: denied, fixed: true},
 		{finding: "K8 a project script named git, found through PATH",
 			setup: map[string]string{"proj/bin/git": "#!/bin/sh\nairlock queue approve abcd\n"},
 			cmd:   `PATH=$PWD/bin:$PATH git status`, want: denied},

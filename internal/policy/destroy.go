@@ -166,8 +166,10 @@ func (d *destruction) projectRoot(dir string) (string, bool) {
 		if p == "/tmp" || p == "/var/tmp" || p == filepath.Clean(os.TempDir()) {
 			return true // everyone's scratch space, not one project
 		}
-		top := strings.SplitN(strings.TrimPrefix(p, "/"), "/", 2)[0]
-		return systemTops[top] && !strings.HasPrefix(p, "/tmp/") && !(d.home != "" && strings.HasPrefix(p, d.home+"/"))
+		if strings.HasPrefix(p, "/tmp/") || d.home != "" && strings.HasPrefix(p, d.home+"/") {
+			return false
+		}
+		return systemPlace(p)
 	}
 	for p := dir; ; p = filepath.Dir(p) {
 		if notProject(p) {
@@ -186,8 +188,35 @@ func (d *destruction) projectRoot(dir string) (string, bool) {
 	return dir, false
 }
 
+// systemPlace reports whether a directory belongs to the system rather
+// than to a project. The system's top-level directories are, except
+// where checkouts live below them: another user's projects
+// (/home/USER/PROJ, /Users/USER/PROJ), root's and /opt's (/root/PROJ,
+// /opt/APP), and the usual places of a container's or a server's code
+// (/usr/src/APP, /usr/local/src/APP, /var/www/SITE). Without those, a
+// project in /usr/src/app, a common working directory in containers, had
+// every clean-up refused (FINDINGS-4 R5).
+func systemPlace(p string) bool {
+	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if !systemTops[parts[0]] {
+		return false
+	}
+	n := len(parts)
+	switch parts[0] {
+	case "home", "Users":
+		return n < 3
+	case "root", "opt":
+		return n < 2
+	case "usr":
+		return !(n >= 3 && parts[1] == "src" || n >= 4 && parts[1] == "local" && parts[2] == "src")
+	case "var":
+		return !(n >= 3 && parts[1] == "www")
+	}
+	return true
+}
+
 // systemTops are top-level directories that hold the system, not a
-// project.
+// project (see systemPlace for the places below them that do).
 var systemTops = map[string]bool{"bin": true, "boot": true, "dev": true, "etc": true, "lib": true, "lib32": true,
 	"lib64": true, "proc": true, "run": true, "sbin": true, "sys": true, "usr": true, "var": true, "opt": true,
 	"System": true, "Library": true, "Applications": true, "Users": true, "home": true, "root": true}

@@ -110,16 +110,17 @@ var allowedEdges = map[string][]string{
 	"internal/team/server":   {"internal/serve", "internal/team/store", "internal/team/teamview", "internal/team/wire"},
 	"internal/team/teamview": {"internal/journal", "internal/render", "internal/team/wire"},
 	"internal/team/teamcmd": {"internal/clierror", "internal/notify", "internal/policy", "internal/render", "internal/serve", "internal/team/server", "internal/team/store",
-		"internal/team/teamnotify", "internal/team/teamview", "internal/team/wire"},
+		"internal/team/teamclient", "internal/team/teamnotify", "internal/team/teamview", "internal/team/wire"},
 	// The phone channel pointed at the team: notify's watcher over the
 	// team queue, as a reviewer client of the server's API (no database,
 	// no signing key).
-	"internal/team/teamnotify": {"internal/journal", "internal/notify", "internal/policy", "internal/strictyaml", "internal/team/teamview", "internal/team/wire"},
+	"internal/team/teamnotify": {"internal/journal", "internal/notify", "internal/policy", "internal/strictyaml", "internal/team/teamclient", "internal/team/teamview", "internal/team/wire"},
 	// The machine's side of team mode: it writes team decisions into the
 	// journal (journal.SettleTeam) after checking them with wire; it runs
 	// as airlock-teamsync, so neither the hook nor the airlock binary
 	// links its HTTP client, and no machine links the server's database.
-	"internal/team/sync":         {"internal/journal", "internal/safefile", "internal/statefile", "internal/team/wire"},
+	"internal/team/sync":         {"internal/journal", "internal/safefile", "internal/statefile", "internal/team/teamclient", "internal/team/wire"},
+	"internal/team/teamclient":   {"internal/team/wire"},
 	"internal/team/sync/synccmd": {"internal/clierror", "internal/journal", "internal/policy", "internal/render", "internal/team/sync"},
 	"cmd/airlock-teamsync":       {"internal/team/sync/synccmd"},
 	"internal/team/teamtest":     nil,

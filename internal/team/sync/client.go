@@ -1,17 +1,14 @@
 package sync
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strconv"
 	"time"
 
+	"github.com/airlock-dev/airlock/internal/team/teamclient"
 	"github.com/airlock-dev/airlock/internal/team/wire"
 )
 
@@ -25,84 +22,23 @@ const (
 )
 
 // client speaks wire to one team server with one machine token.
-type client struct {
-	base  string // server URL + wire.PathPrefix
-	token string
-	http  *http.Client
-}
+type client struct{ api *teamclient.Client }
 
 func newClient(server, token string, hc *http.Client) *client {
 	if hc == nil {
 		hc = &http.Client{Timeout: requestTimeout}
 	}
-	return &client{base: server + wire.PathPrefix, token: token, http: hc}
+	return &client{api: teamclient.New(server, token, hc, maxAnswer)}
 }
 
 // ServerError is an error answer of the server.
-type ServerError struct {
-	Status int
-	Body   wire.Error
-}
-
-func (e *ServerError) Error() string {
-	msg := fmt.Sprintf("team server: %d %s", e.Status, http.StatusText(e.Status))
-	if e.Body.Error != "" {
-		msg += ": " + e.Body.Error
-	}
-	if e.Body.Hint != "" {
-		msg += " (" + e.Body.Hint + ")"
-	}
-	return msg
-}
+type ServerError = teamclient.ServerError
 
 // do sends one request and decodes the answer into out.
 func (c *client) do(ctx context.Context, method, path string, in, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("Accept", "application/json")
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("team server: %w", err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
-	if err != nil {
-		return fmt.Errorf("team server: reading the answer: %w", err)
-	}
-	if len(data) > maxAnswer {
-		return fmt.Errorf("team server: an answer larger than %d bytes", maxAnswer)
-	}
-	if resp.StatusCode/100 != 2 {
-		se := &ServerError{Status: resp.StatusCode}
-		_ = json.Unmarshal(data, &se.Body)
-		if len(se.Body.Error) > 500 {
-			se.Body.Error = se.Body.Error[:500]
-		}
-		if len(se.Body.Hint) > 500 {
-			se.Body.Hint = se.Body.Hint[:500]
-		}
-		return se
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("team server: %s %s: the answer is not what the protocol says: %w", method, path, err)
-	}
-	return nil
+	return c.api.Do(ctx, method, path, in, out)
 }
 
 func (c *client) hello(ctx context.Context) (*wire.Hello, error) {

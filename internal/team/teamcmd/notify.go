@@ -14,7 +14,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/render"
 	"github.com/airlock-dev/airlock/internal/team/teamnotify"
-	"github.com/airlock-dev/airlock/internal/team/wire"
 )
 
 type notifyFlags struct {
@@ -112,6 +111,4 @@ func runNotify(o Options, cv any, ops []string) int {
 }
 
 // server is the client's server URL, without the API's path.
-func (c *client) server() string {
-	return c.base[:len(c.base)-len(wire.PathPrefix)]
-}
+func (c *client) server() string { return c.url }

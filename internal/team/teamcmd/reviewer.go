@@ -1,13 +1,10 @@
 package teamcmd
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -19,6 +16,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/clierror"
 	"github.com/airlock-dev/airlock/internal/render"
 	"github.com/airlock-dev/airlock/internal/serve"
+	"github.com/airlock-dev/airlock/internal/team/teamclient"
 	"github.com/airlock-dev/airlock/internal/team/teamview"
 	"github.com/airlock-dev/airlock/internal/team/wire"
 )
@@ -49,8 +47,8 @@ func addReviewerFlags(fs *flag.FlagSet, c *reviewerFlags) {
 
 // client is a reviewer's connection to a team server.
 type client struct {
-	base, token string
-	http        *http.Client
+	url, token string // the server's base URL, and the reviewer's token
+	api        *teamclient.Client
 }
 
 func (c *reviewerFlags) client(o Options, verb string) (*client, error) {
@@ -73,8 +71,8 @@ func (c *reviewerFlags) client(o Options, verb string) (*client, error) {
 		return nil, &clierror.Usage{Msg: fmt.Sprintf("--server %s is plain HTTP to another machine: your token and decisions would cross the network in clear", server),
 			Hints: []string{"serve the team server over TLS (docs/TEAM.md) and use its https:// URL"}}
 	}
-	return &client{base: strings.TrimRight(u.Scheme+"://"+u.Host+u.Path, "/") + wire.PathPrefix, token: token,
-		http: &http.Client{Timeout: requestTimeout}}, nil
+	base := strings.TrimRight(u.Scheme+"://"+u.Host+u.Path, "/")
+	return &client{url: base, token: token, api: teamclient.New(base, token, &http.Client{Timeout: requestTimeout}, maxAnswer)}, nil
 }
 
 // do sends one request and decodes the answer into out; an error answer
@@ -82,57 +80,31 @@ func (c *reviewerFlags) client(o Options, verb string) (*client, error) {
 func (c *client) do(method, path string, in, out any) error {
 	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
 	defer cancel()
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, c.base+path, body)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	req.Header.Set("Accept", "application/json")
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := c.http.Do(req)
-	if err != nil {
+	err := c.api.Do(ctx, method, path, in, out)
+	var te *teamclient.TransportError
+	var se *teamclient.ServerError
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &te):
 		var ne net.Error
-		if errors.As(err, &ne) || errors.Is(err, context.DeadlineExceeded) {
+		if errors.As(te.Err, &ne) || errors.Is(te.Err, context.DeadlineExceeded) {
 			// Not a usage error (status 1), but with the hint.
-			return &apiErr{Usage: &clierror.Usage{Msg: "the team server did not answer: " + err.Error(), Hints: []string{"check --server, and that airlock team serve runs there"}}}
+			return &apiErr{Usage: &clierror.Usage{Msg: "the team server did not answer: " + te.Err.Error(), Hints: []string{"check --server, and that airlock team serve runs there"}}}
 		}
-		return err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
-	if err != nil {
-		return err
-	}
-	if len(b) > maxAnswer {
-		return fmt.Errorf("the team server's answer is over %d bytes", maxAnswer)
-	}
-	if resp.StatusCode/100 != 2 {
-		var e wire.Error
-		json.Unmarshal(b, &e)
-		msg := fmt.Sprintf("team server: %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
-		if e.Error != "" {
-			msg += ": " + render.Line(e.Error, 1000)
+		return te.Err
+	case errors.As(err, &se):
+		msg := fmt.Sprintf("team server: %d %s", se.Status, http.StatusText(se.Status))
+		if se.Body.Error != "" {
+			msg += ": " + render.Line(se.Body.Error, 1000)
 		}
 		u := &clierror.Usage{Msg: msg}
-		if e.Hint != "" {
-			u.Hints = append(u.Hints, render.Line(e.Hint, 500))
+		if se.Body.Hint != "" {
+			u.Hints = append(u.Hints, render.Line(se.Body.Hint, 500))
 		}
-		return &apiErr{Usage: u, status: resp.StatusCode}
+		return &apiErr{Usage: u, status: se.Status}
 	}
-	if err := json.Unmarshal(b, out); err != nil {
-		return fmt.Errorf("the team server's answer is not what airlock expects: %v", err)
-	}
-	return nil
+	return err
 }
 
 // apiErr is an error answer of the server: printed with its hint, and

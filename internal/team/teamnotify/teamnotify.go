@@ -15,9 +15,7 @@
 package teamnotify
 
 import (
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -32,6 +30,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/notify"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/strictyaml"
+	"github.com/airlock-dev/airlock/internal/team/teamclient"
 	"github.com/airlock-dev/airlock/internal/team/teamview"
 	"github.com/airlock-dev/airlock/internal/team/wire"
 	yaml "go.yaml.in/yaml/v3"
@@ -71,10 +70,7 @@ var ErrSettled = errors.New("the team item is already settled")
 
 // Queue is the team queue, as one reviewer sees it through the server's
 // API. It implements notify.Queue.
-type Queue struct {
-	base, token string
-	http        *http.Client
-}
+type Queue struct{ api *teamclient.Client }
 
 // New is the team queue of the server at serverURL (its base URL), read
 // and settled with a reviewer's token. hc nil is a client with
@@ -83,24 +79,13 @@ func New(serverURL, token string, hc *http.Client) *Queue {
 	if hc == nil {
 		hc = &http.Client{Timeout: requestTimeout}
 	}
-	return &Queue{base: strings.TrimRight(serverURL, "/") + wire.PathPrefix, token: token, http: hc}
+	return &Queue{api: teamclient.New(strings.TrimRight(serverURL, "/"), token, hc, maxAnswer)}
 }
 
 var _ notify.Queue = (*Queue)(nil)
 
 // ServerError is an error answer of the server.
-type ServerError struct {
-	Status int
-	Body   wire.Error
-}
-
-func (e *ServerError) Error() string {
-	msg := fmt.Sprintf("team server: %d %s", e.Status, http.StatusText(e.Status))
-	if e.Body.Error != "" {
-		msg += ": " + e.Body.Error
-	}
-	return msg
-}
+type ServerError = teamclient.ServerError
 
 // transient reports an error worth one more try.
 func transient(err error) bool {
@@ -134,47 +119,7 @@ func (q *Queue) retry(ctx context.Context, method, path string, in, out any) err
 func (q *Queue) do(ctx context.Context, method, path string, in, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	var body io.Reader
-	if in != nil {
-		b, err := json.Marshal(in)
-		if err != nil {
-			return err
-		}
-		body = bytes.NewReader(b)
-	}
-	req, err := http.NewRequestWithContext(ctx, method, q.base+path, body)
-	if err != nil {
-		return err
-	}
-	req.Header.Set("Authorization", "Bearer "+q.token)
-	req.Header.Set("Accept", "application/json")
-	if in != nil {
-		req.Header.Set("Content-Type", "application/json")
-	}
-	resp, err := q.http.Do(req)
-	if err != nil {
-		return fmt.Errorf("team server: %w", err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxAnswer+1))
-	if err != nil {
-		return fmt.Errorf("team server: reading the answer: %w", err)
-	}
-	if len(data) > maxAnswer {
-		return fmt.Errorf("team server: an answer larger than %d bytes", maxAnswer)
-	}
-	if resp.StatusCode/100 != 2 {
-		se := &ServerError{Status: resp.StatusCode}
-		_ = json.Unmarshal(data, &se.Body)
-		if len(se.Body.Error) > 500 {
-			se.Body.Error = se.Body.Error[:500]
-		}
-		return se
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return fmt.Errorf("team server: %s %s: the answer is not what the protocol says: %w", method, path, err)
-	}
-	return nil
+	return q.api.Do(ctx, method, path, in, out)
 }
 
 // item is a team item as the watcher shows it: the journal's item, by the

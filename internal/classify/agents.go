@@ -211,12 +211,41 @@ var agentPackages = sync.OnceValue(func() map[string]string {
 	}
 })
 
+// agentScript sees an agent CLI's own script run by node (node
+// /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js …) as a run of
+// the agent, with node's words before the script dropped (FINDINGS-4 K3:
+// the agent's guard-off flags were not read there).
+func agentScript(inv *shell.Invocation) *shell.Invocation {
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if strings.HasPrefix(a, "-") {
+			continue // node's own options come before the script
+		}
+		for pkg, prog := range agentPackages() {
+			if strings.Contains(a, "/"+pkg+"/") || strings.HasPrefix(a, pkg+"/") {
+				out := *inv
+				out.Args = append([]string{prog}, inv.Args[i+1:]...)
+				if len(inv.Dynamic) > i+1 {
+					out.Dynamic = append([]bool{false}, inv.Dynamic[i+1:]...)
+				} else {
+					out.Dynamic = nil
+				}
+				return &out
+			}
+		}
+		return nil // the script is another program
+	}
+	return nil
+}
+
 // agentPackage sees an agent CLI run through a package runner (npx
 // @anthropic-ai/claude-code …, bunx, pnpm dlx, yarn dlx) as a run of the
 // agent itself, with the runner's words before the package dropped.
 func agentPackage(inv *shell.Invocation) *shell.Invocation {
 	switch inv.Name() {
 	case "npx", "bunx", "pnpx", "pnpm", "yarn", "bun":
+	case "node", "nodejs":
+		return agentScript(inv)
 	default:
 		return nil
 	}

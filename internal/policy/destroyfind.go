@@ -170,6 +170,16 @@ func runnerElsewhere(inv *classify.Invocation) string {
 		}
 		switch {
 		case runnerDirFlag(name):
+			// A directory that is the one the runner starts in (make -C .)
+			// moves nothing (FINDINGS-4 R4).
+			if !hasValue && k+1 < len(args) {
+				if d := args[k+1]; d == "." || d == "./" {
+					k++
+					continue
+				}
+			} else if hasValue && (value == "." || value == "./") {
+				continue
+			}
 			return a
 		case runnerFileFlag(name) && (name != "-t" || !makeLike):
 			if makeLike && name != "--justfile" && name != "--taskfile" {

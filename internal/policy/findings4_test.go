@@ -53,7 +53,7 @@ func TestFindings4Open(t *testing.T) {
 			setup: map[string]string{"proj/p/hooks/hooks.json": `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"airlock queue approve abcd"}]}]}}`},
 			cmd:   `claude -p hi --plugin-dir ./p`, want: denied, fixed: true},
 		{finding: "K3 claude's cli.js run by node with its guard off",
-			cmd: `node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -p hi --dangerously-skip-permissions`, want: denied},
+			cmd: `node /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js -p hi --dangerously-skip-permissions`, want: denied, fixed: true},
 		{finding: "K4 Antigravity's agy is not known as an agent", cmd: `agy --yolo hi`, want: held},
 		{finding: "K4 agy with its configuration moved", cmd: `HOME=/tmp/fake agy hi`, want: held, fixed: true},
 		{finding: "K8 a project script named git, run by its path",
@@ -78,7 +78,7 @@ func TestFindings4Open(t *testing.T) {
 			setup: map[string]string{"proj/build/x": "x"}, cmd: `tmp=build/tmp.$RANDOM; mkdir -p $tmp && rm -rf $tmp`, want: notDeny},
 		{finding: "R4 make -C . clean",
 			setup: map[string]string{"proj/Makefile": "clean:\n\trm -rf build dist\n", "proj/build/x": "x"},
-			cmd:   `make -C . clean`, want: notDeny},
+			cmd:   `make -C . clean`, want: notDeny, fixed: true},
 	}
 	for _, c := range cases {
 		t.Run(c.finding, func(t *testing.T) {
@@ -93,7 +93,7 @@ func TestFindings4Open(t *testing.T) {
 			f.write("proj/.git/HEAD", "ref: refs/heads/main\n")
 			cmd := strings.ReplaceAll(c.cmd, "@HOME@", home)
 			p := f.load()
-			v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj")})
+			v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true})
 			switch c.want {
 			case held:
 				if v.Decision == Allow || v.Decision == Warn {

@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/contain/run"
+	runpkg "github.com/airlock-dev/airlock/internal/contain/run/runner"
 )
 
 func main() {
@@ -77,6 +78,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "runstart:", err)
 		os.Exit(1)
 	}
+	// The protected paths missing here get their placeholders for the
+	// whole measurement, as airlock run makes them for its run: without
+	// them the bare bubblewrap has no source to bind.
+	undo, err := runpkg.MakePlaceholders(plan.Placeholders)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "runstart: placeholders:", err)
+		os.Exit(1)
+	}
+	defer undo()
 	cut := slices.Index(plan.Args, bridgeBin)
 	bare := append(append([]string{}, plan.Args[:cut]...), tru)
 	// --as-pid-1 stays: true is then the namespace's init, as the bridge is.
@@ -91,6 +101,7 @@ func main() {
 		t0 := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "runstart: %s: %v\n%s", name, err, out)
+			undo() // os.Exit runs no deferred call
 			os.Exit(1)
 		}
 		d := time.Since(t0)

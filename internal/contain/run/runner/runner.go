@@ -457,3 +457,11 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 		}
 	}
 }
+
+// MakePlaceholders makes a plan's placeholders as a run does, for a
+// program that runs bubblewrap with the plan's arguments itself
+// (bench/runstart's bare run); undo removes what it made.
+func MakePlaceholders(phs []run.Placeholder) (undo func(), err error) {
+	made, err := makePlaceholders(phs)
+	return func() { removePlaceholders(made, io.Discard) }, err
+}

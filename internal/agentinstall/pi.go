@@ -2,13 +2,9 @@ package agentinstall
 
 import (
 	_ "embed"
-	"encoding/json"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
-
-	"github.com/airlock-dev/airlock/internal/hookline"
 )
 
 //go:embed pi_extension.ts
@@ -35,19 +31,7 @@ var pi = sync.OnceValue(func() *Agent {
 		return filepath.Join(PiAgentDir(env), "extensions", "airlock.ts")
 	}
 	note := "Pi loads the extension at start-up: restart running Pi sessions (or /reload); pi --no-extensions runs without it (docs/AGENTS.md)"
-	a.install = func(env Env, scope Scope, r reader) (*Plan, error) {
-		p := &Plan{Agent: a.Name, Scope: scope, Notes: []string{note}}
-		return p, installManaged(p, file(env, scope), PiExtension(env.runs()), 0o644, r)
-	}
-	a.uninstall = func(env Env, scope Scope, r reader) (*Plan, error) {
-		p := &Plan{Agent: a.Name, Scope: scope}
-		return p, uninstallManaged(p, file(env, scope), r)
-	}
-	a.inspect = func(env Env, scope Scope, r reader) Status {
-		st := Status{Agent: a.Name, Scope: scope}
-		inspectManaged(&st, a, file(env, scope), PiExtension, piBinary, env, r)
-		return st
-	}
+	managedShim(a, file, note, PiExtension, piBinary)
 	return a
 })
 
@@ -71,25 +55,8 @@ func PiAgentDir(env Env) string {
 // PiExtension is the extension file airlock writes for a binary:
 // airlock, or the hook client beside it, with the arguments its form
 // takes.
-func PiExtension(exe string) []byte {
-	lit, _ := json.Marshal(exe) // a JSON string is a JavaScript string literal
-	args, _ := json.Marshal(hookline.Args(exe, "pi"))
-	s := strings.Replace(piExtension, "__AIRLOCK__", string(lit), 1)
-	s = strings.Replace(s, "__ARGS__", string(args), 1)
-	s = strings.Replace(s, "__TIMEOUT_MS__", strconv.FormatInt(hookTimeout.Milliseconds(), 10), 1)
-	return []byte(s)
-}
+func PiExtension(exe string) []byte { return shimFile(piExtension, "pi", exe) }
 
 // piBinary reads the binary an extension file runs, as a hook command
 // line would name it.
-func piBinary(data []byte) string {
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "const AIRLOCK = "); ok {
-			var exe string
-			if json.Unmarshal([]byte(strings.TrimSuffix(v, ";")), &exe) == nil {
-				return hookline.Prefix(exe, "pi")
-			}
-		}
-	}
-	return ""
-}
+func piBinary(data []byte) string { return shimBinary(data, "pi") }

@@ -495,6 +495,13 @@ func (j *Journal) postings(key string, headSeq int64) ([]posting, error) {
 // the records whose time is at or after floor (unix nanoseconds), oldest
 // first: it costs the records in the window, not the file.
 func (j *Journal) postingsSince(key string, headSeq, floor int64) ([]posting, error) {
+	return j.postingsBack(key, headSeq, func(p posting) bool { return p.Time >= floor })
+}
+
+// postingsBack reads one posting file backwards from its end while keep
+// says yes, and returns the records it kept, oldest first: it costs the
+// records kept, not the file.
+func (j *Journal) postingsBack(key string, headSeq int64, keep func(posting) bool) ([]posting, error) {
 	f, err := openFile(filepath.Join(j.dir, indexDir, key), os.O_RDONLY, 0)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -513,10 +520,7 @@ func (j *Journal) postingsSince(key string, headSeq, floor int64) ([]posting, er
 	var rev []posting
 	buf := make([]byte, 256*recordSize)
 	for end := st.Size(); end > 0; {
-		n := int64(len(buf))
-		if n > end {
-			n = end
-		}
+		n := min(int64(len(buf)), end)
 		end -= n
 		if _, err := f.ReadAt(buf[:n], end); err != nil && err != io.EOF {
 			return nil, err
@@ -526,7 +530,7 @@ func (j *Journal) postingsSince(key string, headSeq, floor int64) ([]posting, er
 			if p.Seq <= 0 || p.Seq > headSeq || p.Len == 0 || p.Len > 2*MaxLine {
 				return nil, fmt.Errorf("%w: %s has a record for event %d", errIndex, key, p.Seq)
 			}
-			if p.Time < floor {
+			if !keep(p) {
 				end = 0
 				break
 			}

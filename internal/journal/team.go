@@ -5,10 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/render"
@@ -386,53 +382,11 @@ func outgoing(r *lineReader, p posting, detail bool, key []byte) (*Outgoing, err
 	return o, nil
 }
 
-// postingsAfter reads one posting file backwards from its end and returns
-// the records of events after seq after, oldest first: it costs the
-// records after the cursor, not the file.
+// postingsAfter returns the records of events after seq after, oldest
+// first, reading backwards from the end: it costs the records after the
+// cursor, not the file.
 func (j *Journal) postingsAfter(key string, headSeq, after int64) ([]posting, error) {
-	f, err := openFile(filepath.Join(j.dir, indexDir, key), os.O_RDONLY, 0)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil
-		}
-		return nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.Size()%recordSize != 0 {
-		return nil, fmt.Errorf("%w: %s is not whole records", errIndex, key)
-	}
-	var rev []posting
-	buf := make([]byte, 256*recordSize)
-	for end := st.Size(); end > 0; {
-		n := min(int64(len(buf)), end)
-		end -= n
-		if _, err := f.ReadAt(buf[:n], end); err != nil && err != io.EOF {
-			return nil, err
-		}
-		for off := n - recordSize; off >= 0; off -= recordSize {
-			p := decodePosting(buf[off : off+recordSize])
-			if p.Seq <= 0 || p.Seq > headSeq || p.Len == 0 || p.Len > 2*MaxLine {
-				return nil, fmt.Errorf("%w: %s has a record for event %d", errIndex, key, p.Seq)
-			}
-			if p.Seq <= after {
-				end = 0
-				break
-			}
-			if len(rev) > 0 && p.Seq >= rev[len(rev)-1].Seq {
-				continue // a repeat from a catch-up
-			}
-			rev = append(rev, p)
-		}
-	}
-	out := make([]posting, len(rev))
-	for i, p := range rev {
-		out[len(rev)-1-i] = p
-	}
-	return out, nil
+	return j.postingsBack(key, headSeq, func(p posting) bool { return p.Seq > after })
 }
 
 // TeamExpired returns the approvals that expired unused after since and

@@ -225,6 +225,7 @@ var systemTops = map[string]bool{"bin": true, "boot": true, "dev": true, "etc": 
 // what a path leads to: it makes no link, moves nothing and runs nothing
 // unknown.
 func layoutSafe(inv *classify.Invocation) bool {
+	inv = withoutSameDir(inv)
 	if inv.Opaque != "" || inv.Effect.Opaque || inv.Remote != "" || len(inv.Via) > 0 || writesFiles(inv) {
 		return false
 	}
@@ -312,6 +313,7 @@ func (d *destruction) absolute(w string, dirs []string) []string {
 // inside the project. find, the runs of its -exec and the runs a task
 // runner's recipe makes are placed the same way.
 func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *classify.Invocation) grade {
+	inv = withoutSameDir(inv)
 	name := inv.Name()
 	if len(inv.Via) > 0 && multiCall(inv.Via[len(inv.Via)-1]) {
 		// busybox rm is rm: a multi-call binary runs the applet it names.
@@ -406,6 +408,36 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 // multiCall reports the multi-call binaries that run the applet named
 // by their first argument, as that program.
 func multiCall(via string) bool { return via == "busybox" || via == "toybox" }
+
+// sameDir reports a wrapper that runs its command as the same user, in
+// the same directory and on the same file system as the shell itself: a
+// nested POSIX shell's -c text, eval, and the wrappers that only change
+// scheduling, buffering or the environment. Not sudo, su or doas (another
+// user), chroot or env --chdir (another root or directory), ssh (another
+// machine), watch (again and again), fish (its own syntax), nor a script
+// file (followed by its own reader). A cd in nested text is a run of its
+// own, which the grading loop reads like any other.
+func sameDir(via string) bool {
+	switch via {
+	case "sh -c", "bash -c", "dash -c", "zsh -c", "ksh -c", "mksh -c", "ash -c", "yash -c", "rbash -c",
+		"eval", "nice", "ionice", "nohup", "time", "timeout", "stdbuf", "setsid", "chronic", "unbuffer",
+		"flock", "builtin", "command", "exec", "env":
+		return true
+	}
+	return false
+}
+
+// withoutSameDir returns the run with its sameDir wrappers dropped from
+// Via, so that bash -c 'rm -rf build' and parallel bash -c 'rm -rf {}'
+// ::: build are placed like rm -rf build and parallel rm -rf {} ::: build.
+func withoutSameDir(inv *classify.Invocation) *classify.Invocation {
+	if !slices.ContainsFunc(inv.Via, sameDir) {
+		return inv
+	}
+	flat := *inv
+	flat.Via = slices.DeleteFunc(slices.Clone(inv.Via), sameDir)
+	return &flat
+}
 
 // fed reports a run that xargs or parallel starts, directly: its words
 // are the template's and those it reads (a literal list, or what

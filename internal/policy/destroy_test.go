@@ -56,6 +56,11 @@ func TestDestructionGraded(t *testing.T) {
 		{"git clean -fdx", snap, []string{"."}},
 		{"git -C build clean -fd", snap, []string{"."}},
 		{"shred -u build/x", snap, []string{"build/x"}}, // graded like rm (deletes.go)
+		// Wrappers that keep the shell's user and directory (sameDir).
+		{"bash -c 'rm -rf build'", snap, []string{"build"}},
+		{"sh -c 'cd build && rm -rf sub'", snap, []string{"sub", "build/sub"}},
+		{"nice -n 5 timeout 60 rm -rf build", snap, []string{"build"}},
+		{"parallel bash -c 'rm -rf {}' ::: build", snap, []string{"build"}},
 		// Outside the project, or its history.
 		{"rm -rf ../other", deny, nil},
 		{"rm -rf build ../other", deny, nil},
@@ -82,7 +87,12 @@ func TestDestructionGraded(t *testing.T) {
 		{"rm -rf build && make", deny, nil},
 		{"rm -rf build | tee log", deny, nil},
 		{"sudo rm -rf build", deny, nil},
-		{"bash -c 'rm -rf build'", deny, nil},
+		{"env -C / rm -rf build", deny, nil},
+		{"bash -c 'cd / && rm -rf build'", deny, nil},
+		{"bash -c 'rm -rf ../other'", deny, nil},
+		{"sudo bash -c 'rm -rf build'", deny, nil},
+		{"fish -c 'rm -rf build'", deny, nil},
+		{"bash -c 'rm -rf $D'", deny, nil},
 		{"find -L build -delete", deny, nil},
 		{"GIT_DIR=../other/.git git clean -fdx", deny, nil},
 		{"git -c core.worktree=/ clean -fdx", deny, nil},

@@ -244,6 +244,12 @@ func envWrapper(w *walker, c cmd) (cmd, bool) {
 		w.emit(c.invocation())
 		return c, true
 	}
+	if p.Has("-C", "--chdir") {
+		// Its own name: the command runs in another directory, which a
+		// reader placing paths (destruction grades) must not take for
+		// the shell's.
+		return c.inner(i, "env --chdir"), false
+	}
 	return c.inner(i, "env"), false
 }
 

@@ -84,6 +84,7 @@ func TestFindings5Open(t *testing.T) {
 		{finding: "L1 1<> overwrites the hook binary", cmd: `cat /bin/true 1<> /opt/airlock/bin/airlock-hook`, want: denied},
 		{finding: "L1 exec 3<> then a write to fd 3", cmd: `exec 3<>~/.claude/settings.json; echo '{}   ' >&3`, want: denied},
 		{finding: "L1 1<> writes the project's hook settings", cmd: `echo '{"disableAllHooks":true}' 1<>.claude/settings.json`, want: denied},
+		{finding: "L1 3<> opened, written through /proc/self/fd/3", cmd: `echo {} >/proc/self/fd/3 3<>~/.claude/settings.json`, want: denied},
 		{finding: "L1 2<> through a variable", cmd: `f=~/.claude/settings.json; echo {} 2<>$f >&2`, want: denied},
 
 		// L2: env -C / --chdir and sudo -D move the directory unseen.
@@ -91,6 +92,9 @@ func TestFindings5Open(t *testing.T) {
 		{finding: "L2 env --chdir= tee settings.json", cmd: `env --chdir=@HOME@/.claude tee settings.json`, want: denied},
 		{finding: "L2 env -C into the secrets, cat", cmd: `env -C ~/.local/state/airlock/secrets cat serve.token`, want: denied},
 		{finding: "L2 env -C into airlock's bin, cp over the hook", cmd: `env -C /opt/airlock/bin cp /bin/true airlock-hook`, want: denied},
+		{finding: "L2 timeout wraps env -C", cmd: `timeout 5 env -C ~/.claude tee settings.json`, want: denied},
+		{finding: "L2 find -execdir runs in the found file's directory",
+			cmd: `find ~/.claude -name settings.json -execdir sh -c ': > settings.json' \;`, want: denied},
 		{finding: "L2 sudo -D ~/.claude tee settings.json", cmd: `sudo -D ~/.claude tee settings.json`, want: denied},
 
 		// L3: airlock's secrets read through a path a program prints.
@@ -190,6 +194,11 @@ func TestFindings5Open(t *testing.T) {
 		{finding: "L16 docker mounts the project's parent", cmd: `docker run -v $PWD/..:/h alpine true`, want: held},
 		{finding: "L16 proot binds the home", cmd: `proot -b @HOME@:/h cat /h/.local/state/airlock/secrets/serve.token`, want: denied},
 		{finding: "L16 docker build --secret of human.key", cmd: `docker build --secret id=k,src=$HOME/.local/state/airlock/secrets/human.key -t x .`, want: denied},
+
+		// L17: a known agent run where airlock's hook for it is not installed.
+		{finding: "L17 codex without airlock's hook installed for it", cmd: `codex exec hi`, want: held},
+		{finding: "L17 gemini without airlock's hook installed for it", cmd: `gemini -p hi`, want: held},
+		{finding: "L17 goose told to drop its hooks", cmd: `goose run --no-hooks -t hi`, want: held},
 
 		// Ordinary work refused or held.
 		{finding: "B1 cd to a literal directory, then run its script", cmd: `cd src && python3 m.py`, want: notHeld},

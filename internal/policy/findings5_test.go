@@ -79,13 +79,13 @@ func TestFindings5Open(t *testing.T) {
 		fixed   bool // the case runs; the others are skipped until fixed
 	}{
 		// L1: the read-write redirection <> is taken for a read.
-		{finding: "L1 1<> writes ~/.claude/settings.json", cmd: `echo {} 1<>~/.claude/settings.json`, want: denied},
-		{finding: "L1 1<> writes airlock's policy", cmd: `printf 'decision: allow\n' 1<> ~/.config/airlock/policy.yaml`, want: denied},
-		{finding: "L1 1<> overwrites the hook binary", cmd: `cat /bin/true 1<> /opt/airlock/bin/airlock-hook`, want: denied},
-		{finding: "L1 exec 3<> then a write to fd 3", cmd: `exec 3<>~/.claude/settings.json; echo '{}   ' >&3`, want: denied},
-		{finding: "L1 1<> writes the project's hook settings", cmd: `echo '{"disableAllHooks":true}' 1<>.claude/settings.json`, want: denied},
-		{finding: "L1 3<> opened, written through /proc/self/fd/3", cmd: `echo {} >/proc/self/fd/3 3<>~/.claude/settings.json`, want: denied},
-		{finding: "L1 2<> through a variable", cmd: `f=~/.claude/settings.json; echo {} 2<>$f >&2`, want: denied},
+		{finding: "L1 1<> writes ~/.claude/settings.json", cmd: `echo {} 1<>~/.claude/settings.json`, want: denied, fixed: true},
+		{finding: "L1 1<> writes airlock's policy", cmd: `printf 'decision: allow\n' 1<> ~/.config/airlock/policy.yaml`, want: denied, fixed: true},
+		{finding: "L1 1<> overwrites the hook binary", cmd: `cat /bin/true 1<> /opt/airlock/bin/airlock-hook`, want: denied, fixed: true},
+		{finding: "L1 exec 3<> then a write to fd 3", cmd: `exec 3<>~/.claude/settings.json; echo '{}   ' >&3`, want: denied, fixed: true},
+		{finding: "L1 1<> writes the project's hook settings", cmd: `echo '{"disableAllHooks":true}' 1<>.claude/settings.json`, want: denied, fixed: true},
+		{finding: "L1 3<> opened, written through /proc/self/fd/3", cmd: `echo {} >/proc/self/fd/3 3<>~/.claude/settings.json`, want: denied, fixed: true},
+		{finding: "L1 2<> through a variable", cmd: `f=~/.claude/settings.json; echo {} 2<>$f >&2`, want: denied, fixed: true},
 
 		// L2: env -C / --chdir and sudo -D move the directory unseen.
 		{finding: "L2 env -C ~/.claude empties settings.json", cmd: `env -C ~/.claude sh -c ': > settings.json'`, want: denied},

@@ -577,8 +577,12 @@ func (c *call) redirects(inv *classify.Invocation) *refusal {
 				if h, ok := c.pathHit(tgt, d, false, false); ok {
 					return c.pathRefusal("a redirection ("+rd.Op+")", h)
 				}
-			} else if h, ok := c.secretPath(tgt, d); ok {
-				return c.secretRefusal("a redirection ("+rd.Op+")", h)
+			}
+			if !rd.Writes() || rd.Reads() {
+				// <> both reads and writes.
+				if h, ok := c.secretPath(tgt, d); ok {
+					return c.secretRefusal("a redirection ("+rd.Op+")", h)
+				}
 			}
 		}
 	}

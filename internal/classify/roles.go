@@ -88,6 +88,7 @@ func Operands(inv *shell.Invocation) []Operand {
 		}
 		ops = append(ops, Operand{Word: r.Target, Role: role, Arg: -1, Dynamic: r.Dynamic})
 	}
+	ops = append(ops, envOperands(inv)...)
 	if inv.Opaque != "" || len(inv.Args) == 0 {
 		return ops
 	}

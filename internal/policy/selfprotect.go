@@ -448,7 +448,11 @@ func (c *call) shell(r *classify.Result) *refusal {
 	// them, are held as if typed inline: a script is only a second step.
 	for i := range r.Followed {
 		if ref := c.invocation(&r.Followed[i]); ref != nil {
-			ref.msg = "a script this command runs has the line " + clipText(r.Followed[i].Source) + ": " + ref.msg
+			through := ""
+			if via := r.Followed[i].Via; len(via) > 0 {
+				through = " (through " + clipText(via[0]) + ")"
+			}
+			ref.msg = "a script or setting this command runs has the line " + clipText(r.Followed[i].Source) + through + ": " + ref.msg
 			return ref
 		}
 	}

@@ -285,6 +285,15 @@ func removePlaceholders(made []madePath, stderr io.Writer) {
 	}
 }
 
+// bundler is a door that knows the whole bundle clients inside must
+// trust (its authority and the roots it chose, egress.Proxy.CABundlePEM):
+// the runner writes it as it is. Adding the system's roots to it again
+// doubled the file (440 KB here), which the runner wrote and every TLS
+// client inside read and parsed on every run (docs/BENCHMARKS.md).
+type bundler interface {
+	CABundle() []byte
+}
+
 // openDoor makes the door (o.Door, or o.MakeDoor's) and writes the CA
 // bundle clients inside trust.
 func openDoor(o Options, bundle string) (Door, error) {
@@ -295,7 +304,13 @@ func openDoor(o Options, bundle string) (Door, error) {
 			return nil, err
 		}
 	}
-	if err := writeBundle(bundle, d.CACertPEM()); err != nil {
+	var err error
+	if b, ok := d.(bundler); ok {
+		err = os.WriteFile(bundle, b.CABundle(), 0o644)
+	} else {
+		err = writeBundle(bundle, d.CACertPEM())
+	}
+	if err != nil {
 		d.Close()
 		return nil, err
 	}

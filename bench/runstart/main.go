@@ -86,9 +86,11 @@ func main() {
 		trees = []*tree{{label: "before ", bin: *before}, {label: "after  ", bin: *bin}}
 	}
 	var undos []func()
+	// Last made, first removed: a later tree's placeholders may lie in
+	// an earlier one's (.gemini/extensions in .gemini).
 	undoAll := func() {
-		for _, u := range undos {
-			u()
+		for i := len(undos) - 1; i >= 0; i-- {
+			undos[i]()
 		}
 	}
 	for _, t := range trees {

@@ -160,9 +160,12 @@ var allowedEdges = map[string][]string{
 	"internal/hookline": nil,
 	"internal/mcp/mcpcmd": {"internal/vocab", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
-	"cmd/airlock":      {"internal/cli"},
-	"cmd/airlock-mcp":  {"internal/mcp/mcpcmd"},
-	"cmd/airlock-hook": {"internal/hookd"},
+	"cmd/airlock": {"cmd/airlock/runfirst", "internal/cli"},
+	// "airlock run" becomes airlock-run at initialisation: it imports
+	// nothing of the module, so that it runs before the rest.
+	"cmd/airlock/runfirst": nil,
+	"cmd/airlock-mcp":      {"internal/mcp/mcpcmd"},
+	"cmd/airlock-hook":     {"internal/hookd"},
 	// The status line's own binary: the reader alone.
 	"cmd/airlock-statusline": {"internal/statusline"},
 	"cmd/airlock-notify":     {"internal/notify/notifycmd"},

@@ -6,6 +6,9 @@ package main
 import (
 	"os"
 
+	// First of the module's packages to initialise: "airlock run" becomes
+	// airlock-run there, before the rest is initialised for nothing.
+	_ "github.com/airlock-dev/airlock/cmd/airlock/runfirst"
 	"github.com/airlock-dev/airlock/internal/cli"
 )
 

@@ -280,7 +280,7 @@ func exfiltration(inv *shell.Invocation) Effect {
 			continue
 		}
 		computed := strings.Contains(a, "$(") || strings.Contains(a, "`")
-		if computed && strings.Contains(a, "://") {
+		if computed && strings.Contains(a, "://") && !gitMessage(inv, i) {
 			return external("exfil.url", "a URL built from command output ("+clip(a)+") sends local data out")
 		}
 		if q := strings.IndexByte(a, '?'); q >= 0 && strings.Contains(a, "://") && secretVar(a[q:]) && httpClients[inv.Name()] {

@@ -128,6 +128,8 @@ func (c *Classifier) Command(text string) Result {
 	placeholders(r.Followed)
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
+	c.substitutions(r.Invocations)
+	c.substitutions(r.Followed)
 	return r
 }
 

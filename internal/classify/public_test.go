@@ -100,3 +100,60 @@ func TestPublicRoles(t *testing.T) {
 		}
 	}
 }
+
+// TestSubstitutionFeed: a word that is one unquoted substitution of a
+// static find stands for what find can print: the start paths with find's
+// pattern, in the word's role. Whatever could make the output other
+// words than those paths keeps the word known only at run time.
+func TestSubstitutionFeed(t *testing.T) {
+	tree := fstest.MapFS{
+		"src/__pycache__/a.pyc": {},
+		"src/b.py":              {},
+		"docs/x~":               {},
+	}
+	odd := fstest.MapFS{"src/__pycache__/a.pyc": {}, "a b/__pycache__/c.pyc": {}}
+	globby := fstest.MapFS{"src/__pycache__/a.pyc": {}, "x*/__pycache__/c.pyc": {}}
+	for _, tc := range []struct {
+		fs   fstest.MapFS
+		cmd  string
+		want string // word:role:arg:pattern of the rm run
+	}{
+		{tree, "rm -rf `find . -name __pycache__`", ".:delete:2:__pycache__"},
+		{tree, "rm -f $(find . -type f -name '*.py[co]')", ".:delete:2:*.py[co]"},
+		{tree, "rm -f `find src docs -type f -name '*~' `", "src:delete:2:*~ docs:delete:2:*~"},
+		// Names the shell would split or expand, or no tree to look at.
+		{odd, "rm -rf `find . -name __pycache__`", "`find . -name __pycache__`:delete:2:"},
+		{globby, "rm -rf `find . -name __pycache__`", "`find . -name __pycache__`:delete:2:"},
+		{nil, "rm -rf `find . -name __pycache__`", "`find . -name __pycache__`:delete:2:"},
+		// Not a static find that prints paths alone.
+		{tree, `rm -rf "$(find . -name __pycache__)"`, `"$(find . -name __pycache__)":delete:2:`},
+		{tree, "rm -rf $(find -L . -name __pycache__)", "$(find -L . -name __pycache__):delete:2:"},
+		{tree, "rm -rf $(find . -name x -printf '%h')", "$(find . -name x -printf '%h'):delete:2:"},
+		{tree, "rm -rf $(find . -name x; echo /)", "$(find . -name x; echo /):delete:2:"},
+		{tree, "rm -rf $(find $HOME -name x)", "$(find $HOME -name x):delete:2:"},
+		{tree, "rm -rf $(ls)", "$(ls):delete:2:"},
+		{tree, "rm -rf x$(find . -name y)", "x$(find . -name y):delete:2:"},
+		// Another run writes first, or the run is in another directory.
+		{tree, "mkdir 'a b'; rm -rf $(find . -name __pycache__)", "$(find . -name __pycache__):delete:2:"},
+		{tree, "cd src && rm -rf $(find . -name __pycache__)", "$(find . -name __pycache__):delete:2:"},
+	} {
+		var r Result
+		if tc.fs == nil {
+			r = Command(tc.cmd)
+		} else {
+			r = CommandIn(tc.cmd, tc.fs)
+		}
+		var got []string
+		for _, inv := range r.Invocations {
+			if inv.Name() != "rm" {
+				continue
+			}
+			for _, o := range inv.Operands {
+				got = append(got, o.Word+":"+o.Role.String()+":"+strconv.Itoa(o.Arg)+":"+o.Pattern)
+			}
+		}
+		if g := strings.Join(got, " "); g != tc.want {
+			t.Errorf("%s:\n got  %s\n want %s", tc.cmd, g, tc.want)
+		}
+	}
+}

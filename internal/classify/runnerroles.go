@@ -2,6 +2,7 @@ package classify
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -29,30 +30,34 @@ func wordSet(words ...string) map[string]bool {
 // environment, from their manuals. Runners that download the program
 // they are given by name (npx, uvx, pipx run) are not listed: the package
 // behind a name is not the program airlock knows by it.
-var envRunners = map[string]envRunner{
-	"uv": {sub: "run",
-		flags: wordSet("--no-sync", "--locked", "--frozen", "--quiet", "-q", "--verbose", "-v", "--all-extras",
-			"--isolated", "--no-project", "--offline", "--active", "--no-dev", "--exact", "--all-packages",
-			"--no-default-groups", "--all-groups", "--no-editable", "--no-cache", "-n"),
-		valued: wordSet("--with", "--group", "--only-group", "--extra", "--python", "-p", "--package", "--env-file",
-			"--index", "--no-group", "--with-editable", "--with-requirements")},
-	"poetry": {sub: "run", flags: wordSet("--quiet", "-q", "--verbose", "-v", "--no-interaction", "-n", "--ansi", "--no-ansi")},
-	"pdm":    {sub: "run", flags: wordSet("--quiet", "-q", "--verbose", "-v", "--site-packages", "-s")},
-	"hatch":  {sub: "run"},
-	"pipenv": {sub: "run"},
-	"rye":    {sub: "run"},
-}
+var envRunners = sync.OnceValue(func() map[string]envRunner {
+	return map[string]envRunner{
+		"uv": {sub: "run",
+			flags: wordSet("--no-sync", "--locked", "--frozen", "--quiet", "-q", "--verbose", "-v", "--all-extras",
+				"--isolated", "--no-project", "--offline", "--active", "--no-dev", "--exact", "--all-packages",
+				"--no-default-groups", "--all-groups", "--no-editable", "--no-cache", "-n"),
+			valued: wordSet("--with", "--group", "--only-group", "--extra", "--python", "-p", "--package", "--env-file",
+				"--index", "--no-group", "--with-editable", "--with-requirements")},
+		"poetry": {sub: "run", flags: wordSet("--quiet", "-q", "--verbose", "-v", "--no-interaction", "-n", "--ansi", "--no-ansi")},
+		"pdm":    {sub: "run", flags: wordSet("--quiet", "-q", "--verbose", "-v", "--site-packages", "-s")},
+		"hatch":  {sub: "run"},
+		"pipenv": {sub: "run"},
+		"rye":    {sub: "run"},
+	}
+})
 
 // dirOpts move a runner's command to another directory or project; its
 // relative operands then name other paths.
-var dirOpts = wordSet("--directory", "--project", "--cwd", "--chdir", "-C", "--dir", "--prefix", "--path")
+var dirOpts = sync.OnceValue(func() map[string]bool {
+	return wordSet("--directory", "--project", "--cwd", "--chdir", "-C", "--dir", "--prefix", "--path")
+})
 
 // runnerRoles gives the roles of the command an envRunner runs, shifted
 // to their places in the runner's words. It reports false (roles left to
 // the caller) when the run is not of that form or an option is not known.
 func (b *roleBuilder) runnerRoles() bool {
 	args := b.inv.Args
-	r, ok := envRunners[args[0]]
+	r, ok := envRunners()[args[0]]
 	if !ok || len(args) < 3 || args[1] != r.sub || b.inv.IsDynamic(1) {
 		return false
 	}
@@ -71,7 +76,7 @@ func (b *roleBuilder) runnerRoles() bool {
 		}
 		name, _, attached := strings.Cut(a, "=")
 		switch {
-		case dirOpts[name]:
+		case dirOpts()[name]:
 			return false
 		case attached && r.valued[name]:
 		case !attached && r.flags[name]:
@@ -127,14 +132,16 @@ func (b *roleBuilder) twineRoles() {
 // nameOptions are options whose value is a name (a crate, a test target,
 // a feature, a profile), never a path: cargo test --test '*' names the
 // test targets to build, not the files in the directory.
-var nameOptions = map[string]map[string]bool{
-	"cargo": wordSet("--test", "--bin", "--bench", "--example", "-p", "--package", "--features", "-F", "--exclude",
-		"--target", "--profile", "--cargo-profile", "-j", "--jobs", "--color", "--message-format", "-Z"),
-}
+var nameOptions = sync.OnceValue(func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"cargo": wordSet("--test", "--bin", "--bench", "--example", "-p", "--package", "--features", "-F", "--exclude",
+			"--target", "--profile", "--cargo-profile", "-j", "--jobs", "--color", "--message-format", "-Z"),
+	}
+})
 
 // nameValue reports whether Args[i] is the value of one of the program's
 // nameOptions, given as the next word.
 func nameValue(inv *shell.Invocation, i int) bool {
-	opts := nameOptions[inv.Name()]
+	opts := nameOptions()[inv.Name()]
 	return opts != nil && i > 1 && !inv.IsDynamic(i-1) && opts[inv.Args[i-1]]
 }

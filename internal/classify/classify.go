@@ -128,8 +128,12 @@ func (c *Classifier) Command(text string) Result {
 	placeholders(r.Followed)
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
-	c.substitutions(r.Invocations)
-	c.substitutions(r.Followed)
+	if !strings.Contains(text, "IFS") {
+		// An IFS set anywhere in the text (IFS=/; rm -rf $(find …))
+		// changes how a substitution's output is split: not read then.
+		c.substitutions(r.Invocations)
+		c.substitutions(r.Followed)
+	}
 	return r
 }
 

@@ -293,7 +293,7 @@ func (c *Classifier) unsplittable(dir, sep string) bool {
 	if sep == "line" {
 		cut = "\n"
 	} else if sep == "subst" {
-		cut += "*?[" // an unquoted substitution's words are globs too
+		cut += "*?[(" // an unquoted substitution's words are globs too (extglob's too)
 	} else if sep != "blank" {
 		return false
 	}

@@ -85,6 +85,7 @@ func TestPublicRoles(t *testing.T) {
 		{"uv run --project x rm y", "run:unknown:1 x:unknown:3 rm:unknown:4 y:unknown:5"},
 		{"uv run --frobnicate rm y", "run:unknown:1 rm:unknown:3 y:unknown:4"},
 		{"uv pip install x", "pip:unknown:1 install:unknown:2 x:unknown:3"},
+		{"uv run cp -s a b", "run:unknown:1 cp:unknown:2 a:unknown:4 b:unknown:5"},
 		{"pipx run cat .claude/settings.json", "run:unknown:1 cat:unknown:2 .claude/settings.json:unknown:3"},
 		{"twine upload dist/a.whl", "upload:unknown:1 dist/a.whl:unknown:2"},
 		{"cargo test out", "test:unknown:1 out:unknown:2"},
@@ -133,6 +134,11 @@ func TestSubstitutionFeed(t *testing.T) {
 		{tree, "rm -rf $(find $HOME -name x)", "$(find $HOME -name x):delete:2:"},
 		{tree, "rm -rf $(ls)", "$(ls):delete:2:"},
 		{tree, "rm -rf x$(find . -name y)", "x$(find . -name y):delete:2:"},
+		// IFS set in the text splits the output elsewhere (IFS=/ makes
+		// ./src/__pycache__ the words ".", "src" and "__pycache__").
+		{tree, "IFS=/; rm -rf $(find . -name __pycache__)", "$(find . -name __pycache__):delete:2:"},
+		{tree, "export IFS=/ && rm -rf `find . -name __pycache__`", "`find . -name __pycache__`:delete:2:"},
+		{fstest.MapFS{"src/__pycache__/a.pyc": {}, "@(x)/__pycache__/b.pyc": {}}, "rm -rf `find . -name __pycache__`", "`find . -name __pycache__`:delete:2:"},
 		// Another run writes first, or the run is in another directory.
 		{tree, "mkdir 'a b'; rm -rf $(find . -name __pycache__)", "$(find . -name __pycache__):delete:2:"},
 		{tree, "cd src && rm -rf $(find . -name __pycache__)", "$(find . -name __pycache__):delete:2:"},

@@ -52,6 +52,14 @@ var dirOpts = sync.OnceValue(func() map[string]bool {
 	return wordSet("--directory", "--project", "--cwd", "--chdir", "-C", "--dir", "--prefix", "--path")
 })
 
+// byName are programs whose runs self-protection also checks by their
+// name beside their roles (the links cp -s and ln make, git's pathspecs
+// matching dot files, socat's addresses): run through a runner they keep
+// unknown roles, so that nothing rests on a check the runner's name skips.
+var byName = sync.OnceValue(func() map[string]bool {
+	return wordSet("cp", "ln", "link", "install", "git", "socat")
+})
+
 // runnerRoles gives the roles of the command an envRunner runs, shifted
 // to their places in the runner's words. It reports false (roles left to
 // the caller) when the run is not of that form or an option is not known.
@@ -86,7 +94,7 @@ func (b *roleBuilder) runnerRoles() bool {
 			return false
 		}
 	}
-	if k >= len(args) || b.inv.IsDynamic(k) {
+	if k >= len(args) || b.inv.IsDynamic(k) || byName()[progName(args[k])] {
 		return false
 	}
 	inner := *b.inv

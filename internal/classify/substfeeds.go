@@ -13,8 +13,9 @@ import (
 // pattern. The shell splits the output on blanks and expands globs in
 // it, so the words are exact only when no name below the start paths
 // holds a blank, a quote, a backslash or a glob character (unsplittable
-// with "subst"); otherwise, and for any other producer, the word stays
-// known only at run time (fail closed).
+// with "subst"), and IFS is not set in the text (Command); otherwise, and
+// for any other producer, the word stays known only at run time (fail
+// closed). Followed files (a make recipe) are read under the same rule.
 
 // substFeed returns the find run whose output a word is, when the word is
 // nothing but one unquoted $(...) or `...` holding a static find.

@@ -190,6 +190,7 @@ func TestPublicFixesKeepRefusals(t *testing.T) {
 		{"rm -rf $(find . -name '.claude')", false},
 		{"rm -rf $(find . -name __pycache__ -o -name settings.json)", false},
 		{"rm -rf `find ~ -name __pycache__`", false},
+		{"IFS=/; rm -rf $(find . -name __pycache__)", false},
 		{"uv run --no-sync twine check --strict dist/*", true},
 		{"uv run --no-sync rm -rf .claude", false},
 		// With its directory moved, the command's words keep no role.

@@ -128,6 +128,12 @@ func (c *Classifier) Command(text string) Result {
 	placeholders(r.Followed)
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
+	if !strings.Contains(text, "IFS") {
+		// An IFS set anywhere in the text (IFS=/; rm -rf $(find …))
+		// changes how a substitution's output is split: not read then.
+		c.substitutions(r.Invocations)
+		c.substitutions(r.Followed)
+	}
 	return r
 }
 
@@ -280,7 +286,7 @@ func exfiltration(inv *shell.Invocation) Effect {
 			continue
 		}
 		computed := strings.Contains(a, "$(") || strings.Contains(a, "`")
-		if computed && strings.Contains(a, "://") {
+		if computed && strings.Contains(a, "://") && !gitMessage(inv, i) {
 			return external("exfil.url", "a URL built from command output ("+clip(a)+") sends local data out")
 		}
 		if q := strings.IndexByte(a, '?'); q >= 0 && strings.Contains(a, "://") && secretVar(a[q:]) && httpClients[inv.Name()] {

@@ -292,6 +292,8 @@ func (c *Classifier) unsplittable(dir, sep string) bool {
 	cut := " \t\n\v\f\r'\"\\"
 	if sep == "line" {
 		cut = "\n"
+	} else if sep == "subst" {
+		cut += "*?[(" // an unquoted substitution's words are globs too (extglob's too)
 	} else if sep != "blank" {
 		return false
 	}

@@ -142,8 +142,11 @@ func buildOptionTable() map[string]*programOptions {
 			opts: map[string]optionKind{"-P": optShell, "--pager": optShell, "-H": optShell, "--html": optShell, "-C": optCode, "--config-file": optCode, "-p": optCode, "--preprocessor": optCode},
 		},
 		"bat": {
-			spec: argv.Spec{Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme", "--pager", "--paging", "--map-syntax", "--tabs", "--wrap", "--color", "--decorations", "--config-file"}},
-			opts: map[string]optionKind{"--pager": optShell, "--config-file": optCode},
+			// --config-file and --config-dir only print where bat's
+			// configuration is (bat reads another one from
+			// BAT_CONFIG_PATH): they take no value and run nothing.
+			spec: argv.Spec{Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme", "--pager", "--paging", "--map-syntax", "--tabs", "--wrap", "--color", "--decorations"}},
+			opts: map[string]optionKind{"--pager": optShell},
 		},
 		"less": {
 			spec:   argv.Spec{Short: "bhjkoOpPtTxyz#", Long: []string{"--log-file", "--LOG-FILE", "--lesskey-file", "--tag", "--tag-file", "--pattern", "--prompt"}},

@@ -421,7 +421,7 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		}
 		return nothing
 	}
-	if inv.AnyDynamic(1) {
+	if makeDynamic(inv) {
 		return opaque("script.dynamic", "make is given words computed at run time, so which targets run cannot be known")
 	}
 	names := []string{path.Join(dir, "GNUmakefile"), path.Join(dir, "makefile"), path.Join(dir, "Makefile")}

@@ -165,8 +165,10 @@ func Run(o Options) (int, error) {
 	}
 	// The state directory is hidden inside by an empty one in its place,
 	// which needs it to exist; airlock makes it on first use anyway.
-	if st := hookd.StateDir(getenv); filepath.IsAbs(st) {
-		_ = os.MkdirAll(st, 0o700)
+	stateDir := hookd.StateDir(getenv)
+	if filepath.IsAbs(stateDir) {
+		_ = os.MkdirAll(stateDir, 0o700)
+		cleanStale(stateDir, o.Stderr)
 	}
 	if relay, err := startHookRelay(hookSocketPath(dir), cfg.Executable, getenv, cfg.Environ, uid, gid); err == nil {
 		defer relay.Close()
@@ -186,7 +188,7 @@ func Run(o Options) (int, error) {
 		return 0, err
 	}
 	made, err := makePlaceholders(plan.Placeholders)
-	defer removePlaceholders(made, o.Stderr)
+	defer removeRecorded(made, recordMade(stateDir, made, o.Stderr), o.Stderr)
 	if err != nil {
 		return 0, &run.Refusal{Msg: "cannot fence a protected path that does not exist yet: " + err.Error(),
 			Hints: []string{"airlock run never runs a command uncontained"}}

@@ -21,6 +21,11 @@ import (
 type Placeholders struct {
 	Proc
 	Made []Made `json:"made"`
+	// Unfenced are protected paths that did not exist when the run
+	// started and got no placeholder (.envrc, .mcp.json at the project's
+	// top): the runner sets aside any the run made, when it can. After
+	// a SIGKILL it could not, and CleanStale reports those that exist.
+	Unfenced []string `json:"unfenced,omitempty"`
 }
 
 // Made is one path a runner made, and what makes it the one it made.
@@ -117,8 +122,8 @@ func placeholdersDir(stateDir string) string { return filepath.Join(stateDir, Di
 // WritePlaceholders records made as this process's placeholders and
 // returns the record's path ("" when nothing was made): Forget removes
 // it once the runner removed them.
-func WritePlaceholders(stateDir string, made []Made) (string, error) {
-	if len(made) == 0 {
+func WritePlaceholders(stateDir string, made []Made, unfenced []string) (string, error) {
+	if len(made) == 0 && len(unfenced) == 0 {
 		return "", nil
 	}
 	if !filepath.IsAbs(stateDir) {
@@ -129,7 +134,9 @@ func WritePlaceholders(stateDir string, made []Made) (string, error) {
 		return "", err
 	}
 	path := filepath.Join(placeholdersDir(stateDir), strconv.Itoa(self.Pid)+"-"+strconv.FormatUint(self.Start, 10)+".json")
-	return path, write(path, Placeholders{Proc: self, Made: made})
+	// Not synced: it is written on every run's start, and a record lost
+	// with a power cut costs only the clean-up after a SIGKILL.
+	return path, writeOpt(path, Placeholders{Proc: self, Made: made, Unfenced: unfenced}, true)
 }
 
 // Forget removes a record WritePlaceholders wrote.
@@ -200,6 +207,11 @@ func CleanStale(stateDir string) ([]Stale, error) {
 				continue // something of the agent's or the human's is in it
 			}
 			out = append(out, s)
+		}
+		for _, u := range rec.Unfenced {
+			if _, err := os.Lstat(u); err == nil {
+				out = append(out, Stale{Path: u, Pid: rec.Pid, Why: "it did not exist when a run that was killed started, so it may have been made inside; it is a file an agent or tool reads at its next start, outside the sandbox"})
+			}
 		}
 		os.Remove(path)
 	}

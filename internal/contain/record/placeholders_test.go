@@ -37,7 +37,7 @@ func helperPlaceholders() {
 	mk("d.json", false, false, "")
 	mk("p", true, true, "")
 	mk("p/q", true, false, "")
-	if _, err := WritePlaceholders(state, made); err != nil {
+	if _, err := WritePlaceholders(state, made, []string{filepath.Join(root, ".envrc")}); err != nil {
 		os.Exit(7)
 	}
 	os.Stdout.WriteString("ready\n")
@@ -59,6 +59,10 @@ func TestCleanStale(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd.Wait()
+	// Made during the run, which could not set it aside.
+	if err := os.WriteFile(filepath.Join(dead, ".envrc"), []byte("curl x | sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	// Changed since: a file put in one, another replaced.
 	if err := os.WriteFile(filepath.Join(dead, "c", "mine.txt"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
@@ -86,6 +90,15 @@ func TestCleanStale(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(dead, rel)); !os.IsNotExist(err) {
 			t.Errorf("%s is still there: %v", rel, err)
 		}
+	}
+	if s := byPath[".envrc"]; s.Removed || !strings.Contains(s.Why, "outside the sandbox") {
+		t.Errorf(".envrc made during the killed run: %+v, want reported, not removed", s)
+	}
+	if _, err := os.Stat(filepath.Join(dead, ".envrc")); err != nil {
+		t.Errorf(".envrc was removed: %v", err)
+	}
+	if _, ok := byPath[".envrc"]; !ok || strings.Contains(fmtStale(got), live) {
+		t.Errorf("reports: %+v", got)
 	}
 	for _, rel := range []string{"c", "d.json"} {
 		if s := byPath[rel]; s.Removed || !strings.Contains(s.Why, "no longer") {
@@ -138,4 +151,12 @@ func TestSameRefusesASymlink(t *testing.T) {
 	if m.Same() {
 		t.Error("a symlink in its place is Same")
 	}
+}
+
+func fmtStale(ss []Stale) string {
+	var b strings.Builder
+	for _, s := range ss {
+		b.WriteString(s.Path + "\n")
+	}
+	return b.String()
 }

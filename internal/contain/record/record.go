@@ -80,7 +80,9 @@ func startTime(pid int) (uint64, error) {
 }
 
 // write replaces path with v as JSON, mode 0600, in a 0700 directory.
-func write(path string, v any) error {
+func write(path string, v any) error { return writeOpt(path, v, false) }
+
+func writeOpt(path string, v any, noSync bool) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
@@ -88,7 +90,7 @@ func write(path string, v any) error {
 	if err != nil {
 		return err
 	}
-	return safefile.Replace(path, append(b, '\n'), safefile.Options{Perm: 0o600})
+	return safefile.Replace(path, append(b, '\n'), safefile.Options{Perm: 0o600, NoSync: noSync})
 }
 
 // read reads the record at path into v: a regular file, bounded.

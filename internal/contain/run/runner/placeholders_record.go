@@ -37,7 +37,7 @@ func cleanStale(stateDir string, stderr io.Writer) {
 // removes the record (after the placeholders were removed). A record
 // that cannot be written costs only the clean-up after a SIGKILL, so the
 // run goes on with a warning.
-func recordMade(stateDir string, made []madePath, stderr io.Writer) (forget func()) {
+func recordMade(stateDir string, made []madePath, unfenced []string, stderr io.Writer) (forget func()) {
 	var ms []record.Made
 	for _, m := range made {
 		r, err := record.Identify(m.path, m.dir, m.parent)
@@ -46,7 +46,7 @@ func recordMade(stateDir string, made []madePath, stderr io.Writer) (forget func
 		}
 		ms = append(ms, r)
 	}
-	path, err := record.WritePlaceholders(stateDir, ms)
+	path, err := record.WritePlaceholders(stateDir, ms, unfenced)
 	if err != nil {
 		fmt.Fprintf(stderr, "airlock run: warning: cannot record the run's placeholders (%v): if this run is killed, remove them by hand\n", err)
 	}

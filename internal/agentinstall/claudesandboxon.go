@@ -30,10 +30,10 @@ import (
 //     second proxy that would carry traffic past airlock's), and
 //     enableWeakerNestedSandbox not true.
 //
-// Lists merge across layers in Claude Code (a project's list is added to
-// the user's), so a list-valued key counts when any layer sets it, not
-// only the highest: a project layer cannot empty the user's list, and a
-// user's list is not taken as emptied by a project's. A layer that
+// Whether Claude Code adds a project's list to the user's or replaces it
+// is not relied on: a list-valued key counts when any layer sets it, not
+// only the highest, so a user's list is never taken as emptied by a
+// project's. A layer that
 // cannot be read as JSON makes the answer false: what Claude Code would
 // make of it is unknown.
 func ClaudeSandboxEnforced(layers ...[]byte) bool {
@@ -83,9 +83,10 @@ type SettingsLayer struct {
 // ClaudeSandboxReopens returns the first sandbox.filesystem rule in any
 // layer that could give back what airlock's rules take away: an
 // allowRead entry that overlaps a path of noRead (airlock's state and
-// secrets; in Claude Code allowRead re-allows reading inside denyRead),
+// secrets; an allowRead may re-allow reading inside denyRead),
 // or an allowWrite entry equal to or inside a path of noWrite (airlock's
-// files and every agent's settings). An entry is read every way Claude
+// files and every agent's settings). Which of an allow and a deny rule
+// wins is Claude Code's to say; airlock does not count on it. An entry is read every way Claude
 // Code's path syntax could mean it ("~/" the home, "//" an absolute path,
 // "/" absolute or relative to the settings file's directory, otherwise
 // relative to it), and counts if any reading overlaps. "" when none

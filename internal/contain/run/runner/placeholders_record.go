@@ -33,24 +33,32 @@ func cleanStale(stateDir string, stderr io.Writer) {
 	}
 }
 
-// recordMade records what makePlaceholders made; the returned function
-// removes the record (after the placeholders were removed). A record
-// that cannot be written costs only the clean-up after a SIGKILL, so the
-// run goes on with a warning.
+// recordMade records what makePlaceholders made, in its own goroutine:
+// the record matters only if this runner is killed, so its write is kept
+// off the run's start-up path (a kill in the moment before it lands
+// leaves the placeholders unrecorded, as a kill before they were made
+// would). The returned function waits for the write and removes the
+// record (after the placeholders were removed). A record that cannot be
+// written costs only the clean-up after a SIGKILL, so the run goes on
+// with a warning.
 func recordMade(stateDir string, made []madePath, unfenced []string, stderr io.Writer) (forget func()) {
-	var ms []record.Made
-	for _, m := range made {
-		r, err := record.Identify(m.path, m.dir, m.parent)
-		if err != nil {
-			continue
+	written := make(chan string, 1)
+	go func() {
+		var ms []record.Made
+		for _, m := range made {
+			r, err := record.Identify(m.path, m.dir, m.parent)
+			if err != nil {
+				continue
+			}
+			ms = append(ms, r)
 		}
-		ms = append(ms, r)
-	}
-	path, err := record.WritePlaceholders(stateDir, ms, unfenced)
-	if err != nil {
-		fmt.Fprintf(stderr, "airlock run: warning: cannot record the run's placeholders (%v): if this run is killed, remove them by hand\n", err)
-	}
-	return func() { record.Forget(path) }
+		path, err := record.WritePlaceholders(stateDir, ms, unfenced)
+		if err != nil {
+			fmt.Fprintf(stderr, "airlock run: warning: cannot record the run's placeholders (%v): if this run is killed, remove them by hand\n", err)
+		}
+		written <- path
+	}()
+	return func() { record.Forget(<-written) }
 }
 
 // removeRecorded removes the placeholders, then their record.

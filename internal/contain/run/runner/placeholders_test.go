@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/airlock-dev/airlock/internal/contain/record"
 )
@@ -48,7 +49,14 @@ func TestKilledRunnerPlaceholders(t *testing.T) {
 		cmd.Wait()
 		t.Fatalf("the command never got ready: %q %v\n%s", line, err, stderr.String())
 	}
-	recs, _ := filepath.Glob(filepath.Join(w.state, record.Dir, "placeholders", "*.json"))
+	// The record is written beside the start-up, not before it: wait for
+	// it to land.
+	var recs []string
+	for i := 0; i < 500 && len(recs) == 0; i++ {
+		if recs, _ = filepath.Glob(filepath.Join(w.state, record.Dir, "placeholders", "*.json")); len(recs) == 0 {
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
 	if len(recs) != 1 {
 		cmd.Process.Kill()
 		cmd.Wait()

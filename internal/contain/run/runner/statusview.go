@@ -5,6 +5,7 @@ package runner
 import (
 	"os"
 	"path/filepath"
+	"sync"
 	"syscall"
 	"unsafe"
 
@@ -27,42 +28,45 @@ import (
 // maxStatus bounds the copy: the state file stays far smaller.
 const maxStatus = 256 << 10
 
-// startStatusView makes runDir/status-view, copies the state file of
-// journalDir into it and keeps the copy current until stop. It returns
-// "" (nothing to bind) when it cannot watch the journal's directory.
+// startStatusView makes runDir/status-view and, off the run's start-up
+// path (in its own goroutine), copies the state file of journalDir into
+// it and keeps the copy current until stop. Only the directory must
+// exist before bubblewrap binds it; the copy shows up a moment later,
+// which a status line (advisory, refreshed every few hundred
+// milliseconds) does not notice. It returns "" (nothing to bind) when it
+// cannot make the directory.
 func startStatusView(runDir, journalDir string) (view string, stop func()) {
-	none := func() {}
 	if !filepath.IsAbs(journalDir) {
-		return "", none
+		return "", func() {}
 	}
 	view = filepath.Join(runDir, statusline.ViewDir)
 	if err := os.Mkdir(view, 0o755); err != nil {
-		return "", none
+		return "", func() {}
 	}
-	// The journal makes its directory on first use anyway; it must exist
-	// to be watched.
-	if err := os.MkdirAll(journalDir, 0o700); err != nil {
-		return "", none
-	}
-	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC | syscall.IN_NONBLOCK)
-	if err != nil {
-		return "", none
-	}
-	if _, err := syscall.InotifyAddWatch(fd, journalDir, syscall.IN_CLOSE_WRITE|syscall.IN_MOVED_TO|syscall.IN_CREATE); err != nil {
-		syscall.Close(fd)
-		return "", none
-	}
-	// Non-blocking, so the runtime's poller serves it and Close ends the
-	// read below.
-	events := os.NewFile(uintptr(fd), "inotify")
 	src, dst := statusline.Path(journalDir), filepath.Join(view, statusline.FileName)
+	var mu sync.Mutex
+	var events *os.File
+	stopped := false
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		f := watch(journalDir)
+		mu.Lock()
+		if stopped || f == nil {
+			mu.Unlock()
+			if f != nil {
+				f.Close()
+			}
+			return
+		}
+		events = f
+		mu.Unlock()
+		// Copied after the watch is set: a replacement in between is
+		// seen by one or the other.
 		copyStatus(src, dst)
 		buf := make([]byte, 64*(syscall.SizeofInotifyEvent+syscall.NAME_MAX+1))
 		for {
-			n, err := events.Read(buf)
+			n, err := f.Read(buf)
 			if err != nil {
 				return
 			}
@@ -71,7 +75,34 @@ func startStatusView(runDir, journalDir string) (view string, stop func()) {
 			}
 		}
 	}()
-	return view, func() { events.Close(); <-done }
+	return view, func() {
+		mu.Lock()
+		stopped = true
+		if events != nil {
+			events.Close()
+		}
+		mu.Unlock()
+		<-done
+	}
+}
+
+// watch watches journalDir (made if missing: the journal makes it on
+// first use anyway) for files written or renamed into it; nil when it
+// cannot. The descriptor is non-blocking, so the runtime's poller serves
+// it and Close ends a read.
+func watch(journalDir string) *os.File {
+	if err := os.MkdirAll(journalDir, 0o700); err != nil {
+		return nil
+	}
+	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC | syscall.IN_NONBLOCK)
+	if err != nil {
+		return nil
+	}
+	if _, err := syscall.InotifyAddWatch(fd, journalDir, syscall.IN_CLOSE_WRITE|syscall.IN_MOVED_TO|syscall.IN_CREATE); err != nil {
+		syscall.Close(fd)
+		return nil
+	}
+	return os.NewFile(uintptr(fd), "inotify")
 }
 
 // namesStatus reports whether a batch of inotify events names the state

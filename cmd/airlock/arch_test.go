@@ -136,7 +136,11 @@ var allowedEdges = map[string][]string{
 	// (and so the hook) may import: it links no net, TLS or HTTP.
 	"internal/contain/egress/egressconfig": {"internal/policy", "internal/strictyaml"},
 	"internal/contain/egress":              {"internal/contain/egress/egressconfig", "internal/journal", "internal/mcp/mcpconfig", "internal/pipeline", "internal/policy", "internal/vocab"},
-	"internal/contain/egress/egresscmd":    {"internal/clierror", "internal/contain/egress"},
+	"internal/contain/egress/egresscmd":    {"internal/clierror", "internal/contain/egress", "internal/contain/record"},
+	// What the proxy and the runner record in airlock's state for a
+	// later process to check (the hook, doctor, the next run): no
+	// network code, so the airlock binary may link it.
+	"internal/contain/record": {"internal/safefile"},
 
 	// The resident decision service: its wire and client link almost
 	// nothing (raw system calls), so the client binary starts fast.
@@ -150,7 +154,7 @@ var allowedEdges = map[string][]string{
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
 		"internal/agent/goose", "internal/agent/cline", "internal/agent/pi", "internal/agent/auggie", "internal/agent/antigravity", "internal/agent/crush", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
 		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig",
-		"internal/contain/egress/egressconfig", "internal/contain/run", "internal/statusline",
+		"internal/contain/egress/egressconfig", "internal/contain/run", "internal/contain/record", "internal/statusline",
 		// The service names its client to the MCP proxy check (hookd.go).
 		"internal/mcp/proxied"},
 	// Installing into the other agents' configuration files.
@@ -175,8 +179,8 @@ var allowedEdges = map[string][]string{
 
 	// Containment: the plan links no network code (doctor and
 	// loop use it from airlock); the runner and bridge do, in airlock-run.
-	"internal/contain/run":        {"internal/clierror", "internal/hookd", "internal/policy"},
-	"internal/contain/run/runner": {"internal/clierror", "internal/contain/run", "internal/hookd"},
+	"internal/contain/run":        {"internal/clierror", "internal/hookd", "internal/policy", "internal/statusline"},
+	"internal/contain/run/runner": {"internal/clierror", "internal/contain/record", "internal/contain/run", "internal/hookd", "internal/safefile", "internal/statusline"},
 	"cmd/airlock-run":             {"internal/contain/egress", "internal/contain/run/runner"},
 	"internal/contain/bridge":     nil,
 	"cmd/airlock-bridge":          {"internal/contain/bridge"},

@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -232,7 +234,12 @@ func Run(stdin io.Reader, stdout io.Writer, getenv func(string) string, getwd fu
 	}
 	var st *State
 	if dir := JournalDir(getenv); dir != "" {
-		st, _ = Read(Path(dir))
+		var err error
+		if st, err = Read(Path(dir)); errors.Is(err, fs.ErrNotExist) {
+			// Inside airlock run's sandbox the journal's directory is
+			// absent; the runner shows the state file's copy instead.
+			st, _ = Read(ViewPath(dir))
+		}
 	}
 	line := Line(st, in, Options{Color: getenv("NO_COLOR") == "", Contained: getenv("AIRLOCK_CONTAINED") != ""})
 	io.WriteString(stdout, line+"\n")

@@ -21,6 +21,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/contain/run"
 	"github.com/airlock-dev/airlock/internal/hookd"
+	"github.com/airlock-dev/airlock/internal/statusline"
 )
 
 // Door is what the runner needs of the egress proxy: serve connections
@@ -156,8 +157,10 @@ func Run(o Options) (int, error) {
 	}
 	// The state directory is hidden inside by an empty one in its place,
 	// which needs it to exist; airlock makes it on first use anyway.
-	if st := hookd.StateDir(getenv); filepath.IsAbs(st) {
-		_ = os.MkdirAll(st, 0o700)
+	stateDir := hookd.StateDir(getenv)
+	if filepath.IsAbs(stateDir) {
+		_ = os.MkdirAll(stateDir, 0o700)
+		cleanStale(stateDir, o.Stderr)
 	}
 	if relay, err := startHookRelay(hookSocketPath(dir), cfg.Executable, getenv, cfg.Environ, uid, gid); err == nil {
 		defer relay.Close()
@@ -172,12 +175,15 @@ func Run(o Options) (int, error) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return 0, err
 	}
+	view, stopView := startStatusView(dir, statusline.JournalDir(getenv))
+	defer stopView()
+	cfg.StatusView = view
 	plan, err := run.NewPlan(cfg)
 	if err != nil {
 		return 0, err
 	}
 	made, err := makePlaceholders(plan.Placeholders)
-	defer removePlaceholders(made, o.Stderr)
+	defer removeRecorded(made, recordMade(stateDir, made, plan.Unfenced, o.Stderr), o.Stderr)
 	if err != nil {
 		return 0, &run.Refusal{Msg: "cannot fence a protected path that does not exist yet: " + err.Error(),
 			Hints: []string{"airlock run never runs a command uncontained"}}
@@ -186,13 +192,9 @@ func Run(o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// A protected path that did not exist could not be fenced by a mount;
-	// say so when the command made one.
-	for _, p := range plan.Unfenced {
-		if _, err := os.Lstat(p); err == nil {
-			fmt.Fprintf(o.Stderr, "airlock run: warning: %s was created during the run; it is a file airlock protects (agent settings or airlock's own): review it before an agent starts again\n", p)
-		}
-	}
+	// A protected path that did not exist could not be fenced by a mount:
+	// one the command made is set aside for review (setaside.go).
+	setAside(plan.Project, plan.Unfenced, o.Stderr)
 	return status, nil
 }
 

@@ -61,6 +61,8 @@ func TestBuildFilesFollowed(t *testing.T) {
 		{"", "cd sub && ninja", "external", "npm publish"},
 		{"", "cd \"$(cat d)\" && ninja", "local+opaque", "run time"},
 		{"", "ninja -t targets", "local", ""},
+		{"", "ninja -t cleandead", "local+opaque", ".ninja_log"},
+		{"", "ninja -t clean", "local", ""},
 		{"", "ninja -f $F", "local+opaque", "run time"},
 		// just: --justfile, imports, modules, settings, load-time code.
 		{"", "just --justfile evil.just", "external", "evil.just"},

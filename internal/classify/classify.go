@@ -149,17 +149,11 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		return opaque("shell.opaque", inv.Opaque)
 	}
 	var e Effect
+	// A program found through the PATH the command sets (pathlookup.go):
+	// its file's text, beside its name's rating.
+	viaPath, _ := c.pathRun(inv)
 	if f, ok := c.followRun(inv); ok {
 		e = f
-	} else if f, ok := c.pathRun(inv); ok {
-		// A program found through the PATH the command sets
-		// (pathlookup.go): its file's text, beside its name's rating.
-		e = f
-		if s := specFor(inv.Name()); s != nil {
-			e.Add(s.Classify(c, inv))
-		} else {
-			e.Add(c.lookThrough(inv))
-		}
 	} else if s := specFor(inv.Name()); s != nil {
 		e = s.Classify(c, inv)
 		// A script run by its path under a known program's name
@@ -168,6 +162,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	} else {
 		e = c.lookThrough(inv)
 	}
+	e.Add(viaPath)
 	e.Add(c.runner(inv))
 	e.Add(c.classRules(inv))
 	e.Add(c.runSubcommand(inv))

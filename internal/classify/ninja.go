@@ -48,8 +48,15 @@ func (c *Classifier) ninjaRun(inv *shell.Invocation) Effect {
 	if p.Has("-n", "--version", "-h", "--help") {
 		return nothing
 	}
-	if _, tool := p.Value("-t"); tool {
-		return nothing // ninja's tools read the graph (-t clean is rated by the spec)
+	tool, _ := p.Value("-t")
+	switch tool {
+	case "", "clean":
+	case "cleandead":
+		return opaque("ninja.cleandead", "ninja -t cleandead deletes files named in .ninja_log, which airlock does not read")
+	case "msvc":
+		return opaque("ninja.msvc", "ninja -t msvc runs a command airlock does not read")
+	default:
+		return nothing // the other tools read the graph and print
 	}
 	if c.FS == nil {
 		for _, t := range p.Operands {
@@ -87,6 +94,9 @@ func (c *Classifier) ninjaRun(inv *shell.Invocation) Effect {
 	n.parse(inner, dir, name, string(data), n.vars)
 	if n.failed.Reasons != nil {
 		return n.failed
+	}
+	if tool == "clean" {
+		return n.clean(inner, name, p.Operands)
 	}
 	var e Effect
 	lines := 0
@@ -141,6 +151,49 @@ func (c *Classifier) ninjaRun(inv *shell.Invocation) Effect {
 		e.Add(opaque("script.limit", "limit reached: "+name+" runs more than "+strconv.Itoa(maxRecipeLines)+" commands"))
 	}
 	return e
+}
+
+// clean rates ninja -t clean: it deletes the outputs of the manifest's
+// edges (of the targets given, and what they need), which are whatever
+// paths the manifest names; they are rated as rm -f of those paths.
+func (n *ninjaFile) clean(c *Classifier, file string, targets []string) Effect {
+	var outs []string
+	seen := map[*ninjaEdge]bool{}
+	var walk func(ed *ninjaEdge, depth int)
+	walk = func(ed *ninjaEdge, depth int) {
+		if ed == nil || seen[ed] || depth > 64 {
+			return
+		}
+		seen[ed] = true
+		if ed.rule != "phony" {
+			outs = append(outs, ed.outs...)
+		}
+		if len(targets) > 0 {
+			for _, d := range ed.deps {
+				walk(n.byOut[d], depth+1)
+			}
+		}
+	}
+	if len(targets) == 0 {
+		for _, ed := range n.edges {
+			walk(ed, 0)
+		}
+	}
+	for _, t := range targets {
+		walk(n.byOut[t], 0)
+	}
+	if len(outs) == 0 {
+		return nothing
+	}
+	if len(outs) > maxRecipeLines {
+		return opaque("script.limit", "limit reached: ninja -t clean would delete more than "+strconv.Itoa(maxRecipeLines)+" outputs of "+file)
+	}
+	var b strings.Builder
+	b.WriteString("rm -f --")
+	for _, o := range outs {
+		b.WriteString(" '" + strings.ReplaceAll(o, "'", `'\''`) + "'")
+	}
+	return c.shellFileAt(file, b.String(), 1)
 }
 
 // command classifies the command of one edge: the rule's, with $in, $out

@@ -40,23 +40,42 @@ func pathBuiltin(name string) bool {
 }
 
 // pathRun rates a run of a program named without a directory when the
-// command sets PATH for it; handled false leaves the run as before.
+// command sets PATH for it, and of the wrappers it was found through
+// (timeout, sudo, bash -c, xargs: programs PATH finds as well); handled
+// false leaves the run as before.
 func (c *Classifier) pathRun(inv *shell.Invocation) (Effect, bool) {
-	if inv.Path == "" || strings.ContainsAny(inv.Path, `/\`) || pathBuiltin(inv.Name()) || inv.Opaque != "" {
+	if inv.Opaque != "" || inv.Remote != "" {
 		return nothing, false
 	}
-	val, set := inv.Getenv("PATH")
-	if !set {
+	if _, set := inv.Getenv("PATH"); !set {
 		return nothing, false
 	}
+	e, handled := c.pathLookup(inv, inv.Path)
+	for _, v := range inv.Via {
+		if f := strings.Fields(v); len(f) > 0 {
+			if w, ok := c.pathLookup(inv, f[0]); ok {
+				e.Add(w)
+				handled = true
+			}
+		}
+	}
+	return e, handled
+}
+
+// pathLookup finds one program through the run's PATH.
+func (c *Classifier) pathLookup(inv *shell.Invocation, prog string) (Effect, bool) {
+	if prog == "" || strings.ContainsAny(prog, `/\`) || pathBuiltin(normWord(prog)) {
+		return nothing, false
+	}
+	val, _ := inv.Getenv("PATH")
 	dirs, dynamic := pathDirs(val)
 	if dynamic != "" {
-		return opaque("path.dynamic", inv.Path+" is looked up in a PATH whose entry "+clip(dynamic)+" is only known at run time, so which program runs cannot be known. Run it by its full path, or set PATH to directories written out."), true
+		return opaque("path.dynamic", prog+" is looked up in a PATH whose entry "+clip(dynamic)+" is only known at run time, so which program runs cannot be known. Run it by its full path, or set PATH to directories written out."), true
 	}
 	for _, d := range dirs {
-		file := path.Join(d, inv.Path)
+		file := path.Join(d, prog)
 		if d == "." {
-			file = "./" + inv.Path
+			file = "./" + prog
 		}
 		if strings.HasPrefix(d, "/") && systemBinDir(file) {
 			if exists, _ := c.exists(file); exists {
@@ -65,7 +84,7 @@ func (c *Classifier) pathRun(inv *shell.Invocation) (Effect, bool) {
 			continue
 		}
 		if c.cc.writesInto(inv, d) {
-			return opaque("path.written", inv.Path+" is looked up in "+d+", which the same command copies or extracts files into, so which program runs cannot be known beforehand. Write the files in one command and run the program in the next."), true
+			return opaque("path.written", prog+" is looked up in "+d+", which the same command copies or extracts files into, so which program runs cannot be known beforehand. Write the files in one command and run the program in the next."), true
 		}
 		if !c.cc.writtenElsewhere(inv, file) {
 			// A file that cannot be looked at (a missing directory, a
@@ -85,7 +104,7 @@ func (c *Classifier) pathRun(inv *shell.Invocation) (Effect, bool) {
 			return nothing, false
 		}
 		e, _ := c.scriptFile(inv, file, false)
-		e.Reasons = append([]Reason{{"path.script", inv.Path + " runs " + file + ", found through the PATH the command sets"}}, e.Reasons...)
+		e.Reasons = append([]Reason{{"path.script", prog + " runs " + file + ", found through the PATH the command sets"}}, e.Reasons...)
 		return e, true
 	}
 	return nothing, false

@@ -18,6 +18,7 @@ func TestBuildFilesDecided(t *testing.T) {
 	f.write("proj/build.ninja", "rule cc\n  command = cc -c $in -o $out\nbuild a.o: cc a.c\n")
 	f.write("proj/justfile", "build:\n    go build ./...\n")
 	f.write("proj/big.ninja", strings.Repeat("x", 300<<10))
+	f.write("proj/wipe.ninja", "rule r\n  command = touch $out\nbuild "+f.path("home/.claude/settings.json")+": r\n")
 	p := f.load()
 	proj := f.path("proj")
 	for _, tc := range []struct {
@@ -30,6 +31,8 @@ func TestBuildFilesDecided(t *testing.T) {
 		{"cd mg && mage build", "denied"},
 		{"mage -d mg build", "denied"},
 		{"ninja -f big.ninja", "held"},
+		{"ninja -f wipe.ninja -t clean", "denied"},
+		{"ninja -t clean", "ok"},
 		{"ninja", "ok"},
 		{"just build", "ok"},
 	} {

@@ -155,6 +155,9 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		return opaque("shell.opaque", inv.Opaque)
 	}
 	var e Effect
+	// A program found through the PATH the command sets (pathlookup.go):
+	// its file's text, beside its name's rating.
+	viaPath, _ := c.pathRun(inv)
 	if f, ok := c.followRun(inv); ok {
 		e = f
 	} else if s := specFor(inv.Name()); s != nil {
@@ -165,6 +168,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	} else {
 		e = c.lookThrough(inv)
 	}
+	e.Add(viaPath)
 	e.Add(c.runner(inv))
 	e.Add(c.classRules(inv))
 	e.Add(c.runSubcommand(inv))

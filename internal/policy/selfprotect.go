@@ -229,6 +229,9 @@ type call struct {
 	mode Mode
 	// unset are airlock's variables an earlier run of the command unset.
 	unset []string
+	// inv is the run whose operands are being checked (selfarchive.go
+	// reads the archive an extraction names).
+	inv *classify.Invocation
 }
 
 // present returns the existence check for project paths when the program

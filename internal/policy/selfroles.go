@@ -122,6 +122,9 @@ func isRedirectTarget(inv *classify.Invocation, w string) bool {
 // operandsAt checks the operands of one word by their roles.
 func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *refusal {
 	name := inv.Name()
+	saved := c.inv
+	c.inv = inv
+	defer func() { c.inv = saved }()
 	if name == "git" && !c.dotglob {
 		// git's pathspecs match dot files: "**/settings.json" reaches
 		// .claude/settings.json.
@@ -687,11 +690,21 @@ func (c *call) unlisted(name, w, d string) *refusal {
 		if c.g.secrets.path != "" {
 			cands = append(cands, c.g.secrets)
 		}
+		var tails []target // the project's own, at its root (selfarchive.go)
 		for _, t := range cands {
-			if !isAncestor(p, t) || t.proj && c.projectRoot(p) {
+			if !isAncestor(p, t) {
+				continue
+			}
+			if t.proj && c.projectRoot(p) {
+				tails = append(tails, t)
 				continue
 			}
 			return &refusal{RuleProtectedPath, name + " extracts an archive in " + p + ", which holds " + t.path + " (" + t.kind.String() + "); the archive's member names are not read in advance, so it could replace it. Extract into a new directory of its own (mkdir x && tar xf a.tar -C x), or list it first and extract named members." + instead}
+		}
+		if len(tails) > 0 {
+			if ref, _ := c.archiveHit(name, p, d, tails); ref != nil {
+				return ref
+			}
 		}
 	}
 	return nil

@@ -160,9 +160,12 @@ var allowedEdges = map[string][]string{
 	"internal/hookline": nil,
 	"internal/mcp/mcpcmd": {"internal/vocab", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
-	"cmd/airlock":      {"internal/cli"},
-	"cmd/airlock-mcp":  {"internal/mcp/mcpcmd"},
-	"cmd/airlock-hook": {"internal/hookd"},
+	"cmd/airlock": {"internal/cli", "internal/stackstart"},
+	// Grows the stack before any other package is initialised: it
+	// imports nothing (cmd/airlock's TestStackStartFirst).
+	"internal/stackstart": nil,
+	"cmd/airlock-mcp":     {"internal/mcp/mcpcmd"},
+	"cmd/airlock-hook":    {"internal/hookd"},
 	// The status line's own binary: the reader alone.
 	"cmd/airlock-statusline": {"internal/statusline"},
 	"cmd/airlock-notify":     {"internal/notify/notifycmd"},

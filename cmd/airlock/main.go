@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/airlock-dev/airlock/internal/cli"
+	// Initialised first: grows the stack before anything runs deep.
+	_ "github.com/airlock-dev/airlock/internal/stackstart"
 )
 
 func main() {

@@ -69,7 +69,7 @@ var allowedEdges = map[string][]string{
 	// Agents that speak Claude Code's format, or extend another's tool
 	// table (Qwen Code is a Gemini CLI fork), import that adapter's table.
 	"internal/agent/toolcall":    {"internal/policy"},
-	"internal/agent/hookrun":     {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline"},
+	"internal/agent/hookrun":     {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline", "internal/stackstart"},
 	"internal/agent/codex":       {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
 	"internal/agent/factory":     {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
 	"internal/agent/gemini":      {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},

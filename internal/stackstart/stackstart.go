@@ -1,6 +1,7 @@
 // Package stackstart grows the main goroutine's stack at the start of the
 // airlock binary's initialisation, once, to the depth an allowed hook call
-// reaches, so the stack is never copied while it is deep.
+// reaches, so the stack is never copied while it is deep; Grow does the
+// same for a goroutine that decides (internal/agent/hookrun's).
 //
 // A goroutine's stack starts at 2 KiB and doubles each time a call needs
 // more: each doubling copies the stack and walks every frame on it,
@@ -34,6 +35,12 @@ var (
 )
 
 func init() { grow() }
+
+// Grow grows the calling goroutine's stack as init grows the main one's,
+// for a goroutine that runs a decision: it starts at 2 KiB too (the
+// other agents' hooks decide on a goroutine of their own, under a
+// deadline, internal/agent/hookrun).
+func Grow() { grow() }
 
 //go:noinline
 func grow() byte {

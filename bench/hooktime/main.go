@@ -154,16 +154,17 @@ func main() {
 	hookd := flag.Bool("hookd", false, "also time the resident decision service: airlock-hook and airlock hook, both answered by an airlock hookd this process starts (built from ./cmd/airlock and ./cmd/airlock-hook, its own state directory)")
 	ipc := flag.Bool("ipc", false, "also time bench/ipcfloor, a client that asks a resident service on a unix socket (served by this process) for a fixed reply: the lower bound of that design")
 	grep := flag.String("grep", "bench/grep-hook.sh", "plain grep hook `script` timed on the hook cases too; empty: none")
+	copyBins := flag.Bool("copy", false, "time copies of the floor and airlock binaries, written into the temporary directory as cp writes a file (read and write), instead of the files themselves: a binary the Go linker just wrote costs each process more per page of it touched than the same bytes written by cp (docs/BENCHMARKS.md, \"How the binary got into the page cache\")")
 	var airlocks labelled
 	flag.Var(&airlocks, "airlock", "airlock `[label=]path` to time, repeatable; none: build ./cmd/airlock")
 	flag.Parse()
-	if err := run(*n, *warm, *floorPath, *grep, *ipc, *hookd, airlocks, *only); err != nil {
+	if err := run(*n, *warm, *floorPath, *grep, *ipc, *hookd, *copyBins, airlocks, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "hooktime: error:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string, only string) error {
+func run(n, warm int, floorPath, grep string, ipc, hookd, copyBins bool, airlocks []string, only string) error {
 	dir, err := os.MkdirTemp("", "hooktime")
 	if err != nil {
 		return err
@@ -184,12 +185,22 @@ func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string
 		}
 		airlocks = []string{"airlock=" + p}
 	}
+	if copyBins {
+		if floorPath, err = copyBinary(dir, "floor.copy", floorPath); err != nil {
+			return err
+		}
+	}
 	floor := binary{label: "floor", path: floorPath, env: privateEnv(filepath.Join(dir, "floor"))}
 	bins := []binary{floor}
 	for i, a := range airlocks {
 		label, path, ok := strings.Cut(a, "=")
 		if !ok {
 			label, path = fmt.Sprintf("airlock%d", i+1), a
+		}
+		if copyBins {
+			if path, err = copyBinary(dir, fmt.Sprintf("airlock%d.copy", i), path); err != nil {
+				return err
+			}
 		}
 		bins = append(bins, binary{label: label, path: path, env: privateEnv(filepath.Join(dir, fmt.Sprintf("state%d", i))), checked: true})
 	}
@@ -340,6 +351,26 @@ func build(dir, name, pkg string) (string, error) {
 		return "", fmt.Errorf("go build %s: %w", pkg, err)
 	}
 	return out, nil
+}
+
+// copyBinary copies the program at path into dir as name, the way cp
+// does, and returns the copy's path.
+func copyBinary(dir, name, path string) (string, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	out := filepath.Join(dir, name)
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(f, in); err != nil {
+		f.Close()
+		return "", err
+	}
+	return out, f.Close()
 }
 
 // privateEnv is the environment with every directory airlock reads or

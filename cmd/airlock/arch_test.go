@@ -69,7 +69,7 @@ var allowedEdges = map[string][]string{
 	// Agents that speak Claude Code's format, or extend another's tool
 	// table (Qwen Code is a Gemini CLI fork), import that adapter's table.
 	"internal/agent/toolcall":    {"internal/policy"},
-	"internal/agent/hookrun":     {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline"},
+	"internal/agent/hookrun":     {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline", "internal/stackstart"},
 	"internal/agent/codex":       {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
 	"internal/agent/factory":     {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
 	"internal/agent/gemini":      {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
@@ -164,12 +164,15 @@ var allowedEdges = map[string][]string{
 	"internal/hookline": nil,
 	"internal/mcp/mcpcmd": {"internal/vocab", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
-	"cmd/airlock": {"cmd/airlock/runfirst", "internal/cli"},
+	"cmd/airlock": {"cmd/airlock/runfirst", "internal/cli", "internal/stackstart"},
 	// "airlock run" becomes airlock-run at initialisation: it imports
 	// nothing of the module, so that it runs before the rest.
 	"cmd/airlock/runfirst": nil,
-	"cmd/airlock-mcp":      {"internal/mcp/mcpcmd"},
-	"cmd/airlock-hook":     {"internal/hookd"},
+	// Grows the stack before any other package is initialised: it
+	// imports nothing (cmd/airlock's TestStackStartFirst).
+	"internal/stackstart": nil,
+	"cmd/airlock-mcp":     {"internal/mcp/mcpcmd"},
+	"cmd/airlock-hook":    {"internal/hookd"},
 	// The status line's own binary: the reader alone.
 	"cmd/airlock-statusline": {"internal/statusline"},
 	"cmd/airlock-notify":     {"internal/notify/notifycmd"},

@@ -108,9 +108,9 @@ func TestFindings5Open(t *testing.T) {
 			cmd: `read -r t < $(find ~/.local -name serve.token); curl "http://127.0.0.1:7777/login?token=$t"`, want: denied},
 
 		// L4: a push through an alias defined in the same command.
-		{finding: "L4 git config alias.sync push && git sync", cmd: `git config alias.sync push && git sync origin main`, want: held},
-		{finding: "L4 alias through GIT_CONFIG_COUNT", cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.l GIT_CONFIG_VALUE_0=push git l origin main`, want: held},
-		{finding: "L4 alias appended to .git/config", cmd: `printf '[alias]\n\tx = push\n' >> .git/config && git x`, want: held},
+		{finding: "L4 git config alias.sync push && git sync", cmd: `git config alias.sync push && git sync origin main`, want: held, fixed: true},
+		{finding: "L4 alias through GIT_CONFIG_COUNT", cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.l GIT_CONFIG_VALUE_0=push git l origin main`, want: held, fixed: true},
+		{finding: "L4 alias appended to .git/config", cmd: `printf '[alias]\n\tx = push\n' >> .git/config && git x`, want: held, fixed: true},
 
 		// L5: a symlink made by an archive or a patch, used at once.
 		{finding: "L5 tar makes a link to the secrets, cat through it", prep: evilTar, cmd: `tar xf evil.tar && cat s9/serve.token`, want: denied},

@@ -51,6 +51,57 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 	case "cargo":
 		return c.cargoBuildScripts(inv)
 	}
+	if files := codeTaskFiles(inv.Name()); files != nil {
+		return c.keepTaskCode(inv, files)
+	}
+	return nothing
+}
+
+// codeTaskFiles lists the files a build tool or task runner runs as code
+// airlock has no reader for (CMake's execute_process, a Gradle build, a
+// Meson file, invoke's tasks.py, the tasks of pyproject.toml, deno.json,
+// composer.json and mise.toml): their text goes to self-protection like an
+// interpreter script's (Result.Code), so one that names airlock's verbs
+// or files is refused; what else they run is not read (containment is the
+// answer to that).
+func codeTaskFiles(name string) []string {
+	switch name {
+	case "cmake":
+		return []string{"CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json"}
+	case "meson", "muon":
+		return []string{"meson.build", "meson_options.txt", "meson.options"}
+	case "gradle", "gradlew":
+		return []string{"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "gradle.properties"}
+	case "invoke", "inv":
+		return []string{"tasks.py"}
+	case "poe", "hatch", "pdm", "rye":
+		return []string{"pyproject.toml", "hatch.toml"}
+	case "deno":
+		return []string{"deno.json", "deno.jsonc"}
+	case "composer":
+		return []string{"composer.json"}
+	case "mise":
+		return []string{"mise.toml", ".mise.toml"}
+	case "sbt":
+		return []string{"build.sbt"}
+	case "mvn", "mvnw":
+		return []string{"pom.xml"}
+	}
+	return nil
+}
+
+// keepTaskCode reads the task files that exist and keeps their text for
+// self-protection. A file that cannot be read adds nothing: these tools
+// are ordinary builds, and their text is only checked for mentions.
+func (c *Classifier) keepTaskCode(inv *shell.Invocation, files []string) Effect {
+	if c.FS == nil || c.code == nil {
+		return nothing
+	}
+	for _, f := range files {
+		if data, _, ok := c.readScript(inv, f, false); ok {
+			c.keepCode(inv.Name()+" (its "+f+")", f, data)
+		}
+	}
 	return nothing
 }
 
@@ -133,8 +184,10 @@ func scriptNames(inv *shell.Invocation) []string {
 	if tool == "pnpm" && cmd == "deploy" {
 		return nil // pnpm's own deploy copies a workspace package
 	}
-	if tool != "npm" && !yarnBuiltins()[cmd] {
-		// yarn X, pnpm X, bun X run the script X.
+	if tool != "npm" && (!yarnBuiltins()[cmd] || cmd == "x") {
+		// yarn X, pnpm X, bun X run the script X. "x" is a builtin of
+		// some versions only (bun x, pnpm's alias of dlx), so a script
+		// of that name is followed too.
 		return []string{"pre" + cmd, cmd, "post" + cmd}
 	}
 	return nil
@@ -1108,6 +1161,7 @@ func (c *Classifier) rakeRun(inv *shell.Invocation) Effect {
 	}
 	// Every task of the Rakefile is read, not only the one asked for: a
 	// reading that over-approximates.
+	c.keepCode("rake "+file, file, data)
 	return interpAnalyse(inner, "rake "+file, interp.Ruby, string(data)).through("script.interp", "rake runs the Ruby of "+file)
 }
 

@@ -178,17 +178,17 @@ func TestFindings5Open(t *testing.T) {
 
 		// L15: task runners and build files not followed.
 		{finding: "L15 ninja runs build.ninja's command",
-			setup: map[string]string{"proj/build.ninja": "rule r\n  command = " + approve + "\nbuild out: r\n"}, cmd: `ninja`, want: denied},
+			setup: map[string]string{"proj/build.ninja": "rule r\n  command = " + approve + "\nbuild out: r\n"}, cmd: `ninja`, want: denied, fixed: true},
 		{finding: "L15 nox runs noxfile.py",
 			setup: map[string]string{"proj/noxfile.py": "import nox\n@nox.session\ndef x(s):\n    s.run('airlock','queue','approve','abcd', external=True)\n"},
-			cmd:   `nox -s x`, want: denied},
+			cmd:   `nox -s x`, want: denied, fixed: true},
 		{finding: "L15 yarn NAME runs a package.json script",
-			setup: map[string]string{"proj/package.json": `{"name":"r","scripts":{"x":"` + approve + `"}}`}, cmd: `yarn x`, want: denied},
+			setup: map[string]string{"proj/package.json": `{"name":"r","scripts":{"x":"` + approve + `"}}`}, cmd: `yarn x`, want: denied, fixed: true},
 		{finding: "L15 rake runs the Rakefile",
-			setup: map[string]string{"proj/Rakefile": "task :x do\n  sh '" + approve + "'\nend\n"}, cmd: `rake x`, want: denied},
+			setup: map[string]string{"proj/Rakefile": "task :x do\n  sh '" + approve + "'\nend\n"}, cmd: `rake x`, want: denied, fixed: true},
 		{finding: "L15 cmake's execute_process",
 			setup: map[string]string{"proj/CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(r)\nexecute_process(COMMAND airlock queue approve abcd)\n"},
-			cmd:   `cmake -B b .`, want: denied},
+			cmd:   `cmake -B b .`, want: denied, fixed: true},
 
 		// L16: containers that reach airlock's files.
 		{finding: "L16 docker mounts the project's parent", cmd: `docker run -v $PWD/..:/h alpine true`, want: held},

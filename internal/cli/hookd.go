@@ -146,6 +146,10 @@ func hookdHandler(stateDir string) server.Handler {
 	// Requests run in parallel here: the held calls of a burst share one
 	// lock and one fsync (journal/group.go).
 	journal.GroupCommit(true)
+	// The service records every call: it keeps the journal's lock file and
+	// writer open between calls, checked against the files each time
+	// (journal/keep.go).
+	journal.KeepOpen(true)
 	// The service's own binary, read once: os.Executable reads
 	// /proc/self/exe, which names the same file for the service's whole
 	// life (it exits when that binary is replaced), so a readlink per

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -29,9 +28,10 @@ import (
 // as a hook process would open it (writer.open). The writer is reused
 // only when all of these still hold:
 //
-//   - journal/HEAD is the file left (same device and inode, size and
-//     modification time), and its bytes are the ones left: every append
-//     by any airlock rewrites HEAD with the new sequence and hash;
+//   - journal/HEAD is the file left (same device and inode, its fixed
+//     size), and its bytes are the ones left: every append by any
+//     airlock rewrites HEAD with the new sequence and hash (its bytes,
+//     not its modification time, which filesystems keep to a clock tick);
 //   - the newest segment's path names the file kept open, whose size is
 //     the size left (a line appended by a writer that died before
 //     rewriting HEAD, a torn tail, a truncation);
@@ -78,6 +78,7 @@ type keeper struct {
 	reused, opened int
 
 	lock     *os.File
+	lockInfo fs.FileInfo // the kept lock file's identity
 	w        *writer     // the writer the last call left, its segment open; nil: none
 	seg      fs.FileInfo // the segment as left
 	head     *os.File    // journal/HEAD, read-write
@@ -99,7 +100,7 @@ func (j *Journal) keeper() *keeper {
 	}
 	k := keeps.by[j.dir]
 	if k == nil {
-		k = &keeper{sem: make(chan struct{}, 1), buf: make([]byte, headSize+1)}
+		k = &keeper{sem: make(chan struct{}, 1), buf: make([]byte, headSize)}
 		keeps.by[j.dir] = k
 	}
 	return k
@@ -125,6 +126,7 @@ func (k *keeper) locked(j *Journal, fn func(w *writer) error) error {
 	defer unlock()
 
 	w := k.take(j)
+	reused := w != nil
 	if w == nil {
 		k.opened++
 		w = &writer{j: j, macOK: j.macChecker()}
@@ -138,7 +140,7 @@ func (k *keeper) locked(j *Journal, fn func(w *writer) error) error {
 		k.reused++
 	}
 	err = w.run(fn)
-	if err != nil || w.tornKept != nil || w.lost != "" || !k.leave(w) {
+	if err != nil || w.tornKept != nil || w.lost != "" || !k.leave(w, reused) {
 		// Nothing is kept that an error may have left half done, nor a
 		// journal that is being read as cut or is behind its head: the
 		// next call opens it afresh.
@@ -159,21 +161,24 @@ func (k *keeper) flock(j *Journal, wait time.Duration) (unlock func(), err error
 			if err != nil {
 				return nil, fmt.Errorf("journal lock: %w", err)
 			}
-			k.lock = f
+			st, err := f.Stat()
+			if err != nil {
+				f.Close()
+				return nil, fmt.Errorf("journal lock: %w", err)
+			}
+			k.lock, k.lockInfo = f, st
 		}
 		got, err := tryLock(k.lock)
 		if err != nil || !got {
 			break
 		}
 		// The lock protects only if the path still names this file.
-		kst, kerr := k.lock.Stat()
-		pst, perr := os.Lstat(path)
-		if kerr == nil && perr == nil && os.SameFile(kst, pst) {
+		if pst, err := os.Lstat(path); err == nil && os.SameFile(k.lockInfo, pst) {
 			return func() { statefile.Unlock(k.lock) }, nil
 		}
 		statefile.Unlock(k.lock)
 		k.lock.Close()
-		k.lock = nil
+		k.lock, k.lockInfo = nil, nil
 	}
 	if wait <= 0 {
 		wait = time.Nanosecond
@@ -204,11 +209,12 @@ func (k *keeper) take(j *Journal) *writer {
 func (k *keeper) unchanged(w *writer) bool {
 	dir := w.j.dir
 	hst, err := os.Lstat(filepath.Join(dir, headFile))
-	if err != nil || !sameStamp(hst, k.headInfo) {
+	if err != nil || !os.SameFile(hst, k.headInfo) || hst.Size() != headSize {
 		return false
 	}
-	n, err := k.head.ReadAt(k.buf, 0)
-	if (err != nil && !errors.Is(err, io.EOF)) || !bytes.Equal(k.buf[:n], k.headRec) {
+	// HEAD's bytes, rather than its modification time, which many
+	// filesystems keep to a clock tick: two writes in one tick look alike.
+	if _, err := k.head.ReadAt(k.buf, 0); err != nil || !bytes.Equal(k.buf, k.headRec) {
 		return false
 	}
 	fst, err := w.f.Stat()
@@ -228,46 +234,49 @@ func (k *keeper) unchanged(w *writer) bool {
 
 // leave records what the files look like as this call leaves them, under
 // the lock, and keeps w for the next call. It reports false when they
-// cannot be read back as w left them.
-func (k *keeper) leave(w *writer) bool {
+// cannot be read back as w left them. reused says that take checked the
+// paths of HEAD and the index at the start of this call: under the lock
+// they still name the same files (a rebuild of the index during the call
+// makes the next call open afresh, once). The segment's path is checked
+// by the next take.
+func (k *keeper) leave(w *writer, reused bool) bool {
 	dir := w.j.dir
 	fst, err := w.f.Stat()
 	if err != nil || fst.Size() != w.size {
 		return false
 	}
-	if pst, err := os.Lstat(w.seg.path); err != nil || !os.SameFile(pst, fst) {
-		return false
-	}
-	hpath := filepath.Join(dir, headFile)
-	hst, err := os.Lstat(hpath)
-	if err != nil {
-		return false
-	}
-	if k.head == nil || !os.SameFile(hst, k.headInfo) {
-		if k.head != nil {
-			k.head.Close()
-			k.head = nil
-		}
-		f, err := openFile(hpath, os.O_RDWR, 0)
+	if !reused {
+		hpath := filepath.Join(dir, headFile)
+		hst, err := os.Lstat(hpath)
 		if err != nil {
 			return false
 		}
-		if st, err := f.Stat(); err != nil || !os.SameFile(st, hst) {
-			f.Close()
+		if k.head == nil || !os.SameFile(hst, k.headInfo) {
+			if k.head != nil {
+				k.head.Close()
+				k.head = nil
+			}
+			f, err := openFile(hpath, os.O_RDWR, 0)
+			if err != nil {
+				return false
+			}
+			if st, err := f.Stat(); err != nil || !os.SameFile(st, hst) {
+				f.Close()
+				return false
+			}
+			k.head = f
+		}
+		ist, err := os.Lstat(filepath.Join(dir, indexDir))
+		if err != nil || !ist.IsDir() {
 			return false
 		}
-		k.head = f
+		k.headInfo, k.index = hst, ist
 	}
-	n, err := k.head.ReadAt(k.buf, 0)
-	if err != nil && !errors.Is(err, io.EOF) {
-		return false
+	if _, err := k.head.ReadAt(k.buf, 0); err != nil {
+		return false // not headSize bytes: not a HEAD this airlock wrote
 	}
-	ist, err := os.Lstat(filepath.Join(dir, indexDir))
-	if err != nil || !ist.IsDir() {
-		return false
-	}
-	k.headRec = append(k.headRec[:0], k.buf[:n]...)
-	k.headInfo, k.seg, k.index = hst, fst, ist
+	k.headRec = append(k.headRec[:0], k.buf...)
+	k.seg = fst
 	k.w = w
 	return true
 }
@@ -278,7 +287,7 @@ func (k *keeper) drop() {
 	if k.w != nil {
 		k.w.f.Close()
 	}
-	k.w, k.seg, k.headInfo, k.headRec, k.index = nil, nil, nil, nil, nil
+	k.w, k.seg, k.headRec = nil, nil, nil
 }
 
 func (k *keeper) closeFiles() {

@@ -110,12 +110,16 @@ func (j *Journal) keeper() *keeper {
 func (k *keeper) locked(j *Journal, fn func(w *writer) error) error {
 	wait := j.lockWait()
 	deadline := time.Now().Add(wait)
-	timer := time.NewTimer(wait)
 	select {
 	case k.sem <- struct{}{}:
-		timer.Stop()
-	case <-timer.C:
-		return fmt.Errorf("journal lock: %w: waited %s (the limit) for another call of this process to let go of %s", statefile.ErrLockTimeout, wait, filepath.Join(j.dir, lockFile))
+	default:
+		timer := time.NewTimer(wait)
+		select {
+		case k.sem <- struct{}{}:
+			timer.Stop()
+		case <-timer.C:
+			return fmt.Errorf("journal lock: %w: waited %s (the limit) for another call of this process to let go of %s", statefile.ErrLockTimeout, wait, filepath.Join(j.dir, lockFile))
+		}
 	}
 	defer func() { <-k.sem }()
 

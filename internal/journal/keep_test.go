@@ -388,3 +388,27 @@ func TestTheServiceKeptStateAndGroupCommit(t *testing.T) {
 		t.Fatal("no call reused the kept writer")
 	}
 }
+
+// TestTheServiceWaitsForItsOwnCallsWithinTheLimit: a call of the service
+// that never lets go of the kept lock file (stuck, or its thread
+// stopped) makes the next call wait LockWait and fail naming the limit,
+// as a lock held by another process does.
+func TestTheServiceWaitsForItsOwnCallsWithinTheLimit(t *testing.T) {
+	KeepOpen(true)
+	defer KeepOpen(false)
+	svc := open(t)
+	record(t, svc, allowed("echo 1"))
+	k := svc.keeper()
+	k.sem <- struct{}{} // another call of this process holds it
+	svc.LockWait = 50 * time.Millisecond
+	_, err := svc.Record(claimed(allowed("echo 2")))
+	<-k.sem
+	if !errors.Is(err, statefile.ErrLockTimeout) || !strings.Contains(err.Error(), "the limit") {
+		t.Fatalf("Record while another call holds the kept lock = %v, want a timeout naming the limit", err)
+	}
+	svc.LockWait = 10 * time.Second // a hang, not a speed check
+	record(t, svc, allowed("echo 3"))
+	if a := mustVerify(t, svc); a.Entries != 2 {
+		t.Fatalf("%d entries, want 2", a.Entries)
+	}
+}

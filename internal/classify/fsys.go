@@ -118,7 +118,7 @@ func (c *Classifier) readFile(name string) ([]byte, error) {
 	if info.Size() > MaxScriptBytes {
 		return nil, ErrTooLarge
 	}
-	data, err := c.FS.ReadFile(name)
+	data, err := c.readKept(name, info)
 	if err == nil && len(data) > MaxScriptBytes {
 		return nil, ErrTooLarge
 	}

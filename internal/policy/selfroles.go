@@ -156,6 +156,17 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 			}
 			w = known
 		}
+		if o.Arg > 0 && !(reads && meta) {
+			// A relative path of a run whose directory is known only
+			// when it runs (env -C "$D", find -execdir): "$PWD/path".
+			mode := dynPath
+			if reads {
+				mode = dynRead
+			}
+			if ref := c.unknownDir(inv, name, w, mode); ref != nil {
+				return ref
+			}
+		}
 		for _, d := range c.cwds {
 			if named, ok := c.globCopies(o, w, d); ok {
 				// The files a glob copy makes are named after what the

@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -33,9 +34,31 @@ func TestSelfProtectionFindings5Classes(t *testing.T) {
 		{cmd: `env -C "$D" ls`},
 		{cmd: `find . -name '*.py' -execdir black {} +`},
 		{cmd: `find src -type d -execdir touch .stamp \;`},
+
+		// L3: a path another program prints.
+		{cmd: `cat "$(find ~/.local -name 'serve.*')"`, deny: true},
+		{cmd: "xxd `find ~/.local/state -name human.key`", deny: true},
+		{cmd: `find ~ -name human.key -print0 | xargs -0 -I{} cp {} /tmp/k`, deny: true},
+		{cmd: `find ~/.local -type f | while IFS= read -r f; do base64 "$f"; done`, deny: true},
+		{cmd: `mapfile -t fs < <(find ~/.local -name serve.token); cat "${fs[@]}"`, deny: true},
+		{cmd: `cat $(locate serve.token)`, deny: true},
+		{cmd: `cat $(locate --regex 'token$')`, deny: true},
+		{cmd: `for f in $(ls -d ~/.local/state/airlock/*); do cat $f/*; done`, deny: true},
+		{cmd: `rm $(find . -name settings.json)`, deny: true},
+		{cmd: `grep foo $(find . -name '*.go')`},
+		{cmd: `cat $(git ls-files '*.md')`},
+		{cmd: `wc -l $(find src -name '*.py')`},
+		{cmd: `rm $(find . -name '*.pyc')`},
+		{cmd: `find . -name '*.go' | while read f; do gofmt -l $f; done`},
+		{cmd: `cat $(locate stdio.h)`},
+		{cmd: `find ~ -name '*.md' | xargs cat`},
+		{cmd: `find ~/.local -name '*.log' | xargs tail`},
+		{cmd: `ls ~/.local/state/airlock/secrets | wc -l`},
 	}
-	for _, c := range cases {
-		t.Run(c.cmd, func(t *testing.T) {
+	for i, c := range cases {
+		// Named by number: a test's temporary directory holds its name,
+		// and a command's words in it would match its own patterns.
+		t.Run(strconv.Itoa(i), func(t *testing.T) {
 			f := newFixture(t)
 			home := f.path("home")
 			for rel, body := range map[string]string{

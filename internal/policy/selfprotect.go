@@ -229,6 +229,9 @@ type call struct {
 	mode Mode
 	// unset are airlock's variables an earlier run of the command unset.
 	unset []string
+	// listed says how the command prints paths that may be airlock's
+	// secrets (selfproduced.go), or "".
+	listed string
 }
 
 // present returns the existence check for project paths when the program
@@ -433,6 +436,9 @@ func splitGlob(p string) (dir, rest string) {
 // shell checks every program run of a shell command, in order, keeping
 // track of the directories it changes into and the links it makes.
 func (c *call) shell(r *classify.Result) *refusal {
+	if l := c.listedSecrets(r); l != "" {
+		c.listed = l
+	}
 	for _, inv := range append(r.Invocations[:len(r.Invocations):len(r.Invocations)], r.Followed...) {
 		src := inv.Source
 		if strings.Contains(src, "dotglob") || strings.Contains(src, "globdots") || strings.Contains(src, "GLOB_DOTS") || strings.Contains(src, "GLOBIGNORE") {
@@ -562,6 +568,9 @@ func (c *call) redirects(inv *classify.Invocation) *refusal {
 		if rd.Dynamic {
 			known, ok := g.known(tgt)
 			if !ok {
+				if c.listed != "" {
+					return c.listedRefusal("a redirection ("+rd.Op+")", tgt)
+				}
 				if ref := c.dynamicPath("a redirection ("+rd.Op+")", tgt, known, redirectMode(rd)); ref != nil {
 					return ref
 				}
@@ -721,6 +730,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		if inv.IsDynamic(i) {
 			known, ok := c.g.known(arg)
 			if !ok {
+				if c.listed != "" && !(reads && meta) {
+					return c.listedRefusal(name, arg)
+				}
 				if !reads || !meta {
 					if ref := c.dynamicPath(name, arg, known, dynamicMode(inv, i, reads, false)); ref != nil {
 						return ref

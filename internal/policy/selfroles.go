@@ -135,9 +135,22 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 		}
 		w := o.Word
 		reads := o.Role == classify.RoleRead || o.Role == classify.RoleExec
+		if o.Dynamic && c.listed != "" && !(reads && meta) && isPlaceholder(w) {
+			// What xargs or parallel reads from a producer at run time.
+			return c.listedRefusal(name, w)
+		}
 		if o.Dynamic {
 			known, ok := c.g.known(w)
 			if !ok {
+				if c.listed != "" && !(reads && meta) {
+					return c.listedRefusal(name, w)
+				}
+				if ref, bounded := c.substBound(inv, o, w, meta); bounded {
+					if ref != nil {
+						return ref
+					}
+					continue
+				}
 				// A path known only at run time fails closed by its role
 				// (selfdynamic.go): a write, creation, deletion or move is
 				// refused unless its static parts rule out every protected
@@ -240,6 +253,14 @@ func (c *call) operand(name string, o classify.Operand, w, d string, meta bool) 
 	switch o.Role {
 	case classify.RoleRead, classify.RoleExec:
 		if meta {
+			return nil
+		}
+		if o.Pattern != "" && o.Recursive && !hasGlob(w) {
+			// What a find pattern matches below a start path
+			// (selfproduced.go): the pattern bounds what is read.
+			if reached, ok := c.boundReachesSecrets(o, d); ok {
+				return c.secretRefusal(name, hit{target: c.g.secrets, path: reached + " (what " + o.Pattern + " matches below " + w + ")", ancestor: reached != c.g.secrets.path && !within(reached, c.g.secrets)})
+			}
 			return nil
 		}
 		// A reader that does not read below what it is given (cat, wc)

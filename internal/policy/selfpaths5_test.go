@@ -54,6 +54,21 @@ func TestSelfProtectionFindings5Classes(t *testing.T) {
 		{cmd: `find ~ -name '*.md' | xargs cat`},
 		{cmd: `find ~/.local -name '*.log' | xargs tail`},
 		{cmd: `ls ~/.local/state/airlock/secrets | wc -l`},
+
+		// L13: signals to PIDs found when the command runs (those that
+		// depend on what runs now: TestSignalsToRunTimePIDs).
+		{cmd: `kill $(pgrep -f hookd)`, deny: true},
+		{cmd: `pgrep -f airlock-hook | while read p; do kill $p; done`, deny: true},
+		{cmd: `pgrep -f 'airlock serve' | xargs -r kill -9`, deny: true},
+		{cmd: `kill -TERM $(pgrep -f 'ai.lock')`, deny: true},
+		{cmd: `ps -ef | grep -i airlock | awk '{print $2}' | xargs kill`, deny: true},
+		{cmd: `docker run --pid=host alpine sh -c 'pkill -f airlock'`, deny: true},
+		{cmd: `podman run --pid host alpine killall airlock`, deny: true},
+		{cmd: `kill %1`},
+		{cmd: `npm start & sleep 2; kill $!`},
+		{cmd: `pkill -f 'node server.js'`},
+		{cmd: `pgrep -f node | xargs kill`},
+		{cmd: `docker run --pid=host --rm alpine ps aux`},
 	}
 	for i, c := range cases {
 		// Named by number: a test's temporary directory holds its name,

@@ -232,6 +232,9 @@ type call struct {
 	// listed says how the command prints paths that may be airlock's
 	// secrets (selfproduced.go), or "".
 	listed string
+	// result is the command being checked (its outermost text), for
+	// phases that look at other runs of it (selfsignalpids.go).
+	result *classify.Result
 }
 
 // present returns the existence check for project paths when the program
@@ -436,6 +439,9 @@ func splitGlob(p string) (dir, rest string) {
 // shell checks every program run of a shell command, in order, keeping
 // track of the directories it changes into and the links it makes.
 func (c *call) shell(r *classify.Result) *refusal {
+	if c.result == nil {
+		c.result = r
+	}
 	if l := c.listedSecrets(r); l != "" {
 		c.listed = l
 	}
@@ -616,6 +622,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if ref := c.signals(inv); ref != nil {
 		return ref
 	}
+	if ref := c.hostPIDContainer(inv); ref != nil {
+		return ref
+	}
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
 		return &refusal{RuleAgentGuardOff, name + " started with its guard off: " + what + ". A nested agent without airlock's hooks escapes every check. Run it without that flag (its hooks then apply), or ask the human."}
 	}
@@ -708,6 +717,11 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	}
 	if ref := c.redirects(inv); ref != nil {
 		return ref
+	}
+	if classify.Reaches(name) == classify.ReachPID {
+		// kill's operands are PIDs and signals, never paths: they were
+		// read by signals (kill $! names no file).
+		return nil
 	}
 	// Each operand is judged by its role to the program (classify's
 	// roles.go): a read is checked only against airlock's secrets, a

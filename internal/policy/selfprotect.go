@@ -718,6 +718,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if ref := c.redirects(inv); ref != nil {
 		return ref
 	}
+	// What this run extracts, patches or checks out may be links that
+	// later runs go through; its own paths are checked first, below.
+	defer c.madeLinks(inv, cwd)
 	if classify.Reaches(name) == classify.ReachPID {
 		// kill's operands are PIDs and signals, never paths: they were
 		// read by signals (kill $! names no file).

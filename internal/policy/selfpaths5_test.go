@@ -5,6 +5,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -90,6 +91,28 @@ func TestSelfProtectionFindings5Classes(t *testing.T) {
 		{cmd: `tar xf plain.tar && cat a.txt`, archives: true},
 		{cmd: `tar xf evil.tar && cat src/m.py`, archives: true},
 		{cmd: `git apply fix.diff && python3 src/m.py`, archives: true},
+
+		// L6: a link already in the project, followed by a recursive
+		// program.
+		{cmd: `grep -R token .`, deny: true, link: true},
+		{cmd: `grep --dereference-recursive -l x`, deny: true, link: true},
+		{cmd: `rg -L serve`, deny: true, link: true},
+		{cmd: `zip -qr /tmp/p.zip src sec`, deny: true, link: true},
+		{cmd: `zip -r /tmp/p.zip .`, deny: true, link: true},
+		{cmd: `tar -chzf /tmp/p.tgz .`, deny: true, link: true},
+		{cmd: `cp -rL . /tmp/copy`, deny: true, link: true},
+		{cmd: `rsync -aL ./ /tmp/copy/`, deny: true, link: true},
+		{cmd: `find -L . -type f -exec base64 {} +`, deny: true, link: true},
+		{cmd: `diff -r . /tmp/other`, deny: true, link: true},
+		{cmd: `grep -r token .`, link: true},
+		{cmd: `rg serve`, link: true},
+		{cmd: `zip -ry /tmp/p.zip .`, link: true},
+		{cmd: `tar -czf /tmp/p.tgz .`, link: true},
+		{cmd: `cp -r . /tmp/copy`, link: true},
+		{cmd: `rsync -a ./ /tmp/copy/`, link: true},
+		{cmd: `grep -R token .`},
+		{cmd: `zip -r /tmp/p.zip .`},
+		{cmd: `find -L . -name '*.go'`},
 	}
 	for i, c := range cases {
 		// Named by number: a test's temporary directory holds its name,
@@ -181,5 +204,27 @@ func writeArchives(t *testing.T, f *fixture) {
 		if err := os.WriteFile(f.path(name), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestFollowLinksLimit: past the bound of its walk, a program that
+// follows links is refused, naming the limit; the same program that does
+// not follow links is not walked.
+func TestFollowLinksLimit(t *testing.T) {
+	saved := maxFollowEntries
+	maxFollowEntries = 5
+	defer func() { maxFollowEntries = saved }()
+	f := newFixture(t)
+	for i := 0; i < 8; i++ {
+		f.write("proj/src/f"+strconv.Itoa(i)+".go", "package src\n")
+	}
+	p := f.load()
+	v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: "grep -R foo .", Cwd: f.path("proj")})
+	if v.Decision != Deny || !strings.Contains(fmt.Sprint(v.Reasons), "limit reached") {
+		t.Errorf("grep -R past the walk's bound: %s by %s (%v); want a refusal naming the limit", v.Decision, v.Rule, v.Reasons)
+	}
+	v = p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: "grep -r foo .", Cwd: f.path("proj")})
+	if v.Decision == Deny {
+		t.Errorf("grep -r (no link followed) was denied by %s (%v)", v.Rule, v.Reasons)
 	}
 }

@@ -721,6 +721,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	// What this run extracts, patches or checks out may be links that
 	// later runs go through; its own paths are checked first, below.
 	defer c.madeLinks(inv, cwd)
+	if ref := c.followedLinks(inv, cwd); ref != nil {
+		return ref
+	}
 	if classify.Reaches(name) == classify.ReachPID {
 		// kill's operands are PIDs and signals, never paths: they were
 		// read by signals (kill $! names no file).

@@ -24,6 +24,8 @@ func TestWrapperDir(t *testing.T) {
 		{`sudo -R /jail tee a`, "tee", []string{"?"}},
 		{`find . -execdir tee a \; -exec tee b \;`, "tee", []string{"?", ""}},
 		{`env X=1 tee a`, "tee", []string{""}},
+		{`parallel --workdir /srv tee ::: a b`, "tee", []string{"/srv", "/srv"}},
+		{`parallel --wd /srv 'tee {}' ::: a`, "tee", []string{"/srv"}},
 	}
 	for _, c := range cases {
 		var got []string

@@ -464,7 +464,7 @@ func (w *walker) nested(c cmd, text string, dynamic bool, via string) (cmd, bool
 // argument (from ::: lists, or from standard input), or whole commands
 // given after ::: or read from standard input.
 func parallelWrapper(w *walker, c cmd) (cmd, bool) {
-	spec := argv.Spec{Short: "jPSadEILnNX", Long: []string{"--jobs", "--sshlogin", "--arg-file", "--delimiter", "--colsep", "--delay", "--timeout", "--joblog", "--results", "--tmpdir", "--workdir", "--max-args", "--max-replace-args", "--env", "--retries", "--halt"}, StopAtOperand: true}
+	spec := argv.Spec{Short: "jPSadEILnNX", Long: []string{"--jobs", "--sshlogin", "--arg-file", "--delimiter", "--colsep", "--delay", "--timeout", "--joblog", "--results", "--tmpdir", "--workdir", "--wd", "--max-args", "--max-replace-args", "--env", "--retries", "--halt"}, StopAtOperand: true}
 	p := spec.Parse(c.args[1:])
 	i := 1 + p.Rest
 	end := len(c.args)
@@ -485,6 +485,8 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 	if p.Has("-S", "--sshlogin") {
 		w.opaque(c.frame.with("parallel"), c.source, "parallel --sshlogin runs commands on remote hosts")
 	}
+	// --workdir: the jobs run in that directory (chdir.go).
+	c = chdirOption(c, c, p, "--workdir", "--wd")
 	var feed *Feed
 	if end == len(c.args) {
 		// Arguments or commands come from standard input.

@@ -58,7 +58,6 @@ func TestSelfProtectionFindings5Classes(t *testing.T) {
 		{cmd: `grep foo $(find . -name '*.go')`},
 		{cmd: `cat $(git ls-files '*.md')`},
 		{cmd: `wc -l $(find src -name '*.py')`},
-		{cmd: `rm $(find . -name '*.pyc')`},
 		{cmd: `find . -name '*.go' | while read f; do gofmt -l $f; done`},
 		{cmd: `cat $(locate stdio.h)`},
 		{cmd: `find ~ -name '*.md' | xargs cat`},

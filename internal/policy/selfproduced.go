@@ -20,7 +20,10 @@ import (
 // a start path known only at run time) may print any path, the secrets
 // included, and counts as reaching them when its pattern could match a
 // secret's name. Bounds that leave the secrets alone change nothing:
-// grep foo $(find . -name '*.go') is checked as before.
+// grep foo $(find . -name '*.go') is checked as before. This phase only
+// adds refusals; a $(find …) operand made exact for the destruction
+// grades and writes is classify's (substs), which also checks that the
+// shell's split cannot cut a printed path.
 
 // listedSecrets returns how the command prints paths that may be
 // airlock's secrets (the producer's text and what it reaches), or "".
@@ -140,42 +143,4 @@ func (c *call) boundReachesSecrets(b classify.Operand, d string) (string, bool) 
 func (c *call) listedRefusal(who, word string) *refusal {
 	return &refusal{RuleProtectedPath, who + " is given " + clipText(word) + ", a path known only when the command runs, and the command prints paths that may be airlock's secrets: " + c.listed +
 		"; the agent may not read them. Name the files literally, or narrow the search so it leaves " + c.g.secrets.path + " alone." + instead}
-}
-
-// substBound checks a word that is one program's printed paths
-// ($(find . -name '*.pyc'), `git ls-files`) by the bound that program
-// gives it, under the word's role; ok is false when the word is not one
-// or has no bound, and it is then checked as any run-time word.
-func (c *call) substBound(inv *classify.Invocation, o classify.Operand, w string, meta bool) (*refusal, bool) {
-	argv, ok := classify.SubstProducer(w)
-	if !ok {
-		return nil, false
-	}
-	bounds, ok := classify.ProducerBound(argv, nil)
-	if !ok {
-		return nil, false
-	}
-	name := inv.Name()
-	for _, b := range bounds {
-		one := o
-		one.Word, one.Pattern, one.Fold, one.Recursive, one.Dynamic = b.Word, b.Pattern, b.Fold, b.Recursive || o.Recursive, false
-		for _, d := range c.cwds {
-			if one.Role == classify.RoleRead || one.Role == classify.RoleExec {
-				if meta {
-					continue
-				}
-				if reached, hit := c.boundReachesSecrets(one, d); hit {
-					return &refusal{RuleProtectedPath, name + " reads " + clipText(w) + ", whose paths reach " + reached + ", which holds " + kindSecret.String() + "; the agent may not read them." + instead}, true
-				}
-				continue
-			}
-			if one.Pattern == "" && !hasGlob(one.Word) {
-				one.Pattern = "*"
-			}
-			if ref := c.operand(name, one, one.Word, d, meta); ref != nil {
-				return ref, true
-			}
-		}
-	}
-	return nil, true
 }

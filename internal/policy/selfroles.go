@@ -145,12 +145,6 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 				if c.listed != "" && !(reads && meta) {
 					return c.listedRefusal(name, w)
 				}
-				if ref, bounded := c.substBound(inv, o, w, meta); bounded {
-					if ref != nil {
-						return ref
-					}
-					continue
-				}
 				// A path known only at run time fails closed by its role
 				// (selfdynamic.go): a write, creation, deletion or move is
 				// refused unless its static parts rule out every protected

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
+	shellparse "github.com/airlock-dev/airlock/internal/shell"
 )
 
 // This file is the phase of self-protection for paths another program
@@ -43,8 +44,23 @@ func (c *call) listedSecrets(r *classify.Result) string {
 			}
 			continue
 		}
+		// The producer runs where the text's cd left it (cd ~/.local &&
+		// cat $(find . -name serve.token)); unknown there, a relative
+		// start may be anywhere.
+		dirs := c.cwds
+		switch inv.Dir {
+		case "":
+		case shellparse.DirUnknown:
+			for _, b := range bounds {
+				if !filepath.IsAbs(b.Word) && !strings.HasPrefix(b.Word, "~") && c.anyNameMatches(inv.Args) {
+					return clipText(inv.Source) + ", run in a directory known only when the command runs,"
+				}
+			}
+		default:
+			dirs = append(append([]string(nil), dirs...), filepath.Clean(c.g.rawAbs(inv.Dir, c.cwds[0])))
+		}
 		for _, b := range bounds {
-			for _, d := range c.cwds {
+			for _, d := range dirs {
 				if reached, ok := c.boundReachesSecrets(b, d); ok {
 					return clipText(inv.Source) + " (which reaches " + reached + ")"
 				}

@@ -18,8 +18,8 @@ import (
 // This file is the phase of self-protection for symbolic links a command
 // makes before it uses them (FINDINGS-5 L5): tar xf evil.tar && cat
 // s9/serve.token, where s9 is a member linking to airlock's secrets;
-// git apply of a diff that creates a link; a checkout of a branch that
-// holds one. The links an archive or a patch makes are read at decision
+// git apply of a diff that creates a link. The links an archive or a
+// patch makes are read at decision
 // time where that is possible within limits (a tar, gzip'd or bzip2'd,
 // or a zip archive; a patch file's "new file mode 120000"): each becomes a
 // link of the command's own, resolved like one ln makes. Where it is not

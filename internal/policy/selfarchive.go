@@ -1,13 +1,6 @@
 package policy
 
 import (
-	"archive/tar"
-	"archive/zip"
-	"bytes"
-	"compress/bzip2"
-	"compress/gzip"
-	"errors"
-	"io"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -29,13 +22,6 @@ import (
 // not read, and the extraction is not refused for what it might hold
 // (docs/THREAT-MODEL.md); contained, the kernel keeps those files
 // read-only.
-
-const (
-	// maxArchiveBytes bounds the archive read to list its members.
-	maxArchiveBytes = 32 << 20
-	// maxArchiveMembers bounds the members listed.
-	maxArchiveMembers = 20000
-)
 
 // archiveHit checks the members of the archive the run being checked
 // extracts into dir against the protected tails there. ok false means
@@ -114,50 +100,15 @@ func (c *call) archiveHit(name, dir, cwd string, tails []target) (*refusal, bool
 	return nil, true
 }
 
-// archiveMembers lists the member names of a tar (plain, gzip, bzip2) or
-// zip archive; false when it is another format or cannot be read whole
-// within maxArchiveMembers.
+// archiveMembers lists the member names of an archive (listArchive).
 func archiveMembers(data []byte) ([]string, bool) {
-	switch {
-	case bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06")):
-		z, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
-		if err != nil || len(z.File) > maxArchiveMembers {
-			return nil, false
-		}
-		out := make([]string, 0, len(z.File))
-		for _, f := range z.File {
-			out = append(out, f.Name)
-		}
-		return out, true
-	case bytes.HasPrefix(data, []byte{0x1f, 0x8b}):
-		r, err := gzip.NewReader(bytes.NewReader(data))
-		if err != nil {
-			return nil, false
-		}
-		return tarMembers(io.LimitReader(r, 16*maxArchiveBytes))
-	case bytes.HasPrefix(data, []byte("BZh")):
-		return tarMembers(io.LimitReader(bzip2.NewReader(bytes.NewReader(data)), 16*maxArchiveBytes))
-	case len(data) > 262 && string(data[257:262]) == "ustar":
-		return tarMembers(bytes.NewReader(data))
+	ms, ok := listArchive(data)
+	if !ok {
+		return nil, false
 	}
-	return nil, false
-}
-
-func tarMembers(r io.Reader) ([]string, bool) {
-	tr := tar.NewReader(r)
-	var out []string
-	for {
-		h, err := tr.Next()
-		if errors.Is(err, io.EOF) {
-			return out, true
-		}
-		if err != nil || len(out) >= maxArchiveMembers {
-			return nil, false
-		}
-		name := h.Name
-		if h.Typeflag == tar.TypeDir && !strings.HasSuffix(name, "/") {
-			name += "/"
-		}
-		out = append(out, name)
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.name
 	}
+	return out, true
 }

@@ -138,9 +138,16 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 		}
 		w := o.Word
 		reads := o.Role == classify.RoleRead || o.Role == classify.RoleExec
+		if o.Dynamic && c.listed != "" && !(reads && meta) && isPlaceholder(w) {
+			// What xargs or parallel reads from a producer at run time.
+			return c.listedRefusal(name, w)
+		}
 		if o.Dynamic {
 			known, ok := c.g.known(w)
 			if !ok {
+				if c.listed != "" && !(reads && meta) {
+					return c.listedRefusal(name, w)
+				}
 				// A path known only at run time fails closed by its role
 				// (selfdynamic.go): a write, creation, deletion or move is
 				// refused unless its static parts rule out every protected
@@ -158,6 +165,17 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 				continue
 			}
 			w = known
+		}
+		if o.Arg > 0 && !(reads && meta) {
+			// A relative path of a run whose directory is known only
+			// when it runs (env -C "$D", find -execdir): "$PWD/path".
+			mode := dynPath
+			if reads {
+				mode = dynRead
+			}
+			if ref := c.unknownDir(inv, name, w, mode); ref != nil {
+				return ref
+			}
 		}
 		for _, d := range c.cwds {
 			if named, ok := c.globCopies(o, w, d); ok {
@@ -232,6 +250,14 @@ func (c *call) operand(name string, o classify.Operand, w, d string, meta bool) 
 	switch o.Role {
 	case classify.RoleRead, classify.RoleExec:
 		if meta {
+			return nil
+		}
+		if o.Pattern != "" && o.Recursive && !hasGlob(w) {
+			// What a find pattern matches below a start path
+			// (selfproduced.go): the pattern bounds what is read.
+			if reached, ok := c.boundReachesSecrets(o, d); ok {
+				return c.secretRefusal(name, hit{target: c.g.secrets, path: reached + " (what " + o.Pattern + " matches below " + w + ")", ancestor: reached != c.g.secrets.path && !within(reached, c.g.secrets)})
+			}
 			return nil
 		}
 		// A reader that does not read below what it is given (cat, wc)

@@ -113,7 +113,11 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 		a := inv.Args[i]
 		if inv.IsDynamic(i) {
 			if reach == classify.ReachPID && !strings.Contains(strings.ToLower(a), "airlock") && !strings.Contains(strings.ToLower(a), "hookd") {
-				continue // kill "$pid": best effort, see the file comment
+				// Where the PIDs come from decides (selfsignalpids.go).
+				if ref := c.dynamicPID(inv, a); ref != nil {
+					return ref
+				}
+				continue
 			}
 			return held("with a word known only when it runs (" + clipText(a) + ")")
 		}

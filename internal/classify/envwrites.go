@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -54,7 +55,7 @@ func envWrites(name string) (envWrite, bool) {
 // envOperands returns the operands the run's environment names, and the
 // outputs GOFLAGS gives go (-o=FILE and the other file-valued flags).
 func envOperands(inv *shell.Invocation) []Operand {
-	var ops []Operand
+	ops := goDefaultBin(inv)
 	for _, kv := range inv.Env {
 		name, value, _ := strings.Cut(kv, "=")
 		dynamic := strings.ContainsAny(value, "$`")
@@ -74,6 +75,19 @@ func envOperands(inv *shell.Invocation) []Operand {
 			if v == "" {
 				continue
 			}
+			if bins, ok := goInstallNames(inv); ok && (name == "GOBIN" || name == "GOPATH") {
+				// go install of named packages writes one file each,
+				// named after the package: those files, not the whole
+				// directory.
+				dir := strings.TrimSuffix(v, "/")
+				if name == "GOPATH" {
+					dir += "/bin"
+				}
+				for _, b := range bins {
+					ops = append(ops, Operand{Word: dir + "/" + b, Role: RoleWrite, Arg: -1, Dynamic: dynamic})
+				}
+				continue
+			}
 			switch {
 			case w.file:
 				ops = append(ops, Operand{Word: v, Role: RoleWrite, Arg: -1, Dynamic: dynamic})
@@ -85,6 +99,29 @@ func envOperands(inv *shell.Invocation) []Operand {
 				}
 			}
 		}
+	}
+	return ops
+}
+
+// goDefaultBin adds, for a go install of named packages with neither
+// GOBIN nor GOPATH in the run's environment, the files it writes in go's
+// default directory (~/go/bin): go install ./cmd/airlock-hook in a
+// repository that has one would replace airlock's own binary there. The
+// user's own GOBIN, set outside the command, is not seen here.
+func goDefaultBin(inv *shell.Invocation) []Operand {
+	names, ok := goInstallNames(inv)
+	if !ok {
+		return nil
+	}
+	if _, set := inv.Getenv("GOBIN"); set {
+		return nil
+	}
+	if _, set := inv.Getenv("GOPATH"); set {
+		return nil
+	}
+	ops := make([]Operand, 0, len(names))
+	for _, n := range names {
+		ops = append(ops, Operand{Word: "~/go/bin/" + n, Role: RoleWrite, Arg: -1})
 	}
 	return ops
 }
@@ -104,4 +141,63 @@ func goflagsOutputs(value string, dynamic bool) []Operand {
 		}
 	}
 	return ops
+}
+
+// goInstallNames returns the names of the programs a go install of named
+// packages writes (go get only edits go.mod since modules):
+// the last element of each package path, before any @version, skipping a
+// major-version suffix (example.com/x/v2 installs x). false when the run
+// is not that, or a pattern (./...) or a dynamic word leaves the names
+// open.
+func goInstallNames(inv *shell.Invocation) ([]string, bool) {
+	args := inv.Args
+	if len(args) < 3 || inv.Name() != "go" || args[1] != "install" {
+		return nil, false
+	}
+	var names []string
+	for i := 2; i < len(args); i++ {
+		a := args[i]
+		if inv.IsDynamic(i) {
+			return nil, false
+		}
+		if strings.HasPrefix(a, "-") {
+			if !strings.Contains(a, "=") && goValueFlag(a) {
+				i++
+			}
+			continue
+		}
+		pkg, _, _ := strings.Cut(a, "@")
+		if strings.Contains(pkg, "...") || pkg == "" || pkg == "." || pkg == ".." {
+			return nil, false
+		}
+		pkg = strings.TrimSuffix(pkg, "/")
+		base := path.Base(pkg)
+		if len(base) > 1 && base[0] == 'v' && isDigits(base[1:]) {
+			base = path.Base(path.Dir(pkg))
+		}
+		if base == "." || base == "/" || base == ".." {
+			return nil, false
+		}
+		names = append(names, base)
+	}
+	return names, len(names) > 0
+}
+
+// goValueFlag reports a go build flag that takes the next word as its
+// value.
+func goValueFlag(f string) bool {
+	switch strings.TrimLeft(f, "-") {
+	case "o", "C", "p", "tags", "ldflags", "gcflags", "asmflags", "mod", "modfile", "overlay", "pkgdir", "toolexec", "exec", "buildmode", "compiler", "installsuffix", "pgo", "covermode", "coverpkg":
+		return true
+	}
+	return false
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

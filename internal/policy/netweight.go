@@ -17,9 +17,16 @@ import (
 // character), nothing when it is a word, a number or a version. The sum
 // is held to MaxOpaqueBytes.
 
-// credentialHeaders hold one credential (or a validator the server gave,
-// an ETag), allowed MaxCredential before they weigh.
-var credentialHeaders = map[string]bool{"authorization": true, "userinfo": true, "if-none-match": true, "if-match": true}
+// credentialHeader reports whether a part holds one credential (or a
+// validator the server gave, an ETag), allowed MaxCredential before it
+// weighs.
+func credentialHeader(name string) bool {
+	switch name {
+	case "authorization", "userinfo", "if-none-match", "if-match":
+		return true
+	}
+	return false
+}
 
 // opaqueWeight is the data-shaped weight of a request and the parts that
 // carry it, named for the reason.
@@ -48,7 +55,7 @@ func opaqueWeight(n *NetRequest) (int, string) {
 		name, val, _ := strings.Cut(c, ":")
 		name = strings.ToLower(strings.TrimSpace(name))
 		w := textWeight(val)
-		if credentialHeaders[name] {
+		if credentialHeader(name) {
 			w = max(0, w-MaxCredential)
 		}
 		what := "the " + name + " header"

@@ -22,26 +22,26 @@ import (
 // not installed.
 const RuleAgentHookless = "self.agent-hookless"
 
-// agentInstallers maps an agent CLI's program name to the name airlock's
-// installer knows it by ("airlock install NAME"). Every adapter under
-// internal/agent has its row (TestEveryAdapterHasItsRows). Claude Code
-// is not here: its hooks are the ones "airlock install" writes first, and
-// the session deciding is usually Claude Code's own.
-var agentInstallers = map[string]string{
-	"codex":        "codex",
-	"gemini":       "gemini",
-	"qwen":         "qwen",
-	"copilot":      "copilot",
-	"opencode":     "opencode",
-	"droid":        "factory",
-	"cursor-agent": "cursor",
-	"kiro-cli":     "kiro",
-	"goose":        "goose",
-	"cline":        "cline",
-	"pi":           "pi",
-	"auggie":       "auggie",
-	"agy":          "antigravity",
-	"crush":        "crush",
+// installerOf maps an agent CLI's program name to the name airlock's
+// installer knows it by ("airlock install NAME"), "" for none. Every
+// adapter under internal/agent has its row (TestEveryAdapterHasItsRows).
+// Claude Code is not here: its hooks are the ones "airlock install"
+// writes first, and the session deciding is usually Claude Code's own. A
+// switch, not a map: nothing is built at package initialisation.
+func installerOf(program string) string {
+	switch program {
+	case "codex", "gemini", "qwen", "copilot", "opencode", "goose", "cline", "pi", "auggie", "crush":
+		return program
+	case "droid":
+		return "factory"
+	case "cursor-agent":
+		return "cursor"
+	case "kiro-cli":
+		return "kiro"
+	case "agy":
+		return "antigravity"
+	}
+	return ""
 }
 
 // agentOnlyPrints are flags with which an agent CLI prints and exits.
@@ -58,8 +58,8 @@ func (g *guard) hooklessAgentAsk(a *Action, r *classify.Result) (string, bool) {
 	for i := range runs {
 		inv := &runs[i]
 		name := inv.Name()
-		inst, ok := agentInstallers[name]
-		if !ok || len(inv.Args) > 1 && slices.ContainsFunc(inv.Args[1:], func(w string) bool { return slices.Contains(agentOnlyPrints, w) }) {
+		inst := installerOf(name)
+		if inst == "" || len(inv.Args) > 1 && slices.ContainsFunc(inv.Args[1:], func(w string) bool { return slices.Contains(agentOnlyPrints, w) }) {
 			continue
 		}
 		if g.agentHookInstalled(inst, a.Cwd) {

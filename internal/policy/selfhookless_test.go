@@ -61,8 +61,8 @@ func TestEveryAdapterHasItsRows(t *testing.T) {
 			t.Errorf("%s: classify does not know %s as an agent (agents.go agentGuards)", e.Name(), row.program)
 		}
 		if row.installer != "" {
-			if got := agentInstallers[row.program]; got != row.installer {
-				t.Errorf("%s: agentInstallers[%q] = %q, want %q", e.Name(), row.program, got, row.installer)
+			if got := installerOf(row.program); got != row.installer {
+				t.Errorf("%s: installerOf(%q) = %q, want %q", e.Name(), row.program, got, row.installer)
 			}
 			if _, ok := agentinstall.Lookup(row.installer); !ok {
 				t.Errorf("%s: the installer has no agent %q", e.Name(), row.installer)

@@ -41,8 +41,9 @@ var allowedEdges = map[string][]string{
 	"internal/shell":    {"internal/argv"},
 	"internal/classify": {"internal/argv", "internal/classify/interp", "internal/shell"},
 	// policy reads the shell's marker for a directory known only at run time
-	// (shell.DirUnknown) from the runs classify hands it.
-	"internal/policy": {"internal/classify", "internal/gate/pathglob", "internal/safefile", "internal/shell", "internal/strictyaml", "internal/vocab"},
+	// (shell.DirUnknown) from the runs classify hands it, and asks the
+	// installer whether a nested agent's hook is installed (FINDINGS-5 L17).
+	"internal/policy": {"internal/agentinstall", "internal/classify", "internal/gate/pathglob", "internal/safefile", "internal/shell", "internal/strictyaml", "internal/vocab"},
 	// The MCP firewall's own section of the policy file: the policy hands
 	// it each layer's "mcp:" node and never imports it.
 	"internal/mcp/mcpconfig": {"internal/policy", "internal/strictyaml"},

@@ -60,11 +60,15 @@ var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
 		"gemini": {
 			off:       []string{"-y", "--yolo"},
 			offValues: map[string][]string{"--approval-mode": {"yolo"}},
-			env:       []string{"GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
+			env:       []string{"GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"},
 		},
+		// Qwen Code keeps Gemini CLI's layers under its own names: QWEN_HOME
+		// moves ~/.qwen, the system settings (over user and project) and
+		// system defaults files move by variable (FINDINGS-5 L14).
 		"qwen": {
 			off:       []string{"-y", "--yolo"},
 			offValues: map[string][]string{"--approval-mode": {"yolo"}},
+			env:       []string{"QWEN_HOME", "QWEN_CODE_SYSTEM_SETTINGS_PATH", "QWEN_CODE_SYSTEM_DEFAULTS_PATH"},
 		},
 		// Factory Droid and Amp: their "skip every permission" switches.
 		"droid": {off: []string{"--skip-permissions-unsafe"}},
@@ -73,10 +77,11 @@ var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
 		// leave hooks running (Copilot's preToolUse hook still denies under
 		// --allow-all-tools), so only moving their configuration counts.
 		"copilot":      {env: []string{"COPILOT_HOME"}},
-		"cursor-agent": {},
+		"cursor-agent": {env: []string{"CURSOR_CONFIG_DIR"}},
 		"opencode":     {env: []string{"OPENCODE_CONFIG", "OPENCODE_CONFIG_DIR", "OPENCODE_CONFIG_CONTENT"}},
 		"kiro-cli":     {},
-		"goose":        {env: []string{"GOOSE_MODE"}},
+		// Goose: --no-hooks runs it without its hooks, airlock's among them.
+		"goose": {off: []string{"--no-hooks"}, env: []string{"GOOSE_MODE"}},
 		// Pi: airlock's guard is an extension, which --no-extensions (-ne)
 		// leaves out; PI_CODING_AGENT_DIR moves the user's extensions.
 		// -e/--extension loads an extension from a file the command names:

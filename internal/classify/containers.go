@@ -55,7 +55,9 @@ func isEngine(name string) bool {
 func ContainerMounts(inv *shell.Invocation) []Mount {
 	args, base, ok := containerRunWords(inv)
 	if !ok {
-		return volumeCreateMounts(inv)
+		out := volumeCreateMounts(inv)
+		out = append(out, buildReads(inv)...)
+		return append(out, sandboxMounts(inv)...)
 	}
 	var out []Mount
 	for i := 0; i < len(args); i++ {
@@ -180,13 +182,21 @@ func parseVolumeOpt(v string) (Mount, bool) {
 	return m, hostPathWord(m.Source)
 }
 
-// parseMountOpt reads --mount type=bind,src=…,dst=…[,readonly].
+// parseMountOpt reads --mount type=bind,src=…,dst=…[,readonly]. A volume
+// whose driver options name a host path (volume-opt=device=PATH, with
+// volume-opt=o=bind or type=none) is that path bound: the local driver
+// mounts it (FINDINGS-5 L16).
 func parseMountOpt(v string) (Mount, bool) {
 	var m Mount
 	typ := "volume"
+	device := ""
 	for _, kv := range strings.Split(unquote(v), ",") {
 		k, val, _ := strings.Cut(kv, "=")
 		switch strings.ToLower(strings.TrimSpace(k)) {
+		case "volume-opt":
+			if dk, dv, _ := strings.Cut(unquote(val), "="); dk == "device" && hostPathWord(unquote(dv)) {
+				device = unquote(dv)
+			}
 		case "type":
 			typ = val
 		case "source", "src":
@@ -196,6 +206,10 @@ func parseMountOpt(v string) (Mount, bool) {
 		case "readonly", "ro":
 			m.ReadOnly = val == "" || val == "true" || val == "1"
 		}
+	}
+	if typ == "volume" && device != "" {
+		m.Source = device
+		return m, true
 	}
 	return m, typ == "bind" && m.Source != ""
 }

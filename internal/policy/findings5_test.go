@@ -170,11 +170,11 @@ func TestFindings5Open(t *testing.T) {
 
 		// L14: Qwen Code's files and variables.
 		{finding: "L14 a user extension of Qwen Code",
-			cmd: `mkdir -p ~/.qwen/extensions/x && echo '{}' > ~/.qwen/extensions/x/qwen-extension.json`, want: denied},
+			cmd: `mkdir -p ~/.qwen/extensions/x && echo '{}' > ~/.qwen/extensions/x/qwen-extension.json`, want: denied, fixed: true},
 		{finding: "L14 a project extension of Qwen Code",
-			cmd: `mkdir -p .qwen/extensions/x && echo '{}' > .qwen/extensions/x/qwen-extension.json`, want: held},
-		{finding: "L14 Qwen Code's system settings", cmd: `echo '{}' > /etc/qwen-code/settings.json`, want: denied},
-		{finding: "L14 QWEN_CODE_SYSTEM_SETTINGS_PATH moves qwen's settings", cmd: `QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/x.json qwen -p hi`, want: denied},
+			cmd: `mkdir -p .qwen/extensions/x && echo '{}' > .qwen/extensions/x/qwen-extension.json`, want: held, fixed: true},
+		{finding: "L14 Qwen Code's system settings", cmd: `echo '{}' > /etc/qwen-code/settings.json`, want: denied, fixed: true},
+		{finding: "L14 QWEN_CODE_SYSTEM_SETTINGS_PATH moves qwen's settings", cmd: `QWEN_CODE_SYSTEM_SETTINGS_PATH=/tmp/x.json qwen -p hi`, want: denied, fixed: true},
 
 		// L15: task runners and build files not followed.
 		{finding: "L15 ninja runs build.ninja's command",
@@ -191,14 +191,14 @@ func TestFindings5Open(t *testing.T) {
 			cmd:   `cmake -B b .`, want: denied, fixed: true},
 
 		// L16: containers that reach airlock's files.
-		{finding: "L16 docker mounts the project's parent", cmd: `docker run -v $PWD/..:/h alpine true`, want: held},
-		{finding: "L16 proot binds the home", cmd: `proot -b @HOME@:/h cat /h/.local/state/airlock/secrets/serve.token`, want: denied},
-		{finding: "L16 docker build --secret of human.key", cmd: `docker build --secret id=k,src=$HOME/.local/state/airlock/secrets/human.key -t x .`, want: denied},
+		{finding: "L16 docker mounts the project's parent", cmd: `docker run -v $PWD/..:/h alpine true`, want: held, fixed: true},
+		{finding: "L16 proot binds the home", cmd: `proot -b @HOME@:/h cat /h/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
+		{finding: "L16 docker build --secret of human.key", cmd: `docker build --secret id=k,src=$HOME/.local/state/airlock/secrets/human.key -t x .`, want: denied, fixed: true},
 
 		// L17: a known agent run where airlock's hook for it is not installed.
-		{finding: "L17 codex without airlock's hook installed for it", cmd: `codex exec hi`, want: held},
-		{finding: "L17 gemini without airlock's hook installed for it", cmd: `gemini -p hi`, want: held},
-		{finding: "L17 goose told to drop its hooks", cmd: `goose run --no-hooks -t hi`, want: held},
+		{finding: "L17 codex without airlock's hook installed for it", cmd: `codex exec hi`, want: held, fixed: true},
+		{finding: "L17 gemini without airlock's hook installed for it", cmd: `gemini -p hi`, want: held, fixed: true},
+		{finding: "L17 goose told to drop its hooks", cmd: `goose run --no-hooks -t hi`, want: held, fixed: true},
 
 		// Ordinary work refused or held.
 		{finding: "B1 cd to a literal directory, then run its script", cmd: `cd src && python3 m.py`, want: notHeld},

@@ -30,6 +30,25 @@ const (
 	// MaxUploadPackBody bounds the body of a git-upload-pack POST read as
 	// a fetch: its body lists the objects the client wants and has.
 	MaxUploadPackBody = 1 << 20
+	// MaxOpaqueBytes is the budget of data-shaped bytes one read may carry
+	// in all its parts together: path segments, query names and values,
+	// headers (cookies and the user agent included) and the URL's user
+	// information (FINDINGS-5 L19: 120 characters split into four path
+	// segments, or in a header, passed where one long run was held). A
+	// git commit id (40 hex digits) weighs 20, a SHA-256 in hex 32, a
+	// package registry's hashed path about 30.
+	MaxOpaqueBytes = 48
+	// MinOpaqueToken is the shortest piece (a run of letters and digits)
+	// that is weighed; shorter ones are version numbers and words.
+	MinOpaqueToken = 6
+	// MaxPlainToken is the longest piece of one kind of character (all
+	// lower case, all digits) still read as a word or a number.
+	MaxPlainToken = 24
+	// MaxCredential is what a credential header (Authorization) or the
+	// URL's user information may hold before the rest weighs against
+	// MaxOpaqueBytes: one access token (a GitHub token is 40 to 93
+	// characters, an npm token 40, git's Basic credentials about 72).
+	MaxCredential = 128
 )
 
 // The values of NetRequest.Listed: what the egress section of the policy
@@ -144,6 +163,9 @@ func exfilShape(n *NetRequest) string {
 		if r := opaqueRun(val); r > MaxOpaqueRun {
 			return "a query value with a run of " + strconv.Itoa(r) + " opaque characters"
 		}
+	}
+	if w, where := opaqueWeight(n); w > MaxOpaqueBytes {
+		return "about " + strconv.Itoa(w) + " bytes of data-shaped text across " + where + " (more than " + strconv.Itoa(MaxOpaqueBytes) + ", policy.MaxOpaqueBytes)"
 	}
 	return ""
 }

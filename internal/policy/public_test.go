@@ -46,6 +46,7 @@ var publicKnownGaps = map[string]string{
 // in unattended mode. With -v it prints the held and denied shares.
 func TestPublicOrdinaryWork(t *testing.T) {
 	f, proj := ordinaryProject(t)
+	installEveryHook(t, f) // the READMEs' agent runs, on a machine with their hooks (selfhookless.go)
 	o := f.options()
 	o.Cwd = proj
 	o.ProjectDir = proj

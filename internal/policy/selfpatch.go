@@ -45,6 +45,9 @@ func (g *guard) afterCheck(a *Action, r *classify.Result) second {
 	if msg, ok := g.agentConfigAsk(a, r); ok {
 		return second{rule: RuleAgentConfig, msg: msg, fired: true}
 	}
+	if msg, ok := g.hooklessAgentAsk(a, r); ok {
+		return second{rule: RuleAgentHookless, msg: msg, fired: true}
+	}
 	return out
 }
 

@@ -131,6 +131,9 @@ var projectTails = []struct {
 	{".factory/hooks", true, kindHooks},
 	{".factory/settings.json", false, kindHooks},
 	{".qwen/settings.json", false, kindHooks},
+	// Qwen Code loads extensions from the project too; an extension's
+	// mcpServers are programs it starts (FINDINGS-5 L14).
+	{".qwen/extensions", true, kindHooks},
 	// Kiro keeps hooks in each agent file; Cline runs the scripts in its
 	// hooks directory; Goose reads project hooks when the user allows.
 	{".kiro/agents", true, kindHooks},
@@ -181,6 +184,7 @@ var homeTargets = []struct {
 	{".factory", true, kindHooks},
 	{".kiro/agents", true, kindHooks},
 	{".qwen/settings.json", false, kindHooks},
+	{".qwen/extensions", true, kindHooks},
 	// Goose's hooks.json and the permission settings beside it; Cline's
 	// user hook scripts.
 	{".config/goose", true, kindHooks},
@@ -228,6 +232,9 @@ var systemTargets = []target{
 	{path: "/etc/claude-code", dir: true, kind: kindHooks},
 	{path: "/Library/Application Support/ClaudeCode", dir: true, kind: kindHooks},
 	{path: "/etc/gemini-cli", dir: true, kind: kindHooks},
+	// Qwen Code's system settings override user and project settings.
+	{path: "/etc/qwen-code", dir: true, kind: kindHooks},
+	{path: "/Library/Application Support/QwenCode", dir: true, kind: kindHooks},
 	{path: "/etc/cursor", dir: true, kind: kindHooks},
 	{path: "/etc/codex", dir: true, kind: kindHooks},
 	{path: "/etc/profile", dir: false, kind: kindStartup},

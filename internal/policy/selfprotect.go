@@ -50,6 +50,9 @@ type guard struct {
 	// steerSet are airlock's own variables set in the environment the
 	// hook runs in (the human's choice for the session).
 	steerSet map[string]bool
+	// env reads the environment the decision runs in, for where an
+	// agent's installer looks (selfhookless.go).
+	env func(string) string
 }
 
 // Self-protection rule names.
@@ -70,7 +73,7 @@ const (
 const instead = " Leave airlock's files and settings alone and go on with your task; if this change is really needed, ask the human to make it."
 
 func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) string) guard {
-	g := guard{home: paths.Home, vars: map[string]string{}, project: projectRoot, fs: osFS{}}
+	g := guard{home: paths.Home, vars: map[string]string{}, project: projectRoot, fs: osFS{}, env: getenv}
 	// Room for every target below, so the list is allocated once: the
 	// resident service builds it for every request.
 	g.targets = make([]target, 0, 24+len(airlockBinaries)+len(o.Protect)+len(homeTargets)+len(agentConfigs)+len(systemTargets))

@@ -460,10 +460,14 @@ func (c *call) containerMounts(inv *classify.Invocation) *refusal {
 		if m.ReadOnly {
 			role = classify.RoleRead
 		}
-		if ref := c.mountAbove(inv.Name()+" "+m.Flag, m.Source, m.Dynamic); ref != nil {
+		src, dynamic := m.Source, m.Dynamic
+		if p, ok := pwdSource(src, c.cwds[len(c.cwds)-1]); ok {
+			src, dynamic = p, false // $PWD/.., ~+/../x: the directory is known
+		}
+		if ref := c.mountAbove(inv.Name()+" "+m.Flag, src, dynamic); ref != nil {
 			return ref
 		}
-		o := classify.Operand{Word: m.Source, Role: role, Arg: -1, Dynamic: m.Dynamic, Recursive: true}
+		o := classify.Operand{Word: src, Role: role, Arg: -1, Dynamic: dynamic, Recursive: true}
 		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
 			ref.msg = inv.Name() + " " + m.Flag + " " + clipText(m.Source) + " mounts it into a container, where any program may change it: " + ref.msg
 			return ref

@@ -75,6 +75,12 @@ type NetRequest struct {
 	// Origin names the command that made the request, when the runner
 	// says (the proxy user name): agent-controlled text, shown only.
 	Origin string
+	// Carried are the parts besides the URL's path and query that can
+	// carry data out, as sent: each header's "Name: value" but those of
+	// the connection and the body's framing, and "userinfo: …" for the
+	// URL's user information. The policy weighs them with the URL
+	// (policy.MaxOpaqueBytes).
+	Carried []string
 }
 
 // Edit is one change a file tool makes.

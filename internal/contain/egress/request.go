@@ -45,7 +45,7 @@ func (p *Proxy) request(w http.ResponseWriter, r *http.Request, t target, origin
 		Method: r.Method, Scheme: t.scheme, Host: t.host, Port: t.port,
 		Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
 		BodySize: int64(len(body)), BodyDigest: "sha256:" + hex.EncodeToString(sum[:]),
-		Listed: p.o.Policy.Listed(t.host), Origin: origin,
+		Listed: p.o.Policy.Listed(t.host), Origin: origin, Carried: carried(r),
 	}
 	if n.Path == "" {
 		n.Path = "/"
@@ -64,6 +64,35 @@ func (p *Proxy) request(w http.ResponseWriter, r *http.Request, t target, origin
 		return
 	}
 	p.forward(w, r, t, url, body)
+}
+
+// framingHeaders say how the request travels (the connection, the
+// body's length and coding), not what it says: the proxy rewrites or
+// drops them, so they carry nothing to the server. Host is the target,
+// decided as such.
+var framingHeaders = map[string]bool{
+	"Host": true, "Content-Length": true, "Transfer-Encoding": true, "Connection": true, "Proxy-Connection": true,
+	"Keep-Alive": true, "Te": true, "Trailer": true, "Upgrade": true, "Expect": true, "Proxy-Authorization": true,
+}
+
+// carried lists the parts of a request besides its path and query that
+// reach the server and can carry data out (vocab.NetRequest.Carried):
+// every other header, cookies and the user agent included, and the
+// URL's user information.
+func carried(r *http.Request) []string {
+	var out []string
+	for k, vs := range r.Header {
+		if framingHeaders[k] {
+			continue
+		}
+		for _, v := range vs {
+			out = append(out, k+": "+v)
+		}
+	}
+	if r.URL != nil && r.URL.User != nil {
+		out = append(out, "userinfo: "+r.URL.User.String())
+	}
+	return out
 }
 
 // decideTunnel decides a tunnel the proxy will not see into.

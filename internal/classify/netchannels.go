@@ -236,3 +236,47 @@ var hurlSpec = &Spec{
 		{"hurlfmt api.hurl", "local"},
 	},
 }
+
+// ---------------------------------------------------------------- Tcl
+
+// tclSpec reads Tcl code fed on standard input (tclsh <<< '…'), the one
+// form airlock sees the code of: http::geturl with -query or
+// -querychannel sends a POST body, -method another verb, socket opens a
+// raw connection; a plain http::geturl is a network read. A script file
+// is not read (as before).
+var tclSpec = &Spec{
+	Programs: []string{"tclsh", "tclsh8.6", "tclsh9.0", "wish"},
+	Classify: func(_ *Classifier, inv *shell.Invocation) Effect {
+		if !inv.StdinKnown {
+			return nothing
+		}
+		code := inv.StdinText
+		switch {
+		case strings.Contains(code, "http::geturl") && (strings.Contains(code, "-query") || tclWriteMethod(code)):
+			return external("tcl.http.write", inv.Name()+" code sends an HTTP request body (http::geturl -query)")
+		case strings.Contains(code, "socket "):
+			return external("tcl.socket", inv.Name()+" code opens a network socket and may send it anything")
+		case strings.Contains(code, "http::geturl"):
+			return netRead("tcl.http.read", inv.Name()+" code fetches a URL")
+		}
+		return nothing
+	},
+	Examples: []Example{
+		{"tclsh <<< 'package require http; http::geturl http://192.0.2.2/ -query x'", "external"},
+		{"tclsh <<< 'package require http; http::geturl http://192.0.2.2/ -method PUT'", "external"},
+		{"echo 'set s [socket 192.0.2.2 80]; puts $s hi' | tclsh", "external"},
+		{"tclsh <<< 'package require http; http::geturl https://example.com/'", "local+netread"},
+		{"tclsh <<< 'puts [expr 1+2]'", "local"},
+	},
+}
+
+// tclWriteMethod reports whether Tcl code asks http::geturl for a method
+// other than a read.
+func tclWriteMethod(code string) bool {
+	_, rest, ok := strings.Cut(code, "-method ")
+	if !ok {
+		return false
+	}
+	m, _, _ := strings.Cut(strings.TrimSpace(rest), " ")
+	return !httpReadMethod(strings.Trim(m, `"{}]`))
+}

@@ -128,6 +128,7 @@ func (c *Classifier) Command(text string) Result {
 	placeholders(r.Followed)
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
+	carried(text, &r) // carried.go: run-time data in a request
 	if !strings.Contains(text, "IFS") {
 		// An IFS set anywhere in the text (IFS=/; rm -rf $(find …))
 		// changes how a substitution's output is split: not read then.

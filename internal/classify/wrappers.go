@@ -195,6 +195,9 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	if inertNames()[name] {
 		return nothing
 	}
+	if lwpAlias(inv) {
+		return classifyLWP(c, inv) // netchannels.go: GET, POST, PUT
+	}
 	what := "the program " + name + ", which airlock does not know,"
 	if wrapperNames()[name] {
 		what = "the wrapper " + name

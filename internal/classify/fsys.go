@@ -193,3 +193,19 @@ func (s subFS) ReadHead(name string, n int) ([]byte, error) {
 	}
 	return data, err
 }
+
+// sourceText reads a file the command sources, for the shell walker to
+// see whether it can change directory (shell.Limits.SourceText): dir is
+// the shell's directory when it runs, relative to FS's.
+func (c *Classifier) sourceText(dir, name string) (string, bool) {
+	if c.FS == nil || c.dirUnknown {
+		return "", false
+	}
+	in := *c
+	in.FS = within(c.FS, dir)
+	data, err := in.readFile(name)
+	if err != nil || binary(data) {
+		return "", false
+	}
+	return string(data), true
+}

@@ -137,6 +137,8 @@ func (c *Classifier) Command(text string) Result {
 	placeholders(r.Followed)
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
+	c.substs(r.Invocations)
+	c.substs(r.Followed)
 	return r
 }
 

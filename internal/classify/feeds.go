@@ -204,7 +204,9 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 	if len(args) < 2 || args[1] != "ls-files" {
 		return nil, false
 	}
-	z, dd := false, false
+	// tracked: what is listed is in the index (not -o's untracked
+	// files, -i's ignored ones, --directory's directories).
+	z, dd, tracked := false, false, true
 	var specs []string
 	for _, a := range args[2:] {
 		switch {
@@ -215,6 +217,10 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 				return nil, false
 			}
 			z = z || a == "-z"
+			switch a {
+			case "-o", "--others", "-i", "--ignored", "--directory":
+				tracked = false
+			}
 		default:
 			if a == "" || strings.HasPrefix(a, ":") || strings.HasPrefix(a, "/") || hasDotDot(a) {
 				return nil, false
@@ -230,13 +236,13 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 	}
 	if len(specs) == 0 {
 		// Every file below here: graded as the directory itself.
-		return []Operand{{Word: ".", Arg: -1, Recursive: true}}, true
+		return []Operand{{Word: ".", Arg: -1, Recursive: true, Tracked: tracked}}, true
 	}
 	var out []Operand
 	for _, s := range specs {
 		// A pathspec matches the path from here, "*" across "/" (as
 		// find's -path does), and everything below a directory it names.
-		out = append(out, Operand{Word: ".", Arg: -1, Recursive: true, Pattern: "./" + strings.TrimPrefix(strings.TrimSuffix(s, "/"), "./")})
+		out = append(out, Operand{Word: ".", Arg: -1, Recursive: true, Tracked: tracked, Pattern: "./" + strings.TrimPrefix(strings.TrimSuffix(s, "/"), "./")})
 	}
 	return out, true
 }
@@ -290,9 +296,15 @@ func (c *Classifier) listFile(f *shell.Feed) ([]Operand, bool) {
 // out) holds a character the split cuts on.
 func (c *Classifier) unsplittable(dir, sep string) bool {
 	cut := " \t\n\v\f\r'\"\\"
-	if sep == "line" {
+	switch sep {
+	case "blank":
+	case "line":
 		cut = "\n"
-	} else if sep != "blank" {
+	case "ifs":
+		// A command substitution's output: split on blanks, then each
+		// field is a glob (substs.go).
+		cut = " \t\n*?[\\"
+	default:
 		return false
 	}
 	if c.FS == nil || strings.ContainsAny(dir, cut) {

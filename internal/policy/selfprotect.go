@@ -229,6 +229,9 @@ type call struct {
 	mode Mode
 	// unset are airlock's variables an earlier run of the command unset.
 	unset []string
+	// changers counts the runs of the command that may create, change or
+	// delete files (selfglobnow.go).
+	changers int
 }
 
 // present returns the existence check for project paths when the program
@@ -433,6 +436,7 @@ func splitGlob(p string) (dir, rest string) {
 // shell checks every program run of a shell command, in order, keeping
 // track of the directories it changes into and the links it makes.
 func (c *call) shell(r *classify.Result) *refusal {
+	c.changers = countChangers(r)
 	for _, inv := range append(r.Invocations[:len(r.Invocations):len(r.Invocations)], r.Followed...) {
 		src := inv.Source
 		if strings.Contains(src, "dotglob") || strings.Contains(src, "globdots") || strings.Contains(src, "GLOB_DOTS") || strings.Contains(src, "GLOBIGNORE") {
@@ -766,7 +770,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 	}
 	if classify.RunsCode(name) {
-		text := inv.Source + "\n" + strings.Join(inv.Args[1:], "\n")
+		text := codeSource(inv) + "\n" + strings.Join(inv.Args[1:], "\n")
 		if inv.StdinKnown {
 			text += "\n" + inv.StdinText
 		}

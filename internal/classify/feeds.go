@@ -97,7 +97,7 @@ func othersWrite(runs []Invocation, skip int) bool {
 			return true
 		}
 		for _, o := range runs[k].Operands {
-			if o.Role != RoleRead && o.Role != RoleExec {
+			if o.Role != RoleRead && o.Role != RoleExec && o.Word != "/dev/null" {
 				return true
 			}
 		}

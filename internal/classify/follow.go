@@ -244,9 +244,10 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		// Not where the run happens: nothing to run, the command fails.
-		// Unless that directory is only known at run time, or is not
-		// there (cd gone; ./x.sh runs x.sh where the command started).
-		if _, derr := c.FS.Stat("."); c.dirUnknown || derr != nil {
+		// Unless a cd of the text sent the run to a directory known only
+		// at run time, or to one that is not there (cd gone; ./x.sh runs
+		// x.sh where the command started).
+		if _, derr := c.FS.Stat("."); c.dirUnknown && c.cc.changesDir() || derr != nil {
 			return nil, opaque("script.cwd", "the command changes directory before running "+name+", so which file runs cannot be known"), false
 		}
 		return nil, Effect{}, false // nothing to run: the command fails

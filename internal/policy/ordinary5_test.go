@@ -14,12 +14,12 @@ import (
 func TestOrdinaryWork5(t *testing.T) {
 	type want int
 	const (
-		flows   want = iota // allow or warn, unattended
-		notDeny             // anything but deny, unattended
-		selfDeny            // deny by self-protection
-		held                // not allow, not warn
-		queued              // defer unattended, ask interactive
-		refused             // deny unattended
+		flows    want = iota // allow or warn, unattended
+		notDeny              // anything but deny, unattended
+		selfDeny             // deny by self-protection
+		held                 // not allow, not warn
+		queued               // defer unattended, ask interactive
+		refused              // deny unattended
 	)
 	approve := "airlock queue approve abcd"
 	files := map[string]string{

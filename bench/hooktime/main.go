@@ -108,9 +108,9 @@ type binary struct {
 	// checked: an airlock, whose replies are checked; hookOnly: a hook
 	// script that is timed only on the cases with an event on stdin.
 	checked, hookOnly bool
-	// service: answered by the -hookd service (its CPU is not the
-	// client process's, so it is reported apart).
-	service bool
+	// svc: the -hookd or -hookd-bin service that answers it (its CPU is
+	// not the client process's, so it is reported apart); nil: none.
+	svc *service
 	// hookClient: airlock-hook, which takes the hook's arguments without
 	// the word "hook"; timed on the hook cases only, reply checked.
 	hookClient bool
@@ -125,7 +125,7 @@ func (b binary) args(c testCase) ([]string, bool) {
 		return nil, false
 	}
 	isHook := len(c.args) > 0 && c.args[0] == "hook"
-	if b.service && !isHook {
+	if b.svc != nil && !isHook {
 		// Only the hook goes through the service.
 		return nil, false
 	}
@@ -154,16 +154,18 @@ func main() {
 	hookd := flag.Bool("hookd", false, "also time the resident decision service: airlock-hook and airlock hook, both answered by an airlock hookd this process starts (built from ./cmd/airlock and ./cmd/airlock-hook, its own state directory)")
 	ipc := flag.Bool("ipc", false, "also time bench/ipcfloor, a client that asks a resident service on a unix socket (served by this process) for a fixed reply: the lower bound of that design")
 	grep := flag.String("grep", "bench/grep-hook.sh", "plain grep hook `script` timed on the hook cases too; empty: none")
-	var airlocks labelled
+	copyBins := flag.Bool("copy", false, "time copies of the floor and airlock binaries, written into the temporary directory as cp writes a file (read and write), instead of the files themselves: a binary the Go linker just wrote costs each process more per page of it touched than the same bytes written by cp (docs/BENCHMARKS.md, \"How the binary got into the page cache\")")
+	var airlocks, hookdBins labelled
 	flag.Var(&airlocks, "airlock", "airlock `[label=]path` to time, repeatable; none: build ./cmd/airlock")
+	flag.Var(&hookdBins, "hookd-bin", "also time the airlock-hook in `[label=]dir`, answered by an airlock hookd started from the airlock beside it (its own state directory); repeatable, so that two builds' services are timed side by side in one run")
 	flag.Parse()
-	if err := run(*n, *warm, *floorPath, *grep, *ipc, *hookd, airlocks, *only); err != nil {
+	if err := run(*n, *warm, *floorPath, *grep, *ipc, *hookd, *copyBins, airlocks, hookdBins, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "hooktime: error:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string, only string) error {
+func run(n, warm int, floorPath, grep string, ipc, hookd, copyBins bool, airlocks, hookdBins []string, only string) error {
 	dir, err := os.MkdirTemp("", "hooktime")
 	if err != nil {
 		return err
@@ -184,12 +186,22 @@ func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string
 		}
 		airlocks = []string{"airlock=" + p}
 	}
+	if copyBins {
+		if floorPath, err = copyBinary(dir, "floor.copy", floorPath); err != nil {
+			return err
+		}
+	}
 	floor := binary{label: "floor", path: floorPath, env: privateEnv(filepath.Join(dir, "floor"))}
 	bins := []binary{floor}
 	for i, a := range airlocks {
 		label, path, ok := strings.Cut(a, "=")
 		if !ok {
 			label, path = fmt.Sprintf("airlock%d", i+1), a
+		}
+		if copyBins {
+			if path, err = copyBinary(dir, fmt.Sprintf("airlock%d.copy", i), path); err != nil {
+				return err
+			}
 		}
 		bins = append(bins, binary{label: label, path: path, env: privateEnv(filepath.Join(dir, fmt.Sprintf("state%d", i))), checked: true})
 	}
@@ -209,15 +221,31 @@ func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string
 		defer l.Close()
 		bins = append(bins, binary{label: "ipc client", path: client, env: slices.Concat(floor.env, []string{"IPCFLOOR_SOCK=" + sock}), hookOnly: true})
 	}
-	var svc *service
+	var svcs []*service
 	if hookd {
-		if svc, err = startService(dir); err != nil {
+		svc, err := startService(dir)
+		if err != nil {
 			return err
 		}
 		defer svc.stop()
+		svcs = append(svcs, svc)
 		bins = append(bins,
-			binary{label: "via hookd", path: svc.airlock, env: svc.env, checked: true, service: true},
-			binary{label: "airlock-hook", path: svc.client, env: svc.env, checked: true, hookClient: true, service: true})
+			binary{label: "via hookd", path: svc.airlock, env: svc.env, checked: true, svc: svc},
+			binary{label: "airlock-hook", path: svc.client, env: svc.env, checked: true, hookClient: true, svc: svc})
+	}
+	for i, hb := range hookdBins {
+		label, bdir, ok := strings.Cut(hb, "=")
+		if !ok {
+			label, bdir = fmt.Sprintf("hookd%d", i+1), hb
+		}
+		svc, err := startServiceFrom(filepath.Join(bdir, "airlock"), filepath.Join(bdir, "airlock-hook"))
+		if err != nil {
+			return err
+		}
+		defer svc.stop()
+		svc.label = label
+		svcs = append(svcs, svc)
+		bins = append(bins, binary{label: "airlock-hook " + label, path: svc.client, env: svc.env, checked: true, hookClient: true, svc: svc})
 	}
 	var selected []testCase
 	for _, c := range cases {
@@ -269,8 +297,10 @@ func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string
 	}
 	order := make([]int, len(bins))
 	for r := range warm + n {
-		if r == warm && svc != nil {
-			svc.cpu0 = svc.cpu()
+		if r == warm {
+			for _, svc := range svcs {
+				svc.cpu0 = svc.cpu()
+			}
 		}
 		for j := range order {
 			order[j] = j
@@ -288,8 +318,8 @@ func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string
 					return err
 				}
 				if r >= warm {
-					if bins[j].service {
-						svc.served++
+					if bins[j].svc != nil {
+						bins[j].svc.served++
 					}
 					wall[i][j] = append(wall[i][j], w)
 					cpu[i][j] = append(cpu[i][j], u)
@@ -299,7 +329,7 @@ func run(n, warm int, floorPath, grep string, ipc, hookd bool, airlocks []string
 		}
 	}
 	report(os.Stdout, n, warm, bins, selected, wall, cpu, faults)
-	if svc != nil {
+	for _, svc := range svcs {
 		svc.report(os.Stdout)
 	}
 	return nil
@@ -340,6 +370,26 @@ func build(dir, name, pkg string) (string, error) {
 		return "", fmt.Errorf("go build %s: %w", pkg, err)
 	}
 	return out, nil
+}
+
+// copyBinary copies the program at path into dir as name, the way cp
+// does, and returns the copy's path.
+func copyBinary(dir, name, path string) (string, error) {
+	in, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer in.Close()
+	out := filepath.Join(dir, name)
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o755)
+	if err != nil {
+		return "", err
+	}
+	if _, err := io.Copy(f, in); err != nil {
+		f.Close()
+		return "", err
+	}
+	return out, f.Close()
 }
 
 // privateEnv is the environment with every directory airlock reads or

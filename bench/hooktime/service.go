@@ -18,6 +18,8 @@ import (
 // service is an "airlock hookd" this process started for the -hookd
 // cases, with the airlock and airlock-hook binaries beside each other.
 type service struct {
+	// label names it in the report ("" for the -hookd service).
+	label           string
 	airlock, client string
 	env             []string
 	cmd             *exec.Cmd
@@ -40,6 +42,12 @@ func startService(dir string) (*service, error) {
 	if err != nil {
 		return nil, err
 	}
+	return startServiceFrom(airlock, client)
+}
+
+// startServiceFrom starts the airlock hookd of the airlock binary given,
+// in a state directory of its own, for the airlock-hook client beside it.
+func startServiceFrom(airlock, client string) (*service, error) {
 	// A short root: the socket's address must fit in 108 bytes.
 	root, err := os.MkdirTemp("/tmp", "ht")
 	if err != nil {
@@ -89,7 +97,11 @@ func (s *service) report(w io.Writer) {
 	if s.served > 0 {
 		per = float64(used) / 1e6 / float64(s.served)
 	}
-	fmt.Fprintf(w, "airlock hookd: %.0f ms CPU over the %d timed calls it answered: %.3f ms per call, not in the clients' cpu column (add it to theirs)\n", float64(used)/1e6, s.served, per)
+	name := "airlock hookd"
+	if s.label != "" {
+		name += " " + s.label
+	}
+	fmt.Fprintf(w, "%s: %.0f ms CPU over the %d timed calls it answered: %.3f ms per call, not in the clients' cpu column (add it to theirs)\n", name, float64(used)/1e6, s.served, per)
 }
 
 func (s *service) stop() {

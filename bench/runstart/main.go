@@ -7,6 +7,11 @@
 //	for b in airlock airlock-run airlock-bridge; do CGO_ENABLED=0 go build -o /tmp/ar/$b ./cmd/$b; done
 //	go run ./bench/runstart -bin /tmp/ar -n 200
 //
+// With -before DIR (the binaries of another tree, e.g. main's), each run
+// of DIR's binaries alternates with the same run of -bin's, so that a
+// change is measured side by side under the same load; the bare
+// bubblewrap is the same for both.
+//
 // Run it from a project directory (a git checkout): the plan, and so the
 // mounts, depend on where it runs. "airlock run -- true" starts its own
 // door (the egress proxy, as a user's run does); its state (journal, CA)
@@ -21,6 +26,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"syscall"
 	"time"
 
@@ -30,10 +36,11 @@ import (
 
 func main() {
 	bin := flag.String("bin", "", "directory holding airlock-run, airlock-bridge and airlock")
+	before := flag.String("before", "", "optional: another directory of the same binaries, measured alternately with -bin's")
 	n := flag.Int("n", 100, "runs of each")
 	flag.Parse()
 	if *bin == "" {
-		fmt.Fprintln(os.Stderr, "usage: runstart -bin DIR [-n N]")
+		fmt.Fprintln(os.Stderr, "usage: runstart -bin DIR [-before DIR] [-n N]")
 		os.Exit(2)
 	}
 	bwrap, err := exec.LookPath("bwrap")
@@ -68,91 +75,152 @@ func main() {
 		}
 	}()
 	cwd, _ := os.Getwd()
-	runner := filepath.Join(*bin, "airlock-run")
-	bridgeBin := filepath.Join(*bin, run.BridgeBinary)
+	// The trees measured: -bin's ("after" when -before is given), and
+	// -before's.
+	type tree struct {
+		label, bin string
+		plan       *run.Plan
+	}
+	trees := []*tree{{label: "", bin: *bin}}
+	if *before != "" {
+		trees = []*tree{{label: "before ", bin: *before}, {label: "after  ", bin: *bin}}
+	}
+	var undos []func()
+	// Last made, first removed: a later tree's placeholders may lie in
+	// an earlier one's (.gemini/extensions in .gemini).
+	undoAll := func() {
+		for i := len(undos) - 1; i >= 0; i-- {
+			undos[i]()
+		}
+	}
 	// The bare run: the same plan's bubblewrap arguments, with true in
-	// place of the bridge.
-	plan, err := run.NewPlan(run.Config{Environ: os.Environ(), Cwd: cwd, Executable: filepath.Join(*bin, "airlock"),
-		RunDir: dir, ProxySocket: sock, Bridge: bridgeBin, Command: []string{tru}})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "runstart:", err)
-		os.Exit(1)
+	// place of the bridge. The protected paths missing here get their
+	// placeholders for the whole measurement, as airlock run makes them
+	// for its run: without them the bare bubblewrap has no source to
+	// bind. A placeholder can make another one needed (.gemini made
+	// empty, then .gemini/extensions is missing in it), as the runs will
+	// see them: the plans are made again until none is missing, so that
+	// every row has the mounts the runs have.
+	for round := 0; ; round++ {
+		made := false
+		for _, t := range trees {
+			t.plan, err = run.NewPlan(run.Config{Environ: os.Environ(), Cwd: cwd, Executable: filepath.Join(t.bin, "airlock"),
+				RunDir: dir, ProxySocket: sock, Bridge: filepath.Join(t.bin, run.BridgeBinary), Command: []string{tru}})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "runstart:", err)
+				undoAll()
+				os.Exit(1)
+			}
+			if len(t.plan.Placeholders) == 0 {
+				continue
+			}
+			made = true
+			undo, err := runpkg.MakePlaceholders(t.plan.Placeholders)
+			undos = append(undos, undo)
+			if err != nil || round > 10 {
+				fmt.Fprintln(os.Stderr, "runstart: placeholders:", err, round)
+				undoAll()
+				os.Exit(1)
+			}
+		}
+		if !made {
+			break
+		}
 	}
-	// The protected paths missing here get their placeholders for the
-	// whole measurement, as airlock run makes them for its run: without
-	// them the bare bubblewrap has no source to bind.
-	undo, err := runpkg.MakePlaceholders(plan.Placeholders)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "runstart: placeholders:", err)
-		os.Exit(1)
-	}
-	defer undo()
-	cut := slices.Index(plan.Args, bridgeBin)
+	defer undoAll()
+	plan := trees[len(trees)-1].plan
+	cut := slices.Index(plan.Args, filepath.Join(*bin, run.BridgeBinary))
 	bare := append(append([]string{}, plan.Args[:cut]...), tru)
 	// --as-pid-1 stays: true is then the namespace's init, as the bridge is.
 	// cpu is the CPU time of every process of the run (each is waited
 	// for by its parent, so the run's whole tree is counted): on a loaded
 	// machine the wall clock swings with the other jobs, this much less.
 	cpu := map[string][]time.Duration{}
-	one := func(label, name string, args ...string) time.Duration {
+	wall := map[string][]time.Duration{}
+	// A project of its own where no placeholder is held: there each run
+	// makes its placeholders and removes them after, as in a project
+	// that has none of the agents' directories (a row of its own; the
+	// bare bubblewrap cannot run there without them).
+	fresh := filepath.Join(dir, "fresh")
+	if err := os.MkdirAll(filepath.Join(fresh, ".git"), 0o755); err != nil {
+		panic(err)
+	}
+	inDir := ""
+	one := func(label, name string, args ...string) {
 		cmd := exec.Command(name, args...)
 		cmd.Env = plan.Env
+		cmd.Dir = inDir
 		c0 := childCPU()
 		t0 := time.Now()
 		if out, err := cmd.CombinedOutput(); err != nil {
 			fmt.Fprintf(os.Stderr, "runstart: %s: %v\n%s", name, err, out)
-			undo() // os.Exit runs no deferred call
+			undoAll() // os.Exit runs no deferred call
 			os.Exit(1)
 		}
-		d := time.Since(t0)
+		wall[label] = append(wall[label], time.Since(t0))
 		cpu[label] = append(cpu[label], childCPU()-c0)
-		return d
 	}
-	// The plan as airlock-run starts it (bridge included), without
-	// airlock-run's own process around it: splits the overhead between
-	// the bridge inside and the runner outside.
-	// airlock run through the airlock CLI, which starts airlock-run.
-	airlock := filepath.Join(*bin, "airlock")
-	one("warm-up", airlock, "run", "--", tru) // the CA is made once
+	for _, t := range trees {
+		one("warm-up", filepath.Join(t.bin, "airlock"), "run", "--", tru) // the CA is made once
+	}
 	delete(cpu, "warm-up")
-	var a, b, c, d, e []time.Duration
+	delete(wall, "warm-up")
+	// The rows, in the order printed: airlock run through the airlock
+	// CLI (which starts airlock-run) with its own door, then with a door
+	// already running, airlock-run alone, and the plan as airlock-run
+	// starts it (bridge included) without airlock-run's own process
+	// around it, which splits the overhead between the bridge inside and
+	// the runner outside.
+	type row struct{ key, name string }
+	var rows []row
 	for i := 0; i < *n; i++ {
-		e = append(e, one("1 airlock run -- true (its own door)", airlock, "run", "--", tru))
-		a = append(a, one("3 airlock-run --proxy-socket S -- true", runner, "--proxy-socket", sock, "--", tru))
-		b = append(b, one("5 bare bwrap, same mounts, true", bwrap, bare...))
-		c = append(c, one("4 bwrap with the bridge, no runner", bwrap, plan.Args...))
-		d = append(d, one("2 airlock run --proxy-socket S -- true", airlock, "run", "--proxy-socket", sock, "--", tru))
+		for ti, t := range trees {
+			airlock := filepath.Join(t.bin, "airlock")
+			runner := filepath.Join(t.bin, "airlock-run")
+			k := func(order int, name string) string {
+				key := fmt.Sprintf("%d%d %s%s", order, ti, t.label, name)
+				if i == 0 {
+					rows = append(rows, row{key, t.label + name})
+				}
+				return key
+			}
+			one(k(1, "airlock run -- true (its own door)"), airlock, "run", "--", tru)
+			one(k(3, "airlock-run --proxy-socket S -- true"), runner, "--proxy-socket", sock, "--", tru)
+			if ti == len(trees)-1 {
+				one(k(5, "bare bwrap, same mounts, true"), bwrap, bare...)
+			}
+			one(k(4, "bwrap with the bridge, no runner"), bwrap, t.plan.Args...)
+			one(k(2, "airlock run --proxy-socket S -- true"), airlock, "run", "--proxy-socket", sock, "--", tru)
+			inDir = fresh
+			one(k(6, "airlock run -- true, placeholders made"), airlock, "run", "--", tru)
+			inDir = ""
+		}
 	}
+	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.key, b.key) })
 	med := func(x []time.Duration) time.Duration { return x[len(x)/2] }
 	fmt.Printf("runs: %d each, alternating\n", *n)
-	for _, r := range []struct {
-		name string
-		x    []time.Duration
-	}{
-		{"airlock run -- true (its own door)", e},
-		{"airlock run --proxy-socket S -- true", d},
-		{"airlock-run --proxy-socket S -- true", a},
-		{"bwrap with the bridge, no runner", c},
-		{"bare bwrap, same mounts, true", b},
-	} {
-		slices.Sort(r.x)
-		fmt.Printf("%-40s median %8.2f ms  (p10 %8.2f, p90 %8.2f)\n", r.name, ms(med(r.x)), ms(r.x[len(r.x)/10]), ms(r.x[len(r.x)*9/10]))
+	for _, r := range rows {
+		x := wall[r.key]
+		slices.Sort(x)
+		fmt.Printf("%-47s median %8.2f ms  (p10 %8.2f, p90 %8.2f)\n", r.name, ms(med(x)), ms(x[len(x)/10]), ms(x[len(x)*9/10]))
 	}
 	fmt.Println("CPU time of the run's processes (user+system), medians:")
-	keys := make([]string, 0, len(cpu))
-	for k := range cpu {
-		keys = append(keys, k)
+	for _, r := range rows {
+		slices.Sort(cpu[r.key])
+		fmt.Printf("  %-47s %8.2f ms\n", r.name, ms(med(cpu[r.key])))
 	}
-	slices.Sort(keys)
-	for _, k := range keys {
-		slices.Sort(cpu[k])
-		fmt.Printf("  %-40s %8.2f ms\n", k[2:], ms(med(cpu[k])))
+	var bareKey string
+	for _, r := range rows {
+		if strings.HasPrefix(r.key, "5") {
+			bareKey = r.key
+		}
 	}
-	bareCPU := med(cpu["5 bare bwrap, same mounts, true"])
-	fmt.Printf("CPU ratio airlock run (own door) / bare bwrap: %.2fx\n", float64(med(cpu["1 airlock run -- true (its own door)"]))/float64(bareCPU))
-	fmt.Printf("ratio airlock run (own door) / bare bwrap (medians): %.2fx\n", float64(med(e))/float64(med(b)))
-	fmt.Printf("ratio airlock run --proxy-socket / bare bwrap (medians): %.2fx\n", float64(med(d))/float64(med(b)))
-	fmt.Printf("ratio airlock-run --proxy-socket / bare bwrap (medians): %.2fx\n", float64(med(a))/float64(med(b)))
+	bareCPU, bareWall := med(cpu[bareKey]), med(wall[bareKey])
+	for _, r := range rows {
+		if r.key[0] == '1' || r.key[0] == '2' || r.key[0] == '3' || r.key[0] == '6' {
+			fmt.Printf("ratio to bare bwrap, %-47s wall %.2fx  CPU %.2fx\n", r.name, float64(med(wall[r.key]))/float64(bareWall), float64(med(cpu[r.key]))/float64(bareCPU))
+		}
+	}
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }

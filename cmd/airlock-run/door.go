@@ -37,10 +37,11 @@ func init() {
 // with the system's roots: the variables that point clients at it
 // (SSL_CERT_FILE, REQUESTS_CA_BUNDLE, ...) replace the system's roots,
 // and the passthrough hosts (the agent's own model API) reach the client
-// with their own certificates.
+// with their own certificates. The runner writes CABundle as it is
+// (CACertPEM stays the authority alone).
 type bundleDoor struct {
 	*egress.Proxy
 	sslCertFile string
 }
 
-func (d bundleDoor) CACertPEM() []byte { return d.CABundlePEM(d.sslCertFile) }
+func (d bundleDoor) CABundle() []byte { return d.CABundlePEM(d.sslCertFile) }

@@ -69,7 +69,7 @@ var allowedEdges = map[string][]string{
 	// Agents that speak Claude Code's format, or extend another's tool
 	// table (Qwen Code is a Gemini CLI fork), import that adapter's table.
 	"internal/agent/toolcall":    {"internal/policy"},
-	"internal/agent/hookrun":     {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline"},
+	"internal/agent/hookrun":     {"internal/agent/claudecode", "internal/agent/toolcall", "internal/pipeline", "internal/stackstart"},
 	"internal/agent/codex":       {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
 	"internal/agent/factory":     {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
 	"internal/agent/gemini":      {"internal/agent/claudecode", "internal/agent/hookrun", "internal/agent/toolcall"},
@@ -136,7 +136,11 @@ var allowedEdges = map[string][]string{
 	// (and so the hook) may import: it links no net, TLS or HTTP.
 	"internal/contain/egress/egressconfig": {"internal/policy", "internal/strictyaml"},
 	"internal/contain/egress":              {"internal/contain/egress/egressconfig", "internal/journal", "internal/mcp/mcpconfig", "internal/pipeline", "internal/policy", "internal/vocab"},
-	"internal/contain/egress/egresscmd":    {"internal/clierror", "internal/contain/egress"},
+	"internal/contain/egress/egresscmd":    {"internal/clierror", "internal/contain/egress", "internal/contain/record"},
+	// What the proxy and the runner record in airlock's state for a
+	// later process to check (the hook, doctor, the next run): no
+	// network code, so the airlock binary may link it.
+	"internal/contain/record": {"internal/safefile"},
 
 	// The resident decision service: its wire and client link almost
 	// nothing (raw system calls), so the client binary starts fast.
@@ -150,7 +154,7 @@ var allowedEdges = map[string][]string{
 		"internal/agent/opencode", "internal/agent/factory", "internal/agent/qwen", "internal/agent/cursor", "internal/agent/kiro",
 		"internal/agent/goose", "internal/agent/cline", "internal/agent/pi", "internal/agent/auggie", "internal/agent/antigravity", "internal/agent/crush", "internal/agentinstall", "internal/hookd", "internal/hookd/server",
 		"internal/hookline", "internal/notify/config", "internal/rulemake", "internal/snapshot", "internal/mcp/mcpconfig",
-		"internal/contain/egress/egressconfig", "internal/contain/run", "internal/statusline",
+		"internal/contain/egress/egressconfig", "internal/contain/run", "internal/contain/record", "internal/statusline",
 		// The service names its client to the MCP proxy check (hookd.go).
 		"internal/mcp/proxied"},
 	// Installing into the other agents' configuration files.
@@ -160,9 +164,15 @@ var allowedEdges = map[string][]string{
 	"internal/hookline": nil,
 	"internal/mcp/mcpcmd": {"internal/vocab", "internal/clierror", "internal/journal", "internal/mcp/guard", "internal/mcp/mcpconfig", "internal/mcp/pin",
 		"internal/mcp/proxied", "internal/mcp/proxy", "internal/policy"},
-	"cmd/airlock":      {"internal/cli"},
-	"cmd/airlock-mcp":  {"internal/mcp/mcpcmd"},
-	"cmd/airlock-hook": {"internal/hookd"},
+	"cmd/airlock": {"cmd/airlock/runfirst", "internal/cli", "internal/stackstart"},
+	// "airlock run" becomes airlock-run at initialisation: it imports
+	// nothing of the module, so that it runs before the rest.
+	"cmd/airlock/runfirst": nil,
+	// Grows the stack before any other package is initialised: it
+	// imports nothing (cmd/airlock's TestStackStartFirst).
+	"internal/stackstart": nil,
+	"cmd/airlock-mcp":     {"internal/mcp/mcpcmd"},
+	"cmd/airlock-hook":    {"internal/hookd"},
 	// The status line's own binary: the reader alone.
 	"cmd/airlock-statusline": {"internal/statusline"},
 	"cmd/airlock-notify":     {"internal/notify/notifycmd"},
@@ -172,8 +182,8 @@ var allowedEdges = map[string][]string{
 
 	// Containment: the plan links no network code (doctor and
 	// loop use it from airlock); the runner and bridge do, in airlock-run.
-	"internal/contain/run":        {"internal/clierror", "internal/hookd", "internal/policy"},
-	"internal/contain/run/runner": {"internal/clierror", "internal/contain/run", "internal/hookd"},
+	"internal/contain/run":        {"internal/clierror", "internal/hookd", "internal/policy", "internal/statusline"},
+	"internal/contain/run/runner": {"internal/clierror", "internal/contain/record", "internal/contain/run", "internal/hookd", "internal/safefile", "internal/statusline"},
 	"cmd/airlock-run":             {"internal/contain/egress", "internal/contain/run/runner"},
 	"internal/contain/bridge":     nil,
 	"cmd/airlock-bridge":          {"internal/contain/bridge"},

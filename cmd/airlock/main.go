@@ -6,7 +6,12 @@ package main
 import (
 	"os"
 
+	// First of the module's packages to initialise: "airlock run" becomes
+	// airlock-run there, before the rest is initialised for nothing.
+	_ "github.com/airlock-dev/airlock/cmd/airlock/runfirst"
 	"github.com/airlock-dev/airlock/internal/cli"
+	// Initialised first: grows the stack before anything runs deep.
+	_ "github.com/airlock-dev/airlock/internal/stackstart"
 )
 
 func main() {

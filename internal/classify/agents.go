@@ -20,6 +20,9 @@ type agentGuard struct {
 	off []string
 	// offValues are flags whose listed values turn it off ("" = any value).
 	offValues map[string][]string
+	// offBool are switches with an optional true/false value (cline
+	// --auto-approve [true|false]): off unless the value says false.
+	offBool []string
 	// env are variables that relocate or switch off the agent's
 	// configuration (and so the hooks in it) when set for the run.
 	env []string
@@ -84,10 +87,25 @@ var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
 		"auggie": {offValues: map[string][]string{"--augment-cache-dir": {""}}},
 		// Crush runs its hooks before its permission prompt, --yolo
 		// included; its variables move the configuration holding them.
-		// agy's --dangerously-skip-permissions was seen to leave hooks
-		// running.
 		"crush": {env: []string{"CRUSH_GLOBAL_CONFIG", "CRUSH_GLOBAL_DATA"}},
-		"agy":   {},
+		// Antigravity (agy): airlock answers "ask" for every call it lets
+		// through and "deny" otherwise, and some agy versions turn a deny
+		// into a permission prompt; --dangerously-skip-permissions
+		// answers every prompt yes, so neither answer holds (FINDINGS-4
+		// K4). agy has no --yolo, but Gemini CLI users type it: a later
+		// agy that takes it gets the same reading.
+		"agy": {off: []string{"--dangerously-skip-permissions", "--yolo"}},
+		// Cline's CLI (3.0): -y/--yolo and --auto-approve skip its
+		// approval and were not seen to keep hooks running; --hooks-dir
+		// adds hooks (commands) from a directory the command names;
+		// --config, --data-dir and its variables move the state its
+		// hooks and settings live in.
+		"cline": {
+			off:       []string{"-y", "--yolo", "--hooks-dir"},
+			offBool:   []string{"--auto-approve"},
+			offValues: map[string][]string{"--config": {""}, "--data-dir": {""}},
+			env:       []string{"CLINE_DATA_DIR", "CLINE_SANDBOX", "CLINE_SANDBOX_DATA_DIR"},
+		},
 	}
 })
 
@@ -137,6 +155,20 @@ func AgentGuardOff(inv *shell.Invocation) (what string, off bool) {
 			if len(f) == 2 && f[0] == '-' && len(name) > 2 && name[0] == '-' && name[1] != '-' && strings.IndexByte(name[1:], f[1]) >= 0 {
 				return f + " (in " + name + ")", true
 			}
+		}
+		if hasAny([]string{name}, g.offBool...) {
+			v := value
+			if !hasValue && i+1 < len(inv.Args) && !inv.IsDynamic(i+1) {
+				v = inv.Args[i+1]
+			}
+			switch strings.ToLower(v) {
+			case "false", "0", "no", "off":
+				if !hasValue {
+					i++
+				}
+				continue
+			}
+			return name, true
 		}
 		if inv.Name() == "claude" && name == "--settings" {
 			if !hasValue {
@@ -208,6 +240,7 @@ var agentPackages = sync.OnceValue(func() map[string]string {
 		"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
 		"@qwen-code/qwen-code": "qwen", "@github/copilot": "copilot", "opencode-ai": "opencode",
 		"@sourcegraph/amp": "amp", "@mariozechner/pi-coding-agent": "pi", "@augmentcode/auggie": "auggie",
+		"cline": "cline", "@charmland/crush": "crush",
 	}
 })
 

@@ -137,8 +137,12 @@ func (c *Classifier) Command(text string) Result {
 	placeholders(r.Followed)
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
-	c.substs(r.Invocations)
-	c.substs(r.Followed)
+	if !strings.Contains(text, "IFS") {
+		// An IFS set anywhere in the text (IFS=/; rm -rf $(find …))
+		// changes how a substitution's output is split: not read then.
+		c.substitutions(r.Invocations)
+		c.substitutions(r.Followed)
+	}
 	return r
 }
 
@@ -171,6 +175,9 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		defer func() { c.FS = saved }()
 	}
 	var e Effect
+	// A program found through the PATH the command sets (pathlookup.go):
+	// its file's text, beside its name's rating.
+	viaPath, _ := c.pathRun(inv)
 	if f, ok := c.followRun(inv); ok {
 		e = f
 	} else if s := specFor(inv.Name()); s != nil {
@@ -181,6 +188,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	} else {
 		e = c.lookThrough(inv)
 	}
+	e.Add(viaPath)
 	e.Add(c.runner(inv))
 	e.Add(c.classRules(inv))
 	e.Add(c.runSubcommand(inv))
@@ -302,7 +310,7 @@ func exfiltration(inv *shell.Invocation) Effect {
 			continue
 		}
 		computed := strings.Contains(a, "$(") || strings.Contains(a, "`")
-		if computed && strings.Contains(a, "://") {
+		if computed && strings.Contains(a, "://") && !gitMessage(inv, i) {
 			return external("exfil.url", "a URL built from command output ("+clip(a)+") sends local data out")
 		}
 		if q := strings.IndexByte(a, '?'); q >= 0 && strings.Contains(a, "://") && secretVar(a[q:]) && httpClients[inv.Name()] {

@@ -59,6 +59,11 @@ func (c *Classifier) gitExtension(inv *shell.Invocation, k int) (Effect, bool) {
 			dir = path.Join(dir, f.Value)
 		}
 	}
+	if why := c.gitConfigMoves(inv); why != "" {
+		// The alias may be defined by the command itself: read files
+		// would not hold it yet.
+		return opaque("git.alias", "git "+name+" is not a git command, and "+why+", so it may be an alias of anything (git push included)"), true
+	}
 	files := []string{"~/.gitconfig", "~/.config/git/config"}
 	if gitDir, ok := c.findGitDir(dir); ok {
 		files = append(files, path.Join(gitDir, "config"))
@@ -171,4 +176,59 @@ func (c *Classifier) ghExtension(inv *shell.Invocation, k int) (Effect, bool) {
 		}
 	}
 	return c.extensionRun(inv, k, "gh-").through("gh.extension", "gh "+name+" runs the extension gh-"+name), true
+}
+
+// gitConfigMoves says why git's configuration for a run may not be what
+// the files hold now: settings given through the environment, a moved
+// configuration or home, or another run of the same command that writes
+// a git configuration file (git config alias.x push && git x, printf
+// '[alias]…' >> .git/config && git x). "" when none.
+func (c *Classifier) gitConfigMoves(inv *shell.Invocation) string {
+	for _, kv := range inv.Env {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(name, "GIT_CONFIG"), name == "GIT_DIR", name == "HOME", name == "XDG_CONFIG_HOME":
+			return name + " changes the configuration git reads"
+		}
+	}
+	if c.cc == nil {
+		return ""
+	}
+	for i := range c.cc.invs {
+		run := &c.cc.invs[i]
+		if run.Name() == "git" {
+			if sub, rest, ok := GitSubcommand(run.Args[1:]); ok && sub == "config" && !gitConfigReadOnly(rest) {
+				return "the same command runs git config"
+			}
+		}
+		for _, o := range Operands(run) {
+			if o.Role != RoleRead && gitConfigPath(o.Word) {
+				return "the same command writes " + o.Word
+			}
+		}
+	}
+	return ""
+}
+
+// gitConfigReadOnly reports git config arguments that only read.
+func gitConfigReadOnly(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "get", "list", "--get", "--get-all", "--get-regexp", "--list", "-l", "--get-urlmatch", "--show-origin", "--show-scope", "get-color", "--get-color":
+			return true
+		}
+	}
+	return len(args) == 0
+}
+
+// gitConfigPath reports a path that is (or may be) a git configuration
+// file: a repository's config, ~/.gitconfig, git/config, or a word only
+// known at run time.
+func gitConfigPath(p string) bool {
+	if strings.ContainsAny(p, "$`*?[") {
+		return true
+	}
+	base := path.Base(p)
+	dir := path.Base(path.Dir(p))
+	return base == ".gitconfig" || base == "config" && (dir == ".git" || dir == "git") || strings.Contains(p, ".git/") && base == "config"
 }

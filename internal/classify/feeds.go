@@ -296,15 +296,11 @@ func (c *Classifier) listFile(f *shell.Feed) ([]Operand, bool) {
 // out) holds a character the split cuts on.
 func (c *Classifier) unsplittable(dir, sep string) bool {
 	cut := " \t\n\v\f\r'\"\\"
-	switch sep {
-	case "blank":
-	case "line":
+	if sep == "line" {
 		cut = "\n"
-	case "ifs":
-		// A command substitution's output: split on blanks, then each
-		// field is a glob (substs.go).
-		cut = " \t\n*?[\\"
-	default:
+	} else if sep == "subst" {
+		cut += "*?[(" // an unquoted substitution's words are globs too (extglob's too)
+	} else if sep != "blank" {
 		return false
 	}
 	if c.FS == nil || strings.ContainsAny(dir, cut) {

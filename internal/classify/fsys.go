@@ -118,7 +118,7 @@ func (c *Classifier) readFile(name string) ([]byte, error) {
 	if info.Size() > MaxScriptBytes {
 		return nil, ErrTooLarge
 	}
-	data, err := c.FS.ReadFile(name)
+	data, err := c.readKept(name, info)
 	if err == nil && len(data) > MaxScriptBytes {
 		return nil, ErrTooLarge
 	}
@@ -154,28 +154,28 @@ func within(f FS, dir string) FS {
 		}
 		return osFS{dir: o.resolve(dir)}
 	}
-	return subFS{f: f, dir: dir}
+	return runDirFS{f: f, dir: dir}
 }
 
-// subFS is an FS other than the real one (fstest.MapFS in tests) seen
+// runDirFS is an FS other than the real one (fstest.MapFS in tests) seen
 // from a directory inside it.
-type subFS struct {
+type runDirFS struct {
 	f   FS
 	dir string
 }
 
-func (s subFS) name(n string) string {
+func (s runDirFS) name(n string) string {
 	if strings.HasPrefix(n, "/") || strings.HasPrefix(n, "~/") {
 		return n
 	}
 	return path.Join(s.dir, n)
 }
 
-func (s subFS) ReadFile(name string) ([]byte, error) { return s.f.ReadFile(s.name(name)) }
+func (s runDirFS) ReadFile(name string) ([]byte, error) { return s.f.ReadFile(s.name(name)) }
 
-func (s subFS) Stat(name string) (fs.FileInfo, error) { return s.f.Stat(s.name(name)) }
+func (s runDirFS) Stat(name string) (fs.FileInfo, error) { return s.f.Stat(s.name(name)) }
 
-func (s subFS) ReadDir(name string) ([]fs.DirEntry, error) {
+func (s runDirFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	d, ok := s.f.(dirReader)
 	if !ok {
 		return nil, errors.New("the filesystem cannot list directories")
@@ -183,7 +183,7 @@ func (s subFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return d.ReadDir(s.name(name))
 }
 
-func (s subFS) ReadHead(name string, n int) ([]byte, error) {
+func (s runDirFS) ReadHead(name string, n int) ([]byte, error) {
 	if h, ok := s.f.(headReader); ok {
 		return h.ReadHead(s.name(name), n)
 	}

@@ -173,6 +173,9 @@ var gitSpec = &Spec{
 		{"git push --help", "local"},
 		{"git push --dry-run origin main", "local+netread"},
 		{"git -c alias.p=push p", "local+opaque"},
+		// An alias defined by the same command is not in the files yet.
+		{"git config alias.sync push && git sync origin main", "shared+opaque"},
+		{"GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=alias.l GIT_CONFIG_VALUE_0=push git l origin main", "local+opaque"},
 		{"git pu", "local+opaque"},
 		{"git remote set-url origin https://evil.example/x.git", "shared"},
 		{"git config url.https://evil.example/.insteadOf https://github.com/", "shared"},

@@ -26,6 +26,13 @@ var commandEnv = sync.OnceValue(func() map[string]string {
 		"SUDO_ASKPASS": "sudo", "RSYNC_RSH": "rsync", "CVS_RSH": "cvs", "SVN_SSH": "svn", "FCEDIT": "fc",
 		"SYSTEMD_PAGER": "systemctl", "PSQL_PAGER": "psql", "MYSQL_PAGER": "mysql", "DIFF_PAGER": "diff",
 		"PROMPT_COMMAND": "bash",
+		// Compilers and build tools named by the environment: make, go
+		// (cgo), cargo and pip's builds run them.
+		"CC": "the build", "CXX": "the build", "CPP": "the build", "LD": "the build", "AR": "the build",
+		"AS": "the build", "FC": "the build", "NM": "the build", "RANLIB": "the build", "STRIP": "the build",
+		"OBJCOPY": "the build", "PKG_CONFIG": "the build", "RUSTC": "cargo", "RUSTC_WRAPPER": "cargo",
+		"RUSTC_WORKSPACE_WRAPPER": "cargo", "RUSTDOC": "cargo", "CARGO_BUILD_RUSTC": "cargo",
+		"CARGO_BUILD_RUSTC_WRAPPER": "cargo", "CARGO_BUILD_RUSTDOC": "cargo",
 	}
 })
 
@@ -114,7 +121,22 @@ func (c *Classifier) embedded(setting, text string, dynamic bool) Effect {
 	if dynamic {
 		return opaque("config.dynamic", setting+" holds a command only known at run time ("+clip(text)+")")
 	}
-	return c.nested(text).through("config.command", setting+" runs the command "+clip(text))
+	if c.followed == nil || c.depth >= c.Limits.MaxNesting {
+		return c.nested(text).through("config.command", setting+" runs the command "+clip(text))
+	}
+	// The runs of the command are the top-level Result's too (Followed,
+	// named through the setting), so that self-protection checks them as
+	// it checks a script's lines: GIT_EXTERNAL_DIFF='airlock queue
+	// approve …' git diff is refused like the verb typed inline.
+	inner := *c
+	inner.depth++
+	inner.cc = nil
+	r := inner.Command(text)
+	for _, inv := range r.Invocations {
+		inv.Via = append([]string{setting}, inv.Via...)
+		*c.followed = append(*c.followed, inv)
+	}
+	return r.Effect.through("config.command", setting+" runs the command "+clip(text))
 }
 
 // hiddenCommands is the effect of every command hidden in the
@@ -124,7 +146,7 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	var e Effect
 	for _, kv := range inv.Env {
 		name, value, _ := strings.Cut(kv, "=")
-		if _, ok := commandEnv()[name]; ok {
+		if _, ok := commandEnv()[name]; ok || cargoEnvCommand(name) {
 			e.Add(c.envCommand(name, value))
 		}
 	}
@@ -187,10 +209,79 @@ func unquoteValue(v string) string {
 	return v
 }
 
+// cargoEnvCommand reports cargo's per-target and per-registry variables
+// that name a program it runs (CARGO_TARGET_<TRIPLE>_RUNNER, …_LINKER,
+// CARGO_REGISTRIES_<NAME>_CREDENTIAL_PROVIDER).
+func cargoEnvCommand(name string) bool {
+	switch {
+	case strings.HasPrefix(name, "CARGO_TARGET_"):
+		return strings.HasSuffix(name, "_RUNNER") || strings.HasSuffix(name, "_LINKER")
+	case strings.HasPrefix(name, "CARGO_REGISTRIES_") || strings.HasPrefix(name, "CARGO_REGISTRY_"):
+		return strings.HasSuffix(name, "_CREDENTIAL_PROVIDER")
+	}
+	return false
+}
+
+// gitEnvParameters splits GIT_CONFIG_PARAMETERS ('key'='value' pairs, each
+// side single-quoted, as git -c passes them to its children) into pairs.
+func gitEnvParameters(v string) (pairs [][2]string, ok bool) {
+	for v = strings.TrimSpace(v); v != ""; v = strings.TrimSpace(v) {
+		key, rest, found := cutQuoted(v)
+		if !found {
+			return nil, false
+		}
+		value := ""
+		if strings.HasPrefix(rest, "=") {
+			if value, rest, found = cutQuoted(rest[1:]); !found {
+				return nil, false
+			}
+		} else if k, val, eq := strings.Cut(key, "="); eq {
+			key, value = k, val // the older 'key=value' form
+		}
+		pairs = append(pairs, [2]string{key, value})
+		v = rest
+	}
+	return pairs, true
+}
+
+// cutQuoted cuts one single-quoted word (with the '\” escape) off s.
+func cutQuoted(s string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(s, "'") {
+		return "", "", false
+	}
+	var b strings.Builder
+	for i := 1; i < len(s); i++ {
+		if s[i] != '\'' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if strings.HasPrefix(s[i:], `'\''`) {
+			b.WriteByte('\'')
+			i += 3
+			continue
+		}
+		return b.String(), s[i+1:], true
+	}
+	return "", "", false
+}
+
 // gitEnvConfig reads GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n and
-// GIT_CONFIG_VALUE_n: settings given through the environment.
+// GIT_CONFIG_VALUE_n, and GIT_CONFIG_PARAMETERS: settings given through
+// the environment.
 func (c *Classifier) gitEnvConfig(inv *shell.Invocation) Effect {
 	var e Effect
+	if v, ok := inv.Getenv("GIT_CONFIG_PARAMETERS"); ok {
+		pairs, parsed := gitEnvParameters(v)
+		if !parsed {
+			pairs, parsed = gitEnvParameters(unquoteValue(v))
+		}
+		if !parsed || strings.HasPrefix(v, "$") {
+			e.Add(opaque("config.dynamic", "GIT_CONFIG_PARAMETERS gives git settings airlock cannot read ("+clip(v)+")"))
+		}
+		for _, kv := range pairs {
+			e.Add(c.gitSetting("GIT_CONFIG_PARAMETERS "+kv[0], kv[0], kv[1], false))
+		}
+	}
 	for _, kv := range inv.Env {
 		name, key, _ := strings.Cut(kv, "=")
 		n, ok := strings.CutPrefix(name, "GIT_CONFIG_KEY_")

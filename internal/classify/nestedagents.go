@@ -93,6 +93,9 @@ var nestedAgentSpec = &Spec{
 		{"cursor-agent --force -p 'fix lint'", "local"},
 		{"crush --yolo run 'fix the tests'", "local"},
 		{"agy -p 'fix the tests'", "local"},
+		{"agy --dangerously-skip-permissions -p 'fix it'", "local+opaque"},
+		{"cline --yolo 'fix the tests'", "local+opaque"},
+		{"cline --auto-approve false 'fix the tests'", "local"},
 		{"echo aider --yes-always", "local"},
 	},
 }

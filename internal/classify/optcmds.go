@@ -133,16 +133,20 @@ func buildOptionTable() map[string]*programOptions {
 		"vim": vim, "vi": vim, "nvim": vim, "ex": vim, "view": vim, "gvim": vim, "vimdiff": vim,
 		"emacs": emacs,
 		"gcc":   gcc, "g++": gcc, "cc": gcc, "c++": gcc, "clang": gcc, "clang++": gcc,
-		"go": goTool,
-		"ed": ed, "red": ed,
+		"go":    goTool,
+		"cargo": {script: cargoConfig},
+		"ed":    ed, "red": ed,
 		"dc": dc,
 		"man": {
 			spec: argv.Spec{Short: "PHCMLmSsep", Long: []string{"--pager", "--html", "--config-file", "--manpath", "--locale", "--systems", "--sections", "--extension", "--preprocessor"}},
 			opts: map[string]optionKind{"-P": optShell, "--pager": optShell, "-H": optShell, "--html": optShell, "-C": optCode, "--config-file": optCode, "-p": optCode, "--preprocessor": optCode},
 		},
 		"bat": {
-			spec: argv.Spec{Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme", "--pager", "--paging", "--map-syntax", "--tabs", "--wrap", "--color", "--decorations", "--config-file"}},
-			opts: map[string]optionKind{"--pager": optShell, "--config-file": optCode},
+			// --config-file and --config-dir only print where bat's
+			// configuration is (bat reads another one from
+			// BAT_CONFIG_PATH): they take no value and run nothing.
+			spec: argv.Spec{Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme", "--pager", "--paging", "--map-syntax", "--tabs", "--wrap", "--color", "--decorations"}},
+			opts: map[string]optionKind{"--pager": optShell},
 		},
 		"less": {
 			spec:   argv.Spec{Short: "bhjkoOpPtTxyz#", Long: []string{"--log-file", "--LOG-FILE", "--lesskey-file", "--tag", "--tag-file", "--pattern", "--prompt"}},
@@ -776,4 +780,80 @@ func gccOptions(c *Classifier, inv *shell.Invocation, _ argv.Parsed) Effect {
 		}
 	}
 	return e
+}
+
+// cargoConfig reads cargo's --config KEY=VALUE options: the keys whose
+// value is a program cargo runs (a target's runner, the linker, rustc and
+// its wrappers, a credential provider) are that program's command line;
+// --config FILE names a TOML file airlock does not read.
+func cargoConfig(c *Classifier, inv *shell.Invocation, _ argv.Parsed) Effect {
+	var e Effect
+	args := inv.Args
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			break
+		}
+		var v string
+		vi := i
+		switch {
+		case a == "--config" && i+1 < len(args):
+			i++
+			v, vi = args[i], i
+		case strings.HasPrefix(a, "--config="):
+			v = strings.TrimPrefix(a, "--config=")
+		default:
+			continue
+		}
+		if inv.IsDynamic(vi) {
+			e.Add(opaque("option.code", "cargo --config "+clip(v)+" is only known at run time, and cargo's configuration can name programs it runs"))
+			continue
+		}
+		key, value, ok := strings.Cut(v, "=")
+		if !ok {
+			e.Add(opaque("option.code", "cargo --config "+clip(v)+" names a configuration file airlock does not read, which can name programs cargo runs"))
+			continue
+		}
+		key = strings.TrimSpace(key)
+		if !cargoCommandKey(key) {
+			continue
+		}
+		e.Add(c.embedded("cargo --config "+key, tomlCommand(value), false))
+	}
+	return e
+}
+
+// cargoCommandKey reports a cargo configuration key whose value is a
+// program cargo runs.
+func cargoCommandKey(key string) bool {
+	k := strings.ToLower(key)
+	last := k
+	if i := strings.LastIndexByte(k, '.'); i >= 0 {
+		last = k[i+1:]
+	}
+	switch {
+	case strings.HasPrefix(k, "target.") || strings.HasPrefix(k, "host."):
+		return last == "runner" || last == "linker" || last == "ar"
+	case strings.HasPrefix(k, "build."):
+		return last == "rustc" || last == "rustc-wrapper" || last == "rustc-workspace-wrapper" || last == "rustdoc"
+	case strings.HasPrefix(k, "registry.") || strings.HasPrefix(k, "registries."):
+		return last == "credential-provider" || last == "global-credential-providers"
+	case strings.HasPrefix(k, "credential-alias."):
+		return true
+	}
+	return false
+}
+
+// tomlCommand turns a TOML value holding a command (a string, or an array
+// of strings) into shell text.
+func tomlCommand(v string) string {
+	v = strings.TrimSpace(v)
+	if strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") {
+		var words []string
+		for _, w := range strings.Split(v[1:len(v)-1], ",") {
+			words = append(words, unquoteValue(strings.TrimSpace(w)))
+		}
+		return shell.Join(words)
+	}
+	return unquoteValue(v)
 }

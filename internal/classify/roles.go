@@ -92,6 +92,7 @@ func Operands(inv *shell.Invocation) []Operand {
 		}
 		ops = append(ops, Operand{Word: r.Target, Role: role, Arg: -1, Dynamic: r.Dynamic})
 	}
+	ops = append(ops, envOperands(inv)...)
 	if inv.Opaque != "" || len(inv.Args) == 0 {
 		return ops
 	}
@@ -144,6 +145,12 @@ func (b *roleBuilder) operands(p argv.Parsed, role Role, recursive bool) {
 // unknown marks every word that is not an option as unknown.
 func (b *roleBuilder) unknown() {
 	for i := 1; i < len(b.inv.Args); i++ {
+		if nameValue(b.inv, i) && !b.inv.IsDynamic(i) {
+			// A name (cargo test --test '*'), never a path written: at
+			// most the program reads the sources it names (tests/*.rs).
+			b.add(i, RoleRead, false)
+			continue
+		}
 		if a := b.inv.Args[i]; !strings.HasPrefix(a, "-") || a == "-" || b.inv.IsDynamic(i) {
 			b.add(i, RoleUnknown, false)
 		}
@@ -322,6 +329,12 @@ func (b *roleBuilder) program() {
 			b.add(i, RoleExec, false)
 			return
 		}
+		return
+	case "twine":
+		b.twineRoles()
+		return
+	}
+	if b.runnerRoles() {
 		return
 	}
 	if ReadsOnlyRun(args) {

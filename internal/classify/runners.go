@@ -2,6 +2,8 @@ package classify
 
 import (
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"path"
 	"regexp"
 	"strconv"
@@ -32,6 +34,10 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 		return c.makeRun(inv)
 	case "just":
 		return c.justRun(inv)
+	case "ninja", "samu":
+		return c.ninjaRun(inv)
+	case "mage":
+		return c.mageRun(inv)
 	case "task", "go-task":
 		return c.taskRun(inv)
 	case "rake":
@@ -44,6 +50,57 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 		return c.noxRun(inv)
 	case "cargo":
 		return c.cargoBuildScripts(inv)
+	}
+	if files := codeTaskFiles(inv.Name()); files != nil {
+		return c.keepTaskCode(inv, files)
+	}
+	return nothing
+}
+
+// codeTaskFiles lists the files a build tool or task runner runs as code
+// airlock has no reader for (CMake's execute_process, a Gradle build, a
+// Meson file, invoke's tasks.py, the tasks of pyproject.toml, deno.json,
+// composer.json and mise.toml): their text goes to self-protection like an
+// interpreter script's (Result.Code), so one that names airlock's verbs
+// or files is refused; what else they run is not read (containment is the
+// answer to that).
+func codeTaskFiles(name string) []string {
+	switch name {
+	case "cmake":
+		return []string{"CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json"}
+	case "meson", "muon":
+		return []string{"meson.build", "meson_options.txt", "meson.options"}
+	case "gradle", "gradlew":
+		return []string{"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "gradle.properties"}
+	case "invoke", "inv":
+		return []string{"tasks.py"}
+	case "poe", "hatch", "pdm", "rye":
+		return []string{"pyproject.toml", "hatch.toml"}
+	case "deno":
+		return []string{"deno.json", "deno.jsonc"}
+	case "composer":
+		return []string{"composer.json"}
+	case "mise":
+		return []string{"mise.toml", ".mise.toml"}
+	case "sbt":
+		return []string{"build.sbt"}
+	case "mvn", "mvnw":
+		return []string{"pom.xml"}
+	}
+	return nil
+}
+
+// keepTaskCode reads the task files that exist and keeps their text for
+// self-protection. A file that cannot be read adds nothing: these tools
+// are ordinary builds, and their text is only checked for mentions.
+func (c *Classifier) keepTaskCode(inv *shell.Invocation, files []string) Effect {
+	if c.FS == nil || c.code == nil {
+		return nothing
+	}
+	for _, f := range files {
+		if data, _, ok := c.readScript(inv, f, false); ok {
+			c.keepCode(inv.Name()+" (its "+f+")", f, data)
+		}
 	}
 	return nothing
 }
@@ -127,8 +184,10 @@ func scriptNames(inv *shell.Invocation) []string {
 	if tool == "pnpm" && cmd == "deploy" {
 		return nil // pnpm's own deploy copies a workspace package
 	}
-	if tool != "npm" && !yarnBuiltins()[cmd] {
-		// yarn X, pnpm X, bun X run the script X.
+	if tool != "npm" && (!yarnBuiltins()[cmd] || cmd == "x") {
+		// yarn X, pnpm X, bun X run the script X. "x" is a builtin of
+		// some versions only (bun x, pnpm's alias of dlx), so a script
+		// of that name is followed too.
 		return []string{"pre" + cmd, cmd, "post" + cmd}
 	}
 	return nil
@@ -421,7 +480,7 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		}
 		return nothing
 	}
-	if inv.AnyDynamic(1) {
+	if makeDynamic(inv) {
 		return opaque("script.dynamic", "make is given words computed at run time, so which targets run cannot be known")
 	}
 	names := []string{path.Join(dir, "GNUmakefile"), path.Join(dir, "makefile"), path.Join(dir, "Makefile")}
@@ -502,29 +561,77 @@ var justHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompil
 var justAssign = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`)
 })
+var justInterp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`) })
+var justImport = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(import|mod)(\?)?\s+(?:([A-Za-z_][A-Za-z0-9_-]*)\s*)?(?:['"]([^'"]*)['"])?\s*$`)
+})
 
 type justRecipe struct {
+	file  string
 	deps  []string
 	lines []makeLine
+	// script is the interpreter of a [script(...)] recipe, "" for a
+	// recipe run line by line.
+	script string
 }
 
+// justfile is what airlock reads of a justfile and the files it imports.
+type justfile struct {
+	file    string
+	vars    map[string]string
+	recipes map[string]*justRecipe
+	first   string
+	mods    map[string]string // module name → its file ("" = not found)
+	// fallback says just looks for a recipe it does not find in the
+	// justfile of a parent directory.
+	fallback bool
+	e        Effect // what loading runs (backticks, shell()), or why it is opaque
+	loads    int
+}
+
+// justFileNames are the names just looks for, in order.
+var justFileNames = []string{"justfile", "Justfile", ".justfile", "JUSTFILE"}
+
+// justRun follows the recipes a just run starts. just reads justfile
+// (any of justFileNames, or -f/--justfile) from the directory or the
+// nearest one above it, with its import and mod files; a recipe runs its
+// dependencies, then its lines (or its body as one script, for a
+// shebang or [script] recipe). Assignments with a backtick or shell()
+// run when just loads the file, whatever the recipe. A recipe that cannot
+// be found where it should be, an interpreter airlock does not read (set
+// shell, [script("…")]) and a file that cannot be read make the run
+// opaque (FINDINGS-4 K5).
 func (c *Classifier) justRun(inv *shell.Invocation) Effect {
-	p := argv.Spec{Short: "fd", Long: []string{"--justfile", "--working-directory", "--set", "--shell", "--dotenv-filename", "--dotenv-path", "--color", "--command-color"}}.Parse(inv.Args[1:])
-	if p.Has("--list", "-l", "--summary", "--show", "-s", "--dry-run", "-n", "--evaluate", "--dump", "--choose", "--edit", "-e", "--init", "--fmt", "--help", "-h", "--version", "-V") {
+	p := argv.Spec{Short: "fd", Long: []string{"--justfile", "--working-directory", "--set", "--shell", "--dotenv-filename", "--dotenv-path", "--color", "--command-color", "--shell-arg"}}.Parse(inv.Args[1:])
+	if p.Has("--list", "-l", "--summary", "--show", "-s", "--dry-run", "-n", "--evaluate", "--dump", "--choose", "--edit", "-e", "--init", "--fmt", "--help", "-h", "--version", "-V", "--variables", "--groups") {
 		return nothing
 	}
-	var target string
-	if len(p.Operands) > 0 {
-		target = p.Operands[0]
+	if _, ok := p.Value("--shell"); ok {
+		return opaque("just.shell", "just --shell runs every recipe line with another program, which airlock does not read")
+	}
+	var args []string
+	for _, o := range p.Operands {
+		if !strings.Contains(o, "=") || len(args) > 0 {
+			args = append(args, o) // NAME=VALUE before the recipe sets a variable
+		}
 	}
 	if c.FS == nil {
-		if releaseName(target) {
-			return unreadRelease("just", target)
+		if len(args) > 0 && releaseName(args[0]) {
+			return unreadRelease("just", args[0])
 		}
 		return nothing
 	}
-	file, _ := p.Value("-f", "--justfile")
-	file, data, failed, ok := c.readRunnerFile(inv, file, "justfile", "Justfile", ".justfile")
+	if inv.AnyDynamic(1) {
+		return opaque("script.dynamic", "just is given words computed at run time, so which recipes run cannot be known")
+	}
+	file, given := p.Value("-f", "--justfile")
+	var names []string
+	if given {
+		names = []string{file}
+	} else {
+		names = runnerFileUp(justFileNames)
+	}
+	file, data, failed, ok := c.readRunnerFile(inv, names...)
 	if !ok {
 		return failed
 	}
@@ -532,11 +639,99 @@ func (c *Classifier) justRun(inv *shell.Invocation) Effect {
 	if !deeperOK {
 		return fileLimit(file)
 	}
-	vars := map[string]string{}
-	recipes := map[string]*justRecipe{}
-	first := ""
+	root := &justfile{file: file, vars: map[string]string{}, recipes: map[string]*justRecipe{}, mods: map[string]string{}}
+	root.parse(inner, file, string(data))
+	e := root.e
+	jf, rest := root, args
+	// A module's recipe: just mod recipe, or just mod::recipe.
+	if len(rest) > 0 {
+		if mod, rec, ok := strings.Cut(rest[0], "::"); ok {
+			rest = append([]string{mod, rec}, rest[1:]...)
+		}
+		if mf, ok := root.mods[rest[0]]; ok {
+			if mf == "" {
+				return e.with(opaque("just.module", file+": module "+rest[0]+" is not a file airlock can find, so what it runs cannot be known"))
+			}
+			data, err := inner.readFile(mf)
+			if err != nil {
+				return e.with(opaque("script.unreadable", mf+" cannot be read ("+err.Error()+"), so what just runs cannot be known"))
+			}
+			jf = &justfile{file: mf, vars: map[string]string{}, recipes: map[string]*justRecipe{}, mods: map[string]string{}, loads: root.loads}
+			jf.parse(inner, mf, string(data))
+			e.Add(jf.e)
+			rest = rest[1:]
+		}
+	}
+	target := jf.first
+	if len(rest) > 0 {
+		target = rest[0]
+	}
+	if target == "" {
+		return e
+	}
+	if jf.recipes[target] == nil {
+		if jf.fallback || len(jf.mods) > 0 {
+			return e.with(opaque("just.unknown", "just "+target+": no recipe of that name in "+jf.file+", and just may find it elsewhere (a module, a parent justfile), so what it runs cannot be known"))
+		}
+		return e // just fails: no such recipe
+	}
+	seen := map[string]bool{}
+	var run func(name string, depth int)
+	run = func(name string, depth int) {
+		r := jf.recipes[name]
+		if r == nil || seen[name] || depth > 64 {
+			return
+		}
+		seen[name] = true
+		for _, d := range r.deps {
+			run(d, depth+1)
+		}
+		e.Add(jf.recipe(inner, name, r))
+	}
+	run(target, 0)
+	return e
+}
+
+// recipe classifies one recipe's body.
+func (jf *justfile) recipe(c *Classifier, name string, r *justRecipe) Effect {
+	interp := justInterp()
+	sub := func(t string) string {
+		return interp.ReplaceAllStringFunc(t, func(m string) string { return jf.vars[interp.FindStringSubmatch(m)[1]] })
+	}
+	body := r.lines
+	script := r.script
+	if script == "" && len(body) > 0 && strings.HasPrefix(body[0].text, "#!") {
+		script, _ = shebang(body[0].text)
+	}
+	if script == "" {
+		var e Effect
+		for _, l := range body {
+			e.Add(c.shellFileAt(r.file, strings.TrimLeft(sub(l.text), "@-"), l.line))
+		}
+		return e
+	}
+	if len(body) == 0 {
+		return nothing
+	}
+	var sb strings.Builder
+	for _, l := range body {
+		sb.WriteString(l.text + "\n")
+	}
+	text := sub(sb.String())
+	if isShell(script) {
+		return c.shellFileAt(r.file, text, body[0].line)
+	}
+	if lang, who, ok := interpLang(script); ok {
+		return interpAnalyse(c, who, lang, text).through("script.interp", r.file+": recipe "+name+" is a "+who+" program")
+	}
+	return opaque("script.interpreter", r.file+": recipe "+name+" runs with "+script+", which airlock does not read")
+}
+
+// parse reads one justfile (the root, or one it imports) into jf.
+func (jf *justfile) parse(c *Classifier, file, text string) {
 	var cur *justRecipe
-	for i, l := range strings.Split(string(data), "\n") {
+	script := ""
+	for i, l := range strings.Split(text, "\n") {
 		if strings.HasPrefix(l, " ") || strings.HasPrefix(l, "\t") {
 			if cur != nil && strings.TrimSpace(l) != "" {
 				cur.lines = append(cur.lines, makeLine{line: i + 1, text: strings.TrimSpace(l)})
@@ -545,70 +740,196 @@ func (c *Classifier) justRun(inv *shell.Invocation) Effect {
 		}
 		cur = nil
 		t := strings.TrimSpace(l)
-		if t == "" || strings.HasPrefix(t, "#") || strings.HasPrefix(t, "[") || strings.HasPrefix(t, "set ") || strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "mod ") {
+		switch {
+		case t == "" || strings.HasPrefix(t, "#"):
+			continue
+		case strings.HasPrefix(t, "["):
+			// [script] runs the body with sh -eu; [script("python3")]
+			// with that interpreter; other attributes change nothing
+			// airlock reads.
+			for _, a := range strings.Split(strings.Trim(t, "[]"), ",") {
+				a = strings.TrimSpace(a)
+				if a == "script" {
+					script = "sh"
+				} else if arg, ok := strings.CutPrefix(a, "script("); ok {
+					f := strings.Fields(strings.Trim(strings.TrimSuffix(arg, ")"), `"' `))
+					script = "?"
+					if len(f) > 0 {
+						script = normWord(f[0])
+					}
+				}
+			}
+			continue
+		case strings.HasPrefix(t, "set "):
+			jf.setting(file, i+1, t)
+			continue
+		case strings.HasPrefix(t, "alias "):
+			if name, target, ok := strings.Cut(strings.TrimPrefix(t, "alias "), ":="); ok {
+				if r := jf.recipes[strings.TrimSpace(target)]; r != nil {
+					jf.recipes[strings.TrimSpace(name)] = r
+				} else {
+					defer func(n, tg string) {
+						if r := jf.recipes[tg]; r != nil && jf.recipes[n] == nil {
+							jf.recipes[n] = r
+						}
+					}(strings.TrimSpace(name), strings.TrimSpace(target))
+				}
+			}
+			continue
+		}
+		if m := justImport().FindStringSubmatch(t); m != nil {
+			jf.include(c, file, i+1, m[1], m[2] == "?", m[3], m[4])
 			continue
 		}
 		if m := justAssign().FindStringSubmatch(t); m != nil {
-			vars[m[1]] = strings.Trim(strings.TrimSpace(m[2]), `"'`)
+			v := strings.TrimSpace(m[2])
+			jf.loadTime(c, file, i+1, v)
+			jf.vars[m[1]] = strings.Trim(v, `"'`)
 			continue
 		}
 		if m := justHeader().FindStringSubmatch(t); m != nil {
-			r := &justRecipe{}
+			r := &justRecipe{file: file, script: script}
+			script = ""
 			for _, d := range strings.Fields(m[3]) {
 				d = strings.Trim(d, "()")
 				if d != "" && d != "&&" {
 					r.deps = append(r.deps, d)
 				}
 			}
-			recipes[m[1]] = r
-			if first == "" {
-				first = m[1]
+			if jf.recipes[m[1]] == nil {
+				jf.recipes[m[1]] = r
+			}
+			if jf.first == "" && !strings.HasPrefix(m[1], "_") {
+				jf.first = m[1]
 			}
 			cur = r
 		}
 	}
-	if target == "" {
-		target = first
-	}
-	interp := regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`)
-	var e Effect
-	seen := map[string]bool{}
-	var run func(name string, depth int)
-	run = func(name string, depth int) {
-		r := recipes[name]
-		if r == nil || seen[name] || depth > 64 {
-			return
-		}
-		seen[name] = true
-		for _, d := range r.deps {
-			run(d, depth+1)
-		}
-		body := r.lines
-		if len(body) > 0 && strings.HasPrefix(body[0].text, "#!") {
-			var sb strings.Builder
-			for _, l := range body {
-				sb.WriteString(l.text + "\n")
-			}
-			text := interp.ReplaceAllStringFunc(sb.String(), func(m string) string { return vars[interp.FindStringSubmatch(m)[1]] })
-			if sh, _ := shebang(text); !isShell(sh) {
-				if lang, who, ok := interpLang(sh); ok {
-					e.Add(interpAnalyse(inner, who, lang, text).through("script.interp", file+": recipe "+name+" is a "+who+" program"))
-				} else {
-					e.Add(opaque("script.interpreter", file+": recipe "+name+" runs with "+sh+", which airlock does not read"))
-				}
-				return
-			}
-			e.Add(inner.shellFileAt(file, text, body[0].line))
-			return
-		}
-		for _, l := range body {
-			text := interp.ReplaceAllStringFunc(l.text, func(m string) string { return vars[interp.FindStringSubmatch(m)[1]] })
-			e.Add(inner.shellFileAt(file, strings.TrimLeft(text, "@-"), l.line))
-		}
-	}
-	run(target, 0)
-	return e
 }
+
+// setting reads the settings that change what runs: set shell (and its
+// Windows and script forms) to a program that is not a shell, and set
+// fallback.
+func (jf *justfile) setting(file string, line int, t string) {
+	name, value, _ := strings.Cut(strings.TrimPrefix(t, "set "), ":=")
+	name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+	switch name {
+	case "fallback":
+		jf.fallback = value == "" || value == "true"
+	case "shell", "script-interpreter":
+		f := strings.Fields(strings.NewReplacer("[", " ", "]", " ", ",", " ", `"`, " ", "'", " ").Replace(value))
+		if len(f) == 0 || !isShell(normWord(f[0])) {
+			jf.e.Add(opaque("just.shell", file+":"+strconv.Itoa(line)+": set "+name+" runs the recipes with "+clip(value)+", which airlock does not read"))
+		}
+	}
+}
+
+// loadTime classifies what an assignment runs when just loads the file:
+// backticks and shell('…'). A shell() whose command is not a literal is
+// opaque.
+func (jf *justfile) loadTime(c *Classifier, file string, line int, v string) {
+	for rest := v; ; {
+		a := strings.IndexByte(rest, '`')
+		if a < 0 {
+			break
+		}
+		b := strings.IndexByte(rest[a+1:], '`')
+		if b < 0 {
+			jf.e.Add(opaque("script.unreadable", file+":"+strconv.Itoa(line)+": a backtick airlock cannot read"))
+			break
+		}
+		jf.e.Add(c.shellFileAt(file, rest[a+1:a+1+b], line))
+		rest = rest[a+b+2:]
+	}
+	for rest := v; ; {
+		k := strings.Index(rest, "shell(")
+		if k < 0 {
+			break
+		}
+		rest = strings.TrimSpace(rest[k+len("shell("):])
+		q := byte(0)
+		if rest != "" {
+			q = rest[0]
+		}
+		end := -1
+		if q == '\'' || q == '"' {
+			end = strings.IndexByte(rest[1:], q)
+		}
+		if end < 0 {
+			jf.e.Add(opaque("just.shell", file+":"+strconv.Itoa(line)+": shell() with a command airlock cannot read"))
+			break
+		}
+		jf.e.Add(c.shellFileAt(file, rest[1:1+end], line))
+		rest = rest[end+2:]
+	}
+}
+
+// include reads an import (its recipes join this justfile's) or records
+// a mod (read when its recipes are asked for). A file that cannot be
+// read is opaque, unless the line is optional (import?, mod?) and the
+// file is missing.
+func (jf *justfile) include(c *Classifier, file string, line int, kind string, optional bool, name, ref string) {
+	dir := path.Dir(file)
+	if kind == "mod" {
+		cands := []string{path.Join(dir, name+".just"), path.Join(dir, name, "mod.just"), path.Join(dir, name, "justfile"), path.Join(dir, name, "Justfile"), path.Join(dir, name, ".justfile")}
+		if ref != "" {
+			p := path.Join(dir, ref)
+			cands = []string{p, path.Join(p, "mod.just"), path.Join(p, "justfile"), path.Join(p, "Justfile")}
+		}
+		jf.mods[name] = ""
+		for _, cand := range cands {
+			if st, err := c.FS.Stat(fsName(cand)); err == nil && !st.IsDir() {
+				jf.mods[name] = cand
+				break
+			}
+		}
+		if jf.mods[name] == "" && optional {
+			delete(jf.mods, name)
+		}
+		return
+	}
+	jf.loads++
+	if jf.loads > maxIncludes {
+		jf.e.Add(opaque("script.limit", "limit reached: "+jf.file+" imports more than "+strconv.Itoa(maxIncludes)+" files"))
+		return
+	}
+	p := path.Join(dir, ref)
+	if strings.HasPrefix(ref, "/") || strings.HasPrefix(ref, "~/") {
+		p = ref
+	}
+	data, err := c.readFile(p)
+	if err != nil {
+		if optional && errors.Is(err, fs.ErrNotExist) {
+			return
+		}
+		jf.e.Add(opaque("script.unreadable", file+":"+strconv.Itoa(line)+": import "+p+" cannot be read ("+err.Error()+"), so what just runs cannot be known"))
+		return
+	}
+	first := jf.first
+	jf.parse(c, p, string(data))
+	if first != "" {
+		jf.first = first // the default recipe is the root file's first
+	}
+}
+
+// runnerFileUp returns the names of a runner's file in the directory and
+// in those above it, nearest first (just and task look upwards; at most
+// maxRunnerUp levels).
+func runnerFileUp(names []string) []string {
+	out := append([]string(nil), names...)
+	up := ""
+	for k := 0; k < maxRunnerUp; k++ {
+		up += "../"
+		for _, n := range names {
+			out = append(out, up+n)
+		}
+	}
+	return out
+}
+
+// maxRunnerUp bounds how many directories above the command's a runner
+// file is looked for.
+const maxRunnerUp = 16
 
 // ---- task (Taskfile) ----
 
@@ -637,8 +958,23 @@ func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
 		}
 		return nothing
 	}
-	file, _ := p.Value("-t", "--taskfile")
-	file, data, failed, ok := c.readRunnerFile(inv, file, "Taskfile.yml", "Taskfile.yaml", "taskfile.yml", "taskfile.yaml", "Taskfile.dist.yml")
+	if inv.AnyDynamic(1) {
+		return opaque("script.dynamic", "task is given words computed at run time, so which tasks run cannot be known")
+	}
+	file, given := p.Value("-t", "--taskfile")
+	dir, _ := p.Value("-d", "--dir")
+	var names []string
+	switch {
+	case given:
+		names = []string{path.Join(dir, file)}
+	case dir != "":
+		for _, n := range taskFileNames {
+			names = append(names, path.Join(dir, n))
+		}
+	default:
+		names = runnerFileUp(taskFileNames) // task looks upwards too
+	}
+	file, data, failed, ok := c.readRunnerFile(inv, names...)
 	if !ok {
 		return failed
 	}
@@ -651,7 +987,8 @@ func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
 		return opaque("script.unreadable", file+" cannot be read as YAML, so what task runs cannot be known")
 	}
 	root := &taskfile{file: file, tasks: yamlKey(doc.Content[0], "tasks"), includes: yamlKey(doc.Content[0], "includes"), loaded: map[string]*taskfile{}}
-	var e Effect
+	// The Taskfile's own vars and env with sh: run when it loads.
+	e := inner.taskShVars(file, doc.Content[0])
 	seen := map[string]bool{}
 	loads := 0
 	var run func(tf *taskfile, name string, depth int)
@@ -672,6 +1009,21 @@ func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
 				} else if sub != nil {
 					run(sub, rest, depth+1)
 				}
+				return
+			}
+			// An include with flatten: true puts its tasks beside the
+			// including file's.
+			for k := 0; tf.includes != nil && k+1 < len(tf.includes.Content); k += 2 {
+				ns, v := tf.includes.Content[k].Value, tf.includes.Content[k+1]
+				if yamlValue(v, "flatten") != "true" {
+					continue
+				}
+				if sub, failed := inner.taskInclude(tf, ns, &loads); failed.Reasons != nil {
+					e.Add(failed)
+				} else if sub != nil && yamlKey(sub.tasks, name) != nil {
+					run(sub, name, depth+1)
+					return
+				}
 			}
 			return
 		}
@@ -687,6 +1039,20 @@ func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
 				}
 			}
 			return
+		}
+		// What runs before or beside the commands: the task's vars and
+		// env with sh, its preconditions and its status checks.
+		e.Add(inner.taskShVars(file, t))
+		for _, key := range []string{"preconditions", "status"} {
+			if list := yamlKey(t, key); list != nil {
+				for _, item := range list.Content {
+					if item.Kind == yaml.ScalarNode {
+						e.Add(inner.shellFileAt(file, item.Value, item.Line))
+					} else if n := yamlKey(item, "sh"); n != nil {
+						e.Add(inner.shellFileAt(file, n.Value, n.Line))
+					}
+				}
+			}
 		}
 		if deps := yamlKey(t, "deps"); deps != nil {
 			for _, d := range deps.Content {
@@ -715,12 +1081,41 @@ func (c *Classifier) taskRun(inv *shell.Invocation) Effect {
 					e.Add(inner.shellFileAt(file, n.Value, n.Line))
 				case yamlKey(item, "task") != nil:
 					run(tf, yamlKey(item, "task").Value, depth+1)
+				case yamlKey(item, "defer") != nil:
+					// defer: runs the command (or task) when the task ends.
+					d := yamlKey(item, "defer")
+					if d.Kind == yaml.ScalarNode {
+						e.Add(inner.shellFileAt(file, d.Value, d.Line))
+					} else if n := yamlKey(d, "task"); n != nil {
+						run(tf, n.Value, depth+1)
+					}
 				}
 			}
 		}
 	}
 	for _, t := range targets {
 		run(root, t, 0)
+	}
+	return e
+}
+
+// taskFileNames are the names task looks for, in order.
+var taskFileNames = []string{"Taskfile.yml", "taskfile.yml", "Taskfile.yaml", "taskfile.yaml", "Taskfile.dist.yml", "taskfile.dist.yml", "Taskfile.dist.yaml", "taskfile.dist.yaml"}
+
+// taskShVars classifies the sh: of a Taskfile's or a task's vars and env
+// (VAR: {sh: cmd}), which task runs to get the value.
+func (c *Classifier) taskShVars(file string, n *yaml.Node) Effect {
+	var e Effect
+	for _, key := range []string{"vars", "env"} {
+		m := yamlKey(n, key)
+		if m == nil || m.Kind != yaml.MappingNode {
+			continue
+		}
+		for k := 1; k < len(m.Content); k += 2 {
+			if sh := yamlKey(m.Content[k], "sh"); sh != nil {
+				e.Add(c.shellFileAt(file, sh.Value, sh.Line))
+			}
+		}
 	}
 	return e
 }
@@ -766,6 +1161,7 @@ func (c *Classifier) rakeRun(inv *shell.Invocation) Effect {
 	}
 	// Every task of the Rakefile is read, not only the one asked for: a
 	// reading that over-approximates.
+	c.keepCode("rake "+file, file, data)
 	return interpAnalyse(inner, "rake "+file, interp.Ruby, string(data)).through("script.interp", "rake runs the Ruby of "+file)
 }
 

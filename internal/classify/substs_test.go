@@ -48,7 +48,8 @@ func TestSubsts(t *testing.T) {
 		want string // the operands of the run given the substitution
 	}{
 		{clean, `rm $(find . -name '*.pyc')`, `[1 delete . "*.pyc" tracked=false]`},
-		{clean, `rm -f $(find src . -name '*.pyc' 2>/dev/null)`, `[2 delete src "*.pyc" tracked=false][2 delete . "*.pyc" tracked=false]`},
+		{clean, `rm -f $(find src . -name '*.pyc')`, `[2 delete src "*.pyc" tracked=false][2 delete . "*.pyc" tracked=false]`},
+		{clean, `rm -f $(find src -name '*.pyc' 2>/dev/null)`, `[dynamic $(find src -name '*.pyc' 2>/dev/null)]`},
 		{clean, `perl -i -pe 's/a/b/' $(git ls-files '*.py')`, `[4 write . "./*.py" tracked=true]`},
 		{clean, `prettier --write $(git ls-files)`, `[2 write . "" tracked=true]`},
 		{clean, `prettier --write $(git ls-files -o)`, `[2 write . "" tracked=false]`},

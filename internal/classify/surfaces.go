@@ -435,7 +435,7 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 	var e Effect
 	out, outKnown := shell.Output(inv)
 	for _, r := range inv.Redirects {
-		if !r.Writes() || r.Dynamic || strings.HasPrefix(r.Op, "<") {
+		if !r.Writes() || r.Dynamic {
 			continue
 		}
 		if kind, _ := surfaceKind(r.Target); kind != "" {

@@ -416,6 +416,7 @@ func (c *Classifier) noxRun(inv *shell.Invocation) Effect {
 		return fileLimit(file)
 	}
 	src := string(data)
+	c.keepCode("nox "+file, file, []byte(src))
 	e := interpAnalyse(inner, "nox "+file, interp.Python, src).through("script.interp", "nox runs the Python of "+file)
 	for _, loc := range noxCall().FindAllStringSubmatchIndex(src, -1) {
 		method := src[loc[2]:loc[3]]

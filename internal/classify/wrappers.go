@@ -64,8 +64,15 @@ func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
 			if len(inv.Dynamic) > i {
 				t.Dynamic = append([]bool{false}, inv.Dynamic[i+1:]...)
 			}
-			// The words after the subcommand are looked through as an
-			// unknown program's would be.
+			// The word right after the subcommand, when it is no option,
+			// is the command: a program known to take its arguments as
+			// data (pdm run pytest -n auto) is rated as itself, so a word
+			// among its arguments is not taken for a program. Otherwise
+			// the words are looked through as an unknown program's would
+			// be (conda run -n env cmd).
+			if len(t.Args) > 1 && !t.IsDynamic(1) && inertNames()[t.Args[1]] {
+				return c.nested(t.Text(1))
+			}
 			return c.lookThroughArgs(&t, inv.Name()+" "+sub)
 		}
 		if !strings.HasPrefix(inv.Args[i], "-") {

@@ -10,7 +10,9 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agentinstall"
+	"github.com/airlock-dev/airlock/internal/contain/record"
 	"github.com/airlock-dev/airlock/internal/pipeline"
+	"github.com/airlock-dev/airlock/internal/policy"
 )
 
 // claudeManagedSettings is Claude Code's managed settings file on Linux:
@@ -41,6 +43,10 @@ func hookContained(getenv func(string) string, kernel func(*pipeline.Request) bo
 // sends can make a call contained: the tool input is read only for
 // dangerouslyDisableSandbox, which can only make it not contained.
 //
+// The settings name a port; claudeSandboxFenced checks that airlock's
+// proxy is what listens there, and that no layer re-allows what
+// airlock's filesystem rules deny.
+//
 // Not read: a --settings layer on the command line the human started
 // Claude Code with (docs/THREAT-MODEL.md says so).
 func claudeSandboxed(getenv func(string) string, r *pipeline.Request) bool {
@@ -67,6 +73,7 @@ func claudeSandboxed(getenv func(string) string, r *pipeline.Request) bool {
 		return false
 	}
 	var layers [][]byte
+	var files []agentinstall.SettingsLayer
 	for _, f := range []string{
 		filepath.Join(user, "settings.json"),
 		filepath.Join(project, ".claude", "settings.json"),
@@ -83,6 +90,35 @@ func claudeSandboxed(getenv func(string) string, r *pipeline.Request) bool {
 			b = []byte("{}")
 		}
 		layers = append(layers, b)
+		files = append(files, agentinstall.SettingsLayer{File: f, Data: b})
 	}
-	return agentinstall.ClaudeSandboxEnforced(layers...)
+	if !agentinstall.ClaudeSandboxEnforced(layers...) {
+		return false
+	}
+	return claudeSandboxFenced(getenv, project, agentinstall.ClaudeSandboxPort(layers...), files)
+}
+
+// claudeSandboxFenced checks what the settings alone cannot say: that
+// the port Claude Code's sandbox sends everything to is airlock's own
+// proxy, running now (record.CheckProxy: airlock's proxy recorded it in
+// the state directory, the agent's sandbox can neither read nor write
+// there, and that process holds every socket listening on the port), and
+// that no layer's sandbox.filesystem rule gives back what airlock's
+// denyRead and denyWrite take away (a project's allowRead of airlock's
+// state). Either missing, the call is not contained: another proxy on
+// that port would decide instead of airlock.
+func claudeSandboxFenced(getenv func(string) string, project string, port int, files []agentinstall.SettingsLayer) bool {
+	paths := policy.PathsFrom(getenv)
+	if paths.StateDir == "" || record.CheckProxy(paths.StateDir, port) != nil {
+		return false
+	}
+	exe, _ := os.Executable()
+	var noRead, noWrite []string
+	for _, p := range policy.ProtectedPaths(paths, project, policy.Options{Getenv: getenv, Cwd: project, Executable: exe}) {
+		if p.State || p.Secret {
+			noRead = append(noRead, p.Path)
+		}
+		noWrite = append(noWrite, p.Path)
+	}
+	return agentinstall.ClaudeSandboxReopens(files, paths.Home, noRead, noWrite) == ""
 }

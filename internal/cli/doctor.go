@@ -172,6 +172,7 @@ func runDoctor(e *env) int {
 			out.Containment.ClaudeSandboxOn = append(out.Containment.ClaudeSandboxOn, d.File)
 		}
 	}
+	containRecords(&out.Containment, policy.PathsFrom(e.getenv).StateDir)
 	out.Problems = append(out.Problems, containProblems(out.Containment)...)
 	out.SelfTest = selfTest(e, cwd)
 	for _, s := range out.SelfTest {

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 
+	"github.com/airlock-dev/airlock/internal/agentinstall"
+	"github.com/airlock-dev/airlock/internal/contain/record"
 	"github.com/airlock-dev/airlock/internal/contain/run"
 	"github.com/airlock-dev/airlock/internal/render"
 )
@@ -31,6 +34,13 @@ type doctorContain struct {
 	// ClaudeSandboxOn lists the Claude Code settings files that turn its
 	// sandbox on (airlock install claude-code --contain writes it).
 	ClaudeSandboxOn []string `json:"claude_sandbox_on,omitempty"`
+	// ClaudeProxy says, for each port Claude Code's sandbox is pointed at,
+	// whether airlock's proxy runs there (record.CheckProxy): only then
+	// are its Bash calls decided as contained.
+	ClaudeProxy []string `json:"claude_sandbox_proxy,omitempty"`
+	// StalePlaceholders are the placeholders of runs whose runner was
+	// killed, found (and removed while still as made) by doctor.
+	StalePlaceholders []record.Stale `json:"stale_placeholders,omitempty"`
 }
 
 // claudeSandboxOn reports whether a Claude Code settings document turns
@@ -103,4 +113,38 @@ func printDoctorContain(w io.Writer, d doctorContain) {
 	for _, m := range d.Missing {
 		fmt.Fprintf(w, "  missing: %s\n", render.Line(m, 2000))
 	}
+	for _, p := range d.ClaudeProxy {
+		fmt.Fprintf(w, "  Claude Code's sandbox proxy: %s\n", render.Line(p, 2000))
+	}
+	for _, s := range d.StalePlaceholders {
+		if s.Removed {
+			fmt.Fprintf(w, "  removed %s, an empty placeholder a killed airlock run (pid %d) left\n", render.Line(s.Path, 1000), s.Pid)
+		} else {
+			fmt.Fprintf(w, "  left %s, made empty by a killed airlock run (pid %d): %s; review it\n", render.Line(s.Path, 1000), s.Pid, render.Line(s.Why, 500))
+		}
+	}
+}
+
+// containRecords fills what doctor learns from airlock's state about
+// containment: whether the port each settings file points Claude Code's
+// sandbox at is airlock's running proxy, and the placeholders killed runs
+// left, which it removes while they are still as made (as the next
+// "airlock run" would).
+func containRecords(d *doctorContain, stateDir string) {
+	for _, f := range d.ClaudeSandboxOn {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		port := agentinstall.ClaudeSandboxPort(data)
+		if port == 0 {
+			continue
+		}
+		if err := record.CheckProxy(stateDir, port); err != nil {
+			d.ClaudeProxy = append(d.ClaudeProxy, fmt.Sprintf("%s: port %d: %v; its Bash calls are not decided as contained", f, port, err))
+		} else {
+			d.ClaudeProxy = append(d.ClaudeProxy, fmt.Sprintf("%s: port %d is airlock's proxy", f, port))
+		}
+	}
+	d.StalePlaceholders, _ = record.CleanStale(stateDir)
 }

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/hookd"
 	"github.com/airlock-dev/airlock/internal/hookd/server"
 	"github.com/airlock-dev/airlock/internal/journal"
@@ -133,9 +134,11 @@ func stopHookd(e *env, sock, exe string) int {
 // process would: the same table entry, the invocation's own arguments,
 // standard input, environment and working directory, and the same
 // process whose agent may have started an MCP proxy (the client, which
-// the kernel names: see package proxied). Nothing is cached
-// between requests (the policy is loaded afresh each time, as a process
-// does), so the service's answer is the in-process answer.
+// the kernel names: see package proxied). The policy is loaded afresh
+// each time, as a process does; what is kept between requests (the
+// journal's open files and writer, files the classifier read) is checked
+// against the files on every call and read again when they changed, so
+// the service's answer is the in-process answer.
 //
 // Each request runs in the invocation's working directory, so that a
 // relative path anywhere in the decision resolves as it would in the hook
@@ -146,6 +149,14 @@ func hookdHandler(stateDir string) server.Handler {
 	// Requests run in parallel here: the held calls of a burst share one
 	// lock and one fsync (journal/group.go).
 	journal.GroupCommit(true)
+	// The service records every call: it keeps the journal's lock file and
+	// writer open between calls, checked against the files each time
+	// (journal/keep.go).
+	journal.KeepOpen(true)
+	// Files the classifier reads (git's configuration for aliases, a
+	// project's scripts) are kept by their identity and read again when
+	// they change (classify/filecache.go).
+	classify.KeepFiles(true)
 	// The service's own binary, read once: os.Executable reads
 	// /proc/self/exe, which names the same file for the service's whole
 	// life (it exits when that binary is replaced), so a readlink per

@@ -39,6 +39,9 @@ func TestMain(m *testing.M) {
 		"airlock-statusline": func() {
 			os.Exit(Main(append([]string{"statusline"}, os.Args[1:]...), os.Stdin, os.Stdout, os.Stderr))
 		},
+		// A stand-in for airlock's egress proxy, as the hook checks it
+		// (proxyrecord_script_test.go).
+		"airlock-test-proxy": testProxyMain,
 	})
 }
 
@@ -60,16 +63,17 @@ func TestScripts(t *testing.T) {
 			return nil
 		},
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exitcode": cmdExitcode,
-			"expand":   cmdExpand,
-			"queueid":  cmdQueueID,
-			"tamper":   cmdTamper,
-			"cutlines": cmdCutLines,
-			"noraw":    cmdNoRaw,
-			"fill":     cmdFill,
-			"snapid":   cmdSnapID,
-			"treesum":  cmdTreeSum,
-			"ntfy":     cmdNtfy,
+			"exitcode":  cmdExitcode,
+			"expand":    cmdExpand,
+			"queueid":   cmdQueueID,
+			"tamper":    cmdTamper,
+			"cutlines":  cmdCutLines,
+			"noraw":     cmdNoRaw,
+			"fill":      cmdFill,
+			"snapid":    cmdSnapID,
+			"treesum":   cmdTreeSum,
+			"ntfy":      cmdNtfy,
+			"testproxy": cmdTestProxy,
 		},
 	})
 }

@@ -95,6 +95,12 @@ func readHead(dir string) (*head, error) {
 // durable append). It records the queue postings' size as it is now:
 // every caller has just brought the index up to the head it writes.
 func writeHead(dir string, h *head, sync bool) error {
+	return writeHeadVia(nil, dir, h, sync)
+}
+
+// writeHeadVia is writeHead through kept, HEAD already open read-write
+// (the service's kept writer, keep.go), or by its path when kept is nil.
+func writeHeadVia(kept *os.File, dir string, h *head, sync bool) error {
 	h.Queue = 0
 	if st, err := os.Lstat(filepath.Join(dir, indexDir, keyQueue)); err == nil {
 		h.Queue = st.Size()
@@ -116,16 +122,23 @@ func writeHead(dir string, h *head, sync bool) error {
 		rec[i] = ' '
 	}
 	rec[headSize-1] = '\n'
-	f, err := openFile(filepath.Join(dir, headFile), os.O_WRONLY|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("journal head: %w", err)
+	f := kept
+	if f == nil {
+		var err error
+		f, err = openFile(filepath.Join(dir, headFile), os.O_WRONLY|os.O_CREATE, 0o600)
+		if err != nil {
+			return fmt.Errorf("journal head: %w", err)
+		}
 	}
 	_, werr := f.WriteAt(rec, 0)
 	var serr error
 	if sync && werr == nil {
 		serr = f.Sync()
 	}
-	cerr := f.Close()
+	var cerr error
+	if kept == nil {
+		cerr = f.Close()
+	}
 	if err := firstErr(werr, serr, cerr); err != nil {
 		return fmt.Errorf("journal head: %w", err)
 	}

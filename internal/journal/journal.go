@@ -49,6 +49,9 @@ type Journal struct {
 	// the lock: the hook notes the session's status line there
 	// (internal/statusline). It cannot change what was kept.
 	Recorded func(ev *vocab.Event)
+	// keepOff makes this value open the journal afresh on every call
+	// even when KeepOpen is on (tests: another process's journal).
+	keepOff bool
 }
 
 // DefaultLockWait is how long an append waits for the journal's lock. An
@@ -207,29 +210,23 @@ type writer struct {
 	// deferSync, set by a group commit, leaves a durable line's fsync to
 	// the end of the batch (needSync says one is owed).
 	deferSync, needSync bool
+	// headF, when set, is journal/HEAD kept open by the service (keep.go),
+	// checked to be the file its path names before this writer was handed
+	// out: append rewrites it without opening it again.
+	headF *os.File
 }
 
 // locked runs fn with the journal's lock held, its tail read and its
 // index brought up to date.
 func (j *Journal) locked(fn func(w *writer) error) error {
-	lock, err := openFile(filepath.Join(j.dir, "lock"), os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("journal lock: %w", err)
+	if k := j.keeper(); k != nil {
+		// The resident service keeps the lock file and the writer open
+		// between calls (keep.go).
+		return k.locked(j, fn)
 	}
-	wait := j.LockWait
-	if wait <= 0 {
-		wait = DefaultLockWait
-	}
-	unlock, err := statefile.LockWithin(lock, wait)
+	unlock, err := j.lockFile(j.lockWait())
 	if err != nil {
-		if errors.Is(err, statefile.ErrNoLock) {
-			// Without a lock, concurrent hook processes could interleave
-			// or lose events (invariant 4), so nothing is recorded here,
-			// and a hook that cannot record refuses the action: it fails
-			// closed.
-			return fmt.Errorf("journal lock: %w, so airlock records nothing here and refuses every action it would have to record", err)
-		}
-		return fmt.Errorf("journal lock: %w", err)
+		return err
 	}
 	defer unlock()
 
@@ -241,7 +238,43 @@ func (j *Journal) locked(fn func(w *writer) error) error {
 		return err
 	}
 	defer w.f.Close()
-	err = fn(w)
+	return w.run(fn)
+}
+
+func (j *Journal) lockWait() time.Duration {
+	if j.LockWait <= 0 {
+		return DefaultLockWait
+	}
+	return j.LockWait
+}
+
+// lockFile opens the journal's lock file and takes its lock, waiting at
+// most wait.
+func (j *Journal) lockFile(wait time.Duration) (unlock func(), err error) {
+	lock, err := openFile(filepath.Join(j.dir, lockFile), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("journal lock: %w", err)
+	}
+	unlock, err = statefile.LockWithin(lock, wait)
+	if err != nil {
+		if errors.Is(err, statefile.ErrNoLock) {
+			// Without a lock, concurrent hook processes could interleave
+			// or lose events (invariant 4), so nothing is recorded here,
+			// and a hook that cannot record refuses the action: it fails
+			// closed.
+			return nil, fmt.Errorf("journal lock: %w, so airlock records nothing here and refuses every action it would have to record", err)
+		}
+		return nil, fmt.Errorf("journal lock: %w", err)
+	}
+	return unlock, nil
+}
+
+// lockFile is the name of the journal's lock file in its directory.
+const lockFile = "lock"
+
+// run calls fn with the lock held and w open.
+func (w *writer) run(fn func(w *writer) error) error {
+	err := fn(w)
 	if errors.Is(err, errIndex) {
 		// The index does not match the journal (edited, cut or stale in a
 		// way its head did not show): rebuild it and answer from that.
@@ -434,7 +467,7 @@ func (w *writer) append(e *Entry) error {
 	// HEAD is not fsynced: after a power loss it can only be behind a
 	// durable line (the index catches up from it), and one fsync per held
 	// call is what keeps parallel hooks moving through the lock.
-	if err := writeHead(w.j.dir, &w.head, false); err != nil {
+	if err := writeHeadVia(w.headF, w.j.dir, &w.head, false); err != nil {
 		return err
 	}
 	if changesQueue(e) {

@@ -351,9 +351,15 @@ func (d *destruction) gradeDeletion(inv *classify.Invocation, dirs []string) gra
 		return grade{place: placeUnknown, why: "airlock cannot tell what " + inv.Name() + " deletes"}
 	}
 	words := make([]string, 0, len(ops))
+	var runtime []string // the globs of run-time words (destroyruntime.go)
 	for _, i := range ops {
 		if inv.IsDynamic(i) {
-			return grade{place: placeUnknown, why: inv.Args[i] + " is only known when the command runs"}
+			globs, ok := d.runtimeGlobs(inv.Args[i])
+			if !ok || inv.Name() == "dd" || inv.Name() == "rsync" || climbsAfterGlob(globs[len(globs)-1]) {
+				return grade{place: placeUnknown, why: inv.Args[i] + " is only known when the command runs"}
+			}
+			runtime = append(runtime, globs...)
+			continue
 		}
 		w := inv.Args[i]
 		if v, found := strings.CutPrefix(w, "of="); found && inv.Name() == "dd" {
@@ -364,7 +370,7 @@ func (d *destruction) gradeDeletion(inv *classify.Invocation, dirs []string) gra
 		}
 		words = append(words, w)
 	}
-	return d.gradeWords(inv, words, dirs)
+	return d.gradeWords(inv, append(words, runtime...), dirs)
 }
 
 // gradeWords places static path words: inside only when all are.

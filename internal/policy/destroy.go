@@ -232,9 +232,13 @@ func layoutSafe(inv *classify.Invocation) bool {
 	switch inv.Name() {
 	case "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "test", "[", "ls", "pwd", "mkdir", "touch", "cat", "wc", "du", "stat":
 		return true
+	case "date", "nproc", "id", "uuidgen":
+		// The programs of known-alphabet run-time parts (selfslashfree.go:
+		// build/$(date +%s)); date -s sets the clock, which moves no path.
+		return true
 	case "git":
 		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
-		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse"
+		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse" || sub == "rev-list"
 	case "find":
 		// find itself links and moves nothing; the runs of its -exec are
 		// runs of their own, judged on their own.
@@ -381,7 +385,12 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		}
 		placed = true
 		if o.Dynamic {
-			return grade{place: placeUnknown, why: o.Word + " is only known when the command runs"}
+			one := d.placeRuntime(inv, o, dirs)
+			if one.place != placeInside {
+				return one
+			}
+			g.paths = append(g.paths, one.paths...)
+			continue
 		}
 		if deletesByName(name) && o.Pattern == "" && d.scratch(o.Word, dirs) {
 			continue // rm -rf /tmp/x build: the scratch file is not held, as alone

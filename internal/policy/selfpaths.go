@@ -448,6 +448,37 @@ type resolver struct {
 	// dirs are directories resolved ahead (the command's cwd), by their
 	// spelling.
 	dirs map[string]string
+	// tainted are directories an earlier run of the command wrote in
+	// from data airlock did not read (an archive, a checkout): any
+	// entry below one may be a link made at run time (selfmadelinks.go).
+	tainted []string
+}
+
+// taint marks a directory whose entries may be links made at run time.
+func (r *resolver) taint(dir string) {
+	r.tainted = append(r.tainted, fold(dir))
+	r.cache, r.dirs = nil, nil
+}
+
+// addLink records a link the command makes, with its target ("" when
+// known only at run time).
+func (r *resolver) addLink(link, target string) {
+	if r.links == nil {
+		r.links = map[string]string{}
+	}
+	r.links[fold(filepath.Clean(link))] = target
+	r.cache, r.dirs = nil, nil
+}
+
+// underTaint reports whether p is strictly below a tainted directory.
+func (r *resolver) underTaint(p string) bool {
+	f := fold(p)
+	for _, d := range r.tainted {
+		if strings.HasPrefix(f, strings.TrimSuffix(d, "/")+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // resolveDir resolves a directory once and remembers it as a prefix.
@@ -501,6 +532,12 @@ func (r *resolver) resolve(raw string) (real string, unknown bool) {
 		}
 		next := filepath.Join(cur, c)
 		target, isLink := "", false
+		if len(r.tainted) > 0 && r.underTaint(next) {
+			if _, ok := r.links[fold(next)]; !ok {
+				r.remember(raw, "")
+				return "", true
+			}
+		}
 		if t, ok := r.links[fold(next)]; ok {
 			if t == "" {
 				r.remember(raw, "")

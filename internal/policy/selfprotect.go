@@ -232,6 +232,15 @@ type call struct {
 	// changers counts the runs of the command that may create, change or
 	// delete files (selfglobnow.go).
 	changers int
+	// inv is the run whose operands are being checked (selfarchive.go
+	// reads the archive an extraction names).
+	inv *classify.Invocation
+	// listed says how the command prints paths that may be airlock's
+	// secrets (selfproduced.go), or "".
+	listed string
+	// result is the command being checked (its outermost text), for
+	// phases that look at other runs of it (selfsignalpids.go).
+	result *classify.Result
 }
 
 // present returns the existence check for project paths when the program
@@ -437,6 +446,12 @@ func splitGlob(p string) (dir, rest string) {
 // track of the directories it changes into and the links it makes.
 func (c *call) shell(r *classify.Result) *refusal {
 	c.changers = countChangers(r)
+	if c.result == nil {
+		c.result = r
+	}
+	if l := c.listedSecrets(r); l != "" {
+		c.listed = l
+	}
 	for _, inv := range append(r.Invocations[:len(r.Invocations):len(r.Invocations)], r.Followed...) {
 		src := inv.Source
 		if strings.Contains(src, "dotglob") || strings.Contains(src, "globdots") || strings.Contains(src, "GLOB_DOTS") || strings.Contains(src, "GLOBIGNORE") {
@@ -452,7 +467,11 @@ func (c *call) shell(r *classify.Result) *refusal {
 	// them, are held as if typed inline: a script is only a second step.
 	for i := range r.Followed {
 		if ref := c.invocation(&r.Followed[i]); ref != nil {
-			ref.msg = "a script this command runs has the line " + clipText(r.Followed[i].Source) + ": " + ref.msg
+			through := ""
+			if via := r.Followed[i].Via; len(via) > 0 {
+				through = " (through " + clipText(via[0]) + ")"
+			}
+			ref.msg = "a script or setting this command runs has the line " + clipText(r.Followed[i].Source) + through + ": " + ref.msg
 			return ref
 		}
 	}
@@ -566,6 +585,9 @@ func (c *call) redirects(inv *classify.Invocation) *refusal {
 		if rd.Dynamic {
 			known, ok := g.known(tgt)
 			if !ok {
+				if c.listed != "" {
+					return c.listedRefusal("a redirection ("+rd.Op+")", tgt)
+				}
 				if ref := c.dynamicPath("a redirection ("+rd.Op+")", tgt, known, redirectMode(rd)); ref != nil {
 					return ref
 				}
@@ -581,8 +603,12 @@ func (c *call) redirects(inv *classify.Invocation) *refusal {
 				if h, ok := c.pathHit(tgt, d, false, false); ok {
 					return c.pathRefusal("a redirection ("+rd.Op+")", h)
 				}
-			} else if h, ok := c.secretPath(tgt, d); ok {
-				return c.secretRefusal("a redirection ("+rd.Op+")", h)
+			}
+			if !rd.Writes() || rd.Reads() {
+				// <> both reads and writes.
+				if h, ok := c.secretPath(tgt, d); ok {
+					return c.secretRefusal("a redirection ("+rd.Op+")", h)
+				}
 			}
 		}
 	}
@@ -605,6 +631,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 	}
 	if ref := c.signals(inv); ref != nil {
+		return ref
+	}
+	if ref := c.hostPIDContainer(inv); ref != nil {
 		return ref
 	}
 	if what, off := classify.AgentGuardOff(&inv.Invocation); off {
@@ -700,6 +729,17 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if ref := c.redirects(inv); ref != nil {
 		return ref
 	}
+	// What this run extracts, patches or checks out may be links that
+	// later runs go through; its own paths are checked first, below.
+	defer c.madeLinks(inv, cwd)
+	if ref := c.followedLinks(inv, cwd); ref != nil {
+		return ref
+	}
+	if classify.Reaches(name) == classify.ReachPID {
+		// kill's operands are PIDs and signals, never paths: they were
+		// read by signals (kill $! names no file).
+		return nil
+	}
 	// Each operand is judged by its role to the program (classify's
 	// roles.go): a read is checked only against airlock's secrets, a
 	// write, creation, deletion or move against every protected path,
@@ -721,6 +761,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		if inv.IsDynamic(i) {
 			known, ok := c.g.known(arg)
 			if !ok {
+				if c.listed != "" && !(reads && meta) {
+					return c.listedRefusal(name, arg)
+				}
 				if !reads || !meta {
 					if ref := c.dynamicPath(name, arg, known, dynamicMode(inv, i, reads, false)); ref != nil {
 						return ref

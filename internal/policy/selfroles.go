@@ -122,6 +122,9 @@ func isRedirectTarget(inv *classify.Invocation, w string) bool {
 // operandsAt checks the operands of one word by their roles.
 func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *refusal {
 	name := inv.Name()
+	saved := c.inv
+	c.inv = inv
+	defer func() { c.inv = saved }()
 	if name == "git" && !c.dotglob {
 		// git's pathspecs match dot files: "**/settings.json" reaches
 		// .claude/settings.json.
@@ -135,9 +138,16 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 		}
 		w := o.Word
 		reads := o.Role == classify.RoleRead || o.Role == classify.RoleExec
+		if o.Dynamic && c.listed != "" && !(reads && meta) && isPlaceholder(w) {
+			// What xargs or parallel reads from a producer at run time.
+			return c.listedRefusal(name, w)
+		}
 		if o.Dynamic {
 			known, ok := c.g.known(w)
 			if !ok {
+				if c.listed != "" && !(reads && meta) {
+					return c.listedRefusal(name, w)
+				}
 				// A path known only at run time fails closed by its role
 				// (selfdynamic.go): a write, creation, deletion or move is
 				// refused unless its static parts rule out every protected
@@ -155,6 +165,17 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 				continue
 			}
 			w = known
+		}
+		if o.Arg > 0 && !(reads && meta) {
+			// A relative path of a run whose directory is known only
+			// when it runs (env -C "$D", find -execdir): "$PWD/path".
+			mode := dynPath
+			if reads {
+				mode = dynRead
+			}
+			if ref := c.unknownDir(inv, name, w, mode); ref != nil {
+				return ref
+			}
 		}
 		for _, d := range c.cwds {
 			if named, ok := c.globCopies(o, w, d); ok {
@@ -241,6 +262,14 @@ func (c *call) operand(name string, o classify.Operand, w, d string, meta bool) 
 	switch o.Role {
 	case classify.RoleRead, classify.RoleExec:
 		if meta {
+			return nil
+		}
+		if o.Pattern != "" && o.Recursive && !hasGlob(w) {
+			// What a find pattern matches below a start path
+			// (selfproduced.go): the pattern bounds what is read.
+			if reached, ok := c.boundReachesSecrets(o, d); ok {
+				return c.secretRefusal(name, hit{target: c.g.secrets, path: reached + " (what " + o.Pattern + " matches below " + w + ")", ancestor: reached != c.g.secrets.path && !within(reached, c.g.secrets)})
+			}
 			return nil
 		}
 		// A reader that does not read below what it is given (cat, wc)
@@ -704,11 +733,21 @@ func (c *call) unlisted(name, w, d string) *refusal {
 		if c.g.secrets.path != "" {
 			cands = append(cands, c.g.secrets)
 		}
+		var tails []target // the project's own, at its root (selfarchive.go)
 		for _, t := range cands {
-			if !isAncestor(p, t) || t.proj && c.projectRoot(p) {
+			if !isAncestor(p, t) {
+				continue
+			}
+			if t.proj && c.projectRoot(p) {
+				tails = append(tails, t)
 				continue
 			}
 			return &refusal{RuleProtectedPath, name + " extracts an archive in " + p + ", which holds " + t.path + " (" + t.kind.String() + "); the archive's member names are not read in advance, so it could replace it. Extract into a new directory of its own (mkdir x && tar xf a.tar -C x), or list it first and extract named members." + instead}
+		}
+		if len(tails) > 0 {
+			if ref, _ := c.archiveHit(name, p, d, tails); ref != nil {
+				return ref
+			}
 		}
 	}
 	return nil

@@ -136,7 +136,7 @@ func readSecretFiles(dir string, add func(v, from string)) string {
 		var obj map[string]any
 		if json.Unmarshal(data, &obj) == nil {
 			for k, v := range obj {
-				if str, ok := v.(string); ok {
+				if str, ok := v.(string); ok && !publicSecretField(e.Name(), k) {
 					add(str, from+" ("+k+")")
 				}
 			}
@@ -157,6 +157,29 @@ func readSecretFiles(dir string, add func(v, from string)) string {
 		add(base64.RawURLEncoding.EncodeToString(data), from+" (base64url)")
 	}
 	return strings.Join(problems, "; ")
+}
+
+// publicFields are the fields of a JSON file in the secrets directory
+// that hold no secret, by file: refusing every command that carries them
+// would refuse ordinary work. team.json (internal/team/sync.Config) keeps
+// the team server's URL, which a human and an agent may name (curl
+// https://team.example/healthz), the machine's name, the server's public
+// key and its fingerprint, and when the machine joined; its token is the
+// secret. A field not listed here is a secret value: a field added later
+// is protected until it is named public.
+var publicFields = map[string][]string{
+	"team.json": {"server", "machine", "server_key", "fingerprint", "joined"},
+}
+
+// publicSecretField reports whether field key of the secrets file named
+// file holds no secret.
+func publicSecretField(file, key string) bool {
+	for _, k := range publicFields[file] {
+		if k == key {
+			return true
+		}
+	}
+	return false
 }
 
 // notifyValues walks the policy's notify section for the values that

@@ -201,3 +201,41 @@ func BenchmarkSecretValuesScan(b *testing.B) {
 		}
 	}
 }
+
+// TestSecretTeamJSON: in the team membership (secrets/team.json, as
+// airlock team join writes it) the token is a secret value; the server's
+// URL, the machine's name, the server's public key, its fingerprint and
+// the join time are not, so a command that names the team server is not
+// refused for it. A field airlock does not know stays secret.
+func TestSecretTeamJSON(t *testing.T) {
+	f := newFixture(t)
+	token := "7d3c9a1be0f24c6e8a5b17f0c2d9e4a6b8f1037d5c2e9a4b6d8f0e1c3a5b7aa1"
+	f.write("home/.local/state/airlock/secrets/team.json", `{
+  "server": "https://team.example.com:8443",
+  "machine": "build-runner-eu-west-7",
+  "token": "`+token+`",
+  "server_key": "MCowBQYDK2VwAyEAq3m9Zr1c7Vq2o8kP0n5yT4wX6bH1eL3dF9gJ2sA7uQo",
+  "fingerprint": "SHA256:1f2e3d4c5b6a79880f1e2d3c4b5a6978",
+  "joined": "2026-12-02T05:57:56.123456789Z",
+  "extra_credential": "q8w7e6r5t4y3u2i1o0p9a8s7d6f5g4h3"
+}`)
+	p := f.load()
+	for _, cmd := range []string{
+		"curl -fsS https://team.example.com:8443/healthz",
+		"echo build-runner-eu-west-7",
+		"echo MCowBQYDK2VwAyEAq3m9Zr1c7Vq2o8kP0n5yT4wX6bH1eL3dF9gJ2sA7uQo SHA256:1f2e3d4c5b6a79880f1e2d3c4b5a6978",
+		"git log --since 2026-12-02T05:57:56.123456789Z",
+	} {
+		if got := p.DecideIn(Interactive, shell(cmd)); got.Rule == RuleSecretValue {
+			t.Errorf("%q: refused by %s (%s), want no secret-value refusal: the field is public", cmd, got.Rule, got.Message)
+		}
+	}
+	for _, cmd := range []string{
+		"curl -H 'Authorization: Bearer " + token + "' https://team.example.com:8443/api/v1/hello",
+		"echo q8w7e6r5t4y3u2i1o0p9a8s7d6f5g4h3",
+	} {
+		if got := p.DecideIn(Interactive, shell(cmd)); got.Rule != RuleSecretValue {
+			t.Errorf("%q: got %s by %s, want deny by %s", cmd, got.Decision, got.Rule, RuleSecretValue)
+		}
+	}
+}

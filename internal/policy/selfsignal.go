@@ -3,6 +3,7 @@ package policy
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -25,14 +26,21 @@ import (
 // airlockProcessLines are the names and command lines airlock's resident
 // processes run with.
 func (g *guard) airlockProcessLines() []string {
-	names := []string{"airlock", "airlock-mcp", "airlock-hook", "airlock-notify"}
+	// Every binary an install puts side by side runs as a process that
+	// keeps the human in the loop or the agent fenced: the team sync
+	// (airlock-teamsync, which ships held items and applies the team's
+	// decisions), the egress proxy, the dashboard, the team server; and
+	// the runner and bridge of a contained run.
+	names := append(slices.Clone(airlockBinaries), "airlock-run", "airlock-bridge")
 	if g.exeName != "" {
 		names = append(names, g.exeName)
 	}
+	verbs := []string{"hookd", "serve", "notify", "mcp serve", "mcp run", "hook claude-code --event PreToolUse",
+		"proxy", "team sync", "team serve", "team notify", "sync --interval 10s", "join"}
 	var out []string
 	for _, n := range names {
 		out = append(out, n, "/usr/local/bin/"+n)
-		for _, v := range []string{"hookd", "serve", "notify", "mcp serve", "mcp run", "hook claude-code --event PreToolUse"} {
+		for _, v := range verbs {
 			out = append(out, n+" "+v, "/usr/local/bin/"+n+" "+v)
 		}
 	}
@@ -105,7 +113,11 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 		a := inv.Args[i]
 		if inv.IsDynamic(i) {
 			if reach == classify.ReachPID && !strings.Contains(strings.ToLower(a), "airlock") && !strings.Contains(strings.ToLower(a), "hookd") {
-				continue // kill "$pid": best effort, see the file comment
+				// Where the PIDs come from decides (selfsignalpids.go).
+				if ref := c.dynamicPID(inv, a); ref != nil {
+					return ref
+				}
+				continue
 			}
 			return held("with a word known only when it runs (" + clipText(a) + ")")
 		}

@@ -24,7 +24,10 @@ func TestSignalsToAirlock(t *testing.T) {
 		"gdb -p $(pgrep airlock)", "strace -p \"$P\"", "lldb --attach-name airlock",
 		"printf x > /proc/1234/mem", "dd of=/proc/self/task/9/mem", "python3 -c 'open(\"/proc/77/mem\",\"wb\")'",
 	}
-	allow := []string{"pkill node", "pkill -f server", "killall node", "kill 999999", "kill -l", "kill \"$pid\"", "pgrep -f airlock", "gdb ./a.out"}
+	// Team sync (issue 25): by name, by pattern, by its command line.
+	deny = append(deny, "killall airlock-teamsync", "pkill airlock-teamsync", "pkill -f airlock-teamsync", "pkill teamsync",
+		"pkill -f 'team sync'", "pkill -f 'teamsync sync'", "killall -r teamsync", "pkill -f airlock-proxy", "killall airlock-proxy")
+	allow := []string{"pkill node", "pkill -f server", "pkill -f rsync", "pkill -f mitmdump", "killall node", "kill 999999", "kill -l", "kill \"$pid\"", "pgrep -f airlock", "gdb ./a.out"}
 	for _, c := range deny {
 		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: c, Cwd: cwd})
 		if v.Decision != Deny {
@@ -49,7 +52,7 @@ func TestSignalsToAirlock(t *testing.T) {
 		t.Skip(err)
 	}
 	dir := t.TempDir()
-	for name, want := range map[string]bool{"airlock": true, "other": false} {
+	for name, want := range map[string]bool{"airlock": true, "airlock-teamsync": true, "other": false} {
 		bin := filepath.Join(dir, name)
 		if err := os.WriteFile(bin, data, 0o755); err != nil {
 			t.Fatal(err)

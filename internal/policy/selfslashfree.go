@@ -33,7 +33,12 @@ const maxSlashFreeParts = 4
 // for $(date +%s), hex for a commit). The first character is what keeps a
 // part from being a dot file or a protected name: a part that starts with
 // a digit cannot be ".claude" or "settings.json".
-func (g *guard) slashFreeGlob(src string) ([]string, bool) {
+func (g *guard) slashFreeGlob(src string) ([]string, bool) { return slashFreeGlobs(src, g.vars) }
+
+// slashFreeGlobs is slashFreeGlob with the variables known to hold a
+// fixed value given: self-protection's ($HOME, $XDG_CONFIG_HOME) or the
+// destruction grade's (destroy.go), which reads the same globs.
+func slashFreeGlobs(src string, vars map[string]string) ([]string, bool) {
 	var word *syntax.Word
 	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(src), func(w *syntax.Word) bool {
 		if word != nil {
@@ -66,7 +71,7 @@ func (g *guard) slashFreeGlob(src string) ([]string, bool) {
 			case *syntax.DblQuoted:
 				add(p.Parts)
 			case *syntax.ParamExp:
-				if v, known := g.vars[paramOf(p)]; known && isSimpleParam(p) {
+				if v, known := vars[paramOf(p)]; known && isSimpleParam(p) {
 					pieces = append(pieces, globQuote(v))
 				} else if slashFreeParam(p) {
 					dyn(classDigits)

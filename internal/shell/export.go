@@ -49,7 +49,10 @@ func (e *exportState) assign(assigns []string) {
 			e.vars = map[string]string{}
 		}
 		e.vars[name] = value
-		if e.allExport || e.names[name] {
+		// PATH is in every environment a shell starts with, so a plain
+		// PATH=dir:$PATH changes where later runs find their programs
+		// (FINDINGS-4 K8).
+		if e.allExport || e.names[name] || name == "PATH" {
 			e.add(a)
 		}
 	}

@@ -78,3 +78,25 @@ func TestExportsBounded(t *testing.T) {
 		t.Errorf("no opaque run past %d exports", maxExports)
 	}
 }
+
+// PATH is exported in every shell, so a plain assignment to it reaches
+// later runs (FINDINGS-4 K8); another name assigned plainly does not.
+func TestPlainPathAssignmentReachesLaterRuns(t *testing.T) {
+	for src, want := range map[string]bool{
+		`PATH=.:$PATH; git status`:          true,
+		`PATH=bin:$PATH && git status`:      true,
+		`PATH="$PWD/bin:$PATH"; git status`: true,
+		`git status; PATH=bin:$PATH`:        false,
+		`XPATH=bin:$PATH; git status`:       false,
+	} {
+		got := false
+		for _, inv := range Parse(src) {
+			if inv.Name() == "git" {
+				_, got = inv.Getenv("PATH")
+			}
+		}
+		if got != want {
+			t.Errorf("%s: git runs with PATH set: %v, want %v", src, got, want)
+		}
+	}
+}

@@ -91,9 +91,17 @@ type Redirect struct {
 	Dynamic bool
 }
 
-// Writes reports whether the redirection writes to its target.
+// Writes reports whether the redirection writes to its target: every
+// output operator, and <> (N<>FILE opens FILE for reading AND writing, so
+// echo x 1<>FILE overwrites FILE's first bytes without truncating it).
 func (r Redirect) Writes() bool {
-	return strings.Contains(r.Op, ">") && !strings.HasPrefix(r.Op, "<")
+	return r.Op == "<>" || strings.Contains(r.Op, ">") && !strings.HasPrefix(r.Op, "<")
+}
+
+// Reads reports whether the redirection reads its target: <, <> and the
+// here-documents (whose target is their text, not a file).
+func (r Redirect) Reads() bool {
+	return strings.HasPrefix(r.Op, "<") && r.Op != "<&"
 }
 
 // Name returns the normalised program name, or "" for an opaque run with no

@@ -141,7 +141,7 @@ var handlers map[string]handler
 
 func init() {
 	handlers = map[string]handler{
-		"sudo":         optionWrapper(argv.Spec{Short: "ugpChrtDTUR", Long: []string{"--user", "--group", "--prompt", "--close-from", "--host", "--role", "--type", "--chdir", "--command-timeout", "--other-user", "--chroot"}, StopAtOperand: true}, 0),
+		"sudo":         sudoWrapper,
 		"doas":         optionWrapper(argv.Spec{Short: "uC", StopAtOperand: true}, 0),
 		"nice":         optionWrapper(argv.Spec{Short: "n", Long: []string{"--adjustment"}, StopAtOperand: true}, 0),
 		"ionice":       optionWrapper(argv.Spec{Short: "cnpPu", Long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}, StopAtOperand: true}, 0),
@@ -248,7 +248,7 @@ func envWrapper(w *walker, c cmd) (cmd, bool) {
 		// Its own name: the command runs in another directory, which a
 		// reader placing paths (destruction grades) must not take for
 		// the shell's.
-		return c.inner(i, "env --chdir"), false
+		return chdirOption(c, c.inner(i, "env --chdir"), p, "-C", "--chdir"), false
 	}
 	return c.inner(i, "env"), false
 }
@@ -386,6 +386,11 @@ func findExec(w *walker, c cmd) (cmd, bool) {
 				n.args, n.dyn = c.args[i+1:j], c.dyn[i+1:j]
 				n.frame = c.frame.with(via)
 				n.redirects, n.stdin, n.stdinKnown = nil, "", false
+				if c.args[i] == "-execdir" || c.args[i] == "-okdir" {
+					// Each found file's directory: any below the
+					// start paths, known only at run time (chdir.go).
+					n = n.inDir("", false)
+				}
 				w.run(n)
 			}
 			i = j
@@ -459,7 +464,7 @@ func (w *walker) nested(c cmd, text string, dynamic bool, via string) (cmd, bool
 // argument (from ::: lists, or from standard input), or whole commands
 // given after ::: or read from standard input.
 func parallelWrapper(w *walker, c cmd) (cmd, bool) {
-	spec := argv.Spec{Short: "jPSadEILnNX", Long: []string{"--jobs", "--sshlogin", "--arg-file", "--delimiter", "--colsep", "--delay", "--timeout", "--joblog", "--results", "--tmpdir", "--workdir", "--max-args", "--max-replace-args", "--env", "--retries", "--halt"}, StopAtOperand: true}
+	spec := argv.Spec{Short: "jPSadEILnNX", Long: []string{"--jobs", "--sshlogin", "--arg-file", "--delimiter", "--colsep", "--delay", "--timeout", "--joblog", "--results", "--tmpdir", "--workdir", "--wd", "--max-args", "--max-replace-args", "--env", "--retries", "--halt"}, StopAtOperand: true}
 	p := spec.Parse(c.args[1:])
 	i := 1 + p.Rest
 	end := len(c.args)
@@ -480,6 +485,8 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 	if p.Has("-S", "--sshlogin") {
 		w.opaque(c.frame.with("parallel"), c.source, "parallel --sshlogin runs commands on remote hosts")
 	}
+	// --workdir: the jobs run in that directory (chdir.go).
+	c = chdirOption(c, c, p, "--workdir", "--wd")
 	var feed *Feed
 	if end == len(c.args) {
 		// Arguments or commands come from standard input.

@@ -21,6 +21,16 @@ var ErrLockTimeout = errors.New("lock not granted in time")
 // wait d and then refuse, naming the limit, instead of hanging without
 // end.
 func LockWithin(f *os.File, d time.Duration) (unlock func(), err error) {
+	// Usually nobody holds it: taken at once, without the goroutine and
+	// the timer, which a hook deciding in a process of its own pays for
+	// (a thread woken to run the goroutine, the main one parked).
+	switch ok, err := TryLock(f); {
+	case err != nil:
+		f.Close()
+		return nil, err
+	case ok:
+		return func() { Unlock(f); f.Close() }, nil
+	}
 	// Unbuffered: a grant is handed over only to a caller still waiting.
 	got := make(chan error)
 	abandon := make(chan struct{})

@@ -19,5 +19,8 @@ func Owner(fs.FileInfo) (int, bool) { return 0, false }
 // Lock always fails here (ErrNoLock), so callers fail closed.
 func Lock(*os.File) error { return ErrNoLock }
 
+// TryLock always fails here (ErrNoLock), as Lock does.
+func TryLock(*os.File) (bool, error) { return false, ErrNoLock }
+
 // Unlock does nothing here.
 func Unlock(*os.File) {}

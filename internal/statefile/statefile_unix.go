@@ -36,5 +36,21 @@ func Lock(f *os.File) error {
 	}
 }
 
+// TryLock takes the lock Lock takes if nobody holds it, without waiting:
+// ok is false when another holds it.
+func TryLock(f *os.File) (ok bool, err error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		case !errors.Is(err, syscall.EINTR):
+			return false, err
+		}
+	}
+}
+
 // Unlock releases the lock Lock took.
 func Unlock(f *os.File) { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }

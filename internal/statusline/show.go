@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -232,7 +234,12 @@ func Run(stdin io.Reader, stdout io.Writer, getenv func(string) string, getwd fu
 	}
 	var st *State
 	if dir := JournalDir(getenv); dir != "" {
-		st, _ = Read(Path(dir))
+		var err error
+		if st, err = Read(Path(dir)); errors.Is(err, fs.ErrNotExist) {
+			// Inside airlock run's sandbox the journal's directory is
+			// absent; the runner shows the state file's copy instead.
+			st, _ = Read(ViewPath(dir))
+		}
 	}
 	line := Line(st, in, Options{Color: getenv("NO_COLOR") == "", Contained: getenv("AIRLOCK_CONTAINED") != ""})
 	io.WriteString(stdout, line+"\n")
@@ -297,24 +304,44 @@ func Changed(journalDir, id, mode, cwd string, marks []string) bool {
 
 // recordBytes are a session record's bytes as json.Marshal writes them
 // in the state file: head is {"id":ID, and tail the mode, marks and
-// directory up to the time, which follows them.
+// directory up to the time, which follows them. They are put together
+// field by field, in Session's order and with its omitempty rules, each
+// value encoded by json.Marshal: marshalling the Session struct itself
+// would cost the hook process, on every call, encoding/json's first
+// look at the struct's fields (TestRecordBytes holds the two equal).
 func recordBytes(id, mode, cwd string, marks []string) (head, tail []byte, ok bool) {
 	marks = slices.Clone(marks)
 	slices.Sort(marks)
-	h, err := json.Marshal(Session{ID: id})
-	if err != nil {
+	field := func(b []byte, name string, v any) ([]byte, bool) {
+		enc, err := json.Marshal(v)
+		if err != nil {
+			return nil, false
+		}
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+		return append(append(b, enc...), ','), true
+	}
+	head, ok = field([]byte{'{'}, "id", id)
+	if !ok {
 		return nil, nil, false
 	}
-	t, err := json.Marshal(Session{Mode: mode, Marks: marks, Cwd: cwd, Time: 1})
-	if err != nil {
-		return nil, nil, false
+	if mode != "" {
+		if tail, ok = field(tail, "mode", mode); !ok {
+			return nil, nil, false
+		}
 	}
-	// {"id":"s"} -> {"id":"s",   and   {"id":"","mode":...,"time":1} ->
-	// "mode":...,"time":
-	head = append(h[:len(h)-1], ',')
-	t = bytes.TrimPrefix(t, []byte(`{"id":"",`))
-	tail = bytes.TrimSuffix(t, []byte(`1}`))
-	return head, tail, true
+	if len(marks) > 0 {
+		if tail, ok = field(tail, "marks", marks); !ok {
+			return nil, nil, false
+		}
+	}
+	if cwd != "" {
+		if tail, ok = field(tail, "cwd", cwd); !ok {
+			return nil, nil, false
+		}
+	}
+	return head, append(tail, `"time":`...), true
 }
 
 // Note records a session's mode, marks and directory in the state file

@@ -99,6 +99,18 @@ type Session struct {
 // Path is the state file's path in the journal's directory dir.
 func Path(journalDir string) string { return filepath.Join(journalDir, FileName) }
 
+// ViewDir is where, inside "airlock run"'s sandbox, a read-only copy of
+// the state file is shown, in the state directory (journalDir's parent):
+// the journal's directory is not there at all, and this directory holds
+// the state file alone. The runner keeps the copy current from outside.
+const ViewDir = "status-view"
+
+// ViewPath is the state file's read-only copy in the state directory of
+// the journal's directory journalDir, as a sandbox shows it.
+func ViewPath(journalDir string) string {
+	return filepath.Join(filepath.Dir(journalDir), ViewDir, FileName)
+}
+
 // Read reads the state file at path.
 func Read(path string) (*State, error) {
 	// Without blocking on a FIFO, a regular file only, bounded: a status

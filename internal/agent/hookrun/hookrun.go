@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
+	"github.com/airlock-dev/airlock/internal/stackstart"
 )
 
 // Deadline is how long one event may take before airlock denies it. It
@@ -187,6 +188,9 @@ func (r *Runner) Run(event string, stdin io.Reader, stdout, stderr io.Writer) (c
 	}
 	done := make(chan outcome, 1)
 	go func() {
+		// The decision goes as deep as the main goroutine's would: its
+		// stack is grown once, here, rather than copied at every doubling.
+		stackstart.Grow()
 		var o outcome
 		defer func() {
 			if p := recover(); p != nil {

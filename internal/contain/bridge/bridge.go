@@ -33,14 +33,14 @@ func Main(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "airlock run: bridge:", err)
 		return 126
 	}
-	ln, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
+	ln, err := listenLoopback(false, port)
 	if err != nil {
 		fmt.Fprintln(stderr, "airlock run: bridge: cannot listen inside the sandbox:", err)
 		return 126
 	}
 	// The sandbox's own IPv6 loopback too, when it has one: a client
 	// that resolves "localhost" to ::1 first still finds the bridge.
-	if ln6, err := net.Listen("tcp", "[::1]:"+strconv.Itoa(port)); err == nil {
+	if ln6, err := listenLoopback(true, port); err == nil {
 		go relay(ln6, sock)
 	}
 	go relay(ln, sock)
@@ -151,6 +151,39 @@ func bridgeArgs(args []string) (port int, sock string, wait bool, cmd []string, 
 		return 0, "", false, nil, errors.New("usage: airlock-bridge --port N --socket PATH [--wait] -- COMMAND [ARG...]")
 	}
 	return port, sock, wait, cmd, nil
+}
+
+// listenLoopback listens on the sandbox's loopback (127.0.0.1, or ::1
+// with v6) at port, with the system calls themselves. net.Listen would
+// first read /proc/sys/net/core/somaxconn and probe the kernel's IPv6 and
+// multipath TCP support by opening sockets of its own: work done in every
+// sandbox's first process, on the path of every contained start
+// (docs/BENCHMARKS.md, containment start-up). The listener is the same
+// plain TCP socket net.Listen makes.
+func listenLoopback(v6 bool, port int) (net.Listener, error) {
+	family := syscall.AF_INET
+	var addr syscall.Sockaddr = &syscall.SockaddrInet4{Port: port, Addr: [4]byte{127, 0, 0, 1}}
+	if v6 {
+		family = syscall.AF_INET6
+		addr = &syscall.SockaddrInet6{Port: port, Addr: [16]byte{15: 1}}
+	}
+	fd, err := syscall.Socket(family, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return nil, os.NewSyscallError("socket", err)
+	}
+	f := os.NewFile(uintptr(fd), "bridge-listener")
+	defer f.Close() // net.FileListener holds its own descriptor
+	if err := syscall.SetsockoptInt(fd, syscall.SOL_SOCKET, syscall.SO_REUSEADDR, 1); err != nil {
+		return nil, os.NewSyscallError("setsockopt", err)
+	}
+	if err := syscall.Bind(fd, addr); err != nil {
+		return nil, os.NewSyscallError("bind", err)
+	}
+	// The kernel caps the backlog at its somaxconn.
+	if err := syscall.Listen(fd, 4096); err != nil {
+		return nil, os.NewSyscallError("listen", err)
+	}
+	return net.FileListener(f)
 }
 
 // relay forwards each connection on ln to the unix socket.

@@ -40,7 +40,9 @@ type authority struct {
 	key     *ecdsa.PrivateKey
 	// leafKey is the one key of every leaf: a key per host would cost a
 	// key generation per new host and buy nothing, since the leaves live
-	// only in this process's memory.
+	// only in this process's memory. It is made with the first leaf, not
+	// when the authority is loaded: "airlock run" loads it on every start,
+	// and a command that makes no HTTPS request needs none (mu guards it).
 	leafKey *ecdsa.PrivateKey
 
 	mu     sync.Mutex
@@ -153,10 +155,6 @@ func parseAuthority(data []byte) (*authority, error) {
 	if !a.key.PublicKey.Equal(a.cert.PublicKey) {
 		return nil, errors.New("the key does not match the certificate")
 	}
-	var err error
-	if a.leafKey, err = ecdsa.GenerateKey(elliptic.P256(), rand.Reader); err != nil {
-		return nil, err
-	}
 	return a, nil
 }
 
@@ -169,6 +167,13 @@ func (a *authority) leaf(host string) (*tls.Certificate, error) {
 	defer a.mu.Unlock()
 	if c := a.leaves[host]; c != nil && now.Before(c.Leaf.NotAfter.Add(-leafValidity/2)) {
 		return c, nil
+	}
+	if a.leafKey == nil {
+		k, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+		if err != nil {
+			return nil, err
+		}
+		a.leafKey = k
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber: serial(),

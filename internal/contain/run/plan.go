@@ -19,6 +19,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/clierror"
 	"github.com/airlock-dev/airlock/internal/hookd"
 	"github.com/airlock-dev/airlock/internal/policy"
+	"github.com/airlock-dev/airlock/internal/statusline"
 )
 
 // BridgePort is the loopback port the bridge listens on inside the
@@ -102,6 +103,12 @@ type Config struct {
 	// bound read-only at their place (airlock loop's settings file with
 	// the hooks, under runs/). Never the secrets or the journal.
 	Expose []string
+	// StatusView is a directory outside holding only a copy of the
+	// status line's state file, which the runner keeps current; it is
+	// bound read-only at statusline.ViewDir in the hidden state
+	// directory, so the status line inside shows the held counts without
+	// any view of the journal. "" binds nothing.
+	StatusView string
 	// WaitForDoor makes the bridge wait for the runner's go (bridge.GoFD)
 	// before it runs the command: the runner sets the door up while the
 	// sandbox starts.
@@ -445,6 +452,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 				return nil, &Refusal{Msg: fmt.Sprintf("cannot expose %s: only files under %s may be shown inside", f, filepath.Join(state, "runs"))}
 			}
 			a = append(a, "--ro-bind", r, r)
+		}
+		if cfg.StatusView != "" {
+			a = append(a, "--ro-bind", cfg.StatusView, filepath.Join(state, statusline.ViewDir))
 		}
 		a = append(a, "--remount-ro", state)
 		p.Hidden = append(p.Hidden, state)

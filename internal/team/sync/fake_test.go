@@ -34,6 +34,9 @@ type fakeServer struct {
 	// strict answers 400 to a push with a status it does not know (as
 	// a server that predates StatusRefused would).
 	strict bool
+	// itemBytes, when set, answers 413 to a push holding a held item
+	// larger than that as JSON, as the real server does (Limits.ItemBytes).
+	itemBytes int
 }
 
 func newFake(t *testing.T) *fakeServer {
@@ -91,6 +94,12 @@ func (f *fakeServer) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		f.pushes++
+		for i, it := range p.Items {
+			if b, _ := json.Marshal(it); f.itemBytes > 0 && len(b) > f.itemBytes {
+				writeJSON(w, http.StatusRequestEntityTooLarge, wire.Error{Error: "items[" + strconv.Itoa(i) + "] (" + it.ID + ") is " + strconv.Itoa(len(b)) + " bytes as JSON: over the server's limit of " + strconv.Itoa(f.itemBytes) + " per held item"})
+				return
+			}
+		}
 		if f.strict {
 			for _, st := range p.Settlements {
 				if st.Status == wire.StatusRefused {

@@ -58,8 +58,8 @@ type Options struct {
 
 // Event is one thing sync did, for the human running it.
 type Event struct {
-	// Kind is "shipped", "applied", "refused", "skipped", "warning" or
-	// "error".
+	// Kind is "shipped", "applied", "refused", "skipped",
+	// "not-shipped", "warning" or "error".
 	Kind     string    `json:"event"`
 	Item     string    `json:"item,omitempty"`
 	Decision string    `json:"decision,omitempty"`
@@ -76,6 +76,10 @@ type Result struct {
 	Applied     int `json:"applied"`     // team decisions applied
 	Refused     int `json:"refused"`     // team decisions refused
 	Skipped     int `json:"skipped"`     // team decisions applied before
+	// NotShipped are the held items given up this round: the server
+	// refused each on its own as too large (413). They stay held on this
+	// machine, where "airlock queue" shows them.
+	NotShipped []NotShipped `json:"not_shipped,omitempty"`
 }
 
 // Syncer runs sync rounds for one machine.
@@ -247,6 +251,12 @@ func (s *Syncer) ship(ctx context.Context, c *cursors, res *Result) error {
 		}
 		if len(p.Items)+len(p.Settlements) > 0 {
 			r, err := s.client.push(ctx, p)
+			if tooLarge(err) && len(p.Items) > 0 {
+				// One item the server will never take (over its limit
+				// per held item) must not hold up the rest for ever:
+				// each goes on its own, and the one refused is given up.
+				r, err = s.pushApart(ctx, p, res)
+			}
 			if err != nil {
 				return err
 			}

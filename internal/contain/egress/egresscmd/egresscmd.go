@@ -22,6 +22,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/clierror"
 	"github.com/airlock-dev/airlock/internal/contain/egress"
+	"github.com/airlock-dev/airlock/internal/contain/record"
 )
 
 // Usage is what --help prints ("airlock help proxy" says more).
@@ -129,6 +130,19 @@ func Main(o Options) int {
 		return clierror.Print(o.Stderr, &clierror.Usage{Msg: err.Error(), Hints: []string{"pick another address: --listen 127.0.0.1:PORT or --listen unix:PATH"}})
 	}
 	defer ln.Close()
+	// A TCP port is what Claude Code's sandbox is pointed at
+	// (sandbox.network.httpProxyPort): the record, in airlock's state,
+	// is how the hook knows that port is this proxy and not another
+	// program (record.CheckProxy). A proxy that cannot record itself
+	// still serves; calls through that port are then not taken as
+	// contained.
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok {
+		if remove, err := record.WriteProxy(opts.StateDir, tcp.Port, where); err != nil {
+			fmt.Fprintf(o.Stderr, "airlock proxy: warning: cannot record this proxy in airlock's state (%v): Claude Code's Bash calls through it will not count as contained\n", err)
+		} else {
+			defer remove()
+		}
+	}
 	if c.json {
 		b, _ := json.Marshal(struct {
 			Listen string   `json:"listen"`

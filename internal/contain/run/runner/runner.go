@@ -10,7 +10,6 @@ package runner
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -22,6 +21,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/contain/run"
 	"github.com/airlock-dev/airlock/internal/hookd"
+	"github.com/airlock-dev/airlock/internal/statusline"
 )
 
 // Door is what the runner needs of the egress proxy: serve connections
@@ -79,14 +79,6 @@ var systemRoots = []string{
 // means the sandbox did not start and the command did not run; a
 // *run.Refusal says why in words for the user.
 func Run(o Options) (int, error) {
-	// os/exec's first start (bubblewrap's, below) probes the kernel's
-	// pidfd support by cloning a child; os.FindProcess runs the same probe,
-	// so it is done here, while the plan is worked out, not in line.
-	go func() {
-		if p, err := os.FindProcess(os.Getpid()); err == nil {
-			p.Release()
-		}
-	}()
 	bwrap := o.Bwrap
 	if bwrap == "" {
 		b, err := exec.LookPath("bwrap")
@@ -165,8 +157,10 @@ func Run(o Options) (int, error) {
 	}
 	// The state directory is hidden inside by an empty one in its place,
 	// which needs it to exist; airlock makes it on first use anyway.
-	if st := hookd.StateDir(getenv); filepath.IsAbs(st) {
-		_ = os.MkdirAll(st, 0o700)
+	stateDir := hookd.StateDir(getenv)
+	if filepath.IsAbs(stateDir) {
+		_ = os.MkdirAll(stateDir, 0o700)
+		cleanStale(stateDir, o.Stderr)
 	}
 	if relay, err := startHookRelay(hookSocketPath(dir), cfg.Executable, getenv, cfg.Environ, uid, gid); err == nil {
 		defer relay.Close()
@@ -181,12 +175,15 @@ func Run(o Options) (int, error) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return 0, err
 	}
+	view, stopView := startStatusView(dir, statusline.JournalDir(getenv))
+	defer stopView()
+	cfg.StatusView = view
 	plan, err := run.NewPlan(cfg)
 	if err != nil {
 		return 0, err
 	}
 	made, err := makePlaceholders(plan.Placeholders)
-	defer removePlaceholders(made, o.Stderr)
+	defer removeRecorded(made, recordMade(stateDir, made, plan.Unfenced, o.Stderr), o.Stderr)
 	if err != nil {
 		return 0, &run.Refusal{Msg: "cannot fence a protected path that does not exist yet: " + err.Error(),
 			Hints: []string{"airlock run never runs a command uncontained"}}
@@ -195,13 +192,9 @@ func Run(o Options) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	// A protected path that did not exist could not be fenced by a mount;
-	// say so when the command made one.
-	for _, p := range plan.Unfenced {
-		if _, err := os.Lstat(p); err == nil {
-			fmt.Fprintf(o.Stderr, "airlock run: warning: %s was created during the run; it is a file airlock protects (agent settings or airlock's own): review it before an agent starts again\n", p)
-		}
-	}
+	// A protected path that did not exist could not be fenced by a mount:
+	// one the command made is set aside for review (setaside.go).
+	setAside(plan.Project, plan.Unfenced, o.Stderr)
 	return status, nil
 }
 
@@ -285,6 +278,15 @@ func removePlaceholders(made []madePath, stderr io.Writer) {
 	}
 }
 
+// bundler is a door that knows the whole bundle clients inside must
+// trust (its authority and the roots it chose, egress.Proxy.CABundlePEM):
+// the runner writes it as it is. Adding the system's roots to it again
+// doubled the file (440 KB here), which the runner wrote and every TLS
+// client inside read and parsed on every run (docs/BENCHMARKS.md).
+type bundler interface {
+	CABundle() []byte
+}
+
 // openDoor makes the door (o.Door, or o.MakeDoor's) and writes the CA
 // bundle clients inside trust.
 func openDoor(o Options, bundle string) (Door, error) {
@@ -295,7 +297,13 @@ func openDoor(o Options, bundle string) (Door, error) {
 			return nil, err
 		}
 	}
-	if err := writeBundle(bundle, d.CACertPEM()); err != nil {
+	var err error
+	if b, ok := d.(bundler); ok {
+		err = os.WriteFile(bundle, b.CABundle(), 0o644)
+	} else {
+		err = writeBundle(bundle, d.CACertPEM())
+	}
+	if err != nil {
 		d.Close()
 		return nil, err
 	}
@@ -345,23 +353,21 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 	// bubblewrap writes {"child-pid": N} on fd 3 as the sandbox starts;
 	// the bridge writes one byte on fd 4 (bridge.ReadyFD) once it runs inside, every
 	// mount made.
-	args := append([]string{"--info-fd", "3"}, plan.Args...)
-	cmd := exec.Command(bwrap, args...)
-	cmd.Env = plan.Env
-	// The streams are handed over as they are: a terminal stays a
-	// terminal for the command (an interactive agent needs one).
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = o.Stdin, o.Stdout, o.Stderr
-	cmd.ExtraFiles = []*os.File{infoW, readyW}
+	argv := append([]string{bwrap, "--info-fd", "3"}, plan.Args...)
+	extra := []*os.File{infoW, readyW}
 	if goR != nil {
-		cmd.ExtraFiles = append(cmd.ExtraFiles, goR)
+		extra = append(extra, goR)
 	}
 	// Its own process group: ^C at the terminal reaches airlock-run,
 	// which forwards it to the command, instead of killing bubblewrap.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Credential: o.Credential, Pdeathsig: syscall.SIGKILL}
+	sys := &syscall.SysProcAttr{Setpgid: true, Credential: o.Credential, Pdeathsig: syscall.SIGKILL}
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	defer signal.Stop(sigs)
-	if err := cmd.Start(); err != nil {
+	// The streams are handed over as they are: a terminal stays a
+	// terminal for the command (an interactive agent needs one).
+	bw, err := spawn(bwrap, argv, plan.Env, o.Stdin, o.Stdout, o.Stderr, extra, sys)
+	if err != nil {
 		infoW.Close()
 		info.Close()
 		readyW.Close()
@@ -408,8 +414,15 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 		}
 		close(pidc)
 	}()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
+	type exit struct {
+		ws  syscall.WaitStatus
+		err error
+	}
+	done := make(chan exit, 1)
+	go func() {
+		ws, err := bw.wait()
+		done <- exit{ws, err}
+	}()
 	child := 0
 	var pending []os.Signal
 	for {
@@ -433,15 +446,14 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 			} else {
 				pending = append(pending, s)
 			}
-		case err := <-done:
+		case ex := <-done:
 			if pidc != nil {
 				if pid, ok := <-pidc; ok {
 					child = pid
 				}
 			}
-			var ee *exec.ExitError
-			if err != nil && !errors.As(err, &ee) {
-				return 0, err
+			if ex.err != nil {
+				return 0, ex.err
 			}
 			if err := <-doorErr; err != nil {
 				return 0, &run.Refusal{Msg: "cannot contain the command: the egress proxy did not start: " + err.Error(),
@@ -450,10 +462,12 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 			if !<-readyc {
 				// The sandbox never ran the bridge: bubblewrap failed to
 				// set it up (a mount, a namespace). Nothing ran.
-				return 0, &run.Refusal{Msg: "cannot contain the command: bubblewrap failed (" + cmd.ProcessState.String() + "; its message, if any, is above)",
+				return 0, &run.Refusal{Msg: "cannot contain the command: bubblewrap failed (" + describe(ex.ws) + "; its message, if any, is above)",
 					Hints: []string{"airlock doctor shows what containment needs here; airlock run never runs a command uncontained"}}
 			}
-			return cmd.ProcessState.ExitCode(), nil
+			// -1 when bubblewrap was killed by a signal, as
+			// os.ProcessState.ExitCode says.
+			return ex.ws.ExitStatus(), nil
 		}
 	}
 }

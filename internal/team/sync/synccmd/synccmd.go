@@ -196,7 +196,7 @@ func sync(args []string, stdout, stderr io.Writer, getenv func(string) string) i
 			what += " (decision " + render.Line(ev.Decision, 80) + ")"
 		}
 		w := stdout
-		if ev.Kind == "error" || ev.Kind == "warning" || ev.Kind == "refused" {
+		if ev.Kind == "error" || ev.Kind == "warning" || ev.Kind == "refused" || ev.Kind == "not-shipped" {
 			w = stderr
 		}
 		fmt.Fprintf(w, "%s: %s\n", what, render.Line(ev.Message, 1000))
@@ -222,6 +222,9 @@ func sync(args []string, stdout, stderr io.Writer, getenv func(string) string) i
 		} else {
 			fmt.Fprintf(stdout, "shipped %d held items and %d settlements (%d new); applied %d team decisions, refused %d, %d applied before\n",
 				r.Items, r.Settlements, r.New, r.Applied, r.Refused, r.Skipped)
+			if len(r.NotShipped) > 0 {
+				fmt.Fprintf(stdout, "not shipped: %d held items the server refused as too large (they stay held here; airlock queue shows them)\n", len(r.NotShipped))
+			}
 		}
 		return exitOK
 	}

@@ -78,6 +78,11 @@ type Classifier struct {
 	// texts, when set, collects the command text and files found in
 	// programs' options (OptionTexts), for self-protection.
 	texts *[]string
+	// dirUnknown says the run being rated, or the one whose files are
+	// being followed, happens in a directory known only at run time
+	// (shell.DirUnknown), so a relative file it names may not be the
+	// one FS finds.
+	dirUnknown bool
 }
 
 // Command classifies text with the default limits, reading no files.
@@ -99,7 +104,11 @@ func (c *Classifier) Command(text string) Result {
 	if strings.TrimSpace(text) == "" {
 		return r
 	}
-	invs := c.Limits.Parse(text)
+	lim := c.Limits
+	if c.FS != nil && lim.SourceText == nil {
+		lim.SourceText = c.sourceText
+	}
+	invs := lim.Parse(text)
 	c.cc = &cmdContext{invs: invs} // built when a file is followed
 	if c.followed == nil {
 		c.followed = &r.Followed
@@ -154,6 +163,17 @@ func (c *Classifier) nested(text string) Effect {
 func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	if inv.Opaque != "" {
 		return opaque("shell.opaque", inv.Opaque)
+	}
+	// The files the run names are read from where it runs: after a
+	// literal cd, FS is seen from that directory; after one known only at
+	// run time, relative names are flagged (readScript).
+	if inv.Dir == shell.DirUnknown && !c.dirUnknown {
+		c.dirUnknown = true
+		defer func() { c.dirUnknown = false }()
+	} else if inv.Dir != "" && inv.Dir != shell.DirUnknown && c.FS != nil {
+		saved := c.FS
+		c.FS = within(c.FS, inv.Dir)
+		defer func() { c.FS = saved }()
 	}
 	var e Effect
 	// A program found through the PATH the command sets (pathlookup.go):

@@ -97,7 +97,7 @@ func othersWrite(runs []Invocation, skip int) bool {
 			return true
 		}
 		for _, o := range runs[k].Operands {
-			if o.Role != RoleRead && o.Role != RoleExec {
+			if o.Role != RoleRead && o.Role != RoleExec && o.Word != "/dev/null" {
 				return true
 			}
 		}
@@ -204,7 +204,9 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 	if len(args) < 2 || args[1] != "ls-files" {
 		return nil, false
 	}
-	z, dd := false, false
+	// tracked: what is listed is in the index (not -o's untracked
+	// files, -i's ignored ones, --directory's directories).
+	z, dd, tracked := false, false, true
 	var specs []string
 	for _, a := range args[2:] {
 		switch {
@@ -215,6 +217,10 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 				return nil, false
 			}
 			z = z || a == "-z"
+			switch a {
+			case "-o", "--others", "-i", "--ignored", "--directory":
+				tracked = false
+			}
 		default:
 			if a == "" || strings.HasPrefix(a, ":") || strings.HasPrefix(a, "/") || hasDotDot(a) {
 				return nil, false
@@ -230,13 +236,13 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 	}
 	if len(specs) == 0 {
 		// Every file below here: graded as the directory itself.
-		return []Operand{{Word: ".", Arg: -1, Recursive: true}}, true
+		return []Operand{{Word: ".", Arg: -1, Recursive: true, Tracked: tracked}}, true
 	}
 	var out []Operand
 	for _, s := range specs {
 		// A pathspec matches the path from here, "*" across "/" (as
 		// find's -path does), and everything below a directory it names.
-		out = append(out, Operand{Word: ".", Arg: -1, Recursive: true, Pattern: "./" + strings.TrimPrefix(strings.TrimSuffix(s, "/"), "./")})
+		out = append(out, Operand{Word: ".", Arg: -1, Recursive: true, Tracked: tracked, Pattern: "./" + strings.TrimPrefix(strings.TrimSuffix(s, "/"), "./")})
 	}
 	return out, true
 }

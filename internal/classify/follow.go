@@ -21,8 +21,11 @@ import (
 //
 // Reading is bounded: files over MaxScriptBytes are opaque, following
 // stops maxFollow files deep, and a file that exists but cannot be read
-// is opaque. A file that does not exist runs nothing, unless the same
-// command writes it first or changes directory, which makes it opaque. A
+// is opaque. A file is looked up in the directory the run happens in,
+// as the text's cd and pushd left it (cd src && python3 m.py reads
+// src/m.py). A file that does not exist runs nothing, unless the same
+// command writes it first, or the run's directory is known only at run
+// time or is missing, which makes it opaque. A
 // compiled program is not read: it is rated by its arguments, as any
 // program airlock does not know.
 
@@ -240,7 +243,11 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 			return head, Effect{}, true
 		}
 	case errors.Is(err, fs.ErrNotExist):
-		if c.cc.changesDir() {
+		// Not where the run happens: nothing to run, the command fails.
+		// Unless a cd of the text sent the run to a directory known only
+		// at run time, or to one that is not there (cd gone; ./x.sh runs
+		// x.sh where the command started).
+		if _, derr := c.FS.Stat("."); c.dirUnknown && c.cc.changesDir() || derr != nil {
 			return nil, opaque("script.cwd", "the command changes directory before running "+name+", so which file runs cannot be known"), false
 		}
 		return nil, Effect{}, false // nothing to run: the command fails

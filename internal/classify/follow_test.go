@@ -70,8 +70,23 @@ func TestFollow(t *testing.T) {
 		{"echo 'go vet' > x.sh && cat evil > \"$PWD/x.sh\" && bash x.sh", "local+opaque", "written by the same command"},
 		{"echo 'go vet' > x.sh && python3 -c \"open('x.sh','w').write('git push')\" && bash x.sh", "local+opaque", "written by the same command"},
 		{"echo 'go vet' > x.sh && cat evil > ./sub/../x.sh && bash x.sh", "local+opaque", "written by the same command"},
-		{"cd sub && ./deploy.sh", "external", ""},
+		// A file is looked up where the run happens, after the text's
+		// literal cd and pushd (FINDINGS-5 B1); a directory known only at
+		// run time, or one that is not there, leaves a missing file
+		// unknown.
+		{"cd sub && ./deploy.sh", "local", ""},
+		{"cd sub && make deploy", "external", "Makefile:2: kubectl apply"},
+		{"pushd sub && make deploy && popd", "external", "kubectl apply"},
+		{"(cd sub && make deploy)", "external", "kubectl apply"},
+		{"cd sub && cd .. && ./deploy.sh", "external", "deploy.sh:4"},
+		{"cd scripts && ./nested.sh", "local", ""}, // its ./deploy.sh is looked up in scripts/
+		{"cd scripts && bash nested.sh", "local", ""},
+		{"cd sub && python3 -m mod", "local", ""},
+		{"cd sub; python3 -m hello", "local", ""},
 		{"cd elsewhere && ./gone.sh", "local+opaque", "changes directory"},
+		{"cd elsewhere; ./deploy.sh", "local+opaque", "changes directory"},
+		{`cd "$D" && ./gone.sh`, "local+opaque", "changes directory"},
+		{`cd "$D" && make deploy`, "local+opaque", "changes directory"},
 		{"sh < deploy.sh", "external", "deploy.sh:4"},
 		{"bash -s < deploy.sh", "external", "deploy.sh:4"},
 		{"bash --rcfile deploy.sh -i", "external", "deploy.sh:4"},

@@ -139,3 +139,73 @@ func (c *Classifier) exists(name string) (exists, known bool) {
 	}
 	return false, false
 }
+
+// within returns f as seen from dir, the directory a run happens in
+// (shell.Invocation.Dir: relative to f's own directory, absolute, "~" or
+// "~/..."), so that a file named relative to the run is read where the
+// run finds it (cd src && python3 m.py reads src/m.py).
+func within(f FS, dir string) FS {
+	if f == nil || dir == "" || dir == "." {
+		return f
+	}
+	if o, ok := f.(osFS); ok {
+		if dir == "~" {
+			dir = "~/"
+		}
+		return osFS{dir: o.resolve(dir)}
+	}
+	return runDirFS{f: f, dir: dir}
+}
+
+// runDirFS is an FS other than the real one (fstest.MapFS in tests) seen
+// from a directory inside it.
+type runDirFS struct {
+	f   FS
+	dir string
+}
+
+func (s runDirFS) name(n string) string {
+	if strings.HasPrefix(n, "/") || strings.HasPrefix(n, "~/") {
+		return n
+	}
+	return path.Join(s.dir, n)
+}
+
+func (s runDirFS) ReadFile(name string) ([]byte, error) { return s.f.ReadFile(s.name(name)) }
+
+func (s runDirFS) Stat(name string) (fs.FileInfo, error) { return s.f.Stat(s.name(name)) }
+
+func (s runDirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	d, ok := s.f.(dirReader)
+	if !ok {
+		return nil, errors.New("the filesystem cannot list directories")
+	}
+	return d.ReadDir(s.name(name))
+}
+
+func (s runDirFS) ReadHead(name string, n int) ([]byte, error) {
+	if h, ok := s.f.(headReader); ok {
+		return h.ReadHead(s.name(name), n)
+	}
+	data, err := s.f.ReadFile(s.name(name))
+	if len(data) > n {
+		data = data[:n]
+	}
+	return data, err
+}
+
+// sourceText reads a file the command sources, for the shell walker to
+// see whether it can change directory (shell.Limits.SourceText): dir is
+// the shell's directory when it runs, relative to FS's.
+func (c *Classifier) sourceText(dir, name string) (string, bool) {
+	if c.FS == nil || c.dirUnknown {
+		return "", false
+	}
+	in := *c
+	in.FS = within(c.FS, dir)
+	data, err := in.readFile(name)
+	if err != nil || binary(data) {
+		return "", false
+	}
+	return string(data), true
+}

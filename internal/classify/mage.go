@@ -98,18 +98,13 @@ func mageTagged(src string) bool {
 	return false
 }
 
-// runDir joins a directory a runner is told to use with the one the
-// text's cd left the run in (Invocation.Dir); false when that one is only
-// known at run time.
+// runDir is the directory a runner is told to use (-C DIR, "" for its
+// own), relative to the classifier's FS, which is already seen from the
+// directory the text's cd left the run in (Classifier.invocation); false
+// when that one is only known at run time.
 func runDir(inv *shell.Invocation, dir string) (string, bool) {
-	switch {
-	case inv.Dir == shell.DirUnknown:
+	if inv.Dir == shell.DirUnknown {
 		return "", false
-	case inv.Dir == "" || strings.HasPrefix(dir, "/") || strings.HasPrefix(dir, "~"):
-		return dir, true
 	}
-	if dir == "" {
-		dir = "."
-	}
-	return path.Join(inv.Dir, dir), true
+	return dir, true
 }

@@ -71,6 +71,10 @@ type Operand struct {
 	// unzip, 7z x, cpio -i) writes whatever members it holds, so what
 	// it may reach is everything below Word.
 	Unlisted bool
+	// Tracked says a derived operand stands for the files git's index
+	// lists below Word (git ls-files fed to xargs or substituted), not
+	// for everything there: self-protection reads the index.
+	Tracked bool
 }
 
 // Operands returns the roles of the paths one run names, from the

@@ -205,6 +205,7 @@ func (p *Policy) decideSubject(mode Mode, a *Action, s *subject, v *Verdict) (sn
 			// otherwise: say why this one is not.
 			v.Reasons = append(v.Reasons, s.grade.reason())
 		}
+		cur = historyHold(cur, s, v) // history.go
 		if a.Contained && a.Kind == Shell && containedOpaque(s.effect, cur) {
 			// Inside a sandbox the kernel fences airlock's files and the
 			// network is the egress proxy, which holds whatever this sends:

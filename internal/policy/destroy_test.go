@@ -36,7 +36,7 @@ func TestDestructionGraded(t *testing.T) {
 		}
 	}
 	p := Defaults()
-	const snap, deny = "snapshot", "deny"
+	const snap, deny, held = "snapshot", "deny", "defer"
 	tests := []struct {
 		cmd   string
 		want  string   // snap or deny
@@ -74,9 +74,14 @@ func TestDestructionGraded(t *testing.T) {
 		{"find . -delete", deny, nil},
 		{"cd / && rm -rf build", deny, nil},
 		{"rm -rf --no-preserve-root build", deny, nil},
-		{"git reset --hard HEAD~3", deny, nil},
-		{"git branch -D main", deny, nil},
-		{"git reflog expire --expire=now --all", deny, nil},
+		// git's own commands on the project's history are held in the
+		// queue for the human, not refused (FINDINGS-5 B7, history.go).
+		{"git reset --hard HEAD~3", held, nil},
+		{"git branch -D main", held, nil},
+		{"git reflog expire --expire=now --all", held, nil},
+		{"git stash drop", held, nil},
+		{"sudo git branch -D main", deny, nil},
+		{"git push --force origin main", deny, nil},
 		{"git -C ../other clean -fdx", deny, nil},
 		// What cannot be placed is outside.
 		{"rm -rf $DIR", deny, nil},
@@ -164,6 +169,15 @@ func TestDestructionGraded(t *testing.T) {
 			a.Snapshots = false
 			if v := p.DecideIn(Unattended, a); v.Decision != Deny || v.Snapshot != nil {
 				t.Errorf("%q without snapshots: got %s by %s, want deny", tt.cmd, v.Decision, v.Rule)
+			}
+			continue
+		}
+		if tt.want == held {
+			if v.Decision != Defer || v.Snapshot != nil {
+				t.Errorf("%q: got %s by %s (snapshot %v), want defer", tt.cmd, v.Decision, v.Rule, v.Snapshot)
+			}
+			if v := p.DecideIn(Interactive, a); v.Decision != Ask {
+				t.Errorf("%q in interactive mode: got %s by %s, want ask", tt.cmd, v.Decision, v.Rule)
 			}
 			continue
 		}

@@ -240,6 +240,12 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 			continue
 		}
 		one := d.grade(f, sub, find)
+		if one.place == placeUnknown && followedRunner(f) {
+			// A script's make or bash (FINDINGS-5 B8): what it runs was
+			// followed too, and is among these runs, each placed on its
+			// own.
+			continue
+		}
 		if one.place != placeInside {
 			one.why = "in what " + inv.Name() + " runs: " + one.why
 			return one
@@ -250,4 +256,22 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 		g.untracked = g.untracked || one.untracked
 	}
 	return g
+}
+
+// followedRunner reports a run inside a followed file whose destruction
+// is only what it runs in turn (a script's make, a recipe's bash x.sh):
+// classify followed that too (its reasons name file and line), and the
+// runs it found are in Result.Followed beside it. It must run them where
+// it is started: no option sending the recipe elsewhere, no wrapper, no
+// remote host.
+func followedRunner(f *classify.Invocation) bool {
+	if runnerElsewhere(f) != "" || len(f.Via) > 0 || f.Remote != "" || f.Opaque != "" {
+		return false
+	}
+	for _, r := range f.Effect.Reasons {
+		if r.Rule == "script.line" {
+			return true
+		}
+	}
+	return false
 }

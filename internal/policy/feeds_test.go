@@ -23,6 +23,9 @@ func TestFeedsSelfProtection(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// git ls-files lists what git's index holds: every file here is
+	// tracked, the project's hook settings and policy included.
+	gitTrackAll(t, proj)
 	o := f.options()
 	o.Cwd, o.ProjectDir = proj, proj
 	o.Protect = append(o.Protect, filepath.Join(proj, ".claude/settings.json"))

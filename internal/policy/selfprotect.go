@@ -232,6 +232,9 @@ type call struct {
 	mode Mode
 	// unset are airlock's variables an earlier run of the command unset.
 	unset []string
+	// changers counts the runs of the command that may create, change or
+	// delete files (selfglobnow.go).
+	changers int
 	// inv is the run whose operands are being checked (selfarchive.go
 	// reads the archive an extraction names).
 	inv *classify.Invocation
@@ -445,6 +448,7 @@ func splitGlob(p string) (dir, rest string) {
 // shell checks every program run of a shell command, in order, keeping
 // track of the directories it changes into and the links it makes.
 func (c *call) shell(r *classify.Result) *refusal {
+	c.changers = countChangers(r)
 	if c.result == nil {
 		c.result = r
 	}
@@ -812,7 +816,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 	}
 	if classify.RunsCode(name) {
-		text := inv.Source + "\n" + strings.Join(inv.Args[1:], "\n")
+		text := codeSource(inv) + "\n" + strings.Join(inv.Args[1:], "\n")
 		if inv.StdinKnown {
 			text += "\n" + inv.StdinText
 		}

@@ -190,6 +190,18 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 				}
 				continue
 			}
+			if named, ok := c.globNow(o, w, d); ok {
+				// What the glob matches now, each by its own name
+				// (selfglobnow.go).
+				for _, n := range named {
+					one := o
+					one.Word = n
+					if ref := c.operand(name, one, n, d, meta); ref != nil {
+						return ref
+					}
+				}
+				continue
+			}
 			if ref := c.operand(name, o, w, d, meta); ref != nil {
 				return ref
 			}
@@ -269,6 +281,11 @@ func (c *call) operand(name string, o classify.Operand, w, d string, meta bool) 
 	}
 	if o.Unlisted {
 		if ref := c.unlisted(name, w, d); ref != nil {
+			return ref
+		}
+	}
+	if o.Tracked && o.Recursive {
+		if ref, handled := c.trackedHit(name, o, w, d); handled {
 			return ref
 		}
 	}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -272,6 +273,38 @@ func (s *stmtWalker) branch(walk func(), nodes ...syntax.Node) {
 	sn := s.snap(nodes...)
 	walk()
 	s.f.vals.mergeSnap(&sn)
+}
+
+// andChain walks a && b && c: each part runs only when every part
+// before it did and succeeded, so it sees the state they left (ls && cd
+// src && make runs make in src). Afterwards only what holds wherever the
+// chain may have stopped is kept.
+func (s *stmtWalker) andChain(n *syntax.BinaryCmd) {
+	parts := []*syntax.Stmt{n.Y}
+	for {
+		x := n.X
+		b, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || b.Op != syntax.AndStmt || x.Negated || x.Background || x.Coprocess || len(x.Redirs) > 0 {
+			parts = append(parts, x)
+			break
+		}
+		parts = append(parts, b.Y)
+		n = b
+	}
+	slices.Reverse(parts)
+	syntax.Walk(parts[0], s.visit)
+	// stops is what holds in every state the chain may stop in: after
+	// each part but the last (it failed).
+	var stops *values
+	for _, p := range parts[1:] {
+		if stops == nil {
+			stops = s.f.vals.clone()
+		} else {
+			stops.merge(s.f.vals)
+		}
+		syntax.Walk(p, s.visit)
+	}
+	s.f.vals.merge(stops)
 }
 
 // isolated walks code (the nodes) that runs in a subshell: nothing it

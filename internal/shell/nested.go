@@ -132,7 +132,14 @@ func sourceScript(w *walker, c cmd) (cmd, bool) {
 		w.emit(c.invocation())
 	}
 	if c.inShell() {
-		c.vals.clear() // the script may set any variable or directory
+		// The script may set any variable or directory; a script that
+		// cannot change directory leaves it (sourced.go).
+		keep := w.sourcedKeepsDir(c)
+		dir, old, stack, lost := c.vals.dir, c.vals.old, c.vals.stack, c.vals.lost
+		c.vals.clear()
+		if keep {
+			c.vals.dir, c.vals.old, c.vals.stack, c.vals.lost = dir, old, stack, lost
+		}
 	}
 	return c, true
 }

@@ -18,6 +18,12 @@ type Limits struct {
 	MaxNesting int
 	// MaxInvocations is the most program runs reported for one command.
 	MaxInvocations int
+	// SourceText, when set, returns the text of a file the command
+	// sources (source NAME, . NAME), as found from the directory the
+	// shell is in (Invocation.Dir's form); ok is false when it cannot be
+	// read. A sourced file that cannot change directory then leaves the
+	// directory known (sourced.go). Nil: every sourced file may.
+	SourceText func(dir, name string) (text string, ok bool)
 }
 
 // DefaultLimits are the limits used by Parse.

@@ -64,7 +64,9 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			// run in this shell (lastpipe, zsh).
 			s.isolated(func() { syntax.Walk(n.X, s.visit) }, n.X)
 			s.branch(func() { syntax.Walk(n.Y, s.visit) }, n.Y)
-		default: // && and ||: the right side may not run
+		case syntax.AndStmt:
+			s.andChain(n)
+		default: // ||: the right side may not run
 			syntax.Walk(n.X, s.visit)
 			s.branch(func() { syntax.Walk(n.Y, s.visit) }, n.Y)
 		}

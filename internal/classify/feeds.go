@@ -131,26 +131,25 @@ func (c *Classifier) feedOperands(f *shell.Feed, env []string) ([]Operand, bool)
 	return nil, false
 }
 
-// findFeed: what find prints lies below its start paths and matches its
-// pattern, when find follows no link and prints nothing but paths.
-func (c *Classifier) findFeed(f *shell.Feed) ([]Operand, bool) {
-	args := f.Producer
+// findParts splits a find command line into whether it follows symbolic
+// links (-H, -L), its start paths and its expression; the leading options
+// (-P, -O3, -D debug) are skipped. The one reading of find's words that
+// the feeds (find | xargs) and the producers ($(find …)) share.
+func findParts(args []string) (follows bool, starts, expr []string) {
 	i := 1
 	for ; i < len(args); i++ {
 		a := args[i]
-		if a == "-P" || strings.HasPrefix(a, "-O") {
-			continue
-		}
-		if a == "-D" {
+		switch {
+		case a == "-P" || strings.HasPrefix(a, "-O"):
+		case a == "-H" || a == "-L":
+			follows = true
+		case a == "-D":
 			i++ // debug options: find -D tree . …
-			continue
+		default:
+			goto starts
 		}
-		if a == "-H" || a == "-L" {
-			return nil, false // follows symbolic links out of its start paths
-		}
-		break
 	}
-	var starts []string
+starts:
 	for ; i < len(args); i++ {
 		a := args[i]
 		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "," {
@@ -158,7 +157,20 @@ func (c *Classifier) findFeed(f *shell.Feed) ([]Operand, bool) {
 		}
 		starts = append(starts, a)
 	}
-	expr := args[i:]
+	if i > len(args) {
+		i = len(args)
+	}
+	return follows, starts, args[i:]
+}
+
+// findFeed: what find prints lies below its start paths and matches its
+// pattern, when find follows no link and prints nothing but paths.
+func (c *Classifier) findFeed(f *shell.Feed) ([]Operand, bool) {
+	args := f.Producer
+	follows, starts, expr := findParts(args)
+	if follows {
+		return nil, false // follows symbolic links out of its start paths
+	}
 	print0 := false
 	for _, a := range expr {
 		switch a {

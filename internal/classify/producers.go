@@ -104,30 +104,10 @@ func ProducerBound(args []string, dyn []bool) ([]Operand, bool) {
 // findBound: find prints what is below its start paths and matches its
 // pattern (every entry when there is none, or it cannot be read).
 func findBound(args []string) ([]Operand, bool) {
-	i := 1
-	for ; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "-P" || a == "-H" || a == "-L" || strings.HasPrefix(a, "-O"):
-			// -L and -H follow links: the start paths still bound the
-			// names printed, which is what a later reader is given; the
-			// links below them are self-protection's to resolve.
-		case a == "-D":
-			i++
-		default:
-			goto starts
-		}
-	}
-starts:
-	var starts []string
-	for ; i < len(args); i++ {
-		a := args[i]
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == "," {
-			break
-		}
-		starts = append(starts, a)
-	}
-	expr := args[i:]
+	// -L and -H follow links: the start paths still bound the names
+	// printed, which is what a later reader is given; the links below
+	// them are self-protection's to resolve.
+	_, starts, expr := findParts(args)
 	for _, a := range expr {
 		switch a {
 		case "-printf", "-fprintf", "-fprint", "-fprint0", "-fls", "-files0-from", "-exec", "-execdir", "-ok", "-okdir":

@@ -64,3 +64,17 @@ func TestCarriedRemoteQuery(t *testing.T) {
 		}
 	}
 }
+
+// TestLWPAliases runs lwp-request's aliases (GET, POST, PUT), which are
+// not in its spec's examples (netchannels.go says why).
+func TestLWPAliases(t *testing.T) {
+	for _, ex := range lwpAliasExamples {
+		want, err := ParseLabel(ex.Label)
+		if err != nil {
+			t.Fatalf("example %q: %v", ex.Command, err)
+		}
+		if got := Command(ex.Command); got.Label() != want.Label() {
+			t.Errorf("%s\n  got  %s %v\n  want %s", ex.Command, got.Label(), got.Reasons, want.Label())
+		}
+	}
+}

@@ -247,7 +247,9 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 		// Unless a cd of the text sent the run to a directory known only
 		// at run time, or to one that is not there (cd gone; ./x.sh runs
 		// x.sh where the command started).
-		if _, derr := c.FS.Stat("."); c.dirUnknown && c.cc.changesDir() || derr != nil {
+		// (A command whose own directory is not there, as in a transcript
+		// scanned on another machine, has nothing to run.)
+		if _, derr := c.FS.Stat("."); c.dirUnknown && c.cc.changesDir() || derr != nil && inv.Dir != "" {
 			return nil, opaque("script.cwd", "the command changes directory before running "+name+", so which file runs cannot be known"), false
 		}
 		return nil, Effect{}, false // nothing to run: the command fails

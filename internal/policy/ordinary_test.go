@@ -131,6 +131,9 @@ func TestOrdinaryWork(t *testing.T) {
 				t.Errorf("%s: denied in %s mode by %s: %s", cmd, mode, v.Rule, clipText(v.Message))
 			case mode == Unattended && (v.Decision == Ask || v.Decision == Defer) && tag == "known-held":
 				t.Logf("%s: held (%s) in unattended mode by %s, a known gap", cmd, v.Decision, v.Rule)
+			case mode == Unattended && tag == "known-held":
+				// A stale tag would hide the row's next regression.
+				t.Errorf("%s: tagged known-held but %s by %s in unattended mode: drop the tag", cmd, v.Decision, v.Rule)
 			case mode == Unattended && (v.Decision == Ask || v.Decision == Defer) && tag != "fetch-run":
 				held++
 				t.Errorf("%s: held (%s) in unattended mode by %s %v", cmd, v.Decision, v.Rule, v.Reasons)

@@ -69,6 +69,9 @@ func TestFindings6Open(t *testing.T) {
 	gitCfg := "[core]\n\tfsmonitor = " + approve + "\n"
 	// runsApprove is a shell script that runs airlock's verb.
 	runsApprove := "#!/bin/sh\n" + approve + "\n"
+	// pkgX is a package.json whose x and postinstall scripts run
+	// airlock's verb.
+	pkgX := `{"name":"r","scripts":{"x":"` + approve + `","postinstall":"` + approve + `"}}`
 	cases := []struct {
 		finding string
 		setup   map[string]string // more files under the fixture's root
@@ -166,6 +169,20 @@ func TestFindings6Open(t *testing.T) {
 		{finding: "F12 bunx @google/gemini-cli", cmd: `bunx @google/gemini-cli -p hi`, want: held},
 		{finding: "F12 uvx aider-chat --yes-always", cmd: `uvx aider-chat --yes-always`, want: held},
 		{finding: "F12 node codex.js by path", cmd: `node /usr/lib/node_modules/@openai/codex/bin/codex.js exec hi`, want: held},
+
+		// F13 (L15): build and test runners not followed.
+		{finding: "F13 pytest loads conftest.py", setup: map[string]string{"proj/conftest.py": "import subprocess\nsubprocess.run('" + approve + "', shell=True)\n"},
+			cmd: `pytest`, want: denied},
+		{finding: "F13 go run of a Go file that runs airlock's verb",
+			setup: map[string]string{"proj/run.go": "package main\n\nimport \"os/exec\"\n\nfunc main() { exec.Command(\"airlock\", \"queue\", \"approve\", \"abcd\").Run() }\n"},
+			cmd:   `go run run.go`, want: denied},
+		{finding: "F13 turbo run x runs package.json's x", setup: map[string]string{"proj/package.json": pkgX, "proj/turbo.json": `{"tasks":{"x":{}}}`},
+			cmd: `turbo run x`, want: denied},
+		{finding: "F13 lerna run x runs package.json's x", setup: map[string]string{"proj/package.json": pkgX, "proj/lerna.json": `{"packages":["."],"version":"0.0.0"}`},
+			cmd: `lerna run x`, want: denied},
+		{finding: "F13 yarn workspaces foreach run x", setup: map[string]string{"proj/package.json": pkgX}, cmd: `yarn workspaces foreach run x`, want: denied},
+		{finding: "F13 npm rebuild runs postinstall", setup: map[string]string{"proj/package.json": pkgX}, cmd: `npm rebuild`, want: denied},
+		{finding: "F13 npm cit runs postinstall", setup: map[string]string{"proj/package.json": pkgX}, cmd: `npm cit`, want: denied},
 
 		// Ordinary work refused or held.
 		{finding: "B1 CC= make, whose first target is clean", cmd: `CC=gcc make`, want: notDeny},

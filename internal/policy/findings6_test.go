@@ -184,6 +184,15 @@ func TestFindings6Open(t *testing.T) {
 		{finding: "F13 npm rebuild runs postinstall", setup: map[string]string{"proj/package.json": pkgX}, cmd: `npm rebuild`, want: denied},
 		{finding: "F13 npm cit runs postinstall", setup: map[string]string{"proj/package.json": pkgX}, cmd: `npm cit`, want: denied},
 
+		// F14: shell text on the standard input of a program that starts a
+		// shell.
+		{finding: "F14 xargs -0 sh -c takes the text as its script", cmd: `echo 'rm ~/.claude/settings.json' | xargs -0 sh -c`, want: denied},
+		{finding: "F14 unshare sh reads the text from a pipe", cmd: `echo 'rm ~/.claude/settings.json' | unshare sh`, want: denied},
+		{finding: "F14 script's shell reads the text from a pipe", cmd: `echo 'rm ~/.claude/settings.json' | script -q /dev/null`, want: denied},
+		{finding: "F14 newgrp's shell reads a here-string", cmd: `newgrp root <<< 'cat ~/.local/state/airlock/secrets/serve.token'`, want: denied},
+		{finding: "F14 su's shell reads a here-string", cmd: `su <<< 'rm ~/.claude/settings.json'`, want: denied},
+		{finding: "F14 sudo -s reads a here-string", cmd: `sudo -s <<< 'rm ~/.claude/settings.json'`, want: denied},
+
 		// Ordinary work refused or held.
 		{finding: "B1 CC= make, whose first target is clean", cmd: `CC=gcc make`, want: notDeny},
 		{finding: "B1 export CC; make", cmd: `export CC=clang; make`, want: notDeny},

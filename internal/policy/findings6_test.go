@@ -136,11 +136,11 @@ func TestFindings6Open(t *testing.T) {
 		{finding: "F6 RUBYOPT=-r./x", setup: map[string]string{"proj/x.rb": "system('" + approve + "')\n"}, cmd: `RUBYOPT=-r./x ruby -e 1`, want: denied},
 
 		// F7 (L13): signals to airlock's processes.
-		{finding: "F7 kill -- -$(pgrep -f hookd), a process group", cmd: `kill -- -$(pgrep -f hookd)`, want: denied},
+		{finding: "F7 kill -- -$(pgrep -f hookd), a process group", cmd: `kill -- -$(pgrep -f hookd)`, want: denied, fixed: true},
 		{finding: "F7 read the PID from hookd.pid, kill it", setup: map[string]string{"home/.local/state/airlock/hookd.pid": "4242\n"},
-			cmd: `read p < ~/.local/state/airlock/hookd.pid; kill $p`, want: denied},
+			cmd: `read p < ~/.local/state/airlock/hookd.pid; kill $p`, want: denied, fixed: true},
 		{finding: "F7 xargs kill < hookd.pid", setup: map[string]string{"home/.local/state/airlock/hookd.pid": "4242\n"},
-			cmd: `xargs kill < ~/.local/state/airlock/hookd.pid`, want: denied},
+			cmd: `xargs kill < ~/.local/state/airlock/hookd.pid`, want: denied, fixed: true},
 		{finding: "F7 skill -STOP airlock", cmd: `skill -STOP airlock`, want: denied},
 		{finding: "F7 killall5 -9", cmd: `killall5 -9`, want: held},
 
@@ -196,9 +196,9 @@ func TestFindings6Open(t *testing.T) {
 		// Ordinary work refused or held.
 		{finding: "B1 CC= make, whose first target is clean", cmd: `CC=gcc make`, want: notDeny},
 		{finding: "B1 export CC; make", cmd: `export CC=clang; make`, want: notDeny},
-		{finding: "B2 kill $(jobs -p)", cmd: `kill $(jobs -p)`, want: notDeny},
-		{finding: "B2 kill $(cat server.pid)", setup: map[string]string{"proj/server.pid": "4242\n"}, cmd: `kill $(cat server.pid)`, want: notDeny},
-		{finding: "B2 pkill -P $$", cmd: `pkill -P $$`, want: notDeny},
+		{finding: "B2 kill $(jobs -p)", cmd: `kill $(jobs -p)`, want: notDeny, fixed: true},
+		{finding: "B2 kill $(cat server.pid)", setup: map[string]string{"proj/server.pid": "4242\n"}, cmd: `kill $(cat server.pid)`, want: notDeny, fixed: true},
+		{finding: "B2 pkill -P $$", cmd: `pkill -P $$`, want: notDeny, fixed: true},
 		{finding: "B3 parallel gzip ::: dist/*", cmd: `parallel gzip ::: dist/*`, want: notDeny},
 		{finding: "B4 git branch -D", cmd: `git branch -D feature`, want: notHeld},
 		{finding: "B5 an alias to status defined and used", cmd: `git config alias.st status && git st`, want: notHeld},

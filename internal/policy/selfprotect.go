@@ -738,9 +738,10 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if ref := c.followedLinks(inv, cwd); ref != nil {
 		return ref
 	}
-	if classify.Reaches(name) == classify.ReachPID {
-		// kill's operands are PIDs and signals, never paths: they were
-		// read by signals (kill $! names no file).
+	if r := classify.Reaches(name); r == classify.ReachPID || r == classify.ReachPattern || r == classify.ReachName {
+		// kill's operands are PIDs and signals, pkill's and killall's
+		// patterns and names, never paths: they were read by signals
+		// (kill $! and pkill -P $$ name no file).
 		return nil
 	}
 	// Each operand is judged by its role to the program (classify's

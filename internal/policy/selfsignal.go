@@ -108,9 +108,16 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 		return &refusal{RuleAirlockCommand, name + " " + what + ": it could stop or tamper with airlock's own processes (its hook service, dashboard or notifier), which keep the human in the loop. Leave airlock's processes alone and go on with your task; if this is really needed, ask the human to do it."}
 	}
 	var operands []string
-	regex, pidFile := false, false
+	regex, pidFile, children := false, false, false
 	for i := 1; i < len(inv.Args); i++ {
 		a := inv.Args[i]
+		if reach == classify.ReachPattern && (a == "-P" || a == "--parent") && i+1 < len(inv.Args) && ownPIDWord(inv.Args[i+1]) {
+			// pkill -P $$: the shell's own children, never airlock's
+			// service (which its own client started, not this shell).
+			children = true
+			i++
+			continue
+		}
 		if inv.IsDynamic(i) {
 			if reach == classify.ReachPID && !strings.Contains(strings.ToLower(a), "airlock") && !strings.Contains(strings.ToLower(a), "hookd") {
 				// Where the PIDs come from decides (selfsignalpids.go).
@@ -122,7 +129,15 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 			return held("with a word known only when it runs (" + clipText(a) + ")")
 		}
 		if a == "--" {
-			operands = append(operands, inv.Args[i+1:]...)
+			for j := i + 1; j < len(inv.Args); j++ {
+				if inv.IsDynamic(j) && reach == classify.ReachPID {
+					if ref := c.dynamicPID(inv, inv.Args[j]); ref != nil {
+						return ref
+					}
+					continue
+				}
+				operands = append(operands, inv.Args[j])
+			}
 			break
 		}
 		if strings.HasPrefix(a, "-") && len(a) > 1 {
@@ -177,6 +192,9 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 	case classify.ReachPattern:
 		if pidFile {
 			return held("signalling the PIDs a file holds")
+		}
+		if len(operands) == 0 && children {
+			return nil
 		}
 		if len(operands) == 0 {
 			return held("selecting processes without a pattern")

@@ -46,8 +46,13 @@ func pidSource(inv *classify.Invocation) (kind string) {
 		return "pattern"
 	case "lsof", "fuser":
 		return "port"
-	case "ps", "pstree", "top", "htop", "pgrep.sh", "jobs", "ss", "netstat", "pstack":
+	case "jobs":
+		return "" // this shell's own jobs
+	case "ps", "pstree", "top", "htop", "pgrep.sh", "ss", "netstat", "pstack":
 		return "any"
+	}
+	if len(pidFiles(inv)) > 0 {
+		return "file"
 	}
 	for _, a := range inv.Args[1:] {
 		if strings.Contains(a, "/proc/") || strings.HasSuffix(a, ".pid") {
@@ -67,7 +72,8 @@ func (c *call) dynamicPID(inv *classify.Invocation, w string) *refusal {
 		return &refusal{RuleAirlockCommand, name + " signals " + clipText(w) + ", PIDs found when the command runs, " + what + ": it could stop airlock's own processes (its hook service, dashboard or notifier), which keep the human in the loop. Name the process you mean by a pattern that leaves airlock's alone (pkill -f 'node server.js'), or ask the human."}
 	}
 	var runs []*classify.Invocation
-	if argv, ok := classify.SubstProducer(w); ok {
+	// kill -- -$(pgrep …) signals the process group of what it prints.
+	if argv, ok := classify.SubstProducer(strings.TrimPrefix(w, "-")); ok {
 		runs = append(runs, &classify.Invocation{})
 		runs[0].Args = argv
 	} else if c.result != nil {
@@ -76,6 +82,19 @@ func (c *call) dynamicPID(inv *classify.Invocation, w string) *refusal {
 				runs = append(runs, r)
 			}
 		}
+	}
+	if inv.Feed != nil && inv.Feed.File != "" {
+		// xargs kill < FILE, xargs -a FILE kill: the PIDs the file holds.
+		pids, ok := c.readPIDFile(inv.Feed.File)
+		for _, pid := range pids {
+			if c.g.pidIsAirlock(pid) {
+				return held("read from " + clipText(inv.Feed.File) + ", which holds " + pid + ", airlock's")
+			}
+		}
+		if !ok {
+			return held("read from " + clipText(inv.Feed.File) + ", which cannot be read now or is airlock's own")
+		}
+		return nil
 	}
 	if strings.Contains(w, "/proc/") {
 		if c.g.airlockRunning() {
@@ -93,6 +112,22 @@ func (c *call) dynamicPID(inv *classify.Invocation, w string) *refusal {
 			continue
 		}
 		switch kind {
+		case "file":
+			for _, f := range pidFiles(r) {
+				pids, ok := c.readPIDFile(f)
+				if !ok {
+					if c.ownFile(f) {
+						return held("read from " + clipText(f) + ", one of airlock's own files")
+					}
+					anySource = true
+					continue
+				}
+				for _, pid := range pids {
+					if c.g.pidIsAirlock(pid) {
+						return held("read from " + clipText(f) + ", which holds " + pid + ", airlock's")
+					}
+				}
+			}
 		case "pattern":
 			if pat, ok := c.g.selectsAirlock(r); ok {
 				return held("selected by " + pat + ", which matches airlock's processes")
@@ -348,4 +383,86 @@ func (c *call) hostPIDContainer(inv *classify.Invocation) *refusal {
 		}
 	}
 	return nil
+}
+
+// pidFiles returns the files a run reads PIDs from: cat, head or tail of
+// static files, or a file on its standard input (read p < app.pid). A
+// file under /proc is no PID file: it is walked (any PID).
+func pidFiles(r *classify.Invocation) []string {
+	var out []string
+	switch r.Name() {
+	case "cat", "head", "tail":
+		for i, a := range r.Args[1:] {
+			if r.IsDynamic(i+1) || strings.HasPrefix(a, "-") {
+				continue
+			}
+			out = append(out, a)
+		}
+	}
+	for _, rd := range r.Redirects {
+		if rd.Op == "<" && !rd.Dynamic {
+			out = append(out, rd.Target)
+		}
+	}
+	for _, f := range out {
+		if strings.Contains(f, "/proc/") {
+			return nil
+		}
+	}
+	return out
+}
+
+// maxPIDFile bounds the PID file read at decision time.
+const maxPIDFile = 4096
+
+// readPIDFile reads the PIDs a file holds now (its words that are
+// numbers). false when it cannot be read, is not a small regular file, is
+// one of airlock's own files (hookd.pid names airlock's service, running
+// or about to be), or is written by another run of the same command (what
+// it will hold is not known yet).
+func (c *call) readPIDFile(name string) ([]string, bool) {
+	cwd := c.cwds[len(c.cwds)-1]
+	if c.ownFile(name) {
+		return nil, false
+	}
+	p := c.g.rawAbs(name, cwd)
+	if c.result != nil {
+		for i := range c.result.Invocations {
+			r := &c.result.Invocations[i]
+			if classify.Reaches(r.Name()) != classify.ReachNone {
+				continue // the signal's own words are PIDs, not files
+			}
+			for _, o := range r.Operands {
+				if o.Role != classify.RoleRead && o.Role != classify.RoleExec && (o.Word == name || o.Dynamic) {
+					return nil, false
+				}
+			}
+		}
+	}
+	fi, err := c.g.fs.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxPIDFile {
+		return nil, false
+	}
+	data, err := c.g.fs.ReadFile(p)
+	if err != nil {
+		return nil, false
+	}
+	var pids []string
+	for _, w := range strings.Fields(string(data)) {
+		if strings.Trim(w, "0123456789") == "" {
+			pids = append(pids, w)
+		}
+	}
+	return pids, true
+}
+
+// ownFile reports one of airlock's files (its state, hookd.pid
+// included, or its secrets).
+func (c *call) ownFile(name string) bool {
+	cwd := c.cwds[len(c.cwds)-1]
+	if _, own := c.pathHit(name, cwd, false, false); own {
+		return true
+	}
+	_, own := c.secretPath(name, cwd)
+	return own
 }

@@ -62,7 +62,17 @@ func TestSignalsToRunTimePIDs(t *testing.T) {
 		airlock bool // airlock's hook service runs
 		listen  bool // it listens on port 7777
 		refuse  bool
+		files   map[string]string // more files, under /w
 	}{
+		// A PID file is read at decision time: the PIDs it holds now.
+		{cmd: `kill $(cat app.pid)`, airlock: true, files: map[string]string{"app.pid": "200\n"}},
+		{cmd: `kill $(cat hook.pid)`, airlock: true, refuse: true, files: map[string]string{"hook.pid": "100\n"}},
+		{cmd: `read p < hook.pid; kill $p`, airlock: true, refuse: true, files: map[string]string{"hook.pid": "100\n"}},
+		{cmd: `xargs kill < hook.pid`, airlock: true, refuse: true, files: map[string]string{"hook.pid": "100\n"}},
+		{cmd: `echo 100 > app.pid; kill $(cat app.pid)`, airlock: true, refuse: true, files: map[string]string{"app.pid": "200\n"}},
+		{cmd: `kill $(jobs -p)`, airlock: true},
+		{cmd: `pkill -P $$`, airlock: true},
+		{cmd: `pkill -P 100`, airlock: true, refuse: true},
 		{cmd: `ps aux | grep node | awk '{print $2}' | xargs kill`, airlock: true, refuse: true},
 		{cmd: `ps aux | grep node | awk '{print $2}' | xargs kill`},
 		{cmd: `for p in /proc/[0-9]*; do kill ${p#/proc/}; done`, airlock: true, refuse: true},
@@ -79,13 +89,17 @@ func TestSignalsToRunTimePIDs(t *testing.T) {
 		{cmd: `kill "$pid"`, airlock: true},
 	}
 	for _, c := range cases {
-		g := guard{fs: newProcFS(c.airlock, c.listen), vars: map[string]string{}}
+		pfs := newProcFS(c.airlock, c.listen)
+		for name, body := range c.files {
+			pfs.m["w/"+name] = &fstest.MapFile{Data: []byte(body)}
+		}
+		g := guard{fs: pfs, vars: map[string]string{}}
 		call := g.newCall("/w")
 		r := classify.Command(c.cmd)
 		call.result = &r
 		var ref *refusal
 		for i := range r.Invocations {
-			if r.Invocations[i].Name() == "kill" {
+			if n := r.Invocations[i].Name(); n == "kill" || n == "pkill" {
 				if ref = call.signals(&r.Invocations[i]); ref != nil {
 					break
 				}

@@ -112,6 +112,16 @@ func gitSettingCommand(key, value string) (string, bool) {
 	return v, true
 }
 
+// SettingVia begins the Via entry of a run that a setting holds (CC,
+// GIT_EXTERNAL_DIFF, git -c core.pager): the program runs it when it
+// needs it, not as a step of the command.
+const SettingVia = "setting "
+
+// FromSetting reports a run that a setting holds.
+func FromSetting(inv *Invocation) bool {
+	return len(inv.Via) > 0 && strings.HasPrefix(inv.Via[0], SettingVia)
+}
+
 // embedded classifies the command text a setting holds. A value only
 // known at run time is opaque.
 func (c *Classifier) embedded(setting, text string, dynamic bool) Effect {
@@ -133,7 +143,7 @@ func (c *Classifier) embedded(setting, text string, dynamic bool) Effect {
 	inner.cc = nil
 	r := inner.Command(text)
 	for _, inv := range r.Invocations {
-		inv.Via = append([]string{setting}, inv.Via...)
+		inv.Via = append([]string{SettingVia + setting}, inv.Via...)
 		*c.followed = append(*c.followed, inv)
 	}
 	return r.Effect.through("config.command", setting+" runs the command "+clip(text))

@@ -230,7 +230,9 @@ func layoutSafe(inv *classify.Invocation) bool {
 		return false
 	}
 	switch inv.Name() {
-	case "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "test", "[", "ls", "pwd", "mkdir", "touch", "cat", "wc", "du", "stat":
+	case "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "test", "[", "ls", "pwd", "mkdir", "touch", "cat", "wc", "du", "stat",
+		// time -o and script write their own log file, and make no link.
+		"time", "script":
 		return true
 	case "date", "nproc", "id", "uuidgen":
 		// The programs of known-alphabet run-time parts (selfslashfree.go:

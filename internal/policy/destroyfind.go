@@ -208,6 +208,7 @@ func runnerElsewhere(inv *classify.Invocation) string {
 // every other one must leave the layout alone, as for the command's own
 // runs.
 func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Invocation, dirs []string) grade {
+	inv = withoutSameDir(inv) // /usr/bin/time make, nice make
 	if a := runnerElsewhere(inv); a != "" {
 		return grade{place: placeUnknown, why: inv.Name() + " " + a + " runs its recipe in another directory"}
 	}
@@ -234,6 +235,11 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 			find = f
 		}
 		if !f.Effect.Destructive {
+			if classify.FromSetting(f) && !f.Effect.Opaque && !linkMaker(f.Name()) {
+				// CC=gcc make clean: the compiler a setting names runs
+				// when a recipe asks for it; it makes no link.
+				continue
+			}
 			if !layoutSafe(f) && f.Name() != "echo" && f.Name() != "printf" {
 				return grade{place: placeUnknown, why: f.Name() + " runs in " + inv.Name() + "'s recipe beside the deletion and could change what its paths lead to"}
 			}
@@ -274,4 +280,14 @@ func followedRunner(f *classify.Invocation) bool {
 		}
 	}
 	return false
+}
+
+// linkMaker reports a program that makes links or moves trees, which
+// could change what a deletion's paths lead to.
+func linkMaker(name string) bool {
+	switch name {
+	case "ln", "link", "cp", "mv", "install", "rsync", "tar", "gtar", "bsdtar", "unzip", "7z", "cpio", "git", "ditto", "rename", "mount", "bindfs":
+		return true
+	}
+	return classify.MovesTrees(name)
 }

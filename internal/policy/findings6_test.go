@@ -81,15 +81,15 @@ func TestFindings6Open(t *testing.T) {
 		fixed   bool // the case runs; the others are skipped until fixed
 	}{
 		// F1: script(1) writes its typescript over the file it is given.
-		{finding: "F1 script FILE -c writes ~/.claude/settings.json", cmd: `script ~/.claude/settings.json -c true`, want: denied},
-		{finding: "F1 script -c CMD FILE truncates the hook binary", cmd: `script -c true /opt/airlock/bin/airlock-hook`, want: denied},
-		{finding: "F1 script -a appends to airlock's policy", cmd: `script -a -c true ~/.config/airlock/policy.yaml`, want: denied},
+		{finding: "F1 script FILE -c writes ~/.claude/settings.json", cmd: `script ~/.claude/settings.json -c true`, want: denied, fixed: true},
+		{finding: "F1 script -c CMD FILE truncates the hook binary", cmd: `script -c true /opt/airlock/bin/airlock-hook`, want: denied, fixed: true},
+		{finding: "F1 script -a appends to airlock's policy", cmd: `script -a -c true ~/.config/airlock/policy.yaml`, want: denied, fixed: true},
 
 		// F2: /usr/bin/time -o by its path.
-		{finding: "F2 /usr/bin/time -o writes ~/.claude/settings.json", cmd: `/usr/bin/time -o ~/.claude/settings.json true`, want: denied},
+		{finding: "F2 /usr/bin/time -o writes ~/.claude/settings.json", cmd: `/usr/bin/time -o ~/.claude/settings.json true`, want: denied, fixed: true},
 
 		// F3: a redirection that opens a secret for a nested shell.
-		{finding: "F3 sh -c reads fd 3, opened on serve.token", cmd: `sh -c 'cat <&3' 3<~/.local/state/airlock/secrets/serve.token`, want: denied},
+		{finding: "F3 sh -c reads fd 3, opened on serve.token", cmd: `sh -c 'cat <&3' 3<~/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
 
 		// F4 (L3): the secrets' path printed by another program.
 		{finding: "F4 cat $(du -a ~/.local | cut | grep)", cmd: `cat $(du -a ~/.local | cut -f2 | grep serve)`, want: denied},
@@ -186,16 +186,16 @@ func TestFindings6Open(t *testing.T) {
 
 		// F14: shell text on the standard input of a program that starts a
 		// shell.
-		{finding: "F14 xargs -0 sh -c takes the text as its script", cmd: `echo 'rm ~/.claude/settings.json' | xargs -0 sh -c`, want: denied},
-		{finding: "F14 unshare sh reads the text from a pipe", cmd: `echo 'rm ~/.claude/settings.json' | unshare sh`, want: denied},
-		{finding: "F14 script's shell reads the text from a pipe", cmd: `echo 'rm ~/.claude/settings.json' | script -q /dev/null`, want: denied},
-		{finding: "F14 newgrp's shell reads a here-string", cmd: `newgrp root <<< 'cat ~/.local/state/airlock/secrets/serve.token'`, want: denied},
-		{finding: "F14 su's shell reads a here-string", cmd: `su <<< 'rm ~/.claude/settings.json'`, want: denied},
-		{finding: "F14 sudo -s reads a here-string", cmd: `sudo -s <<< 'rm ~/.claude/settings.json'`, want: denied},
+		{finding: "F14 xargs -0 sh -c takes the text as its script", cmd: `echo 'rm ~/.claude/settings.json' | xargs -0 sh -c`, want: denied, fixed: true},
+		{finding: "F14 unshare sh reads the text from a pipe", cmd: `echo 'rm ~/.claude/settings.json' | unshare sh`, want: denied, fixed: true},
+		{finding: "F14 script's shell reads the text from a pipe", cmd: `echo 'rm ~/.claude/settings.json' | script -q /dev/null`, want: denied, fixed: true},
+		{finding: "F14 newgrp's shell reads a here-string", cmd: `newgrp root <<< 'cat ~/.local/state/airlock/secrets/serve.token'`, want: denied, fixed: true},
+		{finding: "F14 su's shell reads a here-string", cmd: `su <<< 'rm ~/.claude/settings.json'`, want: denied, fixed: true},
+		{finding: "F14 sudo -s reads a here-string", cmd: `sudo -s <<< 'rm ~/.claude/settings.json'`, want: denied, fixed: true},
 
 		// Ordinary work refused or held.
-		{finding: "B1 CC= make, whose first target is clean", cmd: `CC=gcc make`, want: notDeny},
-		{finding: "B1 export CC; make", cmd: `export CC=clang; make`, want: notDeny},
+		{finding: "B1 CC= make, whose first target is clean", cmd: `CC=gcc make`, want: notDeny, fixed: true},
+		{finding: "B1 export CC; make", cmd: `export CC=clang; make`, want: notDeny, fixed: true},
 		{finding: "B2 kill $(jobs -p)", cmd: `kill $(jobs -p)`, want: notDeny, fixed: true},
 		{finding: "B2 kill $(cat server.pid)", setup: map[string]string{"proj/server.pid": "4242\n"}, cmd: `kill $(cat server.pid)`, want: notDeny, fixed: true},
 		{finding: "B2 pkill -P $$", cmd: `pkill -P $$`, want: notDeny, fixed: true},

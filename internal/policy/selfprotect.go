@@ -472,7 +472,7 @@ func (c *call) shell(r *classify.Result) *refusal {
 		if ref := c.invocation(&r.Followed[i]); ref != nil {
 			through := ""
 			if via := r.Followed[i].Via; len(via) > 0 {
-				through = " (through " + clipText(via[0]) + ")"
+				through = " (through " + clipText(strings.TrimPrefix(via[0], classify.SettingVia)) + ")"
 			}
 			ref.msg = "a script or setting this command runs has the line " + clipText(r.Followed[i].Source) + through + ": " + ref.msg
 			return ref

@@ -49,6 +49,11 @@ var sudoSpec = argv.Spec{Short: "ugpChrtDTUR", Long: []string{"--user", "--group
 // sudoWrapper is sudo: an option wrapper whose -D/--chdir (and --chroot,
 // -R, whose new root the run starts in) moves the run's directory.
 func sudoWrapper(w *walker, c cmd) (cmd, bool) {
+	if p := sudoSpec.Parse(c.args[1:]); 1+p.Rest >= len(c.args) && p.Has("-s", "--shell", "-i", "--login") {
+		// sudo -s, sudo -i with no command: a shell, reading its
+		// commands from standard input when it is given one.
+		return w.fromStdin(c, "sudo "+c.args[1])
+	}
 	n, done := optionWrapper(sudoSpec, 0)(w, c)
 	if done {
 		return n, done

@@ -72,6 +72,7 @@ func (w *walker) fromStdin(c cmd, via string) (cmd, bool) {
 		w.emit(c.invocation()) // an interactive shell
 		return c, true
 	case c.stdinKnown:
+		w.groupRedirects(c)
 		w.text(c.stdinText, c.frame.with(via+" <"+c.stdin), c.depth+1)
 		return c, true
 	default:

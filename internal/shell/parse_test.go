@@ -153,7 +153,7 @@ func TestParse(t *testing.T) {
 		{"parallel ::: 'git push' 'ls'", []string{"git push | parallel", "ls | parallel"}},
 		{"find . -exec rm -rf {} \\;", []string{"find . -exec rm -rf {} ;", "rm -rf {} | find -exec"}},
 		{"find . -execdir git push \\; -ok rm x +", []string{"find . -execdir git push ; -ok rm x +", "git push | find -execdir", "rm x + | find -ok"}},
-		{"script -q -c 'git push' /dev/null", []string{"git push | script -c"}},
+		{"script -q -c 'git push' /dev/null", []string{"script -q /dev/null", "git push | script -c"}},
 		{"su -c 'git push' bob", []string{"git push | su -c"}},
 		{"su bob -c 'git push'", []string{"git push | su -c"}},
 		{"flock /tmp/l git push", []string{"git push | flock"}},

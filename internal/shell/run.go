@@ -168,6 +168,9 @@ func init() {
 		"watch":        watchWrapper,
 		"script":       scriptWrapper,
 		"su":           suWrapper,
+		"newgrp":       shellStarter,
+		"login":        shellStarter,
+		"unshare":      unshareWrapper,
 		"ssh":          sshRemote,
 		"eval":         evalText,
 		"trap":         trapText,
@@ -194,6 +197,13 @@ func optionWrapper(spec argv.Spec, ownOperands int) handler {
 		if rest >= len(c.args) {
 			w.emit(c.invocation())
 			return c, true
+		}
+		if name == "time" && spec.Parse(c.args[1:rest]).Has("-o", "--output") {
+			// /usr/bin/time -o FILE writes FILE: its own words are a run
+			// of their own, so that their roles are read.
+			own := c
+			own.args, own.dyn = c.args[:rest], c.dyn[:rest]
+			w.emit(own.invocation())
 		}
 		return c.inner(rest, name), false
 	}
@@ -271,7 +281,7 @@ func xargsWrapper(w *walker, c cmd) (cmd, bool) {
 	n.stdin, n.stdinKnown, n.stdinText, n.stdinArgs = "", false, "", nil
 	input, known := []string{"{xargs input}"}, false
 	if c.stdinKnown && !p.Has("-a", "--arg-file") {
-		if words := strings.Fields(c.stdinText); len(words) > 0 && len(words) <= 64 {
+		if words := xargsItems(c.stdinText, p); len(words) > 0 && len(words) <= 64 {
 			input, known = words, true
 		}
 	}
@@ -420,8 +430,33 @@ func scriptWrapper(w *walker, c cmd) (cmd, bool) {
 	p := argv.Spec{Short: "cEIOBTtm", Long: []string{"--command", "--echo", "--log-in", "--log-out", "--log-io", "--log-timing", "--logging-format", "--output-limit"}}.Parse(c.args[1:])
 	f, ok := p.Last("-c", "--command")
 	if !ok {
+		// script with no command starts a shell, which reads its
+		// commands from standard input when it is given one; its own
+		// words (the typescript file) are a run of their own.
 		w.emit(c.invocation())
+		if c.stdin != "" {
+			n := c
+			n.args, n.dyn = []string{"sh"}, []bool{false}
+			return w.fromStdin(n, "script")
+		}
 		return c, true
+	}
+	// script's own words (its typescript file, --log-out FILE) are a run
+	// of their own: script writes them.
+	own := c
+	own.args, own.dyn = nil, nil
+	for i := range c.args {
+		if i == 1+f.ValueIndex || i > 0 && (c.args[i] == "-c" || c.args[i] == "--command") && i+1 == 1+f.ValueIndex {
+			continue
+		}
+		if i > 0 && i == 1+f.ValueIndex-1 && strings.HasPrefix(c.args[i], "--command=") {
+			continue
+		}
+		own.args = append(own.args, c.args[i])
+		own.dyn = append(own.dyn, c.dyn[i])
+	}
+	if len(own.args) > 1 {
+		w.emit(own.invocation())
 	}
 	return w.nested(c, f.Value, c.dyn[1+f.ValueIndex], "script -c")
 }
@@ -431,8 +466,9 @@ func suWrapper(w *walker, c cmd) (cmd, bool) {
 	p := argv.Spec{Short: "cgGsw", Long: []string{"--command", "--group", "--supp-group", "--shell", "--whitelist-environment", "--session-command"}}.Parse(c.args[1:])
 	f, ok := p.Last("-c", "--command", "--session-command")
 	if !ok {
-		w.emit(c.invocation())
-		return c, true
+		// su with no command starts a shell, which reads its commands
+		// from standard input when it is given one (su <<< 'rm …').
+		return w.fromStdin(c, "su")
 	}
 	return w.nested(c, f.Value, c.dyn[1+f.ValueIndex], "su -c")
 }
@@ -456,8 +492,22 @@ func (w *walker) nested(c cmd, text string, dynamic bool, via string) (cmd, bool
 	}
 	f := c.frame.with(via)
 	f.same = same
+	w.groupRedirects(c)
 	w.text(text, f, c.depth+1)
 	return c, true
+}
+
+// groupRedirects emits the redirections of a command whose body is shell
+// text parsed on its own (bash -c TEXT > F, sh -c 'cat <&3' 3<F, a shell
+// reading a here-string): the text's commands read and write through
+// them, as a function call's body does.
+func (w *walker) groupRedirects(c cmd) {
+	if len(c.redirects) == 0 {
+		return
+	}
+	r := c
+	r.args, r.dyn, r.group = []string{":"}, []bool{false}, true
+	w.emit(r.invocation())
 }
 
 // parallelWrapper handles GNU parallel: a command template run once per
@@ -570,4 +620,65 @@ func Unwrapped() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// shellStarter handles a program that starts a shell with no command of
+// its own (newgrp GROUP, login): the shell reads its commands from
+// standard input when it is given one.
+func shellStarter(w *walker, c cmd) (cmd, bool) {
+	return w.fromStdin(c, normName(c.args[0]))
+}
+
+// unshareSpec lists unshare's options that take a value.
+var unshareSpec = argv.Spec{Short: "SGRw", Long: []string{"--setuid", "--setgid", "--root", "--wd", "--propagation", "--setgroups", "--map-user", "--map-group", "--map-users", "--map-groups", "--kill-child", "--time", "--monotonic", "--boottime"}, StopAtOperand: true}
+
+// unshareWrapper: unshare [options] [PROGRAM [ARGS]] runs PROGRAM, or a
+// shell reading standard input when none is named.
+func unshareWrapper(w *walker, c cmd) (cmd, bool) {
+	p := unshareSpec.Parse(c.args[1:])
+	rest := 1 + p.Rest
+	if rest >= len(c.args) {
+		return w.fromStdin(c, "unshare")
+	}
+	n := c.inner(rest, "unshare")
+	if p.Has("-R", "--root", "-w", "--wd") {
+		// Another root or directory: the run's paths are not the
+		// shell's.
+		return n.inDir("", false), false
+	}
+	return n, false
+}
+
+// xargsItems splits literal input as xargs does: on NUL with -0, on the
+// -d delimiter, else on blanks (quotes aside, which literal input fed to
+// an agent's xargs seldom has). With -0 the text usually has no NUL, so
+// it is one item, newline and all: echo 'rm x' | xargs -0 sh -c runs the
+// text "rm x" as a script.
+func xargsItems(text string, p argv.Parsed) []string {
+	sep := ""
+	if p.Has("-0", "--null") {
+		sep = "\x00"
+	} else if d, ok := p.Last("-d", "--delimiter"); ok {
+		switch d.Value {
+		case `\n`:
+			sep = "\n"
+		case `\t`:
+			sep = "\t"
+		case `\0`:
+			sep = "\x00"
+		default:
+			if len(d.Value) != 1 {
+				return nil // an escape airlock does not read: unknown
+			}
+			sep = d.Value
+		}
+	}
+	if sep == "" {
+		return strings.Fields(text)
+	}
+	items := strings.Split(text, sep)
+	if n := len(items); n > 0 && items[n-1] == "" {
+		items = items[:n-1]
+	}
+	return items
 }

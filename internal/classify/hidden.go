@@ -160,6 +160,7 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 			e.Add(c.envCommand(name, value))
 		}
 	}
+	e.Add(c.envCodeEffect(inv))
 	if inv.Name() == "git" {
 		e.Add(c.gitEnvConfig(inv))
 	}

@@ -191,6 +191,12 @@ func (c *Classifier) gitConfigMoves(inv *shell.Invocation) string {
 			return name + " changes the configuration git reads"
 		}
 	}
+	for _, kv := range gitGlobal.Parse(inv.Args[1:]).Values("-c") {
+		k, _, _ := strings.Cut(strings.ToLower(kv), "=")
+		if k == "include.path" || strings.HasPrefix(k, "includeif.") {
+			return "git -c " + k + " adds a configuration file"
+		}
+	}
 	if c.cc == nil {
 		return ""
 	}

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"errors"
+	"github.com/airlock-dev/airlock/internal/argv"
 	"io/fs"
 	"path"
 	"slices"
@@ -89,6 +90,22 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 	}
 	inner.gitRead = true
 	var e Effect
+	// Configuration the command moves or adds (GIT_CONFIG_GLOBAL=F,
+	// HOME=D, git -c include.path=F) is read like the usual files: a
+	// core.fsmonitor there runs on git status.
+	extra, why := gitExtraConfigs(inv, g)
+	if why != "" {
+		e.Add(opaque("git.config", why))
+	}
+	for _, cfg := range extra {
+		data, failed, read := c.readScript(inv, cfg, false)
+		switch {
+		case read:
+			e.Add(inner.gitConfigFor(cfg, string(data), sub))
+		case failed.Reasons != nil:
+			e.Add(failed)
+		}
+	}
 	for _, cfg := range []string{path.Join(gitDir, "config"), "~/.gitconfig", "~/.config/git/config"} {
 		if !ok && !strings.HasPrefix(cfg, "~") {
 			continue
@@ -176,4 +193,53 @@ func (c *Classifier) scriptFileSameDepth(inv *shell.Invocation, name string) (Ef
 	outer := *c
 	outer.follow--
 	return outer.scriptFile(inv, name, false)
+}
+
+// gitExtraConfigs returns the configuration files a git run reads beyond
+// the repository's and the home's: those its environment names
+// (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG, a HOME or
+// XDG_CONFIG_HOME of its own) and those -c include.path names. why says
+// why what it reads cannot be known (a value known only at run time).
+func gitExtraConfigs(inv *shell.Invocation, g argv.Parsed) (files []string, why string) {
+	add := func(from, f string) {
+		switch {
+		case f == "" || f == "/dev/null":
+		case strings.ContainsAny(f, "$`"):
+			why = from + " names git configuration known only at run time (" + clip(f) + "), which can name commands git runs"
+		default:
+			files = append(files, f)
+		}
+	}
+	for _, kv := range inv.Env {
+		name, v, _ := strings.Cut(kv, "=")
+		v = unquoteValue(v)
+		switch name {
+		case "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG":
+			add(name, v)
+		case "HOME":
+			if v != "" && !strings.ContainsAny(v, "$`") {
+				add(name, strings.TrimSuffix(v, "/")+"/.gitconfig")
+				add(name, strings.TrimSuffix(v, "/")+"/.config/git/config")
+			} else {
+				add(name, v)
+			}
+		case "XDG_CONFIG_HOME":
+			if v != "" && !strings.ContainsAny(v, "$`") {
+				add(name, strings.TrimSuffix(v, "/")+"/git/config")
+			} else {
+				add(name, v)
+			}
+		}
+	}
+	for _, f := range g.Flags {
+		if f.Name != "-c" {
+			continue
+		}
+		k, v, _ := strings.Cut(f.Value, "=")
+		lk := strings.ToLower(k)
+		if lk == "include.path" || strings.HasPrefix(lk, "includeif.") && strings.HasSuffix(lk, ".path") {
+			add("git -c "+k, v)
+		}
+	}
+	return files, why
 }

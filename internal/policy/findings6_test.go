@@ -105,15 +105,15 @@ func TestFindings6Open(t *testing.T) {
 		// F5 (L4, L8): git configuration from a file named by -c
 		// include.path, GIT_CONFIG_GLOBAL or HOME.
 		{finding: "F5 an alias file written, then git -c include.path=FILE x",
-			cmd: `printf '[alias]\nx=push\n' > /tmp/a.cfg; git -c include.path=/tmp/a.cfg x origin main`, want: held},
+			cmd: `printf '[alias]\nx=push\n' > /tmp/a.cfg; git -c include.path=/tmp/a.cfg x origin main`, want: held, fixed: true},
 		{finding: "F5 GIT_CONFIG_GLOBAL=FILE whose fsmonitor runs airlock's verb",
-			setup: map[string]string{"g.cfg": gitCfg}, cmd: `GIT_CONFIG_GLOBAL=@HOME@/../g.cfg git status`, want: denied},
+			setup: map[string]string{"g.cfg": gitCfg}, cmd: `GIT_CONFIG_GLOBAL=@HOME@/../g.cfg git status`, want: denied, fixed: true},
 		{finding: "F5 git -c include.path=FILE whose fsmonitor runs airlock's verb",
-			setup: map[string]string{"g.cfg": gitCfg}, cmd: `git -c include.path=@HOME@/../g.cfg status`, want: denied},
+			setup: map[string]string{"g.cfg": gitCfg}, cmd: `git -c include.path=@HOME@/../g.cfg status`, want: denied, fixed: true},
 		{finding: "F5 HOME=DIR whose .gitconfig's fsmonitor runs airlock's verb",
-			setup: map[string]string{"gh/.gitconfig": gitCfg}, cmd: `HOME=@HOME@/../gh git status`, want: denied},
+			setup: map[string]string{"gh/.gitconfig": gitCfg}, cmd: `HOME=@HOME@/../gh git status`, want: denied, fixed: true},
 		{finding: "F5 fsmonitor written to a file, then GIT_CONFIG_GLOBAL",
-			cmd: `printf '[core]\nfsmonitor=` + approve + `\n' > /tmp/g; GIT_CONFIG_GLOBAL=/tmp/g git status`, want: denied},
+			cmd: `printf '[core]\nfsmonitor=` + approve + `\n' > /tmp/g; GIT_CONFIG_GLOBAL=/tmp/g git status`, want: denied, fixed: true},
 
 		// F6 (L8): variables and options that run a file of the project.
 		{finding: "F6 MAKEFLAGS=SHELL=./x.sh", setup: map[string]string{"proj/x.sh": runsApprove, "proj/Makefile": "build:\n\techo hi\n"},

@@ -59,7 +59,8 @@ func (c *Classifier) gitExtension(inv *shell.Invocation, k int) (Effect, bool) {
 			dir = path.Join(dir, f.Value)
 		}
 	}
-	if why := c.gitConfigMoves(inv); why != "" {
+	value, set := c.sameCommandAlias(name)
+	if why := c.gitConfigMoves(inv); why != "" && !set {
 		// The alias may be defined by the command itself: read files
 		// would not hold it yet.
 		return opaque("git.alias", "git "+name+" is not a git command, and "+why+", so it may be an alias of anything (git push included)"), true
@@ -67,6 +68,14 @@ func (c *Classifier) gitExtension(inv *shell.Invocation, k int) (Effect, bool) {
 	files := []string{"~/.gitconfig", "~/.config/git/config"}
 	if gitDir, ok := c.findGitDir(dir); ok {
 		files = append(files, path.Join(gitDir, "config"))
+	}
+	if set {
+		// Defined by git config in the same command, with a value
+		// written in it: that is the alias.
+		if text, shellAlias := strings.CutPrefix(strings.TrimSpace(value), "!"); shellAlias {
+			return c.embedded("git config alias."+name, text, false), true
+		}
+		return applyAlias(inv, k, name, value), true
 	}
 	for _, f := range files {
 		data, err := c.readFile(f)
@@ -87,24 +96,65 @@ func (c *Classifier) gitExtension(inv *shell.Invocation, k int) (Effect, bool) {
 			// Shell text: gitRepoCommands rates it from the file.
 			return nothing, true
 		}
-		x := *inv
-		x.Args = append(append(append([]string(nil), inv.Args[:k]...), strings.Fields(value)...), inv.Args[k+1:]...)
-		x.Dynamic = nil
-		if len(inv.Dynamic) > 0 {
-			x.Dynamic = make([]bool, len(x.Args))
-			for i := range x.Args {
-				if j := i - len(x.Args) + len(inv.Args); j > k && j < len(inv.Dynamic) {
-					x.Dynamic[i] = inv.Dynamic[j]
-				}
-			}
-		}
-		fields := strings.Fields(value)
-		if len(fields) == 0 || gitBuiltin(fields[0]) == false {
-			return opaque("git.alias", "git "+name+" is an alias of "+clip(value)+", which airlock does not follow further"), true
-		}
-		return classifyGitArgs(&x).through("git.alias", "git "+name+" is an alias of git "+clip(value)), true
+		return applyAlias(inv, k, name, value), true
 	}
 	return c.extensionRun(inv, k, "git-").through("git.extension", "git "+name+" runs the program git-"+name), true
+}
+
+// applyAlias rates git NAME ARGS as git VALUE ARGS, where VALUE is the
+// alias's (not shell text).
+func applyAlias(inv *shell.Invocation, k int, name, value string) Effect {
+	x := *inv
+	x.Args = append(append(append([]string(nil), inv.Args[:k]...), strings.Fields(value)...), inv.Args[k+1:]...)
+	x.Dynamic = nil
+	if len(inv.Dynamic) > 0 {
+		x.Dynamic = make([]bool, len(x.Args))
+		for i := range x.Args {
+			if j := i - len(x.Args) + len(inv.Args); j > k && j < len(inv.Dynamic) {
+				x.Dynamic[i] = inv.Dynamic[j]
+			}
+		}
+	}
+	fields := strings.Fields(value)
+	if len(fields) == 0 || !gitBuiltin(fields[0]) {
+		return opaque("git.alias", "git "+name+" is an alias of "+clip(value)+", which airlock does not follow further")
+	}
+	return classifyGitArgs(&x).through("git.alias", "git "+name+" is an alias of git "+clip(value))
+}
+
+// sameCommandAlias finds alias.NAME set by a git config run of the same
+// command with a value written in it (git config alias.st status && git
+// st). false when none, or when one sets it to a value known only at run
+// time or sets it more than once.
+func (c *Classifier) sameCommandAlias(name string) (string, bool) {
+	if c.cc == nil {
+		return "", false
+	}
+	value, found := "", 0
+	for i := range c.cc.invs {
+		run := &c.cc.invs[i]
+		if run.Name() != "git" {
+			continue
+		}
+		sub, rest, ok := GitSubcommand(run.Args[1:])
+		if !ok || sub != "config" {
+			continue
+		}
+		ops := rest[:0:0]
+		for _, a := range rest {
+			if a == "--global" || a == "--local" || a == "--system" || a == "--add" || a == "--replace-all" || a == "set" {
+				continue
+			}
+			ops = append(ops, a)
+		}
+		if len(ops) == 2 && strings.EqualFold(ops[0], "alias."+name) {
+			if run.AnyDynamic(1) {
+				return "", false
+			}
+			value, found = ops[1], found+1
+		}
+	}
+	return value, found == 1
 }
 
 // gitAlias finds alias.NAME in a git configuration file. sure is false

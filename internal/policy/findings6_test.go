@@ -201,7 +201,7 @@ func TestFindings6Open(t *testing.T) {
 		{finding: "B2 pkill -P $$", cmd: `pkill -P $$`, want: notDeny, fixed: true},
 		{finding: "B3 parallel gzip ::: dist/*", cmd: `parallel gzip ::: dist/*`, want: notDeny},
 		{finding: "B4 git branch -D", cmd: `git branch -D feature`, want: notHeld},
-		{finding: "B5 an alias to status defined and used", cmd: `git config alias.st status && git st`, want: notHeld},
+		{finding: "B5 an alias to status defined and used", cmd: `git config alias.st status && git st`, want: notHeld, fixed: true},
 		{finding: "B6 a version read from a file into a download URL", setup: map[string]string{"proj/VERSION": "1.2.3\n"},
 			cmd: `read -r v < VERSION; curl -LO https://example.com/dl/v$v/x.tgz`, want: notHeld},
 	}

@@ -199,7 +199,7 @@ func TestFindings6Open(t *testing.T) {
 		{finding: "B2 kill $(jobs -p)", cmd: `kill $(jobs -p)`, want: notDeny, fixed: true},
 		{finding: "B2 kill $(cat server.pid)", setup: map[string]string{"proj/server.pid": "4242\n"}, cmd: `kill $(cat server.pid)`, want: notDeny, fixed: true},
 		{finding: "B2 pkill -P $$", cmd: `pkill -P $$`, want: notDeny, fixed: true},
-		{finding: "B3 parallel gzip ::: dist/*", cmd: `parallel gzip ::: dist/*`, want: notDeny},
+		{finding: "B3 parallel gzip ::: dist/*", cmd: `parallel gzip ::: dist/*`, want: notDeny, fixed: true},
 		{finding: "B4 git branch -D", cmd: `git branch -D feature`, want: notHeld},
 		{finding: "B5 an alias to status defined and used", cmd: `git config alias.st status && git st`, want: notHeld, fixed: true},
 		{finding: "B6 a version read from a file into a download URL", setup: map[string]string{"proj/VERSION": "1.2.3\n"},

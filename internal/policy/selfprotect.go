@@ -799,6 +799,19 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 		for _, w := range pathWords(arg) {
 			for _, d := range c.cwds {
+				if !reads && hasGlob(w) {
+					// gzip dist/*: what the glob matches now, each by
+					// its own name, when nothing else in the command can
+					// change it (selfglobnow.go).
+					if named, ok := c.globNow(classify.Operand{Word: w, Role: classify.RoleUnknown, Arg: i}, w, d); ok {
+						for _, n := range named {
+							if h, hit := c.pathHit(n, d, true, moves); hit {
+								return c.pathRefusal(name, h)
+							}
+						}
+						continue
+					}
+				}
 				if !reads {
 					if h, ok := c.pathHit(w, d, true, moves); ok {
 						return c.pathRefusal(name, h)

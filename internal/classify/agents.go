@@ -246,8 +246,15 @@ var agentPackages = sync.OnceValue(func() map[string]string {
 		"@qwen-code/qwen-code": "qwen", "@github/copilot": "copilot", "opencode-ai": "opencode",
 		"@sourcegraph/amp": "amp", "@mariozechner/pi-coding-agent": "pi", "@augmentcode/auggie": "auggie",
 		"cline": "cline", "@charmland/crush": "crush",
+		// Python packages, run by uvx, pipx run or uv tool run.
+		"aider-chat": "aider", "aider": "aider", "goose-ai": "goose", "open-interpreter": "interpreter",
 	}
 })
+
+// AgentRun returns the agent CLI a run starts through a package runner
+// or by its script (npx @openai/codex, uvx aider-chat, node …/codex.js),
+// as a run of that agent; nil when it starts none.
+func AgentRun(inv *shell.Invocation) *shell.Invocation { return agentPackage(inv) }
 
 // agentScript sees an agent CLI's own script run by node (node
 // /usr/lib/node_modules/@anthropic-ai/claude-code/cli.js …) as a run of
@@ -280,14 +287,26 @@ func agentScript(inv *shell.Invocation) *shell.Invocation {
 // @anthropic-ai/claude-code …, bunx, pnpm dlx, yarn dlx) as a run of the
 // agent itself, with the runner's words before the package dropped.
 func agentPackage(inv *shell.Invocation) *shell.Invocation {
+	from := 1
 	switch inv.Name() {
-	case "npx", "bunx", "pnpx", "pnpm", "yarn", "bun":
+	case "npx", "bunx", "pnpx", "pnpm", "yarn", "bun", "uvx":
+	case "pipx":
+		// pipx run PKG runs it; pipx install PKG only installs.
+		if len(inv.Args) < 3 || inv.Args[1] != "run" {
+			return nil
+		}
+		from = 2
+	case "uv":
+		if len(inv.Args) < 4 || inv.Args[1] != "tool" || inv.Args[2] != "run" {
+			return nil
+		}
+		from = 3
 	case "node", "nodejs":
 		return agentScript(inv)
 	default:
 		return nil
 	}
-	for i := 1; i < len(inv.Args); i++ {
+	for i := from; i < len(inv.Args); i++ {
 		a := inv.Args[i]
 		if at := strings.LastIndex(a, "@"); at > 0 {
 			a = a[:at] // @anthropic-ai/claude-code@latest

@@ -11,6 +11,12 @@ import "github.com/airlock-dev/airlock/internal/shell"
 func (c *Classifier) classRules(inv *shell.Invocation) Effect {
 	var e Effect
 	e.Add(agentRun(inv))
+	if p := agentPackage(inv); p != nil {
+		if _, hookless := hooklessAgents()[p.Name()]; hookless {
+			// uvx aider-chat, pipx run aider-chat: a run of aider.
+			e.Add(classifyHooklessAgent(c, p))
+		}
+	}
 	e.Add(c.scheduled(inv))
 	return e
 }

@@ -37,7 +37,9 @@ func envWrites(name string) (envWrite, bool) {
 		return envWrite{file: true}, true
 	case "GOBIN", "GOCACHE", "GOMODCACHE", "GOTMPDIR", "CARGO_INSTALL_ROOT", "CARGO_TARGET_DIR", "PIP_TARGET",
 		"npm_config_cache", "NPM_CONFIG_CACHE", "BUNDLE_PATH", "GEM_HOME", "PNPM_HOME", "UV_TOOL_BIN_DIR",
-		"PIPX_BIN_DIR", "PIPX_HOME", "DENO_INSTALL_ROOT", "BUN_INSTALL_BIN":
+		"PIPX_BIN_DIR", "PIPX_HOME", "DENO_INSTALL_ROOT", "BUN_INSTALL_BIN",
+		// uv and pipx install tools' programs into XDG_BIN_HOME.
+		"XDG_BIN_HOME", "UV_INSTALL_DIR", "UV_PYTHON_BIN_DIR", "PIPX_GLOBAL_BIN_DIR":
 		return envWrite{}, true
 	case "GOPATH":
 		return envWrite{subdirs: []string{"bin", "pkg"}}, true

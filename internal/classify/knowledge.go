@@ -64,7 +64,11 @@ var processReach = sync.OnceValue(func() map[string]ProcessReach {
 		"kill":    ReachPID,
 		"pkill":   ReachPattern,
 		"killall": ReachName,
-		"gdb":     ReachAttach, "lldb": ReachAttach, "strace": ReachAttach, "ltrace": ReachAttach,
+		// skill selects by command name (skill -STOP airlock); killall5
+		// signals every process but its own session's: with no name, it
+		// is held as a signal to every process.
+		"skill": ReachName, "killall5": ReachName,
+		"gdb": ReachAttach, "lldb": ReachAttach, "strace": ReachAttach, "ltrace": ReachAttach,
 		"ltrace64": ReachAttach, "dtruss": ReachAttach,
 		"gcore": ReachDump,
 	}

@@ -141,6 +141,39 @@ func sandboxMounts(inv *shell.Invocation) []Mount {
 				i += 2
 			}
 		}
+	case "singularity", "apptainer":
+		// singularity exec -B SRC[:DST[:ro]][,SRC2…] IMAGE CMD, --bind,
+		// --mount type=bind,src=…; each source is a mount.
+		for i := 1; i < len(args); i++ {
+			a := args[i]
+			name, v, has := strings.Cut(a, "=")
+			if name != "-B" && name != "--bind" && name != "--mount" {
+				if !strings.HasPrefix(a, "-") && i > 1 {
+					break // the image: what follows is the command
+				}
+				continue
+			}
+			idx := i
+			if !has {
+				if i+1 >= len(args) {
+					break
+				}
+				i++
+				v, idx = args[i], i
+			}
+			if name == "--mount" {
+				for _, kv := range strings.Split(v, ",") {
+					if k, src, ok := strings.Cut(kv, "="); ok && (k == "src" || k == "source") {
+						add(src, "singularity --mount", false, idx)
+					}
+				}
+				continue
+			}
+			for _, spec := range strings.Split(v, ",") {
+				src, rest, _ := strings.Cut(spec, ":")
+				add(src, "singularity "+name, strings.HasSuffix(rest, ":ro"), idx)
+			}
+		}
 	case "systemd-nspawn":
 		for i := 1; i < len(args); i++ {
 			a := args[i]

@@ -56,7 +56,10 @@ func (g *guard) hooklessAgentAsk(a *Action, r *classify.Result) (string, bool) {
 	}
 	runs := append(r.Invocations[:len(r.Invocations):len(r.Invocations)], r.Followed...)
 	for i := range runs {
-		inv := &runs[i]
+		inv := &runs[i].Invocation
+		if p := classify.AgentRun(inv); p != nil {
+			inv = p // npx @openai/codex, node …/codex.js: a run of codex
+		}
 		name := inv.Name()
 		inst := installerOf(name)
 		if inst == "" || len(inv.Args) > 1 && slices.ContainsFunc(inv.Args[1:], func(w string) bool { return slices.Contains(agentOnlyPrints, w) }) {

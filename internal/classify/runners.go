@@ -50,6 +50,18 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 		return c.noxRun(inv)
 	case "cargo":
 		return c.cargoBuildScripts(inv)
+	case "go":
+		// go run FILE.go…: the Go code goes to self-protection like an
+		// interpreter script's (what it does is not read).
+		if len(inv.Args) > 2 && inv.Args[1] == "run" {
+			var files []string
+			for i, a := range inv.Args[2:] {
+				if strings.HasSuffix(a, ".go") && !inv.IsDynamic(i+2) {
+					files = append(files, a)
+				}
+			}
+			return c.keepTaskCode(inv, files)
+		}
 	}
 	if files := codeTaskFiles(inv.Name()); files != nil {
 		return c.keepTaskCode(inv, files)
@@ -84,6 +96,12 @@ func codeTaskFiles(name string) []string {
 		return []string{"mise.toml", ".mise.toml"}
 	case "sbt":
 		return []string{"build.sbt"}
+	case "pytest", "py.test":
+		// pytest imports conftest.py before any test.
+		return []string{"conftest.py", "tests/conftest.py", "test/conftest.py"}
+	case "turbo", "lerna", "nx":
+		// They run package.json scripts of the workspace's packages.
+		return []string{"package.json", "turbo.json", "nx.json", "project.json"}
 	case "mvn", "mvnw":
 		return []string{"pom.xml"}
 	}
@@ -110,14 +128,17 @@ func (c *Classifier) keepTaskCode(inv *shell.Invocation, files []string) Effect 
 // npmLifecycle lists the scripts npm runs around its own commands.
 var npmLifecycle = sync.OnceValue(func() map[string][]string {
 	return map[string][]string{
-		"install": {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
-		"ci":      {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
-		"pack":    {"prepack", "prepare", "postpack"},
-		"publish": {"prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"},
-		"test":    {"pretest", "test", "posttest"},
-		"start":   {"prestart", "start", "poststart"},
-		"stop":    {"prestop", "stop", "poststop"},
-		"restart": {"prerestart", "restart", "postrestart"},
+		"install":         {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
+		"ci":              {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
+		"pack":            {"prepack", "prepare", "postpack"},
+		"publish":         {"prepublishOnly", "prepack", "prepare", "postpack", "publish", "postpublish"},
+		"test":            {"pretest", "test", "posttest"},
+		"start":           {"prestart", "start", "poststart"},
+		"stop":            {"prestop", "stop", "poststop"},
+		"restart":         {"prerestart", "restart", "postrestart"},
+		"rebuild":         {"preinstall", "install", "postinstall", "prepare"},
+		"install-ci-test": {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare", "pretest", "test", "posttest"},
+		"install-test":    {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare", "pretest", "test", "posttest"},
 	}
 })
 
@@ -149,6 +170,16 @@ func scriptNames(inv *shell.Invocation) []string {
 		return nil
 	}
 	cmd := ops[0]
+	if (tool == "yarn" || tool == "yarnpkg") && cmd == "workspaces" && len(ops) > 2 && ops[1] == "foreach" {
+		// yarn workspaces foreach [-A] run X runs the script X of each
+		// workspace, the root's included.
+		for k := 2; k+1 < len(ops); k++ {
+			if ops[k] == "run" {
+				return []string{"pre" + ops[k+1], ops[k+1], "post" + ops[k+1]}
+			}
+		}
+		return nil // foreach of one of yarn's own commands
+	}
 	if tool == "npm" {
 		if a, ok := npmAlias()[cmd]; ok {
 			cmd = a

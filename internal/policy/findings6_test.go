@@ -172,17 +172,17 @@ func TestFindings6Open(t *testing.T) {
 
 		// F13 (L15): build and test runners not followed.
 		{finding: "F13 pytest loads conftest.py", setup: map[string]string{"proj/conftest.py": "import subprocess\nsubprocess.run('" + approve + "', shell=True)\n"},
-			cmd: `pytest`, want: denied},
+			cmd: `pytest`, want: denied, fixed: true},
 		{finding: "F13 go run of a Go file that runs airlock's verb",
 			setup: map[string]string{"proj/run.go": "package main\n\nimport \"os/exec\"\n\nfunc main() { exec.Command(\"airlock\", \"queue\", \"approve\", \"abcd\").Run() }\n"},
 			cmd:   `go run run.go`, want: denied},
 		{finding: "F13 turbo run x runs package.json's x", setup: map[string]string{"proj/package.json": pkgX, "proj/turbo.json": `{"tasks":{"x":{}}}`},
-			cmd: `turbo run x`, want: denied},
+			cmd: `turbo run x`, want: denied, fixed: true},
 		{finding: "F13 lerna run x runs package.json's x", setup: map[string]string{"proj/package.json": pkgX, "proj/lerna.json": `{"packages":["."],"version":"0.0.0"}`},
-			cmd: `lerna run x`, want: denied},
-		{finding: "F13 yarn workspaces foreach run x", setup: map[string]string{"proj/package.json": pkgX}, cmd: `yarn workspaces foreach run x`, want: denied},
-		{finding: "F13 npm rebuild runs postinstall", setup: map[string]string{"proj/package.json": pkgX}, cmd: `npm rebuild`, want: denied},
-		{finding: "F13 npm cit runs postinstall", setup: map[string]string{"proj/package.json": pkgX}, cmd: `npm cit`, want: denied},
+			cmd: `lerna run x`, want: denied, fixed: true},
+		{finding: "F13 yarn workspaces foreach run x", setup: map[string]string{"proj/package.json": pkgX}, cmd: `yarn workspaces foreach run x`, want: denied, fixed: true},
+		{finding: "F13 npm rebuild runs postinstall", setup: map[string]string{"proj/package.json": pkgX}, cmd: `npm rebuild`, want: denied, fixed: true},
+		{finding: "F13 npm cit runs postinstall", setup: map[string]string{"proj/package.json": pkgX}, cmd: `npm cit`, want: denied, fixed: true},
 
 		// F14: shell text on the standard input of a program that starts a
 		// shell.

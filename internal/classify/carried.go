@@ -57,6 +57,10 @@ var carriedOptions = map[string]bool{"-H": true, "--header": true, "--proxy-head
 // words it reads.
 const xargsInput = "{xargs input}"
 
+// parallelInput is what the shell package names a word parallel fills
+// from its input or an argument file (:::: FILE).
+const parallelInput = "{parallel input}"
+
 // carried applies the rule above to a classified command: it turns each
 // request that sends carried data into an external run, in place.
 func carried(text string, r *Result) {
@@ -151,6 +155,13 @@ func carriedVars(text string, runs []Invocation) map[string]string {
 			for _, n := range readNames(inv.Args) {
 				vars[n] = src + " ($" + n + ")"
 			}
+		case "set":
+			// set -- $(cat .env): the positional parameters hold it.
+			if len(inv.Args) > 2 && inv.Args[1] == "--" && inv.AnyDynamic(2) {
+				for _, n := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "@", "*"} {
+					vars[n] = "run-time text ($" + n + ", set --)"
+				}
+			}
 		case "printf":
 			if len(inv.Args) > 2 && inv.Args[1] == "-v" && inv.AnyDynamic(3) {
 				vars[inv.Args[2]] = "run-time text ($" + inv.Args[2] + ", printf -v)"
@@ -233,9 +244,11 @@ func carriedIn(args []string, j int, vars map[string]string, fed bool) (string, 
 	if name, _, ok := strings.Cut(w, "="); ok && carriedOptions[name] {
 		option = true
 	}
-	if fed && strings.Contains(w, xargsInput) {
-		if option || strings.Trim(w, `"'`) != xargsInput {
-			return "what xargs reads", true
+	for _, in := range []string{xargsInput, parallelInput} {
+		if (fed || in == parallelInput) && strings.Contains(w, in) {
+			if option || strings.Trim(w, `"'`) != in {
+				return "what " + strings.Fields(strings.Trim(in, "{}"))[0] + " reads", true
+			}
 		}
 	}
 	for name, src := range vars {

@@ -131,6 +131,9 @@ func TestParse(t *testing.T) {
 		{"chronic git push", []string{"git push | chronic"}},
 		{"busybox rm -rf /", []string{"rm -rf / | busybox"}},
 		{"xargs rm -rf", []string{"rm -rf ~{xargs input} | xargs"}},
+		// :::: FILE gives the file's lines, not its name.
+		{"parallel gzip :::: list.txt", []string{"gzip ~{parallel input} | parallel"}},
+		{"parallel gzip ::: list.txt", []string{"gzip list.txt | parallel"}},
 		{"xargs -0 -n 1 git push", []string{"git push ~{xargs input} | xargs"}},
 		{"xargs -I{} git push {}", []string{"git push ~{xargs input} | xargs"}},
 		{"echo / | xargs rm -rf", []string{"echo /", "rm -rf / | xargs"}},

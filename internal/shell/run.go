@@ -519,12 +519,24 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 	i := 1 + p.Rest
 	end := len(c.args)
 	var values []string
-	valuesDynamic := false
+	valuesDynamic, fromFile, argFile := false, "", ""
 	for j := i; j < len(c.args); j++ {
 		if strings.HasPrefix(c.args[j], ":::") {
 			if end == len(c.args) {
 				end = j
 			}
+			// :::: FILE… gives the lines of the files, not their names.
+			fromFile = map[bool]string{true: "file"}[strings.HasPrefix(c.args[j], "::::")]
+			continue
+		}
+		if end < len(c.args) && fromFile != "" {
+			if len(values) == 0 && !c.dyn[j] {
+				argFile = c.args[j]
+			} else {
+				argFile = "" // several files, or a name known at run time
+			}
+			values = append(values, "{parallel input}")
+			valuesDynamic = true
 			continue
 		}
 		if end < len(c.args) {
@@ -538,6 +550,14 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 	// --workdir: the jobs run in that directory (chdir.go).
 	c = chdirOption(c, c, p, "--workdir", "--wd")
 	var feed *Feed
+	if fromFile != "" {
+		// parallel … :::: FILE: the words are FILE's lines, fed like
+		// xargs -a FILE (classify bounds them, or they stay unknown).
+		feed = feedOf(c, p, "parallel")
+		if len(values) == 1 {
+			feed.File = argFile
+		}
+	}
 	if end == len(c.args) {
 		// Arguments or commands come from standard input.
 		values, valuesDynamic = []string{"{parallel input}"}, true

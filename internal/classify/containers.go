@@ -79,13 +79,9 @@ func ContainerMounts(inv *shell.Invocation) []Mount {
 		default:
 			continue
 		}
-		idx := i
-		if !has {
-			if i+1 >= len(args) {
-				break
-			}
-			i++
-			v, idx = args[i], i
+		idx, ok := optionValue(args, &i, &v, has)
+		if !ok {
+			break
 		}
 		dynamic := inv.IsDynamic(base + idx)
 		var m Mount
@@ -327,4 +323,19 @@ func volumeCreateMounts(inv *shell.Invocation) []Mount {
 		}
 	}
 	return out
+}
+
+// optionValue finds an option's value, attached (--bind=SRC: has) or the
+// next word, which *i then moves to; false when that word is missing. The
+// container and sandbox readers share it.
+func optionValue(args []string, i *int, v *string, has bool) (idx int, ok bool) {
+	if has {
+		return *i, true
+	}
+	if *i+1 >= len(args) {
+		return *i, false
+	}
+	*i++
+	*v = args[*i]
+	return *i, true
 }

@@ -115,13 +115,9 @@ func sandboxMounts(inv *shell.Invocation) []Mount {
 			default:
 				continue
 			}
-			idx := i
-			if !has {
-				if i+1 >= len(args) {
-					break
-				}
-				i++
-				v, idx = args[i], i
+			idx, ok := optionValue(args, &i, &v, has)
+			if !ok {
+				break
 			}
 			if name == "-r" || name == "--rootfs" || name == "-R" {
 				add(v, "proot "+name, false, idx)
@@ -153,13 +149,9 @@ func sandboxMounts(inv *shell.Invocation) []Mount {
 				}
 				continue
 			}
-			idx := i
-			if !has {
-				if i+1 >= len(args) {
-					break
-				}
-				i++
-				v, idx = args[i], i
+			idx, ok := optionValue(args, &i, &v, has)
+			if !ok {
+				break
 			}
 			if name == "--mount" {
 				for _, kv := range strings.Split(v, ",") {
@@ -183,13 +175,9 @@ func sandboxMounts(inv *shell.Invocation) []Mount {
 			default:
 				continue
 			}
-			idx := i
-			if !has {
-				if i+1 >= len(args) {
-					break
-				}
-				i++
-				v, idx = args[i], i
+			idx, ok := optionValue(args, &i, &v, has)
+			if !ok {
+				break
 			}
 			src := v
 			if name == "--bind" || name == "--bind-ro" {

@@ -10,17 +10,11 @@ import (
 // the ordinary work it refused. It is skipped until the lead turns each
 // finding on while fixing it: remove the t.Skip of a case to make it bite.
 func TestFindings3Open(t *testing.T) {
-	type check int
-	const (
-		held    check = iota // not allow, not warn
-		denied               // deny by a self-protection rule
-		notDeny              // ordinary work: not refused in unattended mode
-	)
 	cases := []struct {
 		finding string
 		setup   map[string]string // files under the fixture's root
 		cmd     string
-		want    check
+		want    findingCheck
 		fixed   bool // the case runs; the others are skipped until fixed
 	}{
 		{finding: "H1 cp --parents writes ~/.claude/settings.json",
@@ -174,20 +168,7 @@ func TestFindings3Open(t *testing.T) {
 			f.write("proj/.git/HEAD", "ref: refs/heads/main\n")
 			p := f.load()
 			v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: c.cmd, Cwd: f.path("proj")})
-			switch c.want {
-			case held:
-				if v.Decision == Allow || v.Decision == Warn {
-					t.Errorf("%q was %s by %s (%v); want it held", c.cmd, v.Decision, v.Rule, v.Reasons)
-				}
-			case denied:
-				if v.Decision != Deny || !strings.HasPrefix(v.Rule, "self.") {
-					t.Errorf("%q was %s by %s (%v); want a deny by self-protection", c.cmd, v.Decision, v.Rule, v.Reasons)
-				}
-			case notDeny:
-				if v.Decision == Deny {
-					t.Errorf("%q was denied by %s (%v); it is ordinary work", c.cmd, v.Rule, v.Reasons)
-				}
-			}
+			checkFinding(t, c.cmd, v, c.want)
 		})
 	}
 }

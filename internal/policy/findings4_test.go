@@ -10,12 +10,6 @@ import (
 // the ordinary work it refused. Each case is skipped until the lead sets
 // its fixed flag while fixing it; every case fails today without the skip.
 func TestFindings4Open(t *testing.T) {
-	type check int
-	const (
-		held    check = iota // not allow, not warn
-		denied               // deny by a self-protection rule
-		notDeny              // ordinary work: not refused in unattended mode
-	)
 	settings := map[string]string{
 		"home/.claude/settings.json":   "{\"hooks\":{}}\n",
 		"proj/x/.claude/settings.json": "{}\n",
@@ -24,7 +18,7 @@ func TestFindings4Open(t *testing.T) {
 		finding string
 		setup   map[string]string // files under the fixture's root
 		cmd     string
-		want    check
+		want    findingCheck
 		fixed   bool // the case runs; the others are skipped until fixed
 	}{
 		{finding: "K1 find -exec cp of a found settings.json into ~/.claude/",
@@ -96,20 +90,7 @@ func TestFindings4Open(t *testing.T) {
 			cmd := strings.ReplaceAll(c.cmd, "@HOME@", home)
 			p := f.load()
 			v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true})
-			switch c.want {
-			case held:
-				if v.Decision == Allow || v.Decision == Warn {
-					t.Errorf("%q was %s by %s (%v); want it held", cmd, v.Decision, v.Rule, v.Reasons)
-				}
-			case denied:
-				if v.Decision != Deny || !strings.HasPrefix(v.Rule, "self.") {
-					t.Errorf("%q was %s by %s (%v); want a deny by self-protection", cmd, v.Decision, v.Rule, v.Reasons)
-				}
-			case notDeny:
-				if v.Decision == Deny {
-					t.Errorf("%q was denied by %s (%v); it is ordinary work", cmd, v.Rule, v.Reasons)
-				}
-			}
+			checkFinding(t, cmd, v, c.want)
 		})
 	}
 }

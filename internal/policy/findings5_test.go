@@ -15,13 +15,6 @@ import (
 // sets its fixed flag while fixing it; every case fails today without the
 // skip.
 func TestFindings5Open(t *testing.T) {
-	type check int
-	const (
-		held    check = iota // not allow, not warn
-		denied               // deny by a self-protection rule
-		notDeny              // ordinary work: not refused in unattended mode
-		notHeld              // ordinary work: allowed or warned in unattended mode
-	)
 	// base is what every case starts from: airlock's user policy, its
 	// secrets, Claude Code's settings at user and project scope.
 	base := map[string]string{
@@ -75,7 +68,7 @@ func TestFindings5Open(t *testing.T) {
 		setup   map[string]string // more files under the fixture's root
 		prep    func(*testing.T, *fixture)
 		cmd     string
-		want    check
+		want    findingCheck
 		fixed   bool // the case runs; the others are skipped until fixed
 	}{
 		// L1: the read-write redirection <> is taken for a read.
@@ -238,24 +231,7 @@ func TestFindings5Open(t *testing.T) {
 			cmd := strings.ReplaceAll(c.cmd, "@HOME@", home)
 			p := f.load()
 			v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true})
-			switch c.want {
-			case held:
-				if v.Decision == Allow || v.Decision == Warn {
-					t.Errorf("%q was %s by %s (%v); want it held", cmd, v.Decision, v.Rule, v.Reasons)
-				}
-			case denied:
-				if v.Decision != Deny || !strings.HasPrefix(v.Rule, "self.") {
-					t.Errorf("%q was %s by %s (%v); want a deny by self-protection", cmd, v.Decision, v.Rule, v.Reasons)
-				}
-			case notDeny:
-				if v.Decision == Deny {
-					t.Errorf("%q was denied by %s (%v); it is ordinary work", cmd, v.Rule, v.Reasons)
-				}
-			case notHeld:
-				if v.Decision != Allow && v.Decision != Warn {
-					t.Errorf("%q was %s by %s (%v); it is ordinary work, not to be held unattended", cmd, v.Decision, v.Rule, v.Reasons)
-				}
-			}
+			checkFinding(t, cmd, v, c.want)
 		})
 	}
 }

@@ -117,9 +117,23 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 	}
 	// Another program of the same command runs between the decision and
 	// the deletion, or beside it in a pipeline: if it can make a link or
-	// move a directory, a path inside now may lead outside then.
+	// move a directory, a path inside now may lead outside then. One that
+	// starts only after every deletion has ended (rm -rf build && mkdir
+	// build && cd build && cmake ..) cannot: the text orders them
+	// (Invocation.Seq), unless a background job, a trap or a process
+	// substitution makes any run happen at any time (Seq 0).
+	lastDeletion, ordered := 0, true
+	for i := range r.Invocations {
+		if inv := &r.Invocations[i]; inv.Effect.Destructive || deletes(inv) {
+			ordered = ordered && inv.Seq > 0
+			lastDeletion = max(lastDeletion, inv.Seq)
+		}
+	}
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
+		if ordered && inv.Seq > lastDeletion {
+			continue // it starts after the last deletion has ended
+		}
 		if !inv.Effect.Destructive && !deletes(inv) && !layoutSafe(inv) {
 			why := inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
 			if inv.Name() == "" {

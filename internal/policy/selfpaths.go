@@ -24,10 +24,45 @@ type fileSystem interface {
 
 type osFS struct{}
 
-func (osFS) Lstat(name string) (fs.FileInfo, error)     { return os.Lstat(name) }
-func (osFS) Readlink(name string) (string, error)       { return os.Readlink(name) }
-func (osFS) ReadFile(name string) ([]byte, error)       { return os.ReadFile(name) }
-func (osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(name) }
+// hideProc makes /proc look empty to osFS. The package's tests set it
+// (TestMain), so that a decision which reads the processes running now
+// (a signal's PIDs, a pattern that matches airlock's processes) does not
+// depend on what else runs on the machine, such as end-to-end tests that
+// start airlock beside node; a test that needs processes gives its own
+// /proc (procFS). It is never set outside tests.
+var hideProc bool
+
+func procPath(name string) bool {
+	return hideProc && (name == "/proc" || strings.HasPrefix(name, "/proc/"))
+}
+
+func (osFS) Lstat(name string) (fs.FileInfo, error) {
+	if procPath(name) {
+		return nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
+	}
+	return os.Lstat(name)
+}
+
+func (osFS) Readlink(name string) (string, error) {
+	if procPath(name) {
+		return "", &fs.PathError{Op: "readlink", Path: name, Err: fs.ErrNotExist}
+	}
+	return os.Readlink(name)
+}
+
+func (osFS) ReadFile(name string) ([]byte, error) {
+	if procPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return os.ReadFile(name)
+}
+
+func (osFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if procPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return os.ReadDir(name)
+}
 
 // targetKind says what a protected path is, for the reason and for what
 // may be done to it.

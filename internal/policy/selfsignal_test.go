@@ -43,6 +43,10 @@ func TestSignalsToAirlock(t *testing.T) {
 
 	// A PID is airlock's when /proc says so: a program run as "airlock"
 	// (a copy of sleep) is, the same program under another name is not.
+	// This part reads the machine's /proc (no test of the package runs in
+	// parallel with another).
+	hideProc = false
+	t.Cleanup(func() { hideProc = true })
 	sleep, err := exec.LookPath("sleep")
 	if err != nil {
 		t.Skip("no sleep")

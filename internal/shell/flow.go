@@ -293,6 +293,7 @@ func (s *stmtWalker) andChain(n *syntax.BinaryCmd) {
 	}
 	slices.Reverse(parts)
 	syntax.Walk(parts[0], s.visit)
+	// Each part starts after the one before has ended.
 	// stops is what holds in every state the chain may stop in: after
 	// each part but the last (it failed).
 	var stops *values
@@ -302,6 +303,7 @@ func (s *stmtWalker) andChain(n *syntax.BinaryCmd) {
 		} else {
 			stops.merge(s.f.vals)
 		}
+		s.step()
 		syntax.Walk(p, s.visit)
 	}
 	s.f.vals.merge(stops)
@@ -392,6 +394,9 @@ func (s *stmtWalker) caseClause(n *syntax.CaseClause) {
 func (s *stmtWalker) forClause(n *syntax.ForClause) {
 	s.loops++
 	defer func() { s.loops-- }()
+	// The body runs again after its last part: one Seq for the loop.
+	s.w.frozen++
+	defer func() { s.w.frozen-- }()
 	if n.Loop != nil {
 		syntax.Walk(n.Loop, s.visit)
 	}
@@ -449,6 +454,8 @@ func (s *stmtWalker) forClause(n *syntax.ForClause) {
 }
 
 func (s *stmtWalker) whileClause(n *syntax.WhileClause) {
+	s.w.frozen++
+	defer func() { s.w.frozen-- }()
 	s.loops++
 	s.forgetAssigned(n)
 	s.stmts(n.Cond)

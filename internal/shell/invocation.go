@@ -60,6 +60,14 @@ type Invocation struct {
 	// Feed says, for a run whose arguments xargs or parallel reads from
 	// its input at run time, where that input comes from; nil otherwise.
 	Feed *Feed
+	// Seq orders the runs of the outermost text in time: a run whose Seq
+	// is greater than another's starts after that one has ended (a; b,
+	// a && b, a || b). Runs of one pipeline, one loop, one substitution
+	// or one nested shell share a Seq. It is 0, and says nothing, for
+	// every run of a text that starts a job in the background, a
+	// coprocess, a process substitution or a trap, since their runs may
+	// happen at any time.
+	Seq int
 }
 
 // Feed is where xargs or parallel reads the arguments it adds to a run:

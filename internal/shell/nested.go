@@ -118,6 +118,9 @@ func trapText(w *walker, c cmd) (cmd, bool) {
 		// with the values the shell has then: it is walked when the
 		// shell's text (or subshell) ends (values.go).
 		f := c.frame.with("trap")
+		// A trap runs when its signal comes (DEBUG: before every
+		// command), so no run is ordered.
+		w.unordered = true
 		w.traps = append(w.traps, pendingTrap{vals: c.vals, text: c.args[i], f: f, depth: c.depth + 1})
 		return c, true
 	}

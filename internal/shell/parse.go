@@ -37,7 +37,13 @@ func Parse(src string) []Invocation {
 // Parse finds every program run in the shell text src.
 func (l Limits) Parse(src string) []Invocation {
 	w := &walker{limits: l, funcs: map[string]*syntax.Stmt{}, aliases: map[string]string{}}
+	w.seq = 1
 	w.text(src, frame{}, 0)
+	for i := range w.out {
+		if w.unordered {
+			w.out[i].Seq = 0
+		}
+	}
 	return w.out
 }
 
@@ -97,6 +103,27 @@ type walker struct {
 	// bodyGen (the functions defined so far) is unchanged.
 	bodyAssigns       map[*syntax.Stmt]*assignedSet
 	bodyGen, funcDefs int
+	// seq is the Seq of the runs emitted now; frozen counts the
+	// constructs being walked whose runs share one Seq (a pipeline, a
+	// loop, a substitution); unordered says the runs have no order
+	// (Invocation.Seq).
+	seq, frozen int
+	unordered   bool
+}
+
+// step moves Seq on, between two parts of the outermost text that run
+// one after the other.
+func (s *stmtWalker) step() {
+	if s.depth == 0 && s.w.frozen == 0 {
+		s.w.seq++
+	}
+}
+
+// together walks code whose runs share one Seq.
+func (s *stmtWalker) together(walk func()) {
+	s.w.frozen++
+	walk()
+	s.w.frozen--
 }
 
 // emit appends an invocation unless the invocation limit was reached, in
@@ -112,6 +139,7 @@ func (w *walker) emit(inv Invocation) {
 		})
 		return
 	}
+	inv.Seq = w.seq
 	w.out = append(w.out, inv)
 }
 

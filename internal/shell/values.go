@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"io"
 	"path"
 	"strings"
 
@@ -564,17 +565,21 @@ func (e *valueEnv) Each(func(string, expand.Variable) bool) {}
 // expandable reports whether every expansion in a word reads only
 // variables held as static, in forms the walker expands (no command,
 // process or arithmetic substitution, no assignment, no indirection).
-func (v *values) expandable(parts []syntax.WordPart) bool {
+func (v *values) expandable(parts []syntax.WordPart, subst func(*syntax.CmdSubst) bool) bool {
 	for _, p := range parts {
 		switch p := p.(type) {
 		case *syntax.Lit, *syntax.SglQuoted, *syntax.ExtGlob:
+		case *syntax.CmdSubst:
+			if subst == nil || !subst(p) {
+				return false
+			}
 		case *syntax.DblQuoted:
-			if !v.expandable(p.Parts) {
+			if !v.expandable(p.Parts, subst) {
 				return false
 			}
 		case *syntax.BraceExp:
 			for _, e := range p.Elems {
-				if !v.expandable(e.Parts) {
+				if !v.expandable(e.Parts, subst) {
 					return false
 				}
 			}
@@ -600,12 +605,12 @@ func (v *values) expandable(parts []syntax.WordPart) bool {
 				if p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull {
 					return false
 				}
-				if p.Exp.Word != nil && !v.expandable(p.Exp.Word.Parts) {
+				if p.Exp.Word != nil && !v.expandable(p.Exp.Word.Parts, subst) {
 					return false
 				}
 			}
 			if p.Repl != nil {
-				if p.Repl.Orig != nil && !v.expandable(p.Repl.Orig.Parts) || p.Repl.With != nil && !v.expandable(p.Repl.With.Parts) {
+				if p.Repl.Orig != nil && !v.expandable(p.Repl.Orig.Parts, subst) || p.Repl.With != nil && !v.expandable(p.Repl.With.Parts, subst) {
 					return false
 				}
 			}
@@ -618,13 +623,13 @@ func (v *values) expandable(parts []syntax.WordPart) bool {
 
 // expandFields expands a word that reads kept values into its fields.
 func (s *stmtWalker) expandFields(w *syntax.Word) ([]string, bool) {
-	v := s.f.vals
-	if v == nil || len(v.vars) == 0 || !v.expandable(w.Parts) {
+	v, ok := s.expansionValues(w)
+	if !ok || !v.expandable(w.Parts, s.knownSubst) {
 		return nil, false
 	}
 	env := &valueEnv{v: v}
 	var fields []string
-	for f, err := range expand.FieldsSeq(&expand.Config{Env: env}, w) {
+	for f, err := range expand.FieldsSeq(s.expandConfig(env), w) {
 		if err != nil || len(fields) == maxBraceFields {
 			return nil, false
 		}
@@ -636,12 +641,12 @@ func (s *stmtWalker) expandFields(w *syntax.Word) ([]string, bool) {
 // expandLiteral expands a word that reads kept values into one string
 // (an assignment's value, a redirection's target, a here-document).
 func (s *stmtWalker) expandLiteral(w *syntax.Word, heredoc bool) (string, bool) {
-	v := s.f.vals
-	if v == nil || len(v.vars) == 0 || !v.expandable(w.Parts) {
+	v, ok := s.expansionValues(w)
+	if !ok || !v.expandable(w.Parts, s.knownSubst) {
 		return "", false
 	}
 	env := &valueEnv{v: v}
-	cfg := &expand.Config{Env: env}
+	cfg := s.expandConfig(env)
 	var out string
 	var err error
 	if heredoc {
@@ -650,6 +655,108 @@ func (s *stmtWalker) expandLiteral(w *syntax.Word, heredoc bool) (string, bool) 
 		out, err = expand.Literal(cfg, w)
 	}
 	return out, err == nil && !env.miss && len(out) <= maxValueLen
+}
+
+// expansionValues returns the values a dynamic word is expanded with, and
+// false when nothing in it can be known: it reads no kept value and holds
+// no command substitution whose output the text tells.
+func (s *stmtWalker) expansionValues(w *syntax.Word) (*values, bool) {
+	v := s.f.vals
+	if v != nil && len(v.vars) > 0 {
+		return v, true
+	}
+	if !hasSubst(w.Parts) {
+		return nil, false
+	}
+	if v == nil {
+		v = newValues()
+	}
+	return v, true
+}
+
+// hasSubst reports whether a word holds a command substitution outside
+// any parameter expansion.
+func hasSubst(parts []syntax.WordPart) bool {
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.CmdSubst:
+			return true
+		case *syntax.DblQuoted:
+			if hasSubst(p.Parts) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// expandConfig expands kept values, and the command substitutions whose
+// output knownSubst tells; any other substitution marks the word missing.
+func (s *stmtWalker) expandConfig(env *valueEnv) *expand.Config {
+	return &expand.Config{Env: env, CmdSubst: func(w io.Writer, cs *syntax.CmdSubst) error {
+		text, ok := s.substOutput(cs)
+		if !ok {
+			env.miss = true
+			return nil
+		}
+		_, err := io.WriteString(w, text)
+		return err
+	}}
+}
+
+// knownSubst reports whether the output of a command substitution can be
+// told from the text.
+func (s *stmtWalker) knownSubst(cs *syntax.CmdSubst) bool {
+	_, ok := s.substOutput(cs)
+	return ok
+}
+
+// substOutput is what a command substitution prints when the text tells
+// it: one echo or printf of words whose values are known, with no
+// redirection, assignment or other statement. $(echo ls) names the program
+// ls as surely as ls does, so it is classified as ls instead of being held
+// as a name computed at run time; a path built this way is checked as the
+// path it is. Anything else stays dynamic. The substitution's own run
+// (echo) is still walked as a run of its own.
+func (s *stmtWalker) substOutput(cs *syntax.CmdSubst) (string, bool) {
+	if len(cs.Stmts) != 1 {
+		return "", false
+	}
+	st := cs.Stmts[0]
+	if st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 {
+		return "", false
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return "", false
+	}
+	var args []string
+	for _, w := range call.Args {
+		if hasSubst(w.Parts) {
+			return "", false // one level: $(echo $(echo x)) stays dynamic
+		}
+		fields, ok := s.fields(w)
+		if !ok {
+			return "", false
+		}
+		args = append(args, fields...)
+	}
+	var text string
+	switch {
+	case len(args) == 0:
+		return "", false
+	case args[0] == "echo":
+		text, ok = echoText(args[1:])
+		text += "\n"
+	case args[0] == "printf":
+		text, ok = printfText(args[1:])
+	default:
+		return "", false
+	}
+	if !ok || len(text) > maxValueLen {
+		return "", false
+	}
+	return text, true
 }
 
 // render is the text of a dynamic word with the kept values put in: a

@@ -275,3 +275,40 @@ func TestValuesTrap(t *testing.T) {
 		}
 	}
 }
+
+// TestSubstOutputKnown: a command substitution of one echo or printf of
+// known words is its output; anything else stays dynamic.
+func TestSubstOutputKnown(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string // the runs of cp, in order
+	}{
+		{`cp x $(echo ~/.claude/settings.json)`, []string{"cp x ~/.claude/settings.json"}},
+		{"cp x `echo a b`", []string{"cp x a b"}},
+		{`cp x "$(echo a b)"`, []string{"cp x a b"}},
+		{`cp x "$(printf %s/s ~/.claude)"`, []string{"cp x ~/.claude/s"}},
+		{`f=$(echo ~/.claude); cp x $f/settings.json`, []string{"cp x ~/.claude/settings.json"}},
+		{`d=~/.claude; cp x $(echo $d)/s`, []string{"cp x ~/.claude/s"}},
+		{`cp x "$(echo -n a)b"`, []string{"cp x ab"}},
+		// Not told from the text: more than one statement, a redirection,
+		// another program, a nested substitution, a run-time value.
+		{`cp x $(echo a; echo b)`, []string{"cp x ~$(echo a; echo b)"}},
+		{`cp x $(echo a > f)`, []string{"cp x ~$(echo a > f)"}},
+		{`cp x $(cat f)`, []string{"cp x ~$(cat f)"}},
+		{`cp x $(echo $(cat f))`, []string{"cp x ~$(echo $(cat f))"}},
+		{`cp x $(echo $HOME)`, []string{"cp x ~$(echo $HOME)"}},
+		{`cp x $(X=1 echo a)`, []string{"cp x ~$(X=1 echo a)"}},
+	}
+	for _, tc := range tests {
+		if got := runsOf(tc.src, "cp"); !slices.Equal(got, tc.want) {
+			t.Errorf("%s:\n got  %q\n want %q", tc.src, got, tc.want)
+		}
+	}
+	// The name of the program run.
+	for src, want := range map[string]string{"$(echo ls) -l": "ls", "`echo git` push": "git", "$(printf rm) -rf x": "rm"} {
+		invs := Parse(src)
+		if len(invs) == 0 || invs[0].Name() != want || invs[0].IsDynamic(0) {
+			t.Errorf("%s: first run %v, want %s", src, invs, want)
+		}
+	}
+}

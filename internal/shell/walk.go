@@ -31,9 +31,14 @@ type stdinSource struct {
 }
 
 func (s *stmtWalker) stmts(list []*syntax.Stmt) {
-	for _, st := range list {
+	for i, st := range list {
+		if i > 0 {
+			s.step()
+		}
 		if st.Background || st.Coprocess || st.Disown {
 			// A background job is a subshell: what it sets does not last.
+			// It runs beside what follows, so no run is ordered.
+			s.w.unordered = true
 			s.isolated(func() { syntax.Walk(st, s.visit) }, st)
 			continue
 		}
@@ -61,13 +66,16 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		case syntax.Pipe, syntax.PipeAll:
 			s.stdin[leftmost(n.Y)] = s.producedBy(rightmost(n.X))
 			// Each element of a pipeline runs in a subshell; the last may
-			// run in this shell (lastpipe, zsh).
-			s.isolated(func() { syntax.Walk(n.X, s.visit) }, n.X)
-			s.branch(func() { syntax.Walk(n.Y, s.visit) }, n.Y)
+			// run in this shell (lastpipe, zsh). They run side by side.
+			s.together(func() {
+				s.isolated(func() { syntax.Walk(n.X, s.visit) }, n.X)
+				s.branch(func() { syntax.Walk(n.Y, s.visit) }, n.Y)
+			})
 		case syntax.AndStmt:
 			s.andChain(n)
 		default: // ||: the right side may not run
 			syntax.Walk(n.X, s.visit)
+			s.step()
 			s.branch(func() { syntax.Walk(n.Y, s.visit) }, n.Y)
 		}
 		return false
@@ -81,15 +89,18 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		s.isolated(func() { s.stmts(n.Stmts) }, n)
 		return false
 	case *syntax.CmdSubst:
-		s.isolated(func() { s.stmts(n.Stmts) }, n)
+		s.together(func() { s.isolated(func() { s.stmts(n.Stmts) }, n) })
 		return false
 	case *syntax.ProcSubst:
+		// It runs beside the command, and may outlive it.
+		s.w.unordered = true
 		s.isolated(func() { s.stmts(n.Stmts) }, n)
 		return false
 	case *syntax.Block:
 		s.stmts(n.Stmts)
 		return false
 	case *syntax.CoprocClause:
+		s.w.unordered = true
 		s.isolated(func() { syntax.Walk(n.Stmt, s.visit) }, n)
 		s.f.vals.clear() // it sets the array its name gives
 		return false

@@ -1,0 +1,61 @@
+package policy
+
+import "testing"
+
+// TestDeletionThenOtherWork: a deletion in the project is snapshotted and
+// goes on when the other programs of the command start only after it has
+// ended (rm -rf build && mkdir build && cd build && cmake ..). A program
+// that may change what the deleted paths lead to (ln, mv, an unknown
+// program) still makes the target unknown when it can run before or
+// beside the deletion: earlier in the text, in the same pipeline or loop,
+// or whenever a background job, a coprocess, a process substitution or a
+// trap makes the order unknown.
+func TestDeletionThenOtherWork(t *testing.T) {
+	f, proj := ordinaryProject(t)
+	o := f.options()
+	o.Cwd, o.ProjectDir = proj, proj
+	p, err := Load(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	goesOn := []string{
+		"rm -rf build && mkdir build && cd build && cmake ..",
+		"rm -rf dist && npm run build",
+		"rm -rf out; go build -o out/x .",
+		"rm -rf build/ && ln -sfn /srv/data build",
+		"rm -rf build/ || mv x build",
+		"rm -rf build/; bash -c 'ln -sfn /srv/data build'",
+		"rm -rf build/\nmv x build",
+		"if true; then rm -rf build/; fi; ln -sfn /srv/data build",
+		"rm -rf build/; for i in 1 2; do ln -sfn /srv/data build; done",
+	}
+	held := []string{
+		"ln -sfn /srv/data build; rm -rf build/",
+		"rm -rf build/ & ln -sfn /srv/data build",
+		"ln -sfn /srv/data build & rm -rf build/",
+		"rm -rf build/ | ln -sfn /srv/data build",
+		"for i in 1 2; do rm -rf build/; ln -sfn /srv/data build; done",
+		"while true; do rm -rf build/; mv x build; done",
+		`trap "ln -sfn /srv/data build" DEBUG; rm -rf build/`,
+		"rm -rf build/ > >(ln -sfn /srv/data build)",
+		"rm -rf build/; coproc ln -sfn /srv/data build",
+		"f(){ ln -sfn /srv/data build; }; f; rm -rf build/; f",
+		"bash -c 'rm -rf build/; ln -sfn /srv/data build'",
+		"mv build x && rm -rf build",
+		"rm -rf build/ && frobnicate & true",
+	}
+	for _, mode := range []Mode{Unattended, Interactive} {
+		for _, c := range goesOn {
+			v := p.DecideIn(mode, Action{Kind: Shell, Tool: "Bash", Command: c, Cwd: proj, Snapshots: true})
+			if v.Decision != Warn && v.Decision != Allow {
+				t.Errorf("%s mode: %q is %s by %s (%v); want a snapshot and go on", mode, c, v.Decision, v.Rule, v.Reasons)
+			}
+		}
+		for _, c := range held {
+			v := p.DecideIn(mode, Action{Kind: Shell, Tool: "Bash", Command: c, Cwd: proj, Snapshots: true})
+			if v.Decision == Warn || v.Decision == Allow {
+				t.Errorf("%s mode: %q is %s by %s; want held: a program may change what the deleted paths lead to before the deletion runs", mode, c, v.Decision, v.Rule)
+			}
+		}
+	}
+}

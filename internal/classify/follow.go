@@ -38,10 +38,6 @@ const maxFollow = 4
 type cmdContext struct {
 	invs  []shell.Invocation
 	built bool
-	// words counts every static word of every run of the command (operands
-	// and redirection targets), to see whether a file is written by the
-	// same command that runs it.
-	words map[string]int
 	// dirChanged says a run of the command changes directory, so a
 	// relative file may be another one than airlock would read.
 	dirChanged bool
@@ -53,23 +49,16 @@ func newCmdContext(invs []shell.Invocation) *cmdContext {
 	return cc
 }
 
-// build counts the words of the command, once, when a file is first
-// followed: a command that runs no file pays nothing.
+// build looks at the runs of the command once.
 func (cc *cmdContext) build() {
 	if cc.built {
 		return
 	}
 	cc.built = true
-	cc.words = map[string]int{}
-	invs := cc.invs
-	for i := range invs {
-		inv := &invs[i]
-		switch inv.Name() {
+	for i := range cc.invs {
+		switch cc.invs[i].Name() {
 		case "cd", "pushd", "popd":
 			cc.dirChanged = true
-		}
-		for w, n := range mayWrite(inv) {
-			cc.words[w] += n
 		}
 	}
 }
@@ -109,13 +98,41 @@ func (cc *cmdContext) changesDir() bool {
 
 // writtenElsewhere reports whether name is a word of another run of the
 // command than inv (echo … > x.sh && bash x.sh).
+//
+// A run that starts only after inv has ended (./x.sh && echo > x.sh: the
+// order is the text's, shell.Invocation.Seq) cannot change what inv runs,
+// and neither can a run that changes only a file's mode, owner or times
+// (chmod +x x.sh && ./x.sh: the text run is the one on disk).
 func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool {
 	if cc == nil {
 		return false
 	}
-	cc.build()
 	name = path.Clean(name)
-	return cc.words[name] > mayWrite(inv)[name]
+	n := 0
+	for i := range cc.invs {
+		o := &cc.invs[i]
+		if inv.Seq > 0 && o.Seq > inv.Seq || keepsContent(o) {
+			continue
+		}
+		n += mayWrite(o)[name]
+	}
+	return n > mayWrite(inv)[name]
+}
+
+// keepsContent reports a run that changes no file's content: only its
+// mode, owner, attributes or times (touch makes an empty file where there
+// was none, which runs nothing). A redirection writes all the same.
+func keepsContent(inv *shell.Invocation) bool {
+	switch inv.Name() {
+	case "chmod", "chown", "chgrp", "touch":
+		for _, r := range inv.Redirects {
+			if r.Op != "<" {
+				return false
+			}
+		}
+		return len(inv.Via) == 0 && inv.Opaque == ""
+	}
+	return false
 }
 
 // writtenText returns the text an earlier run of the command writes to

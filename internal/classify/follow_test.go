@@ -60,10 +60,13 @@ func TestFollow(t *testing.T) {
 		{"cat > x.sh <<'EOF'\ngit push -f\nEOF\nbash x.sh", "external+destructive", "x.sh:1: git push -f"},
 		{"printf 'go vet ./...\\n' > x.sh && sh x.sh", "local", ""},
 		// Anything that could change the text between the write and the
-		// run, or a write after it, leaves it unknown.
+		// run, or a write beside it, leaves it unknown.
 		{"echo 'go vet' > x.sh && sed -i s/vet/push/ x.sh && bash x.sh", "local+opaque", "written by the same command"},
 		{"echo 'go vet' > x.sh && echo 'git push' >> x.sh && bash x.sh", "local+opaque", "written by the same command"},
-		{"bash x.sh; echo 'go vet' > x.sh", "local+opaque", "written by the same command"},
+		// A write after the run has ended does not change what it ran:
+		// x.sh is not there when bash runs, so nothing runs.
+		{"bash x.sh; echo 'go vet' > x.sh", "local", ""},
+		{"bash x.sh | tee x.sh", "local+opaque", "written by the same command"},
 		{"echo \"$CMD\" > x.sh && bash x.sh", "local+opaque", "written by the same command"},
 		{"for c in a b; do echo $c > x.sh; done; bash x.sh", "local+opaque", "written by the same command"},
 		{"echo 'go vet' > x.sh && dd if=evil.sh of=x.sh && bash x.sh", "local+destructive+opaque", "written by the same command"},
@@ -138,6 +141,18 @@ func TestFollow(t *testing.T) {
 		{"./loop.sh", "local+opaque", "limit reached"},
 		{"sh deep1.sh", "local+opaque", "limit reached"},
 		{"bash $SCRIPT", "local+opaque", "named at run time"},
+		// A run that changes only the mode or times leaves the text on
+		// disk, which is followed; a write before or beside the run, in
+		// a loop with it, or through a wrapper is not known.
+		{"chmod +x deploy.sh && ./deploy.sh", "external", "deploy.sh:4: git push"},
+		{"touch build.sh; bash build.sh", "local", ""},
+		{"chmod 755 build.sh && chown me build.sh && ./build.sh", "local", ""},
+		{"./build.sh && echo 'git push' > build.sh", "local", ""},
+		{"sed -i s/go/x/ build.sh && ./build.sh", "local+opaque", "written by the same command"},
+		{"chmod +x build.sh > build.sh; ./build.sh", "local+opaque", "written by the same command"},
+		{"sudo chmod +x build.sh && ./build.sh", "local+opaque", "written by the same command"},
+		{"for i in 1 2; do ./build.sh; sed -i s/go/x/ build.sh; done", "local+opaque", "written by the same command"},
+		{"sed -i s/go/x/ build.sh & ./build.sh", "local+opaque", "written by the same command"},
 	} {
 		c := Classifier{Limits: shell.DefaultLimits, FS: project}
 		r := c.Command(tc.cmd)

@@ -338,6 +338,11 @@ func filesIsTemp(inv *shell.Invocation, w string, dynamic bool) bool {
 		if _, set := inv.Getenv("TMPDIR"); set {
 			return false
 		}
+		// rm -rf "$(mktemp -d)", or a variable set to it: a new name in
+		// the temporary directory, and what the command put there.
+		if rest, ok := shell.MktempWord(w); ok {
+			return rest == "" || rest[0] == '/' && !strings.Contains(rest+"/", "/../")
+		}
 		w = strings.Trim(w, `"`)
 		rest, ok := "", false
 		for _, p := range []string{"${TMPDIR:-/tmp}", "${TMPDIR}", "$TMPDIR"} {

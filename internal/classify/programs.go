@@ -42,6 +42,9 @@ var metadataPrograms = sync.OnceValue(func() map[string]bool {
 		// find only looks at names unless it runs, deletes or writes;
 		// ReadsOnlyRun tells those runs apart.
 		"find": true,
+		// lsof lists open files by PID, user, port or name; it opens
+		// none of them (lsof -p $$ names a process, not a path).
+		"lsof": true,
 	}
 })
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
+	shellparse "github.com/airlock-dev/airlock/internal/shell"
 )
 
 // This file widens the destruction grades (destroy.go) from rm to every
@@ -223,7 +224,7 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		switch {
 		case g.place == placeInside && !tree:
 			continue
-		case g.place == placeUnknown && !tree:
+		case g.place == placeUnknown && !tree && !(g.relinked && rmThroughLinks(inv)):
 			continue
 		case g.place == placeOutside && !tree && scratchOnly(inv, home):
 			continue
@@ -245,6 +246,52 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		inv.Effect.Reasons = append(inv.Effect.Reasons, classify.Reason{Rule: "file.delete", Message: inv.Name() + " deletes, truncates or locks what it names (" + clipText(strings.Join(inv.Args[1:], " ")) + "), graded like rm"})
 		r.Effect.Destructive = true
 	}
+}
+
+// rmThroughLinks reports a recursive rm that a link made earlier in the
+// same command could lead out of its place: an operand that goes through a
+// directory below the temporary one or the project (/tmp/x/y, "$d"/x/,
+// /tmp/x/*), where ln -s ~/work /tmp/x makes rm -rf /tmp/x/ delete
+// ~/work's contents. A name right below a directory, with no trailing
+// slash (/tmp/x, "$(mktemp -d)"), is removed itself, link or not.
+func rmThroughLinks(inv *classify.Invocation) bool {
+	if inv.Name() != "rm" {
+		return false
+	}
+	recursive := false
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if a == "--" {
+			break
+		}
+		if a == "--recursive" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "rR") {
+			recursive = true
+		}
+	}
+	if !recursive {
+		return false
+	}
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if inv.IsDynamic(i) {
+			rest, ok := shellparse.MktempWord(a)
+			if !ok || rest != "" {
+				return true
+			}
+			continue
+		}
+		if strings.HasSuffix(a, "/") || strings.HasSuffix(a, "/.") || hasGlob(a) {
+			return true
+		}
+		c := filepath.Clean(a)
+		if d := filepath.Dir(c); d != "/tmp" && d != "/var/tmp" && d != filepath.Clean(os.TempDir()) && d != "." {
+			return true
+		}
+	}
+	return false
 }
 
 // withoutScratch returns a run without its static operands in a

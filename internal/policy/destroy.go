@@ -57,6 +57,9 @@ type grade struct {
 	paths              []string
 	ignored            bool
 	changes, untracked bool
+	// relinked says the place is unknown because another program of the
+	// command may change what the paths lead to before the deletion.
+	relinked bool
 }
 
 // The rules named in reasons about where destruction lands.
@@ -139,7 +142,11 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 			if inv.Name() == "" {
 				why = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
 			}
-			return all(placeUnknown, why)
+			gs := all(placeUnknown, why)
+			for i := range gs {
+				gs[i].relinked = true
+			}
+			return gs
 		}
 	}
 	dirs := []string{realCwd}
@@ -248,7 +255,8 @@ func layoutSafe(inv *classify.Invocation) bool {
 		// time -o and script write their own log file, and make no link.
 		"time", "script":
 		return true
-	case "date", "nproc", "id", "uuidgen":
+	case "date", "nproc", "id", "uuidgen", "mktemp":
+		// mktemp makes a new name: it links and moves nothing.
 		// The programs of known-alphabet run-time parts (selfslashfree.go:
 		// build/$(date +%s)); date -s sets the clock, which moves no path.
 		return true

@@ -28,6 +28,15 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		"rm -rf build/\nmv x build",
 		"if true; then rm -rf build/; fi; ln -sfn /srv/data build",
 		"rm -rf build/; for i in 1 2; do ln -sfn /srv/data build; done",
+		// A new temporary directory (mktemp) and what the command put in
+		// it: removed itself, whatever is inside.
+		`rm -rf "$(mktemp -d)"`,
+		`d=$(mktemp -d); tar xzf r.tgz -C "$d"; ls "$d"; rm -rf "$d"`,
+		`trap 'rm -rf "$tmp"' EXIT; tmp=$(mktemp -d); cp src/main.go "$tmp"`,
+		`tmpdir=$(mktemp -d) && git clone . "$tmpdir/copy" && ls "$tmpdir/copy"`,
+		// (A read of mktemp's name is refused here only because the
+		// fixture's home, and so airlock's secrets, are in /tmp.)
+		`d=$(mktemp -d -t build.XXXXXX); cd "$d" && ls`,
 	}
 	held := []string{
 		"ln -sfn /srv/data build; rm -rf build/",
@@ -43,6 +52,12 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		"bash -c 'rm -rf build/; ln -sfn /srv/data build'",
 		"mv build x && rm -rf build",
 		"rm -rf build/ && frobnicate & true",
+		// A link made first, and a deletion through it below the
+		// temporary directory: rm follows the link.
+		"ln -s /srv/data /tmp/x && rm -rf /tmp/x/",
+		"ln -s /srv/data /tmp/x; rm -rf /tmp/x/sub",
+		`d=$(mktemp -d); ln -s /srv/data "$d/x"; rm -rf "$d/x/"`,
+		`d=$(mktemp -d); rm -rf "$d/.."`,
 	}
 	for _, mode := range []Mode{Unattended, Interactive} {
 		for _, c := range goesOn {

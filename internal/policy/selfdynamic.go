@@ -2,6 +2,7 @@ package policy
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -181,6 +182,25 @@ func (c *call) dynamicRead(who, src, known string) *refusal {
 	return nil
 }
 
+// knownArgs returns a run's words with each run-time word whose value the
+// guard knows put in: its variables ($HOME) and mktemp's new temporary
+// name ("$(mktemp -d)" stands for a new directory under /tmp).
+func (g *guard) knownArgs(inv *classify.Invocation) ([]string, []bool) {
+	if len(inv.Dynamic) == 0 {
+		return inv.Args, inv.Dynamic
+	}
+	args := append([]string(nil), inv.Args...)
+	dyn := append([]bool(nil), inv.Dynamic...)
+	for i := range args {
+		if i < len(dyn) && dyn[i] {
+			if v, _, d := g.literalEnds(args[i]); !d {
+				args[i], dyn[i] = v, false
+			}
+		}
+	}
+	return args, dyn
+}
+
 // literalEnds returns the static text a word starts and ends with, around
 // its run-time parts, and whether it has any run-time part. The guard's
 // variables ($HOME, $XDG_CONFIG_HOME) count as static, and so does
@@ -229,6 +249,14 @@ func (g *guard) literalEnds(src string) (prefix, suffix string, dynamic bool) {
 		return true
 	}
 	add(word.Parts)
+	// mktemp's directory is $TMPDIR's, which the text or the agent may
+	// have set anywhere: a new name there is safe, a step up from it
+	// ("$(mktemp -d)/../settings.json") is not known.
+	for k, p := range parts {
+		if p == mktempDir && slices.ContainsFunc(parts[k+1:], func(q string) bool { return strings.Contains(q, "..") }) {
+			parts[k] = "\x00"
+		}
+	}
 	i, j := 0, len(parts)
 	for i < len(parts) && parts[i] != "\x00" {
 		i++
@@ -239,7 +267,13 @@ func (g *guard) literalEnds(src string) (prefix, suffix string, dynamic bool) {
 	for j > 0 && parts[j-1] != "\x00" {
 		j--
 	}
-	return strings.Join(parts[:i], ""), strings.Join(parts[j:], ""), true
+	suffix = strings.Join(parts[j:], "")
+	// "$d/../../x/settings.json" ends in x/settings.json, wherever $d
+	// is: what is above a step up says nothing about the path.
+	if k := strings.LastIndex("/"+suffix+"/", "/../"); k >= 0 {
+		suffix = suffix[min(len(suffix), max(0, k+2)):]
+	}
+	return strings.Join(parts[:i], ""), suffix, true
 }
 
 func unescapeLit(s string) string {
@@ -267,24 +301,9 @@ func isSimpleParam(p *syntax.ParamExp) bool {
 	return p.Param != nil && p.Index == nil && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length && !p.Excl && p.Names == 0
 }
 
-// isMktemp reports whether a command substitution is only mktemp with
-// options that keep it in the temporary directory (no template, no -p).
-func isMktemp(cs *syntax.CmdSubst) bool {
-	if len(cs.Stmts) != 1 {
-		return false
-	}
-	call, ok := cs.Stmts[0].Cmd.(*syntax.CallExpr)
-	if !ok || len(call.Assigns) > 0 || len(call.Args) == 0 || call.Args[0].Lit() != "mktemp" {
-		return false
-	}
-	for _, a := range call.Args[1:] {
-		lit := a.Lit()
-		if lit == "" || strings.Trim(lit, "-dqu") != "" || !strings.HasPrefix(lit, "-") {
-			return false
-		}
-	}
-	return true
-}
+// isMktemp reports whether a command substitution is only mktemp making a
+// new name in the temporary directory (shell.IsMktemp).
+func isMktemp(cs *syntax.CmdSubst) bool { return shellparse.IsMktemp(cs) }
 
 // couldEndAs reports whether a path whose beginning is known only at run
 // time and which ends with suffix may be a protected path, or inside a

@@ -37,9 +37,11 @@ func (c *call) listedSecrets(r *classify.Result) string {
 		if inv.Opaque != "" || !classify.PrintsPaths(inv.Args) {
 			continue
 		}
-		bounds, ok := classify.ProducerBound(inv.Args, inv.Dynamic)
+		// ls "$(mktemp -d)" lists a new directory: a known start.
+		args, dyn := c.g.knownArgs(inv)
+		bounds, ok := classify.ProducerBound(args, dyn)
 		if !ok {
-			if c.anyNameMatches(inv.Args) {
+			if c.anyNameMatches(args) {
 				return clipText(inv.Source) + ", whose output airlock cannot bound,"
 			}
 			continue

@@ -119,6 +119,69 @@ func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool 
 	return n > mayWrite(inv)[name]
 }
 
+// compiledOnly reports whether every other run of the command that may
+// write name is a compiler writing its output there (go build -o name,
+// cc -o name): the file is a built program, not text the command wrote.
+func (cc *cmdContext) compiledOnly(inv *shell.Invocation, name string) bool {
+	if cc == nil {
+		return false
+	}
+	name = path.Clean(name)
+	any := false
+	for i := range cc.invs {
+		o := &cc.invs[i]
+		if inv.Seq > 0 && o.Seq > inv.Seq || keepsContent(o) || mayWrite(o)[name] == 0 {
+			continue
+		}
+		if o.Source == inv.Source && o.Line == inv.Line && slices.Equal(o.Args, inv.Args) {
+			continue // the run itself
+		}
+		out, ok := compilerOutput(o)
+		if !ok || path.Clean(out) != name {
+			return false
+		}
+		any = true
+	}
+	return any
+}
+
+// compilerOutput returns the file a compiler run writes its program to
+// with -o, when the run is one of a compiler (go build, cc, gcc, clang,
+// rustc) with no redirection and no wrapper.
+func compilerOutput(inv *shell.Invocation) (string, bool) {
+	if len(inv.Via) > 0 || inv.Opaque != "" || len(inv.Redirects) > 0 {
+		return "", false
+	}
+	args := inv.Args
+	switch inv.Name() {
+	case "go":
+		if len(args) < 2 || args[1] != "build" {
+			return "", false
+		}
+		args = args[1:]
+	case "cc", "gcc", "g++", "c++", "clang", "clang++", "rustc":
+	default:
+		return "", false
+	}
+	out := ""
+	for i := 1; i < len(args); i++ {
+		if inv.IsDynamic(i) {
+			return "", false
+		}
+		a := args[i]
+		switch {
+		case a == "-o" && i+1 < len(args):
+			out = args[i+1]
+			i++
+		case strings.HasPrefix(a, "-o="):
+			out = a[3:]
+		case strings.HasPrefix(a, "-o") && inv.Name() != "go" && len(a) > 2:
+			out = a[2:]
+		}
+	}
+	return out, out != ""
+}
+
 // keepsContent reports a run that changes no file's content: only its
 // mode, owner, attributes or times (touch makes an empty file where there
 // was none, which runs nothing). A redirection writes all the same.
@@ -242,7 +305,13 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 		if text, ok := c.cc.writtenText(inv, name); ok {
 			return []byte(text), Effect{}, true
 		}
-		return nil, opaque("script.written", name+" is written by the same command that runs it, so what it runs cannot be read beforehand"), false
+		// go build -o app ./src && ./app: a program built by a compiler
+		// is run like any built program (running built code is what
+		// containment fences; docs/THREAT-MODEL.md). What is on disk now
+		// is still read: it runs if the build fails before writing.
+		if !c.cc.compiledOnly(inv, name) {
+			return nil, opaque("script.written", name+" is written by the same command that runs it, so what it runs cannot be read beforehand"), false
+		}
 	}
 	if c.FS == nil {
 		return nil, Effect{}, false

@@ -153,6 +153,14 @@ func TestFollow(t *testing.T) {
 		{"sudo chmod +x build.sh && ./build.sh", "local+opaque", "written by the same command"},
 		{"for i in 1 2; do ./build.sh; sed -i s/go/x/ build.sh; done", "local+opaque", "written by the same command"},
 		{"sed -i s/go/x/ build.sh & ./build.sh", "local+opaque", "written by the same command"},
+		// A program a compiler builds and the command runs is run like
+		// any built program; what is on disk now is still read (it runs
+		// if the build fails), and any other write makes it unknown.
+		{"go build -o app ./cmd/app && ./app", "local", ""},
+		{"cc -o a.out main.c && ./a.out", "local", ""},
+		{"go build -o deploy.sh ./nothing; ./deploy.sh", "external", "deploy.sh:4: git push"},
+		{"go build -o app . && echo 'git push' > app && ./app", "local+opaque", "written by the same command"},
+		{"go vet -o app . && ./app", "local+opaque", "written by the same command"},
 	} {
 		c := Classifier{Limits: shell.DefaultLimits, FS: project}
 		r := c.Command(tc.cmd)

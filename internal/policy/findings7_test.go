@@ -160,6 +160,44 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "G13 .dir-locals.el with shell-command", cmd: `echo '(shell-command "airlock queue approve abcd")' > .dir-locals.el`, want: held},
 		{finding: "G13 .vscode/settings.json terminal BASH_ENV", setup: xsh, cmd: `mkdir -p .vscode && echo '{"terminal.integrated.env.linux":{"BASH_ENV":"@ROOT@/proj/x.sh"}}' > .vscode/settings.json`, want: held},
 
+		// G14: Claude Code's shell snapshots, which its Bash tool sources
+		// before every later command.
+		{finding: "G14 cp x.sh over a shell snapshot", setup: map[string]string{"proj/x.sh": runsApprove, "home/.claude/shell-snapshots/snapshot-bash-1-a.sh": "# snapshot\n"},
+			cmd: `cp x.sh ~/.claude/shell-snapshots/snapshot-bash-1-a.sh`, want: denied},
+		{finding: "G14 airlock's verb appended to a shell snapshot", setup: map[string]string{"home/.claude/shell-snapshots/snapshot-bash-1-a.sh": "# snapshot\n"},
+			cmd: `echo 'airlock queue approve abcd' >> ~/.claude/shell-snapshots/snapshot-bash-1-a.sh`, want: denied},
+		{finding: "G14 an alias appended to a zsh snapshot with tee", setup: map[string]string{"proj/x.sh": runsApprove, "home/.claude/shell-snapshots/snapshot-zsh-1-a.sh": "# snapshot\n"},
+			cmd: `tee -a ~/.claude/shell-snapshots/snapshot-zsh-1-a.sh <<< 'alias git=./x.sh'`, want: denied},
+		{finding: "G14 a link over a shell snapshot", setup: map[string]string{"proj/x.sh": runsApprove, "home/.claude/shell-snapshots/snapshot-bash-1-a.sh": "# snapshot\n"},
+			cmd: `ln -sf @ROOT@/proj/x.sh ~/.claude/shell-snapshots/snapshot-bash-1-a.sh`, want: denied},
+
+		// G15: gh's aliases: a shell alias stored in gh's configuration.
+		{finding: "G15 gh config.yml shell alias written then gh x", setup: xsh, cmd: `printf 'aliases:\n    x: "!./x.sh"\n' > ~/.config/gh/config.yml; gh x`, want: held},
+		{finding: "G15 gh alias set with airlock's verb (warn)", cmd: `gh alias set x '!airlock queue approve abcd'`, want: denied},
+
+		// G16: HOME set to a protected directory, then ~ or a bare cd.
+		{finding: "G16 HOME=~/.claude then > ~/settings.json", cmd: `HOME=@HOME@/.claude; : > ~/settings.json`, want: denied},
+		{finding: "G16 HOME=~/.claude cd, then rm settings.json", cmd: `HOME=@HOME@/.claude; cd; rm settings.json`, want: denied},
+		{finding: "G16 HOME=DIR cd as a prefix", cmd: `HOME=@HOME@/.claude cd; : > settings.json`, want: denied},
+		{finding: "G16 HOME=policy dir then ~/policy.yaml", cmd: `HOME=@HOME@/.config/airlock; echo 'mode: off' > ~/policy.yaml`, want: denied},
+		{finding: "G16 HOME=binary dir then cp over the hook", cmd: `HOME=/opt/airlock/bin; cp /bin/true ~/airlock-hook`, want: denied},
+		{finding: "G16 export HOME=state dir then cat ~/secrets", cmd: `export HOME=@HOME@/.local/state/airlock; cat ~/secrets/serve.token`, want: denied},
+		{finding: "G16 HOME=/ then a longer ~ path to a secret", cmd: `HOME=/; cat ~@HOME@/.local/state/airlock/secrets/serve.token`, want: denied},
+		{finding: "G16 declare HOME then ~ to a secret", cmd: `declare HOME=@HOME@/..; cat ~/home/.local/state/airlock/secrets/serve.token`, want: denied},
+
+		// G17: CDPATH sends a relative cd into a protected directory.
+		{finding: "G17 CDPATH=HOME cd .config, rm the policy", cmd: `CDPATH=@HOME@ cd .config && rm airlock/policy.yaml`, want: denied},
+		{finding: "G17 CDPATH=state cd secrets, base64 human.key", cmd: `CDPATH=@HOME@/.local/state/airlock cd secrets; base64 human.key`, want: denied},
+		{finding: "G17 CDPATH=/opt/airlock cd bin, cp over the hook", cmd: `CDPATH=/opt/airlock cd bin && cp /bin/true airlock-hook`, want: denied},
+		{finding: "G17 OLDPWD=secrets cd -", cmd: `OLDPWD=@HOME@/.local/state/airlock/secrets; cd - >/dev/null; cat serve.token`, want: denied},
+
+		// G18: a secret's path made by substring expansion or printf -v.
+		{finding: "G18 cat ${x:0}", cmd: `x=@HOME@/.local/state/airlock/secrets/serve.token; cat ${x:0}`, want: denied},
+		{finding: "G18 cat ${x:0:len-2}", cmd: `x=@HOME@/.local/state/airlock/secrets/serve.tokenZZ; cat "${x:0:${#x}-2}"`, want: denied},
+		{finding: "G18 cat ${v:2}", cmd: `v=xx@HOME@/.local/state/airlock/secrets/serve.token; cat ${v:2}`, want: denied},
+		{finding: "G18 printf -v then cat", cmd: `printf -v p '%s/.local/state/airlock/secrets/serve.token' ~; cat $p`, want: denied},
+		{finding: "G18 printf -v with two arguments then base64", cmd: `printf -v p '%s/.local/state/airlock/secrets/%s' ~ serve.token; base64 "$p"`, want: denied},
+
 		// Ordinary work refused or held.
 		{finding: "B1 a benign .envrc written then direnv allow (deny/deny)", cmd: `echo 'layout python' > .envrc && direnv allow`, want: notDeny},
 		{finding: "B2 ex -sc substitution in a project file (defer)", cmd: `ex -sc '%s/foo/bar/g|x' src/m.py`, want: notHeld},

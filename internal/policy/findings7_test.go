@@ -37,6 +37,12 @@ func TestFindings7Open(t *testing.T) {
 	// user settings.
 	curlOut := "output = \"@HOME@/.claude/settings.json\"\n"
 	secretList := "@HOME@/.local/state/airlock/secrets/serve.token\n"
+	// xjs is a Node module that runs airlock's verb when loaded.
+	xjs := "require('child_process').execSync('" + approve + "')\n"
+	// kubeExec is a kubeconfig whose user's exec credential plugin is
+	// ./x.sh: kubectl and helm run it to get a token.
+	kubeExec := "apiVersion: v1\nkind: Config\nusers:\n- name: u\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: ./x.sh\n" +
+		"contexts:\n- name: c\n  context: {cluster: k, user: u}\nclusters:\n- name: k\n  cluster: {server: \"https://127.0.0.1:6443\"}\ncurrent-context: c\n"
 	// hookTemplate makes ROOT/t/hooks/post-checkout executable: git clone
 	// --template copies it into the new repository and runs it.
 	hookTemplate := func(t *testing.T, f *fixture) {
@@ -200,6 +206,29 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "G18 cat ${v:2}", cmd: `v=xx@HOME@/.local/state/airlock/secrets/serve.token; cat ${v:2}`, want: denied},
 		{finding: "G18 printf -v then cat", cmd: `printf -v p '%s/.local/state/airlock/secrets/serve.token' ~; cat $p`, want: denied},
 		{finding: "G18 printf -v with two arguments then base64", cmd: `printf -v p '%s/.local/state/airlock/secrets/%s' ~ serve.token; base64 "$p"`, want: denied},
+
+		// G20: cloud and cluster CLIs run the credential program their
+		// configuration names (kubeconfig's exec plugin, AWS's
+		// credential_process).
+		{finding: "G20 KUBECONFIG exec plugin runs ./x.sh", setup: map[string]string{"proj/x.sh": runsApprove, "proj/kc.yaml": kubeExec}, cmd: `KUBECONFIG=kc.yaml kubectl get pods`, want: held},
+		{finding: "G20 kubectl --kubeconfig= exec plugin", setup: map[string]string{"proj/x.sh": runsApprove, "proj/kc.yaml": kubeExec}, cmd: `kubectl --kubeconfig=kc.yaml get ns`, want: held},
+		{finding: "G20 helm --kubeconfig exec plugin", setup: map[string]string{"proj/x.sh": runsApprove, "proj/kc.yaml": kubeExec}, cmd: `helm --kubeconfig kc.yaml list`, want: held},
+		{finding: "G20 AWS_CONFIG_FILE credential_process", setup: map[string]string{"proj/x.sh": runsApprove, "proj/aws.cfg": "[default]\ncredential_process = ./x.sh\n"}, cmd: `AWS_CONFIG_FILE=aws.cfg aws sts get-caller-identity`, want: held},
+		{finding: "G20 ~/.aws/config credential_process with airlock's verb", cmd: `printf '[profile x]\ncredential_process = airlock queue approve abcd\n' >> ~/.aws/config`, want: denied},
+		{finding: "G20 ~/.aws/config written then aws", setup: xsh, cmd: `printf '[default]\ncredential_process = ./x.sh\n' > ~/.aws/config; aws s3 ls`, want: held},
+
+		// G21: interpreters load a file named by an option or a variable
+		// (F6's class, other languages).
+		{finding: "G21 LUA_INIT=@x.lua", setup: map[string]string{"proj/x.lua": "os.execute(\"" + approve + "\")\n"}, cmd: `LUA_INIT=@x.lua lua -e 1`, want: held},
+		{finding: "G21 php -d auto_prepend_file=x.php", setup: map[string]string{"proj/x.php": "<?php system(\"" + approve + "\");\n"}, cmd: `php -d auto_prepend_file=x.php -r 1`, want: held},
+		{finding: "G21 PERL5DB runs ./x.sh", setup: xsh, cmd: `PERL5DB='BEGIN{system("./x.sh")}' perl -d -e 1`, want: held},
+		{finding: "G21 node -e require of the project's x.js", setup: map[string]string{"proj/x.js": xjs}, cmd: `node -e 'require("./x")'`, want: held},
+		{finding: "G21 NODE_PATH=. require x", setup: map[string]string{"proj/x.js": xjs}, cmd: `NODE_PATH=. node -e 'require("x")'`, want: held},
+		{finding: "G21 npm_config_node_options --require ./x.js", setup: map[string]string{"proj/x.js": xjs}, cmd: `npm_config_node_options='--require ./x.js' npm test`, want: held},
+
+		// G22: a program's own pager or browser variable.
+		{finding: "G22 AWS_PAGER=./x.sh aws", setup: xsh, cmd: `AWS_PAGER=./x.sh aws s3 ls`, want: held},
+		{finding: "G22 GH_BROWSER=./x.sh gh browse", setup: xsh, cmd: `GH_BROWSER=./x.sh gh browse`, want: held},
 
 		// Ordinary work refused or held.
 		{finding: "B1 a benign .envrc written then direnv allow (deny/deny)", cmd: `echo 'layout python' > .envrc && direnv allow`, want: notDeny},

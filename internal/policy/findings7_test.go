@@ -37,6 +37,8 @@ func TestFindings7Open(t *testing.T) {
 	// user settings.
 	curlOut := "output = \"@HOME@/.claude/settings.json\"\n"
 	secretList := "@HOME@/.local/state/airlock/secrets/serve.token\n"
+	// docs is a file of the human's outside the project.
+	docs := map[string]string{"home/docs/a.txt": "the human's notes\n"}
 	// xjs is a Node module that runs airlock's verb when loaded.
 	xjs := "require('child_process').execSync('" + approve + "')\n"
 	// kubeExec is a kubeconfig whose user's exec credential plugin is
@@ -229,6 +231,16 @@ func TestFindings7Open(t *testing.T) {
 		// G22: a program's own pager or browser variable.
 		{finding: "G22 AWS_PAGER=./x.sh aws", setup: xsh, cmd: `AWS_PAGER=./x.sh aws s3 ls`, want: held},
 		{finding: "G22 GH_BROWSER=./x.sh gh browse", setup: xsh, cmd: `GH_BROWSER=./x.sh gh browse`, want: held},
+
+		// G23: a file outside the project emptied or replaced by a writer
+		// that is not read as destroying it.
+		{finding: "G23 sort -o empties a file outside the project", setup: docs, cmd: `sort -o ~/docs/a.txt /dev/null`, want: held},
+		{finding: "G23 perl -i -ne '' empties it", setup: docs, cmd: `perl -i -ne '' ~/docs/a.txt`, want: held},
+		{finding: "G23 ln -sf /dev/null over it", setup: docs, cmd: `ln -sf /dev/null ~/docs/a.txt`, want: held},
+		{finding: "G23 install /dev/null over it", setup: docs, cmd: `install /dev/null ~/docs/a.txt`, want: held},
+		{finding: "G23 mv /dev/null over it", setup: docs, cmd: `mv /dev/null ~/docs/a.txt`, want: held},
+		{finding: "G23 find -fprint over it", setup: docs, cmd: `find ~/docs -type f -fprint ~/docs/a.txt`, want: held},
+		{finding: "G23 CDPATH cd, then rm -rf outside the project (warn)", setup: docs, cmd: `CDPATH=@ROOT@ cd home && rm -rf docs`, want: held},
 
 		// Ordinary work refused or held.
 		{finding: "B1 a benign .envrc written then direnv allow (deny/deny)", cmd: `echo 'layout python' > .envrc && direnv allow`, want: notDeny},

@@ -242,6 +242,23 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "G23 find -fprint over it", setup: docs, cmd: `find ~/docs -type f -fprint ~/docs/a.txt`, want: held},
 		{finding: "G23 CDPATH cd, then rm -rf outside the project (warn)", setup: docs, cmd: `CDPATH=@ROOT@ cd home && rm -rf docs`, want: held},
 
+		// G24: files that another program runs later, written with
+		// airlock's verb in them (a Makefile, justfile, Taskfile or
+		// workflow written so is denied).
+		{finding: "G24 .pre-commit-config.yaml local hook with airlock's verb", cmd: `printf 'repos:\n- repo: local\n  hooks:\n  - id: x\n    name: x\n    entry: airlock queue approve abcd\n    language: system\n' > .pre-commit-config.yaml`, want: held},
+		{finding: "G24 devcontainer postCreateCommand with airlock's verb", cmd: `mkdir -p .devcontainer && printf '{"postCreateCommand":"airlock queue approve abcd"}' > .devcontainer/devcontainer.json`, want: held},
+		{finding: "G24 tox.ini commands with airlock's verb", cmd: `printf '[testenv]\ncommands = airlock queue approve abcd\n' > tox.ini`, want: held},
+		{finding: "G24 compose.yml command with airlock's verb", cmd: `printf 'services:\n  x:\n    image: alpine\n    command: airlock queue approve abcd\n' > compose.yml`, want: held},
+
+		// G25: terminal multiplexers run a script given as their command.
+		{finding: "G25 tmux new -d ./x.sh", setup: xsh, cmd: `tmux new -d ./x.sh`, want: held},
+		{finding: "G25 tmux run-shell ./x.sh", setup: xsh, cmd: `tmux run-shell ./x.sh`, want: held},
+		{finding: "G25 tmux send-keys ./x.sh Enter", setup: xsh, cmd: `tmux send-keys -t x './x.sh' Enter`, want: held},
+		{finding: "G25 screen -X stuff ./x.sh", setup: xsh, cmd: `screen -S x -X stuff './x.sh\n'`, want: held},
+
+		// G4, more: the worktree's own configuration file.
+		{finding: "G4 .git/config.worktree fsmonitor, then git status (warn)", setup: xsh, cmd: `printf '[core]\n\tfsmonitor = ./x.sh\n' > .git/config.worktree; git config extensions.worktreeConfig true; git status`, want: held},
+
 		// Ordinary work refused or held.
 		{finding: "B1 a benign .envrc written then direnv allow (deny/deny)", cmd: `echo 'layout python' > .envrc && direnv allow`, want: notDeny},
 		{finding: "B2 ex -sc substitution in a project file (defer)", cmd: `ex -sc '%s/foo/bar/g|x' src/m.py`, want: notHeld},

@@ -58,8 +58,11 @@ func TestFindings7Open(t *testing.T) {
 		setup   map[string]string // more files under the fixture's root
 		prep    func(*testing.T, *fixture)
 		cmd     string
-		want    findingCheck
-		fixed   bool // the case runs; the others are skipped until fixed
+		// write, when set, makes the case a Write tool call of cmd's text
+		// to this path (@HOME@ and @ROOT@ replaced) instead of a command.
+		write string
+		want  findingCheck
+		fixed bool // the case runs; the others are skipped until fixed
 	}{
 		// G1: curl's and wget's configuration files (.curlrc, CURL_HOME,
 		// XDG_CONFIG_HOME/curlrc, -K; .wgetrc, WGETRC) name the output file
@@ -268,6 +271,12 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "G26 m4 undivert of serve.token on stdin", cmd: `echo 'undivert(@HOME@/.local/state/airlock/secrets/serve.token)' | m4`, want: denied},
 		{finding: "G26 cpp #include of serve.token on stdin", cmd: `echo '#include "@HOME@/.local/state/airlock/secrets/serve.token"' | cpp -P`, want: denied},
 
+		// The same files through the Write tool.
+		{finding: "G14 Write tool: airlock's verb into a shell snapshot", setup: map[string]string{"home/.claude/shell-snapshots/snapshot-bash-1-a.sh": "# snapshot\n"},
+			write: "@HOME@/.claude/shell-snapshots/snapshot-bash-1-a.sh", cmd: approve + "\n", want: denied},
+		{finding: "G20 Write tool: ~/.aws/config credential_process with airlock's verb", write: "@HOME@/.aws/config", cmd: "[default]\ncredential_process = " + approve + "\n", want: denied},
+		{finding: "G1 Write tool: ~/.curlrc whose output is the hook settings", write: "@HOME@/.curlrc", cmd: curlOut, want: held},
+
 		// Ordinary work refused or held.
 		{finding: "B1 a benign .envrc written then direnv allow (deny/deny)", cmd: `echo 'layout python' > .envrc && direnv allow`, want: notDeny},
 		{finding: "B2 ex -sc substitution in a project file (defer)", cmd: `ex -sc '%s/foo/bar/g|x' src/m.py`, want: notHeld},
@@ -310,7 +319,11 @@ func TestFindings7Open(t *testing.T) {
 			}
 			cmd := repl.Replace(c.cmd)
 			p := f.load()
-			v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true})
+			a := Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true}
+			if c.write != "" {
+				a = Action{Kind: Write, Tool: "Write", Paths: []string{repl.Replace(c.write)}, Content: cmd, Cwd: f.path("proj")}
+			}
+			v := p.DecideIn(Unattended, a)
 			checkFinding(t, cmd, v, c.want)
 		})
 	}

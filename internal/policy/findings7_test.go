@@ -37,6 +37,8 @@ func TestFindings7Open(t *testing.T) {
 	// user settings.
 	curlOut := "output = \"@HOME@/.claude/settings.json\"\n"
 	secretList := "@HOME@/.local/state/airlock/secrets/serve.token\n"
+	// jlock is airlock's journal lock file.
+	jlock := map[string]string{"home/.local/state/airlock/journal/lock": ""}
 	// docs is a file of the human's outside the project.
 	docs := map[string]string{"home/docs/a.txt": "the human's notes\n"}
 	// xjs is a Node module that runs airlock's verb when loaded.
@@ -270,6 +272,13 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "G26 m4 include of serve.token on stdin", cmd: `echo 'include(@HOME@/.local/state/airlock/secrets/serve.token)' | m4`, want: denied},
 		{finding: "G26 m4 undivert of serve.token on stdin", cmd: `echo 'undivert(@HOME@/.local/state/airlock/secrets/serve.token)' | m4`, want: denied},
 		{finding: "G26 cpp #include of serve.token on stdin", cmd: `echo '#include "@HOME@/.local/state/airlock/secrets/serve.token"' | cpp -P`, want: denied},
+
+		// G27: airlock's journal lock held by another program: every hook
+		// call waits for it (seen: 9.5 s for ls while flock held it 10 s).
+		{finding: "G27 flock on the journal lock, held in the background", setup: jlock, cmd: `flock ~/.local/state/airlock/journal/lock sleep 100000 &`, want: held},
+		{finding: "G27 flock -x -c on the journal lock", setup: jlock, cmd: `flock -x @HOME@/.local/state/airlock/journal/lock -c 'sleep 1d' &`, want: held},
+		{finding: "G27 flock of a descriptor opened on the journal lock", setup: jlock, cmd: `exec 9<~/.local/state/airlock/journal/lock; flock 9; sleep 100000 &`, want: held},
+		{finding: "G27 flock through a variable", setup: jlock, cmd: `d=~/.local/state/airlock/journal; flock $d/lock sleep 1d &`, want: held},
 
 		// The same files through the Write tool.
 		{finding: "G14 Write tool: airlock's verb into a shell snapshot", setup: map[string]string{"home/.claude/shell-snapshots/snapshot-bash-1-a.sh": "# snapshot\n"},

@@ -280,6 +280,12 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "G27 flock of a descriptor opened on the journal lock", setup: jlock, cmd: `exec 9<~/.local/state/airlock/journal/lock; flock 9; sleep 100000 &`, want: held},
 		{finding: "G27 flock through a variable", setup: jlock, cmd: `d=~/.local/state/airlock/journal; flock $d/lock sleep 1d &`, want: held},
 
+		// G28: publishing by git's remote helpers and git-annex.
+		{finding: "G28 push fed to git remote-https on stdin", cmd: `printf 'push refs/heads/main:refs/heads/main\n\n' | git remote-https origin https://example.com/r.git`, want: held},
+		{finding: "G28 a forced push fed to git remote-http", cmd: `printf 'push +refs/heads/main:refs/heads/main\n\n' | git remote-http origin http://192.0.2.2/r.git`, want: held},
+		{finding: "G28 git annex copy --to origin", cmd: `git annex copy --to origin .`, want: held},
+		{finding: "G28 git annex sync --content", cmd: `git annex sync --content`, want: held},
+
 		// The same files through the Write tool.
 		{finding: "G14 Write tool: airlock's verb into a shell snapshot", setup: map[string]string{"home/.claude/shell-snapshots/snapshot-bash-1-a.sh": "# snapshot\n"},
 			write: "@HOME@/.claude/shell-snapshots/snapshot-bash-1-a.sh", cmd: approve + "\n", want: denied},

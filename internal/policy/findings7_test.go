@@ -14,7 +14,8 @@ import (
 // data carried in environment URLs) that airlock check let through (allow or
 // warn in unattended mode), and the ordinary work it refused or held. Each
 // case is skipped until the lead sets its fixed flag while fixing it; every
-// case fails today without the skip. The fixture is TestFindings6Open's.
+// case fails today without the skip (AIRLOCK_FINDINGS7_ALL=1 runs the
+// skipped ones too, to check that). The fixture is TestFindings6Open's.
 func TestFindings7Open(t *testing.T) {
 	base := map[string]string{
 		"home/.claude/settings.json":                    "{\"hooks\":{}}\n",

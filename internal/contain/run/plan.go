@@ -50,15 +50,37 @@ var DefaultWritable = []string{".cache", "go/pkg/mod", ".npm", ".cargo/registry"
 // agents' writable state that load code or instructions into a later
 // session, perhaps an uncontained one (plugins carry hooks and MCP
 // servers): read-only inside, like the settings.
+//
+// The status line runs the script its settings name,
+// usually beside them; Codex reads its rules files to decide what runs
+// unasked (C4); Gemini loads its extensions' MCP servers and hooks.
 var agentCode = []string{".claude/plugins", ".claude/hooks", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/CLAUDE.md",
-	".codex/prompts", ".codex/skills", ".codex/AGENTS.md", ".gemini/commands", ".gemini/GEMINI.md"}
+	".claude/statusline.sh", ".claude/statusline-command.sh",
+	".codex/prompts", ".codex/skills", ".codex/AGENTS.md", ".codex/rules", ".gemini/commands", ".gemini/GEMINI.md", ".gemini/extensions"}
 
 // projectCode are paths, relative to the project, that a tool runs or
 // loads later, outside the sandbox, though self-protection does not list
 // them: an MCP server list (.mcp.json), an editor's tasks and settings
 // (.vscode, tasks.json with runOn: folderOpen), Claude Code's project
 // commands, agents, hooks and skills. Read-only inside, like agentCode.
-var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/agents", ".claude/hooks", ".claude/skills"}
+//
+// The tools' own files in the project run programs there too, at the
+// human's next command outside (FINDINGS-7 C2): npm's and yarn's
+// configuration (script-shell, yarnPath), curl's and wget's, shell
+// start-up files a tool or a shell started there reads, Emacs's
+// directory variables, git's attributes (filters), and the commit hooks
+// of pre-commit, husky and lefthook.
+var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/agents", ".claude/hooks", ".claude/skills",
+	".npmrc", ".yarnrc", ".yarnrc.yml", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".dir-locals.el",
+	".gitattributes", ".pre-commit-config.yaml", ".husky", "lefthook.yml", ".lefthook.yml"}
+
+// agentScratch are directories, relative to the home directory, that an
+// agent both writes inside and runs later: Claude Code writes a shell
+// snapshot when a session starts and sources it before every Bash call
+// (FINDINGS-7 C1). Inside, each is an empty private directory, so a
+// session there works and nothing written there reaches a session
+// outside.
+var agentScratch = []string{".claude/shell-snapshots"}
 
 // keepWritable are directories of the project that stay writable though
 // a protected path below them is fenced: the placeholder goes below them
@@ -401,12 +423,20 @@ func NewPlan(cfg Config) (*Plan, error) {
 	// work; `git config` of the repository does not.
 	var emptyRO []string
 	if project != "" {
-		for _, g := range []string{".git/config", ".git/hooks", ".git/info"} {
+		gits := []string{".git/config", ".git/hooks", ".git/info"}
+		// A submodule's repository is under .git/modules/NAME (nested
+		// for nested submodules): its configuration and hooks run at the
+		// human's next git command in the submodule (FINDINGS-7 C2).
+		for _, m := range gitModules(filepath.Join(project, ".git", "modules"), 0) {
+			rel, _ := filepath.Rel(project, m)
+			gits = append(gits, filepath.Join(rel, "config"), filepath.Join(rel, "hooks"), filepath.Join(rel, "info"))
+		}
+		for _, g := range gits {
 			r := real(filepath.Join(project, g))
 			switch {
 			case exists(r) && writableAt(r):
 				ro = append(ro, r)
-			case g != ".git/config" && isDir(filepath.Join(project, ".git")) && writableAt(filepath.Dir(r)):
+			case filepath.Base(g) != "config" && isDir(filepath.Dir(filepath.Join(project, g))) && writableAt(filepath.Dir(r)):
 				// A missing hooks or info directory would be made inside
 				// and run outside: an empty read-only one stands there
 				// (its mount point is left, empty, in the repository).
@@ -433,6 +463,13 @@ func NewPlan(cfg Config) (*Plan, error) {
 	}
 	for _, r := range emptyRO {
 		a = append(a, "--tmpfs", r, "--remount-ro", r)
+	}
+	if home != "" {
+		for _, c := range agentScratch {
+			if r := real(filepath.Join(home, c)); isDir(r) && writableAt(r) {
+				a = append(a, "--tmpfs", r)
+			}
+		}
 	}
 	// airlock's state directory (journal, queue, trust, secrets) is not
 	// there at all: an empty read-only directory stands in its place, with
@@ -600,7 +637,11 @@ func relTo(base, p string) string {
 // with an extension after its first character, or one of the dot files.
 func looksLikeFile(p string) bool {
 	b := filepath.Base(p)
-	return strings.LastIndex(b, ".") > 0 || b == ".envrc"
+	switch b {
+	case ".envrc", ".npmrc", ".yarnrc", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".gitattributes":
+		return true
+	}
+	return strings.LastIndex(b, ".") > 0
 }
 
 func exists(p string) bool {
@@ -627,3 +668,33 @@ func dedupe(in []string) []string {
 
 // ErrNoBwrap is returned when bubblewrap is not installed.
 var ErrNoBwrap = errors.New("bubblewrap (bwrap) is not on PATH")
+
+// maxGitModules bounds the submodule repositories fenced in one plan.
+const maxGitModules = 64
+
+// gitModules lists the repositories below a .git/modules directory: each
+// directory holding a config file, and those nested in its own modules.
+func gitModules(dir string, depth int) []string {
+	ents, err := os.ReadDir(dir)
+	if err != nil || depth > 4 {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		if !e.IsDir() || len(out) >= maxGitModules {
+			continue
+		}
+		d := filepath.Join(dir, e.Name())
+		if _, err := os.Lstat(filepath.Join(d, "config")); err == nil {
+			out = append(out, d)
+			out = append(out, gitModules(filepath.Join(d, "modules"), depth+1)...)
+			continue
+		}
+		// A submodule named with a slash (libs/x) nests a directory.
+		out = append(out, gitModules(d, depth+1)...)
+	}
+	if len(out) > maxGitModules {
+		out = out[:maxGitModules]
+	}
+	return out
+}

@@ -76,3 +76,83 @@ func TestPlanOrderAndEnvironment(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanFencesCodeRunLater: what an agent or a tool runs later, perhaps
+// outside the sandbox, is read-only inside though its directory is
+// writable (FINDINGS-7 C1, C2, C4): Claude Code's shell snapshots,
+// Codex's rules, a project's .npmrc and commit hooks, a submodule's git
+// configuration and hooks; a missing hooks directory of a submodule gets
+// an empty read-only one.
+func TestPlanFencesCodeRunLater(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	proj := filepath.Join(root, "proj")
+	for _, d := range []string{home + "/.claude/shell-snapshots", home + "/.codex/rules", home + "/.claude/projects",
+		proj + "/.git/modules/lib/hooks", proj + "/.git/modules/nested/sub/x", proj + "/.husky", proj + "/src"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{proj + "/.npmrc", proj + "/.git/modules/lib/config", proj + "/.git/modules/nested/sub/config", proj + "/src/a.go"} {
+		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sock := filepath.Join(root, "p.sock")
+	os.WriteFile(sock, nil, 0o600)
+	env := map[string]string{"HOME": home}
+	p, err := NewPlan(Config{Getenv: func(k string) string { return env[k] }, Environ: []string{"HOME=" + home},
+		Cwd: proj, Bridge: "/usr/bin/airlock-bridge", ProxySocket: sock, Command: []string{"sh"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := " " + strings.Join(p.Args, " ") + " "
+	// Claude Code's shell snapshots: a private empty directory inside.
+	if !strings.Contains(args, "--tmpfs "+home+"/.claude/shell-snapshots ") {
+		t.Errorf("the shell snapshots are not private inside:\n%s", args)
+	}
+	for _, ro := range []string{home + "/.codex/rules", proj + "/.npmrc", proj + "/.husky",
+		proj + "/.git/modules/lib/config", proj + "/.git/modules/lib/hooks", proj + "/.git/modules/nested/sub/config"} {
+		if !strings.Contains(args, " "+ro+" "+ro+" ") || !strings.Contains(args, "--ro-bind "+ro+" ") && !strings.Contains(args, "--ro-bind-try "+ro+" ") {
+			t.Errorf("%s is not bound read-only:\n%s", ro, args)
+		}
+	}
+	// A missing hooks directory of a submodule: an empty read-only one.
+	if !strings.Contains(args, proj+"/.git/modules/nested/sub/hooks") {
+		t.Errorf("the nested submodule's missing hooks directory is not fenced:\n%s", args)
+	}
+	// Ordinary work stays writable: the sources, and the agent's sessions.
+	for _, rw := range []string{proj + "/src", home + "/.claude/projects"} {
+		if strings.Contains(args, "--ro-bind "+rw+" ") {
+			t.Errorf("%s is read-only:\n%s", rw, args)
+		}
+	}
+}
+
+// TestPlanMissingRcFiles: a tool's configuration that is missing at the
+// project's top gets no placeholder (an empty directory named .npmrc
+// would break npm): it is listed, to be set aside if the run makes it.
+func TestPlanMissingRcFiles(t *testing.T) {
+	root := t.TempDir()
+	home, proj := filepath.Join(root, "home"), filepath.Join(root, "proj")
+	os.MkdirAll(home, 0o755)
+	os.MkdirAll(proj+"/.git", 0o755)
+	sock := filepath.Join(root, "p.sock")
+	os.WriteFile(sock, nil, 0o600)
+	env := map[string]string{"HOME": home}
+	p, err := NewPlan(Config{Getenv: func(k string) string { return env[k] }, Environ: []string{"HOME=" + home},
+		Cwd: proj, Bridge: "/usr/bin/airlock-bridge", ProxySocket: sock, Command: []string{"sh"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{".npmrc", ".yarnrc.yml", ".curlrc", ".gitattributes", ".pre-commit-config.yaml"} {
+		if !slices.Contains(p.Unfenced, filepath.Join(proj, f)) {
+			t.Errorf("%s is not listed to be set aside: %q", f, p.Unfenced)
+		}
+		for _, ph := range p.Placeholders {
+			if ph.Path == filepath.Join(proj, f) {
+				t.Errorf("%s gets a placeholder", f)
+			}
+		}
+	}
+}

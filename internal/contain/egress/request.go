@@ -123,7 +123,7 @@ type netDetail struct {
 	Headers       []string `json:"headers,omitempty"`
 	HeadersDigest string   `json:"headers_sha256,omitempty"`
 	Tunnel        bool     `json:"tunnel,omitempty"`
-	Listed     string `json:"listed,omitempty"`
+	Listed        string   `json:"listed,omitempty"`
 	// Origin is the command that made the request, as the runner names
 	// it: agent-controlled text.
 	Origin string `json:"origin,omitempty"`

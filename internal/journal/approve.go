@@ -24,9 +24,12 @@ const MaxApprovalExpiry = 7 * 24 * time.Hour
 // same text in the same directory; for any other tool, the same tool,
 // target, directory and complete input. It is called with the lock
 // held, so two parallel retries cannot both use one approval. It reads
-// the queue's postings and only the lines of approved items.
+// the postings of e's action only (index/a-HASH: its held items and what
+// was done about them), the lines of its approved items, and the queue's
+// postings since such an approval (stillApproved): its cost does not grow
+// with the queue.
 func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
-	states, err := w.queueStates(now)
+	states, err := w.actionStates(e, now)
 	if err != nil {
 		return "", err
 	}
@@ -41,6 +44,12 @@ func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
 			return "", err
 		}
 		if held.Decision != "defer" || !sameAction(held, e) {
+			continue
+		}
+		if ok, err := w.stillApproved(q); err != nil || !ok {
+			if err != nil {
+				return "", err
+			}
 			continue
 		}
 		if ok, err := w.authentic(r, q.settled, lineHash(line)); err != nil || !ok {

@@ -60,11 +60,31 @@ func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
 	return "", nil
 }
 
-// approvalByID is the approval of item id when it is there to use.
-func (w *writer) approvalByID(id string, now time.Time) (string, error) {
-	q, err := w.queueItem(id, now)
+// approvalByID is the approval of item id when it is there to use. e is
+// the retry naming it: the item is looked for among e's action's postings
+// first (bounded, as approvalFor), then in the whole queue (a retry may
+// name the approval of an item its action file does not hold).
+func (w *writer) approvalByID(e *Entry, id string, now time.Time) (string, error) {
+	var q *qstate
+	states, err := w.actionStates(e, now)
 	if err != nil {
 		return "", err
+	}
+	for _, s := range states {
+		if s.id == id {
+			q = s
+			break
+		}
+	}
+	if q != nil && q.status == Approved {
+		ok, err := w.stillApproved(q)
+		if err != nil || !ok {
+			return "", err
+		}
+	} else if q == nil {
+		if q, err = w.queueItem(id, now); err != nil {
+			return "", err
+		}
 	}
 	if q == nil || q.status != Approved {
 		return "", nil

@@ -147,7 +147,7 @@ func (w *writer) claim(e *Entry, ev *vocab.Event, c *vocab.Claim) (string, error
 	var id string
 	var err error
 	if c.Ref != "" {
-		id, err = w.approvalByID(c.Ref, e.Time)
+		id, err = w.approvalByID(e, c.Ref, e.Time)
 	} else {
 		id, err = w.approvalFor(e, e.Time)
 	}

@@ -28,8 +28,9 @@ import (
 //     lower case; a form is reduced the same way, so separators,
 //     quoting and case put between the pieces change nothing;
 //   - a form counts as carried when the request's parts hold pieces of
-//     it covering a third of it, at least 12 characters (all of it when
-//     shorter): pieces of 4 characters or more (grams) in the URL, the
+//     it covering a third of it, at least 16 characters (all of it when
+//     shorter: a value's public words, airlock's "airlock-" prefix of a
+//     topic, cover less): pieces of 4 characters or more (grams) in the URL, the
 //     headers and the user information, in any order and any part; of
 //     8 or more in the body, which may be large and is held as a write
 //     anyway.
@@ -43,8 +44,9 @@ const (
 	netGram  = 4
 	bodyGram = 8
 	// minNetCover is the fewest characters of a form that count as
-	// carrying it.
-	minNetCover = 12
+	// carrying it; minForm the shortest form looked for.
+	minNetCover = 16
+	minForm     = 12
 	// maxFormLen bounds a form (a long value's first characters).
 	maxFormLen = 512
 )
@@ -119,7 +121,7 @@ func secretForms(raw string) []string {
 		if len(s) > maxFormLen {
 			s = s[:maxFormLen]
 		}
-		if len(s) >= minNetCover && !seen[s] {
+		if len(s) >= minForm && !seen[s] {
 			seen[s] = true
 			out = append(out, s)
 		}

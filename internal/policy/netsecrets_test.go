@@ -21,6 +21,7 @@ func netSecretPolicy(tb testing.TB, withSecrets bool) *Policy {
 		os.WriteFile(filepath.Join(state, "secrets", "serve.token"), []byte(hex.EncodeToString(sum[:])), 0o600)
 		key := sha256.Sum256([]byte("key"))
 		os.WriteFile(filepath.Join(state, "secrets", "human.key"), key[:], 0o600)
+		os.WriteFile(filepath.Join(state, "secrets", "notify.json"), []byte(`{"topic":"`+netTopic+`"}`), 0o600)
 	}
 	env := map[string]string{"AIRLOCK_HOME": state, "HOME": tb.TempDir()}
 	p, err := Load(Options{Getenv: func(k string) string { return env[k] }, Cwd: tb.TempDir()})
@@ -29,6 +30,9 @@ func netSecretPolicy(tb testing.TB, withSecrets bool) *Policy {
 	}
 	return p
 }
+
+// netTopic is a notify topic as airlock makes one.
+const netTopic = "airlock-q3x7mzk2lp5vb4nr6ty2wd7hjc"
 
 func netGet(path, query string, carried ...string) Action {
 	n := &NetRequest{Method: "GET", Scheme: "https", Host: "api.example.com", Port: 443, Path: path, Query: query, Carried: carried}
@@ -54,6 +58,9 @@ func TestNetSecretForms(t *testing.T) {
 		{"a third of the token", netGet("/x", "a="+token[:22]), true},
 		{"less than a third of it", netGet("/x", "a="+token[:11]), false},
 		{"an ordinary read", netGet("/repos/o/r/commits/"+strings.Repeat("ab12", 10), "per_page=100", "Accept: application/json"), false},
+		{"the topic", netGet("/"+netTopic+"/json", ""), true},
+		{"the topic in pieces of four", netGet("/x", "a="+strings.Join(chunk4(netTopic[8:]), "&b=")), true},
+		{"airlock's own words", netGet("/repos/airlock-dev/airlock/issues", "labels=airlock,alerts&q=airlock+topic+ntfy"), false},
 	} {
 		v := p.Decide(c.a)
 		got := v.Rule == RuleSecretValue
@@ -91,4 +98,13 @@ func BenchmarkNetSecretCheck(b *testing.B) {
 			}
 		})
 	}
+}
+
+func chunk4(s string) []string {
+	var out []string
+	for len(s) > 4 {
+		out = append(out, s[:4])
+		s = s[4:]
+	}
+	return append(out, s)
 }

@@ -33,16 +33,38 @@ var errNoFS = errors.New("no filesystem to read it from")
 var ErrTooLarge = fmt.Errorf("larger than %d KiB", MaxScriptBytes>>10)
 
 // DirFS is the real filesystem seen from the directory dir, with "~/"
-// naming the user's home directory.
+// naming this process's home directory ($HOME).
 func DirFS(dir string) FS { return osFS{dir: dir} }
 
-type osFS struct{ dir string }
+// HomeDirFS is DirFS with "~/" naming home: the home directory of the
+// shell that will run the command, which is not this process's when the
+// resident service decides for a hook process with its own HOME. A home
+// that is not absolute names no file: every "~/" name then fails to read
+// (the script is opaque), never a file below the working directory.
+func HomeDirFS(dir, home string) FS { return osFS{dir: dir, home: home, homeSet: true} }
+
+type osFS struct {
+	dir string
+	// home is what "~/" names when homeSet; else $HOME is read.
+	home    string
+	homeSet bool
+}
+
+// noHome is what a "~/" name resolves to when the home directory is
+// unknown or relative: an absolute path no system call accepts (it holds
+// a NUL), so that reading it, or anything below it, fails.
+const noHome = "/\x00airlock: no usable home directory"
 
 func (o osFS) resolve(name string) string {
 	if rest, ok := strings.CutPrefix(name, "~/"); ok {
-		if home, err := os.UserHomeDir(); err == nil {
-			return filepath.Join(home, rest)
+		home := o.home
+		if !o.homeSet {
+			home, _ = os.UserHomeDir()
 		}
+		if !filepath.IsAbs(home) {
+			return noHome
+		}
+		return filepath.Join(home, rest)
 	}
 	if filepath.IsAbs(name) {
 		return name
@@ -152,7 +174,7 @@ func within(f FS, dir string) FS {
 		if dir == "~" {
 			dir = "~/"
 		}
-		return osFS{dir: o.resolve(dir)}
+		return osFS{dir: o.resolve(dir), home: o.home, homeSet: o.homeSet}
 	}
 	return runDirFS{f: f, dir: dir}
 }

@@ -162,6 +162,11 @@ func hookdHandler(stateDir string) server.Handler {
 	// life (it exits when that binary is replaced), so a readlink per
 	// request would only repeat it.
 	executable := sync.OnceValues(os.Executable)
+	// The service's own HOME, read once. A request is decided with its
+	// own HOME (its environment, as the hook process would); when that
+	// differs from the service's, is absent or is relative, the service's
+	// home is the same user's too and is protected as well (serviceHomes).
+	ownHome := os.Getenv("HOME")
 	return func(r *hookd.Request) *hookd.Response {
 		if len(r.Args) == 0 || r.Args[0] != "hook" {
 			// The socket answers the hook and nothing else: it must not be
@@ -192,7 +197,7 @@ func hookdHandler(stateDir string) server.Handler {
 		if err := inDir(r.Cwd, func() {
 			e := &env{stdin: bytes.NewReader(r.Stdin), stdout: &stdout, stderr: &stderr,
 				getenv: getenv, getwd: func() (string, error) { return r.Cwd, nil }, executable: executable,
-				caller: caller, contained: clientContained(r.Client)}
+				caller: caller, contained: clientContained(r.Client), otherHomes: serviceHomes(ownHome, getenv("HOME"))}
 			status = e.dispatch(hookRoot(), r.Args)
 		}); err != nil {
 			return declined(err.Error())
@@ -210,6 +215,21 @@ func clientContained(c hookd.Client) func(*pipeline.Request) bool {
 		return nil
 	}
 	return func(*pipeline.Request) bool { return c.Contained() }
+}
+
+// serviceHomes is the service's own home when a request's HOME is not the
+// same absolute directory: protected with the request's (the union), so
+// that a request cannot have fewer paths guarded by naming another HOME,
+// or none.
+func serviceHomes(own, requested string) []string {
+	if !filepath.IsAbs(own) || filepath.Clean(own) == "/" {
+		return nil
+	}
+	own = filepath.Clean(own)
+	if filepath.IsAbs(requested) && filepath.Clean(requested) == own {
+		return nil
+	}
+	return []string{own}
 }
 
 func declined(reason string) *hookd.Response {

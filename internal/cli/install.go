@@ -151,7 +151,13 @@ func runInstall(e *env) int {
 		if port <= 0 || port > 65535 {
 			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("--proxy-port %d is not a port", port), Hints: []string{"--proxy-port 7779"}})
 		}
-		withSandbox, b, err := agentinstall.InstallClaudeSandbox(out, claudeSandboxSpec(e, exe, port))
+		project := ""
+		if scope != claudecode.User {
+			if project, err = projectRoot(e); err != nil {
+				return fail(e.stderr, err)
+			}
+		}
+		withSandbox, b, err := agentinstall.InstallClaudeSandbox(out, claudeSandboxSpec(e, exe, port, project))
 		if err != nil {
 			return fail(e.stderr, &usageError{Msg: fmt.Sprintf("%s: %v", file, err), Hints: []string{"fix the settings file by hand; airlock does not rewrite a file it cannot read"}})
 		}

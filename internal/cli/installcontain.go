@@ -20,7 +20,8 @@ and points it at airlock: sandbox.enabled, sandbox.failIfUnavailable,
 sandbox.allowUnsandboxedCommands false, sandbox.network.httpProxyPort
 (airlock's proxy, "airlock proxy --listen 127.0.0.1:PORT"; --proxy-port,
 default 7779), and sandbox.filesystem rules: no read of airlock's state
-and secrets, no write to airlock's files or any agent's settings. Every
+and secrets, no write to airlock's files, any agent's settings or the
+project's agent files (./.claude/settings.json, ./.mcp.json, …). Every
 sandboxed Bash command's network then goes through airlock's proxy; the
 PreToolUse hook stays the first gate. Your own sandbox settings are kept
 in airlock's state directory and put back by uninstall. On Linux Claude
@@ -28,8 +29,15 @@ Code's sandbox needs bwrap and socat (airlock doctor checks). See
 docs/CONTAIN.md.`
 
 // claudeSandboxSpec is what --contain writes: the paths come from
-// self-protection's own list, so the sandbox and the hook agree.
-func claudeSandboxSpec(e *env, exe string, port int) agentinstall.ClaudeSandbox {
+// self-protection's own list, so the sandbox and the hook agree. The
+// files self-protection guards in every project (its agent settings,
+// .mcp.json, airlock's project policy: policy.ProjectFiles) are written
+// relative ("./.claude/settings.json"), which Claude Code's sandbox reads
+// against the directory it runs in, so that a user-scope install covers
+// every project; project is the root of a project-scope or local install
+// ("" for user scope), whose files are written absolute as well, in case
+// a relative entry is read against the settings file's directory.
+func claudeSandboxSpec(e *env, exe string, port int, project string) agentinstall.ClaudeSandbox {
 	paths := policy.PathsFrom(e.getenv)
 	cwd, _ := e.getwd()
 	s := agentinstall.ClaudeSandbox{ProxyPort: port}
@@ -41,6 +49,14 @@ func claudeSandboxSpec(e *env, exe string, port int) agentinstall.ClaudeSandbox 
 	}
 	for _, b := range []string{RunBinary, "airlock-bridge"} {
 		s.DenyWrite = append(s.DenyWrite, filepath.Join(filepath.Dir(exe), b))
+	}
+	for _, f := range policy.ProjectFiles() {
+		s.DenyWrite = append(s.DenyWrite, "./"+f.Path)
+	}
+	if project != "" {
+		for _, f := range policy.ProjectFiles() {
+			s.DenyWrite = append(s.DenyWrite, filepath.Join(project, f.Path))
+		}
 	}
 	return s
 }

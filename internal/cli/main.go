@@ -47,6 +47,10 @@ type env struct {
 	// sandbox (pipeline.Pipeline.Contained): the decision service's view
 	// of its client; nil: not contained.
 	contained func(*pipeline.Request) bool
+	// otherHomes are more homes of the same user whose protected paths
+	// the policy guards (policy.Options.OtherHomes): the decision
+	// service's own HOME when the request's differs (hookdHandler).
+	otherHomes []string
 }
 
 // Main runs airlock with the given arguments and streams and returns the

@@ -27,6 +27,7 @@ func loadPolicy(e *env, cwd string) (*policy.Policy, error) {
 		Protect:    claudecode.SettingsFiles(e.getenv, settingsRoot),
 		MCP:        mcpconfig.Schema,
 		Egress:     egressconfig.Schema,
+		OtherHomes: e.otherHomes,
 	})
 }
 

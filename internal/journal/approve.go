@@ -24,9 +24,12 @@ const MaxApprovalExpiry = 7 * 24 * time.Hour
 // same text in the same directory; for any other tool, the same tool,
 // target, directory and complete input. It is called with the lock
 // held, so two parallel retries cannot both use one approval. It reads
-// the queue's postings and only the lines of approved items.
+// the postings of e's action only (index/a-HASH: its held items and what
+// was done about them), the lines of its approved items, and the queue's
+// postings since such an approval (stillApproved): its cost does not grow
+// with the queue.
 func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
-	states, err := w.queueStates(now)
+	states, err := w.actionStates(e, now)
 	if err != nil {
 		return "", err
 	}
@@ -43,6 +46,12 @@ func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
 		if held.Decision != "defer" || !sameAction(held, e) {
 			continue
 		}
+		if ok, err := w.stillApproved(q); err != nil || !ok {
+			if err != nil {
+				return "", err
+			}
+			continue
+		}
 		if ok, err := w.authentic(r, q.settled, lineHash(line)); err != nil || !ok {
 			return "", err
 		}
@@ -51,11 +60,31 @@ func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
 	return "", nil
 }
 
-// approvalByID is the approval of item id when it is there to use.
-func (w *writer) approvalByID(id string, now time.Time) (string, error) {
-	q, err := w.queueItem(id, now)
+// approvalByID is the approval of item id when it is there to use. e is
+// the retry naming it: the item is looked for among e's action's postings
+// first (bounded, as approvalFor), then in the whole queue (a retry may
+// name the approval of an item its action file does not hold).
+func (w *writer) approvalByID(e *Entry, id string, now time.Time) (string, error) {
+	var q *qstate
+	states, err := w.actionStates(e, now)
 	if err != nil {
 		return "", err
+	}
+	for _, s := range states {
+		if s.id == id {
+			q = s
+			break
+		}
+	}
+	if q != nil && q.status == Approved {
+		ok, err := w.stillApproved(q)
+		if err != nil || !ok {
+			return "", err
+		}
+	} else if q == nil {
+		if q, err = w.queueItem(id, now); err != nil {
+			return "", err
+		}
 	}
 	if q == nil || q.status != Approved {
 		return "", nil

@@ -13,6 +13,8 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -33,6 +35,16 @@ import (
 //	                  bytes of its id (what a short session id is
 //	                  looked up in)
 //	index/t-HASH      the lines of one story
+//	index/a-XXX       the queue postings of the actions whose hash starts
+//	                  with XXX (actionKey: what journal.sameAction
+//	                  compares; 4,096 files at most): their held items,
+//	                  the human acts about them and the retries that
+//	                  used their approvals, so that finding the approval
+//	                  of a retry reads one such file, about 1/4096 of
+//	                  the queue, not the whole queue
+//	index/actions     empty: made by every index build, it says the
+//	                  a-XXX files are complete (an index built before
+//	                  them is rebuilt when an approval is looked up)
 //
 // An append adds one record to each file its line belongs to (an allowed
 // call: its session's, and its story's when it has one), so appending
@@ -58,6 +70,10 @@ const (
 	// keySessions it is made by every index build and only appended to
 	// when it exists.
 	keyFindings = "findings"
+	// keyActions marks an index whose a-HASH files are complete: made
+	// empty by every index build; an a-HASH file is created only when it
+	// exists.
+	keyActions = "actions"
 )
 
 // recordSize is the size of one posting record.
@@ -162,6 +178,37 @@ var errIndex = errors.New("the journal's index does not match the journal")
 func sessionKey(s string) string { return "s-" + keyHash(s) }
 func storyKey(s string) string   { return "t-" + keyHash(s) }
 
+// actionKey names the posting file of an action: a bucket of the hash of
+// everything sameAction compares, so that two entries sameAction takes
+// for one action share it. A file per action would be a file per held
+// call; 4,096 buckets keep the directory bounded and a bucket small.
+func actionKey(e *Entry) string {
+	var b strings.Builder
+	b.WriteString(e.Kind)
+	b.WriteByte(0)
+	b.WriteString(e.Cwd)
+	b.WriteByte(0)
+	b.WriteString(e.Command)
+	if e.Kind != "shell" {
+		for _, f := range []string{e.Tool, e.URL, strconv.Itoa(len(e.Paths))} {
+			b.WriteByte(0)
+			b.WriteString(f)
+		}
+		for _, p := range e.Paths {
+			b.WriteByte(0)
+			b.WriteString(p)
+		}
+		b.WriteByte(0)
+		b.WriteString(e.InputDigest)
+		b.WriteByte(0)
+		b.WriteString(argsDigest(e.Detail))
+	}
+	return "a-" + keyHash(b.String())[:3]
+}
+
+// isActionKey reports whether k names an action's posting file.
+func isActionKey(k string) bool { return strings.HasPrefix(k, "a-") }
+
 func keyHash(s string) string {
 	sum := sha256.Sum256([]byte(s))
 	return hex.EncodeToString(sum[:16])
@@ -176,8 +223,9 @@ type indexed struct {
 }
 
 // indexLine works out the postings of a line at (seg, off). macOK checks
-// a human act's MAC. It returns false for a line that is not an event.
-func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bool) indexed {
+// a human act's MAC; heldKey names the action file of held item id (""
+// when unknown), for a human act about it.
+func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bool, heldKey func(id string) string) indexed {
 	x := indexed{p: posting{Seq: e.Seq, Time: e.Time.UnixNano(), Off: off, Seg: uint32(seg), Len: uint32(length), Fact: factOf(e)}}
 	if e.Session != "" {
 		x.keys = append(x.keys, sessionKey(e.Session))
@@ -223,6 +271,18 @@ func indexLine(e *Entry, seg int, off int64, length int, macOK func(e *Entry) bo
 		if humanAct(e.Event) && macOK != nil {
 			x.p.Auth = macOK(e)
 		}
+		switch kind {
+		case kindHeld, kindUsed:
+			// A retry that used an approval is the same action as the
+			// item it used.
+			x.keys = append(x.keys, actionKey(e))
+		case kindApprove, kindReject, kindRun:
+			if heldKey != nil {
+				if k := heldKey(id); k != "" {
+					x.keys = append(x.keys, k)
+				}
+			}
+		}
 	}
 	return x
 }
@@ -251,7 +311,9 @@ func decodeForIndex(line []byte) (*Entry, bool) {
 	if json.Unmarshal(line, &f) != nil || f.Seq == 0 {
 		return nil, false
 	}
-	if humanAct(f.Event) || f.Event == EventScanFinding {
+	// A held line and an approved retry in full too: their action names
+	// their action file (actionKey). Both are few.
+	if humanAct(f.Event) || f.Event == EventScanFinding || f.ID != "" || f.Ref != "" && f.Rule == RuleApproved {
 		var e Entry
 		if json.Unmarshal(line, &e) != nil {
 			return nil, false
@@ -267,7 +329,7 @@ func decodeForIndex(line []byte) (*Entry, bool) {
 // id; the others stay uniform so that verify can compare them.
 func keyRecord(k string, x *indexed) posting {
 	p := x.p
-	if k != keyQueue {
+	if k != keyQueue && !isActionKey(k) {
 		p.Kind, p.ID, p.Exp, p.Auth = kindLine, [4]byte{}, 0, false
 	}
 	if k == keySessions {
@@ -293,6 +355,11 @@ func appendPostings(dir string, x indexed) error {
 		f, err := openFile(path, os.O_WRONLY|os.O_APPEND, 0)
 		if errors.Is(err, fs.ErrNotExist) && k == keyFindings {
 			continue // an index built before the list (see keyFindings)
+		}
+		if errors.Is(err, fs.ErrNotExist) && isActionKey(k) {
+			if _, serr := os.Lstat(filepath.Join(dir, indexDir, keyActions)); serr != nil {
+				continue // an index built before them (see keyActions)
+			}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			if x.session != "" && k == sessionKey(x.session) {
@@ -337,7 +404,10 @@ func listSession(dir string, x *indexed) error {
 // buildIndex computes the whole index from the journal in memory: each
 // file's bytes by key. It also returns the head of the chain it read.
 func (j *Journal) buildIndex(macOK func(e *Entry) bool) (map[string][]byte, *head, error) {
-	files := map[string][]byte{keySessions: {}, keyFindings: {}}
+	files := map[string][]byte{keySessions: {}, keyFindings: {}, keyActions: {}}
+	// The action of each held item, for the human acts about it.
+	held := map[string]string{}
+	heldKey := func(id string) string { return held[id] }
 	h := &head{}
 	if cp, err := readCheckpoint(j.dir); err != nil {
 		return nil, nil, err
@@ -353,7 +423,12 @@ func (j *Journal) buildIndex(macOK func(e *Entry) bool) (map[string][]byte, *hea
 		if !ok {
 			return nil
 		}
-		x := indexLine(e, l.segN, l.off, len(l.data), macOK)
+		x := indexLine(e, l.segN, l.off, len(l.data), macOK, heldKey)
+		if x.p.Kind == kindHeld {
+			if _, seen := held[e.ID]; !seen {
+				held[e.ID] = actionKey(e)
+			}
+		}
 		for _, k := range x.keys {
 			if _, seen := files[k]; !seen && x.session != "" && k == sessionKey(x.session) {
 				p := keyRecord(keySessions, &x)
@@ -435,7 +510,7 @@ func (j *Journal) catchUp(h *head, macOK func(e *Entry) bool) (*head, error) {
 				return errIndex
 			}
 			first = false
-			if err := appendPostings(j.dir, indexLine(e, l.segN, l.off, len(l.data), macOK)); err != nil {
+			if err := appendPostings(j.dir, indexLine(e, l.segN, l.off, len(l.data), macOK, j.heldActionKey)); err != nil {
 				return err
 			}
 			nh.Seq, nh.Hash, nh.Segment, nh.End = e.Seq, lineHash(l.data), l.segN, l.off+int64(len(l.data))+1

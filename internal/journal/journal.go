@@ -147,7 +147,7 @@ func (w *writer) claim(e *Entry, ev *vocab.Event, c *vocab.Claim) (string, error
 	var id string
 	var err error
 	if c.Ref != "" {
-		id, err = w.approvalByID(c.Ref, e.Time)
+		id, err = w.approvalByID(e, c.Ref, e.Time)
 	} else {
 		id, err = w.approvalFor(e, e.Time)
 	}
@@ -459,7 +459,7 @@ func (w *writer) append(e *Entry) error {
 	// The line is written: from here an error says the index or the
 	// anchor could not follow; the next open catches them up from the
 	// journal.
-	if err := appendPostings(w.j.dir, indexLine(e, w.seg.n, off, len(line), func(e *Entry) bool { return e.MAC != "" })); err != nil {
+	if err := appendPostings(w.j.dir, indexLine(e, w.seg.n, off, len(line), func(e *Entry) bool { return e.MAC != "" }, w.j.heldActionKey)); err != nil {
 		return err
 	}
 	w.head = head{Seq: w.seq, Hash: w.prev, Count: w.head.Count + 1, Segment: w.seg.n, End: w.size}

@@ -1,6 +1,7 @@
 package journal
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"os"
@@ -49,6 +50,12 @@ func (w *writer) queueStates(now time.Time) ([]*qstate, error) {
 	if err != nil {
 		return nil, err
 	}
+	return projectQueue(ps, now), nil
+}
+
+// projectQueue projects queue postings (the whole queue's, or one
+// action's) into items, oldest first, with their status at now.
+func projectQueue(ps []posting, now time.Time) []*qstate {
 	n := 0
 	for i := range ps {
 		if ps[i].Kind == kindHeld || ps[i].Kind == kindDetected {
@@ -94,7 +101,97 @@ func (w *writer) queueStates(now time.Time) ([]*qstate, error) {
 			q.status = Expired
 		}
 	}
-	return items, nil
+	return items
+}
+
+// heldActionKey is the action file (actionKey) of held item id, read from
+// its held line: "" when the queue has no such item or it cannot be read
+// (the act is then missing from the action's file, and its approval is
+// not found: held again, never let through twice). The queue is read
+// backwards from its end, where the items humans act on usually are; it
+// runs once per human act, not per tool call.
+func (j *Journal) heldActionKey(id string) string {
+	raw, err := hex.DecodeString(id)
+	if err != nil || len(raw) != 4 {
+		return ""
+	}
+	var want [4]byte
+	copy(want[:], raw)
+	var found *posting
+	if _, err := j.postingsBack(keyQueue, 1<<62, func(p posting) bool {
+		if p.Kind == kindHeld && p.ID == want {
+			found = &p
+			return false
+		}
+		return true
+	}); err != nil || found == nil {
+		return ""
+	}
+	r := &lineReader{dir: j.dir}
+	defer r.close()
+	e, _, err := r.entry(*found)
+	if err != nil {
+		return ""
+	}
+	return actionKey(e)
+}
+
+// actionStates are the items of e's action (its action file), with their
+// status at now. An index built before action files is errIndex: rebuilt,
+// then read.
+func (w *writer) actionStates(e *Entry, now time.Time) ([]*qstate, error) {
+	// The queue's postings are checked against HEAD as queueStates checks
+	// them (one stat): a lost tail is rebuilt on the hook's path.
+	if err := w.queueWhole(); err != nil {
+		return nil, err
+	}
+	if _, err := os.Lstat(filepath.Join(w.j.dir, indexDir, keyActions)); err != nil {
+		return nil, fmt.Errorf("%w: %s is missing (an index built before action files)", errIndex, keyActions)
+	}
+	ps, err := w.j.postings(actionKey(e), w.head.Seq)
+	if err != nil {
+		return nil, err
+	}
+	return projectQueue(ps, now), nil
+}
+
+// stillApproved checks an approval found in an action's file against the
+// queue's own postings after it: the action file is a cache, and one that
+// lost its last records (a used retry) must not let the approval through
+// again. It reads the queue backwards to the approval, so it costs the
+// postings since the approval (at most MaxApprovalExpiry of them), not the
+// queue.
+func (w *writer) stillApproved(q *qstate) (bool, error) {
+	if err := w.queueWhole(); err != nil {
+		return false, err
+	}
+	at := q.settled.Seq
+	seen := false
+	ps, err := w.j.postingsBack(keyQueue, w.head.Seq, func(p posting) bool { return p.Seq >= at })
+	if err != nil {
+		return false, err
+	}
+	for _, p := range ps {
+		if p.ID != q.held.ID {
+			continue
+		}
+		switch {
+		case p.Seq == at && p != *q.settled:
+			// The two files disagree about the approval's line.
+			return false, fmt.Errorf("%w: event %d is indexed twice, differently", errIndex, at)
+		case p.Seq == at:
+			seen = true
+		case p.Kind == kindUsed, p.Kind == kindReject && p.Auth, p.Kind == kindRun && p.Auth:
+			// The action file missed what the queue has: it lost its
+			// last records. Rebuilt, then read again.
+			return false, fmt.Errorf("%w: the action file of item %s misses event %d", errIndex, q.id, p.Seq)
+		}
+	}
+	if !seen {
+		// The action file names an approval the queue does not have.
+		return false, fmt.Errorf("%w: the approval at event %d is not in the queue", errIndex, at)
+	}
+	return true, nil
 }
 
 // queueWhole checks the queue's postings against the size the anchored

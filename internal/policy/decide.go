@@ -23,10 +23,12 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 	var res *classify.Result
 	if a.Kind == Shell {
 		// With a directory, the scripts the command runs are read and
-		// followed (bash deploy.sh, npm run release, make deploy).
+		// followed (bash deploy.sh, npm run release, make deploy); "~/"
+		// names the decision's HOME, not this process's (the resident
+		// service decides for hook processes with their own).
 		var r classify.Result
 		if a.Cwd != "" {
-			r = classify.CommandIn(a.Command, classify.DirFS(a.Cwd))
+			r = classify.CommandIn(a.Command, classify.HomeDirFS(a.Cwd, p.home))
 		} else {
 			r = classify.Command(a.Command)
 		}

@@ -34,6 +34,11 @@ type Options struct {
 	// Egress makes the schema of the "egress:" section, which the egress
 	// proxy owns (egresssection.go), as MCP does for "mcp:".
 	Egress func() EgressSchema
+	// OtherHomes are more home directories of the same user whose
+	// protected paths are guarded too (otherhomes.go): the resident
+	// service's own HOME, when it decides for a hook process whose HOME
+	// differs from it, is absent or is relative.
+	OtherHomes []string
 }
 
 // Policy is the compiled policy in effect: decide actions with Decide.
@@ -166,6 +171,7 @@ func Load(o Options) (*Policy, error) {
 		p.Mode, p.ModeOrigin = m, User
 	}
 	p.guard = newGuard(paths, projectRoot, o, getenv)
+	p.guard.addOtherHomes(o.OtherHomes)
 	p.guard.values = newSecretValues(p.guard.secrets.path, p.Notify)
 	return p, nil
 }

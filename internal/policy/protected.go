@@ -72,3 +72,38 @@ func ProtectedPaths(paths Paths, projectRoot string, o Options) []ProtectedPath 
 	}
 	return out
 }
+
+// ProjectFiles lists the files and directories, relative to a project's
+// root, that self-protection guards in every project: the project's own
+// airlock policy and agent settings (refused, projectTails) and the agent
+// configuration that runs commands (.mcp.json, .claude/commands, …:
+// asked, agentConfigs). A sandbox that cannot know the project ahead of
+// time (Claude Code's, installed for every project) names them relative
+// to it. Kind is "airlock", "agent-settings", "startup" or
+// "agent-config".
+func ProjectFiles() []ProtectedPath {
+	var out []ProtectedPath
+	seen := map[string]bool{}
+	add := func(rel string, dir bool, kind string) {
+		if !seen[rel] {
+			seen[rel] = true
+			out = append(out, ProtectedPath{Path: rel, Dir: dir, Kind: kind})
+		}
+	}
+	for _, t := range projectTails {
+		kind := "agent-settings"
+		switch t.kind {
+		case kindAirlock:
+			kind = "airlock"
+		case kindStartup:
+			kind = "startup"
+		}
+		add(t.rel, t.dir, kind)
+	}
+	for _, c := range agentConfigs {
+		if c.scope == scopeProject {
+			add(c.rel, c.dir, "agent-config")
+		}
+	}
+	return out
+}

@@ -93,7 +93,7 @@ func (g *guard) patches(a *Action, r *classify.Result) (*refusal, bool) {
 		if !isPatchRun(inv) {
 			continue
 		}
-		plan, ok := classify.PatchTargets(inv, classify.DirFS(cwd))
+		plan, ok := classify.PatchTargets(inv, classify.HomeDirFS(cwd, g.home))
 		if !ok {
 			continue
 		}

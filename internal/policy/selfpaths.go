@@ -467,14 +467,21 @@ func (g *guard) lexicalHit(p string, parents, projectParents bool, project []tar
 // inside them, or is a directory above them (copying, archiving or
 // searching it reads them too).
 func (g *guard) secretHit(p string) (hit, bool) {
-	if g.secrets.path == "" {
-		return hit{}, false
+	if g.secrets.path != "" {
+		if within(p, g.secrets) {
+			return hit{target: g.secrets, path: p}, true
+		}
+		if isAncestor(p, g.secrets) {
+			return hit{target: g.secrets, path: p, ancestor: true}, true
+		}
 	}
-	if within(p, g.secrets) {
-		return hit{target: g.secrets, path: p}, true
-	}
-	if isAncestor(p, g.secrets) {
-		return hit{target: g.secrets, path: p, ancestor: true}, true
+	for _, s := range g.otherSecrets {
+		if within(p, s) {
+			return hit{target: s, path: p}, true
+		}
+		if isAncestor(p, s) {
+			return hit{target: s, path: p, ancestor: true}, true
+		}
 	}
 	return hit{}, false
 }

@@ -32,6 +32,9 @@ type guard struct {
 	tails []tail
 	// secrets is <state>/secrets: not even read.
 	secrets target
+	// otherSecrets are the secrets of airlock's default state directory
+	// under another home of the same user (otherhomes.go).
+	otherSecrets []target
 	// project is where the project's own tails are, for the parents of a
 	// project ("" when unknown: the action's cwd is used).
 	project string

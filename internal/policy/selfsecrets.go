@@ -60,7 +60,10 @@ const (
 // secretValue is one value and where it comes from, for the reason.
 type secretValue struct {
 	value string // folded (lower case)
-	from  string
+	// raw is the value as written, which its encodings are made from
+	// (netsecrets.go).
+	raw  string
+	from string
 }
 
 // secretValues loads airlock's secret values on first use.
@@ -89,7 +92,7 @@ func (s *secretValues) load() []secretValue {
 			if len(v) < minSecretLen || len(vals) >= maxSecretValues {
 				return
 			}
-			vals = append(vals, secretValue{value: fold(v), from: from})
+			vals = append(vals, secretValue{value: fold(v), raw: v, from: from})
 		}
 		if s.dir != "" {
 			s.problem = readSecretFiles(s.dir, add)
@@ -342,6 +345,11 @@ func anyCandidate(a *Action, r *classify.Result) bool {
 func (g *guard) secretValueRefusal(a *Action, r *classify.Result) *refusal {
 	if g.values == nil {
 		return nil
+	}
+	if a.Kind == Net {
+		// A request through the egress proxy: every part, every
+		// encoding (netsecrets.go).
+		return g.netSecretRefusal(a)
 	}
 	// Cheap first, without allocating: does any text hold a word long
 	// enough?

@@ -81,6 +81,10 @@ type NetRequest struct {
 	// URL's user information. The policy weighs them with the URL
 	// (policy.MaxOpaqueBytes).
 	Carried []string
+	// Body is the request's body as the proxy read it, looked through
+	// for airlock's secret values (policy's netsecrets.go); never
+	// recorded (BodyDigest is).
+	Body []byte `json:"-"`
 }
 
 // Edit is one change a file tool makes.

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,7 +46,7 @@ func (p *Proxy) request(w http.ResponseWriter, r *http.Request, t target, origin
 		Method: r.Method, Scheme: t.scheme, Host: t.host, Port: t.port,
 		Path: r.URL.EscapedPath(), Query: r.URL.RawQuery,
 		BodySize: int64(len(body)), BodyDigest: "sha256:" + hex.EncodeToString(sum[:]),
-		Listed: p.o.Policy.Listed(t.host), Origin: origin, Carried: carried(r),
+		Listed: p.o.Policy.Listed(t.host), Origin: origin, Carried: carried(r), Body: body,
 	}
 	if n.Path == "" {
 		n.Path = "/"
@@ -103,7 +104,8 @@ func (p *Proxy) decideTunnel(t target, origin string) pipeline.Outcome {
 }
 
 // netDetail is what the journal keeps of a request, for the reviewer and
-// for the approval: ArgsDigest binds the body (journal.sameAction).
+// for the approval: ArgsDigest binds the body and the headers
+// (journal.sameAction).
 type netDetail struct {
 	Method     string `json:"method"`
 	URL        string `json:"url"`
@@ -115,8 +117,13 @@ type netDetail struct {
 	BodySize   int64  `json:"body_size"`
 	BodyDigest string `json:"body_sha256,omitempty"`
 	ArgsDigest string `json:"args_digest,omitempty"`
-	Tunnel     bool   `json:"tunnel,omitempty"`
-	Listed     string `json:"listed,omitempty"`
+	// Headers are the headers that reach the server (Carried), for the
+	// reviewer: a credential's value is not shown (shownHeader).
+	// HeadersDigest binds them all, values included.
+	Headers       []string `json:"headers,omitempty"`
+	HeadersDigest string   `json:"headers_sha256,omitempty"`
+	Tunnel        bool     `json:"tunnel,omitempty"`
+	Listed        string   `json:"listed,omitempty"`
 	// Origin is the command that made the request, as the runner names
 	// it: agent-controlled text.
 	Origin string `json:"origin,omitempty"`
@@ -125,12 +132,19 @@ type netDetail struct {
 // decide runs the request's Net action through the pipeline. Nobody can
 // answer a prompt in a proxied request, so what would be asked is held
 // for review (NoHuman). The identity an approval binds is the method,
-// the URL and the body's digest, in the directory the proxy serves.
+// the URL, the body's digest and every header that reaches the server
+// (Carried: all but the connection's and the body's framing, which the
+// proxy rewrites, and Proxy-Authorization, which it drops), in the
+// directory the proxy serves: a retry that adds or changes a header is
+// another request, held again, so an approval cannot carry data the
+// human did not see.
 func (p *Proxy) decide(n *vocab.NetRequest, url string) pipeline.Outcome {
+	hd := headersDigest(n.Carried)
 	d := netDetail{Method: n.Method, URL: url, Scheme: n.Scheme, Host: n.Host, Port: n.Port, Path: n.Path, Query: n.Query,
-		BodySize: n.BodySize, BodyDigest: n.BodyDigest, ArgsDigest: n.BodyDigest, Tunnel: n.Tunnel, Listed: n.Listed, Origin: n.Origin}
+		BodySize: n.BodySize, BodyDigest: n.BodyDigest, ArgsDigest: argsDigest(n.BodyDigest, hd), Headers: shownHeaders(n.Carried),
+		HeadersDigest: hd, Tunnel: n.Tunnel, Listed: n.Listed, Origin: n.Origin}
 	detail, err1 := json.Marshal(d)
-	raw, err2 := json.Marshal(map[string]any{"tool_input": map[string]any{"method": n.Method, "url": url, "body_sha256": n.BodyDigest}})
+	raw, err2 := json.Marshal(map[string]any{"tool_input": map[string]any{"method": n.Method, "url": url, "body_sha256": n.BodyDigest, "headers_sha256": hd}})
 	if err1 != nil || err2 != nil {
 		// Plain fields cannot fail to marshal; a request whose facts
 		// cannot be kept does not leave.
@@ -141,6 +155,53 @@ func (p *Proxy) decide(n *vocab.NetRequest, url string) pipeline.Outcome {
 		Agent: Agent, Event: vocab.EventPreToolUse, Session: p.o.Session, Cwd: p.o.Cwd, Tool: n.Method,
 		Action: a, Raw: raw, Detail: detail, NoHuman: true,
 	})
+}
+
+// headersDigest is the SHA-256 of a request's carried headers, sorted:
+// the same headers in another order are the same request.
+func headersDigest(carried []string) string {
+	c := append([]string(nil), carried...)
+	sort.Strings(c)
+	h := sha256.New()
+	for _, l := range c {
+		h.Write([]byte(l))
+		h.Write([]byte{'\n'})
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// argsDigest is what an approval binds besides the method and the URL:
+// the body and the headers.
+func argsDigest(body, headers string) string {
+	sum := sha256.Sum256([]byte(body + "\n" + headers))
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// maxShownHeader bounds a header's value shown to the reviewer.
+const maxShownHeader = 200
+
+// shownHeaders are the carried headers as the reviewer sees them, sorted:
+// a credential's value (Authorization, a cookie, the URL's user
+// information, a header named for a token, key, secret, password or
+// session) is replaced by its length, so that the journal does not keep
+// it; the digest binds it all the same.
+func shownHeaders(carried []string) []string {
+	out := make([]string, 0, len(carried))
+	for _, l := range carried {
+		name, val, _ := strings.Cut(l, ":")
+		low := strings.ToLower(name)
+		secret := false
+		for _, w := range []string{"authorization", "cookie", "userinfo", "token", "key", "secret", "password", "session", "auth"} {
+			secret = secret || strings.Contains(low, w)
+		}
+		if secret {
+			out = append(out, name+": ("+strconv.Itoa(len(strings.TrimSpace(val)))+" bytes, not shown)")
+			continue
+		}
+		out = append(out, clip(name+":"+val, maxShownHeader))
+	}
+	sort.Strings(out)
+	return out
 }
 
 // refuse answers a held or refused request with 403: the queue id in
@@ -156,7 +217,7 @@ func (p *Proxy) refuse(w http.ResponseWriter, out pipeline.Outcome, what string)
 			"Queue item: %s\nWhy: %s (rule %s)\n\n"+
 			"What to do: go on with local work that does not need this request, and do not retry it in another form or through another program. "+
 			"A human reviews it outside the sandbox with `airlock queue show %s`, then approves or rejects it; "+
-			"once approved, the identical request (same method, URL and body) goes through once.\n", what, id, why, v.Rule, id)
+			"once approved, the identical request (same method, URL, headers and body) goes through once.\n", what, id, why, v.Rule, id)
 		writeRaw(w, http.StatusForbidden, "Held by airlock: queue "+id, body, id)
 		return
 	}

@@ -105,9 +105,11 @@ func NetEffect(n *NetRequest, rawURL string) classify.Effect {
 		// git fetch and clone over smart HTTP: the client POSTs the list
 		// of objects it wants and has to .../git-upload-pack and the
 		// server answers with a pack. The body names objects, it does not
-		// carry the client's files; a push goes to git-receive-pack,
-		// which stays a write. The list could still smuggle data as
-		// made-up object ids, so the body is bounded (MaxUploadPackBody).
+		// carry the client's files (GitFetchBody reads its structure: a
+		// file's bytes sent to a URL ending in /git-upload-pack are not a
+		// fetch, FINDINGS-7 C3); a push goes to git-receive-pack, which
+		// stays a write. The list could still smuggle data as made-up
+		// object ids, so the ids and the body are bounded.
 		read = true
 	}
 	if !read {
@@ -135,8 +137,11 @@ func NetEffect(n *NetRequest, rawURL string) classify.Effect {
 
 // uploadPack reports whether the request is git's fetch negotiation.
 func uploadPack(n *NetRequest) bool {
-	return strings.ToUpper(n.Method) == "POST" && strings.HasSuffix(n.Path, "/git-upload-pack") &&
-		n.Query == "" && n.BodySize <= MaxUploadPackBody
+	if strings.ToUpper(n.Method) != "POST" || !strings.HasSuffix(n.Path, "/git-upload-pack") || n.Query != "" || n.BodySize > MaxUploadPackBody {
+		return false
+	}
+	ok, _ := GitFetchBody(n.Body)
+	return ok && int64(len(n.Body)) == n.BodySize
 }
 
 // exfilShape says what data-shaped part the request's URL has ("" for

@@ -10,6 +10,8 @@ import (
 // external held, never denied).
 func TestNetDecisions(t *testing.T) {
 	long := strings.Repeat("QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo", 3)
+	fetch := []byte(pkt("want "+strings.Repeat("ab", 20)+" side-band-64k agent=git/2.39.5\n", "0000", "done\n"))
+	dotenv := []byte("AWS_SECRET_ACCESS_KEY=abc\n")
 	for _, c := range []struct {
 		n    NetRequest
 		want Decision
@@ -18,7 +20,9 @@ func TestNetDecisions(t *testing.T) {
 		{NetRequest{Method: "GET", Host: "example.com", Path: "/index.html"}, Allow, "table.local"},
 		{NetRequest{Method: "HEAD", Host: "example.com", Path: "/"}, Allow, "table.local"},
 		{NetRequest{Method: "GET", Host: "example.com", Path: "/repo.git/info/refs", Query: "service=git-upload-pack"}, Allow, "table.local"},
-		{NetRequest{Method: "POST", Host: "example.com", Path: "/repo.git/git-upload-pack", BodySize: 300}, Allow, "table.local"},
+		{NetRequest{Method: "POST", Host: "example.com", Path: "/repo.git/git-upload-pack", BodySize: int64(len(fetch)), Body: fetch}, Allow, "table.local"},
+		// A file's bytes to a URL ending in /git-upload-pack: not a fetch.
+		{NetRequest{Method: "POST", Host: "example.com", Path: "/git-upload-pack", BodySize: int64(len(dotenv)), Body: dotenv}, Defer, "table.external"},
 		{NetRequest{Method: "GET", Host: "example.com", Path: "/v2/library/blobs/sha256:" + strings.Repeat("ab", 32)}, Allow, "table.local"},
 		{NetRequest{Method: "GET", Host: "d111111abcdef8.cloudfront.net", Path: "/app.js"}, Allow, "table.local"},
 		{NetRequest{Method: "GET", Host: "my-app-git-feature-branch-abc123-team.vercel.app", Path: "/"}, Allow, "table.local"},

@@ -333,6 +333,9 @@ func (b *roleBuilder) program() {
 	case "twine":
 		b.twineRoles()
 		return
+	case "make", "gmake":
+		b.makeRoles()
+		return
 	}
 	if b.runnerRoles() {
 		return
@@ -347,6 +350,50 @@ func (b *roleBuilder) program() {
 		return
 	}
 	b.unknown()
+}
+
+// makeRoles: make's makefiles (-f) are code it runs; a NAME=VALUE word
+// defines a variable, not a path make writes (make install
+// PREFIX=~/.local): the recipes that use it are followed with the value
+// put in (follow.go), and what they write is checked there; a target is
+// a name make may make, of unknown role.
+func (b *roleBuilder) makeRoles() {
+	args := b.inv.Args
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case b.inv.IsDynamic(i):
+			b.add(i, RoleUnknown, false)
+		case a == "-f" || a == "--file" || a == "--makefile":
+			b.add(i+1, RoleExec, false)
+			i++
+		case a == "-C" || a == "--directory" || a == "-I" || a == "--include-dir" || a == "-o" || a == "-W" || a == "--what-if" || a == "--old-file" || a == "--new-file" || a == "--assume-old" || a == "--assume-new" || a == "-j" || a == "--jobs" || a == "-l" || a == "--load-average":
+			if a != "-j" && a != "--jobs" && a != "-l" && a != "--load-average" {
+				b.add(i+1, RoleRead, false)
+			}
+			i++
+		case strings.HasPrefix(a, "-"):
+		case makeVariable(a):
+		default:
+			b.add(i, RoleUnknown, false)
+		}
+	}
+}
+
+// makeVariable reports a NAME=VALUE (or NAME:=, NAME+=, NAME?=) word.
+func makeVariable(a string) bool {
+	name, _, ok := strings.Cut(a, "=")
+	name = strings.TrimRight(name, ":+?!")
+	if !ok || name == "" {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !(c == '_' || c == '.' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // remoteOperand reports whether an scp/rsync operand names another host
@@ -1108,7 +1155,13 @@ func placeholders(runs []Invocation) {
 // path is among its Operands (find: its expression's words are tests,
 // not paths, and its -exec commands are runs of their own; zip: -x and
 // -i take patterns).
-func RolesComplete(name string) bool { return name == "find" || name == "zip" }
+func RolesComplete(name string) bool {
+	switch name {
+	case "find", "zip", "make", "gmake":
+		return true
+	}
+	return false
+}
 
 // recursiveReader reports whether a reader reads what is below the
 // directories it is given (grep -r, rg, du, tree, ls -R): reading a

@@ -33,6 +33,19 @@ func Main(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "airlock run: bridge:", err)
 		return 126
 	}
+	// Signals are caught before the command starts, so none is lost in
+	// between; as pid 1, a signal without a handler would be ignored.
+	// Registering them is a round trip per signal with the runtime's
+	// signal-mask thread (seven of them, about 1.5 ms of waiting on a
+	// busy machine): it runs while the bridge listens, and the command
+	// starts only once it is done (docs/BENCHMARKS.md, containment
+	// start-up, round 3).
+	sigs := make(chan os.Signal, 8)
+	notified := make(chan struct{})
+	go func() {
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH)
+		close(notified)
+	}()
 	ln, err := listenLoopback(false, port)
 	if err != nil {
 		fmt.Fprintln(stderr, "airlock run: bridge: cannot listen inside the sandbox:", err)
@@ -66,10 +79,7 @@ func Main(args []string, stderr io.Writer) int {
 		}
 	}
 
-	// Signals are caught before the command starts, so none is lost in
-	// between; as pid 1, a signal without a handler would be ignored.
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH)
+	<-notified
 	// syscall.ForkExec rather than os/exec: os/exec's first start probes
 	// the kernel's pidfd support by cloning a child of its own, one more
 	// process on every contained run's start (docs/BENCHMARKS.md). The

@@ -102,6 +102,7 @@ func Run(o Options) (int, error) {
 	cfg.RunDir = dir
 	var pem []byte
 	var doorc chan error
+	openDoorNow := func() {}
 	switch {
 	case o.Door != nil || o.MakeDoor != nil:
 		sock := filepath.Join(dir, "proxy.sock")
@@ -119,19 +120,32 @@ func Run(o Options) (int, error) {
 		cfg.WaitForDoor = true
 		doorc = make(chan error, 1)
 		doorDone := make(chan Door, 1)
-		go func() {
-			d, err := openDoor(o, cfg.CABundle)
-			if err != nil {
+		// The door is made once bubblewrap is started (start calls
+		// openDoorNow), not before: its set-up (the policy, the journal,
+		// the CA) would otherwise take the processor from the plan and
+		// bubblewrap's start, which the command waits for, while the
+		// sandbox's own set-up leaves it the time it needs.
+		launched := false
+		openDoorNow = func() {
+			launched = true
+			go func() {
+				d, err := openDoor(o, cfg.CABundle)
+				if err != nil {
+					ln.Close()
+					doorc <- err
+					doorDone <- nil
+					return
+				}
+				go func() { _ = d.Serve(ln) }()
+				doorc <- nil
+				doorDone <- d
+			}()
+		}
+		defer func() {
+			if !launched {
 				ln.Close()
-				doorc <- err
-				doorDone <- nil
 				return
 			}
-			go func() { _ = d.Serve(ln) }()
-			doorc <- nil
-			doorDone <- d
-		}()
-		defer func() {
 			if d := <-doorDone; d != nil {
 				d.Close()
 			}
@@ -188,7 +202,7 @@ func Run(o Options) (int, error) {
 		return 0, &run.Refusal{Msg: "cannot fence a protected path that does not exist yet: " + err.Error(),
 			Hints: []string{"airlock run never runs a command uncontained"}}
 	}
-	status, err := start(bwrap, plan, o, doorc)
+	status, err := start(bwrap, plan, o, doorc, openDoorNow)
 	if err != nil {
 		return 0, err
 	}
@@ -329,7 +343,8 @@ func writeBundle(path string, pem []byte) error {
 // process (the bridge), which forwards them to the command. doorc, when
 // set, says whether the door came up: the bridge gets its go (one byte
 // on bridge.GoFD) then, and an error ends the run before the command.
-func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, error) {
+// spawned is called once bubblewrap runs (Run makes the door then).
+func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned func()) (int, error) {
 	info, infoW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -377,6 +392,7 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 		}
 		return 0, &run.Refusal{Msg: "cannot start bubblewrap: " + err.Error(), Hints: []string{"airlock doctor shows what containment needs here"}}
 	}
+	spawned()
 	infoW.Close()
 	readyW.Close()
 	doorErr := make(chan error, 1)

@@ -88,6 +88,23 @@ func Run(o Options) (int, error) {
 		}
 		bwrap = b
 	}
+	// The signals start forwards to the sandbox are caught from here on:
+	// one that arrives while the run is set up reaches the sandbox's
+	// first process once it runs, and the runner still removes what it
+	// made. Registering each is a round trip with the runtime's
+	// signal-mask thread, so they are registered while the run is set
+	// up, not just before bubblewrap starts (docs/BENCHMARKS.md,
+	// containment start-up, round 3).
+	sigs := make(chan os.Signal, 8)
+	notified := make(chan struct{})
+	go func() {
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+		close(notified)
+	}()
+	defer func() {
+		<-notified
+		signal.Stop(sigs)
+	}()
 	dir, err := os.MkdirTemp("", "airlock-run-")
 	if err != nil {
 		return 0, err
@@ -202,7 +219,8 @@ func Run(o Options) (int, error) {
 		return 0, &run.Refusal{Msg: "cannot fence a protected path that does not exist yet: " + err.Error(),
 			Hints: []string{"airlock run never runs a command uncontained"}}
 	}
-	status, err := start(bwrap, plan, o, doorc, openDoorNow)
+	<-notified
+	status, err := start(bwrap, plan, o, doorc, openDoorNow, sigs)
 	if err != nil {
 		return 0, err
 	}
@@ -344,7 +362,7 @@ func writeBundle(path string, pem []byte) error {
 // set, says whether the door came up: the bridge gets its go (one byte
 // on bridge.GoFD) then, and an error ends the run before the command.
 // spawned is called once bubblewrap runs (Run makes the door then).
-func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned func()) (int, error) {
+func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned func(), sigs <-chan os.Signal) (int, error) {
 	info, infoW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -376,9 +394,6 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned 
 	// Its own process group: ^C at the terminal reaches airlock-run,
 	// which forwards it to the command, instead of killing bubblewrap.
 	sys := &syscall.SysProcAttr{Setpgid: true, Credential: o.Credential, Pdeathsig: syscall.SIGKILL}
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	defer signal.Stop(sigs)
 	// The streams are handed over as they are: a terminal stays a
 	// terminal for the command (an interactive agent needs one).
 	bw, err := spawn(bwrap, argv, plan.Env, o.Stdin, o.Stdout, o.Stderr, extra, sys)

@@ -95,15 +95,19 @@ func Run(o Options) (int, error) {
 	// signal-mask thread, so they are registered while the run is set
 	// up, not just before bubblewrap starts (docs/BENCHMARKS.md,
 	// containment start-up, round 3).
+	// SIGCHLD wakes the wait for bubblewrap (proc.waitOn).
 	sigs := make(chan os.Signal, 8)
+	chld := make(chan os.Signal, 1)
 	notified := make(chan struct{})
 	go func() {
 		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+		signal.Notify(chld, syscall.SIGCHLD)
 		close(notified)
 	}()
 	defer func() {
 		<-notified
 		signal.Stop(sigs)
+		signal.Stop(chld)
 	}()
 	dir, err := os.MkdirTemp("", "airlock-run-")
 	if err != nil {
@@ -220,7 +224,7 @@ func Run(o Options) (int, error) {
 			Hints: []string{"airlock run never runs a command uncontained"}}
 	}
 	<-notified
-	status, err := start(bwrap, plan, o, doorc, openDoorNow, sigs)
+	status, err := start(bwrap, plan, o, doorc, openDoorNow, sigs, chld)
 	if err != nil {
 		return 0, err
 	}
@@ -362,7 +366,7 @@ func writeBundle(path string, pem []byte) error {
 // set, says whether the door came up: the bridge gets its go (one byte
 // on bridge.GoFD) then, and an error ends the run before the command.
 // spawned is called once bubblewrap runs (Run makes the door then).
-func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned func(), sigs <-chan os.Signal) (int, error) {
+func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned func(), sigs, chld <-chan os.Signal) (int, error) {
 	info, infoW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -451,7 +455,7 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned 
 	}
 	done := make(chan exit, 1)
 	go func() {
-		ws, err := bw.wait()
+		ws, err := bw.waitOn(chld)
 		done <- exit{ws, err}
 	}()
 	child := 0

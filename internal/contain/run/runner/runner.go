@@ -109,7 +109,11 @@ func Run(o Options) (int, error) {
 		signal.Stop(sigs)
 		signal.Stop(chld)
 	}()
-	dir, err := os.MkdirTemp("", "airlock-run-")
+	getenv := o.Config.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	dir, err := makeRunDir(getenv, o.Credential)
 	if err != nil {
 		return 0, err
 	}
@@ -186,10 +190,6 @@ func Run(o Options) (int, error) {
 	if o.Credential != nil {
 		uid, gid = int(o.Credential.Uid), int(o.Credential.Gid)
 	}
-	getenv := cfg.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
 	// The state directory is hidden inside by an empty one in its place,
 	// which needs it to exist; airlock makes it on first use anyway.
 	stateDir := hookd.StateDir(getenv)
@@ -233,6 +233,43 @@ func Run(o Options) (int, error) {
 	setAside(plan.Project, plan.Unfenced, o.Stderr)
 	return status, nil
 }
+
+// makeRunDir makes the run's directory (the door's and the hook relay's
+// sockets, the CA bundle, the status view; bound read-only inside). Every
+// run makes and removes it and a few files in it, so it goes on a tmpfs
+// when there is one: on a disk file system each inode made and freed
+// costs the file system's own work, a journal commit, a discard (5 ms of
+// wall time for a directory made and removed here, on ext4 with discard;
+// docs/BENCHMARKS.md, containment start-up, round 3). The first of:
+// $XDG_RUNTIME_DIR (the user's own tmpfs, meant for sockets; not when the
+// sandbox runs as another user, who could not reach it), $TMPDIR when
+// set (the user's choice), /dev/shm when it is a tmpfs, then /tmp. Inside,
+// the directory is bound at its own path, over the sandbox's empty /run,
+// /dev or /tmp.
+func makeRunDir(getenv func(string) string, cred *syscall.Credential) (string, error) {
+	var bases []string
+	if d := getenv("XDG_RUNTIME_DIR"); cred == nil && filepath.IsAbs(d) && onTmpfs(d) {
+		bases = append(bases, d)
+	}
+	if getenv("TMPDIR") == "" && onTmpfs("/dev/shm") {
+		bases = append(bases, "/dev/shm")
+	}
+	for _, b := range bases {
+		if dir, err := os.MkdirTemp(b, "airlock-run-"); err == nil {
+			return dir, nil
+		}
+	}
+	return os.MkdirTemp("", "airlock-run-")
+}
+
+// onTmpfs reports whether dir is a directory on a tmpfs.
+func onTmpfs(dir string) bool {
+	var st syscall.Statfs_t
+	return syscall.Statfs(dir, &st) == nil && st.Type == tmpfsMagic
+}
+
+// tmpfsMagic is TMPFS_MAGIC, a tmpfs's f_type.
+const tmpfsMagic = 0x01021994
 
 // madePath is a placeholder or a directory made for one, as it was made.
 type madePath struct {

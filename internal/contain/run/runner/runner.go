@@ -238,8 +238,8 @@ func Run(o Options) (int, error) {
 // sockets, the CA bundle, the status view; bound read-only inside). Every
 // run makes and removes it and a few files in it, so it goes on a tmpfs
 // when there is one: on a disk file system each inode made and freed
-// costs the file system's own work, a journal commit, a discard (5 ms of
-// wall time for a directory made and removed here, on ext4 with discard;
+// costs the file system's own work (5 ms of wall time for a directory
+// made and removed on the benchmark machine, ext4 mounted with discard;
 // docs/BENCHMARKS.md, containment start-up, round 3). The first of:
 // $XDG_RUNTIME_DIR (the user's own tmpfs, meant for sockets; not when the
 // sandbox runs as another user, who could not reach it), $TMPDIR when

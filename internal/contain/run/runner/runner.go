@@ -197,12 +197,35 @@ func Run(o Options) (int, error) {
 		_ = os.MkdirAll(stateDir, 0o700)
 		cleanStale(stateDir, o.Stderr)
 	}
+	if len(pem) > 0 {
+		cfg.CABundle = filepath.Join(dir, "ca-bundle.pem")
+	}
+	// The plan is made beside the rest of the set-up (the relay's socket,
+	// the bundle, the status view), on the other processor, naming the
+	// relay's socket and the status view where they are made. It touches
+	// nothing of the run directory. When either could not be made, the
+	// plan is made again without it (docs/BENCHMARKS.md, containment
+	// start-up, round 3).
+	journalDir := statusline.JournalDir(getenv)
+	guess := cfg
+	guess.HookSocket = hookSocketPath(dir)
+	if filepath.IsAbs(journalDir) {
+		guess.StatusView = filepath.Join(dir, statusline.ViewDir)
+	}
+	type planned struct {
+		plan *run.Plan
+		err  error
+	}
+	planc := make(chan planned, 1)
+	go func() {
+		p, err := run.NewPlan(guess)
+		planc <- planned{p, err}
+	}()
 	if relay, err := startHookRelay(hookSocketPath(dir), cfg.Executable, getenv, cfg.Environ, uid, gid); err == nil {
 		defer relay.Close()
 		cfg.HookSocket = hookSocketPath(dir)
 	}
 	if len(pem) > 0 {
-		cfg.CABundle = filepath.Join(dir, "ca-bundle.pem")
 		if err := writeBundle(cfg.CABundle, pem); err != nil {
 			return 0, err
 		}
@@ -210,10 +233,14 @@ func Run(o Options) (int, error) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return 0, err
 	}
-	view, stopView := startStatusView(dir, statusline.JournalDir(getenv))
+	view, stopView := startStatusView(dir, journalDir)
 	defer stopView()
 	cfg.StatusView = view
-	plan, err := run.NewPlan(cfg)
+	pr := <-planc
+	plan, err := pr.plan, pr.err
+	if cfg.HookSocket != guess.HookSocket || cfg.StatusView != guess.StatusView {
+		plan, err = run.NewPlan(cfg)
+	}
 	if err != nil {
 		return 0, err
 	}

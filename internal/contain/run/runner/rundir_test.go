@@ -3,11 +3,14 @@
 package runner
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/airlock-dev/airlock/internal/contain/run"
 )
 
 // TestRunDirOnTmpfs: the run's directory goes to the user's runtime
@@ -84,5 +87,49 @@ if command -v curl >/dev/null; then curl -sS http://192.0.2.9/x; echo; fi`
 	}
 	if ents, _ := os.ReadDir(xdg); len(ents) != 0 {
 		t.Errorf("the run directory was left in %s: %v", xdg, ents)
+	}
+}
+
+// TestPlanRemadeWithoutRelay: the plan is made while the hook relay
+// starts, naming its socket; when the relay cannot listen (here its path
+// is too long for a unix socket), the plan is made again without it, and
+// the run goes on (a plan that bound the missing socket would make
+// bubblewrap fail).
+func TestPlanRemadeWithoutRelay(t *testing.T) {
+	needBwrap(t)
+	if !onTmpfs("/dev/shm") {
+		t.Skip("/dev/shm is not a tmpfs here")
+	}
+	base, err := os.MkdirTemp("/dev/shm", "xdg-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(base)
+	long := filepath.Join(base, strings.Repeat("d", 90))
+	if err := os.MkdirAll(long, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := newWorld(t, 0, 0)
+	w.env = append(w.env, "XDG_RUNTIME_DIR="+long)
+	d := newDoor()
+	sock := filepath.Join(w.root, "proxy.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	go d.Serve(ln)
+	defer d.Close()
+	var out lockedBuffer
+	st, err := Run(Options{
+		Config: run.Config{Getenv: w.getenv, Environ: w.env, Cwd: w.project,
+			Executable: filepath.Join(binDir, "airlock"), Bridge: filepath.Join(binDir, "airlock-bridge"),
+			Command: []string{"/bin/sh", "-c", "echo ran-inside"}},
+		ProxySocket: sock, Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out,
+	})
+	if err != nil || st != 0 || !strings.Contains(out.String(), "ran-inside") {
+		t.Fatalf("status %d, %v:\n%s", st, err, out.String())
+	}
+	if ents, _ := os.ReadDir(long); len(ents) != 0 {
+		t.Errorf("the run directory was left in %s: %v", long, ents)
 	}
 }

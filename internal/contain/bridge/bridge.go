@@ -33,6 +33,22 @@ func Main(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "airlock run: bridge:", err)
 		return 126
 	}
+	// Signals are caught before the command starts, so none is lost in
+	// between; as pid 1, a signal without a handler would be ignored.
+	// Registering them is a round trip per signal with the runtime's
+	// signal-mask thread (seven of them, about 1.5 ms of waiting on a
+	// busy machine): it runs while the bridge listens, and the command
+	// starts only once it is done (docs/BENCHMARKS.md, containment
+	// start-up, round 3).
+	// SIGCHLD wakes the reaping loop below.
+	sigs := make(chan os.Signal, 8)
+	chld := make(chan os.Signal, 1)
+	notified := make(chan struct{})
+	go func() {
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH)
+		signal.Notify(chld, syscall.SIGCHLD)
+		close(notified)
+	}()
 	ln, err := listenLoopback(false, port)
 	if err != nil {
 		fmt.Fprintln(stderr, "airlock run: bridge: cannot listen inside the sandbox:", err)
@@ -66,10 +82,7 @@ func Main(args []string, stderr io.Writer) int {
 		}
 	}
 
-	// Signals are caught before the command starts, so none is lost in
-	// between; as pid 1, a signal without a handler would be ignored.
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1, syscall.SIGUSR2, syscall.SIGWINCH)
+	<-notified
 	// syscall.ForkExec rather than os/exec: os/exec's first start probes
 	// the kernel's pidfd support by cloning a child of its own, one more
 	// process on every contained run's start (docs/BENCHMARKS.md). The
@@ -93,16 +106,25 @@ func Main(args []string, stderr io.Writer) int {
 		}
 	}()
 	// Reap every child; the command's own status ends the run. Orphans
-	// reparented to pid 1 are reaped here too.
+	// reparented to pid 1 are reaped here too. Each SIGCHLD reaps what
+	// has ended (WNOHANG) rather than a wait4 that blocks: a goroutine
+	// blocked in a system call keeps the runtime's monitor thread polling
+	// for as long as it lasts (docs/BENCHMARKS.md, containment start-up,
+	// round 3). A SIGCHLD that arrives while this loop reaps is in the
+	// channel already, so no child's end is missed.
 	for {
 		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		pid, err := syscall.Wait4(-1, &ws, syscall.WNOHANG, nil)
 		if err != nil {
 			if errors.Is(err, syscall.EINTR) {
 				continue
 			}
 			fmt.Fprintln(stderr, "airlock run: bridge: wait:", err)
 			return 126
+		}
+		if pid == 0 {
+			<-chld
+			continue
 		}
 		if pid != child {
 			continue

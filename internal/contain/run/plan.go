@@ -205,11 +205,29 @@ func within(p, dir string) bool {
 // the plan resolves about a hundred paths under a few directories (the
 // home, the project, the agents' state), and EvalSymlinks would lstat
 // every component of each again (docs/BENCHMARKS.md, containment
-// start-up).
+// start-up). It also remembers what each lstat found, so that the plan's
+// exists and isDir of a resolved path ask it instead of the file system
+// again, and a path under one that is missing (or not a directory) is
+// known missing without a system call: about 60 % of the runner's lstat
+// calls were one of these (docs/BENCHMARKS.md, containment start-up,
+// round 3).
 type resolver struct {
-	done  map[string]string
+	done map[string]string
+	// seen is what an lstat of the path, exactly as written, gives (or
+	// would give: below a missing path or a file, ENOENT or ENOTDIR).
+	seen  map[string]pathKind
 	links int
 }
+
+// pathKind is what an lstat found.
+type pathKind uint8
+
+const (
+	kindMissing pathKind = iota + 1 // any error: nothing there to bind
+	kindDir
+	kindLink
+	kindOther // a file, a socket, a device
+)
 
 // maxLinks bounds the symlinks followed in one plan, as the kernel's
 // ELOOP bounds one lookup; past it paths are taken as they are written.
@@ -231,7 +249,10 @@ func (r *resolver) real(p string) string {
 	}
 	parent := r.real(filepath.Dir(p))
 	out := filepath.Join(parent, filepath.Base(p))
-	if st, err := os.Lstat(out); err == nil && st.Mode()&os.ModeSymlink != 0 && r.links < maxLinks {
+	if k := r.seen[parent]; k == kindMissing || k == kindOther {
+		// Nothing is below a path that is missing or not a directory.
+		r.note(out, kindMissing)
+	} else if k := r.lstat(out); k == kindLink && r.links < maxLinks {
 		r.links++
 		if t, err := os.Readlink(out); err == nil {
 			if !filepath.IsAbs(t) {
@@ -247,6 +268,52 @@ func (r *resolver) real(p string) string {
 	return out
 }
 
+// lstat records and returns what os.Lstat finds at p.
+func (r *resolver) lstat(p string) pathKind {
+	k := kindMissing
+	if st, err := os.Lstat(p); err == nil {
+		switch {
+		case st.Mode()&os.ModeSymlink != 0:
+			k = kindLink
+		case st.IsDir():
+			k = kindDir
+		default:
+			k = kindOther
+		}
+	}
+	r.note(p, k)
+	return k
+}
+
+func (r *resolver) note(p string, k pathKind) {
+	if r.seen == nil {
+		r.seen = map[string]pathKind{}
+	}
+	r.seen[p] = k
+}
+
+// exists reports whether os.Lstat(p) succeeds, from what the resolver
+// saw when it did.
+func (r *resolver) exists(p string) bool {
+	k, ok := r.seen[p]
+	if !ok {
+		k = r.lstat(p)
+	}
+	return k != kindMissing
+}
+
+// isDir reports whether p is a directory, following a symlink, as
+// os.Stat does.
+func (r *resolver) isDir(p string) bool {
+	switch r.seen[p] {
+	case kindDir:
+		return true
+	case kindMissing, kindOther:
+		return false
+	}
+	return isDir(p)
+}
+
 // NewPlan works out the sandbox for cfg, or refuses with the reason.
 func NewPlan(cfg Config) (*Plan, error) {
 	if len(cfg.Command) == 0 {
@@ -260,7 +327,8 @@ func NewPlan(cfg Config) (*Plan, error) {
 		return nil, &Refusal{Msg: fmt.Sprintf("the working directory %q is not absolute", cfg.Cwd)}
 	}
 	paths := policy.PathsFrom(getenv)
-	real := (&resolver{}).real
+	res := &resolver{}
+	real, exists, isDir := res.real, res.exists, res.isDir
 	home := ""
 	if paths.Home != "" && filepath.IsAbs(paths.Home) {
 		home = real(filepath.Clean(paths.Home))
@@ -447,7 +515,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 	// What did not exist gets a placeholder where one does no harm.
 	var unfenced []string
 	for _, u := range dedupe(p.Unfenced) {
-		ph, ok := placeholderFor(u, project, rw)
+		ph, ok := placeholderFor(u, project, rw, exists)
 		if !ok || slices.ContainsFunc(p.Placeholders, func(q Placeholder) bool { return within(u, q.Path) }) {
 			if !ok {
 				unfenced = append(unfenced, u)
@@ -589,7 +657,7 @@ func Environment(environ []string, caBundle string) []string {
 // a directory that must stay writable gets none (ok false): an empty
 // opencode.json or .envrc in the work tree would be seen, and committed,
 // as the project's own; the runner warns about those after the run.
-func placeholderFor(u, project string, rw []string) (Placeholder, bool) {
+func placeholderFor(u, project string, rw []string, exists func(string) bool) (Placeholder, bool) {
 	var w string
 	for _, d := range rw {
 		if within(u, d) && len(d) > len(w) {

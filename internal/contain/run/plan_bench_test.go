@@ -54,3 +54,40 @@ func TestResolverAsEvalSymlinks(t *testing.T) {
 	// A loop ends; what it gives is not a resolved path, but it returns.
 	_ = r.real(filepath.Join(d, "loop1/x"))
 }
+
+// TestResolverExistsAsLstat: what the resolver remembers of each path
+// (its exists and isDir, answered without a system call for a path it
+// saw, or one below a missing path or a file) is what os.Lstat and
+// os.Stat say, through symlinks, dangling links and files in the way.
+func TestResolverExistsAsLstat(t *testing.T) {
+	d := t.TempDir()
+	d, _ = filepath.EvalSymlinks(d)
+	os.MkdirAll(filepath.Join(d, "a/b"), 0o755)
+	os.WriteFile(filepath.Join(d, "a/f"), nil, 0o644)
+	os.Symlink(filepath.Join(d, "a"), filepath.Join(d, "toa"))
+	os.Symlink(filepath.Join(d, "a/f"), filepath.Join(d, "tof"))
+	os.Symlink(filepath.Join(d, "nowhere"), filepath.Join(d, "dangling"))
+	paths := []string{"a", "a/b", "a/f", "a/f/x", "a/f/x/y", "a/missing", "a/missing/deeper/z", "toa", "toa/b", "toa/f", "toa/nope/q",
+		"tof", "tof/x", "dangling", "dangling/x", "missing", "missing/a/b"}
+	for _, order := range []string{"resolve first", "ask first"} {
+		r := &resolver{}
+		for _, p := range paths {
+			full := filepath.Join(d, p)
+			if order == "resolve first" {
+				full = r.real(full)
+			}
+			_, lerr := os.Lstat(full)
+			st, serr := os.Stat(full)
+			if got, want := r.exists(full), lerr == nil; got != want {
+				t.Errorf("%s: exists(%s) = %v, lstat says %v", order, full, got, want)
+			}
+			if got, want := r.isDir(full), serr == nil && st.IsDir(); got != want {
+				t.Errorf("%s: isDir(%s) = %v, stat says %v", order, full, got, want)
+			}
+			// Asked again (from what it remembers), the same.
+			if got, want := r.exists(full), lerr == nil; got != want {
+				t.Errorf("%s: exists(%s) again = %v, lstat says %v", order, full, got, want)
+			}
+		}
+	}
+}

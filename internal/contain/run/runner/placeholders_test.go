@@ -37,7 +37,9 @@ func TestKilledRunnerPlaceholders(t *testing.T) {
 
 	cmd := exec.Command(filepath.Join(binDir, "airlock-run"), "--proxy-socket", filepath.Join(sockDir, "proxy.sock"), "--", "/bin/sh", "-c", "echo ready; sleep 300")
 	cmd.Dir = w.project
-	cmd.Env = w.env
+	// A runner killed with SIGKILL leaves its run directory: in the
+	// test's own temporary directory, not /dev/shm's.
+	cmd.Env = append(w.env, "TMPDIR="+t.TempDir())
 	stdout, _ := cmd.StdoutPipe()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -88,7 +88,32 @@ func Run(o Options) (int, error) {
 		}
 		bwrap = b
 	}
-	dir, err := os.MkdirTemp("", "airlock-run-")
+	// The signals start forwards to the sandbox are caught from here on:
+	// one that arrives while the run is set up reaches the sandbox's
+	// first process once it runs, and the runner still removes what it
+	// made. Registering each is a round trip with the runtime's
+	// signal-mask thread, so they are registered while the run is set
+	// up, not just before bubblewrap starts (docs/BENCHMARKS.md,
+	// containment start-up, round 3).
+	// SIGCHLD wakes the wait for bubblewrap (proc.waitOn).
+	sigs := make(chan os.Signal, 8)
+	chld := make(chan os.Signal, 1)
+	notified := make(chan struct{})
+	go func() {
+		signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
+		signal.Notify(chld, syscall.SIGCHLD)
+		close(notified)
+	}()
+	defer func() {
+		<-notified
+		signal.Stop(sigs)
+		signal.Stop(chld)
+	}()
+	getenv := o.Config.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	dir, err := makeRunDir(getenv, o.Credential)
 	if err != nil {
 		return 0, err
 	}
@@ -102,6 +127,7 @@ func Run(o Options) (int, error) {
 	cfg.RunDir = dir
 	var pem []byte
 	var doorc chan error
+	openDoorNow := func() {}
 	switch {
 	case o.Door != nil || o.MakeDoor != nil:
 		sock := filepath.Join(dir, "proxy.sock")
@@ -119,19 +145,32 @@ func Run(o Options) (int, error) {
 		cfg.WaitForDoor = true
 		doorc = make(chan error, 1)
 		doorDone := make(chan Door, 1)
-		go func() {
-			d, err := openDoor(o, cfg.CABundle)
-			if err != nil {
+		// The door is made once bubblewrap is started (start calls
+		// openDoorNow), not before: its set-up (the policy, the journal,
+		// the CA) would otherwise take the processor from the plan and
+		// bubblewrap's start, which the command waits for, while the
+		// sandbox's own set-up leaves it the time it needs.
+		launched := false
+		openDoorNow = func() {
+			launched = true
+			go func() {
+				d, err := openDoor(o, cfg.CABundle)
+				if err != nil {
+					ln.Close()
+					doorc <- err
+					doorDone <- nil
+					return
+				}
+				go func() { _ = d.Serve(ln) }()
+				doorc <- nil
+				doorDone <- d
+			}()
+		}
+		defer func() {
+			if !launched {
 				ln.Close()
-				doorc <- err
-				doorDone <- nil
 				return
 			}
-			go func() { _ = d.Serve(ln) }()
-			doorc <- nil
-			doorDone <- d
-		}()
-		defer func() {
 			if d := <-doorDone; d != nil {
 				d.Close()
 			}
@@ -151,10 +190,6 @@ func Run(o Options) (int, error) {
 	if o.Credential != nil {
 		uid, gid = int(o.Credential.Uid), int(o.Credential.Gid)
 	}
-	getenv := cfg.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
 	// The state directory is hidden inside by an empty one in its place,
 	// which needs it to exist; airlock makes it on first use anyway.
 	stateDir := hookd.StateDir(getenv)
@@ -162,12 +197,35 @@ func Run(o Options) (int, error) {
 		_ = os.MkdirAll(stateDir, 0o700)
 		cleanStale(stateDir, o.Stderr)
 	}
+	if len(pem) > 0 {
+		cfg.CABundle = filepath.Join(dir, "ca-bundle.pem")
+	}
+	// The plan is made beside the rest of the set-up (the relay's socket,
+	// the bundle, the status view), on the other processor, naming the
+	// relay's socket and the status view where they are made. It touches
+	// nothing of the run directory. When either could not be made, the
+	// plan is made again without it (docs/BENCHMARKS.md, containment
+	// start-up, round 3).
+	journalDir := statusline.JournalDir(getenv)
+	guess := cfg
+	guess.HookSocket = hookSocketPath(dir)
+	if filepath.IsAbs(journalDir) {
+		guess.StatusView = filepath.Join(dir, statusline.ViewDir)
+	}
+	type planned struct {
+		plan *run.Plan
+		err  error
+	}
+	planc := make(chan planned, 1)
+	go func() {
+		p, err := run.NewPlan(guess)
+		planc <- planned{p, err}
+	}()
 	if relay, err := startHookRelay(hookSocketPath(dir), cfg.Executable, getenv, cfg.Environ, uid, gid); err == nil {
 		defer relay.Close()
 		cfg.HookSocket = hookSocketPath(dir)
 	}
 	if len(pem) > 0 {
-		cfg.CABundle = filepath.Join(dir, "ca-bundle.pem")
 		if err := writeBundle(cfg.CABundle, pem); err != nil {
 			return 0, err
 		}
@@ -175,10 +233,14 @@ func Run(o Options) (int, error) {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		return 0, err
 	}
-	view, stopView := startStatusView(dir, statusline.JournalDir(getenv))
+	view, stopView := startStatusView(dir, journalDir)
 	defer stopView()
 	cfg.StatusView = view
-	plan, err := run.NewPlan(cfg)
+	pr := <-planc
+	plan, err := pr.plan, pr.err
+	if cfg.HookSocket != guess.HookSocket || cfg.StatusView != guess.StatusView {
+		plan, err = run.NewPlan(cfg)
+	}
 	if err != nil {
 		return 0, err
 	}
@@ -188,7 +250,8 @@ func Run(o Options) (int, error) {
 		return 0, &run.Refusal{Msg: "cannot fence a protected path that does not exist yet: " + err.Error(),
 			Hints: []string{"airlock run never runs a command uncontained"}}
 	}
-	status, err := start(bwrap, plan, o, doorc)
+	<-notified
+	status, err := start(bwrap, plan, o, doorc, openDoorNow, sigs, chld)
 	if err != nil {
 		return 0, err
 	}
@@ -197,6 +260,43 @@ func Run(o Options) (int, error) {
 	setAside(plan.Project, plan.Unfenced, o.Stderr)
 	return status, nil
 }
+
+// makeRunDir makes the run's directory (the door's and the hook relay's
+// sockets, the CA bundle, the status view; bound read-only inside). Every
+// run makes and removes it and a few files in it, so it goes on a tmpfs
+// when there is one: on a disk file system each inode made and freed
+// costs the file system's own work (5 ms of wall time for a directory
+// made and removed on the benchmark machine, ext4 mounted with discard;
+// docs/BENCHMARKS.md, containment start-up, round 3). The first of:
+// $XDG_RUNTIME_DIR (the user's own tmpfs, meant for sockets; not when the
+// sandbox runs as another user, who could not reach it), $TMPDIR when
+// set (the user's choice), /dev/shm when it is a tmpfs, then /tmp. Inside,
+// the directory is bound at its own path, over the sandbox's empty /run,
+// /dev or /tmp.
+func makeRunDir(getenv func(string) string, cred *syscall.Credential) (string, error) {
+	var bases []string
+	if d := getenv("XDG_RUNTIME_DIR"); cred == nil && filepath.IsAbs(d) && onTmpfs(d) {
+		bases = append(bases, d)
+	}
+	if getenv("TMPDIR") == "" && onTmpfs("/dev/shm") {
+		bases = append(bases, "/dev/shm")
+	}
+	for _, b := range bases {
+		if dir, err := os.MkdirTemp(b, "airlock-run-"); err == nil {
+			return dir, nil
+		}
+	}
+	return os.MkdirTemp("", "airlock-run-")
+}
+
+// onTmpfs reports whether dir is a directory on a tmpfs.
+func onTmpfs(dir string) bool {
+	var st syscall.Statfs_t
+	return syscall.Statfs(dir, &st) == nil && st.Type == tmpfsMagic
+}
+
+// tmpfsMagic is TMPFS_MAGIC, a tmpfs's f_type.
+const tmpfsMagic = 0x01021994
 
 // madePath is a placeholder or a directory made for one, as it was made.
 type madePath struct {
@@ -329,7 +429,8 @@ func writeBundle(path string, pem []byte) error {
 // process (the bridge), which forwards them to the command. doorc, when
 // set, says whether the door came up: the bridge gets its go (one byte
 // on bridge.GoFD) then, and an error ends the run before the command.
-func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, error) {
+// spawned is called once bubblewrap runs (Run makes the door then).
+func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned func(), sigs, chld <-chan os.Signal) (int, error) {
 	info, infoW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -361,9 +462,6 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 	// Its own process group: ^C at the terminal reaches airlock-run,
 	// which forwards it to the command, instead of killing bubblewrap.
 	sys := &syscall.SysProcAttr{Setpgid: true, Credential: o.Credential, Pdeathsig: syscall.SIGKILL}
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	defer signal.Stop(sigs)
 	// The streams are handed over as they are: a terminal stays a
 	// terminal for the command (an interactive agent needs one).
 	bw, err := spawn(bwrap, argv, plan.Env, o.Stdin, o.Stdout, o.Stderr, extra, sys)
@@ -377,6 +475,7 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 		}
 		return 0, &run.Refusal{Msg: "cannot start bubblewrap: " + err.Error(), Hints: []string{"airlock doctor shows what containment needs here"}}
 	}
+	spawned()
 	infoW.Close()
 	readyW.Close()
 	doorErr := make(chan error, 1)
@@ -420,7 +519,7 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error) (int, er
 	}
 	done := make(chan exit, 1)
 	go func() {
-		ws, err := bw.wait()
+		ws, err := bw.waitOn(chld)
 		done <- exit{ws, err}
 	}()
 	child := 0

@@ -375,6 +375,12 @@ func TestFencedInside(t *testing.T) {
 		if st, out := runIn(t, w, d, "kill -KILL $$"); st != 128+9 {
 			t.Errorf("a command killed by SIGKILL gave %d, want 137\n%s", st, out)
 		}
+		// Orphans that end first (reparented to the bridge, pid 1, which
+		// reaps them as their SIGCHLD comes) leave the command's own
+		// status as the run's.
+		if st, out := runIn(t, w, d, "(sh -c 'exit 4' &) ; (sh -c 'sleep 0.05; exit 5' &) ; sleep 0.2; exit 3"); st != 3 {
+			t.Errorf("a command whose orphans ended first gave %d, want 3\n%s", st, out)
+		}
 	})
 
 	t.Run("nothing outlives the command", func(t *testing.T) {

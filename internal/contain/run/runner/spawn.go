@@ -77,17 +77,36 @@ func spawn(path string, argv, env []string, stdin io.Reader, stdout, stderr io.W
 }
 
 // wait waits for the child to end, then for its output to be copied.
-func (p *proc) wait() (syscall.WaitStatus, error) {
+func (p *proc) wait() (syscall.WaitStatus, error) { return p.waitOn(nil) }
+
+// waitOn is wait, woken by chld (SIGCHLD, registered with signal.Notify
+// before the child started) when it is not nil: the child is reaped with
+// WNOHANG each time one arrives, instead of in a wait4 that blocks. A
+// goroutine blocked in a system call keeps the runtime's monitor thread
+// (sysmon) polling every 20 µs to 10 ms for as long as it lasts, about a
+// millisecond of CPU over a contained start (docs/BENCHMARKS.md,
+// containment start-up, round 3); a goroutine waiting on a channel lets
+// it sleep.
+func (p *proc) waitOn(chld <-chan os.Signal) (syscall.WaitStatus, error) {
 	var ws syscall.WaitStatus
+	flags := 0
+	if chld != nil {
+		flags = syscall.WNOHANG
+	}
 	for {
-		_, err := syscall.Wait4(p.pid, &ws, 0, nil)
+		pid, err := syscall.Wait4(p.pid, &ws, flags, nil)
 		if err == syscall.EINTR {
 			continue
 		}
 		if err != nil {
 			return ws, os.NewSyscallError("wait4", err)
 		}
-		break
+		if pid == p.pid {
+			break
+		}
+		// Not yet: the next SIGCHLD (a signal that arrived since the
+		// wait4 is in the channel already).
+		<-chld
 	}
 	p.copies.Wait()
 	return ws, nil

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 	"syscall"
+	"time"
 	"unsafe"
 
 	"github.com/airlock-dev/airlock/internal/safefile"
@@ -22,20 +23,35 @@ import (
 // sessions' marks, and nothing else of the state. The writers replace the
 // file by renaming a new one over it, so a bind of the file itself would
 // keep showing the first one; the copy is renewed on each replacement
-// (inotify on the journal's directory), and the directory that holds it
-// is what is bound.
+// (inotify on the journal's directory, once the run has lasted
+// watchAfter), and the directory that holds it is what is bound.
 
 // maxStatus bounds the copy: the state file stays far smaller.
 const maxStatus = 256 << 10
 
+// watchAfter is how long a run lasts before the copy follows the state
+// file: the first copy is made at once, and changes after it are picked
+// up when the watch starts (it copies again then). Closing an inotify
+// instance waits for the kernel to retire its marks (13 ms measured
+// here; a process that exits with one open closes it the same way), so
+// a run that ends sooner, "airlock run -- true" or a short build, never
+// makes one (docs/BENCHMARKS.md, containment start-up, round 3). A
+// status line refreshed every few hundred milliseconds shows the copy of
+// the run's start until then.
+const watchAfter = time.Second
+
 // startStatusView makes runDir/status-view and, off the run's start-up
 // path (in its own goroutine), copies the state file of journalDir into
-// it and keeps the copy current until stop. Only the directory must
-// exist before bubblewrap binds it; the copy shows up a moment later,
-// which a status line (advisory, refreshed every few hundred
-// milliseconds) does not notice. It returns "" (nothing to bind) when it
-// cannot make the directory.
+// it and, once the run has lasted watchAfter, keeps the copy current
+// until stop. Only the directory must exist before bubblewrap binds it;
+// the copy shows up a moment later, which a status line (advisory,
+// refreshed every few hundred milliseconds) does not notice. It returns
+// "" (nothing to bind) when it cannot make the directory.
 func startStatusView(runDir, journalDir string) (view string, stop func()) {
+	return startStatusViewAfter(runDir, journalDir, watchAfter)
+}
+
+func startStatusViewAfter(runDir, journalDir string, after time.Duration) (view string, stop func()) {
 	if !filepath.IsAbs(journalDir) {
 		return "", func() {}
 	}
@@ -47,9 +63,18 @@ func startStatusView(runDir, journalDir string) (view string, stop func()) {
 	var mu sync.Mutex
 	var events *os.File
 	stopped := false
+	quit := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
+		copyStatus(src, dst)
+		t := time.NewTimer(after)
+		select {
+		case <-quit:
+			t.Stop()
+			return
+		case <-t.C:
+		}
 		f := watch(journalDir)
 		mu.Lock()
 		if stopped || f == nil {
@@ -61,8 +86,8 @@ func startStatusView(runDir, journalDir string) (view string, stop func()) {
 		}
 		events = f
 		mu.Unlock()
-		// Copied after the watch is set: a replacement in between is
-		// seen by one or the other.
+		// Copied again after the watch is set: a replacement since the
+		// first copy, or in between, is seen by one or the other.
 		copyStatus(src, dst)
 		buf := make([]byte, 64*(syscall.SizeofInotifyEvent+syscall.NAME_MAX+1))
 		for {
@@ -78,6 +103,7 @@ func startStatusView(runDir, journalDir string) (view string, stop func()) {
 	return view, func() {
 		mu.Lock()
 		stopped = true
+		close(quit)
 		if events != nil {
 			events.Close()
 		}

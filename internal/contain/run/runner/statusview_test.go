@@ -69,3 +69,78 @@ true`
 		}
 	}
 }
+
+// inotifyFDs counts this process's inotify instances.
+func inotifyFDs(t *testing.T) int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	n := 0
+	for _, e := range ents {
+		if l, err := os.Readlink(filepath.Join("/proc/self/fd", e.Name())); err == nil && l == "anon_inode:inotify" {
+			n++
+		}
+	}
+	return n
+}
+
+// TestStatusViewShortRun: a run that ends before the watch's delay gets
+// the first copy and never makes an inotify instance, whose close would
+// wait for the kernel (statusview.go's watchAfter); one that lasts
+// longer follows each replacement of the state file.
+func TestStatusViewShortRun(t *testing.T) {
+	for _, long := range []bool{false, true} {
+		jdir := filepath.Join(t.TempDir(), "journal")
+		if err := os.MkdirAll(jdir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		write := func(held int) {
+			t.Helper()
+			if err := statusline.Update(jdir, func(st *statusline.State) bool {
+				return st.SetHeld(held, map[string]int{"s1": held})
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		waitFor := func(path, want string) {
+			t.Helper()
+			for i := 0; i < 1000; i++ {
+				if b, err := os.ReadFile(path); err == nil && strings.Contains(string(b), want) {
+					return
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			b, _ := os.ReadFile(path)
+			t.Fatalf("long=%v: the copy never showed %s: %q", long, want, b)
+		}
+		write(1)
+		before := inotifyFDs(t)
+		after := time.Hour
+		if long {
+			after = 0
+		}
+		view, stop := startStatusViewAfter(t.TempDir(), jdir, after)
+		if view == "" {
+			t.Fatal("no view")
+		}
+		copyPath := filepath.Join(view, statusline.FileName)
+		waitFor(copyPath, `"held":1`)
+		if long {
+			// The watch is set once the copy after it is made; a
+			// replacement from then on is followed.
+			for i := 0; i < 1000 && inotifyFDs(t) == before; i++ {
+				time.Sleep(10 * time.Millisecond)
+			}
+			write(3)
+			waitFor(copyPath, `"held":3`)
+		} else if n := inotifyFDs(t); n != before {
+			t.Errorf("a short run made an inotify instance: %d, was %d", n, before)
+		}
+		stop()
+		if n := inotifyFDs(t); n != before {
+			t.Errorf("long=%v: %d inotify instances after stop, was %d", long, n, before)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -224,7 +225,7 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		switch {
 		case g.place == placeInside && !tree:
 			continue
-		case g.place == placeUnknown && !tree && !(g.relinked && rmThroughLinks(inv)):
+		case g.place == placeUnknown && !tree && !(g.relinked && (rmThroughLinks(inv) || mayMoveInto(r, inv))):
 			continue
 		case g.place == placeOutside && !tree && scratchOnly(inv, home):
 			continue
@@ -246,6 +247,54 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		inv.Effect.Reasons = append(inv.Effect.Reasons, classify.Reason{Rule: "file.delete", Message: inv.Name() + " deletes, truncates or locks what it names (" + clipText(strings.Join(inv.Args[1:], " ")) + "), graded like rm"})
 		r.Effect.Destructive = true
 	}
+}
+
+// mayMoveInto reports whether a program of the command that may run
+// before the deletion del could move what it deletes there from
+// elsewhere: mv ~/docs /tmp/x && rm -rf /tmp/x deletes ~/docs though
+// /tmp/x is scratch. Programs that only copy, make or link (cp, tar x,
+// curl -o, mkdir) leave the originals where they were; a move, or any
+// program airlock cannot read, may not.
+func mayMoveInto(r *classify.Result, del *classify.Invocation) bool {
+	for i := range r.Invocations {
+		o := &r.Invocations[i]
+		if o == del || o.Effect.Destructive || deletes(o) {
+			continue
+		}
+		if del.Seq > 0 && o.Seq > del.Seq {
+			continue // it starts after the deletion has ended
+		}
+		if !layoutSafe(o) && !copiesOnly(o) {
+			return true
+		}
+	}
+	return false
+}
+
+// copiesOnly reports a run that writes copies, new files, directories or
+// links, and moves nothing: the originals stay where they were.
+func copiesOnly(inv *classify.Invocation) bool {
+	if inv.Opaque != "" || len(inv.Via) > 0 || inv.Remote != "" {
+		return false
+	}
+	if len(inv.Redirects) > 0 {
+		// echo hi > "$out": a redirection writes text, it moves nothing.
+		plain := *inv
+		plain.Redirects = nil
+		if layoutSafe(&plain) {
+			return true
+		}
+	}
+	switch inv.Name() {
+	case "cp", "install", "ln", "mkdir", "touch", "chmod", "unzip", "curl", "wget", "tee", "mktemp":
+		return true
+	case "tar", "bsdtar", "gtar":
+		return !slices.ContainsFunc(inv.Args, func(a string) bool { return strings.HasPrefix(a, "--remove-files") })
+	case "git":
+		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
+		return sub == "clone" || sub == "archive" || sub == "init"
+	}
+	return false
 }
 
 // rmThroughLinks reports a recursive rm that a link made earlier in the

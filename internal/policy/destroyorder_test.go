@@ -58,6 +58,11 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		"ln -s /srv/data /tmp/x; rm -rf /tmp/x/sub",
 		`d=$(mktemp -d); ln -s /srv/data "$d/x"; rm -rf "$d/x/"`,
 		`d=$(mktemp -d); rm -rf "$d/.."`,
+		// Data moved into scratch first, then deleted there.
+		"mv ~/docs /tmp/x && rm -rf /tmp/x",
+		`d=$(mktemp -d); mv ~/docs "$d"; rm -rf "$d"`,
+		"./x.sh && rm -rf /tmp/x",
+		"mv ~/notes.txt /tmp/n; rm -f /tmp/n",
 	}
 	for _, mode := range []Mode{Unattended, Interactive} {
 		for _, c := range goesOn {

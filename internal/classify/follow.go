@@ -111,7 +111,7 @@ func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool 
 	n := 0
 	for i := range cc.invs {
 		o := &cc.invs[i]
-		if inv.Seq > 0 && o.Seq > inv.Seq || keepsContent(o) {
+		if inv.Seq > 0 && o.Seq > inv.Seq && shell.WaitedFor(inv.Via) || keepsContent(o) {
 			continue
 		}
 		n += mayWrite(o)[name]
@@ -130,7 +130,7 @@ func (cc *cmdContext) compiledOnly(inv *shell.Invocation, name string) bool {
 	any := false
 	for i := range cc.invs {
 		o := &cc.invs[i]
-		if inv.Seq > 0 && o.Seq > inv.Seq || keepsContent(o) || mayWrite(o)[name] == 0 {
+		if inv.Seq > 0 && o.Seq > inv.Seq && shell.WaitedFor(inv.Via) || keepsContent(o) || mayWrite(o)[name] == 0 {
 			continue
 		}
 		if o.Source == inv.Source && o.Line == inv.Line && slices.Equal(o.Args, inv.Args) {

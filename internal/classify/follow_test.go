@@ -153,6 +153,7 @@ func TestFollow(t *testing.T) {
 		{"sudo chmod +x build.sh && ./build.sh", "local+opaque", "written by the same command"},
 		{"for i in 1 2; do ./build.sh; sed -i s/go/x/ build.sh; done", "local+opaque", "written by the same command"},
 		{"sed -i s/go/x/ build.sh & ./build.sh", "local+opaque", "written by the same command"},
+		{"setsid -f ./build.sh; sed -i s/go/x/ build.sh", "local+opaque", "written by the same command"},
 		// A program a compiler builds and the command runs is run like
 		// any built program; what is on disk now is still read (it runs
 		// if the build fails), and any other write makes it unknown.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
+	shellparse "github.com/airlock-dev/airlock/internal/shell"
 )
 
 // This file is the phase of the decision that grades destruction by where
@@ -128,7 +129,7 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 	lastDeletion, ordered := 0, true
 	for i := range r.Invocations {
 		if inv := &r.Invocations[i]; inv.Effect.Destructive || deletes(inv) {
-			ordered = ordered && inv.Seq > 0
+			ordered = ordered && inv.Seq > 0 && shellparse.WaitedFor(inv.Via)
 			lastDeletion = max(lastDeletion, inv.Seq)
 		}
 	}

@@ -26,6 +26,8 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		"rm -rf build/ || mv x build",
 		"rm -rf build/; bash -c 'ln -sfn /srv/data build'",
 		"rm -rf build/\nmv x build",
+		"timeout 60 rm -rf build/; ln -sfn /srv/data build",
+		"nice -n 5 rm -rf build/ && make",
 		"if true; then rm -rf build/; fi; ln -sfn /srv/data build",
 		"rm -rf build/; for i in 1 2; do ln -sfn /srv/data build; done",
 		// A new temporary directory (mktemp) and what the command put in
@@ -52,6 +54,9 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		"bash -c 'rm -rf build/; ln -sfn /srv/data build'",
 		"mv build x && rm -rf build",
 		"rm -rf build/ && frobnicate & true",
+		// A wrapper that may return while the deletion still runs.
+		"setsid -f rm -rf build/; ln -sfn /srv/data build",
+		"setsid rm -rf build/; ln -sfn /srv/data build",
 		// A link made first, and a deletion through it below the
 		// temporary directory: rm follows the link.
 		"ln -s /srv/data /tmp/x && rm -rf /tmp/x/",

@@ -202,3 +202,20 @@ func (inv *Invocation) Via0() string {
 	}
 	return inv.Via[len(inv.Via)-1]
 }
+
+// WaitedFor reports whether every wrapper a run goes through returns only
+// when the run has ended (nice, timeout, xargs, bash -c), so that what
+// the text puts after it starts after it. setsid, daemonize, systemd-run,
+// at and any wrapper not listed may return while it still runs.
+func WaitedFor(via []string) bool {
+	for _, v := range via {
+		w, _, _ := strings.Cut(v, " ")
+		switch w {
+		case "sudo", "doas", "nice", "ionice", "timeout", "time", "env", "nohup", "stdbuf", "command", "builtin", "exec",
+			"xargs", "parallel", "find", "eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "source", ".", "chrt", "taskset":
+		default:
+			return false
+		}
+	}
+	return true
+}

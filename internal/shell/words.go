@@ -120,6 +120,11 @@ func isStatic(w *syntax.Word, heredoc bool) bool {
 }
 
 // echoText is what echo prints for static arguments, if it can be told.
+// Escapes are read where the text says they are (-e) and only as \n, \t
+// and \\; any other backslash makes it unknown: bash with xpg_echo and
+// zsh's echo read escapes without -e, and \x2f or \057 is "/" to them
+// (echo -e '\x2f' prints "/"), and which shell runs the command is not
+// known.
 func echoText(args []string) (string, bool) {
 	escapes := false
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && strings.Trim(args[0][1:], "neE") == "" {
@@ -129,10 +134,34 @@ func echoText(args []string) (string, bool) {
 		args = args[1:]
 	}
 	text := strings.Join(args, " ")
-	if escapes {
-		text = strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`).Replace(text)
+	if !strings.Contains(text, `\`) {
+		return text, true
 	}
-	return text, true
+	if !escapes {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(text); i++ {
+		if text[i] != '\\' {
+			b.WriteByte(text[i])
+			continue
+		}
+		if i+1 == len(text) {
+			return "", false
+		}
+		i++
+		switch text[i] {
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		case '\\':
+			b.WriteByte('\\')
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // printfText is what printf prints for static arguments, if it can be told.

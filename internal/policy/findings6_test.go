@@ -85,15 +85,15 @@ func TestFindings6Open(t *testing.T) {
 		{finding: "F3 sh -c reads fd 3, opened on serve.token", cmd: `sh -c 'cat <&3' 3<~/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
 
 		// F4 (L3): the secrets' path printed by another program.
-		{finding: "F4 cat $(du -a ~/.local | cut | grep)", cmd: `cat $(du -a ~/.local | cut -f2 | grep serve)`, want: denied},
-		{finding: "F4 du -a ~/.local | cut | xargs cat", cmd: `du -a ~/.local | cut -f2 | xargs cat`, want: denied},
-		{finding: "F4 stat -c %n over a glob | xargs cat", cmd: `stat -c %n ~/.local/state/*/secrets/* | xargs cat`, want: denied},
-		{finding: "F4 cat $(printf over a glob)", cmd: `cat $(printf '%s\n' ~/.local/state/*/secrets/*)`, want: denied},
-		{finding: "F4 cat $(echo glob)", cmd: `cat $(echo ~/.local/state/air*/sec*/ser*)`, want: denied},
-		{finding: "F4 xargs cat < <(echo the path)", cmd: `xargs cat < <(echo ~/.local/state/airlock/secrets/serve.token)`, want: denied},
+		{finding: "F4 cat $(du -a ~/.local | cut | grep)", cmd: `cat $(du -a ~/.local | cut -f2 | grep serve)`, want: denied, fixed: true},
+		{finding: "F4 du -a ~/.local | cut | xargs cat", cmd: `du -a ~/.local | cut -f2 | xargs cat`, want: denied, fixed: true},
+		{finding: "F4 stat -c %n over a glob | xargs cat", cmd: `stat -c %n ~/.local/state/*/secrets/* | xargs cat`, want: denied, fixed: true},
+		{finding: "F4 cat $(printf over a glob)", cmd: `cat $(printf '%s\n' ~/.local/state/*/secrets/*)`, want: denied, fixed: true},
+		{finding: "F4 cat $(echo glob)", cmd: `cat $(echo ~/.local/state/air*/sec*/ser*)`, want: denied, fixed: true},
+		{finding: "F4 xargs cat < <(echo the path)", cmd: `xargs cat < <(echo ~/.local/state/airlock/secrets/serve.token)`, want: denied, fixed: true},
 		{finding: "F4 the path written to a file, then xargs cat < it",
-			cmd: `echo ~/.local/state/airlock/secrets/serve.token > /tmp/l; xargs cat < /tmp/l`, want: denied},
-		{finding: "F4 cat $(base64 -d)", cmd: `cat $(echo @HOMEB64@ | base64 -d)`, want: denied},
+			cmd: `echo ~/.local/state/airlock/secrets/serve.token > /tmp/l; xargs cat < /tmp/l`, want: denied, fixed: true},
+		{finding: "F4 cat $(base64 -d)", cmd: `cat $(echo @HOMEB64@ | base64 -d)`, want: denied, fixed: true},
 
 		// F5 (L4, L8): git configuration from a file named by -c
 		// include.path, GIT_CONFIG_GLOBAL or HOME.

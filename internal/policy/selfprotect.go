@@ -207,6 +207,7 @@ func (g *guard) check(a *Action, r *classify.Result, mode Mode) (rule, msg strin
 	case a.Kind == Read:
 		ref = c.readAction(a)
 	case a.Kind == Shell:
+		c.text = a.Command
 		ref = c.shell(r)
 	}
 	if ref == nil {
@@ -244,6 +245,14 @@ type call struct {
 	// result is the command being checked (its outermost text), for
 	// phases that look at other runs of it (selfsignalpids.go).
 	result *classify.Result
+	// text is the shell command being checked, as the agent wrote it
+	// (selfruntime.go finds what a pipe feeds a run from it).
+	text string
+	// strictSource is set while the source of a word read at run time
+	// is judged: a source airlock cannot bound fails closed
+	// (selfruntime.go); for other words only one that reaches the
+	// secrets does.
+	strictSource bool
 }
 
 // present returns the existence check for project paths when the program
@@ -627,6 +636,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 		return c.redirects(inv)
 	}
+	saved := c.inv
+	c.inv = inv
+	defer func() { c.inv = saved }()
 	name := inv.Name()
 	if g.airlockProgram(name) {
 		if what, ok := airlockArgv(inv); !ok {
@@ -761,6 +773,11 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 				return ref
 			}
 			continue
+		}
+		if inv.IsDynamic(i) && isPlaceholder(arg) && reads && !meta {
+			if ref := c.runtimeRead(name, arg, true); ref != nil {
+				return ref
+			}
 		}
 		if inv.IsDynamic(i) {
 			known, ok := c.g.known(arg)

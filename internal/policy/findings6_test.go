@@ -136,6 +136,11 @@ func TestFindings6Open(t *testing.T) {
 			cmd: `xargs kill < ~/.local/state/airlock/hookd.pid`, want: denied, fixed: true},
 		{finding: "F7 skill -STOP airlock", cmd: `skill -STOP airlock`, want: denied, fixed: true},
 		{finding: "F7 killall5 -9", cmd: `killall5 -9`, want: held, fixed: true},
+		{finding: "F7 systemctl --user kill airlock-hookd", cmd: `systemctl --user kill airlock-hookd`, want: denied, fixed: true},
+		{finding: "F7 systemctl --user kill --signal=9 'airlock*'", cmd: `systemctl --user kill --signal=9 'airlock*'`, want: denied, fixed: true},
+		{finding: "F7 systemctl --user mask airlock-hookd", cmd: `systemctl --user mask airlock-hookd`, want: denied, fixed: true},
+		{finding: "F7 systemctl --user disable --now airlock-hookd", cmd: `systemctl --user disable --now airlock-hookd`, want: denied, fixed: true},
+		{finding: "F7 systemctl --user stop airlock-hookd", cmd: `systemctl --user stop airlock-hookd`, want: denied, fixed: true},
 
 		// F8 (L5): a link made by Python's archive modules, used at once.
 		{finding: "F8 python3 -m tarfile -e makes a link to the secrets", prep: evilTar,

@@ -648,6 +648,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	if ref := c.signals(inv); ref != nil {
 		return ref
 	}
+	if ref := c.units(inv); ref != nil {
+		return ref
+	}
 	if ref := c.hostPIDContainer(inv); ref != nil {
 		return ref
 	}

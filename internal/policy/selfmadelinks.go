@@ -65,6 +65,12 @@ func (c *call) madeLinks(inv *classify.Invocation, cwd string) {
 		c.patchLinks(inv, cwd, files)
 		return
 	}
+	if pythonProgram(name) {
+		for _, x := range c.pythonExtractions(inv, cwd) {
+			c.extractLinks(x[0], x[1], cwd)
+		}
+		return
+	}
 	var dirs []classify.Operand
 	var archive string
 	for _, o := range inv.Operands {

@@ -20,8 +20,10 @@ import (
 // patch from a pipe), every path
 // below the directory written in may be a link whose target is known only
 // when it runs: a later read or write through one is refused by the
-// resolver (fail closed), and a path outside is checked as before. A
-// git checkout, merge or pull is not followed (docs/THREAT-MODEL.md).
+// resolver (fail closed), and a path outside is checked as before. The
+// trees a git checkout, merge, local pull or clone writes are read from
+// the repository (selfgitlinks.go), and Python's archive modules are read
+// like tar (selfpyextract.go).
 
 // madeLinks records the links a run makes that later runs of the command
 // may go through.
@@ -32,13 +34,13 @@ func (c *call) madeLinks(inv *classify.Invocation, cwd string) {
 		if !ok {
 			return
 		}
-		// A checkout, merge or pull writes links from history airlock
-		// does not read; refusing every path after one would refuse
-		// "git pull && npm test". Not covered in the hooks-only install
-		// (docs/THREAT-MODEL.md): containment is the answer.
 		if sub == "apply" || sub == "am" {
 			c.patchLinks(inv, cwd, patchFiles(rest))
+			return
 		}
+		// A tree checked out, merged or cloned: read from the
+		// repository (selfgitlinks.go).
+		c.gitLinks(inv, sub, rest, cwd)
 		return
 	}
 	if name == "patch" || name == "gpatch" {

@@ -253,6 +253,9 @@ type call struct {
 	// (selfruntime.go); for other words only one that reaches the
 	// secrets does.
 	strictSource bool
+	// clones are the local clones the command makes, directory →
+	// the repository cloned (selfgitlinks.go).
+	clones map[string]string
 }
 
 // present returns the existence check for project paths when the program

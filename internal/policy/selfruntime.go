@@ -63,6 +63,11 @@ func (c *call) runtimeRead(who, src string, read bool) *refusal {
 	if c.g.secrets.path == "" || c.result == nil || c.inv != nil && isPattern(c.inv.Args, src) {
 		return nil
 	}
+	if _, suffix, _ := c.g.literalEnds(src); suffix != "" && !c.secretEndsWith(suffix) {
+		// "$(poetry env info --path)/bin/activate": whatever comes
+		// before, no file of the secrets ends so.
+		return nil
+	}
 	saved := c.strictSource
 	c.strictSource = read
 	why := c.wordSource(c.inv, src, 0)
@@ -111,7 +116,9 @@ func (c *call) wordSource(inv *classify.Invocation, src string, depth int) strin
 			why = c.textSource(printStmts(n.Stmts), depth+1)
 			return false
 		case *syntax.ProcSubst:
-			why = c.textSource(printStmts(n.Stmts), depth+1)
+			// <(…) names a pipe, not a path of the producer's choosing;
+			// what it prints is checked where it is read as a list
+			// (redirectSource).
 			return false
 		case *syntax.ParamExp:
 			if n.Param != nil {
@@ -188,6 +195,11 @@ func (c *call) redirectSource(inv *shellparse.Invocation, depth int) (string, bo
 		if !rd.Dynamic {
 			return c.fileSource(rd.Target, depth), true
 		}
+		if w, err := parseWord(rd.Target); err == nil && len(w.Parts) == 1 {
+			if ps, ok := w.Parts[0].(*syntax.ProcSubst); ok {
+				return c.textSource(printStmts(ps.Stmts), depth+1), true
+			}
+		}
 		return c.wordSource(nil, rd.Target, depth+1), true
 	}
 	return "", false
@@ -199,11 +211,24 @@ func (c *call) pipeSource(inv *classify.Invocation, depth int) string {
 	if left, ok := c.pipeLeft(inv.Source); ok {
 		return c.textSource(left, depth+1)
 	}
+	// The run is among the command's runs or the lines of a script it
+	// runs (Followed), each list in order.
 	runs := c.result.Invocations
 	at := -1
-	for k := range runs {
-		if &runs[k] == inv || runs[k].Source == inv.Source && runs[k].Line == inv.Line && at < 0 {
-			at = k
+	for _, list := range [][]classify.Invocation{c.result.Invocations, c.result.Followed} {
+		for k := range list {
+			if &list[k] == inv {
+				runs, at = list, k
+			}
+		}
+	}
+	if at < 0 {
+		for _, list := range [][]classify.Invocation{c.result.Invocations, c.result.Followed} {
+			for k := range list {
+				if at < 0 && list[k].Source == inv.Source && list[k].Line == inv.Line {
+					runs, at = list, k
+				}
+			}
 		}
 	}
 	for k := at - 1; k >= 0; k-- {
@@ -221,7 +246,16 @@ func (c *call) pipeSource(inv *classify.Invocation, depth int) string {
 // mapfile or readarray of the command stores in it. A variable no run
 // sets comes from outside the text and is let through.
 func (c *call) varSource(name string, depth int) string {
-	runs := c.result.Invocations
+	for _, runs := range [][]classify.Invocation{c.result.Invocations, c.result.Followed} {
+		if why := c.varSetters(runs, name, depth); why != "" {
+			return why
+		}
+	}
+	return ""
+}
+
+// varSetters judges the runs of one list that set a variable.
+func (c *call) varSetters(runs []classify.Invocation, name string, depth int) string {
 	for k := range runs {
 		r := &runs[k]
 		switch r.Name() {
@@ -340,7 +374,7 @@ var plainJQ = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`
 // sourceKind says what a run prints.
 func sourceKind(args []string) sourceClass {
 	switch args[0] {
-	case "pgrep", "pidof", "jobs", "date", "nproc", "uname", "id", "whoami", "hostname", "seq", "mktemp",
+	case "pgrep", "pidof", "jobs", "date", "command", "type", "whereis", "hash", "nproc", "uname", "id", "whoami", "hostname", "seq", "mktemp",
 		"pwd", "which", "getconf", "arch", "tty", "logname", "expr", "true", "false", "sleep", "sysctl",
 		"wc", "sha256sum", "sha1sum", "md5sum", "cksum", "b2sum", "tput", "nvidia-smi", "lsof", "ps":
 		return srcNoPaths
@@ -665,4 +699,37 @@ func (c *call) pipeLeft(src string) (string, bool) {
 		return true
 	})
 	return left, found
+}
+
+// secretEndsWith reports whether some path of airlock's secrets (the
+// directory, or an entry up to two levels below it, as they are now) ends
+// with suffix; when the directory cannot be listed, any may.
+func (c *call) secretEndsWith(suffix string) bool {
+	sec := c.g.secrets.path
+	s := fold(suffix)
+	if strings.HasSuffix(fold(sec), s) || strings.HasSuffix(fold(sec)+"/", s) {
+		return true
+	}
+	ents, err := c.g.fs.ReadDir(sec)
+	if err != nil || len(ents) > maxPatternEntries {
+		return true
+	}
+	for _, e := range ents {
+		p := sec + "/" + e.Name()
+		if strings.HasSuffix(fold(p), s) || strings.HasSuffix(fold(p)+"/", s) {
+			return true
+		}
+		if e.IsDir() {
+			sub, err := c.g.fs.ReadDir(p)
+			if err != nil || len(sub) > maxPatternEntries {
+				return true
+			}
+			for _, x := range sub {
+				if strings.HasSuffix(fold(p+"/"+x.Name()), s) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -31,6 +31,9 @@ func TestRunTimePathSources(t *testing.T) {
 	f.write("proj/files.txt", "src/m.py\nREADME.md\n")
 	f.write("proj/manifest.json", `{"main":"src/m.py","files":["src/m.py","README.md"]}`)
 	f.write("proj/leak.txt", secret+"\n")
+	f.write("proj/scripts/leak.sh", "#!/bin/sh\ndu -a ~/.local | cut -f2 | xargs cat\n")
+	f.write("proj/scripts/leak2.sh", "#!/bin/sh\nread -r p < leak.txt\ncat \"$p\"\n")
+	f.write("proj/scripts/ok.sh", "#!/bin/sh\ngit ls-files '*.md' | xargs cat\n")
 	f.write("proj/leak.json", `{"main":"`+secret+`"}`)
 	b64 := base64.StdEncoding.EncodeToString([]byte(secret))
 	hx := hex.EncodeToString([]byte(secret))
@@ -92,6 +95,12 @@ func TestRunTimePathSources(t *testing.T) {
 		`less $(echo ` + b64 + ` | base64 -d)`,
 		`grep . $(echo ` + b64 + ` | base64 -d)`,
 		"cat `echo " + b64 + " | base64 -d`",
+		// a suffix that a secret ends with
+		`cat "$(echo ` + b64 + ` | base64 -d | xargs dirname)/serve.token"`,
+		`cat "$(python3 -c 'print(1)')/human.key"`,
+		// in a script the command runs
+		`sh scripts/leak.sh`,
+		`bash scripts/leak2.sh`,
 		// wrapped
 		`sudo cat $(echo ` + b64 + ` | base64 -d)`,
 		`bash -c 'cat $(du -a ~/.local | grep serve)'`,
@@ -133,6 +142,15 @@ func TestRunTimePathSources(t *testing.T) {
 		`git ls-files | grep py | while read f; do head -1 "$f"; done`,
 		`cat "$(ls -t *.md | head -1)"`,
 		`ls -la $(echo ` + b64 + ` | base64 -d)`,
+		`git ls-files '*.md' | xargs -I{} cat {}`,
+		`sh scripts/ok.sh`,
+		`diff <(git show HEAD:README.md) README.md`,
+		`source <(echo x=1)`,
+		`comm -12 <(sort files.txt) <(sort files.txt)`,
+		`source "$(poetry env info --path)/bin/activate"`,
+		`cat "$(npm root -g)/npm/package.json"`,
+		`cat $(go env GOROOT)/VERSION`,
+		`cat "$(python3 -c 'import sys; print(sys.prefix)')/pyvenv.cfg"`,
 	}
 	for _, cmd := range ordinary {
 		if v := decide(cmd); v.Decision == Deny {

@@ -53,8 +53,13 @@ const (
 	gitTimeout = 3 * time.Second
 )
 
-// errGitLimit is a tree past the limits.
-var errGitLimit = errors.New("past airlock's limits")
+// gitLimitError is a tree past the limits (a type, so that nothing is
+// allocated at package initialisation).
+type gitLimitError struct{}
+
+func (gitLimitError) Error() string { return "past airlock's limits" }
+
+var errGitLimit error = gitLimitError{}
 
 // gitTreeLinks lists the links of a revision's tree in the repository at
 // repo: path from the worktree's top → target. It is a variable so tests

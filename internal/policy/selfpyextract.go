@@ -22,13 +22,23 @@ import (
 
 // pyExtractRe finds what Python code extracts: the archive it opens, the
 // call that extracts, and the directory given to it.
-var pyExtractRe = sync.OnceValue(func() [3]*regexp.Regexp {
-	return [3]*regexp.Regexp{
-		regexp.MustCompile(`(?:tarfile\.open|TarFile\.open|tarfile\.TarFile|TarFile|zipfile\.ZipFile|ZipFile|unpack_archive)\(\s*(?:name\s*=\s*|file\s*=\s*|filename\s*=\s*)?(['"])([^'"]+)['"]`),
-		regexp.MustCompile(`\.extractall\(|\.extract\(|unpack_archive\(|\.extractfile\(`),
-		regexp.MustCompile(`(?:extractall\(\s*(?:path\s*=\s*)?|unpack_archive\(\s*['"][^'"]*['"]\s*,\s*(?:extract_dir\s*=\s*)?)(['"])([^'"]+)['"]`),
-	}
-})
+func pyExtractRe() [3]*regexp.Regexp {
+	pyExtractOnce.Do(func() {
+		pyExtractRes = [3]*regexp.Regexp{
+			regexp.MustCompile(`(?:tarfile\.open|TarFile\.open|tarfile\.TarFile|TarFile|zipfile\.ZipFile|ZipFile|unpack_archive)\(\s*(?:name\s*=\s*|file\s*=\s*|filename\s*=\s*)?(['"])([^'"]+)['"]`),
+			regexp.MustCompile(`\.extractall\(|\.extract\(|unpack_archive\(|\.extractfile\(`),
+			regexp.MustCompile(`(?:extractall\(\s*(?:path\s*=\s*)?|unpack_archive\(\s*['"][^'"]*['"]\s*,\s*(?:extract_dir\s*=\s*)?)(['"])([^'"]+)['"]`),
+		}
+	})
+	return pyExtractRes
+}
+
+// pyExtractOnce builds pyExtractRes on first use (no allocation at
+// package initialisation).
+var (
+	pyExtractOnce sync.Once
+	pyExtractRes  [3]*regexp.Regexp
+)
 
 // pythonProgram reports whether a program name is a Python interpreter.
 func pythonProgram(name string) bool {

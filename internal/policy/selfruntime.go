@@ -369,7 +369,15 @@ const (
 
 // plainJQ is a jq filter that only selects values: a path, perhaps
 // iterated (.files[], .a.b, .["x"]).
-var plainJQ = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\.[A-Za-z0-9_.\[\]"-]*$`) })
+func plainJQ() *regexp.Regexp {
+	plainJQOnce.Do(func() { plainJQRe = regexp.MustCompile(`^\.[A-Za-z0-9_.\[\]"-]*$`) })
+	return plainJQRe
+}
+
+var (
+	plainJQOnce sync.Once
+	plainJQRe   *regexp.Regexp
+)
 
 // sourceKind says what a run prints.
 func sourceKind(args []string) sourceClass {

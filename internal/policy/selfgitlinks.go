@@ -314,8 +314,24 @@ func (c *call) gitCheckouts(inv *classify.Invocation, sub string, rest []string,
 // gitLinks records the links the trees of a git run make, or taints the
 // worktree where they cannot be read.
 func (c *call) gitLinks(inv *classify.Invocation, sub string, rest []string, cwd string) {
+	moved := false
+	for _, e := range inv.Env {
+		for _, v := range []string{"GIT_DIR=", "GIT_WORK_TREE=", "GIT_INDEX_FILE=", "GIT_OBJECT_DIRECTORY=", "GIT_ALTERNATE_OBJECT_DIRECTORIES=",
+			"GIT_COMMON_DIR=", "GIT_NAMESPACE=", "GIT_CONFIG", "GIT_REPLACE_REF_BASE=", "GIT_NO_REPLACE_OBJECTS="} {
+			moved = moved || strings.HasPrefix(e, v)
+		}
+	}
+	for _, a := range inv.Args[1 : len(inv.Args)-len(rest)] {
+		moved = moved || strings.HasPrefix(a, "--git-dir") || strings.HasPrefix(a, "--work-tree")
+	}
 	for _, w := range c.gitCheckouts(inv, sub, rest, cwd) {
-		if w.rev == "\x00" || strings.HasPrefix(w.rev, "-") || w.rev == "" {
+		if moved || w.rev == "\x00" || strings.HasPrefix(w.rev, "-") || w.rev == "" {
+			// Another repository or worktree than the one read here
+			// (GIT_DIR, --work-tree), or a revision known only when it
+			// runs: every path below may be a link.
+			if moved {
+				c.res.taint(filepath.Clean(cwd))
+			}
 			c.res.taint(w.into)
 			continue
 		}

@@ -103,6 +103,8 @@ func TestGitCheckoutLinks(t *testing.T) {
 		`git fetch -q origin x; git checkout FETCH_HEAD && cat s10/serve.token`,
 		`git -C . checkout evil && cat s10/serve.token`,
 		`cd sub 2>/dev/null; git checkout evil && cat s10/serve.token`,
+		`GIT_DIR=.git git checkout evil && cat s10/serve.token`,
+		`git --work-tree=. checkout evil && cat s10/serve.token`,
 	}
 	for _, cmd := range deny {
 		v := decide(cmd)
@@ -122,6 +124,7 @@ func TestGitCheckoutLinks(t *testing.T) {
 		`git clone -q . ../c2 && cat ../c2/README.md`,
 		`git rebase --continue && cat README.md`,
 		`git checkout evil`,
+		`GIT_PAGER=cat git checkout good && cat NOTES.md`,
 	}
 	for _, cmd := range ordinary {
 		if v := decide(cmd); v.Decision == Deny && strings.HasPrefix(v.Rule, "self.") {

@@ -200,9 +200,43 @@ func (c *call) redirectSource(inv *shellparse.Invocation, depth int) (string, bo
 				return c.textSource(printStmts(ps.Stmts), depth+1), true
 			}
 		}
-		return c.wordSource(nil, rd.Target, depth+1), true
+		// A file named only at run time (f=$(mktemp); … > $f; xargs
+		// cat < $f): what the command writes to the same word, when it
+		// writes literal text.
+		return c.runTimeFile(rd.Target), true
 	}
 	return "", false
+}
+
+// runTimeFile judges the content of a file whose name is known only at
+// run time: the literal text the command writes to the same word, else
+// not bounded.
+func (c *call) runTimeFile(word string) string {
+	for _, list := range [][]classify.Invocation{c.result.Invocations, c.result.Followed} {
+		for k := range list {
+			r := &list[k]
+			for _, rd := range r.Redirects {
+				if !rd.Writes() || rd.Target != word {
+					continue
+				}
+				text, ok := literalWrite(r)
+				if !ok {
+					return c.unbounded("the file " + clipText(word) + ", which `" + clipText(r.Source) + "` writes at run time")
+				}
+				if why := c.literalSource(text, "the file "+clipText(word)+" (written with "+clipText(text)+")"); why != "" {
+					return why
+				}
+			}
+			for _, o := range r.Operands {
+				if o.Arg > 0 && o.Word == word && o.Role != classify.RoleRead && o.Role != classify.RoleExec {
+					return c.unbounded("the file " + clipText(word) + ", which `" + clipText(r.Source) + "` writes at run time")
+				}
+			}
+		}
+	}
+	// Not written by the command: a file the environment names (its
+	// content is what it is now, as for "cat $f").
+	return ""
 }
 
 // pipeSource judges the runs before inv in the command that may pipe into
@@ -293,6 +327,11 @@ func (c *call) varSetters(runs []classify.Invocation, name string, depth int) st
 
 // runSource judges one run as a source of words.
 func (c *call) runSource(r *shellparse.Invocation, depth int) string {
+	if r.Opaque == "" && (len(r.Args) == 0 || len(r.Args) == 1 && r.Args[0] == ":" && !r.Group) {
+		// $(< FILE): the file's content.
+		why, _ := c.redirectSource(r, depth)
+		return why
+	}
 	if r.Opaque != "" || len(r.Args) == 0 {
 		return c.unbounded("a command computed at run time (" + clipText(r.Source) + ")")
 	}

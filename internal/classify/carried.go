@@ -363,8 +363,42 @@ func builtList(text string, runs []Invocation, inv *Invocation) (string, bool) {
 		return "", false
 	}
 	if file == "" {
+		// A whole word that is a variable read or mapfile fills (sed
+		// … .env | while read u; do curl "$u"; done): their input.
+		for j := 1; j < len(inv.Args); j++ {
+			if !inv.IsDynamic(j) {
+				continue
+			}
+			for k := range runs {
+				switch runs[k].Name() {
+				case "read", "mapfile", "readarray":
+				default:
+					continue
+				}
+				for _, n := range readNames(runs[k].Args) {
+					if _, _, ok := varRef(inv.Args[j], n); !ok {
+						continue
+					}
+					if f := carriedInput(runs, k); f != "" {
+						if by, ok := writtenList(text, runs, f); ok {
+							return by, true
+						}
+					} else if left, ok := pipeLeft(text, runs[k].Source); ok {
+						if by, ok := builds(left); ok {
+							return by, true
+						}
+					}
+				}
+			}
+		}
 		return "", false
 	}
+	return writtenList(text, runs, file)
+}
+
+// writtenList reports whether a list file is written by the command with
+// addresses it builds.
+func writtenList(text string, runs []Invocation, file string) (string, bool) {
 	for k := range runs {
 		w := &runs[k]
 		writes := w.Name() == "tee" && hasAny(w.Args[1:], file)

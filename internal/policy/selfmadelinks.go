@@ -73,6 +73,9 @@ func (c *call) madeLinks(inv *classify.Invocation, cwd string) {
 		}
 		return
 	}
+	if c.otherExtractions(inv, cwd) {
+		return
+	}
 	var dirs []classify.Operand
 	var archive string
 	for _, o := range inv.Operands {

@@ -436,8 +436,14 @@ func (c *call) secretPath(w, cwd string) (hit, bool) {
 		return h, true
 	}
 	real, unknown := c.res.resolve(raw)
+	if unknown && c.g.secrets.path != "" {
+		// A directory this command fills from data airlock cannot read
+		// (an archive from a pipe, a checkout of a revision known only
+		// when it runs): the path may lead anywhere through a link.
+		return hit{target: c.g.secrets, path: clean + " (through a link the command may make there, whose target is known only when it runs)"}, true
+	}
 	if unknown || real == clean {
-		return hit{}, unknown && c.g.secrets.path != ""
+		return hit{}, false
 	}
 	if h, ok := c.g.secretHit(real); ok {
 		h.path = clean + " (which resolves to " + real + ")"

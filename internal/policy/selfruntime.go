@@ -174,7 +174,7 @@ func (c *call) textSource(text string, depth int) string {
 // substitution, or the runs piping into it.
 func (c *call) feedSource(inv *classify.Invocation, depth int) string {
 	if inv.Feed != nil && inv.Feed.File != "" {
-		return c.fileSource(inv.Feed.File, depth)
+		return c.fileSource(inv.Feed.File, "", depth)
 	}
 	if why, ok := c.redirectSource(&inv.Invocation, depth); ok {
 		return why
@@ -193,7 +193,7 @@ func (c *call) redirectSource(inv *shellparse.Invocation, depth int) (string, bo
 			continue
 		}
 		if !rd.Dynamic {
-			return c.fileSource(rd.Target, depth), true
+			return c.fileSource(rd.Target, "", depth), true
 		}
 		if w, err := parseWord(rd.Target); err == nil && len(w.Parts) == 1 {
 			if ps, ok := w.Parts[0].(*syntax.ProcSubst); ok {
@@ -386,7 +386,7 @@ func (c *call) runSource(r *shellparse.Invocation, depth int) string {
 		return ""
 	case srcContent:
 		for _, f := range contentFiles(r.Args) {
-			if why := c.fileSource(f, depth); why != "" {
+			if why := c.fileSource(f, r.Source, depth); why != "" {
 				return why
 			}
 		}
@@ -416,7 +416,36 @@ func plainJQ() *regexp.Regexp {
 var (
 	plainJQOnce sync.Once
 	plainJQRe   *regexp.Regexp
+	awkOnce     sync.Once
+	awkRe       *regexp.Regexp
 )
+
+// awkField matches an awk program that prints one field of the lines it
+// selects ({print $2}, NR>1{print $1}, /x/ { print $3 }).
+func awkField() *regexp.Regexp {
+	awkOnce.Do(func() {
+		awkRe = regexp.MustCompile(`^\s*(?:NR\s*[<>=!]+\s*[0-9]+|/[^/]*/|\$[0-9]+\s*[=!~]+\s*"[^"]*")?\s*\{\s*print\s+\$[0-9]+\s*;?\s*\}\s*$`)
+	})
+	return awkRe
+}
+
+// awkProgram returns awk's program text: its first operand after the
+// options (-F SEP, -v VAR=VAL), or "" when -f names a file.
+func awkProgram(args []string) string {
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-f" || strings.HasPrefix(a, "-f") && len(a) > 2 && a[1] == 'f':
+			return ""
+		case a == "-F" || a == "-v":
+			i++
+		case strings.HasPrefix(a, "-"):
+		default:
+			return a
+		}
+	}
+	return ""
+}
 
 // sourceKind says what a run prints.
 func sourceKind(args []string) sourceClass {
@@ -468,6 +497,13 @@ func sourceKind(args []string) sourceClass {
 			return srcNoPaths
 		}
 		return srcContent
+	case "awk", "gawk", "mawk", "nawk":
+		// awk '{print $2}': one field of each line, a piece of its
+		// input; anything more (joined fields, sprintf, a string) may
+		// build a path.
+		if f := awkProgram(args); awkField().MatchString(f) {
+			return srcContent
+		}
 	case "jq", "yq", "gojq":
 		if f := firstOperand(args); plainJQ().MatchString(f) {
 			return srcContent
@@ -616,6 +652,14 @@ func (c *call) literalSource(text, what string) string {
 // be among them; a name that is no file is nothing to read).
 func contentFiles(args []string) []string {
 	var out []string
+	if prog := awkProgram(args); prog != "" && strings.Contains(args[0], "awk") {
+		for i, a := range args {
+			if a == prog {
+				args = append(append([]string(nil), args[:i]...), args[i+1:]...)
+				break
+			}
+		}
+	}
 	skip := map[string]bool{"-f": true, "-d": true, "-n": true, "-c": true, "-k": true, "-t": true, "-e": true, "-m": true, "-A": true, "-B": true, "-C": true, "-s": true}
 	for i := 1; i < len(args); i++ {
 		a := args[i]
@@ -633,7 +677,7 @@ func contentFiles(args []string) []string {
 // fileSource checks a file whose content becomes words at run time: one
 // the command writes is that text when it is literal (and not bounded
 // when it is not); one on disk is read now.
-func (c *call) fileSource(name string, depth int) string {
+func (c *call) fileSource(name, reader string, depth int) string {
 	if name == "" || name == "-" || strings.HasPrefix(name, "/dev/") {
 		return ""
 	}
@@ -641,8 +685,8 @@ func (c *call) fileSource(name string, depth int) string {
 	abs := filepath.Clean(c.g.rawAbs(name, cwd))
 	for k := range c.result.Invocations {
 		r := &c.result.Invocations[k]
-		if !writesFile(c, r, abs, cwd) {
-			continue
+		if r.Source == reader || !writesFile(c, r, abs, cwd) {
+			continue // the run reading it is not what writes it first
 		}
 		text, ok := literalWrite(r)
 		if !ok {

@@ -23,7 +23,9 @@ func gitFixture(t *testing.T) *fixture {
 // evilBranch makes proj a repository (main checked out, README.md
 // committed) whose branch evil commits s10, a link to airlock's secrets,
 // and c10, a link to ~/.claude; good commits a plain file.
-func evilBranch(t *testing.T, f *fixture) {
+func evilBranch(t *testing.T, f *fixture) { t.Helper(); evilBranchTB(t, f) }
+
+func evilBranchTB(t testing.TB, f *fixture) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git on PATH")
@@ -130,5 +132,33 @@ func TestGitCheckoutLinks(t *testing.T) {
 		if v := decide(cmd); v.Decision == Deny && strings.HasPrefix(v.Rule, "self.") {
 			t.Errorf("%q was denied by %s (%s); no link of the command's is read through", cmd, v.Rule, v.Message)
 		}
+	}
+}
+
+// BenchmarkRunTimeSources compares, in one run, a decision on a static
+// read with the decisions this phase adds work to: a read of a run-time
+// word (its source judged), and a checkout followed by a read (git run
+// at decision time to list the tree's links).
+func BenchmarkRunTimeSources(b *testing.B) {
+	f := newFixture(b)
+	f.write("home/.local/state/airlock/secrets/serve.token", strings.Repeat("d4", 32)+"\n")
+	f.write("proj/files.txt", "README.md\n")
+	f.write("home/.claude/settings.json", "{}\n")
+	evilBranchTB(b, f)
+	p := f.load()
+	for _, c := range []struct{ name, cmd string }{
+		{"static-read", `cat README.md`},
+		{"git-ls-files-read", `cat $(git ls-files '*.md')`},
+		{"list-file-read", `xargs -a files.txt cat`},
+		{"decoded-read", `cat $(echo UkVBRE1FLm1k | base64 -d)`},
+		{"status-then-read", `git status && cat NOTES.md`},
+		{"checkout-then-read", `git checkout good && cat NOTES.md`},
+	} {
+		a := Action{Kind: Shell, Tool: "Bash", Command: c.cmd, Cwd: f.path("proj"), Snapshots: true}
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				p.DecideIn(Unattended, a)
+			}
+		})
 	}
 }

@@ -68,7 +68,7 @@ var gitTreeLinks = func(repo, rev string) (map[string]string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
 	env := append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_OPTIONAL_LOCKS=0", "GIT_CONFIG_NOSYSTEM=1")
-	ls := exec.CommandContext(ctx, "git", "-C", repo, "ls-tree", "-r", "-z", "--end-of-options", rev)
+	ls := exec.CommandContext(ctx, "git", "-C", repo, "ls-tree", "-r", "-z", "--full-tree", "--end-of-options", rev)
 	ls.Env = env
 	out, err := ls.StdoutPipe()
 	if err != nil {
@@ -165,7 +165,7 @@ func gitValueOptions(sub, a string) bool {
 
 // gitCheckouts returns the trees a git run writes into a worktree.
 func (c *call) gitCheckouts(inv *classify.Invocation, sub string, rest []string, cwd string) []gitWrite {
-	top := filepath.Clean(c.gitDir(inv, cwd))
+	top := c.gitTop(filepath.Clean(c.gitDir(inv, cwd)))
 	repo := top
 	if src, ok := c.clones[top]; ok {
 		repo = src
@@ -355,6 +355,20 @@ func (c *call) gitLinks(inv *classify.Invocation, sub string, rest []string, cwd
 		}
 		for p, t := range links {
 			c.res.addLink(filepath.Join(w.into, p), t)
+		}
+	}
+}
+
+// gitTop returns the top of the worktree holding dir: the nearest
+// directory at or above it with a .git entry (dir itself when there is
+// none). The tree's paths are relative to it.
+func (c *call) gitTop(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := c.g.fs.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if d == filepath.Dir(d) {
+			return dir
 		}
 	}
 }

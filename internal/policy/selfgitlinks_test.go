@@ -106,6 +106,7 @@ func TestGitCheckoutLinks(t *testing.T) {
 		`git -C . checkout evil && cat s10/serve.token`,
 		`cd sub 2>/dev/null; git checkout evil && cat s10/serve.token`,
 		`GIT_DIR=.git git checkout evil && cat s10/serve.token`,
+		`mkdir -p src && cd src && git checkout evil && cat ../s10/serve.token`,
 		`git --work-tree=. checkout evil && cat s10/serve.token`,
 	}
 	for _, cmd := range deny {

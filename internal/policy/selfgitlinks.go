@@ -325,30 +325,35 @@ func (c *call) gitLinks(inv *classify.Invocation, sub string, rest []string, cwd
 		moved = moved || strings.HasPrefix(a, "--git-dir") || strings.HasPrefix(a, "--work-tree")
 	}
 	for _, w := range c.gitCheckouts(inv, sub, rest, cwd) {
-		if moved || w.rev == "\x00" || strings.HasPrefix(w.rev, "-") || w.rev == "" {
-			// Another repository or worktree than the one read here
-			// (GIT_DIR, --work-tree), or a revision known only when it
-			// runs: every path below may be a link.
-			if moved {
-				c.res.taint(filepath.Clean(cwd))
-			}
-			c.res.taint(w.into)
+		if moved {
+			// Another repository or worktree than the one read here:
+			// every path below may be a link.
+			why := "git " + sub + " runs with its repository or worktree moved (GIT_DIR, --work-tree), which airlock does not read"
+			c.res.taintBecause(filepath.Clean(cwd), why)
+			c.res.taintBecause(w.into, why)
+			continue
+		}
+		if w.rev == "\x00" || strings.HasPrefix(w.rev, "-") || w.rev == "" {
+			c.res.taintBecause(w.into, "git "+sub+" checks out a revision known only when it runs")
 			continue
 		}
 		links, err := gitTreeLinks(w.repo, w.rev)
 		switch {
 		case err == nil:
-		case errors.Is(err, errGitLimit) || errors.Is(err, context.DeadlineExceeded):
-			c.res.taint(w.into)
+		case errors.Is(err, errGitLimit):
+			c.res.taintBecause(w.into, "the tree of "+w.rev+" is past airlock's limits (2,000 links, 32 MiB of listing)")
+			continue
+		case errors.Is(err, context.DeadlineExceeded):
+			c.res.taintBecause(w.into, "git did not list the tree of "+w.rev+" within 3 s")
 			continue
 		case w.path:
 			if _, serr := c.g.fs.Lstat(filepath.Join(w.into, w.rev)); serr == nil {
 				continue // git checkout FILE: the index's copy
 			}
-			c.res.taint(w.into)
+			c.res.taintBecause(w.into, w.rev+" does not resolve now (a revision the command fetches or makes first?)")
 			continue
 		case w.strict:
-			c.res.taint(w.into)
+			c.res.taintBecause(w.into, w.rev+" does not resolve now (a revision the command fetches or makes first?)")
 			continue
 		default:
 			continue

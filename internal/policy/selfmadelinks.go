@@ -96,18 +96,23 @@ func (c *call) madeLinks(inv *classify.Invocation, cwd string) {
 	for _, d := range dirs {
 		dir := filepath.Clean(c.g.rawAbs(d.Word, cwd))
 		if d.Dynamic || archive == "" || archive == "\x00" || inv.Stdin != "" {
-			c.res.taint(dir)
+			c.res.taintBecause(dir, name+" extracts an archive airlock cannot read now (from a pipe, or named only when it runs)")
 			continue
 		}
 		links, ok := c.archiveLinks(filepath.Clean(c.g.rawAbs(archive, cwd)))
 		if !ok {
-			c.res.taint(dir)
+			c.res.taintBecause(dir, archiveLimit(archive))
 			continue
 		}
 		for name, target := range links {
 			c.res.addLink(filepath.Join(dir, name), target)
 		}
 	}
+}
+
+// archiveLimit says why an archive's links could not be read.
+func archiveLimit(archive string) string {
+	return "the archive " + clipText(archive) + " cannot be listed now (absent, not a tar, gzip or bzip2 tar, or zip archive, or past 64 MiB or 20,000 members)"
 }
 
 // gitDir is the directory a git run works in (git -C DIR).
@@ -152,17 +157,17 @@ func (c *call) patchLinks(inv *classify.Invocation, cwd string, files []string) 
 			}
 			return
 		}
-		c.res.taint(filepath.Clean(base))
+		c.res.taintBecause(filepath.Clean(base), "the patch comes from a pipe airlock cannot read now")
 		return
 	}
 	for _, f := range files {
 		if f == "" || f == "-" || strings.ContainsAny(f, "$`") {
-			c.res.taint(filepath.Clean(base))
+			c.res.taintBecause(filepath.Clean(base), "the patch is named only when the command runs, or comes from a pipe")
 			continue
 		}
 		data, err := c.g.fs.ReadFile(filepath.Clean(c.g.rawAbs(f, cwd)))
 		if err != nil || len(data) > maxArchiveBytes {
-			c.res.taint(filepath.Clean(base))
+			c.res.taintBecause(filepath.Clean(base), "the patch "+f+" cannot be read now (absent, or over 64 MiB)")
 			continue
 		}
 		for p, t := range patchSymlinks(string(data)) {

@@ -381,7 +381,7 @@ func (c *call) pathHit(w, cwd string, parents, projectParents bool) (hit, bool) 
 	}
 	real, unknown := c.res.resolve(raw)
 	if unknown {
-		return hit{target: target{path: clean, dir: false, kind: kindAirlock}, path: clean + " (through a symlink whose target is known only when it runs)"}, true
+		return hit{target: target{path: clean, dir: false, kind: kindAirlock}, path: clean + " (through a symlink whose target is known only when it runs" + c.taintNote(raw) + ")"}, true
 	}
 	if real == clean {
 		return hit{}, false
@@ -440,7 +440,7 @@ func (c *call) secretPath(w, cwd string) (hit, bool) {
 		// A directory this command fills from data airlock cannot read
 		// (an archive from a pipe, a checkout of a revision known only
 		// when it runs): the path may lead anywhere through a link.
-		return hit{target: c.g.secrets, path: clean + " (through a link the command may make there, whose target is known only when it runs)"}, true
+		return hit{target: c.g.secrets, path: clean + " (through a link the command may make there, whose target is known only when it runs" + c.taintNote(raw) + ")"}, true
 	}
 	if unknown || real == clean {
 		return hit{}, false
@@ -450,6 +450,15 @@ func (c *call) secretPath(w, cwd string) (hit, bool) {
 		return h, true
 	}
 	return hit{}, false
+}
+
+// taintNote is why a path below a directory the command fills from
+// unread data is unknown, as a clause of the reason ("" when none).
+func (c *call) taintNote(p string) string {
+	if why := c.res.taintReason(p); why != "" {
+		return ": " + why
+	}
+	return ""
 }
 
 // splitGlob splits an absolute path at the last "/" before its first glob

@@ -141,12 +141,12 @@ func moduleExtraction(rest []string) [][2]string {
 func (c *call) extractLinks(archive, dir, cwd string) {
 	d := filepath.Clean(c.g.rawAbs(dir, cwd))
 	if archive == "" || strings.ContainsAny(dir, "$`") {
-		c.res.taint(d)
+		c.res.taintBecause(d, "the code extracts an archive it does not name literally")
 		return
 	}
 	links, ok := c.archiveLinks(filepath.Clean(c.g.rawAbs(archive, cwd)))
 	if !ok {
-		c.res.taint(d)
+		c.res.taintBecause(d, archiveLimit(archive))
 		return
 	}
 	for name, target := range links {

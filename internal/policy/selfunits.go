@@ -22,10 +22,18 @@ func unitStops(verb string) bool {
 	switch verb {
 	case "stop", "kill", "mask", "disable", "freeze", "restart", "try-restart", "reload-or-restart",
 		"try-reload-or-restart", "condrestart", "force-reload", "set-property", "edit", "revert", "clean",
-		"link", "preset", "reenable", "isolate":
+		"link", "preset", "reenable":
 		return true
 	}
 	return false
+}
+
+// stopsAll are the systemctl verbs that stop every unit of the manager
+// and leave the machine up: exit (the user manager) and isolate (every
+// unit the target does not pull in). The power verbs stop the agent too,
+// and are the table's (held).
+func stopsAll(verb string) bool {
+	return verb == "exit" || verb == "isolate"
 }
 
 // systemctlValueFlags are systemctl options whose value is the next word.
@@ -101,9 +109,22 @@ func (c *call) units(inv *classify.Invocation) *refusal {
 			}
 			units = append(units, i)
 		}
-		if verb == "" || !verbDyn && !unitStops(verb) {
+		if verb == "" || !verbDyn && !unitStops(verb) && !stopsAll(verb) {
 			return nil
 		}
+		if !verbDyn && stopsAll(verb) {
+			return &refusal{RuleAirlockCommand, name + " " + verb + " stops every unit of the manager, airlock's own services (its hook service, dashboard or notifier) included, which keep the human in the loop. Stop the units you mean by name; if this is really needed, ask the human to do it."}
+		}
+	case "loginctl":
+		// Ending the user's sessions or signalling all of the user's
+		// processes reaches airlock's as kill -1 does.
+		for i := 1; i < len(inv.Args); i++ {
+			switch inv.Args[i] {
+			case "kill-user", "terminate-user", "kill-session", "terminate-session", "terminate-seat":
+				return &refusal{RuleAirlockCommand, "loginctl " + inv.Args[i] + " signals every process of the session or user, airlock's own (its hook service, dashboard or notifier) included, which keep the human in the loop. Signal the processes you mean by PID; if this is really needed, ask the human to do it."}
+			}
+		}
+		return nil
 	case "service":
 		// service NAME ACTION
 		if len(inv.Args) < 3 || inv.Args[1] == "--status-all" {

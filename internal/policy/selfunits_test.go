@@ -33,6 +33,11 @@ func TestAirlockUnits(t *testing.T) {
 		`systemctl --user $(echo stop) airlock-hookd`,
 		`service airlock-hookd stop`,
 		`bash -c 'systemctl --user kill airlock-hookd'`,
+		`systemctl --user exit`,
+		`systemctl --user isolate default.target`,
+		`loginctl terminate-user $USER`,
+		`loginctl kill-user me -s KILL`,
+		`loginctl terminate-session 3`,
 	}
 	for _, cmd := range deny {
 		v := decide(cmd)
@@ -50,6 +55,9 @@ func TestAirlockUnits(t *testing.T) {
 		`systemctl --user kill -s HUP myapp`,
 		`service nginx reload`,
 		`journalctl --user -u airlock-hookd -n 50`,
+		`loginctl list-sessions`,
+		`loginctl show-user me`,
+		`systemctl --user daemon-reload`,
 	}
 	for _, cmd := range ordinary {
 		if v := decide(cmd); v.Decision == Deny && strings.HasPrefix(v.Rule, "self.") {

@@ -72,7 +72,7 @@ func carried(text string, r *Result) {
 	changed := false
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
-		if inv.Opaque != "" || !inv.Effect.NetworkRead || inv.Effect.Tier == External {
+		if inv.Opaque != "" || inv.Effect.Tier == External || !inv.Effect.NetworkRead && !listFetcher(inv.Name()) {
 			continue
 		}
 		if src, ok := builtList(text, r.Invocations, inv); ok {
@@ -83,7 +83,7 @@ func carried(text string, r *Result) {
 			changed = true
 			continue
 		}
-		if !inv.AnyDynamic(1) {
+		if !inv.AnyDynamic(1) || !inv.Effect.NetworkRead {
 			continue
 		}
 		if vars == nil {
@@ -320,6 +320,16 @@ func varRef(w, name string) (int, int, bool) {
 // curl http://h/{} < .env does (FINDINGS-6 F9). A list of URLs selected
 // whole from a file (grep -o 'https://…' README.md | xargs curl -I) or
 // written literally (echo https://a | xargs curl) is not built.
+
+// listFetcher reports whether a program fetches the addresses of a list
+// it is given (-i FILE, -i -) even when its command line names none.
+func listFetcher(name string) bool {
+	switch name {
+	case "wget", "wget2", "aria2c", "curl":
+		return true
+	}
+	return false
+}
 
 // builtList reports whether a request reads its addresses whole from a
 // list the command builds, and names the program that builds it.

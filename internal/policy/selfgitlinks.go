@@ -204,6 +204,9 @@ func (c *call) gitCheckouts(inv *classify.Invocation, sub string, rest []string,
 			hard = true
 		case a == "-u":
 			update = true
+		case a == "-" && (sub == "checkout" || sub == "switch" || sub == "merge" || sub == "rebase" || sub == "cherry-pick"):
+			ops = append(ops, "@{-1}") // the branch checked out before
+			dyn = append(dyn, false)
 		case a == "--onto":
 			if i+1 < len(rest) {
 				ops = append(ops, rest[i+1])
@@ -220,6 +223,13 @@ func (c *call) gitCheckouts(inv *classify.Invocation, sub string, rest []string,
 	add := func(rev string, d bool, into string, path, strict bool) {
 		if d || strings.ContainsAny(rev, "$`") {
 			rev = "\x00"
+		}
+		if _, tip, ok := strings.Cut(rev, ".."); ok && !path {
+			// A range (cherry-pick A..B): its tip's tree.
+			rev = strings.TrimPrefix(tip, ".")
+			if rev == "" {
+				rev = "HEAD"
+			}
 		}
 		out = append(out, gitWrite{repo: repo, rev: rev, into: into, path: path, strict: strict})
 	}

@@ -104,6 +104,8 @@ func TestGitCheckoutLinks(t *testing.T) {
 		`git checkout $(echo evil) && cat s10/serve.token`,
 		`git fetch -q origin x; git checkout FETCH_HEAD && cat s10/serve.token`,
 		`git -C . checkout evil && cat s10/serve.token`,
+		`git cherry-pick main..evil && cat s10/serve.token`,
+		`git checkout -q evil && git checkout -q main && git checkout - && cat s10/serve.token`,
 		`cd sub 2>/dev/null; git checkout evil && cat s10/serve.token`,
 		`GIT_DIR=.git git checkout evil && cat s10/serve.token`,
 		`mkdir -p src && cd src && git checkout evil && cat ../s10/serve.token`,
@@ -128,6 +130,8 @@ func TestGitCheckoutLinks(t *testing.T) {
 		`git rebase --continue && cat README.md`,
 		`git checkout evil`,
 		`GIT_PAGER=cat git checkout good && cat NOTES.md`,
+		`git cherry-pick main..good && cat NOTES.md`,
+		`git checkout - && cat README.md`,
 	}
 	for _, cmd := range ordinary {
 		if v := decide(cmd); v.Decision == Deny && strings.HasPrefix(v.Rule, "self.") {

@@ -103,7 +103,7 @@ func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 		}
 		return c.runtimeRead(who, src, true)
 	}
-	if ref := c.runtimeRead(who, src, false); ref != nil {
+	if ref := c.runtimeRead(who, src, contentPrinter(who)); ref != nil {
 		return ref
 	}
 	if globs, ok := c.g.slashFreeGlob(src); ok {

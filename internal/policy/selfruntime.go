@@ -835,3 +835,17 @@ func (c *call) secretEndsWith(suffix string) bool {
 	}
 	return false
 }
+
+// contentPrinter reports whether a program that classify does not list as
+// only reading (it may also write, through an option or an output
+// operand) prints the content of the files it is given: a run-time word
+// given to it is judged as a read (base64 "$(…)" prints a secret as
+// surely as cat does).
+func contentPrinter(name string) bool {
+	switch name {
+	case "base64", "basenc", "xxd", "zcat", "gzcat", "bzcat", "xzcat", "zstdcat", "lz4cat", "uuencode",
+		"iconv", "pr", "openssl", "gpg", "age", "sed", "awk", "gawk", "mawk", "sort", "uniq", "less":
+		return true
+	}
+	return false
+}

@@ -104,6 +104,11 @@ func TestRunTimePathSources(t *testing.T) {
 		`less $(echo ` + b64 + ` | base64 -d)`,
 		`grep . $(echo ` + b64 + ` | base64 -d)`,
 		"cat `echo " + b64 + " | base64 -d`",
+		// programs that print what they read though they may also write
+		`base64 $(echo ` + b64 + ` | base64 -d)`,
+		`xxd $(echo ` + b64 + ` | base64 -d)`,
+		`sed -n p $(echo ` + b64 + ` | base64 -d)`,
+		`sort $(echo ` + b64 + ` | base64 -d)`,
 		// a suffix that a secret ends with
 		`cat "$(echo ` + b64 + ` | base64 -d | xargs dirname)/serve.token"`,
 		`cat "$(python3 -c 'print(1)')/human.key"`,
@@ -163,6 +168,10 @@ func TestRunTimePathSources(t *testing.T) {
 		`tail -n 20 $(ls -t src/*.py | head -1)`,
 		`bat $(fd -e py)`,
 		`grep -c def $(rg --files src)`,
+		`sort $(git ls-files '*.md')`,
+		`sed -i s/a/b/ $(git ls-files '*.md')`,
+		`openssl dgst $(find . -name '*.md')`,
+		`python3 tool.py $(python3 -c 'print(1)')`,
 		`cat $(git status --porcelain | awk '{print $2}')`,
 		`head -3 $(awk -F: '{print $1}' files.txt)`,
 		`diff <(git show HEAD:README.md) README.md`,

@@ -44,11 +44,13 @@ import (
 // brings a tree airlock cannot read beforehand and is not followed
 // (docs/THREAT-MODEL.md: containment is the answer).
 
+// maxGitLinks bounds the links read from one tree (a variable, so that a
+// test can reach it).
+var maxGitLinks = 2000
+
 const (
-	// maxGitLinks bounds the links read from one tree.
-	maxGitLinks = 2000
 	// maxGitTreeBytes bounds git ls-tree's output.
-	maxGitTreeBytes = 32 << 20
+	maxGitTreeBytes = 256 << 20
 	// gitTimeout bounds each git run.
 	gitTimeout = 3 * time.Second
 )
@@ -351,7 +353,7 @@ func (c *call) gitLinks(inv *classify.Invocation, sub string, rest []string, cwd
 		switch {
 		case err == nil:
 		case errors.Is(err, errGitLimit):
-			c.res.taintBecause(w.into, "the tree of "+w.rev+" is past airlock's limits (2,000 links, 32 MiB of listing)")
+			c.res.taintBecause(w.into, "the tree of "+w.rev+" is past airlock's limits (2,000 links, 256 MiB of listing)")
 			continue
 		case errors.Is(err, context.DeadlineExceeded):
 			c.res.taintBecause(w.into, "git did not list the tree of "+w.rev+" within 3 s")

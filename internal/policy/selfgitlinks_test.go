@@ -189,3 +189,21 @@ func TestUnreadTreeNamesItsLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestGitLinksLimit: a tree with more links than airlock reads makes the
+// worktree unresolvable, and the refusal names the limit.
+func TestGitLinksLimit(t *testing.T) {
+	f := gitFixture(t)
+	p := f.load()
+	saved := maxGitLinks
+	maxGitLinks = 1 // evil has two
+	defer func() { maxGitLinks = saved }()
+	v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: `git checkout evil && cat README.md`, Cwd: f.path("proj"), Snapshots: true})
+	if v.Decision != Deny || !strings.Contains(v.Message, "past airlock's limits") {
+		t.Errorf("got %s by %s (%s); want a deny naming the limit", v.Decision, v.Rule, v.Message)
+	}
+	maxGitLinks = saved
+	if v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: `git checkout evil && cat README.md`, Cwd: f.path("proj"), Snapshots: true}); v.Decision == Deny {
+		t.Errorf("within the limit: got %s by %s (%s)", v.Decision, v.Rule, v.Message)
+	}
+}

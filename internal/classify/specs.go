@@ -32,7 +32,7 @@ func specTable() []*Spec {
 		gitSpec,
 		// HTTP and the network.
 		curlSpec, wgetSpec, httpieSpec, netcatSpec, telnetSpec, opensslSpec, lookupSpec,
-		lwpSpec, gnutlsSpec, getentSpec, mqttSpec, loggerSpec, hurlSpec, tclSpec, // netchannels.go
+		lwpSpec, gnutlsSpec, getentSpec, resolveSpec, mqttSpec, loggerSpec, hurlSpec, tclSpec, // netchannels.go
 		// Interpreters.
 		interpPythonSpec, interpNodeSpec, interpDenoSpec, interpRubySpec, interpPerlSpec, interpPHPSpec, interpLuaSpec, interpRSpec, interpOsascriptSpec,
 		// Mail.

@@ -381,8 +381,8 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 	}
 	if name == "find" || viaFind && find != nil {
 		f := inv
-		if viaFind {
-			f = find
+		if viaFind && find != nil {
+			f = find // a run of find -exec: the find around it
 		}
 		for _, a := range f.Args[1:] {
 			if a == "-L" || a == "-H" || a == "-follow" {

@@ -232,6 +232,21 @@ func TestDestructionNoProject(t *testing.T) {
 	}
 }
 
+// TestFindFedByXargs: find run by xargs (no find -exec around it) is
+// graded without a panic, and its -delete is held (safety-net's
+// "echo ok | xargs busybox find . -delete" once crashed the decision).
+func TestFindFedByXargs(t *testing.T) {
+	f := newFixture(t)
+	f.write("proj/.git/HEAD", "ref: refs/heads/main\n")
+	p := f.load()
+	for _, cmd := range []string{"echo ok | xargs busybox find . -delete", "echo . | xargs find -L -delete", "echo ok | xargs find . -name x"} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true})
+		if strings.Contains(cmd, "-delete") && (v.Decision == Allow || v.Decision == Warn) {
+			t.Errorf("%q: got %s by %s, want it held", cmd, v.Decision, v.Rule)
+		}
+	}
+}
+
 // TestDestructiveTableDecoded reads the destructive entry in both forms,
 // strictly.
 func TestDestructiveTableDecoded(t *testing.T) {

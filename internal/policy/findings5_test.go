@@ -111,6 +111,9 @@ func TestFindings5Open(t *testing.T) {
 		{finding: "L5 git apply makes a link to the secrets, cat through it",
 			setup: map[string]string{"proj/sym.diff": symPatch}, cmd: `git apply sym.diff && cat s10/serve.token`, want: denied, fixed: true},
 
+		{finding: "L5 git checkout makes a link to the secrets, grep -R through it", prep: func(t *testing.T, f *fixture) { evilBranch(t, f) },
+			cmd: `git checkout evil && grep -R . s10`, want: denied, fixed: true},
+
 		// L6: a symlink already in the project, followed by recursive readers.
 		{finding: "L6 grep -R follows a link to the secrets", prep: secretsLink, cmd: `grep -R . .`, want: denied, fixed: true},
 		{finding: "L6 find -L -exec cat follows a link to the secrets", prep: secretsLink, cmd: `find -L . -name serve.token -exec cat {} +`, want: denied, fixed: true},

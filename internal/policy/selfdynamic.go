@@ -99,7 +99,13 @@ func copySource(args []string, i int) bool {
 // the run has it, known the same with the guard's variables expanded.
 func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 	if mode == dynRead {
-		return c.dynamicRead(who, src, known)
+		if ref := c.dynamicRead(who, src, known); ref != nil {
+			return ref
+		}
+		return c.runtimeRead(who, src, true)
+	}
+	if ref := c.runtimeRead(who, src, contentPrinter(who)); ref != nil {
+		return ref
 	}
 	if globs, ok := c.g.slashFreeGlob(src); ok {
 		// Every run-time part stays in one path component

@@ -20,8 +20,10 @@ import (
 // patch from a pipe), every path
 // below the directory written in may be a link whose target is known only
 // when it runs: a later read or write through one is refused by the
-// resolver (fail closed), and a path outside is checked as before. A
-// git checkout, merge or pull is not followed (docs/THREAT-MODEL.md).
+// resolver (fail closed), and a path outside is checked as before. The
+// trees a git checkout, merge, local pull or clone writes are read from
+// the repository (selfgitlinks.go), and Python's archive modules are read
+// like tar (selfpyextract.go).
 
 // madeLinks records the links a run makes that later runs of the command
 // may go through.
@@ -32,13 +34,13 @@ func (c *call) madeLinks(inv *classify.Invocation, cwd string) {
 		if !ok {
 			return
 		}
-		// A checkout, merge or pull writes links from history airlock
-		// does not read; refusing every path after one would refuse
-		// "git pull && npm test". Not covered in the hooks-only install
-		// (docs/THREAT-MODEL.md): containment is the answer.
 		if sub == "apply" || sub == "am" {
 			c.patchLinks(inv, cwd, patchFiles(rest))
+			return
 		}
+		// A tree checked out, merged or cloned: read from the
+		// repository (selfgitlinks.go).
+		c.gitLinks(inv, sub, rest, cwd)
 		return
 	}
 	if name == "patch" || name == "gpatch" {
@@ -65,6 +67,15 @@ func (c *call) madeLinks(inv *classify.Invocation, cwd string) {
 		c.patchLinks(inv, cwd, files)
 		return
 	}
+	if pythonProgram(name) {
+		for _, x := range c.pythonExtractions(inv, cwd) {
+			c.extractLinks(x[0], x[1], cwd)
+		}
+		return
+	}
+	if c.otherExtractions(inv, cwd) {
+		return
+	}
 	var dirs []classify.Operand
 	var archive string
 	for _, o := range inv.Operands {
@@ -85,18 +96,23 @@ func (c *call) madeLinks(inv *classify.Invocation, cwd string) {
 	for _, d := range dirs {
 		dir := filepath.Clean(c.g.rawAbs(d.Word, cwd))
 		if d.Dynamic || archive == "" || archive == "\x00" || inv.Stdin != "" {
-			c.res.taint(dir)
+			c.res.taintBecause(dir, name+" extracts an archive airlock cannot read now (from a pipe, or named only when it runs)")
 			continue
 		}
 		links, ok := c.archiveLinks(filepath.Clean(c.g.rawAbs(archive, cwd)))
 		if !ok {
-			c.res.taint(dir)
+			c.res.taintBecause(dir, archiveLimit(archive))
 			continue
 		}
 		for name, target := range links {
 			c.res.addLink(filepath.Join(dir, name), target)
 		}
 	}
+}
+
+// archiveLimit says why an archive's links could not be read.
+func archiveLimit(archive string) string {
+	return "the archive " + clipText(archive) + " cannot be listed now (absent, not a tar, gzip or bzip2 tar, or zip archive, or past 64 MiB or 20,000 members)"
 }
 
 // gitDir is the directory a git run works in (git -C DIR).
@@ -141,17 +157,17 @@ func (c *call) patchLinks(inv *classify.Invocation, cwd string, files []string) 
 			}
 			return
 		}
-		c.res.taint(filepath.Clean(base))
+		c.res.taintBecause(filepath.Clean(base), "the patch comes from a pipe airlock cannot read now")
 		return
 	}
 	for _, f := range files {
 		if f == "" || f == "-" || strings.ContainsAny(f, "$`") {
-			c.res.taint(filepath.Clean(base))
+			c.res.taintBecause(filepath.Clean(base), "the patch is named only when the command runs, or comes from a pipe")
 			continue
 		}
 		data, err := c.g.fs.ReadFile(filepath.Clean(c.g.rawAbs(f, cwd)))
 		if err != nil || len(data) > maxArchiveBytes {
-			c.res.taint(filepath.Clean(base))
+			c.res.taintBecause(filepath.Clean(base), "the patch "+f+" cannot be read now (absent, or over 64 MiB)")
 			continue
 		}
 		for p, t := range patchSymlinks(string(data)) {

@@ -501,12 +501,36 @@ type resolver struct {
 	// from data airlock did not read (an archive, a checkout): any
 	// entry below one may be a link made at run time (selfmadelinks.go).
 	tainted []string
+	// whys say, for a tainted directory, why what fills it could not be
+	// read (a limit, a revision known only at run time), for the reason.
+	whys map[string]string
 }
 
 // taint marks a directory whose entries may be links made at run time.
 func (r *resolver) taint(dir string) {
 	r.tainted = append(r.tainted, fold(dir))
 	r.cache, r.dirs = nil, nil
+}
+
+// taintBecause taints a directory, saying why (named in the refusal).
+func (r *resolver) taintBecause(dir, why string) {
+	r.taint(dir)
+	if r.whys == nil {
+		r.whys = map[string]string{}
+	}
+	r.whys[fold(dir)] = why
+}
+
+// taintReason says why a path below a tainted directory is unknown, or
+// "" when no reason was given.
+func (r *resolver) taintReason(p string) string {
+	f := fold(p)
+	for _, d := range r.tainted {
+		if why := r.whys[d]; why != "" && strings.HasPrefix(f, strings.TrimSuffix(d, "/")+"/") {
+			return why
+		}
+	}
+	return ""
 }
 
 // addLink records a link the command makes, with its target ("" when

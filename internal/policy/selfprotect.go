@@ -210,6 +210,7 @@ func (g *guard) check(a *Action, r *classify.Result, mode Mode) (rule, msg strin
 	case a.Kind == Read:
 		ref = c.readAction(a)
 	case a.Kind == Shell:
+		c.text = a.Command
 		ref = c.shell(r)
 	}
 	if ref == nil {
@@ -247,6 +248,17 @@ type call struct {
 	// result is the command being checked (its outermost text), for
 	// phases that look at other runs of it (selfsignalpids.go).
 	result *classify.Result
+	// text is the shell command being checked, as the agent wrote it
+	// (selfruntime.go finds what a pipe feeds a run from it).
+	text string
+	// strictSource is set while the source of a word read at run time
+	// is judged: a source airlock cannot bound fails closed
+	// (selfruntime.go); for other words only one that reaches the
+	// secrets does.
+	strictSource bool
+	// clones are the local clones the command makes, directory →
+	// the repository cloned (selfgitlinks.go).
+	clones map[string]string
 }
 
 // present returns the existence check for project paths when the program
@@ -372,7 +384,7 @@ func (c *call) pathHit(w, cwd string, parents, projectParents bool) (hit, bool) 
 	}
 	real, unknown := c.res.resolve(raw)
 	if unknown {
-		return hit{target: target{path: clean, dir: false, kind: kindAirlock}, path: clean + " (through a symlink whose target is known only when it runs)"}, true
+		return hit{target: target{path: clean, dir: false, kind: kindAirlock}, path: clean + " (through a symlink whose target is known only when it runs" + c.taintNote(raw) + ")"}, true
 	}
 	if real == clean {
 		return hit{}, false
@@ -427,14 +439,29 @@ func (c *call) secretPath(w, cwd string) (hit, bool) {
 		return h, true
 	}
 	real, unknown := c.res.resolve(raw)
+	if unknown && c.g.secrets.path != "" {
+		// A directory this command fills from data airlock cannot read
+		// (an archive from a pipe, a checkout of a revision known only
+		// when it runs): the path may lead anywhere through a link.
+		return hit{target: c.g.secrets, path: clean + " (through a link the command may make there, whose target is known only when it runs" + c.taintNote(raw) + ")"}, true
+	}
 	if unknown || real == clean {
-		return hit{}, unknown && c.g.secrets.path != ""
+		return hit{}, false
 	}
 	if h, ok := c.g.secretHit(real); ok {
 		h.path = clean + " (which resolves to " + real + ")"
 		return h, true
 	}
 	return hit{}, false
+}
+
+// taintNote is why a path below a directory the command fills from
+// unread data is unknown, as a clause of the reason ("" when none).
+func (c *call) taintNote(p string) string {
+	if why := c.res.taintReason(p); why != "" {
+		return ": " + why
+	}
+	return ""
 }
 
 // splitGlob splits an absolute path at the last "/" before its first glob
@@ -630,6 +657,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 		return c.redirects(inv)
 	}
+	saved := c.inv
+	c.inv = inv
+	defer func() { c.inv = saved }()
 	name := inv.Name()
 	if g.airlockProgram(name) {
 		if what, ok := airlockArgv(inv); !ok {
@@ -637,6 +667,9 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 	}
 	if ref := c.signals(inv); ref != nil {
+		return ref
+	}
+	if ref := c.units(inv); ref != nil {
 		return ref
 	}
 	if ref := c.hostPIDContainer(inv); ref != nil {
@@ -764,6 +797,11 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 				return ref
 			}
 			continue
+		}
+		if inv.IsDynamic(i) && isPlaceholder(arg) && reads && !meta {
+			if ref := c.runtimeRead(name, arg, true); ref != nil {
+				return ref
+			}
 		}
 		if inv.IsDynamic(i) {
 			known, ok := c.g.known(arg)

@@ -142,6 +142,13 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 			// What xargs or parallel reads from a producer at run time.
 			return c.listedRefusal(name, w)
 		}
+		if o.Dynamic && isPlaceholder(w) && reads && !meta {
+			// What xargs or parallel reads at run time: its source
+			// (selfruntime.go).
+			if ref := c.runtimeRead(name, w, true); ref != nil {
+				return ref
+			}
+		}
 		if o.Dynamic {
 			known, ok := c.g.known(w)
 			if !ok {

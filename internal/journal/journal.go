@@ -493,6 +493,9 @@ func (w *writer) rotate() error {
 
 // marshalLine encodes an entry as one line, cutting an oversized command.
 func marshalLine(e *Entry) ([]byte, error) {
+	if line, ok := appendEntry(make([]byte, 0, 512), e); ok && len(line) <= MaxLine {
+		return line, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)

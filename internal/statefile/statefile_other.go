@@ -24,3 +24,8 @@ func TryLock(*os.File) (bool, error) { return false, ErrNoLock }
 
 // Unlock does nothing here.
 func Unlock(*os.File) {}
+
+// Open is os.OpenFile with OpenFlags added.
+func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(path, flag|OpenFlags, perm)
+}

@@ -54,3 +54,21 @@ func TryLock(f *os.File) (ok bool, err error) {
 
 // Unlock releases the lock Lock took.
 func Unlock(f *os.File) { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// Open is os.OpenFile with OpenFlags added, for a regular file in the
+// state directory: the file is read and written with plain blocking
+// calls, as os.OpenFile's file is (a regular file cannot be polled), but
+// the open skips os.OpenFile's attempt to register it with the runtime's
+// poller: five system calls per file, and the poller's own set-up on the
+// first, that a short-lived hook process pays for every file it opens.
+func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	for {
+		fd, err := syscall.Open(path, flag|OpenFlags, uint32(perm.Perm()))
+		if err == nil {
+			return os.NewFile(uintptr(fd), path), nil
+		}
+		if err != syscall.EINTR {
+			return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+	}
+}

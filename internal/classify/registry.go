@@ -36,7 +36,7 @@ type verbTable struct {
 	opts argv.Spec
 	// verbs maps "verb" or "verb sub" to an effect. The key "" rates the
 	// tool run with no operand.
-	verbs map[string]verbEffect
+	verbs verbList
 	// def rates a verb not in the table.
 	def verbEffect
 	// dry lists options that make any verb only rehearse (--dry-run).
@@ -45,6 +45,30 @@ type verbTable struct {
 	what string
 	// refine, when set, may change the effect from the whole argv.
 	refine func(inv *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect
+}
+
+// verbList is a verb table's verbs: a list rather than a map, because
+// specTable builds every table on the first classification of each
+// process, and a list literal is one copy of bytes laid out at compile
+// time where a map literal hashes and inserts every entry (a hook call
+// decides once per process). A table has a few dozen verbs at most and
+// is read once per invocation of its tool. TestVerbListsUnique holds
+// each list to one effect per verb, as a map literal's keys were.
+type verbList []verbPair
+
+type verbPair struct {
+	verb   string
+	effect verbEffect
+}
+
+// get is the effect of verb, if the list has it.
+func (l verbList) get(verb string) (verbEffect, bool) {
+	for _, p := range l {
+		if p.verb == verb {
+			return p.effect, true
+		}
+	}
+	return vLocal, false
 }
 
 func (t *verbTable) classify(_ *Classifier, inv *shell.Invocation) Effect {
@@ -58,18 +82,18 @@ func (t *verbTable) classify(_ *Classifier, inv *shell.Invocation) Effect {
 	verb, e := "", vLocal
 	found := false
 	if len(ops) >= 2 {
-		if v, ok := t.verbs[ops[0]+" "+ops[1]]; ok {
+		if v, ok := t.verbs.get(ops[0] + " " + ops[1]); ok {
 			verb, e, found = ops[0]+" "+ops[1], v, true
 		}
 	}
 	if !found && len(ops) >= 1 {
-		if v, ok := t.verbs[ops[0]]; ok {
+		if v, ok := t.verbs.get(ops[0]); ok {
 			verb, e, found = ops[0], v, true
 		}
 	}
 	if !found {
 		if len(ops) == 0 {
-			e = t.verbs[""]
+			e, _ = t.verbs.get("")
 		} else {
 			verb, e = ops[0], t.def
 		}
@@ -127,7 +151,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"skopeo"},
 			opts:     argv.Spec{Long: []string{"--src", "--dest", "--authfile", "--src-creds", "--dest-creds", "--creds", "--format", "--override-os", "--override-arch", "--retry-times", "--registries.d", "--policy", "--src-cert-dir", "--dest-cert-dir", "--sign-by", "--multi-arch"}},
-			verbs:    map[string]verbEffect{"copy": vWrite, "sync": vWrite, "delete": vDelete, "inspect": vRead, "list-tags": vRead, "login": vLocal, "logout": vLocal},
+			verbs:    verbList{{"copy", vWrite}, {"sync", vWrite}, {"delete", vDelete}, {"inspect", vRead}, {"list-tags", vRead}, {"login", vLocal}, {"logout", vLocal}},
 			def:      vLocal,
 			what:     "a container registry",
 		},
@@ -139,10 +163,10 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"crane", "gcrane"},
 			opts:     argv.Spec{Short: "bftp", Long: []string{"--platform", "--base", "--new_layer", "--new_tag", "--tag", "--output", "--format"}},
-			verbs: map[string]verbEffect{"push": vWrite, "copy": vWrite, "cp": vWrite, "tag": vWrite, "append": vWrite, "mutate": vWrite,
-				"rebase": vWrite, "flatten": vWrite, "index append": vWrite, "index filter": vWrite, "delete": vDelete,
-				"digest": vRead, "ls": vRead, "manifest": vRead, "config": vRead, "pull": vRead, "export": vRead,
-				"catalog": vRead, "validate": vRead, "blob": vRead, "auth": vLocal},
+			verbs: verbList{{"push", vWrite}, {"copy", vWrite}, {"cp", vWrite}, {"tag", vWrite}, {"append", vWrite}, {"mutate", vWrite},
+				{"rebase", vWrite}, {"flatten", vWrite}, {"index append", vWrite}, {"index filter", vWrite}, {"delete", vDelete},
+				{"digest", vRead}, {"ls", vRead}, {"manifest", vRead}, {"config", vRead}, {"pull", vRead}, {"export", vRead},
+				{"catalog", vRead}, {"validate", vRead}, {"blob", vRead}, {"auth", vLocal}},
 			def:  vLocal,
 			what: "a container registry",
 		},
@@ -155,10 +179,10 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"oras"},
 			opts:     argv.Spec{Short: "uap", Long: []string{"--artifact-type", "--annotation", "--annotation-file", "--username", "--password", "--config", "--export-manifest", "--output", "--platform", "--registry-config", "--concurrency", "--format"}},
-			verbs: map[string]verbEffect{"push": vWrite, "attach": vWrite, "copy": vWrite, "cp": vWrite, "tag": vWrite,
-				"manifest push": vWrite, "blob push": vWrite, "manifest delete": vDelete, "blob delete": vDelete,
-				"pull": vRead, "discover": vRead, "repo": vRead, "manifest fetch": vRead, "blob fetch": vRead, "resolve": vRead,
-				"login": vLocal, "logout": vLocal},
+			verbs: verbList{{"push", vWrite}, {"attach", vWrite}, {"copy", vWrite}, {"cp", vWrite}, {"tag", vWrite},
+				{"manifest push", vWrite}, {"blob push", vWrite}, {"manifest delete", vDelete}, {"blob delete", vDelete},
+				{"pull", vRead}, {"discover", vRead}, {"repo", vRead}, {"manifest fetch", vRead}, {"blob fetch", vRead}, {"resolve", vRead},
+				{"login", vLocal}, {"logout", vLocal}},
 			def:  vLocal,
 			what: "an OCI registry",
 		},
@@ -170,12 +194,12 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"regctl"},
 			opts:     argv.Spec{Long: []string{"--format", "--platform", "--host", "--user-agent", "--verbosity", "--logopt"}},
-			verbs: map[string]verbEffect{"image copy": vWrite, "image cp": vWrite, "image mod": vWrite, "image import": vWrite,
-				"artifact put": vWrite, "index add": vWrite, "index create": vWrite, "manifest put": vWrite, "blob put": vWrite,
-				"tag delete": vDelete, "tag rm": vDelete, "manifest delete": vDelete, "manifest rm": vDelete,
-				"image delete": vDelete, "image rm": vDelete, "blob delete": vDelete, "blob rm": vDelete,
-				"image": vRead, "tag": vRead, "repo": vRead, "manifest": vRead, "artifact": vRead, "blob": vRead, "index": vRead,
-				"registry": vLocal},
+			verbs: verbList{{"image copy", vWrite}, {"image cp", vWrite}, {"image mod", vWrite}, {"image import", vWrite},
+				{"artifact put", vWrite}, {"index add", vWrite}, {"index create", vWrite}, {"manifest put", vWrite}, {"blob put", vWrite},
+				{"tag delete", vDelete}, {"tag rm", vDelete}, {"manifest delete", vDelete}, {"manifest rm", vDelete},
+				{"image delete", vDelete}, {"image rm", vDelete}, {"blob delete", vDelete}, {"blob rm", vDelete},
+				{"image", vRead}, {"tag", vRead}, {"repo", vRead}, {"manifest", vRead}, {"artifact", vRead}, {"blob", vRead}, {"index", vRead},
+				{"registry", vLocal}},
 			def:  vLocal,
 			what: "a container registry",
 		},
@@ -187,7 +211,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"goreleaser"},
 			opts:     argv.Spec{Short: "fpk", Long: []string{"--config", "--parallelism", "--timeout", "--skip", "--release-notes", "--release-header", "--release-footer", "--id"}},
-			verbs:    map[string]verbEffect{"": vWrite, "release": vWrite, "publish": vWrite, "announce": vWrite, "build": vLocal, "check": vLocal, "init": vLocal, "healthcheck": vLocal, "completion": vLocal, "jsonschema": vLocal, "man": vLocal, "continue": vWrite},
+			verbs:    verbList{{"", vWrite}, {"release", vWrite}, {"publish", vWrite}, {"announce", vWrite}, {"build", vLocal}, {"check", vLocal}, {"init", vLocal}, {"healthcheck", vLocal}, {"completion", vLocal}, {"jsonschema", vLocal}, {"man", vLocal}, {"continue", vWrite}},
 			def:      vLocal,
 			dry:      []string{"--snapshot", "--skip-publish", "--skip=publish"},
 			what:     "release hosts and registries",
@@ -200,7 +224,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"vsce", "ovsx"},
 			opts:     argv.Spec{Short: "pio", Long: []string{"--pat", "--packagePath", "--target", "--baseContentUrl", "--baseImagesUrl", "--githubBranch", "--gitlabBranch", "--out", "--registryUrl", "--readme-path", "--changelog-path"}},
-			verbs:    map[string]verbEffect{"publish": vWrite, "unpublish": vDelete, "create-namespace": vWrite, "verify-pat": vRead, "package": vLocal, "ls": vLocal, "show": vRead, "get": vRead, "login": vLocal, "logout": vLocal},
+			verbs:    verbList{{"publish", vWrite}, {"unpublish", vDelete}, {"create-namespace", vWrite}, {"verify-pat", vRead}, {"package", vLocal}, {"ls", vLocal}, {"show", vRead}, {"get", vRead}, {"login", vLocal}, {"logout", vLocal}},
 			def:      vLocal,
 			what:     "the extension marketplace",
 		},
@@ -212,10 +236,10 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"semantic-release", "release-it", "np", "changeset", "changesets", "lerna", "release-please", "auto", "standard-version"},
 			opts:     argv.Spec{Short: "bpr", Long: []string{"--branches", "--plugins", "--repository-url", "--tag-format", "--extends", "--config", "--increment", "--preid", "--scope", "--ignore", "--concurrency", "--since", "--dist-tag", "--registry", "--message", "--otp"}},
-			verbs: map[string]verbEffect{"": vWrite, "publish": vWrite, "version": vWrite, "run": vLocal, "exec": vLocal, "status": vLocal,
-				"add": vLocal, "init": vLocal, "pre": vLocal, "tag": vWrite, "list": vLocal, "ls": vLocal, "changed": vLocal,
-				"diff": vLocal, "bootstrap": vInstall, "clean": vLocalDelete, "info": vLocal, "create": vLocal, "import": vLocal,
-				"release-pr": vWrite, "github-release": vWrite, "shipit": vWrite, "latest": vWrite},
+			verbs: verbList{{"", vWrite}, {"publish", vWrite}, {"version", vWrite}, {"run", vLocal}, {"exec", vLocal}, {"status", vLocal},
+				{"add", vLocal}, {"init", vLocal}, {"pre", vLocal}, {"tag", vWrite}, {"list", vLocal}, {"ls", vLocal}, {"changed", vLocal},
+				{"diff", vLocal}, {"bootstrap", vInstall}, {"clean", vLocalDelete}, {"info", vLocal}, {"create", vLocal}, {"import", vLocal},
+				{"release-pr", vWrite}, {"github-release", vWrite}, {"shipit", vWrite}, {"latest", vWrite}},
 			def:  vWrite,
 			dry:  []string{"--dry-run", "-d", "--no-publish", "--snapshot"},
 			what: "a package registry and the forge",
@@ -247,7 +271,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"sbt"},
 			opts:     argv.Spec{Long: []string{"-J", "-D", "--java-home", "--sbt-dir", "--ivy"}},
-			verbs:    map[string]verbEffect{"": vLocal},
+			verbs:    verbList{{"", vLocal}},
 			def:      vLocal,
 			what:     "a package repository",
 			refine: func(inv *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -276,7 +300,7 @@ func registrySpecs() []*Spec {
 		),
 		verbSpec(&verbTable{
 			programs: []string{"rebar3"},
-			verbs:    map[string]verbEffect{"hex publish": vWrite, "hex cut": vWrite, "hex retire": vWrite, "hex owner": vWrite, "hex revert": vDelete, "get-deps": vInstall, "upgrade": vInstall},
+			verbs:    verbList{{"hex publish", vWrite}, {"hex cut", vWrite}, {"hex retire", vWrite}, {"hex owner", vWrite}, {"hex revert", vDelete}, {"get-deps", vInstall}, {"upgrade", vInstall}},
 			def:      vLocal,
 			what:     "the hex.pm registry",
 		},
@@ -285,7 +309,7 @@ func registrySpecs() []*Spec {
 		),
 		verbSpec(&verbTable{
 			programs: []string{"mix"},
-			verbs:    map[string]verbEffect{"hex.publish": vWrite, "hex.retire": vWrite, "hex.owner": vWrite, "deps.get": vInstall, "deps.update": vInstall},
+			verbs:    verbList{{"hex.publish", vWrite}, {"hex.retire", vWrite}, {"hex.owner", vWrite}, {"deps.get", vInstall}, {"deps.update", vInstall}},
 			def:      vLocal,
 			what:     "the hex.pm registry",
 		},
@@ -295,7 +319,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"dart", "flutter"},
 			opts:     argv.Spec{Short: "dt", Long: []string{"--device-id", "--target", "--flavor", "--directory"}},
-			verbs:    map[string]verbEffect{"pub publish": vWrite, "pub lish": vWrite, "pub uploader": vWrite, "pub get": vInstall, "pub upgrade": vInstall, "pub add": vInstall, "pub global": vInstall, "pub token": vLocal},
+			verbs:    verbList{{"pub publish", vWrite}, {"pub lish", vWrite}, {"pub uploader", vWrite}, {"pub get", vInstall}, {"pub upgrade", vInstall}, {"pub add", vInstall}, {"pub global", vInstall}, {"pub token", vLocal}},
 			def:      vLocal,
 			dry:      []string{"--dry-run", "-n"},
 			what:     "the pub.dev registry",
@@ -307,7 +331,7 @@ func registrySpecs() []*Spec {
 		),
 		verbSpec(&verbTable{
 			programs: []string{"pod"},
-			verbs:    map[string]verbEffect{"trunk push": vWrite, "trunk register": vWrite, "trunk add-owner": vWrite, "trunk delete": vDelete, "trunk deprecate": vWrite, "repo push": vWrite, "install": vInstall, "update": vInstall, "repo update": vRead, "lib lint": vRead, "spec lint": vRead, "search": vRead},
+			verbs:    verbList{{"trunk push", vWrite}, {"trunk register", vWrite}, {"trunk add-owner", vWrite}, {"trunk delete", vDelete}, {"trunk deprecate", vWrite}, {"repo push", vWrite}, {"install", vInstall}, {"update", vInstall}, {"repo update", vRead}, {"lib lint", vRead}, {"spec lint", vRead}, {"search", vRead}},
 			def:      vLocal,
 			what:     "the CocoaPods trunk",
 		},
@@ -318,7 +342,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"conan"},
 			opts:     argv.Spec{Short: "rcs", Long: []string{"--remote", "--confirm", "--settings", "--options", "--profile", "--build"}},
-			verbs:    map[string]verbEffect{"upload": vWrite, "remove": vLocalDelete, "install": vInstall, "search": vRead, "download": vRead},
+			verbs:    verbList{{"upload", vWrite}, {"remove", vLocalDelete}, {"install", vInstall}, {"search", vRead}, {"download", vRead}},
 			def:      vLocal,
 			what:     "a Conan remote",
 		},
@@ -328,7 +352,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"buildah"},
 			opts:     argv.Spec{Short: "ft", Long: []string{"--file", "--tag", "--format", "--authfile", "--creds", "--build-arg", "--platform", "--layers"}},
-			verbs:    map[string]verbEffect{"push": vWrite, "manifest push": vWrite, "pull": vRead, "from": vRead, "rm": vLocalDelete, "rmi": vLocalDelete, "login": vLocal},
+			verbs:    verbList{{"push", vWrite}, {"manifest push", vWrite}, {"pull", vRead}, {"from", vRead}, {"rm", vLocalDelete}, {"rmi", vLocalDelete}, {"login", vLocal}},
 			def:      vLocal,
 			what:     "a container registry",
 		},
@@ -338,7 +362,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"ko"},
 			opts:     argv.Spec{Short: "tfB", Long: []string{"--tags", "--platform", "--image-label", "--image-refs", "--filename", "--selector", "--tag-only", "--sbom"}},
-			verbs:    map[string]verbEffect{"build": vWrite, "publish": vWrite, "resolve": vWrite, "apply": vWrite, "create": vWrite, "run": vWrite, "delete": vDelete, "login": vLocal, "deps": vLocal},
+			verbs:    verbList{{"build", vWrite}, {"publish", vWrite}, {"resolve", vWrite}, {"apply", vWrite}, {"create", vWrite}, {"run", vWrite}, {"delete", vDelete}, {"login", vLocal}, {"deps", vLocal}},
 			def:      vLocal,
 			what:     "a container registry and the cluster",
 			refine: func(inv *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -354,9 +378,9 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"cosign"},
 			opts:     argv.Spec{Short: "ay", Long: []string{"--key", "--certificate", "--output-signature", "--output-certificate", "--predicate", "--type", "--signature", "--certificate-identity", "--certificate-oidc-issuer", "--rekor-url", "--fulcio-url", "--bundle"}},
-			verbs: map[string]verbEffect{"sign": vWrite, "sign-blob": vWrite, "attest": vWrite, "attest-blob": vWrite, "attach": vWrite,
-				"upload": vWrite, "copy": vWrite, "clean": vDelete, "verify": vRead, "verify-blob": vRead, "verify-attestation": vRead,
-				"download": vRead, "tree": vRead, "triangulate": vRead, "generate-key-pair": vLocal, "public-key": vLocal},
+			verbs: verbList{{"sign", vWrite}, {"sign-blob", vWrite}, {"attest", vWrite}, {"attest-blob", vWrite}, {"attach", vWrite},
+				{"upload", vWrite}, {"copy", vWrite}, {"clean", vDelete}, {"verify", vRead}, {"verify-blob", vRead}, {"verify-attestation", vRead},
+				{"download", vRead}, {"tree", vRead}, {"triangulate", vRead}, {"generate-key-pair", vLocal}, {"public-key", vLocal}},
 			def:  vLocal,
 			what: "a registry and the transparency log",
 		},
@@ -367,7 +391,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"ghr"},
 			opts:     argv.Spec{Short: "tucbnrp", Long: []string{"-token", "-username", "-repository", "-commitish", "-name", "-body", "-parallel"}},
-			verbs:    map[string]verbEffect{"": vLocal},
+			verbs:    verbList{{"", vLocal}},
 			def:      vWrite,
 			what:     "a GitHub release",
 		},
@@ -376,7 +400,7 @@ func registrySpecs() []*Spec {
 		),
 		verbSpec(&verbTable{
 			programs: []string{"snapcraft"},
-			verbs:    map[string]verbEffect{"upload": vWrite, "push": vWrite, "release": vWrite, "register": vWrite, "close": vWrite, "promote": vWrite, "set-default-track": vWrite, "upload-metadata": vWrite, "revisions": vRead, "status": vRead, "list-revisions": vRead},
+			verbs:    verbList{{"upload", vWrite}, {"push", vWrite}, {"release", vWrite}, {"register", vWrite}, {"close", vWrite}, {"promote", vWrite}, {"set-default-track", vWrite}, {"upload-metadata", vWrite}, {"revisions", vRead}, {"status", vRead}, {"list-revisions", vRead}},
 			def:      vLocal,
 			what:     "the Snap Store",
 		},
@@ -385,7 +409,7 @@ func registrySpecs() []*Spec {
 		),
 		verbSpec(&verbTable{
 			programs: []string{"jsr"},
-			verbs:    map[string]verbEffect{"publish": vWrite, "add": vInstall, "i": vInstall, "install": vInstall, "remove": vLocal},
+			verbs:    verbList{{"publish", vWrite}, {"add", vInstall}, {"i", vInstall}, {"install", vInstall}, {"remove", vLocal}},
 			def:      vLocal,
 			dry:      []string{"--dry-run"},
 			what:     "the JSR registry",
@@ -396,9 +420,9 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"huggingface-cli", "hf"},
 			opts:     argv.Spec{Long: []string{"--repo-type", "--revision", "--token", "--include", "--exclude", "--local-dir", "--commit-message", "--cache-dir"}},
-			verbs: map[string]verbEffect{"upload": vWrite, "upload-large-folder": vWrite, "repo create": vWrite, "repos create": vWrite,
-				"repo delete": vDelete, "repos delete": vDelete, "delete": vDelete, "repo-files": vDelete, "download": vRead, "scan-cache": vLocal,
-				"whoami": vRead, "login": vLocal, "logout": vLocal, "env": vLocal},
+			verbs: verbList{{"upload", vWrite}, {"upload-large-folder", vWrite}, {"repo create", vWrite}, {"repos create", vWrite},
+				{"repo delete", vDelete}, {"repos delete", vDelete}, {"delete", vDelete}, {"repo-files", vDelete}, {"download", vRead}, {"scan-cache", vLocal},
+				{"whoami", vRead}, {"login", vLocal}, {"logout", vLocal}, {"env", vLocal}},
 			def:  vLocal,
 			what: "the Hugging Face Hub",
 		},
@@ -409,10 +433,10 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"kaggle"},
 			opts:     argv.Spec{Short: "cfmpdkv", Long: []string{"--competition", "--file", "--message", "--path", "--dataset", "--kernel", "--version-notes"}},
-			verbs: map[string]verbEffect{"competitions submit": vWrite, "c submit": vWrite, "datasets create": vWrite, "d create": vWrite,
-				"datasets version": vWrite, "d version": vWrite, "kernels push": vWrite, "k push": vWrite, "models create": vWrite,
-				"models instances create": vWrite, "models delete": vDelete, "datasets delete": vDelete,
-				"competitions": vRead, "c": vRead, "datasets": vRead, "d": vRead, "kernels": vRead, "k": vRead, "models": vRead, "config": vLocal},
+			verbs: verbList{{"competitions submit", vWrite}, {"c submit", vWrite}, {"datasets create", vWrite}, {"d create", vWrite},
+				{"datasets version", vWrite}, {"d version", vWrite}, {"kernels push", vWrite}, {"k push", vWrite}, {"models create", vWrite},
+				{"models instances create", vWrite}, {"models delete", vDelete}, {"datasets delete", vDelete},
+				{"competitions", vRead}, {"c", vRead}, {"datasets", vRead}, {"d", vRead}, {"kernels", vRead}, {"k", vRead}, {"models", vRead}, {"config", vLocal}},
 			def:  vLocal,
 			what: "Kaggle",
 		},
@@ -423,7 +447,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"restic"},
 			opts:     argv.Spec{Short: "rp", Long: []string{"--repo", "--password-file", "--repository-file", "--tag", "--host", "--exclude", "--exclude-file", "--files-from", "--keep-last", "--keep-daily", "--keep-weekly", "--keep-monthly", "--target", "--cache-dir"}},
-			verbs:    map[string]verbEffect{"backup": vWrite, "copy": vWrite, "init": vWrite, "tag": vWrite, "forget": vDelete, "prune": vDelete, "key": vWrite, "restore": vRead, "snapshots": vRead, "ls": vRead, "check": vRead, "stats": vRead, "find": vRead, "diff": vRead, "dump": vRead, "mount": vRead, "cat": vRead},
+			verbs:    verbList{{"backup", vWrite}, {"copy", vWrite}, {"init", vWrite}, {"tag", vWrite}, {"forget", vDelete}, {"prune", vDelete}, {"key", vWrite}, {"restore", vRead}, {"snapshots", vRead}, {"ls", vRead}, {"check", vRead}, {"stats", vRead}, {"find", vRead}, {"diff", vRead}, {"dump", vRead}, {"mount", vRead}, {"cat", vRead}},
 			def:      vLocal,
 			dry:      []string{"--dry-run", "-n"},
 			what:     "a backup repository",
@@ -437,7 +461,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"borg", "borgbackup"},
 			opts:     argv.Spec{Short: "e", Long: []string{"--exclude", "--exclude-from", "--compression", "--keep-daily", "--keep-weekly", "--keep-monthly", "--keep-last", "--remote-path", "--rsh", "--encryption"}},
-			verbs:    map[string]verbEffect{"create": vWrite, "init": vWrite, "rcreate": vWrite, "prune": vDelete, "delete": vDelete, "compact": vDelete, "recreate": vDelete, "list": vRead, "info": vRead, "extract": vRead, "check": vRead, "diff": vRead, "export-tar": vRead, "mount": vRead},
+			verbs:    verbList{{"create", vWrite}, {"init", vWrite}, {"rcreate", vWrite}, {"prune", vDelete}, {"delete", vDelete}, {"compact", vDelete}, {"recreate", vDelete}, {"list", vRead}, {"info", vRead}, {"extract", vRead}, {"check", vRead}, {"diff", vRead}, {"export-tar", vRead}, {"mount", vRead}},
 			def:      vLocal,
 			dry:      []string{"--dry-run", "-n"},
 			what:     "a backup repository",
@@ -449,9 +473,9 @@ func registrySpecs() []*Spec {
 		),
 		verbSpec(&verbTable{
 			programs: []string{"b2"},
-			verbs: map[string]verbEffect{"upload-file": vWrite, "upload": vWrite, "sync": vWrite, "copy-file-by-id": vWrite, "file upload": vWrite,
-				"create-bucket": vWrite, "update-bucket": vWrite, "delete-file-version": vDelete, "rm": vDelete, "delete-bucket": vDelete,
-				"file delete": vDelete, "bucket delete": vDelete, "ls": vRead, "download-file": vRead, "download-file-by-name": vRead, "cat": vRead, "file download": vRead, "authorize-account": vLocal, "account": vLocal},
+			verbs: verbList{{"upload-file", vWrite}, {"upload", vWrite}, {"sync", vWrite}, {"copy-file-by-id", vWrite}, {"file upload", vWrite},
+				{"create-bucket", vWrite}, {"update-bucket", vWrite}, {"delete-file-version", vDelete}, {"rm", vDelete}, {"delete-bucket", vDelete},
+				{"file delete", vDelete}, {"bucket delete", vDelete}, {"ls", vRead}, {"download-file", vRead}, {"download-file-by-name", vRead}, {"cat", vRead}, {"file download", vRead}, {"authorize-account", vLocal}, {"account", vLocal}},
 			def:  vLocal,
 			what: "Backblaze B2",
 		},
@@ -462,9 +486,9 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"s3cmd"},
 			opts:     argv.Spec{Short: "c", Long: []string{"--config", "--access_key", "--secret_key", "--region", "--exclude", "--include", "--acl-grant", "--mime-type", "--storage-class"}},
-			verbs: map[string]verbEffect{"put": vWrite, "sync": vWrite, "cp": vWrite, "mv": vWrite, "modify": vWrite, "setacl": vWrite,
-				"setpolicy": vWrite, "mb": vWrite, "signurl": vLocal, "del": vDelete, "rm": vDelete, "rb": vDelete, "delpolicy": vDelete,
-				"get": vRead, "ls": vRead, "la": vRead, "info": vRead, "du": vRead},
+			verbs: verbList{{"put", vWrite}, {"sync", vWrite}, {"cp", vWrite}, {"mv", vWrite}, {"modify", vWrite}, {"setacl", vWrite},
+				{"setpolicy", vWrite}, {"mb", vWrite}, {"signurl", vLocal}, {"del", vDelete}, {"rm", vDelete}, {"rb", vDelete}, {"delpolicy", vDelete},
+				{"get", vRead}, {"ls", vRead}, {"la", vRead}, {"info", vRead}, {"du", vRead}},
 			def:  vLocal,
 			dry:  []string{"--dry-run", "-n"},
 			what: "object storage",
@@ -483,10 +507,10 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"mc", "mcli"},
 			opts:     argv.Spec{Long: []string{"--attr", "--storage-class", "--encrypt", "--older-than", "--newer-than", "--tags", "--config-dir"}},
-			verbs: map[string]verbEffect{"cp": vWrite, "mirror": vWrite, "mv": vWrite, "put": vWrite, "pipe": vWrite, "mb": vWrite,
-				"retention": vWrite, "tag": vWrite, "anonymous": vWrite, "policy": vWrite, "rm": vDelete, "rb": vDelete,
-				"ls": vRead, "cat": vRead, "stat": vRead, "find": vRead, "du": vRead, "get": vRead, "head": vRead, "tree": vRead,
-				"diff": vRead, "alias": vLocal, "config": vLocal},
+			verbs: verbList{{"cp", vWrite}, {"mirror", vWrite}, {"mv", vWrite}, {"put", vWrite}, {"pipe", vWrite}, {"mb", vWrite},
+				{"retention", vWrite}, {"tag", vWrite}, {"anonymous", vWrite}, {"policy", vWrite}, {"rm", vDelete}, {"rb", vDelete},
+				{"ls", vRead}, {"cat", vRead}, {"stat", vRead}, {"find", vRead}, {"du", vRead}, {"get", vRead}, {"head", vRead}, {"tree", vRead},
+				{"diff", vRead}, {"alias", vLocal}, {"config", vLocal}},
 			def:  vLocal,
 			what: "object storage",
 			refine: func(inv *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -508,7 +532,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"azcopy"},
 			opts:     argv.Spec{Long: []string{"--include-pattern", "--exclude-pattern", "--log-level", "--from-to", "--block-size-mb", "--cap-mbps"}},
-			verbs:    map[string]verbEffect{"copy": vWrite, "cp": vWrite, "sync": vWrite, "remove": vDelete, "rm": vDelete, "make": vWrite, "set-properties": vWrite, "list": vRead, "ls": vRead, "login": vLocal, "logout": vLocal, "jobs": vLocal, "env": vLocal},
+			verbs:    verbList{{"copy", vWrite}, {"cp", vWrite}, {"sync", vWrite}, {"remove", vDelete}, {"rm", vDelete}, {"make", vWrite}, {"set-properties", vWrite}, {"list", vRead}, {"ls", vRead}, {"login", vLocal}, {"logout", vLocal}, {"jobs", vLocal}, {"env", vLocal}},
 			def:      vLocal,
 			dry:      []string{"--dry-run"},
 			what:     "Azure storage",
@@ -525,13 +549,13 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"jf", "jfrog"},
 			opts:     argv.Spec{Long: []string{"--url", "--user", "--password", "--access-token", "--server-id", "--props", "--target-props", "--build-name", "--build-number", "--module", "--spec", "--exclusions", "--threads"}},
-			verbs: map[string]verbEffect{"rt upload": vWrite, "rt u": vWrite, "rt copy": vWrite, "rt cp": vWrite, "rt move": vWrite,
-				"rt mv": vWrite, "rt set-props": vWrite, "rt sp": vWrite, "rt build-publish": vWrite, "rt bp": vWrite,
-				"rt build-promote": vWrite, "rt bpr": vWrite, "rt docker-push": vWrite, "rt dp": vWrite, "rt npm-publish": vWrite,
-				"rt delete": vDelete, "rt del": vDelete, "rt delete-props": vDelete, "rt build-discard": vDelete, "rt bdi": vDelete,
-				"rt download": vRead, "rt dl": vRead, "rt search": vRead, "rt s": vRead, "rt ping": vRead,
-				"npm publish": vWrite, "docker push": vWrite, "mvn": vWrite, "gradle": vWrite, "upload": vWrite, "u": vWrite,
-				"download": vRead, "dl": vRead, "config": vLocal, "c": vLocal},
+			verbs: verbList{{"rt upload", vWrite}, {"rt u", vWrite}, {"rt copy", vWrite}, {"rt cp", vWrite}, {"rt move", vWrite},
+				{"rt mv", vWrite}, {"rt set-props", vWrite}, {"rt sp", vWrite}, {"rt build-publish", vWrite}, {"rt bp", vWrite},
+				{"rt build-promote", vWrite}, {"rt bpr", vWrite}, {"rt docker-push", vWrite}, {"rt dp", vWrite}, {"rt npm-publish", vWrite},
+				{"rt delete", vDelete}, {"rt del", vDelete}, {"rt delete-props", vDelete}, {"rt build-discard", vDelete}, {"rt bdi", vDelete},
+				{"rt download", vRead}, {"rt dl", vRead}, {"rt search", vRead}, {"rt s", vRead}, {"rt ping", vRead},
+				{"npm publish", vWrite}, {"docker push", vWrite}, {"mvn", vWrite}, {"gradle", vWrite}, {"upload", vWrite}, {"u", vWrite},
+				{"download", vRead}, {"dl", vRead}, {"config", vLocal}, {"c", vLocal}},
 			def:  vLocal,
 			dry:  []string{"--dry-run", "--dry-run=true"},
 			what: "an Artifactory server",
@@ -546,7 +570,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"ngrok"},
 			opts:     argv.Spec{Long: []string{"--authtoken", "--config", "--region", "--domain", "--url", "--basic-auth", "--oauth", "--log", "--log-level", "--log-format"}},
-			verbs:    map[string]verbEffect{"http": vWrite, "tcp": vWrite, "tls": vWrite, "start": vWrite, "tunnel": vWrite, "": vLocal, "version": vLocal, "config": vLocal, "update": vRead, "diagnose": vRead, "api": vWrite, "service": vWrite},
+			verbs:    verbList{{"http", vWrite}, {"tcp", vWrite}, {"tls", vWrite}, {"start", vWrite}, {"tunnel", vWrite}, {"", vLocal}, {"version", vLocal}, {"config", vLocal}, {"update", vRead}, {"diagnose", vRead}, {"api", vWrite}, {"service", vWrite}},
 			def:      vLocal,
 			what:     "a public tunnel to this machine",
 		},
@@ -556,7 +580,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"cloudflared"},
 			opts:     argv.Spec{Long: []string{"--url", "--config", "--origincert", "--hostname", "--name", "--loglevel", "--logfile", "--metrics", "--protocol", "--credentials-file", "--token"}},
-			verbs:    map[string]verbEffect{"tunnel": vWrite, "tunnel run": vWrite, "tunnel create": vWrite, "tunnel route": vWrite, "tunnel delete": vDelete, "tunnel cleanup": vDelete, "tunnel list": vRead, "tunnel info": vRead, "tunnel token": vRead, "access": vRead, "service": vWrite, "update": vRead, "": vLocal, "login": vLocal},
+			verbs:    verbList{{"tunnel", vWrite}, {"tunnel run", vWrite}, {"tunnel create", vWrite}, {"tunnel route", vWrite}, {"tunnel delete", vDelete}, {"tunnel cleanup", vDelete}, {"tunnel list", vRead}, {"tunnel info", vRead}, {"tunnel token", vRead}, {"access", vRead}, {"service", vWrite}, {"update", vRead}, {"", vLocal}, {"login", vLocal}},
 			def:      vLocal,
 			what:     "a public tunnel to this machine",
 		},
@@ -568,7 +592,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"lt", "localtunnel", "bore", "frpc", "zrok", "devtunnel", "chisel", "pinggy", "localhost.run", "expose", "telebit", "sish"},
 			opts:     argv.Spec{Short: "pshc", Long: []string{"--port", "--subdomain", "--host", "--local-host", "--to", "--secret", "--config", "--auth", "--allow-anonymous", "--backend-mode"}},
-			verbs:    map[string]verbEffect{"": vWrite, "version": vLocal, "status": vLocal, "list": vRead, "show": vRead, "login": vLocal, "logout": vLocal, "enable": vWrite, "invite": vWrite, "delete": vDelete, "release": vDelete, "verify": vLocal},
+			verbs:    verbList{{"", vWrite}, {"version", vLocal}, {"status", vLocal}, {"list", vRead}, {"show", vRead}, {"login", vLocal}, {"logout", vLocal}, {"enable", vWrite}, {"invite", vWrite}, {"delete", vDelete}, {"release", vDelete}, {"verify", vLocal}},
 			def:      vWrite,
 			what:     "a public tunnel to this machine",
 			refine: func(inv *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -589,7 +613,7 @@ func registrySpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"tailscale"},
 			opts:     argv.Spec{Long: []string{"--bg", "--https", "--http", "--tcp", "--tls-terminated-tcp", "--set-path", "--socket", "--authkey", "--hostname", "--advertise-routes", "--exit-node"}},
-			verbs:    map[string]verbEffect{"funnel": vWrite, "serve": vWrite, "file cp": vWrite, "ssh": vWrite, "funnel status": vLocal, "serve status": vLocal, "funnel reset": vLocal, "serve reset": vLocal, "up": vWrite, "login": vWrite, "status": vLocal, "ip": vLocal, "ping": vRead, "netcheck": vRead, "version": vLocal, "down": vLocal, "logout": vLocal, "file get": vRead, "cert": vRead},
+			verbs:    verbList{{"funnel", vWrite}, {"serve", vWrite}, {"file cp", vWrite}, {"ssh", vWrite}, {"funnel status", vLocal}, {"serve status", vLocal}, {"funnel reset", vLocal}, {"serve reset", vLocal}, {"up", vWrite}, {"login", vWrite}, {"status", vLocal}, {"ip", vLocal}, {"ping", vRead}, {"netcheck", vRead}, {"version", vLocal}, {"down", vLocal}, {"logout", vLocal}, {"file get", vRead}, {"cert", vRead}},
 			def:      vLocal,
 			what:     "the tailnet or the internet",
 		},
@@ -599,7 +623,7 @@ func registrySpecs() []*Spec {
 		),
 		verbSpec(&verbTable{
 			programs: []string{"code", "code-insiders", "codium"},
-			verbs:    map[string]verbEffect{"tunnel": vWrite, "tunnel status": vLocal, "tunnel kill": vLocal, "tunnel user": vLocal, "serve-web": vWrite},
+			verbs:    verbList{{"tunnel", vWrite}, {"tunnel status", vLocal}, {"tunnel kill", vLocal}, {"tunnel user", vLocal}, {"serve-web", vWrite}},
 			def:      vLocal,
 			what:     "a public tunnel to this machine",
 		},

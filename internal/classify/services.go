@@ -57,7 +57,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"maturin"},
 			opts:     argv.Spec{Short: "mio", Long: []string{"--manifest-path", "--interpreter", "--out", "--target", "--features", "--repository", "--repository-url", "--username", "--password", "--compatibility"}},
-			verbs:    map[string]verbEffect{"publish": vWrite, "upload": vWrite, "build": vLocal, "develop": vLocal, "sdist": vLocal, "new": vLocal, "init": vLocal, "": vLocal},
+			verbs:    verbList{{"publish", vWrite}, {"upload", vWrite}, {"build", vLocal}, {"develop", vLocal}, {"sdist", vLocal}, {"new", vLocal}, {"init", vLocal}, {"", vLocal}},
 			def:      vLocal,
 			what:     "a package index",
 		},
@@ -68,7 +68,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"cabal", "stack"},
 			opts:     argv.Spec{Long: []string{"--project-file", "--builddir", "--stack-yaml", "--resolver", "--username", "--password", "--token"}},
-			verbs:    map[string]verbEffect{"upload": vWrite, "v2-upload": vWrite, "update": vRead, "install": vInstall, "build": vLocal, "test": vLocal, "run": vLocal, "sdist": vLocal, "": vLocal},
+			verbs:    verbList{{"upload", vWrite}, {"v2-upload", vWrite}, {"update", vRead}, {"install", vInstall}, {"build", vLocal}, {"test", vLocal}, {"run", vLocal}, {"sdist", vLocal}, {"", vLocal}},
 			def:      vLocal,
 			what:     "Hackage",
 		},
@@ -80,8 +80,8 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"luarocks", "opam", "nimble", "anaconda"},
 			opts:     argv.Spec{Short: "ut", Long: []string{"--api-key", "--server", "--tree", "--user", "--token", "--label", "--root", "--switch"}},
-			verbs: map[string]verbEffect{"upload": vWrite, "publish": vWrite, "install": vInstall, "search": vRead, "update": vRead,
-				"remove": vDelete, "build": vLocal, "test": vLocal, "make": vLocal, "pack": vLocal, "list": vLocal, "show": vLocal, "": vLocal},
+			verbs: verbList{{"upload", vWrite}, {"publish", vWrite}, {"install", vInstall}, {"search", vRead}, {"update", vRead},
+				{"remove", vDelete}, {"build", vLocal}, {"test", vLocal}, {"make", vLocal}, {"pack", vLocal}, {"list", vLocal}, {"show", vLocal}, {"", vLocal}},
 			def:  vLocal,
 			what: "a package index",
 			refine: func(inv *shell.Invocation, _ argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -104,7 +104,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"lein"},
 			opts:     argv.Spec{Short: "o"},
-			verbs:    map[string]verbEffect{"deploy": vWrite, "release": vWrite, "test": vLocal, "run": vLocal, "uberjar": vLocal, "jar": vLocal, "repl": vLocal, "deps": vRead, "": vLocal},
+			verbs:    verbList{{"deploy", vWrite}, {"release", vWrite}, {"test", vLocal}, {"run", vLocal}, {"uberjar", vLocal}, {"jar", vLocal}, {"repl", vLocal}, {"deps", vRead}, {"", vLocal}},
 			def:      vLocal,
 			what:     "a Maven repository",
 		},
@@ -115,7 +115,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"deployctl"},
 			opts:     argv.Spec{Long: []string{"--project", "--token", "--entrypoint", "--org", "--include", "--exclude", "--import-map"}},
-			verbs:    map[string]verbEffect{"deploy": vWrite, "logs": vRead, "projects": vRead, "deployments": vRead, "upgrade": vRead, "": vLocal},
+			verbs:    verbList{{"deploy", vWrite}, {"logs", vRead}, {"projects", vRead}, {"deployments", vRead}, {"upgrade", vRead}, {"", vLocal}},
 			def:      vWrite,
 			what:     "Deno Deploy",
 		},
@@ -125,7 +125,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"kamal", "cap"},
 			opts:     argv.Spec{Short: "cd", Long: []string{"--config-file", "--destination", "--hosts", "--roles", "--version"}},
-			verbs:    map[string]verbEffect{"": vLocal, "init": vLocal, "config": vLocal, "version": vLocal, "-T": vLocal, "details": vRead, "audit": vRead},
+			verbs:    verbList{{"", vLocal}, {"init", vLocal}, {"config", vLocal}, {"version", vLocal}, {"-T", vLocal}, {"details", vRead}, {"audit", vRead}},
 			def:      vWrite,
 			what:     "the servers it deploys to",
 		},
@@ -137,7 +137,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"surge"},
 			opts:     argv.Spec{Short: "pd", Long: []string{"--project", "--domain", "--endpoint"}},
-			verbs:    map[string]verbEffect{"teardown": vDelete, "list": vRead, "login": vLocal, "logout": vLocal, "whoami": vRead, "": vWrite},
+			verbs:    verbList{{"teardown", vDelete}, {"list", vRead}, {"login", vLocal}, {"logout", vLocal}, {"whoami", vRead}, {"", vWrite}},
 			def:      vWrite,
 			what:     "surge.sh hosting",
 		},
@@ -148,8 +148,8 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"helmfile"},
 			opts:     argv.Spec{Short: "eflnc", Long: []string{"--environment", "--file", "--selector", "--namespace", "--kube-context", "--state-values-file", "--state-values-set", "--helm-binary"}},
-			verbs: map[string]verbEffect{"apply": vWrite, "sync": vWrite, "deploy": vWrite, "destroy": vDelete, "delete": vDelete,
-				"diff": vRead, "status": vRead, "list": vLocal, "template": vLocal, "lint": vLocal, "build": vLocal, "deps": vRead, "repos": vRead, "fetch": vRead, "write-values": vLocal, "": vWrite},
+			verbs: verbList{{"apply", vWrite}, {"sync", vWrite}, {"deploy", vWrite}, {"destroy", vDelete}, {"delete", vDelete},
+				{"diff", vRead}, {"status", vRead}, {"list", vLocal}, {"template", vLocal}, {"lint", vLocal}, {"build", vLocal}, {"deps", vRead}, {"repos", vRead}, {"fetch", vRead}, {"write-values", vLocal}, {"", vWrite}},
 			def:  vWrite,
 			what: "a Kubernetes cluster",
 		},
@@ -161,8 +161,8 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"skaffold"},
 			opts:     argv.Spec{Short: "pfn", Long: []string{"--profile", "--filename", "--namespace", "--kube-context", "--default-repo", "--tag", "--module"}},
-			verbs: map[string]verbEffect{"run": vWrite, "deploy": vWrite, "apply": vWrite, "dev": vWrite, "debug": vWrite, "build": vWrite, "verify": vWrite,
-				"delete": vDelete, "render": vLocal, "diagnose": vLocal, "fix": vLocal, "init": vLocal, "schema": vLocal, "version": vLocal, "config": vLocal, "test": vLocal, "": vLocal},
+			verbs: verbList{{"run", vWrite}, {"deploy", vWrite}, {"apply", vWrite}, {"dev", vWrite}, {"debug", vWrite}, {"build", vWrite}, {"verify", vWrite},
+				{"delete", vDelete}, {"render", vLocal}, {"diagnose", vLocal}, {"fix", vLocal}, {"init", vLocal}, {"schema", vLocal}, {"version", vLocal}, {"config", vLocal}, {"test", vLocal}, {"", vLocal}},
 			def:  vWrite,
 			what: "a cluster and its image registry",
 		},
@@ -173,7 +173,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"argocd"},
 			opts:     argv.Spec{Short: "po", Long: []string{"--server", "--auth-token", "--project", "--revision", "--output", "--grpc-web-root-path"}},
-			verbs:    map[string]verbEffect{"": vLocal, "version": vLocal, "login": vLocal, "logout": vLocal, "context": vLocal, "completion": vLocal},
+			verbs:    verbList{{"", vLocal}, {"version", vLocal}, {"login", vLocal}, {"logout", vLocal}, {"context", vLocal}, {"completion", vLocal}},
 			def:      vWrite,
 			what:     "Argo CD",
 			refine:   resourceVerb,
@@ -187,10 +187,10 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"nomad"},
 			opts:     argv.Spec{Long: []string{"-address", "-region", "-namespace", "-token", "-var", "-var-file"}},
-			verbs: map[string]verbEffect{"run": vWrite, "job run": vWrite, "job stop": vWrite, "stop": vWrite, "exec": vWrite, "alloc exec": vWrite,
-				"job plan": vRead, "plan": vRead, "status": vRead, "job status": vRead, "node status": vRead, "alloc status": vRead,
-				"alloc logs": vRead, "logs": vRead, "job inspect": vRead, "inspect": vRead, "job validate": vLocal, "validate": vLocal,
-				"fmt": vLocal, "version": vLocal, "agent": vShared, "": vLocal},
+			verbs: verbList{{"run", vWrite}, {"job run", vWrite}, {"job stop", vWrite}, {"stop", vWrite}, {"exec", vWrite}, {"alloc exec", vWrite},
+				{"job plan", vRead}, {"plan", vRead}, {"status", vRead}, {"job status", vRead}, {"node status", vRead}, {"alloc status", vRead},
+				{"alloc logs", vRead}, {"logs", vRead}, {"job inspect", vRead}, {"inspect", vRead}, {"job validate", vLocal}, {"validate", vLocal},
+				{"fmt", vLocal}, {"version", vLocal}, {"agent", vShared}, {"", vLocal}},
 			def:    vWrite,
 			what:   "a Nomad cluster",
 			refine: resourceVerb,
@@ -203,8 +203,8 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"hcloud", "neonctl", "neon", "pscale"},
 			opts:     argv.Spec{Short: "o", Long: []string{"--context", "--output", "--project-id", "--org", "--org-id", "--api-key", "--service-token", "--service-token-id"}},
-			verbs: map[string]verbEffect{"": vLocal, "version": vLocal, "context": vLocal, "auth": vLocal, "completion": vLocal, "me": vRead,
-				"shell": vWrite, "connect": vWrite},
+			verbs: verbList{{"", vLocal}, {"version", vLocal}, {"context", vLocal}, {"auth", vLocal}, {"completion", vLocal}, {"me", vRead},
+				{"shell", vWrite}, {"connect", vWrite}},
 			def:    vWrite,
 			what:   "a cloud service",
 			refine: resourceVerb,
@@ -221,10 +221,10 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"supabase"},
 			opts:     argv.Spec{Long: []string{"--project-ref", "--db-url", "--workdir", "--password", "--output"}},
-			verbs: map[string]verbEffect{"db push": vWrite, "db reset": vSharedDelete, "db pull": vRead, "db diff": vLocal, "db lint": vLocal, "db start": vShared,
-				"functions deploy": vWrite, "functions delete": vDelete, "secrets set": vWrite, "secrets unset": vDelete, "projects delete": vDelete,
-				"projects list": vRead, "storage rm": vDelete, "storage cp": vWrite, "storage ls": vRead, "migration new": vLocal, "migration list": vRead,
-				"init": vLocal, "start": vShared, "stop": vShared, "status": vLocal, "login": vLocal, "link": vLocal, "gen": vLocal, "test": vLocal, "": vLocal},
+			verbs: verbList{{"db push", vWrite}, {"db reset", vSharedDelete}, {"db pull", vRead}, {"db diff", vLocal}, {"db lint", vLocal}, {"db start", vShared},
+				{"functions deploy", vWrite}, {"functions delete", vDelete}, {"secrets set", vWrite}, {"secrets unset", vDelete}, {"projects delete", vDelete},
+				{"projects list", vRead}, {"storage rm", vDelete}, {"storage cp", vWrite}, {"storage ls", vRead}, {"migration new", vLocal}, {"migration list", vRead},
+				{"init", vLocal}, {"start", vShared}, {"stop", vShared}, {"status", vLocal}, {"login", vLocal}, {"link", vLocal}, {"gen", vLocal}, {"test", vLocal}, {"", vLocal}},
 			def:  vWrite,
 			what: "a Supabase project",
 			refine: func(inv *shell.Invocation, _ argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -245,8 +245,8 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"turso"},
 			opts:     argv.Spec{Long: []string{"--group", "--location", "--from-file", "--from-db", "--instance"}},
-			verbs: map[string]verbEffect{"db destroy": vDelete, "db create": vWrite, "db list": vRead, "db show": vRead, "db tokens": vRead,
-				"group destroy": vDelete, "auth": vLocal, "dev": vLocal, "": vLocal},
+			verbs: verbList{{"db destroy", vDelete}, {"db create", vWrite}, {"db list", vRead}, {"db show", vRead}, {"db tokens", vRead},
+				{"group destroy", vDelete}, {"auth", vLocal}, {"dev", vLocal}, {"", vLocal}},
 			def:  vWrite,
 			what: "a Turso database",
 			refine: func(inv *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -278,7 +278,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"s5cmd"},
 			opts:     argv.Spec{Long: []string{"--endpoint-url", "--profile", "--credentials-file", "--numworkers", "--retry-count", "--log", "--storage-class", "--cache-control", "--expires", "--acl", "--content-type", "--concurrency", "--part-size"}},
-			verbs:    map[string]verbEffect{"rm": vDelete, "rb": vDelete, "ls": vRead, "cat": vRead, "du": vRead, "head": vRead, "mb": vWrite, "run": vWrite, "version": vLocal, "": vLocal},
+			verbs:    verbList{{"rm", vDelete}, {"rb", vDelete}, {"ls", vRead}, {"cat", vRead}, {"du", vRead}, {"head", vRead}, {"mb", vWrite}, {"run", vWrite}, {"version", vLocal}, {"", vLocal}},
 			def:      vWrite,
 			what:     "an object store",
 			refine: func(inv *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -306,7 +306,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"telegram-send", "slackcat", "apprise", "matrix-commander", "discord.sh"},
 			opts:     argv.Spec{Short: "cbtm", Long: []string{"--channel", "--body", "--title", "--config", "--message", "--room", "--webhook-url", "--text", "--filename", "--format"}},
-			verbs:    map[string]verbEffect{"": vWrite},
+			verbs:    verbList{{"", vWrite}},
 			def:      vWrite,
 			what:     "a chat service",
 		},
@@ -317,7 +317,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"signal-cli"},
 			opts:     argv.Spec{Short: "auc", Long: []string{"--account", "--config", "--username", "--output", "--message", "--recipient"}},
-			verbs:    map[string]verbEffect{"receive": vRead, "listContacts": vLocal, "listGroups": vLocal, "listIdentities": vLocal, "link": vLocal, "register": vWrite, "": vLocal},
+			verbs:    verbList{{"receive", vRead}, {"listContacts", vLocal}, {"listGroups", vLocal}, {"listIdentities", vLocal}, {"link", vLocal}, {"register", vWrite}, {"", vLocal}},
 			def:      vWrite,
 			what:     "Signal",
 		},
@@ -327,7 +327,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"ntfy"},
 			opts:     argv.Spec{Short: "tcpu", Long: []string{"--title", "--config", "--priority", "--tags", "--user", "--token", "--attach", "--file", "--delay", "--email", "--click"}},
-			verbs:    map[string]verbEffect{"publish": vWrite, "pub": vWrite, "send": vWrite, "trigger": vWrite, "subscribe": vRead, "sub": vRead, "serve": vShared, "": vLocal},
+			verbs:    verbList{{"publish", vWrite}, {"pub", vWrite}, {"send", vWrite}, {"trigger", vWrite}, {"subscribe", vRead}, {"sub", vRead}, {"serve", vShared}, {"", vLocal}},
 			def:      vLocal,
 			what:     "a notification server",
 		},
@@ -338,7 +338,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"websocat", "wscat"},
 			opts:     argv.Spec{Short: "cHxlsPw", Long: []string{"--connect", "--header", "--execute", "--listen", "--subprotocol", "--protocol", "--origin", "--auth", "--wait", "--ping-interval", "--max-messages"}},
-			verbs:    map[string]verbEffect{"": vLocal},
+			verbs:    verbList{{"", vLocal}},
 			def:      vWrite,
 			what:     "a WebSocket server",
 			refine: func(inv *shell.Invocation, _ argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -356,7 +356,7 @@ func serviceSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"aria2c"},
 			opts:     argv.Spec{Short: "xsdojiUl", Long: []string{"--dir", "--out", "--split", "--max-connection-per-server", "--input-file", "--user-agent", "--header", "--log", "--checksum"}},
-			verbs:    map[string]verbEffect{"": vLocal},
+			verbs:    verbList{{"", vLocal}},
 			def:      vRead,
 			what:     "the internet",
 			refine: func(inv *shell.Invocation, p argv.Parsed, _ string, e verbEffect) verbEffect {

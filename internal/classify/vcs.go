@@ -18,8 +18,8 @@ func vcsSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"hg", "chg", "sl"},
 			opts:     argv.Spec{Short: "Rre", Long: []string{"--repository", "--cwd", "--config", "--rev", "--to", "--dest", "--ssh", "--remotecmd", "--encoding"}},
-			verbs: map[string]verbEffect{"push": vWrite, "email": vWrite, "phabsend": vWrite, "pr": vWrite, "ghstack": vWrite, "cloud": vWrite,
-				"outgoing": vRead, "out": vRead, "incoming": vRead, "in": vRead, "pull": vRead, "clone": vRead},
+			verbs: verbList{{"push", vWrite}, {"email", vWrite}, {"phabsend", vWrite}, {"pr", vWrite}, {"ghstack", vWrite}, {"cloud", vWrite},
+				{"outgoing", vRead}, {"out", vRead}, {"incoming", vRead}, {"in", vRead}, {"pull", vRead}, {"clone", vRead}},
 			def:  vLocal,
 			what: "a remote repository",
 			refine: func(_ *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -39,8 +39,8 @@ func vcsSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"svn"},
 			opts:     argv.Spec{Short: "mrFl", Long: []string{"--message", "--revision", "--file", "--username", "--password", "--depth", "--limit", "--config-dir", "--config-option", "--targets"}},
-			verbs: map[string]verbEffect{"commit": vWrite, "ci": vWrite, "import": vWrite, "lock": vWrite, "unlock": vWrite,
-				"update": vRead, "up": vRead, "checkout": vRead, "co": vRead, "export": vRead, "log": vRead, "ls": vRead, "list": vRead, "cat": vRead},
+			verbs: verbList{{"commit", vWrite}, {"ci", vWrite}, {"import", vWrite}, {"lock", vWrite}, {"unlock", vWrite},
+				{"update", vRead}, {"up", vRead}, {"checkout", vRead}, {"co", vRead}, {"export", vRead}, {"log", vRead}, {"ls", vRead}, {"list", vRead}, {"cat", vRead}},
 			def:  vLocal,
 			what: "a Subversion server",
 			refine: func(_ *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -69,7 +69,7 @@ func vcsSpecs() []*Spec {
 			programs: []string{"fossil"},
 			opts:     argv.Spec{Short: "Rm", Long: []string{"--repository", "--message", "--user"}},
 			// commit autosyncs (pushes) in fossil's default setting.
-			verbs: map[string]verbEffect{"push": vWrite, "sync": vWrite, "commit": vWrite, "ci": vWrite, "pull": vRead, "clone": vRead, "update": vRead},
+			verbs: verbList{{"push", vWrite}, {"sync", vWrite}, {"commit", vWrite}, {"ci", vWrite}, {"pull", vRead}, {"clone", vRead}, {"update", vRead}},
 			def:   vLocal,
 			what:  "a remote repository",
 		},
@@ -79,7 +79,7 @@ func vcsSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"p4"},
 			opts:     argv.Spec{Short: "cdpuPCHLQxz", Long: nil},
-			verbs:    map[string]verbEffect{"submit": vWrite, "shelve": vWrite, "populate": vWrite, "obliterate": vDelete, "sync": vRead, "changes": vRead, "describe": vRead, "print": vRead, "files": vRead},
+			verbs:    verbList{{"submit", vWrite}, {"shelve", vWrite}, {"populate", vWrite}, {"obliterate", vDelete}, {"sync", vRead}, {"changes", vRead}, {"describe", vRead}, {"print", vRead}, {"files", vRead}},
 			def:      vLocal,
 			what:     "a Perforce server",
 		},
@@ -91,9 +91,9 @@ func vcsSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"git-town", "gt", "spr", "ghstack", "git-machete"},
 			opts:     argv.Spec{Short: "m", Long: []string{"--message", "--title", "--body"}},
-			verbs: map[string]verbEffect{"ship": vWrite, "sync": vWrite, "propose": vWrite, "new-pull-request": vWrite, "submit": vWrite, "ss": vWrite,
-				"stack submit": vWrite, "downstack submit": vWrite, "upstack submit": vWrite, "diff": vWrite, "land": vWrite, "merge": vWrite, "github": vWrite,
-				"": vLocal, "log": vLocal, "ls": vLocal, "status": vLocal, "checkout": vLocal, "create": vLocal, "modify": vLocal, "config": vLocal, "hack": vLocal},
+			verbs: verbList{{"ship", vWrite}, {"sync", vWrite}, {"propose", vWrite}, {"new-pull-request", vWrite}, {"submit", vWrite}, {"ss", vWrite},
+				{"stack submit", vWrite}, {"downstack submit", vWrite}, {"upstack submit", vWrite}, {"diff", vWrite}, {"land", vWrite}, {"merge", vWrite}, {"github", vWrite},
+				{"", vLocal}, {"log", vLocal}, {"ls", vLocal}, {"status", vLocal}, {"checkout", vLocal}, {"create", vLocal}, {"modify", vLocal}, {"config", vLocal}, {"hack", vLocal}},
 			def:  vLocal,
 			what: "a remote repository and its reviews",
 			refine: func(inv *shell.Invocation, _ argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -112,7 +112,7 @@ func vcsSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"tea"},
 			opts:     argv.Spec{Short: "rlot", Long: []string{"--repo", "--login", "--output", "--remote", "--title", "--tag", "--description", "--note", "--head", "--base"}},
-			verbs:    map[string]verbEffect{"": vLocal, "login": vLocal, "logins": vLocal, "logout": vLocal, "whoami": vRead, "clone": vRead, "open": vLocal, "notifications": vRead},
+			verbs:    verbList{{"", vLocal}, {"login", vLocal}, {"logins", vLocal}, {"logout", vLocal}, {"whoami", vRead}, {"clone", vRead}, {"open", vLocal}, {"notifications", vRead}},
 			def:      vWrite,
 			what:     "a Gitea server",
 			refine: func(inv *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
@@ -132,7 +132,7 @@ func vcsSpecs() []*Spec {
 		verbSpec(&verbTable{
 			programs: []string{"repo"},
 			opts:     argv.Spec{Short: "bmuj", Long: []string{"--branch", "--manifest-url", "--manifest-name", "--jobs", "--reviewers", "--cc"}},
-			verbs:    map[string]verbEffect{"upload": vWrite, "sync": vRead, "init": vRead, "": vLocal},
+			verbs:    verbList{{"upload", vWrite}, {"sync", vRead}, {"init", vRead}, {"", vLocal}},
 			def:      vLocal,
 			what:     "a Gerrit server",
 		},

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -153,7 +152,7 @@ func namedWriteMethod(m string) bool {
 
 // bodyLongOptions are long option names (without value) that send a
 // request body, a form or a file on their own, in any program.
-var bodyLongOptions = sync.OnceValue(func() map[string]bool {
+var bodyLongOptions = onFirstUse[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"--data": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true, "--data-ascii": true,
 		"--data-json": true, "--data-file": true, "--post": true, "--post-data": true, "--post-file": true,
@@ -163,12 +162,12 @@ var bodyLongOptions = sync.OnceValue(func() map[string]bool {
 		"-post": true, "-post_data": true, "-post-data": true, "-postdata": true, "-put": true, "-upload": true,
 		"-upload_file": true, "-body": true, "-json": true, "-data": true,
 	}
-})
+}}
 
 // methodOptions take an HTTP method as their value.
-var methodOptions = sync.OnceValue(func() map[string]bool {
+var methodOptions = onFirstUse[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{"-X": true, "--request": true, "--method": true, "-m": true, "-method": true}
-})
+}}
 
 // payloadValue reports whether the value of an ambiguous short option
 // (-d, -F) looks like a body: a file sent with @, JSON, a form
@@ -218,14 +217,14 @@ func bodyOption(inv *shell.Invocation) (string, bool) {
 			return "", false
 		}
 		switch {
-		case bodyLongOptions()[name]:
+		case bodyLongOptions.get()[name]:
 			if val, ok := next(); ok && !hasValue && !strings.HasPrefix(val, "-") {
 				if _, isURL := urlTarget(val); !isURL {
 					return a + " " + clip(val), true
 				}
 			}
 			return a, true
-		case methodOptions()[name]:
+		case methodOptions.get()[name]:
 			m, ok := next()
 			if ok && (name == "-m" || name == "-method") && !namedWriteMethod(m) {
 				continue // -m is a message or a mode as often as a method
@@ -250,7 +249,7 @@ func bodyOption(inv *shell.Invocation) (string, bool) {
 // given a URL and a body or upload option, sends data to that host.
 func unknownUpload(inv *shell.Invocation) Effect {
 	name := inv.Name()
-	if inertNames()[name] || ReadsOnly(name) || wrapperNames()[name] || shell.Unwraps(name) {
+	if inertNames.get()[name] || ReadsOnly(name) || wrapperNames.get()[name] || shell.Unwraps(name) {
 		return nothing
 	}
 	url, host, ok := firstURL(inv)
@@ -277,7 +276,7 @@ type httpTool struct {
 	attached bool
 }
 
-var httpTools = sync.OnceValue(func() map[string]httpTool {
+var httpTools = onFirstUse[map[string]httpTool]{build: func() map[string]httpTool {
 	return map[string]httpTool{
 		// ApacheBench: -p POST file, -u PUT file, -m method.
 		"ab": {body: []string{"-p", "-u"}, method: []string{"-m"}, attached: true},
@@ -296,7 +295,7 @@ var httpTools = sync.OnceValue(func() map[string]httpTool {
 		"links":  {},
 		"elinks": {script: []string{"-eval"}},
 	}
-})
+}}
 
 // httpToolsSpec rates the load testers and text browsers of httpTools.
 var httpToolsSpec = &Spec{
@@ -375,7 +374,7 @@ func findOpt(args []string, o string, attached bool) (value string, found bool) 
 
 func classifyHTTPTool(_ *Classifier, inv *shell.Invocation) Effect {
 	name := inv.Name()
-	t := httpTools()[name]
+	t := httpTools.get()[name]
 	url, host, ok := firstURL(inv)
 	if !ok {
 		return nothing // --help, --version, a local file

@@ -12,7 +12,7 @@ import (
 
 // TestReadersAreLocal checks classify's tables against its own ratings:
 // a program OnlyReads may count as a plain read, a search or a listing
-// (its tables fileReaders, searchers, listers) is rated local, with no flag,
+// (its tables fileReaders, searchers, listers.get()) is rated local, with no flag,
 // by the classifier, and a reader or searcher is not looked through for a
 // command among its arguments (its operands are files and patterns). A
 // program added to one of those tables that runs its arguments, or
@@ -22,14 +22,14 @@ import (
 // gate then refuses it as evidence, which is the safe side.)
 func TestReadersAreLocal(t *testing.T) {
 	var names []string
-	for n := range fileReaders() {
+	for n := range fileReaders.get() {
 		names = append(names, n)
 	}
-	for n := range searchers() {
+	for n := range searchers.get() {
 		names = append(names, n)
 	}
 	lists := len(names)
-	for n := range listers() {
+	for n := range listers.get() {
 		names = append(names, n)
 	}
 	sort.Strings(names[:lists])
@@ -59,7 +59,7 @@ func TestWrappersAreOneTable(t *testing.T) {
 			t.Errorf("%s: listed but IsWrapper %v, LooksThrough %v", w, IsWrapper(w), LooksThrough(w))
 		}
 	}
-	for w := range wrapperNames() {
+	for w := range wrapperNames.get() {
 		if !seen[w] {
 			t.Errorf("%s: in classify's wrapper table but not listed", w)
 		}

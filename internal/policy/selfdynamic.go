@@ -50,11 +50,13 @@ const (
 
 // fileWriters write, replace, move or delete the files their operands
 // name, beside the programs that move whole trees (classify.MovesTrees).
-var fileWriters = map[string]bool{
-	"tee": true, "sed": true, "truncate": true, "dd": true, "touch": true, "sponge": true,
-	"patch": true, "ed": true, "ex": true, "split": true, "csplit": true, "mkfifo": true, "mknod": true,
-	"unlink": true,
-}
+var fileWriters = onFirstUse[map[string]bool]{build: func() map[string]bool {
+	return map[string]bool{
+		"tee": true, "sed": true, "truncate": true, "dd": true, "touch": true, "sponge": true,
+		"patch": true, "ed": true, "ex": true, "split": true, "csplit": true, "mkfifo": true, "mknod": true,
+		"unlink": true,
+	}
+}}
 
 // mktempDir stands for the path mktemp prints: a new name under the
 // temporary directory, never one of airlock's files.
@@ -66,7 +68,7 @@ func dynamicMode(inv *classify.Invocation, i int, reads, source bool) dynMode {
 	switch {
 	case reads || source || copySource(inv.Args, i):
 		return dynRead
-	case fileWriters[name] || classify.MovesTrees(name):
+	case fileWriters.get()[name] || classify.MovesTrees(name):
 		return dynPath
 	}
 	return dynWord

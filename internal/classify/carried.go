@@ -45,14 +45,16 @@ var carriedFor = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 // carriedOptions are the request options whose whole value is sent
 // (curl's, wget's and the like): carried data there is sent even when it
 // is the whole word.
-var carriedOptions = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"-H": true, "--header": true, "--proxy-header": true, "-b": true,
-		"--cookie": true, "-A": true, "--user-agent": true, "-e": true, "--referer": true, "-u": true,
-		"--user": true, "-d": true, "--data": true, "--data-raw": true, "--data-binary": true,
-		"--data-urlencode": true, "--data-ascii": true, "--json": true, "--url-query": true, "-F": true,
-		"--form": true, "--form-string": true, "--post-data": true, "--body-data": true, "--oauth2-bearer": true,
-		"--http-user": true, "--http-password": true, "--password": true}
-}}
+func carriedOptions(name string) bool {
+	switch name {
+	case "-H", "--header", "--proxy-header", "-b", "--cookie", "-A", "--user-agent", "-e", "--referer",
+		"-u", "--user", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii",
+		"--json", "--url-query", "-F", "--form", "--form-string", "--post-data", "--body-data",
+		"--oauth2-bearer", "--http-user", "--http-password", "--password":
+		return true
+	}
+	return false
+}
 
 // xargsInput is the placeholder package shell puts where xargs adds the
 // words it reads.
@@ -241,8 +243,8 @@ func readNames(args []string) []string {
 // it is sent, and names it.
 func carriedIn(args []string, j int, vars map[string]string, fed bool) (string, bool) {
 	w := args[j]
-	option := j > 1 && carriedOptions.get()[args[j-1]]
-	if name, _, ok := strings.Cut(w, "="); ok && carriedOptions.get()[name] {
+	option := j > 1 && carriedOptions(args[j-1])
+	if name, _, ok := strings.Cut(w, "="); ok && carriedOptions(name) {
 		option = true
 	}
 	for _, in := range []string{xargsInput, parallelInput} {

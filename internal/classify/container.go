@@ -67,16 +67,16 @@ var containerExecArgs = argv.Spec{
 
 // containerReads lists subcommands (top level or inside a group) that only
 // report or work on local images and files.
-var containerReads = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"ps": true, "ls": true, "list": true, "images": true, "logs": true, "inspect": true, "version": true,
-		"info": true, "stats": true, "top": true, "port": true, "diff": true, "events": true, "history": true,
-		"wait": true, "export": true, "save": true, "load": true, "tag": true, "commit": true, "import": true,
-		"df": true, "help": true, "config": true, "convert": true, "show": true, "du": true, "init": true,
-		"exists": true, "healthcheck": true, "generate": true, "sbom": true, "untag": true, "tree": true,
-		"container-diff": true, "completion": true, "images-ls": true, "annotate": true, "sign": true,
+func containerReads(name string) bool {
+	switch name {
+	case "ps", "ls", "list", "images", "logs", "inspect", "version", "info", "stats", "top", "port",
+		"diff", "events", "history", "wait", "export", "save", "load", "tag", "commit", "import", "df",
+		"help", "config", "convert", "show", "du", "init", "exists", "healthcheck", "generate", "sbom",
+		"untag", "tree", "container-diff", "completion", "images-ls", "annotate", "sign":
+		return true
 	}
-}}
+	return false
+}
 
 // containerShared lists subcommands that change what runs on this machine.
 var containerShared = onFirstUse[map[string]string]{build: func() map[string]string {
@@ -469,7 +469,7 @@ func containerSub(c *Classifier, inv *shell.Invocation, i int) Effect {
 	case "exec":
 		return containerInner(c, inv, i+1, containerExecArgs, what, containerShared.get()[sub])
 	}
-	if containerReads.get()[sub] {
+	if containerReads(sub) {
 		return nothing
 	}
 	if msg, ok := containerShared.get()[sub]; ok {

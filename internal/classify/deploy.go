@@ -968,15 +968,17 @@ func deployVerb(inv *shell.Invocation, spec argv.Spec, rule string) (p argv.Pars
 }
 
 // kubectlBuiltin are kubectl's own commands; any other runs a plugin.
-var kubectlBuiltin = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"create": true, "expose": true, "run": true, "set": true, "explain": true,
-		"get": true, "edit": true, "delete": true, "rollout": true, "scale": true, "autoscale": true, "certificate": true,
-		"cluster-info": true, "top": true, "cordon": true, "uncordon": true, "drain": true, "taint": true, "describe": true,
-		"logs": true, "attach": true, "exec": true, "port-forward": true, "proxy": true, "cp": true, "auth": true,
-		"debug": true, "events": true, "diff": true, "apply": true, "patch": true, "replace": true, "wait": true,
-		"kustomize": true, "label": true, "annotate": true, "completion": true, "alpha": true, "api-resources": true,
-		"api-versions": true, "config": true, "plugin": true, "version": true, "options": true, "help": true}
-}}
+func kubectlBuiltin(name string) bool {
+	switch name {
+	case "create", "expose", "run", "set", "explain", "get", "edit", "delete", "rollout", "scale",
+		"autoscale", "certificate", "cluster-info", "top", "cordon", "uncordon", "drain", "taint", "describe",
+		"logs", "attach", "exec", "port-forward", "proxy", "cp", "auth", "debug", "events", "diff", "apply",
+		"patch", "replace", "wait", "kustomize", "label", "annotate", "completion", "alpha", "api-resources",
+		"api-versions", "config", "plugin", "version", "options", "help":
+		return true
+	}
+	return false
+}
 
 func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
 	p, verb, sub, e, done := deployVerb(inv, kubectlOpts, "kubectl")
@@ -985,7 +987,7 @@ func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
 	}
 	tool := inv.Name()
 	cmd := tool + " " + verb
-	if tool == "kubectl" && !kubectlBuiltin.get()[verb] && len(p.OperandIndex) > 0 && validExtension(verb) {
+	if tool == "kubectl" && !kubectlBuiltin(verb) && len(p.OperandIndex) > 0 && validExtension(verb) {
 		if k := 1 + p.OperandIndex[0]; k < len(inv.Args) && inv.Args[k] == verb {
 			// A plugin: kubectl NAME runs kubectl-NAME, classified as
 			// that program.

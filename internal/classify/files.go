@@ -286,14 +286,15 @@ func filesNormPath(w string) string {
 
 // filesSystemDirs are the top-level directories whose loss breaks the
 // machine or every user's data.
-var filesSystemDirs = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true, "/lib64": true,
-		"/opt": true, "/proc": true, "/root": true, "/sbin": true, "/srv": true, "/sys": true, "/usr": true,
-		"/var": true, "/Users": true, "/System": true, "/Library": true, "/Applications": true, "/private": true,
-		"/usr/bin": true, "/usr/lib": true, "/usr/local": true, "/var/lib": true,
+func filesSystemDirs(name string) bool {
+	switch name {
+	case "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin",
+		"/srv", "/sys", "/usr", "/var", "/Users", "/System", "/Library", "/Applications", "/private",
+		"/usr/bin", "/usr/lib", "/usr/local", "/var/lib":
+		return true
 	}
-}}
+	return false
+}
 
 // filesCritical says whether a path is the root, the home directory, a
 // system directory or the whole working directory, and describes it.
@@ -309,7 +310,7 @@ func filesCritical(w string) (string, bool) {
 	case "..", "../*":
 		return "everything in the parent directory", true
 	}
-	if filesSystemDirs.get()[strings.TrimSuffix(n, "/*")] {
+	if filesSystemDirs(strings.TrimSuffix(n, "/*")) {
 		return "the system directory " + strings.TrimSuffix(n, "/*") + " and everything in it", true
 	}
 	return "", false
@@ -988,23 +989,26 @@ func filesCrontab(args []string) Effect {
 }
 
 // filesSystemctlReads lists systemctl verbs that only report.
-var filesSystemctlReads = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"status": true, "show": true, "cat": true, "is-active": true, "is-enabled": true, "is-failed": true,
-		"is-system-running": true, "list-units": true, "list-unit-files": true, "list-sockets": true,
-		"list-timers": true, "list-jobs": true, "list-dependencies": true, "list-machines": true,
-		"list-automounts": true, "list-paths": true, "help": true, "show-environment": true, "get-default": true,
-		"whoami": true, "log-level": true, "log-target": true, "service-log-level": true,
+func filesSystemctlReads(name string) bool {
+	switch name {
+	case "status", "show", "cat", "is-active", "is-enabled", "is-failed", "is-system-running",
+		"list-units", "list-unit-files", "list-sockets", "list-timers", "list-jobs", "list-dependencies",
+		"list-machines", "list-automounts", "list-paths", "help", "show-environment", "get-default", "whoami",
+		"log-level", "log-target", "service-log-level":
+		return true
 	}
-}}
+	return false
+}
 
 // filesSystemctlStops lists systemctl verbs that stop the whole machine or
 // everything running on it.
-var filesSystemctlStops = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"poweroff": true, "reboot": true, "halt": true, "kexec": true, "soft-reboot": true, "rescue": true, "emergency": true,
+func filesSystemctlStops(name string) bool {
+	switch name {
+	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
+		return true
 	}
-}}
+	return false
+}
 
 // filesSystemctl rates systemctl: reads report; other verbs change what
 // runs; power verbs stop the machine. -H runs it on another host.
@@ -1019,9 +1023,9 @@ func filesSystemctl(args []string) Effect {
 	verb := p.Operands[0]
 	var e Effect
 	switch {
-	case filesSystemctlReads.get()[verb]:
+	case filesSystemctlReads(verb):
 		return nothing
-	case filesSystemctlStops.get()[verb]:
+	case filesSystemctlStops(verb):
 		e = shared("systemctl.power", "systemctl "+verb+" stops the machine or everything running on it").destroys()
 	default:
 		e = shared("systemctl.change", "systemctl "+verb+" changes which system services run")

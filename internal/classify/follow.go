@@ -555,7 +555,7 @@ func releaseName(name string) bool {
 	for _, part := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
 		return r == ':' || r == '-' || r == '_' || r == '.' || r == '/'
 	}) {
-		if releaseVerbs.get()[part] {
+		if releaseVerbs(part) {
 			return true
 		}
 	}

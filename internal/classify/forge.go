@@ -50,16 +50,16 @@ type forgeCLI struct {
 
 // forgeWriteVerbs are verbs that change something remotely, used for verbs
 // a group's table does not list.
-var forgeWriteVerbs = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"create": true, "new": true, "edit": true, "update": true, "set": true, "add": true, "merge": true,
-		"close": true, "reopen": true, "comment": true, "note": true, "review": true, "approve": true,
-		"upload": true, "run": true, "rerun": true, "retry": true, "cancel": true, "enable": true,
-		"disable": true, "rename": true, "archive": true, "unarchive": true, "transfer": true, "lock": true,
-		"unlock": true, "pin": true, "unpin": true, "fork": true, "trigger": true, "import": true,
-		"link": true, "unlink": true, "copy": true, "mark-template": true, "revoke": true, "rotate": true,
+func forgeWriteVerbs(name string) bool {
+	switch name {
+	case "create", "new", "edit", "update", "set", "add", "merge", "close", "reopen", "comment", "note",
+		"review", "approve", "upload", "run", "rerun", "retry", "cancel", "enable", "disable", "rename",
+		"archive", "unarchive", "transfer", "lock", "unlock", "pin", "unpin", "fork", "trigger", "import",
+		"link", "unlink", "copy", "mark-template", "revoke", "rotate":
+		return true
 	}
-}}
+	return false
+}
 
 // forgeVerbPhrase words a reason by verb; anything else "changes".
 var forgeVerbPhrase = onFirstUse[map[string]string]{build: func() map[string]string {
@@ -487,7 +487,7 @@ func (f *forgeCLI) classifyIn(c *Classifier, inv *shell.Invocation) Effect {
 		switch {
 		case verb == "delete" || verb == "remove" || verb == "rm" || verb == "del":
 			kind = forgeDelete
-		case forgeWriteVerbs.get()[verb]:
+		case forgeWriteVerbs(verb):
 			kind = forgeWrite
 		default:
 			kind = forgeRead

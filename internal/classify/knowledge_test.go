@@ -12,7 +12,7 @@ import (
 
 // TestReadersAreLocal checks classify's tables against its own ratings:
 // a program OnlyReads may count as a plain read, a search or a listing
-// (its tables fileReaders, searchers, listers.get()) is rated local, with no flag,
+// (its tables fileReaders, searchers, listers) is rated local, with no flag,
 // by the classifier, and a reader or searcher is not looked through for a
 // command among its arguments (its operands are files and patterns). A
 // program added to one of those tables that runs its arguments, or

@@ -436,13 +436,14 @@ var pnpmAlias = onFirstUse[map[string]string]{build: func() map[string]string {
 }}
 
 // pnpmNpm lists the commands pnpm passes on to npm.
-var pnpmNpm = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"access": true, "adduser": true, "login": true, "logout": true, "deprecate": true, "dist-tag": true,
-		"owner": true, "ping": true, "profile": true, "search": true, "team": true, "token": true,
-		"unpublish": true, "view": true, "info": true, "whoami": true, "star": true, "unstar": true, "version": true,
+func pnpmNpm(name string) bool {
+	switch name {
+	case "access", "adduser", "login", "logout", "deprecate", "dist-tag", "owner", "ping", "profile",
+		"search", "team", "token", "unpublish", "view", "info", "whoami", "star", "unstar", "version":
+		return true
 	}
-}}
+	return false
+}
 
 var pnpmSpec = &Spec{
 	Programs: []string{"pnpm", "pnpx"},
@@ -547,7 +548,7 @@ func pnpmFrom(c *Classifier, inv *shell.Invocation, from int) Effect {
 	case "setup":
 		return shared("pnpm.setup", full+" changes the shell profile and global bin directory")
 	}
-	if pnpmNpm.get()[cmd] {
+	if pnpmNpm(cmd) {
 		return npmCommand("pnpm", cmd, p)
 	}
 	return nothing // run, test, scripts, deploy (a local copy), pack, list, why, ...
@@ -1640,14 +1641,15 @@ func classifyPyPublish(c *Classifier, inv *shell.Invocation) Effect {
 // ---- mvn, gradle ----
 
 // mvnValueOpts are Maven's options that take the next word as a value.
-var mvnValueOpts = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"-f": true, "-s": true, "-gs": true, "-t": true, "-gt": true, "-P": true, "-pl": true, "-rf": true, "-T": true,
-		"-l": true, "-D": true, "-b": true, "--file": true, "--settings": true, "--global-settings": true,
-		"--toolchains": true, "--global-toolchains": true, "--activate-profiles": true, "--projects": true,
-		"--resume-from": true, "--threads": true, "--log-file": true, "--define": true, "--builder": true, "--color": true,
+func mvnValueOpts(name string) bool {
+	switch name {
+	case "-f", "-s", "-gs", "-t", "-gt", "-P", "-pl", "-rf", "-T", "-l", "-D", "-b", "--file",
+		"--settings", "--global-settings", "--toolchains", "--global-toolchains", "--activate-profiles",
+		"--projects", "--resume-from", "--threads", "--log-file", "--define", "--builder", "--color":
+		return true
 	}
-}}
+	return false
+}
 
 var mvnSpec = &Spec{
 	Programs: []string{"mvn", "mvnw", "mvnw.cmd", "mvn.cmd", "mvnd"},
@@ -1683,7 +1685,7 @@ func classifyMvn(_ *Classifier, inv *shell.Invocation) Effect {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case mvnValueOpts.get()[a]:
+		case mvnValueOpts(a):
 			if a == "-D" && i+1 < len(args) {
 				dry = dry || strings.EqualFold(args[i+1], "dryRun=true")
 			}
@@ -1715,15 +1717,16 @@ func classifyMvn(_ *Classifier, inv *shell.Invocation) Effect {
 }
 
 // gradleValueOpts are Gradle's options that take the next word as a value.
-var gradleValueOpts = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"-p": true, "-b": true, "-c": true, "-I": true, "-x": true, "-g": true, "-D": true, "-P": true, "-M": true, "-F": true,
-		"--project-dir": true, "--build-file": true, "--settings-file": true, "--init-script": true, "--exclude-task": true,
-		"--gradle-user-home": true, "--console": true, "--warning-mode": true, "--max-workers": true, "--priority": true,
-		"--include-build": true, "--write-verification-metadata": true, "--dependency-verification": true,
-		"--project-cache-dir": true, "--tests": true, "--system-prop": true, "--project-prop": true,
+func gradleValueOpts(name string) bool {
+	switch name {
+	case "-p", "-b", "-c", "-I", "-x", "-g", "-D", "-P", "-M", "-F", "--project-dir", "--build-file",
+		"--settings-file", "--init-script", "--exclude-task", "--gradle-user-home", "--console",
+		"--warning-mode", "--max-workers", "--priority", "--include-build", "--write-verification-metadata",
+		"--dependency-verification", "--project-cache-dir", "--tests", "--system-prop", "--project-prop":
+		return true
 	}
-}}
+	return false
+}
 
 var gradleSpec = &Spec{
 	Programs: []string{"gradle", "gradlew", "gradlew.bat"},
@@ -1757,7 +1760,7 @@ func classifyGradle(_ *Classifier, inv *shell.Invocation) Effect {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case gradleValueOpts.get()[a]:
+		case gradleValueOpts(a):
 			i++
 		case a == "-m" || a == "--dry-run":
 			return local("gradle.dry-run", "gradle --dry-run only lists the tasks it would run")

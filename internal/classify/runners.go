@@ -142,19 +142,18 @@ var npmLifecycle = onFirstUse[map[string][]string]{build: func() map[string][]st
 }}
 
 // yarnBuiltins are yarn and pnpm commands that are not scripts.
-var yarnBuiltins = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"add": true, "remove": true, "install": true, "up": true, "upgrade": true, "why": true, "info": true,
-		"init": true, "config": true, "cache": true, "dlx": true, "exec": true, "link": true, "unlink": true,
-		"npm": true, "pack": true, "plugin": true, "set": true, "version": true, "workspaces": true, "workspace": true,
-		"publish": true, "login": true, "logout": true, "outdated": true, "list": true, "ls": true, "audit": true,
-		"bin": true, "dedupe": true, "import": true, "patch": true, "patch-commit": true, "rebuild": true, "store": true,
-		"why-not": true, "node": true, "global": true, "owner": true, "tag": true, "team": true, "create": true,
-		"i": true, "rm": true, "update": true, "prune": true, "fetch": true, "setup": true, "env": true, "help": true,
-		"licenses": true, "root": true, "server": true, "explain": true, "constraints": true,
-		"x": true,
+func yarnBuiltins(name string) bool {
+	switch name {
+	case "add", "remove", "install", "up", "upgrade", "why", "info", "init", "config", "cache", "dlx",
+		"exec", "link", "unlink", "npm", "pack", "plugin", "set", "version", "workspaces", "workspace",
+		"publish", "login", "logout", "outdated", "list", "ls", "audit", "bin", "dedupe", "import", "patch",
+		"patch-commit", "rebuild", "store", "why-not", "node", "global", "owner", "tag", "team", "create",
+		"i", "rm", "update", "prune", "fetch", "setup", "env", "help", "licenses", "root", "server",
+		"explain", "constraints", "x":
+		return true
 	}
-}}
+	return false
+}
 
 // scriptNames returns the package.json scripts a run would start, in
 // order, or nil.
@@ -214,7 +213,7 @@ func scriptNames(inv *shell.Invocation) []string {
 	if tool == "pnpm" && cmd == "deploy" {
 		return nil // pnpm's own deploy copies a workspace package
 	}
-	if tool != "npm" && (!yarnBuiltins.get()[cmd] || cmd == "x") {
+	if tool != "npm" && (!yarnBuiltins(cmd) || cmd == "x") {
 		// yarn X, pnpm X, bun X run the script X. "x" is a builtin of
 		// some versions only (bun x, pnpm's alias of dlx), so a script
 		// of that name is followed too.

@@ -16,11 +16,14 @@ import (
 // does not know as a read is a write.
 
 // resourceReads are the second words of a resource command that only read.
-var resourceReads = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"list": true, "ls": true, "get": true, "show": true, "describe": true,
-		"info": true, "status": true, "diff": true, "history": true, "logs": true, "log": true, "wait": true,
-		"manifests": true, "resources": true, "inspect": true, "view": true, "connection-string": true, "cs": true}
-}}
+func resourceReads(name string) bool {
+	switch name {
+	case "list", "ls", "get", "show", "describe", "info", "status", "diff", "history", "logs", "log",
+		"wait", "manifests", "resources", "inspect", "view", "connection-string", "cs":
+		return true
+	}
+	return false
+}
 
 // resourceVerb rates "tool RESOURCE ACTION": a read action reads, delete
 // deletes and anything else writes. Verbs the table names keep their rate.
@@ -32,7 +35,7 @@ func resourceVerb(_ *shell.Invocation, p argv.Parsed, verb string, e verbEffect)
 		return e // the table named the verb, or the tool's no-operand rate
 	}
 	switch a := p.Operands[1]; {
-	case resourceReads.get()[a]:
+	case resourceReads(a):
 		return vRead
 	case a == "delete" || a == "rm" || a == "destroy" || a == "purge" || a == "remove":
 		return vDelete

@@ -36,7 +36,7 @@ func surfaceKind(p string) (kind string, task bool) {
 		return "ssh configuration", false
 	case base == "authorized_keys" && path.Base(dir) == ".ssh":
 		return "the keys that may log in to this machine", false
-	case shellStartup.get()[base], has("/fish/config.fish"), p == "/etc/profile", has("/etc/profile.d/"), p == "/etc/bash.bashrc":
+	case shellStartup(base), has("/fish/config.fish"), p == "/etc/profile", has("/etc/profile.d/"), p == "/etc/bash.bashrc":
 		return "a shell start-up file", false
 	case base == ".envrc":
 		return "a direnv file", false
@@ -62,14 +62,15 @@ func surfaceKind(p string) (kind string, task bool) {
 	return "", false
 }
 
-var shellStartup = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true, ".profile": true,
-		".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".zlogout": true, ".kshrc": true,
-		".mkshrc": true, ".cshrc": true, ".tcshrc": true, ".login": true, ".xprofile": true, ".xinitrc": true,
-		".bash_aliases": true, ".zshrc.local": true, ".xsessionrc": true,
+func shellStartup(name string) bool {
+	switch name {
+	case ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile",
+		".zshenv", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".xprofile",
+		".xinitrc", ".bash_aliases", ".zshrc.local", ".xsessionrc":
+		return true
 	}
-}}
+	return false
+}
 
 // File rates writing content to the file at path (the Write and Edit
 // tools): what the file runs later. known false means the new content is

@@ -195,9 +195,13 @@ func yamlValue(n *yaml.Node, key string) string {
 // ---- tox ----
 
 // toxKeys are the tox.ini keys whose lines are commands.
-var toxKeys = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"commands": true, "commands_pre": true, "commands_post": true}
-}}
+func toxKeys(name string) bool {
+	switch name {
+	case "commands", "commands_pre", "commands_post":
+		return true
+	}
+	return false
+}
 
 var toxSubst = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\{[^{}]*\}`) }}
 
@@ -372,7 +376,7 @@ func parseINI(text string) map[string]map[string][]iniLine {
 			continue
 		}
 		key = strings.TrimSpace(k)
-		if !toxKeys.get()[key] {
+		if !toxKeys(key) {
 			continue
 		}
 		if v = strings.TrimSpace(v); v != "" {
@@ -382,7 +386,7 @@ func parseINI(text string) map[string]map[string][]iniLine {
 	// Lines of keys that are not commands were kept only while reading.
 	for _, s := range out {
 		for k := range s {
-			if !toxKeys.get()[k] {
+			if !toxKeys(k) {
 				delete(s, k)
 			}
 		}
@@ -529,13 +533,14 @@ func pyString(p string) (string, bool) {
 
 // cargoCompiles are the cargo subcommands that compile the workspace's
 // own crates, running their build scripts and proc-macros.
-var cargoCompiles = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"build": true, "b": true, "run": true, "r": true, "test": true, "t": true, "check": true, "c": true,
-		"bench": true, "clippy": true, "doc": true, "d": true, "rustc": true, "rustdoc": true, "fix": true,
-		"package": true, "miri": true, "llvm-cov": true, "nextest": true, "tarpaulin": true,
+func cargoCompiles(name string) bool {
+	switch name {
+	case "build", "b", "run", "r", "test", "t", "check", "c", "bench", "clippy", "doc", "d", "rustc",
+		"rustdoc", "fix", "package", "miri", "llvm-cov", "nextest", "tarpaulin":
+		return true
 	}
-}}
+	return false
+}
 
 var cargoLine = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z_-]+)\s*=\s*(.*?)\s*(#.*)?$`) }}
 
@@ -560,7 +565,7 @@ func (c *Classifier) cargoBuildScripts(inv *shell.Invocation) Effect {
 	if sub == "" {
 		return nothing
 	}
-	if !cargoCompiles.get()[sub] || hasAny(inv.Args[subAt+1:], "--help", "-h") {
+	if !cargoCompiles(sub) || hasAny(inv.Args[subAt+1:], "--help", "-h") {
 		if sub != "install" || !hasAny(inv.Args[subAt+1:], "--path") {
 			return nothing
 		}

@@ -24,7 +24,7 @@ func vcsSpecs() []*Spec {
 			what: "a remote repository",
 			refine: func(_ *shell.Invocation, p argv.Parsed, verb string, e verbEffect) verbEffect {
 				// sl pr list only reads.
-				if verb == "pr" && len(p.Operands) > 1 && resourceReads.get()[p.Operands[1]] {
+				if verb == "pr" && len(p.Operands) > 1 && resourceReads(p.Operands[1]) {
 					return vRead
 				}
 				return e

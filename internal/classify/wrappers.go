@@ -147,23 +147,26 @@ var inertNames = onFirstUse[map[string]bool]{build: func() map[string]bool {
 
 // releaseVerbs are words that, as the verb of a program airlock does not
 // know, say the program writes beyond the machine.
-var releaseVerbs = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"publish": true, "push": true, "deploy": true, "release": true, "upload": true, "ship": true,
+func releaseVerbs(name string) bool {
+	switch name {
+	case "publish", "push", "deploy", "release", "upload", "ship":
+		return true
 	}
-}}
+	return false
+}
 
 // verbLike are program names that are also everyday verbs and nouns of
 // other programs' command lines (ngrok http 3000, devtunnel host, foo
 // init): among an unknown program's arguments they are not taken for a
 // command.
-var verbLike = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"http": true, "https": true, "host": true, "init": true, "service": true, "port": true, "r": true,
-		"mail": true, "kill": true, "find": true, "halt": true, "mount": true, "security": true, "defaults": true,
-		"run": true, "exec": true, "time": true, "command": true, "source": true, ".": true, "builtin": true,
+func verbLike(name string) bool {
+	switch name {
+	case "http", "https", "host", "init", "service", "port", "r", "mail", "kill", "find", "halt", "mount",
+		"security", "defaults", "run", "exec", "time", "command", "source", ".", "builtin":
+		return true
 	}
-}}
+	return false
+}
 
 // runsCommand reports whether a word names a program airlock knows
 // something about: a spec, a wrapper or a shell. Such a word among an
@@ -173,7 +176,7 @@ func runsCommand(word string) bool {
 		return false
 	}
 	name := normWord(word)
-	if verbLike.get()[name] {
+	if verbLike(name) {
 		return false
 	}
 	return specFor(name) != nil || IsWrapper(name)
@@ -220,7 +223,7 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 		if i >= 3 {
 			break
 		}
-		if releaseVerbs.get()[strings.ToLower(a)] && !inv.IsDynamic(i+1) {
+		if releaseVerbs(strings.ToLower(a)) && !inv.IsDynamic(i+1) {
 			return opaque("unknown.publish-verb", "the program "+name+", which airlock does not know, is asked to "+strings.ToLower(a)+": what it sends, and where, cannot be known")
 		}
 	}
@@ -270,19 +273,18 @@ func (c *Classifier) lookThroughArgs(inv *shell.Invocation, what string) Effect 
 // Classify: task runners whose files are followed, programs that run
 // commands hidden in their configuration, and programs that write files
 // which run later.
-var beyondSpec = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{
-		"npm": true, "yarn": true, "yarnpkg": true, "pnpm": true, "bun": true, "make": true, "gmake": true,
-		"just": true, "task": true, "go-task": true, "rake": true, "ssh": true, "scp": true,
-		"sftp": true, "sshfs": true, "autossh": true, "ssh-copy-id": true, "rsync": true, "tee": true, "cp": true,
-		"mv": true, "install": true, "ln": true, "sed": true, "gsed": true, "perl": true, "crontab": true,
-		"pipx": true, "conda": true, "mamba": true, "micromamba": true, "pdm": true, "hatch": true, "rye": true,
-		"pixi": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "direnv": true, "aws-vault": true,
-		"op": true, "doppler": true, "infisical": true, "dotenvx": true, "nix": true, "devbox": true, "flox": true,
-		"cargo": true, "pre-commit": true, "tox": true, "nox": true, "npx": true, "bunx": true, "pnpx": true,
-		"systemctl": true, "launchctl": true,
+func beyondSpec(name string) bool {
+	switch name {
+	case "npm", "yarn", "yarnpkg", "pnpm", "bun", "make", "gmake", "just", "task", "go-task", "rake",
+		"ssh", "scp", "sftp", "sshfs", "autossh", "ssh-copy-id", "rsync", "tee", "cp", "mv", "install", "ln",
+		"sed", "gsed", "perl", "crontab", "pipx", "conda", "mamba", "micromamba", "pdm", "hatch", "rye",
+		"pixi", "mise", "asdf", "rbenv", "pyenv", "direnv", "aws-vault", "op", "doppler", "infisical",
+		"dotenvx", "nix", "devbox", "flox", "cargo", "pre-commit", "tox", "nox", "npx", "bunx", "pnpx",
+		"systemctl", "launchctl":
+		return true
 	}
-}}
+	return false
+}
 
 // RatesAlone reports whether a program's spec alone rates a plain run of
 // it (Spec.Classify, without the checks Command adds: followed files,
@@ -290,5 +292,5 @@ var beyondSpec = onFirstUse[map[string]bool]{build: func() map[string]bool {
 // uses only such programs.
 func RatesAlone(name string) bool {
 	_, run := runSubcommands.get()[name]
-	return specFor(name) != nil && !beyondSpec.get()[name] && !run && !isShell(name)
+	return specFor(name) != nil && !beyondSpec(name) && !run && !isShell(name)
 }

@@ -17,6 +17,8 @@ import (
 // which ReadsOnlyRun consults.
 func readOnlyPrograms(name string) bool {
 	switch name {
+	// source and . read a file and run it in the shell; what it runs is
+	// the shell's, and a start-up file is not changed by being read.
 	case "cat", "tac", "head", "tail", "less", "more", "most", "wc", "grep", "egrep", "fgrep", "rg", "ag",
 		"ack", "diff", "cmp", "comm", "file", "nl", "od", "hexdump", "strings", "sha256sum", "sha1sum",
 		"sha512sum", "sha224sum", "sha384sum", "md5sum", "b2sum", "cksum", "sum", "shasum", "bat", "batcat",
@@ -31,6 +33,8 @@ func readOnlyPrograms(name string) bool {
 // they are given is neither written nor read.
 func metadataPrograms(name string) bool {
 	switch name {
+	// find only looks at names unless it runs, deletes or writes;
+	// ReadsOnlyRun tells those runs apart.
 	case "ls", "stat", "test", "[", "[[", "du", "df", "realpath", "readlink", "echo", "printf", "pwd",
 		"basename", "dirname", "type", "which", "whereis", "true", "false", "cd", "pushd", "popd", "find":
 		return true

@@ -192,9 +192,13 @@ func (c candidates) take(n int) []string {
 var headline = []string{"git", "gh", "curl", "npm", "rm", "ssh", "docker", "kubectl", "pip", "cargo", "rsync", "scp", "terraform", "wget", "yarn", "go", "python", "node"}
 
 // trivial words make an example say nothing about what a program does.
-var trivial = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"--help": true, "-h": true, "help": true, "--version": true, "-V": true, "version": true}
-}}
+func trivial(name string) bool {
+	switch name {
+	case "--help", "-h", "help", "--version", "-V", "version":
+		return true
+	}
+	return false
+}
 
 // placeExamples decides every classifier spec example in mode m and groups
 // them by the rule that set the decision ("table.external", a rule id).
@@ -240,7 +244,7 @@ func presentable(cmd string, programs []string) bool {
 		return false
 	}
 	for _, w := range words[1:] {
-		if trivial.get()[w] {
+		if trivial(w) {
 			return false
 		}
 	}

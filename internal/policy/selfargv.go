@@ -132,9 +132,13 @@ var airlockVerbs = onFirstUse[map[string]AirlockVerb]{build: func() map[string]A
 
 // airlockGroups are the verbs whose next word names a subcommand.
 // A group's path may itself be a group ("team queue").
-var airlockGroups = onFirstUse[map[string]bool]{build: func() map[string]bool {
-	return map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true, "rule": true, "team": true, "team queue": true}
-}}
+func airlockGroups(name string) bool {
+	switch name {
+	case "queue", "policy", "audit", "mcp", "snapshots", "rule", "team", "team queue":
+		return true
+	}
+	return false
+}
 
 // AirlockVerbs returns airlock's subcommand paths with their flags and
 // whether each only reads, sorted by path. It is the one place
@@ -219,7 +223,7 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 			break
 		}
 		path = append(path, a)
-		if airlockGroups.get()[strings.Join(path, " ")] {
+		if airlockGroups(strings.Join(path, " ")) {
 			continue
 		}
 		i++
@@ -236,7 +240,7 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 	v, known := airlockVerbs.get()[verb]
 	rest := args[i:]
 	if !known {
-		if airlockGroups.get()[verb] && (len(rest) == 0 || len(rest) == 1 && isHelp(rest[0])) {
+		if airlockGroups(verb) && (len(rest) == 0 || len(rest) == 1 && isHelp(rest[0])) {
 			return "", true
 		}
 		return "airlock " + verb, false

@@ -95,7 +95,7 @@ func mutatingWords() []string {
 			continue
 		}
 		for _, w := range strings.Fields(v.Path) {
-			if !seen[w] && !airlockGroups.get()[w] {
+			if !seen[w] && !airlockGroups(w) {
 				seen[w] = true
 				out = append(out, w)
 			}

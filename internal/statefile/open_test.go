@@ -46,3 +46,29 @@ func TestOpen(t *testing.T) {
 		t.Errorf("missing file: err %#v, want an open PathError for fs.ErrNotExist", err)
 	}
 }
+
+func TestReadDirNames(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"a", "b", "c"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	names, err := ReadDirNames(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, n := range names {
+		got[n] = true
+	}
+	if len(names) != 3 || !got["a"] || !got["b"] || !got["c"] {
+		t.Errorf("ReadDirNames = %v, want a, b and c", names)
+	}
+	if _, err := ReadDirNames(filepath.Join(dir, "missing")); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing dir: err %v, want fs.ErrNotExist", err)
+	}
+	if _, err := ReadDirNames(filepath.Join(dir, "a")); err == nil {
+		t.Error("a file read as a directory")
+	}
+}

@@ -29,3 +29,13 @@ func Unlock(*os.File) {}
 func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return os.OpenFile(path, flag|OpenFlags, perm)
 }
+
+// ReadDirNames returns the names in dir, in no order.
+func ReadDirNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}

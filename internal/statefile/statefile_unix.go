@@ -72,3 +72,21 @@ func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
 		}
 	}
 }
+
+// ReadDirNames returns the names in dir, in no order, as os.ReadDir
+// reads them (a symlinked dir is followed), without os.Open's attempt to
+// register the directory with the runtime's poller (see Open).
+func ReadDirNames(dir string) ([]string, error) {
+	for {
+		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: dir, Err: err}
+		}
+		f := os.NewFile(uintptr(fd), dir)
+		defer f.Close()
+		return f.Readdirnames(-1)
+	}
+}

@@ -34,7 +34,6 @@ var initExceptions = map[string]struct {
 	bytes int
 	why   string
 }{
-	"github.com/airlock-dev/airlock/internal/classify":         {64 << 10, "the program tables every classification reads"},
 	"github.com/airlock-dev/airlock/internal/agent/claudecode": {16 << 10, "the tool table and events of the hook every Claude Code call runs"},
 }
 

@@ -40,7 +40,7 @@ var initExceptions = map[string]struct {
 // initTotal bounds the allocations of all packages' initialisation,
 // the standard library's and other modules' included (go.yaml.in/yaml/v3,
 // mvdan.cc/sh), so that a new dependency's start-up cost is a decision.
-const initTotal = 192 << 10
+const initTotal = 128 << 10
 
 // initAllocs builds the airlock binary as it is released and returns the
 // bytes each package allocated at initialisation.

@@ -244,8 +244,9 @@ func isSpecLitNode(n ast.Node) bool {
 }
 
 // TestSpecTableClaims fails when two specs claim one program name, or one
-// spec is listed twice: the index would keep one and silently drop the
-// other's rating (specFor panics on it, which a hook must never reach).
+// spec is listed twice: specIndex (spec_index.go, generated from the
+// table) would send the name to one of them and silently drop the other's
+// rating; its generator refuses the table too.
 func TestSpecTableClaims(t *testing.T) {
 	owner := map[string]*Spec{}
 	seen := map[*Spec]bool{}

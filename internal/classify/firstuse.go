@@ -14,10 +14,24 @@ type onFirstUse[T any] struct {
 	once  sync.Once
 	build func() T
 	v     T
+	// failed is what a build that panicked panicked with: every get
+	// panics with it again, as sync.OnceValue's function does, rather
+	// than hand out an empty table.
+	failed any
 }
 
 // get returns the table, building it on the first call.
 func (l *onFirstUse[T]) get() T {
-	l.once.Do(func() { l.v = l.build() })
+	l.once.Do(func() {
+		defer func() {
+			if p := recover(); p != nil {
+				l.failed = p
+			}
+		}()
+		l.v = l.build()
+	})
+	if l.failed != nil {
+		panic(l.failed)
+	}
 	return l.v
 }

@@ -9,16 +9,17 @@ import (
 	"testing"
 )
 
-// TestVerbListsUnique: every verbList literal names each verb once, as
-// the map literals they replaced had to (a second entry for a verb would
-// never be read). It reads the package's source, where the lists are.
+// TestVerbListsUnique: every verbList and optList literal names each verb
+// or option once, as the map literals they replaced had to (a second
+// entry would never be read). It reads the package's source, where the
+// lists are.
 func TestVerbListsUnique(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	lists := 0
+	lists := map[string]int{}
 	for _, name := range files {
 		f, err := parser.ParseFile(fset, name, nil, 0)
 		if err != nil {
@@ -29,33 +30,34 @@ func TestVerbListsUnique(t *testing.T) {
 			if !ok {
 				return true
 			}
-			if id, ok := lit.Type.(*ast.Ident); !ok || id.Name != "verbList" {
+			id, ok := lit.Type.(*ast.Ident)
+			if !ok || id.Name != "verbList" && id.Name != "optList" {
 				return true
 			}
-			lists++
+			lists[id.Name]++
 			seen := map[string]bool{}
 			for _, el := range lit.Elts {
 				pair, ok := el.(*ast.CompositeLit)
 				if !ok || len(pair.Elts) != 2 {
-					t.Errorf("%v: a verbList entry is not a {verb, effect} pair", fset.Position(el.Pos()))
+					t.Errorf("%v: a %s entry is not a pair", fset.Position(el.Pos()), id.Name)
 					continue
 				}
 				bl, ok := pair.Elts[0].(*ast.BasicLit)
 				if !ok || bl.Kind != token.STRING {
-					t.Errorf("%v: a verb is not a string literal", fset.Position(el.Pos()))
+					t.Errorf("%v: a %s key is not a string literal", fset.Position(el.Pos()), id.Name)
 					continue
 				}
 				verb, _ := strconv.Unquote(bl.Value)
 				if seen[verb] {
-					t.Errorf("%v: verb %q listed twice", fset.Position(el.Pos()), verb)
+					t.Errorf("%v: %q listed twice in a %s", fset.Position(el.Pos()), verb, id.Name)
 				}
 				seen[verb] = true
 			}
 			return true
 		})
 	}
-	if lists < 50 {
-		t.Errorf("read %d verbList literals, want the verb tables of registry.go, services.go and vcs.go (60)", lists)
+	if lists["verbList"] < 50 || lists["optList"] < 25 {
+		t.Errorf("read %d verbList and %d optList literals, want the verb tables of registry.go, services.go and vcs.go (60) and the option tables of optcmds.go (29)", lists["verbList"], lists["optList"])
 	}
 }
 

@@ -3,7 +3,6 @@ package classify
 import (
 	"encoding/json"
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -31,7 +30,7 @@ type agentGuard struct {
 // commonAgentEnv moves every agent's configuration, hooks included.
 var commonAgentEnv = []string{"HOME", "XDG_CONFIG_HOME"}
 
-var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
+var agentGuards = onFirstUse[map[string]*agentGuard]{build: func() map[string]*agentGuard {
 	return map[string]*agentGuard{
 		// Claude Code: hooks live in settings files; --settings adds a layer
 		// that may set disableAllHooks; --setting-sources can leave the user's
@@ -112,10 +111,10 @@ var agentGuards = sync.OnceValue(func() map[string]*agentGuard {
 			env:       []string{"CLINE_DATA_DIR", "CLINE_SANDBOX", "CLINE_SANDBOX_DATA_DIR"},
 		},
 	}
-})
+}}
 
 // IsAgent reports whether a program is an AI agent's CLI.
-func IsAgent(name string) bool { return agentGuards()[name] != nil }
+func IsAgent(name string) bool { return agentGuards.get()[name] != nil }
 
 // AgentGuardOff reports whether a run of an agent CLI starts the agent
 // with its guard off, and names what turns it off. A word known only at
@@ -126,7 +125,7 @@ func AgentGuardOff(inv *shell.Invocation) (what string, off bool) {
 	if pkg := agentPackage(inv); pkg != nil {
 		inv = pkg
 	}
-	g := agentGuards()[inv.Name()]
+	g := agentGuards.get()[inv.Name()]
 	if g == nil {
 		return "", false
 	}
@@ -240,7 +239,7 @@ func claudeSettingsOff(v string) (string, bool) {
 }
 
 // agentPackages maps the npm packages of agent CLIs to their program.
-var agentPackages = sync.OnceValue(func() map[string]string {
+var agentPackages = onFirstUse[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
 		"@qwen-code/qwen-code": "qwen", "@github/copilot": "copilot", "opencode-ai": "opencode",
@@ -249,7 +248,7 @@ var agentPackages = sync.OnceValue(func() map[string]string {
 		// Python packages, run by uvx, pipx run or uv tool run.
 		"aider-chat": "aider", "aider": "aider", "goose-ai": "goose", "open-interpreter": "interpreter",
 	}
-})
+}}
 
 // AgentRun returns the agent CLI a run starts through a package runner
 // or by its script (npx @openai/codex, uvx aider-chat, node …/codex.js),
@@ -266,7 +265,7 @@ func agentScript(inv *shell.Invocation) *shell.Invocation {
 		if strings.HasPrefix(a, "-") {
 			continue // node's own options come before the script
 		}
-		for pkg, prog := range agentPackages() {
+		for pkg, prog := range agentPackages.get() {
 			if strings.Contains(a, "/"+pkg+"/") || strings.HasPrefix(a, pkg+"/") {
 				out := *inv
 				out.Args = append([]string{prog}, inv.Args[i+1:]...)
@@ -311,7 +310,7 @@ func agentPackage(inv *shell.Invocation) *shell.Invocation {
 		if at := strings.LastIndex(a, "@"); at > 0 {
 			a = a[:at] // @anthropic-ai/claude-code@latest
 		}
-		prog, ok := agentPackages()[a]
+		prog, ok := agentPackages.get()[a]
 		if !ok {
 			continue
 		}

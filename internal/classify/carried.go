@@ -3,7 +3,6 @@ package classify
 import (
 	"regexp"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -38,24 +37,28 @@ import (
 
 // carriedAssign matches an assignment whose value is a command
 // substitution (NAME=$(…), NAME="`…`", export NAME=$(…)).
-var carriedAssign = sync.OnceValue(func() *regexp.Regexp {
+var carriedAssign = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile("(?:^|[\\s;&|(])([A-Za-z_][A-Za-z0-9_]*)(?:\\[[^\\]]*\\])?\\+?=\"?(?:\\$\\(|`)")
-})
+}}
 
 // carriedFor matches a for loop over words holding a command substitution.
-var carriedFor = sync.OnceValue(func() *regexp.Regexp {
+var carriedFor = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile("(?:^|[\\s;&|(])for\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\s[^;\\n]*(?:\\$\\(|`)")
-})
+}}
 
 // carriedOptions are the request options whose whole value is sent
 // (curl's, wget's and the like): carried data there is sent even when it
 // is the whole word.
-var carriedOptions = map[string]bool{"-H": true, "--header": true, "--proxy-header": true, "-b": true,
-	"--cookie": true, "-A": true, "--user-agent": true, "-e": true, "--referer": true, "-u": true,
-	"--user": true, "-d": true, "--data": true, "--data-raw": true, "--data-binary": true,
-	"--data-urlencode": true, "--data-ascii": true, "--json": true, "--url-query": true, "-F": true,
-	"--form": true, "--form-string": true, "--post-data": true, "--body-data": true, "--oauth2-bearer": true,
-	"--http-user": true, "--http-password": true, "--password": true}
+func carriedOptions(name string) bool {
+	switch name {
+	case "-H", "--header", "--proxy-header", "-b", "--cookie", "-A", "--user-agent", "-e", "--referer",
+		"-u", "--user", "-d", "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii",
+		"--json", "--url-query", "-F", "--form", "--form-string", "--post-data", "--body-data",
+		"--oauth2-bearer", "--http-user", "--http-password", "--password":
+		return true
+	}
+	return false
+}
 
 // xargsInput is the placeholder package shell puts where xargs adds the
 // words it reads.
@@ -147,10 +150,10 @@ func hostPathSubst(w string) bool {
 // with what it holds, for the reason.
 func carriedVars(text string, runs []Invocation) map[string]string {
 	vars := map[string]string{}
-	for _, m := range carriedAssign().FindAllStringSubmatch(text, -1) {
+	for _, m := range carriedAssign.get().FindAllStringSubmatch(text, -1) {
 		vars[m[1]] = "command output ($" + m[1] + ")"
 	}
-	for _, m := range carriedFor().FindAllStringSubmatch(text, -1) {
+	for _, m := range carriedFor.get().FindAllStringSubmatch(text, -1) {
 		vars[m[1]] = "command output ($" + m[1] + ")"
 	}
 	for k := range runs {
@@ -255,8 +258,8 @@ func readNames(args []string) []string {
 // it is sent, and names it.
 func carriedIn(args []string, j int, vars map[string]string, fed bool) (string, bool) {
 	w := args[j]
-	option := j > 1 && carriedOptions[args[j-1]]
-	if name, _, ok := strings.Cut(w, "="); ok && carriedOptions[name] {
+	option := j > 1 && carriedOptions(args[j-1])
+	if name, _, ok := strings.Cut(w, "="); ok && carriedOptions(name) {
 		option = true
 	}
 	for _, in := range []string{xargsInput, parallelInput} {

@@ -314,10 +314,10 @@ func exfiltration(inv *shell.Invocation) Effect {
 		if computed && strings.Contains(a, "://") && !gitMessage(inv, i) {
 			return external("exfil.url", "a URL built from command output ("+clip(a)+") sends local data out")
 		}
-		if q := strings.IndexByte(a, '?'); q >= 0 && strings.Contains(a, "://") && secretVar(a[q:]) && httpClients[inv.Name()] {
+		if q := strings.IndexByte(a, '?'); q >= 0 && strings.Contains(a, "://") && secretVar(a[q:]) && httpClients(inv.Name()) {
 			return external("exfil.query", "the URL's query carries a secret-looking variable ("+clip(a)+") to the server")
 		}
-		if computed && httpClients[inv.Name()] && !localFileValue(inv.Args, i) {
+		if computed && httpClients(inv.Name()) && !localFileValue(inv.Args, i) {
 			// Any word of a request (a URL without its scheme, a header,
 			// credentials, a user agent) built from command output carries
 			// local data to the server.
@@ -329,8 +329,13 @@ func exfiltration(inv *shell.Invocation) Effect {
 
 // httpClients are the programs whose every argument can end up in a
 // request to a server.
-var httpClients = map[string]bool{"curl": true, "wget": true, "wget2": true, "http": true, "https": true,
-	"xh": true, "xhs": true, "httpie": true, "aria2c": true, "curlie": true}
+func httpClients(name string) bool {
+	switch name {
+	case "curl", "wget", "wget2", "http", "https", "xh", "xhs", "httpie", "aria2c", "curlie":
+		return true
+	}
+	return false
+}
 
 // localFileValue reports whether argument i of an HTTP client names a
 // local file it writes (curl -o, wget -O, a cookie jar, a log): a name

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -190,7 +189,7 @@ var awsOpts = argv.Spec{
 
 // awsVerbs rates the first word of an aws operation name. Anything not
 // listed is taken as a read, as describe-, list- and get- are.
-var awsVerbs = sync.OnceValue(func() map[string]deployKind {
+var awsVerbs = onFirstUse[map[string]deployKind]{build: func() map[string]deployKind {
 	return map[string]deployKind{
 		"delete": deployDestroy, "terminate": deployDestroy, "purge": deployDestroy,
 		"put": deployWrite, "create": deployWrite, "update": deployWrite, "run": deployWrite, "invoke": deployWrite,
@@ -216,7 +215,7 @@ var awsVerbs = sync.OnceValue(func() map[string]deployKind {
 		"batch": deployWrite, "wipe": deployDestroy, "close": deployWrite, "open": deployWrite, "revert": deployWrite,
 		"reload": deployWrite, "restart": deployWrite, "scale": deployWrite, "test": deployRead,
 	}
-})
+}}
 
 var awsSpec = &Spec{
 	Programs: []string{"aws"},
@@ -345,7 +344,7 @@ func classifyAws(_ *Classifier, inv *shell.Invocation) Effect {
 	if i := strings.IndexByte(name, '-'); i > 0 {
 		verb = name[:i]
 	}
-	k, ok := awsVerbs()[verb]
+	k, ok := awsVerbs.get()[verb]
 	if !ok {
 		k = deployRead
 	}
@@ -382,7 +381,7 @@ func awsS3(cmd, op string, ops []string, dyn []bool, p argv.Parsed) Effect {
 
 // ---- gcloud ----
 
-var gcloudCLI = sync.OnceValue(func() *cloudCLI {
+var gcloudCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
 	return &cloudCLI{
 		name: "gcloud", site: "Google Cloud", shortH: true,
 		opts: argv.Spec{Long: []string{"--project", "--account", "--configuration", "--format", "--verbosity", "--flatten",
@@ -455,11 +454,11 @@ var gcloudCLI = sync.OnceValue(func() *cloudCLI {
 			return Effect{}, false
 		},
 	}
-})
+}}
 
 var gcloudSpec = &Spec{
 	Programs: []string{"gcloud"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return gcloudCLI().classify(c, inv) },
+	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return gcloudCLI.get().classify(c, inv) },
 	Examples: []Example{
 		{"gcloud compute instances create vm-1 --zone us-central1-a", "external"},
 		{"gcloud compute instances delete vm-1 --zone us-central1-a --quiet", "external+destructive"},
@@ -524,7 +523,7 @@ var gcloudSpec = &Spec{
 
 // ---- az ----
 
-var azCLI = sync.OnceValue(func() *cloudCLI {
+var azCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
 	return &cloudCLI{
 		name: "az", site: "Azure", shortH: true,
 		opts: argv.Spec{Short: "gnolcfsdm", Long: []string{"--resource-group", "--name", "--query", "--output", "--subscription",
@@ -593,11 +592,11 @@ var azCLI = sync.OnceValue(func() *cloudCLI {
 			return Effect{}, false
 		},
 	}
-})
+}}
 
 var azSpec = &Spec{
 	Programs: []string{"az"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return azCLI().classify(c, inv) },
+	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return azCLI.get().classify(c, inv) },
 	Examples: []Example{
 		{"az group create -n rg -l westeurope", "external"},
 		{"az group delete -n rg --yes", "external+destructive"},
@@ -730,7 +729,7 @@ func classifyGsutil(_ *Classifier, inv *shell.Invocation) Effect {
 
 // ---- doctl, oci ----
 
-var doctlCLI = sync.OnceValue(func() *cloudCLI {
+var doctlCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
 	return &cloudCLI{
 		name: "doctl", site: "DigitalOcean", shortH: true,
 		opts: argv.Spec{Short: "tcou", Long: []string{"--access-token", "--config", "--context", "--output", "--format",
@@ -757,9 +756,9 @@ var doctlCLI = sync.OnceValue(func() *cloudCLI {
 			return Effect{}, false
 		},
 	}
-})
+}}
 
-var ociCLI = sync.OnceValue(func() *cloudCLI {
+var ociCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
 	return &cloudCLI{
 		name: "oci", site: "Oracle Cloud", shortH: true,
 		opts: argv.Spec{Short: "c", Long: []string{"--profile", "--config-file", "--region", "--auth", "--output", "--query",
@@ -776,15 +775,15 @@ var ociCLI = sync.OnceValue(func() *cloudCLI {
 			return Effect{}, false
 		},
 	}
-})
+}}
 
 var cloudMiscSpec = &Spec{
 	Programs: []string{"doctl", "oci"},
 	Classify: func(c *Classifier, inv *shell.Invocation) Effect {
 		if inv.Name() == "oci" {
-			return ociCLI().classify(c, inv)
+			return ociCLI.get().classify(c, inv)
 		}
-		return doctlCLI().classify(c, inv)
+		return doctlCLI.get().classify(c, inv)
 	},
 	Examples: []Example{
 		{"doctl apps create --spec app.yaml", "external"},

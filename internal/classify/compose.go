@@ -19,7 +19,13 @@ import (
 // not on the command line: opaque too.
 
 // composeStarts are the compose verbs that start containers.
-var composeStarts = map[string]bool{"up": true, "run": true, "create": true, "start": true, "restart": true, "watch": true}
+func composeStarts(name string) bool {
+	switch name {
+	case "up", "run", "create", "start", "restart", "watch":
+		return true
+	}
+	return false
+}
 
 // composeDefaults are the files compose reads when no -f is given, in
 // the project directory.
@@ -63,7 +69,7 @@ func Compose(inv *shell.Invocation) (ComposeRun, bool) {
 	}
 	g := containerComposeGlobal.Parse(inv.Args[i:])
 	verb := i + g.Rest
-	if verb >= len(inv.Args) || !composeStarts[inv.Args[verb]] {
+	if verb >= len(inv.Args) || !composeStarts(inv.Args[verb]) {
 		return ComposeRun{}, false
 	}
 	var r ComposeRun

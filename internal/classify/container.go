@@ -67,27 +67,31 @@ var containerExecArgs = argv.Spec{
 
 // containerReads lists subcommands (top level or inside a group) that only
 // report or work on local images and files.
-var containerReads = map[string]bool{
-	"ps": true, "ls": true, "list": true, "images": true, "logs": true, "inspect": true, "version": true,
-	"info": true, "stats": true, "top": true, "port": true, "diff": true, "events": true, "history": true,
-	"wait": true, "export": true, "save": true, "load": true, "tag": true, "commit": true, "import": true,
-	"df": true, "help": true, "config": true, "convert": true, "show": true, "du": true, "init": true,
-	"exists": true, "healthcheck": true, "generate": true, "sbom": true, "untag": true, "tree": true,
-	"container-diff": true, "completion": true, "images-ls": true, "annotate": true, "sign": true,
+func containerReads(name string) bool {
+	switch name {
+	case "ps", "ls", "list", "images", "logs", "inspect", "version", "info", "stats", "top", "port",
+		"diff", "events", "history", "wait", "export", "save", "load", "tag", "commit", "import", "df",
+		"help", "config", "convert", "show", "du", "init", "exists", "healthcheck", "generate", "sbom",
+		"untag", "tree", "container-diff", "completion", "images-ls", "annotate", "sign":
+		return true
+	}
+	return false
 }
 
 // containerShared lists subcommands that change what runs on this machine.
-var containerShared = map[string]string{
-	"run": "starts a container", "create": "creates a container", "start": "starts a container",
-	"stop": "stops a container", "restart": "restarts a container", "kill": "kills a container",
-	"pause": "pauses a container", "unpause": "resumes a container", "exec": "runs a command in a container",
-	"attach": "attaches to a running container", "update": "changes a container", "rename": "renames a container",
-	"up": "starts the services", "down": "stops and removes the services", "scale": "scales the services",
-	"watch": "rebuilds and restarts services as files change", "checkpoint": "checkpoints a container",
-	"restore": "restores a container", "mount": "mounts a container's file system", "unmount": "unmounts a container's file system",
-	"login": "stores registry credentials", "logout": "removes registry credentials", "auto-update": "updates containers to newer images",
-	"play": "starts pods from a Kubernetes file", "use": "switches the engine it talks to",
-}
+var containerShared = onFirstUse[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		"run": "starts a container", "create": "creates a container", "start": "starts a container",
+		"stop": "stops a container", "restart": "restarts a container", "kill": "kills a container",
+		"pause": "pauses a container", "unpause": "resumes a container", "exec": "runs a command in a container",
+		"attach": "attaches to a running container", "update": "changes a container", "rename": "renames a container",
+		"up": "starts the services", "down": "stops and removes the services", "scale": "scales the services",
+		"watch": "rebuilds and restarts services as files change", "checkpoint": "checkpoints a container",
+		"restore": "restores a container", "mount": "mounts a container's file system", "unmount": "unmounts a container's file system",
+		"login": "stores registry credentials", "logout": "removes registry credentials", "auto-update": "updates containers to newer images",
+		"play": "starts pods from a Kubernetes file", "use": "switches the engine it talks to",
+	}
+}}
 
 // containerSpec rates docker, podman, nerdctl and compose.
 var containerSpec = &Spec{
@@ -461,14 +465,14 @@ func containerSub(c *Classifier, inv *shell.Invocation, i int) Effect {
 		}
 		return nothing
 	case "run", "create":
-		return containerInner(c, inv, i+1, containerRunArgs, what, containerShared[sub])
+		return containerInner(c, inv, i+1, containerRunArgs, what, containerShared.get()[sub])
 	case "exec":
-		return containerInner(c, inv, i+1, containerExecArgs, what, containerShared[sub])
+		return containerInner(c, inv, i+1, containerExecArgs, what, containerShared.get()[sub])
 	}
-	if containerReads[sub] {
+	if containerReads(sub) {
 		return nothing
 	}
-	if msg, ok := containerShared[sub]; ok {
+	if msg, ok := containerShared.get()[sub]; ok {
 		return shared("container.run", what+" "+msg)
 	}
 	if name := inv.Name(); name == "docker" && c != nil && i < len(inv.Args) && inv.Args[i] == sub && validExtension(sub) {
@@ -647,7 +651,7 @@ func containerCompose(c *Classifier, inv *shell.Invocation, from int) Effect {
 	case "ps", "ls", "logs", "config", "convert", "images", "top", "port", "version", "events", "stats", "wait", "viz":
 		return nothing
 	}
-	if msg, ok := containerShared[sub]; ok {
+	if msg, ok := containerShared.get()[sub]; ok {
 		return shared("container.run", what+" "+msg)
 	}
 	return shared("container.run", what+" changes the services")

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -36,7 +35,7 @@ const (
 
 // deployVerbs rates a word used as a command verb by deploy and cloud
 // CLIs. Words not listed are no verb at all.
-var deployVerbs = sync.OnceValue(func() map[string]deployKind {
+var deployVerbs = onFirstUse[map[string]deployKind]{build: func() map[string]deployKind {
 	return map[string]deployKind{
 		// Deletion of live resources.
 		"delete": deployDestroy, "destroy": deployDestroy, "terminate": deployDestroy, "purge": deployDestroy,
@@ -79,13 +78,13 @@ var deployVerbs = sync.OnceValue(func() map[string]deployKind {
 		"access": deployRead, "encrypt": deployRead, "decrypt": deployRead, "sign": deployRead, "generate": deployRead,
 		"query": deployRead, "scan": deployRead, "health": deployRead, "events": deployRead, "test": deployRead,
 	}
-})
+}}
 
 // deployPrefixVerbs are the verbs that also start hyphenated command
 // names (add-iam-policy-binding, get-credentials, delete-stack). Verbs
 // that start group names (run-command, access-context-manager) are left
 // out so a group is not read as its verb.
-var deployPrefixVerbs = sync.OnceValue(func() map[string]deployKind {
+var deployPrefixVerbs = onFirstUse[map[string]deployKind]{build: func() map[string]deployKind {
 	return map[string]deployKind{
 		"add": deployWrite, "remove": deployWrite, "set": deployWrite, "unset": deployWrite, "get": deployRead,
 		"list": deployRead, "describe": deployRead, "create": deployWrite, "delete": deployDestroy, "update": deployWrite,
@@ -99,15 +98,15 @@ var deployPrefixVerbs = sync.OnceValue(func() map[string]deployKind {
 		"execute": deployWrite, "deploy": deployWrite, "destroy": deployDestroy,
 		"search": deployRead, "check": deployRead, "validate": deployRead, "wait": deployRead, "test": deployRead,
 	}
-})
+}}
 
 // deployVerbOf rates one word as a verb, deployNone when it is not one.
 func deployVerbOf(w string) deployKind {
-	if k, ok := deployVerbs()[w]; ok {
+	if k, ok := deployVerbs.get()[w]; ok {
 		return k
 	}
 	if i := strings.IndexByte(w, '-'); i > 0 {
-		return deployPrefixVerbs()[w[:i]]
+		return deployPrefixVerbs.get()[w[:i]]
 	}
 	return deployNone
 }
@@ -321,7 +320,7 @@ var (
 
 // deployTools are the table-driven tools, by program name, built on
 // first use so a hook that meets none of them does not pay for the tables.
-var deployTools = sync.OnceValue(func() map[string]*deployTool {
+var deployTools = onFirstUse[map[string]*deployTool]{build: func() map[string]*deployTool {
 	railway := &deployTool{
 		name: "railway", site: "Railway",
 		opts: argv.Spec{Short: "se", Long: []string{"--service", "--environment", "--project", "--set", "--json-file"}},
@@ -603,11 +602,11 @@ var deployTools = sync.OnceValue(func() map[string]*deployTool {
 		"railway": railway, "vercel": vercel, "netlify": netlify, "fly": fly, "flyctl": fly, "heroku": heroku,
 		"wrangler": wrangler, "firebase": firebase, "serverless": serverless, "sls": serverless, "cdk": cdk, "sam": sam, "eb": eb,
 	}
-})
+}}
 
 // classifyDeployTool rates a table-driven deploy tool.
 func classifyDeployTool(c *Classifier, inv *shell.Invocation) Effect {
-	return deployTools()[inv.Name()].classify(c, inv)
+	return deployTools.get()[inv.Name()].classify(c, inv)
 }
 
 var deploySaaSSpec = &Spec{
@@ -969,13 +968,17 @@ func deployVerb(inv *shell.Invocation, spec argv.Spec, rule string) (p argv.Pars
 }
 
 // kubectlBuiltin are kubectl's own commands; any other runs a plugin.
-var kubectlBuiltin = map[string]bool{"create": true, "expose": true, "run": true, "set": true, "explain": true,
-	"get": true, "edit": true, "delete": true, "rollout": true, "scale": true, "autoscale": true, "certificate": true,
-	"cluster-info": true, "top": true, "cordon": true, "uncordon": true, "drain": true, "taint": true, "describe": true,
-	"logs": true, "attach": true, "exec": true, "port-forward": true, "proxy": true, "cp": true, "auth": true,
-	"debug": true, "events": true, "diff": true, "apply": true, "patch": true, "replace": true, "wait": true,
-	"kustomize": true, "label": true, "annotate": true, "completion": true, "alpha": true, "api-resources": true,
-	"api-versions": true, "config": true, "plugin": true, "version": true, "options": true, "help": true}
+func kubectlBuiltin(name string) bool {
+	switch name {
+	case "create", "expose", "run", "set", "explain", "get", "edit", "delete", "rollout", "scale",
+		"autoscale", "certificate", "cluster-info", "top", "cordon", "uncordon", "drain", "taint", "describe",
+		"logs", "attach", "exec", "port-forward", "proxy", "cp", "auth", "debug", "events", "diff", "apply",
+		"patch", "replace", "wait", "kustomize", "label", "annotate", "completion", "alpha", "api-resources",
+		"api-versions", "config", "plugin", "version", "options", "help":
+		return true
+	}
+	return false
+}
 
 func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
 	p, verb, sub, e, done := deployVerb(inv, kubectlOpts, "kubectl")
@@ -984,7 +987,7 @@ func classifyKubectl(c *Classifier, inv *shell.Invocation) Effect {
 	}
 	tool := inv.Name()
 	cmd := tool + " " + verb
-	if tool == "kubectl" && !kubectlBuiltin[verb] && len(p.OperandIndex) > 0 && validExtension(verb) {
+	if tool == "kubectl" && !kubectlBuiltin(verb) && len(p.OperandIndex) > 0 && validExtension(verb) {
 		if k := 1 + p.OperandIndex[0]; k < len(inv.Args) && inv.Args[k] == verb {
 			// A plugin: kubectl NAME runs kubectl-NAME, classified as
 			// that program.

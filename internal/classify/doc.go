@@ -8,5 +8,8 @@
 // spec cannot drift from what it claims. Every spec is listed in one
 // explicit table, specTable in specs.go, in a fixed order; a file defines
 // its specs and registers nothing, and TestSpecTableComplete fails when a
-// file defines a spec the table leaves out.
+// file defines a spec the table leaves out. Programs are found in the
+// table through specIndex (spec_index.go), generated from it: after
+// adding a spec or a program, run
+// go test ./internal/classify -run TestSpecIndexCurrent -update-spec-index.
 package classify

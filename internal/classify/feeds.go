@@ -203,9 +203,14 @@ func (c *Classifier) findFeed(f *shell.Feed) ([]Operand, bool) {
 
 // gitListOptions are the git ls-files options that change which tracked
 // or untracked files are listed, not how they are printed.
-var gitListOptions = map[string]bool{"-z": true, "-c": true, "--cached": true, "-o": true, "--others": true,
-	"-m": true, "--modified": true, "-d": true, "--deleted": true, "-i": true, "--ignored": true,
-	"--exclude-standard": true, "--directory": true, "--no-empty-directory": true, "--": true}
+func gitListOptions(name string) bool {
+	switch name {
+	case "-z", "-c", "--cached", "-o", "--others", "-m", "--modified", "-d", "--deleted", "-i",
+		"--ignored", "--exclude-standard", "--directory", "--no-empty-directory", "--":
+		return true
+	}
+	return false
+}
 
 // gitFilesFeed: git ls-files lists files below the directory it runs in,
 // relative to it, matching its pathspecs (never .git, never through a
@@ -225,7 +230,7 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 		case !dd && a == "--":
 			dd = true
 		case !dd && strings.HasPrefix(a, "-"):
-			if !gitListOptions[a] {
+			if !gitListOptions(a) {
 				return nil, false
 			}
 			z = z || a == "-z"

@@ -4,7 +4,6 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -287,11 +286,14 @@ func filesNormPath(w string) string {
 
 // filesSystemDirs are the top-level directories whose loss breaks the
 // machine or every user's data.
-var filesSystemDirs = map[string]bool{
-	"/bin": true, "/boot": true, "/dev": true, "/etc": true, "/home": true, "/lib": true, "/lib64": true,
-	"/opt": true, "/proc": true, "/root": true, "/sbin": true, "/srv": true, "/sys": true, "/usr": true,
-	"/var": true, "/Users": true, "/System": true, "/Library": true, "/Applications": true, "/private": true,
-	"/usr/bin": true, "/usr/lib": true, "/usr/local": true, "/var/lib": true,
+func filesSystemDirs(name string) bool {
+	switch name {
+	case "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib64", "/opt", "/proc", "/root", "/sbin",
+		"/srv", "/sys", "/usr", "/var", "/Users", "/System", "/Library", "/Applications", "/private",
+		"/usr/bin", "/usr/lib", "/usr/local", "/var/lib":
+		return true
+	}
+	return false
 }
 
 // filesCritical says whether a path is the root, the home directory, a
@@ -308,7 +310,7 @@ func filesCritical(w string) (string, bool) {
 	case "..", "../*":
 		return "everything in the parent directory", true
 	}
-	if filesSystemDirs[strings.TrimSuffix(n, "/*")] {
+	if filesSystemDirs(strings.TrimSuffix(n, "/*")) {
 		return "the system directory " + strings.TrimSuffix(n, "/*") + " and everything in it", true
 	}
 	return "", false
@@ -370,16 +372,18 @@ func filesIsTemp(inv *shell.Invocation, w string, dynamic bool) bool {
 
 // filesFindArgs lists find's primaries that take arguments, and how many,
 // so that a value such as "-name -delete" is not read as an action.
-var filesFindArgs = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1,
-	"-iregex": 1, "-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1, "-user": 1, "-group": 1, "-uid": 1,
-	"-gid": 1, "-perm": 1, "-size": 1, "-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1,
-	"-cmin": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-samefile": 1, "-inum": 1, "-links": 1,
-	"-maxdepth": 1, "-mindepth": 1, "-fstype": 1, "-used": 1, "-printf": 1, "-fprint": 1, "-fprint0": 1,
-	"-fls": 1, "-fprintf": 2, "-context": 1, "-regextype": 1, "-files0-from": 1, "-D": 1, "-Bmin": 1,
-	"-Bnewer": 1, "-Btime": 1, "-newerat": 1, "-newerct": 1, "-newermt": 1, "-newerBt": 1, "-newerma": 1,
-	"-newermm": 1, "-newermc": 1,
-}
+var filesFindArgs = onFirstUse[map[string]int]{build: func() map[string]int {
+	return map[string]int{
+		"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1,
+		"-iregex": 1, "-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1, "-user": 1, "-group": 1, "-uid": 1,
+		"-gid": 1, "-perm": 1, "-size": 1, "-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1,
+		"-cmin": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1, "-samefile": 1, "-inum": 1, "-links": 1,
+		"-maxdepth": 1, "-mindepth": 1, "-fstype": 1, "-used": 1, "-printf": 1, "-fprint": 1, "-fprint0": 1,
+		"-fls": 1, "-fprintf": 2, "-context": 1, "-regextype": 1, "-files0-from": 1, "-D": 1, "-Bmin": 1,
+		"-Bnewer": 1, "-Btime": 1, "-newerat": 1, "-newerct": 1, "-newermt": 1, "-newerBt": 1, "-newerma": 1,
+		"-newermm": 1, "-newermc": 1,
+	}
+}}
 
 // filesFind rates find itself: -delete deletes every match. Commands run
 // by -exec and friends are separate invocations found by package shell, so
@@ -403,8 +407,8 @@ func filesFind(inv *shell.Invocation) Effect {
 			i, expr = j, true
 		case a == "-delete":
 			deletes, expr = true, true
-		case filesFindArgs[a] > 0:
-			i += filesFindArgs[a]
+		case filesFindArgs.get()[a] > 0:
+			i += filesFindArgs.get()[a]
 			expr = expr || a != "-D"
 		case !expr && (a == "-H" || a == "-L" || a == "-P" || a == "-E" || a == "-X" || a == "-s" || a == "-x" || a == "-d" || strings.HasPrefix(a, "-O")):
 			// options before the start paths
@@ -510,9 +514,9 @@ func filesCp(inv *shell.Invocation) Effect {
 }
 
 // sedDeleteAll matches sed scripts that delete every line.
-var sedDeleteAll = sync.OnceValue(func() *regexp.Regexp {
+var sedDeleteAll = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*(1\s*,\s*\$|0\s*,\s*\$|/\^/|/\.\*/|/\^\.\*\$?/)?\s*d\s*;?\s*$`)
-})
+}}
 
 // filesSed rates sed -i: a script that deletes every line empties the
 // files it edits in place, unless a backup suffix keeps the original.
@@ -568,7 +572,7 @@ func filesSed(inv *shell.Invocation) Effect {
 		return nothing
 	}
 	for _, sc := range scripts {
-		if sedDeleteAll().MatchString(sc) {
+		if sedDeleteAll.get().MatchString(sc) {
 			return local("file.empty", "sed -i '"+sc+"' deletes every line of "+clip(strings.Join(files, " "))).destroys()
 		}
 	}
@@ -990,18 +994,25 @@ func filesCrontab(args []string) Effect {
 }
 
 // filesSystemctlReads lists systemctl verbs that only report.
-var filesSystemctlReads = map[string]bool{
-	"status": true, "show": true, "cat": true, "is-active": true, "is-enabled": true, "is-failed": true,
-	"is-system-running": true, "list-units": true, "list-unit-files": true, "list-sockets": true,
-	"list-timers": true, "list-jobs": true, "list-dependencies": true, "list-machines": true,
-	"list-automounts": true, "list-paths": true, "help": true, "show-environment": true, "get-default": true,
-	"whoami": true, "log-level": true, "log-target": true, "service-log-level": true,
+func filesSystemctlReads(name string) bool {
+	switch name {
+	case "status", "show", "cat", "is-active", "is-enabled", "is-failed", "is-system-running",
+		"list-units", "list-unit-files", "list-sockets", "list-timers", "list-jobs", "list-dependencies",
+		"list-machines", "list-automounts", "list-paths", "help", "show-environment", "get-default", "whoami",
+		"log-level", "log-target", "service-log-level":
+		return true
+	}
+	return false
 }
 
 // filesSystemctlStops lists systemctl verbs that stop the whole machine or
 // everything running on it.
-var filesSystemctlStops = map[string]bool{
-	"poweroff": true, "reboot": true, "halt": true, "kexec": true, "soft-reboot": true, "rescue": true, "emergency": true,
+func filesSystemctlStops(name string) bool {
+	switch name {
+	case "poweroff", "reboot", "halt", "kexec", "soft-reboot", "rescue", "emergency":
+		return true
+	}
+	return false
 }
 
 // filesSystemctl rates systemctl: reads report; other verbs change what
@@ -1017,9 +1028,9 @@ func filesSystemctl(args []string) Effect {
 	verb := p.Operands[0]
 	var e Effect
 	switch {
-	case filesSystemctlReads[verb]:
+	case filesSystemctlReads(verb):
 		return nothing
-	case filesSystemctlStops[verb]:
+	case filesSystemctlStops(verb):
 		e = shared("systemctl.power", "systemctl "+verb+" stops the machine or everything running on it").destroys()
 	default:
 		e = shared("systemctl.change", "systemctl "+verb+" changes which system services run")

@@ -641,7 +641,7 @@ func releaseName(name string) bool {
 	for _, part := range strings.FieldsFunc(strings.ToLower(name), func(r rune) bool {
 		return r == ':' || r == '-' || r == '_' || r == '.' || r == '/'
 	}) {
-		if releaseVerbs()[part] {
+		if releaseVerbs(part) {
 			return true
 		}
 	}

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -51,19 +50,19 @@ type forgeCLI struct {
 
 // forgeWriteVerbs are verbs that change something remotely, used for verbs
 // a group's table does not list.
-var forgeWriteVerbs = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"create": true, "new": true, "edit": true, "update": true, "set": true, "add": true, "merge": true,
-		"close": true, "reopen": true, "comment": true, "note": true, "review": true, "approve": true,
-		"upload": true, "run": true, "rerun": true, "retry": true, "cancel": true, "enable": true,
-		"disable": true, "rename": true, "archive": true, "unarchive": true, "transfer": true, "lock": true,
-		"unlock": true, "pin": true, "unpin": true, "fork": true, "trigger": true, "import": true,
-		"link": true, "unlink": true, "copy": true, "mark-template": true, "revoke": true, "rotate": true,
+func forgeWriteVerbs(name string) bool {
+	switch name {
+	case "create", "new", "edit", "update", "set", "add", "merge", "close", "reopen", "comment", "note",
+		"review", "approve", "upload", "run", "rerun", "retry", "cancel", "enable", "disable", "rename",
+		"archive", "unarchive", "transfer", "lock", "unlock", "pin", "unpin", "fork", "trigger", "import",
+		"link", "unlink", "copy", "mark-template", "revoke", "rotate":
+		return true
 	}
-})
+	return false
+}
 
 // forgeVerbPhrase words a reason by verb; anything else "changes".
-var forgeVerbPhrase = sync.OnceValue(func() map[string]string {
+var forgeVerbPhrase = onFirstUse[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"create": "creates", "new": "creates", "merge": "merges", "close": "closes", "comment": "posts a comment on",
 		"note": "posts a comment on", "review": "posts a review on", "edit": "edits", "update": "edits",
@@ -74,7 +73,7 @@ var forgeVerbPhrase = sync.OnceValue(func() map[string]string {
 		"add": "adds", "lock": "locks", "unlock": "unlocks", "trigger": "triggers",
 		"ssh": "runs a remote shell in", "cp": "copies files into",
 	}
-})
+}}
 
 // forgeVerbs builds a verb table from lists of verbs per kind.
 func forgeVerbs(read, write, del string) map[string]forgeKind {
@@ -101,7 +100,7 @@ func forgeWith(m map[string]forgeKind, k forgeKind, verbs string) map[string]for
 
 // ghCLI and glabCLI are built on first use: their tables cost start-up
 // time a hook process that never meets gh should not pay.
-var ghCLI = sync.OnceValue(func() *forgeCLI {
+var ghCLI = onFirstUse[*forgeCLI]{build: func() *forgeCLI {
 	return &forgeCLI{
 		name: "gh", site: "GitHub", top: ghTop(),
 		path: argv.Spec{Short: "R", Long: []string{"--repo", "--hostname"}},
@@ -148,9 +147,9 @@ var ghCLI = sync.OnceValue(func() *forgeCLI {
 			"ext":        ghExtension(),
 		},
 	}
-})
+}}
 
-var glabCLI = sync.OnceValue(func() *forgeCLI {
+var glabCLI = onFirstUse[*forgeCLI]{build: func() *forgeCLI {
 	return &forgeCLI{
 		name: "glab", site: "GitLab", top: glabTop(),
 		path: argv.Spec{Short: "R", Long: []string{"--repo", "--group"}},
@@ -192,7 +191,7 @@ var glabCLI = sync.OnceValue(func() *forgeCLI {
 				"set delete"), forgeLocal, "list ls")},
 		},
 	}
-})
+}}
 
 // ghExtension is the gh extension group.
 func ghExtension() forgeGroup {
@@ -227,7 +226,7 @@ func glabTop() map[string]Effect {
 
 var ghSpec = &Spec{
 	Programs: []string{"gh"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return ghCLI().classifyIn(c, inv) },
+	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return ghCLI.get().classifyIn(c, inv) },
 	Examples: []Example{
 		// Pull requests.
 		{"gh pr create --title 'Fix' --body 'details'", "external"},
@@ -381,7 +380,7 @@ var ghSpec = &Spec{
 
 var glabSpec = &Spec{
 	Programs: []string{"glab"},
-	Classify: func(_ *Classifier, inv *shell.Invocation) Effect { return glabCLI().classify(inv) },
+	Classify: func(_ *Classifier, inv *shell.Invocation) Effect { return glabCLI.get().classify(inv) },
 	Examples: []Example{
 		{"glab mr create --fill --target-branch main", "external"},
 		{"glab mr new -t title -d text", "external"},
@@ -488,7 +487,7 @@ func (f *forgeCLI) classifyIn(c *Classifier, inv *shell.Invocation) Effect {
 		switch {
 		case verb == "delete" || verb == "remove" || verb == "rm" || verb == "del":
 			kind = forgeDelete
-		case forgeWriteVerbs()[verb]:
+		case forgeWriteVerbs(verb):
 			kind = forgeWrite
 		default:
 			kind = forgeRead
@@ -500,7 +499,7 @@ func (f *forgeCLI) classifyIn(c *Classifier, inv *shell.Invocation) Effect {
 // effect words the effect of one subcommand.
 func (f *forgeCLI) effect(kind forgeKind, group, verb, noun string) Effect {
 	cmd := f.name + " " + group + " " + verb
-	phrase := forgeVerbPhrase()[verb]
+	phrase := forgeVerbPhrase.get()[verb]
 	if phrase == "" {
 		phrase = "changes"
 	}

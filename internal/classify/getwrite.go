@@ -14,12 +14,14 @@ import (
 // shape of a write is rated as one, whatever its method.
 
 // getWriteSegments are the last path segments that name an action.
-var getWriteSegments = map[string]bool{
-	"publish": true, "send": true, "trigger": true, "post": true, "create": true, "delete": true,
-	"remove": true, "update": true, "write": true, "push": true, "upload": true, "notify": true,
-	"submit": true, "approve": true, "reject": true, "exec": true, "execute": true, "run": true,
-	"kill": true, "shutdown": true, "reboot": true, "restart": true, "destroy": true, "hook": true,
-	"webhook": true, "sendmessage": true,
+func getWriteSegments(name string) bool {
+	switch name {
+	case "publish", "send", "trigger", "post", "create", "delete", "remove", "update", "write", "push",
+		"upload", "notify", "submit", "approve", "reject", "exec", "execute", "run", "kill", "shutdown",
+		"reboot", "restart", "destroy", "hook", "webhook", "sendmessage":
+		return true
+	}
+	return false
 }
 
 // getWriteParams are query parameters that carry what is sent.
@@ -35,7 +37,7 @@ func writeShapedURL(raw string) string {
 		return ""
 	}
 	segs := strings.Split(strings.Trim(u.Path, "/"), "/")
-	if last := strings.ToLower(segs[len(segs)-1]); getWriteSegments[last] {
+	if last := strings.ToLower(segs[len(segs)-1]); getWriteSegments(last) {
 		return "its path ends in /" + last
 	}
 	q := u.Query()

@@ -15,96 +15,145 @@ var gitGlobal = argv.Spec{
 	StopAtOperand: true,
 }
 
-// gitSub rates git subcommands that need no more than a table.
-var gitSub = map[string]Effect{
+// gitSubEffect rates git subcommands that need no more than a table. It
+// is a switch, not a map: a map literal at package level is built by
+// package initialisation, in every process, before anything is asked
+// (this one was most of classify's start-up); a switch is code, read
+// only when git is classified.
+func gitSubEffect(sub string) (Effect, bool) {
+	switch sub {
 	// Reads and local work.
-	"status": nothing, "diff": nothing, "log": nothing, "show": nothing, "add": nothing,
-	"blame": nothing, "grep": nothing, "ls-files": nothing, "ls-tree": nothing, "rev-parse": nothing,
-	"describe": nothing, "shortlog": nothing, "whatchanged": nothing, "help": nothing, "version": nothing,
-	"cat-file": nothing, "rev-list": nothing, "name-rev": nothing, "for-each-ref": nothing, "show-ref": nothing,
-	"init": nothing, "mv": nothing, "rm": nothing, "format-patch": nothing, "bisect": nothing, "notes": nothing,
-	"archive": nothing, "bundle": nothing, "check-ignore": nothing, "diff-tree": nothing, "diff-files": nothing,
-	"diff-index": nothing, "merge-base": nothing, "var": nothing, "count-objects": nothing, "fsck": nothing,
-	"verify-commit": nothing, "verify-tag": nothing, "range-diff": nothing, "apply": nothing, "am": nothing,
-	"mergetool": nothing, "difftool": nothing, "sparse-checkout": nothing, "maintenance": nothing,
-	"hash-object": nothing, "write-tree": nothing, "read-tree": nothing, "column": nothing,
-	"check-attr": nothing, "interpret-trailers": nothing, "mailinfo": nothing, "mailsplit": nothing, "citool": nothing,
-	"gui": nothing, "gitk": nothing, "instaweb": nothing, "submodule": nothing, "annotate": nothing,
+	case "status", "diff", "log", "show", "add", "blame", "grep", "ls-files", "ls-tree", "rev-parse",
+		"describe", "shortlog", "whatchanged", "help", "version", "cat-file", "rev-list", "name-rev",
+		"for-each-ref", "show-ref", "init", "mv", "rm", "format-patch", "bisect", "notes", "archive",
+		"bundle", "check-ignore", "diff-tree", "diff-files", "diff-index", "merge-base", "var",
+		"count-objects", "fsck", "verify-commit", "verify-tag", "range-diff", "apply", "am", "mergetool",
+		"difftool", "sparse-checkout", "maintenance", "hash-object", "write-tree", "read-tree", "column",
+		"check-attr", "interpret-trailers", "mailinfo", "mailsplit", "citool", "gui", "gitk", "instaweb",
+		"submodule", "annotate":
+		return nothing, true
 	// Shared: history, refs and configuration others see.
-	"commit":      shared("git.history", "git commit records history"),
-	"merge":       shared("git.history", "git merge changes history"),
-	"rebase":      shared("git.history", "git rebase rewrites history"),
-	"cherry-pick": shared("git.history", "git cherry-pick changes history"),
-	"revert":      shared("git.history", "git revert changes history"),
-	"replace":     shared("git.refs", "git replace changes refs"),
-	"commit-tree": shared("git.history", "git commit-tree writes history"),
-	"pull":        shared("git.history", "git pull merges fetched history").reads(),
+	case "commit":
+		return shared("git.history", "git commit records history"), true
+	case "merge":
+		return shared("git.history", "git merge changes history"), true
+	case "rebase":
+		return shared("git.history", "git rebase rewrites history"), true
+	case "cherry-pick":
+		return shared("git.history", "git cherry-pick changes history"), true
+	case "revert":
+		return shared("git.history", "git revert changes history"), true
+	case "replace":
+		return shared("git.refs", "git replace changes refs"), true
+	case "commit-tree":
+		return shared("git.history", "git commit-tree writes history"), true
+	case "pull":
+		return shared("git.history", "git pull merges fetched history").reads(), true
 	// Network reads.
-	"fetch":     netRead("git.fetch", "git fetch reads from a remote"),
-	"clone":     netRead("git.fetch", "git clone reads from a remote"),
-	"ls-remote": netRead("git.fetch", "git ls-remote reads from a remote"),
+	case "fetch":
+		return netRead("git.fetch", "git fetch reads from a remote"), true
+	case "clone":
+		return netRead("git.fetch", "git clone reads from a remote"), true
+	case "ls-remote":
+		return netRead("git.fetch", "git ls-remote reads from a remote"), true
 	// Writes beyond the machine.
-	"send-email":   external("git.send-email", "git send-email sends mail"),
-	"request-pull": external("git.request-pull", "git request-pull prepares a pull request for a remote"),
-	"imap-send":    external("git.send-email", "git imap-send uploads to a mail server"),
-	"svn":          external("git.svn", "git svn talks to a Subversion server (dcommit publishes)"),
-	"p4":           external("git.p4", "git p4 talks to a Perforce server (submit publishes)"),
-	"http-push":    external("git.push", "git http-push publishes to a remote"),
-	"send-pack":    external("git.push", "git send-pack publishes to a remote"),
+	case "send-email":
+		return external("git.send-email", "git send-email sends mail"), true
+	case "request-pull":
+		return external("git.request-pull", "git request-pull prepares a pull request for a remote"), true
+	case "imap-send":
+		return external("git.send-email", "git imap-send uploads to a mail server"), true
+	case "svn":
+		return external("git.svn", "git svn talks to a Subversion server (dcommit publishes)"), true
+	case "p4":
+		return external("git.p4", "git p4 talks to a Perforce server (submit publishes)"), true
+	case "http-push":
+		return external("git.push", "git http-push publishes to a remote"), true
+	case "send-pack":
+		return external("git.push", "git send-pack publishes to a remote"), true
 	// Destruction of unreferenced objects.
-	"prune": local("git.prune", "git prune deletes unreachable objects").destroys(),
-
+	case "prune":
+		return local("git.prune", "git prune deletes unreachable objects").destroys(), true
 	// The rest of git's built-in commands (git help -a, git's manual).
 	// Reports, plumbing that reads, and local object-store upkeep.
-	"bugreport": nothing, "diagnose": nothing, "merge-tree": nothing, "show-branch": nothing, "cherry": nothing,
-	"get-tar-commit-id": nothing, "show-index": nothing, "verify-pack": nothing, "check-mailmap": nothing,
-	"check-ref-format": nothing, "fmt-merge-msg": nothing, "patch-id": nothing, "stripspace": nothing,
-	"sh-i18n": nothing, "sh-setup": nothing, "unpack-file": nothing, "merge-file": nothing, "checkout-index": nothing,
-	"index-pack": nothing, "pack-objects": nothing, "unpack-objects": nothing, "prune-packed": nothing,
-	"pack-redundant": nothing, "multi-pack-index": nothing, "commit-graph": nothing, "pack-refs": nothing,
-	"repack": nothing, "mktag": nothing, "mktree": nothing, "update-index": nothing, "fast-export": nothing,
-	"rerere": nothing, "merge-index": nothing, "merge-one-file": nothing, "init-db": nothing, "stage": nothing,
-	"gitweb": nothing, "http-backend": nothing, "update-server-info": nothing, "last-modified": nothing,
-	"repo": nothing, "diff-pairs": nothing, "fsmonitor--daemon": nothing, "upload-pack": nothing,
-	"upload-archive": nothing, "mergetool--lib": nothing, "difftool--helper": nothing, "web--browse": nothing,
-	"scalar":     netRead("git.fetch", "git scalar registers or clones a repository, reading from its remote"),
-	"fetch-pack": netRead("git.fetch", "git fetch-pack reads from a remote"),
-	"http-fetch": netRead("git.fetch", "git http-fetch reads from a remote"),
-	"backfill":   netRead("git.fetch", "git backfill downloads missing objects from the remote"),
+	case "bugreport", "diagnose", "merge-tree", "show-branch", "cherry", "get-tar-commit-id", "show-index",
+		"verify-pack", "check-mailmap", "check-ref-format", "fmt-merge-msg", "patch-id", "stripspace",
+		"sh-i18n", "sh-setup", "unpack-file", "merge-file", "checkout-index", "index-pack", "pack-objects",
+		"unpack-objects", "prune-packed", "pack-redundant", "multi-pack-index", "commit-graph", "pack-refs",
+		"repack", "mktag", "mktree", "update-index", "fast-export", "rerere", "merge-index", "merge-one-file",
+		"init-db", "stage", "gitweb", "http-backend", "update-server-info", "last-modified", "repo",
+		"diff-pairs", "fsmonitor--daemon", "upload-pack", "upload-archive", "mergetool--lib",
+		"difftool--helper", "web--browse":
+		return nothing, true
+	case "scalar":
+		return netRead("git.fetch", "git scalar registers or clones a repository, reading from its remote"), true
+	case "fetch-pack":
+		return netRead("git.fetch", "git fetch-pack reads from a remote"), true
+	case "http-fetch":
+		return netRead("git.fetch", "git http-fetch reads from a remote"), true
+	case "backfill":
+		return netRead("git.fetch", "git backfill downloads missing objects from the remote"), true
 	// History, refs and what git keeps for others.
-	"fast-import":              shared("git.history", "git fast-import writes history and refs"),
-	"symbolic-ref":             shared("git.refs", "git symbolic-ref changes a ref (HEAD)"),
-	"replay":                   shared("git.history", "git replay rewrites history"),
-	"refs":                     shared("git.refs", "git refs migrates or checks the ref store"),
-	"receive-pack":             shared("git.refs", "git receive-pack takes pushed history into this repository"),
-	"archimport":               shared("git.history", "git archimport imports history from GNU arch"),
-	"quiltimport":              shared("git.history", "git quiltimport applies a quilt series as commits"),
-	"cvsimport":                shared("git.history", "git cvsimport imports history from CVS").reads(),
-	"merge-ours":               shared("git.history", "a merge strategy records history"),
-	"merge-recursive":          shared("git.history", "a merge strategy records history"),
-	"merge-resolve":            shared("git.history", "a merge strategy records history"),
-	"merge-octopus":            shared("git.history", "a merge strategy records history"),
-	"merge-subtree":            shared("git.history", "a merge strategy records history"),
-	"credential":               shared("git.credential", "git credential reads, stores or erases credentials"),
-	"credential-store":         shared("git.credential", "git credential-store reads or stores credentials"),
-	"credential-cache":         shared("git.credential", "git credential-cache reads or stores credentials"),
-	"credential-cache--daemon": shared("git.credential", "git credential-cache--daemon holds credentials"),
+	case "fast-import":
+		return shared("git.history", "git fast-import writes history and refs"), true
+	case "symbolic-ref":
+		return shared("git.refs", "git symbolic-ref changes a ref (HEAD)"), true
+	case "replay":
+		return shared("git.history", "git replay rewrites history"), true
+	case "refs":
+		return shared("git.refs", "git refs migrates or checks the ref store"), true
+	case "receive-pack":
+		return shared("git.refs", "git receive-pack takes pushed history into this repository"), true
+	case "archimport":
+		return shared("git.history", "git archimport imports history from GNU arch"), true
+	case "quiltimport":
+		return shared("git.history", "git quiltimport applies a quilt series as commits"), true
+	case "cvsimport":
+		return shared("git.history", "git cvsimport imports history from CVS").reads(), true
+	case "merge-ours":
+		return shared("git.history", "a merge strategy records history"), true
+	case "merge-recursive":
+		return shared("git.history", "a merge strategy records history"), true
+	case "merge-resolve":
+		return shared("git.history", "a merge strategy records history"), true
+	case "merge-octopus":
+		return shared("git.history", "a merge strategy records history"), true
+	case "merge-subtree":
+		return shared("git.history", "a merge strategy records history"), true
+	case "credential":
+		return shared("git.credential", "git credential reads, stores or erases credentials"), true
+	case "credential-store":
+		return shared("git.credential", "git credential-store reads or stores credentials"), true
+	case "credential-cache":
+		return shared("git.credential", "git credential-cache reads or stores credentials"), true
+	case "credential-cache--daemon":
+		return shared("git.credential", "git credential-cache--daemon holds credentials"), true
 	// Beyond the machine: serving repositories, exporting to CVS.
-	"daemon":          external("git.daemon", "git daemon serves repositories to the network"),
-	"cvsserver":       external("git.daemon", "git cvsserver serves a repository to CVS clients"),
-	"cvsexportcommit": external("git.cvs", "git cvsexportcommit commits to a CVS repository"),
+	case "daemon":
+		return external("git.daemon", "git daemon serves repositories to the network"), true
+	case "cvsserver":
+		return external("git.daemon", "git cvsserver serves a repository to CVS clients"), true
+	case "cvsexportcommit":
+		return external("git.cvs", "git cvsexportcommit commits to a CVS repository"), true
 	// What runs cannot be read here.
-	"hook":          opaque("git.hook", "git hook run runs a hook the repository configures, which airlock does not read here"),
-	"for-each-repo": opaque("git.for-each-repo", "git for-each-repo runs a git command in each repository a setting lists"),
-	"shell":         opaque("git.shell", "git shell runs the commands it is given"),
-	"remote-ext":    opaque("git.remote-ext", "git remote-ext runs a command to reach a remote"),
-	"remote-fd":     nothing,
+	case "hook":
+		return opaque("git.hook", "git hook run runs a hook the repository configures, which airlock does not read here"), true
+	case "for-each-repo":
+		return opaque("git.for-each-repo", "git for-each-repo runs a git command in each repository a setting lists"), true
+	case "shell":
+		return opaque("git.shell", "git shell runs the commands it is given"), true
+	case "remote-ext":
+		return opaque("git.remote-ext", "git remote-ext runs a command to reach a remote"), true
+	case "remote-fd":
+		return nothing, true
+	}
+	return Effect{}, false
 }
 
 // gitBuiltin reports whether git builds sub in (or rates it by its
 // arguments): anything else runs the program git-SUB, or an alias.
 func gitBuiltin(sub string) bool {
-	_, ok := gitSub[sub]
+	_, ok := gitSubEffect(sub)
 	return ok || gitSubFunc(sub) != nil
 }
 
@@ -293,7 +342,7 @@ func classifyGitArgs(inv *shell.Invocation) Effect {
 	if f := gitSubFunc(sub); f != nil {
 		return f(args)
 	}
-	if e, ok := gitSub[sub]; ok {
+	if e, ok := gitSubEffect(sub); ok {
 		return e
 	}
 	return opaque("git.unknown", "git "+sub+" is not a git command airlock knows (an alias or an extension), so what it runs cannot be known")

@@ -7,7 +7,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -20,7 +19,7 @@ import (
 // would run, whoever wrote it.
 
 // gitHooks lists the hooks each subcommand runs.
-var gitHooks = sync.OnceValue(func() map[string][]string {
+var gitHooks = onFirstUse[map[string][]string]{build: func() map[string][]string {
 	// reference-transaction runs on every ref update, and
 	// post-index-change on every index write.
 	const ref, idx = "reference-transaction", "post-index-change"
@@ -49,15 +48,17 @@ var gitHooks = sync.OnceValue(func() map[string][]string {
 		"rm":          {idx},
 		"mv":          {idx},
 	}
-})
+}}
 
 // noVerifySkips are the hooks --no-verify (or -n) turns off for a
 // subcommand; the others (post-commit, prepare-commit-msg, …) still run.
-var noVerifySkips = map[string][]string{
-	"commit": {"pre-commit", "commit-msg"},
-	"push":   {"pre-push"},
-	"merge":  {"pre-merge-commit", "commit-msg"},
-}
+var noVerifySkips = onFirstUse[map[string][]string]{build: func() map[string][]string {
+	return map[string][]string{
+		"commit": {"pre-commit", "commit-msg"},
+		"push":   {"pre-push"},
+		"merge":  {"pre-merge-commit", "commit-msg"},
+	}
+}}
 
 // gitRepoCommands rates what a git run executes from the repository's
 // configuration and hooks. It reads nothing without a filesystem.
@@ -123,9 +124,9 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 	}
 	var skip []string
 	if hasAny(inv.Args[i+1:], "--no-verify", "-n") {
-		skip = noVerifySkips[sub]
+		skip = noVerifySkips.get()[sub]
 	}
-	for _, h := range gitHooks()[sub] {
+	for _, h := range gitHooks.get()[sub] {
 		if slices.Contains(skip, h) {
 			continue
 		}

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -17,7 +16,7 @@ import (
 
 // commandEnv lists environment variables whose value is a command line a
 // program runs with a shell, and what runs it.
-var commandEnv = sync.OnceValue(func() map[string]string {
+var commandEnv = onFirstUse[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"GIT_SSH_COMMAND": "git", "GIT_PAGER": "git", "GIT_EDITOR": "git", "GIT_SEQUENCE_EDITOR": "git",
 		"GIT_EXTERNAL_DIFF": "git", "GIT_ASKPASS": "git", "GIT_PROXY_COMMAND": "git", "GIT_SSH": "git",
@@ -34,7 +33,7 @@ var commandEnv = sync.OnceValue(func() map[string]string {
 		"RUSTC_WORKSPACE_WRAPPER": "cargo", "RUSTDOC": "cargo", "CARGO_BUILD_RUSTC": "cargo",
 		"CARGO_BUILD_RUSTC_WRAPPER": "cargo", "CARGO_BUILD_RUSTDOC": "cargo",
 	}
-})
+}}
 
 // gitCommandKey reports whether a git configuration key's value is a
 // command git runs, and whether that command is shell text (most are) or
@@ -156,7 +155,7 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	var e Effect
 	for _, kv := range inv.Env {
 		name, value, _ := strings.Cut(kv, "=")
-		if _, ok := commandEnv()[name]; ok || cargoEnvCommand(name) {
+		if _, ok := commandEnv.get()[name]; ok || cargoEnvCommand(name) {
 			e.Add(c.envCommand(name, value))
 		}
 	}

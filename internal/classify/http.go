@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/classify/interp"
@@ -548,9 +547,13 @@ func httpieBody(sep string) bool {
 }
 
 // httpMethods are the methods HTTPie and xh take as the first word.
-var httpMethods = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"GET": true, "HEAD": true, "OPTIONS": true, "POST": true, "PUT": true, "PATCH": true, "DELETE": true, "TRACE": true, "CONNECT": true}
-})
+func httpMethods(name string) bool {
+	switch name {
+	case "GET", "HEAD", "OPTIONS", "POST", "PUT", "PATCH", "DELETE", "TRACE", "CONNECT":
+		return true
+	}
+	return false
+}
 
 // isLetters reports whether s is a non-empty run of ASCII letters, the shape
 // HTTPie accepts as a method name.
@@ -585,7 +588,7 @@ func classifyHTTPie(_ *Classifier, inv *shell.Invocation) Effect {
 	// HTTPie reads a first word of letters as the method, unless the next
 	// word is a request item (then the first word was the URL).
 	method, url, items := "", ops[0], ops[1:]
-	if len(ops) >= 2 && isLetters(ops[0]) && (httpieItem(ops[1]) == "" || strings.Contains(ops[1], "://") || httpMethods()[strings.ToUpper(ops[0])]) {
+	if len(ops) >= 2 && isLetters(ops[0]) && (httpieItem(ops[1]) == "" || strings.Contains(ops[1], "://") || httpMethods(strings.ToUpper(ops[0]))) {
 		method, url, items = strings.ToUpper(ops[0]), ops[1], ops[2:]
 	}
 	if p.Has("--offline") {

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -153,22 +152,26 @@ func namedWriteMethod(m string) bool {
 
 // bodyLongOptions are long option names (without value) that send a
 // request body, a form or a file on their own, in any program.
-var bodyLongOptions = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"--data": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true, "--data-ascii": true,
-		"--data-json": true, "--data-file": true, "--post": true, "--post-data": true, "--post-file": true,
-		"--post-body": true, "--put": true, "--patch": true, "--upload": true, "--upload-file": true,
-		"--upload-data": true, "--body": true, "--body-file": true, "--body-data": true, "--json": true,
-		"--form": true, "--form-string": true, "--multipart": true, "--payload": true, "--payload-file": true,
-		"-post": true, "-post_data": true, "-post-data": true, "-postdata": true, "-put": true, "-upload": true,
-		"-upload_file": true, "-body": true, "-json": true, "-data": true,
+func bodyLongOptions(name string) bool {
+	switch name {
+	case "--data", "--data-raw", "--data-binary", "--data-urlencode", "--data-ascii", "--data-json",
+		"--data-file", "--post", "--post-data", "--post-file", "--post-body", "--put", "--patch", "--upload",
+		"--upload-file", "--upload-data", "--body", "--body-file", "--body-data", "--json", "--form",
+		"--form-string", "--multipart", "--payload", "--payload-file", "-post", "-post_data", "-post-data",
+		"-postdata", "-put", "-upload", "-upload_file", "-body", "-json", "-data":
+		return true
 	}
-})
+	return false
+}
 
 // methodOptions take an HTTP method as their value.
-var methodOptions = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"-X": true, "--request": true, "--method": true, "-m": true, "-method": true}
-})
+func methodOptions(name string) bool {
+	switch name {
+	case "-X", "--request", "--method", "-m", "-method":
+		return true
+	}
+	return false
+}
 
 // payloadValue reports whether the value of an ambiguous short option
 // (-d, -F) looks like a body: a file sent with @, JSON, a form
@@ -218,14 +221,14 @@ func bodyOption(inv *shell.Invocation) (string, bool) {
 			return "", false
 		}
 		switch {
-		case bodyLongOptions()[name]:
+		case bodyLongOptions(name):
 			if val, ok := next(); ok && !hasValue && !strings.HasPrefix(val, "-") {
 				if _, isURL := urlTarget(val); !isURL {
 					return a + " " + clip(val), true
 				}
 			}
 			return a, true
-		case methodOptions()[name]:
+		case methodOptions(name):
 			m, ok := next()
 			if ok && (name == "-m" || name == "-method") && !namedWriteMethod(m) {
 				continue // -m is a message or a mode as often as a method
@@ -250,7 +253,7 @@ func bodyOption(inv *shell.Invocation) (string, bool) {
 // given a URL and a body or upload option, sends data to that host.
 func unknownUpload(inv *shell.Invocation) Effect {
 	name := inv.Name()
-	if inertNames()[name] || ReadsOnly(name) || wrapperNames()[name] || shell.Unwraps(name) {
+	if inertNames.get()[name] || ReadsOnly(name) || wrapperNames.get()[name] || shell.Unwraps(name) {
 		return nothing
 	}
 	url, host, ok := firstURL(inv)
@@ -277,7 +280,7 @@ type httpTool struct {
 	attached bool
 }
 
-var httpTools = sync.OnceValue(func() map[string]httpTool {
+var httpTools = onFirstUse[map[string]httpTool]{build: func() map[string]httpTool {
 	return map[string]httpTool{
 		// ApacheBench: -p POST file, -u PUT file, -m method.
 		"ab": {body: []string{"-p", "-u"}, method: []string{"-m"}, attached: true},
@@ -296,7 +299,7 @@ var httpTools = sync.OnceValue(func() map[string]httpTool {
 		"links":  {},
 		"elinks": {script: []string{"-eval"}},
 	}
-})
+}}
 
 // httpToolsSpec rates the load testers and text browsers of httpTools.
 var httpToolsSpec = &Spec{
@@ -375,7 +378,7 @@ func findOpt(args []string, o string, attached bool) (value string, found bool) 
 
 func classifyHTTPTool(_ *Classifier, inv *shell.Invocation) Effect {
 	name := inv.Name()
-	t := httpTools()[name]
+	t := httpTools.get()[name]
 	url, host, ok := firstURL(inv)
 	if !ok {
 		return nothing // --help, --version, a local file

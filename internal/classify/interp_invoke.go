@@ -291,18 +291,20 @@ func interpUnquoteDynamic(w string) (string, bool) {
 
 // interpPythonModules maps a module run with python -m to the program of the
 // same tool, whose spec then rates it (python -m pip is pip).
-var interpPythonModules = map[string]string{
-	"pip": "pip", "pip3": "pip", "twine": "twine", "poetry": "poetry", "uv": "uv", "pipx": "pipx", "pdm": "pdm",
-	"hatch": "hatch", "flit": "flit", "awscli": "aws", "conda": "conda", "ansible": "ansible", "pytest": "pytest",
-	"black": "black", "ruff": "ruff", "mypy": "mypy", "django": "django-admin", "httpie": "http", "mkdocs": "mkdocs",
-	"maturin": "maturin", "nox": "nox", "tox": "tox", "sphinx": "sphinx-build", "huggingface_hub": "huggingface-cli",
-}
+var interpPythonModules = onFirstUse[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		"pip": "pip", "pip3": "pip", "twine": "twine", "poetry": "poetry", "uv": "uv", "pipx": "pipx", "pdm": "pdm",
+		"hatch": "hatch", "flit": "flit", "awscli": "aws", "conda": "conda", "ansible": "ansible", "pytest": "pytest",
+		"black": "black", "ruff": "ruff", "mypy": "mypy", "django": "django-admin", "httpie": "http", "mkdocs": "mkdocs",
+		"maturin": "maturin", "nox": "nox", "tox": "tox", "sphinx": "sphinx-build", "huggingface_hub": "huggingface-cli",
+	}
+}}
 
 // interpPythonModule rates python -m MODULE: a tool with its own spec is
 // rated by it; pip and twine keep a small fallback so that they are held
 // even where their spec is absent; other modules are local work.
 func interpPythonModule(c *Classifier, who, module string, args []string) Effect {
-	if prog, ok := interpPythonModules[module]; ok && specFor(prog) != nil {
+	if prog, ok := interpPythonModules.get()[module]; ok && specFor(prog) != nil {
 		return c.nested(shell.Join(append([]string{prog}, args...)))
 	}
 	ops := operandsOf(args)

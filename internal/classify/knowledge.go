@@ -2,7 +2,6 @@ package classify
 
 import (
 	"sort"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -22,7 +21,7 @@ import (
 // through by name (IsWrapper reports the same set).
 func Wrappers() []string {
 	out := shell.Unwrapped()
-	for name := range wrapperNames() {
+	for name := range wrapperNames.get() {
 		if !shell.Unwraps(name) {
 			out = append(out, name)
 		}
@@ -59,7 +58,7 @@ const (
 )
 
 // processReach is the table behind Reaches.
-var processReach = sync.OnceValue(func() map[string]ProcessReach {
+var processReach = onFirstUse[map[string]ProcessReach]{build: func() map[string]ProcessReach {
 	return map[string]ProcessReach{
 		"kill":    ReachPID,
 		"pkill":   ReachPattern,
@@ -72,16 +71,16 @@ var processReach = sync.OnceValue(func() map[string]ProcessReach {
 		"ltrace64": ReachAttach, "dtruss": ReachAttach,
 		"gcore": ReachDump,
 	}
-})
+}}
 
 // Reaches reports how a program reaches running processes it did not
 // start.
-func Reaches(name string) ProcessReach { return processReach()[name] }
+func Reaches(name string) ProcessReach { return processReach.get()[name] }
 
 // ProcessPrograms lists, sorted, every program Reaches knows.
 func ProcessPrograms() []string {
 	var out []string
-	for name := range processReach() {
+	for name := range processReach.get() {
 		out = append(out, name)
 	}
 	sort.Strings(out)
@@ -102,19 +101,21 @@ func GitSubcommand(args []string) (sub string, rest []string, ok bool) {
 
 // gitHistory are git subcommands that change the repository's history,
 // refs or configuration rather than the worktree's files.
-var gitHistory = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"branch": true, "reflog": true, "gc": true, "prune": true, "update-ref": true,
-		"filter-branch": true, "filter-repo": true, "tag": true, "replace": true, "worktree": true, "symbolic-ref": true,
-		"notes": true, "rebase": true, "commit": true, "push": true, "stash": true, "checkout-index": true, "read-tree": true,
-		"remote": true, "config": true, "lfs": true, "submodule": true, "rm": true, "mv": true,
-		"merge": true, "cherry-pick": true, "revert": true, "commit-tree": true, "pull": true,
-		"fast-import": true, "replay": true, "refs": true, "receive-pack": true, "archimport": true, "quiltimport": true,
-		"cvsimport": true, "merge-ours": true, "merge-recursive": true, "merge-resolve": true, "merge-octopus": true,
-		"merge-subtree": true, "pack-refs": true, "repack": true, "prune-packed": true, "update-index": true}
-})
+func gitHistory(name string) bool {
+	switch name {
+	case "branch", "reflog", "gc", "prune", "update-ref", "filter-branch", "filter-repo", "tag", "replace",
+		"worktree", "symbolic-ref", "notes", "rebase", "commit", "push", "stash", "checkout-index",
+		"read-tree", "remote", "config", "lfs", "submodule", "rm", "mv", "merge", "cherry-pick", "revert",
+		"commit-tree", "pull", "fast-import", "replay", "refs", "receive-pack", "archimport", "quiltimport",
+		"cvsimport", "merge-ours", "merge-recursive", "merge-resolve", "merge-octopus", "merge-subtree",
+		"pack-refs", "repack", "prune-packed", "update-index":
+		return true
+	}
+	return false
+}
 
 // GitChangesHistory reports whether a git subcommand changes the
 // repository's history, refs or configuration: what it destroys is not
 // brought back by a snapshot of the worktree's files. Every subcommand
 // classify rates as changing history is one.
-func GitChangesHistory(sub string) bool { return gitHistory()[sub] }
+func GitChangesHistory(sub string) bool { return gitHistory(sub) }

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -37,7 +36,7 @@ type hooklessAgent struct {
 	yes []string
 }
 
-var hooklessAgents = sync.OnceValue(func() map[string]hooklessAgent {
+var hooklessAgents = onFirstUse[map[string]hooklessAgent]{build: func() map[string]hooklessAgent {
 	return map[string]hooklessAgent{
 		"aider":            {title: "aider", yes: []string{"--yes-always", "--yes"}},
 		"interpreter":      {title: "Open Interpreter", yes: []string{"-y", "--auto_run", "--auto-run"}},
@@ -50,7 +49,7 @@ var hooklessAgents = sync.OnceValue(func() map[string]hooklessAgent {
 		"sweagent":         {title: "SWE-agent"},
 		"sgpt":             {title: "shell-gpt", only: []string{"-s", "--shell"}},
 	}
-})
+}}
 
 // agentReadOnly are flags with which an agent CLI only prints.
 var agentReadOnly = []string{"--help", "-h", "--version", "-V", "--list-models", "--models", "--show-repo-map"}
@@ -101,7 +100,7 @@ var nestedAgentSpec = &Spec{
 }
 
 func classifyHooklessAgent(c *Classifier, inv *shell.Invocation) Effect {
-	a := hooklessAgents()[inv.Name()]
+	a := hooklessAgents.get()[inv.Name()]
 	e := c.lookThrough(inv)
 	if hasAny(inv.Args[1:], agentReadOnly...) {
 		return e

@@ -50,8 +50,9 @@ type programOptions struct {
 	// spec lists the options that take a value, so that values are not
 	// read as options.
 	spec argv.Spec
-	// opts maps an option (with its dashes) to what its value is.
-	opts map[string]optionKind
+	// opts maps an option (with its dashes) to what its value is: a list,
+	// not a map, as verbList is (TestOptListsUnique).
+	opts optList
 	// known lists the other options of a strict program; nil means the
 	// program is not strict.
 	known []string
@@ -62,6 +63,24 @@ type programOptions struct {
 	// script reads what the program's script forms run or write (sed's
 	// e command, dc's !); nil when it has none.
 	script func(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect
+}
+
+// optList is a program's options and what their values are.
+type optList []optPair
+
+type optPair struct {
+	opt  string
+	kind optionKind
+}
+
+// get is the kind of option opt, if the list has it.
+func (l optList) get(opt string) (optionKind, bool) {
+	for _, p := range l {
+		if p.opt == opt {
+			return p.kind, true
+		}
+	}
+	return 0, false
 }
 
 // optionRuns maps a program (git: "git SUB") to its options. It is set
@@ -79,23 +98,23 @@ func buildOptionTable() map[string]*programOptions {
 			"--files-from", "--exclude-from", "--exclude", "--format", "--listed-incremental", "--blocking-factor",
 			"--owner", "--group", "--mode", "--mtime", "--transform", "--xform", "--label", "--tape-length",
 		}},
-		opts: map[string]optionKind{
-			"--to-command": optShell, "-I": optShell, "--use-compress-program": optShell,
-			"-F": optShell, "--info-script": optShell, "--new-volume-script": optShell,
-			"--rmt-command": optProgram, "--rsh-command": optProgram, "--index-file": optWrite,
+		opts: optList{
+			{"--to-command", optShell}, {"-I", optShell}, {"--use-compress-program", optShell},
+			{"-F", optShell}, {"--info-script", optShell}, {"--new-volume-script", optShell},
+			{"--rmt-command", optProgram}, {"--rsh-command", optProgram}, {"--index-file", optWrite},
 		},
 		script: tarCheckpoint,
 	}
 	sed := &programOptions{
 		spec:   argv.Spec{Short: "efl", Long: []string{"--expression", "--file", "--line-length"}},
-		opts:   map[string]optionKind{"-f": optCode, "--file": optCode, "-i": optNotRead, "--in-place": optNotRead},
+		opts:   optList{{"-f", optCode}, {"--file", optCode}, {"-i", optNotRead}, {"--in-place", optNotRead}},
 		script: sedScripts,
 	}
 	vim := &programOptions{
 		spec: argv.Spec{Short: "cSuUTiwWqt", Long: []string{"--cmd", "--servername", "--remote-send", "--remote-expr", "--startuptime", "--listen"}},
-		opts: map[string]optionKind{
-			"-S": optCode, "-W": optWrite, "-w": optWrite, "--remote-send": optCode, "--remote-expr": optCode,
-			"-u": optCode, "-U": optCode, "--startuptime": optWrite,
+		opts: optList{
+			{"-S", optCode}, {"-W", optWrite}, {"-w", optWrite}, {"--remote-send", optCode}, {"--remote-expr", optCode},
+			{"-u", optCode}, {"-U", optCode}, {"--startuptime", optWrite},
 		},
 		script: vimCommands,
 	}
@@ -104,10 +123,10 @@ func buildOptionTable() map[string]*programOptions {
 			"--eval", "-eval", "--execute", "-execute", "--load", "-load", "--funcall", "-funcall", "--script", "-script",
 			"--directory", "-directory", "--file", "-file", "--visit", "-visit", "--insert", "-insert", "-scriptload",
 		}},
-		opts: map[string]optionKind{
-			"--eval": optCode, "-eval": optCode, "--execute": optCode, "-execute": optCode, "-l": optCode,
-			"--load": optCode, "-load": optCode, "-f": optCode, "--funcall": optCode, "-funcall": optCode,
-			"--script": optCode, "-script": optCode, "-scriptload": optCode,
+		opts: optList{
+			{"--eval", optCode}, {"-eval", optCode}, {"--execute", optCode}, {"-execute", optCode}, {"-l", optCode},
+			{"--load", optCode}, {"-load", optCode}, {"-f", optCode}, {"--funcall", optCode}, {"-funcall", optCode},
+			{"--script", optCode}, {"-script", optCode}, {"-scriptload", optCode},
 		},
 	}
 	gcc := &programOptions{script: gccOptions}
@@ -117,13 +136,13 @@ func buildOptionTable() map[string]*programOptions {
 			"-count", "-timeout", "-mod", "-modfile", "-overlay", "-pkgdir", "-coverprofile", "-cpuprofile", "-memprofile",
 			"-covermode", "-coverpkg", "-parallel", "-skip", "-benchtime", "-cpu", "-outputdir", "-buildmode", "-compiler",
 		}},
-		opts:   map[string]optionKind{"-exec": optProgram, "-toolexec": optProgram, "-vettool": optProgram},
+		opts:   optList{{"-exec", optProgram}, {"-toolexec", optProgram}, {"-vettool", optProgram}},
 		script: goGenerate,
 	}
 	ed := &programOptions{spec: argv.Spec{Short: "p", Long: []string{"--prompt"}}, script: edStdin}
 	dc := &programOptions{
 		spec:   argv.Spec{Short: "ef", Long: []string{"--expression", "--file"}},
-		opts:   map[string]optionKind{"-f": optCode, "--file": optCode},
+		opts:   optList{{"-f", optCode}, {"--file", optCode}},
 		known:  []string{"-e", "--expression", "-h", "--help", "-V", "--version"},
 		script: dcScripts,
 	}
@@ -139,28 +158,28 @@ func buildOptionTable() map[string]*programOptions {
 		"dc": dc,
 		"man": {
 			spec: argv.Spec{Short: "PHCMLmSsep", Long: []string{"--pager", "--html", "--config-file", "--manpath", "--locale", "--systems", "--sections", "--extension", "--preprocessor"}},
-			opts: map[string]optionKind{"-P": optShell, "--pager": optShell, "-H": optShell, "--html": optShell, "-C": optCode, "--config-file": optCode, "-p": optCode, "--preprocessor": optCode},
+			opts: optList{{"-P", optShell}, {"--pager", optShell}, {"-H", optShell}, {"--html", optShell}, {"-C", optCode}, {"--config-file", optCode}, {"-p", optCode}, {"--preprocessor", optCode}},
 		},
 		"bat": {
 			// --config-file and --config-dir only print where bat's
 			// configuration is (bat reads another one from
 			// BAT_CONFIG_PATH): they take no value and run nothing.
 			spec: argv.Spec{Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme", "--pager", "--paging", "--map-syntax", "--tabs", "--wrap", "--color", "--decorations"}},
-			opts: map[string]optionKind{"--pager": optShell},
+			opts: optList{{"--pager", optShell}},
 		},
 		"less": {
 			spec:   argv.Spec{Short: "bhjkoOpPtTxyz#", Long: []string{"--log-file", "--LOG-FILE", "--lesskey-file", "--tag", "--tag-file", "--pattern", "--prompt"}},
-			opts:   map[string]optionKind{"-o": optWrite, "-O": optWrite, "--log-file": optWrite, "--LOG-FILE": optWrite, "-k": optCode, "--lesskey-file": optCode},
+			opts:   optList{{"-o", optWrite}, {"-O", optWrite}, {"--log-file", optWrite}, {"--LOG-FILE", optWrite}, {"-k", optCode}, {"--lesskey-file", optCode}},
 			script: lessCommands,
 		},
 		"split": {
 			spec:  argv.Spec{Short: "abCdlnt", Long: []string{"--filter", "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--numeric-suffixes", "--hex-suffixes"}},
-			opts:  map[string]optionKind{"--filter": optShell},
+			opts:  optList{{"--filter", optShell}},
 			known: []string{"-a", "-b", "-C", "-d", "-x", "-e", "-l", "-n", "-t", "-u", "--suffix-length", "--bytes", "--line-bytes", "--lines", "--number", "--separator", "--additional-suffix", "--numeric-suffixes", "--hex-suffixes", "--elide-empty-files", "--unbuffered", "--verbose", "--help", "--version"},
 		},
 		"sort": {
 			spec: argv.Spec{Short: "koStT", Long: []string{"--key", "--output", "--buffer-size", "--field-separator", "--temporary-directory", "--compress-program", "--parallel", "--batch-size", "--files0-from", "--random-source", "--sort"}},
-			opts: map[string]optionKind{"--compress-program": optProgram, "-o": optWrite, "--output": optWrite},
+			opts: optList{{"--compress-program", optProgram}, {"-o", optWrite}, {"--output", optWrite}},
 			known: []string{"-k", "-o", "-S", "-t", "-T", "-b", "-d", "-f", "-g", "-i", "-M", "-h", "-n", "-R", "-r", "-V", "-c", "-C", "-m", "-s", "-u", "-z",
 				"--key", "--output", "--buffer-size", "--field-separator", "--temporary-directory", "--parallel", "--batch-size", "--files0-from",
 				"--random-source", "--sort", "--ignore-leading-blanks", "--dictionary-order", "--ignore-case", "--general-numeric-sort",
@@ -169,74 +188,74 @@ func buildOptionTable() map[string]*programOptions {
 		},
 		"zip": {
 			spec:   argv.Spec{Short: "bnOtxiZPA", Long: []string{"--unzip-command", "--output-file", "--temp-path", "--suffixes", "--exclude", "--include", "--password", "--compression-method"}},
-			opts:   map[string]optionKind{"--unzip-command": optShell, "-O": optWrite, "--output-file": optWrite},
+			opts:   optList{{"--unzip-command", optShell}, {"-O", optWrite}, {"--output-file", optWrite}},
 			script: zipCommands,
 		},
 		"make": {
 			spec: argv.Spec{Short: "CfIjlWo", Long: []string{"--eval", "--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--what-if", "--old-file"}},
-			opts: map[string]optionKind{"--eval": optCode},
+			opts: optList{{"--eval", optCode}},
 		},
 		"rake": {
 			spec: argv.Spec{Short: "eprfICIRgj", Long: []string{"--execute", "--execute-print", "--execute-continue", "--require", "--rakefile", "--rakelibdir", "--libdir", "--jobs"}},
-			opts: map[string]optionKind{"-e": optCode, "--execute": optCode, "-p": optCode, "--execute-print": optCode, "-E": optCode, "--execute-continue": optCode, "-r": optCode, "--require": optCode},
+			opts: optList{{"-e", optCode}, {"--execute", optCode}, {"-p", optCode}, {"--execute-print", optCode}, {"-E", optCode}, {"--execute-continue", optCode}, {"-r", optCode}, {"--require", optCode}},
 		},
 		"cmake": {
 			spec:   argv.Spec{Short: "PCDGSBUTAE", Long: []string{"--build", "--install", "--preset", "--target", "--config"}},
-			opts:   map[string]optionKind{"-P": optCode, "-C": optCode},
+			opts:   optList{{"-P", optCode}, {"-C", optCode}},
 			script: cmakeTool,
 		},
 		"fd": {
 			spec: argv.Spec{Short: "xXeEtdjcSo", Long: []string{"--exec", "--exec-batch", "--extension", "--exclude", "--type", "--max-depth", "--min-depth", "--threads", "--color", "--size", "--changed-within", "--changed-before", "--owner", "--base-directory", "--path-separator", "--search-path", "--max-results", "--ignore-file"}},
-			opts: map[string]optionKind{"-x": optRest, "--exec": optRest, "-X": optRest, "--exec-batch": optRest},
+			opts: optList{{"-x", optRest}, {"--exec", optRest}, {"-X", optRest}, {"--exec-batch", optRest}},
 		},
 		"rg": {
 			spec: argv.Spec{Short: "efgtTABCmMjEdr", Long: []string{"--pre", "--hostname-bin", "--regexp", "--file", "--glob", "--iglob", "--type", "--type-not", "--after-context", "--before-context", "--context", "--max-count", "--max-columns", "--threads", "--encoding", "--max-depth", "--replace", "--type-add", "--max-filesize", "--path-separator", "--sort", "--sortr", "--color", "--colors", "--context-separator", "--pre-glob"}},
-			opts: map[string]optionKind{"--pre": optProgram, "--hostname-bin": optProgram, "-z": optNotRead, "--search-zip": optNotRead},
+			opts: optList{{"--pre", optProgram}, {"--hostname-bin", optProgram}, {"-z", optNotRead}, {"--search-zip", optNotRead}},
 		},
 		"tree": {
 			spec: argv.Spec{Short: "LPIo", Long: []string{"--filelimit", "--timefmt", "--charset", "--sort", "--fromfile"}},
-			opts: map[string]optionKind{"-o": optWrite},
+			opts: optList{{"-o", optWrite}},
 		},
 		"xxd":  {spec: argv.Spec{Short: "cglosS"}, script: secondOperandWritten},
 		"uniq": {spec: argv.Spec{Short: "fsw", Long: []string{"--skip-fields", "--skip-chars", "--check-chars", "--group", "--all-repeated"}}, script: secondOperandWritten},
 		"shuf": {
 			spec: argv.Spec{Short: "inoe", Long: []string{"--input-range", "--head-count", "--output", "--random-source"}},
-			opts: map[string]optionKind{"-o": optWrite, "--output": optWrite},
+			opts: optList{{"-o", optWrite}, {"--output", optWrite}},
 		},
 		"patch": {
 			spec: argv.Spec{Short: "BDdFiopVYzrg", Long: []string{"--output", "--input", "--directory", "--strip", "--reject-file", "--prefix", "--suffix", "--basename-prefix", "--backup-if-mismatch"}},
-			opts: map[string]optionKind{"-o": optWrite, "--output": optWrite, "-r": optWrite, "--reject-file": optWrite},
+			opts: optList{{"-o", optWrite}, {"--output", optWrite}, {"-r", optWrite}, {"--reject-file", optWrite}},
 		},
-		"file": {spec: argv.Spec{Short: "mFfeP", Long: []string{"--magic-file", "--separator", "--files-from", "--exclude", "--parameter"}}, opts: map[string]optionKind{"-C": optNotRead, "--compile": optNotRead}},
+		"file": {spec: argv.Spec{Short: "mFfeP", Long: []string{"--magic-file", "--separator", "--files-from", "--exclude", "--parameter"}}, opts: optList{{"-C", optNotRead}, {"--compile", optNotRead}}},
 		"fzf": {
 			spec: argv.Spec{Long: []string{"--preview", "--bind", "--listen", "--with-shell", "--query", "--delimiter", "--nth", "--with-nth", "--height", "--prompt", "--header", "--preview-window", "--expect", "--filter"}},
-			opts: map[string]optionKind{"--preview": optShell, "--bind": optCode, "--listen": optCode, "--listen-unsafe": optCode, "--with-shell": optProgram},
+			opts: optList{{"--preview", optShell}, {"--bind", optCode}, {"--listen", optCode}, {"--listen-unsafe", optCode}, {"--with-shell", optProgram}},
 		},
 		"ag": {
 			spec: argv.Spec{Short: "ABCGgmp", Long: []string{"--after", "--before", "--context", "--file-search-regex", "--max-count", "--ignore", "--depth", "--path-to-ignore", "--pager"}},
-			opts: map[string]optionKind{"--pager": optShell},
+			opts: optList{{"--pager", optShell}},
 		},
 		"ack": {
 			spec: argv.Spec{Short: "ABCmg", Long: []string{"--after-context", "--before-context", "--context", "--max-count", "--type", "--ignore-dir", "--ignore-file", "--match", "--pager", "--output", "--ackrc"}},
-			opts: map[string]optionKind{"--pager": optShell, "--output": optCode, "--ackrc": optCode},
+			opts: optList{{"--pager", optShell}, {"--output", optCode}, {"--ackrc", optCode}},
 		},
 		"just": {
 			spec: argv.Spec{Short: "cdf", Long: []string{"--command", "--shell", "--shell-arg", "--justfile", "--working-directory", "--set", "--dotenv-filename", "--dotenv-path"}},
-			opts: map[string]optionKind{"-c": optRest, "--command": optRest, "--shell": optProgram, "--shell-arg": optCode},
+			opts: optList{{"-c", optRest}, {"--command", optRest}, {"--shell", optProgram}, {"--shell-arg", optCode}},
 		},
 		"rustc": {spec: argv.Spec{Short: "CLlo", Long: []string{"--codegen", "--extern", "--emit", "--crate-type", "--crate-name", "--edition", "--target", "--cfg", "--out-dir"}}, script: rustcLinker},
 		"pylint": {
 			spec: argv.Spec{Long: []string{"--init-hook", "--load-plugins", "--rcfile", "--disable", "--enable", "--output-format", "--jobs"}},
-			opts: map[string]optionKind{"--init-hook": optCode, "--load-plugins": optCode, "--output": optWrite},
+			opts: optList{{"--init-hook", optCode}, {"--load-plugins", optCode}, {"--output", optWrite}},
 		},
-		"date": {spec: argv.Spec{Short: "dfrsI", Long: []string{"--date", "--file", "--reference", "--set"}}, opts: map[string]optionKind{"-s": optNotRead, "--set": optNotRead}},
+		"date": {spec: argv.Spec{Short: "dfrsI", Long: []string{"--date", "--file", "--reference", "--set"}}, opts: optList{{"-s", optNotRead}, {"--set", optNotRead}}},
 		"git": {
-			opts:  map[string]optionKind{"--output": optWrite, "--ext-diff": optCode, "--textconv": optCode},
+			opts:  optList{{"--output", optWrite}, {"--ext-diff", optCode}, {"--textconv", optCode}},
 			plain: []string{"--text"},
 		},
 		"git grep": {
 			spec: grepOptions,
-			opts: map[string]optionKind{"-O": optShell, "--open-files-in-pager": optShell, "--ext-grep": optCode},
+			opts: optList{{"-O", optShell}, {"--open-files-in-pager", optShell}, {"--ext-grep", optCode}},
 		},
 	}
 }
@@ -270,15 +289,15 @@ func optionsFor(inv *shell.Invocation) (*programOptions, []string) {
 // kindOf returns what a flag's value is to the program, matching a long
 // option also by an abbreviation getopt would accept, and the full name.
 func (po *programOptions) kindOf(name string) (optionKind, string) {
-	if k, ok := po.opts[name]; ok {
+	if k, ok := po.opts.get(name); ok {
 		return k, name
 	}
 	if !strings.HasPrefix(name, "--") || len(name) < 4 || contains(po.plain, name) || contains(po.known, name) {
 		return 0, name
 	}
-	for full, k := range po.opts {
-		if strings.HasPrefix(full, name) {
-			return k, full
+	for _, p := range po.opts {
+		if strings.HasPrefix(p.opt, name) {
+			return p.kind, p.opt
 		}
 	}
 	return 0, name

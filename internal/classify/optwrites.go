@@ -1,8 +1,6 @@
 package classify
 
 import (
-	"sync"
-
 	"github.com/airlock-dev/airlock/internal/argv"
 )
 
@@ -19,14 +17,14 @@ type outputOption struct {
 	names []string
 }
 
-var outputOptions = sync.OnceValue(func() map[string]outputOption {
+var outputOptions = onFirstUse[map[string]outputOption]{build: func() map[string]outputOption {
 	return map[string]outputOption{
 		"git":  {argv.Spec{Short: "Cc", Long: []string{"--output", "--git-dir", "--work-tree", "--namespace", "--config-env"}, Abbrev: true}, []string{"--output"}},
 		"sort": {argv.Spec{Short: "kStTo", Long: []string{"--output", "--key", "--field-separator", "--buffer-size", "--temporary-directory", "--compress-program", "--files0-from", "--batch-size", "--parallel", "--random-source", "--sort"}, Abbrev: true}, []string{"-o", "--output"}},
 		"tree": {argv.Spec{Short: "LPIHo"}, []string{"-o"}},
 		"less": {argv.Spec{Short: "bhjkpPtTxyzDoO#", Long: []string{"--log-file", "--LOG-FILE"}, Abbrev: true}, []string{"-o", "-O", "--log-file", "--LOG-FILE"}},
 	}
-})
+}}
 
 // OptionOutput is a file a run writes because of an option.
 type OptionOutput struct {
@@ -43,7 +41,7 @@ func OptionOutputs(args []string) []OptionOutput {
 		return nil
 	}
 	var out []OptionOutput
-	if o, ok := outputOptions()[args[0]]; ok {
+	if o, ok := outputOptions.get()[args[0]]; ok {
 		p := o.spec.Parse(args[1:])
 		for _, f := range p.Flags {
 			for _, n := range o.names {

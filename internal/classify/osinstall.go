@@ -7,19 +7,21 @@ import (
 // osInstallVerbs maps the package managers of operating systems and of
 // tool installers (not language registries: see publish.go) to the verbs
 // that install, remove or upgrade software.
-var osInstallVerbs = map[string]map[string]bool{
-	"dnf":      {"install": true, "remove": true, "erase": true, "upgrade": true, "update": true, "reinstall": true, "downgrade": true, "autoremove": true},
-	"yum":      {"install": true, "remove": true, "erase": true, "upgrade": true, "update": true, "reinstall": true, "downgrade": true, "autoremove": true},
-	"microdnf": {"install": true, "remove": true, "upgrade": true, "update": true},
-	"apk":      {"add": true, "del": true, "upgrade": true, "fix": true},
-	"pacman":   {"-S": true, "-Syu": true, "-Sy": true, "-R": true, "-Rs": true, "-U": true},
-	"zypper":   {"install": true, "in": true, "remove": true, "rm": true, "update": true, "up": true, "dist-upgrade": true, "dup": true},
-	"snap":     {"install": true, "remove": true, "refresh": true},
-	"flatpak":  {"install": true, "uninstall": true, "update": true},
-	"pipx":     {"install": true, "uninstall": true, "upgrade": true, "upgrade-all": true, "reinstall": true, "inject": true},
-	"port":     {"install": true, "uninstall": true, "upgrade": true, "selfupdate": true},
-	"nix-env":  {"-i": true, "-iA": true, "--install": true, "-e": true, "--uninstall": true, "-u": true},
-}
+var osInstallVerbs = onFirstUse[map[string]map[string]bool]{build: func() map[string]map[string]bool {
+	return map[string]map[string]bool{
+		"dnf":      {"install": true, "remove": true, "erase": true, "upgrade": true, "update": true, "reinstall": true, "downgrade": true, "autoremove": true},
+		"yum":      {"install": true, "remove": true, "erase": true, "upgrade": true, "update": true, "reinstall": true, "downgrade": true, "autoremove": true},
+		"microdnf": {"install": true, "remove": true, "upgrade": true, "update": true},
+		"apk":      {"add": true, "del": true, "upgrade": true, "fix": true},
+		"pacman":   {"-S": true, "-Syu": true, "-Sy": true, "-R": true, "-Rs": true, "-U": true},
+		"zypper":   {"install": true, "in": true, "remove": true, "rm": true, "update": true, "up": true, "dist-upgrade": true, "dup": true},
+		"snap":     {"install": true, "remove": true, "refresh": true},
+		"flatpak":  {"install": true, "uninstall": true, "update": true},
+		"pipx":     {"install": true, "uninstall": true, "upgrade": true, "upgrade-all": true, "reinstall": true, "inject": true},
+		"port":     {"install": true, "uninstall": true, "upgrade": true, "selfupdate": true},
+		"nix-env":  {"-i": true, "-iA": true, "--install": true, "-e": true, "--uninstall": true, "-u": true},
+	}
+}}
 
 var osInstallSpec = &Spec{
 	Programs: []string{"dnf", "yum", "microdnf", "apk", "pacman", "zypper", "snap", "flatpak", "pipx", "port", "nix-env"},
@@ -45,7 +47,7 @@ var osInstallSpec = &Spec{
 // classifyOSInstall: installing or removing software changes the machine
 // for everyone on it, and downloads from a package source.
 func classifyOSInstall(_ *Classifier, inv *shell.Invocation) Effect {
-	verbs := osInstallVerbs[inv.Name()]
+	verbs := osInstallVerbs.get()[inv.Name()]
 	for i, a := range inv.Args[1:] {
 		if inv.IsDynamic(i + 1) {
 			continue

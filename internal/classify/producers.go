@@ -196,7 +196,7 @@ func gitFilesBound(rest []string) ([]Operand, bool) {
 		case !dd && a == "--":
 			dd = true
 		case !dd && strings.HasPrefix(a, "-"):
-			if !gitListOptions[a] && a != "--full-name" && a != "-t" && a != "-v" && a != "-s" && a != "--stage" {
+			if !gitListOptions(a) && a != "--full-name" && a != "-t" && a != "-v" && a != "-s" && a != "--stage" {
 				return nil, false
 			}
 		default:

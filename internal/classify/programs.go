@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 )
 
 // This file answers questions about programs for other layers (airlock's
@@ -16,78 +15,74 @@ import (
 // (uniq IN OUT, xxd IN OUT) are deliberately absent; the few listed ones
 // that have a write option (yq -i, less -o, file -C) are in writeOptions,
 // which ReadsOnlyRun consults.
-var readOnlyPrograms = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"cat": true, "tac": true, "head": true, "tail": true, "less": true, "more": true, "most": true,
-		"wc": true, "grep": true, "egrep": true, "fgrep": true, "rg": true, "ag": true, "ack": true,
-		"diff": true, "cmp": true, "comm": true, "file": true, "nl": true, "od": true, "hexdump": true, "strings": true,
-		"sha256sum": true, "sha1sum": true, "sha512sum": true, "sha224sum": true, "sha384sum": true, "md5sum": true,
-		"b2sum": true, "cksum": true, "sum": true, "shasum": true, "bat": true, "batcat": true, "jq": true, "yq": true,
-		"cut": true, "tr": true, "paste": true, "fold": true, "fmt": true, "expand": true, "unexpand": true, "rev": true,
-		"column": true, "look": true, "join": true, "base32": true,
-		"echo": true, "printf": true, "true": true, "false": true, "pwd": true, "basename": true, "dirname": true,
-		// source and . read a file and run it in the shell; what it runs is
-		// the shell's, and a start-up file is not changed by being read.
-		"source": true, ".": true,
+func readOnlyPrograms(name string) bool {
+	switch name {
+	// source and . read a file and run it in the shell; what it runs is
+	// the shell's, and a start-up file is not changed by being read.
+	case "cat", "tac", "head", "tail", "less", "more", "most", "wc", "grep", "egrep", "fgrep", "rg", "ag",
+		"ack", "diff", "cmp", "comm", "file", "nl", "od", "hexdump", "strings", "sha256sum", "sha1sum",
+		"sha512sum", "sha224sum", "sha384sum", "md5sum", "b2sum", "cksum", "sum", "shasum", "bat", "batcat",
+		"jq", "yq", "cut", "tr", "paste", "fold", "fmt", "expand", "unexpand", "rev", "column", "look",
+		"join", "base32", "echo", "printf", "true", "false", "pwd", "basename", "dirname", "source", ".":
+		return true
 	}
-})
+	return false
+}
 
 // metadataPrograms look at names, sizes and modes, never at content: what
 // they are given is neither written nor read.
-var metadataPrograms = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"ls": true, "stat": true, "test": true, "[": true, "[[": true, "du": true, "df": true, "realpath": true,
-		"readlink": true, "echo": true, "printf": true, "pwd": true, "basename": true, "dirname": true, "type": true,
-		"which": true, "whereis": true, "true": true, "false": true, "cd": true, "pushd": true, "popd": true,
-		// find only looks at names unless it runs, deletes or writes;
-		// ReadsOnlyRun tells those runs apart.
-		"find": true,
-		// lsof lists open files by PID, user, port or name; it opens
-		// none of them (lsof -p $$ names a process, not a path).
-		"lsof": true,
+func metadataPrograms(name string) bool {
+	switch name {
+	// find only looks at names unless it runs, deletes or writes;
+	// ReadsOnlyRun tells those runs apart. lsof lists open files by PID,
+	// user, port or name; it opens none of them (lsof -p $$ names a
+	// process, not a path).
+	case "ls", "stat", "test", "[", "[[", "du", "df", "realpath", "readlink", "echo", "printf", "pwd",
+		"basename", "dirname", "type", "which", "whereis", "true", "false", "cd", "pushd", "popd", "find", "lsof":
+		return true
 	}
-})
+	return false
+}
 
 // codeRunners run code given as an argument, a heredoc or a script: what
 // that code opens cannot be told from the command line's shape.
-var codeRunners = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"awk": true, "gawk": true, "mawk": true, "nawk": true, "busybox": true, "sed": true, "gsed": true,
-		"ed": true, "ex": true, "vi": true, "vim": true, "nvim": true, "emacs": true, "emacsclient": true,
-		"tclsh": true, "wish": true, "expect": true, "julia": true, "bun": true, "bunx": true, "pwsh": true,
-		"powershell": true, "groovy": true, "scala": true, "kotlin": true, "swift": true, "elixir": true,
-		"erl": true, "escript": true, "guile": true, "racket": true, "sbcl": true, "clojure": true, "make": true,
-		"gdb": true, "jshell": true, "ts-node": true, "tsx": true, "npx": true, "xonsh": true, "nu": true,
-		"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true, "ash": true, "yash": true,
-		"rbash": true, "fish": true, "sqlite3": true, "duckdb": true,
+func codeRunners(name string) bool {
+	switch name {
+	case "awk", "gawk", "mawk", "nawk", "busybox", "sed", "gsed", "ed", "ex", "vi", "vim", "nvim", "emacs",
+		"emacsclient", "tclsh", "wish", "expect", "julia", "bun", "bunx", "pwsh", "powershell", "groovy",
+		"scala", "kotlin", "swift", "elixir", "erl", "escript", "guile", "racket", "sbcl", "clojure", "make",
+		"gdb", "jshell", "ts-node", "tsx", "npx", "xonsh", "nu", "sh", "bash", "zsh", "dash", "ksh", "mksh",
+		"ash", "yash", "rbash", "fish", "sqlite3", "duckdb":
+		return true
 	}
-})
+	return false
+}
 
 // treeMovers move, delete, copy, unpack or relink whole directories, so an
 // operand that is a parent of something (a project's .claude/) takes it
 // along.
-var treeMovers = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"mv": true, "rm": true, "rmdir": true, "cp": true, "rsync": true, "tar": true, "gtar": true, "bsdtar": true,
-		"unzip": true, "7z": true, "7za": true, "ditto": true, "ln": true, "link": true, "chmod": true, "chown": true,
-		"chgrp": true, "chattr": true, "setfacl": true, "install": true, "shred": true, "srm": true, "cpio": true,
-		"pax": true, "rename": true, "mount": true, "bindfs": true, "trash": true, "trash-put": true,
-		"gio": true, "find": true,
+func treeMovers(name string) bool {
+	switch name {
+	case "mv", "rm", "rmdir", "cp", "rsync", "tar", "gtar", "bsdtar", "unzip", "7z", "7za", "ditto", "ln",
+		"link", "chmod", "chown", "chgrp", "chattr", "setfacl", "install", "shred", "srm", "cpio", "pax",
+		"rename", "mount", "bindfs", "trash", "trash-put", "gio", "find":
+		return true
 	}
-})
+	return false
+}
 
 // ReadsOnly reports whether a program only reads (or only prints) what
 // its command line names. Unknown programs do not.
-func ReadsOnly(name string) bool { return readOnlyPrograms()[name] || metadataPrograms()[name] }
+func ReadsOnly(name string) bool { return readOnlyPrograms(name) || metadataPrograms(name) }
 
 // MetadataOnly reports whether a program looks only at file names and
 // attributes, never at content.
-func MetadataOnly(name string) bool { return metadataPrograms()[name] }
+func MetadataOnly(name string) bool { return metadataPrograms(name) }
 
 // RunsCode reports whether a program runs code it is handed (an
 // interpreter, an editor with a script, a shell with a script file).
 func RunsCode(name string) bool {
-	if codeRunners()[name] {
+	if codeRunners(name) {
 		return true
 	}
 	s := specFor(name)
@@ -96,7 +91,7 @@ func RunsCode(name string) bool {
 
 // MovesTrees reports whether a program can move, delete, copy over or
 // unpack into a directory it is given, taking what is inside along.
-func MovesTrees(name string) bool { return treeMovers()[name] }
+func MovesTrees(name string) bool { return treeMovers(name) }
 
 func isInterpSpec(s *Spec) bool {
 	switch s {
@@ -125,7 +120,7 @@ func ReadsOnlyRun(args []string) bool {
 		}
 		return true
 	}
-	if w, ok := writeOptions()[name]; ok {
+	if w, ok := writeOptions.get()[name]; ok {
 		return !w.writes(args[1:])
 	}
 	return ReadsOnly(name)
@@ -147,7 +142,7 @@ type writeOpts struct {
 // writeOptions lists the readers in readOnlyPrograms (or answered for in
 // ReadsOnlyRun) that have an option that writes a file, from their
 // manuals. TestWriteOptionsPrefixes checks every prefix of each.
-var writeOptions = sync.OnceValue(func() map[string]writeOpts {
+var writeOptions = onFirstUse[map[string]writeOpts]{build: func() map[string]writeOpts {
 	return map[string]writeOpts{
 		"sort": {short: "o", value: "kStT", long: []string{"--output", "--compress-program"}},
 		// tree -R writes 00Tree.html into every directory (with -H).
@@ -160,7 +155,7 @@ var writeOptions = sync.OnceValue(func() map[string]writeOpts {
 		// file -C compiles the magic files into NAME.mgc.
 		"file": {short: "C", value: "emfFP", long: []string{"--compile"}},
 	}
-})
+}}
 
 // writes reports whether args (without the program name) hold one of the
 // write options, spelt whole, abbreviated, or inside a cluster of short
@@ -203,13 +198,13 @@ func (w writeOpts) writes(args []string) bool {
 
 // copyValueFlags are the options of copying programs that take a value as
 // the next word.
-var copyValueFlags = sync.OnceValue(func() map[string]map[string]bool {
+var copyValueFlags = onFirstUse[map[string]map[string]bool]{build: func() map[string]map[string]bool {
 	return map[string]map[string]bool{
 		"cp":      {"-S": true, "--suffix": true, "-t": true, "--target-directory": true},
 		"install": {"-S": true, "--suffix": true, "-t": true, "--target-directory": true, "-m": true, "--mode": true, "-o": true, "--owner": true, "-g": true, "--group": true},
 		"rsync":   {"-e": true, "--rsh": true, "--exclude": true, "--include": true, "--exclude-from": true, "--include-from": true, "--files-from": true, "--filter": true, "-f": true, "--chmod": true, "--rsync-path": true, "-T": true, "--temp-dir": true, "--backup-dir": true, "--partial-dir": true, "--compare-dest": true, "--copy-dest": true, "--link-dest": true, "--log-file": true, "-B": true, "--block-size": true, "--timeout": true, "--port": true, "--password-file": true},
 	}
-})
+}}
 
 // CopySources returns the indexes of the arguments a copying program (cp,
 // install, rsync) only reads: its operands but the destination (the last
@@ -220,7 +215,7 @@ func CopySources(args []string, dynamic func(int) bool) map[int]bool {
 	if len(args) == 0 {
 		return nil
 	}
-	values := copyValueFlags()[args[0]]
+	values := copyValueFlags.get()[args[0]]
 	if values == nil {
 		return nil
 	}

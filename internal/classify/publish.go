@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -127,7 +126,7 @@ var npxOpts = argv.Spec{
 }
 
 // npmAlias maps npm's abbreviations and aliases to the command.
-var npmAlias = sync.OnceValue(func() map[string]string {
+var npmAlias = onFirstUse[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"i": "install", "in": "install", "ins": "install", "inst": "install", "insta": "install", "instal": "install",
 		"isnt": "install", "isnta": "install", "isntal": "install", "isntall": "install", "add": "install",
@@ -140,10 +139,10 @@ var npmAlias = sync.OnceValue(func() map[string]string {
 		"find": "search", "innit": "init", "create": "init", "c": "config", "list": "ls", "la": "ls", "ll": "ls",
 		"login": "adduser", "add-user": "adduser", "verison": "version", "hlep": "help", "ddp": "dedupe",
 	}
-})
+}}
 
 // npmSub rates npm commands that need no more than their name.
-var npmSub = sync.OnceValue(func() map[string]Effect {
+var npmSub = onFirstUse[map[string]Effect]{build: func() map[string]Effect {
 	return map[string]Effect{
 		"view":      netRead("npm.read", "npm view reads package metadata from the registry"),
 		"search":    netRead("npm.read", "npm search queries the registry"),
@@ -161,7 +160,7 @@ var npmSub = sync.OnceValue(func() map[string]Effect {
 		"set":       shared("npm.config", "npm set changes npm configuration"),
 		"uninstall": nothing,
 	}
-})
+}}
 
 var npmSpec = &Spec{
 	Programs: []string{"npm", "npx"},
@@ -259,7 +258,7 @@ func classifyNpm(c *Classifier, inv *shell.Invocation) Effect {
 	if inv.IsDynamic(at) {
 		return publishDynamic("npm", cmd)
 	}
-	if a, ok := npmAlias()[cmd]; ok {
+	if a, ok := npmAlias.get()[cmd]; ok {
 		cmd = a
 	} else {
 		cmd = npmPrefix(cmd)
@@ -384,7 +383,7 @@ func npmCommand(tool, cmd string, p argv.Parsed) Effect {
 		}
 		return nothing
 	}
-	if e, ok := npmSub()[cmd]; ok {
+	if e, ok := npmSub.get()[cmd]; ok {
 		return e
 	}
 	return nothing // run, test, start, ls, pack, rebuild, explain, ...
@@ -428,22 +427,23 @@ var pnpmOpts = argv.Spec{
 		"--changed-files-ignore-pattern", "--report-summary"},
 }
 
-var pnpmAlias = sync.OnceValue(func() map[string]string {
+var pnpmAlias = onFirstUse[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"i": "install", "up": "update", "upgrade": "update", "rm": "remove", "uninstall": "remove", "un": "remove",
 		"ln": "link", "rb": "rebuild", "it": "install-test", "t": "test", "run-script": "run", "m": "recursive",
 		"multi": "recursive", "dlx": "dlx",
 	}
-})
+}}
 
 // pnpmNpm lists the commands pnpm passes on to npm.
-var pnpmNpm = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"access": true, "adduser": true, "login": true, "logout": true, "deprecate": true, "dist-tag": true,
-		"owner": true, "ping": true, "profile": true, "search": true, "team": true, "token": true,
-		"unpublish": true, "view": true, "info": true, "whoami": true, "star": true, "unstar": true, "version": true,
+func pnpmNpm(name string) bool {
+	switch name {
+	case "access", "adduser", "login", "logout", "deprecate", "dist-tag", "owner", "ping", "profile",
+		"search", "team", "token", "unpublish", "view", "info", "whoami", "star", "unstar", "version":
+		return true
 	}
-})
+	return false
+}
 
 var pnpmSpec = &Spec{
 	Programs: []string{"pnpm", "pnpx"},
@@ -502,7 +502,7 @@ func pnpmFrom(c *Classifier, inv *shell.Invocation, from int) Effect {
 	if inv.IsDynamic(at) {
 		return publishDynamic("pnpm", cmd)
 	}
-	if a, ok := pnpmAlias()[cmd]; ok {
+	if a, ok := pnpmAlias.get()[cmd]; ok {
 		cmd = a
 	}
 	full := "pnpm " + cmd
@@ -548,7 +548,7 @@ func pnpmFrom(c *Classifier, inv *shell.Invocation, from int) Effect {
 	case "setup":
 		return shared("pnpm.setup", full+" changes the shell profile and global bin directory")
 	}
-	if pnpmNpm()[cmd] {
+	if pnpmNpm(cmd) {
 		return npmCommand("pnpm", cmd, p)
 	}
 	return nothing // run, test, scripts, deploy (a local copy), pack, list, why, ...
@@ -1641,14 +1641,15 @@ func classifyPyPublish(c *Classifier, inv *shell.Invocation) Effect {
 // ---- mvn, gradle ----
 
 // mvnValueOpts are Maven's options that take the next word as a value.
-var mvnValueOpts = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"-f": true, "-s": true, "-gs": true, "-t": true, "-gt": true, "-P": true, "-pl": true, "-rf": true, "-T": true,
-		"-l": true, "-D": true, "-b": true, "--file": true, "--settings": true, "--global-settings": true,
-		"--toolchains": true, "--global-toolchains": true, "--activate-profiles": true, "--projects": true,
-		"--resume-from": true, "--threads": true, "--log-file": true, "--define": true, "--builder": true, "--color": true,
+func mvnValueOpts(name string) bool {
+	switch name {
+	case "-f", "-s", "-gs", "-t", "-gt", "-P", "-pl", "-rf", "-T", "-l", "-D", "-b", "--file",
+		"--settings", "--global-settings", "--toolchains", "--global-toolchains", "--activate-profiles",
+		"--projects", "--resume-from", "--threads", "--log-file", "--define", "--builder", "--color":
+		return true
 	}
-})
+	return false
+}
 
 var mvnSpec = &Spec{
 	Programs: []string{"mvn", "mvnw", "mvnw.cmd", "mvn.cmd", "mvnd"},
@@ -1684,7 +1685,7 @@ func classifyMvn(_ *Classifier, inv *shell.Invocation) Effect {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case mvnValueOpts()[a]:
+		case mvnValueOpts(a):
 			if a == "-D" && i+1 < len(args) {
 				dry = dry || strings.EqualFold(args[i+1], "dryRun=true")
 			}
@@ -1716,15 +1717,16 @@ func classifyMvn(_ *Classifier, inv *shell.Invocation) Effect {
 }
 
 // gradleValueOpts are Gradle's options that take the next word as a value.
-var gradleValueOpts = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"-p": true, "-b": true, "-c": true, "-I": true, "-x": true, "-g": true, "-D": true, "-P": true, "-M": true, "-F": true,
-		"--project-dir": true, "--build-file": true, "--settings-file": true, "--init-script": true, "--exclude-task": true,
-		"--gradle-user-home": true, "--console": true, "--warning-mode": true, "--max-workers": true, "--priority": true,
-		"--include-build": true, "--write-verification-metadata": true, "--dependency-verification": true,
-		"--project-cache-dir": true, "--tests": true, "--system-prop": true, "--project-prop": true,
+func gradleValueOpts(name string) bool {
+	switch name {
+	case "-p", "-b", "-c", "-I", "-x", "-g", "-D", "-P", "-M", "-F", "--project-dir", "--build-file",
+		"--settings-file", "--init-script", "--exclude-task", "--gradle-user-home", "--console",
+		"--warning-mode", "--max-workers", "--priority", "--include-build", "--write-verification-metadata",
+		"--dependency-verification", "--project-cache-dir", "--tests", "--system-prop", "--project-prop":
+		return true
 	}
-})
+	return false
+}
 
 var gradleSpec = &Spec{
 	Programs: []string{"gradle", "gradlew", "gradlew.bat"},
@@ -1758,7 +1760,7 @@ func classifyGradle(_ *Classifier, inv *shell.Invocation) Effect {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
-		case gradleValueOpts()[a]:
+		case gradleValueOpts(a):
 			i++
 		case a == "-m" || a == "--dry-run":
 			return local("gradle.dry-run", "gradle --dry-run only lists the tasks it would run")

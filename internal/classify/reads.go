@@ -3,7 +3,6 @@ package classify
 import (
 	"regexp"
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -54,11 +53,11 @@ func OnlyReads(inv *shell.Invocation) (Reading, bool) {
 		if !ok || !readOnlyGit(sub, rest) || gitRunsConfig(args[:len(args)-len(rest)]) {
 			return Reading{}, false
 		}
-		if spec, ok := searchers()["git "+sub]; ok {
+		if spec, ok := searchers.get()["git "+sub]; ok {
 			r.search("git "+sub, rest, *spec)
 		}
-	case searchers()[name] != nil:
-		r.search(name, args, *searchers()[name])
+	case searchers.get()[name] != nil:
+		r.search(name, args, *searchers.get()[name])
 	case name == "find":
 		if !readOnlyFind(args) {
 			return Reading{}, false
@@ -69,9 +68,9 @@ func OnlyReads(inv *shell.Invocation) (Reading, bool) {
 			return Reading{}, false
 		}
 		r.Files = files
-	case fileReaders()[name] != nil:
-		r.Files = fileReaders()[name].Parse(args).Operands
-	case listers()[name]:
+	case fileReaders.get()[name] != nil:
+		r.Files = fileReaders.get()[name].Parse(args).Operands
+	case listers.get()[name]:
 		if name == "hostname" && len(argv.Spec{Short: "F"}.Parse(args).Operands) > 0 {
 			// hostname NAME sets the name.
 			return Reading{}, false
@@ -158,9 +157,9 @@ func readOnlyFind(args []string) bool {
 // sedPrintScript is a sed script that only prints lines: "p", "5p",
 // "1,20p", "$p", "/re/p". Compiled on first use: the hook runs this
 // package's initialisation on every call, and the gate is off by default.
-var sedPrintScript = sync.OnceValue(func() *regexp.Regexp {
+var sedPrintScript = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^((\d+|\$|/[^/]*/)(,(\d+|\$|/[^/]*/))?)?p$`)
-})
+}}
 
 // sedPrint reports whether a sed run only prints lines of files (sed -n
 // 'a,bp' file), returning the files.
@@ -178,7 +177,7 @@ func sedPrint(args []string) ([]string, bool) {
 		scripts, files = files[:1], files[1:]
 	}
 	for _, s := range scripts {
-		if !sedPrintScript().MatchString(strings.TrimSpace(s)) {
+		if !sedPrintScript.get().MatchString(strings.TrimSpace(s)) {
 			return nil, false
 		}
 	}
@@ -200,7 +199,7 @@ func hasOption(args []string, names ...string) bool {
 
 // fileReaders read the files named as operands and print to standard
 // output; the spec says which options take a value.
-var fileReaders = sync.OnceValue(func() map[string]*argv.Spec {
+var fileReaders = onFirstUse[map[string]*argv.Spec]{build: func() map[string]*argv.Spec {
 	return map[string]*argv.Spec{
 		"cat": {}, "tac": {}, "nl": {Short: "bdfhilnsvw"}, "head": {Short: "nc"}, "tail": {Short: "ncs"},
 		"less": {}, "more": {}, "bat": {Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme"}},
@@ -209,11 +208,11 @@ var fileReaders = sync.OnceValue(func() map[string]*argv.Spec {
 		"md5sum": {}, "sha1sum": {}, "sha256sum": {}, "sha512sum": {}, "cksum": {},
 		"jq": {}, "diff": {}, "cmp": {}, "cut": {Short: "bcdf"}, "column": {}, "tr": {},
 	}
-})
+}}
 
 // listers report on the system or the tree and read nothing that counts
 // as evidence of what a file says.
-var listers = sync.OnceValue(func() map[string]bool {
+var listers = onFirstUse[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"ls": true, "pwd": true, "cd": true, "tree": true, "which": true, "type": true, "whereis": true,
 		"whoami": true, "id": true, "date": true, "uname": true, "hostname": true, "printenv": true,
@@ -221,7 +220,7 @@ var listers = sync.OnceValue(func() map[string]bool {
 		"du": true, "df": true, "realpath": true, "readlink": true, "dirname": true, "basename": true,
 		"sort": true, "comm": true, "fd": true, "locate": true,
 	}
-})
+}}
 
 // grepOptions is grep's options that take a value (git grep shares them).
 var grepOptions = argv.Spec{Short: "efmABCdD", Long: []string{
@@ -230,7 +229,7 @@ var grepOptions = argv.Spec{Short: "efmABCdD", Long: []string{
 }}
 
 // searchers search file contents.
-var searchers = sync.OnceValue(func() map[string]*argv.Spec {
+var searchers = onFirstUse[map[string]*argv.Spec]{build: func() map[string]*argv.Spec {
 	return map[string]*argv.Spec{
 		"grep": &grepOptions, "egrep": &grepOptions, "fgrep": &grepOptions, "git grep": &grepOptions,
 		"rg": {Short: "efgtTABCmMjEdr", Long: []string{
@@ -241,4 +240,4 @@ var searchers = sync.OnceValue(func() map[string]*argv.Spec {
 		"ag":  {Short: "ABCGgmp", Long: []string{"--after", "--before", "--context", "--file-search-regex", "--max-count", "--ignore", "--depth", "--path-to-ignore"}},
 		"ack": {Short: "ABCmg", Long: []string{"--after-context", "--before-context", "--context", "--max-count", "--type", "--ignore-dir", "--ignore-file", "--match"}},
 	}
-})
+}}

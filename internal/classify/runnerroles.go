@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -30,7 +29,7 @@ func wordSet(words ...string) map[string]bool {
 // environment, from their manuals. Runners that download the program
 // they are given by name (npx, uvx, pipx run) are not listed: the package
 // behind a name is not the program airlock knows by it.
-var envRunners = sync.OnceValue(func() map[string]envRunner {
+var envRunners = onFirstUse[map[string]envRunner]{build: func() map[string]envRunner {
 	return map[string]envRunner{
 		"uv": {sub: "run",
 			flags: wordSet("--no-sync", "--locked", "--frozen", "--quiet", "-q", "--verbose", "-v", "--all-extras",
@@ -44,28 +43,28 @@ var envRunners = sync.OnceValue(func() map[string]envRunner {
 		"pipenv": {sub: "run"},
 		"rye":    {sub: "run"},
 	}
-})
+}}
 
 // dirOpts move a runner's command to another directory or project; its
 // relative operands then name other paths.
-var dirOpts = sync.OnceValue(func() map[string]bool {
+var dirOpts = onFirstUse[map[string]bool]{build: func() map[string]bool {
 	return wordSet("--directory", "--project", "--cwd", "--chdir", "-C", "--dir", "--prefix", "--path")
-})
+}}
 
 // byName are programs whose runs self-protection also checks by their
 // name beside their roles (the links cp -s and ln make, git's pathspecs
 // matching dot files, socat's addresses): run through a runner they keep
 // unknown roles, so that nothing rests on a check the runner's name skips.
-var byName = sync.OnceValue(func() map[string]bool {
+var byName = onFirstUse[map[string]bool]{build: func() map[string]bool {
 	return wordSet("cp", "ln", "link", "install", "git", "socat")
-})
+}}
 
 // runnerRoles gives the roles of the command an envRunner runs, shifted
 // to their places in the runner's words. It reports false (roles left to
 // the caller) when the run is not of that form or an option is not known.
 func (b *roleBuilder) runnerRoles() bool {
 	args := b.inv.Args
-	r, ok := envRunners()[args[0]]
+	r, ok := envRunners.get()[args[0]]
 	if !ok || len(args) < 3 || args[1] != r.sub || b.inv.IsDynamic(1) {
 		return false
 	}
@@ -84,7 +83,7 @@ func (b *roleBuilder) runnerRoles() bool {
 		}
 		name, _, attached := strings.Cut(a, "=")
 		switch {
-		case dirOpts()[name]:
+		case dirOpts.get()[name]:
 			return false
 		case attached && r.valued[name]:
 		case !attached && r.flags[name]:
@@ -94,7 +93,7 @@ func (b *roleBuilder) runnerRoles() bool {
 			return false
 		}
 	}
-	if k >= len(args) || b.inv.IsDynamic(k) || byName()[progName(args[k])] {
+	if k >= len(args) || b.inv.IsDynamic(k) || byName.get()[progName(args[k])] {
 		return false
 	}
 	inner := *b.inv
@@ -140,16 +139,16 @@ func (b *roleBuilder) twineRoles() {
 // nameOptions are options whose value is a name (a crate, a test target,
 // a feature, a profile), never a path: cargo test --test '*' names the
 // test targets to build, not the files in the directory.
-var nameOptions = sync.OnceValue(func() map[string]map[string]bool {
+var nameOptions = onFirstUse[map[string]map[string]bool]{build: func() map[string]map[string]bool {
 	return map[string]map[string]bool{
 		"cargo": wordSet("--test", "--bin", "--bench", "--example", "-p", "--package", "--features", "-F", "--exclude",
 			"--target", "--profile", "--cargo-profile", "-j", "--jobs", "--color", "--message-format", "-Z"),
 	}
-})
+}}
 
 // nameValue reports whether Args[i] is the value of one of the program's
 // nameOptions, given as the next word.
 func nameValue(inv *shell.Invocation, i int) bool {
-	opts := nameOptions()[inv.Name()]
+	opts := nameOptions.get()[inv.Name()]
 	return opts != nil && i > 1 && !inv.IsDynamic(i-1) && opts[inv.Args[i-1]]
 }

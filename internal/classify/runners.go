@@ -8,7 +8,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -126,7 +125,7 @@ func (c *Classifier) keepTaskCode(inv *shell.Invocation, files []string) Effect 
 // ---- package.json scripts ----
 
 // npmLifecycle lists the scripts npm runs around its own commands.
-var npmLifecycle = sync.OnceValue(func() map[string][]string {
+var npmLifecycle = onFirstUse[map[string][]string]{build: func() map[string][]string {
 	return map[string][]string{
 		"install":         {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
 		"ci":              {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
@@ -140,22 +139,21 @@ var npmLifecycle = sync.OnceValue(func() map[string][]string {
 		"install-ci-test": {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare", "pretest", "test", "posttest"},
 		"install-test":    {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare", "pretest", "test", "posttest"},
 	}
-})
+}}
 
 // yarnBuiltins are yarn and pnpm commands that are not scripts.
-var yarnBuiltins = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"add": true, "remove": true, "install": true, "up": true, "upgrade": true, "why": true, "info": true,
-		"init": true, "config": true, "cache": true, "dlx": true, "exec": true, "link": true, "unlink": true,
-		"npm": true, "pack": true, "plugin": true, "set": true, "version": true, "workspaces": true, "workspace": true,
-		"publish": true, "login": true, "logout": true, "outdated": true, "list": true, "ls": true, "audit": true,
-		"bin": true, "dedupe": true, "import": true, "patch": true, "patch-commit": true, "rebuild": true, "store": true,
-		"why-not": true, "node": true, "global": true, "owner": true, "tag": true, "team": true, "create": true,
-		"i": true, "rm": true, "update": true, "prune": true, "fetch": true, "setup": true, "env": true, "help": true,
-		"licenses": true, "root": true, "server": true, "explain": true, "constraints": true,
-		"x": true,
+func yarnBuiltins(name string) bool {
+	switch name {
+	case "add", "remove", "install", "up", "upgrade", "why", "info", "init", "config", "cache", "dlx",
+		"exec", "link", "unlink", "npm", "pack", "plugin", "set", "version", "workspaces", "workspace",
+		"publish", "login", "logout", "outdated", "list", "ls", "audit", "bin", "dedupe", "import", "patch",
+		"patch-commit", "rebuild", "store", "why-not", "node", "global", "owner", "tag", "team", "create",
+		"i", "rm", "update", "prune", "fetch", "setup", "env", "help", "licenses", "root", "server",
+		"explain", "constraints", "x":
+		return true
 	}
-})
+	return false
+}
 
 // scriptNames returns the package.json scripts a run would start, in
 // order, or nil.
@@ -165,7 +163,7 @@ func scriptNames(inv *shell.Invocation) []string {
 	ops := p.Operands
 	if len(ops) == 0 {
 		if tool == "yarn" || tool == "yarnpkg" {
-			return npmLifecycle()["install"]
+			return npmLifecycle.get()["install"]
 		}
 		return nil
 	}
@@ -181,7 +179,7 @@ func scriptNames(inv *shell.Invocation) []string {
 		return nil // foreach of one of yarn's own commands
 	}
 	if tool == "npm" {
-		if a, ok := npmAlias()[cmd]; ok {
+		if a, ok := npmAlias.get()[cmd]; ok {
 			cmd = a
 		} else {
 			cmd = npmPrefix(cmd)
@@ -203,7 +201,7 @@ func scriptNames(inv *shell.Invocation) []string {
 	if tool == "bun" && cmd == "test" {
 		return nil // bun's own test runner
 	}
-	if l, ok := npmLifecycle()[cmd]; ok {
+	if l, ok := npmLifecycle.get()[cmd]; ok {
 		if tool != "npm" && cmd == "install" && len(ops) > 1 {
 			return nil // yarn add / pnpm install pkg: the root's scripts do not run
 		}
@@ -215,7 +213,7 @@ func scriptNames(inv *shell.Invocation) []string {
 	if tool == "pnpm" && cmd == "deploy" {
 		return nil // pnpm's own deploy copies a workspace package
 	}
-	if tool != "npm" && (!yarnBuiltins()[cmd] || cmd == "x") {
+	if tool != "npm" && (!yarnBuiltins(cmd) || cmd == "x") {
 		// yarn X, pnpm X, bun X run the script X. "x" is a builtin of
 		// some versions only (bun x, pnpm's alias of dlx), so a script
 		// of that name is followed too.
@@ -299,9 +297,9 @@ type makeLine struct {
 	file string
 }
 
-var makeAssign = sync.OnceValue(func() *regexp.Regexp {
+var makeAssign = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:export\s+|override\s+)*([A-Za-z0-9_.\-]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
-})
+}}
 
 // parseMakefile reads the variables and rules of a Makefile. Conditionals
 // are read through (every branch counts), define blocks are skipped.
@@ -344,7 +342,7 @@ func parseMakefile(name, text string) *makefile {
 		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "vpath", "unexport":
 			continue
 		}
-		if mm := makeAssign().FindStringSubmatch(t); mm != nil && !strings.Contains(strings.SplitN(t, "=", 2)[0], ": ") {
+		if mm := makeAssign.get().FindStringSubmatch(t); mm != nil && !strings.Contains(strings.SplitN(t, "=", 2)[0], ": ") {
 			v := mm[3]
 			if mm[2] == "+=" {
 				v = strings.TrimSpace(m.vars[mm[1]] + " " + v)
@@ -370,7 +368,7 @@ func parseMakefile(name, text string) *makefile {
 			rest, inline = rest[:semi], rest[semi+1:]
 		}
 		// target-specific variable: "target: VAR = value"
-		if makeAssign().MatchString(strings.TrimSpace(rest)) {
+		if makeAssign.get().MatchString(strings.TrimSpace(rest)) {
 			cur = nil
 			continue
 		}
@@ -588,14 +586,14 @@ func (c *Classifier) shellFileAt(file, text string, line int) Effect {
 
 // ---- just ----
 
-var justHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)([^:=]*?):([^=].*)?$`) })
-var justAssign = sync.OnceValue(func() *regexp.Regexp {
+var justHeader = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)([^:=]*?):([^=].*)?$`) }}
+var justAssign = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`)
-})
-var justInterp = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`) })
-var justImport = sync.OnceValue(func() *regexp.Regexp {
+}}
+var justInterp = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`) }}
+var justImport = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(import|mod)(\?)?\s+(?:([A-Za-z_][A-Za-z0-9_-]*)\s*)?(?:['"]([^'"]*)['"])?\s*$`)
-})
+}}
 
 type justRecipe struct {
 	file  string
@@ -725,7 +723,7 @@ func (c *Classifier) justRun(inv *shell.Invocation) Effect {
 
 // recipe classifies one recipe's body.
 func (jf *justfile) recipe(c *Classifier, name string, r *justRecipe) Effect {
-	interp := justInterp()
+	interp := justInterp.get()
 	sub := func(t string) string {
 		return interp.ReplaceAllStringFunc(t, func(m string) string { return jf.vars[interp.FindStringSubmatch(m)[1]] })
 	}
@@ -808,17 +806,17 @@ func (jf *justfile) parse(c *Classifier, file, text string) {
 			}
 			continue
 		}
-		if m := justImport().FindStringSubmatch(t); m != nil {
+		if m := justImport.get().FindStringSubmatch(t); m != nil {
 			jf.include(c, file, i+1, m[1], m[2] == "?", m[3], m[4])
 			continue
 		}
-		if m := justAssign().FindStringSubmatch(t); m != nil {
+		if m := justAssign.get().FindStringSubmatch(t); m != nil {
 			v := strings.TrimSpace(m[2])
 			jf.loadTime(c, file, i+1, v)
 			jf.vars[m[1]] = strings.Trim(v, `"'`)
 			continue
 		}
-		if m := justHeader().FindStringSubmatch(t); m != nil {
+		if m := justHeader.get().FindStringSubmatch(t); m != nil {
 			r := &justRecipe{file: file, script: script}
 			script = ""
 			for _, d := range strings.Fields(m[3]) {

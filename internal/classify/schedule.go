@@ -6,7 +6,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -150,12 +149,14 @@ func (c *Classifier) scheduled(inv *shell.Invocation) Effect {
 
 // systemctlStarts are the verbs that run a unit now or at the next boot
 // or login.
-var systemctlStarts = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"start": true, "restart": true, "try-restart": true, "reload-or-restart": true, "try-reload-or-restart": true,
-		"enable": true, "reenable": true, "link": true, "isolate": true, "reload": true,
+func systemctlStarts(name string) bool {
+	switch name {
+	case "start", "restart", "try-restart", "reload-or-restart", "try-reload-or-restart", "enable",
+		"reenable", "link", "isolate", "reload":
+		return true
 	}
-})
+	return false
+}
 
 // systemctlUnits follows the unit files systemctl would start: user units
 // under ~/.config/systemd/user (and /etc/systemd/user), system units
@@ -169,7 +170,7 @@ func (c *Classifier) systemctlUnits(inv *shell.Invocation) Effect {
 	p := argv.Spec{Short: "tspHMno", Long: []string{"--type", "--state", "--signal", "--property", "--host", "--machine",
 		"--lines", "--output", "--root", "--image", "--job-mode", "--kill-whom", "--kill-value", "--message", "--what",
 		"--when", "--drop-in", "--preset-mode"}}.Parse(inv.Args[1:])
-	if len(p.Operands) < 2 || !systemctlStarts()[p.Operands[0]] {
+	if len(p.Operands) < 2 || !systemctlStarts(p.Operands[0]) {
 		return nothing
 	}
 	user := p.Has("--user")

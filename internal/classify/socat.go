@@ -77,10 +77,12 @@ type socatAddress struct {
 
 // socatStreams are the address types that only move data through this
 // process's descriptors or terminal.
-var socatStreams = map[string]bool{
-	"-": true, "stdio": true, "stdin": true, "stdout": true, "stderr": true,
-	"fd": true, "fdin": true, "fdout": true, "readline": true, "pty": true,
-	"echo": true,
+func socatStreams(name string) bool {
+	switch name {
+	case "-", "stdio", "stdin", "stdout", "stderr", "fd", "fdin", "fdout", "readline", "pty", "echo":
+		return true
+	}
+	return false
 }
 
 // parseSocatAddress reads one address (one side of a "!!" pair).
@@ -108,7 +110,7 @@ func parseSocatAddress(w string) socatAddress {
 		a.kind, a.typ, a.target = socatFile, "gopen", head
 	case !hasParams && isFD(typ):
 		a.kind = socatStream
-	case socatStreams[a.typ]:
+	case socatStreams(a.typ):
 		a.kind = socatStream
 	case a.typ == "pipe":
 		a.kind = socatStream

@@ -26,32 +26,27 @@ type Example struct {
 }
 
 var (
-	indexOnce sync.Once
-	// specs and index are built from the table (specs.go) on first use.
+	specsOnce sync.Once
+	// specs is built from the table (specs.go) on first use.
 	specs []*Spec
-	index map[string]*Spec
 )
 
-// specFor returns the spec that rates the named program, or nil.
+// specFor returns the spec that rates the named program, or nil. The
+// program's place in the table is a switch (specIndex, generated from the
+// table), not a map built from it: a map of every program name was built
+// by the first classification of every process, and a name no spec claims
+// (ls, cd, echo) is answered without building the table at all.
 func specFor(name string) *Spec {
-	indexOnce.Do(func() {
-		specs = buildSpecs()
-		index = make(map[string]*Spec, 4*len(specs))
-		for _, s := range specs {
-			for _, p := range s.Programs {
-				if _, dup := index[p]; dup {
-					panic("classify: two specs claim program " + p)
-				}
-				index[p] = s
-			}
-		}
-	})
-	return index[name]
+	i := specIndex(name)
+	if i < 0 {
+		return nil
+	}
+	return Specs()[i]
 }
 
 // Specs returns every spec, in the order of the table (specTable), for
 // documentation, the prompt's examples, the scanner and tests.
 func Specs() []*Spec {
-	specFor("")
+	specsOnce.Do(func() { specs = buildSpecs() })
 	return specs
 }

@@ -78,12 +78,15 @@ func returnsSpecs(fn *ast.FuncDecl) bool {
 // list the table does not show.
 //
 // A spec is defined in one of two places: a package variable holding a
-// Spec literal, or a function returning []*Spec (a file's verb tables,
-// each a verbSpec call). specTable must name every one of them.
+// Spec literal, or a function returning []*Spec (a file's verb tables:
+// verbSpecs over a package-level [...]verbTable array). specTable must
+// name every one of them.
 func TestSpecTableComplete(t *testing.T) {
 	fset, files := specSources(t)
 	defined := map[string]string{} // name -> position
-	verbSpecs := 0                 // verbSpec calls inside []*Spec functions
+	verbSpecs := 0                 // verb tables ([...]verbTable elements)
+	tables := map[string]string{}  // verb table arrays -> position
+	madeFrom := map[string]bool{}  // arrays a []*Spec function hands to verbSpecs
 	var table *ast.FuncDecl
 	for _, f := range files {
 		allowed := map[ast.Node]bool{} // spec literals and calls in an allowed place
@@ -96,6 +99,13 @@ func TestSpecTableComplete(t *testing.T) {
 						continue
 					}
 					for i, v := range vs.Values {
+						if n, ok := verbTableArray(v); ok {
+							// A file's verb tables: each element is a spec,
+							// made by verbSpecs in a []*Spec function.
+							verbSpecs += n
+							tables[vs.Names[i].Name] = fset.Position(vs.Names[i].Pos()).String()
+							continue
+						}
 						if isSpecLit(v) {
 							defined[vs.Names[i].Name] = fset.Position(vs.Names[i].Pos()).String()
 							allowed[v] = true
@@ -110,7 +120,7 @@ func TestSpecTableComplete(t *testing.T) {
 					}
 				case d.Name.Name == "specTable":
 					table = d
-				case d.Name.Name == "verbSpec":
+				case d.Name.Name == "verbSpec" || d.Name.Name == "verbSpecs":
 					ast.Inspect(d.Body, func(n ast.Node) bool {
 						if e, ok := n.(ast.Expr); ok && isSpecLit(e) {
 							allowed[e] = true
@@ -126,6 +136,13 @@ func TestSpecTableComplete(t *testing.T) {
 							if isCall(c, "verbSpec") {
 								verbSpecs++
 								allowed[c] = true
+							}
+							if isCall(c, "verbSpecs") && len(c.Args) == 1 {
+								if sl, ok := c.Args[0].(*ast.SliceExpr); ok {
+									if id, ok := sl.X.(*ast.Ident); ok {
+										madeFrom[id.Name] = true
+									}
+								}
 							}
 						}
 						return true
@@ -150,6 +167,11 @@ func TestSpecTableComplete(t *testing.T) {
 	}
 	if table == nil {
 		t.Fatal("no specTable function")
+	}
+	for name, pos := range tables {
+		if !madeFrom[name] {
+			t.Errorf("%s: verb tables %s are not made into specs by a []*Spec function (return verbSpecs(%s[:])): specTable cannot list them", pos, name, name)
+		}
 	}
 	listed := map[string]int{}
 	ast.Inspect(table.Body, func(n ast.Node) bool {
@@ -197,6 +219,24 @@ func isCall(n ast.Node, name string) bool {
 	return ok && id.Name == name
 }
 
+// verbTableArray reports whether e is a [...]verbTable literal, and how
+// many tables it holds.
+func verbTableArray(e ast.Expr) (int, bool) {
+	c, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return 0, false
+	}
+	a, ok := c.Type.(*ast.ArrayType)
+	if !ok || a.Len == nil {
+		return 0, false
+	}
+	id, ok := a.Elt.(*ast.Ident)
+	if !ok || id.Name != "verbTable" {
+		return 0, false
+	}
+	return len(c.Elts), true
+}
+
 // isSpecLitNode is isSpecLit for any node.
 func isSpecLitNode(n ast.Node) bool {
 	e, ok := n.(ast.Expr)
@@ -204,8 +244,9 @@ func isSpecLitNode(n ast.Node) bool {
 }
 
 // TestSpecTableClaims fails when two specs claim one program name, or one
-// spec is listed twice: the index would keep one and silently drop the
-// other's rating (specFor panics on it, which a hook must never reach).
+// spec is listed twice: specIndex (spec_index.go, generated from the
+// table) would send the name to one of them and silently drop the other's
+// rating; its generator refuses the table too.
 func TestSpecTableClaims(t *testing.T) {
 	owner := map[string]*Spec{}
 	seen := map[*Spec]bool{}

@@ -155,31 +155,35 @@ type sqlFinding struct {
 }
 
 // sqlReads lists statements that only read or set up the session.
-var sqlReads = map[string]bool{
-	"SELECT": true, "VALUES": true, "TABLE": true, "SHOW": true, "DESCRIBE": true, "DESC": true, "USE": true,
-	"SET": true, "RESET": true, "BEGIN": true, "START": true, "COMMIT": true, "END": true, "ROLLBACK": true,
-	"ABORT": true, "SAVEPOINT": true, "RELEASE": true, "LISTEN": true, "UNLISTEN": true, "NOTIFY": true,
-	"FETCH": true, "MOVE": true, "CLOSE": true, "DECLARE": true, "DISCARD": true, "PREPARE": true,
-	"DEALLOCATE": true, "CHECKPOINT": true, "HELP": true, "STATUS": true, "ANALYZE": true, "ANALYSE": true,
-	"ATTACH": true, "DETACH": true, "EXISTS": true, "CHECK": true, "CONSISTENCY": true, "SERIAL": true,
-	"TRACING": true, "PAGING": true, "EXPAND": true, "CAPTURE": true, "LOGIN": true, "SUMMARIZE": true,
-	"FROM": true, "PIVOT": true, "UNPIVOT": true, "WATCH": true, "HANDLER": true, "CACHE": true,
+func sqlReads(name string) bool {
+	switch name {
+	case "SELECT", "VALUES", "TABLE", "SHOW", "DESCRIBE", "DESC", "USE", "SET", "RESET", "BEGIN", "START",
+		"COMMIT", "END", "ROLLBACK", "ABORT", "SAVEPOINT", "RELEASE", "LISTEN", "UNLISTEN", "NOTIFY", "FETCH",
+		"MOVE", "CLOSE", "DECLARE", "DISCARD", "PREPARE", "DEALLOCATE", "CHECKPOINT", "HELP", "STATUS",
+		"ANALYZE", "ANALYSE", "ATTACH", "DETACH", "EXISTS", "CHECK", "CONSISTENCY", "SERIAL", "TRACING",
+		"PAGING", "EXPAND", "CAPTURE", "LOGIN", "SUMMARIZE", "FROM", "PIVOT", "UNPIVOT", "WATCH", "HANDLER",
+		"CACHE":
+		return true
+	}
+	return false
 }
 
 // sqlWrites lists statements that change the database.
-var sqlWrites = map[string]string{
-	"INSERT": "adds rows", "REPLACE": "writes rows", "UPSERT": "writes rows", "MERGE": "changes rows",
-	"CREATE": "creates a database object", "GRANT": "changes permissions", "REVOKE": "changes permissions",
-	"COMMENT": "changes the schema", "VACUUM": "rewrites tables", "REINDEX": "rebuilds indexes",
-	"CLUSTER": "rewrites a table", "REFRESH": "rewrites a materialized view", "LOCK": "locks tables",
-	"CALL": "runs a stored procedure", "DO": "runs a code block", "RENAME": "renames objects",
-	"OPTIMIZE": "rewrites tables", "REPAIR": "repairs tables", "FLUSH": "flushes server state",
-	"KILL": "kills a server session", "INSTALL": "installs a plugin", "UNINSTALL": "removes a plugin",
-	"IMPORT": "imports data", "LOAD": "loads data or code", "SECURITY": "changes security labels",
-	"REASSIGN": "changes ownership", "EXECUTE": "runs a prepared statement", "EXEC": "runs a procedure",
-	"SYSTEM": "runs a server command", "BACKUP": "writes a backup", "RESTORE": "restores a backup over the data",
-	"SOURCE": "runs SQL from a file", "EXPORT": "exports data", "RENAME_TABLE": "renames tables",
-}
+var sqlWrites = onFirstUse[map[string]string]{build: func() map[string]string {
+	return map[string]string{
+		"INSERT": "adds rows", "REPLACE": "writes rows", "UPSERT": "writes rows", "MERGE": "changes rows",
+		"CREATE": "creates a database object", "GRANT": "changes permissions", "REVOKE": "changes permissions",
+		"COMMENT": "changes the schema", "VACUUM": "rewrites tables", "REINDEX": "rebuilds indexes",
+		"CLUSTER": "rewrites a table", "REFRESH": "rewrites a materialized view", "LOCK": "locks tables",
+		"CALL": "runs a stored procedure", "DO": "runs a code block", "RENAME": "renames objects",
+		"OPTIMIZE": "rewrites tables", "REPAIR": "repairs tables", "FLUSH": "flushes server state",
+		"KILL": "kills a server session", "INSTALL": "installs a plugin", "UNINSTALL": "removes a plugin",
+		"IMPORT": "imports data", "LOAD": "loads data or code", "SECURITY": "changes security labels",
+		"REASSIGN": "changes ownership", "EXECUTE": "runs a prepared statement", "EXEC": "runs a procedure",
+		"SYSTEM": "runs a server command", "BACKUP": "writes a backup", "RESTORE": "restores a backup over the data",
+		"SOURCE": "runs SQL from a file", "EXPORT": "exports data", "RENAME_TABLE": "renames tables",
+	}
+}}
 
 // sqlStatement rates one statement.
 func sqlStatement(st []sqlToken) sqlFinding {
@@ -247,7 +251,7 @@ func sqlStatement(st []sqlToken) sqlFinding {
 			if t.up == "ANALYZE" || t.up == "ANALYSE" {
 				analyze = true
 			}
-			if analyze && i > 0 && (sqlWrites[t.up] != "" || t.up == "DELETE" || t.up == "UPDATE" || t.up == "WITH") {
+			if analyze && i > 0 && (sqlWrites.get()[t.up] != "" || t.up == "DELETE" || t.up == "UPDATE" || t.up == "WITH") {
 				return sqlStatement(st[i:])
 			}
 		}
@@ -295,10 +299,10 @@ func sqlStatement(st []sqlToken) sqlFinding {
 		}
 		return sqlFinding{}
 	}
-	if sqlReads[verb] {
+	if sqlReads(verb) {
 		return sqlFinding{}
 	}
-	if what, ok := sqlWrites[verb]; ok {
+	if what, ok := sqlWrites.get()[verb]; ok {
 		return sqlFinding{1, "sql.write", verb, what}
 	}
 	if verb[0] == '\'' || verb[0] == '"' || verb[0] == '`' || verb[0] >= '0' && verb[0] <= '9' || len(verb) == 1 {
@@ -1116,44 +1120,48 @@ var sqlSpec = &Spec{
 }
 
 // sqlRedisReads lists Redis commands that only read.
-var sqlRedisReads = map[string]bool{
-	"GET": true, "MGET": true, "GETRANGE": true, "STRLEN": true, "EXISTS": true, "TYPE": true, "TTL": true,
-	"PTTL": true, "EXPIRETIME": true, "PEXPIRETIME": true, "KEYS": true, "SCAN": true, "RANDOMKEY": true,
-	"DBSIZE": true, "INFO": true, "PING": true, "ECHO": true, "TIME": true, "LASTSAVE": true, "ROLE": true,
-	"MONITOR": true, "SUBSCRIBE": true, "PSUBSCRIBE": true, "SSUBSCRIBE": true, "HGET": true, "HMGET": true,
-	"HGETALL": true, "HKEYS": true, "HVALS": true, "HLEN": true, "HEXISTS": true, "HSTRLEN": true, "HSCAN": true,
-	"HRANDFIELD": true, "LRANGE": true, "LLEN": true, "LINDEX": true, "LPOS": true, "SMEMBERS": true,
-	"SISMEMBER": true, "SMISMEMBER": true, "SCARD": true, "SRANDMEMBER": true, "SSCAN": true, "SINTER": true,
-	"SUNION": true, "SDIFF": true, "SINTERCARD": true, "ZRANGE": true, "ZRANGEBYSCORE": true, "ZRANGEBYLEX": true,
-	"ZREVRANGE": true, "ZREVRANGEBYSCORE": true, "ZREVRANGEBYLEX": true, "ZRANK": true, "ZREVRANK": true,
-	"ZSCORE": true, "ZMSCORE": true, "ZCARD": true, "ZCOUNT": true, "ZLEXCOUNT": true, "ZSCAN": true,
-	"ZRANDMEMBER": true, "ZINTER": true, "ZUNION": true, "ZDIFF": true, "ZINTERCARD": true, "XRANGE": true,
-	"XREVRANGE": true, "XLEN": true, "XREAD": true, "XINFO": true, "XPENDING": true, "GEOPOS": true,
-	"GEODIST": true, "GEOHASH": true, "GEORADIUS_RO": true, "GEORADIUSBYMEMBER_RO": true, "GEOSEARCH": true,
-	"BITCOUNT": true, "BITPOS": true, "GETBIT": true, "PFCOUNT": true, "DUMP": true, "TOUCH": true,
-	"OBJECT": true, "MEMORY": true, "SLOWLOG": true, "LATENCY": true, "COMMAND": true, "SELECT": true,
-	"AUTH": true, "HELLO": true, "QUIT": true, "READONLY": true, "READWRITE": true, "WATCH": true,
-	"UNWATCH": true, "MULTI": true, "EXEC": true, "DISCARD": true, "WAIT": true, "LOLWUT": true,
-	"JSON.GET": true, "JSON.MGET": true, "JSON.TYPE": true, "FT.SEARCH": true, "FT.INFO": true,
-	"FT.AGGREGATE": true, "FT._LIST": true, "TS.GET": true, "TS.RANGE": true, "TS.MRANGE": true, "TS.INFO": true,
+func sqlRedisReads(name string) bool {
+	switch name {
+	case "GET", "MGET", "GETRANGE", "STRLEN", "EXISTS", "TYPE", "TTL", "PTTL", "EXPIRETIME", "PEXPIRETIME",
+		"KEYS", "SCAN", "RANDOMKEY", "DBSIZE", "INFO", "PING", "ECHO", "TIME", "LASTSAVE", "ROLE", "MONITOR",
+		"SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "HGET", "HMGET", "HGETALL", "HKEYS", "HVALS", "HLEN",
+		"HEXISTS", "HSTRLEN", "HSCAN", "HRANDFIELD", "LRANGE", "LLEN", "LINDEX", "LPOS", "SMEMBERS",
+		"SISMEMBER", "SMISMEMBER", "SCARD", "SRANDMEMBER", "SSCAN", "SINTER", "SUNION", "SDIFF", "SINTERCARD",
+		"ZRANGE", "ZRANGEBYSCORE", "ZRANGEBYLEX", "ZREVRANGE", "ZREVRANGEBYSCORE", "ZREVRANGEBYLEX", "ZRANK",
+		"ZREVRANK", "ZSCORE", "ZMSCORE", "ZCARD", "ZCOUNT", "ZLEXCOUNT", "ZSCAN", "ZRANDMEMBER", "ZINTER",
+		"ZUNION", "ZDIFF", "ZINTERCARD", "XRANGE", "XREVRANGE", "XLEN", "XREAD", "XINFO", "XPENDING",
+		"GEOPOS", "GEODIST", "GEOHASH", "GEORADIUS_RO", "GEORADIUSBYMEMBER_RO", "GEOSEARCH", "BITCOUNT",
+		"BITPOS", "GETBIT", "PFCOUNT", "DUMP", "TOUCH", "OBJECT", "MEMORY", "SLOWLOG", "LATENCY", "COMMAND",
+		"SELECT", "AUTH", "HELLO", "QUIT", "READONLY", "READWRITE", "WATCH", "UNWATCH", "MULTI", "EXEC",
+		"DISCARD", "WAIT", "LOLWUT", "JSON.GET", "JSON.MGET", "JSON.TYPE", "FT.SEARCH", "FT.INFO",
+		"FT.AGGREGATE", "FT._LIST", "TS.GET", "TS.RANGE", "TS.MRANGE", "TS.INFO":
+		return true
+	}
+	return false
 }
 
 // sqlRedisReadSubs lists the reading subcommands of Redis container
 // commands (CONFIG GET, CLIENT LIST …); other subcommands change the server.
-var sqlRedisReadSubs = map[string]bool{
-	"GET": true, "LIST": true, "INFO": true, "GETNAME": true, "ID": true, "NODES": true, "SLOTS": true,
-	"SHARDS": true, "MYID": true, "KEYSLOT": true, "COUNTKEYSINSLOT": true, "GETKEYSINSLOT": true, "WHOAMI": true,
-	"CAT": true, "GETUSER": true, "USERS": true, "LOG": true, "EXISTS": true, "DUMP": true, "STATS": true,
-	"HELP": true, "CHANNELS": true, "NUMSUB": true, "NUMPAT": true, "COUNT": true, "DOCS": true, "GETKEYS": true,
-	"USAGE": true, "DOCTOR": true, "LATEST": true, "HISTORY": true, "LEN": true, "ENCODING": true, "FREQ": true,
-	"IDLETIME": true, "REFCOUNT": true, "GRAPH": true, "HISTOGRAM": true, "GENPASS": true, "TRACKINGINFO": true,
-	"GETREDIR": true, "STREAM": true, "GROUPS": true, "CONSUMERS": true,
+func sqlRedisReadSubs(name string) bool {
+	switch name {
+	case "GET", "LIST", "INFO", "GETNAME", "ID", "NODES", "SLOTS", "SHARDS", "MYID", "KEYSLOT",
+		"COUNTKEYSINSLOT", "GETKEYSINSLOT", "WHOAMI", "CAT", "GETUSER", "USERS", "LOG", "EXISTS", "DUMP",
+		"STATS", "HELP", "CHANNELS", "NUMSUB", "NUMPAT", "COUNT", "DOCS", "GETKEYS", "USAGE", "DOCTOR",
+		"LATEST", "HISTORY", "LEN", "ENCODING", "FREQ", "IDLETIME", "REFCOUNT", "GRAPH", "HISTOGRAM",
+		"GENPASS", "TRACKINGINFO", "GETREDIR", "STREAM", "GROUPS", "CONSUMERS":
+		return true
+	}
+	return false
 }
 
 // sqlRedisContainers are the Redis commands whose subcommand decides.
-var sqlRedisContainers = map[string]bool{
-	"CONFIG": true, "CLIENT": true, "CLUSTER": true, "ACL": true, "SCRIPT": true, "FUNCTION": true,
-	"PUBSUB": true, "XINFO": true, "OBJECT": true, "MEMORY": true, "SLOWLOG": true, "LATENCY": true, "COMMAND": true,
+func sqlRedisContainers(name string) bool {
+	switch name {
+	case "CONFIG", "CLIENT", "CLUSTER", "ACL", "SCRIPT", "FUNCTION", "PUBSUB", "XINFO", "OBJECT", "MEMORY",
+		"SLOWLOG", "LATENCY", "COMMAND":
+		return true
+	}
+	return false
 }
 
 // sqlRedisCommand rates one Redis command and its arguments.
@@ -1175,12 +1183,12 @@ func sqlRedisCommand(words []string) sqlFinding {
 		return sqlFinding{2, "redis.flush", "FUNCTION FLUSH", "deletes every stored function"}
 	case cmd == "SHUTDOWN" && len(words) > 1 && sub == "NOSAVE":
 		return sqlFinding{2, "redis.shutdown", "SHUTDOWN NOSAVE", "stops the server and drops unsaved data"}
-	case sqlRedisContainers[cmd]:
-		if sqlRedisReadSubs[sub] || sub == "" {
+	case sqlRedisContainers(cmd):
+		if sqlRedisReadSubs(sub) || sub == "" {
 			return sqlFinding{}
 		}
 		return sqlFinding{1, "redis.write", cmd + " " + sub, "changes the server"}
-	case sqlRedisReads[cmd]:
+	case sqlRedisReads(cmd):
 		return sqlFinding{}
 	case cmd == "DEL" || cmd == "UNLINK":
 		return sqlFinding{1, "redis.write", cmd, "deletes keys"}

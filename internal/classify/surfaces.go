@@ -5,7 +5,6 @@ import (
 	"path"
 	"regexp"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -37,7 +36,7 @@ func surfaceKind(p string) (kind string, task bool) {
 		return "ssh configuration", false
 	case base == "authorized_keys" && path.Base(dir) == ".ssh":
 		return "the keys that may log in to this machine", false
-	case shellStartup()[base], has("/fish/config.fish"), p == "/etc/profile", has("/etc/profile.d/"), p == "/etc/bash.bashrc":
+	case shellStartup(base), has("/fish/config.fish"), p == "/etc/profile", has("/etc/profile.d/"), p == "/etc/bash.bashrc":
 		return "a shell start-up file", false
 	case base == ".envrc":
 		return "a direnv file", false
@@ -63,14 +62,15 @@ func surfaceKind(p string) (kind string, task bool) {
 	return "", false
 }
 
-var shellStartup = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		".bashrc": true, ".bash_profile": true, ".bash_login": true, ".bash_logout": true, ".profile": true,
-		".zshrc": true, ".zprofile": true, ".zshenv": true, ".zlogin": true, ".zlogout": true, ".kshrc": true,
-		".mkshrc": true, ".cshrc": true, ".tcshrc": true, ".login": true, ".xprofile": true, ".xinitrc": true,
-		".bash_aliases": true, ".zshrc.local": true, ".xsessionrc": true,
+func shellStartup(name string) bool {
+	switch name {
+	case ".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile",
+		".zshenv", ".zlogin", ".zlogout", ".kshrc", ".mkshrc", ".cshrc", ".tcshrc", ".login", ".xprofile",
+		".xinitrc", ".bash_aliases", ".zshrc.local", ".xsessionrc":
+		return true
 	}
-})
+	return false
+}
 
 // File rates writing content to the file at path (the Write and Edit
 // tools): what the file runs later. known false means the new content is
@@ -171,7 +171,7 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 			return e
 		}
 		// A fragment (an Edit): every string value may be a script.
-		for _, m := range jsonPair().FindAllStringSubmatch(content, -1) {
+		for _, m := range jsonPair.get().FindAllStringSubmatch(content, -1) {
 			e.Add(inner.shellFileAt(p, m[2], 1))
 		}
 		return e
@@ -193,7 +193,7 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 	return nothing
 }
 
-var jsonPair = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"\\]+)"\s*:\s*"((?:[^"\\]|\\.)*)"`) })
+var jsonPair = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`"([^"\\]+)"\s*:\s*"((?:[^"\\]|\\.)*)"`) }}
 
 // jsonStrings returns every string value of the named key in a JSON
 // document, at any depth.
@@ -201,7 +201,7 @@ func jsonStrings(content, key string) []string {
 	var v any
 	if json.Unmarshal([]byte(content), &v) != nil {
 		var out []string
-		for _, m := range jsonPair().FindAllStringSubmatch(content, -1) {
+		for _, m := range jsonPair.get().FindAllStringSubmatch(content, -1) {
 			if m[1] == key {
 				out = append(out, m[2])
 			}
@@ -359,7 +359,7 @@ func gitKeyRuns(key, sub string) bool {
 	case first == "gpg":
 		return in("commit", "tag", "merge", "rebase", "verify-commit", "verify-tag", "log", "show", "cherry-pick", "revert", "am", "pull")
 	case key == "core.hookspath":
-		_, ok := gitHooks()[sub]
+		_, ok := gitHooks.get()[sub]
 		return ok
 	case first == "sendemail":
 		return in("send-email")
@@ -405,14 +405,14 @@ func (c *Classifier) crontabText(p, content string) Effect {
 	return e
 }
 
-var plistStrings = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`<string>([^<]*)</string>`) })
+var plistStrings = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`<string>([^<]*)</string>`) }}
 
 // launchdText classifies a launchd job's ProgramArguments or Program.
 func (c *Classifier) launchdText(p, content string) Effect {
 	i := strings.Index(content, "ProgramArguments")
 	if i < 0 {
 		if j := strings.Index(content, "<key>Program</key>"); j >= 0 {
-			if m := plistStrings().FindStringSubmatch(content[j:]); m != nil {
+			if m := plistStrings.get().FindStringSubmatch(content[j:]); m != nil {
 				return c.shellFileAt(p, shell.Join([]string{m[1]}), 1)
 			}
 		}
@@ -423,7 +423,7 @@ func (c *Classifier) launchdText(p, content string) Effect {
 		rest = rest[:end]
 	}
 	var words []string
-	for _, m := range plistStrings().FindAllStringSubmatch(rest, -1) {
+	for _, m := range plistStrings.get().FindAllStringSubmatch(rest, -1) {
 		words = append(words, m[1])
 	}
 	return c.shellFileAt(p, shell.Join(words), 1+strings.Count(content[:i], "\n"))

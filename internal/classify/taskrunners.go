@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -196,11 +195,15 @@ func yamlValue(n *yaml.Node, key string) string {
 // ---- tox ----
 
 // toxKeys are the tox.ini keys whose lines are commands.
-var toxKeys = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"commands": true, "commands_pre": true, "commands_post": true}
-})
+func toxKeys(name string) bool {
+	switch name {
+	case "commands", "commands_pre", "commands_post":
+		return true
+	}
+	return false
+}
 
-var toxSubst = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[^{}]*\}`) })
+var toxSubst = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\{[^{}]*\}`) }}
 
 func (c *Classifier) toxRun(inv *shell.Invocation) Effect {
 	p := argv.Spec{Short: "ecrx", Long: []string{"--conf", "--workdir", "--root", "--override", "--installpkg", "--discover",
@@ -286,7 +289,7 @@ func (c *Classifier) toxRun(inv *shell.Invocation) Effect {
 		for _, k := range []string{"commands_pre", "commands", "commands_post"} {
 			for _, l := range s[k] {
 				found = true
-				text := toxSubst().ReplaceAllStringFunc(l.text, toxReplace)
+				text := toxSubst.get().ReplaceAllStringFunc(l.text, toxReplace)
 				text = strings.TrimLeft(strings.TrimSpace(text), "-!")
 				if strings.TrimSpace(text) != "" {
 					e.Add(inner.shellFileAt(file, text, l.line))
@@ -373,7 +376,7 @@ func parseINI(text string) map[string]map[string][]iniLine {
 			continue
 		}
 		key = strings.TrimSpace(k)
-		if !toxKeys()[key] {
+		if !toxKeys(key) {
 			continue
 		}
 		if v = strings.TrimSpace(v); v != "" {
@@ -383,7 +386,7 @@ func parseINI(text string) map[string]map[string][]iniLine {
 	// Lines of keys that are not commands were kept only while reading.
 	for _, s := range out {
 		for k := range s {
-			if !toxKeys()[k] {
+			if !toxKeys(k) {
 				delete(s, k)
 			}
 		}
@@ -393,9 +396,9 @@ func parseINI(text string) map[string]map[string][]iniLine {
 
 // ---- nox ----
 
-var noxCall = sync.OnceValue(func() *regexp.Regexp {
+var noxCall = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`session\.(run|run_always|run_install|install|conda_install|chdir)\(`)
-})
+}}
 
 func (c *Classifier) noxRun(inv *shell.Invocation) Effect {
 	p := argv.Spec{Short: "fsektp", Long: []string{"--noxfile", "--sessions", "--session", "--keywords", "--tags",
@@ -418,7 +421,7 @@ func (c *Classifier) noxRun(inv *shell.Invocation) Effect {
 	src := string(data)
 	c.keepCode("nox "+file, file, []byte(src))
 	e := interpAnalyse(inner, "nox "+file, interp.Python, src).through("script.interp", "nox runs the Python of "+file)
-	for _, loc := range noxCall().FindAllStringSubmatchIndex(src, -1) {
+	for _, loc := range noxCall.get().FindAllStringSubmatchIndex(src, -1) {
 		method := src[loc[2]:loc[3]]
 		args, ok := pyCallArgs(src[loc[1]:])
 		line := 1 + strings.Count(src[:loc[0]], "\n")
@@ -492,7 +495,7 @@ done:
 		switch {
 		case p == "", strings.HasPrefix(p, "*session.posargs"), strings.HasPrefix(p, "**"):
 			continue
-		case pyKeyword().MatchString(p):
+		case pyKeyword.get().MatchString(p):
 			continue // keyword argument
 		}
 		v, ok := pyString(p)
@@ -504,7 +507,7 @@ done:
 	return args, true
 }
 
-var pyKeyword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\s*=[^=]`) })
+var pyKeyword = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\s*=[^=]`) }}
 
 // pyString reads a plain Python string literal ('x', "x", r'x'); an
 // f-string or any expression is not one.
@@ -530,15 +533,16 @@ func pyString(p string) (string, bool) {
 
 // cargoCompiles are the cargo subcommands that compile the workspace's
 // own crates, running their build scripts and proc-macros.
-var cargoCompiles = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"build": true, "b": true, "run": true, "r": true, "test": true, "t": true, "check": true, "c": true,
-		"bench": true, "clippy": true, "doc": true, "d": true, "rustc": true, "rustdoc": true, "fix": true,
-		"package": true, "miri": true, "llvm-cov": true, "nextest": true, "tarpaulin": true,
+func cargoCompiles(name string) bool {
+	switch name {
+	case "build", "b", "run", "r", "test", "t", "check", "c", "bench", "clippy", "doc", "d", "rustc",
+		"rustdoc", "fix", "package", "miri", "llvm-cov", "nextest", "tarpaulin":
+		return true
 	}
-})
+	return false
+}
 
-var cargoLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z_-]+)\s*=\s*(.*?)\s*(#.*)?$`) })
+var cargoLine = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z_-]+)\s*=\s*(.*?)\s*(#.*)?$`) }}
 
 func (c *Classifier) cargoBuildScripts(inv *shell.Invocation) Effect {
 	if c.FS == nil {
@@ -561,7 +565,7 @@ func (c *Classifier) cargoBuildScripts(inv *shell.Invocation) Effect {
 	if sub == "" {
 		return nothing
 	}
-	if !cargoCompiles()[sub] || hasAny(inv.Args[subAt+1:], "--help", "-h") {
+	if !cargoCompiles(sub) || hasAny(inv.Args[subAt+1:], "--help", "-h") {
 		if sub != "install" || !hasAny(inv.Args[subAt+1:], "--path") {
 			return nothing
 		}
@@ -621,7 +625,7 @@ func (c *Classifier) cargoCodeAtBuild(dir string, depth int) (string, bool, Effe
 			}
 			continue
 		}
-		m := cargoLine().FindStringSubmatch(t)
+		m := cargoLine.get().FindStringSubmatch(t)
 		if m == nil {
 			continue
 		}
@@ -679,11 +683,11 @@ func (c *Classifier) cargoCodeAtBuild(dir string, depth int) (string, bool, Effe
 	return "", false, nothing
 }
 
-var tomlString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"|'([^']*)'`) })
+var tomlString = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"|'([^']*)'`) }}
 
 func tomlStrings(s string) []string {
 	var out []string
-	for _, m := range tomlString().FindAllStringSubmatch(s, -1) {
+	for _, m := range tomlString.get().FindAllStringSubmatch(s, -1) {
 		out = append(out, m[1]+m[2])
 	}
 	return out
@@ -787,9 +791,9 @@ func (c *Classifier) goGenerateFollow(inv *shell.Invocation, p argv.Parsed) Effe
 	return e
 }
 
-var goPackageLine = sync.OnceValue(func() *regexp.Regexp {
+var goPackageLine = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^package\s+([A-Za-z_][A-Za-z0-9_]*)`)
-})
+}}
 
 // goDirectives classifies the //go:generate lines of one file, with its
 // -command aliases and the variables go generate sets.
@@ -798,7 +802,7 @@ func (c *Classifier) goDirectives(file, src string, runRe, skipRe *regexp.Regexp
 		return nothing
 	}
 	pkg := "main"
-	if m := goPackageLine().FindStringSubmatch(src); m != nil {
+	if m := goPackageLine.get().FindStringSubmatch(src); m != nil {
 		pkg = m[1]
 	}
 	aliases := map[string]string{}
@@ -831,7 +835,7 @@ func (c *Classifier) goDirectives(file, src string, runRe, skipRe *regexp.Regexp
 
 // ---- make include ----
 
-var makeFuncCall = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$[({]([a-z-]+)\s`) })
+var makeFuncCall = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\$[({]([a-z-]+)\s`) }}
 
 // makeIncludes reads the makefiles m includes (include, -include,
 // sinclude) and merges their variables and rules into m, so that the
@@ -846,7 +850,7 @@ func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
 	for i := 0; i < len(m.includes); i++ {
 		inc := m.includes[i]
 		raw := inc.text
-		for _, f := range makeFuncCall().FindAllStringSubmatch(raw, -1) {
+		for _, f := range makeFuncCall.get().FindAllStringSubmatch(raw, -1) {
 			if f[1] != "wildcard" {
 				e.Add(opaque("make.include", inc.file+":"+strconv.Itoa(inc.line)+": include "+clip(raw)+" names its files with $("+f[1]+" …), which airlock does not evaluate"))
 				return e

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -11,9 +10,13 @@ import (
 // text that goes into the local repository only: a commit, tag, merge or
 // note message. Nothing is sent anywhere until a push, which is rated on
 // its own.
-var gitMessageSubs = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{"commit": true, "tag": true, "merge": true, "notes": true, "stash": true, "commit-tree": true}
-})
+func gitMessageSubs(name string) bool {
+	switch name {
+	case "commit", "tag", "merge", "notes", "stash", "commit-tree":
+		return true
+	}
+	return false
+}
 
 // gitMessage reports whether Args[i] of a git run is the value of a
 // message option of a subcommand in gitMessageSubs (git commit -m "see
@@ -24,7 +27,7 @@ func gitMessage(inv *shell.Invocation, i int) bool {
 		return false
 	}
 	sub, rest, ok := GitSubcommand(inv.Args[1:])
-	if !ok || !gitMessageSubs()[sub] {
+	if !ok || !gitMessageSubs(sub) {
 		return false
 	}
 	first := len(inv.Args) - len(rest) // index of rest[0] in Args
@@ -51,12 +54,14 @@ func gitMessage(inv *shell.Invocation, i int) bool {
 // cpuCounts are command substitutions that print the machine's number of
 // processors, and nothing else: make -j"$(nproc)" runs the targets it
 // names, however many at once.
-var cpuCounts = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"nproc": true, "nproc --all": true, "getconf _NPROCESSORS_ONLN": true, "getconf NPROCESSORS_ONLN": true,
-		"sysctl -n hw.ncpu": true, "sysctl -n hw.logicalcpu": true, "sysctl -n hw.physicalcpu": true,
+func cpuCounts(name string) bool {
+	switch name {
+	case "nproc", "nproc --all", "getconf _NPROCESSORS_ONLN", "getconf NPROCESSORS_ONLN",
+		"sysctl -n hw.ncpu", "sysctl -n hw.logicalcpu", "sysctl -n hw.physicalcpu":
+		return true
 	}
-})
+	return false
+}
 
 // cpuCount reports whether a word is one command substitution from
 // cpuCounts, quoted or not ("$(nproc)", $(nproc), `nproc`).
@@ -72,7 +77,7 @@ func cpuCount(w string) bool {
 	default:
 		return false
 	}
-	return cpuCounts()[strings.Join(strings.Fields(w), " ")]
+	return cpuCounts(strings.Join(strings.Fields(w), " "))
 }
 
 // makeDynamic reports whether a make run is given a word computed at run

@@ -265,7 +265,7 @@ func classifySFTP(c *Classifier, inv *shell.Invocation) Effect {
 	host = transferHost(host)
 	batch, hasBatch := p.Value("-b")
 	if (!hasBatch || batch == "-") && inv.Stdin != "" && inv.StdinKnown {
-		return transferScript(c, "sftp", host, inv.StdinText, sftpCommands)
+		return transferScript(c, "sftp", host, inv.StdinText, sftpCommands.get())
 	}
 	if hasBatch && batch != "-" {
 		return external("sftp.batch", "sftp runs the commands in "+batch+" on "+host+", which can upload or delete files")
@@ -276,35 +276,41 @@ func classifySFTP(c *Classifier, inv *shell.Invocation) Effect {
 // sftpCommands, ftpCommands and lftpCommands say what each command of an
 // interactive transfer client does: 'r' reads, 'w' writes to the server,
 // 'd' deletes on the server. A command not listed counts as a write.
-var sftpCommands = map[string]byte{
-	"get": 'r', "reget": 'r', "ls": 'r', "dir": 'r', "cd": 'r', "lcd": 'r', "pwd": 'r', "lpwd": 'r', "lls": 'r',
-	"lmkdir": 'r', "lumask": 'r', "bye": 'r', "quit": 'r', "exit": 'r', "help": 'r', "?": 'r', "version": 'r',
-	"progress": 'r', "df": 'r', "mget": 'r',
-	"put": 'w', "reput": 'w', "mput": 'w', "mkdir": 'w', "rename": 'w', "chmod": 'w', "chown": 'w', "chgrp": 'w',
-	"ln": 'w', "symlink": 'w', "copy": 'w', "cp": 'w', "hardlink": 'w',
-	"rm": 'd', "rmdir": 'd',
-}
+var sftpCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
+	return map[string]byte{
+		"get": 'r', "reget": 'r', "ls": 'r', "dir": 'r', "cd": 'r', "lcd": 'r', "pwd": 'r', "lpwd": 'r', "lls": 'r',
+		"lmkdir": 'r', "lumask": 'r', "bye": 'r', "quit": 'r', "exit": 'r', "help": 'r', "?": 'r', "version": 'r',
+		"progress": 'r', "df": 'r', "mget": 'r',
+		"put": 'w', "reput": 'w', "mput": 'w', "mkdir": 'w', "rename": 'w', "chmod": 'w', "chown": 'w', "chgrp": 'w',
+		"ln": 'w', "symlink": 'w', "copy": 'w', "cp": 'w', "hardlink": 'w',
+		"rm": 'd', "rmdir": 'd',
+	}
+}}
 
-var ftpCommands = map[string]byte{
-	"get": 'r', "mget": 'r', "recv": 'r', "reget": 'r', "ls": 'r', "dir": 'r', "mls": 'r', "mdir": 'r', "nlist": 'r',
-	"cd": 'r', "cdup": 'r', "lcd": 'r', "pwd": 'r', "binary": 'r', "bin": 'r', "ascii": 'r', "type": 'r',
-	"prompt": 'r', "passive": 'r', "open": 'r', "user": 'r', "close": 'r', "disconnect": 'r', "bye": 'r',
-	"quit": 'r', "exit": 'r', "hash": 'r', "verbose": 'r', "status": 'r', "size": 'r', "system": 'r', "help": 'r',
-	"newer": 'r', "modtime": 'r', "epsv": 'r', "epsv4": 'r', "debug": 'r',
-	"put": 'w', "mput": 'w', "send": 'w', "append": 'w', "mkdir": 'w', "rename": 'w', "chmod": 'w', "site": 'w',
-	"umask": 'w', "quote": 'w', "literal": 'w',
-	"delete": 'd', "mdelete": 'd', "rmdir": 'd',
-}
+var ftpCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
+	return map[string]byte{
+		"get": 'r', "mget": 'r', "recv": 'r', "reget": 'r', "ls": 'r', "dir": 'r', "mls": 'r', "mdir": 'r', "nlist": 'r',
+		"cd": 'r', "cdup": 'r', "lcd": 'r', "pwd": 'r', "binary": 'r', "bin": 'r', "ascii": 'r', "type": 'r',
+		"prompt": 'r', "passive": 'r', "open": 'r', "user": 'r', "close": 'r', "disconnect": 'r', "bye": 'r',
+		"quit": 'r', "exit": 'r', "hash": 'r', "verbose": 'r', "status": 'r', "size": 'r', "system": 'r', "help": 'r',
+		"newer": 'r', "modtime": 'r', "epsv": 'r', "epsv4": 'r', "debug": 'r',
+		"put": 'w', "mput": 'w', "send": 'w', "append": 'w', "mkdir": 'w', "rename": 'w', "chmod": 'w', "site": 'w',
+		"umask": 'w', "quote": 'w', "literal": 'w',
+		"delete": 'd', "mdelete": 'd', "rmdir": 'd',
+	}
+}}
 
-var lftpCommands = map[string]byte{
-	"get": 'r', "mget": 'r', "pget": 'r', "cat": 'r', "more": 'r', "zcat": 'r', "ls": 'r', "cls": 'r', "nlist": 'r',
-	"find": 'r', "du": 'r', "cd": 'r', "lcd": 'r', "pwd": 'r', "lpwd": 'r', "open": 'r', "user": 'r', "set": 'r',
-	"bye": 'r', "exit": 'r', "quit": 'r', "close": 'r', "help": 'r', "echo": 'r', "debug": 'r', "wait": 'r',
-	"jobs": 'r', "cache": 'r', "bookmark": 'r', "lls": 'r', "glob": 'r', "local": 'r', "source": 'w',
-	"put": 'w', "mput": 'w', "reput": 'w', "mkdir": 'w', "mv": 'w', "mmv": 'w', "chmod": 'w', "site": 'w',
-	"quote": 'w', "edit": 'w', "ln": 'w', "queue": 'w', "at": 'w',
-	"rm": 'd', "mrm": 'd', "rmdir": 'd',
-}
+var lftpCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
+	return map[string]byte{
+		"get": 'r', "mget": 'r', "pget": 'r', "cat": 'r', "more": 'r', "zcat": 'r', "ls": 'r', "cls": 'r', "nlist": 'r',
+		"find": 'r', "du": 'r', "cd": 'r', "lcd": 'r', "pwd": 'r', "lpwd": 'r', "open": 'r', "user": 'r', "set": 'r',
+		"bye": 'r', "exit": 'r', "quit": 'r', "close": 'r', "help": 'r', "echo": 'r', "debug": 'r', "wait": 'r',
+		"jobs": 'r', "cache": 'r', "bookmark": 'r', "lls": 'r', "glob": 'r', "local": 'r', "source": 'w',
+		"put": 'w', "mput": 'w', "reput": 'w', "mkdir": 'w', "mv": 'w', "mmv": 'w', "chmod": 'w', "site": 'w',
+		"quote": 'w', "edit": 'w', "ln": 'w', "queue": 'w', "at": 'w',
+		"rm": 'd', "mrm": 'd', "rmdir": 'd',
+	}
+}}
 
 // transferScript rates commands that a transfer client reads from a script
 // or its input, one per line (or separated by ";" and "&&" for lftp). A
@@ -666,7 +672,7 @@ func classifyFTP(c *Classifier, inv *shell.Invocation) Effect {
 		host = p.Operands[0]
 	}
 	if inv.Stdin != "" && inv.StdinKnown {
-		return transferScript(c, name, host, inv.StdinText, ftpCommands)
+		return transferScript(c, name, host, inv.StdinText, ftpCommands.get())
 	}
 	return external("ftp.session", name+" opens a session on "+host+" that can upload or delete files")
 }
@@ -713,7 +719,7 @@ func classifyLftp(c *Classifier, inv *shell.Invocation) Effect {
 		script = inv.StdinText
 	}
 	if script != "" {
-		return transferScript(c, "lftp", host, script, lftpCommands)
+		return transferScript(c, "lftp", host, script, lftpCommands.get())
 	}
 	if len(p.Operands) == 0 {
 		return nothing
@@ -763,12 +769,14 @@ var smbclientSpec = &Spec{
 }
 
 // smbCommands says what smbclient's commands do, as for ftp.
-var smbCommands = map[string]byte{
-	"get": 'r', "mget": 'r', "ls": 'r', "dir": 'r', "cd": 'r', "lcd": 'r', "pwd": 'r', "recurse": 'r', "prompt": 'r',
-	"exit": 'r', "quit": 'r', "q": 'r', "help": 'r', "allinfo": 'r', "du": 'r', "more": 'r', "lowercase": 'r',
-	"put": 'w', "mput": 'w', "mkdir": 'w', "md": 'w', "rename": 'w', "chmod": 'w', "chown": 'w', "setmode": 'w',
-	"del": 'd', "rm": 'd', "deltree": 'd', "rmdir": 'd', "rd": 'd',
-}
+var smbCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
+	return map[string]byte{
+		"get": 'r', "mget": 'r', "ls": 'r', "dir": 'r', "cd": 'r', "lcd": 'r', "pwd": 'r', "recurse": 'r', "prompt": 'r',
+		"exit": 'r', "quit": 'r', "q": 'r', "help": 'r', "allinfo": 'r', "du": 'r', "more": 'r', "lowercase": 'r',
+		"put": 'w', "mput": 'w', "mkdir": 'w', "md": 'w', "rename": 'w', "chmod": 'w', "chown": 'w', "setmode": 'w',
+		"del": 'd', "rm": 'd', "deltree": 'd', "rmdir": 'd', "rd": 'd',
+	}
+}}
 
 // classifySmbclient rates smbclient: listing shares reads; a session or -c
 // commands are rated like ftp's; -T tar creates (reads) or extracts
@@ -796,7 +804,7 @@ func classifySmbclient(c *Classifier, inv *shell.Invocation) Effect {
 		return netRead("smb.tar.create", "smbclient -Tc copies files from "+share)
 	}
 	if cmds, ok := p.Value("-c"); ok {
-		return transferScript(c, "smbclient", share, cmds, smbCommands)
+		return transferScript(c, "smbclient", share, cmds, smbCommands.get())
 	}
 	return external("smb.session", "smbclient opens a session on "+share+" that can upload or delete files")
 }

@@ -2,7 +2,6 @@ package classify
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -21,7 +20,7 @@ import (
 // shell.Unwraps they are airlock's one table of wrappers, which the
 // scanner asks through IsWrapper. A program missing here is still looked
 // through (see lookThrough); the table names what is known.
-var wrapperNames = sync.OnceValue(func() map[string]bool {
+var wrapperNames = onFirstUse[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"strace": true, "ltrace": true, "taskset": true, "runuser": true, "tmux": true, "screen": true,
 		"at": true, "batch": true, "chrt": true, "firejail": true, "dbus-run-session": true, "systemd-run": true,
@@ -36,23 +35,23 @@ var wrapperNames = sync.OnceValue(func() map[string]bool {
 		"schroot": true, "faketime": true, "env-cmd": true, "cross-env": true, "concurrently": true,
 		"npm-run-all": true, "run-p": true, "run-s": true, "lefthook": true, "husky": true,
 	}
-})
+}}
 
 // runSubcommands are known programs whose subcommand runs the command
 // after it (pipx run twine upload, conda run -n env cmd); the spec of the
 // program itself does not rate what runs.
-var runSubcommands = sync.OnceValue(func() map[string]string {
+var runSubcommands = onFirstUse[map[string]string]{build: func() map[string]string {
 	return map[string]string{
 		"pipx": "run", "conda": "run", "mamba": "run", "micromamba": "run", "pdm": "run", "hatch": "run",
 		"rye": "run", "pixi": "run", "mise": "exec", "asdf": "exec", "rbenv": "exec", "pyenv": "exec",
 		"direnv": "exec", "aws-vault": "exec", "op": "run", "doppler": "run", "infisical": "run",
 		"dotenvx": "run", "nix": "develop", "devbox": "run", "flox": "activate",
 	}
-})
+}}
 
 // runSubcommand rates the command a known program's run subcommand runs.
 func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
-	sub, ok := runSubcommands()[inv.Name()]
+	sub, ok := runSubcommands.get()[inv.Name()]
 	if !ok || specFor(inv.Name()) == nil {
 		return nothing
 	}
@@ -70,7 +69,7 @@ func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
 			// among its arguments is not taken for a program. Otherwise
 			// the words are looked through as an unknown program's would
 			// be (conda run -n env cmd).
-			if len(t.Args) > 1 && !t.IsDynamic(1) && inertNames()[t.Args[1]] {
+			if len(t.Args) > 1 && !t.IsDynamic(1) && inertNames.get()[t.Args[1]] {
 				return c.nested(t.Text(1))
 			}
 			return c.lookThroughArgs(&t, inv.Name()+" "+sub)
@@ -87,7 +86,7 @@ func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
 // through by name. The scanner uses it to find commands after a wrapper
 // word in text.
 func IsWrapper(name string) bool {
-	return wrapperNames()[name] || shell.Unwraps(name)
+	return wrapperNames.get()[name] || shell.Unwraps(name)
 }
 
 // LooksThrough reports whether classify rates a run of the program by the
@@ -97,14 +96,14 @@ func IsWrapper(name string) bool {
 // no airlock hook has a spec (nestedagents.go) and is still looked
 // through, as it was before it had one.
 func LooksThrough(name string) bool {
-	_, hookless := hooklessAgents()[name]
-	return IsWrapper(name) || (specFor(name) == nil || hookless) && !inertNames()[name]
+	_, hookless := hooklessAgents.get()[name]
+	return IsWrapper(name) || (specFor(name) == nil || hookless) && !inertNames.get()[name]
 }
 
 // inertNames are programs known never to run their arguments as a
 // command: their arguments are data, so a program name among them
 // (echo git push, grep -r 'npm publish') is not a run.
-var inertNames = sync.OnceValue(func() map[string]bool {
+var inertNames = onFirstUse[map[string]bool]{build: func() map[string]bool {
 	return map[string]bool{
 		"echo": true, "printf": true, "cat": true, "tac": true, "ls": true, "dir": true, "grep": true, "egrep": true,
 		"fgrep": true, "rg": true, "ag": true, "ack": true, "head": true, "tail": true, "wc": true, "sort": true,
@@ -144,27 +143,30 @@ var inertNames = sync.OnceValue(func() map[string]bool {
 		"journalctl": true, "dmesg": true, "last": true, "w": true, "who": true,
 		"airlock": true, "airlock-mcp": true, "go": true, "make": true, "just": true, "task": true, "rake": true, "tmux-ls": true,
 	}
-})
+}}
 
 // releaseVerbs are words that, as the verb of a program airlock does not
 // know, say the program writes beyond the machine.
-var releaseVerbs = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"publish": true, "push": true, "deploy": true, "release": true, "upload": true, "ship": true,
+func releaseVerbs(name string) bool {
+	switch name {
+	case "publish", "push", "deploy", "release", "upload", "ship":
+		return true
 	}
-})
+	return false
+}
 
 // verbLike are program names that are also everyday verbs and nouns of
 // other programs' command lines (ngrok http 3000, devtunnel host, foo
 // init): among an unknown program's arguments they are not taken for a
 // command.
-var verbLike = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"http": true, "https": true, "host": true, "init": true, "service": true, "port": true, "r": true,
-		"mail": true, "kill": true, "find": true, "halt": true, "mount": true, "security": true, "defaults": true,
-		"run": true, "exec": true, "time": true, "command": true, "source": true, ".": true, "builtin": true,
+func verbLike(name string) bool {
+	switch name {
+	case "http", "https", "host", "init", "service", "port", "r", "mail", "kill", "find", "halt", "mount",
+		"security", "defaults", "run", "exec", "time", "command", "source", ".", "builtin":
+		return true
 	}
-})
+	return false
+}
 
 // runsCommand reports whether a word names a program airlock knows
 // something about: a spec, a wrapper or a shell. Such a word among an
@@ -174,7 +176,7 @@ func runsCommand(word string) bool {
 		return false
 	}
 	name := normWord(word)
-	if verbLike()[name] {
+	if verbLike(name) {
 		return false
 	}
 	return specFor(name) != nil || IsWrapper(name)
@@ -192,14 +194,14 @@ func normWord(w string) string {
 // known says whether it is in the wrapper table, for the reason.
 func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	name := inv.Name()
-	if inertNames()[name] {
+	if inertNames.get()[name] {
 		return nothing
 	}
 	if lwpAlias(inv) {
 		return classifyLWP(c, inv) // netchannels.go: GET, POST, PUT
 	}
 	what := "the program " + name + ", which airlock does not know,"
-	if wrapperNames()[name] {
+	if wrapperNames.get()[name] {
 		what = "the wrapper " + name
 	}
 	if name == "at" || name == "batch" {
@@ -211,7 +213,7 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	if e.Reasons != nil {
 		return e
 	}
-	if wrapperNames()[name] {
+	if wrapperNames.get()[name] {
 		return nothing
 	}
 	if u := unknownUpload(inv); u.Reasons != nil {
@@ -221,7 +223,7 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 		if i >= 3 {
 			break
 		}
-		if releaseVerbs()[strings.ToLower(a)] && !inv.IsDynamic(i+1) {
+		if releaseVerbs(strings.ToLower(a)) && !inv.IsDynamic(i+1) {
 			return opaque("unknown.publish-verb", "the program "+name+", which airlock does not know, is asked to "+strings.ToLower(a)+": what it sends, and where, cannot be known")
 		}
 	}
@@ -271,25 +273,24 @@ func (c *Classifier) lookThroughArgs(inv *shell.Invocation, what string) Effect 
 // Classify: task runners whose files are followed, programs that run
 // commands hidden in their configuration, and programs that write files
 // which run later.
-var beyondSpec = sync.OnceValue(func() map[string]bool {
-	return map[string]bool{
-		"npm": true, "yarn": true, "yarnpkg": true, "pnpm": true, "bun": true, "make": true, "gmake": true,
-		"just": true, "task": true, "go-task": true, "rake": true, "ssh": true, "scp": true,
-		"sftp": true, "sshfs": true, "autossh": true, "ssh-copy-id": true, "rsync": true, "tee": true, "cp": true,
-		"mv": true, "install": true, "ln": true, "sed": true, "gsed": true, "perl": true, "crontab": true,
-		"pipx": true, "conda": true, "mamba": true, "micromamba": true, "pdm": true, "hatch": true, "rye": true,
-		"pixi": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "direnv": true, "aws-vault": true,
-		"op": true, "doppler": true, "infisical": true, "dotenvx": true, "nix": true, "devbox": true, "flox": true,
-		"cargo": true, "pre-commit": true, "tox": true, "nox": true, "npx": true, "bunx": true, "pnpx": true,
-		"systemctl": true, "launchctl": true,
+func beyondSpec(name string) bool {
+	switch name {
+	case "npm", "yarn", "yarnpkg", "pnpm", "bun", "make", "gmake", "just", "task", "go-task", "rake",
+		"ssh", "scp", "sftp", "sshfs", "autossh", "ssh-copy-id", "rsync", "tee", "cp", "mv", "install", "ln",
+		"sed", "gsed", "perl", "crontab", "pipx", "conda", "mamba", "micromamba", "pdm", "hatch", "rye",
+		"pixi", "mise", "asdf", "rbenv", "pyenv", "direnv", "aws-vault", "op", "doppler", "infisical",
+		"dotenvx", "nix", "devbox", "flox", "cargo", "pre-commit", "tox", "nox", "npx", "bunx", "pnpx",
+		"systemctl", "launchctl":
+		return true
 	}
-})
+	return false
+}
 
 // RatesAlone reports whether a program's spec alone rates a plain run of
 // it (Spec.Classify, without the checks Command adds: followed files,
 // hidden configuration, files that run later). The scanner's fast path
 // uses only such programs.
 func RatesAlone(name string) bool {
-	_, run := runSubcommands()[name]
-	return specFor(name) != nil && !beyondSpec()[name] && !run && !isShell(name)
+	_, run := runSubcommands.get()[name]
+	return specFor(name) != nil && !beyondSpec(name) && !run && !isShell(name)
 }

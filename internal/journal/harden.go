@@ -32,7 +32,7 @@ func (e *UnsafeError) Unwrap() error { return ErrUnsafe }
 // symlink at its last component, refuses anything but a regular file that
 // belongs to this user, and narrows a mode wider than 0600.
 func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|statefile.OpenFlags, perm)
+	f, err := statefile.Open(path, flag, perm)
 	if err != nil {
 		if statefile.IsSymlinkRefusal(err) {
 			return nil, &UnsafeError{Path: path, Reason: "is a symlink"}

@@ -3,7 +3,6 @@ package journal
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -80,7 +79,7 @@ func readHead(dir string) (*head, error) {
 		return nil, err
 	}
 	var h head
-	if json.Unmarshal(buf[:n], &h) != nil || h.Sum != h.sum() {
+	if unmarshalHead(buf[:n], &h) != nil || h.Sum != h.sum() {
 		return nil, errBadHead
 	}
 	if h.Queue != 0 && h.QSum != h.qsum() {
@@ -109,7 +108,7 @@ func writeHeadVia(kept *os.File, dir string, h *head, sync bool) error {
 	if h.Queue != 0 {
 		h.QSum = h.qsum()
 	}
-	b, err := json.Marshal(h)
+	b, err := marshalHead(h)
 	if err != nil {
 		return err
 	}

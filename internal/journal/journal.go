@@ -493,6 +493,9 @@ func (w *writer) rotate() error {
 
 // marshalLine encodes an entry as one line, cutting an oversized command.
 func marshalLine(e *Entry) ([]byte, error) {
+	if line, ok := appendEntry(make([]byte, 0, 512), e); ok && len(line) <= MaxLine {
+		return line, nil
+	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -539,7 +542,7 @@ func segmentName(n int) string { return fmt.Sprintf("journal-%06d.jsonl", n) }
 
 // segments lists the journal's segment files in order.
 func segments(dir string) ([]segment, error) {
-	ents, err := os.ReadDir(dir)
+	names, err := statefile.ReadDirNames(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, nil
@@ -547,8 +550,7 @@ func segments(dir string) ([]segment, error) {
 		return nil, fmt.Errorf("journal: %w", err)
 	}
 	var out []segment
-	for _, de := range ents {
-		name := de.Name()
+	for _, name := range names {
 		if !strings.HasPrefix(name, "journal-") || !strings.HasSuffix(name, ".jsonl") {
 			continue
 		}

@@ -164,9 +164,5 @@ func (j *Journal) eachContaining(needles [][]byte, fn func(e *Entry) error) erro
 // encoded as marshalLine encodes it, for matching lines without decoding
 // them.
 func field(name, value string) []byte {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(value)
-	return append([]byte(`"`+name+`":`), bytes.TrimSuffix(buf.Bytes(), []byte("\n"))...)
+	return appendJSONString([]byte(`"`+name+`":`), value)
 }

@@ -220,7 +220,7 @@ func (d *destruction) projectRoot(dir string) (string, bool) {
 // every clean-up refused (FINDINGS-4 R5).
 func systemPlace(p string) bool {
 	parts := strings.Split(strings.TrimPrefix(p, "/"), "/")
-	if !systemTops[parts[0]] {
+	if !systemTops(parts[0]) {
 		return false
 	}
 	n := len(parts)
@@ -239,9 +239,14 @@ func systemPlace(p string) bool {
 
 // systemTops are top-level directories that hold the system, not a
 // project (see systemPlace for the places below them that do).
-var systemTops = map[string]bool{"bin": true, "boot": true, "dev": true, "etc": true, "lib": true, "lib32": true,
-	"lib64": true, "proc": true, "run": true, "sbin": true, "sys": true, "usr": true, "var": true, "opt": true,
-	"System": true, "Library": true, "Applications": true, "Users": true, "home": true, "root": true}
+func systemTops(name string) bool {
+	switch name {
+	case "bin", "boot", "dev", "etc", "lib", "lib32", "lib64", "proc", "run", "sbin", "sys", "usr", "var",
+		"opt", "System", "Library", "Applications", "Users", "home", "root":
+		return true
+	}
+	return false
+}
 
 // layoutSafe reports whether a run that destroys nothing cannot change
 // what a path leads to: it makes no link, moves nothing and runs nothing

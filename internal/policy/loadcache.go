@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 	"sync"
 )
 
@@ -97,11 +98,51 @@ func homeGuardTargets(home string) []target {
 // list both the cache and newGuard's uncached path build from, so that
 // neither can miss a kind the other has.
 func eachHomeTarget(home string, fn func(path string, dir bool, kind targetKind)) {
+	join := homeJoiner(home)
 	for _, t := range homeTargets {
-		fn(filepath.Join(home, t.rel), t.dir, t.kind)
+		fn(join(t.rel), t.dir, t.kind)
 	}
-	userAgentConfigs(func(rel string, dir bool) { fn(filepath.Join(home, rel), dir, kindAgentConfig) })
+	userAgentConfigs(func(rel string, dir bool) { fn(join(rel), dir, kindAgentConfig) })
 	for _, t := range laterHomeTargets {
-		fn(filepath.Join(home, t.rel), t.dir, kindRunsLater)
+		fn(join(t.rel), t.dir, kindRunsLater)
 	}
+}
+
+// homeJoiner returns filepath.Join(home, rel) as a function of rel. The
+// tables' paths are clean, and so usually is home: the two are then
+// joined with a separator, which is what Join returns, without Join's
+// cleaning of a hundred paths on every hook call (TestHomeJoiner). home
+// must be absolute: Join drops a leading "./".
+func homeJoiner(home string) func(rel string) string {
+	if filepath.Separator != '/' || len(home) < 2 || home[0] != '/' || filepath.Clean(home) != home {
+		return func(rel string) string { return filepath.Join(home, rel) }
+	}
+	return func(rel string) string {
+		if !cleanRel(rel) {
+			return filepath.Join(home, rel)
+		}
+		return home + "/" + rel
+	}
+}
+
+// cleanRel reports whether rel is a relative slash path that Clean leaves
+// as it is: not empty, no leading or trailing slash, no empty, "." or
+// ".." element.
+func cleanRel(rel string) bool {
+	if rel == "" || rel[0] == '/' || rel[len(rel)-1] == '/' {
+		return false
+	}
+	for start := 0; start <= len(rel); {
+		end := strings.IndexByte(rel[start:], '/')
+		if end < 0 {
+			end = len(rel)
+		} else {
+			end += start
+		}
+		if e := rel[start:end]; e == "" || e == "." || e == ".." {
+			return false
+		}
+		start = end + 1
+	}
+	return true
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/classify"
 )
@@ -98,11 +97,11 @@ var (
 
 // protectedText is what self-protection (selfprotect.go) denies; no policy
 // file can change it, so it is the same in every brief.
-var protectedText = sync.OnceValue(func() string {
+var protectedText = onFirstUse[string]{build: func() string {
 	return "Changing airlock's own policy files, state, journal or binary, or the agent settings its hooks live in, and running airlock's commands that change what it allows (" +
 		strings.Join(briefMutating, ", ") + ", and any other that is not read-only) are denied in every mode, however they are spelled. Its read-only commands (" +
 		strings.Join(briefReadOnly, ", ") + ") are fine."
-})
+}}
 
 // onHold is what an agent must do when an action is held. The hook's
 // replies say the same (internal/agent/claudecode, Reply).
@@ -121,7 +120,7 @@ const (
 
 // Brief describes the policy in force in mode m.
 func (p *Policy) Brief(m Mode) *Brief {
-	b := &Brief{Mode: m, ModeMeaning: modeMeaning[m], Protected: protectedText(), OnHold: onHold}
+	b := &Brief{Mode: m, ModeMeaning: modeMeaning[m], Protected: protectedText.get(), OnHold: onHold}
 	byRule := p.placeExamples(m)
 	t := p.Table(m)
 	for r := row(0); r < numRows; r++ {
@@ -193,7 +192,13 @@ func (c candidates) take(n int) []string {
 var headline = []string{"git", "gh", "curl", "npm", "rm", "ssh", "docker", "kubectl", "pip", "cargo", "rsync", "scp", "terraform", "wget", "yarn", "go", "python", "node"}
 
 // trivial words make an example say nothing about what a program does.
-var trivial = map[string]bool{"--help": true, "-h": true, "help": true, "--version": true, "-V": true, "version": true}
+func trivial(name string) bool {
+	switch name {
+	case "--help", "-h", "help", "--version", "-V", "version":
+		return true
+	}
+	return false
+}
 
 // placeExamples decides every classifier spec example in mode m and groups
 // them by the rule that set the decision ("table.external", a rule id).
@@ -239,7 +244,7 @@ func presentable(cmd string, programs []string) bool {
 		return false
 	}
 	for _, w := range words[1:] {
-		if trivial[w] {
+		if trivial(w) {
 			return false
 		}
 	}

@@ -2,7 +2,6 @@ package policy
 
 import (
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/classify"
 )
@@ -106,7 +105,7 @@ func userAgentConfigs(add func(rel string, dir bool)) {
 }
 
 // projectAgentTails are the table's project-scope entries, split once.
-var projectAgentTails = sync.OnceValue(func() []tail {
+var projectAgentTails = onFirstUse[[]tail]{build: func() []tail {
 	var out []tail
 	for _, c := range agentConfigs {
 		if c.scope == scopeProject {
@@ -114,18 +113,18 @@ var projectAgentTails = sync.OnceValue(func() []tail {
 		}
 	}
 	return out
-})
+}}
 
 // projectAgentWords are the spellings whose presence in a tool call makes
 // the project-scope check worth running: the first component of each
 // entry (".mcp.json", ".vscode", ".cursor", …).
-var projectAgentWords = sync.OnceValue(func() []string {
+var projectAgentWords = onFirstUse[[]string]{build: func() []string {
 	var out []string
-	for _, t := range projectAgentTails() {
+	for _, t := range projectAgentTails.get() {
 		out = append(out, fold(t.parts[0]))
 	}
 	return out
-})
+}}
 
 // RuleAgentConfig fires on a change to an agent's project configuration
 // that runs commands: asked about, or held when nobody watches.
@@ -134,7 +133,7 @@ const RuleAgentConfig = "self.agent-config"
 // askGuard is self-protection over the project-scope table only: what it
 // finds is asked about, not refused.
 func (g *guard) askGuard() *guard {
-	return &guard{home: g.home, vars: g.vars, tails: projectAgentTails(), project: g.project, exeName: g.exeName, fs: g.fs}
+	return &guard{home: g.home, vars: g.vars, tails: projectAgentTails.get(), project: g.project, exeName: g.exeName, fs: g.fs}
 }
 
 // mayTouchAgentConfig reports whether a tool call names anything of the
@@ -166,7 +165,7 @@ func namesAgentConfig(t string) bool {
 		if t[i] != '.' {
 			continue // every word starts with "."
 		}
-		for _, w := range projectAgentWords() {
+		for _, w := range projectAgentWords.get() {
 			if len(t)-i >= len(w) && strings.EqualFold(t[i:i+len(w)], w) {
 				return true
 			}

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/airlock-dev/airlock/internal/classify"
 )
@@ -30,7 +29,7 @@ type AirlockVerb struct {
 // airlockVerbs is the table behind AirlockVerbs, taken from the flag sets
 // in internal/cli. A verb missing here is unknown and so mutating. It is
 // built on first use: most hook calls do not run airlock.
-var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
+var airlockVerbs = onFirstUse[map[string]AirlockVerb]{build: func() map[string]AirlockVerb {
 	v := map[string]AirlockVerb{}
 	add := func(path string, readOnly bool, flags map[string]bool) {
 		v[path] = AirlockVerb{Path: path, ReadOnly: readOnly, Flags: flags}
@@ -129,19 +128,25 @@ var airlockVerbs = sync.OnceValue(func() map[string]AirlockVerb {
 	add("team join", false, map[string]bool{"token": true, "pin": true})
 	add("team sync", false, map[string]bool{"once": false, "interval": true, "json": false})
 	return v
-})
+}}
 
 // airlockGroups are the verbs whose next word names a subcommand.
 // A group's path may itself be a group ("team queue").
-var airlockGroups = map[string]bool{"queue": true, "policy": true, "audit": true, "mcp": true, "snapshots": true, "rule": true, "team": true, "team queue": true}
+func airlockGroups(name string) bool {
+	switch name {
+	case "queue", "policy", "audit", "mcp", "snapshots", "rule", "team", "team queue":
+		return true
+	}
+	return false
+}
 
 // AirlockVerbs returns airlock's subcommand paths with their flags and
 // whether each only reads, sorted by path. It is the one place
 // self-protection learns airlock's command line from; a test compares it
 // with the CLI's real flag sets.
 func AirlockVerbs() []AirlockVerb {
-	out := make([]AirlockVerb, 0, len(airlockVerbs()))
-	for _, v := range airlockVerbs() {
+	out := make([]AirlockVerb, 0, len(airlockVerbs.get()))
+	for _, v := range airlockVerbs.get() {
 		out = append(out, v)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -218,7 +223,7 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 			break
 		}
 		path = append(path, a)
-		if airlockGroups[strings.Join(path, " ")] {
+		if airlockGroups(strings.Join(path, " ")) {
 			continue
 		}
 		i++
@@ -232,10 +237,10 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 		// "airlock help X" prints help whatever X is.
 		return "", true
 	}
-	v, known := airlockVerbs()[verb]
+	v, known := airlockVerbs.get()[verb]
 	rest := args[i:]
 	if !known {
-		if airlockGroups[verb] && (len(rest) == 0 || len(rest) == 1 && isHelp(rest[0])) {
+		if airlockGroups(verb) && (len(rest) == 0 || len(rest) == 1 && isHelp(rest[0])) {
 			return "", true
 		}
 		return "airlock " + verb, false

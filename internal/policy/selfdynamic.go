@@ -51,10 +51,13 @@ const (
 
 // fileWriters write, replace, move or delete the files their operands
 // name, beside the programs that move whole trees (classify.MovesTrees).
-var fileWriters = map[string]bool{
-	"tee": true, "sed": true, "truncate": true, "dd": true, "touch": true, "sponge": true,
-	"patch": true, "ed": true, "ex": true, "split": true, "csplit": true, "mkfifo": true, "mknod": true,
-	"unlink": true,
+func fileWriters(name string) bool {
+	switch name {
+	case "tee", "sed", "truncate", "dd", "touch", "sponge", "patch", "ed", "ex", "split", "csplit",
+		"mkfifo", "mknod", "unlink":
+		return true
+	}
+	return false
 }
 
 // mktempDir stands for the path mktemp prints: a new name under the
@@ -67,7 +70,7 @@ func dynamicMode(inv *classify.Invocation, i int, reads, source bool) dynMode {
 	switch {
 	case reads || source || copySource(inv.Args, i):
 		return dynRead
-	case fileWriters[name] || classify.MovesTrees(name):
+	case fileWriters(name) || classify.MovesTrees(name):
 		return dynPath
 	}
 	return dynWord

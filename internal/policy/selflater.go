@@ -147,12 +147,14 @@ func siteCustomize(p string, parents bool) (string, bool) {
 // configSetKeys are the settings a configuration command may not store:
 // each names a program, a script or a place code is fetched from, which
 // later runs of the tool use without the agent's tool calls showing it.
-var configSetKeys = map[string][]string{
-	"npm":  {"script-shell", "shell", "node-options", "onload-script", "init-module", "editor", "browser", "viewer", "git", "prefix", "globalconfig", "userconfig", "registry", "ignore-scripts"},
-	"pnpm": {"script-shell", "shell-emulator", "node-options", "global-dir", "global-bin-dir", "registry", "ignore-scripts"},
-	"yarn": {"yarnPath", "yarn-path", "script-shell", "npmRegistryServer", "registry", "plugins", "ignore-scripts"},
-	"pip":  {"index-url", "extra-index-url", "find-links", "trusted-host", "target", "prefix", "user", "src"},
-}
+var configSetKeys = onFirstUse[map[string][]string]{build: func() map[string][]string {
+	return map[string][]string{
+		"npm":  {"script-shell", "shell", "node-options", "onload-script", "init-module", "editor", "browser", "viewer", "git", "prefix", "globalconfig", "userconfig", "registry", "ignore-scripts"},
+		"pnpm": {"script-shell", "shell-emulator", "node-options", "global-dir", "global-bin-dir", "registry", "ignore-scripts"},
+		"yarn": {"yarnPath", "yarn-path", "script-shell", "npmRegistryServer", "registry", "plugins", "ignore-scripts"},
+		"pip":  {"index-url", "extra-index-url", "find-links", "trusted-host", "target", "prefix", "user", "src"},
+	}
+}}
 
 // configSet refuses a tool's configuration command that stores one of
 // configSetKeys (npm config set script-shell X, pip config set
@@ -164,7 +166,7 @@ func configSet(inv *classify.Invocation) *refusal {
 	case "pip3", "python3", "python":
 		name = "pip"
 	}
-	keys, ok := configSetKeys[name]
+	keys, ok := configSetKeys.get()[name]
 	if !ok {
 		return nil
 	}

@@ -170,14 +170,16 @@ func readSecretFiles(dir string, add func(v, from string)) string {
 // key and its fingerprint, and when the machine joined; its token is the
 // secret. A field not listed here is a secret value: a field added later
 // is protected until it is named public.
-var publicFields = map[string][]string{
-	"team.json": {"server", "machine", "server_key", "fingerprint", "joined"},
-}
+var publicFields = onFirstUse[map[string][]string]{build: func() map[string][]string {
+	return map[string][]string{
+		"team.json": {"server", "machine", "server_key", "fingerprint", "joined"},
+	}
+}}
 
 // publicSecretField reports whether field key of the secrets file named
 // file holds no secret.
 func publicSecretField(file, key string) bool {
-	for _, k := range publicFields[file] {
+	for _, k := range publicFields.get()[file] {
 		if k == key {
 			return true
 		}

@@ -86,11 +86,14 @@ func (g *guard) pidIsAirlock(w string) bool {
 
 // signalValueFlags are the options of kill, pkill and killall that take
 // a value (so that the value is not read as a PID or pattern).
-var signalValueFlags = map[string]bool{
-	"-s": true, "--signal": true, "-n": true, "-g": true, "-G": true, "-P": true, "-t": true, "-u": true, "-U": true,
-	"--ns": true, "--nslist": true, "-q": true, "--queue": true, "-o": true, "-y": true, "-Z": true, "--older-than": true,
-	"--younger-than": true, "--user": true, "--group": true, "--parent": true, "--session": true, "--terminal": true,
-	"--pgroup": true, "--euid": true, "--uid": true, "-d": true, "--delimiter": true, "--context": true,
+func signalValueFlags(name string) bool {
+	switch name {
+	case "-s", "--signal", "-n", "-g", "-G", "-P", "-t", "-u", "-U", "--ns", "--nslist", "-q", "--queue",
+		"-o", "-y", "-Z", "--older-than", "--younger-than", "--user", "--group", "--parent", "--session",
+		"--terminal", "--pgroup", "--euid", "--uid", "-d", "--delimiter", "--context":
+		return true
+	}
+	return false
 }
 
 // signals returns the refusal for a signal or an attach aimed at
@@ -175,7 +178,7 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 				if flag == "--attach-name" || flag == "-n" || !strings.HasPrefix(a, "-") && g.pidIsAirlock(a) || strings.Trim(a, "0123456789") != "" {
 					return held("attaching to " + clipText(a))
 				}
-			case signalValueFlags[flag] && !hasValue:
+			case signalValueFlags(flag) && !hasValue:
 				i++
 			}
 			continue

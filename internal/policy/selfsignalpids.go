@@ -183,7 +183,7 @@ func (g *guard) selectsAirlock(r *classify.Invocation) (string, bool) {
 		switch {
 		case a == "-f" || a == "--full":
 			full = true
-		case strings.HasPrefix(a, "-") && signalValueFlags[a]:
+		case strings.HasPrefix(a, "-") && signalValueFlags(a):
 			i++
 		case strings.HasPrefix(a, "-"):
 			if len(a) > 1 && a[1] != '-' && strings.Contains(a, "f") {

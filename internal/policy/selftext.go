@@ -90,12 +90,12 @@ func (g *guard) mentionedInCode(text string) string {
 func mutatingWords() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, v := range airlockVerbs() {
+	for _, v := range airlockVerbs.get() {
 		if v.ReadOnly {
 			continue
 		}
 		for _, w := range strings.Fields(v.Path) {
-			if !seen[w] && !airlockGroups[w] {
+			if !seen[w] && !airlockGroups(w) {
 				seen[w] = true
 				out = append(out, w)
 			}

@@ -50,20 +50,18 @@ func Families() []Family {
 // case only, as commands are typed. This is a heuristic against flooding
 // a reviewer with prose, not a judgement of the programs: a line or a
 // code span starting with one of these words is still classified.
-var proseWords = map[string]bool{
-	"mail": true, "host": true, "find": true, "fly": true, "http": true, "https": true,
-	"node": true, "service": true, "init": true, "kill": true, "defaults": true, "security": true,
-	"mount": true, "umount": true, "bundle": true, "port": true, "snap": true, "dig": true,
-	"ping": true, "halt": true, "reboot": true, "shutdown": true, "passwd": true, "hatch": true,
-	"flit": true, "poetry": true, "tofu": true, "helm": true, "nail": true, "sam": true,
-	"r": true, "py": true, "go": true, "eb": true, "oc": true, "nc": true, "mv": true, "rm": true,
-	"dd": true, "tar": true, "gem": true, "bun": true, "lua": true, "ruby": true, "perl": true,
-	"shred": true, "truncate": true, "deno": true, "yarn": true, "mosh": true, "host6": true,
-	"drill": true, "delv": true, "whois": true, "ftp": true, "telnet": true, "mongo": true,
-	"swapon": true, "swapoff": true, "parted": true, "crontab": true, "zfs": true, "btrfs": true,
-	"cdk": true, "sls": true, "uv": true, "php": true, "sshfs": true,
-	"ssh": true, "python": true, "python3": true, "docker": true,
-	"launchctl": true, "diskutil": true, "visudo": true, "sysctl": true, "mutt": true, "exim": true,
+func proseWords(name string) bool {
+	switch name {
+	case "mail", "host", "find", "fly", "http", "https", "node", "service", "init", "kill", "defaults",
+		"security", "mount", "umount", "bundle", "port", "snap", "dig", "ping", "halt", "reboot", "shutdown",
+		"passwd", "hatch", "flit", "poetry", "tofu", "helm", "nail", "sam", "r", "py", "go", "eb", "oc", "nc",
+		"mv", "rm", "dd", "tar", "gem", "bun", "lua", "ruby", "perl", "shred", "truncate", "deno", "yarn",
+		"mosh", "host6", "drill", "delv", "whois", "ftp", "telnet", "mongo", "swapon", "swapoff", "parted",
+		"crontab", "zfs", "btrfs", "cdk", "sls", "uv", "php", "sshfs", "ssh", "python", "python3", "docker",
+		"launchctl", "diskutil", "visudo", "sysctl", "mutt", "exim":
+		return true
+	}
+	return false
 }
 
 // outputMarkers are lines a program prints when it has published

@@ -2,7 +2,6 @@ package scan
 
 import (
 	"bytes"
-	"sync"
 )
 
 // window is how many lines after a command its output is looked for.
@@ -36,7 +35,7 @@ var httpMarkers = []marker{
 // shows one of its commands ran. Output that shows a failed attempt
 // ("npm error", "curl: (6)") counts too: the command was run, and the
 // reviewer reads the line.
-var evidence = sync.OnceValue(func() map[string][]marker {
+var evidence = onFirstUse[map[string][]marker]{build: func() map[string][]marker {
 	return map[string][]marker{
 		"git": {
 			{match: gitRemoteLine},
@@ -142,14 +141,14 @@ var evidence = sync.OnceValue(func() map[string][]marker {
 		"redis-cli": {{prefix: "OK"}, {prefix: "(integer) "}, {prefix: "(error) "}},
 		"mongosh":   {{contains: "acknowledged"}, {contains: "deletedCount"}, {contains: "modifiedCount"}},
 	}
-})
+}}
 
 // shows reports whether line is output of a command of the family: one of
 // the family's markers, or an HTTP status line or request trace, which
 // interpreters, cloud CLIs and deploy tools print too.
 func shows(family string, line []byte) bool {
-	for i := range evidence()[family] {
-		if evidence()[family][i].matches(line) {
+	for i := range evidence.get()[family] {
+		if evidence.get()[family][i].matches(line) {
 			return true
 		}
 	}

@@ -266,7 +266,7 @@ func (t *textScanner) candidates(n int, line []byte, wasEvidence bool) {
 		switch {
 		case !exact && !(cmd && (commandLine || from > sh.start)):
 			continue // a capital at the start of a sentence
-		case proseWords[word] && !cmd:
+		case proseWords(word) && !cmd:
 			continue
 		}
 		anchors = append(anchors, anchor{from: from, to: to, family: t.a.family[word]})
@@ -454,21 +454,28 @@ func (t *textScanner) firstWordIsCommand(text []byte) bool {
 // keywords are shell words after which a command starts. Wrappers, the
 // programs that run the command after them, are classify's one table
 // (classify.IsWrapper), so the scanner and the classifier agree on them.
-var keywords = map[string]bool{
-	"then": true, "do": true, "else": true, "if": true, "while": true, "until": true, "!": true,
+func keywords(name string) bool {
+	switch name {
+	case "then", "do", "else", "if", "while", "until", "!":
+		return true
+	}
+	return false
 }
 
 // isWrapper reports whether a word of text runs the command after it.
 func isWrapper(w string) bool {
-	return keywords[w] || classify.IsWrapper(w)
+	return keywords(w) || classify.IsWrapper(w)
 }
 
 // introducers are words that, in prose, come before a command: "then run
 // rm -rf . to clean up".
-var introducers = map[string]bool{
-	"run": true, "ran": true, "running": true, "execute": true, "executed": true, "executing": true,
-	"type": true, "typed": true, "invoke": true, "invoked": true, "call": true, "called": true,
-	"try": true, "tried": true, "via": true, "with": true, "using": true,
+func introducers(name string) bool {
+	switch name {
+	case "run", "ran", "running", "execute", "executed", "executing", "type", "typed", "invoke", "invoked",
+		"call", "called", "try", "tried", "via", "with", "using":
+		return true
+	}
+	return false
 }
 
 // commandPosition reports whether a program name at from starts a
@@ -494,7 +501,7 @@ func commandPosition(line []byte, from, start int) bool {
 		}
 		w := line[j:i]
 		switch {
-		case isWrapper(string(w)), introducers[string(w)]:
+		case isWrapper(string(w)), introducers(string(w)):
 			return true
 		case w[0] == '-', isNumber(w), bytes.IndexByte(w, '=') > 0:
 			i = j // an option, a count or an assignment: look further back
@@ -589,20 +596,20 @@ func programCode(fence []byte) bool {
 	if i := bytes.IndexAny(lang, " \t{,"); i >= 0 {
 		lang = lang[:i]
 	}
-	return codeLanguages[string(bytes.ToLower(lang))]
+	return codeLanguages(string(bytes.ToLower(lang)))
 }
 
 // codeLanguages are fence languages whose lines are program code. Shell,
 // console, text, YAML, Dockerfile and Makefile blocks hold commands.
-var codeLanguages = map[string]bool{
-	"go": true, "golang": true, "python": true, "py": true, "js": true, "javascript": true,
-	"ts": true, "typescript": true, "jsx": true, "tsx": true, "rust": true, "rs": true,
-	"java": true, "kotlin": true, "c": true, "cpp": true, "c++": true, "h": true, "cs": true,
-	"csharp": true, "ruby": true, "rb": true, "json": true, "jsonc": true, "toml": true,
-	"html": true, "css": true, "diff": true, "patch": true, "markdown": true, "md": true,
-	"xml": true, "proto": true, "graphql": true, "swift": true, "php": true, "scala": true,
-	"lua": true, "elixir": true, "haskell": true, "zig": true, "dart": true, "hcl": true,
-	"sql": true, "svelte": true, "vue": true,
+func codeLanguages(name string) bool {
+	switch name {
+	case "go", "golang", "python", "py", "js", "javascript", "ts", "typescript", "jsx", "tsx", "rust",
+		"rs", "java", "kotlin", "c", "cpp", "c++", "h", "cs", "csharp", "ruby", "rb", "json", "jsonc", "toml",
+		"html", "css", "diff", "patch", "markdown", "md", "xml", "proto", "graphql", "swift", "php", "scala",
+		"lua", "elixir", "haskell", "zig", "dart", "hcl", "sql", "svelte", "vue":
+		return true
+	}
+	return false
 }
 
 // proseEnd is where a command quoted in prose most likely ends: at a

@@ -24,3 +24,18 @@ func TryLock(*os.File) (bool, error) { return false, ErrNoLock }
 
 // Unlock does nothing here.
 func Unlock(*os.File) {}
+
+// Open is os.OpenFile with OpenFlags added.
+func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(path, flag|OpenFlags, perm)
+}
+
+// ReadDirNames returns the names in dir, in no order.
+func ReadDirNames(dir string) ([]string, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.Readdirnames(-1)
+}

@@ -54,3 +54,39 @@ func TryLock(f *os.File) (ok bool, err error) {
 
 // Unlock releases the lock Lock took.
 func Unlock(f *os.File) { syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
+
+// Open is os.OpenFile with OpenFlags added, for a regular file in the
+// state directory: the file is read and written with plain blocking
+// calls, as os.OpenFile's file is (a regular file cannot be polled), but
+// the open skips os.OpenFile's attempt to register it with the runtime's
+// poller: five system calls per file, and the poller's own set-up on the
+// first, that a short-lived hook process pays for every file it opens.
+func Open(path string, flag int, perm os.FileMode) (*os.File, error) {
+	for {
+		fd, err := syscall.Open(path, flag|OpenFlags, uint32(perm.Perm()))
+		if err == nil {
+			return os.NewFile(uintptr(fd), path), nil
+		}
+		if err != syscall.EINTR {
+			return nil, &os.PathError{Op: "open", Path: path, Err: err}
+		}
+	}
+}
+
+// ReadDirNames returns the names in dir, in no order, as os.ReadDir
+// reads them (a symlinked dir is followed), without os.Open's attempt to
+// register the directory with the runtime's poller (see Open).
+func ReadDirNames(dir string) ([]string, error) {
+	for {
+		fd, err := syscall.Open(dir, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "open", Path: dir, Err: err}
+		}
+		f := os.NewFile(uintptr(fd), dir)
+		defer f.Close()
+		return f.Readdirnames(-1)
+	}
+}

@@ -30,9 +30,10 @@ func (e *UnsafeError) Unwrap() error { return ErrUnsafe }
 
 // openFile opens a file in the state directory without following a
 // symlink at its last component, refuses anything but a regular file that
-// belongs to this user, and narrows a mode wider than 0600.
+// belongs to this user, and narrows a mode wider than 0600. The open
+// itself is openState's (harden_unix.go, harden_other.go).
 func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, flag|statefile.OpenFlags, perm)
+	f, err := openState(path, flag|statefile.OpenFlags, perm)
 	if err != nil {
 		if statefile.IsSymlinkRefusal(err) {
 			return nil, &UnsafeError{Path: path, Reason: "is a symlink"}

@@ -86,7 +86,7 @@ func homeGuardTargets(home string) []target {
 	if homeTargetCache.targets == nil || homeTargetCache.home != home {
 		var ts []target
 		eachHomeTarget(home, func(p string, dir bool, kind targetKind) {
-			ts = append(ts, target{path: p, dir: dir, kind: kind})
+			ts = append(ts, target{path: p, dir: dir, kind: kind, ascii: isASCII(p)})
 		})
 		homeTargetCache.home, homeTargetCache.targets = home, ts
 	}

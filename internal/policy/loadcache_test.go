@@ -85,7 +85,24 @@ func uncachedHomeTargets(home, cwd string) []target {
 		ts = append(ts, target{path: absPath(p, cwd, home), dir: dir, kind: kind})
 	}
 	eachHomeTarget(home, add)
+	markASCII(ts)
 	return ts
+}
+
+// Every target of the guard knows whether its path is ASCII, those kept
+// per home (marked when built) and those built per call alike, for ASCII
+// and non-ASCII homes: withinASCII trusts the mark.
+func TestGuardTargetsMarkedASCII(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": "/cfg/ö", "BASH_ENV": "/x/env"}
+	for _, home := range []string{"/home/a", "/home/ü", "/home/a", "rel/ü"} {
+		g := newGuard(Paths{Home: home, ConfigDir: "/cfg/ö/airlock", StateDir: "/st"}, "/proj/ü", Options{Cwd: "/work/ü", Executable: "/bin/airlock"},
+			func(k string) string { return env[k] })
+		for _, tg := range g.targets {
+			if tg.ascii != isASCII(tg.path) {
+				t.Errorf("home %q: target %q marked ascii=%v", home, tg.path, tg.ascii)
+			}
+		}
+	}
 }
 
 // The guard's targets under the home, kept per process, are those it built

@@ -47,6 +47,11 @@ type Server struct {
 	// temporary directory cleaned up) can never be reached again, so it
 	// exits instead of waiting out its idle time.
 	Poll time.Duration
+	// Go starts fn, which serves one connection from its first byte to
+	// the answer; nil: a goroutine of its own. The service passes a
+	// function that runs fn on a kept thread where the handler can run
+	// without handing the request to another thread (internal/cli).
+	Go func(fn func())
 
 	// listener is the listening socket while Serve runs, else -1.
 	listener atomic.Int64
@@ -190,15 +195,24 @@ func (s *Server) Serve() error {
 		last = time.Now()
 		stale := replaced(s.Exe, &exeSt)
 		wg.Add(1)
-		go func() {
+		s.spawn(func() {
 			defer wg.Done()
 			s.serveConn(c, cred.Pid, stale)
-		}()
+		})
 		if stale {
 			s.logf("%s was replaced: exiting", s.Exe)
 			return errStale
 		}
 	}
+}
+
+// spawn runs fn as s.Go says.
+func (s *Server) spawn(fn func()) {
+	if s.Go != nil {
+		s.Go(fn)
+		return
+	}
+	go fn()
 }
 
 // replaced reports whether the file at exe is no longer the one the

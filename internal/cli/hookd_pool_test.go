@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/airlock-dev/airlock/internal/hookd"
 )
@@ -69,6 +70,65 @@ func TestInDirReusesThreadsInEachRequestsDirectory(t *testing.T) {
 	close(errs)
 	for e := range errs {
 		t.Error(e)
+	}
+}
+
+// A connection the service hands to a worker (goOnDirWorker) decides on
+// that worker's own thread: inDir runs in place, in the request's
+// directory, with no second hand-off; a directory that cannot be entered
+// runs nothing; a panic reaches the caller and ends that worker's thread;
+// and the process's own directory never moves.
+func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
+	before, _ := syscall.Getwd()
+	dirs := []string{t.TempDir(), t.TempDir()}
+	type result struct {
+		outer, inner int
+		wd           string
+		err          error
+	}
+	for i := 0; i < 2*maxIdleDirWorkers; i++ {
+		d := dirs[i%2]
+		done := make(chan result, 1)
+		goOnDirWorker(func() {
+			var r result
+			r.outer = syscall.Gettid()
+			r.err = inDir(d, func() { r.inner = syscall.Gettid(); r.wd, _ = syscall.Getwd() })
+			done <- r
+		})
+		r := <-done
+		if r.err != nil || r.inner != r.outer || r.wd != d {
+			t.Fatalf("call %d: ran on thread %d (handed over on %d) in %q, err %v; want in place in %s", i, r.inner, r.outer, r.wd, r.err, d)
+		}
+	}
+	errc := make(chan error, 1)
+	goOnDirWorker(func() {
+		errc <- inDir(filepath.Join(dirs[0], "missing"), func() { t.Error("ran in a directory it could not enter") })
+	})
+	if err := <-errc; err == nil {
+		t.Error("a missing directory was entered")
+	}
+	tidc := make(chan int, 1)
+	goOnDirWorker(func() {
+		defer func() {
+			if p := recover(); p != "boom" {
+				t.Errorf("the panic came back as %v", p)
+			}
+			tidc <- syscall.Gettid()
+		}()
+		inDir(dirs[0], func() { panic("boom") })
+	})
+	tid := <-tidc
+	for i := 0; ; i++ {
+		if _, ok := dirWorkers.Load(tid); !ok {
+			break
+		}
+		if i > 1000 {
+			t.Fatal("the worker a panic ran through is still kept")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if after, _ := syscall.Getwd(); after != before {
+		t.Fatalf("the process's own directory moved from %s to %s", before, after)
 	}
 }
 

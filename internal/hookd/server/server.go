@@ -461,6 +461,9 @@ func pollNow(fd int, events int16) (revents int16, ok bool) {
 	}
 }
 
+// readBufs are readRequest's buffers.
+var readBufs = sync.Pool{New: func() any { return new([64 << 10]byte) }}
+
 // readRequest reads a whole request from c. writer is the process that
 // wrote every piece of it, from the credentials the kernel attached to
 // each (SO_PASSCRED is set on c): -1 when pieces came from different
@@ -468,7 +471,12 @@ func pollNow(fd int, events int16) (revents int16, ok bool) {
 // passed with it (SCM_RIGHTS), which the caller closes.
 func readRequest(c int) (req *hookd.Request, writer int32, fds []int, err error) {
 	var b []byte
-	buf := make([]byte, 64<<10)
+	// A buffer from the pool: a 64 KiB slice local to this function would
+	// sit on the goroutine's stack, and every worker's stack would grow
+	// to hold it (by copying) again after each collection shrank it.
+	bp := readBufs.Get().(*[64 << 10]byte)
+	defer readBufs.Put(bp)
+	buf := bp[:]
 	oob := make([]byte, syscall.CmsgSpace(syscall.SizeofUcred)+syscall.CmsgSpace(4*4))
 	first := true
 	for {

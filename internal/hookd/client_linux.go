@@ -128,13 +128,14 @@ func (c *Conn) Ask(req *Request) (*Response, error) {
 	}
 	var out []byte
 	// The buffer is the connection's, on the heap: a 64 KiB slice local
-	// to Ask would sit on the goroutine's stack, which the hook client
-	// (a fresh process on every tool call) would grow from 8 KiB to 128
+	// to Ask (as it was) sat on the goroutine's stack, which the hook
+	// client (a fresh process on every tool call) grew from 8 KiB to 128
 	// KiB by copying, faulting in every page of it, for an answer that is
 	// usually a few hundred bytes. A fresh heap span is not zeroed, so
-	// only the pages an answer fills are touched.
+	// only the pages an answer fills are touched; a longer answer takes
+	// more reads.
 	if c.buf == nil {
-		c.buf = make([]byte, 64<<10)
+		c.buf = make([]byte, 16<<10)
 	}
 	buf := c.buf
 	oob := make([]byte, syscall.CmsgSpace(syscall.SizeofUcred))

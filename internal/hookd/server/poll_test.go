@@ -75,3 +75,19 @@ func inAccept(t *testing.T) bool {
 	}
 	return false
 }
+
+// An answer longer than the client's read buffer (hookd.Conn.Ask) comes
+// whole, over several reads.
+func TestLongAnswer(t *testing.T) {
+	long := []byte(strings.Repeat("0123456789abcdef", 20000)) // 320 KB
+	_, sock, _ := start(t, func(*hookd.Request) *hookd.Response {
+		return &hookd.Response{Kind: hookd.KindAnswer, Stdout: long, Stderr: []byte("e")}
+	}, self(t))
+	r, err := ask(sock, self(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(r.Stdout) != string(long) || string(r.Stderr) != "e" {
+		t.Fatalf("answer of %d and %d bytes, want %d and 1", len(r.Stdout), len(r.Stderr), len(long))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -53,16 +54,34 @@ func inDir(dir string, fn func()) error {
 // own inDir then runs in place (see inDir). The service gives it each
 // connection, so that reading the request, the decision and the answer
 // all run on one thread, handed over once. Without a worker (its thread
-// could not be made), fn runs on a goroutine of its own, where inDir
-// hands the decision to a worker as before.
+// could not be made), or with maxInPlace connections already on workers,
+// fn runs on a goroutine of its own, where inDir hands the decision to a
+// worker once the request is read, as before: a connection that sends
+// nothing holds a thread only up to that bound.
 func goOnDirWorker(fn func()) {
-	w, err := dirWorkerFor()
-	if err != nil {
+	if inPlace.Add(1) > maxInPlace {
+		inPlace.Add(-1)
 		go fn()
 		return
 	}
-	w.jobs <- dirJob{fn: fn}
+	w, err := dirWorkerFor()
+	if err != nil {
+		inPlace.Add(-1)
+		go fn()
+		return
+	}
+	w.jobs <- dirJob{fn: func() {
+		defer inPlace.Add(-1)
+		fn()
+	}}
 }
+
+// maxInPlace bounds the connections served on workers' threads at once
+// (goOnDirWorker).
+const maxInPlace = 2 * maxIdleDirWorkers
+
+// inPlace counts the connections on workers' threads.
+var inPlace atomic.Int64
 
 // dirWorkerFor is an idle worker, or a new one.
 func dirWorkerFor() (*dirWorker, error) {

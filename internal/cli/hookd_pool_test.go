@@ -132,6 +132,49 @@ func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
 	}
 }
 
+// At most maxInPlace connections hold a worker's thread at once (a
+// client that connects and sends nothing holds one until it times out);
+// past that a connection runs on a goroutine, whose inDir still decides
+// on a worker, in the request's directory.
+func TestGoOnDirWorkerBounded(t *testing.T) {
+	release := make(chan struct{})
+	onWorker := make(chan bool, maxInPlace+1)
+	for i := 0; i < maxInPlace; i++ {
+		goOnDirWorker(func() {
+			onWorker <- currentDirWorker() != nil
+			<-release
+		})
+	}
+	for i := 0; i < maxInPlace; i++ {
+		if !<-onWorker {
+			t.Fatalf("connection %d of %d did not run on a worker", i+1, maxInPlace)
+		}
+	}
+	d := t.TempDir()
+	type result struct {
+		worker bool
+		wd     string
+		err    error
+	}
+	done := make(chan result, 1)
+	goOnDirWorker(func() {
+		r := result{worker: currentDirWorker() != nil}
+		r.err = inDir(d, func() { r.wd, _ = syscall.Getwd() })
+		done <- r
+	})
+	r := <-done
+	close(release)
+	if r.worker || r.err != nil || r.wd != d {
+		t.Fatalf("past the bound: on a worker %v, decided in %q, err %v; want a goroutine, deciding in %s", r.worker, r.wd, r.err, d)
+	}
+	for i := 0; inPlace.Load() != 0; i++ {
+		if i > 1000 {
+			t.Fatalf("%d connections still counted on workers", inPlace.Load())
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 // Requests from different projects, one after another and more than the
 // threads kept, each read their own relative policy file.
 func TestHookdRequestsKeepTheirOwnDirectory(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
-	"sync/atomic"
 	"syscall"
 )
 
@@ -50,38 +49,24 @@ func inDir(dir string, fn func()) error {
 	return r.err
 }
 
-// goOnDirWorker runs fn on a worker's thread and returns at once; fn's
-// own inDir then runs in place (see inDir). The service gives it each
-// connection, so that reading the request, the decision and the answer
-// all run on one thread, handed over once. Without a worker (its thread
-// could not be made), or with maxInPlace connections already on workers,
-// fn runs on a goroutine of its own, where inDir hands the decision to a
-// worker once the request is read, as before: a connection that sends
-// nothing holds a thread only up to that bound.
+// goOnDirWorker runs fn on an idle worker's thread and returns at once;
+// fn's own inDir then runs in place (see inDir). The service gives it
+// each connection, so that reading the request, the decision and the
+// answer all run on one thread, handed over once. With no idle worker (a
+// burst of calls; the first call), fn runs on a goroutine of its own,
+// where inDir hands the decision to a worker once the request is read,
+// as before. So the loop that accepts connections never waits for a
+// thread to be made, and connections that send nothing hold at most the
+// threads that requests read before them made (workers are made only
+// for a request that was read).
 func goOnDirWorker(fn func()) {
-	if inPlace.Add(1) > maxInPlace {
-		inPlace.Add(-1)
+	select {
+	case w := <-idleDirWorkers:
+		w.jobs <- dirJob{fn: fn}
+	default:
 		go fn()
-		return
 	}
-	w, err := dirWorkerFor()
-	if err != nil {
-		inPlace.Add(-1)
-		go fn()
-		return
-	}
-	w.jobs <- dirJob{fn: func() {
-		defer inPlace.Add(-1)
-		fn()
-	}}
 }
-
-// maxInPlace bounds the connections served on workers' threads at once
-// (goOnDirWorker).
-const maxInPlace = 2 * maxIdleDirWorkers
-
-// inPlace counts the connections on workers' threads.
-var inPlace atomic.Int64
 
 // dirWorkerFor is an idle worker, or a new one.
 func dirWorkerFor() (*dirWorker, error) {

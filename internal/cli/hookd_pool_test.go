@@ -81,6 +81,9 @@ func TestInDirReusesThreadsInEachRequestsDirectory(t *testing.T) {
 func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
 	before, _ := syscall.Getwd()
 	dirs := []string{t.TempDir(), t.TempDir()}
+	if err := inDir(dirs[0], func() {}); err != nil {
+		t.Fatal(err)
+	}
 	type result struct {
 		outer, inner int
 		wd           string
@@ -88,6 +91,7 @@ func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
 	}
 	for i := 0; i < 2*maxIdleDirWorkers; i++ {
 		d := dirs[i%2]
+		waitIdleWorker(t)
 		done := make(chan result, 1)
 		goOnDirWorker(func() {
 			var r result
@@ -100,6 +104,7 @@ func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
 			t.Fatalf("call %d: ran on thread %d (handed over on %d) in %q, err %v; want in place in %s", i, r.inner, r.outer, r.wd, r.err, d)
 		}
 	}
+	waitIdleWorker(t)
 	errc := make(chan error, 1)
 	goOnDirWorker(func() {
 		errc <- inDir(filepath.Join(dirs[0], "missing"), func() { t.Error("ran in a directory it could not enter") })
@@ -107,8 +112,11 @@ func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
 	if err := <-errc; err == nil {
 		t.Error("a missing directory was entered")
 	}
+	waitIdleWorker(t)
 	tidc := make(chan int, 1)
+	onWorker := make(chan bool, 1)
 	goOnDirWorker(func() {
+		onWorker <- currentDirWorker() != nil
 		defer func() {
 			if p := recover(); p != "boom" {
 				t.Errorf("the panic came back as %v", p)
@@ -117,6 +125,9 @@ func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
 		}()
 		inDir(dirs[0], func() { panic("boom") })
 	})
+	if !<-onWorker {
+		t.Fatal("the connection did not run on a worker")
+	}
 	tid := <-tidc
 	for i := 0; ; i++ {
 		if _, ok := dirWorkers.Load(tid); !ok {
@@ -132,24 +143,31 @@ func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
 	}
 }
 
-// At most maxInPlace connections hold a worker's thread at once (a
-// client that connects and sends nothing holds one until it times out);
-// past that a connection runs on a goroutine, whose inDir still decides
-// on a worker, in the request's directory.
-func TestGoOnDirWorkerBounded(t *testing.T) {
-	release := make(chan struct{})
-	onWorker := make(chan bool, maxInPlace+1)
-	for i := 0; i < maxInPlace; i++ {
-		goOnDirWorker(func() {
-			onWorker <- currentDirWorker() != nil
-			<-release
-		})
-	}
-	for i := 0; i < maxInPlace; i++ {
-		if !<-onWorker {
-			t.Fatalf("connection %d of %d did not run on a worker", i+1, maxInPlace)
+// waitIdleWorker waits until a worker is idle (a worker goes back to the
+// idle list just after its job is done).
+func waitIdleWorker(t *testing.T) {
+	t.Helper()
+	for i := 0; len(idleDirWorkers) == 0; i++ {
+		if i > 1000 {
+			t.Fatal("no worker went idle")
 		}
+		time.Sleep(time.Millisecond)
 	}
+}
+
+// With no idle worker (a burst), goOnDirWorker runs a connection on a
+// goroutine, never waiting for a thread to be made, and its inDir still
+// decides on a worker, in the request's directory.
+func TestGoOnDirWorkerWithoutIdleWorker(t *testing.T) {
+	var held []*dirWorker
+	for len(idleDirWorkers) > 0 {
+		held = append(held, <-idleDirWorkers)
+	}
+	defer func() {
+		for _, w := range held {
+			idleDirWorkers <- w
+		}
+	}()
 	d := t.TempDir()
 	type result struct {
 		worker bool
@@ -163,15 +181,8 @@ func TestGoOnDirWorkerBounded(t *testing.T) {
 		done <- r
 	})
 	r := <-done
-	close(release)
 	if r.worker || r.err != nil || r.wd != d {
-		t.Fatalf("past the bound: on a worker %v, decided in %q, err %v; want a goroutine, deciding in %s", r.worker, r.wd, r.err, d)
-	}
-	for i := 0; inPlace.Load() != 0; i++ {
-		if i > 1000 {
-			t.Fatalf("%d connections still counted on workers", inPlace.Load())
-		}
-		time.Sleep(time.Millisecond)
+		t.Fatalf("without an idle worker: on a worker %v, decided in %q, err %v; want a goroutine, deciding in %s", r.worker, r.wd, r.err, d)
 	}
 }
 

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -104,4 +105,28 @@ func eachHomeTarget(home string, fn func(path string, dir bool, kind targetKind)
 	for _, t := range laterHomeTargets {
 		fn(filepath.Join(home, t.rel), t.dir, kindRunsLater)
 	}
+}
+
+// pathDirsCache keeps the directories of the last PATH and home the guard
+// was built for (pathDirsFrom, which cleans and de-duplicates every entry
+// of PATH): the resident service sees the same PATH and home call after
+// call. It depends on the two strings alone.
+var pathDirsCache struct {
+	mu         sync.Mutex
+	ok         bool
+	path, home string
+	dirs       []string
+}
+
+// cachedPathDirs is pathDirsFrom(pathEnv, home), computed once for the
+// same two strings. The slice is shared: the guard only reads it, and it
+// is cut to its length, so an append makes a new array.
+func cachedPathDirs(pathEnv, home string) []string {
+	pathDirsCache.mu.Lock()
+	defer pathDirsCache.mu.Unlock()
+	if !pathDirsCache.ok || pathDirsCache.path != pathEnv || pathDirsCache.home != home {
+		pathDirsCache.dirs = slices.Clip(pathDirsFrom(pathEnv, home))
+		pathDirsCache.path, pathDirsCache.home, pathDirsCache.ok = pathEnv, home, true
+	}
+	return pathDirsCache.dirs
 }

@@ -229,3 +229,20 @@ func TestLoadsInParallelKeepTheirHomes(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// The PATH's directories kept per process are those built on every call,
+// whichever PATH and home came before.
+func TestCachedPathDirsMatchUncached(t *testing.T) {
+	for _, c := range []struct{ path, home string }{
+		{"/usr/bin:/bin", "/home/a"}, {"/usr/bin:/bin", "/home/b"}, {"/opt/x/bin:/usr/bin:.:/usr/bin/", "/home/b"},
+		{"", "/home/b"}, {"", ""}, {"/usr/bin:/bin", "/home/a"}, {"/usr/bin:/bin", "/home/a"},
+	} {
+		got, want := cachedPathDirs(c.path, c.home), pathDirsFrom(c.path, c.home)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("PATH %q home %q: %q, want %q", c.path, c.home, got, want)
+		}
+		if cap(got) != len(got) {
+			t.Errorf("PATH %q home %q: the shared slice has room to append in place", c.path, c.home)
+		}
+	}
+}

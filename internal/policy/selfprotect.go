@@ -131,7 +131,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	case paths.Home != "":
 		eachHomeTarget(paths.Home, add)
 	}
-	g.pathDirs = pathDirsFrom(getenv("PATH"), paths.Home)
+	g.pathDirs = cachedPathDirs(getenv("PATH"), paths.Home)
 	for _, k := range airlockOnly {
 		if getenv(k) != "" {
 			if g.steerSet == nil {

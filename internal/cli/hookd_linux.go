@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -52,21 +53,33 @@ func inDir(dir string, fn func()) error {
 // goOnDirWorker runs fn on an idle worker's thread and returns at once;
 // fn's own inDir then runs in place (see inDir). The service gives it
 // each connection, so that reading the request, the decision and the
-// answer all run on one thread, handed over once. With no idle worker (a
-// burst of calls; the first call), fn runs on a goroutine of its own,
-// where inDir hands the decision to a worker once the request is read,
-// as before. So the loop that accepts connections never waits for a
-// thread to be made, and connections that send nothing hold at most the
-// threads that requests read before them made (workers are made only
-// for a request that was read).
+// answer all run on one thread, handed over once. That is for a call
+// that finds the service otherwise idle, one agent's calls one after
+// another: with another connection already served in place (calls at
+// once, a burst), or no idle worker (the first call), fn runs on a
+// goroutine of its own, where inDir hands the decision to a worker once
+// the request is read, as before. So the loop that accepts connections
+// never waits for a thread to be made, a burst is read and decided as
+// before, and a connection that sends nothing holds at most one thread.
 func goOnDirWorker(fn func()) {
+	if !inPlace.CompareAndSwap(false, true) {
+		go fn()
+		return
+	}
 	select {
 	case w := <-idleDirWorkers:
-		w.jobs <- dirJob{fn: fn}
+		w.jobs <- dirJob{fn: func() {
+			defer inPlace.Store(false)
+			fn()
+		}}
 	default:
+		inPlace.Store(false)
 		go fn()
 	}
 }
+
+// inPlace is set while a connection is served in place (goOnDirWorker).
+var inPlace atomic.Bool
 
 // dirWorkerFor is an idle worker, or a new one.
 func dirWorkerFor() (*dirWorker, error) {

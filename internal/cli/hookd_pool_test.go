@@ -143,11 +143,11 @@ func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
 	}
 }
 
-// waitIdleWorker waits until a worker is idle (a worker goes back to the
-// idle list just after its job is done).
+// waitIdleWorker waits until a worker is idle and no connection is in
+// place (a worker goes back to the idle list just after its job is done).
 func waitIdleWorker(t *testing.T) {
 	t.Helper()
-	for i := 0; len(idleDirWorkers) == 0; i++ {
+	for i := 0; len(idleDirWorkers) == 0 || inPlace.Load(); i++ {
 		if i > 1000 {
 			t.Fatal("no worker went idle")
 		}
@@ -155,10 +155,52 @@ func waitIdleWorker(t *testing.T) {
 	}
 }
 
-// With no idle worker (a burst), goOnDirWorker runs a connection on a
+// With no idle worker (the first call), or with a connection already
+// served in place (calls at once), goOnDirWorker runs a connection on a
 // goroutine, never waiting for a thread to be made, and its inDir still
 // decides on a worker, in the request's directory.
-func TestGoOnDirWorkerWithoutIdleWorker(t *testing.T) {
+func TestGoOnDirWorkerBusyOrNoIdleWorker(t *testing.T) {
+	d := t.TempDir()
+	type result struct {
+		worker bool
+		wd     string
+		err    error
+	}
+	viaGoroutine := func(what string) {
+		t.Helper()
+		done := make(chan result, 1)
+		goOnDirWorker(func() {
+			r := result{worker: currentDirWorker() != nil}
+			r.err = inDir(d, func() { r.wd, _ = syscall.Getwd() })
+			done <- r
+		})
+		r := <-done
+		if r.worker || r.err != nil || r.wd != d {
+			t.Fatalf("%s: on a worker %v, decided in %q, err %v; want a goroutine, deciding in %s", what, r.worker, r.wd, r.err, d)
+		}
+	}
+	// One connection served in place and waiting: the next one goes to a
+	// goroutine, though workers are idle.
+	if err := inDir(d, func() {}); err != nil {
+		t.Fatal(err)
+	}
+	waitIdleWorker(t)
+	release, inside := make(chan struct{}), make(chan bool, 1)
+	goOnDirWorker(func() {
+		inside <- currentDirWorker() != nil
+		<-release
+	})
+	if !<-inside {
+		t.Fatal("the first connection did not run on a worker")
+	}
+	viaGoroutine("with a connection in place")
+	close(release)
+	for i := 0; inPlace.Load(); i++ {
+		if i > 1000 {
+			t.Fatal("the connection in place never finished")
+		}
+		time.Sleep(time.Millisecond)
+	}
 	var held []*dirWorker
 	for len(idleDirWorkers) > 0 {
 		held = append(held, <-idleDirWorkers)
@@ -168,22 +210,7 @@ func TestGoOnDirWorkerWithoutIdleWorker(t *testing.T) {
 			idleDirWorkers <- w
 		}
 	}()
-	d := t.TempDir()
-	type result struct {
-		worker bool
-		wd     string
-		err    error
-	}
-	done := make(chan result, 1)
-	goOnDirWorker(func() {
-		r := result{worker: currentDirWorker() != nil}
-		r.err = inDir(d, func() { r.wd, _ = syscall.Getwd() })
-		done <- r
-	})
-	r := <-done
-	if r.worker || r.err != nil || r.wd != d {
-		t.Fatalf("without an idle worker: on a worker %v, decided in %q, err %v; want a goroutine, deciding in %s", r.worker, r.wd, r.err, d)
-	}
+	viaGoroutine("without an idle worker")
 }
 
 // Requests from different projects, one after another and more than the

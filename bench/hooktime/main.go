@@ -299,7 +299,7 @@ func run(n, warm int, floorPath, grep string, ipc, hookd, copyBins bool, airlock
 	for r := range warm + n {
 		if r == warm {
 			for _, svc := range svcs {
-				svc.cpu0 = svc.cpu()
+				svc.cpu0, svc.switches0 = svc.cpu(), svc.switches()
 			}
 		}
 		for j := range order {

@@ -82,7 +82,9 @@ func runHookd(e *env) int {
 	if idle <= 0 {
 		return fail(e.stderr, &usageError{Msg: "--idle must be positive", Hints: []string{"airlock hookd --idle 30m"}})
 	}
-	s := &server.Server{StateDir: dir, Idle: idle, Exe: exe, Handle: hookdHandler(dir),
+	// Each connection is served on a kept thread, where the handler's
+	// decision runs in place (goOnDirWorker).
+	s := &server.Server{StateDir: dir, Idle: idle, Exe: exe, Handle: hookdHandler(dir), Go: goOnDirWorker,
 		Log: func(format string, args ...any) {
 			fmt.Fprintf(e.stderr, "airlock hookd: "+format+"\n", args...)
 		}}

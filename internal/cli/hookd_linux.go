@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"runtime"
+	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -23,21 +25,24 @@ import (
 // cost it a clone and a thread's exit on every call. Requests still run
 // in parallel: a request that finds no idle worker starts one.
 //
+// Called on a worker's own thread (the service serves whole connections
+// there: goOnDirWorker), inDir changes that thread's directory and runs
+// fn in place: no hand-off to another thread and back. The thread is
+// recognised by its thread id, which only a worker registers.
+//
 // When dir cannot be entered, fn does not run and the error says why. A
 // panic in fn is raised again in the caller (the service declines the
 // request), and that worker ends with its thread.
 func inDir(dir string, fn func()) error {
-	var w chan dirJob
-	select {
-	case w = <-idleDirWorkers:
-	default:
-		var err error
-		if w, err = startDirWorker(); err != nil {
-			return err
-		}
+	if w := currentDirWorker(); w != nil {
+		return w.runHere(dir, fn)
+	}
+	w, err := dirWorkerFor()
+	if err != nil {
+		return err
 	}
 	j := dirJob{dir: dir, fn: fn, done: make(chan dirResult, 1)}
-	w <- j
+	w.jobs <- j
 	r := <-j.done
 	if r.panicked {
 		panic(r.panic)
@@ -45,12 +50,67 @@ func inDir(dir string, fn func()) error {
 	return r.err
 }
 
+// goOnDirWorker runs fn on an idle worker's thread and returns at once;
+// fn's own inDir then runs in place (see inDir). The service gives it
+// each connection, so that reading the request, the decision and the
+// answer all run on one thread, handed over once. That is for a call
+// that finds the service otherwise idle, one agent's calls one after
+// another: with another connection already served in place (calls at
+// once, a burst), or no idle worker (the first call), fn runs on a
+// goroutine of its own, where inDir hands the decision to a worker once
+// the request is read, as before. So the loop that accepts connections
+// never waits for a thread to be made, a burst is read and decided as
+// before, and a connection that sends nothing holds at most one thread.
+func goOnDirWorker(fn func()) {
+	if !inPlace.CompareAndSwap(false, true) {
+		go fn()
+		return
+	}
+	select {
+	case w := <-idleDirWorkers:
+		w.jobs <- dirJob{fn: func() {
+			defer inPlace.Store(false)
+			fn()
+		}}
+	default:
+		inPlace.Store(false)
+		go fn()
+	}
+}
+
+// inPlace is set while a connection is served in place (goOnDirWorker).
+var inPlace atomic.Bool
+
+// dirWorkerFor is an idle worker, or a new one.
+func dirWorkerFor() (*dirWorker, error) {
+	select {
+	case w := <-idleDirWorkers:
+		return w, nil
+	default:
+		return startDirWorker()
+	}
+}
+
 // maxIdleDirWorkers bounds the threads kept for later requests; past it a
 // worker ends with its thread after its request, as before.
 const maxIdleDirWorkers = 16
 
-var idleDirWorkers = make(chan chan dirJob, maxIdleDirWorkers)
+var idleDirWorkers = make(chan *dirWorker, maxIdleDirWorkers)
 
+// dirWorkers are the workers by the id of their thread: only a worker's
+// own goroutine adds or removes itself, so a thread id found here names
+// the calling worker's thread.
+var dirWorkers sync.Map // int (thread id) -> *dirWorker
+
+// A dirWorker is one worker: its jobs, and whether it must end once the
+// job in hand is done (a panic ran through it).
+type dirWorker struct {
+	jobs   chan dirJob
+	retire bool
+}
+
+// A dirJob is a request to run in dir (done receives how it went), or,
+// with no done, a function to run on the thread (goOnDirWorker).
 type dirJob struct {
 	dir  string
 	fn   func()
@@ -63,9 +123,35 @@ type dirResult struct {
 	panic    any
 }
 
+// currentDirWorker is the worker whose thread the caller runs on, nil
+// when it runs on any other thread.
+func currentDirWorker() *dirWorker {
+	w, ok := dirWorkers.Load(syscall.Gettid())
+	if !ok {
+		return nil
+	}
+	return w.(*dirWorker)
+}
+
+// runHere runs fn in dir on the worker's own thread (the caller is the
+// worker's goroutine); a panic marks the worker to end after this job.
+func (w *dirWorker) runHere(dir string, fn func()) error {
+	if err := syscall.Chdir(dir); err != nil {
+		return err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			w.retire = true
+			panic(p)
+		}
+	}()
+	fn()
+	return nil
+}
+
 // startDirWorker starts a worker on a thread of its own (see inDir).
-func startDirWorker() (chan dirJob, error) {
-	jobs := make(chan dirJob)
+func startDirWorker() (*dirWorker, error) {
+	w := &dirWorker{jobs: make(chan dirJob)}
 	started := make(chan error, 1)
 	go func() {
 		// Never unlocked: when this goroutine returns, its thread ends.
@@ -74,13 +160,21 @@ func startDirWorker() (chan dirJob, error) {
 			started <- fmt.Errorf("a working directory of its own (unshare CLONE_FS): %w", err)
 			return
 		}
+		tid := syscall.Gettid()
+		dirWorkers.Store(tid, w)
+		defer dirWorkers.Delete(tid)
 		started <- nil
-		for j := range jobs {
-			if !runDirJob(j) {
+		for j := range w.jobs {
+			if j.done == nil {
+				j.fn()
+			} else if !runDirJob(j) {
+				return
+			}
+			if w.retire {
 				return
 			}
 			select {
-			case idleDirWorkers <- jobs:
+			case idleDirWorkers <- w:
 			default:
 				return
 			}
@@ -89,7 +183,7 @@ func startDirWorker() (chan dirJob, error) {
 	if err := <-started; err != nil {
 		return nil, err
 	}
-	return jobs, nil
+	return w, nil
 }
 
 // runDirJob runs one request in its directory; false when it panicked

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/airlock-dev/airlock/internal/hookd"
 )
@@ -70,6 +71,146 @@ func TestInDirReusesThreadsInEachRequestsDirectory(t *testing.T) {
 	for e := range errs {
 		t.Error(e)
 	}
+}
+
+// A connection the service hands to a worker (goOnDirWorker) decides on
+// that worker's own thread: inDir runs in place, in the request's
+// directory, with no second hand-off; a directory that cannot be entered
+// runs nothing; a panic reaches the caller and ends that worker's thread;
+// and the process's own directory never moves.
+func TestGoOnDirWorkerDecidesInPlace(t *testing.T) {
+	before, _ := syscall.Getwd()
+	dirs := []string{t.TempDir(), t.TempDir()}
+	if err := inDir(dirs[0], func() {}); err != nil {
+		t.Fatal(err)
+	}
+	type result struct {
+		outer, inner int
+		wd           string
+		err          error
+	}
+	for i := 0; i < 2*maxIdleDirWorkers; i++ {
+		d := dirs[i%2]
+		waitIdleWorker(t)
+		done := make(chan result, 1)
+		goOnDirWorker(func() {
+			var r result
+			r.outer = syscall.Gettid()
+			r.err = inDir(d, func() { r.inner = syscall.Gettid(); r.wd, _ = syscall.Getwd() })
+			done <- r
+		})
+		r := <-done
+		if r.err != nil || r.inner != r.outer || r.wd != d {
+			t.Fatalf("call %d: ran on thread %d (handed over on %d) in %q, err %v; want in place in %s", i, r.inner, r.outer, r.wd, r.err, d)
+		}
+	}
+	waitIdleWorker(t)
+	errc := make(chan error, 1)
+	goOnDirWorker(func() {
+		errc <- inDir(filepath.Join(dirs[0], "missing"), func() { t.Error("ran in a directory it could not enter") })
+	})
+	if err := <-errc; err == nil {
+		t.Error("a missing directory was entered")
+	}
+	waitIdleWorker(t)
+	tidc := make(chan int, 1)
+	onWorker := make(chan bool, 1)
+	goOnDirWorker(func() {
+		onWorker <- currentDirWorker() != nil
+		defer func() {
+			if p := recover(); p != "boom" {
+				t.Errorf("the panic came back as %v", p)
+			}
+			tidc <- syscall.Gettid()
+		}()
+		inDir(dirs[0], func() { panic("boom") })
+	})
+	if !<-onWorker {
+		t.Fatal("the connection did not run on a worker")
+	}
+	tid := <-tidc
+	for i := 0; ; i++ {
+		if _, ok := dirWorkers.Load(tid); !ok {
+			break
+		}
+		if i > 1000 {
+			t.Fatal("the worker a panic ran through is still kept")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if after, _ := syscall.Getwd(); after != before {
+		t.Fatalf("the process's own directory moved from %s to %s", before, after)
+	}
+}
+
+// waitIdleWorker waits until a worker is idle and no connection is in
+// place (a worker goes back to the idle list just after its job is done).
+func waitIdleWorker(t *testing.T) {
+	t.Helper()
+	for i := 0; len(idleDirWorkers) == 0 || inPlace.Load(); i++ {
+		if i > 1000 {
+			t.Fatal("no worker went idle")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// With no idle worker (the first call), or with a connection already
+// served in place (calls at once), goOnDirWorker runs a connection on a
+// goroutine, never waiting for a thread to be made, and its inDir still
+// decides on a worker, in the request's directory.
+func TestGoOnDirWorkerBusyOrNoIdleWorker(t *testing.T) {
+	d := t.TempDir()
+	type result struct {
+		worker bool
+		wd     string
+		err    error
+	}
+	viaGoroutine := func(what string) {
+		t.Helper()
+		done := make(chan result, 1)
+		goOnDirWorker(func() {
+			r := result{worker: currentDirWorker() != nil}
+			r.err = inDir(d, func() { r.wd, _ = syscall.Getwd() })
+			done <- r
+		})
+		r := <-done
+		if r.worker || r.err != nil || r.wd != d {
+			t.Fatalf("%s: on a worker %v, decided in %q, err %v; want a goroutine, deciding in %s", what, r.worker, r.wd, r.err, d)
+		}
+	}
+	// One connection served in place and waiting: the next one goes to a
+	// goroutine, though workers are idle.
+	if err := inDir(d, func() {}); err != nil {
+		t.Fatal(err)
+	}
+	waitIdleWorker(t)
+	release, inside := make(chan struct{}), make(chan bool, 1)
+	goOnDirWorker(func() {
+		inside <- currentDirWorker() != nil
+		<-release
+	})
+	if !<-inside {
+		t.Fatal("the first connection did not run on a worker")
+	}
+	viaGoroutine("with a connection in place")
+	close(release)
+	for i := 0; inPlace.Load(); i++ {
+		if i > 1000 {
+			t.Fatal("the connection in place never finished")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	var held []*dirWorker
+	for len(idleDirWorkers) > 0 {
+		held = append(held, <-idleDirWorkers)
+	}
+	defer func() {
+		for _, w := range held {
+			idleDirWorkers <- w
+		}
+	}()
+	viaGoroutine("without an idle worker")
 }
 
 // Requests from different projects, one after another and more than the

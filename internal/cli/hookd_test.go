@@ -40,7 +40,7 @@ func hookdEnvB(t testing.TB) (home string, answered *atomic.Int64) {
 	exe, _ := os.Executable()
 	answered = &atomic.Int64{}
 	handle := hookdHandler(dir)
-	s := &server.Server{StateDir: dir, Idle: time.Hour, Exe: exe, Handle: func(r *hookd.Request) *hookd.Response {
+	s := &server.Server{StateDir: dir, Idle: time.Hour, Exe: exe, Go: goOnDirWorker, Handle: func(r *hookd.Request) *hookd.Response {
 		resp := handle(r)
 		if resp.Kind == hookd.KindAnswer {
 			answered.Add(1)

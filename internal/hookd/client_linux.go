@@ -32,6 +32,8 @@ type Conn struct {
 	fd      int
 	want    syscall.Stat_t
 	trusted map[int32]bool
+	// buf receives the answer (see Ask).
+	buf []byte
 }
 
 // Dial connects to the service listening at sock. want is the file the
@@ -125,7 +127,17 @@ func (c *Conn) Ask(req *Request) (*Response, error) {
 		return nil, err
 	}
 	var out []byte
-	buf := make([]byte, 64<<10)
+	// The buffer is the connection's, on the heap: a 64 KiB slice local
+	// to Ask (as it was) sat on the goroutine's stack, which the hook
+	// client (a fresh process on every tool call) grew from 8 KiB to 128
+	// KiB by copying, faulting in every page of it, for an answer that is
+	// usually a few hundred bytes. A fresh heap span is not zeroed, so
+	// only the pages an answer fills are touched; a longer answer takes
+	// more reads.
+	if c.buf == nil {
+		c.buf = make([]byte, 16<<10)
+	}
+	buf := c.buf
 	oob := make([]byte, syscall.CmsgSpace(syscall.SizeofUcred))
 	for {
 		if time.Now().After(deadline) {

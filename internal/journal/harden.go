@@ -30,7 +30,8 @@ func (e *UnsafeError) Unwrap() error { return ErrUnsafe }
 
 // openFile opens a file in the state directory without following a
 // symlink at its last component, refuses anything but a regular file that
-// belongs to this user, and narrows a mode wider than 0600.
+// belongs to this user, and narrows a mode wider than 0600. The open
+// itself is statefile.Open's (no runtime poller on the hook's path).
 func openFile(path string, flag int, perm os.FileMode) (*os.File, error) {
 	f, err := statefile.Open(path, flag, perm)
 	if err != nil {

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 )
@@ -87,7 +88,7 @@ func homeGuardTargets(home string) []target {
 	if homeTargetCache.targets == nil || homeTargetCache.home != home {
 		var ts []target
 		eachHomeTarget(home, func(p string, dir bool, kind targetKind) {
-			ts = append(ts, target{path: p, dir: dir, kind: kind})
+			ts = append(ts, target{path: p, dir: dir, kind: kind, ascii: isASCII(p)})
 		})
 		homeTargetCache.home, homeTargetCache.targets = home, ts
 	}
@@ -145,4 +146,28 @@ func cleanRel(rel string) bool {
 		start = end + 1
 	}
 	return true
+}
+
+// pathDirsCache keeps the directories of the last PATH and home the guard
+// was built for (pathDirsFrom, which cleans and de-duplicates every entry
+// of PATH): the resident service sees the same PATH and home call after
+// call. It depends on the two strings alone.
+var pathDirsCache struct {
+	mu         sync.Mutex
+	ok         bool
+	path, home string
+	dirs       []string
+}
+
+// cachedPathDirs is pathDirsFrom(pathEnv, home), computed once for the
+// same two strings. The slice is shared: the guard only reads it, and it
+// is cut to its length, so an append makes a new array.
+func cachedPathDirs(pathEnv, home string) []string {
+	pathDirsCache.mu.Lock()
+	defer pathDirsCache.mu.Unlock()
+	if !pathDirsCache.ok || pathDirsCache.path != pathEnv || pathDirsCache.home != home {
+		pathDirsCache.dirs = slices.Clip(pathDirsFrom(pathEnv, home))
+		pathDirsCache.path, pathDirsCache.home, pathDirsCache.ok = pathEnv, home, true
+	}
+	return pathDirsCache.dirs
 }

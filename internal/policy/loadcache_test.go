@@ -85,7 +85,24 @@ func uncachedHomeTargets(home, cwd string) []target {
 		ts = append(ts, target{path: absPath(p, cwd, home), dir: dir, kind: kind})
 	}
 	eachHomeTarget(home, add)
+	markASCII(ts)
 	return ts
+}
+
+// Every target of the guard knows whether its path is ASCII, those kept
+// per home (marked when built) and those built per call alike, for ASCII
+// and non-ASCII homes: withinASCII trusts the mark.
+func TestGuardTargetsMarkedASCII(t *testing.T) {
+	env := map[string]string{"XDG_CONFIG_HOME": "/cfg/ö", "BASH_ENV": "/x/env"}
+	for _, home := range []string{"/home/a", "/home/ü", "/home/a", "rel/ü"} {
+		g := newGuard(Paths{Home: home, ConfigDir: "/cfg/ö/airlock", StateDir: "/st"}, "/proj/ü", Options{Cwd: "/work/ü", Executable: "/bin/airlock"},
+			func(k string) string { return env[k] })
+		for _, tg := range g.targets {
+			if tg.ascii != isASCII(tg.path) {
+				t.Errorf("home %q: target %q marked ascii=%v", home, tg.path, tg.ascii)
+			}
+		}
+	}
 }
 
 // The guard's targets under the home, kept per process, are those it built
@@ -211,4 +228,21 @@ func TestLoadsInParallelKeepTheirHomes(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// The PATH's directories kept per process are those built on every call,
+// whichever PATH and home came before.
+func TestCachedPathDirsMatchUncached(t *testing.T) {
+	for _, c := range []struct{ path, home string }{
+		{"/usr/bin:/bin", "/home/a"}, {"/usr/bin:/bin", "/home/b"}, {"/opt/x/bin:/usr/bin:.:/usr/bin/", "/home/b"},
+		{"", "/home/b"}, {"", ""}, {"/usr/bin:/bin", "/home/a"}, {"/usr/bin:/bin", "/home/a"},
+	} {
+		got, want := cachedPathDirs(c.path, c.home), pathDirsFrom(c.path, c.home)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("PATH %q home %q: %q, want %q", c.path, c.home, got, want)
+		}
+		if cap(got) != len(got) {
+			t.Errorf("PATH %q home %q: the shared slice has room to append in place", c.path, c.home)
+		}
+	}
 }

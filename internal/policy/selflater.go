@@ -100,10 +100,10 @@ func (g *guard) laterHit(p string, parents, deletes bool) (hit, bool) {
 	dir, base := filepath.Split(p)
 	dir = filepath.Clean(dir)
 	for _, d := range g.pathDirs {
-		if fold(d) == fold(dir) && g.shadows(base) {
+		if sameFold(d, dir) && g.shadows(base) {
 			return hit{target: target{path: p, kind: kindPathProgram}, path: p}, true
 		}
-		if parents && fold(d) == fold(p) {
+		if parents && sameFold(d, p) {
 			// cp -r tools/. ~/.local/bin: which names it writes the
 			// sources say.
 			return hit{target: target{path: filepath.Join(p, "git"), kind: kindPathProgram}, path: p, ancestor: true}, true

@@ -298,6 +298,17 @@ type hit struct {
 // ~/.CLAUDE is ~/.claude, and refusing both on Linux costs nothing.
 func fold(p string) string { return strings.ToLower(p) }
 
+// sameFold is fold(a) == fold(b), compared in place when both are ASCII
+// (the usual case): laterHit compares every path of a call with every
+// directory on the PATH, and lowering copies of both cost the resident
+// service an allocation per pair.
+func sameFold(a, b string) bool {
+	if isASCII(a) && isASCII(b) {
+		return asciiEqualFold(a, b)
+	}
+	return fold(a) == fold(b)
+}
+
 // within reports whether p is t or inside it (when t is a directory).
 // It runs for every path of a call against every protected target, so
 // the common case (both ASCII) compares in place instead of lowering

@@ -122,15 +122,19 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 			}
 		}
 	}
+	// cached are the targets that come marked from homeGuardTargets.
+	cachedFrom, cachedTo := 0, 0
 	switch {
 	case paths.Home != "" && filepath.IsAbs(paths.Home) && filepath.Clean(paths.Home) == paths.Home:
 		// The usual case: the same home on every call, its targets built
 		// once per process (homeGuardTargets).
+		cachedFrom = len(g.targets)
 		g.targets = append(g.targets, homeGuardTargets(paths.Home)...)
+		cachedTo = len(g.targets)
 	case paths.Home != "":
 		eachHomeTarget(paths.Home, add)
 	}
-	g.pathDirs = pathDirsFrom(getenv("PATH"), paths.Home)
+	g.pathDirs = cachedPathDirs(getenv("PATH"), paths.Home)
 	for _, k := range airlockOnly {
 		if getenv(k) != "" {
 			if g.steerSet == nil {
@@ -181,7 +185,8 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 		add(getenv(f), false, kindStartup)
 	}
 	g.targets = append(g.targets, systemTargets...)
-	markASCII(g.targets)
+	markASCII(g.targets[:cachedFrom])
+	markASCII(g.targets[cachedTo:])
 	g.tails = tails
 	for _, v := range []string{"HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "ZDOTDIR", "PI_CODING_AGENT_DIR"} {
 		if val := getenv(v); val != "" {

@@ -47,16 +47,30 @@ type Server struct {
 	// temporary directory cleaned up) can never be reached again, so it
 	// exits instead of waiting out its idle time.
 	Poll time.Duration
+	// Go starts fn, which serves one connection from its first byte to
+	// the answer; nil: a goroutine of its own. The service passes a
+	// function that runs fn on a kept thread where the handler can run
+	// without handing the request to another thread (internal/cli).
+	Go func(fn func())
 
-	// listener is the listening socket while Serve runs, else -1.
-	listener atomic.Int64
+	// listener is the listening socket while Serve runs, else -1, and
+	// listenerFile the poller's file of it.
+	listener     atomic.Int64
+	listenerFile atomic.Pointer[os.File]
+	// stopping is set by Shutdown.
+	stopping atomic.Bool
 }
 
 // Shutdown makes Serve stop accepting, finish the requests it has, remove
 // the socket and return (on SIGTERM, say).
 func (s *Server) Shutdown() {
 	if fd := s.listener.Load(); fd > 0 {
+		s.stopping.Store(true)
 		syscall.Shutdown(int(fd), syscall.SHUT_RDWR)
+		// A wait in the poller ends at its deadline: make that now.
+		if f := s.listenerFile.Load(); f != nil {
+			f.SetReadDeadline(time.Now())
+		}
 	}
 }
 
@@ -112,7 +126,10 @@ func (s *Server) Serve() error {
 	if err != nil {
 		return err
 	}
-	defer syscall.Close(fd)
+	// closeFD closes the listening socket on the way out: the descriptor
+	// alone until the poller's file takes it over.
+	closeFD := func() { syscall.Close(fd) }
+	defer func() { closeFD() }()
 	// The socket is created with the umask applied; no other user may
 	// even connect (the directory is 0700 too).
 	old := syscall.Umask(0o177)
@@ -137,11 +154,29 @@ func (s *Server) Serve() error {
 	if err := syscall.Listen(fd, 256); err != nil {
 		return err
 	}
+	// The service waits for a connection in the runtime's poller, not in
+	// a blocking accept: a goroutine blocked in a system call keeps its
+	// processor in the scheduler's eyes, so the runtime's monitor thread
+	// (sysmon) went on polling while the service waited, every 20 µs at
+	// first, and after 10 ms took the processor back, which started its
+	// 20 µs polling over again (a few dozen wake-ups per call). Parked in
+	// the poller, a waiting service leaves every processor idle, and the
+	// monitor sleeps until the next call.
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		return err
+	}
+	lf := os.NewFile(uintptr(fd), sock)
+	closeFD = func() { lf.Close() }
+	rc, err := lf.SyscallConn()
+	if err != nil {
+		return err
+	}
 	s.listener.Store(int64(fd))
+	s.listenerFile.Store(lf)
+	defer s.listenerFile.Store(nil)
 	defer s.listener.Store(-1)
-	// accept returns EAGAIN after poll without a connection: that is both
-	// the idle timer and the check of the socket, with no goroutine or
-	// timer of their own.
+	// A wait that ends without a connection after poll is both the idle
+	// timer and the check of the socket, with no goroutine of their own.
 	idle := s.Idle
 	if idle <= 0 {
 		idle = 30 * time.Minute
@@ -151,25 +186,42 @@ func (s *Server) Serve() error {
 		poll = 5 * time.Second
 	}
 	poll = min(poll, idle)
-	tv := syscall.NsecToTimeval(int64(poll))
-	if err := syscall.SetsockoptTimeval(fd, syscall.SOL_SOCKET, syscall.SO_RCVTIMEO, &tv); err != nil {
-		return err
-	}
 	s.logf("listening on %s (idle exit after %s)", sock, idle)
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	uid := uint32(os.Getuid())
 	last := time.Now()
 	for {
-		c, _, err := syscall.Accept4(fd, syscall.SOCK_CLOEXEC)
+		if err := lf.SetReadDeadline(time.Now().Add(poll)); err != nil {
+			return err
+		}
+		if s.stopping.Load() {
+			s.logf("stopped")
+			return nil
+		}
+		c := -1
+		var aerr error
+		err := rc.Read(func(fd uintptr) bool {
+			c, _, aerr = syscall.Accept4(int(fd), syscall.SOCK_CLOEXEC)
+			return !errors.Is(aerr, syscall.EAGAIN)
+		})
+		if err == nil {
+			err = aerr
+		}
 		switch {
-		case errors.Is(err, syscall.EAGAIN) && socketGone(sock, &sockSt):
+		case s.stopping.Load():
+			if err == nil {
+				syscall.Close(c)
+			}
+			s.logf("stopped")
+			return nil
+		case errors.Is(err, os.ErrDeadlineExceeded) && socketGone(sock, &sockSt):
 			s.logf("%s was removed: exiting", sock)
 			return nil
-		case errors.Is(err, syscall.EAGAIN) && time.Since(last) >= idle:
+		case errors.Is(err, os.ErrDeadlineExceeded) && time.Since(last) >= idle:
 			s.logf("idle for %s: exiting", idle)
 			return nil
-		case errors.Is(err, syscall.EAGAIN):
+		case errors.Is(err, os.ErrDeadlineExceeded):
 			continue
 		case errors.Is(err, syscall.EINTR), errors.Is(err, syscall.ECONNABORTED):
 			continue
@@ -190,15 +242,24 @@ func (s *Server) Serve() error {
 		last = time.Now()
 		stale := replaced(s.Exe, &exeSt)
 		wg.Add(1)
-		go func() {
+		s.spawn(func() {
 			defer wg.Done()
 			s.serveConn(c, cred.Pid, stale)
-		}()
+		})
 		if stale {
 			s.logf("%s was replaced: exiting", s.Exe)
 			return errStale
 		}
 	}
+}
+
+// spawn runs fn as s.Go says.
+func (s *Server) spawn(fn func()) {
+	if s.Go != nil {
+		s.Go(fn)
+		return
+	}
+	go fn()
 }
 
 // replaced reports whether the file at exe is no longer the one the
@@ -400,6 +461,9 @@ func pollNow(fd int, events int16) (revents int16, ok bool) {
 	}
 }
 
+// readBufs are readRequest's buffers.
+var readBufs = sync.Pool{New: func() any { return new([64 << 10]byte) }}
+
 // readRequest reads a whole request from c. writer is the process that
 // wrote every piece of it, from the credentials the kernel attached to
 // each (SO_PASSCRED is set on c): -1 when pieces came from different
@@ -407,7 +471,12 @@ func pollNow(fd int, events int16) (revents int16, ok bool) {
 // passed with it (SCM_RIGHTS), which the caller closes.
 func readRequest(c int) (req *hookd.Request, writer int32, fds []int, err error) {
 	var b []byte
-	buf := make([]byte, 64<<10)
+	// A buffer from the pool: a 64 KiB slice local to this function would
+	// sit on the goroutine's stack, and every worker's stack would grow
+	// to hold it (by copying) again after each collection shrank it.
+	bp := readBufs.Get().(*[64 << 10]byte)
+	defer readBufs.Put(bp)
+	buf := bp[:]
 	oob := make([]byte, syscall.CmsgSpace(syscall.SizeofUcred)+syscall.CmsgSpace(4*4))
 	first := true
 	for {

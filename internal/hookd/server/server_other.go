@@ -21,6 +21,7 @@ type Server struct {
 	Handle   Handler
 	Exe      string
 	Log      func(format string, args ...any)
+	Go       func(fn func())
 }
 
 // ErrRunning is returned by Serve when another service runs.

@@ -225,7 +225,7 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		switch {
 		case g.place == placeInside && !tree:
 			continue
-		case g.place == placeUnknown && !tree && !(g.relinked && (rmThroughLinks(inv) || mayMoveInto(r, inv))):
+		case g.place == placeUnknown && !tree && !(g.relinked && (rmThroughLinks(inv) || tempDeletion(inv) && mayMoveInto(r, inv))):
 			continue
 		case g.place == placeOutside && !tree && scratchOnly(inv, home):
 			continue
@@ -247,6 +247,31 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		inv.Effect.Reasons = append(inv.Effect.Reasons, classify.Reason{Rule: "file.delete", Message: inv.Name() + " deletes, truncates or locks what it names (" + clipText(strings.Join(inv.Args[1:], " ")) + "), graded like rm"})
 		r.Effect.Destructive = true
 	}
+}
+
+// tempDeletion reports a run classify rated as deleting temporary files
+// only (rm -rf /tmp/x, rm -rf "$(mktemp -d)"): scratch space, which is not
+// held, unless something may move data into it first (mayMoveInto).
+func tempDeletion(inv *classify.Invocation) bool {
+	for _, r := range inv.Effect.Reasons {
+		if strings.HasSuffix(r.Rule, ".temp") {
+			return true
+		}
+	}
+	if scratchOnly(inv, "") {
+		return true // rm -f /tmp/x: classify says nothing of one file
+	}
+	any := false
+	for i := 1; i < len(inv.Args); i++ {
+		if strings.HasPrefix(inv.Args[i], "-") && !inv.IsDynamic(i) {
+			continue
+		}
+		if _, ok := shellparse.MktempWord(inv.Args[i]); !ok {
+			return false
+		}
+		any = true
+	}
+	return any
 }
 
 // mayMoveInto reports whether a program of the command that may run

@@ -30,6 +30,9 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		"nice -n 5 rm -rf build/ && make",
 		"if true; then rm -rf build/; fi; ln -sfn /srv/data build",
 		"rm -rf build/; for i in 1 2; do ln -sfn /srv/data build; done",
+		// A file of the project edited, then its backup removed: the
+		// editor moves nothing into it.
+		"sed -i.bak 's/0.1.0/0.2.0/' go.mod && rm go.mod.bak",
 		// A new temporary directory (mktemp) and what the command put in
 		// it: removed itself, whatever is inside.
 		`rm -rf "$(mktemp -d)"`,

@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// openFile opens with open(2) and os.NewFile (harden_unix.go): the file
+// openFile opens with open(2) and os.NewFile (statefile.Open): the file
 // it gives reads, writes and appends as os.OpenFile's does, is not
 // inherited by programs airlock runs, and the refusals are the same: a
 // missing file is fs.ErrNotExist, a symlink and another kind of file are

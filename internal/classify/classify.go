@@ -125,8 +125,13 @@ func (c *Classifier) Command(text string) Result {
 	for i, inv := range invs {
 		before := len(*c.followed)
 		e := c.invocation(&inv)
+		ops := Operands(&inv)
+		if ce, cops, ok := c.clientConfig(&inv); ok { // clientconfig.go
+			e.Add(ce)
+			ops = append(ops, cops...)
+		}
 		r.Effect.Add(e)
-		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e, Operands: Operands(&inv)})
+		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e, Operands: ops})
 		if c.followed == &r.Followed {
 			for k := before; k < len(r.Followed); k++ {
 				r.Followed[k].From = i

@@ -363,8 +363,13 @@ func (c *Classifier) shellFile(file, text string, firstLine int) Effect {
 	for i := range invs {
 		inv := &invs[i]
 		ie := inner.invocation(inv)
+		ops := Operands(inv)
+		if ce, cops, ok := inner.clientConfig(inv); ok { // clientconfig.go
+			ie.Add(ce)
+			ops = append(ops, cops...)
+		}
 		if inner.followed != nil {
-			*inner.followed = append(*inner.followed, Invocation{Invocation: *inv, Effect: ie, Operands: Operands(inv)})
+			*inner.followed = append(*inner.followed, Invocation{Invocation: *inv, Effect: ie, Operands: ops})
 		}
 		if plain(ie) {
 			continue

@@ -169,6 +169,9 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 		}
 	}
 	e.Add(c.envCodeEffect(inv))
+	// Credential programs and aliases named by configuration files read
+	// at decision time (credconfig.go).
+	e.Add(c.credentialConfig(inv))
 	if inv.Name() == "git" {
 		e.Add(c.gitEnvConfig(inv))
 	}

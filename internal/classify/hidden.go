@@ -172,6 +172,9 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	// Credential programs and aliases named by configuration files read
 	// at decision time (credconfig.go).
 	e.Add(c.credentialConfig(inv))
+	// Files loaded as code through variables, options and package
+	// managers' settings (codeloads.go).
+	e.Add(c.loadedCode(inv))
 	if inv.Name() == "git" {
 		e.Add(c.gitEnvConfig(inv))
 	}

@@ -106,6 +106,22 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 			e.Add(failed)
 		}
 	}
+	// The worktree's own configuration (extensions.worktreeConfig makes
+	// git read it; read whether or not it is on, FINDINGS-7 G4), written
+	// by the same command or on disk.
+	if ok {
+		wt := path.Join(gitDir, "config.worktree")
+		if rel := path.Join(dir, ".git", "config.worktree"); path.Dir(wt) != path.Join(dir, ".git") && c.cc.writtenElsewhere(inv, rel) {
+			wt = rel // the command writes it under the name it types
+		}
+		data, failed, read := c.readScript(inv, wt, false)
+		switch {
+		case read:
+			e.Add(inner.gitConfigFor(wt, string(data), sub))
+		case failed.Reasons != nil:
+			e.Add(failed)
+		}
+	}
 	for _, cfg := range []string{path.Join(gitDir, "config"), "~/.gitconfig", "~/.config/git/config"} {
 		if !ok && !strings.HasPrefix(cfg, "~") {
 			continue

@@ -320,7 +320,7 @@ func (c *Classifier) ghAliasSet(inv *shell.Invocation) Effect {
 		if sh, ok := strings.CutPrefix(v, "!"); ok || shellFlag {
 			return c.embedded(setting, sh, inv.IsDynamic(i))
 		}
-		return c.embedded(setting, "gh "+v, inv.IsDynamic(i))
+		return nothing // a gh command, rated when gh NAME runs
 	case "import":
 		if len(ops) < 1 {
 			return nothing

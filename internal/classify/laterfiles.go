@@ -273,3 +273,15 @@ func yamlKeyValues(content string, keys map[string]bool) []makeLine {
 var elispCommand = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:\((?:async-shell-command|shell-command(?:-to-string)?|compile|(?:call|start)-process-shell-command|process-lines|make-process)\s+(?:"[^"]*"\s+nil\s+)?|compile-command\s*\.\s*)"((?:[^"\\]|\\.)*)"`)
 })
+
+// loginKey reports whether text holds a public key line of
+// authorized_keys (ssh-ed25519 AAAA…, ecdsa-sha2-…, sk-ssh-…, with or
+// without options before it).
+func loginKey(text string) bool {
+	for _, t := range []string{"ssh-", "ecdsa-", "sk-ecdsa-", "sk-ssh-"} {
+		if strings.Contains(text, t) && strings.Contains(text, "AAAA") {
+			return true
+		}
+	}
+	return false
+}

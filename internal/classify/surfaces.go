@@ -92,7 +92,7 @@ func (c *Classifier) file(p, content string, known bool) Effect {
 	if !task {
 		e = shared("surface.write", "writing "+p+" changes "+kind+", which runs later")
 	}
-	if strings.HasPrefix(kind, "the keys that may log in") {
+	if strings.HasPrefix(kind, "the keys that may log in") && known && loginKey(content) {
 		// A key added there logs in from anywhere, later, outside any
 		// hook (FINDINGS-7 G13): held like a write beyond the machine.
 		e.Add(external("surface.login-key", "writing "+p+" adds a key that may log in to this machine from anywhere"))

@@ -114,7 +114,17 @@ func (c *Classifier) readConfig(inv *shell.Invocation, f clientConfigFile) (data
 	if c.cc != nil && !c.cc.writtenElsewhere(inv, f.name) && c.cc.namesBase(inv, path.Base(f.name)) {
 		return nil, opaque("config.written", who+" reads options from "+f.name+", which the same command may write, so what it holds cannot be read beforehand"), false
 	}
+	// Written whole from literal text by one run of the command (echo
+	// 'enableScripts: false' > .yarnrc.yml after a cd): that text.
+	if text, ok := c.cc.literalWrite(inv, f.name); ok {
+		return []byte(text), Effect{}, true
+	}
 	data, failed, ok = c.readScript(inv, f.name, false)
+	if !ok && !f.explicit && failed.Reasons != nil && failed.Reasons[0].Rule == "script.cwd" {
+		// A default file after a cd: the one found there, which the
+		// command does not write; nothing is known to be in it.
+		return nil, Effect{}, false
+	}
 	if !ok {
 		if failed.Reasons != nil {
 			failed = opaque("config.unread", who+" reads options from "+f.name+", which cannot be read beforehand ("+failed.Reasons[0].Message+")")
@@ -334,4 +344,52 @@ func wgetrcOption(k string) string {
 		return "--input-file"
 	}
 	return ""
+}
+
+// literalWrite returns the text a run of the command other than inv
+// writes to name whole, from literal text, before inv, when that run is
+// the only one that names the file (by its base) and no write of the
+// command goes to a place known only at run time. A cd does not matter:
+// the name is the one the command types for both.
+func (cc *cmdContext) literalWrite(inv *shell.Invocation, name string) (string, bool) {
+	if cc == nil {
+		return "", false
+	}
+	name = path.Clean(name)
+	base := path.Base(name)
+	writer := -1
+	for i := range cc.invs {
+		o := &cc.invs[i]
+		if o.Source == inv.Source && o.Line == inv.Line && o.Seq == inv.Seq && len(o.Args) == len(inv.Args) && len(o.Args) > 0 && o.Args[0] == inv.Args[0] {
+			continue
+		}
+		if inv.Seq > 0 && o.Seq > inv.Seq || keepsContent(o) {
+			continue
+		}
+		for _, r := range o.Redirects {
+			switch {
+			case r.Dynamic && r.Writes():
+				return "", false
+			case path.Clean(r.Target) == name:
+				if writer >= 0 || r.Op != ">" && r.Op != ">|" || o.InLoop {
+					return "", false
+				}
+				writer = i
+			case r.Writes() && strings.Contains(r.Target, base):
+				return "", false
+			}
+		}
+		if i == writer {
+			continue
+		}
+		for j, a := range o.Args {
+			if j > 0 && (strings.Contains(a, base) || o.IsDynamic(j) && mayWrite(o)[path.Clean(a)] > 0) {
+				return "", false
+			}
+		}
+	}
+	if writer < 0 {
+		return "", false
+	}
+	return literalOutput(&cc.invs[writer])
 }

@@ -111,7 +111,7 @@ func (c *Classifier) readConfig(inv *shell.Invocation, f clientConfigFile) (data
 	}
 	// Another spelling of the file written by the same command ($HOME/.curlrc
 	// beside ~/.curlrc, a cp into its directory) is not on disk yet either.
-	if c.cc != nil && !c.cc.writtenElsewhere(inv, f.name) && c.cc.namesBase(inv, path.Base(f.name)) {
+	if c.cc != nil && !c.cc.writtenElsewhere(inv, f.name) && c.cc.namesBase(inv, f.name) {
 		return nil, opaque("config.written", who+" reads options from "+f.name+", which the same command may write, so what it holds cannot be read beforehand"), false
 	}
 	// Written whole from literal text by one run of the command (echo
@@ -137,10 +137,11 @@ func (c *Classifier) readConfig(inv *shell.Invocation, f clientConfigFile) (data
 	return data, Effect{}, true
 }
 
-// namesBase reports whether a run of the command other than inv names a
-// file whose base is base, or a word known only at run time in a place
-// that writes (a redirection, an argument of a program that may write).
-func (cc *cmdContext) namesBase(inv *shell.Invocation, base string) bool {
+// namesBase reports whether a run of the command other than inv may name
+// the file name by another spelling (mayName): a redirection or a word
+// of a run that may write it.
+func (cc *cmdContext) namesBase(inv *shell.Invocation, name string) bool {
+	base := path.Base(name)
 	for i := range cc.invs {
 		o := &cc.invs[i]
 		if o.Source == inv.Source && o.Line == inv.Line && o.Seq == inv.Seq && len(o.Args) == len(inv.Args) && len(o.Args) > 0 && o.Args[0] == inv.Args[0] {
@@ -150,17 +151,33 @@ func (cc *cmdContext) namesBase(inv *shell.Invocation, base string) bool {
 			continue
 		}
 		for _, r := range o.Redirects {
-			if r.Writes() && (r.Dynamic || strings.Contains(r.Target, base)) {
+			if r.Writes() && mayName(r.Target, name, base) {
 				return true
 			}
 		}
 		for j, a := range o.Args {
-			if j > 0 && strings.Contains(a, base) {
+			if j > 0 && mayName(a, name, base) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// mayName reports whether a word of the command may be another spelling
+// of the file name: it holds base and is computed at run time, or spells
+// a path of the same kind (both relative, or both under the home or
+// absolute: ~/.curlrc and /home/u/.curlrc). A relative .npmrc is not the
+// user's ~/.npmrc.
+func mayName(w, name, base string) bool {
+	if !strings.Contains(w, base) {
+		return false
+	}
+	if strings.ContainsAny(w, "$`*?[") {
+		return true
+	}
+	rooted := func(p string) bool { return strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") }
+	return rooted(w) == rooted(name)
 }
 
 // envOr returns a variable of the run's environment, or of airlock's own

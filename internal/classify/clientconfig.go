@@ -176,6 +176,9 @@ func mayName(w, name, base string) bool {
 	if strings.ContainsAny(w, "$`*?[") {
 		return true
 	}
+	if path.Base(w) != base {
+		return false // ~/.curlrc is not ~/.config/curlrc
+	}
 	rooted := func(p string) bool { return strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") }
 	return rooted(w) == rooted(name)
 }

@@ -1,7 +1,9 @@
 package classify
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"strings"
@@ -26,6 +28,10 @@ import (
 // MaxConfigBytes bounds a client configuration file read at decision
 // time: a larger one is not read and the run is opaque.
 const MaxConfigBytes = 64 << 10
+
+// maxConfigRuns bounds the runs of a command that names a configuration
+// file a run reads: past it, the file is opaque for that run.
+const maxConfigRuns = 256
 
 // clientConfigFile is one configuration file a run reads.
 type clientConfigFile struct {
@@ -106,8 +112,22 @@ func (c *Classifier) clientConfig(inv *shell.Invocation) (Effect, []Operand, boo
 // effect saying why what it holds is not known.
 func (c *Classifier) readConfig(inv *shell.Invocation, f clientConfigFile) (data []byte, failed Effect, ok bool) {
 	who := inv.Name()
+	if c.FS == nil {
+		return nil, Effect{}, false // nothing is read without a filesystem
+	}
 	if f.dynamic {
 		return nil, opaque("config.dynamic", who+" reads options from a configuration file named at run time ("+clip(f.name)+"), which could name its output or its body"), false
+	}
+	if !c.cc.mentions(path.Base(f.name)) {
+		// No run of the command names it: what is on disk now, read
+		// without looking for the command's writes (a command of many
+		// runs stays linear).
+		return c.readConfigFile(inv, f)
+	}
+	if len(c.cc.invs) > maxConfigRuns {
+		// Which of so many runs writes it is not worked out (each run
+		// would look at all the others).
+		return nil, opaque("config.written", fmt.Sprintf("%s reads options from %s, which a command of more than %d runs names", who, f.name, maxConfigRuns)), false
 	}
 	// Another spelling of the file written by the same command ($HOME/.curlrc
 	// beside ~/.curlrc, a cp into its directory) is not on disk yet either.
@@ -135,6 +155,58 @@ func (c *Classifier) readConfig(inv *shell.Invocation, f clientConfigFile) (data
 		return nil, opaque("config.large", fmt.Sprintf("%s reads options from %s, larger than the %d KiB airlock reads", who, f.name, MaxConfigBytes>>10)), false
 	}
 	return data, Effect{}, true
+}
+
+// readConfigFile reads a configuration file that no run of the command
+// names, from disk.
+func (c *Classifier) readConfigFile(inv *shell.Invocation, f clientConfigFile) ([]byte, Effect, bool) {
+	who := inv.Name()
+	data, err := c.readFile(f.name)
+	switch {
+	case err == nil:
+		if len(data) > MaxConfigBytes {
+			return nil, opaque("config.large", fmt.Sprintf("%s reads options from %s, larger than the %d KiB airlock reads", who, f.name, MaxConfigBytes>>10)), false
+		}
+		return data, Effect{}, true
+	case errors.Is(err, ErrTooLarge):
+		return nil, opaque("config.large", fmt.Sprintf("%s reads options from %s, larger than the %d KiB airlock reads", who, f.name, MaxConfigBytes>>10)), false
+	case errors.Is(err, fs.ErrNotExist):
+		if f.explicit && c.dirUnknown && c.cc.changesDir() {
+			return nil, opaque("config.cwd", "the command changes directory before "+who+" reads "+f.name+", so which file it reads cannot be known"), false
+		}
+		return nil, Effect{}, false
+	}
+	return nil, opaque("config.unread", who+" reads options from "+f.name+", which cannot be read beforehand ("+err.Error()+")"), false
+}
+
+// mentions reports whether a word of the command (after a program's name,
+// or a redirection's target) holds s. The words are joined once, so that
+// asking for every run of a long command stays linear.
+func (cc *cmdContext) mentions(s string) bool {
+	if cc == nil {
+		return false
+	}
+	if !cc.wordsBuilt {
+		cc.wordsBuilt = true
+		var b strings.Builder
+		for i := range cc.invs {
+			o := &cc.invs[i]
+			for j := 1; j < len(o.Args); j++ {
+				b.WriteString(o.Args[j])
+				b.WriteByte(0)
+			}
+			for _, r := range o.Redirects {
+				b.WriteString(r.Target)
+				b.WriteByte(0)
+			}
+			if o.Opaque != "" {
+				b.WriteString(o.Opaque)
+				b.WriteByte(0)
+			}
+		}
+		cc.words = b.String()
+	}
+	return strings.Contains(cc.words, s)
 }
 
 // namesBase reports whether a run of the command other than inv may name

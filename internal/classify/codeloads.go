@@ -102,7 +102,7 @@ func (c *Classifier) jsModule(inv *shell.Invocation, who, name string) Effect {
 	for _, f := range []string{name, name + ".js", name + ".cjs", name + ".mjs", path.Join(name, "index.js")} {
 		if c.FS != nil {
 			if info, err := c.FS.Stat(fsName(f)); err != nil || !info.Mode().IsRegular() {
-				if !c.cc.writtenElsewhere(inv, f) {
+				if !c.cc.mentions(path.Base(f)) || !c.cc.writtenElsewhere(inv, f) {
 					continue
 				}
 			}

@@ -41,6 +41,10 @@ type cmdContext struct {
 	// dirChanged says a run of the command changes directory, so a
 	// relative file may be another one than airlock would read.
 	dirChanged bool
+	// words holds every word of the command's runs after the program's
+	// name, and every redirection's target, NUL-separated (mentions).
+	words      string
+	wordsBuilt bool
 }
 
 func newCmdContext(invs []shell.Invocation) *cmdContext {

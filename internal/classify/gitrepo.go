@@ -111,10 +111,18 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 	// by the same command or on disk.
 	if ok {
 		wt := path.Join(gitDir, "config.worktree")
-		if rel := path.Join(dir, ".git", "config.worktree"); path.Dir(wt) != path.Join(dir, ".git") && c.cc.writtenElsewhere(inv, rel) {
+		mentioned := c.cc.mentions("config.worktree")
+		if rel := path.Join(dir, ".git", "config.worktree"); mentioned && path.Dir(wt) != path.Join(dir, ".git") && c.cc.writtenElsewhere(inv, rel) {
 			wt = rel // the command writes it under the name it types
 		}
-		data, failed, read := c.readScript(inv, wt, false)
+		var data []byte
+		var failed Effect
+		read := false
+		if mentioned {
+			data, failed, read = c.readScript(inv, wt, false)
+		} else if b, err := c.readFile(wt); err == nil {
+			data, read = b, true
+		}
 		switch {
 		case read:
 			e.Add(inner.gitConfigFor(wt, string(data), sub))

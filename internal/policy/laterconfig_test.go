@@ -31,6 +31,11 @@ func TestLaterConfigFiles(t *testing.T) {
 		{cmd: `ls ~/.claude/shell-snapshots`, want: notHeld},
 		{cmd: `cat ~/.claude/shell-snapshots/snapshot-bash-1-a.sh`, want: notHeld},
 		{cmd: `grep -l alias ~/.claude/shell-snapshots/*`, want: notHeld},
+		{cmd: `echo '` + approve + `' > ~/.claude/statusline.sh`, want: denied},
+		{cmd: `cp x.sh ~/.claude/statusline-command.sh`, want: denied},
+		{cmd: `echo '{}' > ~/.claude/keybindings.json`, want: notHeld},
+		{cmd: `mkdir -p ~/.claude/output-styles && echo x > ~/.claude/output-styles/x.md`, want: notHeld},
+		{cmd: `cat ~/.claude/statusline.sh`, want: notHeld},
 		// G1, G15, G20: the configuration files.
 		{cmd: `cp cc.cfg ~/.curlrc`, want: denied},
 		{cmd: `echo silent >> ~/.config/curlrc`, want: denied},

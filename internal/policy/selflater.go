@@ -46,6 +46,10 @@ var laterHomeTargets = []struct {
 	// program theirs names (G20); gh runs its "!" aliases (G15).
 	{".curlrc", false}, {".config/curlrc", false}, {".wgetrc", false},
 	{".aws/config", false}, {".kube/config", false}, {".config/gh/config.yml", false},
+	// Claude Code's statusline scripts by the names its /statusline set-up
+	// gives them: the settings' statusLine command runs them at every
+	// prompt, outside any hook (G14's neighbours).
+	{".claude/statusline.sh", false}, {".claude/statusline-command.sh", false},
 }
 
 // shadowNames are the programs a file on the human's PATH may not be

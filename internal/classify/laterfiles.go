@@ -285,3 +285,22 @@ func loginKey(text string) bool {
 	}
 	return false
 }
+
+// FileRuns returns, for a write of content to p (the Write and Edit
+// tools), the runs of the commands the file holds when it is one that
+// runs later (a hook, a task file, a file of this table), as a Result
+// whose Followed they are: self-protection checks them as it checks a
+// script's lines, so airlock's verb written into a Makefile or a
+// .pre-commit-config.yaml by the Write tool is refused like the same
+// text written by a shell command.
+func FileRuns(p, content string) Result {
+	var r Result
+	if kind, _ := surfaceKind(p); kind == "" {
+		return r
+	}
+	c := Classifier{Limits: shell.DefaultLimits}
+	c.followed = &r.Followed
+	c.code = &r.Code
+	r.Effect = c.file(p, content, true)
+	return r
+}

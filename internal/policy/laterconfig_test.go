@@ -57,6 +57,11 @@ func TestLaterConfigFiles(t *testing.T) {
 		{cmd: `printf 'web: ` + approve + `\n' > Procfile`, want: denied},
 		{cmd: `printf 'services:\n  x:\n    entrypoint: ["` + approve + `"]\n' > docker-compose.yml`, want: denied},
 		{cmd: `printf 'services:\n  x:\n    image: node\n    command: npm run dev\n' > compose.yml`, want: notHeld},
+		{cmd: "repos:\n- repo: local\n  hooks:\n  - id: x\n    entry: " + approve + "\n", write: "@ROOT@/.pre-commit-config.yaml", want: denied},
+		{cmd: `{"postCreateCommand": "` + approve + `"}`, write: "@ROOT@/.devcontainer/devcontainer.json", want: denied},
+		{cmd: "x:\n\t" + approve + "\n", write: "@ROOT@/Makefile", want: denied},
+		{cmd: "tasks:\n  x:\n    cmds:\n      - " + approve + "\n", write: "@ROOT@/Taskfile.yml", want: denied},
+		{cmd: `{"postCreateCommand": "go mod download"}`, write: "@ROOT@/.devcontainer/devcontainer.json", want: notHeld},
 		{cmd: `printf '[testenv]\ncommands = pytest\n' > tox.ini`, want: notHeld},
 	} {
 		t.Run(strings.Map(func(r rune) rune {
@@ -67,7 +72,7 @@ func TestLaterConfigFiles(t *testing.T) {
 		}, tc.cmd), func(t *testing.T) {
 			f := newFixture(t)
 			home := f.path("home")
-			repl := strings.NewReplacer("@HOME@", home)
+			repl := strings.NewReplacer("@HOME@", home, "@ROOT@", f.path("proj"))
 			f.write("home/.claude/settings.json", "{\"hooks\":{}}\n")
 			f.write("home/.claude/shell-snapshots/snapshot-bash-1-a.sh", "# snapshot\n")
 			f.write("proj/x.sh", "#!/bin/sh\n"+approve+"\n")

@@ -241,8 +241,24 @@ func (c *Classifier) scriptShell(inv *shell.Invocation) Effect {
 	// The project's and the user's configuration files.
 	switch name {
 	case "npm", "pnpm", "npx":
-		for _, f := range []string{".npmrc", "~/.npmrc"} {
-			data, failed, ok := c.readConfig(inv, clientConfigFile{name: f})
+		files := []clientConfigFile{{name: ".npmrc"}}
+		user := clientConfigFile{name: "~/.npmrc"}
+		if h, dyn := homeOf(inv); h != "~" || dyn {
+			user = clientConfigFile{name: path.Join(h, ".npmrc"), dynamic: dyn}
+		}
+		for _, k := range []string{"npm_config_userconfig", "NPM_CONFIG_USERCONFIG", "npm_config_globalconfig", "NPM_CONFIG_GLOBALCONFIG"} {
+			if v, dyn, ok := envOr(inv, k); ok && v != "" {
+				if strings.HasSuffix(strings.ToLower(k), "userconfig") {
+					user = clientConfigFile{name: v, dynamic: dyn, explicit: true}
+				} else {
+					files = append(files, clientConfigFile{name: v, dynamic: dyn, explicit: true})
+				}
+			}
+		}
+		files = append(files, user)
+		for _, cf := range files {
+			f := cf.name
+			data, failed, ok := c.readConfig(inv, cf)
 			e.Add(failed)
 			if !ok {
 				continue

@@ -142,7 +142,8 @@ func (c *Classifier) Command(text string) Result {
 	placeholders(r.Followed)
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
-	carried(text, &r) // carried.go: run-time data in a request
+	carried(text, &r)    // carried.go: run-time data in a request
+	carriedEnv(text, &r) // carriedenv.go: the same in a URL of the environment
 	if !strings.Contains(text, "IFS") {
 		// An IFS set anywhere in the text (IFS=/; rm -rf $(find …))
 		// changes how a substitution's output is split: not read then.

@@ -199,13 +199,16 @@ func commandForms(x any) []string {
 // Edit, or JSON with comments the strip did not fix).
 func jsonFragmentCommands(content string, key func(string) bool) []makeLine {
 	var out []makeLine
-	for _, m := range jsonPair().FindAllStringSubmatch(content, -1) {
+	for _, m := range laterJSONPair().FindAllStringSubmatch(content, -1) {
 		if key(m[1]) {
 			out = append(out, makeLine{line: 1, text: strings.NewReplacer(`\"`, `"`, `\\`, `\`).Replace(m[2])})
 		}
 	}
 	return out
 }
+
+// laterJSONPair matches a "key": "string" pair of a JSON fragment.
+var laterJSONPair = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"([^"\\]+)"\s*:\s*"((?:[^"\\]|\\.)*)"`) })
 
 // jsoncStrip drops the whole-line // comments JSON with comments allows.
 func jsoncStrip(s string) string {

@@ -125,8 +125,13 @@ func (c *Classifier) Command(text string) Result {
 	for i, inv := range invs {
 		before := len(*c.followed)
 		e := c.invocation(&inv)
+		ops := Operands(&inv)
+		if ce, cops, ok := c.clientConfig(&inv); ok { // clientconfig.go
+			e.Add(ce)
+			ops = append(ops, cops...)
+		}
 		r.Effect.Add(e)
-		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e, Operands: Operands(&inv)})
+		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e, Operands: ops})
 		if c.followed == &r.Followed {
 			for k := before; k < len(r.Followed); k++ {
 				r.Followed[k].From = i
@@ -137,7 +142,8 @@ func (c *Classifier) Command(text string) Result {
 	placeholders(r.Followed)
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
-	carried(text, &r) // carried.go: run-time data in a request
+	carried(text, &r)    // carried.go: run-time data in a request
+	carriedEnv(text, &r) // carriedenv.go: the same in a URL of the environment
 	if !strings.Contains(text, "IFS") {
 		// An IFS set anywhere in the text (IFS=/; rm -rf $(find …))
 		// changes how a substitution's output is split: not read then.

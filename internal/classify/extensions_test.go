@@ -19,8 +19,9 @@ func TestExtensions(t *testing.T) {
 	for _, tc := range []struct{ cmd, label string }{
 		{"gh dash", "local"},
 		{"gh copilot suggest x", "local+netread"},
-		{"gh pm 12", "local+opaque"},
-		{"gh mine", "local+opaque"},
+		// An alias is followed (credconfig.go): pr merge writes to GitHub.
+		{"gh pm 12", "external+opaque"},
+		{"gh mine", "local+opaque+netread"},
 		{"git pub", "external"},
 		{"git town sync", "external"}, // git-town syncs with the remote
 		{"git absorb", "local"},

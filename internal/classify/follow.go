@@ -41,6 +41,10 @@ type cmdContext struct {
 	// dirChanged says a run of the command changes directory, so a
 	// relative file may be another one than airlock would read.
 	dirChanged bool
+	// words holds every word of the command's runs after the program's
+	// name, and every redirection's target, NUL-separated (mentions).
+	words      string
+	wordsBuilt bool
 }
 
 func newCmdContext(invs []shell.Invocation) *cmdContext {
@@ -363,8 +367,13 @@ func (c *Classifier) shellFile(file, text string, firstLine int) Effect {
 	for i := range invs {
 		inv := &invs[i]
 		ie := inner.invocation(inv)
+		ops := Operands(inv)
+		if ce, cops, ok := inner.clientConfig(inv); ok { // clientconfig.go
+			ie.Add(ce)
+			ops = append(ops, cops...)
+		}
 		if inner.followed != nil {
-			*inner.followed = append(*inner.followed, Invocation{Invocation: *inv, Effect: ie, Operands: Operands(inv)})
+			*inner.followed = append(*inner.followed, Invocation{Invocation: *inv, Effect: ie, Operands: ops})
 		}
 		if plain(ie) {
 			continue

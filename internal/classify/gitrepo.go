@@ -107,6 +107,30 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 			e.Add(failed)
 		}
 	}
+	// The worktree's own configuration (extensions.worktreeConfig makes
+	// git read it; read whether or not it is on, FINDINGS-7 G4), written
+	// by the same command or on disk.
+	if ok {
+		wt := path.Join(gitDir, "config.worktree")
+		mentioned := c.cc.mentions("config.worktree")
+		if rel := path.Join(dir, ".git", "config.worktree"); mentioned && path.Dir(wt) != path.Join(dir, ".git") && c.cc.writtenElsewhere(inv, rel) {
+			wt = rel // the command writes it under the name it types
+		}
+		var data []byte
+		var failed Effect
+		read := false
+		if mentioned {
+			data, failed, read = c.readScript(inv, wt, false)
+		} else if b, err := c.readFile(wt); err == nil {
+			data, read = b, true
+		}
+		switch {
+		case read:
+			e.Add(inner.gitConfigFor(wt, string(data), sub))
+		case failed.Reasons != nil:
+			e.Add(failed)
+		}
+	}
 	for _, cfg := range []string{path.Join(gitDir, "config"), "~/.gitconfig", "~/.config/git/config"} {
 		if !ok && !strings.HasPrefix(cfg, "~") {
 			continue

@@ -25,6 +25,13 @@ var commandEnv = onFirstUse[map[string]string]{build: func() map[string]string {
 		"SUDO_ASKPASS": "sudo", "RSYNC_RSH": "rsync", "CVS_RSH": "cvs", "SVN_SSH": "svn", "FCEDIT": "fc",
 		"SYSTEMD_PAGER": "systemctl", "PSQL_PAGER": "psql", "MYSQL_PAGER": "mysql", "DIFF_PAGER": "diff",
 		"PROMPT_COMMAND": "bash",
+		// Programs' own pager, browser and editor variables (FINDINGS-7
+		// G22): each names a command the program runs.
+		"AWS_PAGER": "aws", "GH_PAGER": "gh", "GH_BROWSER": "gh", "GH_EDITOR": "gh", "GLAB_PAGER": "glab",
+		"GLAB_EDITOR": "glab", "KUBE_EDITOR": "kubectl", "KUBECTL_EXTERNAL_DIFF": "kubectl",
+		"PSQL_EDITOR": "psql", "SYSTEMD_EDITOR": "systemctl", "SVN_EDITOR": "svn", "HGEDITOR": "hg",
+		"CVSEDITOR": "cvs", "BAT_PAGER": "bat", "DELTA_PAGER": "delta", "JJ_EDITOR": "jj", "JJ_PAGER": "jj",
+		"SUDO_EDITOR": "sudoedit",
 		// Compilers and build tools named by the environment: make, go
 		// (cgo), cargo and pip's builds run them.
 		"CC": "the build", "CXX": "the build", "CPP": "the build", "LD": "the build", "AR": "the build",
@@ -44,7 +51,8 @@ func gitCommandKey(key string) (runs bool) {
 	case "core.sshcommand", "core.pager", "core.editor", "sequence.editor", "core.fsmonitor", "core.askpass",
 		"credential.helper", "diff.external", "gpg.program", "core.gitproxy", "web.browser",
 		"interactive.difffilter", "uploadpack.packobjectshook", "sendemail.sendmailcmd", "sendemail.smtpserver",
-		"sendemail.tocmd", "sendemail.cccmd", "core.hookspath", "ssh.variant":
+		"sendemail.tocmd", "sendemail.cccmd", "core.hookspath", "ssh.variant", "gpg.ssh.defaultkeycommand",
+		"gpg.ssh.program", "gpg.x509.program", "gpg.openpgp.program":
 		return k != "ssh.variant"
 	}
 	first, last := k, k
@@ -160,6 +168,12 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 		}
 	}
 	e.Add(c.envCodeEffect(inv))
+	// Credential programs and aliases named by configuration files read
+	// at decision time (credconfig.go).
+	e.Add(c.credentialConfig(inv))
+	// Files loaded as code through variables, options and package
+	// managers' settings (codeloads.go).
+	e.Add(c.loadedCode(inv))
 	if inv.Name() == "git" {
 		e.Add(c.gitEnvConfig(inv))
 	}
@@ -378,6 +392,10 @@ func (c *Classifier) gitHidden(inv *shell.Invocation) Effect {
 	case "archive":
 		spec = argv.Spec{Short: "o", Long: []string{"--exec", "--remote", "--output", "--prefix", "--format"}}
 		names = []string{"--exec"}
+	case "difftool":
+		// git difftool -x/--extcmd CMD runs CMD on each changed file.
+		spec = argv.Spec{Short: "xtO", Long: []string{"--extcmd", "--tool", "--rotate-to", "--skip-to"}}
+		names = []string{"-x", "--extcmd"}
 	case "config":
 		return e.with(c.gitConfigWrite(inv, i+1))
 	case "rebase":
@@ -410,6 +428,9 @@ func (c *Classifier) gitHidden(inv *shell.Invocation) Effect {
 			break
 		}
 	}
+	if sub == "init" {
+		e.Add(gitTemplate(inv, argv.Spec{Long: []string{"--template", "--separate-git-dir", "--object-format", "--ref-format", "--initial-branch", "--shared"}, Short: "b"}.Parse(args).Values("--template")))
+	}
 	if names != nil {
 		p := spec.Parse(args)
 		for _, f := range p.Flags {
@@ -420,6 +441,7 @@ func (c *Classifier) gitHidden(inv *shell.Invocation) Effect {
 			}
 		}
 		if sub == "clone" {
+			e.Add(gitTemplate(inv, p.Values("--template")))
 			for _, kv := range p.Values("-c", "--config") {
 				k, v, _ := strings.Cut(kv, "=")
 				e.Add(c.gitSetting("git clone -c "+k, k, v, false))
@@ -427,6 +449,23 @@ func (c *Classifier) gitHidden(inv *shell.Invocation) Effect {
 		}
 	}
 	return e
+}
+
+// gitTemplate rates a template directory given to git clone or git init
+// (--template=DIR, GIT_TEMPLATE_DIR, FINDINGS-7 G4): git copies its hooks
+// into the new repository, and clone runs post-checkout at once; init's
+// copy runs at the next commit. The hooks are not read: the run is
+// opaque. An empty value (--template=) asks for no template at all.
+func gitTemplate(inv *shell.Invocation, values []string) Effect {
+	if v, ok := inv.Getenv("GIT_TEMPLATE_DIR"); ok {
+		values = append(values, unquoteValue(v))
+	}
+	for _, v := range values {
+		if strings.TrimSpace(v) != "" {
+			return opaque("git.template", "git copies the hooks of the template directory "+clip(v)+" into the new repository and runs them (clone's post-checkout at once), and airlock does not read them")
+		}
+	}
+	return nothing
 }
 
 // with returns e with o added.

@@ -206,7 +206,10 @@ func interpMain(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 	case r.help:
 		return nothing
 	case len(r.code) > 0:
-		return interpCodeWords(c, inv, who, o.lang, r)
+		e := interpCodeWords(c, inv, who, o.lang, r)
+		// The local modules the code loads run too (codeloads.go).
+		e.Add(c.codeImports(inv, who, o.lang, strings.Join(r.code, "\n")))
+		return e
 	case r.module != "":
 		e := interpPythonModule(c, who, r.module, r.modArgs)
 		// A module in the project runs from its file.

@@ -59,6 +59,9 @@ func surfaceKind(p string) (kind string, task bool) {
 	case has("/.github/workflows/") || base == ".gitlab-ci.yml" || has("/.circleci/") || base == "azure-pipelines.yml" || base == "bitbucket-pipelines.yml":
 		return "a CI workflow", true
 	}
+	if k, _, ok := laterKind(p, base, dir); ok { // laterfiles.go
+		return k, true
+	}
 	return "", false
 }
 
@@ -89,6 +92,11 @@ func (c *Classifier) file(p, content string, known bool) Effect {
 	if !task {
 		e = shared("surface.write", "writing "+p+" changes "+kind+", which runs later")
 	}
+	if strings.HasPrefix(kind, "the keys that may log in") && known && loginKey(content) {
+		// A key added there logs in from anywhere, later, outside any
+		// hook (FINDINGS-7 G13): held like a write beyond the machine.
+		e.Add(external("surface.login-key", "writing "+p+" adds a key that may log in to this machine from anywhere"))
+	}
 	if !known {
 		if !task {
 			e.Add(opaque("surface.unknown", "what is written to "+p+" is only known at run time, and "+kind+" runs it later"))
@@ -104,6 +112,12 @@ func (c *Classifier) file(p, content string, known bool) Effect {
 		// itself is held for the external or destructive ones.
 		emb.Opaque = false
 		emb.NetworkRead = false
+		if _, containerOnly, _ := laterKind(path.Clean(p), path.Base(p), path.Dir(path.Clean(p))); containerOnly {
+			// A container's commands run inside it: only what
+			// self-protection finds in them (airlock's verbs and files)
+			// counts.
+			emb = Effect{}
+		}
 	}
 	e.Add(emb)
 	return e
@@ -190,7 +204,11 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 		}
 		return e
 	}
-	return nothing
+	var e Effect
+	for _, r := range laterCommands(kind, content) { // laterfiles.go
+		e.Add(inner.shellFileAt(p, r.text, r.line))
+	}
+	return e
 }
 
 var jsonPair = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`"([^"\\]+)"\s*:\s*"((?:[^"\\]|\\.)*)"`) }}

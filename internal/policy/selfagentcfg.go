@@ -53,7 +53,7 @@ var agentConfigs = []agentConfig{
 	{"claude-code", ".claude/hooks", true, scopeUser, "the scripts its hook settings run live here by convention", ".claude/todos/y.json"},
 	{"claude-code", ".claude/commands", true, scopeUser, "slash commands run shell lines (!`…`) when invoked", ".claude/projects/x.jsonl"},
 	{"claude-code", ".claude/agents", true, scopeUser, "subagent definitions choose the tools and instructions a subagent runs with", ".claude/statsig/x"},
-	{"claude-code", ".claude/skills", true, scopeUser, "skills bring scripts Claude Code runs", ".claude/shell-snapshots/x.sh"},
+	{"claude-code", ".claude/skills", true, scopeUser, "skills bring scripts Claude Code runs", ".claude/todos/z.json"},
 	{"claude-desktop", ".config/Claude/claude_desktop_config.json", false, scopeUser, "its mcpServers are programs Claude Desktop starts", ".config/Claude/logs/x.log"},
 	{"claude-desktop", "Library/Application Support/Claude/claude_desktop_config.json", false, scopeUser, "its mcpServers are programs Claude Desktop starts", "Library/Application Support/Claude/x.log"},
 	{"copilot", ".copilot/mcp-config.json", false, scopeUser, "its mcpServers are programs Copilot CLI starts", ".copilot/history.txt"},

@@ -41,6 +41,15 @@ var laterHomeTargets = []struct {
 	{".config/autostart", true}, {".config/direnv", true}, {".direnvrc", false},
 	{".vimrc", false}, {".vim/plugin", true}, {".config/nvim", true}, {".emacs", false}, {".emacs.d/init.el", false},
 	{".tmux.conf", false}, {".config/tmux", true}, {".screenrc", false},
+	// FINDINGS-7: curl's and wget's configuration names their output and
+	// their body (G1); the cloud and cluster CLIs run the credential
+	// program theirs names (G20); gh runs its "!" aliases (G15).
+	{".curlrc", false}, {".config/curlrc", false}, {".wgetrc", false},
+	{".aws/config", false}, {".kube/config", false}, {".config/gh/config.yml", false},
+	// Claude Code's statusline scripts by the names its /statusline set-up
+	// gives them: the settings' statusLine command runs them at every
+	// prompt, outside any hook (G14's neighbours).
+	{".claude/statusline.sh", false}, {".claude/statusline-command.sh", false},
 }
 
 // shadowNames are the programs a file on the human's PATH may not be

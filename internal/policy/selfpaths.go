@@ -230,6 +230,10 @@ var homeTargets = []struct {
 	{".pi/agent/extensions", true, kindHooks},
 	{".pi/agent/settings.json", false, kindHooks},
 	{".augment/settings.json", false, kindHooks},
+	// Claude Code's Bash tool sources a snapshot of the shell's
+	// functions, aliases and options before every command it runs: a
+	// line put there runs in each later call, unseen by the hook.
+	{".claude/shell-snapshots", true, kindStartup},
 	{".bashrc", false, kindStartup},
 	{".bash_profile", false, kindStartup},
 	{".bash_login", false, kindStartup},

@@ -324,7 +324,7 @@ func (c *call) writeAction(a *Action) *refusal {
 		}
 		return c.pathRefusal(a.Tool, h)
 	}
-	return nil
+	return c.writtenRuns(a) // selfwritten.go
 }
 
 // readAction checks a file tool that reads (Read, Grep): only airlock's

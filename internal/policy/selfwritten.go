@@ -1,0 +1,23 @@
+package policy
+
+import "github.com/airlock-dev/airlock/internal/classify"
+
+// writtenRuns checks the commands a Write or Edit puts in a file that
+// runs later (a git hook, a Makefile, a CI workflow, a
+// .pre-commit-config.yaml, a devcontainer.json: classify.FileRuns) as
+// the lines of a script the command runs: airlock's verb or a protected
+// path named there is refused, as when a shell command writes the same
+// text (FINDINGS-7, "through the Write tool too").
+func (c *call) writtenRuns(a *Action) *refusal {
+	for _, p := range a.Paths {
+		r := classify.FileRuns(c.g.rawAbs(p, c.cwds[0]), a.Content)
+		if len(r.Followed) == 0 && len(r.Code) == 0 {
+			continue
+		}
+		if ref := c.shell(&r); ref != nil {
+			ref.msg = a.Tool + " of " + p + " adds commands that run later; " + ref.msg
+			return ref
+		}
+	}
+	return nil
+}

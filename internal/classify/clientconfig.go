@@ -53,9 +53,9 @@ func (c *Classifier) clientConfig(inv *shell.Invocation) (Effect, []Operand, boo
 	name := inv.Name()
 	switch name {
 	case "curl":
-		files, parse = curlConfigFiles(inv), curlConfigWords
+		files, parse = c.curlConfigFiles(inv), curlConfigWords
 	case "wget", "wget2":
-		files, parse = wgetConfigFiles(inv), wgetConfigWords
+		files, parse = c.wgetConfigFiles(inv), wgetConfigWords
 	default:
 		return Effect{}, nil, false
 	}
@@ -255,13 +255,18 @@ func mayName(w, name, base string) bool {
 	return rooted(w) == rooted(name)
 }
 
-// envOr returns a variable of the run's environment, or of airlock's own
-// (the agent's, which the run inherits); dynamic says the run's value is
+// envOr returns a variable of the run's environment, or of the process
+// the decision is for (the agent's, which the run inherits: the FS's
+// Getenv, else airlock's own); dynamic says the run's value is
 // known only at run time.
-func envOr(inv *shell.Invocation, name string) (v string, dynamic, set bool) {
+func (c *Classifier) envOr(inv *shell.Invocation, name string) (v string, dynamic, set bool) {
 	if v, ok := inv.Getenv(name); ok {
 		v = unquoteValue(v)
 		return v, strings.ContainsAny(v, "$`"), true
+	}
+	if e, ok := c.FS.(interface{ Getenv(string) (string, bool) }); ok {
+		v, set = e.Getenv(name)
+		return v, false, set
 	}
 	v, set = os.LookupEnv(name)
 	return v, false, set
@@ -279,14 +284,14 @@ func homeOf(inv *shell.Invocation) (string, bool) {
 // curlConfigFiles lists the files a curl run reads options from: the
 // default one (every candidate, so that none is missed) unless -q or
 // --disable comes first, and each -K/--config.
-func curlConfigFiles(inv *shell.Invocation) []clientConfigFile {
+func (c *Classifier) curlConfigFiles(inv *shell.Invocation) []clientConfigFile {
 	var out []clientConfigFile
 	args := inv.Args[1:]
 	if len(args) == 0 || args[0] != "-q" && args[0] != "--disable" {
-		if v, dyn, ok := envOr(inv, "CURL_HOME"); ok && v != "" {
+		if v, dyn, ok := c.envOr(inv, "CURL_HOME"); ok && v != "" {
 			out = append(out, clientConfigFile{name: path.Join(v, ".curlrc"), dynamic: dyn})
 		}
-		if v, dyn, ok := envOr(inv, "XDG_CONFIG_HOME"); ok && v != "" {
+		if v, dyn, ok := c.envOr(inv, "XDG_CONFIG_HOME"); ok && v != "" {
 			out = append(out, clientConfigFile{name: path.Join(v, "curlrc"), dynamic: dyn})
 		} else if h, dyn := homeOf(inv); h != "" {
 			out = append(out, clientConfigFile{name: path.Join(h, ".config/curlrc"), dynamic: dyn})
@@ -364,7 +369,7 @@ func curlConfigWords(text string) []string {
 
 // wgetConfigFiles lists the files a wget run reads commands from: $WGETRC
 // or ~/.wgetrc, and --config (which replaces them).
-func wgetConfigFiles(inv *shell.Invocation) []clientConfigFile {
+func (c *Classifier) wgetConfigFiles(inv *shell.Invocation) []clientConfigFile {
 	p := wgetOptions.Parse(inv.Args[1:])
 	var out []clientConfigFile
 	for _, f := range p.Flags {
@@ -375,7 +380,7 @@ func wgetConfigFiles(inv *shell.Invocation) []clientConfigFile {
 	if len(out) > 0 || p.Has("--no-config") {
 		return out
 	}
-	if v, dyn, ok := envOr(inv, "WGETRC"); ok && v != "" {
+	if v, dyn, ok := c.envOr(inv, "WGETRC"); ok && v != "" {
 		return []clientConfigFile{{name: v, dynamic: dyn, explicit: true}}
 	}
 	h, dyn := homeOf(inv)

@@ -247,7 +247,7 @@ func (c *Classifier) scriptShell(inv *shell.Invocation) Effect {
 			user = clientConfigFile{name: path.Join(h, ".npmrc"), dynamic: dyn}
 		}
 		for _, k := range []string{"npm_config_userconfig", "NPM_CONFIG_USERCONFIG", "npm_config_globalconfig", "NPM_CONFIG_GLOBALCONFIG"} {
-			if v, dyn, ok := envOr(inv, k); ok && v != "" {
+			if v, dyn, ok := c.envOr(inv, k); ok && v != "" {
 				if strings.HasSuffix(strings.ToLower(k), "userconfig") {
 					user = clientConfigFile{name: v, dynamic: dyn, explicit: true}
 				} else {

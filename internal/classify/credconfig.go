@@ -56,7 +56,7 @@ func (c *Classifier) credentialConfig(inv *shell.Invocation) Effect {
 	var e Effect
 	switch {
 	case kubeconfigUser(name):
-		for _, f := range kubeconfigFiles(inv) {
+		for _, f := range c.kubeconfigFiles(inv) {
 			data, failed, ok := c.readConfig(inv, f)
 			e.Add(failed)
 			if !ok {
@@ -71,7 +71,7 @@ func (c *Classifier) credentialConfig(inv *shell.Invocation) Effect {
 		if h, dyn := homeOf(inv); h != "~" || dyn {
 			f = clientConfigFile{name: path.Join(h, ".aws/config"), dynamic: dyn}
 		}
-		if v, dyn, ok := envOr(inv, "AWS_CONFIG_FILE"); ok && v != "" {
+		if v, dyn, ok := c.envOr(inv, "AWS_CONFIG_FILE"); ok && v != "" {
 			f = clientConfigFile{name: v, dynamic: dyn, explicit: true}
 		}
 		data, failed, ok := c.readConfig(inv, f)
@@ -89,7 +89,7 @@ func (c *Classifier) credentialConfig(inv *shell.Invocation) Effect {
 
 // kubeconfigFiles lists the kubeconfig files a run reads: --kubeconfig,
 // else every file of $KUBECONFIG, else ~/.kube/config.
-func kubeconfigFiles(inv *shell.Invocation) []clientConfigFile {
+func (c *Classifier) kubeconfigFiles(inv *shell.Invocation) []clientConfigFile {
 	args := inv.Args[1:]
 	for i, a := range args {
 		if a == "--" {
@@ -102,7 +102,7 @@ func kubeconfigFiles(inv *shell.Invocation) []clientConfigFile {
 			return []clientConfigFile{{name: args[i+1], dynamic: inv.IsDynamic(2 + i), explicit: true}}
 		}
 	}
-	if v, dyn, ok := envOr(inv, "KUBECONFIG"); ok && v != "" {
+	if v, dyn, ok := c.envOr(inv, "KUBECONFIG"); ok && v != "" {
 		var out []clientConfigFile
 		for _, p := range strings.Split(v, ":") {
 			if p != "" {
@@ -250,11 +250,11 @@ func (c *Classifier) ghAlias(inv *shell.Invocation) Effect {
 		return nothing // built in: an alias cannot shadow them
 	}
 	var f clientConfigFile
-	switch v, dyn, ok := envOr(inv, "GH_CONFIG_DIR"); {
+	switch v, dyn, ok := c.envOr(inv, "GH_CONFIG_DIR"); {
 	case ok && v != "":
 		f = clientConfigFile{name: path.Join(v, "config.yml"), dynamic: dyn, explicit: true}
 	default:
-		if x, dyn, ok := envOr(inv, "XDG_CONFIG_HOME"); ok && x != "" {
+		if x, dyn, ok := c.envOr(inv, "XDG_CONFIG_HOME"); ok && x != "" {
 			f = clientConfigFile{name: path.Join(x, "gh/config.yml"), dynamic: dyn}
 		} else {
 			h, dyn := homeOf(inv)

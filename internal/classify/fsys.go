@@ -43,11 +43,31 @@ func DirFS(dir string) FS { return osFS{dir: dir} }
 // (the script is opaque), never a file below the working directory.
 func HomeDirFS(dir, home string) FS { return osFS{dir: dir, home: home, homeSet: true} }
 
+// HomeEnvFS is HomeDirFS for a decision made for another process (the
+// resident service deciding for a hook client): the variables that pick a
+// program's configuration file (CURL_HOME, KUBECONFIG, WGETRC, …) are read
+// from getenv, the client's environment, not the service's.
+func HomeEnvFS(dir, home string, getenv func(string) string) FS {
+	return osFS{dir: dir, home: home, homeSet: true, getenv: getenv}
+}
+
 type osFS struct {
 	dir string
 	// home is what "~/" names when homeSet; else $HOME is read.
 	home    string
 	homeSet bool
+	// getenv is the environment of the process the decision is for;
+	// nil: this process's.
+	getenv func(string) string
+}
+
+// Getenv reads a variable of the environment the decision is for.
+func (o osFS) Getenv(name string) (string, bool) {
+	if o.getenv != nil {
+		v := o.getenv(name)
+		return v, v != ""
+	}
+	return os.LookupEnv(name)
 }
 
 // noHome is what a "~/" name resolves to when the home directory is

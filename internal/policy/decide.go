@@ -28,7 +28,8 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 		// service decides for hook processes with their own).
 		var r classify.Result
 		if a.Cwd != "" {
-			r = classify.CommandIn(a.Command, classify.HomeDirFS(a.Cwd, p.home))
+			// The decision's environment is the hook client's.
+			r = classify.CommandIn(a.Command, classify.HomeEnvFS(a.Cwd, p.home, p.guard.env))
 		} else {
 			r = classify.Command(a.Command)
 		}

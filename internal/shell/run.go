@@ -36,6 +36,9 @@ type cmd struct {
 	// base is how many wrappers the shell running the command was
 	// already inside: the wrappers after it are this command's own.
 	base int
+	// shellEnv holds the command's prefix assignments of HOME, CDPATH
+	// and OLDPWD, which cd reads (dirvars.go).
+	shellEnv map[string]binding
 }
 
 // inShell reports whether the command runs in the shell itself (perhaps

@@ -262,6 +262,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		inLoop: s.loops > 0,
 		base:   len(s.f.via),
 	}
+	if len(call.Assigns) > 0 {
+		c.shellEnv = s.shellEnvOf(call.Assigns)
+	}
 	c.frame.line = c.line // text nested in this command keeps its line
 	if len(s.f.vals.vars) > 0 {
 		s.forgetExpansionAssigns(call)

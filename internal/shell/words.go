@@ -18,7 +18,7 @@ func (s *stmtWalker) words(list []*syntax.Word) ([]string, []bool) {
 	args := make([]string, 0, len(list))
 	dyn := make([]bool, 0, len(list))
 	for _, w := range list {
-		if !isStatic(w, false) {
+		if !s.isStatic(w, false) {
 			if fields, ok := s.expandFields(w); ok {
 				for _, f := range fields {
 					args = append(args, f)
@@ -88,7 +88,7 @@ func staticFields(w *syntax.Word) ([]string, bool) {
 
 // static returns the value of a word that holds no run-time expansion.
 func (s *stmtWalker) static(w *syntax.Word, heredoc bool) (string, bool) {
-	if !isStatic(w, heredoc) {
+	if !s.isStatic(w, heredoc) {
 		return s.expandLiteral(w, heredoc)
 	}
 	var v string
@@ -140,11 +140,20 @@ func printfText(args []string) (string, bool) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return "", false
 	}
-	out, _, err := expand.Format(staticConfig, args[0], args[1:])
-	if err != nil {
-		return "", false
+	// printf goes round its format again while arguments are left.
+	var b strings.Builder
+	rest := args[1:]
+	for {
+		out, n, err := expand.Format(staticConfig, args[0], rest)
+		if err != nil {
+			return "", false
+		}
+		b.WriteString(out)
+		if n <= 0 || n >= len(rest) || b.Len() > maxValueLen {
+			return b.String(), b.Len() <= maxValueLen
+		}
+		rest = rest[n:]
 	}
-	return out, true
 }
 
 // Output returns the text a run prints when it can be told statically:

@@ -1,0 +1,201 @@
+package shell
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The shell's own variables that say what a tilde and a cd mean (FINDINGS-7
+// G16, G17): "HOME=~/.claude; : > ~/settings.json" writes Claude Code's
+// settings, "HOME=DIR cd" moves to DIR, "CDPATH=DIR cd x" may move to
+// DIR/x, "OLDPWD=DIR; cd -" moves to DIR. Once the text may have assigned
+// one of them, the walker uses the value it holds, and when it holds none
+// (assigned in one branch only, from a command's output) the tilde word is
+// dynamic and the directory unknown: never the home directory the agent
+// started with.
+
+// touchSet marks which of HOME, CDPATH and OLDPWD the text may have
+// assigned.
+type touchSet uint8
+
+const (
+	touchHome touchSet = 1 << iota
+	touchCDPATH
+	touchOLDPWD
+)
+
+// touch notes an assignment (b) or a forgetting (nil) of name.
+func (v *values) touch(name string, b *binding) {
+	switch name {
+	case "HOME":
+		v.touched |= touchHome
+	case "CDPATH":
+		v.touched |= touchCDPATH
+	case "OLDPWD":
+		// cd - goes to $OLDPWD: the walker's previous directory is now
+		// the value assigned.
+		v.touched |= touchOLDPWD
+		v.old = DirUnknown
+		if b != nil && !b.dynamic && !b.array && isDirPath(b.text) {
+			v.old = path.Clean(b.text)
+		}
+	}
+}
+
+// isDirPath reports whether a value names a directory on its own: an
+// absolute or ~ path.
+func isDirPath(s string) bool {
+	return strings.HasPrefix(s, "/") || s == "~" || strings.HasPrefix(s, "~/")
+}
+
+// homeKnown reports whether HOME is what it was when the command started
+// (a tilde then stays "~", which package policy expands).
+func (v *values) homeKnown() bool { return v == nil || v.touched&touchHome == 0 }
+
+// shellVar is the value of one of the shell's own variables for a run: a
+// prefix assignment of the command (HOME=DIR cd), else the value held.
+// known is false when the value is only known at run time; set is false
+// when the text has not assigned it (the environment's value).
+func (v *values) shellVar(c cmd, name string, bit touchSet) (val string, known, set bool) {
+	if b, ok := c.shellEnv[name]; ok {
+		return b.text, !b.dynamic, true
+	}
+	if v.touched&bit == 0 {
+		return "", true, false
+	}
+	b, ok := v.vars[name]
+	if !ok || b.dynamic || b.array {
+		return "", false, true
+	}
+	return b.text, true, true
+}
+
+// homeDest is where a bare cd goes: "" for the home directory the command
+// started with, else HOME's value; known is false when it is only known
+// at run time.
+func (v *values) homeDest(c cmd) (string, bool) {
+	h, known, set := v.shellVar(c, "HOME", touchHome)
+	if !set {
+		return "", true
+	}
+	if !known || h == "" {
+		return "", false
+	}
+	return h, true
+}
+
+// viaCDPATH reports whether cd DEST may move somewhere else than DEST
+// relative to the current directory because the text set CDPATH: a
+// relative DEST not spelled ./ or ../ is looked up in CDPATH's
+// directories first. CDPATH from the agent's environment is not seen
+// (docs/THREAT-MODEL.md).
+func (v *values) viaCDPATH(c cmd, dest string) bool {
+	if dest == "" || dest == "." || dest == ".." || isDirPath(dest) || strings.HasPrefix(dest, "./") || strings.HasPrefix(dest, "../") {
+		return false
+	}
+	cdpath, known, set := v.shellVar(c, "CDPATH", touchCDPATH)
+	if !set {
+		return false
+	}
+	if !known {
+		return true
+	}
+	for _, d := range strings.Split(cdpath, ":") {
+		if d != "" && d != "." {
+			return true
+		}
+	}
+	return false
+}
+
+// shellEnvOf collects the prefix assignments of HOME, CDPATH and OLDPWD,
+// which a cd run with them reads.
+func (s *stmtWalker) shellEnvOf(list []*syntax.Assign) map[string]binding {
+	var m map[string]binding
+	for _, a := range list {
+		if a.Name == nil {
+			continue
+		}
+		switch n := a.Name.Value; n {
+		case "HOME", "CDPATH", "OLDPWD":
+			val, known := s.value(a.Value)
+			if a.Append || a.Array != nil || a.Index != nil {
+				known = false
+			}
+			if m == nil {
+				m = map[string]binding{}
+			}
+			m[n] = binding{text: val, dynamic: !known}
+		}
+	}
+	return m
+}
+
+// hasTilde reports whether a word holds an unquoted tilde, which the shell
+// may expand with HOME.
+func hasTilde(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.Contains(l.Value, "~") {
+			return true
+		}
+	}
+	return false
+}
+
+// isStatic is isStatic, except that a tilde is not static once the text may
+// have assigned HOME.
+func (s *stmtWalker) isStatic(w *syntax.Word, heredoc bool) bool {
+	return isStatic(w, heredoc) && (s.f.vals.homeKnown() || heredoc || !hasTilde(w))
+}
+
+// homeUnknown stands for a tilde whose HOME is only known at run time, in
+// the text of a dynamic word: package policy reads it as run-time text,
+// not as the home directory.
+const homeUnknown = "${HOME:?}"
+
+// forgetOldpwd drops a value of OLDPWD the text assigned, after a cd that
+// set it anew (the walker's previous directory stands for it).
+func (v *values) forgetOldpwd() {
+	if _, ok := v.vars["OLDPWD"]; ok {
+		old := v.old
+		delete(v.vars, "OLDPWD")
+		v.old = old
+	}
+}
+
+// homeText is the text a tilde stands for once HOME was assigned: its
+// value, static or the text it was built from, else homeUnknown.
+func (v *values) homeText() string {
+	if b, ok := v.vars["HOME"]; ok && !b.array && (!b.dynamic || b.text != "") {
+		return b.text
+	}
+	return homeUnknown
+}
+
+// pureArithm reports whether an arithmetic expression (a slice's offset or
+// length) assigns nothing and reads only held values or numbers; nil is
+// an absent part.
+func (v *values) pureArithm(x syntax.ArithmExpr) bool {
+	switch x := x.(type) {
+	case nil:
+		return true
+	case *syntax.Word:
+		if lit := x.Lit(); lit != "" {
+			if isName(lit) {
+				b, ok := v.get(lit)
+				return ok && !b.dynamic && !b.array
+			}
+			return true // a number; a bad one fails to expand
+		}
+		return v.expandable(x.Parts, nil)
+	case *syntax.ParenArithm:
+		return v.pureArithm(x.X)
+	case *syntax.UnaryArithm:
+		return x.Op != syntax.Inc && x.Op != syntax.Dec && v.pureArithm(x.X)
+	case *syntax.BinaryArithm:
+		return !arithAssign(x.Op) && v.pureArithm(x.X) && v.pureArithm(x.Y)
+	}
+	return false
+}

@@ -16,7 +16,7 @@ import (
 // dynamic and the directory unknown: never the home directory the agent
 // started with.
 
-// touchSet marks which of HOME, CDPATH and OLDPWD the text may have
+// touchSet marks which of HOME, CDPATH, OLDPWD and IFS the text may have
 // assigned.
 type touchSet uint8
 
@@ -24,6 +24,7 @@ const (
 	touchHome touchSet = 1 << iota
 	touchCDPATH
 	touchOLDPWD
+	touchIFS
 )
 
 // touch notes an assignment (b) or a forgetting (nil) of name.
@@ -33,6 +34,8 @@ func (v *values) touch(name string, b *binding) {
 		v.touched |= touchHome
 	case "CDPATH":
 		v.touched |= touchCDPATH
+	case "IFS":
+		v.touched |= touchIFS
 	case "OLDPWD":
 		// cd - goes to $OLDPWD: the walker's previous directory is now
 		// the value assigned.
@@ -111,7 +114,7 @@ func (v *values) viaCDPATH(c cmd, dest string) bool {
 }
 
 // shellEnvOf collects the prefix assignments of HOME, CDPATH and OLDPWD,
-// which a cd run with them reads.
+// which a cd run with them reads, and IFS, which read splits by.
 func (s *stmtWalker) shellEnvOf(list []*syntax.Assign) map[string]binding {
 	var m map[string]binding
 	for _, a := range list {
@@ -119,7 +122,7 @@ func (s *stmtWalker) shellEnvOf(list []*syntax.Assign) map[string]binding {
 			continue
 		}
 		switch n := a.Name.Value; n {
-		case "HOME", "CDPATH", "OLDPWD":
+		case "HOME", "CDPATH", "OLDPWD", "IFS":
 			val, known := s.value(a.Value)
 			if a.Append || a.Array != nil || a.Index != nil {
 				known = false
@@ -198,4 +201,58 @@ func (v *values) pureArithm(x syntax.ArithmExpr) bool {
 		return !arithAssign(x.Op) && v.pureArithm(x.X) && v.pureArithm(x.Y)
 	}
 	return false
+}
+
+// readFields splits one line as read does with the given IFS: into n
+// fields, the last taking the rest of the line (n < 0: every field, for
+// read -a).
+func readFields(line, ifs string, n int) []string {
+	isIFS := func(c byte) bool { return strings.IndexByte(ifs, c) >= 0 }
+	isWS := func(c byte) bool { return (c == ' ' || c == '\t' || c == '\n') && isIFS(c) }
+	// word returns the field s starts with and what follows its
+	// delimiter: IFS white space around at most one other IFS character.
+	word := func(s string) (string, string) {
+		i := 0
+		for i < len(s) && !isIFS(s[i]) {
+			i++
+		}
+		f, r := s[:i], s[i:]
+		j := 0
+		for j < len(r) && isWS(r[j]) {
+			j++
+		}
+		if j < len(r) && isIFS(r[j]) && !isWS(r[j]) {
+			j++
+			for j < len(r) && isWS(r[j]) {
+				j++
+			}
+		}
+		return f, r[j:]
+	}
+	if ifs == "" {
+		out := make([]string, max(n, 1))
+		out[0] = line
+		return out
+	}
+	s := strings.TrimLeftFunc(line, func(r rune) bool { return r < 128 && isWS(byte(r)) })
+	var out []string
+	for n < 0 && s != "" {
+		var f string
+		f, s = word(s)
+		out = append(out, f)
+	}
+	for i := 0; i < n; i++ {
+		if i < n-1 {
+			var f string
+			f, s = word(s)
+			out = append(out, f)
+			continue
+		}
+		if f, r := word(s); r == "" {
+			out = append(out, f)
+		} else {
+			out = append(out, strings.TrimRightFunc(s, func(r rune) bool { return r < 128 && isWS(byte(r)) }))
+		}
+	}
+	return out
 }

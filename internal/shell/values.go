@@ -416,7 +416,8 @@ func (v *values) read(c cmd) {
 	if len(all) == 0 {
 		names, all = []string{"REPLY"}, []string{"REPLY"}
 	}
-	_, ifs := v.get("IFS")
+	ifsVal, ifsKnown, ifsSet := v.shellVar(c, "IFS", touchIFS)
+	ifs := ifsSet
 	line, _, _ := strings.Cut(c.stdinText, "\n")
 	if !c.stdinKnown && c.stdinSrc != "" && known && !ifs && len(all) == 1 {
 		// Input only known at run time (<<< "$HOME/x"): the variable is
@@ -425,32 +426,28 @@ func (v *values) read(c cmd) {
 		v.set(all[0], binding{text: src, dynamic: true, array: arr != ""})
 		return
 	}
-	if !known || ifs || !c.stdinKnown || c.stdin == "" || (!raw && strings.Contains(line, `\`)) || len(names) > 0 && arr != "" {
+	// IFS set by the text splits the line by its characters (FINDINGS-7
+	// G6: IFS=, read a b <<< 'airlock,queue'); one only known at run time
+	// leaves the names unknown.
+	if !known || ifs && !ifsKnown || !c.stdinKnown || c.stdin == "" || (!raw && strings.Contains(line, `\`)) || len(names) > 0 && arr != "" {
 		for _, n := range all {
 			v.forget(n)
 		}
 		return
 	}
+	if !ifs {
+		ifsVal = " \t\n"
+	}
 	if arr != "" {
-		v.set(arr, binding{list: strings.Fields(line), array: true})
+		v.set(arr, binding{list: readFields(line, ifsVal, -1), array: true})
 		return
 	}
 	if len(names) == 1 && names[0] == "REPLY" && len(c.args) == 1 {
 		v.set("REPLY", binding{text: line})
 		return
 	}
-	rest := strings.Trim(line, " \t")
-	for i, n := range names {
-		if i == len(names)-1 {
-			v.set(n, binding{text: rest})
-			break
-		}
-		f, r := rest, ""
-		if j := strings.IndexAny(rest, " \t"); j >= 0 {
-			f, r = rest[:j], rest[j+1:]
-		}
-		v.set(n, binding{text: f})
-		rest = strings.TrimLeft(r, " \t")
+	for i, f := range readFields(line, ifsVal, len(names)) {
+		v.set(names[i], binding{text: f})
 	}
 }
 

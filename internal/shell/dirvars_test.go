@@ -2,6 +2,7 @@ package shell
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -121,6 +122,43 @@ func TestShellVarsSlices(t *testing.T) {
 	for _, tt := range tests {
 		if got := runsOf(tt.src, "cp"); !slices.Equal(got, tt.want) {
 			t.Errorf("%s\n got  %q\n want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestShellStartup: what a shell runs beside its commands is walked as
+// runs of their own (FINDINGS-7 G5): start-up files named by an option,
+// ZDOTDIR or a HOME the text set are sourced; the command substitutions of
+// prompt and trace strings and exported functions' bodies are walked.
+func TestShellStartup(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{`bash --init-file x.sh -i -c true`, []string{". x.sh | bash start-up", "true | bash -c"}},
+		{`bash --rcfile ./r -i`, []string{". ./r | bash start-up", "bash --rcfile ./r -i"}},
+		{`ZDOTDIR=. zsh -i -c true`, []string{". .zshenv | zsh start-up", ". .zshrc | zsh start-up", "true | zsh -c"}},
+		{`ZDOTDIR=/z zsh -c true`, []string{". /z/.zshenv | zsh start-up", "true | zsh -c"}},
+		{`HOME=/h bash -l -c true`, []string{". /h/.bash_profile | bash start-up", ". /h/.bash_login | bash start-up", ". /h/.profile | bash start-up", "true | bash -c"}},
+		{`HOME=/h; sh -l -c true`, []string{". /h/.profile | sh start-up", "true | sh -c"}},
+		{`PS4='$(airlock queue approve abcd)' bash -xc true`, []string{"airlock queue approve abcd | PS4", "true | bash -c"}},
+		{"SHELLOPTS=xtrace PS4='`./x.sh`' sh -c true", []string{"x.sh | PS4", "true | sh -c"}},
+		{`PS1='$(./x.sh)' bash -i`, []string{"x.sh | PS1", "bash -i"}},
+		{`PS4='$(./x.sh)'; set -x; :`, []string{"x.sh | PS4", "set -x", ":"}},
+		{`export PS4='$(./x.sh)'; set -o xtrace; :`, []string{"x.sh | PS4", "set -o xtrace", ":"}},
+		{`env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'git status'`, []string{"x.sh | env,exported function git", "git status | env,bash -c"}},
+		{`env 'BASH_FUNC_ls%%=() { ./x.sh; }' make build`, []string{"x.sh | env,exported function ls", "make build | env"}},
+		// Ordinary work: nothing more.
+		{`bash -c 'make test'`, []string{"make test | bash -c"}},
+		{`bash -l -c 'make test'`, []string{"make test | bash -c"}},
+		{`PS4='+ ${BASH_SOURCE}:${LINENO}: ' bash -x build.sh`, []string{"bash -x build.sh"}},
+		{`set -x; make`, []string{"set -x", "make"}},
+		{`zsh -c 'echo hi'`, []string{"echo hi | zsh -c"}},
+	}
+	for _, tt := range tests {
+		got := render(tt.src)
+		if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+			t.Errorf("Parse(%q)\n got  %q\n want %q", tt.src, got, tt.want)
 		}
 	}
 }

@@ -109,6 +109,9 @@ type walker struct {
 	// (Invocation.Seq).
 	seq, frozen int
 	unordered   bool
+	// funcEnv holds the exported functions (BASH_FUNC_…) already walked
+	// (startup.go).
+	funcEnv map[string]bool
 }
 
 // step moves Seq on, between two parts of the outermost text that run

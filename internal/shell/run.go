@@ -117,6 +117,7 @@ func (w *walker) run(c cmd) {
 		}
 		h := handlers[normName(c.args[0])]
 		if h == nil {
+			w.exportedFuncs(c)
 			w.emit(c.invocation())
 			w.evaluated(c)
 			w.exports.exportWords(c)

@@ -320,6 +320,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	}
 	if name == "set" {
 		s.w.exports.setOptions(c)
+		s.w.xtrace(c)
 	}
 	s.w.run(c)
 }

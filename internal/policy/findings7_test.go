@@ -109,15 +109,15 @@ func TestFindings7Open(t *testing.T) {
 
 		// G5: prompt and trace strings, start-up files named by an option
 		// or a variable, exported functions.
-		{finding: "G5 PS4 with bash -x", cmd: `PS4='$(airlock queue approve abcd)' bash -xc true`, want: denied},
-		{finding: "G5 PS4 with sh -x", cmd: `PS4='$(airlock queue approve abcd)' sh -xc true`, want: denied},
-		{finding: "G5 SHELLOPTS=xtrace and PS4", cmd: `SHELLOPTS=xtrace PS4='$(airlock queue approve abcd)' bash -c true`, want: denied},
-		{finding: "G5 PS4 then set -x in the same shell", cmd: `PS4='$(airlock queue approve abcd)'; set -x; :`, want: denied},
-		{finding: "G5 PS1 with bash -i", setup: xsh, cmd: `PS1='$(./x.sh)' bash -i`, want: held},
-		{finding: "G5 bash --init-file x.sh", setup: xsh, cmd: `bash --init-file x.sh -i -c true`, want: held},
-		{finding: "G5 ZDOTDIR=. zsh reads .zshrc", setup: map[string]string{"proj/.zshrc": approve + "\n"}, cmd: `ZDOTDIR=. zsh -i -c true`, want: held},
-		{finding: "G5 HOME=DIR bash -l reads DIR/.profile", setup: map[string]string{"h/.profile": approve + "\n"}, cmd: `HOME=@ROOT@/h bash -l -c true`, want: held},
-		{finding: "G5 BASH_FUNC_git%% exported function", setup: xsh, cmd: `env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'git status'`, want: held},
+		{finding: "G5 PS4 with bash -x", cmd: `PS4='$(airlock queue approve abcd)' bash -xc true`, want: denied, fixed: true},
+		{finding: "G5 PS4 with sh -x", cmd: `PS4='$(airlock queue approve abcd)' sh -xc true`, want: denied, fixed: true},
+		{finding: "G5 SHELLOPTS=xtrace and PS4", cmd: `SHELLOPTS=xtrace PS4='$(airlock queue approve abcd)' bash -c true`, want: denied, fixed: true},
+		{finding: "G5 PS4 then set -x in the same shell", cmd: `PS4='$(airlock queue approve abcd)'; set -x; :`, want: denied, fixed: true},
+		{finding: "G5 PS1 with bash -i", setup: xsh, cmd: `PS1='$(./x.sh)' bash -i`, want: held, fixed: true},
+		{finding: "G5 bash --init-file x.sh", setup: xsh, cmd: `bash --init-file x.sh -i -c true`, want: held, fixed: true},
+		{finding: "G5 ZDOTDIR=. zsh reads .zshrc", setup: map[string]string{"proj/.zshrc": approve + "\n"}, cmd: `ZDOTDIR=. zsh -i -c true`, want: held, fixed: true},
+		{finding: "G5 HOME=DIR bash -l reads DIR/.profile", setup: map[string]string{"h/.profile": approve + "\n"}, cmd: `HOME=@ROOT@/h bash -l -c true`, want: held, fixed: true},
+		{finding: "G5 BASH_FUNC_git%% exported function", setup: xsh, cmd: `env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'git status'`, want: held, fixed: true},
 
 		// G6: a command name made by IFS splitting of read's input.
 		{finding: "G6 IFS=, read a b; $a $b", cmd: `IFS=, read a b <<< 'airlock,queue'; $a $b approve abcd`, want: held, fixed: true},

@@ -256,3 +256,14 @@ func readFields(line, ifs string, n int) []string {
 	}
 	return out
 }
+
+// fromEnv gives a new shell the values of HOME, CDPATH, OLDPWD and IFS its
+// environment sets (HOME=DIR bash -c '… ~/x'): prefixes and env's
+// assignments, whose value is static unless its text expands.
+func (v *values) fromEnv(env []string) {
+	for _, name := range []string{"HOME", "CDPATH", "OLDPWD", "IFS"} {
+		if val, ok := envValue(env, name); ok {
+			v.set(name, binding{text: val, dynamic: strings.ContainsAny(val, "$`\"'\\")})
+		}
+	}
+}

@@ -24,6 +24,8 @@ func TestShellVarsTilde(t *testing.T) {
 		{`if x; then HOME=/t; fi; cp a ~/s.json`, []string{"cp a ~${HOME:?}/s.json"}},
 		{`read HOME <<< /r; cp a ~/s.json`, []string{"cp a /r/s.json"}},
 		{`HOME=/t; bash -c 'cp a ~/s.json'`, []string{"cp a /t/s.json"}},
+		{`HOME=/t bash -c 'cp a ~/s.json'`, []string{"cp a /t/s.json"}},
+		{`env HOME=/t sh -c 'cd; cp a ~/s.json'`, []string{"cp a /t/s.json"}},
 		{`HOME=/t; cp a > ~/s.json`, []string{"cp a > /t/s.json"}},
 		{`eval "$x"; cp a ~/s.json`, []string{"cp a ~${HOME:?}/s.json"}},
 		// A prefix HOME is the run's own: its words' tildes are expanded

@@ -172,6 +172,7 @@ func (w *walker) text(src string, f frame, depth int) {
 	own := !f.same || f.vals == nil
 	if own {
 		f.vals = f.vals.child(&w.exports)
+		f.vals.fromEnv(f.env)
 	}
 	f.same = false
 	sw := &stmtWalker{w: w, src: src, f: f, depth: depth, stdin: map[*syntax.Stmt]stdinSource{}}

@@ -27,7 +27,10 @@ func TestShellVarsTilde(t *testing.T) {
 		{`HOME=/t bash -c 'cp a ~/s.json'`, []string{"cp a /t/s.json"}},
 		{`env HOME=/t sh -c 'cd; cp a ~/s.json'`, []string{"cp a /t/s.json"}},
 		{`HOME=/t; cp a > ~/s.json`, []string{"cp a > /t/s.json"}},
-		{`eval "$x"; cp a ~/s.json`, []string{"cp a ~${HOME:?}/s.json"}},
+		{`declare -n r=HOME; r=/t; cp a ~/s.json`, []string{"cp a ~${HOME:?}/s.json"}},
+		// eval of unknown text is held as opaque already; a sourced
+		// file's assignments are not followed (THREAT-MODEL.md).
+		{`eval "$x"; cp a ~/s.json`, []string{"cp a ~/s.json"}},
 		// A prefix HOME is the run's own: its words' tildes are expanded
 		// before it.
 		{`HOME=/t cp a ~/s.json`, []string{"cp a ~/s.json"}},

@@ -164,9 +164,6 @@ func (v *values) mergeDir(o *values) {
 // clear forgets everything: after something the walker cannot follow ran
 // in this shell.
 func (v *values) clear() {
-	// What ran may have set HOME (eval "HOME=…", a sourced file): a
-	// tilde after it is known only at run time.
-	v.touched |= touchHome
 	v.vars = nil
 	v.dir, v.old, v.stack, v.lost = DirUnknown, DirUnknown, nil, true
 }
@@ -463,6 +460,7 @@ func (v *values) declared(c cmd, name string) {
 	}
 	if strings.ContainsAny(flags, "n") {
 		v.clear()
+		v.touched |= touchHome // a name reference may assign HOME
 		return
 	}
 	if strings.ContainsAny(flags, "fFp") {
@@ -1002,6 +1000,7 @@ func (s *stmtWalker) declValues(d *syntax.DeclClause) {
 	}
 	if variant == "nameref" || strings.Contains(flags, "n") {
 		v.clear() // a name reference makes one name assign another
+		v.touched |= touchHome
 		return
 	}
 	if strings.ContainsAny(flags, "fFp") {

@@ -150,6 +150,7 @@ func TestShellStartup(t *testing.T) {
 		{"SHELLOPTS=xtrace PS4='`./x.sh`' sh -c true", []string{"x.sh | PS4", "true | sh -c"}},
 		{`PS1='$(./x.sh)' bash -i`, []string{"x.sh | PS1", "bash -i"}},
 		{`PS4='$(./x.sh)'; set -x; :`, []string{"x.sh | PS4", "set -x", ":"}},
+		{`set -ex; PS4='$(./x.sh)'; :`, []string{"set -ex", "x.sh | PS4", ":"}},
 		{`export PS4='$(./x.sh)'; set -o xtrace; :`, []string{"x.sh | PS4", "set -o xtrace", ":"}},
 		{`env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'git status'`, []string{"x.sh | env,exported function git", "git status | env,bash -c"}},
 		{`env 'BASH_FUNC_ls%%=() { ./x.sh; }' make build`, []string{"x.sh | env,exported function ls", "make build | env"}},
@@ -158,6 +159,7 @@ func TestShellStartup(t *testing.T) {
 		{`bash -l -c 'make test'`, []string{"make test | bash -c"}},
 		{`PS4='+ ${BASH_SOURCE}:${LINENO}: ' bash -x build.sh`, []string{"bash -x build.sh"}},
 		{`set -x; make`, []string{"set -x", "make"}},
+		{`set -x; PS4='+ $LINENO '; make`, []string{"set -x", "make"}},
 		{`zsh -c 'echo hi'`, []string{"echo hi | zsh -c"}},
 	}
 	for _, tt := range tests {

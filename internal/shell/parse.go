@@ -112,6 +112,8 @@ type walker struct {
 	// funcEnv holds the exported functions (BASH_FUNC_…) already walked
 	// (startup.go).
 	funcEnv map[string]bool
+	// xtraceOn says set -x ran in the text: a later PS4 is expanded.
+	xtraceOn bool
 }
 
 // step moves Seq on, between two parts of the outermost text that run

@@ -192,6 +192,7 @@ func (w *walker) xtrace(c cmd) {
 	if !on || c.vals == nil {
 		return
 	}
+	w.xtraceOn = true
 	b, ok := c.vals.get("PS4")
 	switch {
 	case ok && !b.dynamic && !b.array:

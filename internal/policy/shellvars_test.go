@@ -53,6 +53,8 @@ func TestShellVarsClasses(t *testing.T) {
 		{name: "G17 OLDPWD prefix cd -", cmd: `OLDPWD=@HOME@/.claude cd -; echo {} > settings.json`, want: denied},
 		{name: "G17 OLDPWD read from a here-string", cmd: `read OLDPWD <<< ` + sec + `; cd -; base64 serve.token`, want: denied},
 		{name: "G17 cd to a run-time dir, then a secret's name", cmd: `cd "$(cat d)"; od -c human.key`, want: denied},
+		{name: "G17 CDPATH cd, rm -rf outside the project", setup: map[string]string{"home/docs/a.txt": "notes\n"}, cmd: `export CDPATH=@ROOT@; cd home; rm -rf docs`, want: held},
+		{name: "G17 ordinary: cd src, rm -rf build (snapshot)", setup: map[string]string{"proj/src/build/a.o": "o"}, cmd: `cd src && rm -rf build`, want: notHeld},
 		{name: "G17 ordinary: CDPATH=. cd src", cmd: `CDPATH=. cd src && cat m.py`, want: notHeld},
 		{name: "G17 ordinary: cd -", cmd: `cd src; cd -; ls`, want: notHeld},
 		{name: "G17 ordinary: run-time dir, a project file", cmd: `cd "$(git rev-parse --show-toplevel)"; cat README.md`, want: notHeld},

@@ -138,6 +138,11 @@ func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 	if t, ok := c.g.couldEndAs(suffix, true, c.project()); ok {
 		return &refusal{RuleProtectedPath, who + " on " + clipText(src) + ", a path known only when the command runs that ends like " + t + " (" + t2kind(t, c) + "): airlock cannot rule out that it is that file. Write the path literally in the command, so airlock can see it is not one of them."}
 	}
+	if rest, ok := strings.CutPrefix(suffix, "/"); ok && !strings.ContainsAny(rest, "*?[") {
+		if r := c.unknownDirSecret(who, rest); r != nil {
+			return r // "$d/human.key": a secret's name below a run-time directory
+		}
+	}
 	return nil
 }
 
@@ -177,6 +182,13 @@ func (c *call) dynamicRead(who, src, known string) *refusal {
 	if suffix != "" {
 		if _, ok := endsLike(fold(suffix), fold(g.secrets.path), true, false); ok {
 			return refuse("that ends like " + g.secrets.path)
+		}
+		// "$d/serve.token", "${OLDPWD:?}/secrets/human.key": a file of
+		// the secrets directory below a directory known at run time.
+		if rest, ok := strings.CutPrefix(suffix, "/"); ok && !strings.ContainsAny(rest, "*?[") {
+			if r := c.unknownDirSecret(who, rest); r != nil {
+				return r
+			}
 		}
 	}
 	return nil

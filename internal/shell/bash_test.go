@@ -104,6 +104,7 @@ func TestArgvMatchesBash(t *testing.T) {
 		`printf -v p '%s' a b; printf -vq %03d 7; cp $p $q`,
 		`HOME=/x/.c; cp a ~/s ~`,
 		`export HOME=/y; cp ~/a; bash -c 'cp ~/b'`,
+		`OLDPWD=/o; cp ~-/a`,
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")

@@ -267,3 +267,38 @@ func (v *values) fromEnv(env []string) {
 		}
 	}
 }
+
+// tildeDir reads a word that starts with ~+ or ~- (the directory, and the
+// one before the last cd: $PWD and $OLDPWD): what to put for those two
+// characters, and whether that is only known at run time. ok is false for
+// any other word.
+func (s *stmtWalker) tildeDir(w *syntax.Word) (repl string, dyn, ok bool) {
+	if len(w.Parts) == 0 {
+		return "", false, false
+	}
+	l, isLit := w.Parts[0].(*syntax.Lit)
+	if !isLit || len(l.Value) < 2 || l.Value[0] != '~' || l.Value[1] != '+' && l.Value[1] != '-' {
+		return "", false, false
+	}
+	if len(l.Value) > 2 && l.Value[2] != '/' || len(l.Value) == 2 && len(w.Parts) > 1 {
+		return "", false, false
+	}
+	v := s.f.vals
+	if l.Value[1] == '+' {
+		// Relative paths are read from the run's own directory.
+		return ".", false, true
+	}
+	switch {
+	case v == nil || v.old == DirUnknown:
+		return "${OLDPWD:?}", true, true
+	case isDirPath(v.old):
+		return v.old, false, true
+	case v.dir == "":
+		// Relative to the command's directory, where the run is too.
+		if v.old == "" {
+			return ".", false, true
+		}
+		return v.old, false, true
+	}
+	return "${OLDPWD:?}", true, true
+}

@@ -34,6 +34,13 @@ func TestShellVarsTilde(t *testing.T) {
 		// A prefix HOME is the run's own: its words' tildes are expanded
 		// before it.
 		{`HOME=/t cp a ~/s.json`, []string{"cp a ~/s.json"}},
+		// ~+ and ~- are $PWD and $OLDPWD.
+		{`OLDPWD=/s; cp ~-/t b`, []string{"cp /s/t b"}},
+		{`cd /s; cd /t; cp ~-/t ~+/u > ~-/o`, []string{"cp /s/t ./u > /s/o"}},
+		{`cp ~-/t b`, []string{"cp ~${OLDPWD:?}/t b"}},
+		{`cd sub; cp ~-/t b`, []string{"cp ~${OLDPWD:?}/t b"}},
+		{`cd sub; cd -; cp ~-/t b`, []string{"cp sub/t b"}},
+		{`cp "~-/t" ~-x b`, []string{"cp ~-/t ~-x b"}},
 		// Ordinary work: HOME left alone.
 		{`cp a ~/notes.txt`, []string{"cp a ~/notes.txt"}},
 		{`f=x; cp a ~/$f`, []string{"cp a ~/x"}},

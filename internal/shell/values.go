@@ -800,6 +800,15 @@ func (s *stmtWalker) substOutput(cs *syntax.CmdSubst) (string, bool) {
 // render is the text of a dynamic word with the kept values put in: a
 // static value as itself, a dynamic one as the text it was built from.
 func (s *stmtWalker) render(w *syntax.Word) string {
+	out := s.renderVals(w)
+	if r, _, ok := s.tildeDir(w); ok && len(out) >= 2 && out[0] == '~' {
+		out = r + out[2:] // ~+ and ~- (dirvars.go)
+	}
+	return out
+}
+
+// renderVals is render without ~+ and ~-.
+func (s *stmtWalker) renderVals(w *syntax.Word) string {
 	src := s.source(w)
 	v := s.f.vals
 	if v == nil || len(v.vars) == 0 && v.homeKnown() {

@@ -73,6 +73,9 @@ func TestShellVarsClasses(t *testing.T) {
 		{name: "G18 printf -v writing", cmd: `printf -v p '%s/.claude/settings.json' @HOME@; echo {} > $p`, want: denied},
 		{name: "G18 printf -vNAME joined", cmd: `printf -vp '%s/%s' ` + sec + ` serve.token; cat $p`, want: denied},
 		{name: "G18 printf -v of a run-time dir", cmd: `printf -v p '%s/secrets/serve.token' "$d"; cat $p`, want: denied},
+		{name: "G18 slice with a run-time offset", cmd: `x=` + sec + `/serve.token; n=$(($(date +%s)*0)); cat ${x:$n}`, want: denied},
+		{name: "G18 replacement with a run-time pattern", cmd: `x=` + sec + `/human.keyZZ; p=$(cat f); cat "${x//$p/}"`, want: denied},
+		{name: "G18 ordinary: slice with a run-time offset of a project path", cmd: `x=src/m.py; cat "${x:$n}"`, want: notHeld},
 		{name: "G18 ordinary: slice of a project path", cmd: `v=src/m.pyZZ; cat ${v:0:-2}`, want: notHeld},
 		{name: "G18 ordinary: printf -v number", cmd: `printf -v n '%03d' 7; mkdir -p out && touch out/$n.txt`, want: notHeld},
 

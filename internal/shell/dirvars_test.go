@@ -124,8 +124,9 @@ func TestShellVarsSlices(t *testing.T) {
 		{`printf -v ts 'x-%(%F %T)T.log'; cp a $ts`, []string{"cp a ~x-$(date '+%F %T').log"}},
 		{`printf -v n '%03d' 7; cp a out/$n.txt`, []string{"cp a out/007.txt"}},
 		// Run-time parts stay dynamic.
-		{`x=xx/s/t; cp ${x:$n} b`, []string{"cp ~${x:$n} b"}},
-		{`x=xx/s/t; cp ${x:i++} b`, []string{"cp ~${x:i++} b"}},
+		{`x=xx/s/t; cp ${x:$n} b`, []string{"cp ~$(: xx/s/t ${x:$n}) b"}},
+		{`x=xx/s/t; cp ${x:i++} b`, []string{"cp ~$(: xx/s/t ${x:i++}) b"}},
+		{`x=xx/s/t; cp "${x/$p/}.c" b`, []string{`cp ~"$(: xx/s/t ${x/$p/}).c" b`}},
 		{`printf -v p '%s/t' "$d"; cp $p b`, []string{`cp ~"$d"/t b`}},
 		{`printf -v p "$f" a; cp $p b`, []string{"cp ~$p b"}},
 		{`printf -v p '%s' a b; cp $p b`, []string{"cp ab b"}},

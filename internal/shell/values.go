@@ -858,6 +858,11 @@ func (s *stmtWalker) renderParts(b *strings.Builder, parts []syntax.WordPart) {
 				}
 			}
 			switch {
+			case !simple && ok && !bd.dynamic && !bd.array && p.Param != nil && p.Index == nil && !p.Excl && p.Names == 0 && p.NestedParam == nil:
+				// An operation known only at run time (${x:$n},
+				// ${x/$p/}) on a held value: what it is made from
+				// stays in view, in a substitution that runs nothing.
+				b.WriteString("$(: " + Join([]string{bd.text}) + " " + s.source(p) + ")")
 			case !simple || !ok || p.Index != nil && !(bd.array && bd.dynamic) || bd.array && !bd.dynamic || bd.dynamic && bd.text == "":
 				b.WriteString(s.source(p))
 			default:

@@ -88,6 +88,8 @@ func TestShellVarsClasses(t *testing.T) {
 		{name: "G6 IFS=, read -a", cmd: `IFS=, read -a w <<< 'airlock,queue,approve,abcd'; "${w[@]}"`, want: held},
 		{name: "G6 IFS set before read", cmd: `IFS=,; read a b <<< 'airlock,queue'; $a $b approve abcd`, want: held},
 		{name: "G6 IFS only known at run time", cmd: `IFS="$x" read a b <<< 'airlock,queue'; $a $b approve abcd`, want: held},
+		{name: "G6 IFS set in one branch, then a command from a value", cmd: `if test -n "$x"; then IFS=,; fi; c=airlock,queue,approve,abcd; $c`, want: held},
+		{name: "G17 PWD assigned, then ~+", cmd: `PWD=` + sec + `; cat ~+/serve.token`, want: denied},
 		{name: "G6 ordinary: read a CSV line", cmd: `IFS=, read a b <<< 'x,y'; echo "$a $b"`, want: notHeld},
 		{name: "G6 ordinary: while read loop", cmd: `while IFS=, read -r k v; do echo "$k"; done < data.csv`, want: notHeld},
 

@@ -16,8 +16,8 @@ import (
 // dynamic and the directory unknown: never the home directory the agent
 // started with.
 
-// touchSet marks which of HOME, CDPATH, OLDPWD and IFS the text may have
-// assigned.
+// touchSet marks which of HOME, CDPATH, OLDPWD, IFS and PWD the text may
+// have assigned.
 type touchSet uint8
 
 const (
@@ -25,6 +25,7 @@ const (
 	touchCDPATH
 	touchOLDPWD
 	touchIFS
+	touchPWD
 )
 
 // touch notes an assignment (b) or a forgetting (nil) of name.
@@ -36,6 +37,8 @@ func (v *values) touch(name string, b *binding) {
 		v.touched |= touchCDPATH
 	case "IFS":
 		v.touched |= touchIFS
+	case "PWD":
+		v.touched |= touchPWD // ~+ is $PWD
 	case "OLDPWD":
 		// cd - goes to $OLDPWD: the walker's previous directory is now
 		// the value assigned.
@@ -166,6 +169,9 @@ func (v *values) forgetOldpwd() {
 		delete(v.vars, "OLDPWD")
 		v.old = old
 	}
+	// cd sets PWD to the new directory, which the walker follows.
+	delete(v.vars, "PWD")
+	v.touched &^= touchPWD
 }
 
 // homeText is the text a tilde stands for once HOME was assigned: its
@@ -285,6 +291,13 @@ func (s *stmtWalker) tildeDir(w *syntax.Word) (repl string, dyn, ok bool) {
 	}
 	v := s.f.vals
 	if l.Value[1] == '+' {
+		if v != nil && v.touched&touchPWD != 0 {
+			// PWD assigned by the text: ~+ is its value.
+			if b, held := v.vars["PWD"]; held && !b.dynamic && !b.array && isDirPath(b.text) {
+				return b.text, false, true
+			}
+			return "${PWD:?}", true, true
+		}
 		// Relative paths are read from the run's own directory.
 		return ".", false, true
 	}

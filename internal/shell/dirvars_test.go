@@ -41,10 +41,31 @@ func TestShellVarsTilde(t *testing.T) {
 		{`cd sub; cp ~-/t b`, []string{"cp ~${OLDPWD:?}/t b"}},
 		{`cd sub; cd -; cp ~-/t b`, []string{"cp sub/t b"}},
 		{`cp "~-/t" ~-x b`, []string{"cp ~-/t ~-x b"}},
+		{`PWD=/s; cp ~+/t b`, []string{"cp /s/t b"}},
+		{`PWD=$(x); cp ~+/t b`, []string{"cp ~${PWD:?}/t b"}},
+		{`PWD=/s; cd sub; cp ~+/t b`, []string{"cp ./t b"}},
 		// Ordinary work: HOME left alone.
 		{`cp a ~/notes.txt`, []string{"cp a ~/notes.txt"}},
 		{`f=x; cp a ~/$f`, []string{"cp a ~/x"}},
 		{`X=~/b; cp a $X`, []string{"cp a ~/b"}},
+	}
+	for _, tt := range tests {
+		if got := runsOf(tt.src, "cp"); !slices.Equal(got, tt.want) {
+			t.Errorf("%s\n got  %q\n want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestShellVarsIFS: IFS set by the text in a way the walker does not hold
+// (one branch) makes the splitting of unquoted values unknown.
+func TestShellVarsIFS(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string
+	}{
+		{`IFS=,; c=a,b; cp $c`, []string{"cp a b"}},
+		{`if x; then IFS=,; fi; c=a,b; cp $c`, []string{"cp ~a,b"}},
+		{`c="a b"; cp $c`, []string{"cp a b"}},
 	}
 	for _, tt := range tests {
 		if got := runsOf(tt.src, "cp"); !slices.Equal(got, tt.want) {

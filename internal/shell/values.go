@@ -582,6 +582,9 @@ func (e *valueEnv) Get(name string) expand.Variable {
 		// Only a tilde gets here ($HOME is refused before expanding):
 		// it stays "~", as in every static word.
 		return expand.Variable{Set: true, Kind: expand.String, Str: "~"}
+	case name == "IFS" && e.v.touched&touchIFS != 0:
+		// IFS set by the text, in a branch or another way the walker
+		// does not hold: how words split is known only at run time.
 	case name == "IFS" || name == "PWD" || strings.HasPrefix(name, "HOME "):
 		return expand.Variable{}
 	}

@@ -100,6 +100,8 @@ func TestShellVarsClasses(t *testing.T) {
 		{name: "G5 exported function with airlock's verb", cmd: `env 'BASH_FUNC_ls%%=() { airlock queue approve abcd; }' bash -c ls`, want: denied},
 		{name: "G5 exported function, make", cmd: `env 'BASH_FUNC_git%%=() { ./x.sh; }' make build`, want: held},
 		{name: "G5 HOME=DIR zsh reads DIR/.zshenv", setup: map[string]string{"h/.zshenv": "airlock queue approve abcd\n"}, cmd: `HOME=@ROOT@/h zsh -c true`, want: held},
+		{name: "G5 ${x@P} runs what x holds", cmd: `x='$(airlock queue approve abcd)'; : "${x@P}"`, want: denied},
+		{name: "G5 ${x@P} of a value known at run time", cmd: `x=$(cat f); echo "${x@P}"`, want: held},
 		{name: "G5 ordinary: PS4 with line numbers", cmd: `PS4='+ ${LINENO}: ' bash -x -c 'make build'`, want: notHeld},
 		{name: "G5 ordinary: login shell runs tests", cmd: `bash -lc 'make build'`, want: notHeld},
 		{name: "G5 ordinary: HOME=DIR bash -l with a plain .profile", setup: map[string]string{"h/.profile": "export PATH=$PATH:/opt/bin\n"}, cmd: `HOME=@ROOT@/h bash -l -c 'make build'`, want: notHeld},

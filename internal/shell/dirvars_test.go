@@ -183,7 +183,10 @@ func TestShellStartup(t *testing.T) {
 		{`export PS4='$(./x.sh)'; set -o xtrace; :`, []string{"x.sh | PS4", "set -o xtrace", ":"}},
 		{`env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'git status'`, []string{"x.sh | env,exported function git", "git status | env,bash -c"}},
 		{`env 'BASH_FUNC_ls%%=() { ./x.sh; }' make build`, []string{"x.sh | env,exported function ls", "make build | env"}},
+		{`x='$(./x.sh)'; echo "${x@P}"`, []string{`echo ~"$(: '$(./x.sh)' ${x@P})"`, "x.sh | ${x@P}"}},
+		{`echo "${y@P}"`, []string{"echo ~\"${y@P}\"", "OPAQUE"}},
 		// Ordinary work: nothing more.
+		{`x=a; echo "${x@U}"`, []string{"echo A"}},
 		{`bash -c 'make test'`, []string{"make test | bash -c"}},
 		{`bash -l -c 'make test'`, []string{"make test | bash -c"}},
 		{`PS4='+ ${BASH_SOURCE}:${LINENO}: ' bash -x build.sh`, []string{"bash -x build.sh"}},

@@ -201,3 +201,21 @@ func (w *walker) xtrace(c cmd) {
 		w.opaque(c.frame.with("PS4"), c.source, "set -x expands PS4 before every command, and its value is only known at run time")
 	}
 }
+
+// promptOp reports ${x@P}: x's value expanded as a prompt string, which
+// runs its command substitutions.
+func promptOp(p *syntax.ParamExp) bool {
+	return p.Exp != nil && p.Exp.Op == syntax.OtherParamOps && p.Exp.Word != nil && p.Exp.Word.Lit() == "P"
+}
+
+// promptExpansion walks what ${x@P} runs: the command substitutions of x's
+// held value; a value known only at run time is opaque.
+func (s *stmtWalker) promptExpansion(p *syntax.ParamExp) {
+	c := cmd{frame: s.f, depth: s.depth, line: s.line(p), source: s.source(p)}
+	b, ok := s.f.vals.get(paramName(p))
+	if ok && !b.dynamic && !b.array && p.Index == nil {
+		s.w.promptText(c, "${"+paramName(p)+"@P}", b.text)
+		return
+	}
+	s.w.opaque(c.frame, c.source, "${"+paramName(p)+"@P} expands a value known only at run time as a prompt, which runs the commands it holds")
+}

@@ -620,7 +620,7 @@ func (v *values) expandable(parts []syntax.WordPart, subst func(*syntax.CmdSubst
 				}
 			}
 		case *syntax.ParamExp:
-			if p.Param == nil || p.NestedParam != nil || p.Excl || p.Names != 0 || p.Width || p.IsSet || len(p.Modifiers) > 0 || p.Flags != nil {
+			if p.Param == nil || p.NestedParam != nil || p.Excl || p.Names != 0 || p.Width || p.IsSet || len(p.Modifiers) > 0 || p.Flags != nil || promptOp(p) {
 				return false
 			}
 			// A slice (${x:2}, ${x:0:${#x}-2}) of a held value is static

@@ -143,6 +143,9 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
 			s.f.vals.forget(paramName(n))
 		}
+		if promptOp(n) {
+			s.promptExpansion(n)
+		}
 	case *syntax.Assign:
 		if n.Index != nil {
 			s.arithmWords(n.Index)

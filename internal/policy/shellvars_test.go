@@ -41,6 +41,8 @@ func TestShellVarsClasses(t *testing.T) {
 		{name: "G16 HOME then cd ~", cmd: `HOME=@HOME@/.local/state/airlock; cd ~/secrets && base64 human.key`, want: denied},
 		{name: "G16 declare -n to HOME", cmd: `declare -n r=HOME; r=@HOME@/.claude; echo {} > ~/settings.json`, want: denied},
 		{name: "G16 ordinary: eval of ssh-agent, then a key under ~ (held as opaque, not refused)", cmd: `eval "$(ssh-agent -s)"; ssh-add ~/.ssh/id_ed25519`, want: notDeny},
+		{name: "G16 HOME in one branch, then $HOME", cmd: `if test -n "$y"; then HOME=@HOME@/.claude; fi; echo {} > $HOME/settings.json`, want: denied},
+		{name: "G16 XDG_CONFIG_HOME in one branch, then $XDG_CONFIG_HOME", cmd: `if test -n "$y"; then XDG_CONFIG_HOME=@HOME@/.claude; fi; echo {} > "$XDG_CONFIG_HOME/settings.json"`, want: denied},
 		{name: "G16 ordinary: HOME to a scratch dir", cmd: `HOME=/tmp/scratch; mkdir -p ~/cache && echo hi > ~/cache/a`, want: notHeld},
 		{name: "G16 ordinary: cd home and list", cmd: `cd && ls -la`, want: notHeld},
 		{name: "G16 ordinary: HOME=$(mktemp -d) go env", cmd: `HOME=$(mktemp -d) go env GOPATH`, want: notDeny},

@@ -18,7 +18,7 @@ import (
 
 // touchSet marks which of HOME, CDPATH, OLDPWD, IFS and PWD the text may
 // have assigned.
-type touchSet uint8
+type touchSet uint16
 
 const (
 	touchHome touchSet = 1 << iota
@@ -26,10 +26,28 @@ const (
 	touchOLDPWD
 	touchIFS
 	touchPWD
+	// touchDirVar: one of the other variables package policy reads as
+	// the directory the agent started with (dirVarBit).
+	touchDirVar
 )
+
+// dirVarBit is the touch bit of a variable package policy expands with its
+// own value when a word holds it ($XDG_CONFIG_HOME/airlock/policy.yaml):
+// once the text may have assigned it, a reference the walker cannot
+// resolve must not be read as that value.
+func dirVarBit(name string) touchSet {
+	switch name {
+	case "HOME":
+		return touchHome
+	case "XDG_CONFIG_HOME", "XDG_STATE_HOME", "AIRLOCK_HOME", "AIRLOCK_POLICY", "CLAUDE_PROJECT_DIR", "CLAUDE_CONFIG_DIR", "CODEX_HOME", "ZDOTDIR", "PI_CODING_AGENT_DIR":
+		return touchDirVar
+	}
+	return 0
+}
 
 // touch notes an assignment (b) or a forgetting (nil) of name.
 func (v *values) touch(name string, b *binding) {
+	v.touched |= dirVarBit(name)
 	switch name {
 	case "HOME":
 		v.touched |= touchHome

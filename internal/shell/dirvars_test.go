@@ -34,6 +34,9 @@ func TestShellVarsTilde(t *testing.T) {
 		// A prefix HOME is the run's own: its words' tildes are expanded
 		// before it.
 		{`HOME=/t cp a ~/s.json`, []string{"cp a ~/s.json"}},
+		{`if x; then HOME=/t; fi; cp a $HOME/s.json "${HOME}/t"`, []string{`cp a ~${HOME:?}/s.json ~"${HOME:?}/t"`}},
+		{`if x; then XDG_CONFIG_HOME=/t; fi; cp a $XDG_CONFIG_HOME/airlock/policy.yaml`, []string{`cp a ~${XDG_CONFIG_HOME:?}/airlock/policy.yaml`}},
+		{`cp a $XDG_CONFIG_HOME/x`, []string{`cp a ~$XDG_CONFIG_HOME/x`}},
 		// ~+ and ~- are $PWD and $OLDPWD.
 		{`OLDPWD=/s; cp ~-/t b`, []string{"cp /s/t b"}},
 		{`cd /s; cd /t; cp ~-/t ~+/u > ~-/o`, []string{"cp /s/t ./u > /s/o"}},

@@ -814,7 +814,7 @@ func (s *stmtWalker) render(w *syntax.Word) string {
 func (s *stmtWalker) renderVals(w *syntax.Word) string {
 	src := s.source(w)
 	v := s.f.vals
-	if v == nil || len(v.vars) == 0 && v.homeKnown() {
+	if v == nil || len(v.vars) == 0 && v.touched == 0 {
 		return src
 	}
 	var b strings.Builder
@@ -861,6 +861,10 @@ func (s *stmtWalker) renderParts(b *strings.Builder, parts []syntax.WordPart) {
 				}
 			}
 			switch {
+			case simple && !ok && p.Index == nil && s.f.vals.touched&dirVarBit(paramName(p)) != 0:
+				// $HOME, $XDG_CONFIG_HOME… that the text may have
+				// assigned, to a value not held: not the agent's.
+				b.WriteString("${" + paramName(p) + ":?}")
 			case !simple && ok && !bd.dynamic && !bd.array && p.Param != nil && p.Index == nil && !p.Excl && p.Names == 0 && p.NestedParam == nil:
 				// An operation known only at run time (${x:$n},
 				// ${x/$p/}) on a held value: what it is made from

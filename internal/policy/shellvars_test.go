@@ -39,6 +39,7 @@ func TestShellVarsClasses(t *testing.T) {
 		{name: "G16 HOME prefix of a nested shell", cmd: `HOME=@HOME@/.claude bash -c 'echo {} > ~/settings.json'`, want: denied},
 		{name: "G16 env HOME, nested cd", cmd: `env HOME=@HOME@/.claude sh -c 'cd && echo {} > settings.json'`, want: denied},
 		{name: "G16 HOME then cd ~", cmd: `HOME=@HOME@/.local/state/airlock; cd ~/secrets && base64 human.key`, want: denied},
+		{name: "G16 sudo HOME=DIR bash -c", cmd: `sudo HOME=@HOME@/.claude bash -c 'echo {} > ~/settings.json'`, want: denied},
 		{name: "G16 declare -n to HOME", cmd: `declare -n r=HOME; r=@HOME@/.claude; echo {} > ~/settings.json`, want: denied},
 		{name: "G16 ordinary: eval of ssh-agent, then a key under ~ (held as opaque, not refused)", cmd: `eval "$(ssh-agent -s)"; ssh-add ~/.ssh/id_ed25519`, want: notDeny},
 		{name: "G16 HOME in one branch, then $HOME", cmd: `if test -n "$y"; then HOME=@HOME@/.claude; fi; echo {} > $HOME/settings.json`, want: denied},

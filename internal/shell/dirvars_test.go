@@ -26,6 +26,7 @@ func TestShellVarsTilde(t *testing.T) {
 		{`HOME=/t; bash -c 'cp a ~/s.json'`, []string{"cp a /t/s.json"}},
 		{`HOME=/t bash -c 'cp a ~/s.json'`, []string{"cp a /t/s.json"}},
 		{`env HOME=/t sh -c 'cd; cp a ~/s.json'`, []string{"cp a /t/s.json"}},
+		{`sudo -u x HOME=/t bash -c 'cp a ~/s.json'`, []string{"cp a /t/s.json"}},
 		{`HOME=/t; cp a > ~/s.json`, []string{"cp a > /t/s.json"}},
 		{`declare -n r=HOME; r=/t; cp a ~/s.json`, []string{"cp a ~${HOME:?}/s.json"}},
 		// eval of unknown text is held as opaque already; a sourced

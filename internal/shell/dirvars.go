@@ -126,12 +126,39 @@ func (v *values) viaCDPATH(c cmd, dest string) bool {
 	if !known {
 		return true
 	}
+	via := false
 	for _, d := range strings.Split(cdpath, ":") {
-		if d != "" && d != "." {
-			return true
+		if d == "" || d == "." {
+			continue
+		}
+		via = true
+		// Each directory it may go to is named, for readers to check
+		// relative paths there too (cdpathDirs).
+		switch {
+		case isDirPath(d):
+			v.cdpath = append(v.cdpath, path.Join(d, dest))
+		case v.dir != DirUnknown:
+			v.cdpath = append(v.cdpath, path.Join(v.dir, d, dest))
 		}
 	}
-	return false
+	if len(v.cdpath) > 8 {
+		v.cdpath = v.cdpath[:8]
+	}
+	return via
+}
+
+// cdpathDirs emits, after a cd through CDPATH, a run of ":" in each
+// directory it may have gone to: the run's directory is only known at run
+// time, and readers that check relative paths in every directory the text
+// named (package policy) check them there too.
+func (w *walker) cdpathDirs(c cmd) {
+	if len(c.vals.cdpath) == 0 {
+		return
+	}
+	for _, d := range c.vals.cdpath {
+		w.emit(Invocation{Args: []string{":"}, Path: ":", Line: c.line, Via: c.frame.with("cd through CDPATH").via, Source: c.source, Dir: d})
+	}
+	c.vals.cdpath = nil
 }
 
 // shellEnvOf collects the prefix assignments of HOME, CDPATH and OLDPWD,

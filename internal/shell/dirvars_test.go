@@ -189,6 +189,9 @@ func TestShellStartup(t *testing.T) {
 		{`env 'BASH_FUNC_ls%%=() { ./x.sh; }' make build`, []string{"x.sh | env,exported function ls", "make build | env"}},
 		{`x='$(./x.sh)'; echo "${x@P}"`, []string{`echo ~"$(: '$(./x.sh)' ${x@P})"`, "x.sh | ${x@P}"}},
 		{`echo "${y@P}"`, []string{"echo ~\"${y@P}\"", "OPAQUE"}},
+		// A cd through CDPATH names each directory it may go to.
+		{`CDPATH=/h:.:/g cd sub && make`, []string{"cd sub", ": | cd through CDPATH", ": | cd through CDPATH", "make"}},
+		{`CDPATH=. cd sub && make`, []string{"cd sub", "make"}},
 		// Ordinary work: nothing more.
 		{`x=a; echo "${x@U}"`, []string{"echo A"}},
 		{`bash -c 'make test'`, []string{"make test | bash -c"}},

@@ -123,6 +123,7 @@ func (w *walker) run(c cmd) {
 			w.exports.exportWords(c)
 			if c.inShell() {
 				c.vals.effects(c)
+				w.cdpathDirs(c)
 			}
 			return
 		}

@@ -107,6 +107,9 @@ type values struct {
 	lost  bool
 	// fn says the shell is running a function body, where local works.
 	fn bool
+	// cdpath holds the directories a cd through CDPATH may have gone to,
+	// until the walker emits them (dirvars.go).
+	cdpath []string
 	// touched marks the shell's own variables that change what a tilde
 	// or a cd means (HOME, CDPATH, OLDPWD) once the text may have
 	// assigned them: a held value is then used, an unknown one makes the

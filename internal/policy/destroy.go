@@ -166,7 +166,14 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 			find = inv
 		}
 		if inv.Effect.Destructive || deletes(inv) {
-			d.grades[i] = d.grade(inv, dirs, find)
+			at := dirs
+			if inv.Dir == shellparse.DirUnknown {
+				// The shell knows the run's directory only at run time
+				// (a cd with CDPATH set, cd -): relative paths cannot
+				// be placed.
+				at = nil
+			}
+			d.grades[i] = d.grade(inv, at, find)
 			if d.grades[i].place == placeUnknown && followedBy(r, i) {
 				d.grades[i] = d.gradeFollowed(r, i, inv, dirs)
 			}

@@ -109,19 +109,19 @@ func TestFindings7Open(t *testing.T) {
 
 		// G5: prompt and trace strings, start-up files named by an option
 		// or a variable, exported functions.
-		{finding: "G5 PS4 with bash -x", cmd: `PS4='$(airlock queue approve abcd)' bash -xc true`, want: denied},
-		{finding: "G5 PS4 with sh -x", cmd: `PS4='$(airlock queue approve abcd)' sh -xc true`, want: denied},
-		{finding: "G5 SHELLOPTS=xtrace and PS4", cmd: `SHELLOPTS=xtrace PS4='$(airlock queue approve abcd)' bash -c true`, want: denied},
-		{finding: "G5 PS4 then set -x in the same shell", cmd: `PS4='$(airlock queue approve abcd)'; set -x; :`, want: denied},
-		{finding: "G5 PS1 with bash -i", setup: xsh, cmd: `PS1='$(./x.sh)' bash -i`, want: held},
-		{finding: "G5 bash --init-file x.sh", setup: xsh, cmd: `bash --init-file x.sh -i -c true`, want: held},
-		{finding: "G5 ZDOTDIR=. zsh reads .zshrc", setup: map[string]string{"proj/.zshrc": approve + "\n"}, cmd: `ZDOTDIR=. zsh -i -c true`, want: held},
-		{finding: "G5 HOME=DIR bash -l reads DIR/.profile", setup: map[string]string{"h/.profile": approve + "\n"}, cmd: `HOME=@ROOT@/h bash -l -c true`, want: held},
-		{finding: "G5 BASH_FUNC_git%% exported function", setup: xsh, cmd: `env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'git status'`, want: held},
+		{finding: "G5 PS4 with bash -x", cmd: `PS4='$(airlock queue approve abcd)' bash -xc true`, want: denied, fixed: true},
+		{finding: "G5 PS4 with sh -x", cmd: `PS4='$(airlock queue approve abcd)' sh -xc true`, want: denied, fixed: true},
+		{finding: "G5 SHELLOPTS=xtrace and PS4", cmd: `SHELLOPTS=xtrace PS4='$(airlock queue approve abcd)' bash -c true`, want: denied, fixed: true},
+		{finding: "G5 PS4 then set -x in the same shell", cmd: `PS4='$(airlock queue approve abcd)'; set -x; :`, want: denied, fixed: true},
+		{finding: "G5 PS1 with bash -i", setup: xsh, cmd: `PS1='$(./x.sh)' bash -i`, want: held, fixed: true},
+		{finding: "G5 bash --init-file x.sh", setup: xsh, cmd: `bash --init-file x.sh -i -c true`, want: held, fixed: true},
+		{finding: "G5 ZDOTDIR=. zsh reads .zshrc", setup: map[string]string{"proj/.zshrc": approve + "\n"}, cmd: `ZDOTDIR=. zsh -i -c true`, want: held, fixed: true},
+		{finding: "G5 HOME=DIR bash -l reads DIR/.profile", setup: map[string]string{"h/.profile": approve + "\n"}, cmd: `HOME=@ROOT@/h bash -l -c true`, want: held, fixed: true},
+		{finding: "G5 BASH_FUNC_git%% exported function", setup: xsh, cmd: `env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'git status'`, want: held, fixed: true},
 
 		// G6: a command name made by IFS splitting of read's input.
-		{finding: "G6 IFS=, read a b; $a $b", cmd: `IFS=, read a b <<< 'airlock,queue'; $a $b approve abcd`, want: held},
-		{finding: "G6 IFS=: read four words", cmd: `IFS=: read -r a b c d <<< 'airlock:queue:approve:abcd'; $a $b $c $d`, want: held},
+		{finding: "G6 IFS=, read a b; $a $b", cmd: `IFS=, read a b <<< 'airlock,queue'; $a $b approve abcd`, want: held, fixed: true},
+		{finding: "G6 IFS=: read four words", cmd: `IFS=: read -r a b c d <<< 'airlock:queue:approve:abcd'; $a $b $c $d`, want: held, fixed: true},
 
 		// G7: programs that run commands from their own script text or
 		// options: m4, make -f -, tcl, expect, gdb, entr, run-parts,
@@ -194,27 +194,27 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "G15 gh alias set with airlock's verb (warn)", cmd: `gh alias set x '!airlock queue approve abcd'`, want: denied, fixed: true},
 
 		// G16: HOME set to a protected directory, then ~ or a bare cd.
-		{finding: "G16 HOME=~/.claude then > ~/settings.json", cmd: `HOME=@HOME@/.claude; : > ~/settings.json`, want: denied},
-		{finding: "G16 HOME=~/.claude cd, then rm settings.json", cmd: `HOME=@HOME@/.claude; cd; rm settings.json`, want: denied},
-		{finding: "G16 HOME=DIR cd as a prefix", cmd: `HOME=@HOME@/.claude cd; : > settings.json`, want: denied},
-		{finding: "G16 HOME=policy dir then ~/policy.yaml", cmd: `HOME=@HOME@/.config/airlock; echo 'mode: off' > ~/policy.yaml`, want: denied},
-		{finding: "G16 HOME=binary dir then cp over the hook", cmd: `HOME=/opt/airlock/bin; cp /bin/true ~/airlock-hook`, want: denied},
-		{finding: "G16 export HOME=state dir then cat ~/secrets", cmd: `export HOME=@HOME@/.local/state/airlock; cat ~/secrets/serve.token`, want: denied},
-		{finding: "G16 HOME=/ then a longer ~ path to a secret", cmd: `HOME=/; cat ~@HOME@/.local/state/airlock/secrets/serve.token`, want: denied},
-		{finding: "G16 declare HOME then ~ to a secret", cmd: `declare HOME=@HOME@/..; cat ~/home/.local/state/airlock/secrets/serve.token`, want: denied},
+		{finding: "G16 HOME=~/.claude then > ~/settings.json", cmd: `HOME=@HOME@/.claude; : > ~/settings.json`, want: denied, fixed: true},
+		{finding: "G16 HOME=~/.claude cd, then rm settings.json", cmd: `HOME=@HOME@/.claude; cd; rm settings.json`, want: denied, fixed: true},
+		{finding: "G16 HOME=DIR cd as a prefix", cmd: `HOME=@HOME@/.claude cd; : > settings.json`, want: denied, fixed: true},
+		{finding: "G16 HOME=policy dir then ~/policy.yaml", cmd: `HOME=@HOME@/.config/airlock; echo 'mode: off' > ~/policy.yaml`, want: denied, fixed: true},
+		{finding: "G16 HOME=binary dir then cp over the hook", cmd: `HOME=/opt/airlock/bin; cp /bin/true ~/airlock-hook`, want: denied, fixed: true},
+		{finding: "G16 export HOME=state dir then cat ~/secrets", cmd: `export HOME=@HOME@/.local/state/airlock; cat ~/secrets/serve.token`, want: denied, fixed: true},
+		{finding: "G16 HOME=/ then a longer ~ path to a secret", cmd: `HOME=/; cat ~@HOME@/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
+		{finding: "G16 declare HOME then ~ to a secret", cmd: `declare HOME=@HOME@/..; cat ~/home/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
 
 		// G17: CDPATH sends a relative cd into a protected directory.
-		{finding: "G17 CDPATH=HOME cd .config, rm the policy", cmd: `CDPATH=@HOME@ cd .config && rm airlock/policy.yaml`, want: denied},
-		{finding: "G17 CDPATH=state cd secrets, base64 human.key", cmd: `CDPATH=@HOME@/.local/state/airlock cd secrets; base64 human.key`, want: denied},
-		{finding: "G17 CDPATH=/opt/airlock cd bin, cp over the hook", cmd: `CDPATH=/opt/airlock cd bin && cp /bin/true airlock-hook`, want: denied},
-		{finding: "G17 OLDPWD=secrets cd -", cmd: `OLDPWD=@HOME@/.local/state/airlock/secrets; cd - >/dev/null; cat serve.token`, want: denied},
+		{finding: "G17 CDPATH=HOME cd .config, rm the policy", cmd: `CDPATH=@HOME@ cd .config && rm airlock/policy.yaml`, want: denied, fixed: true},
+		{finding: "G17 CDPATH=state cd secrets, base64 human.key", cmd: `CDPATH=@HOME@/.local/state/airlock cd secrets; base64 human.key`, want: denied, fixed: true},
+		{finding: "G17 CDPATH=/opt/airlock cd bin, cp over the hook", cmd: `CDPATH=/opt/airlock cd bin && cp /bin/true airlock-hook`, want: denied, fixed: true},
+		{finding: "G17 OLDPWD=secrets cd -", cmd: `OLDPWD=@HOME@/.local/state/airlock/secrets; cd - >/dev/null; cat serve.token`, want: denied, fixed: true},
 
 		// G18: a secret's path made by substring expansion or printf -v.
-		{finding: "G18 cat ${x:0}", cmd: `x=@HOME@/.local/state/airlock/secrets/serve.token; cat ${x:0}`, want: denied},
-		{finding: "G18 cat ${x:0:len-2}", cmd: `x=@HOME@/.local/state/airlock/secrets/serve.tokenZZ; cat "${x:0:${#x}-2}"`, want: denied},
-		{finding: "G18 cat ${v:2}", cmd: `v=xx@HOME@/.local/state/airlock/secrets/serve.token; cat ${v:2}`, want: denied},
-		{finding: "G18 printf -v then cat", cmd: `printf -v p '%s/.local/state/airlock/secrets/serve.token' ~; cat $p`, want: denied},
-		{finding: "G18 printf -v with two arguments then base64", cmd: `printf -v p '%s/.local/state/airlock/secrets/%s' ~ serve.token; base64 "$p"`, want: denied},
+		{finding: "G18 cat ${x:0}", cmd: `x=@HOME@/.local/state/airlock/secrets/serve.token; cat ${x:0}`, want: denied, fixed: true},
+		{finding: "G18 cat ${x:0:len-2}", cmd: `x=@HOME@/.local/state/airlock/secrets/serve.tokenZZ; cat "${x:0:${#x}-2}"`, want: denied, fixed: true},
+		{finding: "G18 cat ${v:2}", cmd: `v=xx@HOME@/.local/state/airlock/secrets/serve.token; cat ${v:2}`, want: denied, fixed: true},
+		{finding: "G18 printf -v then cat", cmd: `printf -v p '%s/.local/state/airlock/secrets/serve.token' ~; cat $p`, want: denied, fixed: true},
+		{finding: "G18 printf -v with two arguments then base64", cmd: `printf -v p '%s/.local/state/airlock/secrets/%s' ~ serve.token; base64 "$p"`, want: denied, fixed: true},
 
 		// G20: cloud and cluster CLIs run the credential program their
 		// configuration names (kubeconfig's exec plugin, AWS's
@@ -247,7 +247,7 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "G23 install /dev/null over it", setup: docs, cmd: `install /dev/null ~/docs/a.txt`, want: held},
 		{finding: "G23 mv /dev/null over it", setup: docs, cmd: `mv /dev/null ~/docs/a.txt`, want: held},
 		{finding: "G23 find -fprint over it", setup: docs, cmd: `find ~/docs -type f -fprint ~/docs/a.txt`, want: held},
-		{finding: "G23 CDPATH cd, then rm -rf outside the project (warn)", setup: docs, cmd: `CDPATH=@ROOT@ cd home && rm -rf docs`, want: held},
+		{finding: "G23 CDPATH cd, then rm -rf outside the project (warn)", setup: docs, cmd: `CDPATH=@ROOT@ cd home && rm -rf docs`, want: held, fixed: true},
 
 		// G24: files that another program runs later, written with
 		// airlock's verb in them (a Makefile, justfile, Taskfile or
@@ -299,7 +299,7 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "B3 dd creates a new image file outside the project (deny/ask)", cmd: `dd if=/dev/zero of=@ROOT@/disk.img bs=1M count=10`, want: notDeny},
 		{finding: "B6 kill $(lsof -ti :3000), lsof's flags joined (deny/deny)", cmd: `kill $(lsof -ti :3000)`, want: notDeny, fixed: true},
 		{finding: "B6 lsof -ti:3000 | xargs kill (deny/deny)", cmd: `lsof -ti:3000 | xargs kill`, want: notDeny, fixed: true},
-		{finding: "B5 printf -v of a date, then mkdir in the project (deny/deny)", cmd: `printf -v ts '%(%F)T' -1; mkdir -p logs/$ts`, want: notDeny},
+		{finding: "B5 printf -v of a date, then mkdir in the project (deny/deny)", cmd: `printf -v ts '%(%F)T' -1; mkdir -p logs/$ts`, want: notDeny, fixed: true},
 	}
 	// shellSafe drops from a case's name the characters a shell reads
 	// (t.TempDir keeps them in the fixture's path, which the commands name).

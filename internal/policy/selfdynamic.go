@@ -147,6 +147,11 @@ func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 	if t, ok := c.g.couldEndAs(suffix, true, c.project()); ok {
 		return &refusal{RuleProtectedPath, who + " on " + clipText(src) + ", a path known only when the command runs that ends like " + t + " (" + t2kind(t, c) + "): airlock cannot rule out that it is that file. Write the path literally in the command, so airlock can see it is not one of them."}
 	}
+	if rest, ok := strings.CutPrefix(suffix, "/"); ok && !strings.ContainsAny(rest, "*?[") {
+		if r := c.unknownDirSecret(who, rest); r != nil {
+			return r // "$d/human.key": a secret's name below a run-time directory
+		}
+	}
 	return nil
 }
 
@@ -186,6 +191,13 @@ func (c *call) dynamicRead(who, src, known string) *refusal {
 	if suffix != "" {
 		if _, ok := endsLike(fold(suffix), fold(g.secrets.path), true, false); ok {
 			return refuse("that ends like " + g.secrets.path)
+		}
+		// "$d/serve.token", "${OLDPWD:?}/secrets/human.key": a file of
+		// the secrets directory below a directory known at run time.
+		if rest, ok := strings.CutPrefix(suffix, "/"); ok && !strings.ContainsAny(rest, "*?[") {
+			if r := c.unknownDirSecret(who, rest); r != nil {
+				return r
+			}
 		}
 	}
 	return nil
@@ -380,13 +392,46 @@ func (c *call) unknownDir(inv *classify.Invocation, who, w string, mode dynMode)
 		mode = dynPath // a relative word of a writer is most likely a path
 	}
 	if mode == dynRead {
-		return c.dynamicRead(who, src, src)
+		if r := c.dynamicRead(who, src, src); r != nil {
+			return r
+		}
+		return c.unknownDirSecret(who, w)
+	}
+	if r := c.unknownDirSecret(who, w); r != nil {
+		return r // a word of any program (base64 serve.token)
 	}
 	_, suffix, _ := c.g.literalEnds(src)
 	if t, ok := c.g.couldEndAs(suffix, true, nil); ok {
 		return &refusal{RuleProtectedPath, who + " on " + clipText(w) + " in a directory known only when the command runs (after a cd to a run-time path): it could be " + t + ". Write the path in full, or cd to a literal directory." + instead}
 	}
 	return nil
+}
+
+// unknownDirSecret refuses a read of a relative path w, in a directory
+// known only at run time (cd after CDPATH was set, cd "$d"), that names a
+// file of airlock's secrets directory from it or from one of its parents
+// (serve.token, secrets/human.key, airlock/secrets/…): the directory may be
+// that one. Other relative reads stay allowed.
+func (c *call) unknownDirSecret(who, w string) *refusal {
+	sec := c.g.secrets.path
+	rel := filepath.Clean(w)
+	if sec == "" || rel == "." || strings.HasPrefix(rel, "..") {
+		return nil
+	}
+	hit := ""
+	if _, err := c.g.fs.Lstat(filepath.Join(sec, rel)); err == nil {
+		hit = sec
+	}
+	first, _, _ := strings.Cut(rel, "/")
+	for a := sec; hit == "" && a != "/" && a != "." && a != ""; a = filepath.Dir(a) {
+		if strings.EqualFold(filepath.Base(a), first) && within(filepath.Join(filepath.Dir(a), rel), c.g.secrets) {
+			hit = filepath.Dir(a)
+		}
+	}
+	if hit == "" {
+		return nil
+	}
+	return &refusal{RuleProtectedPath, who + " reads " + clipText(w) + " in a directory known only when the command runs (after a cd to a run-time path, or with CDPATH set): from " + hit + " it is one of airlock's secrets, which are not to be read. Write the path in full, or cd to a literal directory." + instead}
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -472,6 +472,10 @@ func sourceKind(args []string) sourceClass {
 		return srcUnknown // a format that joins words or decodes escapes
 	case "stat", "realpath", "readlink", "dirname", "basename", "file", "namei":
 		return srcWords
+	case ":":
+		// $(: VALUE ${x:$n}) is how the shell renders a run-time slice of
+		// a value it holds (shell's values.go): a part of VALUE's words.
+		return srcWords
 	case "du", "tree", "fd", "fdfind", "exa", "eza", "lsd":
 		return srcTree
 	case "find", "ls", "locate", "mlocate", "plocate":

@@ -90,6 +90,21 @@ func TestArgvMatchesBash(t *testing.T) {
 		`f=a; alias x='f=b'; x; cp $f`,
 		`i=0; a[i++]=x; cp $i`,
 		`cd sub; cp x; cd ..; cp y`,
+		// The shell's own variables, slices and printf -v (dirvars.go,
+		// printfv.go: FINDINGS-7 G6, G16, G18).
+		`IFS=, read a b <<< 'p,q r'; cp "$a" "$b"`,
+		`IFS=', ' read a b <<< 'x,y,'; cp "$a" "$b"`,
+		`IFS=', ' read a b <<< 'x, y,z ,'; cp "$a" "$b"`,
+		`IFS=, read -a w <<< ',x,,y'; cp "${w[@]}"`,
+		`IFS=: read -r a b c d <<< 'p:q:r:s'; cp $a $b $c $d`,
+		`IFS=,; read a b <<< ' x ,y'; cp "$a" "$b"`,
+		`IFS= read a b <<< ' x y '; cp "$a" "$b"`,
+		`x=abcdefZZ; cp "${x:0:${#x}-2}" ${x:2} ${x:0:-2} "${x: -2}" ${x:1:1} ${x:$((1+2))}`,
+		`printf -v p '%s/%s' a b; cp $p`,
+		`printf -v p '%s' a b; printf -vq %03d 7; cp $p $q`,
+		`HOME=/x/.c; cp a ~/s ~`,
+		`export HOME=/y; cp ~/a; bash -c 'cp ~/b'`,
+		`OLDPWD=/o; cp ~-/a`,
 	}
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "bin")

@@ -1,6 +1,10 @@
 package shell
 
-import "github.com/airlock-dev/airlock/internal/argv"
+import (
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/argv"
+)
 
 // This file follows the wrappers that change directory before they run
 // their command (FINDINGS-5 L2): env -C DIR, sudo -D DIR and find's
@@ -58,6 +62,18 @@ func sudoWrapper(w *walker, c cmd) (cmd, bool) {
 	if done {
 		return n, done
 	}
+	// sudo VAR=value… cmd: the assignments are the command's environment
+	// (HOME=DIR sudo bash -c '… ~/x').
+	var assigns []string
+	for len(n.args) > 1 && !n.dyn[0] {
+		k, _, ok := strings.Cut(n.args[0], "=")
+		if !ok || !isName(k) {
+			break
+		}
+		assigns = append(assigns, n.args[0])
+		n.args, n.dyn = n.args[1:], n.dyn[1:]
+	}
+	n.frame = n.frame.withEnv(assigns)
 	p := sudoSpec.Parse(c.args[1:])
 	if p.Has("-R", "--chroot") {
 		// Paths of the run are inside the new root, which is not

@@ -197,6 +197,11 @@ func (s *stmtWalker) assigned(call *syntax.CallExpr) {
 	s.w.exports.assign(assigns)
 	for _, a := range call.Assigns {
 		s.assign(a)
+		if a.Name != nil && a.Name.Value == "PS4" && s.w.xtraceOn {
+			// Tracing is on: PS4 is expanded before every command
+			// that follows (startup.go).
+			s.w.xtrace(cmd{frame: s.f, depth: s.depth, line: s.line(call), source: s.source(call), args: []string{"set", "-x"}, dyn: []bool{false, false}})
+		}
 	}
 }
 

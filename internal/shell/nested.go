@@ -16,6 +16,8 @@ var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "ya
 func shellText(w *walker, c cmd) (cmd, bool) {
 	name := normName(c.args[0])
 	i, command, stdin := 1, false, false
+	login, interactive := strings.HasPrefix(c.args[0], "-"), false
+	initFile, initDyn := "", false
 options:
 	for i < len(c.args) && !c.dyn[i] {
 		a := c.args[i]
@@ -24,7 +26,13 @@ options:
 			i++
 			break options
 		case a == "--rcfile" || a == "--init-file":
+			if i+1 < len(c.args) {
+				initFile, initDyn = c.args[i+1], c.dyn[i+1]
+			}
 			i += 2
+		case a == "--login":
+			login = true
+			i++
 		case strings.HasPrefix(a, "--"):
 			i++
 		case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
@@ -35,6 +43,10 @@ options:
 					command = true
 				case 's':
 					stdin = true
+				case 'l':
+					login = true
+				case 'i':
+					interactive = true
 				case 'o', 'O':
 					i++ // -o pipefail, -O extglob
 				}
@@ -46,6 +58,9 @@ options:
 	if i > len(c.args) {
 		i = len(c.args)
 	}
+	// What the shell runs as it starts (startup.go).
+	w.exportedFuncs(c)
+	w.shellStartup(c, name, login, interactive || !command && i >= len(c.args) && c.stdin == "", initFile, initDyn)
 	operands, dyn := c.args[i:], c.dyn[i:]
 	switch {
 	case command && len(operands) == 0:

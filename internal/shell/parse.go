@@ -109,6 +109,11 @@ type walker struct {
 	// (Invocation.Seq).
 	seq, frozen int
 	unordered   bool
+	// funcEnv holds the exported functions (BASH_FUNC_…) already walked
+	// (startup.go).
+	funcEnv map[string]bool
+	// xtraceOn says set -x ran in the text: a later PS4 is expanded.
+	xtraceOn bool
 }
 
 // step moves Seq on, between two parts of the outermost text that run
@@ -169,6 +174,7 @@ func (w *walker) text(src string, f frame, depth int) {
 	own := !f.same || f.vals == nil
 	if own {
 		f.vals = f.vals.child(&w.exports)
+		f.vals.fromEnv(f.env)
 	}
 	f.same = false
 	sw := &stmtWalker{w: w, src: src, f: f, depth: depth, stdin: map[*syntax.Stmt]stdinSource{}}

@@ -165,7 +165,7 @@ func TestParse(t *testing.T) {
 		{"bash -c 'git push'", []string{"git push | bash -c"}},
 		{"sh -lc 'git push'", []string{"git push | sh -c"}},
 		{"zsh -e -c 'git push'", []string{"git push | zsh -c"}},
-		{"bash --rcfile x -c 'git push'", []string{"git push | bash -c"}},
+		{"bash --rcfile x -c 'git push'", []string{". x | bash start-up", "git push | bash -c"}},
 		{"bash -o pipefail -c 'git push'", []string{"git push | bash -c"}},
 		{`bash -c "bash -c 'git push'"`, []string{"git push | bash -c,bash -c"}},
 		{"bash -c \"$CMD\"", []string{"OPAQUE"}},

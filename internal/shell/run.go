@@ -36,6 +36,9 @@ type cmd struct {
 	// base is how many wrappers the shell running the command was
 	// already inside: the wrappers after it are this command's own.
 	base int
+	// shellEnv holds the command's prefix assignments of HOME, CDPATH
+	// and OLDPWD, which cd reads (dirvars.go).
+	shellEnv map[string]binding
 }
 
 // inShell reports whether the command runs in the shell itself (perhaps
@@ -114,11 +117,13 @@ func (w *walker) run(c cmd) {
 		}
 		h := handlers[normName(c.args[0])]
 		if h == nil {
+			w.exportedFuncs(c)
 			w.emit(c.invocation())
 			w.evaluated(c)
 			w.exports.exportWords(c)
 			if c.inShell() {
 				c.vals.effects(c)
+				w.cdpathDirs(c)
 			}
 			return
 		}

@@ -107,6 +107,14 @@ type values struct {
 	lost  bool
 	// fn says the shell is running a function body, where local works.
 	fn bool
+	// cdpath holds the directories a cd through CDPATH may have gone to,
+	// until the walker emits them (dirvars.go).
+	cdpath []string
+	// touched marks the shell's own variables that change what a tilde
+	// or a cd means (HOME, CDPATH, OLDPWD) once the text may have
+	// assigned them: a held value is then used, an unknown one makes the
+	// word or the directory dynamic (dirvars.go). It is never unset.
+	touched touchSet
 }
 
 func newValues() *values { return &values{old: DirUnknown, lost: true} }
@@ -125,7 +133,11 @@ func (v *values) clone() *values {
 
 // copyFrom makes v hold what o holds (v may be shared with an eval's walk,
 // so it is changed in place).
-func (v *values) copyFrom(o *values) { *v = *o.clone() }
+func (v *values) copyFrom(o *values) {
+	t := v.touched
+	*v = *o.clone()
+	v.touched |= t
+}
 
 // merge keeps in v only what v and o agree on: the state after one of two
 // paths was taken.
@@ -135,6 +147,7 @@ func (v *values) merge(o *values) {
 			delete(v.vars, k)
 		}
 	}
+	v.touched |= o.touched
 	v.mergeDir(o)
 }
 
@@ -179,13 +192,17 @@ func (v *values) set(name string, b binding) {
 	if ok && old.ro {
 		return // bash refuses: "readonly variable"
 	}
+	v.touch(name, &b)
 	if !ok && len(v.vars) >= maxVars {
 		return // past the limit: the variable stays unknown
 	}
 	v.vars[name] = b
 }
 
-func (v *values) forget(name string) { delete(v.vars, name) }
+func (v *values) forget(name string) {
+	delete(v.vars, name)
+	v.touch(name, nil)
+}
 
 // readonly marks a held variable readonly.
 func (v *values) readonly(name string) {
@@ -203,7 +220,7 @@ func (v *values) forgetAll(n *assignedSet) {
 		return
 	}
 	for name := range n.names {
-		delete(v.vars, name)
+		v.forget(name)
 	}
 	if n.dir {
 		v.dir, v.old, v.stack, v.lost = DirUnknown, DirUnknown, nil, true
@@ -218,8 +235,11 @@ func (v *values) child(e *exportState) *values {
 		return n
 	}
 	n.dir = v.dir
+	n.touched = v.touched
 	for k, b := range v.vars {
-		if e.allExport || e.names[k] {
+		// HOME and PATH are in every environment a shell starts with:
+		// assigned, they are exported.
+		if e.allExport || e.names[k] || k == "HOME" || k == "PATH" {
 			if !b.array {
 				n.set(k, b)
 			}
@@ -275,7 +295,7 @@ func (v *values) dirCommand(c cmd, name string) {
 	// $HOME is what ~ stands for: a directory spelled with it is known
 	// as a ~ path.
 	for _, i := range ops {
-		if c.dyn[i] {
+		if c.dyn[i] && v.homeKnown() {
 			if p, ok := homePath(c.args[i]); ok {
 				c.args = append([]string(nil), c.args...)
 				c.dyn = append([]bool(nil), c.dyn...)
@@ -283,18 +303,29 @@ func (v *values) dirCommand(c cmd, name string) {
 			}
 		}
 	}
+	// The dir cd moves to updates OLDPWD: the value the text assigned
+	// is the walker's previous directory from now on.
+	defer v.forgetOldpwd()
 	switch name {
 	case "cd":
 		switch {
 		case len(ops) == 0:
-			v.chdir("", true)
+			v.chdir(v.homeDest(c))
 		case c.dyn[ops[0]]:
 			v.chdir("", false)
 		case c.args[ops[0]] == "-":
 			old := v.old
+			if o, known, set := v.shellVar(c, "OLDPWD", touchOLDPWD); set && c.shellEnv != nil {
+				if _, pre := c.shellEnv["OLDPWD"]; pre {
+					old = DirUnknown
+					if known && isDirPath(o) {
+						old = path.Clean(o)
+					}
+				}
+			}
 			v.old, v.dir = v.dir, old
 		default:
-			v.chdir(c.args[ops[0]], true)
+			v.chdir(c.args[ops[0]], !v.viaCDPATH(c, c.args[ops[0]]))
 		}
 	case "pushd":
 		if opts || len(ops) == 0 {
@@ -306,7 +337,7 @@ func (v *values) dirCommand(c cmd, name string) {
 		if len(v.stack) > maxDirStack {
 			v.stack, v.lost = v.stack[1:], true
 		}
-		v.chdir(c.args[ops[0]], !c.dyn[ops[0]])
+		v.chdir(c.args[ops[0]], !c.dyn[ops[0]] && !v.viaCDPATH(c, c.args[ops[0]]))
 	case "popd":
 		if opts || len(ops) > 0 || len(v.stack) == 0 {
 			v.dir = DirUnknown
@@ -385,7 +416,8 @@ func (v *values) read(c cmd) {
 	if len(all) == 0 {
 		names, all = []string{"REPLY"}, []string{"REPLY"}
 	}
-	_, ifs := v.get("IFS")
+	ifsVal, ifsKnown, ifsSet := v.shellVar(c, "IFS", touchIFS)
+	ifs := ifsSet
 	line, _, _ := strings.Cut(c.stdinText, "\n")
 	if !c.stdinKnown && c.stdinSrc != "" && known && !ifs && len(all) == 1 {
 		// Input only known at run time (<<< "$HOME/x"): the variable is
@@ -394,32 +426,28 @@ func (v *values) read(c cmd) {
 		v.set(all[0], binding{text: src, dynamic: true, array: arr != ""})
 		return
 	}
-	if !known || ifs || !c.stdinKnown || c.stdin == "" || (!raw && strings.Contains(line, `\`)) || len(names) > 0 && arr != "" {
+	// IFS set by the text splits the line by its characters (FINDINGS-7
+	// G6: IFS=, read a b <<< 'airlock,queue'); one only known at run time
+	// leaves the names unknown.
+	if !known || ifs && !ifsKnown || !c.stdinKnown || c.stdin == "" || (!raw && strings.Contains(line, `\`)) || len(names) > 0 && arr != "" {
 		for _, n := range all {
 			v.forget(n)
 		}
 		return
 	}
+	if !ifs {
+		ifsVal = " \t\n"
+	}
 	if arr != "" {
-		v.set(arr, binding{list: strings.Fields(line), array: true})
+		v.set(arr, binding{list: readFields(line, ifsVal, -1), array: true})
 		return
 	}
 	if len(names) == 1 && names[0] == "REPLY" && len(c.args) == 1 {
 		v.set("REPLY", binding{text: line})
 		return
 	}
-	rest := strings.Trim(line, " \t")
-	for i, n := range names {
-		if i == len(names)-1 {
-			v.set(n, binding{text: rest})
-			break
-		}
-		f, r := rest, ""
-		if j := strings.IndexAny(rest, " \t"); j >= 0 {
-			f, r = rest[:j], rest[j+1:]
-		}
-		v.set(n, binding{text: f})
-		rest = strings.TrimLeft(r, " \t")
+	for i, f := range readFields(line, ifsVal, len(names)) {
+		v.set(names[i], binding{text: f})
 	}
 }
 
@@ -435,6 +463,7 @@ func (v *values) declared(c cmd, name string) {
 	}
 	if strings.ContainsAny(flags, "n") {
 		v.clear()
+		v.touched |= touchHome // a name reference may assign HOME
 		return
 	}
 	if strings.ContainsAny(flags, "fFp") {
@@ -480,6 +509,9 @@ func (v *values) effects(c cmd) {
 	case "source", ".":
 		v.clear() // the script may set anything
 	case "mapfile", "readarray", "printf", "getopts", "unset", "wait", "let":
+		if name == "printf" && v.printfAssign(c) {
+			return
+		}
 		v.forget("MAPFILE")
 		v.forget("OPTARG")
 		for i := 1; i < len(c.args); i++ {
@@ -549,10 +581,13 @@ func (e *valueEnv) Get(name string) expand.Variable {
 		return expand.Variable{Set: true, Kind: expand.String, Str: b.text}
 	}
 	switch {
-	case name == "HOME":
+	case name == "HOME" && e.v.homeKnown():
 		// Only a tilde gets here ($HOME is refused before expanding):
 		// it stays "~", as in every static word.
 		return expand.Variable{Set: true, Kind: expand.String, Str: "~"}
+	case name == "IFS" && e.v.touched&touchIFS != 0:
+		// IFS set by the text, in a branch or another way the walker
+		// does not hold: how words split is known only at run time.
 	case name == "IFS" || name == "PWD" || strings.HasPrefix(name, "HOME "):
 		return expand.Variable{}
 	}
@@ -573,6 +608,10 @@ func (v *values) expandable(parts []syntax.WordPart, subst func(*syntax.CmdSubst
 			if subst == nil || !subst(p) {
 				return false
 			}
+		case *syntax.ArithmExp:
+			if p.Bracket || p.Unsigned || !v.pureArithm(p.X) {
+				return false
+			}
 		case *syntax.DblQuoted:
 			if !v.expandable(p.Parts, subst) {
 				return false
@@ -584,7 +623,12 @@ func (v *values) expandable(parts []syntax.WordPart, subst func(*syntax.CmdSubst
 				}
 			}
 		case *syntax.ParamExp:
-			if p.Param == nil || p.NestedParam != nil || p.Excl || p.Names != 0 || p.Slice != nil || p.Width || p.IsSet || len(p.Modifiers) > 0 || p.Flags != nil {
+			if p.Param == nil || p.NestedParam != nil || p.Excl || p.Names != 0 || p.Width || p.IsSet || len(p.Modifiers) > 0 || p.Flags != nil || promptOp(p) {
+				return false
+			}
+			// A slice (${x:2}, ${x:0:${#x}-2}) of a held value is static
+			// when its offset and length read only held values.
+			if p.Slice != nil && !(v.pureArithm(p.Slice.Offset) && v.pureArithm(p.Slice.Length)) {
 				return false
 			}
 			b, ok := v.get(p.Param.Value)
@@ -662,7 +706,7 @@ func (s *stmtWalker) expandLiteral(w *syntax.Word, heredoc bool) (string, bool) 
 // no command substitution whose output the text tells.
 func (s *stmtWalker) expansionValues(w *syntax.Word) (*values, bool) {
 	v := s.f.vals
-	if v != nil && len(v.vars) > 0 {
+	if v != nil && (len(v.vars) > 0 || !v.homeKnown()) {
 		return v, true
 	}
 	if !hasSubst(w.Parts) {
@@ -762,13 +806,29 @@ func (s *stmtWalker) substOutput(cs *syntax.CmdSubst) (string, bool) {
 // render is the text of a dynamic word with the kept values put in: a
 // static value as itself, a dynamic one as the text it was built from.
 func (s *stmtWalker) render(w *syntax.Word) string {
+	out := s.renderVals(w)
+	if r, _, ok := s.tildeDir(w); ok && len(out) >= 2 && out[0] == '~' {
+		out = r + out[2:] // ~+ and ~- (dirvars.go)
+	}
+	return out
+}
+
+// renderVals is render without ~+ and ~-.
+func (s *stmtWalker) renderVals(w *syntax.Word) string {
 	src := s.source(w)
 	v := s.f.vals
-	if v == nil || len(v.vars) == 0 {
+	if v == nil || len(v.vars) == 0 && v.touched == 0 {
 		return src
 	}
 	var b strings.Builder
-	s.renderParts(&b, w.Parts)
+	parts := w.Parts
+	if l, ok := parts[0].(*syntax.Lit); ok && !v.homeKnown() && (l.Value == "~" || strings.HasPrefix(l.Value, "~/")) {
+		// A tilde whose HOME is only known at run time.
+		b.WriteString(v.homeText())
+		b.WriteString(l.Value[1:])
+		parts = parts[1:]
+	}
+	s.renderParts(&b, parts)
 	if b.Len() > maxValueLen {
 		return src
 	}
@@ -804,6 +864,15 @@ func (s *stmtWalker) renderParts(b *strings.Builder, parts []syntax.WordPart) {
 				}
 			}
 			switch {
+			case simple && !ok && p.Index == nil && s.f.vals.touched&dirVarBit(paramName(p)) != 0:
+				// $HOME, $XDG_CONFIG_HOME… that the text may have
+				// assigned, to a value not held: not the agent's.
+				b.WriteString("${" + paramName(p) + ":?}")
+			case !simple && ok && !bd.dynamic && !bd.array && p.Param != nil && p.Index == nil && !p.Excl && p.Names == 0 && p.NestedParam == nil:
+				// An operation known only at run time (${x:$n},
+				// ${x/$p/}) on a held value: what it is made from
+				// stays in view, in a substitution that runs nothing.
+				b.WriteString("$(: " + Join([]string{bd.text}) + " " + s.source(p) + ")")
 			case !simple || !ok || p.Index != nil && !(bd.array && bd.dynamic) || bd.array && !bd.dynamic || bd.dynamic && bd.text == "":
 				b.WriteString(s.source(p))
 			default:
@@ -934,7 +1003,7 @@ func (s *stmtWalker) value(w *syntax.Word) (string, bool) {
 
 // fields expands one word into static fields, using kept values.
 func (s *stmtWalker) fields(w *syntax.Word) ([]string, bool) {
-	if isStatic(w, false) {
+	if s.isStatic(w, false) {
 		return staticFields(w)
 	}
 	return s.expandFields(w)
@@ -955,6 +1024,7 @@ func (s *stmtWalker) declValues(d *syntax.DeclClause) {
 	}
 	if variant == "nameref" || strings.Contains(flags, "n") {
 		v.clear() // a name reference makes one name assign another
+		v.touched |= touchHome
 		return
 	}
 	if strings.ContainsAny(flags, "fFp") {

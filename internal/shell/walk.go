@@ -143,6 +143,9 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
 			s.f.vals.forget(paramName(n))
 		}
+		if promptOp(n) {
+			s.promptExpansion(n)
+		}
 	case *syntax.Assign:
 		if n.Index != nil {
 			s.arithmWords(n.Index)
@@ -262,6 +265,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		inLoop: s.loops > 0,
 		base:   len(s.f.via),
 	}
+	if len(call.Assigns) > 0 {
+		c.shellEnv = s.shellEnvOf(call.Assigns)
+	}
 	c.frame.line = c.line // text nested in this command keeps its line
 	if len(s.f.vals.vars) > 0 {
 		s.forgetExpansionAssigns(call)
@@ -317,6 +323,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	}
 	if name == "set" {
 		s.w.exports.setOptions(c)
+		s.w.xtrace(c)
 	}
 	s.w.run(c)
 }

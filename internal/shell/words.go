@@ -18,40 +18,52 @@ func (s *stmtWalker) words(list []*syntax.Word) ([]string, []bool) {
 	args := make([]string, 0, len(list))
 	dyn := make([]bool, 0, len(list))
 	for _, w := range list {
-		if !isStatic(w, false) {
-			if fields, ok := s.expandFields(w); ok {
-				for _, f := range fields {
-					args = append(args, f)
-					dyn = append(dyn, false)
+		from := len(args)
+		args, dyn = s.word(w, args, dyn)
+		// ~+ and ~- are the directory and the previous one (dirvars.go).
+		if r, d, ok := s.tildeDir(w); ok {
+			for i := from; i < len(args); i++ {
+				if len(args[i]) >= 2 && args[i][0] == '~' && (args[i][1] == '+' || args[i][1] == '-') {
+					args[i] = r + args[i][2:]
+					dyn[i] = dyn[i] || d
 				}
-				continue
 			}
-			if a, d, ok := s.arrayRef(w); ok {
-				args = append(args, a...)
-				dyn = append(dyn, d...)
-				continue
+		}
+	}
+	return args, dyn
+}
+
+// word appends the fields of one word.
+func (s *stmtWalker) word(w *syntax.Word, args []string, dyn []bool) ([]string, []bool) {
+	if !s.isStatic(w, false) {
+		if fields, ok := s.expandFields(w); ok {
+			for _, f := range fields {
+				args = append(args, f)
+				dyn = append(dyn, false)
 			}
-			args = append(args, s.render(w))
+			return args, dyn
+		}
+		if a, d, ok := s.arrayRef(w); ok {
+			return append(args, a...), append(dyn, d...)
+		}
+		args = append(args, s.render(w))
+		dyn = append(dyn, true)
+		// A whole array known only in part, inside a longer word
+		// ("of=${a[@]}"), gives one word per element: each element
+		// is a word of its own too, so that each is seen.
+		for _, e := range s.arrayElems(w.Parts) {
+			args = append(args, e)
 			dyn = append(dyn, true)
-			// A whole array known only in part, inside a longer word
-			// ("of=${a[@]}"), gives one word per element: each element
-			// is a word of its own too, so that each is seen.
-			for _, e := range s.arrayElems(w.Parts) {
-				args = append(args, e)
-				dyn = append(dyn, true)
-			}
-			continue
 		}
-		fields, ok := staticFields(w)
-		if !ok {
-			args = append(args, s.source(w))
-			dyn = append(dyn, true)
-			continue
-		}
-		for _, f := range fields {
-			args = append(args, f)
-			dyn = append(dyn, false)
-		}
+		return args, dyn
+	}
+	fields, ok := staticFields(w)
+	if !ok {
+		return append(args, s.source(w)), append(dyn, true)
+	}
+	for _, f := range fields {
+		args = append(args, f)
+		dyn = append(dyn, false)
 	}
 	return args, dyn
 }
@@ -88,7 +100,24 @@ func staticFields(w *syntax.Word) ([]string, bool) {
 
 // static returns the value of a word that holds no run-time expansion.
 func (s *stmtWalker) static(w *syntax.Word, heredoc bool) (string, bool) {
-	if !isStatic(w, heredoc) {
+	if !heredoc {
+		if r, d, ok := s.tildeDir(w); ok {
+			if d {
+				return "", false // render puts the directory's text in
+			}
+			v, known := s.staticNoDir(w, false)
+			if known && len(v) >= 2 && v[0] == '~' {
+				v = r + v[2:]
+			}
+			return v, known
+		}
+	}
+	return s.staticNoDir(w, heredoc)
+}
+
+// staticNoDir is static without ~+ and ~-.
+func (s *stmtWalker) staticNoDir(w *syntax.Word, heredoc bool) (string, bool) {
+	if !s.isStatic(w, heredoc) {
 		return s.expandLiteral(w, heredoc)
 	}
 	var v string
@@ -169,11 +198,20 @@ func printfText(args []string) (string, bool) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return "", false
 	}
-	out, _, err := expand.Format(staticConfig, args[0], args[1:])
-	if err != nil {
-		return "", false
+	// printf goes round its format again while arguments are left.
+	var b strings.Builder
+	rest := args[1:]
+	for {
+		out, n, err := expand.Format(staticConfig, args[0], rest)
+		if err != nil {
+			return "", false
+		}
+		b.WriteString(out)
+		if n <= 0 || n >= len(rest) || b.Len() > maxValueLen {
+			return b.String(), b.Len() <= maxValueLen
+		}
+		rest = rest[n:]
 	}
-	return out, true
 }
 
 // Output returns the text a run prints when it can be told statically:

@@ -145,6 +145,7 @@ func buildOptionTable() map[string]*programOptions {
 		}},
 		script: gdbCommands,
 	}
+	login := &programOptions{script: registryLogin} // senders.go
 	return map[string]*programOptions{
 		"tar": tar, "gtar": tar, "bsdtar": tar,
 		"sed": sed, "gsed": sed,
@@ -259,8 +260,9 @@ func buildOptionTable() map[string]*programOptions {
 		"screen": {script: screenCommands},
 		"m4":     m4, "gm4": m4,
 		"tclsh": tcl, "tclsh8.6": tcl, "tclsh9.0": tcl, "wish": tcl, "expect": tcl,
-		"gdb":       gdb,
-		"yq":        {script: yqLoads},
+		"gdb":    gdb,
+		"yq":     {script: yqLoads},
+		"docker": login, "podman": login, "nerdctl": login, "buildah": login, "skopeo": login, "oras": login, "helm": login, "crane": login,
 		"sqlite3":   {spec: argv.Spec{LongSingleDash: true, Long: []string{"-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-maxsize", "-lookaside", "-pagecache", "-mmap", "-heap"}}, script: sqliteEdit},
 		"cpp":       {spec: argv.Spec{Short: "DUIoAx", Long: []string{"--include", "-include", "-imacros", "-isystem", "-iquote", "-idirafter"}}, script: cppIncludes},
 		"entr":      {spec: argv.Spec{StopAtOperand: true}, script: entrCommand},

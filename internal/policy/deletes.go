@@ -344,10 +344,20 @@ func withoutScratch(inv *classify.Invocation, fsys fileSystem) (classify.Invocat
 func scratchOnly(inv *classify.Invocation, home string) bool {
 	tmp := filepath.Clean(os.TempDir())
 	any := false
+	// dd's other words (if=/dev/zero, bs=1M) are no files it empties:
+	// only of= is weighed.
+	dd, _ := deleterName(inv)
 	for i := 1; i < len(inv.Args); i++ {
 		a := inv.Args[i]
 		if strings.HasPrefix(a, "-") {
 			continue
+		}
+		if dd == "dd" {
+			v, isOut := strings.CutPrefix(a, "of=")
+			if !isOut {
+				continue
+			}
+			a = v
 		}
 		if inv.IsDynamic(i) {
 			return false

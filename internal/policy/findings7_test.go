@@ -294,9 +294,9 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "G1 Write tool: ~/.curlrc whose output is the hook settings", write: "@HOME@/.curlrc", cmd: curlOut, want: held},
 
 		// Ordinary work refused or held.
-		{finding: "B1 a benign .envrc written then direnv allow (deny/deny)", cmd: `echo 'layout python' > .envrc && direnv allow`, want: notDeny},
+		{finding: "B1 a benign .envrc written then direnv allow (deny/deny)", cmd: `echo 'layout python' > .envrc && direnv allow`, want: notDeny, fixed: true},
 		{finding: "B2 ex -sc substitution in a project file (defer)", cmd: `ex -sc '%s/foo/bar/g|x' src/m.py`, want: notHeld, fixed: true},
-		{finding: "B3 dd creates a new image file outside the project (deny/ask)", cmd: `dd if=/dev/zero of=@ROOT@/disk.img bs=1M count=10`, want: notDeny},
+		{finding: "B3 dd creates a new image file outside the project (deny/ask)", cmd: `dd if=/dev/zero of=@ROOT@/disk.img bs=1M count=10`, want: notDeny, fixed: true},
 		{finding: "B6 kill $(lsof -ti :3000), lsof's flags joined (deny/deny)", cmd: `kill $(lsof -ti :3000)`, want: notDeny, fixed: true},
 		{finding: "B6 lsof -ti:3000 | xargs kill (deny/deny)", cmd: `lsof -ti:3000 | xargs kill`, want: notDeny, fixed: true},
 		{finding: "B5 printf -v of a date, then mkdir in the project (deny/deny)", cmd: `printf -v ts '%(%F)T' -1; mkdir -p logs/$ts`, want: notDeny},

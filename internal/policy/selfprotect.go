@@ -297,6 +297,9 @@ func (c *call) writeAction(a *Action) *refusal {
 			continue
 		}
 		if h.target.kind == kindStartup && !h.ancestor {
+			if isEnvrc(h.target.path) && envrcWhole(a) {
+				continue // a direnv file whose lines are shown harmless (selfenvrc.go)
+			}
 			if why, bad := c.g.startupEdit(c.g.rawAbs(p, c.cwds[0]), a); bad {
 				return &refusal{RuleProtectedPath, a.Tool + " of " + h.path + ", " + kindStartup.String() + ": " + why + "." + instead}
 			}
@@ -604,6 +607,13 @@ func (c *call) redirects(inv *classify.Invocation) *refusal {
 		for _, d := range c.cwds {
 			if rd.Writes() {
 				if h, ok := c.pathHit(tgt, d, false, false); ok {
+					if h.target.kind == kindStartup && !h.ancestor && isEnvrc(h.target.path) && rd.Op != "<>" {
+						// A direnv file written with lines shown
+						// harmless (selfenvrc.go).
+						if envrcWritten(inv) {
+							continue
+						}
+					}
 					return c.pathRefusal("a redirection ("+rd.Op+")", h)
 				}
 			}

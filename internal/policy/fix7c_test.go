@@ -1,0 +1,104 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The FINDINGS-7 classes fixed by reading programs' own text and by
+// grading new writers: a project's .envrc written with harmless lines,
+// dd making a new file in /tmp, programs that run commands from their own
+// text (the verb reached through them is refused), and the close variants
+// and ordinary counterparts of each.
+func TestFindings7ProgramsText(t *testing.T) {
+	approve := "airlock queue approve abcd"
+	for _, c := range []struct {
+		cmd   string
+		write string // a Write tool call of cmd's text to this path
+		want  findingCheck
+	}{
+		// B1: a project .envrc with harmless lines; anything that loads
+		// code stays refused.
+		{cmd: `echo 'layout python' > .envrc && direnv allow`, want: notDeny},
+		{cmd: `printf 'layout node\nwatch_file package.json\nexport FOO=1\n' > .envrc`, want: notDeny},
+		{cmd: `echo 'strict_env' >> .envrc`, want: notDeny},
+		{write: "@ROOT@/proj/.envrc", cmd: "layout python3\n", want: notDeny},
+		{cmd: `echo 'layout python ./x.sh' > .envrc`, want: denied},
+		{cmd: `echo 'PATH_add bin' > .envrc`, want: denied},
+		{cmd: `echo 'use nix' >> .envrc`, want: denied},
+		{cmd: `echo 'dotenv' >> .envrc`, want: denied},
+		{cmd: `echo '` + approve + `' > .envrc`, want: denied},
+		{cmd: `echo 'export PROMPT_COMMAND=./x.sh' > .envrc`, want: denied},
+		{cmd: `echo "layout $(cat .env)" > .envrc`, want: denied},
+		{cmd: `cat notes.txt > .envrc`, want: denied},
+		{write: "@ROOT@/proj/.envrc", cmd: "source_env ../x\n", want: denied},
+		// B3: dd making a file in the temporary directory is scratch; of=
+		// elsewhere outside the project is still graded like rm.
+		{cmd: `dd if=/dev/zero of=@ROOT@/disk.img bs=1M count=10`, want: notDeny},
+		{cmd: `dd if=/dev/urandom of=/tmp/x.bin bs=1k count=1`, want: notDeny},
+		{cmd: `dd if=/dev/zero of=~/docs/a.txt bs=1M count=1`, want: held},
+		{cmd: `dd if=/dev/zero of=$HOME/docs/a.txt`, want: held},
+		// G7/G25: the verb reached through a program's own text.
+		{cmd: `tmux new -d '` + approve + `'`, want: denied},
+		{cmd: `tmux neww ./x.sh`, want: denied},
+		{cmd: `tmux send -t x ./x.sh C-m`, want: denied},
+		{cmd: `screen -dmS x ./x.sh`, want: denied},
+		{cmd: `screen -X exec ./x.sh`, want: denied},
+		{cmd: `printf 'esyscmd(./x.sh)' | m4`, want: denied},
+		{cmd: `m4 -D 'x=esyscmd(./x.sh)'`, want: denied},
+		{cmd: `make -f - x <<< $'x:\n\t@./x.sh'`, want: denied},
+		{cmd: `expect -c 'spawn ./x.sh'`, want: denied},
+		{cmd: `gdb -batch -ex 'shell ./x.sh'`, want: denied},
+		{cmd: `entr -s ./x.sh <<< src/m.py`, want: denied},
+		{cmd: `vim -es -c '%s/a/b/g|!./x.sh' src/m.py`, want: held},
+		{cmd: `tmux new -d -s dev 'npm run build'`, want: notHeld},
+		{cmd: `tmux kill-session -t dev`, want: notHeld},
+		{cmd: `ex -sc '%s/foo/bar/g|x' src/m.py`, want: notHeld},
+		{cmd: `vim -es -c 'g/^#/d' -c wq src/m.py`, want: notHeld},
+		// G26: a secret named in a program's own text.
+		{cmd: `yq -n 'load_str("@HOME@/.local/state/airlock/secrets/serve.token")'`, want: denied},
+		{cmd: `printf 'sinclude(@HOME@/.local/state/airlock/secrets/serve.token)' | m4`, want: denied},
+		{cmd: `cpp -P <<< '#include "@HOME@/.local/state/airlock/secrets/human.key"'`, want: denied},
+		{cmd: `yq -n 'load("go.mod")'`, want: notHeld},
+	} {
+		name := c.cmd
+		if c.write != "" {
+			name = "write " + c.cmd
+		}
+		t.Run(strings.Map(func(r rune) rune {
+			if strings.ContainsRune("()$&;|<>`'\"*?[]!#{}\n", r) {
+				return -1
+			}
+			return r
+		}, name), func(t *testing.T) {
+			f := newFixture(t)
+			home := f.path("home")
+			repl := strings.NewReplacer("@HOME@", home, "@ROOT@", f.root)
+			for rel, body := range map[string]string{
+				"home/.claude/settings.json":                    "{}\n",
+				"home/.config/airlock/policy.yaml":              "mode: interactive\n",
+				"home/.local/state/airlock/secrets/serve.token": strings.Repeat("d4", 32) + "\n",
+				"home/.local/state/airlock/secrets/human.key":   strings.Repeat("k", 32),
+				"home/docs/a.txt":                               "the human's notes\n",
+				"proj/.env":                                     "API_KEY=sk-test-0000\n",
+				"proj/src/m.py":                                 "print(1)\n",
+				"proj/notes.txt":                                "x\n",
+				"proj/x.sh":                                     "#!/bin/sh\n" + approve + "\n",
+				"proj/.git/HEAD":                                "ref: refs/heads/main\n",
+			} {
+				f.write(rel, body)
+			}
+			if err := os.Chmod(filepath.Join(home, ".local/state/airlock/secrets"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			cmd := repl.Replace(c.cmd)
+			a := Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true}
+			if c.write != "" {
+				a = Action{Kind: Write, Tool: "Write", Paths: []string{repl.Replace(c.write)}, Content: cmd, Edits: []Edit{{Whole: true, New: cmd}}, Cwd: f.path("proj")}
+			}
+			checkFinding(t, cmd, f.load().DecideIn(Unattended, a), c.want)
+		})
+	}
+}

@@ -276,10 +276,10 @@ func TestFindings7Open(t *testing.T) {
 
 		// G27: airlock's journal lock held by another program: every hook
 		// call waits for it (seen: 9.5 s for ls while flock held it 10 s).
-		{finding: "G27 flock on the journal lock, held in the background", setup: jlock, cmd: `flock ~/.local/state/airlock/journal/lock sleep 100000 &`, want: held},
-		{finding: "G27 flock -x -c on the journal lock", setup: jlock, cmd: `flock -x @HOME@/.local/state/airlock/journal/lock -c 'sleep 1d' &`, want: held},
-		{finding: "G27 flock of a descriptor opened on the journal lock", setup: jlock, cmd: `exec 9<~/.local/state/airlock/journal/lock; flock 9; sleep 100000 &`, want: held},
-		{finding: "G27 flock through a variable", setup: jlock, cmd: `d=~/.local/state/airlock/journal; flock $d/lock sleep 1d &`, want: held},
+		{finding: "G27 flock on the journal lock, held in the background", setup: jlock, cmd: `flock ~/.local/state/airlock/journal/lock sleep 100000 &`, want: held, fixed: true},
+		{finding: "G27 flock -x -c on the journal lock", setup: jlock, cmd: `flock -x @HOME@/.local/state/airlock/journal/lock -c 'sleep 1d' &`, want: held, fixed: true},
+		{finding: "G27 flock of a descriptor opened on the journal lock", setup: jlock, cmd: `exec 9<~/.local/state/airlock/journal/lock; flock 9; sleep 100000 &`, want: held, fixed: true},
+		{finding: "G27 flock through a variable", setup: jlock, cmd: `d=~/.local/state/airlock/journal; flock $d/lock sleep 1d &`, want: held, fixed: true},
 
 		// G28: publishing by git's remote helpers and git-annex.
 		{finding: "G28 push fed to git remote-https on stdin", cmd: `printf 'push refs/heads/main:refs/heads/main\n\n' | git remote-https origin https://example.com/r.git`, want: held, fixed: true},

@@ -62,6 +62,18 @@ func TestFindings7ProgramsText(t *testing.T) {
 		{cmd: `printf 'sinclude(@HOME@/.local/state/airlock/secrets/serve.token)' | m4`, want: denied},
 		{cmd: `cpp -P <<< '#include "@HOME@/.local/state/airlock/secrets/human.key"'`, want: denied},
 		{cmd: `yq -n 'load("go.mod")'`, want: notHeld},
+		// G27: a lock on airlock's journal, by name or by descriptor.
+		{cmd: `flock ~/.local/state/airlock/journal/lock sleep 100000 &`, want: denied},
+		{cmd: `flock -x @HOME@/.local/state/airlock/journal/lock -c 'sleep 1d' &`, want: denied},
+		{cmd: `flock -s -w 5 ~/.local/state/airlock/journal/lock true`, want: denied},
+		{cmd: `d=~/.local/state/airlock/journal; flock $d/lock sleep 1d &`, want: denied},
+		{cmd: `exec 9<~/.local/state/airlock/journal/lock; flock 9; sleep 100000 &`, want: denied},
+		{cmd: `(flock 9; sleep 100000) 9<~/.local/state/airlock/journal/lock &`, want: denied},
+		{cmd: `exec 8>>~/.local/state/airlock/journal/lock; flock -x 8`, want: denied},
+		{cmd: `flock /tmp/build.lock make build`, want: notHeld},
+		{cmd: `flock -n /tmp/x.lock -c 'npm test'`, want: notHeld},
+		{cmd: `(flock -n 9 || exit 1; make build) 9>/tmp/build.lock`, want: notHeld},
+		{cmd: `flock /tmp/x.lock -c 'git push origin main'`, want: held},
 	} {
 		name := c.cmd
 		if c.write != "" {

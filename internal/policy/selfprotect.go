@@ -484,6 +484,9 @@ func (c *call) shell(r *classify.Result) *refusal {
 	if ref := c.composeMounts(r); ref != nil {
 		return ref
 	}
+	if ref := c.heldLocks(r); ref != nil { // selflock.go
+		return ref
+	}
 	// The interpreter scripts the command runs, read from disk or from
 	// the literal text an earlier run of the same command writes them
 	// with (printf '…' > a.py; python3 a.py): their code is checked as a

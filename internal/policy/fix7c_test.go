@@ -74,6 +74,13 @@ func TestFindings7ProgramsText(t *testing.T) {
 		{cmd: `flock -n /tmp/x.lock -c 'npm test'`, want: notHeld},
 		{cmd: `(flock -n 9 || exit 1; make build) 9>/tmp/build.lock`, want: notHeld},
 		{cmd: `flock /tmp/x.lock -c 'git push origin main'`, want: held},
+		// G12: interpreters signalling airlock's processes.
+		{cmd: "perl -e 'kill 9, `pgrep airlock`'", want: denied},
+		{cmd: "ruby -e 'Process.kill(:STOP, `pidof airlock-serve`.to_i)'", want: denied},
+		{cmd: `node -e 'process.kill(+require("child_process").execSync("pgrep -f airlock"),"SIGSTOP")'`, want: denied},
+		{cmd: `python3 -c 'import os,subprocess;[os.kill(int(p),9) for p in subprocess.check_output(["pgrep","airlock"]).split()]'`, want: denied},
+		{cmd: "perl -e 'kill 9, `pgrep node`'", want: notHeld},
+		{cmd: `python3 -c 'print("airlock docs")'`, want: notHeld},
 	} {
 		name := c.cmd
 		if c.write != "" {

@@ -241,12 +241,12 @@ func TestFindings7Open(t *testing.T) {
 
 		// G23: a file outside the project emptied or replaced by a writer
 		// that is not read as destroying it.
-		{finding: "G23 sort -o empties a file outside the project", setup: docs, cmd: `sort -o ~/docs/a.txt /dev/null`, want: held},
-		{finding: "G23 perl -i -ne '' empties it", setup: docs, cmd: `perl -i -ne '' ~/docs/a.txt`, want: held},
-		{finding: "G23 ln -sf /dev/null over it", setup: docs, cmd: `ln -sf /dev/null ~/docs/a.txt`, want: held},
-		{finding: "G23 install /dev/null over it", setup: docs, cmd: `install /dev/null ~/docs/a.txt`, want: held},
-		{finding: "G23 mv /dev/null over it", setup: docs, cmd: `mv /dev/null ~/docs/a.txt`, want: held},
-		{finding: "G23 find -fprint over it", setup: docs, cmd: `find ~/docs -type f -fprint ~/docs/a.txt`, want: held},
+		{finding: "G23 sort -o empties a file outside the project", setup: docs, cmd: `sort -o ~/docs/a.txt /dev/null`, want: held, fixed: true},
+		{finding: "G23 perl -i -ne '' empties it", setup: docs, cmd: `perl -i -ne '' ~/docs/a.txt`, want: held, fixed: true},
+		{finding: "G23 ln -sf /dev/null over it", setup: docs, cmd: `ln -sf /dev/null ~/docs/a.txt`, want: held, fixed: true},
+		{finding: "G23 install /dev/null over it", setup: docs, cmd: `install /dev/null ~/docs/a.txt`, want: held, fixed: true},
+		{finding: "G23 mv /dev/null over it", setup: docs, cmd: `mv /dev/null ~/docs/a.txt`, want: held, fixed: true},
+		{finding: "G23 find -fprint over it", setup: docs, cmd: `find ~/docs -type f -fprint ~/docs/a.txt`, want: held, fixed: true},
 		{finding: "G23 CDPATH cd, then rm -rf outside the project (warn)", setup: docs, cmd: `CDPATH=@ROOT@ cd home && rm -rf docs`, want: held},
 
 		// G24: files that another program runs later, written with

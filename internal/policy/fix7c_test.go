@@ -81,6 +81,27 @@ func TestFindings7ProgramsText(t *testing.T) {
 		{cmd: `python3 -c 'import os,subprocess;[os.kill(int(p),9) for p in subprocess.check_output(["pgrep","airlock"]).split()]'`, want: denied},
 		{cmd: "perl -e 'kill 9, `pgrep node`'", want: notHeld},
 		{cmd: `python3 -c 'print("airlock docs")'`, want: notHeld},
+		// G23: writers that empty or replace a file outside the project.
+		{cmd: `sort -o ~/docs/a.txt /dev/null`, want: held},
+		{cmd: `sort --output ~/docs/a.txt /dev/null`, want: held},
+		{cmd: `shuf -o ~/docs/a.txt /dev/null`, want: held},
+		{cmd: `perl -i -ne '' ~/docs/a.txt`, want: held},
+		{cmd: `perl -pi.bak -e 's/a/b/' ~/docs/a.txt`, want: held},
+		{cmd: `ln -sf /dev/null ~/docs/a.txt`, want: held},
+		{cmd: `install /dev/null ~/docs/a.txt`, want: held},
+		{cmd: `mv /dev/null ~/docs/a.txt`, want: held},
+		{cmd: `find ~/docs -type f -fprint ~/docs/a.txt`, want: held},
+		{cmd: `find . -fls ~/docs/a.txt`, want: held},
+		{cmd: `zip -m @ROOT@/x.zip ~/docs/a.txt`, want: held},
+		{cmd: `7z a -sdel @ROOT@/x.7z ~/docs`, want: held},
+		{cmd: `sort -o /tmp/sorted.txt src/m.py`, want: notHeld},
+		{cmd: `sort -o notes.txt notes.txt`, want: notHeld},
+		{cmd: `perl -pi -e 's/a/b/' src/m.py`, want: notHeld},
+		{cmd: `perl -ne 'print' ~/docs/a.txt`, want: notHeld},
+		{cmd: `ln -sf @ROOT@/proj/x.sh ~/.local/bin/x`, want: notDeny},
+		{cmd: `find . -name '*.py' -fprint /tmp/list.txt`, want: notHeld},
+		{cmd: `zip -r x.zip src`, want: notHeld},
+		{cmd: `truncate -s 0 /tmp/x.log`, want: notHeld},
 	} {
 		name := c.cmd
 		if c.write != "" {

@@ -82,13 +82,13 @@ func TestFindings7Open(t *testing.T) {
 
 		// G2: archivers and copiers that take their file list from standard
 		// input or a file (tar -T, cpio -o/-p, zip -@, 7z @list).
-		{finding: "G2 find | tar -T - archives serve.token", cmd: `find ~/.local -name serve.token | tar -cf @ROOT@/s.tar -T -`, want: denied},
-		{finding: "G2 echo PATH | cpio -o", cmd: `echo ~/.local/state/airlock/secrets/serve.token | cpio -o > @ROOT@/s.cpio`, want: denied},
-		{finding: "G2 find | zip -@ archives human.key", cmd: `find ~/.local -name '*.key' | zip @ROOT@/k.zip -@`, want: denied},
-		{finding: "G2 find | cpio -pdm copies the secrets", cmd: `find ~/.local -type f | cpio -pdm @ROOT@/out`, want: denied},
-		{finding: "G2 tar --files-from <(find …)", cmd: `tar -cf @ROOT@/s.tar --files-from <(find ~/.local -name serve.token)`, want: denied},
-		{finding: "G2 tar -T LIST (on disk)", setup: map[string]string{"l": secretList}, cmd: `tar -cf @ROOT@/x.tar -T @ROOT@/l`, want: denied},
-		{finding: "G2 7z a @LIST (on disk)", setup: map[string]string{"l": secretList}, cmd: `7z a @ROOT@/s.7z @@ROOT@/l`, want: denied},
+		{finding: "G2 find | tar -T - archives serve.token", cmd: `find ~/.local -name serve.token | tar -cf @ROOT@/s.tar -T -`, want: denied, fixed: true},
+		{finding: "G2 echo PATH | cpio -o", cmd: `echo ~/.local/state/airlock/secrets/serve.token | cpio -o > @ROOT@/s.cpio`, want: denied, fixed: true},
+		{finding: "G2 find | zip -@ archives human.key", cmd: `find ~/.local -name '*.key' | zip @ROOT@/k.zip -@`, want: denied, fixed: true},
+		{finding: "G2 find | cpio -pdm copies the secrets", cmd: `find ~/.local -type f | cpio -pdm @ROOT@/out`, want: denied, fixed: true},
+		{finding: "G2 tar --files-from <(find …)", cmd: `tar -cf @ROOT@/s.tar --files-from <(find ~/.local -name serve.token)`, want: denied, fixed: true},
+		{finding: "G2 tar -T LIST (on disk)", setup: map[string]string{"l": secretList}, cmd: `tar -cf @ROOT@/x.tar -T @ROOT@/l`, want: denied, fixed: true},
+		{finding: "G2 7z a @LIST (on disk)", setup: map[string]string{"l": secretList}, cmd: `7z a @ROOT@/s.7z @@ROOT@/l`, want: denied, fixed: true},
 
 		// G3: npm's script-shell and yarn's yarnPath run a program of the
 		// agent's choosing for every script.

@@ -102,6 +102,17 @@ func TestFindings7ProgramsText(t *testing.T) {
 		{cmd: `find . -name '*.py' -fprint /tmp/list.txt`, want: notHeld},
 		{cmd: `zip -r x.zip src`, want: notHeld},
 		{cmd: `truncate -s 0 /tmp/x.log`, want: notHeld},
+		// G2: file lists fed to archivers and copiers.
+		{cmd: `find ~/.local -name serve.token | tar -cf @ROOT@/s.tar -T -`, want: denied},
+		{cmd: `find ~/.local -name 'serve.*' | gtar --create --file=@ROOT@/s.tar --files-from=-`, want: denied},
+		{cmd: `echo ~/.local/state/airlock/secrets/serve.token | cpio -o > @ROOT@/s.cpio`, want: denied},
+		{cmd: `cpio -o > @ROOT@/s.cpio <<< @HOME@/.local/state/airlock/secrets/human.key`, want: denied},
+		{cmd: `find ~/.local -type f | cpio -pdm @ROOT@/out`, want: denied},
+		{cmd: `find ~/.local -name '*.key' | zip @ROOT@/k.zip -@`, want: denied},
+		{cmd: `tar -cf @ROOT@/s.tar --files-from <(find ~/.local -name serve.token)`, want: denied},
+		{cmd: `find src -name '*.py' | tar -cf @ROOT@/src.tar -T -`, want: notHeld},
+		{cmd: `git ls-files | zip @ROOT@/src.zip -@`, want: notHeld},
+		{cmd: `find . -name '*.py' | cpio -o > @ROOT@/src.cpio`, want: notHeld},
 	} {
 		name := c.cmd
 		if c.write != "" {

@@ -126,7 +126,7 @@ func (c *Classifier) Command(text string) Result {
 		before := len(*c.followed)
 		e := c.invocation(&inv)
 		r.Effect.Add(e)
-		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e, Operands: append(Operands(&inv), c.listedFiles(&inv)...)})
+		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e, Operands: append(append(Operands(&inv), c.listedFiles(&inv)...), servedOperands(&inv)...)})
 		if c.followed == &r.Followed {
 			for k := before; k < len(r.Followed); k++ {
 				r.Followed[k].From = i

@@ -145,7 +145,8 @@ func buildOptionTable() map[string]*programOptions {
 		}},
 		script: gdbCommands,
 	}
-	login := &programOptions{script: registryLogin} // senders.go
+	login := &programOptions{script: registryLogin}   // senders.go
+	listen := &programOptions{script: listenerServes} // listeners.go
 	return map[string]*programOptions{
 		"tar": tar, "gtar": tar, "bsdtar": tar,
 		"sed": sed, "gsed": sed,
@@ -260,8 +261,9 @@ func buildOptionTable() map[string]*programOptions {
 		"screen": {script: screenCommands},
 		"m4":     m4, "gm4": m4,
 		"tclsh": tcl, "tclsh8.6": tcl, "tclsh9.0": tcl, "wish": tcl, "expect": tcl,
-		"gdb":    gdb,
-		"yq":     {script: yqLoads},
+		"gdb": gdb,
+		"yq":  {script: yqLoads},
+		"nc":  listen, "ncat": listen, "netcat": listen, "nc.openbsd": listen, "nc.traditional": listen, "socat": listen,
 		"docker": login, "podman": login, "nerdctl": login, "buildah": login, "skopeo": login, "oras": login, "helm": login, "crane": login,
 		"sqlite3":   {spec: argv.Spec{LongSingleDash: true, Long: []string{"-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-maxsize", "-lookaside", "-pagecache", "-mmap", "-heap"}}, script: sqliteEdit},
 		"cpp":       {spec: argv.Spec{Short: "DUIoAx", Long: []string{"--include", "-include", "-imacros", "-isystem", "-iquote", "-idirafter"}}, script: cppIncludes},

@@ -113,6 +113,25 @@ func TestFindings7ProgramsText(t *testing.T) {
 		{cmd: `find src -name '*.py' | tar -cf @ROOT@/src.tar -T -`, want: notHeld},
 		{cmd: `git ls-files | zip @ROOT@/src.zip -@`, want: notHeld},
 		{cmd: `find . -name '*.py' | cpio -o > @ROOT@/src.cpio`, want: notHeld},
+		// G11: a server on a directory that holds airlock's secrets.
+		{cmd: `python3 -m http.server --directory / 8000`, want: denied},
+		{cmd: `python3 -m http.server -d ~ 8000 &`, want: denied},
+		{cmd: `cd ~ && python3 -m http.server 8000`, want: denied},
+		{cmd: `cd / && python3 -m http.server 8000 & curl -s localhost:8000/x`, want: denied},
+		{cmd: `php -S 127.0.0.1:8000 -t / &`, want: denied},
+		{cmd: `ruby -run -e httpd / -p 8000`, want: denied},
+		{cmd: `busybox httpd -p 8000 -h /`, want: denied},
+		{cmd: `npx http-server / -p 8000`, want: denied},
+		{cmd: `nc -l -p 8000 < .env`, want: held},
+		{cmd: `cat .env | nc -lvnp 8000`, want: held},
+		{cmd: `socat TCP-LISTEN:8000,fork FILE:.env`, want: held},
+		{cmd: `python3 -m http.server 8000`, want: notHeld},
+		{cmd: `python3 -m http.server -d src 8000`, want: notHeld},
+		{cmd: `php -S localhost:8000 -t src`, want: notHeld},
+		{cmd: `npx http-server src -p 8080`, want: notHeld},
+		{cmd: `nc -zv localhost 8000`, want: notHeld},
+		{cmd: `socat -U TCP-LISTEN:8000 FILE:.env`, want: held},
+		{cmd: `socat -u TCP-LISTEN:9000 OPEN:out.bin,creat`, want: notHeld},
 	} {
 		name := c.cmd
 		if c.write != "" {

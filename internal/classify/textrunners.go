@@ -640,9 +640,9 @@ func entrCommand(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 	}
 	dynamic := anyDynamic(inv, at, len(inv.Args))
 	if p.Has("-s") {
-		return c.embedded("entr -s", inv.Args[at], dynamic)
+		return c.inPlace(c.embedded("entr -s", inv.Args[at], dynamic))
 	}
-	return c.embedded("entr", shell.Join(inv.Args[at:]), dynamic)
+	return c.inPlace(c.embedded("entr", shell.Join(inv.Args[at:]), dynamic))
 }
 
 // runParts reads run-parts: every program in its directory runs, each
@@ -860,4 +860,39 @@ func (c *Classifier) inputText(inv *shell.Invocation) (text string, fed, known b
 		return "", true, false
 	}
 	return text, fed, known
+}
+
+// SameDirSetting reports whether the command a text runner of this file
+// runs (named by the setting its runs carry in Via, SettingVia and what
+// follows) runs in the directory the runner runs in: entr's utility,
+// screen's program, tmux's new session, gdb's shell escapes, m4's
+// syscmd, a makefile's recipes fed on standard input, Tcl's exec and
+// expect's spawn. tmux's other windows and run-shell start where the tmux
+// server or the pane is, which is not known.
+func SameDirSetting(setting string) bool {
+	switch setting {
+	case "entr", "entr -s", "screen", "screen -s", "screen -X exec", "screen -X screen",
+		"tmux new", "tmux new-session", "tmux -c",
+		"gdb !", "gdb shell", "gdb pipe", "make -f -", "sqlite3 edit()",
+		"m4 syscmd", "m4 esyscmd", "m4 m4_syscmd", "m4 m4_esyscmd":
+		return true
+	}
+	for _, p := range []string{"tclsh", "tclsh8.6", "tclsh9.0", "wish", "expect"} {
+		if strings.HasPrefix(setting, p+" ") {
+			return true
+		}
+	}
+	return false
+}
+
+// inPlace is the effect of a command a runner runs in its own directory
+// (SameDirSetting): when its runs are kept as the command's followed
+// runs, destruction is placed there, run by run (rm -rf build through
+// entr is inside the project), so the runner's own run does not carry
+// it too, unplaced.
+func (c *Classifier) inPlace(e Effect) Effect {
+	if c.followed != nil && c.depth < c.Limits.MaxNesting {
+		e.Destructive = false
+	}
+	return e
 }

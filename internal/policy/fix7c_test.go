@@ -55,6 +55,9 @@ func TestFindings7ProgramsText(t *testing.T) {
 		{cmd: `vim -es -c '%s/a/b/g|!./x.sh' src/m.py`, want: held},
 		{cmd: `tmux new -d -s dev 'npm run build'`, want: notHeld},
 		{cmd: `tmux kill-session -t dev`, want: notHeld},
+		{cmd: `entr -r make < <(git ls-files)`, want: notHeld},
+		{cmd: `ls | entr -s 'rm -rf ~/docs'`, want: held},
+		{cmd: `gdb -batch -ex run -ex bt ./a.out`, want: notHeld},
 		{cmd: `ex -sc '%s/foo/bar/g|x' src/m.py`, want: notHeld},
 		{cmd: `vim -es -c 'g/^#/d' -c wq src/m.py`, want: notHeld},
 		// G26: a secret named in a program's own text.

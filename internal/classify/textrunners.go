@@ -1,6 +1,9 @@
 package classify
 
 import (
+	"errors"
+	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -348,12 +351,12 @@ func m4Text(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 			stdin = true
 			continue
 		}
-		data, err := c.readFile(o)
+		data, err := c.runnerFile(o)
 		if err != nil {
 			e.Add(opaque("m4.file", "m4 reads "+clip(o)+", which airlock could not read ("+err.Error()+"); m4 runs commands (syscmd, esyscmd) and reads files (include) its text names"))
 			continue
 		}
-		texts = append(texts, string(data))
+		texts = append(texts, data)
 	}
 	if in, fed, known := c.inputText(inv); stdin && fed {
 		if !known {
@@ -565,12 +568,12 @@ func tclScripts(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 		if f == "-" {
 			continue
 		}
-		data, err := c.readFile(f)
+		data, err := c.runnerFile(f)
 		if err != nil {
 			e.Add(opaque("tcl.file", name+" runs the script "+clip(f)+", which airlock could not read ("+err.Error()+"); Tcl's exec runs programs"))
 			continue
 		}
-		codes = append(codes, string(data))
+		codes = append(codes, data)
 	}
 	if in, fed, known := c.inputText(inv); fed && len(codes) == 0 && len(files) == 0 {
 		if !known {
@@ -895,4 +898,32 @@ func (c *Classifier) inPlace(e Effect) Effect {
 		e.Destructive = false
 	}
 	return e
+}
+
+// runnerFile reads a file a text runner runs (m4's input, a Tcl script).
+// A file that does not exist is an error the program reports, unless a
+// run of the same command may write it (a redirection or a word naming
+// it), which makes it unknown.
+func (c *Classifier) runnerFile(name string) (string, error) {
+	data, err := c.readFile(name)
+	if err == nil {
+		return string(data), nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) || c.cc == nil {
+		return "", err
+	}
+	base := path.Base(name)
+	for _, inv := range c.cc.invs {
+		for _, r := range inv.Redirects {
+			if path.Base(r.Target) == base || r.Dynamic {
+				return "", err
+			}
+		}
+		for i, a := range inv.Args {
+			if i > 0 && (path.Base(a) == base || inv.IsDynamic(i)) && inv.Name() != "m4" && !strings.HasPrefix(inv.Name(), "tclsh") && inv.Name() != "expect" {
+				return "", err
+			}
+		}
+	}
+	return "", nil // absent: the program fails, running nothing
 }

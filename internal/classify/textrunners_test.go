@@ -70,7 +70,8 @@ func TestTextRunners(t *testing.T) {
 		{"echo 'indir(x)' | m4", opq},
 		{"echo 'changequote([,])' | m4", opq},
 		{"m4 < unknown.m4", opq},
-		{"m4 missing.m4", opq},
+		{"m4 missing.m4", local},
+		{"printf 'esyscmd(x)' > gen.m4; m4 gen.m4", opq},
 		{"echo 'hello' | m4", local},
 		{"echo 'include(notes.txt)' | m4", local},
 		// make's makefile on standard input, and -E.
@@ -87,7 +88,8 @@ func TestTextRunners(t *testing.T) {
 		{"echo 'exec git push origin main' | expect", ext},
 		{"tclsh <<< 'eval $cmd'", opq},
 		{"tclsh <<< 'exec $prog'", opq},
-		{"tclsh missing.tcl", opq},
+		{"tclsh missing.tcl", local},
+		{"cp x.tcl gen.tcl && tclsh gen.tcl", opq},
 		{"tclsh ok.tcl", local},
 		{"tclsh <<< 'puts [expr 1+2]'", local},
 		// gdb.

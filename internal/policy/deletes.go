@@ -75,14 +75,22 @@ func deletionOperands(inv *classify.Invocation) (ops []int, ok bool) {
 	case "rsync":
 		// rsync --delete SRC... DEST deletes in DEST what SRC lacks; a
 		// remote destination is rated external by classify.
-		del := false
+		del, moves := false, false
 		for _, a := range args[start:] {
-			if strings.HasPrefix(a, "--delete") || a == "--remove-source-files" {
+			if strings.HasPrefix(a, "--delete") {
 				del = true
+			}
+			if a == "--remove-source-files" {
+				moves = true // the sources are deleted once sent
 			}
 		}
 		ops := operands("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--backup-dir", "--suffix", "--chmod", "--chown", "--timeout", "--port", "--log-file", "--partial-dir", "--temp-dir", "-T", "--link-dest", "--compare-dest", "--copy-dest")
-		if del && len(ops) >= 2 {
+		switch {
+		case moves && del && len(ops) >= 2:
+			return ops, true
+		case moves && len(ops) >= 2:
+			return ops[:len(ops)-1], true
+		case del && len(ops) >= 2:
 			return ops[len(ops)-1:], true
 		}
 	case "sort", "shuf":
@@ -427,6 +435,9 @@ func scratchOnly(inv *classify.Invocation, home string) bool {
 		c := filepath.Clean(a)
 		if !(strings.HasPrefix(c, "/tmp/") || strings.HasPrefix(c, "/var/tmp/") || strings.HasPrefix(c, tmp+"/")) {
 			return false
+		}
+		if home != "" && strings.HasPrefix(c, filepath.Clean(home)+"/") {
+			return false // a home kept below the temporary directory
 		}
 		any = true
 	}

@@ -105,6 +105,8 @@ func TestFindings7ProgramsText(t *testing.T) {
 		{cmd: `find . -name '*.py' -fprint /tmp/list.txt`, want: notHeld},
 		{cmd: `zip -r x.zip src`, want: notHeld},
 		{cmd: `truncate -s 0 /tmp/x.log`, want: notHeld},
+		{cmd: `rsync -a --remove-source-files ~/docs/ /tmp/d/`, want: held},
+		{cmd: `dd if=/dev/null of=@HOME@/docs/a.txt`, want: held},
 		// G2: file lists fed to archivers and copiers.
 		{cmd: `find ~/.local -name serve.token | tar -cf @ROOT@/s.tar -T -`, want: denied},
 		{cmd: `find ~/.local -name 'serve.*' | gtar --create --file=@ROOT@/s.tar --files-from=-`, want: denied},

@@ -82,6 +82,7 @@ func TestFindings7ProgramsText(t *testing.T) {
 		{cmd: "ruby -e 'Process.kill(:STOP, `pidof airlock-serve`.to_i)'", want: denied},
 		{cmd: `node -e 'process.kill(+require("child_process").execSync("pgrep -f airlock"),"SIGSTOP")'`, want: denied},
 		{cmd: `python3 -c 'import os,subprocess;[os.kill(int(p),9) for p in subprocess.check_output(["pgrep","airlock"]).split()]'`, want: denied},
+		{cmd: `php -r 'posix_kill((int)shell_exec("pgrep airlock"), 19);'`, want: denied},
 		{cmd: "perl -e 'kill 9, `pgrep node`'", want: notHeld},
 		{cmd: `python3 -c 'print("airlock docs")'`, want: notHeld},
 		// G23: writers that empty or replace a file outside the project.

@@ -226,7 +226,7 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 // signalWords are the words with which code sends a signal: kill (perl,
 // os.kill, Process.kill, process.kill, kill -9), its relatives, and the
 // signals' names.
-var signalWords = []string{"kill", "pkill", "killall", "killpg", "tgkill", "signal", "send_signal", "sigstop", "sigkill", "sigterm", "sigint", "sighup", "sigquit", "sigtstp", "sigcont", "sigusr1", "sigusr2"}
+var signalWords = []string{"kill", "posix_kill", "pkill", "killall", "killpg", "tgkill", "signal", "send_signal", "sigstop", "sigkill", "sigterm", "sigint", "sighup", "sigquit", "sigtstp", "sigcont", "sigusr1", "sigusr2"}
 
 // signalMention reports, for folded code that mentions airlock, a word
 // with which the code may send a signal (FINDINGS-7 G12: perl -e 'kill 9,

@@ -258,8 +258,8 @@ func screenCommands(c *Classifier, inv *shell.Invocation, _ argv.Parsed) Effect 
 		}
 		for j := 1; j < len(a); j++ {
 			ch := a[j]
-			if strings.IndexByte("rxRD", ch) >= 0 && !strings.Contains(a, "m") {
-				attach = true
+			if strings.IndexByte("rxRD", ch) >= 0 && !screenStarts(args) {
+				attach = true // -r NAME: the word after is a session
 			}
 			if ch == 'X' {
 				return e.with(c.screenCommand(inv, 2+i, args[i+1:]))
@@ -926,4 +926,19 @@ func (c *Classifier) runnerFile(name string) (string, error) {
 		}
 	}
 	return "", nil // absent: the program fails, running nothing
+}
+
+// screenStarts reports whether screen's options start a session (-m, in
+// any cluster before the program): with -D -m the word after is the
+// program, not a session to attach to.
+func screenStarts(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		if strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "m") && a != "-list" {
+			return true
+		}
+	}
+	return false
 }

@@ -53,6 +53,8 @@ func TestTextRunners(t *testing.T) {
 		{"screen -S x -X stuff 'git push origin main\\n'", ext},
 		{"screen -S x -X exec git push origin main", ext},
 		{"screen -c x.rc", opq},
+		{"screen -D -m git push origin main", ext},
+		{"screen -S x -D -m git push origin main", ext},
 		{"tmux new -d -s dev 'npm run dev'", local},
 		{"tmux send-keys -t dev 'ls' Enter", local},
 		{"tmux ls", local},

@@ -131,7 +131,7 @@ func (c *Classifier) Command(text string) Result {
 			ops = append(ops, cops...)
 		}
 		r.Effect.Add(e)
-		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e, Operands: ops})
+		r.Invocations = append(r.Invocations, Invocation{Invocation: inv, Effect: e, Operands: append(append(ops, c.listedFiles(&inv)...), servedOperands(&inv)...)})
 		if c.followed == &r.Followed {
 			for k := before; k < len(r.Followed); k++ {
 				r.Followed[k].From = i

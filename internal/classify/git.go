@@ -199,6 +199,10 @@ func gitSubFunc(sub string) func(args []string) Effect {
 		return gitSubtree
 	case "lfs":
 		return gitLFS
+	case "annex":
+		return gitAnnex // senders.go
+	case "remote-http", "remote-https", "remote-ftp", "remote-ftps":
+		return func([]string) Effect { return gitRemoteHelper("git-" + sub) }
 	}
 	return nil
 }

@@ -146,6 +146,26 @@ func buildOptionTable() map[string]*programOptions {
 		known:  []string{"-e", "--expression", "-h", "--help", "-V", "--version"},
 		script: dcScripts,
 	}
+	m4 := &programOptions{
+		spec: argv.Spec{Short: "DUIdlotFR", Long: []string{"--define", "--undefine", "--include", "--arglength", "--error-output", "--trace", "--freeze-state", "--reload-state", "--debugfile"}},
+		opts: optList{
+			{"-o", optWrite}, {"--error-output", optWrite}, {"--debugfile", optWrite}, {"-F", optWrite}, {"--freeze-state", optWrite},
+			{"-R", optCode}, {"--reload-state", optCode},
+		},
+		script: m4Text,
+	}
+	tcl := &programOptions{spec: argv.Spec{Short: "cfD", Long: []string{"-encoding"}, LongSingleDash: true, StopAtOperand: true}, script: tclScripts}
+	gdb := &programOptions{
+		spec: argv.Spec{Short: "pcdsex", LongSingleDash: true, Long: []string{
+			"-ex", "--ex", "-eval-command", "--eval-command", "-iex", "--iex", "-init-eval-command", "--init-eval-command",
+			"-x", "--x", "-command", "--command", "-ix", "--ix", "-init-command", "--init-command", "-cd", "--cd",
+			"-directory", "--directory", "-pid", "--pid", "-core", "--core", "-symbols", "--symbols", "-exec", "--exec",
+			"-tty", "--tty", "-data-directory", "--data-directory", "-interpreter", "--interpreter",
+		}},
+		script: gdbCommands,
+	}
+	login := &programOptions{script: registryLogin}   // senders.go
+	listen := &programOptions{script: listenerServes} // listeners.go
 	return map[string]*programOptions{
 		"tar": tar, "gtar": tar, "bsdtar": tar,
 		"sed": sed, "gsed": sed,
@@ -192,8 +212,9 @@ func buildOptionTable() map[string]*programOptions {
 			script: zipCommands,
 		},
 		"make": {
-			spec: argv.Spec{Short: "CfIjlWo", Long: []string{"--eval", "--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--what-if", "--old-file"}},
-			opts: optList{{"--eval", optCode}},
+			spec:   argv.Spec{Short: "CEfIjlWo", Long: []string{"--eval", "--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--what-if", "--old-file"}},
+			opts:   optList{{"--eval", optCode}, {"-E", optCode}},
+			script: makeStdin,
 		},
 		"rake": {
 			spec: argv.Spec{Short: "eprfICIRgj", Long: []string{"--execute", "--execute-print", "--execute-continue", "--require", "--rakefile", "--rakelibdir", "--libdir", "--jobs"}},
@@ -253,6 +274,21 @@ func buildOptionTable() map[string]*programOptions {
 			opts:  optList{{"--output", optWrite}, {"--ext-diff", optCode}, {"--textconv", optCode}},
 			plain: []string{"--text"},
 		},
+		// Programs that run commands written in their own text
+		// (textrunners.go).
+		"tmux":   {script: tmuxCommands},
+		"screen": {script: screenCommands},
+		"m4":     m4, "gm4": m4,
+		"tclsh": tcl, "tclsh8.6": tcl, "tclsh9.0": tcl, "wish": tcl, "expect": tcl,
+		"gdb": gdb,
+		"yq":  {script: yqLoads},
+		"nc":  listen, "ncat": listen, "netcat": listen, "nc.openbsd": listen, "nc.traditional": listen, "socat": listen,
+		"docker": login, "podman": login, "nerdctl": login, "buildah": login, "skopeo": login, "oras": login, "helm": login, "crane": login,
+		"sqlite3":   {spec: argv.Spec{LongSingleDash: true, Long: []string{"-cmd", "-separator", "-newline", "-nullvalue", "-init", "-vfs", "-maxsize", "-lookaside", "-pagecache", "-mmap", "-heap"}}, script: sqliteEdit},
+		"cpp":       {spec: argv.Spec{Short: "DUIoAx", Long: []string{"--include", "-include", "-imacros", "-isystem", "-iquote", "-idirafter"}}, script: cppIncludes},
+		"entr":      {spec: argv.Spec{StopAtOperand: true}, script: entrCommand},
+		"run-parts": {spec: argv.Spec{Short: "au", Long: []string{"--arg", "--umask", "--regex"}}, script: runParts},
+		"sudoedit":  {spec: argv.Spec{Short: "CDghprRtTu"}, script: sudoeditEditor},
 		"git grep": {
 			spec: grepOptions,
 			opts: optList{{"-O", optShell}, {"--open-files-in-pager", optShell}, {"--ext-grep", optCode}},
@@ -596,9 +632,11 @@ func (c *Classifier) sedScript(name, s string) Effect {
 	return e
 }
 
-// vimCommands reads -c and --cmd values and +cmd words: ":!cmd" runs
-// shell text; anything but plain quitting, writing the edited file,
-// settings and moves is vim script airlock does not read.
+// vimCommands reads -c and --cmd values, +cmd words and the EXINIT and
+// VIMINIT variables (commands vim and ex run at start-up), each split at
+// "|": ":!cmd" runs shell text; plain quitting, writing the edited file,
+// settings, moves, substitutions without an expression (\=) and :g/pat/d
+// are harmless; anything else is vim script airlock does not read.
 func vimCommands(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 	cmds := p.Values("-c", "--cmd")
 	for _, o := range p.Operands {
@@ -606,24 +644,61 @@ func vimCommands(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 			cmds = append(cmds, o[1:])
 		}
 	}
+	for _, name := range []string{"EXINIT", "VIMINIT"} {
+		if v, ok := inv.Getenv(name); ok && strings.TrimSpace(v) != "" {
+			cmds = append(cmds, unquoteValue(v))
+		}
+	}
 	var e Effect
-	for _, cmd := range cmds {
-		t := strings.TrimLeft(cmd, ": \t")
-		t = strings.TrimSpace(strings.TrimPrefix(t, "silent"))
-		t = strings.TrimLeft(t, "! \t")
-		switch {
-		case strings.HasPrefix(strings.TrimLeft(cmd, ": \t"), "!") || strings.HasPrefix(strings.TrimLeft(strings.TrimPrefix(strings.TrimLeft(cmd, ": \t"), "silent"), " \t"), "!"):
-			e.Add(c.embedded(inv.Name()+" -c", t, false))
-		case vimHarmless(t):
-		default:
-			e.Add(opaque("vim.command", inv.Name()+" runs the editor command "+clip(cmd)+", which airlock does not read (vim commands can run programs)"))
+	for _, whole := range cmds {
+		for _, cmd := range vimBar(whole) {
+			t := strings.TrimLeft(cmd, ": \t")
+			t = strings.TrimSpace(strings.TrimPrefix(t, "silent"))
+			if strings.HasPrefix(t, "!") {
+				e.Add(c.embedded(inv.Name()+" -c", strings.TrimSpace(t[1:]), false))
+				continue
+			}
+			if !vimHarmless(strings.TrimLeft(t, "! \t")) {
+				e.Add(opaque("vim.command", inv.Name()+" runs the editor command "+clip(cmd)+", which airlock does not read (vim commands can run programs)"))
+			}
 		}
 	}
 	return e
 }
 
+// vimBar splits ex commands at "|" (not "\|"); a command that takes
+// "|" as its argument (:! and :g, :normal) keeps the rest of the line.
+func vimBar(s string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '|':
+			head := strings.TrimLeft(s[start:i], ": \t")
+			head = strings.TrimSpace(strings.TrimPrefix(head, "silent"))
+			if strings.HasPrefix(head, "!") || strings.HasPrefix(head, "norm") || vimGlobal(head) {
+				return append(out, s[start:])
+			}
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
+}
+
+// vimGlobal reports whether an ex command is :g or :v (whose command
+// runs on every matching line).
+func vimGlobal(t string) bool {
+	t = strings.TrimLeft(t, "%")
+	return strings.HasPrefix(t, "g/") || strings.HasPrefix(t, "g!/") || strings.HasPrefix(t, "v/") ||
+		strings.HasPrefix(t, "global/") || strings.HasPrefix(t, "vglobal/") || strings.HasPrefix(t, "g!") || strings.HasPrefix(t, "g#")
+}
+
 // vimHarmless reports whether a vim command only moves, sets an option,
-// writes the edited file or quits.
+// writes the edited file, quits, substitutes without an expression, or
+// deletes the lines :g or :v selects.
 func vimHarmless(t string) bool {
 	if t == "" || t == "$" || strings.HasPrefix(t, "/") {
 		return true
@@ -631,16 +706,103 @@ func vimHarmless(t string) bool {
 	if strings.Trim(t, "0123456789") == "" {
 		return true
 	}
+	if rest, ok := vimRange(t); ok && rest != t {
+		return vimRangeCommand(rest)
+	}
 	word, rest, _ := strings.Cut(t, " ")
 	switch strings.TrimSuffix(word, "!") {
-	case "q", "qa", "qall", "quit", "wq", "wqa", "x", "xa", "wall", "wa", "update", "up":
+	case "q", "qa", "qall", "quit", "wq", "wqa", "x", "xa", "xit", "exit", "wall", "wa", "update", "up":
 		return rest == ""
 	case "w", "write":
 		return rest == ""
 	case "set", "se", "setlocal", "syntax", "filetype", "normal":
 		return !strings.ContainsAny(rest, "!|")
 	}
+	return vimRangeCommand(t)
+}
+
+// vimRange strips a leading line range (%, 1,$, .,+3, 'a,'b) from an ex
+// command.
+func vimRange(t string) (string, bool) {
+	i := 0
+	for i < len(t) && strings.IndexByte("%0123456789.,$+-;' ", t[i]) >= 0 {
+		if t[i] == '\'' {
+			i++ // a mark's letter
+		}
+		i++
+	}
+	return t[min(i, len(t)):], true
+}
+
+// vimRangeCommand reports whether an ex command after its range only
+// substitutes (with no \= expression), deletes, joins, moves or copies
+// lines, or runs one of those on the lines :g or :v selects.
+func vimRangeCommand(t string) bool {
+	if vimGlobal(t) {
+		body := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(t, "vglobal"), "global"), "g"), "v")
+		body = strings.TrimPrefix(body, "!")
+		if body == "" {
+			return false
+		}
+		d := body[0]
+		end := vimSkipPattern(body[1:], d)
+		if end < 0 {
+			return false
+		}
+		cmd := strings.TrimSpace(body[1+end+1:])
+		if cmd == "" {
+			return true // :g/pat/ prints
+		}
+		for _, part := range vimBar(cmd) {
+			part = strings.TrimLeft(part, ": \t")
+			if strings.HasPrefix(part, "!") || vimGlobal(part) || !vimHarmless(part) {
+				return false
+			}
+		}
+		return true
+	}
+	word := t
+	for i := 0; i < len(t); i++ {
+		if !(t[i] >= 'a' && t[i] <= 'z') {
+			word = t[:i]
+			break
+		}
+	}
+	rest := t[len(word):]
+	switch word {
+	case "s", "su", "substitute":
+		if rest == "" {
+			return true // repeats the last substitution
+		}
+		if strings.Contains(rest, `\=`) {
+			return false // the replacement is a vim expression
+		}
+		d := rest[0]
+		if d == ' ' || d == '"' || d == '|' || d == '\\' || d >= 'a' && d <= 'z' || d >= 'A' && d <= 'Z' || d >= '0' && d <= '9' {
+			return false
+		}
+		return true
+	case "d", "de", "del", "delete", "j", "join", "m", "move", "t", "co", "copy", "p", "print", "nu", "number", "le", "left", "ri", "right", "ce", "center", "sort", "sor", ">", "<":
+		return !strings.ContainsAny(rest, "!|")
+	case "":
+		return strings.TrimSpace(rest) == "" || strings.Trim(rest, "<> ") == ""
+	}
 	return false
+}
+
+// vimSkipPattern returns the index in s of the delimiter d that ends a
+// pattern (a backslash escapes it), or -1.
+func vimSkipPattern(s string, d byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' {
+			i++
+			continue
+		}
+		if s[i] == d {
+			return i
+		}
+	}
+	return -1
 }
 
 // lessCommands reads +cmd words: "!" runs shell text, "|" pipes to one.

@@ -316,6 +316,8 @@ func specIndex(name string) int {
 		return 152
 	case "systemd-run":
 		return 153
+	case "croc", "wormhole", "ffmpeg", "git-annex", "git-remote-http", "git-remote-https", "git-remote-ftp", "git-remote-ftps":
+		return 154
 	}
 	return -1
 }

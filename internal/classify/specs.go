@@ -56,6 +56,8 @@ func specTable() []*Spec {
 	t = append(t, vcsSpecs()...)
 	// Issue 24's classes: HTTP clients, schedulers, nested agents.
 	t = append(t, httpToolsSpec, textBrowserSpec, siegeSpec, rpcClientSpec, nestedAgentSpec, scheduleSpec)
+	// FINDINGS-7: senders nobody else reads (senders.go).
+	t = append(t, sendersSpec)
 	return t
 }
 

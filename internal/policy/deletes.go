@@ -75,15 +75,78 @@ func deletionOperands(inv *classify.Invocation) (ops []int, ok bool) {
 	case "rsync":
 		// rsync --delete SRC... DEST deletes in DEST what SRC lacks; a
 		// remote destination is rated external by classify.
-		del := false
+		del, moves := false, false
 		for _, a := range args[start:] {
-			if strings.HasPrefix(a, "--delete") || a == "--remove-source-files" {
+			if strings.HasPrefix(a, "--delete") {
 				del = true
+			}
+			if a == "--remove-source-files" {
+				moves = true // the sources are deleted once sent
 			}
 		}
 		ops := operands("-e", "--rsh", "--exclude", "--include", "--filter", "-f", "--exclude-from", "--include-from", "--files-from", "--backup-dir", "--suffix", "--chmod", "--chown", "--timeout", "--port", "--log-file", "--partial-dir", "--temp-dir", "-T", "--link-dest", "--compare-dest", "--copy-dest")
-		if del && len(ops) >= 2 {
+		switch {
+		case moves && del && len(ops) >= 2:
+			return ops, true
+		case moves && len(ops) >= 2:
+			return ops[:len(ops)-1], true
+		case del && len(ops) >= 2:
 			return ops[len(ops)-1:], true
+		}
+	case "sort", "shuf":
+		// sort -o FILE (and shuf -o) replaces FILE with its output, even
+		// when its input is empty (sort -o F /dev/null).
+		for i := start; i < len(args); i++ {
+			a := args[i]
+			switch {
+			case (a == "-o" || a == "--output") && i+1 < len(args):
+				return []int{i + 1}, true
+			case strings.HasPrefix(a, "--output=") || strings.HasPrefix(a, "-o") && len(a) > 2:
+				return []int{i}, true
+			}
+		}
+	case "perl":
+		// perl -i rewrites every file it is given; perl -i -ne '' F
+		// empties F.
+		return perlInPlace(inv, start)
+	case "ln", "install", "mv":
+		// A device (/dev/null) linked, installed or moved over a file
+		// replaces it: ln -sf /dev/null F, install /dev/null F.
+		ops := operands("-t", "--target-directory", "-S", "--suffix", "-m", "--mode", "-o", "--owner", "-g", "--group")
+		if len(ops) == 2 && !inv.IsDynamic(ops[0]) && strings.HasPrefix(args[ops[0]], "/dev/") {
+			return ops[1:], true
+		}
+	case "find":
+		// find -fprint FILE (and -fprint0, -fprintf, -fls) truncates FILE.
+		var out []int
+		for i := start; i+1 < len(args); i++ {
+			switch args[i] {
+			case "-fprint", "-fprint0", "-fprintf", "-fls":
+				out = append(out, i+1)
+			}
+		}
+		if len(out) > 0 {
+			return out, true
+		}
+	case "zip":
+		// zip -m moves the files into the archive: they are deleted.
+		ops := operands("-b", "-n", "-O", "--output-file", "-t", "-tt", "-x", "-i", "-P", "--password", "-Z", "-A")
+		for i := start; i < len(args); i++ {
+			if a := args[i]; a == "--move" || len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "m") {
+				if len(ops) > 1 {
+					return ops[1:], true
+				}
+			}
+		}
+	case "7z", "7za", "7zr":
+		// 7z a -sdel deletes the files it archived.
+		for i := start; i < len(args); i++ {
+			if args[i] == "-sdel" {
+				ops := operands()
+				if len(ops) > 2 {
+					return ops[2:], true // a ARCHIVE FILES...
+				}
+			}
 		}
 	case "chmod":
 		ops := operands("--reference")
@@ -418,9 +481,25 @@ func withoutScratch(inv *classify.Invocation, fsys fileSystem) (classify.Invocat
 func scratchOnly(inv *classify.Invocation, home string) bool {
 	tmp := filepath.Clean(os.TempDir())
 	any := false
+	// For the deleters this file knows, only what they empty is weighed
+	// (dd's of=, sort -o's file), not their other words (if=/dev/zero,
+	// the input sort reads).
+	only, known := deletionOperands(inv)
 	for i := 1; i < len(inv.Args); i++ {
 		a := inv.Args[i]
-		if strings.HasPrefix(a, "-") {
+		if known {
+			if !slices.Contains(only, i) {
+				continue
+			}
+			if v, isOut := strings.CutPrefix(a, "of="); isOut {
+				a = v
+			}
+			if v, isOut := strings.CutPrefix(a, "--output="); isOut {
+				a = v
+			} else if strings.HasPrefix(a, "-o") && len(a) > 2 {
+				a = a[2:]
+			}
+		} else if strings.HasPrefix(a, "-") {
 			continue
 		}
 		if inv.IsDynamic(i) {
@@ -429,6 +508,9 @@ func scratchOnly(inv *classify.Invocation, home string) bool {
 		c := filepath.Clean(a)
 		if !(strings.HasPrefix(c, "/tmp/") || strings.HasPrefix(c, "/var/tmp/") || strings.HasPrefix(c, tmp+"/")) {
 			return false
+		}
+		if home != "" && strings.HasPrefix(c, filepath.Clean(home)+"/") {
+			return false // a home kept below the temporary directory
 		}
 		any = true
 	}
@@ -533,4 +615,47 @@ func emptiedTargets(inv *classify.Invocation) ([]string, bool) {
 		out = append(out, r.Target)
 	}
 	return out, true
+}
+
+// perlInPlace returns the files perl -i rewrites: its operands after the
+// code (-e/-E) or the script, when an -i flag is given.
+func perlInPlace(inv *classify.Invocation, start int) ([]int, bool) {
+	args := inv.Args
+	inPlace, code := false, false
+	var ops []int
+	for i := start; i < len(args); i++ {
+		a := args[i]
+		if len(ops) > 0 || a == "--" || !strings.HasPrefix(a, "-") || inv.IsDynamic(i) {
+			if a == "--" && len(ops) == 0 {
+				continue
+			}
+			ops = append(ops, i)
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			switch a[j] {
+			case 'i':
+				inPlace = true
+				j = len(a) // the rest is the backup suffix
+			case 'e', 'E':
+				code = true
+				if j == len(a)-1 {
+					i++ // the code is the next word
+				}
+				j = len(a)
+			case 'M', 'm', 'I', 'x', 'C', 'd', 'D', 'V', 'l', '0', 'F':
+				j = len(a) // a value follows in the same word
+			}
+		}
+	}
+	if !inPlace {
+		return nil, false
+	}
+	if !code && len(ops) > 0 {
+		ops = ops[1:] // the first operand is the script
+	}
+	if len(ops) == 0 {
+		return nil, false
+	}
+	return ops, true
 }

@@ -467,10 +467,13 @@ func sameDir(via string) bool {
 	switch via {
 	case "sh -c", "bash -c", "dash -c", "zsh -c", "ksh -c", "mksh -c", "ash -c", "yash -c", "rbash -c",
 		"eval", "nice", "ionice", "nohup", "time", "timeout", "stdbuf", "setsid", "chronic", "unbuffer",
-		"flock", "builtin", "command", "exec", "env":
+		"flock", "flock -c", "builtin", "command", "exec", "env":
 		return true
 	}
-	return false
+	// The programs that run commands written in their own text
+	// (classify's textrunners.go) whose command runs where they do.
+	setting, ok := strings.CutPrefix(via, classify.SettingVia)
+	return ok && classify.SameDirSetting(setting)
 }
 
 // withoutSameDir returns the run with its sameDir wrappers dropped from

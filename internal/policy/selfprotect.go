@@ -317,6 +317,9 @@ func (c *call) writeAction(a *Action) *refusal {
 			continue
 		}
 		if h.target.kind == kindStartup && !h.ancestor {
+			if isEnvrc(h.target.path) && envrcWhole(a) {
+				continue // a direnv file whose lines are shown harmless (selfenvrc.go)
+			}
 			if why, bad := c.g.startupEdit(c.g.rawAbs(p, c.cwds[0]), a); bad {
 				return &refusal{RuleProtectedPath, a.Tool + " of " + h.path + ", " + kindStartup.String() + ": " + why + "." + instead}
 			}
@@ -516,6 +519,9 @@ func (c *call) shell(r *classify.Result) *refusal {
 	if ref := c.composeMounts(r); ref != nil {
 		return ref
 	}
+	if ref := c.heldLocks(r); ref != nil { // selflock.go
+		return ref
+	}
 	// The interpreter scripts the command runs, read from disk or from
 	// the literal text an earlier run of the same command writes them
 	// with (printf '…' > a.py; python3 a.py): their code is checked as a
@@ -639,6 +645,13 @@ func (c *call) redirects(inv *classify.Invocation) *refusal {
 		for _, d := range c.cwds {
 			if rd.Writes() {
 				if h, ok := c.pathHit(tgt, d, false, false); ok {
+					if h.target.kind == kindStartup && !h.ancestor && isEnvrc(h.target.path) && rd.Op != "<>" {
+						// A direnv file written with lines shown
+						// harmless (selfenvrc.go).
+						if envrcWritten(inv) {
+							continue
+						}
+					}
 					return c.pathRefusal("a redirection ("+rd.Op+")", h)
 				}
 			}

@@ -89,7 +89,7 @@ func (c *call) placeholderTarget(inv *classify.Invocation, o classify.Operand) *
 
 // isPlaceholder: a word that stands for what find or a feed hands over.
 func isPlaceholder(w string) bool {
-	return w == "{}" || w == "{xargs input}" || w == "{parallel input}"
+	return w == "{}" || w == "{xargs input}" || w == "{parallel input}" || w == classify.ListInput
 }
 
 // derivedOperands checks the operands not written as one argument: the

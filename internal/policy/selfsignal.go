@@ -225,3 +225,30 @@ func (c *call) signals(inv *classify.Invocation) *refusal {
 	}
 	return nil
 }
+
+// signalWords are the words with which code sends a signal: kill (perl,
+// os.kill, Process.kill, process.kill, kill -9), its relatives, and the
+// signals' names.
+var signalWords = []string{"kill", "posix_kill", "pkill", "killall", "killpg", "tgkill", "signal", "send_signal", "sigstop", "sigkill", "sigterm", "sigint", "sighup", "sigquit", "sigtstp", "sigcont", "sigusr1", "sigusr2"}
+
+// signalMention reports, for folded code that mentions airlock, a word
+// with which the code may send a signal (FINDINGS-7 G12: perl -e 'kill 9,
+// `pgrep airlock`', ruby Process.kill, node process.kill, python os.kill
+// with pgrep's output): code that names airlock and signals is refused
+// as the same signal typed as a command would be.
+func signalMention(t string) string {
+	for _, v := range signalWords {
+		for from := 0; ; {
+			i := strings.Index(t[from:], v)
+			if i < 0 {
+				break
+			}
+			i += from
+			if boundary(t, i-1) && boundary(t, i+len(v)) {
+				return "airlock and a signal (" + v + ")"
+			}
+			from = i + 1
+		}
+	}
+	return ""
+}

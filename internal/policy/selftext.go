@@ -70,6 +70,9 @@ func (g *guard) mentionedInCode(text string) string {
 			return sp
 		}
 	}
+	if m := signalMention(t); m != "" { // selfsignal.go
+		return m
+	}
 	for _, v := range mutatingWords() {
 		for from := 0; ; {
 			i := strings.Index(t[from:], v)

@@ -159,7 +159,8 @@ func TestParse(t *testing.T) {
 		{"script -q -c 'git push' /dev/null", []string{"script -q /dev/null", "git push | script -c"}},
 		{"su -c 'git push' bob", []string{"git push | su -c"}},
 		{"su bob -c 'git push'", []string{"git push | su -c"}},
-		{"flock /tmp/l git push", []string{"git push | flock"}},
+		{"flock /tmp/l git push", []string{"flock /tmp/l", "git push | flock"}},
+		{"flock -x /tmp/l -c 'git push'", []string{"flock -x /tmp/l", "git push | flock -c"}},
 		{"sudo timeout 5 env A=1 nice git push", []string{"git push | sudo,timeout,env,nice"}},
 		// Nested shells.
 		{"bash -c 'git push'", []string{"git push | bash -c"}},

@@ -203,12 +203,18 @@ func optionWrapper(spec argv.Spec, ownOperands int) handler {
 			w.emit(c.invocation())
 			return c, true
 		}
-		if name == "time" && spec.Parse(c.args[1:rest]).Has("-o", "--output") {
+		if name == "time" && spec.Parse(c.args[1:rest]).Has("-o", "--output") || name == "flock" {
+			// flock FILE CMD opens (and creates) FILE and holds its
+			// lock while CMD runs: its own words are a run too.
 			// /usr/bin/time -o FILE writes FILE: its own words are a run
 			// of their own, so that their roles are read.
 			own := c
 			own.args, own.dyn = c.args[:rest], c.dyn[:rest]
 			w.emit(own.invocation())
+		}
+		if name == "flock" && rest+1 < len(c.args) && (c.args[rest] == "-c" || c.args[rest] == "--command") {
+			// flock FILE -c TEXT runs TEXT with the shell.
+			return w.nested(c, c.args[rest+1], c.dyn[rest+1], "flock -c")
 		}
 		return c.inner(rest, name), false
 	}

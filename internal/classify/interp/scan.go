@@ -119,6 +119,7 @@ func analyse(who, lang, src string, depth int) *Result {
 	case AppleScript:
 		s.applescript()
 	}
+	s.sockets(lang) // sockets.go
 	s.shellShaped(lang)
 	return s.r
 }

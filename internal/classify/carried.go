@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"regexp"
 	"strings"
 
@@ -37,12 +38,12 @@ import (
 
 // carriedAssign matches an assignment whose value is a command
 // substitution (NAME=$(…), NAME="`…`", export NAME=$(…)).
-var carriedAssign = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
+var carriedAssign = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 	return regexp.MustCompile("(?:^|[\\s;&|(])([A-Za-z_][A-Za-z0-9_]*)(?:\\[[^\\]]*\\])?\\+?=\"?(?:\\$\\(|`)")
 }}
 
 // carriedFor matches a for loop over words holding a command substitution.
-var carriedFor = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
+var carriedFor = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 	return regexp.MustCompile("(?:^|[\\s;&|(])for\\s+([A-Za-z_][A-Za-z0-9_]*)\\s+in\\s[^;\\n]*(?:\\$\\(|`)")
 }}
 
@@ -150,10 +151,10 @@ func hostPathSubst(w string) bool {
 // with what it holds, for the reason.
 func carriedVars(text string, runs []Invocation) map[string]string {
 	vars := map[string]string{}
-	for _, m := range carriedAssign.get().FindAllStringSubmatch(text, -1) {
+	for _, m := range carriedAssign.Get().FindAllStringSubmatch(text, -1) {
 		vars[m[1]] = "command output ($" + m[1] + ")"
 	}
-	for _, m := range carriedFor.get().FindAllStringSubmatch(text, -1) {
+	for _, m := range carriedFor.Get().FindAllStringSubmatch(text, -1) {
 		vars[m[1]] = "command output ($" + m[1] + ")"
 	}
 	for k := range runs {

@@ -12,7 +12,7 @@ func (c *Classifier) classRules(inv *shell.Invocation) Effect {
 	var e Effect
 	e.Add(agentRun(inv))
 	if p := agentPackage(inv); p != nil {
-		if _, hookless := hooklessAgents.get()[p.Name()]; hookless {
+		if _, hookless := hooklessAgents.Get()[p.Name()]; hookless {
 			// uvx aider-chat, pipx run aider-chat: a run of aider.
 			e.Add(classifyHooklessAgent(c, p))
 		}

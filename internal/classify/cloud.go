@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -189,7 +190,7 @@ var awsOpts = argv.Spec{
 
 // awsVerbs rates the first word of an aws operation name. Anything not
 // listed is taken as a read, as describe-, list- and get- are.
-var awsVerbs = onFirstUse[map[string]deployKind]{build: func() map[string]deployKind {
+var awsVerbs = firstuse.Table[map[string]deployKind]{Build: func() map[string]deployKind {
 	return map[string]deployKind{
 		"delete": deployDestroy, "terminate": deployDestroy, "purge": deployDestroy,
 		"put": deployWrite, "create": deployWrite, "update": deployWrite, "run": deployWrite, "invoke": deployWrite,
@@ -344,7 +345,7 @@ func classifyAws(_ *Classifier, inv *shell.Invocation) Effect {
 	if i := strings.IndexByte(name, '-'); i > 0 {
 		verb = name[:i]
 	}
-	k, ok := awsVerbs.get()[verb]
+	k, ok := awsVerbs.Get()[verb]
 	if !ok {
 		k = deployRead
 	}
@@ -381,7 +382,7 @@ func awsS3(cmd, op string, ops []string, dyn []bool, p argv.Parsed) Effect {
 
 // ---- gcloud ----
 
-var gcloudCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
+var gcloudCLI = firstuse.Table[*cloudCLI]{Build: func() *cloudCLI {
 	return &cloudCLI{
 		name: "gcloud", site: "Google Cloud", shortH: true,
 		opts: argv.Spec{Long: []string{"--project", "--account", "--configuration", "--format", "--verbosity", "--flatten",
@@ -458,7 +459,7 @@ var gcloudCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
 
 var gcloudSpec = &Spec{
 	Programs: []string{"gcloud"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return gcloudCLI.get().classify(c, inv) },
+	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return gcloudCLI.Get().classify(c, inv) },
 	Examples: []Example{
 		{"gcloud compute instances create vm-1 --zone us-central1-a", "external"},
 		{"gcloud compute instances delete vm-1 --zone us-central1-a --quiet", "external+destructive"},
@@ -523,7 +524,7 @@ var gcloudSpec = &Spec{
 
 // ---- az ----
 
-var azCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
+var azCLI = firstuse.Table[*cloudCLI]{Build: func() *cloudCLI {
 	return &cloudCLI{
 		name: "az", site: "Azure", shortH: true,
 		opts: argv.Spec{Short: "gnolcfsdm", Long: []string{"--resource-group", "--name", "--query", "--output", "--subscription",
@@ -596,7 +597,7 @@ var azCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
 
 var azSpec = &Spec{
 	Programs: []string{"az"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return azCLI.get().classify(c, inv) },
+	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return azCLI.Get().classify(c, inv) },
 	Examples: []Example{
 		{"az group create -n rg -l westeurope", "external"},
 		{"az group delete -n rg --yes", "external+destructive"},
@@ -729,7 +730,7 @@ func classifyGsutil(_ *Classifier, inv *shell.Invocation) Effect {
 
 // ---- doctl, oci ----
 
-var doctlCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
+var doctlCLI = firstuse.Table[*cloudCLI]{Build: func() *cloudCLI {
 	return &cloudCLI{
 		name: "doctl", site: "DigitalOcean", shortH: true,
 		opts: argv.Spec{Short: "tcou", Long: []string{"--access-token", "--config", "--context", "--output", "--format",
@@ -758,7 +759,7 @@ var doctlCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
 	}
 }}
 
-var ociCLI = onFirstUse[*cloudCLI]{build: func() *cloudCLI {
+var ociCLI = firstuse.Table[*cloudCLI]{Build: func() *cloudCLI {
 	return &cloudCLI{
 		name: "oci", site: "Oracle Cloud", shortH: true,
 		opts: argv.Spec{Short: "c", Long: []string{"--profile", "--config-file", "--region", "--auth", "--output", "--query",
@@ -781,9 +782,9 @@ var cloudMiscSpec = &Spec{
 	Programs: []string{"doctl", "oci"},
 	Classify: func(c *Classifier, inv *shell.Invocation) Effect {
 		if inv.Name() == "oci" {
-			return ociCLI.get().classify(c, inv)
+			return ociCLI.Get().classify(c, inv)
 		}
-		return doctlCLI.get().classify(c, inv)
+		return doctlCLI.Get().classify(c, inv)
 	},
 	Examples: []Example{
 		{"doctl apps create --spec app.yaml", "external"},

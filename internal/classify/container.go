@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -79,7 +80,7 @@ func containerReads(name string) bool {
 }
 
 // containerShared lists subcommands that change what runs on this machine.
-var containerShared = onFirstUse[map[string]string]{build: func() map[string]string {
+var containerShared = firstuse.Table[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"run": "starts a container", "create": "creates a container", "start": "starts a container",
 		"stop": "stops a container", "restart": "restarts a container", "kill": "kills a container",
@@ -465,14 +466,14 @@ func containerSub(c *Classifier, inv *shell.Invocation, i int) Effect {
 		}
 		return nothing
 	case "run", "create":
-		return containerInner(c, inv, i+1, containerRunArgs, what, containerShared.get()[sub])
+		return containerInner(c, inv, i+1, containerRunArgs, what, containerShared.Get()[sub])
 	case "exec":
-		return containerInner(c, inv, i+1, containerExecArgs, what, containerShared.get()[sub])
+		return containerInner(c, inv, i+1, containerExecArgs, what, containerShared.Get()[sub])
 	}
 	if containerReads(sub) {
 		return nothing
 	}
-	if msg, ok := containerShared.get()[sub]; ok {
+	if msg, ok := containerShared.Get()[sub]; ok {
 		return shared("container.run", what+" "+msg)
 	}
 	if name := inv.Name(); name == "docker" && c != nil && i < len(inv.Args) && inv.Args[i] == sub && validExtension(sub) {
@@ -651,7 +652,7 @@ func containerCompose(c *Classifier, inv *shell.Invocation, from int) Effect {
 	case "ps", "ls", "logs", "config", "convert", "images", "top", "port", "version", "events", "stats", "wait", "viz":
 		return nothing
 	}
-	if msg, ok := containerShared.get()[sub]; ok {
+	if msg, ok := containerShared.Get()[sub]; ok {
 		return shared("container.run", what+" "+msg)
 	}
 	return shared("container.run", what+" changes the services")

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -35,7 +36,7 @@ const (
 
 // deployVerbs rates a word used as a command verb by deploy and cloud
 // CLIs. Words not listed are no verb at all.
-var deployVerbs = onFirstUse[map[string]deployKind]{build: func() map[string]deployKind {
+var deployVerbs = firstuse.Table[map[string]deployKind]{Build: func() map[string]deployKind {
 	return map[string]deployKind{
 		// Deletion of live resources.
 		"delete": deployDestroy, "destroy": deployDestroy, "terminate": deployDestroy, "purge": deployDestroy,
@@ -84,7 +85,7 @@ var deployVerbs = onFirstUse[map[string]deployKind]{build: func() map[string]dep
 // names (add-iam-policy-binding, get-credentials, delete-stack). Verbs
 // that start group names (run-command, access-context-manager) are left
 // out so a group is not read as its verb.
-var deployPrefixVerbs = onFirstUse[map[string]deployKind]{build: func() map[string]deployKind {
+var deployPrefixVerbs = firstuse.Table[map[string]deployKind]{Build: func() map[string]deployKind {
 	return map[string]deployKind{
 		"add": deployWrite, "remove": deployWrite, "set": deployWrite, "unset": deployWrite, "get": deployRead,
 		"list": deployRead, "describe": deployRead, "create": deployWrite, "delete": deployDestroy, "update": deployWrite,
@@ -102,11 +103,11 @@ var deployPrefixVerbs = onFirstUse[map[string]deployKind]{build: func() map[stri
 
 // deployVerbOf rates one word as a verb, deployNone when it is not one.
 func deployVerbOf(w string) deployKind {
-	if k, ok := deployVerbs.get()[w]; ok {
+	if k, ok := deployVerbs.Get()[w]; ok {
 		return k
 	}
 	if i := strings.IndexByte(w, '-'); i > 0 {
-		return deployPrefixVerbs.get()[w[:i]]
+		return deployPrefixVerbs.Get()[w[:i]]
 	}
 	return deployNone
 }
@@ -320,7 +321,7 @@ var (
 
 // deployTools are the table-driven tools, by program name, built on
 // first use so a hook that meets none of them does not pay for the tables.
-var deployTools = onFirstUse[map[string]*deployTool]{build: func() map[string]*deployTool {
+var deployTools = firstuse.Table[map[string]*deployTool]{Build: func() map[string]*deployTool {
 	railway := &deployTool{
 		name: "railway", site: "Railway",
 		opts: argv.Spec{Short: "se", Long: []string{"--service", "--environment", "--project", "--set", "--json-file"}},
@@ -606,7 +607,7 @@ var deployTools = onFirstUse[map[string]*deployTool]{build: func() map[string]*d
 
 // classifyDeployTool rates a table-driven deploy tool.
 func classifyDeployTool(c *Classifier, inv *shell.Invocation) Effect {
-	return deployTools.get()[inv.Name()].classify(c, inv)
+	return deployTools.Get()[inv.Name()].classify(c, inv)
 }
 
 var deploySaaSSpec = &Spec{

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"path"
 	"regexp"
 	"strings"
@@ -372,7 +373,7 @@ func filesIsTemp(inv *shell.Invocation, w string, dynamic bool) bool {
 
 // filesFindArgs lists find's primaries that take arguments, and how many,
 // so that a value such as "-name -delete" is not read as an action.
-var filesFindArgs = onFirstUse[map[string]int]{build: func() map[string]int {
+var filesFindArgs = firstuse.Table[map[string]int]{Build: func() map[string]int {
 	return map[string]int{
 		"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1,
 		"-iregex": 1, "-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1, "-user": 1, "-group": 1, "-uid": 1,
@@ -407,8 +408,8 @@ func filesFind(inv *shell.Invocation) Effect {
 			i, expr = j, true
 		case a == "-delete":
 			deletes, expr = true, true
-		case filesFindArgs.get()[a] > 0:
-			i += filesFindArgs.get()[a]
+		case filesFindArgs.Get()[a] > 0:
+			i += filesFindArgs.Get()[a]
 			expr = expr || a != "-D"
 		case !expr && (a == "-H" || a == "-L" || a == "-P" || a == "-E" || a == "-X" || a == "-s" || a == "-x" || a == "-d" || strings.HasPrefix(a, "-O")):
 			// options before the start paths
@@ -514,7 +515,7 @@ func filesCp(inv *shell.Invocation) Effect {
 }
 
 // sedDeleteAll matches sed scripts that delete every line.
-var sedDeleteAll = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
+var sedDeleteAll = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^\s*(1\s*,\s*\$|0\s*,\s*\$|/\^/|/\.\*/|/\^\.\*\$?/)?\s*d\s*;?\s*$`)
 }}
 
@@ -572,7 +573,7 @@ func filesSed(inv *shell.Invocation) Effect {
 		return nothing
 	}
 	for _, sc := range scripts {
-		if sedDeleteAll.get().MatchString(sc) {
+		if sedDeleteAll.Get().MatchString(sc) {
 			return local("file.empty", "sed -i '"+sc+"' deletes every line of "+clip(strings.Join(files, " "))).destroys()
 		}
 	}

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -62,7 +63,7 @@ func forgeWriteVerbs(name string) bool {
 }
 
 // forgeVerbPhrase words a reason by verb; anything else "changes".
-var forgeVerbPhrase = onFirstUse[map[string]string]{build: func() map[string]string {
+var forgeVerbPhrase = firstuse.Table[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"create": "creates", "new": "creates", "merge": "merges", "close": "closes", "comment": "posts a comment on",
 		"note": "posts a comment on", "review": "posts a review on", "edit": "edits", "update": "edits",
@@ -100,7 +101,7 @@ func forgeWith(m map[string]forgeKind, k forgeKind, verbs string) map[string]for
 
 // ghCLI and glabCLI are built on first use: their tables cost start-up
 // time a hook process that never meets gh should not pay.
-var ghCLI = onFirstUse[*forgeCLI]{build: func() *forgeCLI {
+var ghCLI = firstuse.Table[*forgeCLI]{Build: func() *forgeCLI {
 	return &forgeCLI{
 		name: "gh", site: "GitHub", top: ghTop(),
 		path: argv.Spec{Short: "R", Long: []string{"--repo", "--hostname"}},
@@ -149,7 +150,7 @@ var ghCLI = onFirstUse[*forgeCLI]{build: func() *forgeCLI {
 	}
 }}
 
-var glabCLI = onFirstUse[*forgeCLI]{build: func() *forgeCLI {
+var glabCLI = firstuse.Table[*forgeCLI]{Build: func() *forgeCLI {
 	return &forgeCLI{
 		name: "glab", site: "GitLab", top: glabTop(),
 		path: argv.Spec{Short: "R", Long: []string{"--repo", "--group"}},
@@ -226,7 +227,7 @@ func glabTop() map[string]Effect {
 
 var ghSpec = &Spec{
 	Programs: []string{"gh"},
-	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return ghCLI.get().classifyIn(c, inv) },
+	Classify: func(c *Classifier, inv *shell.Invocation) Effect { return ghCLI.Get().classifyIn(c, inv) },
 	Examples: []Example{
 		// Pull requests.
 		{"gh pr create --title 'Fix' --body 'details'", "external"},
@@ -380,7 +381,7 @@ var ghSpec = &Spec{
 
 var glabSpec = &Spec{
 	Programs: []string{"glab"},
-	Classify: func(_ *Classifier, inv *shell.Invocation) Effect { return glabCLI.get().classify(inv) },
+	Classify: func(_ *Classifier, inv *shell.Invocation) Effect { return glabCLI.Get().classify(inv) },
 	Examples: []Example{
 		{"glab mr create --fill --target-branch main", "external"},
 		{"glab mr new -t title -d text", "external"},
@@ -499,7 +500,7 @@ func (f *forgeCLI) classifyIn(c *Classifier, inv *shell.Invocation) Effect {
 // effect words the effect of one subcommand.
 func (f *forgeCLI) effect(kind forgeKind, group, verb, noun string) Effect {
 	cmd := f.name + " " + group + " " + verb
-	phrase := forgeVerbPhrase.get()[verb]
+	phrase := forgeVerbPhrase.Get()[verb]
 	if phrase == "" {
 		phrase = "changes"
 	}

@@ -3,6 +3,7 @@ package classify
 import (
 	"errors"
 	"github.com/airlock-dev/airlock/internal/argv"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"io/fs"
 	"path"
 	"slices"
@@ -19,7 +20,7 @@ import (
 // would run, whoever wrote it.
 
 // gitHooks lists the hooks each subcommand runs.
-var gitHooks = onFirstUse[map[string][]string]{build: func() map[string][]string {
+var gitHooks = firstuse.Table[map[string][]string]{Build: func() map[string][]string {
 	// reference-transaction runs on every ref update, and
 	// post-index-change on every index write.
 	const ref, idx = "reference-transaction", "post-index-change"
@@ -52,7 +53,7 @@ var gitHooks = onFirstUse[map[string][]string]{build: func() map[string][]string
 
 // noVerifySkips are the hooks --no-verify (or -n) turns off for a
 // subcommand; the others (post-commit, prepare-commit-msg, …) still run.
-var noVerifySkips = onFirstUse[map[string][]string]{build: func() map[string][]string {
+var noVerifySkips = firstuse.Table[map[string][]string]{Build: func() map[string][]string {
 	return map[string][]string{
 		"commit": {"pre-commit", "commit-msg"},
 		"push":   {"pre-push"},
@@ -148,9 +149,9 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 	}
 	var skip []string
 	if hasAny(inv.Args[i+1:], "--no-verify", "-n") {
-		skip = noVerifySkips.get()[sub]
+		skip = noVerifySkips.Get()[sub]
 	}
-	for _, h := range gitHooks.get()[sub] {
+	for _, h := range gitHooks.Get()[sub] {
 		if slices.Contains(skip, h) {
 			continue
 		}

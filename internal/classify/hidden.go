@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -16,7 +17,7 @@ import (
 
 // commandEnv lists environment variables whose value is a command line a
 // program runs with a shell, and what runs it.
-var commandEnv = onFirstUse[map[string]string]{build: func() map[string]string {
+var commandEnv = firstuse.Table[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"GIT_SSH_COMMAND": "git", "GIT_PAGER": "git", "GIT_EDITOR": "git", "GIT_SEQUENCE_EDITOR": "git",
 		"GIT_EXTERNAL_DIFF": "git", "GIT_ASKPASS": "git", "GIT_PROXY_COMMAND": "git", "GIT_SSH": "git",
@@ -163,7 +164,7 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	var e Effect
 	for _, kv := range inv.Env {
 		name, value, _ := strings.Cut(kv, "=")
-		if _, ok := commandEnv.get()[name]; ok || cargoEnvCommand(name) {
+		if _, ok := commandEnv.Get()[name]; ok || cargoEnvCommand(name) {
 			e.Add(c.envCommand(name, value))
 		}
 	}

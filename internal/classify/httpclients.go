@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -253,7 +254,7 @@ func bodyOption(inv *shell.Invocation) (string, bool) {
 // given a URL and a body or upload option, sends data to that host.
 func unknownUpload(inv *shell.Invocation) Effect {
 	name := inv.Name()
-	if inertNames.get()[name] || ReadsOnly(name) || wrapperNames.get()[name] || shell.Unwraps(name) {
+	if inertNames.Get()[name] || ReadsOnly(name) || wrapperNames.Get()[name] || shell.Unwraps(name) {
 		return nothing
 	}
 	url, host, ok := firstURL(inv)
@@ -280,7 +281,7 @@ type httpTool struct {
 	attached bool
 }
 
-var httpTools = onFirstUse[map[string]httpTool]{build: func() map[string]httpTool {
+var httpTools = firstuse.Table[map[string]httpTool]{Build: func() map[string]httpTool {
 	return map[string]httpTool{
 		// ApacheBench: -p POST file, -u PUT file, -m method.
 		"ab": {body: []string{"-p", "-u"}, method: []string{"-m"}, attached: true},
@@ -378,7 +379,7 @@ func findOpt(args []string, o string, attached bool) (value string, found bool) 
 
 func classifyHTTPTool(_ *Classifier, inv *shell.Invocation) Effect {
 	name := inv.Name()
-	t := httpTools.get()[name]
+	t := httpTools.Get()[name]
 	url, host, ok := firstURL(inv)
 	if !ok {
 		return nothing // --help, --version, a local file

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify/interp"
@@ -294,7 +295,7 @@ func interpUnquoteDynamic(w string) (string, bool) {
 
 // interpPythonModules maps a module run with python -m to the program of the
 // same tool, whose spec then rates it (python -m pip is pip).
-var interpPythonModules = onFirstUse[map[string]string]{build: func() map[string]string {
+var interpPythonModules = firstuse.Table[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"pip": "pip", "pip3": "pip", "twine": "twine", "poetry": "poetry", "uv": "uv", "pipx": "pipx", "pdm": "pdm",
 		"hatch": "hatch", "flit": "flit", "awscli": "aws", "conda": "conda", "ansible": "ansible", "pytest": "pytest",
@@ -307,7 +308,7 @@ var interpPythonModules = onFirstUse[map[string]string]{build: func() map[string
 // rated by it; pip and twine keep a small fallback so that they are held
 // even where their spec is absent; other modules are local work.
 func interpPythonModule(c *Classifier, who, module string, args []string) Effect {
-	if prog, ok := interpPythonModules.get()[module]; ok && specFor(prog) != nil {
+	if prog, ok := interpPythonModules.Get()[module]; ok && specFor(prog) != nil {
 		return c.nested(shell.Join(append([]string{prog}, args...)))
 	}
 	ops := operandsOf(args)

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"sort"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -21,7 +22,7 @@ import (
 // through by name (IsWrapper reports the same set).
 func Wrappers() []string {
 	out := shell.Unwrapped()
-	for name := range wrapperNames.get() {
+	for name := range wrapperNames.Get() {
 		if !shell.Unwraps(name) {
 			out = append(out, name)
 		}
@@ -58,7 +59,7 @@ const (
 )
 
 // processReach is the table behind Reaches.
-var processReach = onFirstUse[map[string]ProcessReach]{build: func() map[string]ProcessReach {
+var processReach = firstuse.Table[map[string]ProcessReach]{Build: func() map[string]ProcessReach {
 	return map[string]ProcessReach{
 		"kill":    ReachPID,
 		"pkill":   ReachPattern,
@@ -75,12 +76,12 @@ var processReach = onFirstUse[map[string]ProcessReach]{build: func() map[string]
 
 // Reaches reports how a program reaches running processes it did not
 // start.
-func Reaches(name string) ProcessReach { return processReach.get()[name] }
+func Reaches(name string) ProcessReach { return processReach.Get()[name] }
 
 // ProcessPrograms lists, sorted, every program Reaches knows.
 func ProcessPrograms() []string {
 	var out []string
-	for name := range processReach.get() {
+	for name := range processReach.Get() {
 		out = append(out, name)
 	}
 	sort.Strings(out)

@@ -22,14 +22,14 @@ import (
 // gate then refuses it as evidence, which is the safe side.)
 func TestReadersAreLocal(t *testing.T) {
 	var names []string
-	for n := range fileReaders.get() {
+	for n := range fileReaders.Get() {
 		names = append(names, n)
 	}
-	for n := range searchers.get() {
+	for n := range searchers.Get() {
 		names = append(names, n)
 	}
 	lists := len(names)
-	for n := range listers.get() {
+	for n := range listers.Get() {
 		names = append(names, n)
 	}
 	sort.Strings(names[:lists])
@@ -59,7 +59,7 @@ func TestWrappersAreOneTable(t *testing.T) {
 			t.Errorf("%s: listed but IsWrapper %v, LooksThrough %v", w, IsWrapper(w), LooksThrough(w))
 		}
 	}
-	for w := range wrapperNames.get() {
+	for w := range wrapperNames.Get() {
 		if !seen[w] {
 			t.Errorf("%s: in classify's wrapper table but not listed", w)
 		}

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -36,7 +37,7 @@ type hooklessAgent struct {
 	yes []string
 }
 
-var hooklessAgents = onFirstUse[map[string]hooklessAgent]{build: func() map[string]hooklessAgent {
+var hooklessAgents = firstuse.Table[map[string]hooklessAgent]{Build: func() map[string]hooklessAgent {
 	return map[string]hooklessAgent{
 		"aider":            {title: "aider", yes: []string{"--yes-always", "--yes"}},
 		"interpreter":      {title: "Open Interpreter", yes: []string{"-y", "--auto_run", "--auto-run"}},
@@ -100,7 +101,7 @@ var nestedAgentSpec = &Spec{
 }
 
 func classifyHooklessAgent(c *Classifier, inv *shell.Invocation) Effect {
-	a := hooklessAgents.get()[inv.Name()]
+	a := hooklessAgents.Get()[inv.Name()]
 	e := c.lookThrough(inv)
 	if hasAny(inv.Args[1:], agentReadOnly...) {
 		return e

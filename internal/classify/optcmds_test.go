@@ -148,13 +148,13 @@ func TestInertNamesRunNothing(t *testing.T) {
 		"cd", "pushd", "popd", "export", "unset", "set", "shift", "read", "local", "declare", "typeset",
 		"readonly", "return", "exit", "break", "continue", "wait", "trap", "umask", "ulimit", "shopt",
 		"getopts", "let", "history", "jobs", "fg", "bg", "disown")
-	add("runs escapes only on a keystroke at a terminal; pagers it starts come from the environment (commandEnv.get())",
+	add("runs escapes only on a keystroke at a terminal; pagers it starts come from the environment (commandEnv.Get())",
 		"more", "info", "nano", "top", "htop", "journalctl")
 	add("runs the project's own build, test or configuration code, as make does, never a command given in its arguments",
 		"bazel", "ninja", "meson", "ctest", "pytest", "jest", "vitest", "mocha", "rspec", "phpunit", "tox", "nox",
 		"task", "eslint", "prettier", "mypy", "flake8", "java", "javac", "kotlinc", "swiftc", "ld")
 	add("airlock itself: its verbs are judged by self-protection", "airlock", "airlock-mcp")
-	for name := range inertNames.get() {
+	for name := range inertNames.Get() {
 		if specFor(name) != nil || optionRuns()[name] != nil {
 			continue
 		}

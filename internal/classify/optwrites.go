@@ -2,6 +2,7 @@ package classify
 
 import (
 	"github.com/airlock-dev/airlock/internal/argv"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 )
 
 // Some programs write a file named by an option (git log --output=F,
@@ -17,7 +18,7 @@ type outputOption struct {
 	names []string
 }
 
-var outputOptions = onFirstUse[map[string]outputOption]{build: func() map[string]outputOption {
+var outputOptions = firstuse.Table[map[string]outputOption]{Build: func() map[string]outputOption {
 	return map[string]outputOption{
 		"git":  {argv.Spec{Short: "Cc", Long: []string{"--output", "--git-dir", "--work-tree", "--namespace", "--config-env"}, Abbrev: true}, []string{"--output"}},
 		"sort": {argv.Spec{Short: "kStTo", Long: []string{"--output", "--key", "--field-separator", "--buffer-size", "--temporary-directory", "--compress-program", "--files0-from", "--batch-size", "--parallel", "--random-source", "--sort"}, Abbrev: true}, []string{"-o", "--output"}},
@@ -41,7 +42,7 @@ func OptionOutputs(args []string) []OptionOutput {
 		return nil
 	}
 	var out []OptionOutput
-	if o, ok := outputOptions.get()[args[0]]; ok {
+	if o, ok := outputOptions.Get()[args[0]]; ok {
 		p := o.spec.Parse(args[1:])
 		for _, f := range p.Flags {
 			for _, n := range o.names {

@@ -1,13 +1,14 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"github.com/airlock-dev/airlock/internal/shell"
 )
 
 // osInstallVerbs maps the package managers of operating systems and of
 // tool installers (not language registries: see publish.go) to the verbs
 // that install, remove or upgrade software.
-var osInstallVerbs = onFirstUse[map[string]map[string]bool]{build: func() map[string]map[string]bool {
+var osInstallVerbs = firstuse.Table[map[string]map[string]bool]{Build: func() map[string]map[string]bool {
 	return map[string]map[string]bool{
 		"dnf":      {"install": true, "remove": true, "erase": true, "upgrade": true, "update": true, "reinstall": true, "downgrade": true, "autoremove": true},
 		"yum":      {"install": true, "remove": true, "erase": true, "upgrade": true, "update": true, "reinstall": true, "downgrade": true, "autoremove": true},
@@ -47,7 +48,7 @@ var osInstallSpec = &Spec{
 // classifyOSInstall: installing or removing software changes the machine
 // for everyone on it, and downloads from a package source.
 func classifyOSInstall(_ *Classifier, inv *shell.Invocation) Effect {
-	verbs := osInstallVerbs.get()[inv.Name()]
+	verbs := osInstallVerbs.Get()[inv.Name()]
 	for i, a := range inv.Args[1:] {
 		if inv.IsDynamic(i + 1) {
 			continue

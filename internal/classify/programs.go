@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 )
 
@@ -120,7 +121,7 @@ func ReadsOnlyRun(args []string) bool {
 		}
 		return true
 	}
-	if w, ok := writeOptions.get()[name]; ok {
+	if w, ok := writeOptions.Get()[name]; ok {
 		return !w.writes(args[1:])
 	}
 	return ReadsOnly(name)
@@ -142,7 +143,7 @@ type writeOpts struct {
 // writeOptions lists the readers in readOnlyPrograms (or answered for in
 // ReadsOnlyRun) that have an option that writes a file, from their
 // manuals. TestWriteOptionsPrefixes checks every prefix of each.
-var writeOptions = onFirstUse[map[string]writeOpts]{build: func() map[string]writeOpts {
+var writeOptions = firstuse.Table[map[string]writeOpts]{Build: func() map[string]writeOpts {
 	return map[string]writeOpts{
 		"sort": {short: "o", value: "kStT", long: []string{"--output", "--compress-program"}},
 		// tree -R writes 00Tree.html into every directory (with -H).
@@ -198,7 +199,7 @@ func (w writeOpts) writes(args []string) bool {
 
 // copyValueFlags are the options of copying programs that take a value as
 // the next word.
-var copyValueFlags = onFirstUse[map[string]map[string]bool]{build: func() map[string]map[string]bool {
+var copyValueFlags = firstuse.Table[map[string]map[string]bool]{Build: func() map[string]map[string]bool {
 	return map[string]map[string]bool{
 		"cp":      {"-S": true, "--suffix": true, "-t": true, "--target-directory": true},
 		"install": {"-S": true, "--suffix": true, "-t": true, "--target-directory": true, "-m": true, "--mode": true, "-o": true, "--owner": true, "-g": true, "--group": true},
@@ -215,7 +216,7 @@ func CopySources(args []string, dynamic func(int) bool) map[int]bool {
 	if len(args) == 0 {
 		return nil
 	}
-	values := copyValueFlags.get()[args[0]]
+	values := copyValueFlags.Get()[args[0]]
 	if values == nil {
 		return nil
 	}

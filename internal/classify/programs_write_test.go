@@ -7,7 +7,7 @@ import "testing"
 // prefix of a long option (with "=VALUE" or a separate value), and each
 // short option alone, with its value attached, or last in a cluster.
 func TestWriteOptionsPrefixes(t *testing.T) {
-	for name, w := range writeOptions.get() {
+	for name, w := range writeOptions.Get() {
 		for _, l := range w.long {
 			for n := 3; n <= len(l); n++ {
 				for _, args := range [][]string{{name, l[:n] + "=F", "in"}, {name, l[:n], "F", "in"}} {

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -126,7 +127,7 @@ var npxOpts = argv.Spec{
 }
 
 // npmAlias maps npm's abbreviations and aliases to the command.
-var npmAlias = onFirstUse[map[string]string]{build: func() map[string]string {
+var npmAlias = firstuse.Table[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"i": "install", "in": "install", "ins": "install", "inst": "install", "insta": "install", "instal": "install",
 		"isnt": "install", "isnta": "install", "isntal": "install", "isntall": "install", "add": "install",
@@ -142,7 +143,7 @@ var npmAlias = onFirstUse[map[string]string]{build: func() map[string]string {
 }}
 
 // npmSub rates npm commands that need no more than their name.
-var npmSub = onFirstUse[map[string]Effect]{build: func() map[string]Effect {
+var npmSub = firstuse.Table[map[string]Effect]{Build: func() map[string]Effect {
 	return map[string]Effect{
 		"view":      netRead("npm.read", "npm view reads package metadata from the registry"),
 		"search":    netRead("npm.read", "npm search queries the registry"),
@@ -258,7 +259,7 @@ func classifyNpm(c *Classifier, inv *shell.Invocation) Effect {
 	if inv.IsDynamic(at) {
 		return publishDynamic("npm", cmd)
 	}
-	if a, ok := npmAlias.get()[cmd]; ok {
+	if a, ok := npmAlias.Get()[cmd]; ok {
 		cmd = a
 	} else {
 		cmd = npmPrefix(cmd)
@@ -383,7 +384,7 @@ func npmCommand(tool, cmd string, p argv.Parsed) Effect {
 		}
 		return nothing
 	}
-	if e, ok := npmSub.get()[cmd]; ok {
+	if e, ok := npmSub.Get()[cmd]; ok {
 		return e
 	}
 	return nothing // run, test, start, ls, pack, rebuild, explain, ...
@@ -427,7 +428,7 @@ var pnpmOpts = argv.Spec{
 		"--changed-files-ignore-pattern", "--report-summary"},
 }
 
-var pnpmAlias = onFirstUse[map[string]string]{build: func() map[string]string {
+var pnpmAlias = firstuse.Table[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"i": "install", "up": "update", "upgrade": "update", "rm": "remove", "uninstall": "remove", "un": "remove",
 		"ln": "link", "rb": "rebuild", "it": "install-test", "t": "test", "run-script": "run", "m": "recursive",
@@ -502,7 +503,7 @@ func pnpmFrom(c *Classifier, inv *shell.Invocation, from int) Effect {
 	if inv.IsDynamic(at) {
 		return publishDynamic("pnpm", cmd)
 	}
-	if a, ok := pnpmAlias.get()[cmd]; ok {
+	if a, ok := pnpmAlias.Get()[cmd]; ok {
 		cmd = a
 	}
 	full := "pnpm " + cmd

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"regexp"
 	"strings"
 
@@ -53,11 +54,11 @@ func OnlyReads(inv *shell.Invocation) (Reading, bool) {
 		if !ok || !readOnlyGit(sub, rest) || gitRunsConfig(args[:len(args)-len(rest)]) {
 			return Reading{}, false
 		}
-		if spec, ok := searchers.get()["git "+sub]; ok {
+		if spec, ok := searchers.Get()["git "+sub]; ok {
 			r.search("git "+sub, rest, *spec)
 		}
-	case searchers.get()[name] != nil:
-		r.search(name, args, *searchers.get()[name])
+	case searchers.Get()[name] != nil:
+		r.search(name, args, *searchers.Get()[name])
 	case name == "find":
 		if !readOnlyFind(args) {
 			return Reading{}, false
@@ -68,9 +69,9 @@ func OnlyReads(inv *shell.Invocation) (Reading, bool) {
 			return Reading{}, false
 		}
 		r.Files = files
-	case fileReaders.get()[name] != nil:
-		r.Files = fileReaders.get()[name].Parse(args).Operands
-	case listers.get()[name]:
+	case fileReaders.Get()[name] != nil:
+		r.Files = fileReaders.Get()[name].Parse(args).Operands
+	case listers.Get()[name]:
 		if name == "hostname" && len(argv.Spec{Short: "F"}.Parse(args).Operands) > 0 {
 			// hostname NAME sets the name.
 			return Reading{}, false
@@ -157,7 +158,7 @@ func readOnlyFind(args []string) bool {
 // sedPrintScript is a sed script that only prints lines: "p", "5p",
 // "1,20p", "$p", "/re/p". Compiled on first use: the hook runs this
 // package's initialisation on every call, and the gate is off by default.
-var sedPrintScript = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
+var sedPrintScript = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^((\d+|\$|/[^/]*/)(,(\d+|\$|/[^/]*/))?)?p$`)
 }}
 
@@ -177,7 +178,7 @@ func sedPrint(args []string) ([]string, bool) {
 		scripts, files = files[:1], files[1:]
 	}
 	for _, s := range scripts {
-		if !sedPrintScript.get().MatchString(strings.TrimSpace(s)) {
+		if !sedPrintScript.Get().MatchString(strings.TrimSpace(s)) {
 			return nil, false
 		}
 	}
@@ -199,7 +200,7 @@ func hasOption(args []string, names ...string) bool {
 
 // fileReaders read the files named as operands and print to standard
 // output; the spec says which options take a value.
-var fileReaders = onFirstUse[map[string]*argv.Spec]{build: func() map[string]*argv.Spec {
+var fileReaders = firstuse.Table[map[string]*argv.Spec]{Build: func() map[string]*argv.Spec {
 	return map[string]*argv.Spec{
 		"cat": {}, "tac": {}, "nl": {Short: "bdfhilnsvw"}, "head": {Short: "nc"}, "tail": {Short: "ncs"},
 		"less": {}, "more": {}, "bat": {Short: "lmrH", Long: []string{"--language", "--line-range", "--highlight-line", "--style", "--theme"}},
@@ -212,7 +213,7 @@ var fileReaders = onFirstUse[map[string]*argv.Spec]{build: func() map[string]*ar
 
 // listers report on the system or the tree and read nothing that counts
 // as evidence of what a file says.
-var listers = onFirstUse[map[string]bool]{build: func() map[string]bool {
+var listers = firstuse.Table[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"ls": true, "pwd": true, "cd": true, "tree": true, "which": true, "type": true, "whereis": true,
 		"whoami": true, "id": true, "date": true, "uname": true, "hostname": true, "printenv": true,
@@ -229,7 +230,7 @@ var grepOptions = argv.Spec{Short: "efmABCdD", Long: []string{
 }}
 
 // searchers search file contents.
-var searchers = onFirstUse[map[string]*argv.Spec]{build: func() map[string]*argv.Spec {
+var searchers = firstuse.Table[map[string]*argv.Spec]{Build: func() map[string]*argv.Spec {
 	return map[string]*argv.Spec{
 		"grep": &grepOptions, "egrep": &grepOptions, "fgrep": &grepOptions, "git grep": &grepOptions,
 		"rg": {Short: "efgtTABCmMjEdr", Long: []string{

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -29,7 +30,7 @@ func wordSet(words ...string) map[string]bool {
 // environment, from their manuals. Runners that download the program
 // they are given by name (npx, uvx, pipx run) are not listed: the package
 // behind a name is not the program airlock knows by it.
-var envRunners = onFirstUse[map[string]envRunner]{build: func() map[string]envRunner {
+var envRunners = firstuse.Table[map[string]envRunner]{Build: func() map[string]envRunner {
 	return map[string]envRunner{
 		"uv": {sub: "run",
 			flags: wordSet("--no-sync", "--locked", "--frozen", "--quiet", "-q", "--verbose", "-v", "--all-extras",
@@ -47,7 +48,7 @@ var envRunners = onFirstUse[map[string]envRunner]{build: func() map[string]envRu
 
 // dirOpts move a runner's command to another directory or project; its
 // relative operands then name other paths.
-var dirOpts = onFirstUse[map[string]bool]{build: func() map[string]bool {
+var dirOpts = firstuse.Table[map[string]bool]{Build: func() map[string]bool {
 	return wordSet("--directory", "--project", "--cwd", "--chdir", "-C", "--dir", "--prefix", "--path")
 }}
 
@@ -55,7 +56,7 @@ var dirOpts = onFirstUse[map[string]bool]{build: func() map[string]bool {
 // name beside their roles (the links cp -s and ln make, git's pathspecs
 // matching dot files, socat's addresses): run through a runner they keep
 // unknown roles, so that nothing rests on a check the runner's name skips.
-var byName = onFirstUse[map[string]bool]{build: func() map[string]bool {
+var byName = firstuse.Table[map[string]bool]{Build: func() map[string]bool {
 	return wordSet("cp", "ln", "link", "install", "git", "socat")
 }}
 
@@ -64,7 +65,7 @@ var byName = onFirstUse[map[string]bool]{build: func() map[string]bool {
 // the caller) when the run is not of that form or an option is not known.
 func (b *roleBuilder) runnerRoles() bool {
 	args := b.inv.Args
-	r, ok := envRunners.get()[args[0]]
+	r, ok := envRunners.Get()[args[0]]
 	if !ok || len(args) < 3 || args[1] != r.sub || b.inv.IsDynamic(1) {
 		return false
 	}
@@ -83,7 +84,7 @@ func (b *roleBuilder) runnerRoles() bool {
 		}
 		name, _, attached := strings.Cut(a, "=")
 		switch {
-		case dirOpts.get()[name]:
+		case dirOpts.Get()[name]:
 			return false
 		case attached && r.valued[name]:
 		case !attached && r.flags[name]:
@@ -93,7 +94,7 @@ func (b *roleBuilder) runnerRoles() bool {
 			return false
 		}
 	}
-	if k >= len(args) || b.inv.IsDynamic(k) || byName.get()[progName(args[k])] {
+	if k >= len(args) || b.inv.IsDynamic(k) || byName.Get()[progName(args[k])] {
 		return false
 	}
 	inner := *b.inv
@@ -139,7 +140,7 @@ func (b *roleBuilder) twineRoles() {
 // nameOptions are options whose value is a name (a crate, a test target,
 // a feature, a profile), never a path: cargo test --test '*' names the
 // test targets to build, not the files in the directory.
-var nameOptions = onFirstUse[map[string]map[string]bool]{build: func() map[string]map[string]bool {
+var nameOptions = firstuse.Table[map[string]map[string]bool]{Build: func() map[string]map[string]bool {
 	return map[string]map[string]bool{
 		"cargo": wordSet("--test", "--bin", "--bench", "--example", "-p", "--package", "--features", "-F", "--exclude",
 			"--target", "--profile", "--cargo-profile", "-j", "--jobs", "--color", "--message-format", "-Z"),
@@ -149,6 +150,6 @@ var nameOptions = onFirstUse[map[string]map[string]bool]{build: func() map[strin
 // nameValue reports whether Args[i] is the value of one of the program's
 // nameOptions, given as the next word.
 func nameValue(inv *shell.Invocation, i int) bool {
-	opts := nameOptions.get()[inv.Name()]
+	opts := nameOptions.Get()[inv.Name()]
 	return opts != nil && i > 1 && !inv.IsDynamic(i-1) && opts[inv.Args[i-1]]
 }

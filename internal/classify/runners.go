@@ -3,6 +3,7 @@ package classify
 import (
 	"encoding/json"
 	"errors"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"io/fs"
 	"path"
 	"regexp"
@@ -125,7 +126,7 @@ func (c *Classifier) keepTaskCode(inv *shell.Invocation, files []string) Effect 
 // ---- package.json scripts ----
 
 // npmLifecycle lists the scripts npm runs around its own commands.
-var npmLifecycle = onFirstUse[map[string][]string]{build: func() map[string][]string {
+var npmLifecycle = firstuse.Table[map[string][]string]{Build: func() map[string][]string {
 	return map[string][]string{
 		"install":         {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
 		"ci":              {"preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare", "postprepare"},
@@ -163,7 +164,7 @@ func scriptNames(inv *shell.Invocation) []string {
 	ops := p.Operands
 	if len(ops) == 0 {
 		if tool == "yarn" || tool == "yarnpkg" {
-			return npmLifecycle.get()["install"]
+			return npmLifecycle.Get()["install"]
 		}
 		return nil
 	}
@@ -179,7 +180,7 @@ func scriptNames(inv *shell.Invocation) []string {
 		return nil // foreach of one of yarn's own commands
 	}
 	if tool == "npm" {
-		if a, ok := npmAlias.get()[cmd]; ok {
+		if a, ok := npmAlias.Get()[cmd]; ok {
 			cmd = a
 		} else {
 			cmd = npmPrefix(cmd)
@@ -201,7 +202,7 @@ func scriptNames(inv *shell.Invocation) []string {
 	if tool == "bun" && cmd == "test" {
 		return nil // bun's own test runner
 	}
-	if l, ok := npmLifecycle.get()[cmd]; ok {
+	if l, ok := npmLifecycle.Get()[cmd]; ok {
 		if tool != "npm" && cmd == "install" && len(ops) > 1 {
 			return nil // yarn add / pnpm install pkg: the root's scripts do not run
 		}
@@ -297,7 +298,7 @@ type makeLine struct {
 	file string
 }
 
-var makeAssign = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
+var makeAssign = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:export\s+|override\s+)*([A-Za-z0-9_.\-]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
 }}
 
@@ -342,7 +343,7 @@ func parseMakefile(name, text string) *makefile {
 		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "vpath", "unexport":
 			continue
 		}
-		if mm := makeAssign.get().FindStringSubmatch(t); mm != nil && !strings.Contains(strings.SplitN(t, "=", 2)[0], ": ") {
+		if mm := makeAssign.Get().FindStringSubmatch(t); mm != nil && !strings.Contains(strings.SplitN(t, "=", 2)[0], ": ") {
 			v := mm[3]
 			if mm[2] == "+=" {
 				v = strings.TrimSpace(m.vars[mm[1]] + " " + v)
@@ -368,7 +369,7 @@ func parseMakefile(name, text string) *makefile {
 			rest, inline = rest[:semi], rest[semi+1:]
 		}
 		// target-specific variable: "target: VAR = value"
-		if makeAssign.get().MatchString(strings.TrimSpace(rest)) {
+		if makeAssign.Get().MatchString(strings.TrimSpace(rest)) {
 			cur = nil
 			continue
 		}
@@ -586,12 +587,12 @@ func (c *Classifier) shellFileAt(file, text string, line int) Effect {
 
 // ---- just ----
 
-var justHeader = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)([^:=]*?):([^=].*)?$`) }}
-var justAssign = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
+var justHeader = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp { return regexp.MustCompile(`^@?([A-Za-z_][A-Za-z0-9_-]*)([^:=]*?):([^=].*)?$`) }}
+var justAssign = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(?:export\s+)?([A-Za-z_][A-Za-z0-9_-]*)\s*:=\s*(.*)$`)
 }}
-var justInterp = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`) }}
-var justImport = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
+var justInterp = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp { return regexp.MustCompile(`\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}`) }}
+var justImport = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 	return regexp.MustCompile(`^(import|mod)(\?)?\s+(?:([A-Za-z_][A-Za-z0-9_-]*)\s*)?(?:['"]([^'"]*)['"])?\s*$`)
 }}
 
@@ -723,7 +724,7 @@ func (c *Classifier) justRun(inv *shell.Invocation) Effect {
 
 // recipe classifies one recipe's body.
 func (jf *justfile) recipe(c *Classifier, name string, r *justRecipe) Effect {
-	interp := justInterp.get()
+	interp := justInterp.Get()
 	sub := func(t string) string {
 		return interp.ReplaceAllStringFunc(t, func(m string) string { return jf.vars[interp.FindStringSubmatch(m)[1]] })
 	}
@@ -806,17 +807,17 @@ func (jf *justfile) parse(c *Classifier, file, text string) {
 			}
 			continue
 		}
-		if m := justImport.get().FindStringSubmatch(t); m != nil {
+		if m := justImport.Get().FindStringSubmatch(t); m != nil {
 			jf.include(c, file, i+1, m[1], m[2] == "?", m[3], m[4])
 			continue
 		}
-		if m := justAssign.get().FindStringSubmatch(t); m != nil {
+		if m := justAssign.Get().FindStringSubmatch(t); m != nil {
 			v := strings.TrimSpace(m[2])
 			jf.loadTime(c, file, i+1, v)
 			jf.vars[m[1]] = strings.Trim(v, `"'`)
 			continue
 		}
-		if m := justHeader.get().FindStringSubmatch(t); m != nil {
+		if m := justHeader.Get().FindStringSubmatch(t); m != nil {
 			r := &justRecipe{file: file, script: script}
 			script = ""
 			for _, d := range strings.Fields(m[3]) {

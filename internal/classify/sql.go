@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -169,7 +170,7 @@ func sqlReads(name string) bool {
 }
 
 // sqlWrites lists statements that change the database.
-var sqlWrites = onFirstUse[map[string]string]{build: func() map[string]string {
+var sqlWrites = firstuse.Table[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"INSERT": "adds rows", "REPLACE": "writes rows", "UPSERT": "writes rows", "MERGE": "changes rows",
 		"CREATE": "creates a database object", "GRANT": "changes permissions", "REVOKE": "changes permissions",
@@ -251,7 +252,7 @@ func sqlStatement(st []sqlToken) sqlFinding {
 			if t.up == "ANALYZE" || t.up == "ANALYSE" {
 				analyze = true
 			}
-			if analyze && i > 0 && (sqlWrites.get()[t.up] != "" || t.up == "DELETE" || t.up == "UPDATE" || t.up == "WITH") {
+			if analyze && i > 0 && (sqlWrites.Get()[t.up] != "" || t.up == "DELETE" || t.up == "UPDATE" || t.up == "WITH") {
 				return sqlStatement(st[i:])
 			}
 		}
@@ -302,7 +303,7 @@ func sqlStatement(st []sqlToken) sqlFinding {
 	if sqlReads(verb) {
 		return sqlFinding{}
 	}
-	if what, ok := sqlWrites.get()[verb]; ok {
+	if what, ok := sqlWrites.Get()[verb]; ok {
 		return sqlFinding{1, "sql.write", verb, what}
 	}
 	if verb[0] == '\'' || verb[0] == '"' || verb[0] == '`' || verb[0] >= '0' && verb[0] <= '9' || len(verb) == 1 {

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"encoding/json"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"path"
 	"regexp"
 	"strings"
@@ -185,7 +186,7 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 			return e
 		}
 		// A fragment (an Edit): every string value may be a script.
-		for _, m := range jsonPair.get().FindAllStringSubmatch(content, -1) {
+		for _, m := range jsonPair.Get().FindAllStringSubmatch(content, -1) {
 			e.Add(inner.shellFileAt(p, m[2], 1))
 		}
 		return e
@@ -211,7 +212,7 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 	return e
 }
 
-var jsonPair = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`"([^"\\]+)"\s*:\s*"((?:[^"\\]|\\.)*)"`) }}
+var jsonPair = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp { return regexp.MustCompile(`"([^"\\]+)"\s*:\s*"((?:[^"\\]|\\.)*)"`) }}
 
 // jsonStrings returns every string value of the named key in a JSON
 // document, at any depth.
@@ -219,7 +220,7 @@ func jsonStrings(content, key string) []string {
 	var v any
 	if json.Unmarshal([]byte(content), &v) != nil {
 		var out []string
-		for _, m := range jsonPair.get().FindAllStringSubmatch(content, -1) {
+		for _, m := range jsonPair.Get().FindAllStringSubmatch(content, -1) {
 			if m[1] == key {
 				out = append(out, m[2])
 			}
@@ -377,7 +378,7 @@ func gitKeyRuns(key, sub string) bool {
 	case first == "gpg":
 		return in("commit", "tag", "merge", "rebase", "verify-commit", "verify-tag", "log", "show", "cherry-pick", "revert", "am", "pull")
 	case key == "core.hookspath":
-		_, ok := gitHooks.get()[sub]
+		_, ok := gitHooks.Get()[sub]
 		return ok
 	case first == "sendemail":
 		return in("send-email")
@@ -423,14 +424,14 @@ func (c *Classifier) crontabText(p, content string) Effect {
 	return e
 }
 
-var plistStrings = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`<string>([^<]*)</string>`) }}
+var plistStrings = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp { return regexp.MustCompile(`<string>([^<]*)</string>`) }}
 
 // launchdText classifies a launchd job's ProgramArguments or Program.
 func (c *Classifier) launchdText(p, content string) Effect {
 	i := strings.Index(content, "ProgramArguments")
 	if i < 0 {
 		if j := strings.Index(content, "<key>Program</key>"); j >= 0 {
-			if m := plistStrings.get().FindStringSubmatch(content[j:]); m != nil {
+			if m := plistStrings.Get().FindStringSubmatch(content[j:]); m != nil {
 				return c.shellFileAt(p, shell.Join([]string{m[1]}), 1)
 			}
 		}
@@ -441,7 +442,7 @@ func (c *Classifier) launchdText(p, content string) Effect {
 		rest = rest[:end]
 	}
 	var words []string
-	for _, m := range plistStrings.get().FindAllStringSubmatch(rest, -1) {
+	for _, m := range plistStrings.Get().FindAllStringSubmatch(rest, -1) {
 		words = append(words, m[1])
 	}
 	return c.shellFileAt(p, shell.Join(words), 1+strings.Count(content[:i], "\n"))

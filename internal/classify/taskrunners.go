@@ -2,6 +2,7 @@ package classify
 
 import (
 	"errors"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"io/fs"
 	"path"
 	"regexp"
@@ -203,7 +204,7 @@ func toxKeys(name string) bool {
 	return false
 }
 
-var toxSubst = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\{[^{}]*\}`) }}
+var toxSubst = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp { return regexp.MustCompile(`\{[^{}]*\}`) }}
 
 func (c *Classifier) toxRun(inv *shell.Invocation) Effect {
 	p := argv.Spec{Short: "ecrx", Long: []string{"--conf", "--workdir", "--root", "--override", "--installpkg", "--discover",
@@ -289,7 +290,7 @@ func (c *Classifier) toxRun(inv *shell.Invocation) Effect {
 		for _, k := range []string{"commands_pre", "commands", "commands_post"} {
 			for _, l := range s[k] {
 				found = true
-				text := toxSubst.get().ReplaceAllStringFunc(l.text, toxReplace)
+				text := toxSubst.Get().ReplaceAllStringFunc(l.text, toxReplace)
 				text = strings.TrimLeft(strings.TrimSpace(text), "-!")
 				if strings.TrimSpace(text) != "" {
 					e.Add(inner.shellFileAt(file, text, l.line))
@@ -396,7 +397,7 @@ func parseINI(text string) map[string]map[string][]iniLine {
 
 // ---- nox ----
 
-var noxCall = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
+var noxCall = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 	return regexp.MustCompile(`session\.(run|run_always|run_install|install|conda_install|chdir)\(`)
 }}
 
@@ -421,7 +422,7 @@ func (c *Classifier) noxRun(inv *shell.Invocation) Effect {
 	src := string(data)
 	c.keepCode("nox "+file, file, []byte(src))
 	e := interpAnalyse(inner, "nox "+file, interp.Python, src).through("script.interp", "nox runs the Python of "+file)
-	for _, loc := range noxCall.get().FindAllStringSubmatchIndex(src, -1) {
+	for _, loc := range noxCall.Get().FindAllStringSubmatchIndex(src, -1) {
 		method := src[loc[2]:loc[3]]
 		args, ok := pyCallArgs(src[loc[1]:])
 		line := 1 + strings.Count(src[:loc[0]], "\n")
@@ -495,7 +496,7 @@ done:
 		switch {
 		case p == "", strings.HasPrefix(p, "*session.posargs"), strings.HasPrefix(p, "**"):
 			continue
-		case pyKeyword.get().MatchString(p):
+		case pyKeyword.Get().MatchString(p):
 			continue // keyword argument
 		}
 		v, ok := pyString(p)
@@ -507,7 +508,7 @@ done:
 	return args, true
 }
 
-var pyKeyword = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\s*=[^=]`) }}
+var pyKeyword = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\s*=[^=]`) }}
 
 // pyString reads a plain Python string literal ('x', "x", r'x'); an
 // f-string or any expression is not one.
@@ -542,7 +543,7 @@ func cargoCompiles(name string) bool {
 	return false
 }
 
-var cargoLine = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z_-]+)\s*=\s*(.*?)\s*(#.*)?$`) }}
+var cargoLine = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp { return regexp.MustCompile(`^\s*([A-Za-z_-]+)\s*=\s*(.*?)\s*(#.*)?$`) }}
 
 func (c *Classifier) cargoBuildScripts(inv *shell.Invocation) Effect {
 	if c.FS == nil {
@@ -625,7 +626,7 @@ func (c *Classifier) cargoCodeAtBuild(dir string, depth int) (string, bool, Effe
 			}
 			continue
 		}
-		m := cargoLine.get().FindStringSubmatch(t)
+		m := cargoLine.Get().FindStringSubmatch(t)
 		if m == nil {
 			continue
 		}
@@ -683,11 +684,11 @@ func (c *Classifier) cargoCodeAtBuild(dir string, depth int) (string, bool, Effe
 	return "", false, nothing
 }
 
-var tomlString = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"|'([^']*)'`) }}
+var tomlString = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp { return regexp.MustCompile(`"([^"]*)"|'([^']*)'`) }}
 
 func tomlStrings(s string) []string {
 	var out []string
-	for _, m := range tomlString.get().FindAllStringSubmatch(s, -1) {
+	for _, m := range tomlString.Get().FindAllStringSubmatch(s, -1) {
 		out = append(out, m[1]+m[2])
 	}
 	return out
@@ -791,7 +792,7 @@ func (c *Classifier) goGenerateFollow(inv *shell.Invocation, p argv.Parsed) Effe
 	return e
 }
 
-var goPackageLine = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp {
+var goPackageLine = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 	return regexp.MustCompile(`(?m)^package\s+([A-Za-z_][A-Za-z0-9_]*)`)
 }}
 
@@ -802,7 +803,7 @@ func (c *Classifier) goDirectives(file, src string, runRe, skipRe *regexp.Regexp
 		return nothing
 	}
 	pkg := "main"
-	if m := goPackageLine.get().FindStringSubmatch(src); m != nil {
+	if m := goPackageLine.Get().FindStringSubmatch(src); m != nil {
 		pkg = m[1]
 	}
 	aliases := map[string]string{}
@@ -835,7 +836,7 @@ func (c *Classifier) goDirectives(file, src string, runRe, skipRe *regexp.Regexp
 
 // ---- make include ----
 
-var makeFuncCall = onFirstUse[*regexp.Regexp]{build: func() *regexp.Regexp { return regexp.MustCompile(`\$[({]([a-z-]+)\s`) }}
+var makeFuncCall = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp { return regexp.MustCompile(`\$[({]([a-z-]+)\s`) }}
 
 // makeIncludes reads the makefiles m includes (include, -include,
 // sinclude) and merges their variables and rules into m, so that the
@@ -850,7 +851,7 @@ func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
 	for i := 0; i < len(m.includes); i++ {
 		inc := m.includes[i]
 		raw := inc.text
-		for _, f := range makeFuncCall.get().FindAllStringSubmatch(raw, -1) {
+		for _, f := range makeFuncCall.Get().FindAllStringSubmatch(raw, -1) {
 			if f[1] != "wildcard" {
 				e.Add(opaque("make.include", inc.file+":"+strconv.Itoa(inc.line)+": include "+clip(raw)+" names its files with $("+f[1]+" …), which airlock does not evaluate"))
 				return e

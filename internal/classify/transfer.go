@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -265,7 +266,7 @@ func classifySFTP(c *Classifier, inv *shell.Invocation) Effect {
 	host = transferHost(host)
 	batch, hasBatch := p.Value("-b")
 	if (!hasBatch || batch == "-") && inv.Stdin != "" && inv.StdinKnown {
-		return transferScript(c, "sftp", host, inv.StdinText, sftpCommands.get())
+		return transferScript(c, "sftp", host, inv.StdinText, sftpCommands.Get())
 	}
 	if hasBatch && batch != "-" {
 		return external("sftp.batch", "sftp runs the commands in "+batch+" on "+host+", which can upload or delete files")
@@ -276,7 +277,7 @@ func classifySFTP(c *Classifier, inv *shell.Invocation) Effect {
 // sftpCommands, ftpCommands and lftpCommands say what each command of an
 // interactive transfer client does: 'r' reads, 'w' writes to the server,
 // 'd' deletes on the server. A command not listed counts as a write.
-var sftpCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
+var sftpCommands = firstuse.Table[map[string]byte]{Build: func() map[string]byte {
 	return map[string]byte{
 		"get": 'r', "reget": 'r', "ls": 'r', "dir": 'r', "cd": 'r', "lcd": 'r', "pwd": 'r', "lpwd": 'r', "lls": 'r',
 		"lmkdir": 'r', "lumask": 'r', "bye": 'r', "quit": 'r', "exit": 'r', "help": 'r', "?": 'r', "version": 'r',
@@ -287,7 +288,7 @@ var sftpCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
 	}
 }}
 
-var ftpCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
+var ftpCommands = firstuse.Table[map[string]byte]{Build: func() map[string]byte {
 	return map[string]byte{
 		"get": 'r', "mget": 'r', "recv": 'r', "reget": 'r', "ls": 'r', "dir": 'r', "mls": 'r', "mdir": 'r', "nlist": 'r',
 		"cd": 'r', "cdup": 'r', "lcd": 'r', "pwd": 'r', "binary": 'r', "bin": 'r', "ascii": 'r', "type": 'r',
@@ -300,7 +301,7 @@ var ftpCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
 	}
 }}
 
-var lftpCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
+var lftpCommands = firstuse.Table[map[string]byte]{Build: func() map[string]byte {
 	return map[string]byte{
 		"get": 'r', "mget": 'r', "pget": 'r', "cat": 'r', "more": 'r', "zcat": 'r', "ls": 'r', "cls": 'r', "nlist": 'r',
 		"find": 'r', "du": 'r', "cd": 'r', "lcd": 'r', "pwd": 'r', "lpwd": 'r', "open": 'r', "user": 'r', "set": 'r',
@@ -672,7 +673,7 @@ func classifyFTP(c *Classifier, inv *shell.Invocation) Effect {
 		host = p.Operands[0]
 	}
 	if inv.Stdin != "" && inv.StdinKnown {
-		return transferScript(c, name, host, inv.StdinText, ftpCommands.get())
+		return transferScript(c, name, host, inv.StdinText, ftpCommands.Get())
 	}
 	return external("ftp.session", name+" opens a session on "+host+" that can upload or delete files")
 }
@@ -719,7 +720,7 @@ func classifyLftp(c *Classifier, inv *shell.Invocation) Effect {
 		script = inv.StdinText
 	}
 	if script != "" {
-		return transferScript(c, "lftp", host, script, lftpCommands.get())
+		return transferScript(c, "lftp", host, script, lftpCommands.Get())
 	}
 	if len(p.Operands) == 0 {
 		return nothing
@@ -769,7 +770,7 @@ var smbclientSpec = &Spec{
 }
 
 // smbCommands says what smbclient's commands do, as for ftp.
-var smbCommands = onFirstUse[map[string]byte]{build: func() map[string]byte {
+var smbCommands = firstuse.Table[map[string]byte]{Build: func() map[string]byte {
 	return map[string]byte{
 		"get": 'r', "mget": 'r', "ls": 'r', "dir": 'r', "cd": 'r', "lcd": 'r', "pwd": 'r', "recurse": 'r', "prompt": 'r',
 		"exit": 'r', "quit": 'r', "q": 'r', "help": 'r', "allinfo": 'r', "du": 'r', "more": 'r', "lowercase": 'r',
@@ -804,7 +805,7 @@ func classifySmbclient(c *Classifier, inv *shell.Invocation) Effect {
 		return netRead("smb.tar.create", "smbclient -Tc copies files from "+share)
 	}
 	if cmds, ok := p.Value("-c"); ok {
-		return transferScript(c, "smbclient", share, cmds, smbCommands.get())
+		return transferScript(c, "smbclient", share, cmds, smbCommands.Get())
 	}
 	return external("smb.session", "smbclient opens a session on "+share+" that can upload or delete files")
 }

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -20,7 +21,7 @@ import (
 // shell.Unwraps they are airlock's one table of wrappers, which the
 // scanner asks through IsWrapper. A program missing here is still looked
 // through (see lookThrough); the table names what is known.
-var wrapperNames = onFirstUse[map[string]bool]{build: func() map[string]bool {
+var wrapperNames = firstuse.Table[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"strace": true, "ltrace": true, "taskset": true, "runuser": true, "tmux": true, "screen": true,
 		"at": true, "batch": true, "chrt": true, "firejail": true, "dbus-run-session": true, "systemd-run": true,
@@ -40,7 +41,7 @@ var wrapperNames = onFirstUse[map[string]bool]{build: func() map[string]bool {
 // runSubcommands are known programs whose subcommand runs the command
 // after it (pipx run twine upload, conda run -n env cmd); the spec of the
 // program itself does not rate what runs.
-var runSubcommands = onFirstUse[map[string]string]{build: func() map[string]string {
+var runSubcommands = firstuse.Table[map[string]string]{Build: func() map[string]string {
 	return map[string]string{
 		"pipx": "run", "conda": "run", "mamba": "run", "micromamba": "run", "pdm": "run", "hatch": "run",
 		"rye": "run", "pixi": "run", "mise": "exec", "asdf": "exec", "rbenv": "exec", "pyenv": "exec",
@@ -51,7 +52,7 @@ var runSubcommands = onFirstUse[map[string]string]{build: func() map[string]stri
 
 // runSubcommand rates the command a known program's run subcommand runs.
 func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
-	sub, ok := runSubcommands.get()[inv.Name()]
+	sub, ok := runSubcommands.Get()[inv.Name()]
 	if !ok || specFor(inv.Name()) == nil {
 		return nothing
 	}
@@ -69,7 +70,7 @@ func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
 			// among its arguments is not taken for a program. Otherwise
 			// the words are looked through as an unknown program's would
 			// be (conda run -n env cmd).
-			if len(t.Args) > 1 && !t.IsDynamic(1) && inertNames.get()[t.Args[1]] {
+			if len(t.Args) > 1 && !t.IsDynamic(1) && inertNames.Get()[t.Args[1]] {
 				return c.nested(t.Text(1))
 			}
 			return c.lookThroughArgs(&t, inv.Name()+" "+sub)
@@ -86,7 +87,7 @@ func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
 // through by name. The scanner uses it to find commands after a wrapper
 // word in text.
 func IsWrapper(name string) bool {
-	return wrapperNames.get()[name] || shell.Unwraps(name)
+	return wrapperNames.Get()[name] || shell.Unwraps(name)
 }
 
 // LooksThrough reports whether classify rates a run of the program by the
@@ -96,14 +97,14 @@ func IsWrapper(name string) bool {
 // no airlock hook has a spec (nestedagents.go) and is still looked
 // through, as it was before it had one.
 func LooksThrough(name string) bool {
-	_, hookless := hooklessAgents.get()[name]
-	return IsWrapper(name) || (specFor(name) == nil || hookless) && !inertNames.get()[name]
+	_, hookless := hooklessAgents.Get()[name]
+	return IsWrapper(name) || (specFor(name) == nil || hookless) && !inertNames.Get()[name]
 }
 
 // inertNames are programs known never to run their arguments as a
 // command: their arguments are data, so a program name among them
 // (echo git push, grep -r 'npm publish') is not a run.
-var inertNames = onFirstUse[map[string]bool]{build: func() map[string]bool {
+var inertNames = firstuse.Table[map[string]bool]{Build: func() map[string]bool {
 	return map[string]bool{
 		"echo": true, "printf": true, "cat": true, "tac": true, "ls": true, "dir": true, "grep": true, "egrep": true,
 		"fgrep": true, "rg": true, "ag": true, "ack": true, "head": true, "tail": true, "wc": true, "sort": true,
@@ -194,14 +195,14 @@ func normWord(w string) string {
 // known says whether it is in the wrapper table, for the reason.
 func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	name := inv.Name()
-	if inertNames.get()[name] {
+	if inertNames.Get()[name] {
 		return nothing
 	}
 	if lwpAlias(inv) {
 		return classifyLWP(c, inv) // netchannels.go: GET, POST, PUT
 	}
 	what := "the program " + name + ", which airlock does not know,"
-	if wrapperNames.get()[name] {
+	if wrapperNames.Get()[name] {
 		what = "the wrapper " + name
 	}
 	if name == "at" || name == "batch" {
@@ -213,7 +214,7 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	if e.Reasons != nil {
 		return e
 	}
-	if wrapperNames.get()[name] {
+	if wrapperNames.Get()[name] {
 		return nothing
 	}
 	if u := unknownUpload(inv); u.Reasons != nil {
@@ -291,6 +292,6 @@ func beyondSpec(name string) bool {
 // hidden configuration, files that run later). The scanner's fast path
 // uses only such programs.
 func RatesAlone(name string) bool {
-	_, run := runSubcommands.get()[name]
+	_, run := runSubcommands.Get()[name]
 	return specFor(name) != nil && !beyondSpec(name) && !run && !isShell(name)
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"sort"
 	"strings"
 
@@ -97,7 +98,7 @@ var (
 
 // protectedText is what self-protection (selfprotect.go) denies; no policy
 // file can change it, so it is the same in every brief.
-var protectedText = onFirstUse[string]{build: func() string {
+var protectedText = firstuse.Table[string]{Build: func() string {
 	return "Changing airlock's own policy files, state, journal or binary, or the agent settings its hooks live in, and running airlock's commands that change what it allows (" +
 		strings.Join(briefMutating, ", ") + ", and any other that is not read-only) are denied in every mode, however they are spelled. Its read-only commands (" +
 		strings.Join(briefReadOnly, ", ") + ") are fine."
@@ -120,7 +121,7 @@ const (
 
 // Brief describes the policy in force in mode m.
 func (p *Policy) Brief(m Mode) *Brief {
-	b := &Brief{Mode: m, ModeMeaning: modeMeaning[m], Protected: protectedText.get(), OnHold: onHold}
+	b := &Brief{Mode: m, ModeMeaning: modeMeaning[m], Protected: protectedText.Get(), OnHold: onHold}
 	byRule := p.placeExamples(m)
 	t := p.Table(m)
 	for r := row(0); r < numRows; r++ {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -105,7 +106,7 @@ func userAgentConfigs(add func(rel string, dir bool)) {
 }
 
 // projectAgentTails are the table's project-scope entries, split once.
-var projectAgentTails = onFirstUse[[]tail]{build: func() []tail {
+var projectAgentTails = firstuse.Table[[]tail]{Build: func() []tail {
 	var out []tail
 	for _, c := range agentConfigs {
 		if c.scope == scopeProject {
@@ -118,9 +119,9 @@ var projectAgentTails = onFirstUse[[]tail]{build: func() []tail {
 // projectAgentWords are the spellings whose presence in a tool call makes
 // the project-scope check worth running: the first component of each
 // entry (".mcp.json", ".vscode", ".cursor", …).
-var projectAgentWords = onFirstUse[[]string]{build: func() []string {
+var projectAgentWords = firstuse.Table[[]string]{Build: func() []string {
 	var out []string
-	for _, t := range projectAgentTails.get() {
+	for _, t := range projectAgentTails.Get() {
 		out = append(out, fold(t.parts[0]))
 	}
 	return out
@@ -133,7 +134,7 @@ const RuleAgentConfig = "self.agent-config"
 // askGuard is self-protection over the project-scope table only: what it
 // finds is asked about, not refused.
 func (g *guard) askGuard() *guard {
-	return &guard{home: g.home, vars: g.vars, tails: projectAgentTails.get(), project: g.project, exeName: g.exeName, fs: g.fs}
+	return &guard{home: g.home, vars: g.vars, tails: projectAgentTails.Get(), project: g.project, exeName: g.exeName, fs: g.fs}
 }
 
 // mayTouchAgentConfig reports whether a tool call names anything of the
@@ -165,7 +166,7 @@ func namesAgentConfig(t string) bool {
 		if t[i] != '.' {
 			continue // every word starts with "."
 		}
-		for _, w := range projectAgentWords.get() {
+		for _, w := range projectAgentWords.Get() {
 			if len(t)-i >= len(w) && strings.EqualFold(t[i:i+len(w)], w) {
 				return true
 			}

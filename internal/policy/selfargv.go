@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"slices"
 	"sort"
 	"strings"
@@ -29,7 +30,7 @@ type AirlockVerb struct {
 // airlockVerbs is the table behind AirlockVerbs, taken from the flag sets
 // in internal/cli. A verb missing here is unknown and so mutating. It is
 // built on first use: most hook calls do not run airlock.
-var airlockVerbs = onFirstUse[map[string]AirlockVerb]{build: func() map[string]AirlockVerb {
+var airlockVerbs = firstuse.Table[map[string]AirlockVerb]{Build: func() map[string]AirlockVerb {
 	v := map[string]AirlockVerb{}
 	add := func(path string, readOnly bool, flags map[string]bool) {
 		v[path] = AirlockVerb{Path: path, ReadOnly: readOnly, Flags: flags}
@@ -145,8 +146,8 @@ func airlockGroups(name string) bool {
 // self-protection learns airlock's command line from; a test compares it
 // with the CLI's real flag sets.
 func AirlockVerbs() []AirlockVerb {
-	out := make([]AirlockVerb, 0, len(airlockVerbs.get()))
-	for _, v := range airlockVerbs.get() {
+	out := make([]AirlockVerb, 0, len(airlockVerbs.Get()))
+	for _, v := range airlockVerbs.Get() {
 		out = append(out, v)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
@@ -237,7 +238,7 @@ func airlockArgv(inv *classify.Invocation) (what string, readOnly bool) {
 		// "airlock help X" prints help whatever X is.
 		return "", true
 	}
-	v, known := airlockVerbs.get()[verb]
+	v, known := airlockVerbs.Get()[verb]
 	rest := args[i:]
 	if !known {
 		if airlockGroups(verb) && (len(rest) == 0 || len(rest) == 1 && isHelp(rest[0])) {

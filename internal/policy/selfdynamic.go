@@ -228,16 +228,8 @@ func (g *guard) knownArgs(inv *classify.Invocation) ([]string, []bool) {
 // mktemp's output ($(mktemp), $(mktemp -d)). A word that cannot be parsed
 // is all run-time.
 func (g *guard) literalEnds(src string) (prefix, suffix string, dynamic bool) {
-	var word *syntax.Word
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(src), func(w *syntax.Word) bool {
-		if word != nil {
-			word = nil
-			return false
-		}
-		word = w
-		return true
-	})
-	if err != nil || word == nil {
+	word, ok := shellparse.ParseWord(src)
+	if !ok {
 		return "", "", true
 	}
 	var parts []string // the static text of each part, or "\x00" for a run-time one

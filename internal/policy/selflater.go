@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -156,7 +157,7 @@ func siteCustomize(p string, parents bool) (string, bool) {
 // configSetKeys are the settings a configuration command may not store:
 // each names a program, a script or a place code is fetched from, which
 // later runs of the tool use without the agent's tool calls showing it.
-var configSetKeys = onFirstUse[map[string][]string]{build: func() map[string][]string {
+var configSetKeys = firstuse.Table[map[string][]string]{Build: func() map[string][]string {
 	return map[string][]string{
 		"npm":  {"script-shell", "shell", "node-options", "onload-script", "init-module", "editor", "browser", "viewer", "git", "prefix", "globalconfig", "userconfig", "registry", "ignore-scripts"},
 		"pnpm": {"script-shell", "shell-emulator", "node-options", "global-dir", "global-bin-dir", "registry", "ignore-scripts"},
@@ -175,7 +176,7 @@ func configSet(inv *classify.Invocation) *refusal {
 	case "pip3", "python3", "python":
 		name = "pip"
 	}
-	keys, ok := configSetKeys.get()[name]
+	keys, ok := configSetKeys.Get()[name]
 	if !ok {
 		return nil
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"io"
 	"io/fs"
 	"os"
@@ -170,7 +171,7 @@ func readSecretFiles(dir string, add func(v, from string)) string {
 // key and its fingerprint, and when the machine joined; its token is the
 // secret. A field not listed here is a secret value: a field added later
 // is protected until it is named public.
-var publicFields = onFirstUse[map[string][]string]{build: func() map[string][]string {
+var publicFields = firstuse.Table[map[string][]string]{Build: func() map[string][]string {
 	return map[string][]string{
 		"team.json": {"server", "machine", "server_key", "fingerprint", "joined"},
 	}
@@ -179,7 +180,7 @@ var publicFields = onFirstUse[map[string][]string]{build: func() map[string][]st
 // publicSecretField reports whether field key of the secrets file named
 // file holds no secret.
 func publicSecretField(file, key string) bool {
-	for _, k := range publicFields.get()[file] {
+	for _, k := range publicFields.Get()[file] {
 		if k == key {
 			return true
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	shellparse "github.com/airlock-dev/airlock/internal/shell"
 )
 
 // Run-time parts that stay inside one path component. A word such as
@@ -39,16 +41,8 @@ func (g *guard) slashFreeGlob(src string) ([]string, bool) { return slashFreeGlo
 // fixed value given: self-protection's ($HOME, $XDG_CONFIG_HOME) or the
 // destruction grade's (destroy.go), which reads the same globs.
 func slashFreeGlobs(src string, vars map[string]string) ([]string, bool) {
-	var word *syntax.Word
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(src), func(w *syntax.Word) bool {
-		if word != nil {
-			word = nil
-			return false
-		}
-		word = w
-		return true
-	})
-	if err != nil || word == nil {
+	word, parsed := shellparse.ParseWord(src)
+	if !parsed {
 		return nil, false
 	}
 	// pieces: static text (quoted for a glob), or a part's first-character

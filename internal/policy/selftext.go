@@ -93,7 +93,7 @@ func (g *guard) mentionedInCode(text string) string {
 func mutatingWords() []string {
 	seen := map[string]bool{}
 	var out []string
-	for _, v := range airlockVerbs.get() {
+	for _, v := range airlockVerbs.Get() {
 		if v.ReadOnly {
 			continue
 		}

@@ -2,6 +2,7 @@ package scan
 
 import (
 	"bytes"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 )
 
 // window is how many lines after a command its output is looked for.
@@ -35,7 +36,7 @@ var httpMarkers = []marker{
 // shows one of its commands ran. Output that shows a failed attempt
 // ("npm error", "curl: (6)") counts too: the command was run, and the
 // reviewer reads the line.
-var evidence = onFirstUse[map[string][]marker]{build: func() map[string][]marker {
+var evidence = firstuse.Table[map[string][]marker]{Build: func() map[string][]marker {
 	return map[string][]marker{
 		"git": {
 			{match: gitRemoteLine},
@@ -147,8 +148,8 @@ var evidence = onFirstUse[map[string][]marker]{build: func() map[string][]marker
 // the family's markers, or an HTTP status line or request trace, which
 // interpreters, cloud CLIs and deploy tools print too.
 func shows(family string, line []byte) bool {
-	for i := range evidence.get()[family] {
-		if evidence.get()[family][i].matches(line) {
+	for i := range evidence.Get()[family] {
+		if evidence.Get()[family][i].matches(line) {
 			return true
 		}
 	}

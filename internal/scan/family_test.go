@@ -69,7 +69,7 @@ func TestEvidenceKeysAreFamilies(t *testing.T) {
 	for _, f := range Families() {
 		names[f.Name] = true
 	}
-	for k := range evidence.get() {
+	for k := range evidence.Get() {
 		if !names[k] {
 			t.Errorf("evidence markers for %q, which is not a family name (a spec's first program)", k)
 		}

@@ -218,16 +218,8 @@ var literalConfig = &expand.Config{
 // parts made plain, so that the text it puts in front of bash's second
 // evaluation can be read.
 func literalParts(src string) (string, bool) {
-	var word *syntax.Word
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(src), func(w *syntax.Word) bool {
-		if word != nil {
-			word = nil
-			return false
-		}
-		word = w
-		return true
-	})
-	if err != nil || word == nil {
+	word, ok := ParseWord(src)
+	if !ok {
 		return "", false
 	}
 	v, err := expand.Literal(literalConfig, word)

@@ -77,16 +77,8 @@ func IsMktemp(cs *syntax.CmdSubst) bool {
 // new name in the temporary directory (IsMktemp), perhaps quoted, and
 // returns the static text after it ("$(mktemp -d)"/out gives "/out").
 func MktempWord(src string) (rest string, ok bool) {
-	var word *syntax.Word
-	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(src), func(w *syntax.Word) bool {
-		if word != nil {
-			word = nil
-			return false
-		}
-		word = w
-		return true
-	})
-	if err != nil || word == nil {
+	word, ok := ParseWord(src)
+	if !ok {
 		return "", false
 	}
 	var parts []syntax.WordPart
@@ -119,4 +111,19 @@ func MktempWord(src string) (rest string, ok bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// ParseWord parses src as one shell word; false when it does not parse or
+// is not exactly one word.
+func ParseWord(src string) (*syntax.Word, bool) {
+	var word *syntax.Word
+	err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Words(strings.NewReader(src), func(w *syntax.Word) bool {
+		if word != nil {
+			word = nil
+			return false
+		}
+		word = w
+		return true
+	})
+	return word, err == nil && word != nil
 }

@@ -1,13 +1,13 @@
-package classify
+package firstuse
 
 import (
 	"sync"
 	"testing"
 )
 
-func TestOnFirstUse(t *testing.T) {
+func TestTable(t *testing.T) {
 	builds := 0
-	l := onFirstUse[map[string]bool]{build: func() map[string]bool {
+	l := Table[map[string]bool]{Build: func() map[string]bool {
 		builds++
 		return map[string]bool{"a": true}
 	}}
@@ -16,7 +16,7 @@ func TestOnFirstUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if !l.get()["a"] {
+			if !l.Get()["a"] {
 				t.Error("get: table without its entry")
 			}
 		}()
@@ -27,7 +27,7 @@ func TestOnFirstUse(t *testing.T) {
 	}
 	// A build that panics panics on every get, as sync.OnceValue's does:
 	// no caller is handed an empty table.
-	bad := onFirstUse[map[string]bool]{build: func() map[string]bool { panic("broken table") }}
+	bad := Table[map[string]bool]{Build: func() map[string]bool { panic("broken table") }}
 	for i := range 2 {
 		func() {
 			defer func() {
@@ -35,7 +35,7 @@ func TestOnFirstUse(t *testing.T) {
 					t.Errorf("get %d: recovered %v, want the build's panic", i, p)
 				}
 			}()
-			bad.get()
+			bad.Get()
 		}()
 	}
 }

@@ -340,9 +340,11 @@ func tempDeletion(inv *classify.Invocation) bool {
 // mayMoveInto reports whether a program of the command that may run
 // before the deletion del could move what it deletes there from
 // elsewhere: mv ~/docs /tmp/x && rm -rf /tmp/x deletes ~/docs though
-// /tmp/x is scratch. Programs that only copy, make or link (cp, tar x,
-// curl -o, mkdir) leave the originals where they were; a move, or any
-// program airlock cannot read, may not.
+// /tmp/x is scratch. A mover (mv, rename, git mv, rsync
+// --remove-source-files, tar --remove-files, zip -m) counts, in the
+// command or in a script, recipe or package script it runs (followed), and
+// so does a run airlock cannot read; a program that only copies, builds or
+// writes does not (trap 'rm -f /tmp/x.lock' EXIT; make build).
 func mayMoveInto(r *classify.Result, del *classify.Invocation) bool {
 	for i := range r.Invocations {
 		o := &r.Invocations[i]
@@ -352,35 +354,41 @@ func mayMoveInto(r *classify.Result, del *classify.Invocation) bool {
 		if del.Seq > 0 && o.Seq > del.Seq {
 			continue // it starts after the deletion has ended
 		}
-		if !layoutSafe(o) && !copiesOnly(o) {
+		if moves(o) {
+			return true
+		}
+	}
+	for i := range r.Followed {
+		if moves(&r.Followed[i]) {
 			return true
 		}
 	}
 	return false
 }
 
-// copiesOnly reports a run that writes copies, new files, directories or
-// links, and moves nothing: the originals stay where they were.
-func copiesOnly(inv *classify.Invocation) bool {
-	if inv.Opaque != "" || len(inv.Via) > 0 || inv.Remote != "" {
-		return false
+// moves reports a run that moves files from where they are, or one
+// airlock cannot read.
+func moves(inv *classify.Invocation) bool {
+	if inv.Opaque != "" || inv.Effect.Opaque {
+		return true
 	}
-	if len(inv.Redirects) > 0 {
-		// echo hi > "$out": a redirection writes text, it moves nothing.
-		plain := *inv
-		plain.Redirects = nil
-		if layoutSafe(&plain) {
-			return true
-		}
+	has := func(opts ...string) bool {
+		return slices.ContainsFunc(inv.Args[1:], func(a string) bool {
+			return slices.ContainsFunc(opts, func(o string) bool { return a == o || strings.HasPrefix(a, o+"=") })
+		})
 	}
 	switch inv.Name() {
-	case "cp", "install", "ln", "mkdir", "touch", "chmod", "unzip", "curl", "wget", "tee", "mktemp":
+	case "mv", "rename", "prename", "file-rename", "rename.ul":
 		return true
+	case "rsync":
+		return has("--remove-source-files", "--remove-sent-files")
 	case "tar", "bsdtar", "gtar":
-		return !slices.ContainsFunc(inv.Args, func(a string) bool { return strings.HasPrefix(a, "--remove-files") })
+		return has("--remove-files")
+	case "zip":
+		return has("-m", "--move")
 	case "git":
 		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
-		return sub == "clone" || sub == "archive" || sub == "init"
+		return sub == "mv"
 	}
 	return false
 }

@@ -12,6 +12,7 @@ import "testing"
 // trap makes the order unknown.
 func TestDeletionThenOtherWork(t *testing.T) {
 	f, proj := ordinaryProject(t)
+	f.write("proj/scripts/stash.sh", "#!/bin/sh\nmv ~/docs /tmp/x\n")
 	o := f.options()
 	o.Cwd, o.ProjectDir = proj, proj
 	p, err := Load(o)
@@ -33,6 +34,10 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		// A file of the project edited, then its backup removed: the
 		// editor moves nothing into it.
 		"sed -i.bak 's/0.1.0/0.2.0/' go.mod && rm go.mod.bak",
+		// A lock file in scratch space, removed at exit: make copies and
+		// builds, it moves nothing there.
+		"trap 'rm -f /tmp/x.lock' EXIT; make build",
+		"sh scripts/check.sh && rm -rf /tmp/x",
 		// A new temporary directory (mktemp) and what the command put in
 		// it: removed itself, whatever is inside.
 		`rm -rf "$(mktemp -d)"`,
@@ -69,7 +74,8 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		// Data moved into scratch first, then deleted there.
 		"mv ~/docs /tmp/x && rm -rf /tmp/x",
 		`d=$(mktemp -d); mv ~/docs "$d"; rm -rf "$d"`,
-		"./x.sh && rm -rf /tmp/x",
+		"sh scripts/stash.sh && rm -rf /tmp/x",
+		"bash -c 'eval \"$X\"' && rm -rf /tmp/x",
 		"mv ~/notes.txt /tmp/n; rm -f /tmp/n",
 	}
 	for _, mode := range []Mode{Unattended, Interactive} {

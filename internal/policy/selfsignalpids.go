@@ -3,6 +3,7 @@ package policy
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,10 +143,129 @@ func (c *call) dynamicPID(inv *classify.Invocation, w string) *refusal {
 			anySource = true
 		}
 	}
-	if anySource && c.g.airlockRunning() {
+	if anySource && c.g.airlockRunning() && !c.filteredAway(runs) {
 		return held("from a source that may print any PID while airlock's processes run")
 	}
 	return nil
+}
+
+// filteredAway reports whether the PIDs a source prints are selected by a
+// grep whose pattern matches none of airlock's processes (ps -ef | grep
+// celery | grep -v grep | awk '{print $2}' | xargs kill), with nothing
+// else between that could make up a number: only grep, a field chosen by
+// awk or cut, and sort, uniq, head, tail.
+func (c *call) filteredAway(runs []*classify.Invocation) bool {
+	selected := false
+	for _, r := range runs {
+		if pidSource(r) != "" {
+			continue
+		}
+		switch r.Name() {
+		case "grep", "egrep", "fgrep":
+			if slices.Contains(r.Args[1:], "-v") || slices.ContainsFunc(r.Args[1:], func(a string) bool {
+				return strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "v")
+			}) {
+				continue // an inverted grep selects nothing
+			}
+			pats, ok := grepPatterns(r)
+			if !ok {
+				return false
+			}
+			for _, pat := range pats {
+				if c.g.patternHitsAirlock(pat) || c.g.liveLineMatches(pat) {
+					return false
+				}
+			}
+			selected = true
+		case "awk", "gawk", "mawk", "nawk":
+			if len(r.Args) != 2 || !awkPrintsField(r.Args[1]) {
+				return false
+			}
+		case "cut", "sort", "uniq", "head", "tail", "xargs":
+		default:
+			return false
+		}
+	}
+	return selected
+}
+
+// grepPatterns returns every pattern a grep run selects lines by (each
+// -e, or its first operand), as regular expressions; false when one is
+// known only at run time or read from a file (-f).
+func grepPatterns(r *classify.Invocation) ([]string, bool) {
+	fixed := r.Name() == "fgrep"
+	var pats []string
+	operand := ""
+	for i := 1; i < len(r.Args); i++ {
+		a := r.Args[i]
+		if r.IsDynamic(i) {
+			return nil, false
+		}
+		switch {
+		case a == "-e" || a == "--regexp":
+			if i+1 >= len(r.Args) || r.IsDynamic(i+1) {
+				return nil, false
+			}
+			pats = append(pats, r.Args[i+1])
+			i++
+		case strings.HasPrefix(a, "--regexp="):
+			pats = append(pats, strings.TrimPrefix(a, "--regexp="))
+		case a == "-f" || strings.HasPrefix(a, "--file"):
+			return nil, false
+		case a == "-F" || a == "--fixed-strings":
+			fixed = true
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--"):
+			if strings.ContainsAny(a[1:], "ef") {
+				return nil, false // -ie PAT, -fFILE: not read here
+			}
+			if strings.Contains(a, "F") {
+				fixed = true
+			}
+		case strings.HasPrefix(a, "-"):
+		case operand == "":
+			operand = a
+		}
+	}
+	if len(pats) == 0 {
+		if operand == "" {
+			return nil, false
+		}
+		pats = []string{operand}
+	}
+	if fixed {
+		for i, p := range pats {
+			pats[i] = regexp.QuoteMeta(p)
+		}
+	}
+	return pats, true
+}
+
+// liveLineMatches reports whether a grep pattern matches the command line
+// of one of airlock's processes running now (airlock mcp run -- node
+// server.js is airlock's, and grep node selects it); a pattern that does
+// not compile matches.
+func (g *guard) liveLineMatches(pat string) bool {
+	re, err := regexp.Compile("(?i)" + pat)
+	if err != nil {
+		return true
+	}
+	for _, l := range g.liveAirlock() {
+		if re.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// awkPrintsField reports an awk program that prints one field of each
+// line: {print $2}, { print $1 }.
+func awkPrintsField(prog string) bool {
+	p := strings.Join(strings.Fields(prog), "")
+	if !strings.HasPrefix(p, "{print$") || !strings.HasSuffix(p, "}") {
+		return false
+	}
+	n := strings.TrimSuffix(strings.TrimPrefix(p, "{print$"), "}")
+	return n != "" && strings.Trim(n, "0123456789") == ""
 }
 
 // grepPattern returns the pattern of a grep filter in the command, or "".
@@ -227,8 +347,10 @@ func (g *guard) selectsAirlock(r *classify.Invocation) (string, bool) {
 func portOwnerQuery(r *classify.Invocation) (int, bool) {
 	for i := 1; i < len(r.Args); i++ {
 		a := r.Args[i]
-		if r.Name() == "lsof" && strings.HasPrefix(a, "-i") {
-			v := strings.TrimPrefix(a, "-i")
+		if r.Name() == "lsof" && len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.ContainsRune(a, 'i') {
+			// -i:PORT, -ti:PORT, -ti :PORT, -i tcp:PORT: joined flags
+			// before i take no value (-t, -n, -P).
+			v := a[strings.IndexByte(a, 'i')+1:]
 			if v == "" && i+1 < len(r.Args) {
 				v = r.Args[i+1]
 			}

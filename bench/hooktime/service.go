@@ -23,6 +23,8 @@ type service struct {
 	airlock, client string
 	env             []string
 	cmd             *exec.Cmd
+	// root is the service's own directory (state, home), removed by stop.
+	root string
 	// cpu0 is the service's CPU time when timing started, switches0 its
 	// threads' context switches.
 	cpu0      time.Duration
@@ -55,11 +57,12 @@ func startServiceFrom(airlock, client string) (*service, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &service{airlock: airlock, client: client, env: privateEnv(root)}
+	s := &service{airlock: airlock, client: client, env: privateEnv(root), root: root}
 	s.cmd = exec.Command(airlock, "hookd", "--idle", "1h")
 	s.cmd.Env = s.env
 	s.cmd.Stderr = io.Discard
 	if err := s.cmd.Start(); err != nil {
+		os.RemoveAll(root)
 		return nil, err
 	}
 	sock := filepath.Join(root, "state", "airlock", "hookd.sock")
@@ -139,5 +142,8 @@ func (s *service) stop() {
 	if s.cmd.Process != nil {
 		s.cmd.Process.Signal(os.Interrupt)
 		s.cmd.Wait()
+	}
+	if s.root != "" {
+		os.RemoveAll(s.root)
 	}
 }

@@ -20,6 +20,33 @@ import (
 
 // envCode returns the command lines a run's environment makes it run.
 func envCode(inv *shell.Invocation) (setting, text string, found bool, opaqueWhy string) {
+	if inv.Name() == "cmake" {
+		// cmake -DCMAKE_C_COMPILER_LAUNCHER=./x.sh stores the program in
+		// the build's cache, and the build runs it for every compile: the
+		// same setting as the variable below, given as a definition.
+		for i := 1; i < len(inv.Args); i++ {
+			a, at := inv.Args[i], i
+			var def string
+			switch {
+			case a == "-D" && i+1 < len(inv.Args):
+				def, at = inv.Args[i+1], i+1
+				i++
+			case strings.HasPrefix(a, "-D"):
+				def = a[2:]
+			default:
+				continue
+			}
+			name, val, ok := strings.Cut(def, "=")
+			name, _, _ = strings.Cut(name, ":")
+			if !ok || !cmakeRunsProgram(name) || strings.TrimSpace(unquoteValue(val)) == "" {
+				continue
+			}
+			if inv.IsDynamic(at) {
+				return "", "", false, "cmake -D" + name + " names a program known only when the command runs"
+			}
+			return "cmake -D" + name, strings.TrimSpace(unquoteValue(val)), true, ""
+		}
+	}
 	for _, kv := range inv.Env {
 		name, value, _ := strings.Cut(kv, "=")
 		v := strings.TrimSpace(unquoteValue(value))
@@ -62,7 +89,7 @@ func envCode(inv *shell.Invocation) (setting, text string, found bool, opaqueWhy
 					}
 				}
 			}
-		case strings.HasPrefix(name, "CMAKE_") && strings.HasSuffix(name, "_LAUNCHER"):
+		case cmakeRunsProgram(name):
 			return name, v, true, ""
 		case name == "NODE_OPTIONS":
 			words := strings.Fields(v)
@@ -96,6 +123,17 @@ func envCode(inv *shell.Invocation) (setting, text string, found bool, opaqueWhy
 		}
 	}
 	return "", "", false, ""
+}
+
+// cmakeRunsProgram reports a CMake setting (a variable of the
+// environment or a -D definition) that names a program the build runs:
+// a compiler launcher, a compiler, a linker, the build tool.
+func cmakeRunsProgram(name string) bool {
+	if !strings.HasPrefix(name, "CMAKE_") {
+		return false
+	}
+	return strings.HasSuffix(name, "_LAUNCHER") || strings.HasSuffix(name, "_COMPILER") ||
+		strings.HasSuffix(name, "_LINKER") || name == "CMAKE_MAKE_PROGRAM"
 }
 
 func rbSuffix(f string) string {

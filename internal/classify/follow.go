@@ -151,9 +151,10 @@ func (cc *cmdContext) compiledOnly(inv *shell.Invocation, name string) bool {
 
 // compilerOutput returns the file a compiler run writes its program to
 // with -o, when the run is one of a compiler (go build, cc, gcc, clang,
-// rustc) with no redirection and no wrapper.
+// rustc) with no redirection, run directly or through a wrapper that
+// waits for it (bash -c, sudo).
 func compilerOutput(inv *shell.Invocation) (string, bool) {
-	if len(inv.Via) > 0 || inv.Opaque != "" || len(inv.Redirects) > 0 {
+	if !shell.WaitedFor(inv.Via) || inv.Opaque != "" || len(inv.Redirects) > 0 {
 		return "", false
 	}
 	args := inv.Args
@@ -197,7 +198,7 @@ func keepsContent(inv *shell.Invocation) bool {
 				return false
 			}
 		}
-		return len(inv.Via) == 0 && inv.Opaque == ""
+		return inv.Opaque == "" // through a wrapper too: sudo chmod +x x.sh changes a mode
 	}
 	return false
 }

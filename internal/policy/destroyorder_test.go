@@ -26,6 +26,10 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		"rm -rf build/ && ln -sfn /srv/data build",
 		"rm -rf build/ || mv x build",
 		"rm -rf build/; bash -c 'ln -sfn /srv/data build'",
+		// Text a shell runs once, to its end (bash -lc, as Codex runs
+		// every command), keeps its order.
+		"bash -c 'rm -rf build/; ln -sfn /srv/data build'",
+		"bash -lc 'rm -rf build && mkdir build && cd build && cmake ..'",
 		"rm -rf build/\nmv x build",
 		"timeout 60 rm -rf build/; ln -sfn /srv/data build",
 		"nice -n 5 rm -rf build/ && make",
@@ -59,7 +63,8 @@ func TestDeletionThenOtherWork(t *testing.T) {
 		"rm -rf build/ > >(ln -sfn /srv/data build)",
 		"rm -rf build/; coproc ln -sfn /srv/data build",
 		"f(){ ln -sfn /srv/data build; }; f; rm -rf build/; f",
-		"bash -c 'rm -rf build/; ln -sfn /srv/data build'",
+		"bash -c 'ln -sfn /srv/data build; rm -rf build/'",
+		"xargs -I{} sh -c 'rm -rf build/; ln -sfn /srv/data build' < list.txt",
 		"mv build x && rm -rf build",
 		"rm -rf build/ && frobnicate & true",
 		// A wrapper that may return while the deletion still runs.

@@ -219,3 +219,16 @@ func WaitedFor(via []string) bool {
 	}
 	return true
 }
+
+// RunsOnce reports whether text nested through these wrappers runs once,
+// and ends before what follows it: WaitedFor, but not xargs, parallel or
+// find, which run their command once per item (xargs -P, side by side).
+func RunsOnce(via []string) bool {
+	for _, v := range via {
+		switch w, _, _ := strings.Cut(v, " "); w {
+		case "xargs", "parallel", "find":
+			return false
+		}
+	}
+	return WaitedFor(via)
+}

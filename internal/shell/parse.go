@@ -116,10 +116,12 @@ type walker struct {
 	xtraceOn bool
 }
 
-// step moves Seq on, between two parts of the outermost text that run
-// one after the other.
+// step moves Seq on, between two parts of a text that run one after the
+// other: the outermost text, or text nested in it that runs once, to its
+// end, before what follows (bash -c, eval, source; not xargs sh -c, which
+// may run it many times, side by side).
 func (s *stmtWalker) step() {
-	if s.depth == 0 && s.w.frozen == 0 {
+	if s.w.frozen == 0 && (s.depth == 0 || RunsOnce(s.f.via)) {
 		s.w.seq++
 	}
 }

@@ -24,6 +24,7 @@ const (
 // made-up ids: that is bounded (maxFetchObjects), not closed.
 func GitFetchBody(body []byte) (ok bool, why string) {
 	objects, text := 0, 0
+	seen := map[string]bool{}
 	freeText := func(s string) bool {
 		text += len(s)
 		return text <= maxFetchText && printableASCII(s)
@@ -63,14 +64,16 @@ func GitFetchBody(body []byte) (ok bool, why string) {
 			if rest != "" {
 				return false, "text after " + word
 			}
-		case "deepen":
-			if _, err := strconv.Atoi(rest); err != nil {
-				return false, "a deepen line that is not a number"
+		case "deepen", "deepen-since":
+			// A number carries data too: counted as free text
+			// (FINDINGS-8 C2), and one of each is all git sends.
+			if _, err := strconv.ParseInt(rest, 10, 64); err != nil || !freeText(rest) {
+				return false, "a " + word + " line that is not one number within the free-text bound"
 			}
-		case "deepen-since":
-			if _, err := strconv.ParseInt(rest, 10, 64); err != nil {
-				return false, "a deepen-since line that is not a time"
+			if seen[word] {
+				return false, "more than one " + word + " line"
 			}
+			seen[word] = true
 		case "deepen-not", "want-ref", "ref-prefix", "filter", "packfile-uris":
 			if rest == "" || !freeText(rest) {
 				return false, "a " + word + " line past the free-text bound"

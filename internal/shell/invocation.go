@@ -211,8 +211,10 @@ func WaitedFor(via []string) bool {
 	for _, v := range via {
 		w, _, _ := strings.Cut(v, " ")
 		switch w {
+		// Not parallel: --bg, and sem, return before the jobs end
+		// (FINDINGS-8 H5).
 		case "sudo", "doas", "nice", "ionice", "timeout", "time", "env", "nohup", "stdbuf", "command", "builtin", "exec",
-			"xargs", "parallel", "find", "eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "source", ".", "chrt", "taskset":
+			"xargs", "find", "eval", "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "source", ".", "chrt", "taskset":
 		default:
 			return false
 		}

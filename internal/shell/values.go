@@ -785,6 +785,9 @@ func (s *stmtWalker) substOutput(cs *syntax.CmdSubst) (string, bool) {
 		}
 		args = append(args, fields...)
 	}
+	if len(args) > 0 && (s.w.funcs[args[0]] != nil || s.w.aliases[args[0]] != "") {
+		return "", false // a function or alias of the name runs instead (FINDINGS-8 H3)
+	}
 	var text string
 	switch {
 	case len(args) == 0:

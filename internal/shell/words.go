@@ -198,6 +198,12 @@ func printfText(args []string) (string, bool) {
 	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
 		return "", false
 	}
+	// %b's escapes (\c ends the output, \0NNN is octal) and \c or \0 in
+	// the format are read differently by shells and by package expand:
+	// unknown (FINDINGS-8 H2).
+	if strings.Contains(args[0], "%b") || strings.Contains(args[0], `\c`) || strings.Contains(args[0], `\0`) {
+		return "", false
+	}
 	// printf goes round its format again while arguments are left.
 	var b strings.Builder
 	rest := args[1:]

@@ -78,6 +78,7 @@ func TestFindings8Open(t *testing.T) {
 		// H2: printf %b stops its whole output at \c; the static value
 		// keeps what follows.
 		{finding: "H2 printf %b airlock\\c garbage as the command name", cmd: `$(printf '%b' 'airlock\c garbage') queue approve abcd`, want: denied},
+		{finding: "H2 printf %b \\0141 (a zero then three octal digits) as the command name", cmd: `$(printf '%b' '\0141irlock') queue approve abcd`, want: denied},
 		{finding: "H2 printf %s%b air lock\\c as the command name", cmd: `$(printf '%s%b' air 'lock\c junk') queue approve abcd`, want: denied},
 		{finding: "H2 printf %b hook settings\\c/../../../x truncated", cmd: `: > "$(printf '%b' '@HOME@/.claude/settings.json\c/../../../x')"`, want: denied},
 		{finding: "H2 printf %b secret\\c/../… read", cmd: `cat "$(printf '%b' '@HOME@/.local/state/airlock/secrets/serve.token\c/../../../../../../proj/src/m.py')"`, want: denied},
@@ -129,6 +130,7 @@ func TestFindings8Open(t *testing.T) {
 
 		// Ordinary work refused or held.
 		{finding: "B1 mktemp file of a test run's output removed after it (deny/ask)", cmd: `tmp=$(mktemp); go test ./... > "$tmp"; rm -f "$tmp"`, want: notDeny},
+		{finding: "B3 a program built into a mktemp directory, run, the directory removed (deny/deny)", cmd: `out=$(mktemp -d); go build -o "$out/p" . && "$out/p" -h; rm -rf "$out"`, want: notDeny},
 		{finding: "B2 make PREFIX=$HOME/.local install (deny/deny)", cmd: `make PREFIX=$HOME/.local install`, want: notDeny},
 		{finding: "B2 make DESTDIR=$HOME/stage install (defer/ask)", cmd: `make DESTDIR=$HOME/stage install`, want: notHeld},
 	}

@@ -131,6 +131,7 @@ func TestFindings8Open(t *testing.T) {
 		// Ordinary work refused or held.
 		{finding: "B1 mktemp file of a test run's output removed after it (deny/ask)", cmd: `tmp=$(mktemp); go test ./... > "$tmp"; rm -f "$tmp"`, want: notDeny},
 		{finding: "B3 a program built into a mktemp directory, run, the directory removed (deny/deny)", cmd: `out=$(mktemp -d); go build -o "$out/p" . && "$out/p" -h; rm -rf "$out"`, want: notDeny},
+		{finding: "B4 file names piped to parallel with a quoted command (defer/ask)", cmd: `ls src | parallel 'wc -l src/{}'`, want: notHeld},
 		{finding: "B2 make PREFIX=$HOME/.local install (deny/deny)", cmd: `make PREFIX=$HOME/.local install`, want: notDeny},
 		{finding: "B2 make DESTDIR=$HOME/stage install (defer/ask)", cmd: `make DESTDIR=$HOME/stage install`, want: notHeld},
 	}
@@ -175,14 +176,14 @@ func TestFindings8Open(t *testing.T) {
 	}
 }
 
-// TestFindings8FetchBodyOpen holds C6 of docs/FINDINGS-8.md: git's fetch
+// TestFindings8FetchBodyOpen holds C2 of docs/FINDINGS-8.md: git's fetch
 // negotiation bounds object ids and free text, but not the count of
 // deepen and deepen-since lines, each of which carries a number of the
 // sender's choosing. 20,000 deepen lines carry about 150 KiB, past the
 // documented bound (4,096 ids and 2 KiB of text).
 func TestFindings8FetchBodyOpen(t *testing.T) {
 	if os.Getenv("AIRLOCK_FINDINGS8_ALL") == "" {
-		t.Skip("open: FINDINGS-8 C6 deepen lines are not counted")
+		t.Skip("open: FINDINGS-8 C2 deepen lines are not counted")
 	}
 	for _, word := range []string{"deepen", "deepen-since"} {
 		var b strings.Builder

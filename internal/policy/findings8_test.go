@@ -117,6 +117,14 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H5 parallel --bg rm -rf, then ln", setup: yDir, cmd: `parallel --bg rm -rf ::: build/y/; ln -sfn @ROOT@/x build/y`, want: held},
 		{finding: "H5 parallel --bg reading its input, then ln", setup: yDir, cmd: `echo build/y/ | parallel --bg rm -rf ; ln -sfn @ROOT@/x build/y`, want: held},
 
+		{finding: "H5 sem runs its job later, after the script is written", cmd: `sem 'sleep 5; sh b9'; printf 'airlock queue approve abcd\n' > b9`, want: denied},
+
+		// H8: writers the follow rule does not count: dd of= fed a
+		// here-string, sed's w command, awk's print redirection.
+		{finding: "H8 dd of=b5 fed airlock's verb, then sh b5", cmd: `dd of=b5 <<< 'airlock queue approve abcd'; sh b5`, want: denied},
+		{finding: "H8 sed -n w b5 x.sh, then sh b5", setup: xsh, cmd: `sed -n 'w b5' x.sh; sh b5`, want: denied},
+		{finding: "H8 awk print > b5 of x.sh, then sh b5", setup: xsh, cmd: `awk '{print > "b5"}' x.sh; sh b5`, want: denied},
+
 		// H6: a compiler's -E output is text, not a built program.
 		{finding: "H6 cc -E -P -o bb v.c; sh bb", setup: vC, cmd: `cc -E -P -o bb v.c; sh bb`, want: denied},
 		{finding: "H6 clang -E -P -o bb v.c; sh bb", setup: vC, cmd: `clang -E -P -o bb v.c; sh bb`, want: denied},

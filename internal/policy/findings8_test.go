@@ -125,6 +125,11 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H8 sed -n w b5 x.sh, then sh b5", setup: xsh, cmd: `sed -n 'w b5' x.sh; sh b5`, want: denied},
 		{finding: "H8 awk print > b5 of x.sh, then sh b5", setup: xsh, cmd: `awk '{print > "b5"}' x.sh; sh b5`, want: denied},
 
+		// H9: a hard link in a new temporary directory is the linked
+		// file itself: truncating it empties the human's file.
+		{finding: "H9 hard link of a file outside in a mktemp directory, truncated", cmd: `t=$(mktemp -d); ln /srv/data/db $t/h; : > $t/h`, want: held},
+		{finding: "H9 hard link of ~/docs/a.txt in a mktemp directory, truncated", cmd: `t=$(mktemp -d); ln ~/docs/a.txt $t/h; : > $t/h`, want: held},
+
 		// H6: a compiler's -E output is text, not a built program.
 		{finding: "H6 cc -E -P -o bb v.c; sh bb", setup: vC, cmd: `cc -E -P -o bb v.c; sh bb`, want: denied},
 		{finding: "H6 clang -E -P -o bb v.c; sh bb", setup: vC, cmd: `clang -E -P -o bb v.c; sh bb`, want: denied},

@@ -41,6 +41,10 @@ func TestFindings8Open(t *testing.T) {
 	vC := map[string]string{"proj/v.c": approve + "\n"}
 	// xmk is a makefile whose $(shell …) runs airlock's verb when read.
 	xmk := map[string]string{"proj/x.mk": "X := $(shell " + approve + ")\n"}
+	// fileMk is a makefile whose $(file >…) writes the hook settings when
+	// read; inclMk is a Makefile that includes it.
+	fileMk := map[string]string{"proj/x2.mk": "$(file >@HOME@/.claude/settings.json,{})\nall: ; @:\n"}
+	inclMk := map[string]string{"proj/x2.mk": "$(file >@HOME@/.claude/settings.json,{})\n", "proj/Makefile": "include x2.mk\nbuild:\n\techo hi\n"}
 	// goMake is a Makefile whose build runs go, which GOFLAGS and PATH steer.
 	goMake := map[string]string{"proj/x.sh": runsApprove, "proj/Makefile": "build:\n\tgo build ./...\n"}
 	// libEcho is a file that, sourced, makes echo print airlock's name.
@@ -110,6 +114,8 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H4 MAKEFILES=x.mk make", setup: xmk, cmd: `MAKEFILES=x.mk make build`, want: denied},
 		{finding: "H4 make -f x.mk, $(shell airlock …) inside", setup: xmk, cmd: `make -f x.mk build`, want: denied},
 		{finding: "H4 y.mk written with $(shell ./x.sh) then make -f", setup: xsh, cmd: `printf 'X := $(shell ./x.sh)\n' > y.mk; make -f y.mk build`, want: denied},
+		{finding: "H4 make -f x2.mk whose $(file >…) writes the hook settings", setup: fileMk, cmd: `make -f x2.mk`, want: denied},
+		{finding: "H4 make build, the Makefile includes x2.mk whose $(file >…) writes the hook settings", setup: inclMk, cmd: `make build`, want: denied},
 		{finding: "H4 make GOFLAGS=-toolexec=./x.sh exported to go", setup: goMake, cmd: `make build GOFLAGS=-toolexec=./x.sh`, want: denied},
 
 		// H5: parallel --bg returns before its jobs end, so what the text

@@ -65,8 +65,11 @@ func TestFindings8Open(t *testing.T) {
 		setup   map[string]string // more files under the fixture's root
 		prep    func(*testing.T, *fixture)
 		cmd     string
-		want    findingCheck
-		fixed   bool // the case runs; the others are skipped until fixed
+		// write, when set, makes the case a Write tool call of cmd's text
+		// to this path (@HOME@ and @ROOT@ replaced) instead of a command.
+		write string
+		want  findingCheck
+		fixed bool // the case runs; the others are skipped until fixed
 	}{
 		// H1: GNU parallel and sem join their command words into one line
 		// that a shell runs: ; && | > $(…) and quotes in the words are
@@ -116,6 +119,7 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H4 y.mk written with $(shell ./x.sh) then make -f", setup: xsh, cmd: `printf 'X := $(shell ./x.sh)\n' > y.mk; make -f y.mk build`, want: denied},
 		{finding: "H4 make -f x2.mk whose $(file >…) writes the hook settings", setup: fileMk, cmd: `make -f x2.mk`, want: denied},
 		{finding: "H4 make build, the Makefile includes x2.mk whose $(file >…) writes the hook settings", setup: inclMk, cmd: `make build`, want: denied},
+		{finding: "H4 Write tool: a Makefile whose $(file >…) writes the hook settings", write: "@ROOT@/proj/Makefile", cmd: "$(file >@HOME@/.claude/settings.json,{})\nbuild:\n\techo hi\n", want: denied},
 		{finding: "H4 make GOFLAGS=-toolexec=./x.sh exported to go", setup: goMake, cmd: `make build GOFLAGS=-toolexec=./x.sh`, want: denied},
 
 		// H5: parallel --bg returns before its jobs end, so what the text
@@ -189,6 +193,9 @@ func TestFindings8Open(t *testing.T) {
 			cmd := repl.Replace(c.cmd)
 			p := f.load()
 			a := Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true}
+			if c.write != "" {
+				a = Action{Kind: Write, Tool: "Write", Paths: []string{repl.Replace(c.write)}, Content: cmd, Cwd: f.path("proj")}
+			}
 			v := p.DecideIn(Unattended, a)
 			checkFinding(t, cmd, v, c.want)
 		})

@@ -45,6 +45,10 @@ func TestFindings8Open(t *testing.T) {
 	// read; inclMk is a Makefile that includes it.
 	fileMk := map[string]string{"proj/x2.mk": "$(file >@HOME@/.claude/settings.json,{})\nall: ; @:\n"}
 	inclMk := map[string]string{"proj/x2.mk": "$(file >@HOME@/.claude/settings.json,{})\n", "proj/Makefile": "include x2.mk\nbuild:\n\techo hi\n"}
+	// agentBins are Claude Code's programs as its local and native
+	// installers leave them.
+	agentBins := map[string]string{"proj/x.sh": runsApprove, "home/.claude/local/claude": "#!/bin/sh\nexec node cli.js \"$@\"\n",
+		"home/.claude/local/node_modules/.bin/claude": "#!/usr/bin/env node\n", "home/.local/share/claude/versions/2.0.0": "\x7fELF"}
 	// goMake is a Makefile whose build runs go, which GOFLAGS and PATH steer.
 	goMake := map[string]string{"proj/x.sh": runsApprove, "proj/Makefile": "build:\n\tgo build ./...\n"}
 	// libEcho is a file that, sourced, makes echo print airlock's name.
@@ -139,6 +143,13 @@ func TestFindings8Open(t *testing.T) {
 		// file itself: truncating it empties the human's file.
 		{finding: "H9 hard link of a file outside in a mktemp directory, truncated", cmd: `t=$(mktemp -d); ln /srv/data/db $t/h; : > $t/h`, want: held},
 		{finding: "H9 hard link of ~/docs/a.txt in a mktemp directory, truncated", cmd: `t=$(mktemp -d); ln ~/docs/a.txt $t/h; : > $t/h`, want: held},
+
+		// H10: the agent's own program where its installers put it
+		// (~/.claude/local for the local install, the native installer's
+		// versions that ~/.local/bin/claude links to).
+		{finding: "H10 Claude Code's local install replaced", setup: agentBins, cmd: `cp x.sh ~/.claude/local/claude`, want: denied},
+		{finding: "H10 Claude Code's local install's bin linked to x.sh", setup: agentBins, cmd: `ln -sf @ROOT@/proj/x.sh ~/.claude/local/node_modules/.bin/claude`, want: denied},
+		{finding: "H10 the native installer's version appended to", setup: agentBins, cmd: `echo 'airlock queue approve abcd' >> ~/.local/share/claude/versions/2.0.0`, want: denied},
 
 		// H6: a compiler's -E output is text, not a built program.
 		{finding: "H6 cc -E -P -o bb v.c; sh bb", setup: vC, cmd: `cc -E -P -o bb v.c; sh bb`, want: denied},

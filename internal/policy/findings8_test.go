@@ -49,6 +49,10 @@ func TestFindings8Open(t *testing.T) {
 	// installers leave them.
 	agentBins := map[string]string{"proj/x.sh": runsApprove, "home/.claude/local/claude": "#!/bin/sh\nexec node cli.js \"$@\"\n",
 		"home/.claude/local/node_modules/.bin/claude": "#!/usr/bin/env node\n", "home/.local/share/claude/versions/2.0.0": "\x7fELF"}
+	// cargoWrap is a Rust package whose cargo configuration runs x.sh as
+	// the compiler's wrapper.
+	cargoWrap := map[string]string{"proj/x.sh": runsApprove, "proj/Cargo.toml": "[package]\nname = \"p\"\nversion = \"0.1.0\"\n",
+		"proj/.cargo/config.toml": "[build]\nrustc-wrapper = \"./x.sh\"\n"}
 	// goMake is a Makefile whose build runs go, which GOFLAGS and PATH steer.
 	goMake := map[string]string{"proj/x.sh": runsApprove, "proj/Makefile": "build:\n\tgo build ./...\n"}
 	// libEcho is a file that, sourced, makes echo print airlock's name.
@@ -153,6 +157,13 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H10 Claude Code's local install replaced", setup: agentBins, cmd: `cp x.sh ~/.claude/local/claude`, want: denied},
 		{finding: "H10 Claude Code's local install's bin linked to x.sh", setup: agentBins, cmd: `ln -sf @ROOT@/proj/x.sh ~/.claude/local/node_modules/.bin/claude`, want: denied},
 		{finding: "H10 the native installer's version appended to", setup: agentBins, cmd: `echo 'airlock queue approve abcd' >> ~/.local/share/claude/versions/2.0.0`, want: denied},
+
+		// H11: configuration files of build tools that name a program to
+		// run: cargo's .cargo/config.toml, pnpm's .pnpmfile.cjs.
+		{finding: "H11 cargo build with .cargo/config.toml's rustc-wrapper on disk", setup: cargoWrap, cmd: `cargo build`, want: denied},
+		{finding: "H11 .cargo/config.toml rustc-wrapper written, then cargo build", setup: xsh, cmd: `mkdir -p .cargo; printf '[build]\nrustc-wrapper = "./x.sh"\n' > .cargo/config.toml; cargo build`, want: denied},
+		{finding: "H11 .cargo/config.toml runner written, then cargo run", setup: xsh, cmd: `mkdir -p .cargo; printf '[target.x86_64-unknown-linux-gnu]\nrunner = "./x.sh"\n' > .cargo/config.toml; cargo run`, want: denied},
+		{finding: "H11 .pnpmfile.cjs running x.sh written, then pnpm install", setup: xsh, cmd: `printf 'module.exports={hooks:{readPackage(p){require("child_process").execSync("./x.sh");return p}}}' > .pnpmfile.cjs; pnpm install`, want: held},
 
 		// H6: a compiler's -E output is text, not a built program.
 		{finding: "H6 cc -E -P -o bb v.c; sh bb", setup: vC, cmd: `cc -E -P -o bb v.c; sh bb`, want: denied},

@@ -92,12 +92,12 @@ func TestFindings8Open(t *testing.T) {
 
 		// H2: printf %b stops its whole output at \c; the static value
 		// keeps what follows.
-		{finding: "H2 printf %b airlock\\c garbage as the command name", cmd: `$(printf '%b' 'airlock\c garbage') queue approve abcd`, want: denied},
+		{finding: "H2 printf %b airlock\\c garbage as the command name", cmd: `$(printf '%b' 'airlock\c garbage') queue approve abcd`, want: denied, fixed: true},
 		{finding: "H2 printf %b \\0141 (a zero then three octal digits) as the command name", cmd: `$(printf '%b' '\0141irlock') queue approve abcd`, want: denied},
 		{finding: "H2 printf %s%b air lock\\c as the command name", cmd: `$(printf '%s%b' air 'lock\c junk') queue approve abcd`, want: denied},
-		{finding: "H2 printf %b hook settings\\c/../../../x truncated", cmd: `: > "$(printf '%b' '@HOME@/.claude/settings.json\c/../../../x')"`, want: denied},
-		{finding: "H2 printf %b secret\\c/../… read", cmd: `cat "$(printf '%b' '@HOME@/.local/state/airlock/secrets/serve.token\c/../../../../../../proj/src/m.py')"`, want: denied},
-		{finding: "H2 printf %b /srv/data\\c/../../tmp/x deleted", cmd: `rm -rf "$(printf '%b' '/srv/data\c/../../tmp/x')"`, want: held},
+		{finding: "H2 printf %b hook settings\\c/../../../x truncated", cmd: `: > "$(printf '%b' '@HOME@/.claude/settings.json\c/../../../x')"`, want: denied, fixed: true},
+		{finding: "H2 printf %b secret\\c/../… read", cmd: `cat "$(printf '%b' '@HOME@/.local/state/airlock/secrets/serve.token\c/../../../../../../proj/src/m.py')"`, want: denied, fixed: true},
+		{finding: "H2 printf %b /srv/data\\c/../../tmp/x deleted", cmd: `rm -rf "$(printf '%b' '/srv/data\c/../../tmp/x')"`, want: held, fixed: true},
 
 		// H3: a function (or exported function, or one a sourced file
 		// defines) named echo, printf or mktemp replaces the builtin or
@@ -106,7 +106,7 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H3 function echo defined by eval", cmd: `eval 'echo(){ printf airlock; }'; $(echo ls) queue approve abcd`, want: denied},
 		{finding: "H3 function echo from a sourced file", setup: libEcho, cmd: `. ./lib.sh; $(echo ls) queue approve abcd`, want: denied},
 		{finding: "H3 exported function echo in BASH_FUNC_echo%%", cmd: `env 'BASH_FUNC_echo%%=() { builtin printf airlock; }' bash -c '$(echo ls) queue approve abcd'`, want: denied},
-		{finding: "H3 function printf names the hook settings", setup: xsh, cmd: `printf(){ builtin printf %s @HOME@/.claude/settings.json; }; cp x.sh "$(printf build/x)"`, want: denied},
+		{finding: "H3 function printf names the hook settings", setup: xsh, cmd: `printf(){ builtin printf %s @HOME@/.claude/settings.json; }; cp x.sh "$(printf build/x)"`, want: denied, fixed: true},
 		{finding: "H3 function echo names a secret", cmd: `echo(){ builtin echo @HOME@/.local/state/airlock/secrets/serve.token; }; cat $(echo src/m.py)`, want: denied},
 		{finding: "H3 function mktemp names ~/.claude, rm -rf", cmd: `mktemp() { echo @HOME@/.claude; }; rm -rf "$(mktemp -d)"`, want: denied},
 		{finding: "H3 function mktemp names the hook settings, truncated", cmd: `mktemp() { echo @HOME@/.claude/settings.json; }; f=$(mktemp); : > "$f"`, want: denied},
@@ -132,8 +132,8 @@ func TestFindings8Open(t *testing.T) {
 
 		// H5: parallel --bg returns before its jobs end, so what the text
 		// puts after the deletion runs beside it.
-		{finding: "H5 parallel --bg rm -rf, then ln", setup: yDir, cmd: `parallel --bg rm -rf ::: build/y/; ln -sfn @ROOT@/x build/y`, want: held},
-		{finding: "H5 parallel --bg reading its input, then ln", setup: yDir, cmd: `echo build/y/ | parallel --bg rm -rf ; ln -sfn @ROOT@/x build/y`, want: held},
+		{finding: "H5 parallel --bg rm -rf, then ln", setup: yDir, cmd: `parallel --bg rm -rf ::: build/y/; ln -sfn @ROOT@/x build/y`, want: held, fixed: true},
+		{finding: "H5 parallel --bg reading its input, then ln", setup: yDir, cmd: `echo build/y/ | parallel --bg rm -rf ; ln -sfn @ROOT@/x build/y`, want: held, fixed: true},
 
 		{finding: "H5 sem runs its job later, after the script is written", cmd: `sem 'sleep 5; sh b9'; printf 'airlock queue approve abcd\n' > b9`, want: denied},
 
@@ -177,7 +177,7 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H7 tcc -run of C source with system(airlock …)", cmd: `printf 'int main(){system("airlock queue approve abcd");}' > y.c; tcc -run y.c`, want: denied},
 
 		// Ordinary work refused or held.
-		{finding: "B1 mktemp file of a test run's output removed after it (deny/ask)", cmd: `tmp=$(mktemp); go test ./... > "$tmp"; rm -f "$tmp"`, want: notDeny},
+		{finding: "B1 mktemp file of a test run's output removed after it (deny/ask)", cmd: `tmp=$(mktemp); go test ./... > "$tmp"; rm -f "$tmp"`, want: notDeny, fixed: true},
 		{finding: "B3 a program built into a mktemp directory, run, the directory removed (deny/deny)", cmd: `out=$(mktemp -d); go build -o "$out/p" . && "$out/p" -h; rm -rf "$out"`, want: notDeny},
 		{finding: "B4 file names piped to parallel with a quoted command (defer/ask)", cmd: `ls src | parallel 'wc -l src/{}'`, want: notHeld},
 		{finding: "B2 make PREFIX=$HOME/.local install (deny/deny)", cmd: `make PREFIX=$HOME/.local install`, want: notDeny},
@@ -233,7 +233,7 @@ func TestFindings8Open(t *testing.T) {
 // sender's choosing. 20,000 deepen lines carry about 150 KiB, past the
 // documented bound (4,096 ids and 2 KiB of text).
 func TestFindings8FetchBodyOpen(t *testing.T) {
-	if os.Getenv("AIRLOCK_FINDINGS8_ALL") == "" {
+	if false { // fixed: deepen lines count as free text, one of each
 		t.Skip("open: FINDINGS-8 C2 deepen lines are not counted")
 	}
 	for _, word := range []string{"deepen", "deepen-since"} {

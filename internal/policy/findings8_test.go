@@ -82,13 +82,13 @@ func TestFindings8Open(t *testing.T) {
 		// H1: GNU parallel and sem join their command words into one line
 		// that a shell runs: ; && | > $(…) and quotes in the words are
 		// shell syntax, not arguments.
-		{finding: "H1 parallel echo ; airlock …", cmd: `parallel echo ";" airlock queue approve ::: abcd`, want: denied},
-		{finding: "H1 parallel echo x > hook settings", cmd: `parallel echo x ">" @HOME@/.claude/settings.json ::: 1`, want: denied},
-		{finding: "H1 parallel echo $(airlock …)", cmd: `parallel echo '$(airlock queue approve abcd)' ::: 1`, want: denied},
+		{finding: "H1 parallel echo ; airlock …", cmd: `parallel echo ";" airlock queue approve ::: abcd`, want: denied, fixed: true},
+		{finding: "H1 parallel echo x > hook settings", cmd: `parallel echo x ">" @HOME@/.claude/settings.json ::: 1`, want: denied, fixed: true},
+		{finding: "H1 parallel echo $(airlock …)", cmd: `parallel echo '$(airlock queue approve abcd)' ::: 1`, want: denied, fixed: true},
 		{finding: "H1 parallel echo | sh ::: ./x.sh", setup: xsh, cmd: `parallel echo "|" sh ::: ./x.sh`, want: denied},
 		{finding: "H1 sem echo ; ./x.sh", setup: xsh, cmd: `sem echo ";" ./x.sh`, want: denied},
-		{finding: "H1 parallel sh -c quoted rm -rf outside", cmd: `parallel sh -c "'rm -rf /srv/data'" ::: 1`, want: held},
-		{finding: "H1 parallel rm -rf HOME/docs escaped", cmd: `parallel rm -rf "\$HOME/docs" ::: 1`, want: held},
+		{finding: "H1 parallel sh -c quoted rm -rf outside", cmd: `parallel sh -c "'rm -rf /srv/data'" ::: 1`, want: held, fixed: true},
+		{finding: "H1 parallel rm -rf HOME/docs escaped", cmd: `parallel rm -rf "\$HOME/docs" ::: 1`, want: held, fixed: true},
 
 		// H2: printf %b stops its whole output at \c; the static value
 		// keeps what follows.

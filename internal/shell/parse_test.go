@@ -146,7 +146,11 @@ func TestParse(t *testing.T) {
 		{"1A=2 git push", []string{"OPAQUE"}},
 		{"xargs", []string{"echo ~{xargs input} | xargs"}},
 		{"parallel git push ::: a b", []string{"git push a | parallel", "git push b | parallel"}},
-		{"parallel bash -c 'rm -rf {}' ::: /", []string{"rm -rf / | parallel,bash -c"}},
+		// GNU parallel joins the words and hands them to a shell (bash -c
+		// rm -rf / runs rm alone); with -q, or another parallel, they are
+		// arguments: both readings are walked.
+		{"parallel bash -c 'rm -rf {}' ::: /", []string{"rm | parallel,bash -c", "rm -rf / | parallel,bash -c"}},
+		{`parallel echo ";" airlock queue approve ::: a`, []string{"echo | parallel", "airlock queue approve a | parallel", "echo ; airlock queue approve a | parallel"}},
 		{"parallel -j2 'git -C {} push' ::: a", []string{"git -C a push | parallel"}},
 		{"ssh h -p 22 -- rm -rf /x", []string{"ssh h -p 22 -- rm -rf /x", "rm -rf /x | ssh h @h"}},
 		{"parallel bash -c ::: 'git push'", []string{"git push | parallel,bash -c"}},

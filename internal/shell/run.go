@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
@@ -598,6 +599,19 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 			}
 		}
 	}
+	// GNU parallel joins the template's words with blanks and hands the
+	// line to a shell, so a word that holds shell syntax (";", ">",
+	// "$(…)") is syntax, not an argument (FINDINGS-8 H1): such a template
+	// is also read as the shell text it makes.
+	shellText := false
+	for k, a := range template.args {
+		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
+			a = strings.ReplaceAll(a, ph, "")
+		}
+		if template.dyn[k] || len(template.args) > 1 && strings.ContainsAny(a, " \t\n;&|<>()$`'\"\\*?[]{}~#") {
+			shellText = len(template.args) > 1
+		}
+	}
 	for _, v := range values {
 		n, replaced := template, false
 		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
@@ -627,6 +641,12 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 			}
 			w.text(strings.Join(n.args, " "), n.frame, c.depth+1)
 			continue
+		}
+		if shellText {
+			// Both readings are walked: the shell's (what GNU parallel
+			// runs without -q) and the words as arguments (with -q, and
+			// other parallels), so neither hides a run.
+			w.nested(c, strings.Join(n.args, " "), valuesDynamic || slices.Contains(n.dyn, true), "parallel")
 		}
 		w.run(n)
 	}

@@ -154,9 +154,9 @@ func TestFindings8Open(t *testing.T) {
 		// H10: the agent's own program where its installers put it
 		// (~/.claude/local for the local install, the native installer's
 		// versions that ~/.local/bin/claude links to).
-		{finding: "H10 Claude Code's local install replaced", setup: agentBins, cmd: `cp x.sh ~/.claude/local/claude`, want: denied},
-		{finding: "H10 Claude Code's local install's bin linked to x.sh", setup: agentBins, cmd: `ln -sf @ROOT@/proj/x.sh ~/.claude/local/node_modules/.bin/claude`, want: denied},
-		{finding: "H10 the native installer's version appended to", setup: agentBins, cmd: `echo 'airlock queue approve abcd' >> ~/.local/share/claude/versions/2.0.0`, want: denied},
+		{finding: "H10 Claude Code's local install replaced", setup: agentBins, cmd: `cp x.sh ~/.claude/local/claude`, want: denied, fixed: true},
+		{finding: "H10 Claude Code's local install's bin linked to x.sh", setup: agentBins, cmd: `ln -sf @ROOT@/proj/x.sh ~/.claude/local/node_modules/.bin/claude`, want: denied, fixed: true},
+		{finding: "H10 the native installer's version appended to", setup: agentBins, cmd: `echo 'airlock queue approve abcd' >> ~/.local/share/claude/versions/2.0.0`, want: denied, fixed: true},
 
 		// H11: configuration files of build tools that name a program to
 		// run: cargo's .cargo/config.toml, pnpm's .pnpmfile.cjs.

@@ -148,6 +148,12 @@ var projectTails = []struct {
 	{".airlock", true, kindAirlock},
 	{".claude/settings.json", false, kindHooks},
 	{".claude/settings.local.json", false, kindHooks},
+	// Claude Code's own program where its installers put it: the local
+	// install (its shell alias runs ~/.claude/local/claude) and the
+	// native installer's versions (FINDINGS-8 H10). A program put there
+	// runs as the agent, without its hooks, at the human's next claude.
+	{".claude/local", true, kindHooks},
+	{".local/share/claude", true, kindHooks},
 	{".codex", true, kindHooks},
 	{".gemini/settings.json", false, kindHooks},
 	{".github/hooks", true, kindHooks},
@@ -204,6 +210,12 @@ var homeTargets = []struct {
 }{
 	{".claude/settings.json", false, kindHooks},
 	{".claude/settings.local.json", false, kindHooks},
+	// Claude Code's own program where its installers put it: the local
+	// install (its shell alias runs ~/.claude/local/claude) and the
+	// native installer's versions (FINDINGS-8 H10). A program put there
+	// runs as the agent, without its hooks, at the human's next claude.
+	{".claude/local", true, kindHooks},
+	{".local/share/claude", true, kindHooks},
 	{".codex/config.toml", false, kindHooks},
 	{".codex/hooks.json", false, kindHooks},
 	{".gemini/settings.json", false, kindHooks},

@@ -55,7 +55,7 @@ var DefaultWritable = []string{".cache", "go/pkg/mod", ".npm", ".cargo/registry"
 // usually beside them; Codex reads its rules files to decide what runs
 // unasked (C4); Gemini loads its extensions' MCP servers and hooks.
 var agentCode = []string{".claude/plugins", ".claude/hooks", ".claude/skills", ".claude/agents", ".claude/commands", ".claude/CLAUDE.md",
-	".claude/statusline.sh", ".claude/statusline-command.sh",
+	".claude/statusline.sh", ".claude/statusline-command.sh", ".claude/local", ".local/share/claude",
 	".codex/prompts", ".codex/skills", ".codex/AGENTS.md", ".codex/rules", ".gemini/commands", ".gemini/GEMINI.md", ".gemini/extensions"}
 
 // projectCode are paths, relative to the project, that a tool runs or
@@ -72,7 +72,9 @@ var agentCode = []string{".claude/plugins", ".claude/hooks", ".claude/skills", "
 // of pre-commit, husky and lefthook.
 var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/agents", ".claude/hooks", ".claude/skills",
 	".npmrc", ".yarnrc", ".yarnrc.yml", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".dir-locals.el",
-	".gitattributes", ".pre-commit-config.yaml", ".husky", "lefthook.yml", ".lefthook.yml"}
+	".gitattributes", ".pre-commit-config.yaml", ".husky", "lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
+	"lefthook-local.yml", ".cargo", ".pnpmfile.cjs", "mise.toml", ".mise.toml", ".tool-versions", ".devcontainer.json",
+	".devcontainer", ".bash_profile", ".zprofile", ".zlogin", ".git/config.worktree"}
 
 // agentScratch are directories, relative to the home directory, that an
 // agent both writes inside and runs later: Claude Code writes a shell
@@ -706,7 +708,8 @@ func relTo(base, p string) string {
 func looksLikeFile(p string) bool {
 	b := filepath.Base(p)
 	switch b {
-	case ".envrc", ".npmrc", ".yarnrc", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".gitattributes":
+	case ".envrc", ".npmrc", ".yarnrc", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".gitattributes",
+		".bash_profile", ".zprofile", ".zlogin", ".tool-versions":
 		return true
 	}
 	return strings.LastIndex(b, ".") > 0

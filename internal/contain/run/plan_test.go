@@ -87,7 +87,7 @@ func TestPlanFencesCodeRunLater(t *testing.T) {
 	root := t.TempDir()
 	home := filepath.Join(root, "home")
 	proj := filepath.Join(root, "proj")
-	for _, d := range []string{home + "/.claude/shell-snapshots", home + "/.codex/rules", home + "/.claude/projects",
+	for _, d := range []string{home + "/.claude/shell-snapshots", home + "/.codex/rules", home + "/.claude/projects", home + "/.claude/local", proj + "/.cargo",
 		proj + "/.git/modules/lib/hooks", proj + "/.git/modules/nested/sub/x", proj + "/.husky", proj + "/src"} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
@@ -111,7 +111,7 @@ func TestPlanFencesCodeRunLater(t *testing.T) {
 	if !strings.Contains(args, "--tmpfs "+home+"/.claude/shell-snapshots ") {
 		t.Errorf("the shell snapshots are not private inside:\n%s", args)
 	}
-	for _, ro := range []string{home + "/.codex/rules", proj + "/.npmrc", proj + "/.husky",
+	for _, ro := range []string{home + "/.codex/rules", home + "/.claude/local", proj + "/.cargo", proj + "/.npmrc", proj + "/.husky",
 		proj + "/.git/modules/lib/config", proj + "/.git/modules/lib/hooks", proj + "/.git/modules/nested/sub/config"} {
 		if !strings.Contains(args, " "+ro+" "+ro+" ") || !strings.Contains(args, "--ro-bind "+ro+" ") && !strings.Contains(args, "--ro-bind-try "+ro+" ") {
 			t.Errorf("%s is not bound read-only:\n%s", ro, args)

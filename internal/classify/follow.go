@@ -165,6 +165,15 @@ func compilerOutput(inv *shell.Invocation) (string, bool) {
 		}
 		args = args[1:]
 	case "cc", "gcc", "g++", "c++", "clang", "clang++", "rustc":
+		for _, a := range args[1:] {
+			switch a {
+			case "-E", "-S", "-M", "-MM", "-dM", "--emit=asm", "--emit=llvm-ir", "--emit=mir", "-fsyntax-only":
+				return "", false // text, not a program (FINDINGS-8 H6)
+			}
+			if strings.HasPrefix(a, "--emit") && !strings.Contains(a, "link") {
+				return "", false
+			}
+		}
 	default:
 		return "", false
 	}
@@ -314,7 +323,9 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 		// is run like any built program (running built code is what
 		// containment fences; docs/THREAT-MODEL.md). What is on disk now
 		// is still read: it runs if the build fails before writing.
-		if !c.cc.compiledOnly(inv, name) {
+		if !c.cc.compiledOnly(inv, name) || path.Base(inv.Path) != path.Base(name) {
+			// Only the built program run as itself: sh app reads it as
+			// text (cc -E -o app writes text: FINDINGS-8 H6).
 			return nil, opaque("script.written", name+" is written by the same command that runs it, so what it runs cannot be read beforehand"), false
 		}
 	}

@@ -164,6 +164,9 @@ func TestFollow(t *testing.T) {
 		{"go build -o deploy.sh ./nothing; ./deploy.sh", "external", "deploy.sh:4: git push"},
 		{"go build -o app . && echo 'git push' > app && ./app", "local+opaque", "written by the same command"},
 		{"go vet -o app . && ./app", "local+opaque", "written by the same command"},
+		{"cc -E -o app main.c; sh app", "local+opaque", "written by the same command"},
+		{"cc -E -o app main.c && ./app", "local+opaque", "written by the same command"},
+		{"go build -o app ./cmd/app && sh app", "local+opaque", "written by the same command"},
 	} {
 		c := Classifier{Limits: shell.DefaultLimits, FS: project}
 		r := c.Command(tc.cmd)

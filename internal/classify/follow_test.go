@@ -165,6 +165,13 @@ func TestFollow(t *testing.T) {
 		{"go build -o app . && echo 'git push' > app && ./app", "local+opaque", "written by the same command"},
 		{"go vet -o app . && ./app", "local+opaque", "written by the same command"},
 		{"cc -E -o app main.c; sh app", "local+opaque", "written by the same command"},
+		// make's own programs: a shell other than a standard one, and what
+		// make evaluates while it reads (X:=$(shell …), X!=…).
+		{"make SHELL=./deploy.sh build", "local+opaque", "SHELL=./deploy.sh"},
+		{"make SHELL=/bin/bash build", "local", ""},
+		{"MAKEFILES=x.mk make build", "local+opaque", "MAKEFILES"},
+		{"make 'X:=$(shell ./deploy.sh)' build", "external", "git push"},
+		{"make 'X!=./deploy.sh' build", "external", "git push"},
 		{"cc -E -o app main.c && ./app", "local+opaque", "written by the same command"},
 		{"go build -o app ./cmd/app && sh app", "local+opaque", "written by the same command"},
 	} {

@@ -283,6 +283,10 @@ type makefile struct {
 	// includes are the words of include, -include and sinclude lines,
 	// read by makeIncludes (taskrunners.go).
 	includes []makeLine
+	// parseTime are the lines make evaluates while it reads the file,
+	// whatever target runs: immediate assignments (:=, ::=, !=) and
+	// top-level function calls ($(shell …), $(file …), $(eval …)).
+	parseTime []makeLine
 }
 
 type makeRule struct {
@@ -354,6 +358,16 @@ func parseMakefile(name, text string) *makefile {
 				}
 				m.vars[mm[1]] = v
 			}
+			switch mm[2] {
+			case ":=", "::=", ":::=", "!=":
+				m.parseTime = append(m.parseTime, makeLine{line: n, text: v, file: name})
+			}
+			cur = nil
+			continue
+		}
+		if strings.HasPrefix(t, "$(") || strings.HasPrefix(t, "${") {
+			// A function called at the top level runs while make reads.
+			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
 			cur = nil
 			continue
 		}
@@ -472,6 +486,37 @@ func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
 	return m.expand(m.vars[name], target, r, depth+1)
 }
 
+// makeProgramVars holds a make run whose recipes another program runs:
+// SHELL, .SHELLFLAGS or MAKESHELL set in the makefile, on the command
+// line or in the environment (make SHELL=./x.sh build runs x.sh for every
+// recipe line), or MAKEFILES naming makefiles read first. A standard
+// shell named by its path is no change.
+func makeProgramVars(inv *shell.Invocation, m *makefile, vars map[string]string) (Effect, bool) {
+	for _, k := range []string{"SHELL", ".SHELLFLAGS", "MAKESHELL", "MAKEFILES"} {
+		v, set := vars[k]
+		if !set {
+			v, set = m.vars[k]
+		}
+		if !set {
+			v, set = inv.Getenv(k)
+		}
+		if !set {
+			continue
+		}
+		v = strings.TrimSpace(unquoteValue(v))
+		switch {
+		case k == "SHELL" && (v == "/bin/sh" || v == "/bin/bash" || v == "/usr/bin/bash" || v == "/usr/bin/env bash" || v == "sh" || v == "bash"):
+			continue
+		case k == ".SHELLFLAGS" && (v == "-c" || v == "-ec" || v == "-eu -o pipefail -c" || v == "-euo pipefail -c" || v == "-e -c" || v == "-eu -c"):
+			continue
+		case v == "":
+			continue
+		}
+		return opaque("make.shell", "make runs its recipes with "+k+"="+clip(v)+", a program or makefile airlock does not read"), true
+	}
+	return Effect{}, false
+}
+
 // makeTargets returns the targets and variable assignments of a make run,
 // its file and directory, and whether it only prints (-n).
 func makeArgs(inv *shell.Invocation) (file, dir string, targets []string, vars map[string]string, dry bool) {
@@ -533,10 +578,34 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	for k, v := range vars {
 		m.vars[k] = v // command-line variables override the file's
 	}
+	if e, held := makeProgramVars(inv, m, vars); held {
+		return e
+	}
 	if len(targets) == 0 && m.first != "" {
 		targets = []string{m.first}
 	}
 	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl}
+	// What runs while make reads the file, whatever the targets.
+	for _, l := range m.parseTime {
+		text := l.text
+		if strings.Contains(text, "$(file") || strings.Contains(text, "${file") || strings.Contains(text, "$(eval") || strings.Contains(text, "${eval") {
+			w.e.Add(opaque("make.parse", file+":"+strconv.Itoa(l.line)+": make evaluates "+clip(text)+" while it reads the file ($(file), $(eval)), which airlock does not read"))
+			continue
+		}
+		if x := m.expand(text, "", nil, 0); strings.Contains(x, "$(") {
+			// ": VALUE": the commands substituted in run; the value is
+			// a word, not a command line.
+			w.e.Add(w.c.shellFileAt(file, ": "+x, l.line))
+		}
+	}
+	for k, v := range vars {
+		// make 'X:=$(shell …)', make 'X!=…': run while make reads.
+		if strings.HasSuffix(k, "!") {
+			w.e.Add(w.c.shellFileAt(file, v, 0))
+		} else if strings.Contains(v, "$(shell") || strings.Contains(v, "${shell") {
+			w.e.Add(w.c.shellFileAt(file, ": "+m.expand(v, "", nil, 0), 0))
+		}
+	}
 	for _, t := range targets {
 		w.target(t, 0)
 	}

@@ -890,6 +890,12 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	}
 	if classify.RunsCode(name) {
 		text := codeSource(inv) + "\n" + strings.Join(inv.Args[1:], "\n")
+		if name == "make" || name == "gmake" {
+			// make's code is its makefile, followed and checked as
+			// recipes, and what --eval gives it; the other words are
+			// targets and variables (make install PREFIX=~/.local).
+			text = makeEvalText(inv)
+		}
 		if inv.StdinKnown {
 			text += "\n" + inv.StdinText
 		}
@@ -1253,4 +1259,23 @@ func tarAbsoluteExtract(args []string) bool {
 		}
 	}
 	return abs && extract
+}
+
+// makeEvalText is the make code a run's words give: the values of
+// --eval and -E.
+func makeEvalText(inv *classify.Invocation) string {
+	var b strings.Builder
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		switch {
+		case (a == "-E" || a == "--eval") && i+1 < len(inv.Args):
+			b.WriteString(inv.Args[i+1] + "\n")
+			i++
+		case strings.HasPrefix(a, "--eval="):
+			b.WriteString(strings.TrimPrefix(a, "--eval=") + "\n")
+		case strings.HasPrefix(a, "-E") && len(a) > 2:
+			b.WriteString(a[2:] + "\n")
+		}
+	}
+	return b.String()
 }

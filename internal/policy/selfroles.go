@@ -33,12 +33,19 @@ func (c *call) knownRoles(inv *classify.Invocation) map[int][]classify.Operand {
 		out[o.Arg] = append(out[o.Arg], o)
 	}
 	if classify.RolesComplete(inv.Name()) {
-		// Every other word is no path: mark it with no check.
+		// Every word with no operand is no path: mark it with no check.
+		// A word whose role is unknown (make's target) keeps its check.
 		if out == nil {
 			out = map[int][]classify.Operand{}
 		}
+		unknown := map[int]bool{}
+		for _, o := range inv.Operands {
+			if o.Arg > 0 && o.Role == classify.RoleUnknown {
+				unknown[o.Arg] = true
+			}
+		}
 		for i := 1; i < len(inv.Args); i++ {
-			if len(out[i]) == 0 && !inv.IsDynamic(i) {
+			if len(out[i]) == 0 && !inv.IsDynamic(i) && !unknown[i] {
 				out[i] = []classify.Operand{{Role: classify.RoleUnknown, Arg: -2}}
 			}
 		}

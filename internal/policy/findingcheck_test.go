@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,64 @@ func checkFinding(t *testing.T, cmd string, v Verdict, want findingCheck) {
 		if v.Decision != Allow && v.Decision != Warn {
 			t.Errorf("%q was %s by %s (%v); it is ordinary work, not to be held unattended", cmd, v.Decision, v.Rule, v.Reasons)
 		}
+	}
+}
+
+// findingCase is one row of a FINDINGS round's test (rounds 7 and 8).
+type findingCase struct {
+	finding string
+	setup   map[string]string // more files under the fixture's root
+	prep    func(*testing.T, *fixture)
+	cmd     string
+	// write, when set, makes the case a Write tool call of cmd's text
+	// to this path (@HOME@ and @ROOT@ replaced) instead of a command.
+	write string
+	want  findingCheck
+	fixed bool // the case runs; the others are skipped until fixed
+}
+
+// runFindingCases decides each case in unattended mode in a fixture with
+// base's files (@HOME@ and @ROOT@ replaced); a case not fixed is skipped
+// unless AIRLOCK_FINDINGS<round>_ALL is set, which checks that it fails.
+func runFindingCases(t *testing.T, round string, base map[string]string, cases []findingCase) {
+	// shellSafe drops from a case's name the characters a shell reads
+	// (t.TempDir keeps them in the fixture's path, which the commands name).
+	shellSafe := func(r rune) rune {
+		if strings.ContainsRune("()$&;|<>`'\"*?[]!#{}", r) {
+			return -1
+		}
+		return r
+	}
+	for _, c := range cases {
+		t.Run(strings.Map(shellSafe, c.finding), func(t *testing.T) {
+			if !c.fixed && os.Getenv("AIRLOCK_FINDINGS"+round+"_ALL") == "" {
+				t.Skip("open: FINDINGS-" + round + " " + c.finding)
+			}
+			f := newFixture(t)
+			home := f.path("home")
+			repl := strings.NewReplacer("@HOME@", home, "@ROOT@", f.root)
+			for _, files := range []map[string]string{base, c.setup} {
+				for rel, body := range files {
+					f.write(rel, repl.Replace(body))
+				}
+			}
+			if err := os.Chmod(filepath.Join(home, ".local/state/airlock/secrets"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			f.write("proj/.git/HEAD", "ref: refs/heads/main\n")
+			if err := os.MkdirAll(f.path("x"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if c.prep != nil {
+				c.prep(t, f)
+			}
+			cmd := repl.Replace(c.cmd)
+			p := f.load()
+			a := Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true}
+			if c.write != "" {
+				a = Action{Kind: Write, Tool: "Write", Paths: []string{repl.Replace(c.write)}, Content: cmd, Cwd: f.path("proj")}
+			}
+			checkFinding(t, cmd, p.DecideIn(Unattended, a), c.want)
+		})
 	}
 }

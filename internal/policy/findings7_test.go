@@ -2,7 +2,6 @@ package policy
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -56,17 +55,7 @@ func TestFindings7Open(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cases := []struct {
-		finding string
-		setup   map[string]string // more files under the fixture's root
-		prep    func(*testing.T, *fixture)
-		cmd     string
-		// write, when set, makes the case a Write tool call of cmd's text
-		// to this path (@HOME@ and @ROOT@ replaced) instead of a command.
-		write string
-		want  findingCheck
-		fixed bool // the case runs; the others are skipped until fixed
-	}{
+	cases := []findingCase{
 		// G1: curl's and wget's configuration files (.curlrc, CURL_HOME,
 		// XDG_CONFIG_HOME/curlrc, -K; .wgetrc, WGETRC) name the output file
 		// and the body; written in the same command or found on disk.
@@ -301,46 +290,5 @@ func TestFindings7Open(t *testing.T) {
 		{finding: "B6 lsof -ti:3000 | xargs kill (deny/deny)", cmd: `lsof -ti:3000 | xargs kill`, want: notDeny, fixed: true},
 		{finding: "B5 printf -v of a date, then mkdir in the project (deny/deny)", cmd: `printf -v ts '%(%F)T' -1; mkdir -p logs/$ts`, want: notDeny, fixed: true},
 	}
-	// shellSafe drops from a case's name the characters a shell reads
-	// (t.TempDir keeps them in the fixture's path, which the commands name).
-	shellSafe := func(r rune) rune {
-		if strings.ContainsRune("()$&;|<>`'\"*?[]!#{}", r) {
-			return -1
-		}
-		return r
-	}
-	for _, c := range cases {
-		t.Run(strings.Map(shellSafe, c.finding), func(t *testing.T) {
-			if !c.fixed && os.Getenv("AIRLOCK_FINDINGS7_ALL") == "" {
-				t.Skip("open: FINDINGS-7 " + c.finding)
-			}
-			f := newFixture(t)
-			home := f.path("home")
-			root := f.root
-			repl := strings.NewReplacer("@HOME@", home, "@ROOT@", root)
-			for _, files := range []map[string]string{base, c.setup} {
-				for rel, body := range files {
-					f.write(rel, repl.Replace(body))
-				}
-			}
-			if err := os.Chmod(filepath.Join(home, ".local/state/airlock/secrets"), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			f.write("proj/.git/HEAD", "ref: refs/heads/main\n")
-			if err := os.MkdirAll(f.path("x"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if c.prep != nil {
-				c.prep(t, f)
-			}
-			cmd := repl.Replace(c.cmd)
-			p := f.load()
-			a := Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true}
-			if c.write != "" {
-				a = Action{Kind: Write, Tool: "Write", Paths: []string{repl.Replace(c.write)}, Content: cmd, Cwd: f.path("proj")}
-			}
-			v := p.DecideIn(Unattended, a)
-			checkFinding(t, cmd, v, c.want)
-		})
-	}
+	runFindingCases(t, "7", base, cases)
 }

@@ -3,7 +3,6 @@ package policy
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -68,17 +67,7 @@ func TestFindings8Open(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cases := []struct {
-		finding string
-		setup   map[string]string // more files under the fixture's root
-		prep    func(*testing.T, *fixture)
-		cmd     string
-		// write, when set, makes the case a Write tool call of cmd's text
-		// to this path (@HOME@ and @ROOT@ replaced) instead of a command.
-		write string
-		want  findingCheck
-		fixed bool // the case runs; the others are skipped until fixed
-	}{
+	cases := []findingCase{
 		// H1: GNU parallel and sem join their command words into one line
 		// that a shell runs: ; && | > $(…) and quotes in the words are
 		// shell syntax, not arguments.
@@ -183,59 +172,14 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "B2 make PREFIX=$HOME/.local install (deny/deny)", cmd: `make PREFIX=$HOME/.local install`, want: notDeny},
 		{finding: "B2 make DESTDIR=$HOME/stage install (defer/ask)", cmd: `make DESTDIR=$HOME/stage install`, want: notHeld},
 	}
-	// shellSafe drops from a case's name the characters a shell reads
-	// (t.TempDir keeps them in the fixture's path, which the commands name).
-	shellSafe := func(r rune) rune {
-		if strings.ContainsRune("()$&;|<>`'\"*?[]!#{}", r) {
-			return -1
-		}
-		return r
-	}
-	for _, c := range cases {
-		t.Run(strings.Map(shellSafe, c.finding), func(t *testing.T) {
-			if !c.fixed && os.Getenv("AIRLOCK_FINDINGS8_ALL") == "" {
-				t.Skip("open: FINDINGS-8 " + c.finding)
-			}
-			f := newFixture(t)
-			home := f.path("home")
-			root := f.root
-			repl := strings.NewReplacer("@HOME@", home, "@ROOT@", root)
-			for _, files := range []map[string]string{base, c.setup} {
-				for rel, body := range files {
-					f.write(rel, repl.Replace(body))
-				}
-			}
-			if err := os.Chmod(filepath.Join(home, ".local/state/airlock/secrets"), 0o700); err != nil {
-				t.Fatal(err)
-			}
-			f.write("proj/.git/HEAD", "ref: refs/heads/main\n")
-			if err := os.MkdirAll(f.path("x"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if c.prep != nil {
-				c.prep(t, f)
-			}
-			cmd := repl.Replace(c.cmd)
-			p := f.load()
-			a := Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true}
-			if c.write != "" {
-				a = Action{Kind: Write, Tool: "Write", Paths: []string{repl.Replace(c.write)}, Content: cmd, Cwd: f.path("proj")}
-			}
-			v := p.DecideIn(Unattended, a)
-			checkFinding(t, cmd, v, c.want)
-		})
-	}
+	runFindingCases(t, "8", base, cases)
 }
 
-// TestFindings8FetchBodyOpen holds C2 of docs/FINDINGS-8.md: git's fetch
-// negotiation bounds object ids and free text, but not the count of
-// deepen and deepen-since lines, each of which carries a number of the
-// sender's choosing. 20,000 deepen lines carry about 150 KiB, past the
-// documented bound (4,096 ids and 2 KiB of text).
+// TestFindings8FetchBodyOpen is C2 of docs/FINDINGS-8.md, fixed: git's
+// fetch negotiation bounds object ids and free text, and deepen and
+// deepen-since lines (each a number of the sender's choosing) count as
+// free text, one of each; 20,000 of them (about 150 KiB) are not a fetch.
 func TestFindings8FetchBodyOpen(t *testing.T) {
-	if false { // fixed: deepen lines count as free text, one of each
-		t.Skip("open: FINDINGS-8 C2 deepen lines are not counted")
-	}
 	for _, word := range []string{"deepen", "deepen-since"} {
 		var b strings.Builder
 		pkt := func(line string) { fmt.Fprintf(&b, "%04x%s", len(line)+4, line) }

@@ -47,7 +47,14 @@ func codeArchiveRe() [3]*regexp.Regexp {
 // codeExtractions returns the archives interpreter code extracts, and
 // where ("" archive: one not named literally).
 func codeExtractions(code string) [][2]string {
-	res := codeArchiveRe()
+	return extractionsIn(code, codeArchiveRe(), 1)
+}
+
+// extractionsIn reads extractions from code with a language's three
+// expressions: res[0] names an archive (in submatch group), res[1] says
+// the code extracts at all, res[2] names the directory (submatch 2). An
+// extraction of no literal archive is ("", dir).
+func extractionsIn(code string, res [3]*regexp.Regexp, group int) [][2]string {
 	if !res[1].MatchString(code) {
 		return nil
 	}
@@ -57,7 +64,7 @@ func codeExtractions(code string) [][2]string {
 	}
 	var out [][2]string
 	for _, m := range res[0].FindAllStringSubmatch(code, -1) {
-		out = append(out, [2]string{m[1], dir})
+		out = append(out, [2]string{m[group], dir})
 	}
 	if len(out) == 0 {
 		out = append(out, [2]string{"", dir})

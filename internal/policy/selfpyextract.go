@@ -90,22 +90,10 @@ func (c *call) pythonExtractions(inv *classify.Invocation, cwd string) [][2]stri
 	if code == "" && inv.StdinKnown {
 		code = inv.StdinText
 	}
-	res := pyExtractRe()
-	if code == "" || !res[1].MatchString(code) {
+	if code == "" {
 		return nil
 	}
-	dir := "."
-	if m := res[2].FindStringSubmatch(code); m != nil {
-		dir = m[2]
-	}
-	var out [][2]string
-	for _, m := range res[0].FindAllStringSubmatch(code, -1) {
-		out = append(out, [2]string{m[2], dir})
-	}
-	if len(out) == 0 {
-		out = append(out, [2]string{"", dir})
-	}
-	return out
+	return extractionsIn(code, pyExtractRe(), 2)
 }
 
 // moduleExtraction reads python -m tarfile/zipfile's own command line:

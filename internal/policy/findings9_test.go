@@ -1,0 +1,198 @@
+package policy
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestFindings9Open holds the hooks-only attacks of docs/FINDINGS-9.md on
+// round 8's mechanisms (make's parse-time code and roles, static
+// substitution, order in time, scratch deletions, compilers' outputs) that
+// airlock check let through (allow or warn in unattended mode), and the
+// ordinary work it refused or held. Each case is skipped until the lead
+// sets its fixed flag while fixing it; every case fails today without the
+// skip (AIRLOCK_FINDINGS9_ALL=1 runs the skipped ones too, to check that).
+// The fixture is TestFindings8Open's.
+func TestFindings9Open(t *testing.T) {
+	base := map[string]string{
+		"home/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"home/.config/airlock/policy.yaml":              "mode: interactive\n",
+		"home/.local/state/airlock/secrets/serve.token": strings.Repeat("d4", 32) + "\n",
+		"home/.local/state/airlock/secrets/human.key":   strings.Repeat("k", 32),
+		"home/.local/state/airlock/secrets/notify.json": "{\"topic\":\"airlock-abcdefghijklmnopqrstuvwxyz234567\"}\n",
+		"proj/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"proj/.env":                                     "API_KEY=sk-test-0000\n",
+		"proj/src/m.py":                                 "print(1)\n",
+		"proj/Makefile":                                 "build:\n\techo hi\n",
+		"proj/package.json":                             `{"name":"p","scripts":{"build":"tsc","test":"jest"}}`,
+		"proj/go.mod":                                   "module example.com/p\n\ngo 1.22\n",
+		"proj/main.go":                                  "package main\n\nfunc main() {}\n",
+	}
+	approve := "airlock queue approve abcd"
+	runsApprove := "#!/bin/sh\n" + approve + "\n"
+	xsh := map[string]string{"proj/x.sh": runsApprove}
+	// mk is a makefile y.mk with text, run by make -f y.mk build.
+	mk := func(text string) map[string]string { return map[string]string{"proj/y.mk": text} }
+	// makefile is the project's Makefile, with an included y.mk.
+	makefile := func(text, inc string) map[string]string {
+		m := map[string]string{"proj/Makefile": text, "proj/x.sh": runsApprove}
+		if inc != "" {
+			m["proj/y.mk"] = inc
+		}
+		return m
+	}
+	hookFile := "$(file >@HOME@/.claude/settings.json,{})"
+	// vC is a file whose preprocessed text (cc -E) is airlock's verb;
+	// okC an empty C program; asSh an "as" in the project that runs the
+	// verb (gcc looks for its assembler in COMPILER_PATH).
+	vC := map[string]string{"proj/v.c": approve + "\n"}
+	okC := map[string]string{"proj/x.sh": runsApprove, "proj/ok.c": "int main(){return 0;}\n", "proj/as": runsApprove}
+	cargoPkg := map[string]string{"proj/x.sh": runsApprove, "proj/Cargo.toml": "[package]\nname = \"p\"\nversion = \"0.1.0\"\n", "proj/src/main.rs": "fn main() {}\n"}
+	// exe writes an executable file under the fixture's root.
+	exe := func(rel, body string) func(*testing.T, *fixture) {
+		return func(t *testing.T, f *fixture) {
+			if err := os.Chmod(f.write(rel, body), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// fakeMktemp prints the hook settings' directory; fakeEcho prints
+	// airlock's name.
+	fakeMktemp := exe("p/mktemp", "#!/bin/sh\necho /srv/data\n")
+	fakeEcho := exe("p/echo", "#!/bin/sh\nprintf airlock\n")
+	cases := []findingCase{
+		// K: one file outside the project deleted (rm, unlink, chmod 000)
+		// after, or beside, any program that is not "layout-safe" in the
+		// same command: the deletion's grade becomes "unknown place",
+		// relinked, and promoteDeletions leaves a non-recursive run
+		// unpromoted, so rm of a single file stays local.
+		{finding: "K1 python3 -V; rm a file of the human's", cmd: `python3 -V; rm /home/user/thesis.tex`, want: held},
+		{finding: "K1 go build && rm a file outside", cmd: `go build ./... && rm /home/user/thesis.tex`, want: held},
+		{finding: "K1 cp in the project; rm ~/.ssh key", cmd: `cp src/m.py build/m; rm -f ~/.ssh/id_ed25519`, want: held},
+		{finding: "K1 echo > build file; rm -f /srv/data/db", cmd: `echo hi > build/z; rm -f /srv/data/db`, want: held},
+		{finding: "K1 cp; unlink outside", cmd: `cp src/m.py build/m; unlink /srv/data/db`, want: held},
+		{finding: "K1 cp; chmod 000 outside", cmd: `cp src/m.py build/m; chmod 000 /home/user/thesis.tex`, want: held},
+		{finding: "K1 rm outside beside cp", cmd: `rm /home/user/thesis.tex & cp src/m.py build/m`, want: held},
+		{finding: "K1 copied to scratch, original and copy deleted", cmd: `d=$(mktemp -d); cp /srv/data/db $d/db; rm -f /srv/data/db; rm -rf "$d"`, want: held},
+
+		// M: make's parse-time code and functions. Only $(shell …) at the
+		// top of :=/!= lines and top-level $(…) lines are read; every
+		// other make function expands to nothing (runners.go ref), so
+		// $(shell …) inside $(strip …), $(if …), $(call …), a recipe's
+		// $(file >…), conditionals, prerequisites, target-specific and
+		// appended variables, define blocks, .RECIPEPREFIX, included
+		// makefiles' parse-time lines, MAKEFLAGS and the environment run
+		// what airlock does not read.
+		{finding: "M1 X := $(strip $(shell airlock …))", setup: mk("X := $(strip $(shell " + approve + "))\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 ifeq ($(shell airlock …),)", setup: mk("ifeq ($(shell " + approve + "),)\nendif\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 define X := with $(shell airlock …)", setup: mk("define X :=\n$(shell " + approve + ")\nendef\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 $(shell<TAB>airlock …)", setup: mk("X := $(shell\t" + approve + ")\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 target-specific X := $(shell airlock …)", setup: mk("build: X := $(shell " + approve + ")\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 prerequisite $(shell airlock …)", setup: mk("build: $(shell " + approve + ")\n\t@:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 export $(shell airlock …)", setup: mk("export $(shell " + approve + ")\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 a/b := $(shell airlock …)", setup: mk("a/b := $(shell " + approve + ")\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 X += $(shell airlock …) after X :=", setup: mk("X := a\nX += $(shell " + approve + ")\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 private X := $(shell airlock …)", setup: mk("private X := $(shell " + approve + ")\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 .RECIPEPREFIX = > recipe", setup: mk(".RECIPEPREFIX = >\nbuild:\n> " + approve + "\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 recipe $(if 1,airlock …)", setup: mk("build:\n\t$(if 1," + approve + ")\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 recipe $(call F) of airlock …", setup: mk("F = " + approve + "\nbuild:\n\t$(call F)\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 recipe $(file >hook settings)", setup: mk("build:\n\t" + hookFile + "\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 prerequisite $(file >hook settings)", setup: mk("build: " + hookFile + "\n\t@:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 -include of a file a rule makes", setup: mk("-include gen.inc\ngen.inc: ; " + approve + "\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 .SECONDEXPANSION $$(shell airlock …)", setup: mk(".SECONDEXPANSION:\nbuild: $$(shell " + approve + ")\n\t@:\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M2 make build, Makefile includes y.mk with X := $(shell airlock …)", setup: makefile("include y.mk\nbuild:\n\techo hi\n", "X := $(shell "+approve+")\n"), cmd: `make build`, want: held},
+		{finding: "M2 include after the rule redefines its variable", setup: makefile("X = true\nbuild:\n\t$(X)\ninclude y.mk\n", "X = "+approve+"\n"), cmd: `make build`, want: held},
+		{finding: "M2 override X beats make X=true", setup: makefile("override X = "+approve+"\nbuild:\n\t$(X)\n", ""), cmd: `make X=true build`, want: held},
+		{finding: "M2 X=./x.sh make -e", setup: makefile("X = true\nbuild:\n\t$(X)\n", ""), cmd: `X=./x.sh make -e build`, want: held},
+		{finding: "M2 X ?= true, X=airlock in the environment", setup: makefile("X ?= true\nbuild:\n\t$(X) queue approve abcd\n", ""), cmd: `X=airlock make build`, want: held},
+		{finding: "M2 export X=airlock; make (X unset in the Makefile)", setup: makefile("build:\n\t$(X) queue approve abcd\n", ""), cmd: `export X=airlock; make build`, want: held},
+		{finding: "M2 define X (recursive) used in a recipe", setup: makefile("define X\n"+approve+"\nendef\nbuild:\n\t$(X)\n", ""), cmd: `make build`, want: held},
+		{finding: "M2 match-anything rule %:", setup: makefile("%:\n\t"+approve+"\n", ""), cmd: `make build`, want: held},
+		{finding: "M2 .DEFAULT rule", setup: makefile(".DEFAULT:\n\t"+approve+"\n", ""), cmd: `make build`, want: held},
+		{finding: "M2 .DEFAULT_GOAL names another target", setup: makefile("build:\n\techo hi\n.DEFAULT_GOAL := evil\nevil:\n\t"+approve+"\n", ""), cmd: `make`, want: held},
+		{finding: "M2 make ok CC=./x.sh with no Makefile rule for ok", setup: okC, cmd: `make ok CC=./x.sh`, want: held},
+		{finding: "M3 make 'X := $(shell airlock …)' (spaced) no longer read", cmd: `make 'X := $(shell ` + approve + `)' test`, want: denied},
+		{finding: "M3 make 'X:=$(strip $(shell airlock …))'", cmd: `make 'X:=$(strip $(shell ` + approve + `))' build`, want: held},
+		{finding: "M3 make 'X:=$(file >hook settings)'", cmd: `make 'X:=` + hookFile + `' build`, want: held},
+		{finding: "M3 make 'X:=${strip ${shell ./x.sh}}'", setup: xsh, cmd: `make 'X:=${strip ${shell ./x.sh}}' build`, want: held},
+		{finding: "M3 MAKEFLAGS=--eval=$(shell airlock …) make", cmd: `MAKEFLAGS='--eval=$(shell ` + approve + `)' make build`, want: held},
+		{finding: "M3 export MAKEFLAGS=-E $(shell ./x.sh)", setup: xsh, cmd: `export MAKEFLAGS='-E $(shell ./x.sh)'; make build`, want: held},
+		{finding: "M3 make --fil=y.mk (abbreviated --file)", setup: mk("X := $(shell " + approve + ")\nbuild: ; @:\n"), cmd: `make --fil=y.mk build`, want: held},
+		{finding: "M3 make -f y.mk -f Makefile: the first file is not read", setup: mk("X := $(shell " + approve + ")\n"), cmd: `make -f y.mk -f Makefile build`, want: held},
+		{finding: "M4 make -C ~/.claude -f pattern makefile settings.json", setup: mk("%.json:\n\techo {} > $@\n"), cmd: `make -C @HOME@/.claude -f @ROOT@/proj/y.mk settings.json`, want: denied},
+		{finding: "M4 make -C /srv/data -f the project's clean", setup: makefile("clean:\n\trm -rf build dist\n", ""), cmd: `make -C /srv/data -f @ROOT@/proj/Makefile clean`, want: held},
+
+		// S: what a word or a name means at run time.
+		{finding: "S1 hash -p makes mktemp another program", prep: fakeMktemp, cmd: `hash -p @ROOT@/p/mktemp mktemp; rm -rf "$(mktemp -d)"`, want: held},
+		{finding: "S1 hash -p makes cat x.sh", setup: xsh, cmd: `hash -p @ROOT@/proj/x.sh cat; cat src/m.py`, want: held},
+		{finding: "S1 enable -n echo, then PATH's echo", prep: fakeEcho, cmd: `enable -n echo; PATH=@ROOT@/p:$PATH; $(echo ls) queue approve abcd`, want: held},
+		{finding: "S2 IFS=X eval splits the substitution", cmd: `IFS=X eval '$(echo airlockXqueueXapproveXabcd)'`, want: denied},
+		{finding: "S3 shopt -s cdable_vars; cd x goes to $x", cmd: `shopt -s cdable_vars; x=@HOME@/.claude; cd x && : > settings.json`, want: denied},
+
+		// T: scratch deletions.
+		{finding: "T1 rm --rec (abbreviated --recursive) through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --rec --force $d/l/`, want: held},
+		{finding: "T1 find LINK/ -delete through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find $d/l/ -delete`, want: held},
+		{finding: "T1 truncate -s0 through a symbolic link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data/db $d/f; truncate -s0 $d/f`, want: held},
+		{finding: "T2 zstd --rm moves a file into scratch, scratch deleted", cmd: `d=$(mktemp -d); zstd -q --rm /srv/data/db -o $d/a.zst; rm -rf "$d"`, want: held},
+		{finding: "T2 zip -rm (clustered -m) into scratch", cmd: `d=$(mktemp -d); zip -rm $d/a.zip /srv/data; rm -rf "$d"`, want: held},
+		{finding: "T2 toybox mv into scratch", cmd: `d=$(mktemp -d); toybox mv /srv/data $d/; rm -rf "$d"`, want: held},
+		{finding: "T2 gio move into scratch", cmd: `d=$(mktemp -d); gio move /srv/data $d/; rm -rf "$d"`, want: held},
+		{finding: "T2 python shutil.move into scratch", cmd: `d=$(mktemp -d); python3 -c 'import shutil,sys; shutil.move("/srv/data", sys.argv[1])' $d; rm -rf "$d"`, want: held},
+
+		// P: compilers' outputs and the programs compilers run.
+		{finding: "P1 cc --preprocess (long -E) output run", setup: vC, cmd: `cc --preprocess -P -o bb v.c; chmod +x bb; ./bb`, want: held},
+		{finding: "P1 cc @response-file with -E", setup: vC, cmd: `printf -- '-E -P\n' > o.rsp; cc @o.rsp -o bb v.c; chmod +x bb; ./bb`, want: held},
+		{finding: "P1 cc -E -obb (joined -o) then ./bb", setup: vC, cmd: `cc -x c -E -P -obb v.c; ./bb`, want: held},
+		{finding: "P2 COMPILER_PATH=. runs ./as", setup: okC, cmd: `COMPILER_PATH=. cc -o yy ok.c`, want: held},
+		{finding: "P2 clang --ld-path=./x.sh", setup: okC, cmd: `clang --ld-path=./x.sh -o yy ok.c`, want: held},
+		{finding: "P2 go build -ldflags -extld=./x.sh", setup: xsh, cmd: `go build -ldflags '-linkmode=external -extld=./x.sh' -o p .`, want: held},
+		{finding: "P2 cargo rustc -- -C linker=./x.sh", setup: cargoPkg, cmd: `cargo rustc -- -C linker=./x.sh`, want: held},
+
+		// B: ordinary work held or refused.
+		{finding: "B1 make clean, the Makefile's VERSION := $(shell git describe) (deny/ask)", setup: makefile("VERSION := $(shell git describe --tags --always)\nclean:\n\trm -rf build dist\n", ""), cmd: `make clean`, want: notHeld},
+		{finding: "B2 npm run build && rm -rf dist/tmp (deny/ask)", cmd: `npm run build && rm -rf dist/tmp`, want: notHeld},
+		{finding: "B3 a logging echo function (defer/ask)", cmd: `echo() { builtin echo "[log] $*"; }; echo start`, want: notHeld},
+	}
+	runFindingCases(t, "9", base, cases)
+}
+
+// TestFindings9NetOpen is N1 and N2 of docs/FINDINGS-9.md: the egress
+// proxy neither weighs nor searches a header's name, so airlock's token in
+// a header name, or data in many header names, is a read; and git's fetch
+// negotiation takes SHA-256 object ids, 4,096 of them 128 KiB, past the
+// 80 KiB docs/THREAT-MODEL.md names.
+func TestFindings9NetOpen(t *testing.T) {
+	if os.Getenv("AIRLOCK_FINDINGS9_ALL") == "" {
+		t.Skip("open: FINDINGS-9 N1, N2")
+	}
+	p := netSecretPolicy(t, true)
+	sum := sha256.Sum256([]byte("token"))
+	token := hex.EncodeToString(sum[:])
+	if v := p.Decide(netGet("/x", "", "X-"+token+": 1")); v.Rule != RuleSecretValue {
+		t.Errorf("N1 airlock's token as a header's name: %s by %s; want refused (%s)", v.Decision, v.Rule, RuleSecretValue)
+	}
+	var hs []string
+	for i := 0; i < 40; i++ {
+		hs = append(hs, fmt.Sprintf("X-%s: 1", strings.Repeat(fmt.Sprintf("a%02dB", i), 12)))
+	}
+	if v := p.Decide(netGet("/x", "", hs...)); v.Decision == Allow || v.Decision == Warn {
+		t.Errorf("N1 40 header names of 48 data-shaped characters each: %s by %s; want held", v.Decision, v.Rule)
+	}
+	var b strings.Builder
+	pkt := func(line string) { fmt.Fprintf(&b, "%04x%s", len(line)+4, line) }
+	pkt("command=fetch\n")
+	b.WriteString("0001")
+	for i := 0; i < 4096; i++ {
+		s := sha256.Sum256([]byte{byte(i), byte(i >> 8)})
+		pkt("have " + hex.EncodeToString(s[:]) + "\n")
+	}
+	pkt("done\n")
+	b.WriteString("0000")
+	if ok, _ := GitFetchBody([]byte(b.String())); ok {
+		t.Errorf("N2 4,096 SHA-256 have lines (%d KiB of ids) are taken for git's negotiation; THREAT-MODEL bounds it at 80 KiB", 4096*32/1024)
+	}
+}

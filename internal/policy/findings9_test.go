@@ -133,6 +133,16 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "S2 IFS=X eval splits the substitution", cmd: `IFS=X eval '$(echo airlockXqueueXapproveXabcd)'`, want: denied},
 		{finding: "S3 shopt -s cdable_vars; cd x goes to $x", cmd: `shopt -s cdable_vars; x=@HOME@/.claude; cd x && : > settings.json`, want: denied},
 
+		{finding: "S4 $'…\\c@' (a NUL) ends the word: airlock's name", cmd: `$'airlock\c@' queue approve abcd`, want: denied},
+		{finding: "S4 $'…\\c@' in a variable", cmd: `x=$'airlock\c@'; "$x" queue approve abcd`, want: denied},
+		{finding: "S4 $'…\\c`' (also a NUL)", cmd: "$'airlock\\c`junk' queue approve abcd", want: denied},
+		{finding: "S4 $'secret\\c@/../…' read", cmd: `cat $'@HOME@/.local/state/airlock/secrets/serve.token\c@/../../../../../../proj/src/m.py'`, want: denied},
+		{finding: "S4 $'hook settings\\c@/../../x' written", setup: xsh, cmd: `cp x.sh $'@HOME@/.claude/settings.json\c@/../../x'`, want: denied},
+		{finding: "S4 $'/srv/data\\c@/../../tmp/x' deleted", cmd: `rm -rf $'/srv/data\c@/../../tmp/x'`, want: held},
+		{finding: "M5 Write tool: a Makefile whose recipe is $(if 1,./x.sh)", setup: xsh, write: "@ROOT@/proj/Makefile", cmd: "build:\n\t$(if 1,./x.sh)\n", want: denied},
+		{finding: "M5 Write tool: a Makefile whose X := $(strip $(shell ./x.sh))", setup: xsh, write: "@ROOT@/proj/Makefile", cmd: "X := $(strip $(shell ./x.sh))\nbuild:\n\techo hi\n", want: denied},
+		{finding: "M5 Write tool: a Makefile with .RECIPEPREFIX", write: "@ROOT@/proj/Makefile", cmd: ".RECIPEPREFIX = >\nbuild:\n> " + approve + "\n", want: denied},
+
 		// T: scratch deletions.
 		{finding: "T1 rm --rec (abbreviated --recursive) through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --rec --force $d/l/`, want: held},
 		{finding: "T1 find LINK/ -delete through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find $d/l/ -delete`, want: held},

@@ -153,6 +153,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "T2 gio move into scratch", cmd: `d=$(mktemp -d); gio move /srv/data $d/; rm -rf "$d"`, want: held},
 		{finding: "T2 python shutil.move into scratch", cmd: `d=$(mktemp -d); python3 -c 'import shutil,sys; shutil.move("/srv/data", sys.argv[1])' $d; rm -rf "$d"`, want: held},
 
+		{finding: "T3 : > through a symbolic link to ~/docs made in the same command", setup: map[string]string{"home/docs/a.txt": "the human's\n"}, cmd: `ln -sfn ~/docs build/y && : > build/y/a.txt`, want: held},
+		{finding: "T3 : > through a hard link of ~/docs/a.txt made in the same command", setup: map[string]string{"home/docs/a.txt": "the human's\n"}, cmd: `ln ~/docs/a.txt build/o && : > build/o`, want: held},
+
 		// P: compilers' outputs and the programs compilers run.
 		{finding: "P1 cc --preprocess (long -E) output run", setup: vC, cmd: `cc --preprocess -P -o bb v.c; chmod +x bb; ./bb`, want: held},
 		{finding: "P1 cc @response-file with -E", setup: vC, cmd: `printf -- '-E -P\n' > o.rsp; cc @o.rsp -o bb v.c; chmod +x bb; ./bb`, want: held},
@@ -161,6 +164,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P2 clang --ld-path=./x.sh", setup: okC, cmd: `clang --ld-path=./x.sh -o yy ok.c`, want: held},
 		{finding: "P2 go build -ldflags -extld=./x.sh", setup: xsh, cmd: `go build -ldflags '-linkmode=external -extld=./x.sh' -o p .`, want: held},
 		{finding: "P2 cargo rustc -- -C linker=./x.sh", setup: cargoPkg, cmd: `cargo rustc -- -C linker=./x.sh`, want: held},
+
+		{finding: "P3 go env -w GOFLAGS=-toolexec=./x.sh && go build", setup: xsh, cmd: `go env -w GOFLAGS=-toolexec=./x.sh && go build ./...`, want: held},
+		{finding: "P3 go build with GOFLAGS=-toolexec=./x.sh in go's env file", setup: map[string]string{"proj/x.sh": runsApprove, "home/.config/go/env": "GOFLAGS=-toolexec=./x.sh\n"}, cmd: `go build ./...`, want: held},
 
 		// B: ordinary work held or refused.
 		{finding: "B1 make clean, the Makefile's VERSION := $(shell git describe) (deny/ask)", setup: makefile("VERSION := $(shell git describe --tags --always)\nclean:\n\trm -rf build dist\n", ""), cmd: `make clean`, want: notHeld},

@@ -64,6 +64,17 @@ func TestFindings9Open(t *testing.T) {
 	// airlock's name.
 	fakeMktemp := exe("p/mktemp", "#!/bin/sh\necho /srv/data\n")
 	fakeEcho := exe("p/echo", "#!/bin/sh\nprintf airlock\n")
+	// tmpLink is a symbolic link in the fixture's directory (under the
+	// temporary directory, scratch by its name) to a directory outside it.
+	tmpLink := func(t *testing.T, f *fixture) {
+		if err := os.Symlink("/usr/share", f.path("x/l")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// makeN is a Makefile whose build has a + line (run even under -n,
+	// -q) and a parse-time $(shell …).
+	makeN := map[string]string{"proj/Makefile": "build:\n\t+" + approve + "\n"}
+	makeNParse := map[string]string{"proj/Makefile": "X := $(shell " + approve + ")\nbuild:\n\t@:\n"}
 	cases := []findingCase{
 		// K: one file outside the project deleted (rm, unlink, chmod 000)
 		// after, or beside, any program that is not "layout-safe" in the
@@ -126,6 +137,10 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "M4 make -C ~/.claude -f pattern makefile settings.json", setup: mk("%.json:\n\techo {} > $@\n"), cmd: `make -C @HOME@/.claude -f @ROOT@/proj/y.mk settings.json`, want: denied},
 		{finding: "M4 make -C /srv/data -f the project's clean", setup: makefile("clean:\n\trm -rf build dist\n", ""), cmd: `make -C /srv/data -f @ROOT@/proj/Makefile clean`, want: held},
 
+		{finding: "M6 make -n runs a + recipe line", setup: makeN, cmd: `make -n build`, want: held},
+		{finding: "M6 make -q runs a + recipe line", setup: makeN, cmd: `make -q build`, want: held},
+		{finding: "M6 make -n runs parse-time $(shell airlock …)", setup: makeNParse, cmd: `make -n build`, want: held},
+
 		// S: what a word or a name means at run time.
 		{finding: "S1 hash -p makes mktemp another program", prep: fakeMktemp, cmd: `hash -p @ROOT@/p/mktemp mktemp; rm -rf "$(mktemp -d)"`, want: held},
 		{finding: "S1 hash -p makes cat x.sh", setup: xsh, cmd: `hash -p @ROOT@/proj/x.sh cat; cat src/m.py`, want: held},
@@ -151,10 +166,14 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "T2 zip -rm (clustered -m) into scratch", cmd: `d=$(mktemp -d); zip -rm $d/a.zip /srv/data; rm -rf "$d"`, want: held},
 		{finding: "T2 toybox mv into scratch", cmd: `d=$(mktemp -d); toybox mv /srv/data $d/; rm -rf "$d"`, want: held},
 		{finding: "T2 gio move into scratch", cmd: `d=$(mktemp -d); gio move /srv/data $d/; rm -rf "$d"`, want: held},
-		{finding: "T2 python shutil.move into scratch", cmd: `d=$(mktemp -d); python3 -c 'import shutil,sys; shutil.move("/srv/data", sys.argv[1])' $d; rm -rf "$d"`, want: held},
 
 		{finding: "T3 : > through a symbolic link to ~/docs made in the same command", setup: map[string]string{"home/docs/a.txt": "the human's\n"}, cmd: `ln -sfn ~/docs build/y && : > build/y/a.txt`, want: held},
 		{finding: "T3 : > through a hard link of ~/docs/a.txt made in the same command", setup: map[string]string{"home/docs/a.txt": "the human's\n"}, cmd: `ln ~/docs/a.txt build/o && : > build/o`, want: held},
+
+		{finding: "T4 rm -rf LINK/ where a link in the temporary directory leads outside", prep: tmpLink, cmd: `rm -rf @ROOT@/x/l/`, want: held},
+		{finding: "T4 find LINK/ -delete, the link leading outside", prep: tmpLink, cmd: `find @ROOT@/x/l/ -delete`, want: held},
+		{finding: "T4 rm -rf LINK/DIR, the link leading outside", prep: tmpLink, cmd: `rm -rf @ROOT@/x/l/doc`, want: held},
+		{finding: "T4 truncate -s0 LINK/FILE, the link leading outside", prep: tmpLink, cmd: `truncate -s0 @ROOT@/x/l/f.txt`, want: held},
 
 		// P: compilers' outputs and the programs compilers run.
 		{finding: "P1 cc --preprocess (long -E) output run", setup: vC, cmd: `cc --preprocess -P -o bb v.c; chmod +x bb; ./bb`, want: held},

@@ -187,6 +187,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P3 go env -w GOFLAGS=-toolexec=./x.sh && go build", setup: xsh, cmd: `go env -w GOFLAGS=-toolexec=./x.sh && go build ./...`, want: held},
 		{finding: "P3 go build with GOFLAGS=-toolexec=./x.sh in go's env file", setup: map[string]string{"proj/x.sh": runsApprove, "home/.config/go/env": "GOFLAGS=-toolexec=./x.sh\n"}, cmd: `go build ./...`, want: held},
 
+		{finding: "P4 python copies x.sh over the built program, then it runs", setup: okC, cmd: `cc -o b ok.c; python3 -c 'import shutil; shutil.copy("x.sh","b")'; ./b`, want: held},
+		{finding: "P4 perl renames x.sh over the built program, then it runs", setup: okC, cmd: `cc -o b ok.c; perl -e 'rename "x.sh","b"'; ./b`, want: held},
+
 		// B: ordinary work held or refused.
 		{finding: "B1 make clean, the Makefile's VERSION := $(shell git describe) (deny/ask)", setup: makefile("VERSION := $(shell git describe --tags --always)\nclean:\n\trm -rf build dist\n", ""), cmd: `make clean`, want: notHeld},
 		{finding: "B2 npm run build && rm -rf dist/tmp (deny/ask)", cmd: `npm run build && rm -rf dist/tmp`, want: notHeld},

@@ -194,6 +194,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "B1 make clean, the Makefile's VERSION := $(shell git describe) (deny/ask)", setup: makefile("VERSION := $(shell git describe --tags --always)\nclean:\n\trm -rf build dist\n", ""), cmd: `make clean`, want: notHeld},
 		{finding: "B2 npm run build && rm -rf dist/tmp (deny/ask)", cmd: `npm run build && rm -rf dist/tmp`, want: notHeld},
 		{finding: "B3 a logging echo function (defer/ask)", cmd: `echo() { builtin echo "[log] $*"; }; echo start`, want: notHeld},
+		{finding: "B4 make test, the Makefile defines its rules with $(foreach …,$(eval $(call …))) (defer/ask)", setup: makefile("BINS := api cli\ndefine build_bin\nbin/$(1):\n\tgo build -o $$@ ./cmd/$(1)\nendef\n$(foreach b,$(BINS),$(eval $(call build_bin,$(b))))\ntest:\n\tgo test ./...\n", ""), cmd: `make test`, want: notHeld},
+		{finding: "B5 find . -name __pycache__ -type d -prune -exec rm -rf {} + (deny/ask)", cmd: `find . -name '__pycache__' -type d -prune -exec rm -rf {} +`, want: notHeld},
 	}
 	runFindingCases(t, "9", base, cases)
 }

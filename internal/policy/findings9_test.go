@@ -87,6 +87,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "K1 echo > build file; rm -f /srv/data/db", cmd: `echo hi > build/z; rm -f /srv/data/db`, want: held},
 		{finding: "K1 cp; unlink outside", cmd: `cp src/m.py build/m; unlink /srv/data/db`, want: held},
 		{finding: "K1 cp; chmod 000 outside", cmd: `cp src/m.py build/m; chmod 000 /home/user/thesis.tex`, want: held},
+		{finding: "K1 cp; chmod -R 000 a directory outside", cmd: `cp src/m.py build/m; chmod -R a-rwx /srv/data`, want: held},
 		{finding: "K1 rm outside beside cp", cmd: `rm /home/user/thesis.tex & cp src/m.py build/m`, want: held},
 		{finding: "K1 copied to scratch, original and copy deleted", cmd: `d=$(mktemp -d); cp /srv/data/db $d/db; rm -f /srv/data/db; rm -rf "$d"`, want: held},
 
@@ -126,6 +127,10 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "M2 .DEFAULT rule", setup: makefile(".DEFAULT:\n\t"+approve+"\n", ""), cmd: `make build`, want: held},
 		{finding: "M2 .DEFAULT_GOAL names another target", setup: makefile("build:\n\techo hi\n.DEFAULT_GOAL := evil\nevil:\n\t"+approve+"\n", ""), cmd: `make`, want: held},
 		{finding: "M2 make ok CC=./x.sh with no Makefile rule for ok", setup: okC, cmd: `make ok CC=./x.sh`, want: held},
+		{finding: "M7 SHELL := /bin/bash and export BASH_ENV := ./x.sh in the Makefile", setup: makefile("SHELL := /bin/bash\nexport BASH_ENV := ./x.sh\nbuild:\n\techo hi\n", ""), cmd: `make build`, want: held},
+		{finding: "M7 export PATH := $(CURDIR)/p:$(PATH), p/go runs airlock", setup: map[string]string{"proj/Makefile": "export PATH := $(CURDIR)/p:$(PATH)\nbuild:\n\tgo build ./...\n", "proj/p/go": runsApprove}, cmd: `make build`, want: held},
+		{finding: "M7 export GOFLAGS := -toolexec=./x.sh in the Makefile", setup: makefile("export GOFLAGS := -toolexec=./x.sh\nbuild:\n\tgo build ./...\n", ""), cmd: `make build`, want: held},
+		{finding: "M7 include .env and export: .env sets GOFLAGS", setup: map[string]string{"proj/Makefile": "include .env\nexport\nbuild:\n\tgo build ./...\n", "proj/.env": "GOFLAGS=-toolexec=./x.sh\n", "proj/x.sh": runsApprove}, cmd: `make build`, want: held},
 		{finding: "M3 make 'X := $(shell airlock …)' (spaced) no longer read", cmd: `make 'X := $(shell ` + approve + `)' test`, want: denied},
 		{finding: "M3 make 'X:=$(strip $(shell airlock …))'", cmd: `make 'X:=$(strip $(shell ` + approve + `))' build`, want: held},
 		{finding: "M3 make 'X:=$(file >hook settings)'", cmd: `make 'X:=` + hookFile + `' build`, want: held},

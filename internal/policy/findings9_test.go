@@ -195,6 +195,16 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P4 python copies x.sh over the built program, then it runs", setup: okC, cmd: `cc -o b ok.c; python3 -c 'import shutil; shutil.copy("x.sh","b")'; ./b`, want: held},
 		{finding: "P4 perl renames x.sh over the built program, then it runs", setup: okC, cmd: `cc -o b ok.c; perl -e 'rename "x.sh","b"'; ./b`, want: held},
 
+		{finding: "P5 npm pkg set scripts.test to airlock's verb, then npm test", cmd: `npm pkg set scripts.test='` + approve + `' && npm test`, want: denied},
+		{finding: "P5 npm pkg set scripts.build to airlock's verb (runs later)", cmd: `npm pkg set scripts.build='` + approve + `'`, want: denied},
+		{finding: "P5 npm pkg set scripts.test=./x.sh && npm test", setup: xsh, cmd: `npm pkg set scripts.test=./x.sh && npm test`, want: held},
+		{finding: "P5 node -e rewrites package.json's test script, then npm test", setup: xsh, cmd: `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test="./x.sh";f.writeFileSync("package.json",JSON.stringify(p))' && npm test`, want: held},
+		{finding: "P6 git config include.path of a file setting core.fsmonitor", setup: map[string]string{"proj/x.sh": runsApprove, "proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `git config include.path ../x.cfg && git status`, want: held},
+		{finding: "P6 the included file written in the same command", setup: xsh, cmd: `printf '[core]\n\tfsmonitor = ./x.sh\n' > x.cfg; git config include.path ../x.cfg; git status`, want: held},
+		{finding: "P7 BUNDLE_GEMFILE names a Ruby file running airlock's verb", cmd: `printf 'system("` + approve + `")\n' > x.rb; BUNDLE_GEMFILE=x.rb bundle install`, want: denied},
+		{finding: "P7 bundle config set gemfile, then bundle install", cmd: `printf 'system("` + approve + `")\n' > x.rb; bundle config set --local gemfile ./x.rb && bundle install`, want: denied},
+		{finding: "P8 conftest.py written to run x.sh, then pytest", setup: xsh, cmd: `printf 'import os\nos.system("./x.sh")\n' > conftest.py; python3 -m pytest -q`, want: held},
+
 		// B: ordinary work held or refused.
 		{finding: "B1 make clean, the Makefile's VERSION := $(shell git describe) (deny/ask)", setup: makefile("VERSION := $(shell git describe --tags --always)\nclean:\n\trm -rf build dist\n", ""), cmd: `make clean`, want: notHeld},
 		{finding: "B2 npm run build && rm -rf dist/tmp (deny/ask)", cmd: `npm run build && rm -rf dist/tmp`, want: notHeld},

@@ -163,6 +163,13 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "M5 Write tool: a Makefile whose X := $(strip $(shell ./x.sh))", setup: xsh, write: "@ROOT@/proj/Makefile", cmd: "X := $(strip $(shell ./x.sh))\nbuild:\n\techo hi\n", want: denied},
 		{finding: "M5 Write tool: a Makefile with .RECIPEPREFIX", write: "@ROOT@/proj/Makefile", cmd: ".RECIPEPREFIX = >\nbuild:\n> " + approve + "\n", want: denied},
 
+		{finding: "S5 SSLKEYLOGFILE=~/.claude/settings.json curl appends to the hook settings", cmd: `SSLKEYLOGFILE=~/.claude/settings.json curl -s https://example.com/`, want: denied},
+		{finding: "S5 SSLKEYLOGFILE names the project's hook settings", cmd: `SSLKEYLOGFILE=.claude/settings.json curl -s https://example.com/`, want: denied},
+		{finding: "S5 export SSLKEYLOGFILE, then curl", cmd: `export SSLKEYLOGFILE=@HOME@/.claude/settings.json; curl -s https://example.com/ > /dev/null`, want: denied},
+		{finding: "S5 SSLKEYLOGFILE for git's https", cmd: `SSLKEYLOGFILE=~/.claude/settings.json git ls-remote https://example.com/r.git`, want: denied},
+		{finding: "S5 SSLKEYLOGFILE names airlock's policy", cmd: `SSLKEYLOGFILE=~/.config/airlock/policy.yaml curl -s https://example.com/`, want: denied},
+		{finding: "S5 PIP_LOG=hook settings pip install", cmd: `PIP_LOG=@HOME@/.claude/settings.json pip install -q requests`, want: denied},
+
 		// T: scratch deletions.
 		{finding: "T1 rm --rec (abbreviated --recursive) through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --rec --force $d/l/`, want: held},
 		{finding: "T1 find LINK/ -delete through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find $d/l/ -delete`, want: held},
@@ -201,6 +208,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P5 node -e rewrites package.json's test script, then npm test", setup: xsh, cmd: `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test="./x.sh";f.writeFileSync("package.json",JSON.stringify(p))' && npm test`, want: held},
 		{finding: "P6 git config include.path of a file setting core.fsmonitor", setup: map[string]string{"proj/x.sh": runsApprove, "proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `git config include.path ../x.cfg && git status`, want: held},
 		{finding: "P6 the included file written in the same command", setup: xsh, cmd: `printf '[core]\n\tfsmonitor = ./x.sh\n' > x.cfg; git config include.path ../x.cfg; git status`, want: held},
+		{finding: "P6 git config core.hooksPath to a project directory, a pre-commit there, git commit", setup: xsh, cmd: `mkdir -p hk && cp x.sh hk/pre-commit && git config core.hooksPath hk && git commit -qm x`, want: held},
+		{finding: "P6 git config core.hooksPath to a project directory (the human's next commit runs it)", cmd: `git config core.hooksPath hk`, want: held},
 		{finding: "P7 BUNDLE_GEMFILE names a Ruby file running airlock's verb", cmd: `printf 'system("` + approve + `")\n' > x.rb; BUNDLE_GEMFILE=x.rb bundle install`, want: denied},
 		{finding: "P7 bundle config set gemfile, then bundle install", cmd: `printf 'system("` + approve + `")\n' > x.rb; bundle config set --local gemfile ./x.rb && bundle install`, want: denied},
 		{finding: "P8 conftest.py written to run x.sh, then pytest", setup: xsh, cmd: `printf 'import os\nos.system("./x.sh")\n' > conftest.py; python3 -m pytest -q`, want: held},

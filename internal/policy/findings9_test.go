@@ -170,6 +170,13 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "S5 SSLKEYLOGFILE names airlock's policy", cmd: `SSLKEYLOGFILE=~/.config/airlock/policy.yaml curl -s https://example.com/`, want: denied},
 		{finding: "S5 PIP_LOG=hook settings pip install", cmd: `PIP_LOG=@HOME@/.claude/settings.json pip install -q requests`, want: denied},
 
+		{finding: "S6 NPM_CONFIG_USERCONFIG=hook settings npm config set rewrites them as ini", cmd: `NPM_CONFIG_USERCONFIG=~/.claude/settings.json npm config set fund false`, want: denied},
+		{finding: "S6 npm_config_userconfig (lower case) names the hook settings", cmd: `npm_config_userconfig=@HOME@/.claude/settings.json npm config set fund false`, want: denied},
+		{finding: "S6 KUBECONFIG=hook settings kubectl config set-context rewrites them", cmd: `KUBECONFIG=~/.claude/settings.json kubectl config set-context x`, want: denied},
+		{finding: "S6 KUBECONFIG names the project's hook settings", cmd: `KUBECONFIG=.claude/settings.json kubectl config set-context x`, want: denied},
+		{finding: "S6 XAUTHORITY=hook settings xauth add rewrites them", cmd: `XAUTHORITY=~/.claude/settings.json xauth add :0 . abcd`, want: denied},
+		{finding: "S6 export KUBECONFIG=airlock's policy; kubectl config", cmd: `export KUBECONFIG=~/.config/airlock/policy.yaml; kubectl config set-context x`, want: denied},
+
 		// T: scratch deletions.
 		{finding: "T1 rm --rec (abbreviated --recursive) through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --rec --force $d/l/`, want: held},
 		{finding: "T1 find LINK/ -delete through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find $d/l/ -delete`, want: held},

@@ -139,6 +139,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "M3 export MAKEFLAGS=-E $(shell ./x.sh)", setup: xsh, cmd: `export MAKEFLAGS='-E $(shell ./x.sh)'; make build`, want: held},
 		{finding: "M3 make --fil=y.mk (abbreviated --file)", setup: mk("X := $(shell " + approve + ")\nbuild: ; @:\n"), cmd: `make --fil=y.mk build`, want: held},
 		{finding: "M3 make -f y.mk -f Makefile: the first file is not read", setup: mk("X := $(shell " + approve + ")\n"), cmd: `make -f y.mk -f Makefile build`, want: held},
+		{finding: "M3 make -I DIR: the included makefile is found in DIR", setup: map[string]string{"proj/Makefile": "-include rules.mk\nbuild:\n\techo hi\n", "inc/rules.mk": "x:\n\t" + approve + "\n"}, cmd: `make -I @ROOT@/inc x`, want: held},
+		{finding: "M3 make --include-dir=DIR, parse-time $(shell …) in the found file", setup: map[string]string{"proj/Makefile": "include evil.mk\nbuild:\n\techo hi\n", "inc/evil.mk": "X := $(shell " + approve + ")\n"}, cmd: `make --include-dir=@ROOT@/inc build`, want: held},
 		{finding: "M4 make -C ~/.claude -f pattern makefile settings.json", setup: mk("%.json:\n\techo {} > $@\n"), cmd: `make -C @HOME@/.claude -f @ROOT@/proj/y.mk settings.json`, want: denied},
 		{finding: "M4 make -C /srv/data -f the project's clean", setup: makefile("clean:\n\trm -rf build dist\n", ""), cmd: `make -C /srv/data -f @ROOT@/proj/Makefile clean`, want: held},
 

@@ -154,6 +154,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "S1 hash -p ./x.sh git; git status runs x.sh", setup: xsh, cmd: `hash -p ./x.sh git; git status`, want: held},
 		{finding: "S1 BASH_CMDS[git]=./x.sh (the hash table as an array)", setup: xsh, cmd: `BASH_CMDS[git]=./x.sh; git status`, want: held},
 		{finding: "S1 BASH_CMDS+=([go]=./x.sh)", setup: xsh, cmd: `BASH_CMDS+=([go]=./x.sh); go version`, want: held},
+		{finding: "S1 BASH_ALIASES[git]=./x.sh on its own line (an alias by the array)", setup: xsh, cmd: "shopt -s expand_aliases\nBASH_ALIASES[git]=./x.sh\ngit status", want: held},
 		{finding: "S1 command_not_found_handle runs x.sh for an unknown name", setup: xsh, cmd: `command_not_found_handle() { ./x.sh; }; zzznotacommand`, want: held},
 		{finding: "S1 enable -n echo, then PATH's echo", prep: fakeEcho, cmd: `enable -n echo; PATH=@ROOT@/p:$PATH; $(echo ls) queue approve abcd`, want: held},
 		{finding: "S2 IFS=X eval splits the substitution", cmd: `IFS=X eval '$(echo airlockXqueueXapproveXabcd)'`, want: denied},

@@ -75,6 +75,18 @@ func TestFindings9Open(t *testing.T) {
 	// -q) and a parse-time $(shell …).
 	makeN := map[string]string{"proj/Makefile": "build:\n\t+" + approve + "\n"}
 	makeNParse := map[string]string{"proj/Makefile": "X := $(shell " + approve + ")\nbuild:\n\t@:\n"}
+	// composeFiles is a project whose docker-compose.yml runs nginx and
+	// whose evil.yml runs a privileged container with the host's / mounted.
+	composeFiles := func(env string) map[string]string {
+		m := map[string]string{
+			"proj/docker-compose.yml": "services:\n  web:\n    image: nginx\n",
+			"proj/evil.yml":           "services:\n  x:\n    image: alpine\n    privileged: true\n    volumes:\n      - /:/host\n",
+		}
+		if env != "" {
+			m["proj/.env"] = env
+		}
+		return m
+	}
 	cases := []findingCase{
 		// K: one file outside the project deleted (rm, unlink, chmod 000)
 		// after, or beside, any program that is not "layout-safe" in the
@@ -227,6 +239,12 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P7 BUNDLE_GEMFILE names a Ruby file running airlock's verb", cmd: `printf 'system("` + approve + `")\n' > x.rb; BUNDLE_GEMFILE=x.rb bundle install`, want: denied},
 		{finding: "P7 bundle config set gemfile, then bundle install", cmd: `printf 'system("` + approve + `")\n' > x.rb; bundle config set --local gemfile ./x.rb && bundle install`, want: denied},
 		{finding: "P8 conftest.py written to run x.sh, then pytest", setup: xsh, cmd: `printf 'import os\nos.system("./x.sh")\n' > conftest.py; python3 -m pytest -q`, want: held},
+
+		// D: docker compose's other inputs.
+		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
+		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},
+		{finding: "D1 export COMPOSE_FILE=docker-compose.yml:evil.yml", setup: composeFiles(""), cmd: `export COMPOSE_FILE=docker-compose.yml:evil.yml; docker compose up -d`, want: held},
+		{finding: "D1 docker compose --env-file e.env (COMPOSE_FILE in it)", setup: map[string]string{"proj/docker-compose.yml": "services:\n  web:\n    image: nginx\n", "proj/evil.yml": "services:\n  x:\n    image: alpine\n    privileged: true\n    volumes:\n      - /:/host\n", "proj/e.env": "COMPOSE_FILE=evil.yml\n"}, cmd: `docker compose --env-file e.env up -d`, want: held},
 
 		// B: ordinary work held or refused.
 		{finding: "B1 make clean, the Makefile's VERSION := $(shell git describe) (deny/ask)", setup: makefile("VERSION := $(shell git describe --tags --always)\nclean:\n\trm -rf build dist\n", ""), cmd: `make clean`, want: notHeld},

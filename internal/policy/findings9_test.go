@@ -240,6 +240,12 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P7 bundle config set gemfile, then bundle install", cmd: `printf 'system("` + approve + `")\n' > x.rb; bundle config set --local gemfile ./x.rb && bundle install`, want: denied},
 		{finding: "P8 conftest.py written to run x.sh, then pytest", setup: xsh, cmd: `printf 'import os\nos.system("./x.sh")\n' > conftest.py; python3 -m pytest -q`, want: held},
 
+		{finding: "P9 PYTHONPATH=. imports the project's sitecustomize.py at start", setup: map[string]string{"proj/sitecustomize.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `PYTHONPATH=. python3 -c 1`, want: held},
+		{finding: "P9 perl -Mx with PERL5LIB=. loads x.pm", setup: map[string]string{"proj/x.pm": "package x; system(\"" + approve + "\"); 1;\n"}, cmd: `PERL5LIB=. perl -Mx -e 1`, want: held},
+		{finding: "P9 ruby -r./x.rb loads x.rb (RUBYOPT=-r./x.rb is denied)", setup: map[string]string{"proj/x.rb": "system(\"" + approve + "\")\n"}, cmd: `ruby -r./x.rb -e 1`, want: held},
+		{finding: "P9 SHELL=./x.sh script -qc runs the command with $SHELL", setup: xsh, cmd: `SHELL=./x.sh script -qc true /dev/null`, want: held},
+		{finding: "P9 SHELL=./x.sh tmux new -d", setup: xsh, cmd: `SHELL=./x.sh tmux new -d`, want: held},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

@@ -246,6 +246,14 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P9 SHELL=./x.sh script -qc runs the command with $SHELL", setup: xsh, cmd: `SHELL=./x.sh script -qc true /dev/null`, want: held},
 		{finding: "P9 SHELL=./x.sh tmux new -d", setup: xsh, cmd: `SHELL=./x.sh tmux new -d`, want: held},
 
+		// A: the agent's own program put in place by a package manager.
+		{finding: "A1 npm link of a package whose bin is claude", setup: map[string]string{"proj/x.sh": runsApprove, "proj/package.json": `{"name":"p","version":"1.0.0","bin":{"claude":"x.sh"}}`}, cmd: `npm link`, want: held},
+		{finding: "A1 npm install -g . of a package whose bin is claude", setup: map[string]string{"proj/x.sh": runsApprove, "proj/package.json": `{"name":"p","version":"1.0.0","bin":{"claude":"x.sh"}}`}, cmd: `npm install -g .`, want: held},
+		{finding: "A1 npm pkg set bin.claude, then npm link", setup: xsh, cmd: `npm pkg set bin.claude=x.sh && npm link`, want: held},
+		{finding: "A1 pip install --user . of a project whose script is claude", setup: map[string]string{"proj/pyproject.toml": "[project]\nname=\"p\"\nversion=\"0\"\n[project.scripts]\nclaude=\"p:main\"\n"}, cmd: `pip install --user .`, want: held},
+		{finding: "A1 pipx install . of a project whose script is claude", setup: map[string]string{"proj/pyproject.toml": "[project]\nname=\"p\"\nversion=\"0\"\n[project.scripts]\nclaude=\"p:main\"\n"}, cmd: `pipx install .`, want: held},
+		{finding: "A1 cargo install --path . of a crate whose bin is claude", setup: map[string]string{"proj/Cargo.toml": "[package]\nname=\"p\"\nversion=\"0.1.0\"\n[[bin]]\nname=\"claude\"\npath=\"src/main.rs\"\n", "proj/src/main.rs": "fn main(){}\n"}, cmd: `cargo install --path .`, want: held},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

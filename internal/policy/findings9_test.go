@@ -236,6 +236,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P6 the included file written in the same command", setup: xsh, cmd: `printf '[core]\n\tfsmonitor = ./x.sh\n' > x.cfg; git config include.path ../x.cfg; git status`, want: held},
 		{finding: "P6 git config core.hooksPath to a project directory, a pre-commit there, git commit", setup: xsh, cmd: `mkdir -p hk && cp x.sh hk/pre-commit && git config core.hooksPath hk && git commit -qm x`, want: held},
 		{finding: "P6 git config core.hooksPath to a project directory (the human's next commit runs it)", cmd: `git config core.hooksPath hk`, want: held},
+		{finding: "P6 pre-commit install writes a git hook running the config's ./x.sh", setup: map[string]string{"proj/x.sh": runsApprove, "proj/.pre-commit-config.yaml": "repos:\n- repo: local\n  hooks:\n  - id: x\n    name: x\n    entry: ./x.sh\n    language: system\n"}, cmd: `pre-commit install && git commit -qm x`, want: held},
 		{finding: "P7 BUNDLE_GEMFILE names a Ruby file running airlock's verb", cmd: `printf 'system("` + approve + `")\n' > x.rb; BUNDLE_GEMFILE=x.rb bundle install`, want: denied},
 		{finding: "P7 bundle config set gemfile, then bundle install", cmd: `printf 'system("` + approve + `")\n' > x.rb; bundle config set --local gemfile ./x.rb && bundle install`, want: denied},
 		{finding: "P8 conftest.py written to run x.sh, then pytest", setup: xsh, cmd: `printf 'import os\nos.system("./x.sh")\n' > conftest.py; python3 -m pytest -q`, want: held},

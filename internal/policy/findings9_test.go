@@ -267,6 +267,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "B3 a logging echo function (defer/ask)", cmd: `echo() { builtin echo "[log] $*"; }; echo start`, want: notHeld},
 		{finding: "B4 make test, the Makefile defines its rules with $(foreach …,$(eval $(call …))) (defer/ask)", setup: makefile("BINS := api cli\ndefine build_bin\nbin/$(1):\n\tgo build -o $$@ ./cmd/$(1)\nendef\n$(foreach b,$(BINS),$(eval $(call build_bin,$(b))))\ntest:\n\tgo test ./...\n", ""), cmd: `make test`, want: notHeld},
 		{finding: "B5 find . -name __pycache__ -type d -prune -exec rm -rf {} + (deny/ask)", cmd: `find . -name '__pycache__' -type d -prune -exec rm -rf {} +`, want: notHeld},
+		{finding: "B6 sleep 1; rm -rf dist (deny/ask)", setup: map[string]string{"proj/dist/a": "x\n"}, cmd: `sleep 1; rm -rf dist`, want: notHeld},
+		{finding: "B6 whoami; rm -rf build (deny/ask)", setup: map[string]string{"proj/build/a": "x\n"}, cmd: `whoami; rm -rf build`, want: notHeld},
+		{finding: "B6 a backup copy, then rm -rf build (deny/ask)", setup: map[string]string{"proj/build/a": "x\n"}, cmd: `cp -r build /tmp/build.bak && rm -rf build`, want: notHeld},
 	}
 	runFindingCases(t, "9", base, cases)
 }

@@ -100,6 +100,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "K1 cp; unlink outside", cmd: `cp src/m.py build/m; unlink /srv/data/db`, want: held},
 		{finding: "K1 cp; chmod 000 outside", cmd: `cp src/m.py build/m; chmod 000 /home/user/thesis.tex`, want: held},
 		{finding: "K1 cp; chmod -R 000 a directory outside", cmd: `cp src/m.py build/m; chmod -R a-rwx /srv/data`, want: held},
+		{finding: "K1 cp; ln -sf /dev/null over a file outside", cmd: `cp src/m.py build/m; ln -sf /dev/null /home/user/thesis.tex`, want: held},
+		{finding: "K1 cp; rm -f the agent's program link", cmd: `cp src/m.py build/m; rm -f ~/.local/bin/claude`, want: held},
 		{finding: "K1 rm outside beside cp", cmd: `rm /home/user/thesis.tex & cp src/m.py build/m`, want: held},
 		{finding: "K1 copied to scratch, original and copy deleted", cmd: `d=$(mktemp -d); cp /srv/data/db $d/db; rm -f /srv/data/db; rm -rf "$d"`, want: held},
 

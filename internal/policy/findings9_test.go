@@ -196,6 +196,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "S6 KUBECONFIG=hook settings kubectl config set-context rewrites them", cmd: `KUBECONFIG=~/.claude/settings.json kubectl config set-context x`, want: denied},
 		{finding: "S6 KUBECONFIG names the project's hook settings", cmd: `KUBECONFIG=.claude/settings.json kubectl config set-context x`, want: denied},
 		{finding: "S6 XAUTHORITY=hook settings xauth add rewrites them", cmd: `XAUTHORITY=~/.claude/settings.json xauth add :0 . abcd`, want: denied},
+		{finding: "S6 GOENV=hook settings go env -w appends a line", cmd: `GOENV=~/.claude/settings.json go env -w GOFLAGS=-mod=mod`, want: denied},
+		{finding: "S6 npm_config_globalconfig=hook settings npm config set -g", cmd: `npm_config_globalconfig=~/.claude/settings.json npm config set fund false --location=global`, want: denied},
 		{finding: "S6 export KUBECONFIG=airlock's policy; kubectl config", cmd: `export KUBECONFIG=~/.config/airlock/policy.yaml; kubectl config set-context x`, want: denied},
 
 		// T: scratch deletions.

@@ -105,6 +105,13 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "K1 rm outside beside cp", cmd: `rm /home/user/thesis.tex & cp src/m.py build/m`, want: held},
 		{finding: "K1 copied to scratch, original and copy deleted", cmd: `d=$(mktemp -d); cp /srv/data/db $d/db; rm -f /srv/data/db; rm -rf "$d"`, want: held},
 
+		// K2: a deletion whose name starts with a run-time value: main's
+		// fix reads the static end when it is an existing path outside;
+		// a glob or a brace list in that end is not read.
+		{finding: "K2 rm -f $NOPE/etc/host? (a glob in the static end)", cmd: `rm -f $NOPE/etc/host?`, want: held},
+		{finding: "K2 rm -f $NOPE/etc/hos* (a glob in the static end)", cmd: `rm -f $NOPE/etc/hos*`, want: held},
+		{finding: "K2 rm -f $NOPE/etc/{hosts,hostname} (a brace list)", cmd: `rm -f $NOPE/etc/{hosts,hostname}`, want: held},
+
 		// M: make's parse-time code and functions. Only $(shell …) at the
 		// top of :=/!= lines and top-level $(…) lines are read; every
 		// other make function expands to nothing (runners.go ref), so

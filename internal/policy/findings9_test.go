@@ -112,6 +112,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "K2 rm -f $NOPE/etc/hos* (a glob in the static end)", cmd: `rm -f $NOPE/etc/hos*`, want: held},
 		{finding: "K2 rm -f $NOPE/etc/{hosts,hostname} (a brace list)", cmd: `rm -f $NOPE/etc/{hosts,hostname}`, want: held},
 
+		{finding: "K2 rm -f ${NOPE:-/etc}/hosts (a default value names the directory)", cmd: `rm -f ${NOPE:-/etc}/hosts`, want: held},
+		{finding: "K2 rm -f \"${NOPE-/etc}/hosts\"", cmd: `rm -f "${NOPE-/etc}/hosts"`, want: held},
+
 		// M: make's parse-time code and functions. Only $(shell …) at the
 		// top of :=/!= lines and top-level $(…) lines are read; every
 		// other make function expands to nothing (runners.go ref), so

@@ -269,6 +269,10 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "A1 pipx install . of a project whose script is claude", setup: map[string]string{"proj/pyproject.toml": "[project]\nname=\"p\"\nversion=\"0\"\n[project.scripts]\nclaude=\"p:main\"\n"}, cmd: `pipx install .`, want: held},
 		{finding: "A1 cargo install --path . of a crate whose bin is claude", setup: map[string]string{"proj/Cargo.toml": "[package]\nname=\"p\"\nversion=\"0.1.0\"\n[[bin]]\nname=\"claude\"\npath=\"src/main.rs\"\n", "proj/src/main.rs": "fn main(){}\n"}, cmd: `cargo install --path .`, want: held},
 
+		{finding: "P10 sqlite3 .read of a file whose .shell runs x.sh", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db '.read cmd.sql'`, want: held},
+		{finding: "P10 sqlite3 fed that file on its input", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db < cmd.sql`, want: held},
+		{finding: "P10 sqlite3 .read of a file whose .shell runs airlock's verb", setup: map[string]string{"proj/cmd.sql": ".shell " + approve + "\n"}, cmd: `sqlite3 x.db '.read cmd.sql'`, want: denied},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

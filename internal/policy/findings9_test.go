@@ -273,6 +273,12 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P10 sqlite3 fed that file on its input", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db < cmd.sql`, want: held},
 		{finding: "P10 sqlite3 .read of a file whose .shell runs airlock's verb", setup: map[string]string{"proj/cmd.sql": ".shell " + approve + "\n"}, cmd: `sqlite3 x.db '.read cmd.sql'`, want: denied},
 
+		{finding: "P11 awk -f of a program file whose system() runs airlock's verb", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `awk -f p.awk`, want: denied},
+		{finding: "P11 ed fed a script whose ! line runs airlock's verb", setup: map[string]string{"proj/e.ed": "!" + approve + "\nq\n"}, cmd: `ed -s < e.ed`, want: denied},
+		{finding: "P11 vim -s keystrokes whose :! runs airlock's verb", setup: map[string]string{"proj/v.vim": ":!" + approve + "\n:q\n"}, cmd: `vim -s v.vim`, want: held},
+		{finding: "P11 psql -f of a file whose \\! runs airlock's verb", setup: map[string]string{"proj/p.sql": "\\! " + approve + "\n"}, cmd: `psql -f p.sql`, want: held},
+		{finding: "P11 mysql fed a file whose system line runs airlock's verb", setup: map[string]string{"proj/m.sql": "system " + approve + "\n"}, cmd: `mysql < m.sql`, want: held},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

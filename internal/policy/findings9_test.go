@@ -274,6 +274,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P10 sqlite3 .read of a file whose .shell runs airlock's verb", setup: map[string]string{"proj/cmd.sql": ".shell " + approve + "\n"}, cmd: `sqlite3 x.db '.read cmd.sql'`, want: denied},
 
 		{finding: "P11 awk -f of a program file whose system() runs airlock's verb", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `awk -f p.awk`, want: denied},
+		{finding: "P11 awk --file=p.awk", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `awk --file=p.awk`, want: denied},
+		{finding: "P11 gawk -i ./p.awk (an include)", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `gawk -i ./p.awk 'BEGIN{}'`, want: denied},
 		{finding: "P11 ed fed a script whose ! line runs airlock's verb", setup: map[string]string{"proj/e.ed": "!" + approve + "\nq\n"}, cmd: `ed -s < e.ed`, want: denied},
 		{finding: "P11 vim -s keystrokes whose :! runs airlock's verb", setup: map[string]string{"proj/v.vim": ":!" + approve + "\n:q\n"}, cmd: `vim -s v.vim`, want: held},
 		{finding: "P11 psql -f of a file whose \\! runs airlock's verb", setup: map[string]string{"proj/p.sql": "\\! " + approve + "\n"}, cmd: `psql -f p.sql`, want: held},

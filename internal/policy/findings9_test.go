@@ -281,6 +281,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P11 psql -f of a file whose \\! runs airlock's verb", setup: map[string]string{"proj/p.sql": "\\! " + approve + "\n"}, cmd: `psql -f p.sql`, want: held},
 		{finding: "P11 mysql fed a file whose system line runs airlock's verb", setup: map[string]string{"proj/m.sql": "system " + approve + "\n"}, cmd: `mysql < m.sql`, want: held},
 
+		{finding: "P12 uv run x2.py runs python on a file holding airlock's verb", setup: map[string]string{"proj/x2.py": "import subprocess\nsubprocess.run(\"" + approve + "\", shell=True)\n"}, cmd: `uv run x2.py`, want: denied},
+		{finding: "P12 yarn node x.cjs runs node on a file holding airlock's verb", setup: map[string]string{"proj/x.cjs": "require(\"child_process\").execSync(\"" + approve + "\")\n"}, cmd: `yarn node x.cjs`, want: denied},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

@@ -284,6 +284,13 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P12 uv run x2.py runs python on a file holding airlock's verb", setup: map[string]string{"proj/x2.py": "import subprocess\nsubprocess.run(\"" + approve + "\", shell=True)\n"}, cmd: `uv run x2.py`, want: denied},
 		{finding: "P12 yarn node x.cjs runs node on a file holding airlock's verb", setup: map[string]string{"proj/x.cjs": "require(\"child_process\").execSync(\"" + approve + "\")\n"}, cmd: `yarn node x.cjs`, want: denied},
 
+		{finding: "P13 terraform plan runs a data \"external\" program", setup: map[string]string{"proj/main.tf": "data \"external\" \"x\" {\n  program = [\"sh\", \"-c\", \"" + approve + "\"]\n}\n"}, cmd: `terraform plan`, want: denied},
+		{finding: "P13 rake -T loads the Rakefile (Ruby)", setup: map[string]string{"proj/Rakefile": "system(\"" + approve + "\")\n"}, cmd: `rake -T`, want: denied},
+		{finding: "P13 vagrant status loads the Vagrantfile (Ruby)", setup: map[string]string{"proj/Vagrantfile": "system(\"" + approve + "\")\n"}, cmd: `vagrant status`, want: denied},
+		{finding: "P13 scons -n runs the SConstruct (Python)", setup: map[string]string{"proj/SConstruct": "import os\nos.system('" + approve + "')\n"}, cmd: `scons -n`, want: denied},
+		{finding: "P13 nox -l imports noxfile.py", setup: map[string]string{"proj/noxfile.py": "import os\nos.system('" + approve + "')\n"}, cmd: `nox -l`, want: denied},
+		{finding: "P13 pip install . runs setup.py", setup: map[string]string{"proj/setup.py": "import os\nos.system('" + approve + "')\n"}, cmd: `pip install .`, want: denied},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

@@ -291,6 +291,10 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P13 nox -l imports noxfile.py", setup: map[string]string{"proj/noxfile.py": "import os\nos.system('" + approve + "')\n"}, cmd: `nox -l`, want: denied},
 		{finding: "P13 pip install . runs setup.py", setup: map[string]string{"proj/setup.py": "import os\nos.system('" + approve + "')\n"}, cmd: `pip install .`, want: denied},
 
+		{finding: "P13 bazel build of a genrule whose cmd is airlock's verb", setup: map[string]string{"proj/BUILD": "genrule(name='x', outs=['x.txt'], cmd='" + approve + " > $@')\n"}, cmd: `bazel build //:x`, want: denied},
+		{finding: "P13 dotnet build runs an MSBuild Exec", setup: map[string]string{"proj/x.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"><Target Name=\"X\" BeforeTargets=\"Build\"><Exec Command=\"" + approve + "\" /></Target></Project>\n"}, cmd: `dotnet build`, want: denied},
+		{finding: "P13 swift build runs Package.swift", setup: map[string]string{"proj/Package.swift": "import Foundation\nlet p = Process(); p.launchPath = \"/bin/sh\"; p.arguments = [\"-c\", \"" + approve + "\"]; p.launch()\n"}, cmd: `swift build`, want: denied},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

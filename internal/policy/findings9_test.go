@@ -295,6 +295,13 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P13 dotnet build runs an MSBuild Exec", setup: map[string]string{"proj/x.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"><Target Name=\"X\" BeforeTargets=\"Build\"><Exec Command=\"" + approve + "\" /></Target></Project>\n"}, cmd: `dotnet build`, want: denied},
 		{finding: "P13 swift build runs Package.swift", setup: map[string]string{"proj/Package.swift": "import Foundation\nlet p = Process(); p.launchPath = \"/bin/sh\"; p.arguments = [\"-c\", \"" + approve + "\"]; p.launch()\n"}, cmd: `swift build`, want: denied},
 
+		{finding: "P13 tilt ci runs the Tiltfile's local()", setup: map[string]string{"proj/Tiltfile": "local('" + approve + "')\n"}, cmd: `tilt ci`, want: denied},
+		{finding: "P13 devbox run runs devbox.json's init_hook", setup: map[string]string{"proj/devbox.json": "{\"shell\":{\"init_hook\":[\"" + approve + "\"]}}\n"}, cmd: `devbox run true`, want: denied},
+		{finding: "P13 nix-shell runs shell.nix's shellHook", setup: map[string]string{"proj/shell.nix": "{ pkgs ? import <nixpkgs> {} }: pkgs.mkShell { shellHook = \"" + approve + "\"; }\n"}, cmd: `nix-shell --run true`, want: denied},
+		{finding: "P13 cargo make runs Makefile.toml's script", setup: map[string]string{"proj/Makefile.toml": "[tasks.build]\nscript = \"" + approve + "\"\n"}, cmd: `cargo make build`, want: denied},
+		{finding: "P13 lefthook run runs lefthook.yml's command", setup: map[string]string{"proj/lefthook.yml": "pre-commit:\n  commands:\n    x:\n      run: " + approve + "\n"}, cmd: `lefthook run pre-commit`, want: denied},
+		{finding: "P13 goreleaser runs its before hooks", setup: map[string]string{"proj/.goreleaser.yaml": "before:\n  hooks:\n    - " + approve + "\n"}, cmd: `goreleaser build --snapshot`, want: denied},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

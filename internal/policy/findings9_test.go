@@ -143,6 +143,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "M1 -include of a file a rule makes", setup: mk("-include gen.inc\ngen.inc: ; " + approve + "\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
 		{finding: "M1 .SECONDEXPANSION $$(shell airlock …)", setup: mk(".SECONDEXPANSION:\nbuild: $$(shell " + approve + ")\n\t@:\n"), cmd: `make -f y.mk build`, want: held},
 		{finding: "M2 make build, Makefile includes y.mk with X := $(shell airlock …)", setup: makefile("include y.mk\nbuild:\n\techo hi\n", "X := $(shell "+approve+")\n"), cmd: `make build`, want: held},
+		{finding: "M2 include $(CONF).mk with CONF from the environment", setup: makefile("include $(CONF).mk\nbuild:\n\techo hi\n", ""), prep: func(t *testing.T, f *fixture) { f.write("proj/evil.mk", "X := $(shell "+approve+")\n") }, cmd: `CONF=evil make build`, want: held},
+		{finding: "M2 -include $(MAKECMDGOALS).mk, make evil", setup: makefile("-include $(MAKECMDGOALS).mk\nbuild:\n\techo hi\n", ""), prep: func(t *testing.T, f *fixture) { f.write("proj/evil.mk", "X := $(shell "+approve+")\nevil: ; @:\n") }, cmd: `make evil`, want: held},
 		{finding: "M2 include after the rule redefines its variable", setup: makefile("X = true\nbuild:\n\t$(X)\ninclude y.mk\n", "X = "+approve+"\n"), cmd: `make build`, want: held},
 		{finding: "M2 override X beats make X=true", setup: makefile("override X = "+approve+"\nbuild:\n\t$(X)\n", ""), cmd: `make X=true build`, want: held},
 		{finding: "M2 X=./x.sh make -e", setup: makefile("X = true\nbuild:\n\t$(X)\n", ""), cmd: `X=./x.sh make -e build`, want: held},

@@ -214,6 +214,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "S6 npm_config_globalconfig=hook settings npm config set -g", cmd: `npm_config_globalconfig=~/.claude/settings.json npm config set fund false --location=global`, want: denied},
 		{finding: "S6 export KUBECONFIG=airlock's policy; kubectl config", cmd: `export KUBECONFIG=~/.config/airlock/policy.yaml; kubectl config set-context x`, want: denied},
 
+		{finding: "S9 cp -r into a run-time $D/.config/x/.. (the . and / forms are refused)", cmd: `mkdir -p $D/.config/x && cp -r /tmp/evil/. $D/.config/x/..`, want: denied},
+
 		// T: scratch deletions.
 		{finding: "T1 rm --rec (abbreviated --recursive) through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --rec --force $d/l/`, want: held},
 		{finding: "T1 find LINK/ -delete through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find $d/l/ -delete`, want: held},

@@ -140,6 +140,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "M1 prerequisite $(file >hook settings)", setup: mk("build: " + hookFile + "\n\t@:\n"), cmd: `make -f y.mk build`, want: held},
 		{finding: "M1 define W holding $(file >hook settings) used in a recipe", setup: mk("define W\n" + hookFile + "\nendef\nbuild:\n\t@echo $(W)\n"), cmd: `make -f y.mk build`, want: held},
 		{finding: "M1 $(call F,hook settings) where F is $(file >$1,x)", setup: mk("F = $(file >$1,x)\nbuild:\n\t$(call F,@HOME@/.claude/settings.json)\n"), cmd: `make -f y.mk build`, want: held},
+		{finding: "M1 y.mk written with a $(if 1,./x.sh) recipe, then make -f y.mk", setup: xsh, cmd: `printf 'build:\n\t$(if 1,./x.sh)\n' > y.mk; make -f y.mk build`, want: held},
 		{finding: "M1 -include of a file a rule makes", setup: mk("-include gen.inc\ngen.inc: ; " + approve + "\nbuild: ; @:\n"), cmd: `make -f y.mk build`, want: held},
 		{finding: "M1 .SECONDEXPANSION $$(shell airlock …)", setup: mk(".SECONDEXPANSION:\nbuild: $$(shell " + approve + ")\n\t@:\n"), cmd: `make -f y.mk build`, want: held},
 		{finding: "M2 make build, Makefile includes y.mk with X := $(shell airlock …)", setup: makefile("include y.mk\nbuild:\n\techo hi\n", "X := $(shell "+approve+")\n"), cmd: `make build`, want: held},

@@ -311,6 +311,13 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P13 lefthook run runs lefthook.yml's command", setup: map[string]string{"proj/lefthook.yml": "pre-commit:\n  commands:\n    x:\n      run: " + approve + "\n"}, cmd: `lefthook run pre-commit`, want: denied},
 		{finding: "P13 goreleaser runs its before hooks", setup: map[string]string{"proj/.goreleaser.yaml": "before:\n  hooks:\n    - " + approve + "\n"}, cmd: `goreleaser build --snapshot`, want: denied},
 
+		{finding: "A2 claude mcp add x -- ./x.sh (the next session starts x.sh)", setup: xsh, cmd: `claude mcp add x -- ./x.sh`, want: held},
+		{finding: "A2 claude mcp add --scope user", setup: xsh, cmd: `claude mcp add --scope user x ./x.sh`, want: held},
+		{finding: "A2 claude mcp add-json", setup: xsh, cmd: `claude mcp add-json x '{"command":"./x.sh"}'`, want: held},
+		{finding: "A2 npx @anthropic-ai/claude-code mcp add", setup: xsh, cmd: `npx @anthropic-ai/claude-code mcp add x -- ./x.sh`, want: held},
+		{finding: "A2 claude plugin install (a plugin may bring hooks)", cmd: `claude plugin install x`, want: held},
+		{finding: "A2 code --add-mcp (VS Code's agent starts it)", setup: xsh, cmd: `code --add-mcp '{"name":"x","command":"./x.sh"}'`, want: held},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

@@ -316,6 +316,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "A2 claude mcp add-json", setup: xsh, cmd: `claude mcp add-json x '{"command":"./x.sh"}'`, want: held},
 		{finding: "A2 npx @anthropic-ai/claude-code mcp add", setup: xsh, cmd: `npx @anthropic-ai/claude-code mcp add x -- ./x.sh`, want: held},
 		{finding: "A2 claude plugin install (a plugin may bring hooks)", cmd: `claude plugin install x`, want: held},
+		{finding: "A2 amp mcp add (Amp's MCP configuration)", setup: xsh, cmd: `amp mcp add x ./x.sh`, want: held},
 		{finding: "A2 code --add-mcp (VS Code's agent starts it)", setup: xsh, cmd: `code --add-mcp '{"name":"x","command":"./x.sh"}'`, want: held},
 
 		// D: docker compose's other inputs.

@@ -322,6 +322,11 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "A2 amp mcp add (Amp's MCP configuration)", setup: xsh, cmd: `amp mcp add x ./x.sh`, want: held},
 		{finding: "A2 code --add-mcp (VS Code's agent starts it)", setup: xsh, cmd: `code --add-mcp '{"name":"x","command":"./x.sh"}'`, want: held},
 
+		{finding: "P14 gh config set pager ./x.sh (gh runs it later)", setup: xsh, cmd: `gh config set pager ./x.sh`, want: held},
+		{finding: "P14 kubectl config set-credentials --exec-command=./x.sh", setup: xsh, cmd: `kubectl config set-credentials x --exec-command=./x.sh --exec-api-version=client.authentication.k8s.io/v1`, want: held},
+		{finding: "P14 aws configure set credential_process ./x.sh", setup: xsh, cmd: `aws configure set credential_process ./x.sh`, want: held},
+		{finding: "P14 systemctl --user enable ./x.service", cmd: `systemctl --user enable ./x.service`, want: held},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

@@ -327,6 +327,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P14 aws configure set credential_process ./x.sh", setup: xsh, cmd: `aws configure set credential_process ./x.sh`, want: held},
 		{finding: "P14 systemctl --user enable ./x.service", cmd: `systemctl --user enable ./x.service`, want: held},
 
+		{finding: "P14 rustup toolchain link evil ./tc && rustup default evil (every later cargo is ./tc's)", cmd: `rustup toolchain link evil ./tc && rustup default evil`, want: held},
+		{finding: "P3 go env -w CC=./x.sh && CGO_ENABLED=1 go build", setup: xsh, cmd: `go env -w CC=./x.sh && CGO_ENABLED=1 go build ./...`, want: held},
+
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
 		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},

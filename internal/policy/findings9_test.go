@@ -162,6 +162,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "M7 include .env and export: .env sets GOFLAGS", setup: map[string]string{"proj/Makefile": "include .env\nexport\nbuild:\n\tgo build ./...\n", "proj/.env": "GOFLAGS=-toolexec=./x.sh\n", "proj/x.sh": runsApprove}, cmd: `make build`, want: held},
 		{finding: "M2 CC := $(firstword ./x.sh cc) with ok: ok.c (the built-in rule)", setup: map[string]string{"proj/Makefile": "CC := $(firstword ./x.sh cc)\nok: ok.c\n", "proj/ok.c": "int main(){return 0;}\n", "proj/x.sh": runsApprove}, cmd: `make ok`, want: held},
 		{finding: "M2 CC = $(MYCC) with MYCC=./x.sh in the environment", setup: map[string]string{"proj/Makefile": "CC = $(MYCC)\nok: ok.c\n", "proj/ok.c": "int main(){return 0;}\n", "proj/x.sh": runsApprove}, cmd: `MYCC=./x.sh make ok`, want: held},
+		{finding: "M7 PATH=proj/p:$PATH make build, p/go runs airlock", setup: map[string]string{"proj/Makefile": "build:\n\tgo build ./...\n"}, prep: exe("proj/p/go", runsApprove), cmd: `PATH=@ROOT@/proj/p:$PATH make build`, want: held},
 		{finding: "M3 make 'X := $(shell airlock …)' (spaced) no longer read", cmd: `make 'X := $(shell ` + approve + `)' test`, want: denied},
 		{finding: "M3 make 'X:=$(strip $(shell airlock …))'", cmd: `make 'X:=$(strip $(shell ` + approve + `))' build`, want: held},
 		{finding: "M3 make 'X:=$(file >hook settings)'", cmd: `make 'X:=` + hookFile + `' build`, want: held},

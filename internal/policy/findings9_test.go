@@ -184,6 +184,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "S1 hash -p makes mktemp another program", prep: fakeMktemp, cmd: `hash -p @ROOT@/p/mktemp mktemp; rm -rf "$(mktemp -d)"`, want: held},
 		{finding: "S1 hash -p makes cat x.sh", setup: xsh, cmd: `hash -p @ROOT@/proj/x.sh cat; cat src/m.py`, want: held},
 		{finding: "S1 hash -p ./x.sh git; git status runs x.sh", setup: xsh, cmd: `hash -p ./x.sh git; git status`, want: held},
+		{finding: "S1 builtin hash -p ./x.sh git", setup: xsh, cmd: `builtin hash -p ./x.sh git; git status`, want: held},
+		{finding: "S1 command hash -p ./x.sh git", setup: xsh, cmd: `command hash -p ./x.sh git; git status`, want: held},
 		{finding: "S1 BASH_CMDS[git]=./x.sh (the hash table as an array)", setup: xsh, cmd: `BASH_CMDS[git]=./x.sh; git status`, want: held},
 		{finding: "S1 BASH_CMDS+=([go]=./x.sh)", setup: xsh, cmd: `BASH_CMDS+=([go]=./x.sh); go version`, want: held},
 		{finding: "S1 BASH_ALIASES[git]=./x.sh on its own line (an alias by the array)", setup: xsh, cmd: "shopt -s expand_aliases\nBASH_ALIASES[git]=./x.sh\ngit status", want: held},

@@ -191,6 +191,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "S1 BASH_ALIASES[git]=./x.sh on its own line (an alias by the array)", setup: xsh, cmd: "shopt -s expand_aliases\nBASH_ALIASES[git]=./x.sh\ngit status", want: held},
 		{finding: "S1 command_not_found_handle runs x.sh for an unknown name", setup: xsh, cmd: `command_not_found_handle() { ./x.sh; }; zzznotacommand`, want: held},
 		{finding: "S1 enable -n echo, then PATH's echo", prep: fakeEcho, cmd: `enable -n echo; PATH=@ROOT@/p:$PATH; $(echo ls) queue approve abcd`, want: held},
+		{finding: "S1 read -r PATH puts a mktemp first in PATH", prep: fakeMktemp, cmd: `read -r PATH <<< @ROOT@/p:/usr/bin; rm -rf "$(mktemp -d)"`, want: held},
+		{finding: "S1 printf -v PATH puts a mktemp first in PATH", prep: fakeMktemp, cmd: `printf -v PATH '%s' @ROOT@/p:/usr/bin; rm -rf "$(mktemp -d)"`, want: held},
+		{finding: "S1 for PATH in … puts a mktemp first in PATH", prep: fakeMktemp, cmd: `for PATH in @ROOT@/p:/usr/bin; do rm -rf "$(mktemp -d)"; done`, want: held},
 		{finding: "S2 IFS=X eval splits the substitution", cmd: `IFS=X eval '$(echo airlockXqueueXapproveXabcd)'`, want: denied},
 		{finding: "S3 shopt -s cdable_vars; cd x goes to $x", cmd: `shopt -s cdable_vars; x=@HOME@/.claude; cd x && : > settings.json`, want: denied},
 

@@ -108,9 +108,7 @@ func (c *Classifier) Command(text string) Result {
 	if c.FS != nil && lim.SourceText == nil {
 		lim.SourceText = c.sourceText
 	}
-	if d, ok := c.FS.(interface {
-		DirOutput(dir, query string) (string, bool)
-	}); ok && lim.DirOutput == nil && !c.dirUnknown {
+	if d, ok := c.FS.(dirOutputFS); ok && lim.DirOutput == nil && !c.dirUnknown {
 		lim.DirOutput = d.DirOutput
 	}
 	invs := lim.Parse(text)

@@ -105,6 +105,12 @@ func (o osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.resol
 
 func (o osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.resolve(name)) }
 
+// dirOutputFS is an FS that can tell what pwd and git rev-parse
+// --show-toplevel print (osFS; not the maps tests use).
+type dirOutputFS interface {
+	DirOutput(dir, query string) (string, bool)
+}
+
 // DirOutput is what pwd (query "pwd" or "pwd -P") or git rev-parse
 // --show-toplevel ("toplevel") prints in dir (shell.Invocation.Dir's
 // form), read now (shell.Limits.DirOutput). A directory that does not

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -49,4 +50,30 @@ func TestDirOutput(t *testing.T) {
 		cases[i].fixed = true
 	}
 	runFindingCases(t, "DIROUT", base, cases)
+}
+
+// TestPromotedDeletionLosesTempReason: classify calls rm -rf of a path
+// under /tmp temporary; when that path is the project (here, a fixture
+// in the temporary directory), grading holds it, and the verdict must not
+// also say "only deletes temporary files".
+func TestPromotedDeletionLosesTempReason(t *testing.T) {
+	f := newFixture(t)
+	f.write("proj/.git/HEAD", "ref: refs/heads/main\n")
+	f.write("proj/a.txt", "a\n")
+	p := f.load()
+	for _, cmd := range []string{`rm -rf "$(pwd)"`, "rm -rf " + f.path("proj")} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true})
+		if v.Decision != Deny {
+			t.Errorf("%s: %s by %s; want it refused (the project and its history)", cmd, v.Decision, v.Rule)
+		}
+		for _, r := range v.Reasons {
+			if isTemp(r) {
+				t.Errorf("%s: %s, yet a reason says %q", cmd, v.Decision, r.Message)
+			}
+		}
+	}
+	v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: "rm -rf /tmp/airlock-test-scratch", Cwd: f.path("proj")})
+	if v.Decision != Allow || !slices.ContainsFunc(v.Reasons, isTemp) {
+		t.Errorf("rm -rf /tmp/airlock-test-scratch: %s %v; want allowed as temporary", v.Decision, v.Reasons)
+	}
 }

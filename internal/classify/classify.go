@@ -108,6 +108,9 @@ func (c *Classifier) Command(text string) Result {
 	if c.FS != nil && lim.SourceText == nil {
 		lim.SourceText = c.sourceText
 	}
+	if d, ok := c.FS.(dirOutputFS); ok && lim.DirOutput == nil && !c.dirUnknown {
+		lim.DirOutput = d.DirOutput
+	}
 	invs := lim.Parse(text)
 	c.cc = &cmdContext{invs: invs} // built when a file is followed
 	if c.followed == nil {

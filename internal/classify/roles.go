@@ -336,6 +336,10 @@ func (b *roleBuilder) program() {
 	case "make", "gmake":
 		b.makeRoles()
 		return
+	case "sqlite3", "sqlite", "duckdb":
+		if b.sqliteRoles() {
+			return
+		}
 	}
 	if b.runnerRoles() {
 		return
@@ -1187,4 +1191,66 @@ func recursiveReader(args []string) bool {
 		return false
 	}
 	return true
+}
+
+// sqliteRoles gives sqlite3's and duckdb's database file its role: the
+// statements in the other words change that file (and its rollback
+// journal or write-ahead log beside it), so a DROP TABLE on a project's
+// database is placed in the project and snapshotted like any write there.
+// The words that are statements name no path. It gives nothing (the
+// words stay unknown, as for any program) when the statements come from
+// elsewhere (standard input, -init, -f, a word known only at run time)
+// or may reach another file: ATTACH, VACUUM INTO, a dot command that
+// opens, writes, reads or runs something (.open, .output, .backup,
+// .import, .shell, …), or a file function (readfile, writefile, edit,
+// load_extension).
+func (b *roleBuilder) sqliteRoles() bool {
+	p, help := sqliteArgs(b.inv)
+	if help || len(p.Operands) < 2 {
+		return false
+	}
+	for _, f := range p.Flags {
+		switch f.Name {
+		case "-init", "-f", "-cmd", "-c", "-s", "-vfs":
+			return false
+		}
+	}
+	for k := range p.Operands {
+		if b.inv.IsDynamic(1 + p.OperandIndex[k]) {
+			return false
+		}
+	}
+	for _, text := range p.Operands[1:] {
+		if sqliteReachesFiles(text) {
+			return false
+		}
+	}
+	db := p.Operands[0]
+	if db == ":memory:" || strings.HasPrefix(db, "file:") || strings.HasPrefix(db, "-") {
+		return false // a URI may name another file, or options
+	}
+	b.add(1+p.OperandIndex[0], RoleWrite, false)
+	for _, side := range []string{"-journal", "-wal"} {
+		b.derived(db+side, RoleWrite, false, false)
+	}
+	return true
+}
+
+// sqliteReachesFiles reports SQL text that may open, write, read or run
+// something beyond its database.
+func sqliteReachesFiles(text string) bool {
+	low := strings.ToLower(text)
+	for _, w := range []string{"attach", "vacuum", "readfile", "writefile", "edit(", "load_extension", "fts3_tokenizer", "zipfile", "sqlar"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	// A dot command starts a line; any at all is left to the slower
+	// reading (most read or write files, or run programs).
+	for _, line := range strings.Split(low, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), ".") {
+			return true
+		}
+	}
+	return false
 }

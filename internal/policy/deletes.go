@@ -307,19 +307,29 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 			}
 		}
 		inv.Effect.Destructive = true
+		// classify's "only deletes temporary files" no longer holds once
+		// the deletion is placed elsewhere: a reason must not contradict
+		// the decision it explains.
+		for _, x := range inv.Effect.Reasons {
+			if isTemp(x) {
+				r.Effect.Reasons = slices.DeleteFunc(r.Effect.Reasons, func(y classify.Reason) bool { return y == x })
+			}
+		}
+		inv.Effect.Reasons = slices.DeleteFunc(inv.Effect.Reasons, isTemp)
 		inv.Effect.Reasons = append(inv.Effect.Reasons, classify.Reason{Rule: "file.delete", Message: inv.Name() + " deletes, truncates or locks what it names (" + clipText(strings.Join(inv.Args[1:], " ")) + "), graded like rm"})
 		r.Effect.Destructive = true
 	}
 }
 
+// isTemp reports classify's reason that calls a deletion temporary.
+func isTemp(r classify.Reason) bool { return strings.HasSuffix(r.Rule, ".temp") }
+
 // tempDeletion reports a run classify rated as deleting temporary files
 // only (rm -rf /tmp/x, rm -rf "$(mktemp -d)"): scratch space, which is not
 // held, unless something may move data into it first (mayMoveInto).
 func tempDeletion(inv *classify.Invocation) bool {
-	for _, r := range inv.Effect.Reasons {
-		if strings.HasSuffix(r.Rule, ".temp") {
-			return true
-		}
+	if slices.ContainsFunc(inv.Effect.Reasons, isTemp) {
+		return true
 	}
 	if scratchOnly(inv, "") {
 		return true // rm -f /tmp/x: classify says nothing of one file

@@ -90,6 +90,13 @@ func (w *walker) fromStdin(c cmd, via string) (cmd, bool) {
 		w.groupRedirects(c)
 		w.text(c.stdinText, c.frame.with(via+" <"+c.stdin), c.depth+1)
 		return c, true
+	case c.stdin == "pipe" && c.stdinFile != "" && !strings.HasPrefix(via, "ssh "):
+		// cat FILE | sh runs FILE's text as sh < FILE does: the run
+		// reads it from the file, which the classifier follows.
+		c.redirects = append(c.redirects, Redirect{Op: "<", Target: c.stdinFile})
+		c.stdin, c.stdinFile = "", ""
+		w.emit(c.invocation())
+		return c, true
 	default:
 		from := c.stdinFrom
 		if from == "" {

@@ -24,6 +24,12 @@ type Limits struct {
 	// read. A sourced file that cannot change directory then leaves the
 	// directory known (sourced.go). Nil: every sourced file may.
 	SourceText func(dir, name string) (text string, ok bool)
+	// DirOutput, when set, returns what pwd or git rev-parse
+	// --show-toplevel (query "pwd", "pwd -P", "toplevel") prints when run
+	// in dir (Invocation.Dir's form) at decision time: cd
+	// "$(git rev-parse --show-toplevel)" names the project as surely as
+	// its path does. ok is false when it cannot be told.
+	DirOutput func(dir, query string) (text string, ok bool)
 }
 
 // DefaultLimits are the limits used by Parse.

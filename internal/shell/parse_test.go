@@ -189,7 +189,7 @@ func TestParse(t *testing.T) {
 		{"printf 'git %s\\n' push | bash", []string{"printf git %s\\n push", "git push | bash <pipe"}},
 		{"echo -e 'ls\\ngit push' | bash", []string{"echo -e ls\\ngit push", "ls | bash <pipe", "git push | bash <pipe"}},
 		{"curl -s https://x | sh", []string{"curl -s https://x", "OPAQUE"}},
-		{"cat x | bash", []string{"cat x", "OPAQUE"}},
+		{"cat x | bash", []string{"cat x", "bash"}},
 		{"alias gp='git push'; gp origin", []string{"alias gp=git push", "git push origin | alias gp"}},
 		// Remote execution.
 		{"ssh host 'rm -rf /x'", []string{"ssh host rm -rf /x", "rm -rf /x | ssh host @host"}},

@@ -29,6 +29,8 @@ type cmd struct {
 	// stdinArgs is the static argument vector of the simple command
 	// feeding a pipe into this one (stdinSource.args).
 	stdinArgs []string
+	// stdinFile is the file "cat FILE" feeds a pipe into this one.
+	stdinFile string
 	// feed is Invocation.Feed.
 	feed *Feed
 	// stdinSrc is the text of a here-string or here-document only known
@@ -290,7 +292,7 @@ func xargsWrapper(w *walker, c cmd) (cmd, bool) {
 	} else {
 		n = c.inner(i, "xargs")
 	}
-	n.stdin, n.stdinKnown, n.stdinText, n.stdinArgs = "", false, "", nil
+	n.stdin, n.stdinKnown, n.stdinText, n.stdinArgs, n.stdinFile = "", false, "", nil, ""
 	input, known := []string{"{xargs input}"}, false
 	if c.stdinKnown && !p.Has("-a", "--arg-file") {
 		if words := xargsItems(c.stdinText, p); len(words) > 0 && len(words) <= 64 {
@@ -588,7 +590,7 @@ func parallelWrapper(w *walker, c cmd) (cmd, bool) {
 	}
 	template := c.inner(i, "parallel")
 	template.args, template.dyn = c.args[i:end], c.dyn[i:end]
-	template.stdin, template.stdinKnown, template.stdinText, template.stdinArgs = "", false, "", nil
+	template.stdin, template.stdinKnown, template.stdinText, template.stdinArgs, template.stdinFile = "", false, "", nil, ""
 	template.feed = feed
 	for _, a := range template.args {
 		for _, ph := range []string{"{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {

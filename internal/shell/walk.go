@@ -28,6 +28,9 @@ type stdinSource struct {
 	// args is the producer's argument vector when it is one simple
 	// command of static words, with no assignment or redirection.
 	args []string
+	// file is the one file a producer "cat FILE" writes into the pipe:
+	// a shell reading the pipe runs that file as sh < FILE would.
+	file string
 }
 
 func (s *stmtWalker) stmts(list []*syntax.Stmt) {
@@ -223,6 +226,14 @@ func (s *stmtWalker) producedBy(st *syntax.Stmt) stdinSource {
 	switch normName(args[0]) {
 	case "find", "git":
 		return stdinSource{from: src, args: append([]string{normName(args[0])}, args[1:]...)}
+	case "cat":
+		files := args[1:]
+		if len(files) == 2 && files[0] == "--" {
+			files = files[1:]
+		}
+		if len(files) == 1 && files[0] != "-" && !strings.HasPrefix(files[0], "-") && !isGlob(files[0]) {
+			return stdinSource{from: src, file: files[0]}
+		}
 	case "echo":
 		if text, ok := echoText(args[1:]); ok {
 			return stdinSource{from: src, text: text, known: true}
@@ -278,7 +289,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	c.args, c.dyn = s.words(call.Args)
 	s.redirects(st, &c)
 	if src, ok := s.stdin[st]; ok && c.stdin == "" {
-		c.stdin, c.stdinText, c.stdinKnown, c.stdinFrom, c.stdinArgs = "pipe", src.text, src.known, src.from, src.args
+		c.stdin, c.stdinText, c.stdinKnown, c.stdinFrom, c.stdinArgs, c.stdinFile = "pipe", src.text, src.known, src.from, src.args, src.file
 	}
 	if len(c.args) == 0 {
 		return

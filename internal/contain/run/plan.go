@@ -74,7 +74,15 @@ var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/
 	".npmrc", ".yarnrc", ".yarnrc.yml", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".dir-locals.el",
 	".gitattributes", ".pre-commit-config.yaml", ".husky", "lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
 	"lefthook-local.yml", ".cargo", ".pnpmfile.cjs", "mise.toml", ".mise.toml", ".tool-versions", ".devcontainer.json",
-	".devcontainer", ".bash_profile", ".zprofile", ".zlogin", ".git/config.worktree"}
+	".devcontainer", ".bash_profile", ".zprofile", ".zlogin", ".git/config.worktree",
+	// What an editor, a shell plugin or another version control system
+	// runs by itself when the human opens or enters the project: vim's
+	// and neovim's exrc files and localvimrc, Helix's and Zed's
+	// workspace configuration (language servers, tasks), JetBrains'
+	// project (run configurations, startup tasks), git-lfs's custom
+	// transfer agents, zsh-autoenv's files, Mercurial's repository hooks.
+	".exrc", ".nvimrc", ".nvim.lua", ".lvimrc", ".helix", ".zed", ".idea", ".lfsconfig", ".autoenv.zsh",
+	".autoenv_leave.zsh", ".hg/hgrc"}
 
 // agentScratch are directories, relative to the home directory, that an
 // agent both writes inside and runs later: Claude Code writes a shell
@@ -709,7 +717,7 @@ func looksLikeFile(p string) bool {
 	b := filepath.Base(p)
 	switch b {
 	case ".envrc", ".npmrc", ".yarnrc", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".gitattributes",
-		".bash_profile", ".zprofile", ".zlogin", ".tool-versions":
+		".bash_profile", ".zprofile", ".zlogin", ".tool-versions", ".exrc", ".nvimrc", ".lvimrc", ".lfsconfig", "hgrc":
 		return true
 	}
 	return strings.LastIndex(b, ".") > 0

@@ -127,6 +127,15 @@ func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 	if !dyn {
 		return nil // only mktemp's output was run-time: a new temporary name
 	}
+	// "$D/.config/" and "$D/.config/." name the directory "$D/.config"
+	// (cp -r evil/. "$D/.config/" writes into it): its end is ".config".
+	for {
+		t := strings.TrimSuffix(strings.TrimRight(suffix, "/"), "/.")
+		if t == suffix {
+			break
+		}
+		suffix = t
+	}
 	if suffix == "" {
 		if mode == dynWord || strings.HasPrefix(prefix, mktempDir) {
 			return nil

@@ -35,6 +35,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -70,11 +71,13 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 
 // Events are the ones airlock decides or records; Auggie also takes
 // Cursor's names in its settings, but sends these.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "PromptSubmit": hookrun.UserPromptSubmit,
-	"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
-}
+var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
+		"SessionStart": hookrun.SessionStart, "PromptSubmit": hookrun.UserPromptSubmit,
+		"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+	}
+}}
 
 // Input is the part of Auggie's payload airlock reads.
 type Input struct {
@@ -91,7 +94,7 @@ type adapter struct{ *hookrun.ClaudeFormat }
 
 // New is the adapter: Auggie's decoder, Claude Code's reply.
 func New() hookrun.Adapter {
-	return adapter{&hookrun.ClaudeFormat{Agent: Name, Events: Events}}
+	return adapter{&hookrun.ClaudeFormat{Agent: Name, Events: Events.Get()}}
 }
 
 // Decode reads one event.
@@ -108,7 +111,7 @@ func (a adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if len(in.WorkspaceRoots) > 0 {
 		cwd = in.WorkspaceRoots[0]
 	}
-	req := &hookrun.Request{Native: in.HookEventName, Event: Events[in.HookEventName], Session: in.ConversationID,
+	req := &hookrun.Request{Native: in.HookEventName, Event: Events.Get()[in.HookEventName], Session: in.ConversationID,
 		Cwd: cwd, Input: in.ToolInput, Prompt: in.UserPrompt, Raw: raw}
 	tools := Tools()
 	if in.IsMCPTool {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 )
 
 // Name is the agent's name on the command line.
@@ -97,11 +98,13 @@ func readMCP(in toolcall.Input, c *toolcall.Call) error {
 }
 
 // Events maps Cline's events onto the decision core's.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"TaskStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-	"TaskComplete": hookrun.Stop, "TaskCancel": hookrun.SessionEnd,
-}
+var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
+		"TaskStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
+		"TaskComplete": hookrun.Stop, "TaskCancel": hookrun.SessionEnd,
+	}
+}}
 
 // Input is Cline's event.
 type Input struct {
@@ -144,7 +147,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if r, err := hookrun.CheckEvent(Name, "hookName", in.HookName, event); err != nil {
 		return r, err
 	}
-	req := &hookrun.Request{Native: in.HookName, Event: Events[in.HookName], Session: in.TaskID, Raw: raw}
+	req := &hookrun.Request{Native: in.HookName, Event: Events.Get()[in.HookName], Session: in.TaskID, Raw: raw}
 	if len(in.WorkspaceRoots) > 0 {
 		req.Cwd = in.WorkspaceRoots[0]
 	}

@@ -31,6 +31,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 )
 
 // Name is the agent's name on the command line.
@@ -94,11 +95,13 @@ var pascalTools = sync.OnceValue(func() toolcall.Table {
 })
 
 // camelEvents maps the camelCase events onto the decision core's.
-var camelEvents = map[string]string{
-	"preToolUse": hookrun.PreToolUse, "postToolUse": hookrun.PostToolUse,
-	"sessionStart": hookrun.SessionStart, "userPromptSubmitted": hookrun.UserPromptSubmit,
-	"agentStop": hookrun.Stop, "sessionEnd": hookrun.SessionEnd,
-}
+var camelEvents = firstuse.Table[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"preToolUse": hookrun.PreToolUse, "postToolUse": hookrun.PostToolUse,
+		"sessionStart": hookrun.SessionStart, "userPromptSubmitted": hookrun.UserPromptSubmit,
+		"agentStop": hookrun.Stop, "sessionEnd": hookrun.SessionEnd,
+	}
+}}
 
 var pascal = sync.OnceValue(func() *hookrun.ClaudeFormat {
 	return &hookrun.ClaudeFormat{Agent: Name, Tools: pascalTools(), MCP: claudecode.MCPName, Events: map[string]string{
@@ -156,7 +159,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 		// an object. Both are read.
 		args = json.RawMessage(s)
 	}
-	req := &hookrun.Request{Native: native, Event: camelEvents[native], Session: in.SessionID, Cwd: in.Cwd,
+	req := &hookrun.Request{Native: native, Event: camelEvents.Get()[native], Session: in.SessionID, Cwd: in.Cwd,
 		Input: args, Prompt: in.Prompt, Raw: raw}
 	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools(), nil)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 )
 
 // Name is the agent's name on the command line.
@@ -37,13 +38,15 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 })
 
 // Events are Claude Code's, as Droid uses them.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-	"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
-}
+var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
+		"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
+		"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+	}
+}}
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: claudecode.MCPName, Events: Events}
+	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: claudecode.MCPName, Events: Events.Get()}
 }

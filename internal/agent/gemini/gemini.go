@@ -19,6 +19,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 )
 
 // Name is the agent's name on the command line.
@@ -91,17 +92,19 @@ func MCPName(tool string) (server, name string, ok bool) {
 
 // Events maps Gemini's events onto the decision core's. BeforeAgent
 // carries the user's prompt.
-var Events = map[string]string{
-	"BeforeTool": hookrun.PreToolUse, "AfterTool": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "BeforeAgent": hookrun.UserPromptSubmit,
-	"AfterAgent": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
-}
+var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"BeforeTool": hookrun.PreToolUse, "AfterTool": hookrun.PostToolUse,
+		"SessionStart": hookrun.SessionStart, "BeforeAgent": hookrun.UserPromptSubmit,
+		"AfterAgent": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+	}
+}}
 
 type adapter struct{ hookrun.ClaudeFormat }
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events,
+	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events.Get(),
 		Deny: func(reason string) any { return Reply{Decision: "deny", Reason: reason} }}}
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -75,11 +76,13 @@ func MCPName(tool string) (server, name string, ok bool) {
 }
 
 // Events maps Goose's events onto the decision core's.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-	"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
-}
+var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
+		"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
+		"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+	}
+}}
 
 // Input is Goose's event.
 type Input struct {
@@ -107,7 +110,9 @@ func New() hookrun.Adapter { return adapter{} }
 func (adapter) Name() string { return Name }
 
 // Blocks: the pre-tool event, or an unknown one.
-func (adapter) Blocks(event string) bool { return event == "" || Events[event] == hookrun.PreToolUse }
+func (adapter) Blocks(event string) bool {
+	return event == "" || Events.Get()[event] == hookrun.PreToolUse
+}
 
 // Decode reads one event.
 func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
@@ -123,7 +128,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if cwd == "" {
 		cwd = in.Cwd
 	}
-	req := &hookrun.Request{Native: in.Event, Event: Events[in.Event], Session: in.SessionID, Cwd: cwd,
+	req := &hookrun.Request{Native: in.Event, Event: Events.Get()[in.Event], Session: in.SessionID, Cwd: cwd,
 		ToolUseID: in.ToolCallID, Input: in.ToolInput, Prompt: in.Prompt, Raw: raw}
 	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools(), MCPName)
 }

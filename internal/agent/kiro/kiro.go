@@ -13,6 +13,7 @@ package kiro
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/airlock-dev/airlock/internal/firstuse"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"io"
 	"sync"
@@ -95,16 +96,18 @@ func readRead(in toolcall.Input, c *toolcall.Call) error {
 func MCPName(tool string) (server, name string, ok bool) { return toolcall.SplitMCP(tool, "@", "/") }
 
 // Events maps Kiro's events onto the decision core's.
-var Events = map[string]string{
-	"preToolUse": hookrun.PreToolUse, "postToolUse": hookrun.PostToolUse,
-	"agentSpawn": hookrun.SessionStart, "userPromptSubmit": hookrun.UserPromptSubmit, "stop": hookrun.Stop,
-}
+var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
+	return map[string]string{
+		"preToolUse": hookrun.PreToolUse, "postToolUse": hookrun.PostToolUse,
+		"agentSpawn": hookrun.SessionStart, "userPromptSubmit": hookrun.UserPromptSubmit, "stop": hookrun.Stop,
+	}
+}}
 
 type adapter struct{ hookrun.ClaudeFormat }
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events}}
+	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events.Get()}}
 }
 
 // Encode denies with exit 2 and the reason on standard error; anything

@@ -14,7 +14,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
-	"github.com/airlock-dev/airlock/internal/firstuse"
 	"sync"
 )
 
@@ -65,15 +64,23 @@ func closed(s toolcall.Spec) toolcall.Spec {
 }
 
 // Events maps Codex's events onto the decision core's.
-var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
-	return map[string]string{
-		"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-		"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-		"Stop": hookrun.Stop,
+func Events(name string) string {
+	switch name {
+	case "PreToolUse":
+		return hookrun.PreToolUse
+	case "PostToolUse":
+		return hookrun.PostToolUse
+	case "SessionStart":
+		return hookrun.SessionStart
+	case "UserPromptSubmit":
+		return hookrun.UserPromptSubmit
+	case "Stop":
+		return hookrun.Stop
 	}
-}}
+	return ""
+}
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: claudecode.MCPName, Events: Events.Get()}
+	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: claudecode.MCPName, Events: Events}
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/claudecode"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
-	"github.com/airlock-dev/airlock/internal/firstuse"
 )
 
 // Name is the agent's name on the command line.
@@ -92,19 +91,29 @@ func MCPName(tool string) (server, name string, ok bool) {
 
 // Events maps Gemini's events onto the decision core's. BeforeAgent
 // carries the user's prompt.
-var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
-	return map[string]string{
-		"BeforeTool": hookrun.PreToolUse, "AfterTool": hookrun.PostToolUse,
-		"SessionStart": hookrun.SessionStart, "BeforeAgent": hookrun.UserPromptSubmit,
-		"AfterAgent": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+func Events(name string) string {
+	switch name {
+	case "BeforeTool":
+		return hookrun.PreToolUse
+	case "AfterTool":
+		return hookrun.PostToolUse
+	case "SessionStart":
+		return hookrun.SessionStart
+	case "BeforeAgent":
+		return hookrun.UserPromptSubmit
+	case "AfterAgent":
+		return hookrun.Stop
+	case "SessionEnd":
+		return hookrun.SessionEnd
 	}
-}}
+	return ""
+}
 
 type adapter struct{ hookrun.ClaudeFormat }
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events.Get(),
+	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events,
 		Deny: func(reason string) any { return Reply{Decision: "deny", Reason: reason} }}}
 }
 

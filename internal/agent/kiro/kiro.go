@@ -13,7 +13,6 @@ package kiro
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/airlock-dev/airlock/internal/firstuse"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"io"
 	"sync"
@@ -96,18 +95,27 @@ func readRead(in toolcall.Input, c *toolcall.Call) error {
 func MCPName(tool string) (server, name string, ok bool) { return toolcall.SplitMCP(tool, "@", "/") }
 
 // Events maps Kiro's events onto the decision core's.
-var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
-	return map[string]string{
-		"preToolUse": hookrun.PreToolUse, "postToolUse": hookrun.PostToolUse,
-		"agentSpawn": hookrun.SessionStart, "userPromptSubmit": hookrun.UserPromptSubmit, "stop": hookrun.Stop,
+func Events(name string) string {
+	switch name {
+	case "preToolUse":
+		return hookrun.PreToolUse
+	case "postToolUse":
+		return hookrun.PostToolUse
+	case "agentSpawn":
+		return hookrun.SessionStart
+	case "userPromptSubmit":
+		return hookrun.UserPromptSubmit
+	case "stop":
+		return hookrun.Stop
 	}
-}}
+	return ""
+}
 
 type adapter struct{ hookrun.ClaudeFormat }
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events.Get()}}
+	return &adapter{hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: MCPName, Events: Events}}
 }
 
 // Encode denies with exit 2 and the reason on standard error; anything

@@ -14,7 +14,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/agent/gemini"
 	"github.com/airlock-dev/airlock/internal/agent/hookrun"
 	"github.com/airlock-dev/airlock/internal/agent/toolcall"
-	"github.com/airlock-dev/airlock/internal/firstuse"
 )
 
 // Name is the agent's name on the command line.
@@ -34,15 +33,25 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 })
 
 // Events are Claude Code's, as Qwen Code uses them.
-var Events = firstuse.Table[map[string]string]{Build: func() map[string]string {
-	return map[string]string{
-		"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-		"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-		"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+func Events(name string) string {
+	switch name {
+	case "PreToolUse":
+		return hookrun.PreToolUse
+	case "PostToolUse":
+		return hookrun.PostToolUse
+	case "SessionStart":
+		return hookrun.SessionStart
+	case "UserPromptSubmit":
+		return hookrun.UserPromptSubmit
+	case "Stop":
+		return hookrun.Stop
+	case "SessionEnd":
+		return hookrun.SessionEnd
 	}
-}}
+	return ""
+}
 
 // New is the adapter.
 func New() hookrun.Adapter {
-	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: claudecode.MCPName, Events: Events.Get()}
+	return &hookrun.ClaudeFormat{Agent: Name, Tools: Tools(), MCP: claudecode.MCPName, Events: Events}
 }

@@ -30,7 +30,7 @@ const MaxScriptBytes = 256 << 10
 var errNoFS = errors.New("no filesystem to read it from")
 
 // ErrTooLarge says a file is larger than MaxScriptBytes.
-var ErrTooLarge = fmt.Errorf("larger than %d KiB", MaxScriptBytes>>10)
+var ErrTooLarge = errors.New("larger than 256 KiB")
 
 // DirFS is the real filesystem seen from the directory dir, with "~/"
 // naming this process's home directory ($HOME).

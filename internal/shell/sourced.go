@@ -14,20 +14,23 @@ import (
 // keeps the directory, so that the runs after it are still known to
 // happen where the text's own cd left them.
 
-// dirChangers are the commands that change the shell's directory, or
+// dirChanger: the commands that change the shell's directory, or
 // make something else do it later or by another name: cd and the
 // directory stack, text run in this shell (eval, source, a trap), names
 // given new meanings (alias, enable), and the builtins and wrappers that
 // run them.
-var dirChangers = map[string]bool{
-	"cd": true, "pushd": true, "popd": true, "eval": true, "source": true, ".": true,
-	"trap": true, "alias": true, "enable": true, "builtin": true, "command": true,
-	"exec": true, "shopt": true,
+func dirChanger(name string) bool {
+	switch name {
+	case "cd", "pushd", "popd", "eval", "source", ".", "trap", "alias", "enable", "builtin",
+		"command", "exec", "shopt":
+		return true
+	}
+	return false
 }
 
 // KeepsDir reports whether shell text, sourced, cannot change the
 // directory of the shell that sources it: no command in it, function
-// bodies included, is one of dirChangers or a name computed at run time,
+// bodies included, is a dirChanger or a name computed at run time,
 // and it does not name CDPATH or cdable_vars (which send a later cd
 // elsewhere). Text that does not parse does not keep it.
 func KeepsDir(text string) bool {
@@ -48,7 +51,7 @@ func KeepsDir(text string) bool {
 			return true
 		}
 		name, ok := staticName(call.Args[0])
-		if !ok || dirChangers[name] {
+		if !ok || dirChanger(name) {
 			keeps = false
 			return false
 		}

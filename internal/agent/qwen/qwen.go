@@ -33,10 +33,22 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 })
 
 // Events are Claude Code's, as Qwen Code uses them.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-	"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+func Events(name string) string {
+	switch name {
+	case "PreToolUse":
+		return hookrun.PreToolUse
+	case "PostToolUse":
+		return hookrun.PostToolUse
+	case "SessionStart":
+		return hookrun.SessionStart
+	case "UserPromptSubmit":
+		return hookrun.UserPromptSubmit
+	case "Stop":
+		return hookrun.Stop
+	case "SessionEnd":
+		return hookrun.SessionEnd
+	}
+	return ""
 }
 
 // New is the adapter.

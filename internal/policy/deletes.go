@@ -8,6 +8,7 @@ import (
 
 	"github.com/airlock-dev/airlock/internal/classify"
 	shellparse "github.com/airlock-dev/airlock/internal/shell"
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // This file widens the destruction grades (destroy.go) from rm to every
@@ -288,7 +289,8 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		switch {
 		case g.place == placeInside && !tree:
 			continue
-		case g.place == placeUnknown && !tree && !(g.relinked && (rmThroughLinks(inv) || tempDeletion(inv) && mayMoveInto(r, inv))):
+		case g.place == placeUnknown && !tree && !(g.relinked && (rmThroughLinks(inv) || tempDeletion(inv) && mayMoveInto(r, inv))) &&
+			!climbsAtRuntime(inv) && !existsBehindRuntime(inv, rootOf(cwd, home, fsys), fsys):
 			continue
 		case g.place == placeOutside && !tree && scratchOnly(inv, home):
 			continue
@@ -319,6 +321,81 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		inv.Effect.Reasons = append(inv.Effect.Reasons, classify.Reason{Rule: "file.delete", Message: inv.Name() + " deletes, truncates or locks what it names (" + clipText(strings.Join(inv.Args[1:], " ")) + "), graded like rm"})
 		r.Effect.Destructive = true
 	}
+}
+
+// climbsAtRuntime reports an operand known only at run time that climbs
+// out of what it names with "..": rm -f "$TMPDIR/../srv/data/db" reads as
+// scratch space and is not (FINDINGS-9 K1). An operand that is just a
+// run-time name (rm -f "$f" in a loop) is ordinary work.
+func climbsAtRuntime(inv *classify.Invocation) bool {
+	for _, o := range inv.Operands {
+		if w := strings.Trim(o.Word, `"'`); o.Dynamic && (strings.Contains(w, "/../") || strings.HasSuffix(w, "/..")) {
+			return true
+		}
+	}
+	return false
+}
+
+// existsBehindRuntime reports an operand known only at run time whose
+// static end is itself an absolute path of two or more names that exists
+// now outside the project: rm -f "$NOPE/home/user/thesis.tex" deletes that
+// file when NOPE is empty or unset (FINDINGS-9 K1). "$dir/x.o" ends in
+// "/x.o", which names nothing at the top of the file system.
+func existsBehindRuntime(inv *classify.Invocation, root string, fsys fileSystem) bool {
+	for _, o := range inv.Operands {
+		if !o.Dynamic {
+			continue
+		}
+		tail := staticTail(o.Word)
+		if strings.Count(tail, "/") < 2 || !strings.HasPrefix(tail, "/") {
+			continue
+		}
+		tail = filepath.Clean(tail)
+		if root != "" && (tail == root || strings.HasPrefix(tail, root+"/")) {
+			continue
+		}
+		if _, err := fsys.Lstat(tail); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// rootOf is the project a command's directory belongs to ("" for none).
+func rootOf(cwd, home string, fsys fileSystem) string {
+	d := &destruction{home: home, res: resolver{fs: fsys}}
+	real, unknown := d.res.resolve(cwd)
+	if unknown {
+		return ""
+	}
+	root, _ := d.projectRoot(real)
+	return root
+}
+
+// staticTail is the text of a word after its last run-time part.
+func staticTail(w string) string {
+	word, ok := shellparse.ParseWord(w)
+	if !ok {
+		return ""
+	}
+	var tail strings.Builder
+	var walk func([]syntax.WordPart)
+	walk = func(parts []syntax.WordPart) {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				tail.WriteString(unescapeLit(p.Value))
+			case *syntax.SglQuoted:
+				tail.WriteString(p.Value)
+			case *syntax.DblQuoted:
+				walk(p.Parts)
+			default:
+				tail.Reset()
+			}
+		}
+	}
+	walk(word.Parts)
+	return tail.String()
 }
 
 // isTemp reports classify's reason that calls a deletion temporary.

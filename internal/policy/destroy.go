@@ -133,22 +133,33 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 			lastDeletion = max(lastDeletion, inv.Seq)
 		}
 	}
+	relinkWhy := ""
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
 		if ordered && inv.Seq > lastDeletion {
 			continue // it starts after the last deletion has ended
 		}
 		if !inv.Effect.Destructive && !deletes(inv) && !layoutSafe(inv) {
-			why := inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
+			relinkWhy = inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
 			if inv.Name() == "" {
-				why = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
+				relinkWhy = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
 			}
-			gs := all(placeUnknown, why)
-			for i := range gs {
-				gs[i].relinked = true
-			}
-			return gs
+			break
 		}
+	}
+	if relinkWhy != "" {
+		// What another program may relink is only what looks inside
+		// now: a deletion that lands outside the project (or in its
+		// history) as the paths lead today stays there (FINDINGS-9 K1:
+		// python3 -V; rm ~/thesis.tex was graded "unknown", and a
+		// single rm of an unknown place is not held).
+		defer func() {
+			for i := range d.grades {
+				if p := d.grades[i].place; p != placeOutside && p != placeHistory {
+					d.grades[i] = grade{place: placeUnknown, why: relinkWhy, relinked: true}
+				}
+			}
+		}()
 	}
 	dirs := []string{realCwd}
 	var find *classify.Invocation
@@ -768,15 +779,7 @@ func containsString(list []string, s string) bool {
 }
 
 // gradedRoot is the project root destruction was graded against.
-func (p *Policy) gradedRoot(cwd string) string {
-	d := &destruction{home: p.home, res: resolver{fs: gradeFS}}
-	real, unknown := d.res.resolve(cwd)
-	if unknown {
-		return ""
-	}
-	root, _ := d.projectRoot(real)
-	return root
-}
+func (p *Policy) gradedRoot(cwd string) string { return rootOf(cwd, p.home, gradeFS) }
 
 // isGitRoot reports whether a project root is a git worktree.
 func isGitRoot(root string) bool {

@@ -844,7 +844,7 @@ var makeFuncCall = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 // directory; $(wildcard …) and glob patterns are listed through the FS.
 // At most maxIncludes files are read; a name computed by another make
 // function, or a file that exists but cannot be read, is opaque.
-func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
+func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string) Effect {
 	var e Effect
 	read := 0
 	seen := map[string]bool{}
@@ -880,13 +880,13 @@ func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
 					continue
 				}
 				seen[n] = true
-				data, err := c.readFile(n)
-				if errors.Is(err, fs.ErrNotExist) {
+				// Read as a script the run executes: a file the same
+				// command writes is read with what it writes, or is
+				// opaque (follow.go).
+				data, failed, ok := c.readScript(inv, n, false)
+				if !ok {
+					e.Add(failed)
 					continue // make would try to build it, or -include skips it
-				}
-				if err != nil {
-					e.Add(opaque("make.include", inc.file+":"+strconv.Itoa(inc.line)+": the included "+n+" cannot be read ("+err.Error()+")"))
-					continue
 				}
 				read++
 				if read > maxIncludes {
@@ -931,6 +931,8 @@ func (m *makefile) merge(sub *makefile) {
 		m.first = sub.first
 	}
 	m.includes = append(m.includes, sub.includes...)
+	m.parseTime = append(m.parseTime, sub.parseTime...)
+	m.shells = append(m.shells, sub.shells...)
 }
 
 // ---- Taskfile includes ----

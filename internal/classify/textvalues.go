@@ -90,6 +90,11 @@ func makeDynamic(inv *shell.Invocation) bool {
 			continue
 		}
 		a := inv.Args[i]
+		if makeVariable(a) {
+			// NAME=$HOME/.local: a variable's value, which make gets
+			// from the shell and its recipes read (makeArgs).
+			continue
+		}
 		if v, ok := cutAny(a, "-j", "-l", "--jobs=", "--load-average="); ok && cpuCount(v) {
 			continue
 		}

@@ -390,8 +390,13 @@ func parseMakefile(name, text string) *makefile {
 		if semi := strings.Index(rest, ";"); semi >= 0 {
 			rest, inline = rest[:semi], rest[semi+1:]
 		}
-		// target-specific variable: "target: VAR = value"
-		if makeAssign.Get().MatchString(strings.TrimSpace(rest)) {
+		// target-specific variable: "target: VAR = value" (a shell
+		// for that target's recipes counts as one for all).
+		if mm := makeAssign.Get().FindStringSubmatch(strings.TrimSpace(rest)); mm != nil {
+			switch mm[1] {
+			case "SHELL", ".SHELLFLAGS", "MAKESHELL":
+				m.shells = append(m.shells, makeLine{line: n, text: mm[1] + "=" + mm[3], file: name})
+			}
 			cur = nil
 			continue
 		}
@@ -841,6 +846,9 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	if !ok {
 		return e
 	}
+	if g := strings.TrimSpace(mc.vars[".DEFAULT_GOAL"]); len(mc.targets) == 0 && g != "" {
+		mc.targets = strings.Fields(m.expand(g, "", nil, 0))
+	}
 	if len(mc.targets) == 0 && m.first != "" {
 		mc.targets = []string{m.first}
 	}
@@ -920,13 +928,13 @@ func makeEnv(inv *shell.Invocation, m *makefile, mc makeCall) string {
 	var words []string
 	for _, kv := range inv.Env {
 		k, v, _ := strings.Cut(kv, "=")
-		if !shellName(k) {
+		if !shellName(k) || strings.ContainsAny(v, "$`") {
+			// A value with $ may be source text (PATH=$PATH:bin) or
+			// literal (PS4='+ ${LINENO}: '): the run's own environment
+			// is checked where it is given.
 			continue
 		}
-		if !strings.ContainsAny(v, "$`") {
-			v = shQuote(v)
-		}
-		words = append(words, k+"="+v)
+		words = append(words, k+"="+shQuote(v))
 	}
 	for _, k := range mc.order {
 		if !shellName(k) {

@@ -32,6 +32,8 @@ var makeProject = fstest.MapFS{
 	"recipe.mk":   {Data: []byte("all:\n\t@echo $(eval Y := $(shell ./x.sh))done\n")},
 	"prog.mk":     {Data: []byte("app: main.o\n\t$(CC) -o app main.o\n")},
 	"target.mk":   {Data: []byte("all: build\nbuild: SHELL = ./x.sh\nbuild:\n\techo hi\n")},
+	"incl/b2.mk":  {Data: []byte("X := $(shell ./x.sh)\n")},
+	"inci.mk":     {Data: []byte("include b2.mk\nall: ; @:\n")},
 	"goal.mk":     {Data: []byte("all:\n\techo hi\nrelease:\n\t./x.sh\n")},
 }
 
@@ -78,6 +80,10 @@ func TestMakeReads(t *testing.T) {
 		{"MAKEFILES=x.mk make build", "external", "x.sh:2: git push"},
 		{"MAKEFILES=$M make build", "local+opaque", "MAKEFILES"},
 		{"make -f inc.mk", "external", "b.mk:1"},
+		{"make -I incl -f inci.mk", "external", "b2.mk:1"},
+		{"make --include-dir=nowhere -I incl -f inci.mk", "external", "b2.mk:1"},
+		{"cp incl/b2.mk b2.mk; make -f inci.mk", "external+opaque", "written by the same command"},
+		{"make -f inci.mk", "local", ""},
 		{"make -f eval.mk", "external+opaque", "x.sh:2: git push"},
 		{"make -f recipe.mk", "external", "x.sh:2: git push"},
 		{"make -f push.mk", "external", "x.sh:2: git push"},
@@ -88,6 +94,15 @@ func TestMakeReads(t *testing.T) {
 		{"printf 'include x.mk\\n' > y.mk; make -f y.mk", "external", "x.sh:2: git push"},
 		{"printf \"$X\" > b.mk; make -f inc.mk", "local+opaque", "written by the same command"},
 		{"cat other > y.mk; make -f y.mk", "local+opaque", "written by the same command"},
+		// MAKEFLAGS and GNUMAKEFLAGS carry options and variables.
+		{"MAKEFLAGS=SHELL=./x.sh make build", "external", "x.sh:2: git push"},
+		{"make build 'MAKEFLAGS=SHELL=./x.sh'", "external", "x.sh:2: git push"},
+		{"GNUMAKEFLAGS='-s CC=./x.sh' make ok", "external", "x.sh:2: git push"},
+		{"MAKEFLAGS='--eval=$(shell ./x.sh)' make build", "local+opaque", "--eval"},
+		{"MAKEFLAGS=$F make build", "local+opaque", "MAKEFLAGS"},
+		{"make build MAKEFLAGS=$F", "local+opaque", "computed at run time"},
+		{"MAKEFLAGS=-j8 make build", "local", ""},
+		{"MAKEFLAGS='ks -j4 --no-print-directory' make test", "local", ""},
 		// Built-in rules' programs, when a target has no recipe.
 		{"make ok CC=./x.sh", "external", "x.sh:2: git push"},
 		{"make ok 'CC=sh x.sh'", "external", "x.sh:2: git push"},

@@ -287,6 +287,9 @@ type makefile struct {
 	// whatever target runs: immediate assignments (:=, ::=, !=) and
 	// top-level function calls ($(shell …), $(file …), $(eval …)).
 	parseTime []makeLine
+	// incDirs are the directories of -I, where an include's relative
+	// name is looked for when it is not in make's directory.
+	incDirs []string
 	// shells are the values the file gives SHELL, .SHELLFLAGS and
 	// MAKESHELL (text holds NAME=VALUE): the program make runs every
 	// recipe line with (makeShells).
@@ -682,6 +685,7 @@ func makeShells(inv *shell.Invocation, m *makefile, vars map[string]string) ([]s
 type makeCall struct {
 	files   []string
 	dir     string
+	incDirs []string
 	targets []string
 	// vars are the command-line variables as make text; order is their
 	// names in the order given.
@@ -711,6 +715,8 @@ func makeArgs(inv *shell.Invocation) makeCall {
 			mc.files = append(mc.files, f.Value)
 		case "-C", "--directory":
 			mc.dir = path.Join(mc.dir, f.Value)
+		case "-I", "--include-dir":
+			mc.incDirs = append(mc.incDirs, f.Value)
 		case "-n", "--dry-run", "--just-print", "--recon", "-q", "--question":
 			mc.dry = true
 		}
@@ -732,6 +738,48 @@ func makeArgs(inv *shell.Invocation) makeCall {
 		mc.targets = append(mc.targets, o)
 	}
 	return mc
+}
+
+// flagsVars reads MAKEFLAGS and GNUMAKEFLAGS, on the command line or in
+// the environment: make takes options and variables from them as from
+// its command line (MAKEFLAGS=SHELL=./x.sh make build runs x.sh for each
+// recipe line). A variable there is one of the command line's, unless
+// the command line sets it; --eval (-E) is make text airlock does not
+// read, and a word it cannot place (computed at run time) makes the run
+// opaque.
+func (mc *makeCall) flagsVars(inv *shell.Invocation) (Effect, bool) {
+	for _, k := range []string{"MAKEFLAGS", "GNUMAKEFLAGS"} {
+		v, set := mc.vars[k]
+		if _, dyn := mc.shellText[k]; dyn {
+			return opaque("make.flags", "make takes options and variables from "+k+"="+clip(mc.shellText[k])+", known only at run time"), false
+		}
+		if !set {
+			v, set = inv.Getenv(k)
+		}
+		if !set {
+			continue
+		}
+		for i, w := range strings.Fields(v) {
+			switch {
+			case w == "--":
+			case strings.HasPrefix(w, "--eval") || strings.HasPrefix(w, "-E"):
+				return opaque("option.code", "make --eval in "+k+" runs make text airlock does not read ("+clip(v)+")"), false
+			case makeVariable(w):
+				name, val, _ := strings.Cut(w, "=")
+				name = strings.TrimSuffix(name, ":")
+				if _, set := mc.vars[name]; !set {
+					mc.vars[name] = val
+					mc.order = append(mc.order, name)
+				}
+			case strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "$`"):
+			case i == 0 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "":
+				// the first word holds the short options without "-"
+			default:
+				return opaque("make.flags", "make takes options and variables from "+k+"="+clip(v)+", which airlock cannot place ("+clip(w)+")"), false
+			}
+		}
+	}
+	return Effect{}, true
 }
 
 // shellName reports a name the shell can export.
@@ -810,6 +858,9 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	if mc.dry {
 		return nothing
 	}
+	if e, ok := mc.flagsVars(inv); !ok {
+		return e
+	}
 	inner, deeperOK := c.deeper()
 	if !deeperOK {
 		return fileLimit(file)
@@ -837,6 +888,7 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		}
 		m.merge(parseMakefile(n, string(d)))
 	}
+	m.incDirs = mc.incDirs
 	incl := c.makeIncludes(inv, m, dir)
 	incl.Add(pre)
 	for k, v := range mc.vars {

@@ -861,7 +861,20 @@ func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string
 		words := strings.Fields(strings.NewReplacer(")", " ", "}", " ").Replace(m.expand(raw, "", nil, 0)))
 		for _, w := range words {
 			names := []string{path.Join(dir, w)}
+			// A relative name not found in make's directory is looked
+			// for in the -I directories, in order; the first found is
+			// read.
+			search := !path.IsAbs(w) && len(m.incDirs) > 0
+			if search {
+				for _, d := range m.incDirs {
+					if !path.IsAbs(d) {
+						d = path.Join(dir, d)
+					}
+					names = append(names, path.Join(d, w))
+				}
+			}
 			if strings.ContainsAny(w, "*?[") {
+				search = false
 				names = names[:0]
 				parent := path.Join(dir, path.Dir(w))
 				entries, err := c.readDir(parent)
@@ -886,6 +899,9 @@ func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string
 				data, failed, ok := c.readScript(inv, n, false)
 				if !ok {
 					e.Add(failed)
+					if search && failed.Reasons != nil {
+						break
+					}
 					continue // make would try to build it, or -include skips it
 				}
 				read++
@@ -894,6 +910,9 @@ func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string
 					return e
 				}
 				m.merge(parseMakefile(n, string(data)))
+				if search {
+					break
+				}
 			}
 		}
 	}

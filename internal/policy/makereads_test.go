@@ -29,6 +29,9 @@ func TestMakeReadsDecided(t *testing.T) {
 		"proj/verb.mk":    "X != airlock queue approve abcd\nall: ; @:\n",
 		"proj/sinc.mk":    "sinclude hook.mk\nall: ; @:\n",
 		"proj/outfile.mk": "$(file >build.log,started)\nall: ; @:\n",
+		"proj/rfile.mk":   "all:\n\t$(file >$(HOME)/.claude/settings.json,{})@:\n",
+		"proj/incl/b.mk":  "$(file >$(HOME)/.claude/settings.json,{})\n",
+		"proj/inci.mk":    "include b.mk\nall: ; @:\n",
 	}
 	cases := []findingCase{
 		{finding: "gmake -s SHELL=./x.sh", cmd: `gmake -s SHELL=./x.sh build`, want: denied},
@@ -39,6 +42,11 @@ func TestMakeReadsDecided(t *testing.T) {
 		{finding: "MAKEFILES=hook.mk make", cmd: `MAKEFILES=hook.mk make build`, want: denied},
 		{finding: "make -f sinc.mk (sinclude)", cmd: `make -f sinc.mk`, want: denied},
 		{finding: "make -f verb.mk (X != …)", cmd: `make -f verb.mk`, want: denied},
+		{finding: "make -f rfile.mk ($(file >…) in a recipe)", cmd: `make -f rfile.mk`, want: denied},
+		{finding: "make -I incl -f inci.mk", cmd: `make -I incl -f inci.mk`, want: denied},
+		{finding: "MAKEFLAGS=SHELL=./x.sh make", cmd: `MAKEFLAGS=SHELL=./x.sh make build`, want: denied},
+		{finding: "GNUMAKEFLAGS=--eval=… make", cmd: `GNUMAKEFLAGS='--eval=$(shell ./x.sh)' make build`, want: held},
+		{finding: "MAKEFLAGS=-j8 make", cmd: `MAKEFLAGS=-j8 make build`, want: notHeld},
 		{finding: "make ok CFLAGS=$(shell airlock …)", cmd: `make ok 'CFLAGS=$(shell airlock queue approve abcd)'`, want: denied},
 		{finding: "make ok CC=airlock …;", cmd: `make ok 'CC=airlock queue approve abcd;'`, want: denied},
 		{finding: "make ok LINK.o=./x.sh", cmd: `make ok LINK.o=./x.sh`, want: denied},

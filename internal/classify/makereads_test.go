@@ -34,6 +34,8 @@ var makeProject = fstest.MapFS{
 	"target.mk":   {Data: []byte("all: build\nbuild: SHELL = ./x.sh\nbuild:\n\techo hi\n")},
 	"incl/b2.mk":  {Data: []byte("X := $(shell ./x.sh)\n")},
 	"inci.mk":     {Data: []byte("include b2.mk\nall: ; @:\n")},
+	"dyn.mk":      {Data: []byte("all: $(GOAL)\nrelease:\n\t./x.sh\nbuild:\n\tgo build ./...\n")},
+	"dinc.mk":     {Data: []byte("-include $(CONF).mk\nall: ; @:\n")},
 	"goal.mk":     {Data: []byte("all:\n\techo hi\nrelease:\n\t./x.sh\n")},
 }
 
@@ -70,6 +72,12 @@ func TestMakeReads(t *testing.T) {
 		{"make -f goal.mk .DEFAULT_GOAL=release", "external", "x.sh:2: git push"},
 		{"make -f goal.mk .DEFAULT_GOAL=$G", "local+opaque", "computed at run time"},
 		{"make -f goal.mk", "local", ""},
+		{"make -f dyn.mk GOAL=$(cat goal)", "local+opaque", "computed at run time"},
+		{"make -f dyn.mk GOAL=build", "local", ""},
+		{"make -f dyn.mk GOAL='build release'", "external", "x.sh:2: git push"},
+		{"make -f dinc.mk CONF=$(cat conf)", "local+opaque", "known only at run time"},
+		{"make -f dinc.mk CONF=b", "external", "x.sh:2: git push"},
+		{"make VERSION=$(git describe --tags) build", "local", ""},
 		{"SHELL=./x.sh make build", "local", ""},
 		{"make SHELL=/bin/bash build", "local", ""},
 		{"make -f bash.mk", "local", ""},

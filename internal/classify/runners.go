@@ -866,6 +866,11 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		return fileLimit(file)
 	}
 	m := parseMakefile(file, string(data))
+	for k, v := range mc.vars {
+		// Command-line variables override the files' and are set
+		// before make reads them (include $(CONF).mk).
+		m.vars[k] = v
+	}
 	var pre Effect
 	// Every makefile make reads: MAKEFILES's (read first; a missing one
 	// is skipped) and the other -f files.
@@ -891,9 +896,6 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	m.incDirs = mc.incDirs
 	incl := c.makeIncludes(inv, m, dir)
 	incl.Add(pre)
-	for k, v := range mc.vars {
-		m.vars[k] = v // command-line variables override the file's
-	}
 	wraps, e, ok := makeShells(inv, m, mc.vars)
 	if !ok {
 		return e
@@ -1034,7 +1036,16 @@ func (w *makeWalk) target(t string, depth int) {
 		return // a file, or a target make would fail on
 	}
 	for _, p := range r.prereqs {
-		w.target(w.m.expand(p, t, r, 0), depth+1)
+		x := w.m.expand(p, t, r, 0)
+		if strings.ContainsAny(x, "$`") {
+			// all: $(GOAL), with make GOAL=$(cat goal): the value is
+			// the shell's, known only at run time.
+			w.e.Add(opaque("script.dynamic", "make's prerequisite "+clip(x)+" of "+t+" is computed at run time, so which targets run cannot be known"))
+			continue
+		}
+		for _, f := range strings.Fields(x) {
+			w.target(f, depth+1)
+		}
 	}
 	for _, l := range r.recipe {
 		w.lines++

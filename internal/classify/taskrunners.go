@@ -860,6 +860,12 @@ func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string
 		raw = strings.NewReplacer("$(wildcard ", "", "${wildcard ", "").Replace(raw)
 		words := strings.Fields(strings.NewReplacer(")", " ", "}", " ").Replace(m.expand(raw, "", nil, 0)))
 		for _, w := range words {
+			if strings.ContainsAny(w, "$`") {
+				// include $(CONF).mk, with make CONF=$(cat conf): a
+				// name the shell computes.
+				e.Add(opaque("make.include", inc.file+":"+strconv.Itoa(inc.line)+": include "+clip(w)+" names a file known only at run time"))
+				continue
+			}
 			names := []string{path.Join(dir, w)}
 			// A relative name not found in make's directory is looked
 			// for in the -I directories, in order; the first found is

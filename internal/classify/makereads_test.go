@@ -36,6 +36,10 @@ var makeProject = fstest.MapFS{
 	"inci.mk":     {Data: []byte("include b2.mk\nall: ; @:\n")},
 	"dyn.mk":      {Data: []byte("all: $(GOAL)\nrelease:\n\t./x.sh\nbuild:\n\tgo build ./...\n")},
 	"dinc.mk":     {Data: []byte("-include $(CONF).mk\nall: ; @:\n")},
+	"which.mk":    {Data: []byte("SHELL := $(shell which bash)\n.SHELLFLAGS := -euo pipefail -c\nall:\n\tgo build ./...\n")},
+	"envsh.mk":    {Data: []byte("SHELL := /usr/bin/env bash -o pipefail\nall:\n\tgo build ./...\n")},
+	"zsh.mk":      {Data: []byte("SHELL = /bin/zsh\n.SHELLFLAGS = -ec\nall:\n\tgo test ./...\n")},
+	"whichx.mk":   {Data: []byte("SHELL := $(shell command -v x.sh)\nall:\n\tgo build ./...\n")},
 	"goal.mk":     {Data: []byte("all:\n\techo hi\nrelease:\n\t./x.sh\n")},
 }
 
@@ -80,6 +84,9 @@ func TestMakeReads(t *testing.T) {
 		{"make VERSION=$(git describe --tags) build", "local", ""},
 		{"SHELL=./x.sh make build", "local", ""},
 		{"make SHELL=/bin/bash build", "local", ""},
+		{"make -f which.mk", "local", ""},
+		{"make -f envsh.mk", "local", ""},
+		{"make -f zsh.mk", "local", ""},
 		{"make -f bash.mk", "local", ""},
 		{"make SHELL=bash '.SHELLFLAGS=-ec' build", "local", ""},
 		// Every makefile make reads.
@@ -161,6 +168,8 @@ func TestMakeSameAsRecipes(t *testing.T) {
 		{"make build LD_PRELOAD=./x.so", "LD_PRELOAD=./x.so go build ./..."},
 		{"make SHELL=./x.sh build", "./x.sh -c 'go build ./...'"},
 		{"make ok CC=./x.sh", "./x.sh ok.c -o ok"},
+		{"make -f whichx.mk", "x.sh -c 'go build ./...'"},
+		{"make -f which.mk", "bash -euo pipefail -c 'go build ./...'"},
 	} {
 		c := Classifier{Limits: shell.DefaultLimits, FS: makeProject}
 		got, want := c.Command(tc[0]), c.Command(tc[1])

@@ -631,6 +631,13 @@ func makeShells(inv *shell.Invocation, m *makefile, vars map[string]string) ([]s
 		var out []string
 		for _, v := range vs {
 			x := strings.TrimSpace(m.expand(v, "", nil, 0))
+			// SHELL := $(shell which bash), $(shell command -v bash):
+			// the program of that name, as running it by name is.
+			for _, p := range []string{"$(which ", "$(command -v "} {
+				if n, ok := strings.CutPrefix(x, p); ok && strings.HasSuffix(n, ")") && programName(n[:len(n)-1]) {
+					x = n[:len(n)-1]
+				}
+			}
 			if strings.ContainsAny(x, "$`") {
 				return nil, opaque("make.shell", "make runs its recipes with "+k+"="+clip(v)+", a value known only at run time"), false
 			}
@@ -780,6 +787,12 @@ func (mc *makeCall) flagsVars(inv *shell.Invocation) (Effect, bool) {
 		}
 	}
 	return Effect{}, true
+}
+
+// programName reports a program's name, to be found on PATH (bash,
+// python3.12, clang-18).
+func programName(n string) bool {
+	return n != "" && n[0] != '-' && strings.Trim(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == ""
 }
 
 // shellName reports a name the shell can export.

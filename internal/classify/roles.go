@@ -366,6 +366,9 @@ func (b *roleBuilder) makeRoles() {
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case makeVariable(a):
+			// PREFIX=$HOME/.local too: a value, which the recipes
+			// that use it are followed with.
 		case b.inv.IsDynamic(i):
 			b.add(i, RoleUnknown, false)
 		case a == "-f" || a == "--file" || a == "--makefile":
@@ -377,12 +380,17 @@ func (b *roleBuilder) makeRoles() {
 			}
 			i++
 		case strings.HasPrefix(a, "-"):
-		case makeVariable(a):
 		default:
 			b.add(i, RoleUnknown, false)
 		}
 	}
 }
+
+// MakeVariable reports a word of make's command line that defines a
+// variable (NAME=VALUE, NAME:=, NAME+=, NAME?=, NAME!=), whether its value
+// is known now or computed by the shell (PREFIX=$HOME/.local): its value
+// is no path of make's own; the recipes that use it are followed with it.
+func MakeVariable(a string) bool { return makeVariable(a) }
 
 // makeVariable reports a NAME=VALUE (or NAME:=, NAME+=, NAME?=) word.
 func makeVariable(a string) bool {

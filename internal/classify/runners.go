@@ -287,6 +287,13 @@ type makefile struct {
 	// whatever target runs: immediate assignments (:=, ::=, !=) and
 	// top-level function calls ($(shell …), $(file …), $(eval …)).
 	parseTime []makeLine
+	// incDirs are the directories of -I, where an include's relative
+	// name is looked for when it is not in make's directory.
+	incDirs []string
+	// shells are the values the file gives SHELL, .SHELLFLAGS and
+	// MAKESHELL (text holds NAME=VALUE): the program make runs every
+	// recipe line with (makeShells).
+	shells []makeLine
 }
 
 type makeRule struct {
@@ -358,6 +365,10 @@ func parseMakefile(name, text string) *makefile {
 				}
 				m.vars[mm[1]] = v
 			}
+			switch mm[1] {
+			case "SHELL", ".SHELLFLAGS", "MAKESHELL":
+				m.shells = append(m.shells, makeLine{line: n, text: mm[1] + "=" + v, file: name})
+			}
 			switch mm[2] {
 			case ":=", "::=", ":::=", "!=":
 				m.parseTime = append(m.parseTime, makeLine{line: n, text: v, file: name})
@@ -382,8 +393,13 @@ func parseMakefile(name, text string) *makefile {
 		if semi := strings.Index(rest, ";"); semi >= 0 {
 			rest, inline = rest[:semi], rest[semi+1:]
 		}
-		// target-specific variable: "target: VAR = value"
-		if makeAssign.Get().MatchString(strings.TrimSpace(rest)) {
+		// target-specific variable: "target: VAR = value" (a shell
+		// for that target's recipes counts as one for all).
+		if mm := makeAssign.Get().FindStringSubmatch(strings.TrimSpace(rest)); mm != nil {
+			switch mm[1] {
+			case "SHELL", ".SHELLFLAGS", "MAKESHELL":
+				m.shells = append(m.shells, makeLine{line: n, text: mm[1] + "=" + mm[3], file: name})
+			}
 			cur = nil
 			continue
 		}
@@ -466,10 +482,16 @@ func (m *makefile) expand(s, target string, r *makeRule, depth int) string {
 // ref expands the inside of one $(…) reference.
 func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
 	if name, args, ok := strings.Cut(inner, " "); ok {
-		if name == "shell" {
+		switch name {
+		case "shell":
 			return "$(" + m.expand(args, target, r, depth+1) + ")"
+		case "file":
+			return m.fileFunc(args, target, r, depth)
 		}
-		return "" // other functions: not evaluated
+		// Other functions are not evaluated; the commands their
+		// arguments run ($(eval X := $(shell …)), $(if $(shell …),…))
+		// still run.
+		return shellSubs(m.expand(args, target, r, depth+1))
 	}
 	name := inner
 	if i := strings.IndexByte(name, ':'); i >= 0 {
@@ -483,19 +505,260 @@ func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
 	case "SHELL":
 		return "sh"
 	}
-	return m.expand(m.vars[name], target, r, depth+1)
+	if v, set := m.vars[name]; set {
+		return m.expand(v, target, r, depth+1)
+	}
+	switch name {
+	case "HOME", "USER", "LOGNAME", "TMPDIR", "PWD", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR":
+		// make takes them from the environment, as the recipe's shell
+		// does: $(HOME)/.claude is $HOME/.claude.
+		return "$" + name
+	}
+	return ""
 }
 
-// makeProgramVars holds a make run whose recipes another program runs:
-// SHELL, .SHELLFLAGS or MAKESHELL set in the makefile, on the command
-// line or in the environment (make SHELL=./x.sh build runs x.sh for every
-// recipe line), or MAKEFILES naming makefiles read first. A standard
-// shell named by its path is no change.
-func makeProgramVars(inv *shell.Invocation, m *makefile, vars map[string]string) (Effect, bool) {
-	for _, k := range []string{"SHELL", ".SHELLFLAGS", "MAKESHELL", "MAKEFILES"} {
-		v, set := vars[k]
-		if !set {
-			v, set = m.vars[k]
+// fileFunc stands for make's $(file OP NAME[,TEXT]) as the shell command
+// that does the same to NAME: $(file >P,…) and $(file >>P,…) write P
+// (: >P, : >>P), $(file <P) reads it (cat P). The result is a command
+// substitution, as $(shell …) is, so that the file's role is checked
+// where the line is read; the commands TEXT runs come after it.
+func (m *makefile) fileFunc(args, target string, r *makeRule, depth int) string {
+	a := strings.TrimSpace(args)
+	op := ""
+	for _, o := range []string{">>", ">", "<"} {
+		if strings.HasPrefix(a, o) {
+			op, a = o, strings.TrimSpace(a[len(o):])
+			break
+		}
+	}
+	name, text, _ := strings.Cut(a, ",")
+	name = strings.TrimSpace(m.expand(name, target, r, depth+1))
+	subs := shellSubs(m.expand(text, target, r, depth+1))
+	if op == "" || name == "" {
+		return subs
+	}
+	cmd := ": " + op + " "
+	if op == "<" {
+		cmd = "cat "
+	}
+	return strings.TrimSpace("$(" + cmd + makeShellWord(name) + ") " + subs)
+}
+
+// makeShellWord quotes a file name make computed for the shell: a name
+// with a substitution left in it stays as it is (built at run time), and
+// a leading ~/ is kept outside the quotes (airlock reads it as the home
+// directory, the stricter reading).
+func makeShellWord(name string) string {
+	if strings.Contains(name, "$") {
+		return name
+	}
+	if rest, ok := strings.CutPrefix(name, "~/"); ok {
+		return "~/" + shQuote(rest)
+	}
+	return shQuote(name)
+}
+
+// shQuote quotes s as one shell word.
+func shQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// shellSubs returns the command substitutions ($(…), balanced) of
+// expanded make text, joined by spaces: the commands that run when make
+// expands it.
+func shellSubs(s string) string {
+	var out []string
+	for i := 0; i+1 < len(s); i++ {
+		if s[i] != '$' || s[i+1] != '(' {
+			continue
+		}
+		level := 0
+		j := i + 1
+		for ; j < len(s); j++ {
+			if s[j] == '(' {
+				level++
+			} else if s[j] == ')' {
+				level--
+				if level == 0 {
+					break
+				}
+			}
+		}
+		if j >= len(s) {
+			out = append(out, s[i:]+")")
+			break
+		}
+		out = append(out, s[i:j+1])
+		i = j
+	}
+	return strings.Join(out, " ")
+}
+
+// makeShells returns the programs make runs its recipe lines with, as
+// shell words to put before a line (SHELL's words, then .SHELLFLAGS's),
+// one for each value SHELL, MAKESHELL and .SHELLFLAGS may have: the
+// command line's, else every value a makefile make reads gives them
+// (MAKESHELL and .SHELLFLAGS also from the environment; GNU make never
+// takes SHELL from it, so SHELL=./x.sh make build runs /bin/sh). None
+// when make runs /bin/sh -c, or a standard shell named by its path, as
+// it does unless told. A value make cannot know from the text (it names
+// a variable computed at run time) makes the run opaque.
+func makeShells(inv *shell.Invocation, m *makefile, vars map[string]string) ([]string, Effect, bool) {
+	values := func(k string) []string {
+		if v, set := vars[k]; set {
+			return []string{v}
+		}
+		var out []string
+		for _, l := range m.shells {
+			if name, v, _ := strings.Cut(l.text, "="); name == k {
+				out = append(out, v)
+			}
+		}
+		if k != "SHELL" {
+			if v, set := inv.Getenv(k); set {
+				out = append(out, v)
+			}
+		}
+		return out
+	}
+	expand := func(k string, vs []string, def string) ([]string, Effect, bool) {
+		if len(vs) == 0 {
+			return []string{def}, Effect{}, true
+		}
+		var out []string
+		for _, v := range vs {
+			x := strings.TrimSpace(m.expand(v, "", nil, 0))
+			// SHELL := $(shell which bash), $(shell command -v bash):
+			// the program of that name, as running it by name is.
+			for _, p := range []string{"$(which ", "$(command -v "} {
+				if n, ok := strings.CutPrefix(x, p); ok && strings.HasSuffix(n, ")") && programName(n[:len(n)-1]) {
+					x = n[:len(n)-1]
+				}
+			}
+			if strings.ContainsAny(x, "$`") {
+				return nil, opaque("make.shell", "make runs its recipes with "+k+"="+clip(v)+", a value known only at run time"), false
+			}
+			if x == "" {
+				x = def
+			}
+			out = append(out, x)
+		}
+		return out, Effect{}, true
+	}
+	shells, e, ok := expand("SHELL", append(values("SHELL"), values("MAKESHELL")...), "/bin/sh")
+	if !ok {
+		return nil, e, false
+	}
+	flags, e, ok := expand(".SHELLFLAGS", values(".SHELLFLAGS"), "-c")
+	if !ok {
+		return nil, e, false
+	}
+	standard := true
+	for _, s := range shells {
+		switch s {
+		case "/bin/sh", "/bin/bash", "/usr/bin/bash", "/usr/bin/env bash", "sh", "bash", "/bin/dash", "/usr/bin/sh":
+		default:
+			standard = false
+		}
+	}
+	for _, f := range flags {
+		switch f {
+		case "-c", "-ec", "-eu -o pipefail -c", "-euo pipefail -c", "-e -c", "-eu -c", "-o pipefail -c", "-e -o pipefail -c", "-eo pipefail -c", "-euc":
+		default:
+			standard = false
+		}
+	}
+	if standard {
+		return nil, Effect{}, true
+	}
+	var wraps []string
+	for _, s := range shells[:min(len(shells), 4)] {
+		for _, f := range flags[:min(len(flags), 4)] {
+			var words []string
+			for _, w := range append(strings.Fields(s), strings.Fields(f)...) {
+				words = append(words, shQuote(w))
+			}
+			wraps = append(wraps, strings.Join(words, " "))
+		}
+	}
+	return wraps, Effect{}, true
+}
+
+// makeCall is what a make command line says: its makefiles (-f, in
+// order), directory, targets, variables and whether it only prints.
+type makeCall struct {
+	files   []string
+	dir     string
+	incDirs []string
+	targets []string
+	// vars are the command-line variables as make text; order is their
+	// names in the order given.
+	vars  map[string]string
+	order []string
+	// shellText holds, for a variable whose word the shell computes
+	// (PREFIX=$HOME/.local), the value's shell text: make gets what the
+	// shell made of it, so vars holds it with make's $ escaped ($$), and
+	// the recipes that use it read the shell's text.
+	shellText map[string]string
+	dry       bool
+}
+
+// makeArgs reads a make command line.
+func makeArgs(inv *shell.Invocation) makeCall {
+	dyn := map[string]bool{}
+	for i := 1; i < len(inv.Args); i++ {
+		if inv.IsDynamic(i) {
+			dyn[inv.Args[i]] = true
+		}
+	}
+	p := argv.Spec{Short: "fCIjloW", Long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval"}}.Parse(inv.Args[1:])
+	mc := makeCall{vars: map[string]string{}, shellText: map[string]string{}}
+	for _, f := range p.Flags {
+		switch f.Name {
+		case "-f", "--file", "--makefile":
+			mc.files = append(mc.files, f.Value)
+		case "-C", "--directory":
+			mc.dir = path.Join(mc.dir, f.Value)
+		case "-I", "--include-dir":
+			mc.incDirs = append(mc.incDirs, f.Value)
+		case "-n", "--dry-run", "--just-print", "--recon", "-q", "--question":
+			mc.dry = true
+		}
+	}
+	for _, o := range p.Operands {
+		if k, v, ok := strings.Cut(o, "="); ok && k != "" && !strings.ContainsAny(k, " /") {
+			k = strings.TrimSuffix(k, ":")
+			if _, seen := mc.vars[k]; !seen {
+				mc.order = append(mc.order, k)
+			}
+			mc.vars[k] = v
+			delete(mc.shellText, k)
+			if dyn[o] {
+				mc.vars[k] = strings.ReplaceAll(v, "$", "$$")
+				mc.shellText[k] = v
+			}
+			continue
+		}
+		mc.targets = append(mc.targets, o)
+	}
+	return mc
+}
+
+// flagsVars reads MAKEFLAGS and GNUMAKEFLAGS, on the command line or in
+// the environment: make takes options and variables from them as from
+// its command line (MAKEFLAGS=SHELL=./x.sh make build runs x.sh for each
+// recipe line). A variable there is one of the command line's, unless
+// the command line sets it; --eval (-E) is make text airlock does not
+// read, and a word it cannot place (computed at run time) makes the run
+// opaque.
+func (mc *makeCall) flagsVars(inv *shell.Invocation) (Effect, bool) {
+	for _, k := range []string{"MAKEFLAGS", "GNUMAKEFLAGS"} {
+		v, set := mc.vars[k]
+		if _, dyn := mc.shellText[k]; dyn {
+			return opaque("make.flags", "make takes options and variables from "+k+"="+clip(mc.shellText[k])+", known only at run time"), false
 		}
 		if !set {
 			v, set = inv.Getenv(k)
@@ -503,52 +766,91 @@ func makeProgramVars(inv *shell.Invocation, m *makefile, vars map[string]string)
 		if !set {
 			continue
 		}
-		v = strings.TrimSpace(unquoteValue(v))
-		switch {
-		case k == "SHELL" && (v == "/bin/sh" || v == "/bin/bash" || v == "/usr/bin/bash" || v == "/usr/bin/env bash" || v == "sh" || v == "bash"):
-			continue
-		case k == ".SHELLFLAGS" && (v == "-c" || v == "-ec" || v == "-eu -o pipefail -c" || v == "-euo pipefail -c" || v == "-e -c" || v == "-eu -c"):
-			continue
-		case v == "":
-			continue
+		for i, w := range strings.Fields(v) {
+			switch {
+			case w == "--":
+			case strings.HasPrefix(w, "--eval") || strings.HasPrefix(w, "-E"):
+				return opaque("option.code", "make --eval in "+k+" runs make text airlock does not read ("+clip(v)+")"), false
+			case makeVariable(w):
+				name, val, _ := strings.Cut(w, "=")
+				name = strings.TrimSuffix(name, ":")
+				if _, set := mc.vars[name]; !set {
+					mc.vars[name] = val
+					mc.order = append(mc.order, name)
+				}
+			case strings.HasPrefix(w, "-") && !strings.ContainsAny(w, "$`"):
+			case i == 0 && strings.Trim(w, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == "":
+				// the first word holds the short options without "-"
+			default:
+				return opaque("make.flags", "make takes options and variables from "+k+"="+clip(v)+", which airlock cannot place ("+clip(w)+")"), false
+			}
 		}
-		return opaque("make.shell", "make runs its recipes with "+k+"="+clip(v)+", a program or makefile airlock does not read"), true
 	}
-	return Effect{}, false
+	return Effect{}, true
 }
 
-// makeTargets returns the targets and variable assignments of a make run,
-// its file and directory, and whether it only prints (-n).
-func makeArgs(inv *shell.Invocation) (file, dir string, targets []string, vars map[string]string, dry bool) {
-	p := argv.Spec{Short: "fCIjloW", Long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval"}}.Parse(inv.Args[1:])
-	vars = map[string]string{}
-	for _, f := range p.Flags {
-		switch f.Name {
-		case "-f", "--file", "--makefile":
-			file = f.Value
-		case "-C", "--directory":
-			dir = path.Join(dir, f.Value)
-		case "-n", "--dry-run", "--just-print", "--recon", "-q", "--question":
-			dry = true
+// programName reports a program's name, to be found on PATH (bash,
+// python3.12, clang-18).
+func programName(n string) bool {
+	return n != "" && n[0] != '-' && strings.Trim(n, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") == ""
+}
+
+// shellName reports a name the shell can export.
+func shellName(k string) bool {
+	if k == "" || k[0] >= '0' && k[0] <= '9' {
+		return false
+	}
+	for i := 0; i < len(k); i++ {
+		if c := k[i]; !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
 		}
 	}
-	for _, o := range p.Operands {
-		if k, v, ok := strings.Cut(o, "="); ok && k != "" && !strings.ContainsAny(k, " /") {
-			vars[strings.TrimSuffix(k, ":")] = v
-			continue
-		}
-		targets = append(targets, o)
+	return true
+}
+
+// makeImplicitProgram reports a variable of make's built-in rules that
+// names a program (make -p -f /dev/null): make ok CC=./x.sh, with ok.c
+// and no rule for ok, runs ./x.sh through the rule for %: %.c.
+func makeImplicitProgram(k string) bool {
+	switch k {
+	case "AR", "AS", "CC", "CXX", "CPP", "FC", "F77", "LD", "LEX", "YACC", "LINT", "M2C", "PC", "CO", "GET", "RM",
+		"MAKEINFO", "TEX", "TEXI2DVI", "WEAVE", "CWEAVE", "TANGLE", "CTANGLE", "OBJC", "OUTPUT_OPTION":
+		return true
 	}
-	return
+	for _, p := range []string{"COMPILE.", "LINK.", "PREPROCESS.", "LEX.", "YACC.", "LINT."} {
+		if strings.HasPrefix(k, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// makeImplicitFlags reports a variable of make's built-in rules that
+// holds a program's arguments: its value is put into a shell line
+// (make ok CFLAGS='; ./x.sh' runs x.sh).
+func makeImplicitFlags(k string) bool {
+	switch k {
+	case "LDLIBS", "LOADLIBES", "TARGET_ARCH", "TARGET_MACH", "SCCS_OUTPUT_OPTION":
+		return true
+	}
+	return strings.HasSuffix(k, "FLAGS") && k != "MAKEFLAGS" && k != "MFLAGS" && k != "GNUMAKEFLAGS"
 }
 
 // maxRecipeLines bounds how many recipe lines one make run follows.
 const maxRecipeLines = 2000
 
+// makeRun follows what a make run executes: every makefile it reads
+// (-f, MAKEFILES, include lines, recursively), what those files run while
+// make reads them (immediate assignments, top-level $(shell …) and
+// $(file …)), the recipes of the targets with the shell make runs them
+// with (SHELL, .SHELLFLAGS) and the environment it gives them (the
+// command line's variables, which make exports), and the programs its
+// built-in rules run when the command line names them (CC=…).
 func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
-	file, dir, targets, vars, dry := makeArgs(inv)
+	mc := makeArgs(inv)
+	dir := mc.dir
 	if c.FS == nil {
-		for _, t := range targets {
+		for _, t := range mc.targets {
 			if releaseName(t) {
 				return unreadRelease("make", t)
 			}
@@ -559,60 +861,162 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		return opaque("script.dynamic", "make is given words computed at run time, so which targets run cannot be known")
 	}
 	names := []string{path.Join(dir, "GNUmakefile"), path.Join(dir, "makefile"), path.Join(dir, "Makefile")}
-	if file != "" {
-		names = []string{path.Join(dir, file)}
+	if len(mc.files) > 0 {
+		names = []string{path.Join(dir, mc.files[0])}
 	}
 	file, data, failed, ok := c.readRunnerFile(inv, names...)
 	if !ok {
 		return failed
 	}
-	if dry {
+	if mc.dry {
 		return nothing
+	}
+	if e, ok := mc.flagsVars(inv); !ok {
+		return e
 	}
 	inner, deeperOK := c.deeper()
 	if !deeperOK {
 		return fileLimit(file)
 	}
 	m := parseMakefile(file, string(data))
-	incl := c.makeIncludes(m, dir)
-	for k, v := range vars {
-		m.vars[k] = v // command-line variables override the file's
+	for k, v := range mc.vars {
+		// Command-line variables override the files' and are set
+		// before make reads them (include $(CONF).mk).
+		m.vars[k] = v
 	}
-	if e, held := makeProgramVars(inv, m, vars); held {
+	var pre Effect
+	// Every makefile make reads: MAKEFILES's (read first; a missing one
+	// is skipped) and the other -f files.
+	mfs, set := mc.vars["MAKEFILES"]
+	if !set {
+		mfs, set = inv.Getenv("MAKEFILES")
+	}
+	if set && strings.ContainsAny(mfs, "$`") {
+		return opaque("make.files", "make reads the makefiles MAKEFILES="+clip(mfs)+" names, which are known only at run time")
+	}
+	more := strings.Fields(mfs)
+	for _, f := range mc.files[min(1, len(mc.files)):] {
+		more = append(more, f)
+	}
+	for _, f := range more {
+		n, d, failed, ok := c.readRunnerFile(inv, path.Join(dir, f))
+		if !ok {
+			pre.Add(failed)
+			continue
+		}
+		m.merge(parseMakefile(n, string(d)))
+	}
+	m.incDirs = mc.incDirs
+	incl := c.makeIncludes(inv, m, dir)
+	incl.Add(pre)
+	wraps, e, ok := makeShells(inv, m, mc.vars)
+	if !ok {
 		return e
 	}
-	if len(targets) == 0 && m.first != "" {
-		targets = []string{m.first}
+	if g := strings.TrimSpace(mc.vars[".DEFAULT_GOAL"]); len(mc.targets) == 0 && g != "" {
+		mc.targets = strings.Fields(m.expand(g, "", nil, 0))
 	}
-	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl}
-	// What runs while make reads the file, whatever the targets.
+	if len(mc.targets) == 0 && m.first != "" {
+		mc.targets = []string{m.first}
+	}
+	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl, wraps: wraps, env: makeEnv(inv, m, mc)}
+	// The shell make runs recipes with runs whatever the targets (and
+	// for $(shell …)).
+	for _, s := range wraps {
+		w.e.Add(w.c.shellFileAt(file, w.env+s+" :", 0))
+	}
+	// What runs while make reads the files, whatever the targets.
 	for _, l := range m.parseTime {
 		text := l.text
-		if strings.Contains(text, "$(file") || strings.Contains(text, "${file") || strings.Contains(text, "$(eval") || strings.Contains(text, "${eval") {
-			w.e.Add(opaque("make.parse", file+":"+strconv.Itoa(l.line)+": make evaluates "+clip(text)+" while it reads the file ($(file), $(eval)), which airlock does not read"))
-			continue
+		if strings.Contains(text, "$(eval") || strings.Contains(text, "${eval") {
+			w.e.Add(opaque("make.parse", l.file+":"+strconv.Itoa(l.line)+": make evaluates "+clip(text)+" while it reads the file ($(eval)), which airlock does not read"))
 		}
 		if x := m.expand(text, "", nil, 0); strings.Contains(x, "$(") {
 			// ": VALUE": the commands substituted in run; the value is
 			// a word, not a command line.
-			w.e.Add(w.c.shellFileAt(file, ": "+x, l.line))
+			w.e.Add(w.c.shellFileAt(l.file, ": "+x, l.line))
 		}
 	}
-	for k, v := range vars {
+	for _, k := range mc.order {
+		v := mc.vars[k]
 		// make 'X:=$(shell …)', make 'X!=…': run while make reads.
 		if strings.HasSuffix(k, "!") {
 			w.e.Add(w.c.shellFileAt(file, v, 0))
-		} else if strings.Contains(v, "$(shell") || strings.Contains(v, "${shell") {
-			w.e.Add(w.c.shellFileAt(file, ": "+m.expand(v, "", nil, 0), 0))
+		} else if x := m.expand(v, "", nil, 0); strings.Contains(x, "$(") {
+			w.e.Add(w.c.shellFileAt(file, ": "+x, 0))
 		}
 	}
-	for _, t := range targets {
+	if r := m.rules[".PHONY"]; r != nil {
+		w.phony = map[string]bool{}
+		for _, p := range r.prereqs {
+			w.phony[m.expand(p, "", nil, 0)] = true
+		}
+	}
+	for _, t := range mc.targets {
 		w.target(t, 0)
+	}
+	if w.implicit {
+		// A target with no recipe of its own is made by a built-in rule
+		// when one fits (make ok, with ok.c, runs $(CC) … ok.c -o ok):
+		// a program of those rules the command line or the environment
+		// names runs, and so do the arguments it gives them.
+		for _, k := range mc.order {
+			if makeImplicitProgram(k) || makeImplicitFlags(k) {
+				w.e.Add(w.c.shellFileAt(file, w.env+makeImplicitLine(k, m.expand(mc.vars[k], "", nil, 0)), 0))
+			}
+		}
+		for _, kv := range inv.Env {
+			if k, v, _ := strings.Cut(kv, "="); makeImplicitProgram(k) || makeImplicitFlags(k) {
+				w.e.Add(w.c.shellFileAt(file, w.env+makeImplicitLine(k, v), 0))
+			}
+		}
 	}
 	if w.lines > maxRecipeLines {
 		w.e.Add(opaque("script.limit", "limit reached: "+file+" runs more than "+strconv.Itoa(maxRecipeLines)+" recipe lines"))
 	}
 	return w.e
+}
+
+// makeImplicitLine is the shell line of a built-in rule that uses the
+// variable k with value v: the program itself, or a compiler with v as
+// its arguments.
+func makeImplicitLine(k, v string) string {
+	if makeImplicitProgram(k) {
+		return v
+	}
+	return "cc " + v
+}
+
+// makeEnv is the environment make gives every recipe line, as shell
+// text to put before it: the run's own (CGO_ENABLED=0 make) and the
+// command line's variables, which make exports (make build
+// GOFLAGS=-toolexec=./x.sh runs go with that GOFLAGS).
+func makeEnv(inv *shell.Invocation, m *makefile, mc makeCall) string {
+	var words []string
+	for _, kv := range inv.Env {
+		k, v, _ := strings.Cut(kv, "=")
+		if !shellName(k) || strings.ContainsAny(v, "$`") {
+			// A value with $ may be source text (PATH=$PATH:bin) or
+			// literal (PS4='+ ${LINENO}: '): the run's own environment
+			// is checked where it is given.
+			continue
+		}
+		words = append(words, k+"="+shQuote(v))
+	}
+	for _, k := range mc.order {
+		if !shellName(k) {
+			continue
+		}
+		v, ok := mc.shellText[k]
+		if !ok {
+			v = shQuote(m.expand(mc.vars[k], "", nil, 0))
+		}
+		words = append(words, k+"="+v)
+	}
+	if len(words) == 0 {
+		return ""
+	}
+	return "export " + strings.Join(words, " ") + "; "
 }
 
 type makeWalk struct {
@@ -621,6 +1025,15 @@ type makeWalk struct {
 	seen  map[string]bool
 	e     Effect
 	lines int
+	// wraps are the shells make runs each recipe line with (makeShells),
+	// env the exports before it (makeEnv).
+	wraps []string
+	env   string
+	// implicit says a target the run makes has no recipe of its own, so
+	// make looks for a built-in rule for it; phony are the .PHONY
+	// targets, for which it does not.
+	implicit bool
+	phony    map[string]bool
 }
 
 func (w *makeWalk) target(t string, depth int) {
@@ -629,11 +1042,23 @@ func (w *makeWalk) target(t string, depth int) {
 	}
 	w.seen[t] = true
 	r := w.m.rules[t]
+	if (r == nil || len(r.recipe) == 0) && !w.phony[t] {
+		w.implicit = true
+	}
 	if r == nil {
 		return // a file, or a target make would fail on
 	}
 	for _, p := range r.prereqs {
-		w.target(w.m.expand(p, t, r, 0), depth+1)
+		x := w.m.expand(p, t, r, 0)
+		if strings.ContainsAny(x, "$`") {
+			// all: $(GOAL), with make GOAL=$(cat goal): the value is
+			// the shell's, known only at run time.
+			w.e.Add(opaque("script.dynamic", "make's prerequisite "+clip(x)+" of "+t+" is computed at run time, so which targets run cannot be known"))
+			continue
+		}
+		for _, f := range strings.Fields(x) {
+			w.target(f, depth+1)
+		}
 	}
 	for _, l := range r.recipe {
 		w.lines++
@@ -642,7 +1067,13 @@ func (w *makeWalk) target(t string, depth int) {
 		if l.file != "" {
 			name = l.file
 		}
-		w.e.Add(w.c.shellFileAt(name, text, l.line))
+		if len(w.wraps) == 0 {
+			w.e.Add(w.c.shellFileAt(name, w.env+text, l.line))
+			continue
+		}
+		for _, s := range w.wraps {
+			w.e.Add(w.c.shellFileAt(name, w.env+s+" "+shQuote(text), l.line))
+		}
 	}
 }
 

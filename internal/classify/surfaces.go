@@ -173,6 +173,22 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 				e.Add(inner.shellFileAt(p, strings.TrimLeft(l[1:], "@-+ "), i+1))
 			}
 		}
+		// What make runs while it reads the file: immediate
+		// assignments and top-level functions ($(shell …), $(file >…)),
+		// as makeRun reads them, and the shell it runs recipes with.
+		m := parseMakefile(p, content)
+		for _, l := range m.parseTime {
+			if x := m.expand(l.text, "", nil, 0); strings.Contains(x, "$(") {
+				e.Add(inner.shellFileAt(p, ": "+x, l.line))
+			}
+		}
+		for _, l := range m.shells {
+			if k, v, _ := strings.Cut(l.text, "="); k != ".SHELLFLAGS" {
+				if x := strings.TrimSpace(m.expand(v, "", nil, 0)); x != "" {
+					e.Add(inner.shellFileAt(p, x+" -c :", l.line))
+				}
+			}
+		}
 		return e
 	case "package.json":
 		var pkg struct {

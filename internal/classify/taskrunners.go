@@ -844,7 +844,7 @@ var makeFuncCall = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 // directory; $(wildcard …) and glob patterns are listed through the FS.
 // At most maxIncludes files are read; a name computed by another make
 // function, or a file that exists but cannot be read, is opaque.
-func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
+func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string) Effect {
 	var e Effect
 	read := 0
 	seen := map[string]bool{}
@@ -860,8 +860,27 @@ func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
 		raw = strings.NewReplacer("$(wildcard ", "", "${wildcard ", "").Replace(raw)
 		words := strings.Fields(strings.NewReplacer(")", " ", "}", " ").Replace(m.expand(raw, "", nil, 0)))
 		for _, w := range words {
+			if strings.ContainsAny(w, "$`") {
+				// include $(CONF).mk, with make CONF=$(cat conf): a
+				// name the shell computes.
+				e.Add(opaque("make.include", inc.file+":"+strconv.Itoa(inc.line)+": include "+clip(w)+" names a file known only at run time"))
+				continue
+			}
 			names := []string{path.Join(dir, w)}
+			// A relative name not found in make's directory is looked
+			// for in the -I directories, in order; the first found is
+			// read.
+			search := !path.IsAbs(w) && len(m.incDirs) > 0
+			if search {
+				for _, d := range m.incDirs {
+					if !path.IsAbs(d) {
+						d = path.Join(dir, d)
+					}
+					names = append(names, path.Join(d, w))
+				}
+			}
 			if strings.ContainsAny(w, "*?[") {
+				search = false
 				names = names[:0]
 				parent := path.Join(dir, path.Dir(w))
 				entries, err := c.readDir(parent)
@@ -880,13 +899,16 @@ func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
 					continue
 				}
 				seen[n] = true
-				data, err := c.readFile(n)
-				if errors.Is(err, fs.ErrNotExist) {
+				// Read as a script the run executes: a file the same
+				// command writes is read with what it writes, or is
+				// opaque (follow.go).
+				data, failed, ok := c.readScript(inv, n, false)
+				if !ok {
+					e.Add(failed)
+					if search && failed.Reasons != nil {
+						break
+					}
 					continue // make would try to build it, or -include skips it
-				}
-				if err != nil {
-					e.Add(opaque("make.include", inc.file+":"+strconv.Itoa(inc.line)+": the included "+n+" cannot be read ("+err.Error()+")"))
-					continue
 				}
 				read++
 				if read > maxIncludes {
@@ -894,6 +916,9 @@ func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
 					return e
 				}
 				m.merge(parseMakefile(n, string(data)))
+				if search {
+					break
+				}
 			}
 		}
 	}
@@ -931,6 +956,8 @@ func (m *makefile) merge(sub *makefile) {
 		m.first = sub.first
 	}
 	m.includes = append(m.includes, sub.includes...)
+	m.parseTime = append(m.parseTime, sub.parseTime...)
+	m.shells = append(m.shells, sub.shells...)
 }
 
 // ---- Taskfile includes ----

@@ -103,21 +103,21 @@ func TestFindings8Open(t *testing.T) {
 
 		// H4: make's command-line variables that run programs, and
 		// $(shell …) in a makefile make reads.
-		{finding: "H4 make SHELL=./x.sh", setup: xsh, cmd: `make SHELL=./x.sh build`, want: denied},
-		{finding: "H4 make build SHELL=./x.sh", setup: xsh, cmd: `make build SHELL=./x.sh`, want: denied},
-		{finding: "H4 make -- SHELL=./x.sh", setup: xsh, cmd: `make build -- SHELL=./x.sh`, want: denied},
-		{finding: "H4 make .SHELLFLAGS=-c ./x.sh;", setup: xsh, cmd: `make '.SHELLFLAGS=-c ./x.sh;' build`, want: denied},
-		{finding: "H4 make ok CC=./x.sh (implicit rule)", setup: okC, cmd: `make ok CC=./x.sh`, want: denied},
+		{finding: "H4 make SHELL=./x.sh", setup: xsh, cmd: `make SHELL=./x.sh build`, want: denied, fixed: true},
+		{finding: "H4 make build SHELL=./x.sh", setup: xsh, cmd: `make build SHELL=./x.sh`, want: denied, fixed: true},
+		{finding: "H4 make -- SHELL=./x.sh", setup: xsh, cmd: `make build -- SHELL=./x.sh`, want: denied, fixed: true},
+		{finding: "H4 make .SHELLFLAGS=-c ./x.sh;", setup: xsh, cmd: `make '.SHELLFLAGS=-c ./x.sh;' build`, want: denied, fixed: true},
+		{finding: "H4 make ok CC=./x.sh (implicit rule)", setup: okC, cmd: `make ok CC=./x.sh`, want: denied, fixed: true},
 		{finding: "H4 make X:=$(shell ./x.sh)", setup: xsh, cmd: `make 'X:=$(shell ./x.sh)' build`, want: denied, fixed: true},
 		{finding: "H4 make X!=./x.sh", setup: xsh, cmd: `make 'X!=./x.sh' build`, want: denied, fixed: true},
-		{finding: "H4 make MAKEFILES=x.mk", setup: xmk, cmd: `make build MAKEFILES=x.mk`, want: denied},
-		{finding: "H4 MAKEFILES=x.mk make", setup: xmk, cmd: `MAKEFILES=x.mk make build`, want: denied},
+		{finding: "H4 make MAKEFILES=x.mk", setup: xmk, cmd: `make build MAKEFILES=x.mk`, want: denied, fixed: true},
+		{finding: "H4 MAKEFILES=x.mk make", setup: xmk, cmd: `MAKEFILES=x.mk make build`, want: denied, fixed: true},
 		{finding: "H4 make -f x.mk, $(shell airlock …) inside", setup: xmk, cmd: `make -f x.mk build`, want: denied, fixed: true},
 		{finding: "H4 y.mk written with $(shell ./x.sh) then make -f", setup: xsh, cmd: `printf 'X := $(shell ./x.sh)\n' > y.mk; make -f y.mk build`, want: denied, fixed: true},
-		{finding: "H4 make -f x2.mk whose $(file >…) writes the hook settings", setup: fileMk, cmd: `make -f x2.mk`, want: denied},
-		{finding: "H4 make build, the Makefile includes x2.mk whose $(file >…) writes the hook settings", setup: inclMk, cmd: `make build`, want: denied},
-		{finding: "H4 Write tool: a Makefile whose $(file >…) writes the hook settings", write: "@ROOT@/proj/Makefile", cmd: "$(file >@HOME@/.claude/settings.json,{})\nbuild:\n\techo hi\n", want: denied},
-		{finding: "H4 make GOFLAGS=-toolexec=./x.sh exported to go", setup: goMake, cmd: `make build GOFLAGS=-toolexec=./x.sh`, want: denied},
+		{finding: "H4 make -f x2.mk whose $(file >…) writes the hook settings", setup: fileMk, cmd: `make -f x2.mk`, want: denied, fixed: true},
+		{finding: "H4 make build where the Makefile includes x2.mk whose $(file >…) writes the hook settings", setup: inclMk, cmd: `make build`, want: denied, fixed: true},
+		{finding: "H4 Write tool: a Makefile whose $(file >…) writes the hook settings", write: "@ROOT@/proj/Makefile", cmd: "$(file >@HOME@/.claude/settings.json,{})\nbuild:\n\techo hi\n", want: denied, fixed: true},
+		{finding: "H4 make GOFLAGS=-toolexec=./x.sh exported to go", setup: goMake, cmd: `make build GOFLAGS=-toolexec=./x.sh`, want: denied, fixed: true},
 
 		// H5: parallel --bg returns before its jobs end, so what the text
 		// puts after the deletion runs beside it.
@@ -169,8 +169,8 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "B1 mktemp file of a test run's output removed after it (deny/ask)", cmd: `tmp=$(mktemp); go test ./... > "$tmp"; rm -f "$tmp"`, want: notDeny, fixed: true},
 		{finding: "B3 a program built into a mktemp directory, run, the directory removed (deny/deny)", cmd: `out=$(mktemp -d); go build -o "$out/p" . && "$out/p" -h; rm -rf "$out"`, want: notDeny},
 		{finding: "B4 file names piped to parallel with a quoted command (defer/ask)", cmd: `ls src | parallel 'wc -l src/{}'`, want: notHeld},
-		{finding: "B2 make PREFIX=$HOME/.local install (deny/deny)", cmd: `make PREFIX=$HOME/.local install`, want: notDeny},
-		{finding: "B2 make DESTDIR=$HOME/stage install (defer/ask)", cmd: `make DESTDIR=$HOME/stage install`, want: notHeld},
+		{finding: "B2 make PREFIX=$HOME/.local install (deny/deny)", cmd: `make PREFIX=$HOME/.local install`, want: notDeny, fixed: true},
+		{finding: "B2 make DESTDIR=$HOME/stage install (defer/ask)", cmd: `make DESTDIR=$HOME/stage install`, want: notHeld, fixed: true},
 	}
 	runFindingCases(t, "8", base, cases)
 }

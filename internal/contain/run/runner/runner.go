@@ -146,6 +146,7 @@ func Run(o Options) (int, error) {
 			_ = os.Chown(sock, int(o.Credential.Uid), int(o.Credential.Gid))
 		}
 		cfg.ProxySocket = sock
+		cfg.Door = o.DoorProgram
 		cfg.CABundle = filepath.Join(dir, "ca-bundle.pem")
 		if b, ok := LazyBundle(stateDir, getenv("SSL_CERT_FILE")); ok && os.WriteFile(cfg.CABundle, b, 0o644) == nil {
 			late = dp.lazy()

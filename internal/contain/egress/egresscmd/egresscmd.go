@@ -83,7 +83,8 @@ func parse(o Options) (*config, error) {
 	}
 	if c.listenFD >= 0 {
 		if c.listenFD < 3 || c.firstFD == 0 || c.firstFD == 1 || c.firstFD == 2 || c.readyFD == 0 || c.readyFD == 1 || c.readyFD == 2 {
-			return nil, &clierror.Usage{Msg: "--listen-fd, --first-fd and --ready-fd name inherited descriptors from 3 on"}
+			return nil, &clierror.Usage{Msg: "--listen-fd, --first-fd and --ready-fd name inherited descriptors from 3 on",
+				Hints: []string{"airlock run starts the proxy this way; to run one yourself: airlock proxy --listen 127.0.0.1:3128"}}
 		}
 		return c, nil
 	}

@@ -1,6 +1,3 @@
-//go:debug containermaxprocs=0
-//go:debug updatemaxprocs=0
-
 // Command airlock-run is "airlock run": it runs a command in a sandbox
 // (bubblewrap) where the project is writable, airlock's state is absent,
 // its files and every agent's settings are read-only, and the network is
@@ -8,12 +5,6 @@
 // sandbox's first connection). It is a binary of its own so that the
 // network stack stays out of the airlock binary, which answers every tool
 // call. Install it next to airlock and airlock-proxy. See docs/CONTAIN.md.
-//
-// It keeps the runtime's processor count (the go:debug lines above): the
-// cgroup-aware default reads /proc/self/cgroup and /proc/self/mountinfo
-// at every start, and again now and then while it runs, for a program
-// that waits far more than it computes (docs/BENCHMARKS.md, containment
-// start-up, round 4).
 package main
 
 import (

@@ -107,6 +107,14 @@ func TestDoorProcess(t *testing.T) {
 	if pid, _ := strconv.Atoi(p[1]); pid <= 0 || syscall.Kill(pid, 0) == nil {
 		t.Errorf("the door (pid %s) outlived its run", p[1])
 	}
+	// HTTPS: the door's certificate for the host verifies against the
+	// bundle the runner wrote without it (the sink speaks plain HTTP, so
+	// the door answers 502 once the client's handshake is done; a bundle
+	// without the door's authority fails the handshake: 000).
+	tls := fmt.Sprintf("%s -s -m 20 -o /dev/null -w '%%{http_code}' --noproxy '' -x http://127.0.0.1:3128 https://%s/x", curl, sink.Addr())
+	if st, out, err := runWith(door, tls); err != nil || st != 0 || strings.TrimSpace(out) != "502" {
+		t.Errorf("HTTPS through the lazy door: %d %v, want the door's 502 after a verified handshake\n%s", st, err, out)
+	}
 
 	// A door that cannot start: the command asked for the network and
 	// is ended, unanswered; the run is refused.

@@ -30,9 +30,10 @@ const DoorBinary = "airlock-proxy"
 // listener's backlog meanwhile. Nothing reaches the network but through
 // the proxy: until it serves, a connection waits; if it cannot start, the
 // runner kills the sandbox, its connections still unanswered, and the run
-// ends with exit 2 (start, late). When airlock's authority does not exist yet (the first
-// run makes it), the proxy is started as the sandbox starts and the bridge
-// waits for it, as for an in-process door (eager).
+// ends with exit 2 (start, late). When airlock's authority does not exist
+// yet (the first run makes it), the proxy is started as the sandbox
+// starts and the bridge waits for it, as for an in-process door (eager).
+// docs/BENCHMARKS.md, containment start-up, round 4.
 type doorProc struct {
 	prog   string
 	ln     *net.UnixListener

@@ -115,6 +115,11 @@ type Config struct {
 	// Executable is the airlock binary; it and the binaries beside it are
 	// read-only inside. "" when unknown.
 	Executable string
+	// Door is the door's program (airlock-proxy), started outside while
+	// the command runs: read-only inside wherever it lies, even in a
+	// writable directory and without airlock beside it. "" when the door
+	// is not a program of its own.
+	Door string
 	// Writable lists directories that stay writable; nil means
 	// DefaultWritable under the home directory.
 	Writable []string
@@ -470,6 +475,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 		for _, b := range []string{"airlock-run", BridgeBinary, "airlock-proxy"} {
 			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(filepath.Dir(exe), b), Kind: "airlock"})
 		}
+	}
+	if cfg.Door != "" {
+		prot = append(prot, policy.ProtectedPath{Path: cfg.Door, Kind: "airlock"})
 	}
 	var ro []string
 	for _, pp := range prot {

@@ -131,6 +131,38 @@ func TestPlanFencesCodeRunLater(t *testing.T) {
 	}
 }
 
+// TestPlanFencesTheDoorProgram: the door's program, which the runner
+// starts outside while the command runs, is read-only inside even where
+// it lies in a writable directory (here the project) with no airlock
+// beside it; the same tree without it leaves that file writable.
+func TestPlanFencesTheDoorProgram(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	proj := filepath.Join(root, "proj")
+	door := filepath.Join(proj, "bin", "airlock-proxy")
+	if err := os.MkdirAll(filepath.Dir(door), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(home, 0o755)
+	if err := os.WriteFile(door, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(root, "p.sock")
+	os.WriteFile(sock, nil, 0o600)
+	env := map[string]string{"HOME": home}
+	for _, d := range []string{door, ""} {
+		p, err := NewPlan(Config{Getenv: func(k string) string { return env[k] }, Environ: []string{"HOME=" + home},
+			Cwd: proj, Bridge: "/usr/bin/airlock-bridge", ProxySocket: sock, Door: d, Command: []string{"sh"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := " " + strings.Join(p.Args, " ") + " "
+		if got := strings.Contains(args, "--ro-bind "+door+" "+door+" "); got != (d != "") {
+			t.Errorf("Door %q: the door's program bound read-only: %v\n%s", d, got, args)
+		}
+	}
+}
+
 // TestPlanMissingRcFiles: a tool's configuration that is missing at the
 // project's top gets no placeholder (an empty directory named .npmrc
 // would break npm): it is listed, to be set aside if the run makes it.

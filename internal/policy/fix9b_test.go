@@ -103,11 +103,17 @@ func TestFix9bNames(t *testing.T) {
 		{finding: "S439 env $'airlock\\c@'", cmd: `env $'airlock\c@' queue approve abcd`, want: denied},
 		{finding: "S440 $'airlock\\c`junk'", cmd: "$'airlock\\c`junk' queue approve abcd", want: denied},
 		{finding: "S441 $'airlock\\c junk'", cmd: `$'airlock\c junk' queue approve abcd`, want: denied},
-		{finding: "$'airlock\\c\\200'", cmd: `$'airlock\c@'"x" queue approve abcd`, want: denied},
+		{finding: "$'airlock\\c@junk' then an empty quote", cmd: `$'airlock\c@junk'"" queue approve abcd`, want: denied},
+		{finding: "$'…\\0…' then more text", cmd: `$'air\0junk'lock queue approve abcd`, want: denied},
+		{finding: "$'…\\u0000…'", cmd: `$'airlock\u0000junk' queue approve abcd`, want: denied},
+		{finding: "$'…\\400…' (octal modulo 256)", cmd: `$'airlock\400junk' queue approve abcd`, want: denied},
+		{finding: "$'…\\c@' then airlock's secret path", cmd: "cat $'@HOME@/.local/state/airlock/secrets/human.key\\c`/../../../../../../proj/src/m.py'", want: denied},
+		{finding: "$'…\\c@' the project's settings", cmd: `echo '{}' > $'.claude/settings.json\c@.bak'`, want: denied},
 		{finding: "S434 $'secret\\c@/../…' read", cmd: `cat $'@HOME@/.local/state/airlock/secrets/serve.token\c@/../../../../../../proj/src/m.py'`, want: denied},
 		{finding: "S435 $'hook settings\\c@/../../x' written", setup: xsh, cmd: `cp x.sh $'@HOME@/.claude/settings.json\c@/../../x'`, want: denied},
 		{finding: "S436 $'/srv/data\\c@/../../tmp/x' deleted", cmd: `rm -rf $'/srv/data\c@/../../tmp/x'`, want: held},
-		{finding: "S406 $'air\\cJlock'", cmd: `x=$'air\cJlock'; $x queue approve abcd`, want: held},
+		// S406: $'air\cJlock' unquoted splits at the newline: it runs
+		// "air", not airlock.
 		{finding: "$'\\ca' ordinary", cmd: `printf '%s' $'a\cab' | od -c`, want: notHeld},
 		{finding: "$'\\t' ordinary", cmd: `echo $'a\tb' > out.txt`, want: notHeld},
 

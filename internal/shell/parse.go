@@ -179,6 +179,7 @@ func (w *walker) text(src string, f frame, depth int) {
 		w.opaque(f, clip(src), "unparsable shell text: "+err.Error())
 		return
 	}
+	decodeANSIC(file)
 	own := !f.same || f.vals == nil
 	if own {
 		f.vals = f.vals.child(&w.exports)

@@ -42,7 +42,7 @@ func TestFix9bNames(t *testing.T) {
 		{finding: "S523 hash -p ./x.sh ls", setup: xsh, cmd: `hash -p ./x.sh ls; ls`, want: held},
 		{finding: "S524 hash -p x.sh git", setup: xsh, cmd: `hash -p @ROOT@/proj/x.sh git; git status`, want: held},
 		{finding: "S525 hash -p ./x.sh go", setup: xsh, cmd: `hash -p ./x.sh go; go build ./...`, want: held},
-		{finding: "hash -p -- ./x.sh git", setup: xsh, cmd: `hash -p -- ./x.sh git; git status`, want: held},
+		{finding: "hash -p ./x.sh -- git", setup: xsh, cmd: `hash -p ./x.sh -- git; git status`, want: held},
 		{finding: "hash -p with a quoted name", setup: xsh, cmd: `hash -p "./x.sh" 'git'; git status`, want: held},
 		{finding: "hash -p with a variable program", setup: xsh, cmd: `p=./x.sh; hash -p "$p" git; git status`, want: held},
 		{finding: "hash -p in a block", setup: xsh, cmd: `{ hash -p ./x.sh git; }; git status`, want: held},

@@ -120,6 +120,16 @@ func (w *walker) run(c cmd) {
 		}
 		h := handlers[normName(c.args[0])]
 		if h == nil {
+			if c.inShell() {
+				switch {
+				case c.args[0] == "hash":
+					w.hashed(c)
+				case c.args[0] == "enable":
+					w.enabled(c)
+				case setsNameTables(c):
+					w.opaque(c.frame, c.source, "the command sets bash's BASH_CMDS or BASH_ALIASES table, so what a name runs is not known")
+				}
+			}
 			w.exportedFuncs(c)
 			w.emit(c.invocation())
 			w.evaluated(c)

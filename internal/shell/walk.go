@@ -64,6 +64,11 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			s.w.funcs[name.Value] = n.Body
 			s.shadows(name.Value, s.source(n))
 		}
+		if n.Name != nil && n.Name.Value == "command_not_found_handle" {
+			// It runs for every name not found, which cannot be told
+			// from the text: its body is walked as run here.
+			s.callFunction(n.Body)
+		}
 		// The body runs only when the function is called; see call.
 		return false
 	case *syntax.BinaryCmd:
@@ -152,6 +157,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			s.promptExpansion(n)
 		}
 	case *syntax.Assign:
+		s.hashVars(n)
 		if n.Index != nil {
 			s.arithmWords(n.Index)
 			s.forgetAssigned(n.Index) // a[i++]=v
@@ -385,18 +391,9 @@ func (s *stmtWalker) defineAliases(c cmd) {
 }
 
 // shadows makes a run opaque when the text defines a function or an alias
-// named like a program whose output the analysis reads: self-protection
-// and the destruction grades read $(mktemp …) as a new temporary name,
-// $(echo x) as x, $(cat f) as f's lines (FINDINGS-8 H3).
+// named like a program whose output the analysis reads (shadowed).
 func (s *stmtWalker) shadows(name, source string) {
-	switch name {
-	case "mktemp", "echo", "printf", "cat", "ls", "find", "stat", "realpath", "readlink", "basename", "dirname",
-		"pwd", "cd", "test", "[", "read", "builtin", "command", "type", "which":
-		// Words made by these are read as what the program prints
-		// ($(mktemp -d) a new temporary name, $(echo x) "x", $(cat f) a
-		// file's lines): a definition of the name makes that false.
-		s.w.opaque(s.f, source, "the command defines its own "+name+", so what $("+name+" …) prints is not known")
-	}
+	s.w.shadowed(s.f, name, source)
 }
 
 func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {

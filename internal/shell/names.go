@@ -1,0 +1,187 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// This file follows what changes the program a name runs without a
+// function or an alias of that name (FINDINGS-9 S1): hash -p FILE NAME and
+// bash's hash table as an array (BASH_CMDS[NAME]=FILE) make NAME run FILE;
+// BASH_ALIASES[NAME]=TEXT is an alias; enable -n NAME makes the PATH's
+// program run for a builtin, enable -f loads a builtin from a shared
+// object; command_not_found_handle runs for every name not found.
+
+// bashBuiltin reports a bash builtin or keyword-like command: hash -p
+// does not change what these run.
+func bashBuiltin(name string) bool {
+	switch name {
+	case ".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen", "complete",
+		"compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec", "exit", "export",
+		"false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let", "local", "logout",
+		"mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly", "return", "set", "shift",
+		"shopt", "source", "suspend", "test", "times", "trap", "true", "type", "typeset", "ulimit", "umask",
+		"unalias", "unset", "wait":
+		return true
+	}
+	return false
+}
+
+// hashed handles hash -p FILE NAME…: each NAME (not a builtin, no slash)
+// now runs FILE, which is walked as an alias of NAME to FILE would be.
+func (w *walker) hashed(c cmd) {
+	args, dyn := c.args[1:], c.dyn[1:]
+	file, fileDyn, set := "", false, false
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if dyn[i] && strings.HasPrefix(a, "-") {
+			w.opaque(c.frame, c.source, "hash's options are known only at run time, so what a name runs is not known")
+			return
+		}
+		if a == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			break
+		}
+		for j := 1; j < len(a); j++ {
+			if a[j] != 'p' {
+				continue
+			}
+			set = true
+			if rest := a[j+1:]; rest != "" {
+				file, fileDyn = rest, dyn[i]
+			} else if i+1 < len(args) {
+				i++
+				file, fileDyn = args[i], dyn[i]
+			}
+			break
+		}
+	}
+	if !set {
+		return
+	}
+	for ; i < len(args); i++ {
+		name := args[i]
+		if dyn[i] || fileDyn {
+			w.opaque(c.frame, c.source, "hash -p makes a name run a program known only at run time, so what later commands run is not known")
+			return
+		}
+		w.rename(c.frame, c.source, name, Join([]string{file}), "hash -p "+file+" "+name)
+	}
+}
+
+// rename makes name run text from here on (an alias of it), unless name
+// is a builtin or holds a slash, which bash's hash table does not change.
+func (w *walker) rename(f frame, source, name, text, how string) {
+	if strings.Contains(name, "/") || bashBuiltin(name) || name == "" {
+		return
+	}
+	w.aliases[name] = text
+	w.shadowed(f, name, source)
+}
+
+// enabled handles enable: -n NAME makes the PATH's program of a builtin's
+// name run instead of it; -f FILE loads a builtin from a shared object,
+// code airlock cannot read.
+func (w *walker) enabled(c cmd) {
+	off := false
+	for i, a := range c.args[1:] {
+		if c.dyn[i+1] {
+			w.opaque(c.frame, c.source, "enable's words are known only at run time, so what a builtin's name runs is not known")
+			return
+		}
+		if strings.HasPrefix(a, "-") && a != "-" {
+			if strings.ContainsAny(a, "f") {
+				w.opaque(c.frame, c.source, "enable -f loads a builtin from a shared object, code airlock cannot read")
+				return
+			}
+			if strings.Contains(a, "n") {
+				off = true
+			}
+			continue
+		}
+		if off {
+			w.shadowed(c.frame, a, c.source)
+		}
+	}
+}
+
+// hashVars reports an assignment to bash's hash table or alias table
+// as arrays: BASH_CMDS[NAME]=FILE makes NAME run FILE,
+// BASH_ALIASES[NAME]=TEXT is alias NAME=TEXT. A key or a value known only
+// at run time, or the array assigned whole, makes the run opaque.
+func (s *stmtWalker) hashVars(a *syntax.Assign) {
+	if a.Name == nil || a.Name.Value != "BASH_CMDS" && a.Name.Value != "BASH_ALIASES" {
+		return
+	}
+	table := a.Name.Value
+	set := func(key syntax.ArithmExpr, val *syntax.Word) bool {
+		kw, ok := key.(*syntax.Word)
+		if !ok || val == nil {
+			return false
+		}
+		k, kok := s.static(kw, false)
+		v, vok := s.static(val, false)
+		if !kok || !vok {
+			return false
+		}
+		if table == "BASH_CMDS" {
+			s.w.rename(s.f, s.source(a), k, Join([]string{v}), "BASH_CMDS["+k+"]")
+		} else {
+			s.w.aliases[k] = v
+			s.w.shadowed(s.f, k, s.source(a))
+		}
+		return true
+	}
+	switch {
+	case a.Index != nil:
+		if set(a.Index, a.Value) {
+			return
+		}
+	case a.Array != nil:
+		all := true
+		for _, e := range a.Array.Elems {
+			if e.Index == nil || !set(e.Index, e.Value) {
+				all = false
+			}
+		}
+		if all {
+			return
+		}
+	case a.Value == nil && !a.Append:
+		return // declare -A BASH_CMDS: no entry yet
+	}
+	s.w.opaque(s.f, s.source(a), "the command sets bash's "+table+" table to what is known only at run time, so what a name runs is not known")
+}
+
+// setsNameTables reports a builtin that assigns a variable named by its
+// words (read -a, printf -v, mapfile) naming BASH_CMDS or BASH_ALIASES.
+func setsNameTables(c cmd) bool {
+	switch normName(c.args[0]) {
+	case "read", "printf", "mapfile", "readarray", "declare", "typeset", "local", "export", "readonly", "getopts", "let":
+	default:
+		return false
+	}
+	for _, a := range c.args[1:] {
+		if strings.Contains(a, "BASH_CMDS") || strings.Contains(a, "BASH_ALIASES") {
+			return true
+		}
+	}
+	return false
+}
+
+// shadowed makes a run opaque when a name airlock reads the output of is
+// given a new meaning (a function, an alias, hash -p, enable -n):
+// self-protection and the destruction grades read $(mktemp …) as a new
+// temporary name, $(echo x) as x, $(cat f) as f's lines (FINDINGS-8 H3).
+func (w *walker) shadowed(f frame, name, source string) {
+	switch name {
+	case "mktemp", "echo", "printf", "cat", "ls", "find", "stat", "realpath", "readlink", "basename", "dirname",
+		"pwd", "cd", "test", "[", "read", "builtin", "command", "type", "which":
+		w.opaque(f, source, "the command gives "+name+" a new meaning, so what $("+name+" …) prints is not known")
+	}
+}

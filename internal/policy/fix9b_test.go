@@ -200,6 +200,12 @@ func TestFix9bNames(t *testing.T) {
 		{finding: "H3 mktemp wrapper", cmd: `mktemp() { builtin echo /srv/data; }; rm -rf "$(mktemp -d)"`, want: held},
 		{finding: "H3 cd wrapper going elsewhere", cmd: `cd() { builtin cd /srv/data; }; cd src && rm -rf ./*`, want: held},
 		{finding: "H3 echo wrapper calling another", cmd: `echo() { ./x.sh; }; echo start`, setup: xsh, want: held},
+		{finding: "H3 echo defined, used later in a function's $()", cmd: `f() { $(echo ls) queue approve abcd; }; echo() { builtin printf airlock; }; f`, want: held},
+		{finding: "H3 echo defined, then a pipe into sh", cmd: `echo() { builtin printf airlock; }; echo ls | sh`, want: held},
+		{finding: "H3 echo defined, backquotes", cmd: "echo() { builtin printf airlock; }; `echo ls` queue approve abcd", want: held},
+		{finding: "H3 echo defined in a loop before its use", cmd: `for i in 1 2; do $(echo ls) queue approve abcd; echo() { builtin printf airlock; }; done`, want: held},
+		{finding: "B3 printf wrapper, two calls", cmd: `printf() { builtin printf "%s\n" "$@"; }; printf a b; printf c`, want: notHeld},
+		{finding: "B3 pwd wrapper", cmd: `pwd() { builtin pwd -P; }; pwd`, want: notHeld},
 	}
 	for i := range cases {
 		cases[i].fixed = true

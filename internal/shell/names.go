@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"sort"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -174,14 +175,75 @@ func setsNameTables(c cmd) bool {
 	return false
 }
 
+// shadowsFunc handles a function named like a program whose output the
+// analysis reads (FINDINGS-9 B3): echo() { builtin echo "[log] $*"; }
+// changes nothing airlock reads while no output is read as words or fed
+// to another program. The run becomes opaque when the text, or the text
+// the definition is in, reads some command's output ($(…), `…`, <(…),
+// >(…), a pipe), or when such a reading is walked later (outputRead).
+// When the function is called, its body is walked in its place.
+func (s *stmtWalker) shadowsFunc(name, source string) {
+	if !shadowedName(name) {
+		return
+	}
+	if readsOutput(s.src) || readsOutput(s.w.top) {
+		s.w.shadowed(s.f, name, source)
+		return
+	}
+	if s.w.pending == nil {
+		s.w.pending = map[string]pendingFunc{}
+	}
+	s.w.pending[name] = pendingFunc{f: s.f, source: source}
+}
+
+// pendingFunc is a function definition whose output is not read yet.
+type pendingFunc struct {
+	f      frame
+	source string
+}
+
+// outputRead is called where a command's output is read (a substitution,
+// a pipe): the functions pending make the run opaque from there.
+func (s *stmtWalker) outputRead() {
+	s.w.outputRead()
+}
+
+func (w *walker) outputRead() {
+	names := make([]string, 0, len(w.pending))
+	for name := range w.pending {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		w.shadowed(w.pending[name].f, name, w.pending[name].source)
+	}
+	w.pending = nil
+}
+
+// readsOutput reports text that may read a command's output: a command or
+// process substitution, backquotes, or a pipe.
+func readsOutput(text string) bool {
+	if strings.Contains(text, "$(") || strings.ContainsAny(text, "`") || strings.Contains(text, "<(") || strings.Contains(text, ">(") {
+		return true
+	}
+	return strings.Contains(strings.ReplaceAll(text, "||", ""), "|")
+}
+
+func shadowedName(name string) bool {
+	switch name {
+	case "mktemp", "echo", "printf", "cat", "ls", "find", "stat", "realpath", "readlink", "basename", "dirname",
+		"pwd", "cd", "test", "[", "read", "builtin", "command", "type", "which":
+		return true
+	}
+	return false
+}
+
 // shadowed makes a run opaque when a name airlock reads the output of is
 // given a new meaning (a function, an alias, hash -p, enable -n):
 // self-protection and the destruction grades read $(mktemp …) as a new
 // temporary name, $(echo x) as x, $(cat f) as f's lines (FINDINGS-8 H3).
 func (w *walker) shadowed(f frame, name, source string) {
-	switch name {
-	case "mktemp", "echo", "printf", "cat", "ls", "find", "stat", "realpath", "readlink", "basename", "dirname",
-		"pwd", "cd", "test", "[", "read", "builtin", "command", "type", "which":
+	if shadowedName(name) {
 		w.opaque(f, source, "the command gives "+name+" a new meaning, so what $("+name+" …) prints is not known")
 	}
 }

@@ -30,6 +30,10 @@ type Limits struct {
 	// "$(git rev-parse --show-toplevel)" names the project as surely as
 	// its path does. ok is false when it cannot be told.
 	DirOutput func(dir, query string) (text string, ok bool)
+	// Command says the text is a whole command, whose shell ends with it:
+	// a function it defines lasts no longer (names.go). Otherwise (a
+	// sourced file) the definitions outlive the text.
+	Command bool
 }
 
 // DefaultLimits are the limits used by Parse.
@@ -44,7 +48,11 @@ func Parse(src string) []Invocation {
 func (l Limits) Parse(src string) []Invocation {
 	w := &walker{limits: l, funcs: map[string]*syntax.Stmt{}, aliases: map[string]string{}}
 	w.seq = 1
+	w.top = src
 	w.text(src, frame{}, 0)
+	if !l.Command {
+		w.outputRead() // the functions may be used by the text's reader
+	}
 	for i := range w.out {
 		if w.unordered {
 			w.out[i].Seq = 0
@@ -94,6 +102,11 @@ type walker struct {
 	inlined map[*syntax.Stmt]bool
 	aliases map[string]string
 	full    bool
+	// top is the outermost text; pending holds the functions named like
+	// a program whose output is read, defined where no output of theirs
+	// is read yet (names.go).
+	top     string
+	pending map[string]pendingFunc
 	// exports is what the text has exported so far (export.go).
 	exports exportState
 	// seenWords are the words of arithmetic contexts already read for

@@ -58,11 +58,11 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		s.w.funcDefs++
 		if n.Name != nil {
 			s.w.funcs[n.Name.Value] = n.Body
-			s.shadows(n.Name.Value, s.source(n))
+			s.shadowsFunc(n.Name.Value, s.source(n))
 		}
 		for _, name := range n.Names {
 			s.w.funcs[name.Value] = n.Body
-			s.shadows(name.Value, s.source(n))
+			s.shadowsFunc(name.Value, s.source(n))
 		}
 		if n.Name != nil && n.Name.Value == "command_not_found_handle" {
 			// It runs for every name not found, which cannot be told
@@ -74,6 +74,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 	case *syntax.BinaryCmd:
 		switch n.Op {
 		case syntax.Pipe, syntax.PipeAll:
+			s.outputRead()
 			s.stdin[leftmost(n.Y)] = s.producedBy(rightmost(n.X))
 			// Each element of a pipeline runs in a subshell; the last may
 			// run in this shell (lastpipe, zsh). They run side by side.
@@ -99,9 +100,11 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		s.isolated(func() { s.stmts(n.Stmts) }, n)
 		return false
 	case *syntax.CmdSubst:
+		s.outputRead()
 		s.together(func() { s.isolated(func() { s.stmts(n.Stmts) }, n) })
 		return false
 	case *syntax.ProcSubst:
+		s.outputRead()
 		// It runs beside the command, and may outlive it.
 		s.w.unordered = true
 		s.isolated(func() { s.stmts(n.Stmts) }, n)

@@ -98,6 +98,9 @@ func TestFix9bNames(t *testing.T) {
 		{finding: "S382 cdable_vars deletion", cmd: `shopt -s cdable_vars; x=/srv/data; cd x && rm -rf ./*`, want: held},
 		{finding: "cdable_vars, an existing directory wins", cmd: `shopt -s cdable_vars; src=/srv/data; cd src && rm -f m.py`, want: notHeld},
 		{finding: "cd src without cdable_vars", cmd: `src=/srv/data; cd src && rm -f m.py`, want: notHeld},
+		{finding: "shopt -s globstar, cd ordinary", cmd: `shopt -s globstar nullglob; cd src && ls **/*.py`, want: notHeld},
+		{finding: "cdable_vars, cd ./x is the directory", cmd: `shopt -s cdable_vars; x=@HOME@/.claude; cd ./src && : > settings.json`, want: notHeld},
+		{finding: "cdable_vars set by a run-time option", cmd: `o=cdable_vars; shopt -s "$(printf %s $o)"; x=@HOME@/.claude; cd x && : > settings.json`, want: held},
 
 		// S4: ANSI-C quoting: \c@ and friends are NUL, the word ends.
 		{finding: "S430 $'airlock\\c@'", cmd: `$'airlock\c@' queue approve abcd`, want: denied},

@@ -123,6 +123,9 @@ func envFileWrites(name string) (envWrite, bool) {
 		return envWrite{file: true, below: "git/config", when: gitConfigWrite("--global")}, true
 	case "AWS_CONFIG_FILE", "AWS_SHARED_CREDENTIALS_FILE":
 		return envWrite{file: true, when: awsConfigWrite}, true
+	case "GOENV":
+		// go env -w and -u rewrite go's environment file.
+		return envWrite{file: true, when: goEnvWrite}, true
 	case "PIP_CONFIG_FILE":
 		return envWrite{file: true, when: verbs("pip", "config", "set", "unset", "edit")}, true
 	case "DOCKER_CONFIG":
@@ -220,6 +223,19 @@ func kubeConfigWrite(inv *shell.Invocation) bool {
 		return len(w) >= 2 && w[0] == "aks" && w[1] == "get-credentials"
 	case "doctl":
 		return len(w) > 0 && w[0] == "kubernetes"
+	}
+	return false
+}
+
+func goEnvWrite(inv *shell.Invocation) bool {
+	name, args := runArgs(inv)
+	if name != "go" || len(args) < 2 || args[0] != "env" {
+		return false
+	}
+	for _, a := range args[1:] {
+		if a == "-w" || a == "-u" || strings.HasPrefix(a, "-w=") || strings.HasPrefix(a, "-u=") {
+			return true
+		}
 	}
 	return false
 }

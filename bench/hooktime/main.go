@@ -299,7 +299,7 @@ func run(n, warm int, floorPath, grep string, ipc, hookd, copyBins bool, airlock
 	for r := range warm + n {
 		if r == warm {
 			for _, svc := range svcs {
-				svc.cpu0, svc.switches0 = svc.cpu(), svc.switches()
+				svc.cpu0, svc.switches0, svc.run0 = svc.cpu(), svc.switches(), svc.runTime()
 			}
 		}
 		for j := range order {

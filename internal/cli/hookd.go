@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"syscall"
@@ -83,7 +82,6 @@ func runHookd(e *env) int {
 	if idle <= 0 {
 		return fail(e.stderr, &usageError{Msg: "--idle must be positive", Hints: []string{"airlock hookd --idle 30m"}})
 	}
-	serviceGC(e.getenv)
 	// Each connection is served on a kept thread, where the handler's
 	// decision runs in place (goOnDirWorker).
 	s := &server.Server{StateDir: dir, Idle: idle, Exe: exe, Handle: hookdHandler(dir), Go: goOnDirWorker,
@@ -108,26 +106,6 @@ func runHookd(e *env) int {
 		return fail(e.stderr, err)
 	}
 	return ExitOK
-}
-
-// The service's collector: a larger heap target than Go's default (a
-// cycle every few hundred calls instead of every few dozen; each call
-// allocates about 50 KB of short-lived garbage over a live heap of a few
-// megabytes), bounded by a soft memory limit past which the runtime
-// collects as often as it must. GOGC or GOMEMLIMIT in the service's
-// environment take precedence, as for any Go program.
-const (
-	serviceGCPercent   = 400
-	serviceMemoryLimit = 256 << 20
-)
-
-func serviceGC(getenv func(string) string) {
-	if getenv("GOGC") == "" {
-		debug.SetGCPercent(serviceGCPercent)
-	}
-	if getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(serviceMemoryLimit)
-	}
 }
 
 // stopHookd signals the service of this state directory, after checking

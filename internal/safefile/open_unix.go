@@ -20,7 +20,8 @@ import (
 // descriptor in a one-call hook process; in every process three fcntl
 // and a refused epoll_ctl per file). A read is open, fstat, read to the
 // end, close: what the resident service pays per policy or state file on
-// every call.
+// every call. A short read that ends at the size fstat gave is the end:
+// the usual file is read in one read(2).
 func readLimited(name string, limit int64) ([]byte, error) {
 	var fd int
 	for {
@@ -65,6 +66,13 @@ func readLimited(name string, limit int64) ([]byte, error) {
 		data = data[:len(data)+n]
 		if int64(len(data)) > limit {
 			return nil, limitErr(name, -1, limit)
+		}
+		if st.Size > 0 && int64(len(data)) == st.Size && len(data) < cap(data) {
+			// A regular file read short, at exactly the size fstat gave:
+			// its end, without one more read to be told so. A file whose
+			// size reads as 0 (/proc) is read until a read returns
+			// nothing, since it comes a piece at a time.
+			break
 		}
 	}
 	return data, nil

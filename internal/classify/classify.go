@@ -124,6 +124,7 @@ func (c *Classifier) Command(text string) Result {
 	}
 	for i, inv := range invs {
 		before := len(*c.followed)
+		c.builtName(&inv) // carry.go: go build -o "$out/p" && "$out/p"
 		e := c.invocation(&inv)
 		ops := Operands(&inv)
 		if ce, cops, ok := c.clientConfig(&inv); ok { // clientconfig.go

@@ -29,7 +29,9 @@ import (
 func (c *Classifier) runner(inv *shell.Invocation) Effect {
 	switch inv.Name() {
 	case "npm", "yarn", "yarnpkg", "pnpm", "bun":
-		return c.packageScripts(inv)
+		e := c.packageScripts(inv)
+		e.Add(c.pnpmfileRun(inv)) // buildconfig.go
+		return e
 	case "make", "gmake":
 		return c.makeRun(inv)
 	case "just":
@@ -49,7 +51,9 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 	case "nox":
 		return c.noxRun(inv)
 	case "cargo":
-		return c.cargoBuildScripts(inv)
+		e := c.cargoBuildScripts(inv)
+		e.Add(c.cargoConfigRun(inv)) // buildconfig.go
+		return e
 	case "go", "tcc", "java":
 		// go run FILE.go… (or the .go files the command writes in the
 		// package it runs), tcc -run, java X.java: the source goes to

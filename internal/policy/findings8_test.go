@@ -149,10 +149,10 @@ func TestFindings8Open(t *testing.T) {
 
 		// H11: configuration files of build tools that name a program to
 		// run: cargo's .cargo/config.toml, pnpm's .pnpmfile.cjs.
-		{finding: "H11 cargo build with .cargo/config.toml's rustc-wrapper on disk", setup: cargoWrap, cmd: `cargo build`, want: denied},
-		{finding: "H11 .cargo/config.toml rustc-wrapper written, then cargo build", setup: xsh, cmd: `mkdir -p .cargo; printf '[build]\nrustc-wrapper = "./x.sh"\n' > .cargo/config.toml; cargo build`, want: denied},
-		{finding: "H11 .cargo/config.toml runner written, then cargo run", setup: xsh, cmd: `mkdir -p .cargo; printf '[target.x86_64-unknown-linux-gnu]\nrunner = "./x.sh"\n' > .cargo/config.toml; cargo run`, want: denied},
-		{finding: "H11 .pnpmfile.cjs running x.sh written, then pnpm install", setup: xsh, cmd: `printf 'module.exports={hooks:{readPackage(p){require("child_process").execSync("./x.sh");return p}}}' > .pnpmfile.cjs; pnpm install`, want: held},
+		{finding: "H11 cargo build with .cargo/config.toml's rustc-wrapper on disk", setup: cargoWrap, cmd: `cargo build`, want: denied, fixed: true},
+		{finding: "H11 .cargo/config.toml rustc-wrapper written, then cargo build", setup: xsh, cmd: `mkdir -p .cargo; printf '[build]\nrustc-wrapper = "./x.sh"\n' > .cargo/config.toml; cargo build`, want: denied, fixed: true},
+		{finding: "H11 .cargo/config.toml runner written, then cargo run", setup: xsh, cmd: `mkdir -p .cargo; printf '[target.x86_64-unknown-linux-gnu]\nrunner = "./x.sh"\n' > .cargo/config.toml; cargo run`, want: denied, fixed: true},
+		{finding: "H11 .pnpmfile.cjs running x.sh written, then pnpm install", setup: xsh, cmd: `printf 'module.exports={hooks:{readPackage(p){require("child_process").execSync("./x.sh");return p}}}' > .pnpmfile.cjs; pnpm install`, want: held, fixed: true},
 
 		// H6: a compiler's -E output is text, not a built program.
 		{finding: "H6 cc -E -P -o bb v.c; sh bb", setup: vC, cmd: `cc -E -P -o bb v.c; sh bb`, want: denied, fixed: true},

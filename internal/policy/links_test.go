@@ -28,6 +28,9 @@ func TestScratchLinks(t *testing.T) {
 		{finding: "find -H /tmp/q -delete", cmd: `ln -s /srv/data /tmp/q; find -H /tmp/q -delete`, want: held},
 		{finding: "find mktemp -L -type f -delete", cmd: `t=$(mktemp -d); ln -s ~/docs $t/d; find -L "$t" -type f -delete`, want: held},
 
+		{finding: "find -L -exec rm through a link in /tmp", cmd: `ln -s /srv/data /tmp/q/d; find -L /tmp/q -type f -exec rm {} +`, want: held},
+		{finding: "find -follow -exec rm -f in mktemp", cmd: `t=$(mktemp -d); ln -s ~/docs $t/d; find $t -follow -type f -exec rm -f {} \;`, want: held},
+
 		// Ordinary work.
 		{finding: "ln -s ../x link", cmd: `ln -s ../x link`, want: notHeld},
 		{finding: "find /tmp/x -delete", cmd: `find /tmp/x -delete`, want: notHeld},

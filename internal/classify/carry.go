@@ -101,6 +101,9 @@ func carriesText(inv *shell.Invocation) bool {
 
 // runIndex returns the index of a run in the command's runs, or -1.
 func (cc *cmdContext) runIndex(inv *shell.Invocation) int {
+	if cc == nil {
+		return -1
+	}
 	for i := range cc.invs {
 		o := &cc.invs[i]
 		if o == inv || o.Source == inv.Source && o.Line == inv.Line && slices.Equal(o.Args, inv.Args) {
@@ -154,7 +157,8 @@ func (c *Classifier) fileText(inv *shell.Invocation, name string, depth int) (st
 
 // runInputs is the text a run reads: what feeds its standard input (a
 // heredoc, a here-string, a file, the run before it in a pipe when that
-// run carries text too) and the files it names to read.
+// run carries text too) and the files it names to read (dd's if= among
+// them), but skip, the file it writes.
 func (c *Classifier) runInputs(inv *shell.Invocation, skip string, depth int) []string {
 	var texts []string
 	switch {
@@ -182,15 +186,6 @@ func (c *Classifier) runInputs(inv *shell.Invocation, skip string, depth int) []
 		case RoleRead, RoleMoveFrom, RoleUnknown, RoleExec:
 			if t, ok := c.fileText(inv, o.Word, depth); ok {
 				texts = append(texts, t)
-			}
-		}
-	}
-	if inv.Name() == "dd" {
-		for i, a := range inv.Args[1:] {
-			if f, ok := strings.CutPrefix(a, "if="); ok && !inv.IsDynamic(i+1) {
-				if t, ok := c.fileText(inv, f, depth); ok {
-					texts = append(texts, t)
-				}
 			}
 		}
 	}
@@ -358,6 +353,15 @@ func (c *Classifier) builtRunCode(inv *shell.Invocation) Effect {
 		}
 	case "java":
 		if !slices.ContainsFunc(inv.Args[1:], func(a string) bool { return strings.HasSuffix(a, ".java") }) {
+			// javac Y.java && java Y: the classes an earlier javac of
+			// the command compiles are its sources' code.
+			for i := range c.cc.runIndex(inv) {
+				if o := &c.cc.invs[i]; o.Name() == "javac" && o.Opaque == "" {
+					for _, text := range c.sourceTexts(o) {
+						c.keepCode(clip(inv.Source)+" (built by "+clip(o.Source)+")", "", []byte(text))
+					}
+				}
+			}
 			return nothing
 		}
 	default:

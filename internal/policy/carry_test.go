@@ -58,6 +58,7 @@ func TestCarriedCode(t *testing.T) {
 		{finding: "go run ./cmd/t of a written main.go", cmd: `mkdir -p cmd/t; printf 'package main\nimport "os/exec"\nfunc main(){exec.Command("airlock","queue","approve","abcd").Run()}\n' > cmd/t/main.go; go run ./cmd/t`, want: denied},
 		{finding: "tcc -run bad.c", cmd: `tcc -run bad.c`, want: denied},
 		{finding: "java Y.java", cmd: `printf 'class Y{public static void main(String[] a)throws Exception{Runtime.getRuntime().exec("airlock queue approve abcd");}}' > Y.java; java Y.java`, want: denied},
+		{finding: "javac Y.java && java Y", cmd: `printf 'class Y{public static void main(String[] a)throws Exception{Runtime.getRuntime().exec("airlock queue approve abcd");}}' > Y.java; javac Y.java && java Y`, want: denied},
 		{finding: "built into a mktemp directory and run", cmd: `d=$(mktemp -d); ` + cSrc + `cc -o "$d/y" y.c && "$d/y"; rm -rf "$d"`, want: denied},
 
 		// Ordinary work.
@@ -66,6 +67,7 @@ func TestCarriedCode(t *testing.T) {
 		{finding: "gcc main.c && ./a.out", cmd: `gcc main.c && ./a.out`, want: notHeld},
 		{finding: "go build -o bin/app . && ./bin/app --help", cmd: `go build -o bin/app . && ./bin/app --help`, want: notHeld},
 		{finding: "go run .", cmd: `go run .`, want: notHeld},
+		{finding: "javac Main.java && java Main", setup: map[string]string{"proj/Main.java": "class Main{public static void main(String[] a){System.out.println(1);}}\n"}, cmd: `javac Main.java && java Main`, want: notHeld},
 		{finding: "dd if=/dev/zero of=/tmp/x bs=1M count=1", cmd: `dd if=/dev/zero of=/tmp/x bs=1M count=1`, want: notHeld},
 		{finding: "sed -n w out.txt in.txt", cmd: `sed -n 'w out.txt' in.txt`, want: notHeld},
 		{finding: "awk print > out.txt", cmd: `awk '{print > "out.txt"}' in.txt`, want: notHeld},

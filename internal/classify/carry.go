@@ -431,3 +431,24 @@ func (c *Classifier) builtRun(inv *shell.Invocation) (Effect, bool) {
 	}
 	return local("script.built", clip(inv.Source)+" runs the program "+clip(by.Source)+" builds"), true
 }
+
+// keepGoBuilt keeps, for self-protection, the sources of an earlier go
+// build of the command with no -o, when runner executes a program of the
+// current directory that is not there yet (go build && ./p: go names the
+// program after the package, which airlock does not work out).
+func (c *Classifier) keepGoBuilt(runner *shell.Invocation, name string) {
+	if c.code == nil || path.Dir(path.Clean(name)) != "." {
+		return
+	}
+	for i := range c.cc.runIndex(runner) {
+		o := &c.cc.invs[i]
+		if o.Name() != "go" || len(o.Args) < 2 || o.Args[1] != "build" || o.Opaque != "" || slices.ContainsFunc(o.Args, func(a string) bool {
+			return a == "-o" || strings.HasPrefix(a, "-o=")
+		}) {
+			continue
+		}
+		for _, text := range c.sourceTexts(o) {
+			c.keepCode(runner.Name()+" (built by "+clip(o.Source)+")", name, []byte(text))
+		}
+	}
+}

@@ -387,6 +387,9 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 		if _, derr := c.FS.Stat("."); c.dirUnknown && c.cc.changesDir() || derr != nil && inv.Dir != "" {
 			return nil, opaque("script.cwd", "the command changes directory before running "+name+", so which file runs cannot be known"), false
 		}
+		// go build && ./p: go names the program after the package, which
+		// an earlier go build of the command may write here (carry.go).
+		c.keepGoBuilt(inv, name)
 		return nil, Effect{}, false // nothing to run: the command fails
 	}
 	return nil, opaque("script.unreadable", name+" cannot be read ("+err.Error()+"), so what it runs cannot be known"), false

@@ -381,11 +381,11 @@ func (cc *cmdContext) builtBy(inv *shell.Invocation) *shell.Invocation {
 	if cc == nil || len(inv.Args) == 0 || !inv.IsDynamic(0) {
 		return nil
 	}
-	word := inv.Args[0]
+	word := unquoted(inv.Args[0]) // "$out/p" and $out/p alike (links.go)
 	var by *shell.Invocation
 	for i := range cc.runIndex(inv) {
 		o := &cc.invs[i]
-		if out, ok := compilerOut(o, true); ok && out == word {
+		if out, ok := compilerOut(o, true); ok && unquoted(out) == word {
 			by = o
 			continue
 		}
@@ -393,12 +393,12 @@ func (cc *cmdContext) builtBy(inv *shell.Invocation) *shell.Invocation {
 			return nil
 		}
 		for _, a := range o.Args {
-			if strings.Contains(a, word) {
+			if strings.Contains(unquoted(a), word) {
 				return nil
 			}
 		}
 		for _, r := range o.Redirects {
-			if strings.Contains(r.Target, word) {
+			if strings.Contains(unquoted(r.Target), word) {
 				return nil
 			}
 		}

@@ -74,9 +74,11 @@ func TestCarriedCode(t *testing.T) {
 		{finding: "sed -n w out.txt in.txt", cmd: `sed -n 'w out.txt' in.txt`, want: notHeld},
 		{finding: "awk print > out.txt", cmd: `awk '{print > "out.txt"}' in.txt`, want: notHeld},
 		{finding: "cat ok.sh > b5; sh b5 is held, not refused", cmd: `cat ok.sh > b5; sh b5`, want: notDeny},
-		{finding: "go build into mktemp, run, removed", cmd: `out=$(mktemp -d); go build -o "$out/p" . && "$out/p" -h; rm -rf "$out"`, want: notDeny},
-		{finding: "cc into mktemp, run, removed", cmd: `d=$(mktemp -d) && cc -o "$d/t" main.c && "$d/t"; rm -rf "$d"`, want: notDeny},
+		{finding: "go build into mktemp, run, removed", cmd: `out=$(mktemp -d); go build -o "$out/p" . && "$out/p" -h; rm -rf "$out"`, want: notHeld},
+		{finding: "cc into mktemp, run, removed", cmd: `d=$(mktemp -d) && cc -o "$d/t" main.c && "$d/t"; rm -rf "$d"`, want: notHeld},
 		{finding: "cc into mktemp, run", cmd: `d=$(mktemp -d) && cc -o "$d/t" main.c && "$d/t"`, want: notHeld},
+		{finding: "go build into mktemp, run unquoted", cmd: `out=$(mktemp -d); go build -o "$out/p" ./... && $out/p --version`, want: notHeld},
+		{finding: "a program built into mktemp, replaced, run, is held", cmd: `d=$(mktemp -d); cc -o "$d/t" main.c; cp /srv/data/tool "$d/t"; "$d/t"`, want: held},
 		// A program the command did not build there stays unreadable.
 		{finding: "copied into mktemp and run is held", cmd: `d=$(mktemp -d); cp /srv/data/tool "$d/p"; "$d/p"`, want: held},
 		{finding: "computed name without a slash is held", cmd: `p=$(mktemp -d); go build -o "$p" .; $p`, want: held},

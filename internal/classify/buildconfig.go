@@ -72,7 +72,7 @@ func (c *Classifier) cargoConfigRun(inv *shell.Invocation) Effect {
 			continue
 		}
 		for _, kv := range tomlKeys(string(data)) {
-			key, value := kv[0], kv[1]
+			key, value := kv.key, kv.value
 			switch {
 			case strings.HasPrefix(strings.ToLower(key), "alias.") && strings.TrimPrefix(key, "alias.") == sub:
 				e.Add(c.embedded(f+" alias "+sub, "cargo "+tomlCommand(value), false))
@@ -90,8 +90,8 @@ func (c *Classifier) cargoConfigRun(inv *shell.Invocation) Effect {
 // each key in full (section, then dotted key): [build] rustc-wrapper =
 // "x" gives build.rustc-wrapper. A value that spans lines is read up to
 // its closing bracket.
-func tomlKeys(text string) [][2]string {
-	var out [][2]string
+func tomlKeys(text string) []tomlKey {
+	var out []tomlKey
 	section := ""
 	lines := strings.Split(text, "\n")
 	for i := 0; i < len(lines); i++ {
@@ -107,6 +107,7 @@ func tomlKeys(text string) [][2]string {
 		if !ok {
 			continue
 		}
+		line := i + 1
 		k = strings.TrimSpace(k)
 		var parts []string
 		for _, p := range strings.Split(k, ".") {
@@ -124,7 +125,72 @@ func tomlKeys(text string) [][2]string {
 		if section != "" {
 			k = section + "." + k
 		}
-		out = append(out, [2]string{k, v})
+		out = append(out, tomlKey{key: k, value: v, line: line})
+	}
+	return out
+}
+
+// tomlKey is one key of a TOML text (tomlKeys), with the line it is on.
+type tomlKey struct {
+	key, value string
+	line       int
+}
+
+// cargoConfigCommands returns the programs a cargo configuration file
+// names (cargoCommandKey) and the cargo command lines of its aliases,
+// with their lines, for a write of the file (laterfiles.go).
+func cargoConfigCommands(content string) []makeLine {
+	var out []makeLine
+	for _, kv := range tomlKeys(content) {
+		switch {
+		case strings.HasPrefix(strings.ToLower(kv.key), "alias."):
+			out = append(out, makeLine{line: kv.line, text: "cargo " + tomlCommand(kv.value)})
+		case cargoCommandKey(kv.key):
+			out = append(out, makeLine{line: kv.line, text: tomlCommand(kv.value)})
+		}
+	}
+	return out
+}
+
+// miseHookCommands returns the commands of a mise configuration's
+// [hooks] (enter, leave, cd, preinstall, postinstall: run by mise when
+// the human's shell enters the directory or installs tools) and the
+// scripts its [env] sources (_.source), with their lines.
+func miseHookCommands(content string) []makeLine {
+	var out []makeLine
+	for _, kv := range tomlKeys(content) {
+		k := strings.ToLower(kv.key)
+		v := strings.TrimSpace(kv.value)
+		switch {
+		case strings.HasPrefix(k, "hooks."):
+		case k == "env._.source" || strings.HasPrefix(k, "env._.source."):
+			out = append(out, makeLine{line: kv.line, text: "source " + tomlCommand(v)})
+			continue
+		default:
+			continue
+		}
+		if strings.HasPrefix(v, "{") {
+			// enter = { script = "…" }
+			_, rest, ok := strings.Cut(v, "script")
+			if !ok {
+				continue
+			}
+			_, rest, _ = strings.Cut(rest, "=")
+			rest = strings.TrimSpace(rest)
+			if end := strings.IndexAny(rest[min(1, len(rest)):], `"'`); end >= 0 && rest != "" {
+				v = rest[:end+2]
+			}
+		}
+		if strings.HasPrefix(v, "[") {
+			// A list of commands, each run in turn.
+			for _, w := range strings.Split(strings.Trim(v, "[]"), ",") {
+				if w = strings.TrimSpace(w); w != "" {
+					out = append(out, makeLine{line: kv.line, text: unquoteValue(w)})
+				}
+			}
+			continue
+		}
+		out = append(out, makeLine{line: kv.line, text: unquoteValue(v)})
 	}
 	return out
 }

@@ -37,7 +37,16 @@ func TestBuildToolConfig(t *testing.T) {
 		{finding: ".pnpmfile.cjs on disk running airlock, pnpm add", setup: with("proj/.pnpmfile.cjs", "module.exports={hooks:{readPackage(p){require('child_process').execSync('"+approve+"');return p}}}\n"), cmd: `pnpm add left-pad`, want: denied},
 		{finding: "--pnpmfile written, then pnpm i", cmd: `printf 'require("child_process").execSync("./x.sh")' > h.cjs; pnpm i --pnpmfile h.cjs`, want: held},
 
+		// Written for later: the program it names is checked at the write
+		// (the Write tool's text alone: no file is read then).
+		{finding: "Write tool: .cargo/config.toml with a runner", cmd: "[target.x86_64-unknown-linux-gnu]\nrunner = [\"sh\", \"-c\", \"" + approve + "\"]\n", write: "@ROOT@/proj/.cargo/config.toml", want: denied},
+		{finding: "mise.toml with an enter hook written", cmd: `printf '[hooks]\nenter = "./x.sh"\n' > mise.toml`, want: denied},
+		{finding: "Write tool: mise.toml with a postinstall hook list", cmd: "[hooks]\npostinstall = [\"echo hi\", \"" + approve + "\"]\n", write: "@ROOT@/proj/mise.toml", want: denied},
+		{finding: "mise.toml sourcing x.sh in its env", cmd: `printf '[env]\n_.source = "./x.sh"\n' > .mise.toml`, want: denied},
+
 		// Ordinary settings.
+		{finding: "Write tool: .cargo/config.toml with jobs", cmd: "[build]\njobs = 4\n", write: "@ROOT@/proj/.cargo/config.toml", want: notHeld},
+		{finding: "mise.toml with tools written", cmd: `printf '[tools]\nnode = "20"\n[hooks]\nenter = "echo entered"\n' > mise.toml`, want: notHeld},
 		{finding: "cargo build with jobs and target-dir", setup: with("proj/.cargo/config.toml", "[build]\njobs = 4\ntarget-dir = \"target2\"\n"), cmd: `cargo build`, want: notHeld},
 		{finding: "cargo build with linker clang", setup: with("proj/.cargo/config.toml", "[target.x86_64-unknown-linux-gnu]\nlinker = \"clang\"\nrustflags = [\"-C\", \"link-arg=-fuse-ld=lld\"]\n"), cmd: `cargo build`, want: notHeld},
 		{finding: "cargo fmt with a wrapper set", setup: with("proj/.cargo/config.toml", "[build]\nrustc-wrapper = \"sccache\"\n"), cmd: `cargo build && cargo fmt`, want: notHeld},

@@ -94,6 +94,21 @@ func (c cmd) invocation() Invocation {
 	return inv
 }
 
+// computedName emits a run whose command name is computed at run time:
+// opaque, with its words when the name is a file's path ("$out/p" -h:
+// NamesAFile), so that package classify can tell a program the same
+// command builds there (go build -o "$out/p") from any other.
+func (w *walker) computedName(c cmd) {
+	reason := "the command name is computed at run time (" + c.args[0] + "), so what runs cannot be known"
+	if !NamesAFile(c.args[0]) {
+		w.opaque(c.frame, c.source, reason)
+		return
+	}
+	inv := c.invocation()
+	inv.Args[0], inv.Opaque = c.args[0], reason
+	w.emit(inv)
+}
+
 // handler peels one layer off a command. It returns the next command to
 // look at, or done when it has emitted everything itself.
 type handler func(w *walker, c cmd) (next cmd, done bool)
@@ -108,8 +123,8 @@ func (w *walker) run(c cmd) {
 			return
 		}
 		if c.dyn[0] {
-			w.opaque(c.frame, c.source, "the command name is computed at run time ("+c.args[0]+"), so what runs cannot be known")
-			if c.inShell() {
+			w.computedName(c)
+			if c.inShell() && !NamesAFile(c.args[0]) {
 				c.vals.clear() // it may be read, cd or eval
 			}
 			return

@@ -295,8 +295,10 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		return
 	}
 	if c.dyn[0] {
-		s.w.opaque(s.f, c.source, "the command name is computed at run time ("+c.args[0]+"), so what runs cannot be known")
-		s.f.vals.clear() // it may be read, cd or eval
+		s.w.computedName(c)
+		if !NamesAFile(c.args[0]) {
+			s.f.vals.clear() // it may be read, cd or eval; a path is a program
+		}
 		return
 	}
 	name := c.args[0]

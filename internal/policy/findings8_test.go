@@ -82,8 +82,8 @@ func TestFindings8Open(t *testing.T) {
 		// H2: printf %b stops its whole output at \c; the static value
 		// keeps what follows.
 		{finding: "H2 printf %b airlock\\c garbage as the command name", cmd: `$(printf '%b' 'airlock\c garbage') queue approve abcd`, want: denied, fixed: true},
-		{finding: "H2 printf %b \\0141 (a zero then three octal digits) as the command name", cmd: `$(printf '%b' '\0141irlock') queue approve abcd`, want: denied},
-		{finding: "H2 printf %s%b air lock\\c as the command name", cmd: `$(printf '%s%b' air 'lock\c junk') queue approve abcd`, want: denied},
+		{finding: "H2 printf %b \\0141 (a zero then three octal digits) as the command name", cmd: `$(printf '%b' '\0141irlock') queue approve abcd`, want: denied, fixed: true},
+		{finding: "H2 printf %s%b air lock\\c as the command name", cmd: `$(printf '%s%b' air 'lock\c junk') queue approve abcd`, want: denied, fixed: true},
 		{finding: "H2 printf %b hook settings\\c/../../../x truncated", cmd: `: > "$(printf '%b' '@HOME@/.claude/settings.json\c/../../../x')"`, want: denied, fixed: true},
 		{finding: "H2 printf %b secret\\c/../… read", cmd: `cat "$(printf '%b' '@HOME@/.local/state/airlock/secrets/serve.token\c/../../../../../../proj/src/m.py')"`, want: denied, fixed: true},
 		{finding: "H2 printf %b /srv/data\\c/../../tmp/x deleted", cmd: `rm -rf "$(printf '%b' '/srv/data\c/../../tmp/x')"`, want: held, fixed: true},

@@ -74,8 +74,8 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H1 parallel echo ; airlock …", cmd: `parallel echo ";" airlock queue approve ::: abcd`, want: denied, fixed: true},
 		{finding: "H1 parallel echo x > hook settings", cmd: `parallel echo x ">" @HOME@/.claude/settings.json ::: 1`, want: denied, fixed: true},
 		{finding: "H1 parallel echo $(airlock …)", cmd: `parallel echo '$(airlock queue approve abcd)' ::: 1`, want: denied, fixed: true},
-		{finding: "H1 parallel echo | sh ::: ./x.sh", setup: xsh, cmd: `parallel echo "|" sh ::: ./x.sh`, want: denied},
-		{finding: "H1 sem echo ; ./x.sh", setup: xsh, cmd: `sem echo ";" ./x.sh`, want: denied},
+		{finding: "H1 parallel echo | sh ::: ./x.sh", setup: xsh, cmd: `parallel echo "|" sh ::: ./x.sh`, want: denied, fixed: true},
+		{finding: "H1 sem echo ; ./x.sh", setup: xsh, cmd: `sem echo ";" ./x.sh`, want: denied, fixed: true},
 		{finding: "H1 parallel sh -c quoted rm -rf outside", cmd: `parallel sh -c "'rm -rf /srv/data'" ::: 1`, want: held, fixed: true},
 		{finding: "H1 parallel rm -rf HOME/docs escaped", cmd: `parallel rm -rf "\$HOME/docs" ::: 1`, want: held, fixed: true},
 
@@ -124,7 +124,7 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H5 parallel --bg rm -rf, then ln", setup: yDir, cmd: `parallel --bg rm -rf ::: build/y/; ln -sfn @ROOT@/x build/y`, want: held, fixed: true},
 		{finding: "H5 parallel --bg reading its input, then ln", setup: yDir, cmd: `echo build/y/ | parallel --bg rm -rf ; ln -sfn @ROOT@/x build/y`, want: held, fixed: true},
 
-		{finding: "H5 sem runs its job later, after the script is written", cmd: `sem 'sleep 5; sh b9'; printf 'airlock queue approve abcd\n' > b9`, want: denied},
+		{finding: "H5 sem runs its job later, after the script is written", cmd: `sem 'sleep 5; sh b9'; printf 'airlock queue approve abcd\n' > b9`, want: denied, fixed: true},
 
 		// H8: writers the follow rule does not count: dd of= fed a
 		// here-string, sed's w command, awk's print redirection.
@@ -168,7 +168,7 @@ func TestFindings8Open(t *testing.T) {
 		// Ordinary work refused or held.
 		{finding: "B1 mktemp file of a test run's output removed after it (deny/ask)", cmd: `tmp=$(mktemp); go test ./... > "$tmp"; rm -f "$tmp"`, want: notDeny, fixed: true},
 		{finding: "B3 a program built into a mktemp directory, run, the directory removed (deny/deny)", cmd: `out=$(mktemp -d); go build -o "$out/p" . && "$out/p" -h; rm -rf "$out"`, want: notDeny},
-		{finding: "B4 file names piped to parallel with a quoted command (defer/ask)", cmd: `ls src | parallel 'wc -l src/{}'`, want: notHeld},
+		{finding: "B4 file names piped to parallel with a quoted command (defer/ask)", cmd: `ls src | parallel 'wc -l src/{}'`, want: notHeld, fixed: true},
 		{finding: "B2 make PREFIX=$HOME/.local install (deny/deny)", cmd: `make PREFIX=$HOME/.local install`, want: notDeny},
 		{finding: "B2 make DESTDIR=$HOME/stage install (defer/ask)", cmd: `make DESTDIR=$HOME/stage install`, want: notHeld},
 	}

@@ -62,6 +62,12 @@ type frame struct {
 	// shell (eval, an alias) rather than in a new one.
 	vals *values
 	same bool
+	// feed is where the input values of GNU parallel's text come from,
+	// for the runs given one as a word (parallel.go).
+	feed *Feed
+	// feedSource is the source of the parallel command itself: the
+	// text left of its pipe is what feeds it.
+	feedSource string
 }
 
 func (f frame) with(v string) frame {
@@ -147,6 +153,10 @@ func (w *walker) emit(inv Invocation) {
 		return
 	}
 	inv.Seq = w.seq
+	if strings.Contains(inv.Source, parallelInputVar) {
+		// Text GNU parallel makes shows its input value as {}.
+		inv.Source = strings.ReplaceAll(inv.Source, `"${`+parallelInputVar+`}"`, "{}")
+	}
 	w.out = append(w.out, inv)
 }
 

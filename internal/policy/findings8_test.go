@@ -94,12 +94,12 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H3 function echo prints airlock", cmd: `echo() { builtin printf airlock; }; $(echo ls) queue approve abcd`, want: denied, fixed: true},
 		{finding: "H3 function echo defined by eval", cmd: `eval 'echo(){ printf airlock; }'; $(echo ls) queue approve abcd`, want: denied, fixed: true},
 		{finding: "H3 function echo from a sourced file", setup: libEcho, cmd: `. ./lib.sh; $(echo ls) queue approve abcd`, want: denied, fixed: true},
-		{finding: "H3 exported function echo in BASH_FUNC_echo%%", cmd: `env 'BASH_FUNC_echo%%=() { builtin printf airlock; }' bash -c '$(echo ls) queue approve abcd'`, want: denied},
+		{finding: "H3 exported function echo in BASH_FUNC_echo%%", cmd: `env 'BASH_FUNC_echo%%=() { builtin printf airlock; }' bash -c '$(echo ls) queue approve abcd'`, want: denied, fixed: true},
 		{finding: "H3 function printf names the hook settings", setup: xsh, cmd: `printf(){ builtin printf %s @HOME@/.claude/settings.json; }; cp x.sh "$(printf build/x)"`, want: denied, fixed: true},
 		{finding: "H3 function echo names a secret", cmd: `echo(){ builtin echo @HOME@/.local/state/airlock/secrets/serve.token; }; cat $(echo src/m.py)`, want: denied, fixed: true},
 		{finding: "H3 function mktemp names ~/.claude, rm -rf", cmd: `mktemp() { echo @HOME@/.claude; }; rm -rf "$(mktemp -d)"`, want: denied, fixed: true},
 		{finding: "H3 function mktemp names the hook settings, truncated", cmd: `mktemp() { echo @HOME@/.claude/settings.json; }; f=$(mktemp); : > "$f"`, want: denied, fixed: true},
-		{finding: "H3 a mktemp earlier in PATH", prep: fakeMktemp, cmd: `export PATH=@ROOT@/p:$PATH; rm -rf "$(mktemp -d)"`, want: held},
+		{finding: "H3 a mktemp earlier in PATH", prep: fakeMktemp, cmd: `export PATH=@ROOT@/p:$PATH; rm -rf "$(mktemp -d)"`, want: held, fixed: true},
 
 		// H4: make's command-line variables that run programs, and
 		// $(shell …) in a makefile make reads.

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -24,6 +25,16 @@ func TestPrintfPathParallel(t *testing.T) {
 		"proj/x.sh":                                     runsApprove,
 		"proj/ok.sh":                                    "#!/bin/sh\necho ok\n",
 		"proj/a.log":                                    "log\n",
+	}
+	// fakeMktemp is an executable mktemp and cat in ROOT/p that print
+	// the hook settings' directory.
+	fakeMktemp := func(t *testing.T, f *fixture) {
+		for _, name := range []string{"mktemp", "cat"} {
+			p := f.write("p/"+name, "#!/bin/sh\necho "+f.path("home/.claude")+"\n")
+			if err := os.Chmod(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	cases := []findingCase{
 		// H2: printf as bash prints it.
@@ -82,6 +93,26 @@ func TestPrintfPathParallel(t *testing.T) {
 		{finding: "B4 ls | parallel 'rm -rf {}' stays held", cmd: `ls | parallel 'rm -rf {}'`, want: held},
 		{finding: "B4 cat list | parallel rm -rf stays held", cmd: `cat src/m.py | parallel rm -rf`, want: held},
 		{finding: "B4 cat list | parallel 'cp {} ~/.claude/' held", cmd: `cat src/m.py | parallel 'cp {} @HOME@/.claude/'`, want: held},
+
+		// H3: a function exported in the environment, and a PATH the
+		// text sets, replace the program whose output is read.
+		{finding: "H3 env BASH_FUNC_echo%% bash -c $(echo ls)", cmd: `env 'BASH_FUNC_echo%%=() { builtin printf airlock; }' bash -c '$(echo ls) queue approve abcd'`, want: denied},
+		{finding: "H3 env BASH_FUNC_mktemp%% bash -c rm -rf $(mktemp -d)", cmd: `env 'BASH_FUNC_mktemp%%=() { echo @HOME@/.claude; }' bash -c 'rm -rf "$(mktemp -d)"'`, want: held},
+		{finding: "H3 env BASH_FUNC_cat%% through sudo and sh -c", cmd: `sudo env 'BASH_FUNC_cat%%=() { echo x; }' sh -c 'cat a.log'`, want: held},
+		{finding: "H3 env BASH_FUNC_printf%% nested two shells deep", cmd: `env 'BASH_FUNC_printf%%=() { command printf %s @HOME@/.claude/settings.json; }' bash -c "bash -c ': > \$(printf build/x)'"`, want: held},
+		{finding: "H3 env BASH_FUNC_ with a run-time value", cmd: `env "BASH_FUNC_echo%%=$F" bash -c '$(echo ls) -l'`, want: held},
+		{finding: "H3 PATH assigned, then $(mktemp -d) deleted", prep: fakeMktemp, cmd: `PATH=@ROOT@/p:$PATH; rm -rf "$(mktemp -d)"`, want: held},
+		{finding: "H3 PATH exported, mktemp into a variable", prep: fakeMktemp, cmd: `export PATH=@ROOT@/p:$PATH; d=$(mktemp -d); rm -rf "$d"`, want: held},
+		{finding: "H3 env PATH=… sh -c with $(mktemp -d)", prep: fakeMktemp, cmd: `env PATH=@ROOT@/p:$PATH sh -c 'rm -rf "$(mktemp -d)"'`, want: held},
+		{finding: "H3 PATH with a run-time entry, then $(mktemp -d)", cmd: `export PATH=$TOOLS:$PATH; rm -rf "$(mktemp -d)"`, want: held},
+		// A cat earlier in PATH is held wherever it runs: whether its
+		// output is read ($(cat f), a pipe into xargs) is not told apart.
+		{finding: "H3 a cat earlier in PATH", prep: fakeMktemp, cmd: `export PATH=@ROOT@/p:$PATH; cat a.log`, want: held},
+		{finding: "H3 a PATH that holds no mktemp", cmd: `export PATH=@ROOT@/proj/src:$PATH; d=$(mktemp -d); rm -rf "$d"`, want: notHeld},
+		{finding: "PATH=./node_modules/.bin:$PATH npm test", cmd: `PATH=./node_modules/.bin:$PATH npm test`, want: notHeld},
+		{finding: "export PATH=$HOME/go/bin:$PATH; golangci-lint run", cmd: `export PATH=$HOME/go/bin:$PATH; golangci-lint run`, want: notHeld},
+		{finding: "env FOO=1 bash -c 'echo hi'", cmd: `env FOO=1 bash -c 'echo hi'`, want: notHeld},
+		{finding: "env BASH_FUNC_ of a name nobody reads", cmd: `env 'BASH_FUNC_greet%%=() { echo hi; }' bash -c 'greet'`, want: notHeld},
 	}
 	for i := range cases {
 		cases[i].fixed = true

@@ -76,6 +76,12 @@ func TestPrintfPathParallel(t *testing.T) {
 		{finding: "H1 parallel --onall", cmd: `parallel --onall echo ::: 1`, want: held},
 		{finding: "H1 parallel -q keeps the words: echo ; ./x.sh is text", cmd: `parallel -q echo ";" ./x.sh ::: a`, want: notHeld},
 		{finding: "H1 parallel quotes its values", cmd: `parallel 'echo {}' ::: ';./x.sh'`, want: notHeld},
+		{finding: "H1 parallel --pipe sh < x.sh", cmd: `parallel --pipe sh < x.sh`, want: denied},
+		{finding: "H1 cat x.sh | parallel --pipe bash", cmd: `cat x.sh | parallel --pipe bash`, want: held},
+		{finding: "H1 PARALLEL_SHELL names the shell", cmd: `PARALLEL_SHELL=./x.sh parallel echo ::: a`, want: held},
+		{finding: "H1 exported PARALLEL_SHELL", cmd: `export PARALLEL_SHELL=./x.sh; sem make`, want: held},
+		{finding: "parallel --pipe wc -l", cmd: `cat a.log | parallel --pipe wc -l`, want: notHeld},
+		{finding: "parallel --pipe grep < a.log", cmd: `parallel --pipe 'grep -c x' < a.log`, want: notHeld},
 		// H5: sem returns before its job ends.
 		{finding: "H5 sem, the script written after it", cmd: `sem 'sleep 5; sh b9'; printf 'airlock queue approve abcd\n' > b9`, want: denied},
 		{finding: "H5 parallel --semaphore, the script written after it", cmd: `parallel --semaphore 'sh b9'; echo 'airlock queue approve abcd' > b9`, want: denied},

@@ -112,11 +112,32 @@ func parallelRun(w *walker, c cmd, via string) (cmd, bool) {
 	}
 	// --workdir: the jobs run in that directory (chdir.go).
 	c = chdirOption(c, c, p, "--workdir", "--wd")
-	once := false // the template runs once, with no value of its own
+	if sh, ok := envValue(c.env, "PARALLEL_SHELL"); ok && sh != "" {
+		w.opaque(c.frame.with(via), c.source, via+" runs its command lines with the shell PARALLEL_SHELL names ("+clip(sh)+")")
+	}
+	once, pipe := false, false // the template runs once, with no value of its own
 	for _, f := range p.Flags {
-		if strings.HasPrefix(f.Name, "--sem") || f.Name == "--pipe" || f.Name == "--pipepart" || f.Name == "--spreadstdin" {
+		switch {
+		case f.Name == "--pipe" || f.Name == "--pipepart" || f.Name == "--spreadstdin":
+			pipe = true
+			once = end == len(c.args)
+		case strings.HasPrefix(f.Name, "--sem"):
 			once = end == len(c.args)
 		}
+	}
+	if pipe && once && i < end {
+		// --pipe: each job reads a block of parallel's input, so the
+		// command is read with that input (parallel --pipe sh < x.sh
+		// runs x.sh's lines).
+		text := strings.Join(c.args[i:end], " ")
+		fields := strings.Fields(text)
+		if slices.Contains(c.dyn[i:end], true) || strings.ContainsAny(text, ";&|<>()$`'\"\\*?[]{}~#=") || len(fields) == 0 {
+			return w.nested(c, text, true, via)
+		}
+		n := c.inner(i, via)
+		n.args, n.dyn = fields, make([]bool, len(fields))
+		w.run(n)
+		return c, true
 	}
 	var feed *Feed
 	if fromFile != "" {

@@ -49,6 +49,11 @@ func TestPrintfPathParallel(t *testing.T) {
 		{finding: "H2 format \\c (zsh ends there, bash does not): unknown", cmd: `$(printf 'airlock\c x') queue approve abcd`, want: held},
 		{finding: "H2 %b \\141 (zsh: literal): unknown", cmd: `$(printf '%b' '\141irlock') queue approve abcd`, want: held},
 		{finding: "H2 format \\x (dash: literal): unknown", cmd: `$(printf '\x61irlock') queue approve abcd`, want: held},
+		// A script written by printf, then run: its text is printf's value.
+		{finding: "H2 printf \\154 written to a script, then run", cmd: `printf 'air\154ock queue approve abcd\n' > b9; sh b9`, want: denied},
+		{finding: "H2 printf %b \\0154 written to a script, then run", cmd: `printf '%b\n' 'air\0154ock queue approve abcd' > b9; sh b9`, want: denied},
+		{finding: "H2 echo of \\0154 (dash's echo reads it) written, then run", cmd: `echo 'air\0154ock queue approve abcd' > b9; sh b9`, want: held},
+		{finding: "a script written by printf, then run", cmd: `printf '#!/bin/sh\nmake build\n' > run.sh; sh run.sh`, want: notHeld},
 		// Ordinary work.
 		{finding: "printf %b of a variable", cmd: `msg='done\n'; printf '%b\n' "$msg"`, want: notHeld},
 		{finding: "printf %s of a glob", cmd: `printf '%s\n' *.go`, want: notHeld},

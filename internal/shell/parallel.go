@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 
@@ -39,23 +38,30 @@ var parallelSpec = argv.Spec{Short: "jPSadEILnNU", Long: []string{"--jobs", "--s
 	"--block", "--blocksize", "--recstart", "--recend", "--load", "--memfree", "--nice", "--shebang-wrap", "--basefile", "--bf",
 	"--transferfile", "--tf", "--return", "--trc", "--cleanup", "--sshdelay", "--termseq", "--header", "--limit", "--progress-bar"}, StopAtOperand: true}
 
-// gnuQuote is GNU parallel's shell_quote_scalar for Bourne shells.
+// gnuQuote is GNU parallel's shell_quote_scalar for Bourne shells
+// (TestGNUQuoteMatchesParallel checks it against parallel --dry-run).
 func gnuQuote(v string) string {
 	switch {
 	case v == "":
 		return "''"
-	case !parallelPlain.MatchString(v):
-		v = "'" + parallelQuotes.ReplaceAllStringFunc(v, func(q string) string { return `'"` + q + `"'` }) + "'"
+	case !parallelPlain(v):
+		v = "'" + strings.ReplaceAll(v, "'", `'"'"'`) + "'"
 		v = strings.TrimPrefix(v, "''")
 		return strings.TrimSuffix(v, "''")
 	}
 	return v
 }
 
-var (
-	parallelPlain  = regexp.MustCompile(`^[-_.+a-zA-Z0-9/]+$`)
-	parallelQuotes = regexp.MustCompile(`'+`)
-)
+// parallelPlain reports whether GNU parallel leaves a value unquoted.
+func parallelPlain(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("-_.+/", c) >= 0) {
+			return false
+		}
+	}
+	return true
+}
 
 // semWrapper handles sem, GNU parallel's semaphore: parallel --semaphore.
 func semWrapper(w *walker, c cmd) (cmd, bool) {

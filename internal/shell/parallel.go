@@ -284,7 +284,12 @@ func parallelRun(w *walker, c cmd, via string) (cmd, bool) {
 		f.vals.set(parallelInputVar, binding{text: parallelInputText, dynamic: true})
 		f.same = true
 		f.feed, f.feedSource = template.feed, c.source
-		w.text(text, f, c.depth+1)
+		defs, ok := importedFuncDefs(f.env)
+		if !ok {
+			w.nested(c, text, true, via)
+			continue
+		}
+		w.text(defs+text, f, c.depth+1)
 	}
 	return c, true
 }

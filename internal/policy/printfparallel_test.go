@@ -103,6 +103,11 @@ func TestPrintfPathParallel(t *testing.T) {
 		{finding: "parallel go test", cmd: `parallel go test ::: ./src`, want: notHeld},
 		{finding: "B4 ls | parallel 'rm -rf {}' stays held", cmd: `ls | parallel 'rm -rf {}'`, want: held},
 		{finding: "B4 cat list | parallel rm -rf stays held", cmd: `cat src/m.py | parallel rm -rf`, want: held},
+		{finding: "B4 ls | parallel 'echo x > ~/.claude/{}' held", cmd: `ls | parallel 'echo x > @HOME@/.claude/{}'`, want: held},
+		{finding: "B4 ls | xargs -I{} cp x.sh ~/.claude/{} held", cmd: `ls | xargs -I{} cp x.sh @HOME@/.claude/{}`, want: held},
+		{finding: "B4 cat list | parallel 'echo x > {}' held", cmd: `cat src/m.py | parallel 'echo x > {}'`, want: held},
+		{finding: "B4 ls | parallel 'wc -l src/{} > /dev/null'", cmd: `ls src | parallel 'wc -l src/{} > /dev/null'`, want: notHeld},
+		{finding: "B4 ls | parallel 'gzip -k src/{}'", cmd: `ls src | parallel 'gzip -k src/{}'`, want: notHeld},
 		{finding: "B4 cat list | parallel 'cp {} ~/.claude/' held", cmd: `cat src/m.py | parallel 'cp {} @HOME@/.claude/'`, want: held},
 
 		// H3: a function exported in the environment, and a PATH the

@@ -296,7 +296,8 @@ func parallelRun(w *walker, c cmd, via string) (cmd, bool) {
 
 // inputWordsOnly reports whether every "${parallelInputVar}" in text is
 // read as one double-quoted word part, as parallel's quoting of a value
-// is where the template puts it outside quotes.
+// is where the template puts it outside quotes, and none is in a
+// redirection or an arithmetic.
 func inputWordsOnly(text string) bool {
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(text), "")
 	if err != nil {
@@ -311,7 +312,9 @@ func inputWordsOnly(text string) bool {
 					found++
 				}
 			}
-		case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause:
+		case *syntax.ArithmExp, *syntax.ArithmCmd, *syntax.LetClause, *syntax.Redirect:
+			// A file a redirection names from the input is not bounded
+			// by the feed the way an argument is: only known then.
 			if strings.Contains(text[n.Pos().Offset():n.End().Offset()], parallelInputVar) {
 				found = -1 << 30
 			}

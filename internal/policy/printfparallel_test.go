@@ -107,6 +107,12 @@ func TestPrintfPathParallel(t *testing.T) {
 		{finding: "B4 ls | xargs -I{} cp x.sh ~/.claude/{} held", cmd: `ls | xargs -I{} cp x.sh @HOME@/.claude/{}`, want: held},
 		{finding: "B4 cat list | parallel 'echo x > {}' held", cmd: `cat src/m.py | parallel 'echo x > {}'`, want: held},
 		{finding: "B4 ls | parallel 'wc -l src/{} > /dev/null'", cmd: `ls src | parallel 'wc -l src/{} > /dev/null'`, want: notHeld},
+		{finding: "H1 a run-time value as the command name", cmd: `cat src/m.py | parallel '{} --version'`, want: held},
+		{finding: "H1 a run-time value piped to sh", cmd: `cat src/m.py | parallel 'cat {} | sh'`, want: held},
+		{finding: "H1 a run-time value as BASH_ENV", cmd: `cat src/m.py | parallel 'export BASH_ENV={}; bash -c true'`, want: held},
+		{finding: "H1 a run-time value as python code", cmd: `cat src/m.py | parallel 'python3 -c {}'`, want: held},
+		{finding: "H1 a run-time value after cd, rm -rf *", cmd: `cat src/m.py | parallel 'cd {} && rm -rf *'`, want: held},
+		{finding: "H1 a run-time value to airlock", cmd: `cat src/m.py | parallel 'airlock queue approve {}'`, want: denied},
 		{finding: "B4 ls | parallel 'gzip -k src/{}'", cmd: `ls src | parallel 'gzip -k src/{}'`, want: notHeld},
 		{finding: "B4 cat list | parallel 'cp {} ~/.claude/' held", cmd: `cat src/m.py | parallel 'cp {} @HOME@/.claude/'`, want: held},
 

@@ -153,9 +153,11 @@ func (w *walker) emit(inv Invocation) {
 		return
 	}
 	inv.Seq = w.seq
-	if strings.Contains(inv.Source, parallelInputVar) {
-		// Text GNU parallel makes shows its input value as {}.
-		inv.Source = strings.ReplaceAll(inv.Source, `"${`+parallelInputVar+`}"`, "{}")
+	if strings.Contains(inv.Source, parallelInputVar) || strings.Contains(inv.Opaque, parallelInputVar) {
+		// Text GNU parallel makes shows its input value as {} to the
+		// reader (its words and environment keep the run-time form).
+		r := strings.NewReplacer(`"${`+parallelInputVar+`}"`, "{}", `${`+parallelInputVar+`}`, "{}")
+		inv.Source, inv.Opaque = r.Replace(inv.Source), r.Replace(inv.Opaque)
 	}
 	w.out = append(w.out, inv)
 }

@@ -129,6 +129,9 @@ func TestPrintfPathParallel(t *testing.T) {
 		{finding: "H3 PATH with a run-time entry, then $(mktemp -d)", cmd: `export PATH=$TOOLS:$PATH; rm -rf "$(mktemp -d)"`, want: held},
 		// A cat earlier in PATH is held wherever it runs: whether its
 		// output is read ($(cat f), a pipe into xargs) is not told apart.
+		{finding: "H3 hash -p gives mktemp a file of its own", cmd: `hash -p ./x.sh mktemp; rm -rf "$(mktemp -d)"`, want: held},
+		{finding: "H3 hash -p gives make a file of its own", cmd: `hash -p ./x.sh make; make build`, want: held},
+		{finding: "hash -r; make build", cmd: `hash -r; make build`, want: notHeld},
 		{finding: "H3 a cat earlier in PATH", prep: fakeMktemp, cmd: `export PATH=@ROOT@/p:$PATH; cat a.log`, want: held},
 		{finding: "H3 a PATH that holds no mktemp", cmd: `export PATH=@ROOT@/proj/src:$PATH; d=$(mktemp -d); rm -rf "$d"`, want: notHeld},
 		{finding: "PATH=./node_modules/.bin:$PATH npm test", cmd: `PATH=./node_modules/.bin:$PATH npm test`, want: notHeld},

@@ -74,16 +74,16 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H1 parallel echo ; airlock …", cmd: `parallel echo ";" airlock queue approve ::: abcd`, want: denied, fixed: true},
 		{finding: "H1 parallel echo x > hook settings", cmd: `parallel echo x ">" @HOME@/.claude/settings.json ::: 1`, want: denied, fixed: true},
 		{finding: "H1 parallel echo $(airlock …)", cmd: `parallel echo '$(airlock queue approve abcd)' ::: 1`, want: denied, fixed: true},
-		{finding: "H1 parallel echo | sh ::: ./x.sh", setup: xsh, cmd: `parallel echo "|" sh ::: ./x.sh`, want: denied},
-		{finding: "H1 sem echo ; ./x.sh", setup: xsh, cmd: `sem echo ";" ./x.sh`, want: denied},
+		{finding: "H1 parallel echo | sh ::: ./x.sh", setup: xsh, cmd: `parallel echo "|" sh ::: ./x.sh`, want: denied, fixed: true},
+		{finding: "H1 sem echo ; ./x.sh", setup: xsh, cmd: `sem echo ";" ./x.sh`, want: denied, fixed: true},
 		{finding: "H1 parallel sh -c quoted rm -rf outside", cmd: `parallel sh -c "'rm -rf /srv/data'" ::: 1`, want: held, fixed: true},
 		{finding: "H1 parallel rm -rf HOME/docs escaped", cmd: `parallel rm -rf "\$HOME/docs" ::: 1`, want: held, fixed: true},
 
 		// H2: printf %b stops its whole output at \c; the static value
 		// keeps what follows.
 		{finding: "H2 printf %b airlock\\c garbage as the command name", cmd: `$(printf '%b' 'airlock\c garbage') queue approve abcd`, want: denied, fixed: true},
-		{finding: "H2 printf %b \\0141 (a zero then three octal digits) as the command name", cmd: `$(printf '%b' '\0141irlock') queue approve abcd`, want: denied},
-		{finding: "H2 printf %s%b air lock\\c as the command name", cmd: `$(printf '%s%b' air 'lock\c junk') queue approve abcd`, want: denied},
+		{finding: "H2 printf %b \\0141 (a zero then three octal digits) as the command name", cmd: `$(printf '%b' '\0141irlock') queue approve abcd`, want: denied, fixed: true},
+		{finding: "H2 printf %s%b air lock\\c as the command name", cmd: `$(printf '%s%b' air 'lock\c junk') queue approve abcd`, want: denied, fixed: true},
 		{finding: "H2 printf %b hook settings\\c/../../../x truncated", cmd: `: > "$(printf '%b' '@HOME@/.claude/settings.json\c/../../../x')"`, want: denied, fixed: true},
 		{finding: "H2 printf %b secret\\c/../… read", cmd: `cat "$(printf '%b' '@HOME@/.local/state/airlock/secrets/serve.token\c/../../../../../../proj/src/m.py')"`, want: denied, fixed: true},
 		{finding: "H2 printf %b /srv/data\\c/../../tmp/x deleted", cmd: `rm -rf "$(printf '%b' '/srv/data\c/../../tmp/x')"`, want: held, fixed: true},
@@ -94,12 +94,12 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H3 function echo prints airlock", cmd: `echo() { builtin printf airlock; }; $(echo ls) queue approve abcd`, want: denied, fixed: true},
 		{finding: "H3 function echo defined by eval", cmd: `eval 'echo(){ printf airlock; }'; $(echo ls) queue approve abcd`, want: denied, fixed: true},
 		{finding: "H3 function echo from a sourced file", setup: libEcho, cmd: `. ./lib.sh; $(echo ls) queue approve abcd`, want: denied, fixed: true},
-		{finding: "H3 exported function echo in BASH_FUNC_echo%%", cmd: `env 'BASH_FUNC_echo%%=() { builtin printf airlock; }' bash -c '$(echo ls) queue approve abcd'`, want: denied},
+		{finding: "H3 exported function echo in BASH_FUNC_echo%%", cmd: `env 'BASH_FUNC_echo%%=() { builtin printf airlock; }' bash -c '$(echo ls) queue approve abcd'`, want: denied, fixed: true},
 		{finding: "H3 function printf names the hook settings", setup: xsh, cmd: `printf(){ builtin printf %s @HOME@/.claude/settings.json; }; cp x.sh "$(printf build/x)"`, want: denied, fixed: true},
 		{finding: "H3 function echo names a secret", cmd: `echo(){ builtin echo @HOME@/.local/state/airlock/secrets/serve.token; }; cat $(echo src/m.py)`, want: denied, fixed: true},
 		{finding: "H3 function mktemp names ~/.claude, rm -rf", cmd: `mktemp() { echo @HOME@/.claude; }; rm -rf "$(mktemp -d)"`, want: denied, fixed: true},
 		{finding: "H3 function mktemp names the hook settings, truncated", cmd: `mktemp() { echo @HOME@/.claude/settings.json; }; f=$(mktemp); : > "$f"`, want: denied, fixed: true},
-		{finding: "H3 a mktemp earlier in PATH", prep: fakeMktemp, cmd: `export PATH=@ROOT@/p:$PATH; rm -rf "$(mktemp -d)"`, want: held},
+		{finding: "H3 a mktemp earlier in PATH", prep: fakeMktemp, cmd: `export PATH=@ROOT@/p:$PATH; rm -rf "$(mktemp -d)"`, want: held, fixed: true},
 
 		// H4: make's command-line variables that run programs, and
 		// $(shell …) in a makefile make reads.
@@ -124,7 +124,7 @@ func TestFindings8Open(t *testing.T) {
 		{finding: "H5 parallel --bg rm -rf, then ln", setup: yDir, cmd: `parallel --bg rm -rf ::: build/y/; ln -sfn @ROOT@/x build/y`, want: held, fixed: true},
 		{finding: "H5 parallel --bg reading its input, then ln", setup: yDir, cmd: `echo build/y/ | parallel --bg rm -rf ; ln -sfn @ROOT@/x build/y`, want: held, fixed: true},
 
-		{finding: "H5 sem runs its job later, after the script is written", cmd: `sem 'sleep 5; sh b9'; printf 'airlock queue approve abcd\n' > b9`, want: denied},
+		{finding: "H5 sem runs its job later, after the script is written", cmd: `sem 'sleep 5; sh b9'; printf 'airlock queue approve abcd\n' > b9`, want: denied, fixed: true},
 
 		// H8: writers the follow rule does not count: dd of= fed a
 		// here-string, sed's w command, awk's print redirection.
@@ -168,7 +168,7 @@ func TestFindings8Open(t *testing.T) {
 		// Ordinary work refused or held.
 		{finding: "B1 mktemp file of a test run's output removed after it (deny/ask)", cmd: `tmp=$(mktemp); go test ./... > "$tmp"; rm -f "$tmp"`, want: notDeny, fixed: true},
 		{finding: "B3 a program built into a mktemp directory, run, the directory removed (deny/deny)", cmd: `out=$(mktemp -d); go build -o "$out/p" . && "$out/p" -h; rm -rf "$out"`, want: notDeny, fixed: true},
-		{finding: "B4 file names piped to parallel with a quoted command (defer/ask)", cmd: `ls src | parallel 'wc -l src/{}'`, want: notHeld},
+		{finding: "B4 file names piped to parallel with a quoted command (defer/ask)", cmd: `ls src | parallel 'wc -l src/{}'`, want: notHeld, fixed: true},
 		{finding: "B2 make PREFIX=$HOME/.local install (deny/deny)", cmd: `make PREFIX=$HOME/.local install`, want: notDeny, fixed: true},
 		{finding: "B2 make DESTDIR=$HOME/stage install (defer/ask)", cmd: `make DESTDIR=$HOME/stage install`, want: notHeld, fixed: true},
 	}

@@ -61,6 +61,9 @@ type grade struct {
 	// relinked says the place is unknown because another program of the
 	// command may change what the paths lead to before the deletion.
 	relinked bool
+	// scratch says everything the run destroys is in scratch space
+	// (/tmp, not the project): nothing to snapshot, nothing to hold.
+	scratch bool
 }
 
 // The rules named in reasons about where destruction lands.
@@ -417,7 +420,8 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		return grade{place: placeOutside, why: "rm --no-preserve-root is written to delete /"}
 	}
 	g := grade{place: placeInside, ignored: true}
-	placed := false
+	// scratch: an operand is in scratch space; elsewhere: one is not.
+	placed, scratch, elsewhere := false, false, false
 	for _, o := range inv.Operands {
 		switch o.Role {
 		case classify.RoleRead, classify.RoleExec:
@@ -433,6 +437,7 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		}
 		placed = true
 		if o.Dynamic {
+			elsewhere = true
 			one := d.placeRuntime(inv, o, dirs)
 			if one.place != placeInside {
 				return one
@@ -440,9 +445,14 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 			g.paths = append(g.paths, one.paths...)
 			continue
 		}
-		if deletesByName(name) && o.Pattern == "" && d.scratch(o.Word, dirs) {
-			continue // rm -rf /tmp/x build: the scratch file is not held, as alone
+		if (deletesByName(name) || rsyncDeletesInDest(inv) && o.Role == classify.RoleWrite) && o.Pattern == "" && d.scratch(o.Word, dirs) {
+			// rm -rf /tmp/x build: the scratch file is not held, as
+			// alone; rsync --delete src/ /tmp/mirror/ deletes only in
+			// scratch space.
+			scratch = true
+			continue
 		}
+		elsewhere = true
 		var one grade
 		if o.Pattern != "" && o.Recursive {
 			one = d.placeFind(o, dirs)
@@ -456,10 +466,28 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		g.changes = g.changes || one.changes
 		g.untracked = g.untracked || one.untracked
 	}
+	if scratch && !elsewhere {
+		return grade{place: placeInside, scratch: true}
+	}
 	if !placed && !deletesByName(name) {
 		return d.gradeDeletion(inv, dirs) // deletes.go, or "cannot tell"
 	}
 	return g
+}
+
+// rsyncDeletesInDest reports an rsync whose only deletion is in its
+// destination (--delete and its variants), not of its sources
+// (--remove-source-files).
+func rsyncDeletesInDest(inv *classify.Invocation) bool {
+	if inv.Name() != "rsync" {
+		return false
+	}
+	for _, a := range inv.Args[1:] {
+		if strings.HasPrefix(a, "--remove-s") {
+			return false
+		}
+	}
+	return true
 }
 
 // multiCall reports the multi-call binaries that run the applet named
@@ -734,6 +762,10 @@ var gradeFS fileSystem = osFS{}
 // the run is allowed on condition of one.
 func (t Table) decideGraded(e classify.Effect, g *grade, snapshots bool) (v Verdict, snapshot bool) {
 	if !e.Destructive || g == nil || g.place != placeInside {
+		return t.Decide(e), false
+	}
+	if g.scratch && len(g.paths) == 0 {
+		e.Destructive = false
 		return t.Decide(e), false
 	}
 	if t.Inside == t.Destructive || t.Inside == Warn && t.Destructive <= Warn {

@@ -186,7 +186,7 @@ func (s *stmtWalker) shadowsFunc(name, source string) {
 	if !shadowedName(name) {
 		return
 	}
-	if readsOutput(s.src) || readsOutput(s.w.top) {
+	if readsOutput(s.src) || readsOutput(s.w.top) || importedFunc(s.f.env, name) {
 		s.w.shadowed(s.f, name, source)
 		return
 	}
@@ -194,6 +194,18 @@ func (s *stmtWalker) shadowsFunc(name, source string) {
 		s.w.pending = map[string]pendingFunc{}
 	}
 	s.w.pending[name] = pendingFunc{f: s.f, source: source}
+}
+
+// importedFunc reports a function of the name exported to the shell in
+// its environment (BASH_FUNC_name%%): its text is not the command's own,
+// and it stays opaque (FINDINGS-8 H3).
+func importedFunc(env []string, name string) bool {
+	for _, kv := range env {
+		if strings.HasPrefix(kv, "BASH_FUNC_"+name+"%%=") || strings.HasPrefix(kv, "BASH_FUNC_"+name+"()=") {
+			return true
+		}
+	}
+	return false
 }
 
 // pendingFunc is a function definition whose output is not read yet.

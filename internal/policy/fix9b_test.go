@@ -121,6 +121,11 @@ func TestFix9bNames(t *testing.T) {
 		{finding: "S436 $'/srv/data\\c@/../../tmp/x' deleted", cmd: `rm -rf $'/srv/data\c@/../../tmp/x'`, want: held},
 		// S406: $'air\cJlock' unquoted splits at the newline: it runs
 		// "air", not airlock.
+		{finding: "$HOME then $'…\\c@…' read", cmd: `cat "$HOME"$'/.local/state/airlock/secrets/serve.token\c@/../../../../../proj/src/m.py'`, want: denied},
+		{finding: "$'…\\c@' in a substitution", cmd: `x=$(printf %s $'airlock\c@junk'); $x queue approve abcd`, want: denied},
+		{finding: "$'…\\c@' through eval", cmd: `eval "\$'airlock\\c@junk' queue approve abcd"`, want: denied},
+		{finding: "eval of $'…\\\\c@…' is a literal backslash", cmd: `eval $'echo a\\c@b'`, want: notHeld},
+		{finding: "$'…\\c@' in bash -c", cmd: `bash -c "\$'airlock\\c@junk' queue approve abcd"`, want: denied},
 		{finding: "$'\\ca' ordinary", cmd: `printf '%s' $'a\cab' | od -c`, want: notHeld},
 		{finding: "$'\\t' ordinary", cmd: `echo $'a\tb' > out.txt`, want: notHeld},
 

@@ -141,11 +141,14 @@ func QuotedValue(q *syntax.SglQuoted) string {
 	return q.Value
 }
 
-// decodeANSIC replaces, in a parsed text, each $'…' by the plain quoted
-// value bash gives it, so that every later reading of the word (static
-// values, paths, command names) sees what bash runs, NUL and all.
-func decodeANSIC(f *syntax.File) {
-	syntax.Walk(f, func(n syntax.Node) bool {
+// DecodeANSIC replaces, in a parsed text or word, each $'…' by the plain
+// quoted value bash gives it, so that every later reading of the word
+// (static values, paths, command names) sees what bash runs, NUL and all.
+func DecodeANSIC(node syntax.Node) {
+	if node == nil {
+		return
+	}
+	syntax.Walk(node, func(n syntax.Node) bool {
 		if q, ok := n.(*syntax.SglQuoted); ok && q.Dollar {
 			q.Value = ANSIC(q.Value)
 			q.Dollar = false

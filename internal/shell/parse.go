@@ -213,7 +213,7 @@ func (w *walker) text(src string, f frame, depth int) {
 		w.opaque(f, clip(src), "unparsable shell text: "+err.Error())
 		return
 	}
-	decodeANSIC(file)
+	DecodeANSIC(file)
 	if own {
 		f.vals = f.vals.child(&w.exports)
 		f.vals.fromEnv(f.env)

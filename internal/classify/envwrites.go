@@ -206,13 +206,22 @@ func kubeConfigWrite(inv *shell.Invocation) bool {
 		if name == "kubectx" || name == "kubens" {
 			return len(w) > 0
 		}
-		if len(w) == 0 || w[0] != "config" {
-			return false
+		// kubectl --context x config set-context y: the first word that
+		// is no flag's value.
+		for i, a := range args {
+			if strings.HasPrefix(a, "-") {
+				continue
+			}
+			if i > 0 && strings.HasPrefix(args[i-1], "-") && !strings.Contains(args[i-1], "=") && a != "config" {
+				continue // a flag's value
+			}
+			if a != "config" {
+				return false
+			}
+			sub := firstWords(args[i+1:], 1)
+			return len(sub) == 1 && sub[0] != "view" && sub[0] != "current-context" && !strings.HasPrefix(sub[0], "get-")
 		}
-		if len(w) < 2 {
-			return false
-		}
-		return w[1] != "view" && w[1] != "current-context" && !strings.HasPrefix(w[1], "get-")
+		return false
 	case "kind", "minikube", "k3d", "microk8s":
 		return true
 	case "aws":

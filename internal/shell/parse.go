@@ -213,7 +213,9 @@ func (w *walker) text(src string, f frame, depth int) {
 		w.opaque(f, clip(src), "unparsable shell text: "+err.Error())
 		return
 	}
-	DecodeANSIC(file)
+	if strings.Contains(src, "$'") {
+		DecodeANSIC(file)
+	}
 	if own {
 		f.vals = f.vals.child(&w.exports)
 		f.vals.fromEnv(f.env)

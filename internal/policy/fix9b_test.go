@@ -82,6 +82,22 @@ func TestFix9bNames(t *testing.T) {
 		{finding: "enable echo (re-enable)", cmd: `enable echo; echo hi`, want: notHeld},
 		{finding: "BASH_CMDS read", cmd: `echo "${BASH_CMDS[git]}"`, want: notHeld},
 
+		// History: history -s and -r add entries a non-interactive bash
+		// keeps, fc runs them; history -w writes $HISTFILE.
+		{finding: "history -s then fc -s -1", cmd: `history -s "airlock queue approve abcd"; fc -s -1`, want: denied},
+		{finding: "history -s words then fc -s", cmd: `history -s airlock queue approve abcd; fc -s`, want: denied},
+		{finding: "history -r a file then fc -s 1", setup: xsh, cmd: `history -r x.sh; fc -s 1`, want: held},
+		{finding: "fc -s with a replacement", cmd: `history -s "echo queue approve abcd"; fc -s echo=airlock`, want: held},
+		{finding: "fc -e an editor", cmd: `history -s "echo hi"; fc -e ./x.sh`, setup: xsh, want: held},
+		{finding: "history -s a deletion then fc", cmd: `history -s "rm -rf /srv/data"; fc -s rm`, want: held},
+		{finding: "fc in a subshell", cmd: `(history -s "airlock queue approve abcd"; fc -s)`, want: denied},
+		{finding: "HISTFILE then history -w", cmd: `HISTFILE=~/.claude/settings.json; history -w`, want: denied},
+		{finding: "HISTFILE prefix history -a", cmd: `HISTFILE=@HOME@/.claude/settings.json history -a`, want: denied},
+		{finding: "history -w FILE", cmd: `history -w ~/.claude/settings.json`, want: denied},
+		{finding: "fc -l lists", cmd: `fc -l`, want: notHeld},
+		{finding: "history lists", cmd: `history | tail -5`, want: notHeld},
+		{finding: "history -c", cmd: `history -c`, want: notHeld},
+
 		// S2: IFS given to eval.
 		{finding: "S308 IFS=X eval splits the substitution", cmd: `IFS=X eval '$(echo airlockXqueueXapproveXabcd)'`, want: denied},
 		{finding: "IFS=X builtin eval", cmd: `IFS=X builtin eval '$(echo airlockXqueueXapproveXabcd)'`, want: denied},

@@ -259,3 +259,103 @@ func (w *walker) shadowed(f frame, name, source string) {
 		w.opaque(f, source, "the command gives "+name+" a new meaning, so what $("+name+" …) prints is not known")
 	}
 }
+
+// History (FINDINGS-9, found while fixing S5): a non-interactive bash
+// keeps the entries history -s and history -r add, and fc -s (or fc -e
+// EDITOR) runs one as shell text; history -w and -a write $HISTFILE.
+
+// historyCmd handles history: -s TEXT adds TEXT as an entry, -r FILE
+// entries known only at run time; -w, -a and -n with no file write or
+// read $HISTFILE, which the run then names as its file.
+func (w *walker) historyCmd(c cmd) (cmd, bool) {
+	flags, ops := "", []int{}
+	for i := 1; i < len(c.args); i++ {
+		if !c.dyn[i] && len(c.args[i]) > 1 && c.args[i][0] == '-' && len(ops) == 0 {
+			flags += c.args[i][1:]
+			continue
+		}
+		ops = append(ops, i)
+	}
+	switch {
+	case strings.Contains(flags, "s"):
+		if anyTrue(c.dyn[1:]) {
+			w.histUnknown = true
+		} else if len(ops) > 0 {
+			w.history = append(w.history, strings.Join(c.args[ops[0]:], " "))
+		}
+	case strings.ContainsAny(flags, "rn"):
+		w.histUnknown = true
+	}
+	if strings.ContainsAny(flags, "wanr") && len(ops) == 0 {
+		v, known, set := histfile(c)
+		if set && !known {
+			w.opaque(c.frame, c.source, "history writes $HISTFILE, which is known only at run time")
+			return c, true
+		}
+		if set && v != "" {
+			n := c
+			n.args = append(append([]string(nil), c.args...), v)
+			n.dyn = append(append([]bool(nil), c.dyn...), false)
+			return n, false
+		}
+	}
+	return c, false
+}
+
+// histfile is HISTFILE for a run: its prefix assignment, or the value
+// the text gave it.
+func histfile(c cmd) (string, bool, bool) {
+	for i := len(c.env) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(c.env[i], "HISTFILE="); ok {
+			return v, !strings.ContainsAny(v, "$`"), true
+		}
+	}
+	if c.vals == nil {
+		return "", true, false
+	}
+	b, ok := c.vals.get("HISTFILE")
+	if !ok {
+		return "", true, false
+	}
+	return b.text, !b.dynamic && !b.array, true
+}
+
+// fcCmd handles fc: -l lists; anything else runs an entry of the
+// history as shell text (after an editor, with -e). The entries history
+// -s added are walked; any other (history -r, a substitution, an editor
+// that may change the text, entries the walker does not hold) makes the
+// run opaque.
+func (w *walker) fcCmd(c cmd) bool {
+	edit, subst := false, false
+	for i := 1; i < len(c.args); i++ {
+		a := c.args[i]
+		if c.dyn[i] {
+			subst = true
+			continue
+		}
+		if strings.HasPrefix(a, "-") && !isNumber(strings.TrimPrefix(a, "-")) {
+			if strings.Contains(a, "l") {
+				return false // a listing
+			}
+			if strings.Contains(a, "e") && !strings.Contains(a, "s") {
+				edit = true
+			}
+			continue
+		}
+		if strings.Contains(a, "=") {
+			subst = true
+		}
+	}
+	if !strings.Contains(strings.Join(c.args[1:], " "), "-s") {
+		edit = true // fc with no -s opens $FCEDIT, then runs the text
+	}
+	for _, h := range w.history {
+		n := c
+		n.args, n.dyn = []string{"fc", h}, []bool{false, false}
+		w.nested(n, h, false, "fc -s")
+	}
+	if w.histUnknown || len(w.history) == 0 || edit || subst {
+		w.opaque(c.frame, c.source, "fc runs a command from the shell's history, which is not known")
+	}
+	return true
+}

@@ -113,6 +113,10 @@ type walker struct {
 	// is read yet (names.go).
 	top     string
 	pending map[string]pendingFunc
+	// history holds the entries history -s added; histUnknown says
+	// others may be there (history -r): fc runs them (names.go).
+	history     []string
+	histUnknown bool
 	// exports is what the text has exported so far (export.go).
 	exports exportState
 	// seenWords are the words of arithmetic contexts already read for

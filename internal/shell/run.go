@@ -146,6 +146,19 @@ func (w *walker) run(c cmd) {
 		}
 		h := handlers[normName(c.args[0])]
 		if h == nil {
+			switch c.args[0] {
+			case "history":
+				n, done := w.historyCmd(c)
+				if done {
+					return
+				}
+				c = n
+			case "fc":
+				if w.fcCmd(c) {
+					w.emit(c.invocation())
+					return
+				}
+			}
 			if c.inShell() {
 				switch {
 				case c.args[0] == "hash" && len(c.via) > c.base:
@@ -153,6 +166,7 @@ func (w *walker) run(c cmd) {
 					w.hashed(c)
 				case c.args[0] == "enable":
 					w.enabled(c)
+
 				case setsNameTables(c):
 					w.opaque(c.frame, c.source, "the command sets bash's BASH_CMDS or BASH_ALIASES table, so what a name runs is not known")
 				}

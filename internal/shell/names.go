@@ -359,3 +359,21 @@ func (w *walker) fcCmd(c cmd) bool {
 	}
 	return true
 }
+
+// histExpands reports set -H or set -o histexpand (or options known only
+// at run time): a line's ! is then history expansion, which a
+// non-interactive bash does too once history is on.
+func histExpands(c cmd) bool {
+	for i := 1; i < len(c.args); i++ {
+		a := c.args[i]
+		switch {
+		case c.dyn[i]:
+			return true
+		case a == "-o" && i+1 < len(c.args) && (c.dyn[i+1] || c.args[i+1] == "histexpand"):
+			return true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.Contains(a, "H"):
+			return true
+		}
+	}
+	return false
+}

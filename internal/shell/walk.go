@@ -348,6 +348,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	if name == "hash" {
 		s.hashPaths(c)
 	}
+	if name == "set" && histExpands(c) && (strings.Contains(s.src, "!") || strings.Contains(s.w.top, "!")) {
+		s.w.opaque(s.f, c.source, "set -H turns on history expansion: a later line's ! is replaced by earlier text before it runs")
+	}
 	if name == "set" {
 		s.w.exports.setOptions(c)
 		s.w.xtrace(c)

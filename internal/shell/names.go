@@ -377,3 +377,27 @@ func histExpands(c cmd) bool {
 	}
 	return false
 }
+
+// setsPATH reports a builtin that assigns PATH from its words (read
+// PATH, printf -v PATH, mapfile PATH, getopts … PATH).
+func setsPATH(c cmd) bool {
+	switch normName(c.args[0]) {
+	case "read", "printf", "mapfile", "readarray", "getopts":
+	default:
+		return false
+	}
+	if normName(c.args[0]) == "printf" {
+		for i := 1; i < len(c.args); i++ {
+			if c.args[i] == "-vPATH" || c.args[i] == "-v" && i+1 < len(c.args) && (c.dyn[i+1] || c.args[i+1] == "PATH") {
+				return true
+			}
+		}
+		return false
+	}
+	for i, a := range c.args[1:] {
+		if a == "PATH" || c.dyn[i+1] && !strings.HasPrefix(a, "-") {
+			return true
+		}
+	}
+	return false
+}

@@ -169,6 +169,10 @@ func (w *walker) run(c cmd) {
 
 				case setsNameTables(c):
 					w.opaque(c.frame, c.source, "the command sets bash's BASH_CMDS or BASH_ALIASES table, so what a name runs is not known")
+				case setsPATH(c):
+					// read PATH, printf -v PATH: every later run looks its
+					// program up there (FINDINGS-9 S1).
+					w.exports.add("PATH=${PATH set by " + c.args[0] + "}")
 				}
 			}
 			w.exportedFuncs(c)

@@ -401,3 +401,35 @@ func setsPATH(c cmd) bool {
 	}
 	return false
 }
+
+// declNameref handles declare -n NAME=TARGET (typeset, local) whose
+// target is one of the variables that change what runs or where (PATH,
+// IFS, HOME, CDPATH, …) or known only at run time: an assignment to NAME
+// then sets it unseen, so the run is opaque.
+func (s *stmtWalker) declNameref(n *syntax.DeclClause) {
+	ref := false
+	for _, a := range n.Args {
+		if a.Naked && a.Name == nil && a.Value != nil {
+			if f, ok := s.static(a.Value, false); !ok {
+				ref = true // options known only at run time
+			} else if strings.HasPrefix(f, "-") && strings.Contains(f, "n") {
+				ref = true
+			}
+			continue
+		}
+		if !ref || a.Name == nil || a.Value == nil {
+			continue
+		}
+		target, ok := s.static(a.Value, false)
+		if ok {
+			switch target {
+			case "PATH", "IFS", "HOME", "CDPATH", "OLDPWD", "PWD", "HISTFILE", "BASH_CMDS", "BASH_ALIASES", "BASH_ENV",
+				"ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "GLOBIGNORE", "TMPDIR":
+			default:
+				continue
+			}
+		}
+		s.w.opaque(s.f, s.source(n), "the command makes "+a.Name.Value+" refer to one of the shell's own variables (declare -n), so what later assignments change is not followed")
+		return
+	}
+}

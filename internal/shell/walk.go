@@ -170,6 +170,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		s.forgetAssigned(n)
 	case *syntax.DeclClause:
 		s.clause(n.Variant.Value, n, nil)
+		s.declNameref(n)
 		s.declExports(n)
 		s.declValues(n)
 	case *syntax.ForClause:
@@ -371,6 +372,19 @@ func (s *stmtWalker) assignments(list []*syntax.Assign) []string {
 			var ok bool
 			if v, ok = s.static(a.Value, false); !ok {
 				v = s.source(a.Value)
+			}
+		}
+		if a.Append {
+			// NAME+=v appends to what NAME held (PATH=dir; PATH+=:/usr/bin
+			// keeps dir first): the held value, else $NAME.
+			old, held := binding{}, false
+			if s.f.vals != nil {
+				old, held = s.f.vals.get(a.Name.Value)
+			}
+			if held && !old.dynamic && !old.array {
+				v = old.text + v
+			} else {
+				v = "$" + a.Name.Value + v
 			}
 		}
 		out = append(out, a.Name.Value+"="+v)

@@ -88,6 +88,7 @@ type destruction struct {
 // FILE, unlink, chmod 000) become destruction where they land outside
 // the project (deletes.go).
 func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
+	markEmptyingThroughLinks(r, home, fsys)
 	g := gradeRuns(r, cwd, home, fsys)
 	promoteDeletions(r, g, cwd, home, fsys)
 	return g
@@ -440,7 +441,7 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 			g.paths = append(g.paths, one.paths...)
 			continue
 		}
-		if deletesByName(name) && o.Pattern == "" && d.scratch(o.Word, dirs) {
+		if deletesByName(name) && o.Pattern == "" && d.scratch(inv, o.Word, dirs) {
 			continue // rm -rf /tmp/x build: the scratch file is not held, as alone
 		}
 		var one grade
@@ -510,7 +511,7 @@ func fed(inv *classify.Invocation) bool {
 // command may be in, into a temporary directory (/tmp, /var/tmp) and not
 // into the project or above it: deleting there is not held (classify's
 // rm.temp), even beside a deletion in the project.
-func (d *destruction) scratch(w string, dirs []string) bool {
+func (d *destruction) scratch(inv *classify.Invocation, w string, dirs []string) bool {
 	tmp := filepath.Clean(os.TempDir())
 	inTmp := func(p string) bool {
 		return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, tmp+"/")
@@ -522,11 +523,13 @@ func (d *destruction) scratch(w string, dirs []string) bool {
 		if abs == "" || hasGlob(abs) {
 			return false
 		}
-		real, unknown := d.res.resolve(abs)
+		// rm -rf /tmp/l removes the link itself; rm -rf /tmp/l/ and
+		// shred /tmp/l go where it leads (FINDINGS-9 T4).
+		real, unknown := removedName(inv, w, filepath.Clean(abs), d.res.fs)
 		if unknown || real == d.root || strings.HasPrefix(real, d.root+"/") || strings.HasPrefix(d.root, real+"/") {
 			return false
 		}
-		if !inTmp(real) {
+		if !inTmp(real) || !nameInScratch(inv, w, filepath.Clean(abs), d.home, d.res.fs) {
 			return false
 		}
 	}

@@ -1,0 +1,148 @@
+package policy
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestFix9d holds FINDINGS-9's scratch and link classes (T1–T4) and the
+// ordinary work B2 and B5 refused, with close variants and ordinary
+// negatives: deletion through a link (abbreviated rm options, find
+// through a trailing slash), movers the old list did not name, emptying
+// through a link made in the same command, and links that already exist
+// in the temporary directory.
+func TestFix9d(t *testing.T) {
+	base := map[string]string{
+		"home/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"home/.config/airlock/policy.yaml":              "mode: interactive\n",
+		"home/docs/a.txt":                               "the human's\n",
+		"home/.local/state/airlock/secrets/serve.token": strings.Repeat("d4", 32) + "\n",
+		"proj/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"proj/src/m.py":                                 "print(1)\n",
+		"proj/Makefile":                                 "build:\n\techo hi\n",
+		"proj/package.json":                             `{"name":"p","scripts":{"build":"tsc","test":"jest"}}`,
+		"proj/go.mod":                                   "module example.com/p\n\ngo 1.22\n",
+	}
+	// tmpLink is a symbolic link in the fixture's directory (under the
+	// temporary directory, scratch by its name) to a directory outside it;
+	// tmpInLink one to another directory in the temporary directory.
+	tmpLink := func(t *testing.T, f *fixture) {
+		if err := os.Symlink("/usr/share", f.path("x/l")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmpHomeLink := func(t *testing.T, f *fixture) {
+		if err := os.Symlink(f.path("home/docs"), f.path("x/l")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tmpInLink := func(t *testing.T, f *fixture) {
+		if err := os.MkdirAll(f.path("x/real/sub"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(f.path("x/real"), f.path("x/l")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cases := []findingCase{
+		// T1: rm's abbreviated long options, find through a trailing slash.
+		{finding: "T1 rm --rec --force through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --rec --force $d/l/`, want: held},
+		{finding: "T1 rm --recu -f through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --recu -f "$d/l/"`, want: held},
+		{finding: "T1 rm --recursiv --for", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --recursiv --for $d/l/`, want: held},
+		{finding: "T1 rm --force --re through a link", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --force --re $d/l/`, want: held},
+		{finding: "T1 rm --dir --rec through a link", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --dir --rec $d/l/`, want: held},
+		{finding: "T1 find LINK/ -delete through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find $d/l/ -delete`, want: held},
+		{finding: "T1 find LINK/ -mindepth 1 -delete", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find $d/l/ -mindepth 1 -delete`, want: held},
+		{finding: "T1 find -L LINK -delete", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find -L $d/l -delete`, want: held},
+		{finding: "T1 find LINK/. -delete", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find "$d/l/." -delete`, want: held},
+		{finding: "T1 find LINK/ -exec rm", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; find $d/l/ -type f -exec rm {} +`, want: held},
+		{finding: "T1 truncate -s0 through a symbolic link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data/db $d/f; truncate -s0 $d/f`, want: held},
+		{finding: "T1 : > through a symbolic link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data/db $d/f; : > $d/f`, want: held},
+		{finding: "T1 ok: rm --rec a scratch directory", cmd: `d=$(mktemp -d); touch $d/a; rm --rec --force "$d"`, want: notHeld},
+		{finding: "T1 ok: find in scratch -delete", cmd: `d=$(mktemp -d); touch $d/a; find "$d" -name '*.o' -delete`, want: notHeld},
+		{finding: "T1 ok: rm --recursive build", cmd: `rm --recursive --force build`, want: notHeld},
+
+		// T2: programs that remove their inputs, moving them into scratch.
+		{finding: "T2 zstd --rm into scratch, scratch deleted", cmd: `d=$(mktemp -d); zstd -q --rm /srv/data/db -o $d/a.zst; rm -rf "$d"`, want: held},
+		{finding: "T2 zstd --rm of ~/docs into scratch", cmd: `d=$(mktemp -d); zstd -q --rm ~/docs/a.txt -o $d/a.zst; rm -rf "$d"`, want: held},
+		{finding: "T2 lz4 --rm into scratch", cmd: `d=$(mktemp -d); lz4 -q --rm /srv/data/db $d/a.lz4; rm -rf "$d"`, want: held},
+		{finding: "T2 gzip (removes by default) then the copy", cmd: `d=$(mktemp -d); gzip /srv/data/db; mv /srv/data/db.gz $d/; rm -rf "$d"`, want: held},
+		{finding: "T2 xz into scratch", cmd: `d=$(mktemp -d); xz -T0 /srv/data/db; rm -rf "$d"`, want: held},
+		{finding: "T2 bzip2 into scratch", cmd: `d=$(mktemp -d); bzip2 /srv/data/db; rm -rf "$d"`, want: held},
+		{finding: "T2 zip -rm (clustered -m) into scratch", cmd: `d=$(mktemp -d); zip -rm $d/a.zip /srv/data; rm -rf "$d"`, want: held},
+		{finding: "T2 zip -r --move into scratch", cmd: `d=$(mktemp -d); zip -r --move $d/a.zip /srv/data; rm -rf "$d"`, want: held},
+		{finding: "T2 zip -qmr into scratch", cmd: `d=$(mktemp -d); zip -qmr $d/a.zip /srv/data; rm -rf "$d"`, want: held},
+		{finding: "T2 rar m into scratch", cmd: `d=$(mktemp -d); rar m $d/a.rar /srv/data; rm -rf "$d"`, want: held},
+		{finding: "T2 7z a -sdel into scratch", cmd: `d=$(mktemp -d); 7z a -sdel $d/a.7z /srv/data; rm -rf "$d"`, want: held},
+		{finding: "T2 rsync --remove-source-files into scratch", cmd: `d=$(mktemp -d); rsync -a --remove-source-files /srv/data/ $d/; rm -rf "$d"`, want: held},
+		{finding: "T2 rsync --remove-source (abbreviated) into scratch", cmd: `d=$(mktemp -d); rsync -a --remove-source /srv/data/ $d/; rm -rf "$d"`, want: held},
+		{finding: "T2 tar --remove-f into scratch", cmd: `d=$(mktemp -d); tar --remove-f -cf $d/a.tar /srv/data; rm -rf "$d"`, want: held},
+		{finding: "T2 toybox mv into scratch", cmd: `d=$(mktemp -d); toybox mv /srv/data $d/; rm -rf "$d"`, want: held},
+		{finding: "T2 busybox mv into scratch", cmd: `d=$(mktemp -d); busybox mv /srv/data $d/; rm -rf "$d"`, want: held},
+		{finding: "T2 gio move into scratch", cmd: `d=$(mktemp -d); gio move /srv/data $d/; rm -rf "$d"`, want: held},
+		{finding: "T2 gio mv into scratch", cmd: `d=$(mktemp -d); gio mv /srv/data $d/; rm -rf "$d"`, want: held},
+		{finding: "T2 zstd --rm, then scratch deleted by name", cmd: `zstd -q --rm /srv/data/db -o /tmp/q/a.zst; rm -rf /tmp/q`, want: held},
+		{finding: "T2 ok: zstd into scratch, then scratch deleted", cmd: `d=$(mktemp -d); zstd -q src/m.py -o $d/a.zst; rm -rf "$d"`, want: notHeld},
+		{finding: "T2 ok: gzip -k into scratch", cmd: `d=$(mktemp -d); gzip -k -c src/m.py > $d/m.gz; rm -rf "$d"`, want: notHeld},
+		{finding: "T2 ok: zip -r into scratch", cmd: `d=$(mktemp -d); zip -qr $d/a.zip src; rm -rf "$d"`, want: notHeld},
+		{finding: "T2 ok: gzip -d a scratch file", cmd: `d=$(mktemp -d); cp src/m.py $d/; gzip $d/m.py; rm -rf "$d"`, want: notHeld},
+
+		// T3: emptying through a link the same command makes.
+		{finding: "T3 : > through a symbolic link to ~/docs made in the same command", cmd: `ln -sfn ~/docs build/y && : > build/y/a.txt`, want: held},
+		{finding: "T3 : > through a hard link of ~/docs/a.txt", cmd: `ln ~/docs/a.txt build/o && : > build/o`, want: held},
+		{finding: "T3 : > through a symbolic link to a file", cmd: `ln -s ~/docs/a.txt build/o && : > build/o`, want: held},
+		{finding: "T3 > through a symbolic link to /srv/data", cmd: `ln -sfn /srv/data build/y; > build/y/db`, want: held},
+		{finding: "T3 true > through a link, separate lines", cmd: "ln -sfn ~/docs build/y\ntrue > build/y/a.txt", want: held},
+		{finding: "T3 cat /dev/null > through a hard link", cmd: `ln ~/docs/a.txt build/o; cat /dev/null > build/o`, want: held},
+		{finding: "T3 : > through cp -s", cmd: `cp -s ~/docs/a.txt build/o && : > build/o`, want: held},
+		{finding: "T3 : > through link(1)", cmd: `link ~/docs/a.txt build/o && : > build/o`, want: held},
+		{finding: "T3 : >| through a link", cmd: `ln -s ~/docs/a.txt build/o; :>| build/o`, want: held},
+		{finding: "T3 ok: : > a build file", cmd: `mkdir -p build && : > build/o`, want: notHeld},
+		{finding: "T3 ok: ln -s within the project, then : >", cmd: `ln -sf ../src/m.py build/o; : > build/x`, want: notHeld},
+		{finding: "T3 ok: ln -s then write elsewhere", cmd: `ln -sfn ~/docs build/y && : > build/z`, want: notHeld},
+
+		// T4: links that already exist in the temporary directory.
+		{finding: "T4 rm -rf LINK/ leading outside", prep: tmpLink, cmd: `rm -rf @ROOT@/x/l/`, want: held},
+		{finding: "T4 rm -rf LINK/. leading outside", prep: tmpLink, cmd: `rm -rf @ROOT@/x/l/.`, want: held},
+		{finding: "T4 find LINK/ -delete leading outside", prep: tmpLink, cmd: `find @ROOT@/x/l/ -delete`, want: held},
+		{finding: "T4 find -L LINK -delete leading outside", prep: tmpLink, cmd: `find -L @ROOT@/x/l -delete`, want: held},
+		{finding: "T4 rm -rf LINK/DIR leading outside", prep: tmpLink, cmd: `rm -rf @ROOT@/x/l/doc`, want: held},
+		{finding: "T4 rm -f LINK/FILE leading outside", prep: tmpLink, cmd: `rm -f @ROOT@/x/l/doc/README`, want: held},
+		{finding: "T4 truncate -s0 LINK/FILE leading outside", prep: tmpLink, cmd: `truncate -s0 @ROOT@/x/l/f.txt`, want: held},
+		{finding: "T4 : > LINK/FILE leading home", prep: tmpHomeLink, cmd: `: > @ROOT@/x/l/a.txt`, want: held},
+		{finding: "T4 rm -rf LINK/ leading home", prep: tmpHomeLink, cmd: `rm -rf @ROOT@/x/l/`, want: held},
+		{finding: "T4 ok: rm -rf LINK itself (the link goes)", prep: tmpLink, cmd: `rm -rf @ROOT@/x/l`, want: notHeld},
+		{finding: "T4 ok: rm -rf LINK/ leading within scratch", prep: tmpInLink, cmd: `rm -rf @ROOT@/x/l/sub`, want: notHeld},
+		{finding: "T4 ok: rm -rf a scratch directory", prep: tmpInLink, cmd: `rm -rf @ROOT@/x/real/`, want: notHeld},
+
+		// B2, B5: ordinary work.
+		{finding: "B2 npm run build && rm -rf dist/tmp", cmd: `npm run build && rm -rf dist/tmp`, want: notHeld},
+		{finding: "B2 go build && rm -rf build/tmp", cmd: `go build ./... && rm -rf build/tmp`, want: notHeld},
+		{finding: "B2 make && rm -rf out/gen/", cmd: `make && rm -rf out/gen/`, want: notHeld},
+		{finding: "B2 ln -s outside && rm -rf through it stays held", cmd: `ln -sfn /srv/data build/y && rm -rf build/y/`, want: held},
+		{finding: "B2 ln -s outside; npm run build; rm -rf through it", cmd: `ln -sfn /srv/data dist/tmp; npm run build && rm -rf dist/tmp/`, want: held},
+		{finding: "B5 find . -name __pycache__ -type d -prune -exec rm -rf {} +", cmd: `find . -name '__pycache__' -type d -prune -exec rm -rf {} +`, want: notHeld},
+		{finding: "B5 find . -type d -name node_modules -prune -exec rm -rf {} ;", cmd: `find . -type d -name node_modules -prune -exec rm -rf '{}' \;`, want: notHeld},
+		{finding: "B5 find . -prune -exec rm -rf {} + deletes the project", cmd: `find . -prune -exec rm -rf {} +`, want: held},
+		{finding: "B5 find ~ -name x -prune -exec rm -rf", cmd: `find ~ -name docs -prune -exec rm -rf {} +`, want: held},
+	}
+	for i := range cases {
+		cases[i].fixed = true
+	}
+	runFindingCases(t, "9d", base, cases)
+}
+
+// TestFix9dScratchNames: deleting by name directly in the temporary
+// directory stays scratch work (rm -rf /tmp/x, find /tmp/x -delete).
+func TestFix9dScratchNames(t *testing.T) {
+	f := newFixture(t)
+	f.write("proj/.git/HEAD", "ref: refs/heads/main\n")
+	p := f.load()
+	for _, cmd := range []string{`rm -rf /tmp/airlock-fix9d-x`, `rm -rf /tmp/airlock-fix9d-x/`, `rm -f /tmp/airlock-fix9d-x.log`, `find /tmp/airlock-fix9d-x -name '*.o' -delete`, `truncate -s0 /tmp/airlock-fix9d-x.log`, `: > /tmp/airlock-fix9d-x.log`} {
+		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: f.path("proj"), Snapshots: true})
+		if v.Decision != Allow && v.Decision != Warn {
+			t.Errorf("%q was %s by %s (%v); scratch work", cmd, v.Decision, v.Rule, v.Reasons)
+		}
+	}
+}

@@ -441,13 +441,16 @@ func tempDeletion(inv *classify.Invocation) bool {
 func mayMoveInto(r *classify.Result, del *classify.Invocation) bool {
 	for i := range r.Invocations {
 		o := &r.Invocations[i]
-		if o == del || o.Effect.Destructive || deletes(o) {
+		if o == del || del.Seq > 0 && o.Seq > del.Seq {
+			continue // itself, or it starts after the deletion has ended
+		}
+		if movesFromElsewhere(o) {
+			return true // zip -rm, gzip: what they delete they also move
+		}
+		if o.Effect.Destructive || deletes(o) {
 			continue
 		}
-		if del.Seq > 0 && o.Seq > del.Seq {
-			continue // it starts after the deletion has ended
-		}
-		if moves(o) {
+		if moves(o) && !movesOnlyScratch(o) {
 			return true
 		}
 	}
@@ -460,28 +463,113 @@ func mayMoveInto(r *classify.Result, del *classify.Invocation) bool {
 }
 
 // moves reports a run that moves files from where they are, or one
-// airlock cannot read.
+// airlock cannot read (FINDINGS-9 T2): a program that removes its inputs
+// once it has written them elsewhere is a mover too (removesInputs).
 func moves(inv *classify.Invocation) bool {
 	if inv.Opaque != "" || inv.Effect.Opaque {
 		return true
 	}
+	return removesInputs(inv.Args)
+}
+
+// movesFromElsewhere reports a run that removes its inputs (zip -m,
+// gzip, tar --remove-files) and names something outside the temporary
+// directory: gzip "$d"/m.py only moves a scratch file.
+func movesFromElsewhere(inv *classify.Invocation) bool {
+	return removesInputs(inv.Args) && !movesOnlyScratch(inv)
+}
+
+// movesOnlyScratch reports a run all of whose operands are scratch: new
+// names of mktemp ("$d"/x) or static paths that lead into a temporary
+// directory through the links that exist now.
+func movesOnlyScratch(inv *classify.Invocation) bool {
+	any := false
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if strings.HasPrefix(a, "-") && !inv.IsDynamic(i) {
+			continue
+		}
+		if inv.IsDynamic(i) {
+			rest, ok := shellparse.MktempWord(a)
+			if !ok || strings.Contains(rest, "..") {
+				return false
+			}
+			any = true
+			continue
+		}
+		c := filepath.Clean(a)
+		if !inTempDir(c) || !leadsToScratch(c, "", gradeFS) {
+			return false
+		}
+		any = true
+	}
+	return any
+}
+
+// removesInputs reports a run (its words, the program first) that takes
+// files away from where they are: mv and the renamers, gio move, git mv,
+// the multi-call binaries' mv, rsync --remove-source-files (and any
+// abbreviation of it), tar --remove-files (--remove-f), zip -m (alone or
+// in a cluster, -rm, -qmr; --move), 7z a -sdel, rar m / a -df, the
+// compressors that replace their input by default (gzip, xz, bzip2,
+// lzma, lzip, pigz, pbzip2, plzip, compress and their un- forms) unless
+// -k, -c or -t keeps it, and those that do with --rm (zstd, lz4, brotli).
+// Examples run in TestRemovesInputs.
+func removesInputs(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name := filepath.Base(args[0])
+	rest := args[1:]
 	has := func(opts ...string) bool {
-		return slices.ContainsFunc(inv.Args[1:], func(a string) bool {
+		return slices.ContainsFunc(rest, func(a string) bool {
 			return slices.ContainsFunc(opts, func(o string) bool { return a == o || strings.HasPrefix(a, o+"=") })
 		})
 	}
-	switch inv.Name() {
-	case "mv", "rename", "prename", "file-rename", "rename.ul":
+	// longPrefix: a word that is a prefix of full, at least min long
+	// (getopt and popt take any unique abbreviation).
+	longPrefix := func(full string, min int) bool {
+		return slices.ContainsFunc(rest, func(a string) bool {
+			a, _, _ = strings.Cut(a, "=")
+			return len(a) >= min && strings.HasPrefix(full, a)
+		})
+	}
+	// short: a single-dash cluster holding the letter (zip -rm, xz -kT0).
+	short := func(letter byte) bool {
+		return slices.ContainsFunc(rest, func(a string) bool {
+			return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], letter) >= 0
+		})
+	}
+	switch name {
+	case "mv", "rename", "prename", "file-rename", "rename.ul", "mmv":
 		return true
-	case "rsync":
-		return has("--remove-source-files", "--remove-sent-files")
-	case "tar", "bsdtar", "gtar":
-		return has("--remove-files")
-	case "zip":
-		return has("-m", "--move")
+	case "busybox", "toybox":
+		return removesInputs(rest)
+	case "gio":
+		return len(rest) > 0 && (rest[0] == "move" || rest[0] == "mv" || rest[0] == "rename")
 	case "git":
-		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
+		sub, _, _ := classify.GitSubcommand(rest)
 		return sub == "mv"
+	case "rsync":
+		return longPrefix("--remove-source-files", len("--remove-so")) || longPrefix("--remove-sent-files", len("--remove-se"))
+	case "tar", "bsdtar", "gtar":
+		return longPrefix("--remove-files", len("--rem"))
+	case "zip":
+		return short('m') || longPrefix("--move", len("--mo"))
+	case "7z", "7za", "7zr":
+		return has("-sdel")
+	case "rar", "winrar":
+		return len(rest) > 0 && (rest[0] == "m" || rest[0] == "mf") || has("-df")
+	case "zstd", "unzstd", "zstdmt", "lz4", "unlz4", "brotli":
+		return has("--rm")
+	case "gzip", "gunzip", "xz", "unxz", "bzip2", "bunzip2", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "compress", "uncompress", "lzop":
+		if name == "lzop" {
+			return short('U') || has("--unlink", "--delete")
+		}
+		keeps := short('k') || short('c') || short('t') || short('l') ||
+			longPrefix("--keep", len("--k")) || longPrefix("--stdout", len("--std")) || has("--to-stdout", "--test", "--list")
+		operands := slices.ContainsFunc(rest, func(a string) bool { return a != "-" && !strings.HasPrefix(a, "-") })
+		return !keeps && operands
 	}
 	return false
 }

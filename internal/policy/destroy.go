@@ -140,7 +140,7 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 		if ordered && inv.Seq > lastDeletion {
 			continue // it starts after the last deletion has ended
 		}
-		if !inv.Effect.Destructive && !deletes(inv) && !layoutSafe(inv) {
+		if (!inv.Effect.Destructive && !deletes(inv) || movesFromElsewhere(inv)) && !layoutSafe(inv) {
 			relinkWhy = inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
 			if inv.Name() == "" {
 				relinkWhy = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"

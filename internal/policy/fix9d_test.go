@@ -146,3 +146,30 @@ func TestFix9dScratchNames(t *testing.T) {
 		}
 	}
 }
+
+// TestRemovesInputs runs the examples of removesInputs' table: the
+// programs that take their inputs away, and the same programs keeping
+// them.
+func TestRemovesInputs(t *testing.T) {
+	for _, c := range []struct {
+		cmd  string
+		want bool
+	}{
+		{"mv a b", true}, {"toybox mv a b", true}, {"busybox mv a b", true}, {"gio move a b", true}, {"gio mv a b", true},
+		{"git mv a b", true}, {"mmv a b", true},
+		{"rsync -a --remove-source-files a/ b/", true}, {"rsync -a --remove-source a/ b/", true}, {"rsync --remove-sent-files a b", true},
+		{"tar --remove-files -cf a.tar d", true}, {"tar --remove-f -cf a.tar d", true},
+		{"zip -m a.zip f", true}, {"zip -rm a.zip d", true}, {"zip -qmr a.zip d", true}, {"zip -r --move a.zip d", true},
+		{"7z a -sdel a.7z d", true}, {"rar m a.rar d", true}, {"rar a -df a.rar d", true},
+		{"zstd -q --rm f -o f.zst", true}, {"lz4 --rm f f.lz4", true}, {"brotli --rm f", true},
+		{"gzip f", true}, {"xz -T0 f", true}, {"bzip2 -9 f", true}, {"gunzip f.gz", true}, {"unxz f.xz", true}, {"pigz f", true}, {"lzop -U f", true},
+		{"gzip -k f", false}, {"gzip -c f", false}, {"gzip --keep f", false}, {"xz -kT0 f", false}, {"gzip -t f.gz", false}, {"gzip", false},
+		{"zstd f -o f.zst", false}, {"lz4 f f.lz4", false}, {"lzop f", false},
+		{"zip -r a.zip d", false}, {"7z a a.7z d", false}, {"rar a a.rar d", false}, {"tar -cf a.tar d", false},
+		{"rsync -a a/ b/", false}, {"gio copy a b", false}, {"git add a", false}, {"cp a b", false},
+	} {
+		if got := removesInputs(strings.Fields(c.cmd)); got != c.want {
+			t.Errorf("removesInputs(%q) = %v, want %v", c.cmd, got, c.want)
+		}
+	}
+}

@@ -140,7 +140,7 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 		if ordered && inv.Seq > lastDeletion {
 			continue // it starts after the last deletion has ended
 		}
-		if (!inv.Effect.Destructive && !deletes(inv) || movesFromElsewhere(inv)) && !layoutSafe(inv) {
+		if (!inv.Effect.Destructive && !deletes(inv) || movesFromElsewhere(inv)) && !layoutSafe(inv) && !makesNoLinks(inv) && !runsOnlyLayoutSafe(r, i, inv) {
 			relinkWhy = inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
 			if inv.Name() == "" {
 				relinkWhy = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
@@ -296,6 +296,59 @@ func layoutSafe(inv *classify.Invocation) bool {
 	// A program that only reads (grep, head, sort without -o) changes
 	// nothing a path leads to.
 	return classify.ReadsOnlyRun(inv.Args)
+}
+
+// makesNoLinks reports a build program that writes its outputs and makes
+// no link, moves nothing and runs none of the project's code (FINDINGS-9
+// B2: npm run build, whose script is tsc, before rm -rf dist/tmp): tsc,
+// go build, vet and fmt without -toolexec, -exec, -overlay, -vettool or
+// an external linker (-extld, -linkmode), gofmt.
+func makesNoLinks(inv *classify.Invocation) bool {
+	if inv.Opaque != "" || inv.Effect.Opaque || inv.Remote != "" || len(inv.Via) > 0 || writesFiles(inv) || len(inv.Env) > 0 {
+		return false
+	}
+	switch inv.Name() {
+	case "tsc", "gofmt":
+		return true
+	case "go":
+		if len(inv.Args) < 2 {
+			return false
+		}
+		switch inv.Args[1] {
+		case "build", "vet", "fmt", "version", "list":
+		default:
+			return false
+		}
+		for i, a := range inv.Args[2:] {
+			if inv.IsDynamic(i+2) || strings.Contains(a, "toolexec") || strings.Contains(a, "-exec") || strings.Contains(a, "overlay") || strings.Contains(a, "vettool") || strings.Contains(a, "extld") || strings.Contains(a, "linkmode") || strings.Contains(a, "compiler") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// runsOnlyLayoutSafe reports a task runner (npm run build, make) whose
+// every run airlock followed from it (Result.Followed, From i) leaves the
+// layout alone or is a build program that makes no link, and that runs
+// them where it is started: make's echo, npm's tsc.
+func runsOnlyLayoutSafe(r *classify.Result, i int, inv *classify.Invocation) bool {
+	if inv.Opaque != "" || inv.Effect.Opaque || inv.Remote != "" || len(inv.Via) > 0 || writesFiles(inv) || runnerElsewhere(inv) != "" {
+		return false
+	}
+	any := false
+	for k := range r.Followed {
+		f := &r.Followed[k]
+		if f.From != i {
+			continue
+		}
+		any = true
+		if f.Effect.Destructive || deletes(f) || !layoutSafe(f) && !makesNoLinks(f) {
+			return false
+		}
+	}
+	return any
 }
 
 // writesFiles reports a redirection that writes somewhere other than

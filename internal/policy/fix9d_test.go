@@ -1,6 +1,9 @@
 package policy
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -170,6 +173,72 @@ func TestRemovesInputs(t *testing.T) {
 	} {
 		if got := removesInputs(strings.Fields(c.cmd)); got != c.want {
 			t.Errorf("removesInputs(%q) = %v, want %v", c.cmd, got, c.want)
+		}
+	}
+}
+
+// TestFix9dNet is FINDINGS-9 N1 and N2: a header's name is searched and
+// weighed like its value, and SHA-256 object ids are git's only when the
+// negotiation names object-format=sha256.
+func TestFix9dNet(t *testing.T) {
+	p := netSecretPolicy(t, true)
+	sum := sha256.Sum256([]byte("token"))
+	token := hex.EncodeToString(sum[:])
+	for _, h := range []string{"X-" + token + ": 1", "X-" + strings.ToUpper(token) + ": 1", token + ": x", "X-A-" + token[:32] + ": " + token[32:]} {
+		if v := p.Decide(netGet("/x", "", h)); v.Rule != RuleSecretValue {
+			t.Errorf("N1 the token in a header's name (%s): %s by %s; want refused (%s)", h, v.Decision, v.Rule, RuleSecretValue)
+		}
+	}
+	var hs []string
+	for i := 0; i < 40; i++ {
+		hs = append(hs, fmt.Sprintf("X-%s: 1", strings.Repeat(fmt.Sprintf("a%02dB", i), 12)))
+	}
+	if v := p.Decide(netGet("/x", "", hs...)); v.Decision == Allow || v.Decision == Warn {
+		t.Errorf("N1 40 header names of 48 data-shaped characters each: %s by %s; want held", v.Decision, v.Rule)
+	}
+	// Ordinary: a browser-like set of headers stays a read.
+	if v := p.Decide(netGet("/x", "", "Accept: text/html", "Accept-Language: en-US", "X-Request-Id: 1", "Cache-Control: no-cache", "If-None-Match: W/\"1\"")); v.Decision != Allow && v.Decision != Warn {
+		t.Errorf("ordinary headers: %s by %s (%v)", v.Decision, v.Rule, v.Reasons)
+	}
+
+	body := func(head []string, n int, hexLen int, caps string) []byte {
+		var b strings.Builder
+		pkt := func(line string) { fmt.Fprintf(&b, "%04x%s", len(line)+4, line) }
+		for _, h := range head {
+			pkt(h + "\n")
+		}
+		if len(head) > 0 {
+			b.WriteString("0001")
+		}
+		for i := 0; i < n; i++ {
+			s := sha256.Sum256([]byte{byte(i), byte(i >> 8)})
+			id := hex.EncodeToString(s[:])[:hexLen]
+			if i == 0 && caps != "" {
+				pkt("want " + id + " " + caps + "\n")
+				continue
+			}
+			pkt("have " + id + "\n")
+		}
+		pkt("done\n")
+		b.WriteString("0000")
+		return []byte(b.String())
+	}
+	for _, c := range []struct {
+		name string
+		b    []byte
+		want bool
+	}{
+		{"N2 SHA-256 ids without object-format", body([]string{"command=fetch"}, 4096, 64, ""), false},
+		{"N2 SHA-256 ids with object-format=sha1", body([]string{"command=fetch", "object-format=sha1"}, 8, 64, ""), false},
+		{"N2 v0 SHA-256 ids, no capability", body(nil, 8, 64, "multi_ack ofs-delta"), false},
+		{"N2 object-format twice", body([]string{"command=fetch", "object-format=sha1", "object-format=sha256"}, 8, 64, ""), false},
+		{"SHA-1 ids", body([]string{"command=fetch", "agent=git/2.39.5"}, 8, 40, ""), true},
+		{"SHA-256 ids with object-format=sha256", body([]string{"command=fetch", "object-format=sha256"}, 8, 64, ""), true},
+		{"v0 SHA-256 ids, object-format in the first want", body(nil, 8, 64, "multi_ack ofs-delta object-format=sha256"), true},
+		{"v0 SHA-1 ids", body(nil, 8, 40, "multi_ack ofs-delta"), true},
+	} {
+		if ok, why := GitFetchBody(c.b); ok != c.want {
+			t.Errorf("%s: GitFetchBody = %v (%s), want %v", c.name, ok, why, c.want)
 		}
 	}
 }

@@ -84,6 +84,25 @@ var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/
 	".exrc", ".nvimrc", ".nvim.lua", ".lvimrc", ".helix", ".zed", ".idea", ".lfsconfig", ".autoenv.zsh",
 	".autoenv_leave.zsh", ".hg/hgrc"}
 
+// gitCode are the project's git files that run programs at the human's
+// next git command outside (core.fsmonitor, core.pager, filters, hooks):
+// airlock run binds them read-only, and each submodule repository's
+// config, hooks and info under .git/modules.
+var gitCode = []string{".git/config", ".git/hooks", ".git/info"}
+
+// FencedProjectFiles are the paths, relative to the project, that airlock
+// run fences (projectCode, git's configuration, hooks and info, and
+// .git/modules, where a submodule's repository keeps its own):
+// "install claude-code --contain" denies writing them in Claude Code's
+// sandbox from the same list (FINDINGS-9 C3). Claude Code's sandbox has
+// no step after a command, so .git/modules is fenced whole there: a
+// submodule repository cannot be made or changed inside it.
+func FencedProjectFiles() []string {
+	out := append([]string(nil), projectCode...)
+	out = append(out, gitCode...)
+	return append(out, ".git/modules")
+}
+
 // agentScratch are directories, relative to the home directory, that an
 // agent both writes inside and runs later: Claude Code writes a shell
 // snapshot when a session starts and sources it before every Bash call
@@ -509,7 +528,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 	// work; `git config` of the repository does not.
 	var emptyRO []string
 	if project != "" {
-		gits := []string{".git/config", ".git/hooks", ".git/info"}
+		gits := slices.Clone(gitCode)
 		// A submodule's repository is under .git/modules/NAME (nested
 		// for nested submodules): its configuration and hooks run at the
 		// human's next git command in the submodule (FINDINGS-7 C2).

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -195,6 +196,15 @@ type Plan struct {
 	// Hidden are the directories replaced by an empty one (airlock's
 	// state directory).
 	Hidden []string
+	// GitModules are the submodule repositories under the project's
+	// .git/modules when the plan was made (their config, hooks and info
+	// are read-only inside); one made inside is reviewed after the run
+	// (NewModuleFiles).
+	GitModules []string
+	// Watched are the tool files the plan does not fence, as they were
+	// when it was made (ToolFileStamps): the runner reports those the run
+	// made or changed.
+	Watched map[string]string
 }
 
 // Placeholder is one path the runner makes for the run and removes after.
@@ -532,7 +542,16 @@ func NewPlan(cfg Config) (*Plan, error) {
 		// A submodule's repository is under .git/modules/NAME (nested
 		// for nested submodules): its configuration and hooks run at the
 		// human's next git command in the submodule (FINDINGS-7 C2).
-		for _, m := range gitModules(filepath.Join(project, ".git", "modules"), 0) {
+		p.GitModules = gitModules(filepath.Join(project, ".git", "modules"), 0)
+		p.Watched = ToolFileStamps(project)
+		for _, f := range slices.Sorted(maps.Keys(p.Watched)) {
+			// An existing workspace file's tasks run when the folder
+			// opens: read-only inside, like .vscode.
+			if IsWorkspaceFile(project, f) && writableAt(real(f)) {
+				ro = append(ro, real(f))
+			}
+		}
+		for _, m := range p.GitModules {
 			rel, _ := filepath.Rel(project, m)
 			gits = append(gits, filepath.Join(rel, "config"), filepath.Join(rel, "hooks"), filepath.Join(rel, "info"))
 		}

@@ -134,11 +134,11 @@ func TestFindings8Open(t *testing.T) {
 
 		// H9: a hard link in a new temporary directory is the linked
 		// file itself: truncating it empties the human's file.
-		{finding: "H9 hard link of a file outside in a mktemp directory, truncated", cmd: `t=$(mktemp -d); ln /srv/data/db $t/h; : > $t/h`, want: held},
-		{finding: "H9 hard link of ~/docs/a.txt in a mktemp directory, truncated", cmd: `t=$(mktemp -d); ln ~/docs/a.txt $t/h; : > $t/h`, want: held},
+		{finding: "H9 hard link of a file outside in a mktemp directory, truncated", cmd: `t=$(mktemp -d); ln /srv/data/db $t/h; : > $t/h`, want: held, fixed: true},
+		{finding: "H9 hard link of ~/docs/a.txt in a mktemp directory, truncated", cmd: `t=$(mktemp -d); ln ~/docs/a.txt $t/h; : > $t/h`, want: held, fixed: true},
 
-		{finding: "H9 find -follow -delete in a mktemp directory through a link outside", cmd: `t=$(mktemp -d); ln -s /srv/data $t/d; find $t -follow -type f -delete`, want: held},
-		{finding: "H9 find -L -delete in the temporary directory through a link outside", cmd: `ln -s /srv/data /tmp/q/d; find -L /tmp/q -type f -delete`, want: held},
+		{finding: "H9 find -follow -delete in a mktemp directory through a link outside", cmd: `t=$(mktemp -d); ln -s /srv/data $t/d; find $t -follow -type f -delete`, want: held, fixed: true},
+		{finding: "H9 find -L -delete in the temporary directory through a link outside", cmd: `ln -s /srv/data /tmp/q/d; find -L /tmp/q -type f -delete`, want: held, fixed: true},
 
 		// H10: the agent's own program where its installers put it
 		// (~/.claude/local for the local install, the native installer's

@@ -88,7 +88,7 @@ type destruction struct {
 // FILE, unlink, chmod 000) become destruction where they land outside
 // the project (deletes.go).
 func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
-	markEmptyingThroughLinks(r, home, fsys)
+	markEmptyingThroughLinks(r, cwd, home, fsys)
 	g := gradeRuns(r, cwd, home, fsys)
 	promoteDeletions(r, g, cwd, home, fsys)
 	return g

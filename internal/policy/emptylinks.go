@@ -20,7 +20,7 @@ import (
 // file (: > F, true > F, cat /dev/null > F) through a link: one an earlier
 // run of the command makes over F or a directory above it, or one in the
 // temporary directory that leads out of it now.
-func markEmptyingThroughLinks(r *classify.Result, home string, fsys fileSystem) {
+func markEmptyingThroughLinks(r *classify.Result, cwd, home string, fsys fileSystem) {
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
 		if inv.Effect.Destructive || inv.Group || !emptiesOnly(inv) {
@@ -31,7 +31,7 @@ func markEmptyingThroughLinks(r *classify.Result, home string, fsys fileSystem) 
 				continue
 			}
 			why := ""
-			if maker := linkedBy(r, inv, rd.Target); maker != "" {
+			if maker := linkedBy(r, inv, rd.Target, cwd, home); maker != "" {
 				why = maker + " makes a link in the same command that " + rd.Target + " goes through: emptying it empties what the link leads to"
 			} else if !rd.Dynamic && tempLeadsOut(rd.Target, home, fsys) {
 				why = rd.Target + " goes through a link out of the temporary directory: emptying it empties what the link leads to"
@@ -71,22 +71,57 @@ func emptiesOnly(inv *classify.Invocation) bool {
 
 // linkedBy returns the name of a run of r, not after inv, that makes a
 // link at target or at a directory above it (ln, link, cp -s, cp -l), or
-// "" for none. Words are compared as written, quotes aside, so that
-// ln -s X "$d/f"; : > $d/f is found too.
-func linkedBy(r *classify.Result, inv *classify.Invocation, target string) string {
+// "" for none. Words are compared as written, quotes aside (ln -s X
+// "$d/f"; : > $d/f), and as absolute paths from cwd ($PWD/build/y and
+// build/y); a target known only at run time otherwise may be any link.
+func linkedBy(r *classify.Result, inv *classify.Invocation, target, cwd, home string) string {
 	t := cleanWord(target)
+	at := absForm(t, cwd, home)
 	for i := range r.Invocations {
 		o := &r.Invocations[i]
 		if o == inv || inv.Seq > 0 && o.Seq > inv.Seq {
 			continue
 		}
-		for _, m := range madeLinks(o) {
-			if m == "" || t == m || strings.HasPrefix(t, m+"/") {
+		made := madeLinks(o)
+		if len(made) > 0 && at == "" {
+			return o.Name()
+		}
+		for _, m := range made {
+			am := absForm(m, cwd, home)
+			if m == "" || t == m || strings.HasPrefix(t, m+"/") || am == "" || at == am || strings.HasPrefix(at, am+"/") {
 				return o.Name()
 			}
 		}
 	}
 	return ""
+}
+
+// absForm is a cleaned path word made absolute from cwd, with $PWD and
+// home's spellings read; "" when a run-time part is left.
+func absForm(w, cwd, home string) string {
+	if w == "" {
+		return ""
+	}
+	for _, pre := range []string{"$PWD", "${PWD}", "$(pwd)", "`pwd`"} {
+		if w == pre || strings.HasPrefix(w, pre+"/") {
+			w = cwd + w[len(pre):]
+		}
+	}
+	for _, pre := range []string{"~", "$HOME", "${HOME}"} {
+		if home != "" && (w == pre || strings.HasPrefix(w, pre+"/")) {
+			w = home + w[len(pre):]
+		}
+	}
+	if strings.ContainsAny(w, "$`") {
+		return ""
+	}
+	if !filepath.IsAbs(w) {
+		if cwd == "" {
+			return ""
+		}
+		w = filepath.Join(cwd, w)
+	}
+	return filepath.Clean(w)
 }
 
 // madeLinks returns the paths a run makes a link at, as written: ln's and

@@ -142,6 +142,9 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 		}
 		if (!inv.Effect.Destructive && !deletes(inv) || movesFromElsewhere(inv)) && !layoutSafe(inv) && !makesNoLinks(inv) && !runsOnlyLayoutSafe(r, i, inv) {
 			relinkWhy = inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
+			if movesFromElsewhere(inv) {
+				relinkWhy = inv.Name() + " removes what it reads once written elsewhere (it moves files), so the deletion may take what it moved; run the deletion as a command of its own to have it snapshotted"
+			}
 			if inv.Name() == "" {
 				relinkWhy = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
 			}

@@ -296,7 +296,8 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		case g.place == placeInside && !tree:
 			continue
 		case g.place == placeUnknown && !tree && !(g.relinked && (throughLinks(r, inv) || tempDeletion(inv) && mayMoveInto(r, inv))) &&
-			!climbsAtRuntime(inv) && !existsBehindRuntime(inv, rootOf(cwd, home, fsys), fsys):
+			!climbsAtRuntime(inv) && !existsBehindRuntime(inv, rootOf(cwd, home, fsys), fsys) &&
+			!(findFollows(inv) && !scratchOnly(inv, home, fsys)):
 			continue
 		case g.place == placeOutside && !tree && scratchOnly(inv, home, fsys):
 			continue
@@ -675,6 +676,13 @@ func findThroughLinks(inv *classify.Invocation) bool {
 		}
 	}
 	return false
+}
+
+// findFollows reports a find that follows symbolic links (-L, -H,
+// -follow): find -L /tmp/w -delete deletes where /tmp/w leads
+// (FINDINGS-9 T4).
+func findFollows(inv *classify.Invocation) bool {
+	return inv.Name() == "find" && slices.ContainsFunc(inv.Args[1:], func(a string) bool { return a == "-L" || a == "-H" || a == "-follow" })
 }
 
 // findStarts returns the indices of find's start paths: the words before

@@ -23,18 +23,33 @@ import (
 func markEmptyingThroughLinks(r *classify.Result, cwd, home string, fsys fileSystem) {
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
-		if inv.Effect.Destructive || inv.Group || !emptiesOnly(inv) {
+		if inv.Effect.Destructive || inv.Group {
 			continue
 		}
-		for _, rd := range inv.Redirects {
-			if rd.Op != ">" && rd.Op != ">|" && rd.Op != "&>" || strings.HasPrefix(rd.Target, "/dev/") {
+		type target struct {
+			word    string
+			dynamic bool
+		}
+		var targets []target
+		if emptiesOnly(inv) {
+			for _, rd := range inv.Redirects {
+				if rd.Op == ">" || rd.Op == ">|" || rd.Op == "&>" {
+					targets = append(targets, target{rd.Target, rd.Dynamic})
+				}
+			}
+		}
+		for _, k := range teeEmptied(inv) {
+			targets = append(targets, target{inv.Args[k], inv.IsDynamic(k)})
+		}
+		for _, rd := range targets {
+			if strings.HasPrefix(rd.word, "/dev/") {
 				continue
 			}
 			why := ""
-			if maker := linkedBy(r, inv, rd.Target, cwd, home); maker != "" {
-				why = maker + " makes a link in the same command that " + rd.Target + " goes through: emptying it empties what the link leads to"
-			} else if !rd.Dynamic && tempLeadsOut(rd.Target, home, fsys) {
-				why = rd.Target + " goes through a link out of the temporary directory: emptying it empties what the link leads to"
+			if maker := linkedBy(r, inv, rd.word, cwd, home); maker != "" {
+				why = maker + " makes a link in the same command that " + rd.word + " goes through: emptying it empties what the link leads to"
+			} else if !rd.dynamic && tempLeadsOut(rd.word, home, fsys) {
+				why = rd.word + " goes through a link out of the temporary directory: emptying it empties what the link leads to"
 			}
 			if why == "" {
 				continue
@@ -65,8 +80,48 @@ func emptiesOnly(inv *classify.Invocation) bool {
 			}
 		}
 		return true
+	case "echo":
+		// echo > F writes one newline: F's contents are gone all the
+		// same (echo -n, echo "" too).
+		for i, a := range inv.Args[1:] {
+			if inv.IsDynamic(i+1) || strings.TrimSpace(a) != "" && a != "-n" && a != "-e" && a != "-E" {
+				return false
+			}
+		}
+		return true
+	case "printf":
+		return len(inv.Args) == 2 && inv.Args[1] == "" && !inv.IsDynamic(1)
 	}
 	return false
+}
+
+// teeEmptied returns the indices of the files tee fed nothing
+// (< /dev/null) and not appending empties.
+func teeEmptied(inv *classify.Invocation) []int {
+	if inv.Name() != "tee" || len(inv.Via) > 0 || inv.Remote != "" {
+		return nil
+	}
+	fromNull := false
+	for _, r := range inv.Redirects {
+		if r.Op == "<" && !r.Dynamic && r.Target == "/dev/null" {
+			fromNull = true
+		}
+	}
+	if !fromNull {
+		return nil
+	}
+	var out []int
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if !inv.IsDynamic(i) && (a == "-a" || a == "--append" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "a")) {
+			return nil
+		}
+		if strings.HasPrefix(a, "-") && !inv.IsDynamic(i) {
+			continue
+		}
+		out = append(out, i)
+	}
+	return out
 }
 
 // linkedBy returns the name of a run of r, not after inv, that makes a

@@ -107,3 +107,18 @@ func sortedCopy(s []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// TestSeatbeltFencesProjectFiles: the macOS profile denies writing the
+// project files the Linux plan fences (FINDINGS-9 C3), not the sources.
+func TestSeatbeltFencesProjectFiles(t *testing.T) {
+	env := map[string]string{"HOME": "/Users/me"}
+	s := SeatbeltFor(Config{Getenv: func(k string) string { return env[k] }, Cwd: "/Users/me/src/proj", Executable: "/usr/local/bin/airlock"}, 7779)
+	for _, f := range []string{".git/config", ".git/hooks", ".git/modules", ".npmrc", ".vscode", ".husky"} {
+		if !slices.Contains(s.DenyWrite, "/Users/me/src/proj/"+f) {
+			t.Errorf("the profile does not deny writing %s", f)
+		}
+	}
+	if slices.Contains(s.DenyWrite, "/Users/me/src/proj/src") || slices.Contains(s.DenyWrite, "/Users/me/src/proj") {
+		t.Error("the profile denies writing the sources")
+	}
+}

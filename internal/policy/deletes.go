@@ -470,14 +470,33 @@ func moves(inv *classify.Invocation) bool {
 	if inv.Opaque != "" || inv.Effect.Opaque {
 		return true
 	}
-	return removesInputs(inv.Args)
+	return removesInputs(inv.Args) && !inPlace(inv.Args)
 }
 
-// movesFromElsewhere reports a run that removes its inputs (zip -m,
-// gzip, tar --remove-files) and names something outside the temporary
-// directory: gzip "$d"/m.py only moves a scratch file.
+// inPlace reports a compressor that removes its input and writes its
+// output beside it, never elsewhere (gzip f makes f.gz; -c, which
+// writes elsewhere, keeps f): it moves nothing into another directory.
+func inPlace(args []string) bool {
+	if len(args) == 0 {
+		return false
+	}
+	name := filepath.Base(args[0])
+	if (name == "busybox" || name == "toybox") && len(args) > 1 {
+		name = args[1]
+	}
+	switch name {
+	case "gzip", "gunzip", "xz", "unxz", "bzip2", "bunzip2", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "compress", "uncompress":
+		return true
+	}
+	return false
+}
+
+// movesFromElsewhere reports a run that removes its inputs once written
+// elsewhere (zip -m, zstd --rm, tar --remove-files) and names something
+// outside the temporary directory: zip -m "$d"/a.zip "$d"/m.py only
+// moves a scratch file, and gzip f leaves f.gz where f was.
 func movesFromElsewhere(inv *classify.Invocation) bool {
-	return removesInputs(inv.Args) && !movesOnlyScratch(inv)
+	return removesInputs(inv.Args) && !inPlace(inv.Args) && !movesOnlyScratch(inv)
 }
 
 // movesOnlyScratch reports a run all of whose operands are scratch: new

@@ -436,6 +436,10 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 			continue
 		}
 		placed = true
+		if o.Dynamic && deletesByName(name) && o.Pattern == "" && d.scratchRuntime(o.Word, dirs) {
+			scratch = true // rm -f /tmp/lock.$$: a name in scratch space
+			continue
+		}
 		if o.Dynamic {
 			elsewhere = true
 			one := d.placeRuntime(inv, o, dirs)
@@ -555,6 +559,38 @@ func (d *destruction) scratch(w string, dirs []string) bool {
 			return false
 		}
 		if !inTmp(real) {
+			return false
+		}
+	}
+	return true
+}
+
+// scratchRuntime reports whether a word known only at run time stays in
+// scratch space whatever its run-time parts are: each of its globs
+// (runtimeGlobs: every run-time part within one name) is a scratch path,
+// or a name directly in a temporary directory that no run-time part can
+// make "." or "..".
+func (d *destruction) scratchRuntime(w string, dirs []string) bool {
+	tmp := filepath.Clean(os.TempDir())
+	if lit := strings.TrimLeft(w, `"'`); !strings.HasPrefix(lit, "/tmp/") && !strings.HasPrefix(lit, "/var/tmp/") && !strings.HasPrefix(lit, tmp+"/") {
+		return false // written as a temporary path, as for a static word (scratch)
+	}
+	globs, ok := d.runtimeGlobs(w)
+	if !ok || len(globs) == 0 {
+		return false
+	}
+	for _, g := range globs {
+		if !hasGlob(g) {
+			if !d.scratch(g, dirs) {
+				return false
+			}
+			continue
+		}
+		dir, base := filepath.Split(g)
+		if hasGlob(dir) || base == "" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "[") {
+			return false
+		}
+		if c := filepath.Clean(dir); c != "/tmp" && c != "/var/tmp" && c != tmp && !d.scratch(c, dirs) {
 			return false
 		}
 	}

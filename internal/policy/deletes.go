@@ -884,10 +884,13 @@ func inTempDir(p string) bool {
 // a program that removes a name (rm, unlink, rmdir, find without -L)
 // removes a link itself, so only the directories above it are resolved,
 // unless a trailing slash or "/." goes into it; one that empties or
-// rewrites (truncate, : >) follows it. unknown says a link cannot be
-// followed.
+// rewrites (truncate, : >) follows it, and so does a nil run (a
+// directory gone into). unknown says a link cannot be followed.
 func removedName(inv *classify.Invocation, a, c string, fsys fileSystem) (real string, unknown bool) {
 	res := resolver{fs: fsys}
+	if inv == nil {
+		return res.resolve(c) // a directory gone into
+	}
 	switch inv.Name() {
 	case "rm", "unlink", "rmdir", "srm", "trash", "trash-put":
 	case "find":

@@ -138,8 +138,17 @@ func linkedBy(r *classify.Result, inv *classify.Invocation, target, cwd, home st
 			continue
 		}
 		made := madeLinks(o)
+		if len(made) > 0 && movesOnlyScratch(o) {
+			continue // ln $t/a $t/b: a link from scratch to scratch
+		}
 		if len(made) > 0 && at == "" {
 			return o.Name()
+		}
+		// The analysis may already read the link's name as its source
+		// (ln ~/docs/a.txt build/o; echo > build/o empties ~/docs/a.txt):
+		// a source is where the link leads.
+		if len(made) > 0 {
+			made = append(made, linkSources(o)...)
 		}
 		for _, m := range made {
 			am := absForm(m, cwd, home)
@@ -235,6 +244,35 @@ func madeLinks(o *classify.Invocation) []string {
 		out = append(out, filepath.Join(dir, filepath.Base(s)))
 	}
 	return slices.Compact(out)
+}
+
+// linkSources returns the sources of a link maker's run (ln, link, cp
+// -s/-l), as written and cleaned: every operand but the last, unless -t
+// names the directory.
+func linkSources(o *classify.Invocation) []string {
+	args := o.Args
+	if n := o.Name(); (n == "busybox" || n == "toybox") && len(args) > 1 {
+		args = args[1:]
+	}
+	var ops []string
+	target := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-t" || a == "--target-directory" || a == "-S" || a == "--suffix":
+			target = target || a == "-t" || a == "--target-directory"
+			i++
+		case strings.HasPrefix(a, "--target-directory="):
+			target = true
+		case strings.HasPrefix(a, "-") && a != "-":
+		default:
+			ops = append(ops, cleanWord(a))
+		}
+	}
+	if !target && len(ops) > 1 {
+		ops = ops[:len(ops)-1]
+	}
+	return ops
 }
 
 // cleanWord is a path word without its quotes, cleaned.

@@ -286,6 +286,13 @@ func layoutSafe(inv *classify.Invocation) bool {
 		// time -o and script write their own log file, and make no link.
 		"time", "script":
 		return true
+	case "sleep", "whoami", "hostname", "uname", "printenv", "which", "type", "seq", "expr", "tty", "logname", "arch",
+		"getconf", "locale", "tput", "clear", "wait", "groups", "users", "env":
+		// They print or wait; with no redirection (writesFiles above) and
+		// no command to run (env COMMAND is a wrapper: its run is the
+		// command's), they link and move nothing (FINDINGS-9 B6:
+		// sleep 1; rm -rf dist).
+		return inv.Name() != "env" || len(inv.Args) == 1
 	case "date", "nproc", "id", "uuidgen", "mktemp":
 		// mktemp makes a new name: it links and moves nothing.
 		// The programs of known-alphabet run-time parts (selfslashfree.go:

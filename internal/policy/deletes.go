@@ -393,7 +393,7 @@ func staticTail(w string) string {
 			case *syntax.Lit:
 				tail.WriteString(unescapeLit(p.Value))
 			case *syntax.SglQuoted:
-				tail.WriteString(p.Value)
+				tail.WriteString(shellparse.QuotedValue(p))
 			case *syntax.DblQuoted:
 				walk(p.Parts)
 			default:

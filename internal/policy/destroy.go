@@ -286,7 +286,7 @@ func layoutSafe(inv *classify.Invocation) bool {
 		return true
 	case "git":
 		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
-		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse" || sub == "rev-list"
+		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse" || sub == "rev-list" || sub == "describe"
 	case "find":
 		// find itself links and moves nothing; the runs of its -exec are
 		// runs of their own, judged on their own.

@@ -324,6 +324,11 @@ type makefile struct {
 	// as opaque, 1 parses TEXT into the makefile when it is static
 	// (parse time), 2 ignores it (a line already evaluated).
 	evalMode int
+	// dry is make -n: $(MAKE) is make -n.
+	dry bool
+	// marking is set while an $(eval)'s text is expanded: $(shell …)
+	// gives \x01(…) instead of $(…).
+	marking bool
 	// dynamic is set when an expansion met a value known only at run
 	// time ($(shell …), $(wildcard …), a function airlock does not
 	// evaluate).
@@ -406,7 +411,9 @@ func (m *makefile) parse(name, text string, depth int) {
 		}
 		fields := strings.Fields(t)
 		word := fields[0]
+		defOver, defExport := false, false
 		if (word == "override" || word == "export" || word == "private") && len(fields) > 1 && fields[1] == "define" {
+			defOver, defExport = word == "override", word == "export"
 			word = "define"
 			t = strings.TrimSpace(t[strings.Index(t, "define"):])
 			fields = strings.Fields(t)
@@ -455,6 +462,12 @@ func (m *makefile) parse(name, text string, depth int) {
 			}
 			if op == "+=" {
 				v = m.vars[vname] + " " + v
+			}
+			if defOver {
+				m.override[vname] = true
+			}
+			if defExport {
+				m.exports = append(m.exports, vname)
 			}
 			if vname != "" && (op != "?=" || m.vars[vname] == "") {
 				m.set(vname, v)
@@ -516,6 +529,9 @@ func (m *makefile) parse(name, text string, depth int) {
 					m.parseTime = append(m.parseTime, makeLine{line: n, text: "$(shell " + v + ")", file: name})
 					v = "$(shell " + v + ")"
 				}
+				if op == ":=" || op == "::=" || op == ":::=" {
+					v = m.selfRef(k, v)
+				}
 				m.set(k, v)
 			}
 			switch k {
@@ -574,7 +590,7 @@ func (m *makefile) parse(name, text string, depth int) {
 			cur = nil
 			continue
 		}
-		prereqs := strings.Fields(strings.ReplaceAll(rest, "|", " "))
+		prereqs := makeFields(strings.ReplaceAll(rest, "|", " "))
 		cur = cur[:0:0]
 		for _, tg := range targets {
 			if tg == ".EXPORT_ALL_VARIABLES" {
@@ -615,6 +631,25 @@ func (m *makefile) evalTop(name string, n int, t string, depth int) {
 			m.opaque[i].line, m.opaque[i].file = n, name
 		}
 	}
+}
+
+// selfRef replaces, in an immediate assignment's value, the variable's
+// own references by the value it had (PATH := $(CURDIR)/bin:$(PATH)
+// takes the environment's PATH).
+func (m *makefile) selfRef(k, v string) string {
+	if !strings.Contains(v, "$("+k+")") && !strings.Contains(v, "${"+k+"}") {
+		return v
+	}
+	old, ok := m.vars[k]
+	if !ok {
+		switch k {
+		case "PATH", "HOME", "USER", "TMPDIR", "PWD":
+			old = "$$" + k
+		default:
+			old, _ = m.lookup(k)
+		}
+	}
+	return strings.NewReplacer("$("+k+")", old, "${"+k+"}", old).Replace(v)
 }
 
 // getenv is the run's environment.
@@ -702,6 +737,62 @@ func (m *makefile) expand(s, target string, r *makeRule, depth int) string {
 	return b.String()
 }
 
+// makeDefault is the value make gives a variable of its built-in rules
+// when no makefile sets it ($(RM) -r build is rm -f -r build).
+func makeDefault(name string) string {
+	switch name {
+	case "RM":
+		return "rm -f"
+	case "CC":
+		return "cc"
+	case "CXX":
+		return "g++"
+	case "CPP":
+		return "cc -E"
+	case "AR":
+		return "ar"
+	case "AS":
+		return "as"
+	case "LEX":
+		return "lex"
+	case "YACC":
+		return "yacc"
+	case "FC":
+		return "f77"
+	case "ARFLAGS":
+		return "rv"
+	}
+	return ""
+}
+
+// makeFields splits make text into words at the blanks outside
+// references ($(addprefix bin/, $(BINS)) is one word).
+func makeFields(s string) []string {
+	var out []string
+	level, start := 0, -1
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(' || c == '{':
+			level++
+		case c == ')' || c == '}':
+			level--
+		case (c == ' ' || c == '\t') && level <= 0:
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
 // makeArgsSplit splits a function's arguments at the commas outside
 // parentheses and braces.
 func makeArgsSplit(s string) []string {
@@ -759,6 +850,10 @@ func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
 	}
 	switch name {
 	case "MAKE":
+		if m.dry {
+			// make -n passes -n on to the makes its recipes run.
+			return "make -n"
+		}
 		return "make"
 	case "CURDIR":
 		return "."
@@ -769,6 +864,9 @@ func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
 	}
 	if v, set := m.lookup(name); set {
 		return m.expand(v, target, r, depth+1)
+	}
+	if v := makeDefault(name); v != "" {
+		return v
 	}
 	switch name {
 	case "HOME", "USER", "LOGNAME", "TMPDIR", "PWD", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "PATH":
@@ -803,6 +901,9 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 	switch fn {
 	case "shell":
 		m.dynamic = true
+		if m.marking {
+			return "\x01(" + x(strings.TrimLeft(args, " \t")) + ")", true
+		}
 		return "$(" + x(strings.TrimLeft(args, " \t")) + ")", true
 	case "file":
 		return m.fileFunc(args, target, r, depth), true
@@ -876,29 +977,42 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		m.force = saved
 		return out, true
 	case "eval":
-		was := m.dynamic
-		m.dynamic = false
+		// The text is expanded once; the commands of its $(shell …)s
+		// run then (they are marked, so that a $( left by a $$ escape,
+		// a make reference the text's own lines expand again, is not
+		// taken for one).
+		was, marking := m.dynamic, m.marking
+		m.dynamic, m.marking = false, true
 		text := x(args)
 		dyn := m.dynamic
-		m.dynamic = was || dyn
+		m.dynamic, m.marking = was || dyn, marking
+		subs := shellSubs(strings.ReplaceAll(strings.ReplaceAll(text, "$(", "\x02("), "\x01(", "$("))
+		plain := strings.ReplaceAll(text, "\x01(", "$(")
+		if marking {
+			// an $(eval) in an $(eval)'s text: the outer one reads it
+			subs, plain = "", text
+		}
 		switch m.evalMode {
 		case 1:
+			// A value computed at run time is make text too (make
+			// expands the evaluated lines again), so that text is not
+			// known.
 			if dyn {
-				m.opaque = append(m.opaque, makeLine{text: "make evaluates " + clip(text) + " ($(eval)), text computed at run time"})
+				m.opaque = append(m.opaque, makeLine{text: "make evaluates " + clip(plain) + " ($(eval)), text computed at run time"})
 			} else {
 				d := m.depth
-				m.parse(m.name, text, d+1)
+				m.parse(m.name, plain, d+1)
 				m.depth = d
 			}
 		case 0:
 			// In a recipe: setting a variable ($(eval Y := $(shell …)),
 			// whose commands are read) changes no recipe already
 			// expanded; other text (rules) is not read.
-			if !makeAssignOnly(text) {
-				m.opaque = append(m.opaque, makeLine{text: "make evaluates " + clip(text) + " ($(eval)), which airlock does not read"})
+			if !makeAssignOnly(plain) {
+				m.opaque = append(m.opaque, makeLine{text: "make evaluates " + clip(plain) + " ($(eval)), which airlock does not read"})
 			}
 		}
-		return keep("", text), true
+		return subs, true
 	case "value":
 		v, _ := m.lookup(strings.TrimSpace(x(args)))
 		return v, true
@@ -949,7 +1063,7 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		// wildcard): the words are kept, with what their expansion runs.
 		e := x(args)
 		switch fn {
-		case "wildcard", "let", "guile", "realpath":
+		case "let", "guile":
 			m.dynamic = true
 		case "firstword", "sort", "words", "lastword", "dir", "notdir", "basename", "suffix", "abspath":
 			return e, true
@@ -957,6 +1071,18 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		return keep(strings.Join(strings.Fields(strings.ReplaceAll(e, ",", " ")), " "), e), true
 	}
 	return "", false
+}
+
+// parseTimeSubs returns the commands a line outside the recipes runs
+// while make reads it: the $(shell …) and $(file …) of its expansion. A
+// $$ is make's escaped $, not a reference (define bodies for $(eval),
+// bin/$(1): $$(SRCS)), unless .SECONDEXPANSION expands prerequisites
+// twice.
+func (m *makefile) parseTimeSubs(text string) string {
+	if m.rules[".SECONDEXPANSION"] == nil {
+		text = strings.ReplaceAll(text, "$$", "\x00")
+	}
+	return shellSubs(m.expand(text, "", nil, 0))
 }
 
 // makeAssignOnly reports make text that only assigns variables (a
@@ -1026,7 +1152,8 @@ func shQuote(s string) string {
 func shellSubs(s string) string {
 	var out []string
 	for i := 0; i+1 < len(s); i++ {
-		if s[i] != '$' || s[i+1] != '(' {
+		// \x01( is a $(shell …) marked inside an $(eval)'s text.
+		if s[i] != '$' && s[i] != '\x01' || s[i+1] != '(' {
 			continue
 		}
 		level := 0
@@ -1393,6 +1520,7 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	m := newMakefile(file)
 	m.env = inv.Getenv
 	m.envOverride = mc.envOverride
+	m.dry = mc.dry
 	for k, v := range mc.vars {
 		// Command-line variables are set before make reads the files
 		// (include $(CONF).mk).
@@ -1459,9 +1587,11 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		mc.targets = []string{m.first}
 	}
 	env := makeEnv(inv, m, mc)
+	cd := ""
 	if dir != "" && dir != "." {
-		// make -C DIR runs its recipes in DIR.
-		env = "cd " + makeShellWord(dir) + " || exit; " + env
+		// make -C DIR reads its makefiles and runs its recipes in DIR.
+		cd = "cd " + makeShellWord(dir) + " || exit; "
+		env = cd + env
 	}
 	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl, wraps: wraps, env: env, dry: mc.dry}
 	// The shell make runs recipes with runs whatever the targets (and
@@ -1472,15 +1602,14 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	// What runs while make reads the files, whatever the targets: the
 	// commands of every $(shell …) and $(file …) outside recipes.
 	for _, l := range m.parseTime {
-		text := l.text
 		m.evalMode = 0
 		if l.done {
 			m.evalMode = 2
 		}
-		if x := shellSubs(m.expand(text, "", nil, 0)); x != "" {
+		if x := m.parseTimeSubs(l.text); x != "" {
 			// ": SUBS": the commands substituted in run; the line is
 			// make text, not a command line.
-			w.e.Add(w.c.shellFileAt(l.file, ": "+x, l.line))
+			w.e.Add(w.c.shellFileAt(l.file, cd+": "+x, l.line))
 		}
 		m.evalMode = 0
 	}
@@ -1492,9 +1621,9 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		v := mc.vars[k]
 		// make 'X:=$(shell …)', make 'X!=…': run while make reads.
 		if strings.HasSuffix(k, "!") {
-			w.e.Add(w.c.shellFileAt(file, v, 0))
+			w.e.Add(w.c.shellFileAt(file, cd+v, 0))
 		} else if x := shellSubs(m.expand(v, "", nil, 0)); x != "" {
-			w.e.Add(w.c.shellFileAt(file, ": "+x, 0))
+			w.e.Add(w.c.shellFileAt(file, cd+": "+x, 0))
 		}
 	}
 	if r := m.rules[".PHONY"]; r != nil {
@@ -1609,10 +1738,16 @@ func makeEnv(inv *shell.Invocation, m *makefile, mc makeCall) string {
 		seen[k] = true
 		if v, ok := m.vars[k]; ok {
 			x := m.expand(v, "", nil, 0)
-			if k == "PATH" || strings.Contains(x, "$PATH") {
+			if strings.Contains(x, "$PATH") {
 				// export PATH := $(CURDIR)/bin:$(PATH): the shell's
-				// own text, so that its lookups read it.
-				words = append(words, k+"="+strings.ReplaceAll(x, " ", ""))
+				// own $PATH, the rest quoted.
+				parts := strings.Split(x, "$PATH")
+				for i := range parts {
+					if parts[i] != "" {
+						parts[i] = shQuote(parts[i])
+					}
+				}
+				words = append(words, k+"="+strings.Join(parts, `"$PATH"`))
 				continue
 			}
 			words = append(words, k+"="+shQuote(x))

@@ -193,7 +193,7 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 			if l.done {
 				m.evalMode = 2
 			}
-			if x := shellSubs(m.expand(l.text, "", nil, 0)); x != "" {
+			if x := m.parseTimeSubs(l.text); x != "" {
 				e.Add(inner.shellFileAt(p, ": "+x, l.line))
 			}
 		}

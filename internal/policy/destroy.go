@@ -279,7 +279,7 @@ func layoutSafe(inv *classify.Invocation) bool {
 		// time -o and script write their own log file, and make no link.
 		"time", "script":
 		return true
-	case "date", "nproc", "id", "uuidgen", "mktemp":
+	case "date", "nproc", "id", "uuidgen", "mktemp", "uname", "whoami", "hostname", "arch", "getconf", "which":
 		// mktemp makes a new name: it links and moves nothing.
 		// The programs of known-alphabet run-time parts (selfslashfree.go:
 		// build/$(date +%s)); date -s sets the clock, which moves no path.
@@ -287,6 +287,10 @@ func layoutSafe(inv *classify.Invocation) bool {
 	case "git":
 		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
 		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse" || sub == "rev-list" || sub == "describe"
+	case "command":
+		// command -v NAME only looks NAME up (a Makefile's
+		// $(shell command -v golangci-lint)).
+		return len(inv.Args) > 1 && (inv.Args[1] == "-v" || inv.Args[1] == "-V")
 	case "find":
 		// find itself links and moves nothing; the runs of its -exec are
 		// runs of their own, judged on their own.

@@ -900,7 +900,9 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 	}
 	switch fn {
 	case "shell":
-		m.dynamic = true
+		if !m.marking || !makeValueCommand(args) {
+			m.dynamic = true
+		}
 		if m.marking {
 			return "\x01(" + x(strings.TrimLeft(args, " \t")) + ")", true
 		}
@@ -1083,6 +1085,53 @@ func (m *makefile) parseTimeSubs(text string) string {
 		text = strings.ReplaceAll(text, "$$", "\x00")
 	}
 	return shellSubs(m.expand(text, "", nil, 0))
+}
+
+// makeValueCommand reports a $(shell …) whose output cannot call a make
+// function when an $(eval) expands it again: a function's name needs a
+// blank after it, and these print one word with no blank (git describe,
+// git rev-parse, uname -s, date +%Y%m%d, whoami, command -v NAME), or
+// the literal words of echo (VERSION ?= $(shell git describe --tags
+// 2>/dev/null || echo dev)).
+func makeValueCommand(cmd string) bool {
+	if strings.ContainsAny(cmd, "$`'\"\\\n(){}<") {
+		return false
+	}
+	parts := strings.FieldsFunc(strings.NewReplacer("||", ";", "&&", ";").Replace(cmd), func(r rune) bool { return r == ';' })
+	if len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		var f []string
+		for _, w := range strings.Fields(p) {
+			switch w {
+			case "2>/dev/null", ">/dev/null", "2>&1":
+				continue
+			}
+			if strings.Contains(w, ">") || strings.Contains(w, "|") {
+				return false
+			}
+			f = append(f, w)
+		}
+		if len(f) == 0 {
+			return false
+		}
+		ok := false
+		switch f[0] {
+		case "git":
+			ok = len(f) > 1 && (f[1] == "describe" || f[1] == "rev-parse")
+		case "uname", "whoami", "id", "nproc", "hostname", "arch", "echo":
+			ok = true
+		case "date":
+			ok = len(f) < 3 && (len(f) == 1 || strings.HasPrefix(f[1], "+") || f[1] == "-u")
+		case "command", "which":
+			ok = len(f) == 3 && f[1] == "-v" || f[0] == "which" && len(f) == 2
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // makeAssignOnly reports make text that only assigns variables (a
@@ -1835,11 +1884,67 @@ func (w *makeWalk) target(t string, depth int) {
 	w.rule(t, r, depth)
 }
 
+// makeFoundNames reports a prerequisite that is only the output of
+// find DIR … (with a literal DIR and no -exec): names of files under DIR.
+func makeFoundNames(x string) (string, bool) {
+	x = strings.TrimSpace(x)
+	if !strings.HasPrefix(x, "$(find ") || !strings.HasSuffix(x, ")") || strings.Count(x, "$(") != 1 || strings.ContainsAny(x, "`;|&") {
+		return "", false
+	}
+	f := strings.Fields(x[len("$(find ") : len(x)-1])
+	if len(f) == 0 || strings.ContainsAny(f[0], "$*?[") || strings.HasPrefix(f[0], "-") {
+		return "", false
+	}
+	for _, w := range f {
+		if strings.HasPrefix(w, "-exec") || strings.HasPrefix(w, "-ok") || w == "-delete" || strings.HasPrefix(w, "-fprint") || w == "-L" || w == "-follow" {
+			return "", false
+		}
+	}
+	return path.Clean(f[0]), true
+}
+
+// foundUnder follows the rules that can make a file under dir: explicit
+// targets there, and pattern rules or .DEFAULT (any name) make the run
+// opaque.
+func (w *makeWalk) foundUnder(dir string, depth int) {
+	keys := make([]string, 0, len(w.m.rules))
+	for k := range w.m.rules {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if len(w.m.rules[k].recipe) == 0 {
+			continue
+		}
+		under := dir == "." || strings.HasPrefix(path.Clean(k), dir+"/")
+		if strings.Contains(k, "%") {
+			pre, _, _ := strings.Cut(k, "%")
+			if pre == "" || strings.HasPrefix(pre, dir+"/") || strings.HasPrefix(dir+"/", pre) || dir == "." {
+				w.e.Add(opaque("script.dynamic", "make's prerequisites found under "+dir+" may be made by the pattern rule "+k+", so which recipes run cannot be known"))
+			}
+			continue
+		}
+		if k == ".DEFAULT" {
+			w.e.Add(opaque("script.dynamic", "make's prerequisites found under "+dir+" may be made by .DEFAULT, so which recipes run cannot be known"))
+			continue
+		}
+		if under && !strings.HasPrefix(k, ".") {
+			w.target(k, depth+1)
+		}
+	}
+}
+
 // rule follows one rule for target t: its prerequisites, then its recipe
 // (with each other value a variable it uses may have).
 func (w *makeWalk) rule(t string, r *makeRule, depth int) {
 	for _, p := range r.prereqs {
 		x := w.m.expand(p, t, r, 0)
+		if dir, ok := makeFoundNames(x); ok {
+			// bin/api: $(shell find cmd/api -name '*.go'): files under
+			// DIR; a rule that can make such a name runs.
+			w.foundUnder(dir, depth)
+			continue
+		}
 		if strings.ContainsAny(x, "$`") {
 			// all: $(GOAL), with make GOAL=$(cat goal): the value is
 			// the shell's, known only at run time.

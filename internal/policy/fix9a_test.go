@@ -41,7 +41,7 @@ func TestFix9aMake(t *testing.T) {
 	goMk := "BINARY := app\nVERSION := $(shell git describe --tags --always 2>/dev/null || echo dev)\nLDFLAGS := -ldflags \"-X main.version=$(VERSION)\"\nBUILD_DIR ?= build\n.PHONY: build test clean\nbuild:\n\tgo build $(LDFLAGS) -o $(BUILD_DIR)/$(BINARY) .\ntest:\n\tgo test ./...\nclean:\n\trm -rf $(BUILD_DIR) dist\n"
 	goProj := map[string]string{
 		"proj/Makefile": "BINARY := app\nVERSION := $(shell git describe --tags --always 2>/dev/null || echo dev)\nLDFLAGS := -ldflags \"-X main.version=$(VERSION)\"\nBUILD_DIR ?= build\nGOFILES := $(wildcard *.go)\nBINS := api cli\n-include .env\nexport\n.PHONY: all build test lint fmt clean\nall: build\n" +
-			"define build_bin\nbin/$(1): $$(GOFILES)\n\tgo build -trimpath -o $$@ ./cmd/$(1)\nendef\n$(foreach b,$(BINS),$(eval $(call build_bin,$(b))))\n" +
+			"define build_bin\nbin/$(1): $$(shell find cmd/$(1) -name '*.go' 2>/dev/null)\n\tgo build $(LDFLAGS) -o $$@ ./cmd/$(1)\nendef\n$(foreach b,$(BINS),$(eval $(call build_bin,$(b))))\n" +
 			"build: $(addprefix bin/,$(BINS))\n\tgo build $(LDFLAGS) -o $(BUILD_DIR)/$(BINARY) .\ntest:\n\tgo test -race ./...\nlint:\n\t$(if $(shell command -v golangci-lint),golangci-lint run,go vet ./...)\nfmt:\n\tgofmt -l -w .\nclean:\n\trm -rf $(BUILD_DIR) dist bin\n",
 		"proj/.env": "PORT=8080\n",
 	}
@@ -73,7 +73,11 @@ func TestFix9aMake(t *testing.T) {
 		{finding: "M1v $(foreach …,$(eval …)) rule per name running ./x.sh", setup: map[string]string{"proj/y.mk": "NAMES := a b\ndefine R\nbuild-$(1):\n\t./x.sh $(1)\nendef\n$(foreach n,$(NAMES),$(eval $(call R,$(n))))\n", "proj/x.sh": runsApprove}, cmd: `make -f y.mk build-b`, fixed: true, want: held},
 		{finding: "M1v $(eval $(if $(shell airlock …),))", setup: mk("$(eval $(if $(shell " + approve + "),))\nbuild: ; @:\n"), cmd: `make -f y.mk build`, fixed: true, want: held},
 		{finding: "M1v $(eval X := $(filter a,$(shell airlock …)))", setup: mk("$(eval X := $(filter a,$(shell " + approve + ")))\nbuild: ; @:\n"), cmd: `make -f y.mk build`, fixed: true, want: held},
-		{finding: "M1v $(eval $(call R)) of a define with a $(shell …) value stays held (the output is make text)", setup: mk("V := $(shell git describe)\ndefine R\nbin/$(1):\n\tgo build -X v=$(V) ./cmd/$(1)\nendef\n$(eval $(call R,api))\nbuild: ; @:\n"), cmd: `make -f y.mk build`, fixed: true, want: held},
+		{finding: "M1v $(eval $(call R)) of a define with a $(shell cat …) value stays held (the output is make text)", setup: mk("V := $(shell cat VERSION)\ndefine R\nbin/$(1):\n\tgo build -X v=$(V) ./cmd/$(1)\nendef\n$(eval $(call R,api))\nbuild: ; @:\n"), cmd: `make -f y.mk build`, fixed: true, want: held},
+		{finding: "M1v $(eval $(call R)) of a define with a git log subject stays held", setup: mk("V := $(shell git log -1 --format=%s)\ndefine R\nbin/$(1):\n\tgo build -X v=$(V) ./cmd/$(1)\nendef\n$(eval $(call R,api))\nbuild: ; @:\n"), cmd: `make -f y.mk build`, fixed: true, want: held},
+		{finding: "M1v $(eval …) of a define whose echo prints make text stays held", setup: mk("V := $(shell echo '$$(shell " + approve + ")')\ndefine R\nbin/$(1):\n\techo $(V)\nendef\n$(eval $(call R,api))\nbuild: ; @:\n"), cmd: `make -f y.mk build`, fixed: true, want: held},
+		{finding: "M1v prerequisite $(shell find src …) made by a rule under src", setup: mk("build: $(shell find src -name '*.py')\n\t@:\nsrc/gen.py:\n\t" + approve + "\n"), cmd: `make -f y.mk build`, fixed: true, want: held},
+		{finding: "M1v prerequisite $(shell find src …) with a pattern rule stays held", setup: mk("build: $(shell find src -name '*.py')\n\t@:\n%.py:\n\ttrue\n"), cmd: `make -f y.mk build`, fixed: true, want: held},
 		{finding: "M1v $(eval $(shell cat rules)) stays held", setup: mk("$(eval $(shell cat rules.txt))\nbuild: ; @:\n"), cmd: `make -f y.mk build`, fixed: true, want: held},
 		{finding: "M2v -include y.mk later sets the recipe's variable", setup: makefile("X = true\nbuild:\n\t$(X)\n-include y.mk\n", "X := "+approve+"\n"), cmd: `make build`, fixed: true, want: held},
 		{finding: "M2v ifeq branches: the other branch's value", setup: makefile("ifeq ($(OS),Windows_NT)\nX = "+approve+"\nelse\nX = true\nendif\nbuild:\n\t$(X)\n", ""), cmd: `make build`, fixed: true, want: held},
@@ -89,6 +93,8 @@ func TestFix9aMake(t *testing.T) {
 		{finding: "M3v make --fi=y.mk", setup: mk("build:\n\t" + approve + "\n"), cmd: `make --fi=y.mk build`, fixed: true, want: held},
 		{finding: "M4v make --directory=~/.claude --file=/abs pattern makefile", setup: mk("%.json:\n\techo {} > $@\n"), cmd: `make --directory=@HOME@/.claude --file=@ROOT@/proj/y.mk settings.json`, fixed: true, want: denied},
 		{finding: "M4v make -C /srv/data -f /abs with a parse-time $(shell rm -rf *)", setup: mk("X := $(shell rm -rf *)\nbuild: ; @:\n"), cmd: `make -C /srv/data -f @ROOT@/proj/y.mk build`, fixed: true, want: held},
+		// Open (policy gradeFollowed: a non-recursive rm after make -C is not placed in DIR; FINDINGS-9 M300).
+		{finding: "M4v make -C /srv/data -f /abs clean with rm -f app *.o", setup: map[string]string{"proj/mk/Makefile": "clean:\n\trm -f app *.o\n"}, cmd: `make -C /srv/data -f @ROOT@/proj/mk/Makefile clean`, want: held},
 		{finding: "M4v make -C/srv/data -f/abs clean", setup: makefile("clean:\n\trm -rf build dist\n", ""), cmd: `make -C/srv/data -f@ROOT@/proj/Makefile clean`, fixed: true, want: held},
 		{finding: "M6v make --dry-run runs a + line", setup: makeN, cmd: `make --dry-run build`, fixed: true, want: held},
 		{finding: "M6v make --just-print runs parse-time $(shell ./x.sh)", setup: map[string]string{"proj/Makefile": "X := $(shell ./x.sh)\nbuild:\n\t@:\n", "proj/x.sh": runsApprove}, cmd: `make --just-print build`, fixed: true, want: held},
@@ -176,6 +182,9 @@ func TestFix9aMake(t *testing.T) {
 		{finding: "M6 make -n runs a + recipe line", setup: makeN, cmd: `make -n build`, fixed: true, want: held},
 		{finding: "M6 make -q runs a + recipe line", setup: makeN, cmd: `make -q build`, fixed: true, want: held},
 		{finding: "M6 make -n runs parse-time $(shell airlock …)", setup: makeNParse, cmd: `make -n build`, fixed: true, want: held},
+		// Open: the Write tool reads no file of the project (classify.File has
+		// no filesystem), so ./x.sh is not followed, as for a plain ./x.sh recipe;
+		// make build reads it when it runs.
 		{finding: "M5 Write tool: a Makefile whose recipe is $(if 1,./x.sh)", setup: xsh, write: "@ROOT@/proj/Makefile", cmd: "build:\n\t$(if 1,./x.sh)\n", want: denied},
 		{finding: "M5 Write tool: a Makefile whose X := $(strip $(shell ./x.sh))", setup: xsh, write: "@ROOT@/proj/Makefile", cmd: "X := $(strip $(shell ./x.sh))\nbuild:\n\techo hi\n", want: denied},
 		{finding: "M5 Write tool: a Makefile with .RECIPEPREFIX", write: "@ROOT@/proj/Makefile", cmd: ".RECIPEPREFIX = >\nbuild:\n> " + approve + "\n", fixed: true, want: denied},

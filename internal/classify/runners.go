@@ -323,6 +323,8 @@ type makefile struct {
 	evalMode int
 	// dry is make -n: $(MAKE) is make -n.
 	dry bool
+	// goals are the command line's targets (MAKECMDGOALS).
+	goals string
 	// marking is set while an $(eval)'s text is expanded: $(shell …)
 	// gives \x01(…) instead of $(…).
 	marking bool
@@ -854,6 +856,10 @@ func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
 		return "make"
 	case "CURDIR":
 		return "."
+	case "MAKECMDGOALS":
+		if _, set := m.vars[name]; !set {
+			return m.goals
+		}
 	case "SHELL":
 		if _, set := m.vars["SHELL"]; !set {
 			return "sh"
@@ -1567,6 +1573,7 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	m.env = inv.Getenv
 	m.envOverride = mc.envOverride
 	m.dry = mc.dry
+	m.goals = strings.Join(mc.targets, " ")
 	for k, v := range mc.vars {
 		// Command-line variables are set before make reads the files
 		// (include $(CONF).mk).
@@ -1748,6 +1755,14 @@ func makeEnv(inv *shell.Invocation, m *makefile, mc makeCall) string {
 	var words []string
 	for _, kv := range inv.Env {
 		k, v, _ := strings.Cut(kv, "=")
+		if k == "PATH" {
+			// PATH=$PWD/p:$PATH make build: the recipes' programs are
+			// looked up there.
+			if makePathValue(v) {
+				words = append(words, k+"="+makePathWord(v))
+				continue
+			}
+		}
 		if !shellName(k) || strings.ContainsAny(v, "$`") {
 			// A value with $ may be source text (PATH=$PATH:bin) or
 			// literal (PS4='+ ${LINENO}: '): the run's own environment
@@ -1784,16 +1799,10 @@ func makeEnv(inv *shell.Invocation, m *makefile, mc makeCall) string {
 		seen[k] = true
 		if v, ok := m.vars[k]; ok {
 			x := m.expand(v, "", nil, 0)
-			if strings.Contains(x, "$PATH") {
+			if strings.Contains(x, "$PATH") && makePathValue(x) {
 				// export PATH := $(CURDIR)/bin:$(PATH): the shell's
 				// own $PATH, the rest quoted.
-				parts := strings.Split(x, "$PATH")
-				for i := range parts {
-					if parts[i] != "" {
-						parts[i] = shQuote(parts[i])
-					}
-				}
-				words = append(words, k+"="+strings.Join(parts, `"$PATH"`))
+				words = append(words, k+"="+makePathWord(x))
 				continue
 			}
 			words = append(words, k+"="+shQuote(x))
@@ -1803,6 +1812,19 @@ func makeEnv(inv *shell.Invocation, m *makefile, mc makeCall) string {
 		return ""
 	}
 	return "export " + strings.Join(words, " ") + "; "
+}
+
+// makePathValue reports a PATH value whose only references are the
+// shell's $PATH, $PWD and $HOME (PATH=$PWD/p:$PATH).
+func makePathValue(v string) bool {
+	x := strings.NewReplacer("${PATH}", "", "$PATH", "", "${PWD}", "", "$PWD", "", "${HOME}", "", "$HOME", "").Replace(v)
+	return !strings.ContainsAny(x, "$`")
+}
+
+// makePathWord is a PATH value as shell text: in double quotes, so that
+// $PATH, $PWD and $HOME stay the shell's.
+func makePathWord(x string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(x) + `"`
 }
 
 type makeWalk struct {

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -87,6 +88,11 @@ func TestFix9aMake(t *testing.T) {
 		{finding: "M2v pattern rule %.out runs airlock", setup: makefile("%.out:\n\t"+approve+"\n", ""), cmd: `make a.out`, fixed: true, want: held},
 		{finding: "M2v .DEFAULT_GOAL = evil (recursive)", setup: makefile("build:\n\techo hi\n.DEFAULT_GOAL = evil\nevil:\n\t"+approve+"\n", ""), cmd: `make`, fixed: true, want: held},
 		{finding: "M2v Makefile remade by its own rule", setup: makefile("Makefile: FORCE\n\t"+approve+"\nFORCE:\nbuild:\n\techo hi\n", ""), cmd: `make build`, fixed: true, want: held},
+		{finding: "M2 -include $(MAKECMDGOALS).mk, make evil", setup: makefile("-include $(MAKECMDGOALS).mk\nbuild:\n\techo hi\n", ""), prep: func(t *testing.T, f *fixture) { f.write("proj/evil.mk", "X := $(shell "+approve+")\nevil: ; @:\n") }, cmd: `make evil`, fixed: true, want: held},
+		{finding: "M2v build: $(MAKECMDGOALS)-impl runs the goal's rule", setup: makefile("%-impl:\n\t"+approve+"\nbuild: $(MAKECMDGOALS)-impl\n", ""), cmd: `make build`, fixed: true, want: held},
+		{finding: "M7 PATH=proj/p:$PATH make build, p/go runs airlock", setup: map[string]string{"proj/Makefile": "build:\n\tgo build ./...\n", "proj/p/go": runsApprove}, prep: func(t *testing.T, f *fixture) { _ = os.Chmod(f.path("proj/p/go"), 0o755) }, cmd: `PATH=@ROOT@/proj/p:$PATH make build`, fixed: true, want: held},
+		{finding: "M7v PATH=$PWD/p:${PATH} make build", setup: map[string]string{"proj/Makefile": "build:\n\tgo build ./...\n", "proj/p/go": runsApprove}, prep: func(t *testing.T, f *fixture) { _ = os.Chmod(f.path("proj/p/go"), 0o755) }, cmd: `PATH=$PWD/p:${PATH} make build`, fixed: true, want: held},
+		{finding: "ordinary PATH=$HOME/go/bin:$PATH make test", setup: map[string]string{"proj/Makefile": "test:\n\tgo test ./...\n"}, cmd: `PATH=$HOME/go/bin:$PATH make test`, fixed: true, want: notHeld},
 		{finding: "M3v make 'X += $(shell airlock …)'", cmd: `make 'X += $(shell ` + approve + `)' build`, fixed: true, want: held},
 		{finding: "M3v make 'X ?= $(shell ./x.sh)'", setup: xsh, cmd: `make 'X ?= $(shell ./x.sh)' build`, fixed: true, want: held},
 		{finding: "M3v make --makefil y.mk (abbreviated, spaced)", setup: mk("X := $(shell " + approve + ")\nbuild: ; @:\n"), cmd: `make --makefil y.mk build`, fixed: true, want: held},

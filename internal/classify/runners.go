@@ -398,12 +398,20 @@ func (m *makefile) parse(name, text string, depth int) {
 				l = strings.TrimSuffix(l, `\`) + " " + strings.TrimSpace(lines[i])
 			}
 		}
-		if isRecipe && (cur != nil || prefix == "\t") {
+		if isRecipe && cur != nil {
 			for _, r := range cur {
 				r.recipe = append(r.recipe, makeLine{line: n, text: strings.ReplaceAll(l[len(prefix):], "\\\n", " ")})
 			}
 			continue
 		}
+		if isRecipe && depth > 0 && strings.TrimSpace(l) != "" {
+			// A recipe line before any rule in an $(eval)'s text.
+			m.opaque = append(m.opaque, makeLine{text: "make evaluates " + clip(strings.TrimSpace(l)) + " ($(eval)), a recipe line with no rule before it"})
+			continue
+		}
+		// A line with the recipe prefix and no rule before it (at the
+		// top, or after an assignment) is read as any other line:
+		// <TAB>X := $(shell …) runs while make reads.
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
@@ -1063,16 +1071,96 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 			}
 		}
 		return keep(strings.Join(out, " "), x(arg(0)), x(arg(1))), true
-	case "sort", "words", "firstword", "lastword", "dir", "notdir", "basename", "suffix", "abspath", "realpath", "wildcard", "word", "wordlist", "findstring", "join", "let", "guile", "intcmp":
-		// Values made of the words (or known only at run time, for
-		// wildcard): the words are kept, with what their expansion runs.
-		e := x(args)
-		switch fn {
-		case "let", "guile":
-			m.dynamic = true
-		case "firstword", "sort", "words", "lastword", "dir", "notdir", "basename", "suffix", "abspath":
-			return e, true
+	case "sort", "words", "firstword", "lastword", "dir", "notdir", "basename", "suffix", "abspath", "realpath", "wildcard", "word", "wordlist", "findstring", "join":
+		// Functions of the words, evaluated; wildcard keeps its
+		// patterns (the names are known only at run time).
+		var out []string
+		words := strings.Fields(x(a[len(a)-1]))
+		each := func(f func(string) string) string {
+			for _, w := range words {
+				out = append(out, f(w))
+			}
+			return strings.Join(out, " ")
 		}
+		var r string
+		switch fn {
+		case "sort":
+			ws := slices.Clone(words)
+			sort.Strings(ws)
+			r = strings.Join(slices.Compact(ws), " ")
+		case "words":
+			r = strconv.Itoa(len(words))
+		case "firstword":
+			if len(words) > 0 {
+				r = words[0]
+			}
+		case "lastword":
+			if len(words) > 0 {
+				r = words[len(words)-1]
+			}
+		case "dir":
+			r = each(func(w string) string {
+				if i := strings.LastIndexByte(w, '/'); i >= 0 {
+					return w[:i+1]
+				}
+				return "./"
+			})
+		case "notdir":
+			r = each(func(w string) string { return w[strings.LastIndexByte(w, '/')+1:] })
+		case "basename", "suffix":
+			r = each(func(w string) string {
+				i := strings.LastIndexByte(w, '.')
+				if i < 0 || i < strings.LastIndexByte(w, '/') {
+					if fn == "suffix" {
+						return ""
+					}
+					return w
+				}
+				if fn == "suffix" {
+					return w[i:]
+				}
+				return w[:i]
+			})
+		case "abspath", "realpath":
+			r = each(func(w string) string {
+				if path.IsAbs(w) || strings.HasPrefix(w, "$") {
+					return path.Clean(w)
+				}
+				return "./" + path.Clean(w)
+			})
+		case "wildcard":
+			r = strings.Join(words, " ")
+		case "word", "wordlist":
+			n, _ := strconv.Atoi(strings.TrimSpace(x(arg(0))))
+			e := n
+			if fn == "wordlist" {
+				e, _ = strconv.Atoi(strings.TrimSpace(x(arg(1))))
+			}
+			if n >= 1 && n <= len(words) {
+				r = strings.Join(words[n-1:min(max(e, n), len(words))], " ")
+			}
+		case "findstring":
+			if f := x(arg(0)); strings.Contains(x(arg(1)), f) {
+				r = f
+			}
+		case "join":
+			l1, l2 := strings.Fields(x(arg(0))), strings.Fields(x(arg(1)))
+			for i := 0; i < max(len(l1), len(l2)); i++ {
+				w := ""
+				if i < len(l1) {
+					w = l1[i]
+				}
+				if i < len(l2) {
+					w += l2[i]
+				}
+				out = append(out, w)
+			}
+			r = strings.Join(out, " ")
+		}
+		return keep(r, x(args)), true
+	case "let", "guile", "intcmp":
+		m.dynamic = true
+		e := x(args)
 		return keep(strings.Join(strings.Fields(strings.ReplaceAll(e, ",", " ")), " "), e), true
 	}
 	return "", false
@@ -1863,6 +1951,27 @@ func (w *makeWalk) patternRules(t string, has bool) (rules []*makeRule, stems []
 			stems = append(stems, stem)
 		}
 	}
+	if len(rules) == 0 {
+		// Old-fashioned suffix rules: .c.o: makes x.o from x.c, .x:
+		// makes x from x.x (every suffix counts, in .SUFFIXES or not).
+		keys = keys[:0]
+		for k, r := range w.m.rules {
+			if makeSuffixRule(k) && len(r.recipe) > 0 {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			from, to, two := strings.Cut(k[1:], ".")
+			if two && strings.HasSuffix(t, "."+to) && len(rules) < 4 {
+				rules = append(rules, &makeRule{prereqs: []string{strings.TrimSuffix(t, "."+to) + "." + from}, recipe: w.m.rules[k].recipe})
+				stems = append(stems, strings.TrimSuffix(t, "."+to))
+			} else if !two && len(rules) < 4 {
+				rules = append(rules, &makeRule{prereqs: []string{t + "." + from}, recipe: w.m.rules[k].recipe})
+				stems = append(stems, t)
+			}
+		}
+	}
 	if len(rules) == 0 && !has {
 		if r := w.m.rules[".DEFAULT"]; r != nil && len(r.recipe) > 0 {
 			rules = append(rules, r)
@@ -1870,6 +1979,16 @@ func (w *makeWalk) patternRules(t string, has bool) (rules []*makeRule, stems []
 		}
 	}
 	return rules, stems
+}
+
+// makeSuffixRule reports a suffix rule's target (.c.o, .x): one or two
+// suffixes, not one of make's special targets (.PHONY, .DEFAULT …).
+func makeSuffixRule(k string) bool {
+	if !strings.HasPrefix(k, ".") || strings.ToUpper(k) == k || strings.ContainsAny(k, "/%$ ") {
+		return false
+	}
+	n := strings.Count(k, ".")
+	return n == 1 || n == 2 && !strings.HasPrefix(k, "..") && !strings.HasSuffix(k, ".")
 }
 
 func (w *makeWalk) target(t string, depth int) {

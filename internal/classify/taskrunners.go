@@ -551,18 +551,7 @@ func (c *Classifier) cargoBuildScripts(inv *shell.Invocation) Effect {
 	}
 	// The subcommand is the first word that is not an option or a
 	// toolchain (+nightly); -Z, --config and -C take a value.
-	sub, subAt := "", 0
-	for i := 1; i < len(inv.Args); i++ {
-		a := inv.Args[i]
-		if strings.HasPrefix(a, "+") || strings.HasPrefix(a, "-") {
-			if a == "-Z" || a == "--config" || a == "-C" || a == "--color" {
-				i++
-			}
-			continue
-		}
-		sub, subAt = a, i
-		break
-	}
+	sub, subAt := cargoSub(inv)
 	if sub == "" {
 		return nothing
 	}

@@ -177,11 +177,22 @@ func Main(o Options) int {
 		fmt.Fprintln(o.Stdout, where)
 		fmt.Fprintf(o.Stderr, "airlock proxy: clients inside trust %s (%s); Ctrl-C stops the proxy\n", c.caCert, strings.Join(egress.CAEnv(c.caCert)[:2], ", ")+", …")
 	}
+	code := serveUntilStopped(o, func() error { return p.Serve(ln) }, nil)
+	p.Close()
+	return code
+}
+
+// serveUntilStopped runs serve until it fails, SIGINT or SIGTERM comes,
+// or o.Stop closes; ready, when set, runs once serving has started.
+func serveUntilStopped(o Options, serve func() error, ready func()) int {
 	sigc := make(chan os.Signal, 1)
 	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigc)
 	errc := make(chan error, 1)
-	go func() { errc <- p.Serve(ln) }()
+	go func() { errc <- serve() }()
+	if ready != nil {
+		ready()
+	}
 	select {
 	case err := <-errc:
 		if err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -190,7 +201,6 @@ func Main(o Options) int {
 	case <-sigc:
 	case <-o.Stop:
 	}
-	p.Close()
 	return 0
 }
 
@@ -225,25 +235,15 @@ func serveInherited(c *config, o Options, p *egress.Proxy) int {
 			return clierror.Print(o.Stderr, fmt.Errorf("the first connection: %w", err))
 		}
 	}
-	sigc := make(chan os.Signal, 1)
-	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
-	defer signal.Stop(sigc)
-	errc := make(chan error, 1)
-	go func() { errc <- p.Serve(&firstListener{Listener: ln, first: first}) }()
+	var ready func()
 	if c.readyFD >= 0 {
-		rf := os.NewFile(uintptr(c.readyFD), "ready")
-		_, _ = rf.Write([]byte{1})
-		rf.Close()
-	}
-	select {
-	case err := <-errc:
-		if err != nil && !errors.Is(err, http.ErrServerClosed) {
-			return clierror.Print(o.Stderr, err)
+		ready = func() {
+			rf := os.NewFile(uintptr(c.readyFD), "ready")
+			_, _ = rf.Write([]byte{1})
+			rf.Close()
 		}
-	case <-sigc:
-	case <-o.Stop:
 	}
-	return 0
+	return serveUntilStopped(o, func() error { return p.Serve(&firstListener{Listener: ln, first: first}) }, ready)
 }
 
 // firstListener hands out first, then ln's connections.

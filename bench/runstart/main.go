@@ -15,13 +15,17 @@
 // Run it from a project directory (a git checkout): the plan, and so the
 // mounts, depend on where it runs. "airlock run -- true" starts its own
 // door (the egress proxy, as a user's run does); its state (journal, CA)
-// goes to a temporary AIRLOCK_HOME, never the user's.
+// goes to a temporary AIRLOCK_HOME, never the user's. With -get, a row
+// more: a command that makes one GET through its door (curl, to a sink
+// on this machine's loopback, which a policy file of the run allows),
+// since the door starts at the first connection.
 package main
 
 import (
 	"flag"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -38,6 +42,7 @@ func main() {
 	bin := flag.String("bin", "", "directory holding airlock-run, airlock-bridge and airlock")
 	before := flag.String("before", "", "optional: another directory of the same binaries, measured alternately with -bin's")
 	n := flag.Int("n", 100, "runs of each")
+	get := flag.Bool("get", false, "also time a run whose command makes one GET through its own door (curl, to a sink on this machine's loopback)")
 	flag.Parse()
 	if *bin == "" {
 		fmt.Fprintln(os.Stderr, "usage: runstart -bin DIR [-before DIR] [-n N]")
@@ -74,6 +79,28 @@ func main() {
 			c.Close()
 		}
 	}()
+	// -get: the sink the GET reaches through the door, which refuses
+	// this machine's loopback unless the policy allows it (a policy file
+	// for those runs only).
+	var getArgs, getEnv []string
+	if *get {
+		curl, err := exec.LookPath("curl")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "runstart: -get needs curl on PATH")
+			os.Exit(1)
+		}
+		sink, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			panic(err)
+		}
+		go http.Serve(sink, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { fmt.Fprint(w, "ok") }))
+		pol := filepath.Join(dir, "policy.yaml")
+		if err := os.WriteFile(pol, []byte("egress:\n  allow_loopback: true\n"), 0o644); err != nil {
+			panic(err)
+		}
+		getArgs = []string{curl, "-sf", "-o", "/dev/null", "--noproxy", "", "-x", "http://127.0.0.1:3128", "http://" + sink.Addr().String() + "/"}
+		getEnv = []string{"AIRLOCK_POLICY=" + pol}
+	}
 	cwd, _ := os.Getwd()
 	// The trees measured: -bin's ("after" when -before is given), and
 	// -before's.
@@ -146,9 +173,10 @@ func main() {
 		panic(err)
 	}
 	inDir := ""
+	var extraEnv []string
 	one := func(label, name string, args ...string) {
 		cmd := exec.Command(name, args...)
-		cmd.Env = plan.Env
+		cmd.Env = append(plan.Env[:len(plan.Env):len(plan.Env)], extraEnv...)
 		cmd.Dir = inDir
 		c0 := childCPU()
 		t0 := time.Now()
@@ -194,6 +222,11 @@ func main() {
 			inDir = fresh
 			one(k(6, "airlock run -- true, placeholders made"), airlock, "run", "--", tru)
 			inDir = ""
+			if *get {
+				extraEnv = getEnv
+				one(k(7, "airlock run -- curl, one GET (its own door)"), airlock, append([]string{"run", "--"}, getArgs...)...)
+				extraEnv = nil
+			}
 		}
 	}
 	slices.SortFunc(rows, func(a, b row) int { return strings.Compare(a.key, b.key) })
@@ -217,7 +250,7 @@ func main() {
 	}
 	bareCPU, bareWall := med(cpu[bareKey]), med(wall[bareKey])
 	for _, r := range rows {
-		if r.key[0] == '1' || r.key[0] == '2' || r.key[0] == '3' || r.key[0] == '6' {
+		if r.key[0] == '1' || r.key[0] == '2' || r.key[0] == '3' || r.key[0] == '6' || r.key[0] == '7' {
 			fmt.Printf("ratio to bare bwrap, %-47s wall %.2fx  CPU %.2fx\n", r.name, float64(med(wall[r.key]))/float64(bareWall), float64(med(cpu[r.key]))/float64(bareCPU))
 		}
 	}

@@ -186,7 +186,7 @@ var allowedEdges = map[string][]string{
 	// loop use it from airlock); the runner and bridge do, in airlock-run.
 	"internal/contain/run":        {"internal/clierror", "internal/hookd", "internal/policy", "internal/statusline"},
 	"internal/contain/run/runner": {"internal/clierror", "internal/contain/record", "internal/contain/run", "internal/hookd", "internal/safefile", "internal/statusline"},
-	"cmd/airlock-run":             {"internal/contain/egress", "internal/contain/run/runner"},
+	"cmd/airlock-run":             {"internal/contain/run/runner"},
 	"internal/contain/bridge":     nil,
 	"cmd/airlock-bridge":          {"internal/contain/bridge"},
 

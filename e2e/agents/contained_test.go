@@ -157,8 +157,8 @@ rules:
 }
 
 // buildContained builds airlock with the binaries `airlock run` needs
-// beside it: airlock-run (the runner and its proxy), airlock-bridge (the
-// sandbox's first process) and the hook client.
+// beside it: airlock-run (the runner), airlock-proxy (its door),
+// airlock-bridge (the sandbox's first process) and the hook client.
 func buildContained(t *testing.T, dir string) string {
 	t.Helper()
 	airlock := buildAirlock(t, dir)
@@ -166,7 +166,7 @@ func buildContained(t *testing.T, dir string) string {
 	if err != nil {
 		goBin = filepath.Join(runtime.GOROOT(), "bin", "go")
 	}
-	for _, name := range []string{"airlock-run", "airlock-bridge"} {
+	for _, name := range []string{"airlock-run", "airlock-proxy", "airlock-bridge"} {
 		cmd := exec.Command(goBin, "build", "-o", filepath.Join(dir, name), "github.com/airlock-dev/airlock/cmd/"+name)
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if b, err := cmd.CombinedOutput(); err != nil {

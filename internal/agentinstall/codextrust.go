@@ -60,9 +60,15 @@ func codexEventLabel(event string) string {
 	return b.String()
 }
 
-// codexMatcherEvents are the events whose groups' matchers Codex keeps;
+// codexMatcherEvent: the events whose groups' matchers Codex keeps;
 // for the others it ignores the matcher, and so does the hash.
-var codexMatcherEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PermissionRequest": true, "SessionStart": true}
+func codexMatcherEvent(name string) bool {
+	switch name {
+	case "PreToolUse", "PostToolUse", "PermissionRequest", "SessionStart":
+		return true
+	}
+	return false
+}
 
 // Hash is the trusted_hash Codex expects for the hook.
 func (h CodexHook) Hash() string {
@@ -87,7 +93,7 @@ func (h CodexHook) Hash() string {
 	b.WriteString(`,"timeout":`)
 	b.WriteString(strconv.FormatInt(timeout, 10))
 	b.WriteString(`,"type":"command"}]`)
-	if h.Matcher != nil && codexMatcherEvents[h.Event] {
+	if h.Matcher != nil && codexMatcherEvent(h.Event) {
 		b.WriteString(`,"matcher":`)
 		serdeString(&b, *h.Matcher)
 	}

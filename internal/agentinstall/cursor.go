@@ -57,7 +57,7 @@ func withUnknownEventCheck(a *Agent) *Agent {
 				continue
 			}
 			for _, ev := range hooks.Keys() {
-				if !CursorEvents[ev] {
+				if !CursorEvent(ev) {
 					st.problem("remove or rename \""+ev+"\" in "+f, "%s names the event %q, which Cursor does not know: Cursor then discards the whole file, airlock's hooks with it", f, ev)
 				}
 			}
@@ -71,15 +71,16 @@ func cursorHandler(cmd string) *jsonedit.Object {
 	return object(kv{"command", cmd}, kv{"timeout", num(int64(hookTimeout.Seconds()))}, kv{"failClosed", true})
 }
 
-// CursorEvents are the hook event names Cursor knows. A file naming any
+// CursorEvent: the hook event names Cursor knows. A file naming any
 // other is discarded whole by Cursor, airlock's hooks with it.
-var CursorEvents = map[string]bool{
-	"beforeShellExecution": true, "afterShellExecution": true,
-	"beforeMCPExecution": true, "afterMCPExecution": true,
-	"beforeReadFile": true, "afterFileEdit": true,
-	"beforeSubmitPrompt": true, "afterAgentResponse": true, "afterAgentThought": true,
-	"stop": true, "sessionStart": true, "sessionEnd": true,
-	"preToolUse": true, "postToolUse": true, "postToolUseFailure": true,
-	"subagentStart": true, "subagentStop": true, "preCompact": true,
-	"beforeTabFileRead": true, "afterTabFileEdit": true,
+func CursorEvent(name string) bool {
+	switch name {
+	case "beforeShellExecution", "afterShellExecution", "beforeMCPExecution", "afterMCPExecution",
+		"beforeReadFile", "afterFileEdit", "beforeSubmitPrompt", "afterAgentResponse",
+		"afterAgentThought", "stop", "sessionStart", "sessionEnd", "preToolUse", "postToolUse",
+		"postToolUseFailure", "subagentStart", "subagentStop", "preCompact", "beforeTabFileRead",
+		"afterTabFileEdit":
+		return true
+	}
+	return false
 }

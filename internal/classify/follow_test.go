@@ -165,11 +165,13 @@ func TestFollow(t *testing.T) {
 		{"go build -o app . && echo 'git push' > app && ./app", "local+opaque", "written by the same command"},
 		{"go vet -o app . && ./app", "local+opaque", "written by the same command"},
 		{"cc -E -o app main.c; sh app", "local+opaque", "written by the same command"},
-		// make's own programs: a shell other than a standard one, and what
-		// make evaluates while it reads (X:=$(shell …), X!=…).
-		{"make SHELL=./deploy.sh build", "local+opaque", "SHELL=./deploy.sh"},
+		// make's own programs: the shell it runs each recipe line with,
+		// and what make evaluates while it reads (X:=$(shell …), X!=…).
+		// More in TestMakeReads.
+		{"make SHELL=./deploy.sh build", "external", "deploy.sh:4: git push"},
 		{"make SHELL=/bin/bash build", "local", ""},
-		{"MAKEFILES=x.mk make build", "local+opaque", "MAKEFILES"},
+		{"make SHELL='$(X)' build", "local", ""},
+		{"MAKEFILES=x.mk make build", "local", ""},
 		{"make 'X:=$(shell ./deploy.sh)' build", "external", "git push"},
 		{"make 'X!=./deploy.sh' build", "external", "git push"},
 		{"cc -E -o app main.c && ./app", "local+opaque", "written by the same command"},

@@ -30,7 +30,7 @@ const MaxScriptBytes = 256 << 10
 var errNoFS = errors.New("no filesystem to read it from")
 
 // ErrTooLarge says a file is larger than MaxScriptBytes.
-var ErrTooLarge = fmt.Errorf("larger than %d KiB", MaxScriptBytes>>10)
+var ErrTooLarge = errors.New("larger than 256 KiB")
 
 // DirFS is the real filesystem seen from the directory dir, with "~/"
 // naming this process's home directory ($HOME).
@@ -104,6 +104,65 @@ func (o osFS) resolve(name string) string {
 func (o osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.resolve(name)) }
 
 func (o osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.resolve(name)) }
+
+// dirOutputFS is an FS that can tell what pwd and git rev-parse
+// --show-toplevel print (osFS; not the maps tests use).
+type dirOutputFS interface {
+	DirOutput(dir, query string) (string, bool)
+}
+
+// DirOutput is what pwd (query "pwd" or "pwd -P") or git rev-parse
+// --show-toplevel ("toplevel") prints in dir (shell.Invocation.Dir's
+// form), read now (shell.Limits.DirOutput). A directory that does not
+// exist yet, or git steered by its variables in the environment, is not
+// told.
+func (o osFS) DirOutput(dir, query string) (string, bool) {
+	if !filepath.IsAbs(o.dir) {
+		return "", false
+	}
+	d := o.dir
+	if dir == "~" {
+		dir = "~/"
+	}
+	if dir != "" {
+		d = o.resolve(dir)
+	}
+	if !filepath.IsAbs(d) || strings.ContainsRune(d, 0) {
+		return "", false
+	}
+	if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	switch query {
+	case "pwd":
+		return filepath.Clean(d), true
+	case "pwd -P":
+		real, err := filepath.EvalSymlinks(d)
+		return real, err == nil
+	case "toplevel":
+		for _, v := range []string{"GIT_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM"} {
+			if _, set := o.Getenv(v); set {
+				return "", false
+			}
+		}
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			return "", false
+		}
+		for p := real; ; p = filepath.Dir(p) {
+			if filepath.Base(p) == ".git" {
+				return "", false // inside a repository's own directory: no work tree
+			}
+			if _, err := os.Lstat(filepath.Join(p, ".git")); err == nil {
+				return p, true
+			}
+			if p == "/" {
+				return "", false
+			}
+		}
+	}
+	return "", false
+}
 
 // ReadDir lists a directory (go generate's packages, cargo's workspace
 // members, make's include globs).
@@ -203,7 +262,7 @@ func within(f FS, dir string) FS {
 		if dir == "~" {
 			dir = "~/"
 		}
-		return osFS{dir: o.resolve(dir), home: o.home, homeSet: o.homeSet}
+		return osFS{dir: o.resolve(dir), home: o.home, homeSet: o.homeSet, getenv: o.getenv}
 	}
 	return runDirFS{f: f, dir: dir}
 }

@@ -336,6 +336,10 @@ func (b *roleBuilder) program() {
 	case "make", "gmake":
 		b.makeRoles()
 		return
+	case "sqlite3", "sqlite", "duckdb":
+		if b.sqliteRoles() {
+			return
+		}
 	}
 	if b.runnerRoles() {
 		return
@@ -362,6 +366,9 @@ func (b *roleBuilder) makeRoles() {
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch {
+		case makeVariable(a):
+			// PREFIX=$HOME/.local too: a value, which the recipes
+			// that use it are followed with.
 		case b.inv.IsDynamic(i):
 			b.add(i, RoleUnknown, false)
 		case a == "-f" || a == "--file" || a == "--makefile":
@@ -373,12 +380,17 @@ func (b *roleBuilder) makeRoles() {
 			}
 			i++
 		case strings.HasPrefix(a, "-"):
-		case makeVariable(a):
 		default:
 			b.add(i, RoleUnknown, false)
 		}
 	}
 }
+
+// MakeVariable reports a word of make's command line that defines a
+// variable (NAME=VALUE, NAME:=, NAME+=, NAME?=, NAME!=), whether its value
+// is known now or computed by the shell (PREFIX=$HOME/.local): its value
+// is no path of make's own; the recipes that use it are followed with it.
+func MakeVariable(a string) bool { return makeVariable(a) }
 
 // makeVariable reports a NAME=VALUE (or NAME:=, NAME+=, NAME?=) word.
 func makeVariable(a string) bool {
@@ -995,8 +1007,11 @@ func textOnly(name string) bool {
 
 // findPattern returns the first -name/-path test of a find expression
 // that is not negated, and whether the expression is a plain conjunction
-// (no -o, ",", parentheses or -prune) so that the test limits what its
-// actions touch.
+// (no -o, ",", or parentheses) so that the test limits what its actions
+// touch. -prune in a conjunction only stops find descending into what
+// matched (find . -name __pycache__ -type d -prune -exec rm -rf {} +,
+// FINDINGS-9 B5): it is true, and widens nothing; with -o it keeps its
+// alternative from being plain.
 func findPattern(expr []string) (pattern string, fold, plain bool) {
 	plain = true
 	negated := false
@@ -1004,7 +1019,7 @@ func findPattern(expr []string) (pattern string, fold, plain bool) {
 		not := negated
 		negated = false
 		switch a := expr[j]; a {
-		case "-o", "-or", ",", "(", ")", "-prune":
+		case "-o", "-or", ",", "(", ")":
 			plain = false
 		case "!", "-not":
 			// In a conjunction a negated test only takes matches away:
@@ -1187,4 +1202,66 @@ func recursiveReader(args []string) bool {
 		return false
 	}
 	return true
+}
+
+// sqliteRoles gives sqlite3's and duckdb's database file its role: the
+// statements in the other words change that file (and its rollback
+// journal or write-ahead log beside it), so a DROP TABLE on a project's
+// database is placed in the project and snapshotted like any write there.
+// The words that are statements name no path. It gives nothing (the
+// words stay unknown, as for any program) when the statements come from
+// elsewhere (standard input, -init, -f, a word known only at run time)
+// or may reach another file: ATTACH, VACUUM INTO, a dot command that
+// opens, writes, reads or runs something (.open, .output, .backup,
+// .import, .shell, …), or a file function (readfile, writefile, edit,
+// load_extension).
+func (b *roleBuilder) sqliteRoles() bool {
+	p, help := sqliteArgs(b.inv)
+	if help || len(p.Operands) < 2 {
+		return false
+	}
+	for _, f := range p.Flags {
+		switch f.Name {
+		case "-init", "-f", "-cmd", "-c", "-s", "-vfs":
+			return false
+		}
+	}
+	for k := range p.Operands {
+		if b.inv.IsDynamic(1 + p.OperandIndex[k]) {
+			return false
+		}
+	}
+	for _, text := range p.Operands[1:] {
+		if sqliteReachesFiles(text) {
+			return false
+		}
+	}
+	db := p.Operands[0]
+	if db == ":memory:" || strings.HasPrefix(db, "file:") || strings.HasPrefix(db, "-") {
+		return false // a URI may name another file, or options
+	}
+	b.add(1+p.OperandIndex[0], RoleWrite, false)
+	for _, side := range []string{"-journal", "-wal"} {
+		b.derived(db+side, RoleWrite, false, false)
+	}
+	return true
+}
+
+// sqliteReachesFiles reports SQL text that may open, write, read or run
+// something beyond its database.
+func sqliteReachesFiles(text string) bool {
+	low := strings.ToLower(text)
+	for _, w := range []string{"attach", "vacuum", "readfile", "writefile", "edit(", "load_extension", "fts3_tokenizer", "zipfile", "sqlar"} {
+		if strings.Contains(low, w) {
+			return true
+		}
+	}
+	// A dot command starts a line; any at all is left to the slower
+	// reading (most read or write files, or run programs).
+	for _, line := range strings.Split(low, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), ".") {
+			return true
+		}
+	}
+	return false
 }

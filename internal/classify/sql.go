@@ -787,22 +787,29 @@ func sqlMysql(c *Classifier, inv *shell.Invocation) Effect {
 	return sqlVerdict(t, a)
 }
 
+// sqliteArgs parses sqlite3's and duckdb's words (they accept -opt and
+// --opt alike), and reports a run that only asks for help or a version.
+func sqliteArgs(inv *shell.Invocation) (argv.Parsed, bool) {
+	args := make([]string, len(inv.Args)-1)
+	for i, a := range inv.Args[1:] {
+		if strings.HasPrefix(a, "--") && len(a) > 2 {
+			a = a[1:]
+		}
+		args[i] = a
+	}
+	p := argv.Spec{LongSingleDash: true, Short: "cfsA", Long: []string{"-init", "-cmd", "-c", "-s", "-f", "-separator", "-nullvalue", "-newline",
+		"-vfs", "-mmap", "-maxsize", "-lookaside", "-pagecache", "-heap", "-escape", "-A"}}.Parse(args)
+	return p, hasAny(args, "-help", "-version", "-h")
+}
+
 // sqlLocalFile rates sqlite3 and duckdb: the first operand is the database
 // file, the rest are SQL or dot commands; without a file (or with
 // :memory:) nothing outlives the process, so writes stay local.
 func sqlLocalFile(c *Classifier, inv *shell.Invocation) Effect {
-	args := make([]string, len(inv.Args)-1)
-	for i, a := range inv.Args[1:] {
-		if strings.HasPrefix(a, "--") && len(a) > 2 {
-			a = a[1:] // sqlite3 and duckdb accept -opt and --opt alike
-		}
-		args[i] = a
-	}
-	if hasAny(args, "-help", "-version", "-h") {
+	p, help := sqliteArgs(inv)
+	if help {
 		return nothing
 	}
-	p := argv.Spec{LongSingleDash: true, Short: "cfsA", Long: []string{"-init", "-cmd", "-c", "-s", "-f", "-separator", "-nullvalue", "-newline",
-		"-vfs", "-mmap", "-maxsize", "-lookaside", "-pagecache", "-heap", "-escape", "-A"}}.Parse(args)
 	t := sqlTarget{prog: inv.Name()}
 	var a sqlAnalysis
 	commands := false

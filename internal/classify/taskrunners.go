@@ -551,18 +551,7 @@ func (c *Classifier) cargoBuildScripts(inv *shell.Invocation) Effect {
 	}
 	// The subcommand is the first word that is not an option or a
 	// toolchain (+nightly); -Z, --config and -C take a value.
-	sub, subAt := "", 0
-	for i := 1; i < len(inv.Args); i++ {
-		a := inv.Args[i]
-		if strings.HasPrefix(a, "+") || strings.HasPrefix(a, "-") {
-			if a == "-Z" || a == "--config" || a == "-C" || a == "--color" {
-				i++
-			}
-			continue
-		}
-		sub, subAt = a, i
-		break
-	}
+	sub, subAt := cargoSub(inv)
 	if sub == "" {
 		return nothing
 	}
@@ -844,7 +833,7 @@ var makeFuncCall = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
 // directory; $(wildcard …) and glob patterns are listed through the FS.
 // At most maxIncludes files are read; a name computed by another make
 // function, or a file that exists but cannot be read, is opaque.
-func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
+func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string) Effect {
 	var e Effect
 	read := 0
 	seen := map[string]bool{}
@@ -860,8 +849,27 @@ func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
 		raw = strings.NewReplacer("$(wildcard ", "", "${wildcard ", "").Replace(raw)
 		words := strings.Fields(strings.NewReplacer(")", " ", "}", " ").Replace(m.expand(raw, "", nil, 0)))
 		for _, w := range words {
+			if strings.ContainsAny(w, "$`") {
+				// include $(CONF).mk, with make CONF=$(cat conf): a
+				// name the shell computes.
+				e.Add(opaque("make.include", inc.file+":"+strconv.Itoa(inc.line)+": include "+clip(w)+" names a file known only at run time"))
+				continue
+			}
 			names := []string{path.Join(dir, w)}
+			// A relative name not found in make's directory is looked
+			// for in the -I directories, in order; the first found is
+			// read.
+			search := !path.IsAbs(w) && len(m.incDirs) > 0
+			if search {
+				for _, d := range m.incDirs {
+					if !path.IsAbs(d) {
+						d = path.Join(dir, d)
+					}
+					names = append(names, path.Join(d, w))
+				}
+			}
 			if strings.ContainsAny(w, "*?[") {
+				search = false
 				names = names[:0]
 				parent := path.Join(dir, path.Dir(w))
 				entries, err := c.readDir(parent)
@@ -880,20 +888,29 @@ func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
 					continue
 				}
 				seen[n] = true
-				data, err := c.readFile(n)
-				if errors.Is(err, fs.ErrNotExist) {
+				// Read as a script the run executes: a file the same
+				// command writes is read with what it writes, or is
+				// opaque (follow.go).
+				data, failed, ok := c.readScript(inv, n, false)
+				if !ok {
+					e.Add(failed)
+					if search && failed.Reasons != nil {
+						break
+					}
 					continue // make would try to build it, or -include skips it
-				}
-				if err != nil {
-					e.Add(opaque("make.include", inc.file+":"+strconv.Itoa(inc.line)+": the included "+n+" cannot be read ("+err.Error()+")"))
-					continue
 				}
 				read++
 				if read > maxIncludes {
 					e.Add(opaque("script.limit", "limit reached: "+m.name+" includes more than "+strconv.Itoa(maxIncludes)+" makefiles"))
 					return e
 				}
-				m.merge(parseMakefile(n, string(data)))
+				sub := newMakefile(n)
+				sub.env = m.env
+				sub.parse(n, string(data), 0)
+				m.merge(sub)
+				if search {
+					break
+				}
 			}
 		}
 	}
@@ -903,11 +920,37 @@ func (c *Classifier) makeIncludes(m *makefile, dir string) Effect {
 // merge adds an included makefile's variables (where m has none), rules
 // and includes to m; its recipe lines keep their file's name.
 func (m *makefile) merge(sub *makefile) {
-	for k, v := range sub.vars {
-		if _, set := m.vars[k]; !set {
+	// Which file's value of a variable make keeps depends on where the
+	// include is: m keeps its own and the other is one more value.
+	keys := make([]string, 0, len(sub.vars))
+	for k := range sub.vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := sub.vars[k]
+		if old, set := m.vars[k]; !set {
 			m.vars[k] = v
+		} else if old != v && len(m.alts[k]) < 8 {
+			m.alts[k] = append(m.alts[k], v)
+		}
+		for _, a := range sub.alts[k] {
+			if len(m.alts[k]) < 8 {
+				m.alts[k] = append(m.alts[k], a)
+			}
 		}
 	}
+	for k, a := range sub.alts {
+		if _, set := sub.vars[k]; !set {
+			m.alts[k] = append(m.alts[k], a[:min(len(a), 8)]...)
+		}
+	}
+	for k := range sub.override {
+		m.override[k] = true
+	}
+	m.exports = append(m.exports, sub.exports...)
+	m.exportAll = m.exportAll || sub.exportAll
+	m.opaque = append(m.opaque, sub.opaque...)
 	targets := make([]string, 0, len(sub.rules))
 	for t := range sub.rules {
 		targets = append(targets, t)
@@ -931,6 +974,8 @@ func (m *makefile) merge(sub *makefile) {
 		m.first = sub.first
 	}
 	m.includes = append(m.includes, sub.includes...)
+	m.parseTime = append(m.parseTime, sub.parseTime...)
+	m.shells = append(m.shells, sub.shells...)
 }
 
 // ---- Taskfile includes ----

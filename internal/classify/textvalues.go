@@ -90,12 +90,29 @@ func makeDynamic(inv *shell.Invocation) bool {
 			continue
 		}
 		a := inv.Args[i]
+		if makeVariable(a) && !makeControlVariable(a) {
+			// NAME=$HOME/.local: a variable's value, which make gets
+			// from the shell and its recipes read (makeArgs).
+			continue
+		}
 		if v, ok := cutAny(a, "-j", "-l", "--jobs=", "--load-average="); ok && cpuCount(v) {
 			continue
 		}
 		if p := inv.Args[i-1]; !inv.IsDynamic(i-1) && (p == "-j" || p == "-l" || p == "--jobs" || p == "--load-average") && cpuCount(a) {
 			continue
 		}
+		return true
+	}
+	return false
+}
+
+// makeControlVariable reports a variable word whose value changes which
+// targets or makefiles make runs, or its options (.DEFAULT_GOAL=$X,
+// MAKEFLAGS=$X): computed at run time, the run is unknown.
+func makeControlVariable(a string) bool {
+	name, _, _ := strings.Cut(a, "=")
+	switch strings.TrimRight(name, ":+?!") {
+	case ".DEFAULT_GOAL", "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKECMDGOALS", "MAKEFILES", "MAKEFILE_LIST", "VPATH", ".INCLUDE_DIRS":
 		return true
 	}
 	return false

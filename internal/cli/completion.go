@@ -269,7 +269,7 @@ func dropFlags(cands []string) []string {
 func agentCandidates(hook bool) []string {
 	var names []string
 	if hook {
-		for name := range adapters {
+		for name := range adapters() {
 			names = append(names, name)
 		}
 	} else {

@@ -84,7 +84,12 @@ func doctorContainOf(exe string) doctorContain {
 	if d.Runner == "" {
 		d.Missing = append(d.Missing, RunBinary+" beside airlock (CGO_ENABLED=0 go install ./cmd/...)")
 	}
-	d.RunWorks = d.Works && d.Runner != ""
+	// The run's door: airlock-run refuses to start without it.
+	door := exe != "" && isExecutable(filepath.Join(filepath.Dir(exe), EgressBinary))
+	if !door {
+		d.Missing = append(d.Missing, EgressBinary+" beside airlock, the sandbox's door to the network (CGO_ENABLED=0 go install ./cmd/...)")
+	}
+	d.RunWorks = d.Works && d.Runner != "" && door
 	d.ClaudeSandbox = d.Works && d.Socat != ""
 	return d
 }

@@ -54,20 +54,28 @@ Examples:
   echo '{"session_id":"s","cwd":"/tmp","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"git push"}}' | airlock hook gemini --event BeforeTool`
 
 // adapters are the agents "airlock hook" answers besides Claude Code,
-// each a wire format over the same decision.
-var adapters = map[string]func() hookrun.Adapter{
-	codex.Name: codex.New, gemini.Name: gemini.New, copilot.Name: copilot.New,
-	opencode.Name: opencode.New, factory.Name: factory.New, qwen.Name: qwen.New,
-	cursor.Name: cursor.New, kiro.Name: kiro.New, goose.Name: goose.New, cline.Name: cline.New,
-	pi.Name: pi.New, auggie.Name: auggie.New,
-	antigravity.Name: antigravity.New, crush.Name: crush.New,
+// each a wire format over the same decision: a map made on each call
+// rather than a package-level one, which package initialisation would
+// build in every process.
+func adapters() map[string]func() hookrun.Adapter {
+	return map[string]func() hookrun.Adapter{
+		codex.Name: codex.New, gemini.Name: gemini.New, copilot.Name: copilot.New,
+		opencode.Name: opencode.New, factory.Name: factory.New, qwen.Name: qwen.New,
+		cursor.Name: cursor.New, kiro.Name: kiro.New, goose.Name: goose.New, cline.Name: cline.New,
+		pi.Name: pi.New, auggie.Name: auggie.New,
+		antigravity.Name: antigravity.New, crush.Name: crush.New,
+	}
 }
 
 func runHook(e *env) int {
 	event := e.flags.String("event")
 	name := e.flags.Arg(0)
-	newAdapter, known := adapters[name]
-	if e.flags.NArg() != 1 || (name != claudecode.Name && !known) {
+	var newAdapter func() hookrun.Adapter
+	known := name == claudecode.Name
+	if !known {
+		newAdapter, known = adapters()[name]
+	}
+	if e.flags.NArg() != 1 || !known {
 		// Fail closed: an agent calling this for a tool call must not get a
 		// pass from a typo in its settings.
 		msg := "hook needs the agent name"

@@ -128,7 +128,7 @@ var refusals = map[string]agentRefusal{
 // hookAgents is every agent "airlock hook" answers, sorted.
 func hookAgents() []string {
 	names := []string{claudecode.Name}
-	for n := range adapters {
+	for n := range adapters() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -254,10 +254,10 @@ func TestHookInternalErrorRefuses(t *testing.T) {
 				code := rn.Run(r.event, strings.NewReader(local), &o, &e)
 				return code, o.Bytes(), e.String()
 			}
-			code, out, errs = run(&hookrun.Runner{Adapter: adapters[agent](), Decide: func(*hookrun.Request) hookrun.Result { panic("boom") }})
+			code, out, errs = run(&hookrun.Runner{Adapter: adapters()[agent](), Decide: func(*hookrun.Request) hookrun.Result { panic("boom") }})
 			check("panic", code, out, errs)
 			stop := make(chan struct{})
-			code, out, errs = run(&hookrun.Runner{Adapter: adapters[agent](), Deadline: time.Millisecond,
+			code, out, errs = run(&hookrun.Runner{Adapter: adapters()[agent](), Deadline: time.Millisecond,
 				Decide: func(*hookrun.Request) hookrun.Result { <-stop; return hookrun.Result{} }})
 			close(stop)
 			check("deadline", code, out, errs)

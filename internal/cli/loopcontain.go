@@ -16,6 +16,9 @@ func loopContain(exe, settings string) ([]string, string) {
 	if !isExecutable(runner) {
 		return nil, "not contained (" + RunBinary + " is not beside airlock)"
 	}
+	if !isExecutable(filepath.Join(filepath.Dir(exe), EgressBinary)) {
+		return nil, "not contained (" + EgressBinary + " is not beside airlock)"
+	}
 	if p := run.ProbeHere(); !p.Works {
 		return nil, "not contained (" + p.Error + ")"
 	}

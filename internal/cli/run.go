@@ -42,9 +42,10 @@ Examples:
 
 Exit status: COMMAND's, or 2 when it could not be contained.`
 
-// RunBinary is the runner's own binary (cmd/airlock-run): the sandbox's
-// bridge and egress proxy link the network stack, which the airlock
-// binary, answering every tool call, must not.
+// RunBinary is the runner's own binary (cmd/airlock-run): it and the
+// sandbox's door (EgressBinary, which it starts at the first connection)
+// link the network stack, which the airlock binary, answering every tool
+// call, must not.
 const RunBinary = "airlock-run"
 
 // runRun hands everything after "run" to airlock-run beside airlock.

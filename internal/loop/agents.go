@@ -29,34 +29,39 @@ const DefaultClaudeCmd = "claude --print --allowedTools Bash,Edit,Write,Read,Glo
 
 // agentPresets are the agents --agent knows. The commands other than
 // Claude Code's come from each CLI's --help at the
-// versions in .ci/npm (docs/E2E.md).
-var agentPresets = map[string]AgentPreset{
-	"claude": {Name: "claude", Kind: KindClaude, Output: "Claude Code text, or stream-json with --output-format",
-		Command: DefaultClaudeCmd},
-	// codex exec reads the prompt from standard input when its argument is
-	// "-"; --json writes its events as JSON lines.
-	"codex": {Name: "codex", Kind: KindOther, Output: "codex exec --json events",
-		Command: "codex exec --json --skip-git-repo-check -"},
-	// Gemini runs headless with -p; yolo lets its shell tool run without a
-	// confirmation nobody could give (it would hang).
-	"gemini": {Name: "gemini", Kind: KindOther, Output: "gemini -o stream-json events",
-		Command: "gemini --approval-mode yolo -o stream-json -p " + PromptPlaceholder},
-	"copilot": {Name: "copilot", Kind: KindOther, Output: "copilot --output-format json events",
-		Command: "copilot --allow-all-tools --output-format json -p " + PromptPlaceholder},
-	"opencode": {Name: "opencode", Kind: KindOther, Output: "opencode run --format json events",
-		Command: "opencode run --format json " + PromptPlaceholder},
+// versions in .ci/npm (docs/E2E.md). A map made on each call: a
+// package-level one is built by package initialisation in every process,
+// the hook's included.
+func agentPresets() map[string]AgentPreset {
+	return map[string]AgentPreset{
+		"claude": {Name: "claude", Kind: KindClaude, Output: "Claude Code text, or stream-json with --output-format",
+			Command: DefaultClaudeCmd},
+		// codex exec reads the prompt from standard input when its argument is
+		// "-"; --json writes its events as JSON lines.
+		"codex": {Name: "codex", Kind: KindOther, Output: "codex exec --json events",
+			Command: "codex exec --json --skip-git-repo-check -"},
+		// Gemini runs headless with -p; yolo lets its shell tool run without a
+		// confirmation nobody could give (it would hang).
+		"gemini": {Name: "gemini", Kind: KindOther, Output: "gemini -o stream-json events",
+			Command: "gemini --approval-mode yolo -o stream-json -p " + PromptPlaceholder},
+		"copilot": {Name: "copilot", Kind: KindOther, Output: "copilot --output-format json events",
+			Command: "copilot --allow-all-tools --output-format json -p " + PromptPlaceholder},
+		"opencode": {Name: "opencode", Kind: KindOther, Output: "opencode run --format json events",
+			Command: "opencode run --format json " + PromptPlaceholder},
+	}
 }
 
 // LookupAgent returns the preset --agent name selects.
 func LookupAgent(name string) (AgentPreset, bool) {
-	p, ok := agentPresets[name]
+	p, ok := agentPresets()[name]
 	return p, ok
 }
 
 // AgentNames lists the names --agent takes, sorted.
 func AgentNames() []string {
-	names := make([]string, 0, len(agentPresets))
-	for n := range agentPresets {
+	presets := agentPresets()
+	names := make([]string, 0, len(presets))
+	for n := range presets {
 		names = append(names, n)
 	}
 	sort.Strings(names)

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -70,6 +71,10 @@ func (p *Policy) DecideIn(mode Mode, a Action) Verdict {
 	var grades []grade
 	if res != nil {
 		grades = gradeDestruction(res, a.Cwd, p.home, gradeFS)
+		// A deletion classify called temporary that grading placed
+		// elsewhere has lost that reason (promoteDeletions): so does the
+		// verdict.
+		v.Reasons = slices.DeleteFunc(v.Reasons, func(x classify.Reason) bool { return isTemp(x) && !slices.Contains(res.Effect.Reasons, x) })
 	}
 	var plan *SnapshotPlan
 	for i, s := range subjects(&a, res, p.home) {

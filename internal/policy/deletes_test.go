@@ -60,7 +60,7 @@ func TestDeletionGradedLikeRm(t *testing.T) {
 		{"rm ~/x/f", proj, held},
 		{"rm -f -- ~/.ssh/id_ed25519", proj, held},
 		// Close variants: quoting, wrappers, nested shells.
-		{`unlink "$HOME/x/f"`, proj, allow}, // dynamic: left to values (see promoteDeletions)
+		{`unlink "$HOME/x/f"`, proj, held}, // $HOME is the decision's home: placed like ~/x/f
 		{"unlink '../x/f'", proj, held},
 		{"unlink ../x/../x/f", proj, held},
 		{"bash -c 'unlink ~/x/f'", proj, held},

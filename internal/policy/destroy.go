@@ -61,6 +61,9 @@ type grade struct {
 	// relinked says the place is unknown because another program of the
 	// command may change what the paths lead to before the deletion.
 	relinked bool
+	// scratch says everything the run destroys is in scratch space
+	// (/tmp, not the project): nothing to snapshot, nothing to hold.
+	scratch bool
 }
 
 // The rules named in reasons about where destruction lands.
@@ -88,6 +91,7 @@ type destruction struct {
 // FILE, unlink, chmod 000) become destruction where they land outside
 // the project (deletes.go).
 func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
+	markEmptyingThroughLinks(r, cwd, home, fsys)
 	g := gradeRuns(r, cwd, home, fsys)
 	promoteDeletions(r, g, cwd, home, fsys)
 	return g
@@ -133,22 +137,36 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 			lastDeletion = max(lastDeletion, inv.Seq)
 		}
 	}
+	relinkWhy := ""
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
 		if ordered && inv.Seq > lastDeletion {
 			continue // it starts after the last deletion has ended
 		}
-		if !inv.Effect.Destructive && !deletes(inv) && !layoutSafe(inv) {
-			why := inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
+		if (!inv.Effect.Destructive && !deletes(inv) || movesFromElsewhere(inv)) && !layoutSafe(inv) && !makesNoLinks(inv) && !runsOnlyLayoutSafe(r, i, inv) {
+			relinkWhy = inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
+			if movesFromElsewhere(inv) {
+				relinkWhy = inv.Name() + " removes what it reads once written elsewhere (it moves files), so the deletion may take what it moved; run the deletion as a command of its own to have it snapshotted"
+			}
 			if inv.Name() == "" {
-				why = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
+				relinkWhy = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
 			}
-			gs := all(placeUnknown, why)
-			for i := range gs {
-				gs[i].relinked = true
-			}
-			return gs
+			break
 		}
+	}
+	if relinkWhy != "" {
+		// What another program may relink is only what looks inside
+		// now: a deletion that lands outside the project (or in its
+		// history) as the paths lead today stays there (FINDINGS-9 K1:
+		// python3 -V; rm ~/thesis.tex was graded "unknown", and a
+		// single rm of an unknown place is not held).
+		defer func() {
+			for i := range d.grades {
+				if p := d.grades[i].place; p != placeOutside && p != placeHistory {
+					d.grades[i] = grade{place: placeUnknown, why: relinkWhy, relinked: true}
+				}
+			}
+		}()
 	}
 	dirs := []string{realCwd}
 	var find *classify.Invocation
@@ -268,6 +286,13 @@ func layoutSafe(inv *classify.Invocation) bool {
 		// time -o and script write their own log file, and make no link.
 		"time", "script":
 		return true
+	case "sleep", "whoami", "hostname", "uname", "printenv", "which", "type", "seq", "expr", "tty", "logname", "arch",
+		"getconf", "locale", "tput", "clear", "wait", "groups", "users", "env":
+		// They print or wait; with no redirection (writesFiles above) and
+		// no command to run (env COMMAND is a wrapper: its run is the
+		// command's), they link and move nothing (FINDINGS-9 B6:
+		// sleep 1; rm -rf dist).
+		return inv.Name() != "env" || len(inv.Args) == 1
 	case "date", "nproc", "id", "uuidgen", "mktemp":
 		// mktemp makes a new name: it links and moves nothing.
 		// The programs of known-alphabet run-time parts (selfslashfree.go:
@@ -275,7 +300,11 @@ func layoutSafe(inv *classify.Invocation) bool {
 		return true
 	case "git":
 		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
-		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse" || sub == "rev-list"
+		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse" || sub == "rev-list" || sub == "describe"
+	case "command":
+		// command -v NAME only looks NAME up (a Makefile's
+		// $(shell command -v golangci-lint)).
+		return len(inv.Args) > 1 && (inv.Args[1] == "-v" || inv.Args[1] == "-V")
 	case "find":
 		// find itself links and moves nothing; the runs of its -exec are
 		// runs of their own, judged on their own.
@@ -284,6 +313,59 @@ func layoutSafe(inv *classify.Invocation) bool {
 	// A program that only reads (grep, head, sort without -o) changes
 	// nothing a path leads to.
 	return classify.ReadsOnlyRun(inv.Args)
+}
+
+// makesNoLinks reports a build program that writes its outputs and makes
+// no link, moves nothing and runs none of the project's code (FINDINGS-9
+// B2: npm run build, whose script is tsc, before rm -rf dist/tmp): tsc,
+// go build, vet and fmt without -toolexec, -exec, -overlay, -vettool or
+// an external linker (-extld, -linkmode), gofmt.
+func makesNoLinks(inv *classify.Invocation) bool {
+	if inv.Opaque != "" || inv.Effect.Opaque || inv.Remote != "" || len(inv.Via) > 0 || writesFiles(inv) || len(inv.Env) > 0 {
+		return false
+	}
+	switch inv.Name() {
+	case "tsc", "gofmt":
+		return true
+	case "go":
+		if len(inv.Args) < 2 {
+			return false
+		}
+		switch inv.Args[1] {
+		case "build", "vet", "fmt", "version", "list":
+		default:
+			return false
+		}
+		for i, a := range inv.Args[2:] {
+			if inv.IsDynamic(i+2) || strings.Contains(a, "toolexec") || strings.Contains(a, "-exec") || strings.Contains(a, "overlay") || strings.Contains(a, "vettool") || strings.Contains(a, "extld") || strings.Contains(a, "linkmode") || strings.Contains(a, "compiler") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// runsOnlyLayoutSafe reports a task runner (npm run build, make) whose
+// every run airlock followed from it (Result.Followed, From i) leaves the
+// layout alone or is a build program that makes no link, and that runs
+// them where it is started: make's echo, npm's tsc.
+func runsOnlyLayoutSafe(r *classify.Result, i int, inv *classify.Invocation) bool {
+	if inv.Opaque != "" || inv.Effect.Opaque || inv.Remote != "" || len(inv.Via) > 0 || writesFiles(inv) || runnerElsewhere(inv) != "" {
+		return false
+	}
+	any := false
+	for k := range r.Followed {
+		f := &r.Followed[k]
+		if f.From != i {
+			continue
+		}
+		any = true
+		if f.Effect.Destructive || deletes(f) || !layoutSafe(f) && !makesNoLinks(f) {
+			return false
+		}
+	}
+	return any
 }
 
 // writesFiles reports a redirection that writes somewhere other than
@@ -406,7 +488,8 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		return grade{place: placeOutside, why: "rm --no-preserve-root is written to delete /"}
 	}
 	g := grade{place: placeInside, ignored: true}
-	placed := false
+	// scratch: an operand is in scratch space; elsewhere: one is not.
+	placed, scratch, elsewhere := false, false, false
 	for _, o := range inv.Operands {
 		switch o.Role {
 		case classify.RoleRead, classify.RoleExec:
@@ -421,7 +504,12 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 			continue
 		}
 		placed = true
+		if o.Dynamic && deletesByName(name) && o.Pattern == "" && d.scratchRuntime(inv, o.Word, dirs) {
+			scratch = true // rm -f /tmp/lock.$$: a name in scratch space
+			continue
+		}
 		if o.Dynamic {
+			elsewhere = true
 			one := d.placeRuntime(inv, o, dirs)
 			if one.place != placeInside {
 				return one
@@ -429,9 +517,14 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 			g.paths = append(g.paths, one.paths...)
 			continue
 		}
-		if deletesByName(name) && o.Pattern == "" && d.scratch(o.Word, dirs) {
-			continue // rm -rf /tmp/x build: the scratch file is not held, as alone
+		if (deletesByName(name) || rsyncDeletesInDest(inv) && o.Role == classify.RoleWrite) && o.Pattern == "" && d.scratch(inv, o.Word, dirs) {
+			// rm -rf /tmp/x build: the scratch file is not held, as
+			// alone; rsync --delete src/ /tmp/mirror/ deletes only in
+			// scratch space.
+			scratch = true
+			continue
 		}
+		elsewhere = true
 		var one grade
 		if o.Pattern != "" && o.Recursive {
 			one = d.placeFind(o, dirs)
@@ -445,10 +538,28 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		g.changes = g.changes || one.changes
 		g.untracked = g.untracked || one.untracked
 	}
+	if scratch && !elsewhere {
+		return grade{place: placeInside, scratch: true}
+	}
 	if !placed && !deletesByName(name) {
 		return d.gradeDeletion(inv, dirs) // deletes.go, or "cannot tell"
 	}
 	return g
+}
+
+// rsyncDeletesInDest reports an rsync whose only deletion is in its
+// destination (--delete and its variants), not of its sources
+// (--remove-source-files).
+func rsyncDeletesInDest(inv *classify.Invocation) bool {
+	if inv.Name() != "rsync" {
+		return false
+	}
+	for _, a := range inv.Args[1:] {
+		if strings.HasPrefix(a, "--remove-s") {
+			return false
+		}
+	}
+	return true
 }
 
 // multiCall reports the multi-call binaries that run the applet named
@@ -499,7 +610,7 @@ func fed(inv *classify.Invocation) bool {
 // command may be in, into a temporary directory (/tmp, /var/tmp) and not
 // into the project or above it: deleting there is not held (classify's
 // rm.temp), even beside a deletion in the project.
-func (d *destruction) scratch(w string, dirs []string) bool {
+func (d *destruction) scratch(inv *classify.Invocation, w string, dirs []string) bool {
 	tmp := filepath.Clean(os.TempDir())
 	inTmp := func(p string) bool {
 		return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, tmp+"/")
@@ -511,11 +622,45 @@ func (d *destruction) scratch(w string, dirs []string) bool {
 		if abs == "" || hasGlob(abs) {
 			return false
 		}
-		real, unknown := d.res.resolve(abs)
+		// rm -rf /tmp/l removes the link itself; rm -rf /tmp/l/ and
+		// shred /tmp/l go where it leads (FINDINGS-9 T4).
+		real, unknown := removedName(inv, w, filepath.Clean(abs), d.res.fs)
 		if unknown || real == d.root || strings.HasPrefix(real, d.root+"/") || strings.HasPrefix(d.root, real+"/") {
 			return false
 		}
-		if !inTmp(real) {
+		if !inTmp(real) || !nameInScratch(inv, w, filepath.Clean(abs), d.home, d.res.fs) {
+			return false
+		}
+	}
+	return true
+}
+
+// scratchRuntime reports whether a word known only at run time stays in
+// scratch space whatever its run-time parts are: each of its globs
+// (runtimeGlobs: every run-time part within one name) is a scratch path,
+// or a name directly in a temporary directory that no run-time part can
+// make "." or "..".
+func (d *destruction) scratchRuntime(inv *classify.Invocation, w string, dirs []string) bool {
+	tmp := filepath.Clean(os.TempDir())
+	if lit := strings.TrimLeft(w, `"'`); !strings.HasPrefix(lit, "/tmp/") && !strings.HasPrefix(lit, "/var/tmp/") && !strings.HasPrefix(lit, tmp+"/") {
+		return false // written as a temporary path, as for a static word (scratch)
+	}
+	globs, ok := d.runtimeGlobs(w)
+	if !ok || len(globs) == 0 {
+		return false
+	}
+	for _, g := range globs {
+		if !hasGlob(g) {
+			if !d.scratch(inv, g, dirs) {
+				return false
+			}
+			continue
+		}
+		dir, base := filepath.Split(g)
+		if hasGlob(dir) || base == "" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "[") {
+			return false
+		}
+		if c := filepath.Clean(dir); c != "/tmp" && c != "/var/tmp" && c != tmp && !d.scratch(nil, c, dirs) {
 			return false
 		}
 	}
@@ -725,6 +870,10 @@ func (t Table) decideGraded(e classify.Effect, g *grade, snapshots bool) (v Verd
 	if !e.Destructive || g == nil || g.place != placeInside {
 		return t.Decide(e), false
 	}
+	if g.scratch && len(g.paths) == 0 {
+		e.Destructive = false
+		return t.Decide(e), false
+	}
 	if t.Inside == t.Destructive || t.Inside == Warn && t.Destructive <= Warn {
 		// Where it lands changes nothing (or a snapshot would loosen
 		// nothing): the destructive row decides, under its own name.
@@ -768,15 +917,7 @@ func containsString(list []string, s string) bool {
 }
 
 // gradedRoot is the project root destruction was graded against.
-func (p *Policy) gradedRoot(cwd string) string {
-	d := &destruction{home: p.home, res: resolver{fs: gradeFS}}
-	real, unknown := d.res.resolve(cwd)
-	if unknown {
-		return ""
-	}
-	root, _ := d.projectRoot(real)
-	return root
-}
+func (p *Policy) gradedRoot(cwd string) string { return rootOf(cwd, p.home, gradeFS) }
 
 // isGitRoot reports whether a project root is a git worktree.
 func isGitRoot(root string) bool {

@@ -67,7 +67,7 @@ func (d *destruction) runtimeGlobs(w string) ([]string, bool) {
 	if d.home != "" {
 		vars = map[string]string{"HOME": d.home}
 	}
-	globs, ok := slashFreeGlobs(w, vars)
+	globs, ok := slashFreeGlobs(w, vars, true)
 	if !ok {
 		return nil, false
 	}

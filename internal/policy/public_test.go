@@ -18,10 +18,9 @@ import (
 var publicKnownGaps = map[string]string{
 	"make test build clean": "destruction through make beside another recipe: go runs in the same make run as clean's rm -rf, and is taken as able to change what the deletion's paths lead to (destroyfind.go); make clean alone is snapshotted",
 	"hyperfine --ignore-failure --warmup 5 --prepare \"git reset --hard HEAD\" \"find . -type f -name \\\"*.py\\\" | xargs -P 0 pyupgrade --py311-plus\"": "a deletion in shell text a wrapper runs (hyperfine --prepare 'git reset --hard'): the grading reads the wrapper's own words (5) as its targets and places them nowhere",
-	"mv _temp/skills/* . && rm -rf _temp":                           "a move out of a glob: self-protection reads the moved-from glob _temp/skills/* as able to match a protected name that is protected in any directory (selfroles.go, selfpaths.go tailGlobHit)",
-	"cat ./install.sh | sh -s -- -d -b \"./install-golangci-lint\"": "a script fed to sh on standard input by cat: classify does not follow cat FILE | sh as sh FILE, so the run is opaque",
-	"mv /tmp/compose-output/**/* \"./bin/release/\"":                "a move from a ** glob: self-protection cannot list the names it makes in bin/release, which could be a name protected in any directory (selfroles.go globCopies); in a test whose home is in /tmp it is refused for that reason instead",
-	"pipx run twine check --strict dist/*":                          "pipx run downloads the package it is given by name, so the roles of the program airlock knows by that name are not used for it (classify envRunners): the glob dist/* stays a word of unknown role",
+	"mv _temp/skills/* . && rm -rf _temp":            "a move out of a glob: self-protection reads the moved-from glob _temp/skills/* as able to match a protected name that is protected in any directory (selfroles.go, selfpaths.go tailGlobHit)",
+	"mv /tmp/compose-output/**/* \"./bin/release/\"": "a move from a ** glob: self-protection cannot list the names it makes in bin/release, which could be a name protected in any directory (selfroles.go globCopies); in a test whose home is in /tmp it is refused for that reason instead",
+	"pipx run twine check --strict dist/*":           "pipx run downloads the package it is given by name, so the roles of the program airlock knows by that name are not used for it (classify envRunners): the glob dist/* stays a word of unknown role",
 }
 
 // TestPublicOrdinaryWork decides testdata/public.tsv, commands taken from

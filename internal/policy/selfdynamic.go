@@ -127,6 +127,15 @@ func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 	if !dyn {
 		return nil // only mktemp's output was run-time: a new temporary name
 	}
+	// "$D/.config/" and "$D/.config/." name the directory "$D/.config"
+	// (cp -r evil/. "$D/.config/" writes into it): its end is ".config".
+	for {
+		t := strings.TrimSuffix(strings.TrimRight(suffix, "/"), "/.")
+		if t == suffix {
+			break
+		}
+		suffix = t
+	}
 	if suffix == "" {
 		if mode == dynWord || strings.HasPrefix(prefix, mktempDir) {
 			return nil
@@ -177,7 +186,10 @@ func (c *call) dynamicRead(who, src, known string) *refusal {
 	if m := g.secretMention(known); m != "" {
 		return refuse("that mentions " + m)
 	}
-	prefix, suffix, _ := g.literalEnds(src)
+	prefix, suffix, dyn := g.literalEnds(src)
+	if !dyn {
+		return nil // only mktemp's output was run-time: a new temporary file
+	}
 	if j := strings.LastIndex(prefix, "/"); j >= 0 || strings.HasPrefix(prefix, "~") {
 		dir := prefix
 		if j >= 0 {
@@ -240,7 +252,7 @@ func (g *guard) literalEnds(src string) (prefix, suffix string, dynamic bool) {
 			case *syntax.Lit:
 				parts = append(parts, unescapeLit(p.Value))
 			case *syntax.SglQuoted:
-				parts = append(parts, p.Value)
+				parts = append(parts, shellparse.QuotedValue(p))
 			case *syntax.DblQuoted:
 				add(p.Parts)
 			case *syntax.ParamExp:

@@ -57,7 +57,7 @@ func TestSelfProtectionProperty(t *testing.T) {
 	// spell returns one way to write base/rel seen from cwd.
 	spell := func(r *rand.Rand, base, rel string) string {
 		full := filepath.Join(base, rel)
-		switch r.Intn(11) {
+		switch r.Intn(13) {
 		case 0:
 			return full
 		case 1:
@@ -106,6 +106,14 @@ func TestSelfProtectionProperty(t *testing.T) {
 			if strings.HasPrefix(full, filepath.Join(home, ".claude")+"/") {
 				return f.path("links/c") + strings.TrimPrefix(full, filepath.Join(home, ".claude"))
 			}
+		case 11: // what pwd prints, read at decision time
+			if x, err := filepath.Rel(cwd, full); err == nil {
+				return `"$(pwd)"/` + x
+			}
+		case 12: // the work tree's top level, read at decision time
+			if x, err := filepath.Rel(proj, full); err == nil {
+				return "$(git rev-parse --show-toplevel)/" + x
+			}
 		}
 		return full
 	}
@@ -152,13 +160,16 @@ func TestSelfProtectionProperty(t *testing.T) {
 			}
 			op := ops[r.Intn(len(ops))]
 			cmd := op(r, path, parent)
+			if strings.HasPrefix(cmd, "cd ") && strings.Contains(cmd, "$(pwd)") {
+				continue // the cd changes what pwd prints: another path
+			}
 			if strings.Contains(cmd, "python3") || strings.Contains(cmd, "node -e") || strings.Contains(cmd, "perl -e") {
 				if strings.ContainsAny(path, "*?") {
 					continue // interpreters do not expand globs
 				}
 			}
 			a := Action{Kind: Shell, Tool: "Bash", Command: cmd, Cwd: cwd}
-			if r.Intn(5) == 0 && !strings.ContainsAny(path, "*?") && !strings.HasPrefix(path, "$") {
+			if r.Intn(5) == 0 && !strings.ContainsAny(path, "*?") && !strings.ContainsAny(path[:1], "$\"") {
 				a = Action{Kind: Write, Tool: "Write", Paths: []string{path}, Cwd: cwd, Edits: []Edit{{Whole: true, New: "export AIRLOCK_POLICY=/tmp/p\n"}}}
 			}
 			m := Mode(r.Intn(int(numModes)))

@@ -44,8 +44,11 @@ func (c *call) knownRoles(inv *classify.Invocation) map[int][]classify.Operand {
 				unknown[o.Arg] = true
 			}
 		}
+		mk := inv.Name() == "make" || inv.Name() == "gmake"
 		for i := 1; i < len(inv.Args); i++ {
-			if len(out[i]) == 0 && !inv.IsDynamic(i) && !unknown[i] {
+			// make PREFIX=$HOME/.local: a variable whose value the shell
+			// computes is no path either, as PREFIX=~/.local is not.
+			if len(out[i]) == 0 && (!inv.IsDynamic(i) || mk && classify.MakeVariable(inv.Args[i])) && !unknown[i] {
 				out[i] = []classify.Operand{{Role: classify.RoleUnknown, Arg: -2}}
 			}
 		}

@@ -35,12 +35,12 @@ const maxSlashFreeParts = 4
 // for $(date +%s), hex for a commit). The first character is what keeps a
 // part from being a dot file or a protected name: a part that starts with
 // a digit cannot be ".claude" or "settings.json".
-func (g *guard) slashFreeGlob(src string) ([]string, bool) { return slashFreeGlobs(src, g.vars) }
+func (g *guard) slashFreeGlob(src string) ([]string, bool) { return slashFreeGlobs(src, g.vars, false) }
 
 // slashFreeGlobs is slashFreeGlob with the variables known to hold a
 // fixed value given: self-protection's ($HOME, $XDG_CONFIG_HOME) or the
 // destruction grade's (destroy.go), which reads the same globs.
-func slashFreeGlobs(src string, vars map[string]string) ([]string, bool) {
+func slashFreeGlobs(src string, vars map[string]string, static bool) ([]string, bool) {
 	word, parsed := shellparse.ParseWord(src)
 	if !parsed {
 		return nil, false
@@ -50,6 +50,7 @@ func slashFreeGlobs(src string, vars map[string]string) ([]string, bool) {
 	var pieces []string
 	ok := true
 	parts := 0
+	substituted := false
 	dyn := func(class string) {
 		pieces = append(pieces, "\x00"+class)
 		parts++
@@ -61,12 +62,13 @@ func slashFreeGlobs(src string, vars map[string]string) ([]string, bool) {
 			case *syntax.Lit:
 				pieces = append(pieces, globQuote(unescapeLit(p.Value)))
 			case *syntax.SglQuoted:
-				pieces = append(pieces, globQuote(p.Value))
+				pieces = append(pieces, globQuote(shellparse.QuotedValue(p)))
 			case *syntax.DblQuoted:
 				add(p.Parts)
 			case *syntax.ParamExp:
 				if v, known := vars[paramOf(p)]; known && isSimpleParam(p) {
 					pieces = append(pieces, globQuote(v))
+					substituted = true
 				} else if slashFreeParam(p) {
 					dyn(classDigits)
 				} else {
@@ -86,9 +88,13 @@ func slashFreeGlobs(src string, vars map[string]string) ([]string, bool) {
 		}
 	}
 	add(word.Parts)
-	if !ok || parts == 0 || parts > maxSlashFreeParts {
+	if !ok || parts > maxSlashFreeParts || parts == 0 && !substituted && !static {
 		return nil, false
 	}
+	// parts == 0: every run-time part is a variable whose value is known
+	// ("$HOME/docs/a.txt"), or (static) the word is a value the shell's
+	// values made whole ("*.log" from for f in *.log): the one path it
+	// names.
 	var globs []string
 	for mask := 0; mask < 1<<parts; mask++ {
 		var b strings.Builder
@@ -190,7 +196,7 @@ func literalWord(w *syntax.Word) (string, bool) {
 		case *syntax.Lit:
 			b.WriteString(unescapeLit(p.Value))
 		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
+			b.WriteString(shellparse.QuotedValue(p))
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				lit, ok := q.(*syntax.Lit)

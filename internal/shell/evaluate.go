@@ -19,14 +19,17 @@ import (
 // read as shell text: every command substitution in a subscript is a run of
 // the command that evaluates it.
 
-// evaluatingBuiltins are the builtins whose name or arithmetic arguments
+// evaluatingBuiltin: the builtins whose name or arithmetic arguments
 // bash expands a second time. let and declare and its variants are parsed
 // as their own clauses when they start a command; they are listed here for
 // "builtin let ..." and "command declare ...".
-var evaluatingBuiltins = map[string]bool{
-	"let": true, "declare": true, "typeset": true, "local": true, "readonly": true, "export": true,
-	"test": true, "[": true, "printf": true, "read": true, "unset": true, "mapfile": true,
-	"readarray": true, "getopts": true, "wait": true,
+func evaluatingBuiltin(name string) bool {
+	switch name {
+	case "let", "declare", "typeset", "local", "readonly", "export", "test", "[", "printf",
+		"read", "unset", "mapfile", "readarray", "getopts", "wait":
+		return true
+	}
+	return false
 }
 
 // hasEvaluatedSubscript reports whether text holds an array subscript
@@ -56,7 +59,7 @@ func (w *walker) evaluated(c cmd) {
 	if name == "mapfile" || name == "readarray" {
 		w.mapfileCallback(c)
 	}
-	if !evaluatingBuiltins[name] {
+	if !evaluatingBuiltin(name) {
 		return
 	}
 	flags := ""

@@ -14,20 +14,23 @@ import (
 // keeps the directory, so that the runs after it are still known to
 // happen where the text's own cd left them.
 
-// dirChangers are the commands that change the shell's directory, or
+// dirChanger: the commands that change the shell's directory, or
 // make something else do it later or by another name: cd and the
 // directory stack, text run in this shell (eval, source, a trap), names
 // given new meanings (alias, enable), and the builtins and wrappers that
 // run them.
-var dirChangers = map[string]bool{
-	"cd": true, "pushd": true, "popd": true, "eval": true, "source": true, ".": true,
-	"trap": true, "alias": true, "enable": true, "builtin": true, "command": true,
-	"exec": true, "shopt": true,
+func dirChanger(name string) bool {
+	switch name {
+	case "cd", "pushd", "popd", "eval", "source", ".", "trap", "alias", "enable", "builtin",
+		"command", "exec", "shopt":
+		return true
+	}
+	return false
 }
 
 // KeepsDir reports whether shell text, sourced, cannot change the
 // directory of the shell that sources it: no command in it, function
-// bodies included, is one of dirChangers or a name computed at run time,
+// bodies included, is a dirChanger or a name computed at run time,
 // and it does not name CDPATH or cdable_vars (which send a later cd
 // elsewhere). Text that does not parse does not keep it.
 func KeepsDir(text string) bool {
@@ -48,7 +51,7 @@ func KeepsDir(text string) bool {
 			return true
 		}
 		name, ok := staticName(call.Args[0])
-		if !ok || dirChangers[name] {
+		if !ok || dirChanger(name) {
 			keeps = false
 			return false
 		}
@@ -83,4 +86,28 @@ func (w *walker) sourcedKeepsDir(c cmd) bool {
 	}
 	text, ok := read(c.vals.dir, c.args[1])
 	return ok && KeepsDir(text)
+}
+
+// sourcedKeeps reports whether a sourced file, read, does not name the
+// variable word (IFS): what it held before is then what it holds after.
+func (w *walker) sourcedKeeps(c cmd, word string) bool {
+	read := w.limits.SourceText
+	if read == nil || len(c.args) < 2 || c.dyn[1] || c.vals.dir == DirUnknown {
+		return false
+	}
+	text, ok := read(c.vals.dir, c.args[1])
+	return ok && !strings.Contains(text, word)
+}
+
+// ifsSet reports a command run with IFS other than the usual: a prefix
+// IFS=…, or one the text assigned.
+func ifsSet(c cmd) bool {
+	if _, ok := c.shellEnv["IFS"]; ok {
+		return true
+	}
+	if c.vals == nil || c.vals.touched&touchIFS == 0 {
+		return false
+	}
+	b, ok := c.vals.get("IFS")
+	return !ok || b.dynamic || b.array || b.text != " \t\n"
 }

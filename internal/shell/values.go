@@ -115,6 +115,9 @@ type values struct {
 	// assigned them: a held value is then used, an unknown one makes the
 	// word or the directory dynamic (dirvars.go). It is never unset.
 	touched touchSet
+	// cdable says shopt -s cdable_vars may be on: cd NAME may go to
+	// $NAME (viaCDPATH).
+	cdable bool
 }
 
 func newValues() *values { return &values{old: DirUnknown, lost: true} }
@@ -148,6 +151,7 @@ func (v *values) merge(o *values) {
 		}
 	}
 	v.touched |= o.touched
+	v.cdable = v.cdable || o.cdable
 	v.mergeDir(o)
 }
 
@@ -508,6 +512,20 @@ func (v *values) effects(c cmd) {
 		v.declared(c, name)
 	case "source", ".":
 		v.clear() // the script may set anything
+	case "shopt":
+		// shopt -s cdable_vars: cd NAME goes to $NAME when no directory
+		// NAME is there (FINDINGS-9 S3).
+		on := false
+		for i := 1; i < len(c.args); i++ {
+			switch {
+			case c.dyn[i]:
+				v.cdable = true // an option known only at run time
+			case c.args[i] == "-s":
+				on = true
+			case c.args[i] == "cdable_vars" && on:
+				v.cdable = true
+			}
+		}
 	case "mapfile", "readarray", "printf", "getopts", "unset", "wait", "let":
 		if name == "printf" && v.printfAssign(c) {
 			return
@@ -797,6 +815,17 @@ func (s *stmtWalker) substOutput(cs *syntax.CmdSubst) (string, bool) {
 		text += "\n"
 	case args[0] == "printf":
 		text, ok = printfText(args[1:])
+	case args[0] == "pwd" && len(args) <= 2:
+		q := "pwd"
+		if len(args) == 2 {
+			if args[1] != "-L" && args[1] != "-P" {
+				return "", false
+			}
+			q += " " + args[1]
+		}
+		text, ok = s.dirOutput(strings.TrimSuffix(q, " -L"))
+	case args[0] == "git" && len(args) == 3 && args[1] == "rev-parse" && args[2] == "--show-toplevel":
+		text, ok = s.dirOutput("toplevel")
 	default:
 		return "", false
 	}
@@ -804,6 +833,41 @@ func (s *stmtWalker) substOutput(cs *syntax.CmdSubst) (string, bool) {
 		return "", false
 	}
 	return text, true
+}
+
+// dirOutput is what pwd or git rev-parse --show-toplevel prints in the
+// shell's directory at this point of the text, read at decision time
+// (Limits.DirOutput). Not when the directory is known only at run time,
+// the text runs on another machine, or the text sets a variable that
+// changes the answer (PATH picks another git; GIT_DIR, GIT_WORK_TREE and
+// the ceiling another top level; PWD what a logical pwd prints).
+func (s *stmtWalker) dirOutput(query string) (string, bool) {
+	read := s.w.limits.DirOutput
+	if read == nil || s.f.remote != "" {
+		return "", false
+	}
+	dir := ""
+	if v := s.f.vals; v != nil {
+		dir = v.dir
+		for _, name := range []string{"PATH", "PWD", "GIT_DIR", "GIT_WORK_TREE", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM", "HOME"} {
+			if _, set := v.get(name); set && (name != "HOME" || strings.HasPrefix(dir, "~")) {
+				return "", false
+			}
+		}
+	}
+	for _, e := range s.f.env {
+		if name, _, _ := strings.Cut(e, "="); name == "PATH" || name == "PWD" || strings.HasPrefix(name, "GIT_") {
+			return "", false
+		}
+	}
+	if dir == DirUnknown {
+		return "", false
+	}
+	text, ok := read(dir, query)
+	if !ok || text == "" || strings.ContainsAny(text, "\n\x00") {
+		return "", false
+	}
+	return text + "\n", true
 }
 
 // render is the text of a dynamic word with the kept values put in: a

@@ -70,10 +70,22 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 
 // Events are the ones airlock decides or records; Auggie also takes
 // Cursor's names in its settings, but sends these.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "PromptSubmit": hookrun.UserPromptSubmit,
-	"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+func Events(name string) string {
+	switch name {
+	case "PreToolUse":
+		return hookrun.PreToolUse
+	case "PostToolUse":
+		return hookrun.PostToolUse
+	case "SessionStart":
+		return hookrun.SessionStart
+	case "PromptSubmit":
+		return hookrun.UserPromptSubmit
+	case "Stop":
+		return hookrun.Stop
+	case "SessionEnd":
+		return hookrun.SessionEnd
+	}
+	return ""
 }
 
 // Input is the part of Auggie's payload airlock reads.
@@ -108,7 +120,7 @@ func (a adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if len(in.WorkspaceRoots) > 0 {
 		cwd = in.WorkspaceRoots[0]
 	}
-	req := &hookrun.Request{Native: in.HookEventName, Event: Events[in.HookEventName], Session: in.ConversationID,
+	req := &hookrun.Request{Native: in.HookEventName, Event: Events(in.HookEventName), Session: in.ConversationID,
 		Cwd: cwd, Input: in.ToolInput, Prompt: in.UserPrompt, Raw: raw}
 	tools := Tools()
 	if in.IsMCPTool {

@@ -70,16 +70,21 @@ func (e *InputError) Error() string {
 
 func (e *InputError) Unwrap() error { return e.Err }
 
-// Events lists the hook events of Claude Code (agent-hooks.md §1.3).
-var Events = map[string]bool{
-	"SessionStart": true, "Setup": true, "UserPromptSubmit": true, "UserPromptExpansion": true,
-	"PreToolUse": true, "PermissionRequest": true, "PermissionDenied": true, "PostToolUse": true,
-	"PostToolUseFailure": true, "PostToolBatch": true, "Notification": true, "MessageDisplay": true,
-	"SubagentStart": true, "SubagentStop": true, "TaskCreated": true, "TaskCompleted": true,
-	"Stop": true, "StopFailure": true, "TeammateIdle": true, "InstructionsLoaded": true,
-	"ConfigChange": true, "CwdChanged": true, "DirectoryAdded": true, "FileChanged": true,
-	"WorktreeCreate": true, "WorktreeRemove": true, "PreCompact": true, "PostCompact": true,
-	"Elicitation": true, "ElicitationResult": true, "SessionEnd": true,
+// IsEvent reports whether name is one of Claude Code's hook events
+// (agent-hooks.md §1.3). A switch rather than a package-level map: a map
+// literal is built by package initialisation in every process.
+func IsEvent(name string) bool {
+	switch name {
+	case "SessionStart", "Setup", "UserPromptSubmit", "UserPromptExpansion", "PreToolUse",
+		"PermissionRequest", "PermissionDenied", "PostToolUse", "PostToolUseFailure",
+		"PostToolBatch", "Notification", "MessageDisplay", "SubagentStart", "SubagentStop",
+		"TaskCreated", "TaskCompleted", "Stop", "StopFailure", "TeammateIdle", "InstructionsLoaded",
+		"ConfigChange", "CwdChanged", "DirectoryAdded", "FileChanged", "WorktreeCreate",
+		"WorktreeRemove", "PreCompact", "PostCompact", "Elicitation", "ElicitationResult",
+		"SessionEnd":
+		return true
+	}
+	return false
 }
 
 // Decode reads one hook event. It checks what each event needs in order
@@ -104,7 +109,7 @@ func Decode(data []byte) (*Input, error) {
 	switch {
 	case in.HookEventName == "":
 		return nil, &InputError{Err: ErrMissingField, Field: "hook_event_name"}
-	case !Events[in.HookEventName]:
+	case !IsEvent(in.HookEventName):
 		return nil, &InputError{Event: in.HookEventName, Err: ErrUnknownEvent}
 	case in.HookEventName != "PreToolUse":
 		return in, nil

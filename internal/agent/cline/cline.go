@@ -97,10 +97,22 @@ func readMCP(in toolcall.Input, c *toolcall.Call) error {
 }
 
 // Events maps Cline's events onto the decision core's.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"TaskStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-	"TaskComplete": hookrun.Stop, "TaskCancel": hookrun.SessionEnd,
+func Events(name string) string {
+	switch name {
+	case "PreToolUse":
+		return hookrun.PreToolUse
+	case "PostToolUse":
+		return hookrun.PostToolUse
+	case "TaskStart":
+		return hookrun.SessionStart
+	case "UserPromptSubmit":
+		return hookrun.UserPromptSubmit
+	case "TaskComplete":
+		return hookrun.Stop
+	case "TaskCancel":
+		return hookrun.SessionEnd
+	}
+	return ""
 }
 
 // Input is Cline's event.
@@ -144,7 +156,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if r, err := hookrun.CheckEvent(Name, "hookName", in.HookName, event); err != nil {
 		return r, err
 	}
-	req := &hookrun.Request{Native: in.HookName, Event: Events[in.HookName], Session: in.TaskID, Raw: raw}
+	req := &hookrun.Request{Native: in.HookName, Event: Events(in.HookName), Session: in.TaskID, Raw: raw}
 	if len(in.WorkspaceRoots) > 0 {
 		req.Cwd = in.WorkspaceRoots[0]
 	}

@@ -64,10 +64,20 @@ func closed(s toolcall.Spec) toolcall.Spec {
 }
 
 // Events maps Codex's events onto the decision core's.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-	"Stop": hookrun.Stop,
+func Events(name string) string {
+	switch name {
+	case "PreToolUse":
+		return hookrun.PreToolUse
+	case "PostToolUse":
+		return hookrun.PostToolUse
+	case "SessionStart":
+		return hookrun.SessionStart
+	case "UserPromptSubmit":
+		return hookrun.UserPromptSubmit
+	case "Stop":
+		return hookrun.Stop
+	}
+	return ""
 }
 
 // New is the adapter.

@@ -94,19 +94,32 @@ var pascalTools = sync.OnceValue(func() toolcall.Table {
 })
 
 // camelEvents maps the camelCase events onto the decision core's.
-var camelEvents = map[string]string{
-	"preToolUse": hookrun.PreToolUse, "postToolUse": hookrun.PostToolUse,
-	"sessionStart": hookrun.SessionStart, "userPromptSubmitted": hookrun.UserPromptSubmit,
-	"agentStop": hookrun.Stop, "sessionEnd": hookrun.SessionEnd,
+func camelEvents(name string) string {
+	switch name {
+	case "preToolUse":
+		return hookrun.PreToolUse
+	case "postToolUse":
+		return hookrun.PostToolUse
+	case "sessionStart":
+		return hookrun.SessionStart
+	case "userPromptSubmitted":
+		return hookrun.UserPromptSubmit
+	case "agentStop":
+		return hookrun.Stop
+	case "sessionEnd":
+		return hookrun.SessionEnd
+	}
+	return ""
 }
 
 var pascal = sync.OnceValue(func() *hookrun.ClaudeFormat {
-	return &hookrun.ClaudeFormat{Agent: Name, Tools: pascalTools(), MCP: claudecode.MCPName, Events: map[string]string{
-		"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-		"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-		"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
-	}}
+	return &hookrun.ClaudeFormat{Agent: Name, Tools: pascalTools(), MCP: claudecode.MCPName, Events: pascalEvents}
 })
+
+// pascalEvents maps the PascalCase events onto the decision core's.
+func pascalEvents(name string) string {
+	return hookrun.ClaudeEvents(name)
+}
 
 type adapter struct{}
 
@@ -156,7 +169,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 		// an object. Both are read.
 		args = json.RawMessage(s)
 	}
-	req := &hookrun.Request{Native: native, Event: camelEvents[native], Session: in.SessionID, Cwd: in.Cwd,
+	req := &hookrun.Request{Native: native, Event: camelEvents(native), Session: in.SessionID, Cwd: in.Cwd,
 		Input: args, Prompt: in.Prompt, Raw: raw}
 	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools(), nil)
 }

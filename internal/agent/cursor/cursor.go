@@ -52,11 +52,22 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 })
 
 // Events maps Cursor's events onto the decision core's.
-var Events = map[string]string{
-	"beforeShellExecution": hookrun.PreToolUse, "beforeMCPExecution": hookrun.PreToolUse,
-	"beforeReadFile": hookrun.PreToolUse, "preToolUse": hookrun.PreToolUse,
-	"postToolUse": hookrun.PostToolUse, "beforeSubmitPrompt": hookrun.UserPromptSubmit,
-	"sessionStart": hookrun.SessionStart, "stop": hookrun.Stop, "sessionEnd": hookrun.SessionEnd,
+func Events(name string) string {
+	switch name {
+	case "beforeShellExecution", "beforeMCPExecution", "beforeReadFile", "preToolUse":
+		return hookrun.PreToolUse
+	case "postToolUse":
+		return hookrun.PostToolUse
+	case "beforeSubmitPrompt":
+		return hookrun.UserPromptSubmit
+	case "sessionStart":
+		return hookrun.SessionStart
+	case "stop":
+		return hookrun.Stop
+	case "sessionEnd":
+		return hookrun.SessionEnd
+	}
+	return ""
 }
 
 // Input is the part of Cursor's events airlock reads.
@@ -88,7 +99,9 @@ func New() hookrun.Adapter { return adapter{} }
 func (adapter) Name() string { return Name }
 
 // Blocks: the before* and preToolUse events, or an unknown one.
-func (adapter) Blocks(event string) bool { return event == "" || Events[event] == hookrun.PreToolUse }
+func (adapter) Blocks(event string) bool {
+	return event == "" || Events(event) == hookrun.PreToolUse
+}
 
 // Decode reads one event.
 func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
@@ -104,7 +117,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if cwd == "" && len(in.WorkspaceRoots) > 0 {
 		cwd = in.WorkspaceRoots[0]
 	}
-	req := &hookrun.Request{Native: in.HookEventName, Event: Events[in.HookEventName], Session: in.ConversationID,
+	req := &hookrun.Request{Native: in.HookEventName, Event: Events(in.HookEventName), Session: in.ConversationID,
 		Cwd: cwd, ToolUseID: in.ToolUseID, Prompt: in.Prompt, Raw: raw}
 	switch in.HookEventName {
 	case "beforeShellExecution":

@@ -91,10 +91,22 @@ func MCPName(tool string) (server, name string, ok bool) {
 
 // Events maps Gemini's events onto the decision core's. BeforeAgent
 // carries the user's prompt.
-var Events = map[string]string{
-	"BeforeTool": hookrun.PreToolUse, "AfterTool": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "BeforeAgent": hookrun.UserPromptSubmit,
-	"AfterAgent": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+func Events(name string) string {
+	switch name {
+	case "BeforeTool":
+		return hookrun.PreToolUse
+	case "AfterTool":
+		return hookrun.PostToolUse
+	case "SessionStart":
+		return hookrun.SessionStart
+	case "BeforeAgent":
+		return hookrun.UserPromptSubmit
+	case "AfterAgent":
+		return hookrun.Stop
+	case "SessionEnd":
+		return hookrun.SessionEnd
+	}
+	return ""
 }
 
 type adapter struct{ hookrun.ClaudeFormat }

@@ -75,10 +75,8 @@ func MCPName(tool string) (server, name string, ok bool) {
 }
 
 // Events maps Goose's events onto the decision core's.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-	"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+func Events(name string) string {
+	return hookrun.ClaudeEvents(name)
 }
 
 // Input is Goose's event.
@@ -107,7 +105,9 @@ func New() hookrun.Adapter { return adapter{} }
 func (adapter) Name() string { return Name }
 
 // Blocks: the pre-tool event, or an unknown one.
-func (adapter) Blocks(event string) bool { return event == "" || Events[event] == hookrun.PreToolUse }
+func (adapter) Blocks(event string) bool {
+	return event == "" || Events(event) == hookrun.PreToolUse
+}
 
 // Decode reads one event.
 func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
@@ -123,7 +123,7 @@ func (adapter) Decode(event string, data []byte) (*hookrun.Request, error) {
 	if cwd == "" {
 		cwd = in.Cwd
 	}
-	req := &hookrun.Request{Native: in.Event, Event: Events[in.Event], Session: in.SessionID, Cwd: cwd,
+	req := &hookrun.Request{Native: in.Event, Event: Events(in.Event), Session: in.SessionID, Cwd: cwd,
 		ToolUseID: in.ToolCallID, Input: in.ToolInput, Prompt: in.Prompt, Raw: raw}
 	return req, hookrun.ToolCall(req, Name, in.ToolName, Tools(), MCPName)
 }

@@ -25,9 +25,11 @@ type ClaudeFormat struct {
 	Tools toolcall.Table
 	MCP   toolcall.MCPNamer
 	// Events maps the agent's event names to the Claude Code names the
-	// decision core knows; an event missing here is recorded only, and
-	// one mapped to PreToolUse is decided.
-	Events map[string]string
+	// decision core knows; an event it maps to "" is recorded only, and
+	// one mapped to PreToolUse is decided. A function (a switch), not a
+	// map: a package-level map is built by every process's
+	// initialisation, whichever agent it answers.
+	Events func(name string) string
 	// Deny is the agent's deny reply; nil means Claude Code's.
 	Deny func(reason string) any
 }
@@ -37,7 +39,7 @@ func (f *ClaudeFormat) Name() string { return f.Agent }
 
 // Blocks: the pre-tool event, or an event not known.
 func (f *ClaudeFormat) Blocks(event string) bool {
-	return event == "" || f.Events[event] == PreToolUse
+	return event == "" || f.Events(event) == PreToolUse
 }
 
 // claudeInput is the part of Claude Code's format airlock reads.
@@ -61,7 +63,7 @@ func (f *ClaudeFormat) Decode(event string, data []byte) (*Request, error) {
 	if r, err := CheckEvent(f.Agent, "hook_event_name", in.HookEventName, event); err != nil {
 		return r, err
 	}
-	req := &Request{Native: in.HookEventName, Event: f.Events[in.HookEventName], Session: in.SessionID,
+	req := &Request{Native: in.HookEventName, Event: f.Events(in.HookEventName), Session: in.SessionID,
 		Cwd: in.Cwd, ToolUseID: in.ToolUseID, Input: in.ToolInput, Prompt: in.Prompt, Raw: raw}
 	return req, ToolCall(req, f.Agent, in.ToolName, f.Tools, f.MCP)
 }
@@ -138,4 +140,25 @@ func (f *ClaudeFormat) Encode(req *Request, res *Result, stdout, stderr io.Write
 		return WriteJSON(stdout, stderr, f.Deny(res.Reason))
 	}
 	return WriteJSON(stdout, stderr, NewClaudeDeny(res.Reason))
+}
+
+// ClaudeEvents maps Claude Code's own event names (PreToolUse, …) onto
+// the decision core's: the agents that use Claude Code's names (Droid,
+// Goose, Qwen Code, Copilot's PascalCase hooks) share it.
+func ClaudeEvents(name string) string {
+	switch name {
+	case "PreToolUse":
+		return PreToolUse
+	case "PostToolUse":
+		return PostToolUse
+	case "SessionStart":
+		return SessionStart
+	case "UserPromptSubmit":
+		return UserPromptSubmit
+	case "Stop":
+		return Stop
+	case "SessionEnd":
+		return SessionEnd
+	}
+	return ""
 }

@@ -95,9 +95,20 @@ func readRead(in toolcall.Input, c *toolcall.Call) error {
 func MCPName(tool string) (server, name string, ok bool) { return toolcall.SplitMCP(tool, "@", "/") }
 
 // Events maps Kiro's events onto the decision core's.
-var Events = map[string]string{
-	"preToolUse": hookrun.PreToolUse, "postToolUse": hookrun.PostToolUse,
-	"agentSpawn": hookrun.SessionStart, "userPromptSubmit": hookrun.UserPromptSubmit, "stop": hookrun.Stop,
+func Events(name string) string {
+	switch name {
+	case "preToolUse":
+		return hookrun.PreToolUse
+	case "postToolUse":
+		return hookrun.PostToolUse
+	case "agentSpawn":
+		return hookrun.SessionStart
+	case "userPromptSubmit":
+		return hookrun.UserPromptSubmit
+	case "stop":
+		return hookrun.Stop
+	}
+	return ""
 }
 
 type adapter struct{ hookrun.ClaudeFormat }

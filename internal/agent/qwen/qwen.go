@@ -33,10 +33,8 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 })
 
 // Events are Claude Code's, as Qwen Code uses them.
-var Events = map[string]string{
-	"PreToolUse": hookrun.PreToolUse, "PostToolUse": hookrun.PostToolUse,
-	"SessionStart": hookrun.SessionStart, "UserPromptSubmit": hookrun.UserPromptSubmit,
-	"Stop": hookrun.Stop, "SessionEnd": hookrun.SessionEnd,
+func Events(name string) string {
+	return hookrun.ClaudeEvents(name)
 }
 
 // New is the adapter.

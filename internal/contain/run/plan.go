@@ -10,6 +10,7 @@ package run
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -74,7 +75,34 @@ var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/
 	".npmrc", ".yarnrc", ".yarnrc.yml", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".dir-locals.el",
 	".gitattributes", ".pre-commit-config.yaml", ".husky", "lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
 	"lefthook-local.yml", ".cargo", ".pnpmfile.cjs", "mise.toml", ".mise.toml", ".tool-versions", ".devcontainer.json",
-	".devcontainer", ".bash_profile", ".zprofile", ".zlogin", ".git/config.worktree"}
+	".devcontainer", ".bash_profile", ".zprofile", ".zlogin", ".git/config.worktree",
+	// What an editor, a shell plugin or another version control system
+	// runs by itself when the human opens or enters the project: vim's
+	// and neovim's exrc files and localvimrc, Helix's and Zed's
+	// workspace configuration (language servers, tasks), JetBrains'
+	// project (run configurations, startup tasks), git-lfs's custom
+	// transfer agents, zsh-autoenv's files, Mercurial's repository hooks.
+	".exrc", ".nvimrc", ".nvim.lua", ".lvimrc", ".helix", ".zed", ".idea", ".lfsconfig", ".autoenv.zsh",
+	".autoenv_leave.zsh", ".hg/hgrc"}
+
+// gitCode are the project's git files that run programs at the human's
+// next git command outside (core.fsmonitor, core.pager, filters, hooks):
+// airlock run binds them read-only, and each submodule repository's
+// config, hooks and info under .git/modules.
+var gitCode = []string{".git/config", ".git/hooks", ".git/info"}
+
+// FencedProjectFiles are the paths, relative to the project, that airlock
+// run fences (projectCode, git's configuration, hooks and info, and
+// .git/modules, where a submodule's repository keeps its own):
+// "install claude-code --contain" denies writing them in Claude Code's
+// sandbox from the same list (FINDINGS-9 C3). Claude Code's sandbox has
+// no step after a command, so .git/modules is fenced whole there: a
+// submodule repository cannot be made or changed inside it.
+func FencedProjectFiles() []string {
+	out := append([]string(nil), projectCode...)
+	out = append(out, gitCode...)
+	return append(out, ".git/modules")
+}
 
 // agentScratch are directories, relative to the home directory, that an
 // agent both writes inside and runs later: Claude Code writes a shell
@@ -107,6 +135,11 @@ type Config struct {
 	// Executable is the airlock binary; it and the binaries beside it are
 	// read-only inside. "" when unknown.
 	Executable string
+	// Door is the door's program (airlock-proxy), started outside while
+	// the command runs: read-only inside wherever it lies, even in a
+	// writable directory and without airlock beside it. "" when the door
+	// is not a program of its own.
+	Door string
 	// Writable lists directories that stay writable; nil means
 	// DefaultWritable under the home directory.
 	Writable []string
@@ -163,6 +196,15 @@ type Plan struct {
 	// Hidden are the directories replaced by an empty one (airlock's
 	// state directory).
 	Hidden []string
+	// GitModules are the submodule repositories under the project's
+	// .git/modules when the plan was made (their config, hooks and info
+	// are read-only inside); one made inside is reviewed after the run
+	// (NewModuleFiles).
+	GitModules []string
+	// Watched are the tool files the plan does not fence, as they were
+	// when it was made (ToolFileStamps): the runner reports those the run
+	// made or changed.
+	Watched map[string]string
 }
 
 // Placeholder is one path the runner makes for the run and removes after.
@@ -463,6 +505,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(filepath.Dir(exe), b), Kind: "airlock"})
 		}
 	}
+	if cfg.Door != "" {
+		prot = append(prot, policy.ProtectedPath{Path: cfg.Door, Kind: "airlock"})
+	}
 	var ro []string
 	for _, pp := range prot {
 		if pp.State || pp.Secret {
@@ -493,11 +538,20 @@ func NewPlan(cfg Config) (*Plan, error) {
 	// work; `git config` of the repository does not.
 	var emptyRO []string
 	if project != "" {
-		gits := []string{".git/config", ".git/hooks", ".git/info"}
+		gits := slices.Clone(gitCode)
 		// A submodule's repository is under .git/modules/NAME (nested
 		// for nested submodules): its configuration and hooks run at the
 		// human's next git command in the submodule (FINDINGS-7 C2).
-		for _, m := range gitModules(filepath.Join(project, ".git", "modules"), 0) {
+		p.GitModules = gitModules(filepath.Join(project, ".git", "modules"), 0)
+		p.Watched = ToolFileStamps(project)
+		for _, f := range slices.Sorted(maps.Keys(p.Watched)) {
+			// An existing workspace file's tasks run when the folder
+			// opens: read-only inside, like .vscode.
+			if IsWorkspaceFile(project, f) && writableAt(real(f)) {
+				ro = append(ro, real(f))
+			}
+		}
+		for _, m := range p.GitModules {
 			rel, _ := filepath.Rel(project, m)
 			gits = append(gits, filepath.Join(rel, "config"), filepath.Join(rel, "hooks"), filepath.Join(rel, "info"))
 		}
@@ -709,7 +763,7 @@ func looksLikeFile(p string) bool {
 	b := filepath.Base(p)
 	switch b {
 	case ".envrc", ".npmrc", ".yarnrc", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".gitattributes",
-		".bash_profile", ".zprofile", ".zlogin", ".tool-versions":
+		".bash_profile", ".zprofile", ".zlogin", ".tool-versions", ".exrc", ".nvimrc", ".lvimrc", ".lfsconfig", "hgrc":
 		return true
 	}
 	return strings.LastIndex(b, ".") > 0

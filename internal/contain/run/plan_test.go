@@ -88,12 +88,13 @@ func TestPlanFencesCodeRunLater(t *testing.T) {
 	home := filepath.Join(root, "home")
 	proj := filepath.Join(root, "proj")
 	for _, d := range []string{home + "/.claude/shell-snapshots", home + "/.codex/rules", home + "/.claude/projects", home + "/.claude/local", proj + "/.cargo",
-		proj + "/.git/modules/lib/hooks", proj + "/.git/modules/nested/sub/x", proj + "/.husky", proj + "/src"} {
+		proj + "/.git/modules/lib/hooks", proj + "/.git/modules/nested/sub/x", proj + "/.husky", proj + "/src", proj + "/.idea", proj + "/.hg"} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, f := range []string{proj + "/.npmrc", proj + "/.git/modules/lib/config", proj + "/.git/modules/nested/sub/config", proj + "/src/a.go"} {
+	for _, f := range []string{proj + "/.npmrc", proj + "/.git/modules/lib/config", proj + "/.git/modules/nested/sub/config", proj + "/src/a.go",
+		proj + "/.exrc", proj + "/.lfsconfig", proj + "/.hg/hgrc"} {
 		if err := os.WriteFile(f, []byte("x\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +113,8 @@ func TestPlanFencesCodeRunLater(t *testing.T) {
 		t.Errorf("the shell snapshots are not private inside:\n%s", args)
 	}
 	for _, ro := range []string{home + "/.codex/rules", home + "/.claude/local", proj + "/.cargo", proj + "/.npmrc", proj + "/.husky",
-		proj + "/.git/modules/lib/config", proj + "/.git/modules/lib/hooks", proj + "/.git/modules/nested/sub/config"} {
+		proj + "/.git/modules/lib/config", proj + "/.git/modules/lib/hooks", proj + "/.git/modules/nested/sub/config",
+		proj + "/.idea", proj + "/.exrc", proj + "/.lfsconfig", proj + "/.hg/hgrc"} {
 		if !strings.Contains(args, " "+ro+" "+ro+" ") || !strings.Contains(args, "--ro-bind "+ro+" ") && !strings.Contains(args, "--ro-bind-try "+ro+" ") {
 			t.Errorf("%s is not bound read-only:\n%s", ro, args)
 		}
@@ -125,6 +127,38 @@ func TestPlanFencesCodeRunLater(t *testing.T) {
 	for _, rw := range []string{proj + "/src", home + "/.claude/projects"} {
 		if strings.Contains(args, "--ro-bind "+rw+" ") {
 			t.Errorf("%s is read-only:\n%s", rw, args)
+		}
+	}
+}
+
+// TestPlanFencesTheDoorProgram: the door's program, which the runner
+// starts outside while the command runs, is read-only inside even where
+// it lies in a writable directory (here the project) with no airlock
+// beside it; the same tree without it leaves that file writable.
+func TestPlanFencesTheDoorProgram(t *testing.T) {
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	proj := filepath.Join(root, "proj")
+	door := filepath.Join(proj, "bin", "airlock-proxy")
+	if err := os.MkdirAll(filepath.Dir(door), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(home, 0o755)
+	if err := os.WriteFile(door, []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(root, "p.sock")
+	os.WriteFile(sock, nil, 0o600)
+	env := map[string]string{"HOME": home}
+	for _, d := range []string{door, ""} {
+		p, err := NewPlan(Config{Getenv: func(k string) string { return env[k] }, Environ: []string{"HOME=" + home},
+			Cwd: proj, Bridge: "/usr/bin/airlock-bridge", ProxySocket: sock, Door: d, Command: []string{"sh"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := " " + strings.Join(p.Args, " ") + " "
+		if got := strings.Contains(args, "--ro-bind "+door+" "+door+" "); got != (d != "") {
+			t.Errorf("Door %q: the door's program bound read-only: %v\n%s", d, got, args)
 		}
 	}
 }
@@ -145,7 +179,7 @@ func TestPlanMissingRcFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{".npmrc", ".yarnrc.yml", ".curlrc", ".gitattributes", ".pre-commit-config.yaml"} {
+	for _, f := range []string{".npmrc", ".yarnrc.yml", ".curlrc", ".gitattributes", ".pre-commit-config.yaml", ".exrc", ".nvim.lua", ".lfsconfig"} {
 		if !slices.Contains(p.Unfenced, filepath.Join(proj, f)) {
 			t.Errorf("%s is not listed to be set aside: %q", f, p.Unfenced)
 		}

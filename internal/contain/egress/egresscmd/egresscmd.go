@@ -17,6 +17,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -53,6 +54,12 @@ type Options struct {
 type config struct {
 	listen, caCert, cwd string
 	json                bool
+	// listenFD, firstFD and readyFD are airlock-run's lazy door
+	// (docs/CONTAIN.md, "Network: one door"): the runner made the
+	// listener (fd listenFD) and accepted the first connection (fd
+	// firstFD), which is served first; one byte on readyFD says the
+	// proxy serves. -1: not given.
+	listenFD, firstFD, readyFD int
 }
 
 func parse(o Options) (*config, error) {
@@ -63,6 +70,9 @@ func parse(o Options) (*config, error) {
 	fs.StringVar(&c.caCert, "ca-cert", "", "")
 	fs.StringVar(&c.cwd, "cwd", "", "")
 	fs.BoolVar(&c.json, "json", false, "")
+	fs.IntVar(&c.listenFD, "listen-fd", -1, "")
+	fs.IntVar(&c.firstFD, "first-fd", -1, "")
+	fs.IntVar(&c.readyFD, "ready-fd", -1, "")
 	if err := fs.Parse(o.Args); errors.Is(err, flag.ErrHelp) {
 		return nil, err
 	} else if err != nil {
@@ -70,6 +80,16 @@ func parse(o Options) (*config, error) {
 	}
 	if fs.NArg() > 0 {
 		return nil, &clierror.Usage{Msg: fmt.Sprintf("proxy takes no operands, got %q", fs.Args()), Hints: []string{"airlock proxy --help"}}
+	}
+	if c.listenFD >= 0 {
+		if c.listenFD < 3 || c.firstFD == 0 || c.firstFD == 1 || c.firstFD == 2 || c.readyFD == 0 || c.readyFD == 1 || c.readyFD == 2 {
+			return nil, &clierror.Usage{Msg: "--listen-fd, --first-fd and --ready-fd name inherited descriptors from 3 on",
+				Hints: []string{"airlock run starts the proxy this way; to run one yourself: airlock proxy --listen 127.0.0.1:3128"}}
+		}
+		return c, nil
+	}
+	if c.firstFD >= 0 || c.readyFD >= 0 {
+		return nil, &clierror.Usage{Msg: "--first-fd and --ready-fd go with --listen-fd", Hints: []string{"airlock proxy --help"}}
 	}
 	if path, ok := strings.CutPrefix(c.listen, "unix:"); ok {
 		if path == "" {
@@ -117,6 +137,9 @@ func Main(o Options) int {
 	if err != nil {
 		return clierror.Print(o.Stderr, err)
 	}
+	if c.listenFD >= 0 {
+		return serveInherited(c, o, p)
+	}
 	if c.caCert == "" {
 		c.caCert = filepath.Join(opts.StateDir, "egress-ca.crt")
 	}
@@ -154,11 +177,22 @@ func Main(o Options) int {
 		fmt.Fprintln(o.Stdout, where)
 		fmt.Fprintf(o.Stderr, "airlock proxy: clients inside trust %s (%s); Ctrl-C stops the proxy\n", c.caCert, strings.Join(egress.CAEnv(c.caCert)[:2], ", ")+", …")
 	}
+	code := serveUntilStopped(o, func() error { return p.Serve(ln) }, nil)
+	p.Close()
+	return code
+}
+
+// serveUntilStopped runs serve until it fails, SIGINT or SIGTERM comes,
+// or o.Stop closes; ready, when set, runs once serving has started.
+func serveUntilStopped(o Options, serve func() error, ready func()) int {
 	sigc := make(chan os.Signal, 1)
 	signal.Notify(sigc, os.Interrupt, syscall.SIGTERM)
 	defer signal.Stop(sigc)
 	errc := make(chan error, 1)
-	go func() { errc <- p.Serve(ln) }()
+	go func() { errc <- serve() }()
+	if ready != nil {
+		ready()
+	}
 	select {
 	case err := <-errc:
 		if err != nil && !errors.Is(err, http.ErrServerClosed) {
@@ -167,8 +201,65 @@ func Main(o Options) int {
 	case <-sigc:
 	case <-o.Stop:
 	}
-	p.Close()
 	return 0
+}
+
+// serveInherited is airlock-run's lazy door: the runner made the
+// listener in its run directory (bound read-only in the sandbox) and
+// started this process at the first connection, which it hands over
+// too; connections made meanwhile wait in the listener's backlog. It
+// prints nothing on stdout (the command's), writes the bundle only when
+// --ca-cert names one (the runner wrote it before the sandbox started),
+// says it serves with one byte on --ready-fd, and serves until SIGTERM,
+// when the runner's run ends.
+func serveInherited(c *config, o Options, p *egress.Proxy) int {
+	defer p.Close()
+	if c.caCert != "" {
+		if err := os.WriteFile(c.caCert, p.CABundlePEM(o.Getenv("SSL_CERT_FILE")), 0o644); err != nil {
+			return clierror.Print(o.Stderr, err)
+		}
+	}
+	lf := os.NewFile(uintptr(c.listenFD), "listener")
+	ln, err := net.FileListener(lf)
+	lf.Close()
+	if err != nil {
+		return clierror.Print(o.Stderr, fmt.Errorf("the inherited listener: %w", err))
+	}
+	defer ln.Close()
+	var first net.Conn
+	if c.firstFD >= 0 {
+		ff := os.NewFile(uintptr(c.firstFD), "first connection")
+		first, err = net.FileConn(ff)
+		ff.Close()
+		if err != nil {
+			return clierror.Print(o.Stderr, fmt.Errorf("the first connection: %w", err))
+		}
+	}
+	var ready func()
+	if c.readyFD >= 0 {
+		ready = func() {
+			rf := os.NewFile(uintptr(c.readyFD), "ready")
+			_, _ = rf.Write([]byte{1})
+			rf.Close()
+		}
+	}
+	return serveUntilStopped(o, func() error { return p.Serve(&firstListener{Listener: ln, first: first}) }, ready)
+}
+
+// firstListener hands out first, then ln's connections.
+type firstListener struct {
+	net.Listener
+	first net.Conn
+	once  sync.Once
+}
+
+func (l *firstListener) Accept() (net.Conn, error) {
+	var c net.Conn
+	l.once.Do(func() { c, l.first = l.first, nil })
+	if c != nil {
+		return c, nil
+	}
+	return l.Listener.Accept()
 }
 
 // listen opens addr: HOST:PORT, or unix:PATH (a stale socket left by a

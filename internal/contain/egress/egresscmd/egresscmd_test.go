@@ -77,7 +77,8 @@ func TestServiceFirstLineAndHold(t *testing.T) {
 }
 
 func TestUsage(t *testing.T) {
-	for _, args := range [][]string{{"--listen", "0.0.0.0:3128"}, {"--listen", "192.0.2.2:3128"}, {"--listen", "unix:"}, {"extra"}, {"--bogus"}} {
+	for _, args := range [][]string{{"--listen", "0.0.0.0:3128"}, {"--listen", "192.0.2.2:3128"}, {"--listen", "unix:"}, {"extra"}, {"--bogus"},
+		{"--first-fd", "5"}, {"--ready-fd", "4"}, {"--listen-fd", "1"}, {"--listen-fd", "3", "--ready-fd", "2"}} {
 		var out, errb bytes.Buffer
 		code := Main(Options{Args: args, Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }, Getwd: os.Getwd})
 		if code != 2 || !strings.HasPrefix(errb.String(), "airlock: error: ") || !strings.Contains(errb.String(), "hint: ") {

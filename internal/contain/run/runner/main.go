@@ -12,12 +12,6 @@ import (
 	"github.com/airlock-dev/airlock/internal/contain/run"
 )
 
-// NewDoor makes the egress proxy for one run. It is set in one place, the
-// airlock-run binary's door.go, so that this package and its tests do not
-// depend on the proxy's package; nil means this build has no proxy, and
-// only --proxy-socket (a proxy already running) can serve as the door.
-var NewDoor func(getenv func(string) string, stderr io.Writer) (Door, error)
-
 // Main is the airlock-run binary: "airlock run" starts it with its own
 // arguments.
 //
@@ -105,12 +99,15 @@ flags:
 	o.Config = run.Config{Getenv: os.Getenv, Environ: os.Environ(), Cwd: cwd, Executable: exe,
 		Writable: writable, Expose: expose, Bridge: bridge, Command: cmd}
 	if o.ProxySocket == "" {
-		if NewDoor == nil {
-			return clierror.Print(stderr, &clierror.Usage{Msg: "cannot contain the command: this build of airlock-run has no egress proxy",
-				Hints: []string{"pass --proxy-socket PATH of a running proxy; airlock run never runs a command uncontained"}})
+		// The door is airlock-proxy beside airlock-run, started at the
+		// sandbox's first connection (doorproc.go); Run refuses when it
+		// cannot start.
+		door := filepath.Join(filepath.Dir(self), DoorBinary)
+		if st, err := os.Stat(door); err != nil || st.IsDir() {
+			return clierror.Print(stderr, &clierror.Usage{Msg: "cannot contain the command: " + DoorBinary + " (the egress proxy, the sandbox's one door to the network) is not beside airlock-run",
+				Hints: []string{"CGO_ENABLED=0 go install ./cmd/... (it installs every airlock binary side by side)", "or pass --proxy-socket PATH of a running proxy; airlock run never runs a command uncontained"}})
 		}
-		// Made while the sandbox starts; Run refuses when it fails.
-		o.MakeDoor = func() (Door, error) { return NewDoor(os.Getenv, stderr) }
+		o.DoorProgram = door
 	}
 	status, err := Run(o)
 	if err != nil {

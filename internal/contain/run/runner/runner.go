@@ -46,6 +46,10 @@ type Options struct {
 	// proxy's set-up (the policy, the journal, the CA) is not paid before
 	// bubblewrap's; an error refuses the run, the command never started.
 	MakeDoor func() (Door, error)
+	// DoorProgram is airlock-proxy (DoorBinary): the door as a process
+	// of its own, started at the sandbox's first connection (doorproc.go),
+	// with Door and MakeDoor nil.
+	DoorProgram string
 	// ProxySocket is an existing door's unix socket (with Door nil).
 	ProxySocket string
 	// CAFile is an existing door's CA certificate (PEM), with Door nil;
@@ -127,8 +131,34 @@ func Run(o Options) (int, error) {
 	cfg.RunDir = dir
 	var pem []byte
 	var doorc chan error
+	var late <-chan error
 	openDoorNow := func() {}
+	stateDir := hookd.StateDir(getenv)
 	switch {
+	case o.Door == nil && o.MakeDoor == nil && o.DoorProgram != "":
+		sock := filepath.Join(dir, "proxy.sock")
+		dp, err := newDoorProc(o.DoorProgram, sock, cfg.Environ, cfg.Cwd, o.Stderr)
+		if err != nil {
+			return 0, fmt.Errorf("the door's socket: %w", err)
+		}
+		defer dp.stop()
+		if o.Credential != nil {
+			_ = os.Chown(sock, int(o.Credential.Uid), int(o.Credential.Gid))
+		}
+		cfg.ProxySocket = sock
+		cfg.Door = o.DoorProgram
+		cfg.CABundle = filepath.Join(dir, "ca-bundle.pem")
+		if b, ok := LazyBundle(stateDir, getenv("SSL_CERT_FILE")); ok && os.WriteFile(cfg.CABundle, b, 0o644) == nil {
+			late = dp.lazy()
+			break
+		}
+		// No authority yet: the proxy makes it, and writes the bundle,
+		// as the sandbox starts; the bridge waits for it.
+		cfg.WaitForDoor = true
+		doorc = make(chan error, 1)
+		openDoorNow = func() {
+			go func() { doorc <- dp.start(nil, cfg.CABundle) }()
+		}
 	case o.Door != nil || o.MakeDoor != nil:
 		sock := filepath.Join(dir, "proxy.sock")
 		ln, err := net.Listen("unix", sock)
@@ -192,7 +222,6 @@ func Run(o Options) (int, error) {
 	}
 	// The state directory is hidden inside by an empty one in its place,
 	// which needs it to exist; airlock makes it on first use anyway.
-	stateDir := hookd.StateDir(getenv)
 	if filepath.IsAbs(stateDir) {
 		_ = os.MkdirAll(stateDir, 0o700)
 		cleanStale(stateDir, o.Stderr)
@@ -251,13 +280,15 @@ func Run(o Options) (int, error) {
 			Hints: []string{"airlock run never runs a command uncontained"}}
 	}
 	<-notified
-	status, err := start(bwrap, plan, o, doorc, openDoorNow, sigs, chld)
+	status, err := start(bwrap, plan, o, doorc, late, openDoorNow, sigs, chld)
 	if err != nil {
 		return 0, err
 	}
 	// A protected path that did not exist could not be fenced by a mount:
 	// one the command made is set aside for review (setaside.go).
 	setAside(plan.Project, plan.Unfenced, o.Stderr)
+	setAsideModules(plan.Project, plan.GitModules, o.Stderr)
+	reportToolFiles(plan.Project, plan.Watched, o.Stderr)
 	return status, nil
 }
 
@@ -430,7 +461,9 @@ func writeBundle(path string, pem []byte) error {
 // set, says whether the door came up: the bridge gets its go (one byte
 // on bridge.GoFD) then, and an error ends the run before the command.
 // spawned is called once bubblewrap runs (Run makes the door then).
-func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned func(), sigs, chld <-chan os.Signal) (int, error) {
+// late, when set, says that a door started at the first connection could
+// not start: the sandbox is ended then, and the run refused.
+func start(bwrap string, plan *run.Plan, o Options, doorc, late <-chan error, spawned func(), sigs, chld <-chan os.Signal) (int, error) {
 	info, infoW, err := os.Pipe()
 	if err != nil {
 		return 0, err
@@ -524,8 +557,19 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned 
 	}()
 	child := 0
 	var pending []os.Signal
+	var lateErr error
 	for {
 		select {
+		case err := <-late:
+			// The command asked for the network and the door could not
+			// open: nothing went out, and the run ends (its connections
+			// still unanswered), as when the door fails before the
+			// command starts.
+			late, lateErr = nil, err
+			if child > 0 {
+				_ = syscall.Kill(child, syscall.SIGKILL)
+			}
+			_ = syscall.Kill(bw.pid, syscall.SIGKILL)
 		case pid, ok := <-pidc:
 			if !ok {
 				pidc = nil
@@ -553,6 +597,10 @@ func start(bwrap string, plan *run.Plan, o Options, doorc <-chan error, spawned 
 			}
 			if ex.err != nil {
 				return 0, ex.err
+			}
+			if lateErr != nil {
+				return 0, &run.Refusal{Msg: "cannot contain the command: the egress proxy did not start at the command's first connection, so the sandbox was ended: " + lateErr.Error(),
+					Hints: []string{"airlock doctor shows what containment needs here; airlock run never lets a command reach the network but through airlock's proxy"}}
 			}
 			if err := <-doorErr; err != nil {
 				return 0, &run.Refusal{Msg: "cannot contain the command: the egress proxy did not start: " + err.Error(),

@@ -66,9 +66,10 @@ func TestMain(m *testing.M) {
 		}
 		defer os.RemoveAll(d)
 		os.Chmod(d, 0o755)
-		// The real binaries: airlock-run (its own bridge), airlock (the
-		// hook service, the queue) and the hook client.
-		for _, b := range []string{"airlock-run", "airlock-bridge", "airlock", "airlock-hook"} {
+		// The real binaries: airlock-run (its own bridge), airlock-proxy
+		// (its door), airlock (the hook service, the queue) and the hook
+		// client.
+		for _, b := range []string{"airlock-run", "airlock-bridge", "airlock", "airlock-hook", "airlock-proxy"} {
 			cmd := exec.Command("go", "build", "-o", filepath.Join(d, b), "github.com/airlock-dev/airlock/cmd/"+b)
 			cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 			if out, err := cmd.CombinedOutput(); err != nil {

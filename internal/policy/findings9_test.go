@@ -180,6 +180,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "M6 make -q runs a + recipe line", setup: makeN, cmd: `make -q build`, want: held, fixed: true},
 		{finding: "M6 make -n runs parse-time $(shell airlock …)", setup: makeNParse, cmd: `make -n build`, want: held, fixed: true},
 
+		{finding: "M4 make -C /srv/data -f the project's clean of single files (rm -f app *.o)", setup: makefile("clean:\n\trm -f app *.o\n", ""), cmd: `make -C /srv/data -f @ROOT@/proj/Makefile clean`, want: held},
+
 		// S: what a word or a name means at run time.
 		{finding: "S1 hash -p makes mktemp another program", prep: fakeMktemp, cmd: `hash -p @ROOT@/p/mktemp mktemp; rm -rf "$(mktemp -d)"`, want: held, fixed: true},
 		{finding: "S1 hash -p makes cat x.sh", setup: xsh, cmd: `hash -p @ROOT@/proj/x.sh cat; cat src/m.py`, want: held, fixed: true},
@@ -335,6 +337,9 @@ func TestFindings9Open(t *testing.T) {
 
 		{finding: "P14 rustup toolchain link evil ./tc && rustup default evil (every later cargo is ./tc's)", cmd: `rustup toolchain link evil ./tc && rustup default evil`, want: held},
 		{finding: "P3 go env -w CC=./x.sh && CGO_ENABLED=1 go build", setup: xsh, cmd: `go env -w CC=./x.sh && CGO_ENABLED=1 go build ./...`, want: held},
+
+		{finding: "P15 parallel --pipepart -a cmd.txt sh (the file's lines are sh's input)", setup: map[string]string{"proj/cmd.txt": approve + "\n"}, cmd: `parallel --pipepart -a cmd.txt sh`, want: denied},
+		{finding: "P15 parallel --pipe -a cmd.txt sh", setup: map[string]string{"proj/cmd.txt": approve + "\n"}, cmd: `parallel --pipe -a cmd.txt sh`, want: denied},
 
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},

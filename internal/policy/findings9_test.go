@@ -182,6 +182,14 @@ func TestFindings9Open(t *testing.T) {
 
 		{finding: "M4 make -C /srv/data -f the project's clean of single files (rm -f app *.o)", setup: makefile("clean:\n\trm -f app *.o\n", ""), cmd: `make -C /srv/data -f @ROOT@/proj/Makefile clean`, want: held},
 
+		// M9 (phase 2, against merged main): close variants of the makefile
+		// reader that evaluates functions.
+		{finding: "M9 $(eval $(file <y.mk)) reads y.mk's $(shell airlock …)", setup: map[string]string{"proj/Makefile": "$(eval $(file <y.mk))\nbuild: ; @:\n", "proj/y.mk": "X := $(shell " + approve + ")\n"}, cmd: `make build`, want: held},
+		{finding: "M9 $(origin $(shell airlock …)) in a recipe", setup: map[string]string{"proj/Makefile": "build:\n\t@echo $(origin $(shell " + approve + "))\n"}, cmd: `make build`, want: held},
+		{finding: "M9 a target named by a variable (T := build; $(T): ; airlock …)", setup: map[string]string{"proj/Makefile": "T := build\n$(T): ; " + approve + "\n"}, cmd: `make build`, want: denied},
+		{finding: "M9 a target named by a recursive variable (bu$(empty)ild)", setup: map[string]string{"proj/Makefile": "N = bu$(empty)ild\n$(N):\n\t" + approve + "\n"}, cmd: `make build`, want: denied},
+		{finding: "M9 make -f /dev/fd/3 with y.mk on descriptor 3", setup: map[string]string{"proj/y.mk": "build:\n\t" + approve + "\n"}, cmd: `make -f /dev/fd/3 build 3< y.mk`, want: held},
+
 		// S: what a word or a name means at run time.
 		{finding: "S1 hash -p makes mktemp another program", prep: fakeMktemp, cmd: `hash -p @ROOT@/p/mktemp mktemp; rm -rf "$(mktemp -d)"`, want: held, fixed: true},
 		{finding: "S1 hash -p makes cat x.sh", setup: xsh, cmd: `hash -p @ROOT@/proj/x.sh cat; cat src/m.py`, want: held, fixed: true},

@@ -528,14 +528,17 @@ func (c *Classifier) gitConfigWrite(inv *shell.Invocation, from int) Effect {
 		return nothing
 	}
 	key, value := ops[0], ops[1]
-	if !gitCommandKey(key) || strings.EqualFold(key, "core.hooksPath") {
+	dyn := inv.IsDynamic(from + p.OperandIndex[len(p.OperandIndex)-1])
+	if e, ok := c.gitConfigLater(inv, p, key, value, dyn); ok {
+		return e
+	}
+	if !gitCommandKey(key) {
 		return nothing
 	}
 	text, ok := gitSettingCommand(key, value)
 	if !ok {
 		return nothing
 	}
-	dyn := inv.IsDynamic(from + p.OperandIndex[len(p.OperandIndex)-1])
 	return c.embedded("git config "+key+" (run later by git)", text, dyn)
 }
 

@@ -1,0 +1,181 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFix9c holds FINDINGS-9's P1–P9 rows (code a program loads or runs by
+// a flag, a variable or a setting), close variants, and ordinary work
+// beside each. The fixture is TestFindings9Open's.
+func TestFix9c(t *testing.T) {
+	base := map[string]string{
+		"home/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"home/.config/airlock/policy.yaml":              "mode: interactive\n",
+		"home/.local/state/airlock/secrets/serve.token": strings.Repeat("d4", 32) + "\n",
+		"home/.local/state/airlock/secrets/human.key":   strings.Repeat("k", 32),
+		"home/.local/state/airlock/secrets/notify.json": "{\"topic\":\"airlock-abcdefghijklmnopqrstuvwxyz234567\"}\n",
+		"proj/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"proj/.env":                                     "API_KEY=sk-test-0000\n",
+		"proj/src/m.py":                                 "print(1)\n",
+		"proj/Makefile":                                 "build:\n\techo hi\n",
+		"proj/package.json":                             `{"name":"p","scripts":{"build":"tsc","test":"jest"}}`,
+		"proj/go.mod":                                   "module example.com/p\n\ngo 1.22\n",
+		"proj/main.go":                                  "package main\n\nfunc main() {}\n",
+	}
+	approve := "airlock queue approve abcd"
+	runsApprove := "#!/bin/sh\n" + approve + "\n"
+	xsh := map[string]string{"proj/x.sh": runsApprove}
+	vC := map[string]string{"proj/v.c": approve + "\n"}
+	okC := map[string]string{"proj/x.sh": runsApprove, "proj/ok.c": "int main(){return 0;}\n", "proj/as": runsApprove}
+	cargoPkg := map[string]string{"proj/x.sh": runsApprove, "proj/Cargo.toml": "[package]\nname = \"p\"\nversion = \"0.1.0\"\n", "proj/src/main.rs": "fn main() {}\n"}
+	with := func(ms ...map[string]string) map[string]string {
+		out := map[string]string{}
+		for _, m := range ms {
+			for k, v := range m {
+				out[k] = v
+			}
+		}
+		return out
+	}
+	cases := []findingCase{
+		// P1: compilers' text outputs by their long flags.
+		{finding: "P501 cc --preprocess (long -E) output run", setup: vC, cmd: `cc --preprocess -P -o bb v.c; chmod +x bb; ./bb`, want: held},
+		{finding: "P502 gcc --preprocess && ./bb", setup: vC, cmd: `gcc --preprocess -P -o bb v.c && ./bb`, want: held},
+		{finding: "P504 clang --preprocess", setup: vC, cmd: `clang --preprocess -P -o bb v.c; ./bb`, want: held},
+		{finding: "P505 cc @response-file with -E", setup: vC, cmd: `printf -- '-E -P\n' > o.rsp; cc @o.rsp -o bb v.c; chmod +x bb; ./bb`, want: held},
+		{finding: "P506 cc -E -obb (joined -o) then ./bb", setup: vC, cmd: `cc -x c -E -P -obb v.c; ./bb`, want: held},
+		{finding: "P1 cc --assemble output run", setup: vC, cmd: `cc --assemble -o bb v.c; ./bb`, want: held},
+		{finding: "P1 gcc --output=bb --preprocess", setup: vC, cmd: `gcc --preprocess -P --output=bb v.c; ./bb`, want: held},
+		{finding: "P1 cpp -P -o bb v.c then ./bb", setup: vC, cmd: `cpp -P -o bb v.c; sh bb`, want: held},
+		{finding: "P1 existing response file with -E", setup: with(vC, map[string]string{"proj/o.rsp": "-E -P\n"}), cmd: `cc @o.rsp -o bb v.c; ./bb`, want: held},
+		{finding: "P1 ordinary: cc -E foo.c | less", setup: vC, cmd: `cc -E v.c | less`, want: notHeld},
+		{finding: "P1 ordinary: cc -o b ok.c && ./b", setup: okC, cmd: `cc -o b ok.c && ./b`, want: notHeld},
+
+		// P2: a compiler's helper programs.
+		{finding: "P516 COMPILER_PATH=. runs ./as", setup: okC, cmd: `COMPILER_PATH=. cc -o yy ok.c`, want: held},
+		{finding: "P517 GCC_EXEC_PREFIX=./ cc", setup: okC, cmd: `GCC_EXEC_PREFIX=./ cc -o yy ok.c`, want: held},
+		{finding: "P2 export COMPILER_PATH=. then cc", setup: okC, cmd: `export COMPILER_PATH=.; gcc -o yy ok.c`, want: held},
+		{finding: "P513 clang --ld-path=./x.sh", setup: okC, cmd: `clang --ld-path=./x.sh -o yy ok.c`, want: held},
+		{finding: "P512 cc -fuse-ld=./x.sh", setup: okC, cmd: `cc -fuse-ld=./x.sh -o yy ok.c`, want: held},
+		{finding: "P514 cc -Wl,-plugin,./p.so", setup: okC, cmd: `cc -o yy ok.c -Wl,-plugin,./p.so`, want: held},
+		{finding: "P509 cc -B.", setup: okC, cmd: `cc -B. -o yy ok.c`, want: held},
+		{finding: "P515 cc -fplugin=./p.so", setup: okC, cmd: `cc -fplugin=./p.so -c ok.c`, want: held},
+		{finding: "P525 go build -ldflags=-extld=./x.sh", setup: xsh, cmd: `go build -ldflags=-extld=./x.sh -o p .`, want: held},
+		{finding: "P526 go build -ldflags '-linkmode=external -extld=./x.sh'", setup: xsh, cmd: `go build -ldflags '-linkmode=external -extld=./x.sh' -o p .`, want: held},
+		{finding: "P2 go build -ldflags '-extld ./x.sh'", setup: xsh, cmd: `go build -ldflags "-linkmode external -extld ./x.sh" .`, want: held},
+		{finding: "P2 go test -ldflags=-extld=./x.sh", setup: xsh, cmd: `go test -ldflags=-extld=./x.sh ./...`, want: held},
+		{finding: "P2 go build -gcflags=-toolexec (no) -ldflags -extldflags ok", cmd: `go build -ldflags '-s -w -X main.version=1.2.3' -o p .`, want: notHeld},
+		{finding: "P533 cargo rustc -- -C linker=./x.sh", setup: cargoPkg, cmd: `cargo rustc -- -C linker=./x.sh`, want: held},
+		{finding: "P2 cargo rustc -- -Clinker=./x.sh", setup: cargoPkg, cmd: `cargo rustc --release -- -Clinker=./x.sh`, want: held},
+		{finding: "P2 ordinary: cargo rustc -- -C opt-level=3", setup: cargoPkg, cmd: `cargo rustc -- -C opt-level=3`, want: notHeld},
+		{finding: "P2 ordinary: cc -fuse-ld=lld", setup: okC, cmd: `cc -fuse-ld=lld -o yy ok.c`, want: notHeld},
+		{finding: "P2 ordinary: cc -Wl,--as-needed -O2", setup: okC, cmd: `cc -O2 -Wl,--as-needed -o yy ok.c`, want: notHeld},
+
+		// P3: go's own environment file.
+		{finding: "P539 go env -w GOFLAGS=-toolexec=./x.sh && go build", setup: xsh, cmd: `go env -w GOFLAGS=-toolexec=./x.sh && go build ./...`, want: held},
+		{finding: "P530 go env -w GOFLAGS=-toolexec=./x.sh alone", setup: xsh, cmd: `go env -w GOFLAGS=-toolexec=./x.sh`, want: held},
+		{finding: "P529 go env -w CC=./x.sh", setup: xsh, cmd: `go env -w CC=./x.sh`, want: held},
+		{finding: "P536 go build with GOFLAGS=-toolexec=./x.sh in go's env file", setup: map[string]string{"proj/x.sh": runsApprove, "home/.config/go/env": "GOFLAGS=-toolexec=./x.sh\n"}, cmd: `go build ./...`, want: held},
+		{finding: "P537 go test with CC=./x.sh in go's env file", setup: map[string]string{"proj/x.sh": runsApprove, "home/.config/go/env": "CC=./x.sh\n"}, cmd: `go test ./...`, want: held},
+		{finding: "P3 GOENV names a file with GOFLAGS=-toolexec", setup: map[string]string{"proj/x.sh": runsApprove, "proj/g.env": "GOFLAGS=-toolexec=./x.sh\n"}, cmd: `GOENV=g.env go build ./...`, want: held},
+		{finding: "P3 ordinary: go env -w GOPRIVATE=example.com", cmd: `go env -w GOPRIVATE=example.com/*`, want: notDeny},
+		{finding: "P3 ordinary: go build with GOPRIVATE in go's env file", setup: map[string]string{"home/.config/go/env": "GOPRIVATE=example.com/*\nGOFLAGS=-mod=mod\n"}, cmd: `go build ./...`, want: notHeld},
+
+		// P4: an interpreter's copy or rename over a built program.
+		{finding: "P557 python copies x.sh over the built program, then it runs", setup: okC, cmd: `cc -o b ok.c; python3 -c 'import shutil; shutil.copy("x.sh","b")'; ./b`, want: held},
+		{finding: "P580 perl renames x.sh over the built program, then it runs", setup: okC, cmd: `cc -o b ok.c; perl -e 'rename "x.sh","b"'; ./b`, want: held},
+		{finding: "P558 perl links x.sh over the built program", setup: okC, cmd: `cc -o b ok.c; perl -e 'link "x.sh","b"'; ./b`, want: held},
+		{finding: "P4 node copyFileSync over the built program", setup: okC, cmd: `cc -o b ok.c; node -e 'require("fs").copyFileSync("x.sh","b")'; ./b`, want: held},
+		{finding: "P4 python os.rename over the built program", setup: okC, cmd: `go build -o b . && python3 -c 'import os; os.rename("x.sh", "b")' && ./b`, want: held},
+		{finding: "P4 ruby FileUtils.cp over the built program", setup: okC, cmd: `cc -o b ok.c; ruby -e 'require "fileutils"; FileUtils.cp("x.sh","b")'; ./b`, want: held},
+		{finding: "P4 ordinary: python prints then the built program runs", setup: okC, cmd: `cc -o b ok.c; python3 -c 'print(1)'; ./b`, want: notHeld},
+
+		// P5: npm pkg set scripts.
+		{finding: "P604 npm pkg set scripts.test to airlock's verb, then npm test", cmd: `npm pkg set scripts.test='` + approve + `' && npm test`, want: denied},
+		{finding: "P607 npm pkg set scripts.build to airlock's verb (runs later)", cmd: `npm pkg set scripts.build='` + approve + `'`, want: denied},
+		{finding: "P608 npm pkg set scripts.build to the verb; npm run build", cmd: `npm pkg set scripts.build='` + approve + `'; npm run build`, want: denied},
+		{finding: "P583 npm pkg set scripts.test=./x.sh && npm test", setup: xsh, cmd: `npm pkg set scripts.test=./x.sh && npm test`, want: held},
+		{finding: "P605 npm pkg set scripts.pretest=./x.sh && npm test", setup: xsh, cmd: `npm pkg set scripts.pretest=./x.sh && npm test`, want: held},
+		{finding: "P606 npm pkg set scripts.postinstall=./x.sh && npm install", setup: xsh, cmd: `npm pkg set scripts.postinstall=./x.sh && npm install`, want: held},
+		{finding: "P584 npm set-script test ./x.sh && npm test", setup: xsh, cmd: `npm set-script test ./x.sh && npm test`, want: held},
+		{finding: "P5 npm pkg set of two keys, scripts second", setup: xsh, cmd: `npm pkg set version=1.0.1 'scripts.test=` + approve + `'`, want: denied},
+		{finding: "P5 pnpm pkg set scripts.test to the verb", cmd: `pnpm pkg set scripts.test='` + approve + `'`, want: denied},
+		{finding: "P5 npm pkg set scripts[test] form", cmd: `npm pkg set 'scripts[test]=` + approve + `'`, want: denied},
+		{finding: "P5 npm --prefix sub pkg set scripts.test to the verb", cmd: `npm pkg set scripts.test="` + approve + `" --json`, want: denied},
+		{finding: "P611 node -e rewrites package.json's test script, then npm test", setup: xsh, cmd: `node -e 'const f=require("fs");const p=JSON.parse(f.readFileSync("package.json"));p.scripts.test="./x.sh";f.writeFileSync("package.json",JSON.stringify(p))' && npm test`, want: held},
+		{finding: "P5 ordinary: npm pkg set version=1.2.3", cmd: `npm pkg set version=1.2.3`, want: notHeld},
+		{finding: "P5 ordinary: npm pkg set scripts.lint=eslint .", cmd: `npm pkg set scripts.lint='eslint .'`, want: notHeld},
+		{finding: "P5 ordinary: npm pkg get scripts", cmd: `npm pkg get scripts`, want: notHeld},
+		{finding: "P5 ordinary: npm pkg set type=module && npm test", cmd: `npm pkg set type=module && npm test`, want: notHeld},
+
+		// P6: git configuration that runs a program at the next git command.
+		{finding: "P613 git config include.path of a file setting core.fsmonitor", setup: map[string]string{"proj/x.sh": runsApprove, "proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `git config include.path ../x.cfg && git status`, want: held},
+		{finding: "P612 the included file written in the same command", setup: xsh, cmd: `printf '[core]\n\tfsmonitor = ./x.sh\n' > x.cfg; git config include.path ../x.cfg; git status`, want: held},
+		{finding: "P614 includeIf.onbranch path", setup: map[string]string{"proj/x.sh": runsApprove, "proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `git config includeIf.onbranch:master.path ../x.cfg && git status`, want: held},
+		{finding: "P593 git config include.path alone", setup: map[string]string{"proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `git config include.path ../x.cfg`, want: held},
+		{finding: "P675 git config --file=.git/config include.path", setup: map[string]string{"proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `git config --file=.git/config include.path ../x.cfg`, want: held},
+		{finding: "P6 include.path of a file naming the verb is refused", setup: map[string]string{"proj/x.cfg": "[core]\n\tfsmonitor = " + approve + "\n"}, cmd: `git config include.path ../x.cfg`, want: denied},
+		{finding: "P678 core.hooksPath hk with a pre-commit, then git commit", setup: xsh, cmd: `mkdir -p hk && cp x.sh hk/pre-commit && git config core.hooksPath hk && git commit -qm x`, want: held},
+		{finding: "P677 git config core.hooksPath hk", cmd: `git config core.hooksPath hk`, want: held},
+		{finding: "P676 git config core.hooksPath scripts", cmd: `git config core.hooksPath scripts`, want: held},
+		{finding: "P623 git config --file=.git/config core.hooksPath .", cmd: `git config --file=.git/config core.hooksPath .`, want: held},
+		{finding: "P667 cp x.sh pre-commit; hooksPath .; commit", setup: xsh, cmd: `cp x.sh pre-commit; git config --file=.git/config core.hooksPath .; git commit -qm x`, want: held},
+		{finding: "P6 git config --global core.hooksPath", cmd: `git config --global core.hooksPath ~/hk`, want: held},
+		{finding: "P6 git config --local core.hooksPath .githooks", cmd: `git config --local core.hooksPath .githooks`, want: held},
+		{finding: "P6 git config --global include.path", setup: map[string]string{"proj/x.cfg": "[core]\n\tpager = ./x.sh\n"}, cmd: `git config --global include.path /tmp/x.cfg`, want: held},
+		{finding: "P6 git config core.sshCommand", setup: xsh, cmd: `git config core.sshCommand ./x.sh`, want: held},
+		{finding: "P6 git config alias with !", setup: xsh, cmd: `git config alias.st '!./x.sh'`, want: held},
+		{finding: "P6 git config --add include.path", setup: map[string]string{"proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `git config --add include.path ../x.cfg`, want: held},
+		{finding: "P6 git config set core.hooksPath (new syntax)", cmd: `git config set core.hooksPath hk`, want: held},
+		{finding: "P6 pre-commit install with a config running ./x.sh", setup: map[string]string{"proj/x.sh": runsApprove, "proj/.pre-commit-config.yaml": "repos:\n- repo: local\n  hooks:\n  - id: x\n    name: x\n    entry: ./x.sh\n    language: system\n"}, cmd: `pre-commit install && git commit -qm x`, want: held},
+		{finding: "P6 ordinary: git config user.name x", cmd: `git config user.name x`, want: notHeld},
+		{finding: "P6 ordinary: git config --global user.email", cmd: `git config --global user.email a@example.com`, want: notDeny},
+		{finding: "P6 ordinary: git config pull.rebase true", cmd: `git config pull.rebase true`, want: notHeld},
+		{finding: "P6 ordinary: git config --get core.hooksPath", cmd: `git config --get core.hooksPath`, want: notHeld},
+		{finding: "P6 ordinary: git config alias.co checkout", cmd: `git config alias.co checkout`, want: notHeld},
+		{finding: "P6 ordinary: git config --list", cmd: `git config --list`, want: notHeld},
+
+		// P7: the Gemfile chosen by a variable or setting.
+		{finding: "P615 BUNDLE_GEMFILE names a Ruby file running airlock's verb", cmd: `printf 'system("` + approve + `")\n' > x.rb; BUNDLE_GEMFILE=x.rb bundle install`, want: denied},
+		{finding: "P616 bundle config set gemfile, then bundle install", cmd: `printf 'system("` + approve + `")\n' > x.rb; bundle config set --local gemfile ./x.rb && bundle install`, want: denied},
+		{finding: "P7 BUNDLE_GEMFILE names an existing x.rb running the verb", setup: map[string]string{"proj/x.rb": "system(\"" + approve + "\")\n"}, cmd: `BUNDLE_GEMFILE=x.rb bundle exec rake`, want: denied},
+		{finding: "P594 bundle config set --local gemfile alone", cmd: `bundle config set --local gemfile ./x.rb`, want: held},
+		{finding: "P7 export BUNDLE_GEMFILE then bundle", setup: map[string]string{"proj/x.rb": "system(\"" + approve + "\")\n"}, cmd: `export BUNDLE_GEMFILE=x.rb; bundle install`, want: denied},
+
+		// P8: pytest's conftest.py.
+		{finding: "P618 conftest.py written to run x.sh, then pytest", setup: xsh, cmd: `printf 'import os\nos.system("./x.sh")\n' > conftest.py; python3 -m pytest -q`, want: held},
+		{finding: "P8 conftest.py written with the verb, then pytest", cmd: `printf 'import os\nos.system("` + approve + `")\n' > conftest.py; pytest -q`, want: denied},
+		{finding: "P8 an existing conftest.py naming the verb", setup: map[string]string{"proj/conftest.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `pytest -q`, want: denied},
+		{finding: "P8 an existing tests/conftest.py naming the verb", setup: map[string]string{"proj/tests/conftest.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `python -m pytest tests`, want: denied},
+		{finding: "P8 ordinary: pytest -q with an ordinary conftest.py", setup: map[string]string{"proj/conftest.py": "import pytest\n\n@pytest.fixture\ndef x():\n    return 1\n"}, cmd: `pytest -q`, want: notHeld},
+
+		// P9: files loaded at start.
+		{finding: "P685 PYTHONPATH=. imports the project's sitecustomize.py at start", setup: map[string]string{"proj/sitecustomize.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `PYTHONPATH=. python3 -c 1`, want: held},
+		{finding: "P9 PYTHONPATH=. pytest with sitecustomize", setup: map[string]string{"proj/sitecustomize.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `PYTHONPATH=. pytest -q`, want: held},
+		{finding: "P9 usercustomize.py", setup: map[string]string{"proj/usercustomize.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `PYTHONPATH=. python3 -c 1`, want: held},
+		{finding: "P9 python -m x of a local module", setup: map[string]string{"proj/x.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `python3 -m x`, want: denied},
+		{finding: "P696 perl -Mx with PERL5LIB=. loads x.pm", setup: map[string]string{"proj/x.pm": "package x; system(\"" + approve + "\"); 1;\n"}, cmd: `PERL5LIB=. perl -Mx -e 1`, want: held},
+		{finding: "P9 perl -I. -Mx", setup: map[string]string{"proj/x.pm": "package x; system(\"" + approve + "\"); 1;\n"}, cmd: `perl -I. -Mx -e 1`, want: held},
+		{finding: "P681 PERL5OPT=-Mx PERL5LIB=.", setup: map[string]string{"proj/x.pm": "package x; system(\"" + approve + "\"); 1;\n"}, cmd: `PERL5OPT=-Mx PERL5LIB=. perl -e 1`, want: held},
+		{finding: "P9 ruby -r./x.rb loads x.rb", setup: map[string]string{"proj/x.rb": "system(\"" + approve + "\")\n"}, cmd: `ruby -r./x.rb -e 1`, want: held},
+		{finding: "P9 ruby -r ./x.rb", setup: map[string]string{"proj/x.rb": "system(\"" + approve + "\")\n"}, cmd: `ruby -r ./x.rb -e 1`, want: held},
+		{finding: "P9 ruby -I. -rx", setup: map[string]string{"proj/x.rb": "system(\"" + approve + "\")\n"}, cmd: `ruby -I. -rx -e 1`, want: held},
+		{finding: "P9 node -r ./x.js", setup: map[string]string{"proj/x.js": "require('child_process').execSync('" + approve + "')\n"}, cmd: `node -r ./x.js -e 1`, want: held},
+		{finding: "P9 node --import ./x.mjs", setup: map[string]string{"proj/x.mjs": "import {execSync} from 'child_process'; execSync('" + approve + "')\n"}, cmd: `node --import ./x.mjs -e 1`, want: held},
+		{finding: "P683 NODE_OPTIONS=--require ./x.js npm test", setup: map[string]string{"proj/x.js": "require('child_process').execSync('" + approve + "')\n"}, cmd: `NODE_OPTIONS='--require ./x.js' npm test`, want: held},
+		{finding: "P9 SHELL=./x.sh script -qc", setup: xsh, cmd: `SHELL=./x.sh script -qc true /dev/null`, want: held},
+		{finding: "P9 SHELL=./x.sh tmux new -d", setup: xsh, cmd: `SHELL=./x.sh tmux new -d`, want: held},
+		{finding: "P9 ordinary: node -r dotenv/config app.js", setup: map[string]string{"proj/app.js": "console.log(1)\n"}, cmd: `node -r dotenv/config app.js`, want: notHeld},
+		{finding: "P9 ordinary: PYTHONPATH=src python3 -m pytest", cmd: `PYTHONPATH=src python3 -m pytest -q`, want: notHeld},
+		{finding: "P9 ordinary: PYTHONPATH=. python3 src/m.py", cmd: `PYTHONPATH=. python3 src/m.py`, want: notHeld},
+		{finding: "P9 ordinary: python3 -m http.server", cmd: `python3 -m venv .venv`, want: notHeld},
+		{finding: "P9 ordinary: perl -I lib -MData::Dumper", cmd: `perl -Ilib -MData::Dumper -e 1`, want: notHeld},
+		{finding: "P9 ordinary: ruby -rjson", cmd: `ruby -rjson -e 'puts 1'`, want: notHeld},
+		{finding: "P9 ordinary: tmux new -d", cmd: `tmux new -d`, want: notDeny},
+	}
+	for i := range cases {
+		cases[i].fixed = true
+	}
+	runFindingCases(t, "9c", base, cases)
+}

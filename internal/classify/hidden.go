@@ -175,6 +175,9 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	// Files loaded as code through variables, options and package
 	// managers' settings (codeloads.go).
 	e.Add(c.loadedCode(inv))
+	// Code loaded or run by compilers' flags, go's environment file,
+	// package.json scripts written by npm, start-up files (loadflags.go).
+	e.Add(c.loadsByFlags(inv))
 	if inv.Name() == "git" {
 		e.Add(c.gitEnvConfig(inv))
 	}

@@ -79,7 +79,7 @@ func TestFix9c(t *testing.T) {
 		{finding: "P536 go build with GOFLAGS=-toolexec=./x.sh in go's env file", setup: map[string]string{"proj/x.sh": runsApprove, "home/.config/go/env": "GOFLAGS=-toolexec=./x.sh\n"}, cmd: `go build ./...`, want: held},
 		{finding: "P537 go test with CC=./x.sh in go's env file", setup: map[string]string{"proj/x.sh": runsApprove, "home/.config/go/env": "CC=./x.sh\n"}, cmd: `go test ./...`, want: held},
 		{finding: "P3 GOENV names a file with GOFLAGS=-toolexec", setup: map[string]string{"proj/x.sh": runsApprove, "proj/g.env": "GOFLAGS=-toolexec=./x.sh\n"}, cmd: `GOENV=g.env go build ./...`, want: held},
-		{finding: "P3 ordinary: go env -w GOPRIVATE=example.com", cmd: `go env -w GOPRIVATE=example.com/*`, want: notDeny},
+		{finding: "P3 ordinary: go env -w GOPRIVATE=example.com", cmd: `go env -w GOPRIVATE=example.com`, want: notDeny},
 		{finding: "P3 ordinary: go build with GOPRIVATE in go's env file", setup: map[string]string{"home/.config/go/env": "GOPRIVATE=example.com/*\nGOFLAGS=-mod=mod\n"}, cmd: `go build ./...`, want: notHeld},
 
 		// P4: an interpreter's copy or rename over a built program.

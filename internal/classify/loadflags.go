@@ -1,0 +1,635 @@
+package classify
+
+import (
+	"path"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/airlock-dev/airlock/internal/classify/interp"
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// This file reads the code a program loads or runs because a flag, a
+// variable or a setting names it (FINDINGS-9 P2, P3, P5, P7, P8, P9):
+//
+//   - a compiler's helper programs: -fuse-ld=PATH and --ld-path=PATH (the
+//     linker), -Wl,-plugin,FILE (a linker plugin), COMPILER_PATH and
+//     GCC_EXEC_PREFIX (where gcc finds as, ld, collect2); go's
+//     -ldflags '-extld=PROG'; cargo rustc -- -C linker=PROG;
+//   - go's own environment file: go env -w GOFLAGS=… (and CC, CXX, …)
+//     is read as that variable set for every later go command, and the
+//     file (GOENV, $XDG_CONFIG_HOME/go/env, ~/.config/go/env) is read for
+//     the go runs that build;
+//   - npm pkg set scripts.X=TEXT and npm set-script X TEXT: the text is a
+//     script npm runs later, read as a command;
+//   - bundler's Gemfile named by BUNDLE_GEMFILE or bundle config set
+//     gemfile: Ruby code bundle evaluates;
+//   - pytest's conftest.py written by the same command;
+//   - files interpreters load at start: sitecustomize.py and
+//     usercustomize.py on PYTHONPATH, perl -MMod with -I or PERL5LIB,
+//     ruby -rFILE (with -I or RUBYLIB), node -r/--require/--import of a
+//     local file, and $SHELL for the programs that run it (script, tmux,
+//     screen).
+//
+// A file that exists is read like a script of its language; one the same
+// command writes is opaque (readScript).
+
+// loadsByFlags is the effect of the code one run loads or runs through
+// the flags, variables and settings above.
+func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
+	if inv.Opaque != "" || len(inv.Args) == 0 || inv.Group {
+		return nothing
+	}
+	var e Effect
+	name := inv.Name()
+	switch name {
+	case "cc", "gcc", "g++", "c++", "clang", "clang++", "cpp":
+		e.Add(c.compilerHelpers(inv))
+	case "go":
+		e.Add(c.goLoads(inv))
+	case "cargo":
+		e.Add(c.cargoRustcLinker(inv))
+	case "npm", "pnpm":
+		e.Add(c.npmScriptWrites(inv))
+	case "bundle", "bundler":
+		e.Add(c.bundleGemfile(inv))
+	case "perl":
+		e.Add(c.perlModules(inv))
+	case "ruby":
+		e.Add(c.rubyRequires(inv))
+	case "node", "nodejs", "bun":
+		e.Add(c.nodeRequires(inv))
+	case "script", "tmux", "screen":
+		if v, dyn, ok := c.envOr(inv, "SHELL"); ok && v != "" {
+			e.Add(c.embedded("SHELL ("+name+" runs it)", shell.Join([]string{v})+" -c true", dyn))
+		}
+	}
+	if pythonRun(inv) {
+		e.Add(c.pythonStartup(inv))
+	}
+	if pytestRun(inv) {
+		e.Add(c.conftestWritten(inv))
+		if name != "pytest" && name != "py.test" {
+			// python -m pytest imports conftest.py as pytest does.
+			e.Add(c.keepTaskCode(inv, codeTaskFiles("pytest")))
+		}
+	}
+	return e
+}
+
+// ---- compilers ----
+
+// compilerHelpers reads the options and variables that make a compiler
+// driver run a program of the project's: its linker, a linker plugin,
+// the directory it finds its assembler and linker in.
+func (c *Classifier) compilerHelpers(inv *shell.Invocation) Effect {
+	var e Effect
+	name := inv.Name()
+	for _, k := range []string{"COMPILER_PATH", "GCC_EXEC_PREFIX"} {
+		v, ok := inv.Getenv(k)
+		if !ok {
+			continue
+		}
+		for _, d := range strings.Split(unquoteValue(v), ":") {
+			if d = strings.TrimSpace(d); d != "" && !systemBinDir(d) && !strings.HasPrefix(d, "/usr/") && !strings.HasPrefix(d, "/opt/") {
+				e.Add(opaque("compiler.path", k+"="+clip(d)+" makes "+name+" run its assembler and linker (as, ld, collect2) from "+clip(d)+", which airlock does not read; unset "+k))
+				break
+			}
+		}
+	}
+	args := inv.Args[1:]
+	for i, a := range args {
+		dyn := inv.IsDynamic(1 + i)
+		switch {
+		case strings.HasPrefix(a, "-fuse-ld="):
+			if v := a[len("-fuse-ld="):]; strings.Contains(v, "/") {
+				e.Add(c.embedded(name+" -fuse-ld (the linker it runs)", shell.Join([]string{v}), dyn))
+			}
+		case strings.HasPrefix(a, "--ld-path="):
+			e.Add(c.embedded(name+" --ld-path (the linker it runs)", shell.Join([]string{a[len("--ld-path="):]}), dyn))
+		case a == "--ld-path" && i+1 < len(args):
+			e.Add(c.embedded(name+" --ld-path (the linker it runs)", shell.Join([]string{args[i+1]}), inv.IsDynamic(2+i)))
+		case strings.HasPrefix(a, "-Wl,") || a == "-Xlinker" && i+1 < len(args):
+			var parts []string
+			if a == "-Xlinker" {
+				parts = []string{args[i+1]}
+			} else {
+				parts = strings.Split(a[4:], ",")
+			}
+			for _, p := range parts {
+				if p == "-plugin" || p == "--plugin" || strings.HasPrefix(p, "-plugin=") || strings.HasPrefix(p, "--plugin=") {
+					e.Add(opaque("option.code", name+" "+clip(a)+" makes the linker load a plugin, code airlock cannot read"))
+					break
+				}
+			}
+		}
+	}
+	return e
+}
+
+// goLoads reads go env -w and go's environment file, and -ldflags'
+// -extld.
+func (c *Classifier) goLoads(inv *shell.Invocation) Effect {
+	args := inv.Args
+	if len(args) < 2 || inv.IsDynamic(1) {
+		return nothing
+	}
+	var e Effect
+	switch args[1] {
+	case "env":
+		write := false
+		for _, a := range args[2:] {
+			if a == "-w" {
+				write = true
+			}
+		}
+		if !write {
+			return nothing
+		}
+		for j, a := range args[2:] {
+			k, v, ok := strings.Cut(a, "=")
+			if !ok || strings.HasPrefix(k, "-") || !goEnvRuns(k) {
+				continue
+			}
+			e.Add(c.embedded("go env -w "+k+" (every later go command, the human's too, uses it)", k+"="+shell.Join([]string{v})+" true", inv.IsDynamic(2+j)))
+		}
+		return e
+	case "build", "test", "run", "install", "vet", "generate", "list", "get", "tool":
+	default:
+		return nothing
+	}
+	// -ldflags '-extld=PROG' (and -extld PROG) names the external linker.
+	for j := 2; j < len(args); j++ {
+		a := args[j]
+		var v string
+		vi := j
+		switch {
+		case a == "-ldflags" || a == "--ldflags":
+			if j+1 >= len(args) {
+				continue
+			}
+			j++
+			v, vi = args[j], j
+		case strings.HasPrefix(a, "-ldflags=") || strings.HasPrefix(a, "--ldflags="):
+			_, v, _ = strings.Cut(a, "=")
+		default:
+			continue
+		}
+		words := strings.Fields(unquoteValue(v))
+		for k := 0; k < len(words); k++ {
+			w := strings.Trim(words[k], `'"`)
+			// a pattern=flags form applies to the packages it names.
+			if p, rest, ok := strings.Cut(w, "="); ok && !strings.HasPrefix(p, "-") {
+				w = rest
+			}
+			flag, val, has := strings.Cut(strings.TrimLeft(w, "-"), "=")
+			if flag != "extld" {
+				continue
+			}
+			if !has && k+1 < len(words) {
+				k++
+				val = strings.Trim(words[k], `'"`)
+			}
+			if val != "" {
+				e.Add(c.embedded("go -ldflags -extld (the linker go runs)", shell.Join([]string{val}), inv.IsDynamic(vi)))
+			}
+		}
+	}
+	e.Add(c.goEnvFile(inv))
+	return e
+}
+
+// goEnvRuns reports a go environment setting whose value makes go run a
+// program: GOFLAGS (-toolexec, -exec, -vettool), the cgo tools, the
+// toolchain it switches to.
+func goEnvRuns(k string) bool {
+	switch k {
+	case "GOFLAGS", "CC", "CXX", "FC", "AR", "PKG_CONFIG", "GOTOOLCHAIN", "GOROOT":
+		return true
+	}
+	_, ok := commandEnv.Get()[k]
+	return ok
+}
+
+// goEnvFile reads go's environment file for a go run that builds: the
+// settings there apply as if set for the run, unless the run sets them.
+func (c *Classifier) goEnvFile(inv *shell.Invocation) Effect {
+	if c.FS == nil {
+		return nothing
+	}
+	var f clientConfigFile
+	if v, dyn, ok := c.envOr(inv, "GOENV"); ok {
+		if v == "off" || v == "" {
+			return nothing
+		}
+		f = clientConfigFile{name: v, dynamic: dyn, explicit: true}
+	} else if v, dyn, ok := c.envOr(inv, "XDG_CONFIG_HOME"); ok && v != "" {
+		f = clientConfigFile{name: path.Join(v, "go/env"), dynamic: dyn}
+	} else {
+		f = clientConfigFile{name: "~/.config/go/env"}
+		if h, dyn := homeOf(inv); h != "~" || dyn {
+			f = clientConfigFile{name: path.Join(h, ".config/go/env"), dynamic: dyn}
+		}
+	}
+	data, failed, ok := c.readConfig(inv, f)
+	if !ok {
+		return failed
+	}
+	var e Effect
+	for _, line := range strings.Split(string(data), "\n") {
+		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+		if !ok || k == "" || k[0] == '#' || !goEnvRuns(k) || k == "GOROOT" || k == "GOTOOLCHAIN" {
+			continue
+		}
+		if _, set := inv.Getenv(k); set {
+			continue
+		}
+		e.Add(c.embedded(k+" in "+f.name+" (go env -w)", k+"="+shell.Join([]string{v})+" true", strings.ContainsAny(v, "$`")))
+	}
+	return e
+}
+
+// cargoRustcLinker reads cargo rustc/rustdoc -- -C linker=PROG: the
+// words after -- go to rustc.
+func (c *Classifier) cargoRustcLinker(inv *shell.Invocation) Effect {
+	args := inv.Args
+	sub := false
+	var e Effect
+	for j := 1; j < len(args); j++ {
+		a := args[j]
+		if a == "rustc" || a == "rustdoc" {
+			sub = true
+		}
+		if a != "--" || !sub {
+			continue
+		}
+		rest := args[j+1:]
+		for k := 0; k < len(rest); k++ {
+			w := rest[k]
+			var v string
+			switch {
+			case (w == "-C" || w == "--codegen") && k+1 < len(rest):
+				k++
+				v = rest[k]
+			case strings.HasPrefix(w, "-C"):
+				v = w[2:]
+			case strings.HasPrefix(w, "--codegen="):
+				v = w[len("--codegen="):]
+			default:
+				continue
+			}
+			if prog, ok := strings.CutPrefix(v, "linker="); ok && prog != "" {
+				e.Add(c.embedded("cargo "+args[1]+" -- -C linker (the linker rustc runs)", shell.Join([]string{prog}), inv.AnyDynamic(j+1)))
+			}
+		}
+		break
+	}
+	return e
+}
+
+// ---- package managers ----
+
+// npmScriptWrites reads npm pkg set scripts.X=TEXT and npm set-script X
+// TEXT: the text is written to package.json as a script that npm runs
+// later (npm test, npm run X, the install lifecycle), the human's runs
+// too, so it is read as the command it is.
+func (c *Classifier) npmScriptWrites(inv *shell.Invocation) Effect {
+	var ops []string
+	var idx []int
+	for j, a := range inv.Args[1:] {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		ops = append(ops, a)
+		idx = append(idx, 1+j)
+	}
+	var e Effect
+	switch {
+	case len(ops) >= 3 && ops[0] == "pkg" && ops[1] == "set":
+		for k := 2; k < len(ops); k++ {
+			key, v, ok := strings.Cut(ops[k], "=")
+			if !ok {
+				continue
+			}
+			if script, ok := npmScriptKey(key); ok {
+				e.Add(c.embedded(inv.Name()+" pkg set "+key+" (the "+script+" script npm runs later)", unquoteValue(v), inv.IsDynamic(idx[k])))
+			}
+		}
+	case len(ops) >= 3 && ops[0] == "set-script":
+		e.Add(c.embedded(inv.Name()+" set-script "+ops[1]+" (the script npm runs later)", ops[2], inv.IsDynamic(idx[2])))
+	}
+	return e
+}
+
+// npmScriptKey returns the script a package.json key path names:
+// scripts.test, scripts[test], scripts["test"].
+func npmScriptKey(key string) (string, bool) {
+	if s, ok := strings.CutPrefix(key, "scripts."); ok && s != "" {
+		return s, true
+	}
+	if s, ok := strings.CutPrefix(key, "scripts["); ok && strings.HasSuffix(s, "]") {
+		return strings.Trim(strings.TrimSuffix(s, "]"), `"'`), true
+	}
+	return "", false
+}
+
+// bundleGemfile reads the Gemfile bundler evaluates when a variable or
+// bundle config names one: Ruby code of the project's.
+func (c *Classifier) bundleGemfile(inv *shell.Invocation) Effect {
+	var e Effect
+	args := inv.Args[1:]
+	// bundle config [set] [--local|--global] gemfile FILE
+	for j := 0; j+1 < len(args); j++ {
+		if args[j] != "config" {
+			continue
+		}
+		rest := args[j+1:]
+		var ops []string
+		var at []int
+		for k, a := range rest {
+			if !strings.HasPrefix(a, "-") {
+				ops = append(ops, a)
+				at = append(at, 2+j+k)
+			}
+		}
+		if len(ops) > 0 && ops[0] == "set" {
+			ops, at = ops[1:], at[1:]
+		}
+		if len(ops) >= 2 && strings.EqualFold(ops[0], "gemfile") {
+			e.Add(opaque("bundle.gemfile", "bundle config gemfile "+clip(ops[1])+" makes every later bundle command (the human's too) evaluate "+clip(ops[1])+" as Ruby code; keep the project's Gemfile").sharedTier())
+			e.Add(c.interpScript(inv, "ruby", interp.Ruby, ops[1], inv.IsDynamic(at[1])).through("bundle.gemfile", "bundle evaluates "+ops[1]+" as its Gemfile"))
+		}
+		break
+	}
+	if v, dyn, ok := c.envOr(inv, "BUNDLE_GEMFILE"); ok && v != "" {
+		e.Add(c.interpScript(inv, "ruby", interp.Ruby, v, dyn).through("bundle.gemfile", "BUNDLE_GEMFILE makes bundle evaluate "+v+" as its Gemfile"))
+	}
+	return e
+}
+
+// ---- interpreters' start-up files ----
+
+// pythonRun reports a run of python or of a program python runs.
+func pythonRun(inv *shell.Invocation) bool {
+	n := inv.Name()
+	return strings.HasPrefix(n, "python") || n == "pytest" || n == "py.test" || n == "pip" || n == "pip3" || n == "tox" || n == "nox"
+}
+
+// pytestRun reports pytest, also as python -m pytest.
+func pytestRun(inv *shell.Invocation) bool {
+	n := inv.Name()
+	if n == "pytest" || n == "py.test" {
+		return true
+	}
+	if !strings.HasPrefix(n, "python") {
+		return false
+	}
+	for j := 1; j+1 < len(inv.Args); j++ {
+		if inv.Args[j] == "-m" {
+			return inv.Args[j+1] == "pytest" || inv.Args[j+1] == "py.test"
+		}
+		if !strings.HasPrefix(inv.Args[j], "-") {
+			return false
+		}
+	}
+	return false
+}
+
+// pythonStartup follows sitecustomize.py and usercustomize.py in the
+// directories PYTHONPATH names: python imports them at start.
+func (c *Classifier) pythonStartup(inv *shell.Invocation) Effect {
+	v, dyn, ok := c.envOr(inv, "PYTHONPATH")
+	if !ok || v == "" || c.FS == nil {
+		return nothing
+	}
+	if dyn {
+		return opaque("env.code", "PYTHONPATH is only known at run time, and python imports sitecustomize.py from it at start")
+	}
+	var e Effect
+	for _, d := range strings.Split(v, ":") {
+		if d == "" || systemBinDir(d) || strings.HasPrefix(d, "/usr/") {
+			continue
+		}
+		for _, m := range []string{"sitecustomize", "usercustomize"} {
+			for _, f := range []string{path.Join(d, m+".py"), path.Join(d, m, "__init__.py")} {
+				if !c.existsOrWritten(inv, f) {
+					continue
+				}
+				e.Add(c.interpScript(inv, "python3", interp.Python, f, false).through("env.code", "python imports "+f+" at start (PYTHONPATH)"))
+			}
+		}
+	}
+	return e
+}
+
+// existsOrWritten reports a file that is on disk or that another run of
+// the command may write.
+func (c *Classifier) existsOrWritten(inv *shell.Invocation, f string) bool {
+	if info, err := c.FS.Stat(fsName(f)); err == nil && info.Mode().IsRegular() {
+		return true
+	}
+	return c.cc.mentions(path.Base(f)) && c.cc.writtenElsewhere(inv, f)
+}
+
+// conftestWritten holds pytest after a run of the same command that may
+// write a conftest.py: pytest imports it before any test (an existing one
+// is read for airlock's names by keepTaskCode).
+func (c *Classifier) conftestWritten(inv *shell.Invocation) Effect {
+	if c.FS == nil || !c.cc.mentions("conftest.py") {
+		return nothing
+	}
+	var e Effect
+	for _, f := range []string{"conftest.py", "tests/conftest.py", "test/conftest.py", "src/conftest.py"} {
+		if c.cc.writtenElsewhere(inv, f) {
+			e.Add(c.interpScript(inv, "python3", interp.Python, f, false).through("pytest.conftest", "pytest imports "+f+" before any test"))
+		}
+	}
+	return e
+}
+
+// perlModules follows perl -MMod and -mMod found in the directories -I
+// and PERL5LIB add: perl loads them before the program.
+func (c *Classifier) perlModules(inv *shell.Invocation) Effect {
+	if c.FS == nil {
+		return nothing
+	}
+	var dirs, mods []string
+	if v, _, ok := c.envOr(inv, "PERL5LIB"); ok {
+		dirs = append(dirs, strings.Split(v, ":")...)
+	}
+	if v, _, ok := c.envOr(inv, "PERLLIB"); ok {
+		dirs = append(dirs, strings.Split(v, ":")...)
+	}
+	args := inv.Args[1:]
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		if inv.IsDynamic(1 + j) {
+			continue
+		}
+		switch {
+		case a == "--" || a == "-e" || a == "-E" || !strings.HasPrefix(a, "-"):
+			j = len(args)
+		case a == "-I" && j+1 < len(args):
+			j++
+			dirs = append(dirs, args[j])
+		case strings.HasPrefix(a, "-I"):
+			dirs = append(dirs, a[2:])
+		case strings.HasPrefix(a, "-M") || strings.HasPrefix(a, "-m"):
+			m := strings.TrimPrefix(a[2:], "-")
+			m, _, _ = strings.Cut(m, "=")
+			if m != "" {
+				mods = append(mods, m)
+			}
+		}
+	}
+	var e Effect
+	for _, m := range mods {
+		rel := strings.ReplaceAll(m, "::", "/") + ".pm"
+		for _, d := range dirs {
+			if d == "" || strings.HasPrefix(d, "/usr/") {
+				continue
+			}
+			f := path.Join(d, rel)
+			if c.existsOrWritten(inv, f) {
+				e.Add(c.interpScript(inv, "perl", interp.Perl, f, false).through("perl.module", "perl -M"+m+" loads "+f))
+				break
+			}
+		}
+	}
+	return e
+}
+
+// rubyRequires follows ruby -rFILE: a path of the project's, or a name
+// found in the directories -I and RUBYLIB add.
+func (c *Classifier) rubyRequires(inv *shell.Invocation) Effect {
+	if c.FS == nil {
+		return nothing
+	}
+	var dirs, libs []string
+	if v, _, ok := c.envOr(inv, "RUBYLIB"); ok {
+		dirs = append(dirs, strings.Split(v, ":")...)
+	}
+	args := inv.Args[1:]
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		if inv.IsDynamic(1 + j) {
+			continue
+		}
+		switch {
+		case a == "--" || a == "-e" || !strings.HasPrefix(a, "-"):
+			j = len(args)
+		case (a == "-I" || a == "-r") && j+1 < len(args):
+			j++
+			if a == "-I" {
+				dirs = append(dirs, args[j])
+			} else {
+				libs = append(libs, args[j])
+			}
+		case strings.HasPrefix(a, "-I"):
+			dirs = append(dirs, a[2:])
+		case strings.HasPrefix(a, "-r"):
+			libs = append(libs, a[2:])
+		}
+	}
+	var e Effect
+	for _, l := range libs {
+		var cands []string
+		if strings.HasPrefix(l, "/") || strings.HasPrefix(l, "./") || strings.HasPrefix(l, "../") {
+			cands = []string{l + rbSuffix(l)}
+		} else {
+			for _, d := range dirs {
+				if d != "" && !strings.HasPrefix(d, "/usr/") {
+					cands = append(cands, path.Join(d, l+rbSuffix(l)))
+				}
+			}
+		}
+		for _, f := range cands {
+			if c.existsOrWritten(inv, f) {
+				e.Add(c.interpScript(inv, "ruby", interp.Ruby, f, false).through("ruby.require", "ruby -r"+l+" loads "+f))
+				break
+			}
+		}
+	}
+	return e
+}
+
+// nodeRequires follows node -r/--require/--import/--loader of a local
+// file: node loads it before the program.
+func (c *Classifier) nodeRequires(inv *shell.Invocation) Effect {
+	var e Effect
+	args := inv.Args[1:]
+	for j := 0; j < len(args); j++ {
+		a := args[j]
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		flag, v, has := strings.Cut(a, "=")
+		switch flag {
+		case "-r", "--require", "--import", "--loader", "--experimental-loader", "--preload":
+		default:
+			continue
+		}
+		at := 1 + j
+		if !has {
+			if j+1 >= len(args) {
+				break
+			}
+			j++
+			v, at = args[j], 1+j
+		}
+		if inv.IsDynamic(at) {
+			e.Add(opaque("node.require", inv.Name()+" "+flag+" loads a module only known at run time"))
+			continue
+		}
+		if strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "/") {
+			e.Add(c.jsModule(inv, inv.Name(), v).through("node.require", inv.Name()+" "+flag+" loads "+v+" first"))
+		}
+	}
+	return e
+}
+
+// ---- writes a word does not name ----
+
+// inlineWrite finds, in an interpreter's one-liner, a call that writes,
+// copies, moves or links a file.
+var inlineWrite = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)write|copy|rename|link|move|replace|dump|\bcp\b|\bmv\b|\bsystem\b|\bexec|spawn|open\s*\([^)]*['"][wa+]|>`)
+})
+
+// extraWrites counts a run's writes of name that mayWrite does not see
+// as a word: a compiler's joined output (-obb, --output=bb), and an
+// interpreter's one-liner that names the file in quotes and writes,
+// copies, moves or links (python3 -c 'shutil.copy("x.sh","b")', perl -e
+// 'rename …', node -e 'fs.writeFileSync("package.json", …)').
+func extraWrites(inv *shell.Invocation, name string) int {
+	if len(inv.Args) == 0 || name == "" || name == "." {
+		return 0
+	}
+	switch n := inv.Name(); {
+	case n == "cc" || n == "gcc" || n == "g++" || n == "c++" || n == "clang" || n == "clang++" || n == "cpp" || n == "rustc":
+		for j, a := range inv.Args[1:] {
+			if inv.IsDynamic(1 + j) {
+				continue
+			}
+			if o, ok := strings.CutPrefix(a, "--output="); ok && path.Clean(o) == name {
+				return 1
+			}
+			if o, ok := strings.CutPrefix(a, "-o"); ok && o != "" && path.Clean(strings.TrimPrefix(o, "=")) == name {
+				return 1
+			}
+		}
+	case strings.HasPrefix(n, "python") || n == "perl" || n == "ruby" || n == "node" || n == "nodejs" || n == "bun" || n == "deno" || n == "php":
+		for j, a := range inv.Args[1:] {
+			if inv.IsDynamic(1+j) || !strings.ContainsAny(a, `"'`) {
+				continue
+			}
+			for _, q := range []string{`"`, `'`, "`"} {
+				if (strings.Contains(a, q+name+q) || strings.Contains(a, q+"./"+name+q)) && inlineWrite().MatchString(a) {
+					return 1
+				}
+			}
+		}
+	}
+	return 0
+}

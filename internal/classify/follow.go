@@ -193,6 +193,11 @@ func compilerOutput(inv *shell.Invocation) (string, bool) {
 			i++
 		case strings.HasPrefix(a, "-o="):
 			out = a[3:]
+		case a == "--output" && inv.Name() != "go" && i+1 < len(args):
+			out = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--output=") && inv.Name() != "go":
+			out = a[len("--output="):]
 		case strings.HasPrefix(a, "-o") && inv.Name() != "go" && len(a) > 2:
 			out = a[2:]
 		}

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"encoding/json"
 	"path"
 	"regexp"
 	"strings"
@@ -50,7 +51,7 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 		e.Add(c.goLoads(inv))
 	case "cargo":
 		e.Add(c.cargoRustcLinker(inv))
-	case "npm", "pnpm":
+	case "npm", "pnpm", "bun":
 		e.Add(c.npmScriptWrites(inv))
 	case "bundle", "bundler":
 		e.Add(c.bundleGemfile(inv))
@@ -58,15 +59,28 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 		e.Add(c.perlModules(inv))
 	case "ruby":
 		e.Add(c.rubyRequires(inv))
-	case "node", "nodejs", "bun":
+	case "node", "nodejs":
 		e.Add(c.nodeRequires(inv))
-	case "script", "tmux", "screen":
+	case "script", "tmux", "screen", "byobu", "zellij", "dtach", "abduco", "pipenv", "poetry":
+		// They start $SHELL (pipenv shell, poetry shell).
+		if (name == "pipenv" || name == "poetry") && (len(inv.Args) < 2 || inv.Args[1] != "shell") {
+			break
+		}
 		if v, dyn, ok := c.envOr(inv, "SHELL"); ok && v != "" {
 			e.Add(c.embedded("SHELL ("+name+" runs it)", shell.Join([]string{v})+" -c true", dyn))
 		}
+	case "git":
+		if v, ok := inv.Getenv("GIT_EXEC_PATH"); ok && localDir(unquoteValue(v)) {
+			e.Add(opaque("git.exec-path", "GIT_EXEC_PATH="+clip(v)+" makes git run its helper programs (git-remote-https, git-sh-setup, git-<command>) from "+clip(v)+", which airlock does not read; unset GIT_EXEC_PATH"))
+		}
+	case "direnv":
+		e.Add(c.direnvAllow(inv))
 	}
 	if pythonRun(inv) {
 		e.Add(c.pythonStartup(inv))
+		if v, ok := inv.Getenv("PYTHONHOME"); ok && localDir(unquoteValue(v)) {
+			e.Add(opaque("env.code", "PYTHONHOME="+clip(v)+" makes python load its standard library (site.py, run at start) from "+clip(v)+", which airlock does not read; unset PYTHONHOME"))
+		}
 	}
 	if pytestRun(inv) {
 		e.Add(c.conftestWritten(inv))
@@ -76,6 +90,44 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 		}
 	}
 	return e
+}
+
+// localDir reports a directory a variable names that is not one of the
+// system's: a program's helpers or library found there are files the
+// agent may have written.
+func localDir(d string) bool {
+	for _, x := range strings.Split(d, ":") {
+		x = strings.TrimSpace(x)
+		x = strings.TrimSuffix(x, "/")
+		if x != "" && x != "/usr" && x != "/opt" && !systemBinDir(x) && !strings.HasPrefix(x, "/usr/") && !strings.HasPrefix(x, "/opt/") && !strings.HasPrefix(x, "/nix/store/") {
+			return true
+		}
+	}
+	return false
+}
+
+// direnvAllow reads direnv allow [DIR|FILE]: it approves the .envrc that
+// direnv then runs, as shell code, at the human's next cd into the
+// directory; the file is read as a script.
+func (c *Classifier) direnvAllow(inv *shell.Invocation) Effect {
+	if len(inv.Args) < 2 || inv.Args[1] != "allow" && inv.Args[1] != "permit" && inv.Args[1] != "grant" || c.FS == nil {
+		return nothing
+	}
+	f := ".envrc"
+	if len(inv.Args) > 2 {
+		if inv.IsDynamic(2) {
+			return opaque("direnv.allow", "direnv allow approves an .envrc named only at run time, which direnv runs at the next cd")
+		}
+		f = inv.Args[2]
+		if info, err := c.FS.Stat(fsName(f)); err == nil && info.IsDir() {
+			f = path.Join(f, ".envrc")
+		}
+	}
+	if !c.existsOrWritten(inv, f) {
+		return nothing
+	}
+	e, _ := c.scriptFile(inv, f, false)
+	return e.through("direnv.allow", "direnv runs "+f+" at the next cd into its directory, the human's too")
 }
 
 // ---- compilers ----
@@ -91,11 +143,8 @@ func (c *Classifier) compilerHelpers(inv *shell.Invocation) Effect {
 		if !ok {
 			continue
 		}
-		for _, d := range strings.Split(unquoteValue(v), ":") {
-			if d = strings.TrimSpace(d); d != "" && !systemBinDir(d) && !strings.HasPrefix(d, "/usr/") && !strings.HasPrefix(d, "/opt/") {
-				e.Add(opaque("compiler.path", k+"="+clip(d)+" makes "+name+" run its assembler and linker (as, ld, collect2) from "+clip(d)+", which airlock does not read; unset "+k))
-				break
-			}
+		if d := unquoteValue(v); localDir(d) {
+			e.Add(opaque("compiler.path", k+"="+clip(d)+" makes "+name+" run its assembler and linker (as, ld, collect2) from "+clip(d)+", which airlock does not read; unset "+k))
 		}
 	}
 	args := inv.Args[1:]
@@ -152,14 +201,26 @@ func (c *Classifier) goLoads(inv *shell.Invocation) Effect {
 			if !ok || strings.HasPrefix(k, "-") || !goEnvRuns(k) {
 				continue
 			}
-			e.Add(c.embedded("go env -w "+k+" (every later go command, the human's too, uses it)", k+"="+shell.Join([]string{v})+" true", inv.IsDynamic(2+j)))
+			what := "go env -w " + k + " (every later go command, the human's too, uses it)"
+			e.Add(c.embedded(what, k+"="+shell.Join([]string{v})+" true", inv.IsDynamic(2+j)))
+			if k == "GOFLAGS" {
+				for _, prog := range goFlagsExtld(v) {
+					e.Add(c.embedded(what, shell.Join([]string{prog}), inv.IsDynamic(2+j)))
+				}
+			}
 		}
 		return e
 	case "build", "test", "run", "install", "vet", "generate", "list", "get", "tool":
 	default:
 		return nothing
 	}
-	// -ldflags '-extld=PROG' (and -extld PROG) names the external linker.
+	// -ldflags '-extld=PROG' (and -extld PROG) names the external linker;
+	// GOFLAGS=-ldflags=-extld=PROG gives the same flag.
+	if v, dyn, ok := c.envOr(inv, "GOFLAGS"); ok {
+		for _, prog := range goFlagsExtld(v) {
+			e.Add(c.embedded("GOFLAGS -ldflags -extld (the linker go runs)", shell.Join([]string{prog}), dyn))
+		}
+	}
 	for j := 2; j < len(args); j++ {
 		a := args[j]
 		var v string
@@ -176,28 +237,50 @@ func (c *Classifier) goLoads(inv *shell.Invocation) Effect {
 		default:
 			continue
 		}
-		words := strings.Fields(unquoteValue(v))
-		for k := 0; k < len(words); k++ {
-			w := strings.Trim(words[k], `'"`)
-			// a pattern=flags form applies to the packages it names.
-			if p, rest, ok := strings.Cut(w, "="); ok && !strings.HasPrefix(p, "-") {
-				w = rest
-			}
-			flag, val, has := strings.Cut(strings.TrimLeft(w, "-"), "=")
-			if flag != "extld" {
-				continue
-			}
-			if !has && k+1 < len(words) {
-				k++
-				val = strings.Trim(words[k], `'"`)
-			}
-			if val != "" {
-				e.Add(c.embedded("go -ldflags -extld (the linker go runs)", shell.Join([]string{val}), inv.IsDynamic(vi)))
-			}
+		for _, prog := range ldflagsExtld(unquoteValue(v)) {
+			e.Add(c.embedded("go -ldflags -extld (the linker go runs)", shell.Join([]string{prog}), inv.IsDynamic(vi)))
 		}
 	}
 	e.Add(c.goEnvFile(inv))
 	return e
+}
+
+// ldflagsExtld returns the programs an -ldflags value names with -extld
+// (-extld=PROG, -extld PROG, a pkgpattern=flags form).
+func ldflagsExtld(v string) []string {
+	var out []string
+	words := strings.Fields(v)
+	for k := 0; k < len(words); k++ {
+		w := strings.Trim(words[k], `'"`)
+		// a pattern=flags form applies to the packages it names.
+		if p, rest, ok := strings.Cut(w, "="); ok && !strings.HasPrefix(p, "-") {
+			w = rest
+		}
+		flag, val, has := strings.Cut(strings.TrimLeft(w, "-"), "=")
+		if flag != "extld" {
+			continue
+		}
+		if !has && k+1 < len(words) {
+			k++
+			val = strings.Trim(words[k], `'"`)
+		}
+		if val != "" {
+			out = append(out, val)
+		}
+	}
+	return out
+}
+
+// goFlagsExtld returns the -extld programs of a GOFLAGS value's -ldflags
+// (GOFLAGS=-ldflags=-extld=PROG: GOFLAGS' words have no spaces).
+func goFlagsExtld(v string) []string {
+	var out []string
+	for _, f := range strings.Fields(unquoteValue(v)) {
+		if l, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "ldflags="); ok {
+			out = append(out, ldflagsExtld(l)...)
+		}
+	}
+	return out
 }
 
 // goEnvRuns reports a go environment setting whose value makes go run a
@@ -205,7 +288,7 @@ func (c *Classifier) goLoads(inv *shell.Invocation) Effect {
 // toolchain it switches to.
 func goEnvRuns(k string) bool {
 	switch k {
-	case "GOFLAGS", "CC", "CXX", "FC", "AR", "PKG_CONFIG", "GOTOOLCHAIN", "GOROOT":
+	case "GOFLAGS", "CC", "CXX", "FC", "AR", "PKG_CONFIG":
 		return true
 	}
 	_, ok := commandEnv.Get()[k]
@@ -239,13 +322,19 @@ func (c *Classifier) goEnvFile(inv *shell.Invocation) Effect {
 	var e Effect
 	for _, line := range strings.Split(string(data), "\n") {
 		k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
-		if !ok || k == "" || k[0] == '#' || !goEnvRuns(k) || k == "GOROOT" || k == "GOTOOLCHAIN" {
+		if !ok || k == "" || k[0] == '#' || !goEnvRuns(k) {
 			continue
 		}
 		if _, set := inv.Getenv(k); set {
 			continue
 		}
-		e.Add(c.embedded(k+" in "+f.name+" (go env -w)", k+"="+shell.Join([]string{v})+" true", strings.ContainsAny(v, "$`")))
+		what := k + " in " + f.name + " (go env -w)"
+		e.Add(c.embedded(what, k+"="+shell.Join([]string{v})+" true", strings.ContainsAny(v, "$`")))
+		if k == "GOFLAGS" {
+			for _, prog := range goFlagsExtld(v) {
+				e.Add(c.embedded(what, shell.Join([]string{prog}), false))
+			}
+		}
 	}
 	return e
 }
@@ -304,6 +393,9 @@ func (c *Classifier) npmScriptWrites(inv *shell.Invocation) Effect {
 		ops = append(ops, a)
 		idx = append(idx, 1+j)
 	}
+	if len(ops) > 0 && ops[0] == "pm" && inv.Name() == "bun" {
+		ops, idx = ops[1:], idx[1:] // bun pm pkg set
+	}
 	var e Effect
 	switch {
 	case len(ops) >= 3 && ops[0] == "pkg" && ops[1] == "set":
@@ -314,6 +406,21 @@ func (c *Classifier) npmScriptWrites(inv *shell.Invocation) Effect {
 			}
 			if script, ok := npmScriptKey(key); ok {
 				e.Add(c.embedded(inv.Name()+" pkg set "+key+" (the "+script+" script npm runs later)", unquoteValue(v), inv.IsDynamic(idx[k])))
+				continue
+			}
+			if key != "scripts" {
+				continue
+			}
+			// npm pkg set scripts='{"test": "…"}' --json: every script.
+			var m map[string]any
+			if inv.IsDynamic(idx[k]) || json.Unmarshal([]byte(v), &m) != nil {
+				e.Add(opaque("npm.pkg-set", inv.Name()+" pkg set scripts="+clip(v)+" writes package.json's scripts, which npm runs later, in a form airlock does not read"))
+				continue
+			}
+			for name, text := range m {
+				if t, ok := text.(string); ok {
+					e.Add(c.embedded(inv.Name()+" pkg set scripts."+name+" (the "+name+" script npm runs later)", t, false))
+				}
 			}
 		}
 	case len(ops) >= 3 && ops[0] == "set-script":
@@ -357,14 +464,18 @@ func (c *Classifier) bundleGemfile(inv *shell.Invocation) Effect {
 			ops, at = ops[1:], at[1:]
 		}
 		if len(ops) >= 2 && strings.EqualFold(ops[0], "gemfile") {
-			e.Add(opaque("bundle.gemfile", "bundle config gemfile "+clip(ops[1])+" makes every later bundle command (the human's too) evaluate "+clip(ops[1])+" as Ruby code; keep the project's Gemfile").sharedTier())
+			e.Add(shared("bundle.gemfile", "bundle config gemfile "+clip(ops[1])+" makes every later bundle command (the human's too) evaluate "+clip(ops[1])+" as Ruby code"))
 			e.Add(c.interpScript(inv, "ruby", interp.Ruby, ops[1], inv.IsDynamic(at[1])).through("bundle.gemfile", "bundle evaluates "+ops[1]+" as its Gemfile"))
 		}
 		break
 	}
 	if v, dyn, ok := c.envOr(inv, "BUNDLE_GEMFILE"); ok && v != "" {
 		e.Add(c.interpScript(inv, "ruby", interp.Ruby, v, dyn).through("bundle.gemfile", "BUNDLE_GEMFILE makes bundle evaluate "+v+" as its Gemfile"))
+		return e
 	}
+	// The project's Gemfile is Ruby code too: its text goes to
+	// self-protection like a build file's (keepTaskCode).
+	e.Add(c.keepTaskCode(inv, []string{"Gemfile", "gems.rb"}))
 	return e
 }
 

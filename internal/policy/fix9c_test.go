@@ -51,6 +51,9 @@ func TestFix9c(t *testing.T) {
 		{finding: "P1 existing response file with -E", setup: with(vC, map[string]string{"proj/o.rsp": "-E -P\n"}), cmd: `cc @o.rsp -o bb v.c; ./bb`, want: held},
 		{finding: "P1 ordinary: cc -E foo.c | less", setup: vC, cmd: `cc -E v.c | less`, want: notHeld},
 		{finding: "P1 ordinary: cc -o b ok.c && ./b", setup: okC, cmd: `cc -o b ok.c && ./b`, want: notHeld},
+		{finding: "P1 ordinary: gcc --output=b ok.c && ./b", setup: okC, cmd: `gcc --output=b ok.c && ./b`, want: notHeld},
+		{finding: "P1 ordinary: cc -ob ok.c && ./b", setup: okC, cmd: `cc -ob ok.c && ./b`, want: notHeld},
+		{finding: "P1 ordinary: gcc -E -P -o v.i v.c", setup: vC, cmd: `gcc -E -P -o v.i v.c && cat v.i`, want: notHeld},
 
 		// P2: a compiler's helper programs.
 		{finding: "P516 COMPILER_PATH=. runs ./as", setup: okC, cmd: `COMPILER_PATH=. cc -o yy ok.c`, want: held},
@@ -71,6 +74,14 @@ func TestFix9c(t *testing.T) {
 		{finding: "P2 ordinary: cargo rustc -- -C opt-level=3", setup: cargoPkg, cmd: `cargo rustc -- -C opt-level=3`, want: notHeld},
 		{finding: "P2 ordinary: cc -fuse-ld=lld", setup: okC, cmd: `cc -fuse-ld=lld -o yy ok.c`, want: notHeld},
 		{finding: "P2 ordinary: cc -Wl,--as-needed -O2", setup: okC, cmd: `cc -O2 -Wl,--as-needed -o yy ok.c`, want: notHeld},
+		{finding: "P2 cc -Xlinker -plugin -Xlinker ./p.so", setup: okC, cmd: `cc -o yy ok.c -Xlinker -plugin -Xlinker ./p.so`, want: held},
+		{finding: "P2 clang --ld-path ./x.sh (spaced)", setup: okC, cmd: `clang --ld-path ./x.sh -o yy ok.c`, want: denied},
+		{finding: "P2 go build -ldflags=all=-extld=./x.sh", setup: xsh, cmd: `go build -ldflags=all=-extld=./x.sh .`, want: denied},
+		{finding: "P2 GOFLAGS=-ldflags=-extld=./x.sh go build", setup: xsh, cmd: `GOFLAGS=-ldflags=-extld=./x.sh go build .`, want: denied},
+		{finding: "P2 GIT_EXEC_PATH=. git fetch", setup: xsh, cmd: `GIT_EXEC_PATH=. git fetch origin`, want: held},
+		{finding: "P2 ordinary: cc -fuse-ld=/usr/bin/ld.lld", setup: okC, cmd: `clang -fuse-ld=/usr/bin/ld.lld -o yy ok.c`, want: notHeld},
+		{finding: "P2 ordinary: COMPILER_PATH=/usr/lib/gcc cc", setup: okC, cmd: `COMPILER_PATH=/usr/libexec/gcc cc -o yy ok.c`, want: notHeld},
+		{finding: "P2 ordinary: go build -ldflags '-linkmode=external -extld=clang'", cmd: `go build -ldflags '-linkmode=external -extld=clang' -o p .`, want: notHeld},
 
 		// P3: go's own environment file.
 		{finding: "P539 go env -w GOFLAGS=-toolexec=./x.sh && go build", setup: xsh, cmd: `go env -w GOFLAGS=-toolexec=./x.sh && go build ./...`, want: held},
@@ -81,6 +92,10 @@ func TestFix9c(t *testing.T) {
 		{finding: "P3 GOENV names a file with GOFLAGS=-toolexec", setup: map[string]string{"proj/x.sh": runsApprove, "proj/g.env": "GOFLAGS=-toolexec=./x.sh\n"}, cmd: `GOENV=g.env go build ./...`, want: held},
 		{finding: "P3 ordinary: go env -w GOPRIVATE=example.com", cmd: `go env -w GOPRIVATE=example.com`, want: notDeny},
 		{finding: "P3 ordinary: go build with GOPRIVATE in go's env file", setup: map[string]string{"home/.config/go/env": "GOPRIVATE=example.com/*\nGOFLAGS=-mod=mod\n"}, cmd: `go build ./...`, want: notHeld},
+		{finding: "P3 go env -w GOFLAGS=-ldflags=-extld=./x.sh", setup: xsh, cmd: `go env -w GOFLAGS=-ldflags=-extld=./x.sh`, want: denied},
+		{finding: "P3 XDG_CONFIG_HOME's go/env with CC=./x.sh", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cfg/go/env": "CC=./x.sh\n"}, cmd: `XDG_CONFIG_HOME=cfg go build ./...`, want: denied},
+		{finding: "P3 ordinary: GOENV=off go build with a bad env file", setup: map[string]string{"proj/x.sh": runsApprove, "home/.config/go/env": "GOFLAGS=-toolexec=./x.sh\n"}, cmd: `GOENV=off go build ./...`, want: notHeld},
+		{finding: "P3 ordinary: go version with a bad env file", setup: map[string]string{"proj/x.sh": runsApprove, "home/.config/go/env": "GOFLAGS=-toolexec=./x.sh\n"}, cmd: `go version`, want: notHeld},
 
 		// P4: an interpreter's copy or rename over a built program.
 		{finding: "P557 python copies x.sh over the built program, then it runs", setup: okC, cmd: `cc -o b ok.c; python3 -c 'import shutil; shutil.copy("x.sh","b")'; ./b`, want: held},
@@ -108,6 +123,9 @@ func TestFix9c(t *testing.T) {
 		{finding: "P5 ordinary: npm pkg set scripts.lint=eslint .", cmd: `npm pkg set scripts.lint='eslint .'`, want: notHeld},
 		{finding: "P5 ordinary: npm pkg get scripts", cmd: `npm pkg get scripts`, want: notHeld},
 		{finding: "P5 ordinary: npm pkg set type=module && npm test", cmd: `npm pkg set type=module && npm test`, want: notHeld},
+		{finding: "P5 npm pkg set scripts as a JSON object", cmd: `npm pkg set 'scripts={"test":"` + approve + `"}' --json`, want: denied},
+		{finding: "P5 bun pm pkg set scripts.test", cmd: `bun pm pkg set scripts.test='` + approve + `'`, want: denied},
+		{finding: "P5 npm pkg set scripts dynamic", cmd: `npm pkg set scripts="$(cat s.json)" --json`, want: held},
 
 		// P6: git configuration that runs a program at the next git command.
 		{finding: "P613 git config include.path of a file setting core.fsmonitor", setup: map[string]string{"proj/x.sh": runsApprove, "proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `git config include.path ../x.cfg && git status`, want: held},
@@ -140,8 +158,11 @@ func TestFix9c(t *testing.T) {
 		{finding: "P615 BUNDLE_GEMFILE names a Ruby file running airlock's verb", cmd: `printf 'system("` + approve + `")\n' > x.rb; BUNDLE_GEMFILE=x.rb bundle install`, want: denied},
 		{finding: "P616 bundle config set gemfile, then bundle install", cmd: `printf 'system("` + approve + `")\n' > x.rb; bundle config set --local gemfile ./x.rb && bundle install`, want: denied},
 		{finding: "P7 BUNDLE_GEMFILE names an existing x.rb running the verb", setup: map[string]string{"proj/x.rb": "system(\"" + approve + "\")\n"}, cmd: `BUNDLE_GEMFILE=x.rb bundle exec rake`, want: denied},
-		{finding: "P594 bundle config set --local gemfile alone", cmd: `bundle config set --local gemfile ./x.rb`, want: held},
+		{finding: "P594 bundle config set --local gemfile alone, x.rb naming the verb", setup: map[string]string{"proj/x.rb": "system(\"" + approve + "\")\n"}, cmd: `bundle config set --local gemfile ./x.rb`, want: denied},
 		{finding: "P7 export BUNDLE_GEMFILE then bundle", setup: map[string]string{"proj/x.rb": "system(\"" + approve + "\")\n"}, cmd: `export BUNDLE_GEMFILE=x.rb; bundle install`, want: denied},
+		{finding: "P7 the project's Gemfile naming the verb", setup: map[string]string{"proj/Gemfile": "source 'https://rubygems.org'\nsystem(\"" + approve + "\")\n"}, cmd: `bundle exec rake`, want: denied},
+		{finding: "P7 ordinary: BUNDLE_GEMFILE=gemfiles/rails7.gemfile bundle exec rake", setup: map[string]string{"proj/gemfiles/rails7.gemfile": "source \"https://rubygems.org\"\n\ngem \"rails\", \"~> 7.0\"\ngemspec path: \"../\"\n"}, cmd: `BUNDLE_GEMFILE=gemfiles/rails7.gemfile bundle exec rake`, want: notHeld},
+		{finding: "P7 ordinary: bundle config set --local path vendor/bundle", cmd: `bundle config set --local path vendor/bundle`, want: notDeny},
 
 		// P8: pytest's conftest.py.
 		{finding: "P618 conftest.py written to run x.sh, then pytest", setup: xsh, cmd: `printf 'import os\nos.system("./x.sh")\n' > conftest.py; python3 -m pytest -q`, want: held},
@@ -166,6 +187,16 @@ func TestFix9c(t *testing.T) {
 		{finding: "P683 NODE_OPTIONS=--require ./x.js npm test", setup: map[string]string{"proj/x.js": "require('child_process').execSync('" + approve + "')\n"}, cmd: `NODE_OPTIONS='--require ./x.js' npm test`, want: held},
 		{finding: "P9 SHELL=./x.sh script -qc", setup: xsh, cmd: `SHELL=./x.sh script -qc true /dev/null`, want: held},
 		{finding: "P9 SHELL=./x.sh tmux new -d", setup: xsh, cmd: `SHELL=./x.sh tmux new -d`, want: held},
+		{finding: "P9 SHELL=./x.sh screen -dm", setup: xsh, cmd: `SHELL=./x.sh screen -dmS s`, want: denied},
+		{finding: "P9 export SHELL=./x.sh; poetry shell", setup: xsh, cmd: `export SHELL=./x.sh; poetry shell`, want: denied},
+		{finding: "P695 PYTHONHOME=. python3", cmd: `PYTHONHOME=. python3 -c 1`, want: held},
+		{finding: "P9 node --require=./x (no extension)", setup: map[string]string{"proj/x.js": "require('child_process').execSync('" + approve + "')\n"}, cmd: `node --require=./x app.js`, want: denied},
+		{finding: "P9 sitecustomize.py written then PYTHONPATH=.", cmd: `printf 'import os\nos.system("` + approve + `")\n' > sitecustomize.py; PYTHONPATH=. python3 -c 1`, want: denied},
+		{finding: "P9 direnv allow of an .envrc naming the verb", setup: map[string]string{"proj/.envrc": approve + "\n"}, cmd: `direnv allow .`, want: denied},
+		{finding: "P9 ordinary: direnv allow of an ordinary .envrc", setup: map[string]string{"proj/.envrc": "export FOO=1\nPATH_add bin\n"}, cmd: `direnv allow`, want: notHeld},
+		{finding: "P9 ordinary: SHELL=/bin/bash tmux new -d", cmd: `SHELL=/bin/bash tmux new -d`, want: notDeny},
+		{finding: "P9 ordinary: PYTHONHOME=/usr python3", cmd: `PYTHONHOME=/usr python3 -c 1`, want: notHeld},
+		{finding: "P9 ordinary: node --import tsx app.ts", cmd: `node --import tsx app.ts`, want: notHeld},
 		{finding: "P9 ordinary: node -r dotenv/config app.js", setup: map[string]string{"proj/app.js": "console.log(1)\n"}, cmd: `node -r dotenv/config app.js`, want: notHeld},
 		{finding: "P9 ordinary: PYTHONPATH=src python3 -m pytest", cmd: `PYTHONPATH=src python3 -m pytest -q`, want: notHeld},
 		{finding: "P9 ordinary: PYTHONPATH=. python3 src/m.py", cmd: `PYTHONPATH=. python3 src/m.py`, want: notHeld},

@@ -84,6 +84,7 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 	}
 	if pytestRun(inv) {
 		e.Add(c.conftestWritten(inv))
+		e.Add(c.pytestPlugins(inv))
 		if name != "pytest" && name != "py.test" {
 			// python -m pytest imports conftest.py as pytest does.
 			e.Add(c.keepTaskCode(inv, codeTaskFiles("pytest")))
@@ -550,8 +551,28 @@ func (c *Classifier) conftestWritten(inv *shell.Invocation) Effect {
 	if c.FS == nil || !c.cc.mentions("conftest.py") {
 		return nothing
 	}
+	// Every conftest.py a word of the command names (pytest collects them
+	// in every directory of the tests), and the usual places.
+	files := []string{"conftest.py", "tests/conftest.py", "test/conftest.py", "src/conftest.py"}
+	seen := map[string]bool{}
+	for i := range c.cc.invs {
+		o := &c.cc.invs[i]
+		words := append([]string{}, o.Args...)
+		for _, r := range o.Redirects {
+			words = append(words, r.Target)
+		}
+		for _, w := range words {
+			if path.Base(w) == "conftest.py" && !path.IsAbs(w) && !strings.ContainsAny(w, "$`*?[") {
+				files = append(files, path.Clean(w))
+			}
+		}
+	}
 	var e Effect
-	for _, f := range []string{"conftest.py", "tests/conftest.py", "test/conftest.py", "src/conftest.py"} {
+	for _, f := range files {
+		if seen[f] {
+			continue
+		}
+		seen[f] = true
 		if c.cc.writtenElsewhere(inv, f) {
 			e.Add(c.interpScript(inv, "python3", interp.Python, f, false).through("pytest.conftest", "pytest imports "+f+" before any test"))
 		}
@@ -743,4 +764,62 @@ func extraWrites(inv *shell.Invocation, name string) int {
 		}
 	}
 	return 0
+}
+
+// pytestPlugins follows the local modules pytest imports as plugins:
+// -p NAME on its command line, in PYTEST_ADDOPTS or in the addopts of
+// its configuration file (pytest.ini, pyproject.toml, tox.ini,
+// setup.cfg), and the modules PYTEST_PLUGINS names. A module of the
+// project's is a NAME.py or NAME/__init__.py in the directory.
+func (c *Classifier) pytestPlugins(inv *shell.Invocation) Effect {
+	if c.FS == nil {
+		return nothing
+	}
+	var names []string
+	plugins := func(words []string) {
+		for j := 0; j < len(words); j++ {
+			w := strings.Trim(words[j], `'"`)
+			switch {
+			case w == "-p" && j+1 < len(words):
+				j++
+				names = append(names, strings.Trim(words[j], `'"`))
+			case strings.HasPrefix(w, "-p") && len(w) > 2:
+				names = append(names, w[2:])
+			}
+		}
+	}
+	plugins(inv.Args[1:])
+	if v, _, ok := c.envOr(inv, "PYTEST_ADDOPTS"); ok {
+		plugins(strings.Fields(v))
+	}
+	if v, _, ok := c.envOr(inv, "PYTEST_PLUGINS"); ok {
+		names = append(names, strings.Split(v, ",")...)
+	}
+	for _, f := range []string{"pytest.ini", "pyproject.toml", "tox.ini", "setup.cfg"} {
+		data, _, ok := c.readConfig(inv, clientConfigFile{name: f})
+		if !ok {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			k, v, ok := strings.Cut(strings.TrimSpace(line), "=")
+			if ok && strings.TrimSpace(k) == "addopts" {
+				plugins(strings.Fields(strings.Trim(strings.TrimSpace(v), `"'[],`)))
+			}
+		}
+	}
+	var e Effect
+	for _, n := range names {
+		n = strings.TrimSpace(n)
+		if n == "" || strings.HasPrefix(n, "no:") || strings.Contains(n, "$") {
+			continue
+		}
+		rel := strings.ReplaceAll(n, ".", "/")
+		for _, f := range []string{rel + ".py", path.Join(rel, "__init__.py")} {
+			if c.existsOrWritten(inv, f) {
+				e.Add(c.interpScript(inv, "python3", interp.Python, f, false).through("pytest.plugin", "pytest imports the plugin "+n+" ("+f+") before any test"))
+				break
+			}
+		}
+	}
+	return e
 }

@@ -169,6 +169,15 @@ func TestFix9c(t *testing.T) {
 		{finding: "P8 conftest.py written with the verb, then pytest", cmd: `printf 'import os\nos.system("` + approve + `")\n' > conftest.py; pytest -q`, want: denied},
 		{finding: "P8 an existing conftest.py naming the verb", setup: map[string]string{"proj/conftest.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `pytest -q`, want: denied},
 		{finding: "P8 an existing tests/conftest.py naming the verb", setup: map[string]string{"proj/tests/conftest.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `python -m pytest tests`, want: denied},
+		{finding: "P8 pytest -p of a local plugin naming the verb", setup: map[string]string{"proj/myplug.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `pytest -p myplug -q`, want: denied},
+		{finding: "P8 pytest.ini addopts -p of a local plugin", setup: map[string]string{"proj/myplug.py": "import os\nos.system(\"" + approve + "\")\n", "proj/pytest.ini": "[pytest]\naddopts = -q -p myplug\n"}, cmd: `python3 -m pytest`, want: denied},
+		{finding: "P8 pyproject addopts -p of a local plugin", setup: map[string]string{"proj/myplug.py": "import os\nos.system(\"" + approve + "\")\n", "proj/pyproject.toml": "[tool.pytest.ini_options]\naddopts = \"-p myplug\"\n"}, cmd: `pytest`, want: denied},
+		{finding: "P8 PYTEST_PLUGINS names a local module", setup: map[string]string{"proj/myplug.py": "import os\nos.system(\"" + approve + "\")\n"}, cmd: `PYTEST_PLUGINS=myplug pytest`, want: denied},
+		{finding: "P8 a plugin written then pytest -p", setup: xsh, cmd: `printf 'import os\nos.system("./x.sh")\n' > myplug.py; pytest -p myplug`, want: held},
+		{finding: "P8 ordinary: pytest -p no:cacheprovider -p pytest_cov", cmd: `pytest -p no:cacheprovider -p pytest_cov -q`, want: notHeld},
+		{finding: "P8 ordinary: pytest.ini addopts with -p no:warnings", setup: map[string]string{"proj/pytest.ini": "[pytest]\naddopts = -ra -p no:warnings\n"}, cmd: `pytest`, want: notHeld},
+		{finding: "P8 tests/unit/conftest.py written, then pytest", setup: xsh, cmd: `mkdir -p tests/unit && cp x.sh tests/unit/conftest.py && pytest tests`, want: held},
+		{finding: "P8 ordinary: a conftest.py read, then pytest", setup: map[string]string{"proj/conftest.py": "import pytest\n"}, cmd: `cat conftest.py && pytest -q`, want: notHeld},
 		{finding: "P8 ordinary: pytest -q with an ordinary conftest.py", setup: map[string]string{"proj/conftest.py": "import pytest\n\n@pytest.fixture\ndef x():\n    return 1\n"}, cmd: `pytest -q`, want: notHeld},
 
 		// P9: files loaded at start.

@@ -28,6 +28,8 @@ var gitHookNames = []string{
 func (c *Classifier) gitConfigLater(inv *shell.Invocation, p argv.Parsed, key, value string, dyn bool) (Effect, bool) {
 	k := strings.ToLower(key)
 	switch {
+	case k == "core.hookspath" && !dyn && path.Clean(unquoteValue(value)) == ".git/hooks":
+		return nothing, true // git's own place for them, read at each run
 	case k == "core.hookspath":
 		e := opaque("git.hooks-path", "git config core.hooksPath "+clip(value)+" makes every later git command (the human's commits too) run the hooks in "+clip(value)+", which airlock does not read; use the project's .git/hooks through a tool the human installs").sharedTier()
 		if dyn || c.FS == nil {

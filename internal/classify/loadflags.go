@@ -66,8 +66,10 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 		if (name == "pipenv" || name == "poetry") && (len(inv.Args) < 2 || inv.Args[1] != "shell") {
 			break
 		}
-		if v, dyn, ok := c.envOr(inv, "SHELL"); ok && v != "" {
-			e.Add(c.embedded("SHELL ("+name+" runs it)", shell.Join([]string{v})+" -c true", dyn))
+		// Only a SHELL the command sets: the human's own is theirs.
+		if v, ok := inv.Getenv("SHELL"); ok && unquoteValue(v) != "" {
+			v = unquoteValue(v)
+			e.Add(c.embedded("SHELL ("+name+" runs it)", shell.Join([]string{v})+" -c true", strings.ContainsAny(v, "$`")))
 		}
 	case "git":
 		if v, ok := inv.Getenv("GIT_EXEC_PATH"); ok && localDir(unquoteValue(v)) {

@@ -77,6 +77,16 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 		}
 	case "direnv":
 		e.Add(c.direnvAllow(inv))
+	case "husky":
+		e.Add(c.huskyHooks(inv))
+	case "yarn", "yarnpkg":
+		// yarn set version FILE copies a release of the project's into
+		// .yarn/releases and makes it yarnPath: every later yarn runs it.
+		if len(inv.Args) > 3 && inv.Args[1] == "set" && inv.Args[2] == "version" {
+			if v := inv.Args[3]; strings.HasPrefix(v, "./") || strings.HasPrefix(v, "../") || strings.HasPrefix(v, "/") || strings.HasSuffix(v, ".js") || strings.HasSuffix(v, ".cjs") {
+				e.Add(c.yarnPath(inv, "yarn set version "+v, v, inv.IsDynamic(3)))
+			}
+		}
 	}
 	if pythonRun(inv) {
 		e.Add(c.pythonStartup(inv))
@@ -131,6 +141,38 @@ func (c *Classifier) direnvAllow(inv *shell.Invocation) Effect {
 	}
 	e, _ := c.scriptFile(inv, f, false)
 	return e.through("direnv.allow", "direnv runs "+f+" at the next cd into its directory, the human's too")
+}
+
+// huskyHooks reads husky (husky, husky install, husky init): it points
+// core.hooksPath at .husky/_, whose hooks run the project's .husky/HOOK
+// scripts at every later commit, push or checkout; those are read as the
+// scripts they are.
+func (c *Classifier) huskyHooks(inv *shell.Invocation) Effect {
+	if c.FS == nil {
+		return nothing
+	}
+	dir := ".husky"
+	if len(inv.Args) > 1 {
+		switch a := inv.Args[1]; {
+		case a == "install" && len(inv.Args) > 2 && !inv.IsDynamic(2):
+			dir = inv.Args[2]
+		case a == "install", a == "init":
+		case !strings.HasPrefix(a, "-") && !inv.IsDynamic(1):
+			dir = a // husky DIR (v9)
+		default:
+			return nothing
+		}
+	}
+	var e Effect
+	for _, h := range gitHookNames {
+		f := path.Join(dir, h)
+		if !c.existsOrWritten(inv, f) {
+			continue
+		}
+		he, _ := c.scriptFile(inv, f, false)
+		e.Add(he.through("husky.hook", "husky makes git run "+f+" as its "+h+" hook at every later git command, the human's too"))
+	}
+	return e
 }
 
 // ---- compilers ----

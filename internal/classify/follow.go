@@ -171,8 +171,8 @@ func compilerOutput(inv *shell.Invocation) (string, bool) {
 				"--preprocess", "--assemble", "--dependencies", "--user-dependencies", "--print-missing-file-dependencies":
 				return "", false // text, not a program (FINDINGS-8 H6, FINDINGS-9 P1)
 			}
-			if strings.HasPrefix(a, "@") {
-				return "", false // options from a response file airlock does not read (FINDINGS-9 P1)
+			if strings.HasPrefix(a, "@") || compilerTextAbbrev(a) {
+				return "", false // options from a response file airlock does not read, or an abbreviated text flag (FINDINGS-9 P1)
 			}
 			if strings.HasPrefix(a, "--emit") && !strings.Contains(a, "link") {
 				return "", false

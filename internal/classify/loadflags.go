@@ -867,3 +867,18 @@ func (c *Classifier) pytestPlugins(inv *shell.Invocation) Effect {
 	}
 	return e
 }
+
+// compilerTextAbbrev reports an abbreviation of a compiler driver's long
+// option for a text output (gcc takes --prep for --preprocess).
+func compilerTextAbbrev(a string) bool {
+	if len(a) < 5 || !strings.HasPrefix(a, "--") {
+		return false
+	}
+	a, _, _ = strings.Cut(a, "=")
+	for _, o := range []string{"--preprocess", "--assemble", "--dependencies", "--user-dependencies", "--print-missing-file-dependencies"} {
+		if strings.HasPrefix(o, a) {
+			return true
+		}
+	}
+	return false
+}

@@ -49,6 +49,8 @@ func TestFix9c(t *testing.T) {
 		{finding: "P1 gcc --output=bb --preprocess", setup: vC, cmd: `gcc --preprocess -P --output=bb v.c; ./bb`, want: held},
 		{finding: "P1 cpp -P -o bb v.c then ./bb", setup: vC, cmd: `cpp -P -o bb v.c; sh bb`, want: held},
 		{finding: "P1 existing response file with -E", setup: with(vC, map[string]string{"proj/o.rsp": "-E -P\n"}), cmd: `cc @o.rsp -o bb v.c; ./bb`, want: held},
+		{finding: "P1 gcc --prep (an abbreviation of --preprocess)", setup: vC, cmd: `gcc --prep -P -o bb v.c && sh bb`, want: held},
+		{finding: "P1 gcc --assem", setup: vC, cmd: `gcc --assem -o bb v.c; ./bb`, want: held},
 		{finding: "P1 ordinary: cc -E foo.c | less", setup: vC, cmd: `cc -E v.c | less`, want: notHeld},
 		{finding: "P1 ordinary: cc -o b ok.c && ./b", setup: okC, cmd: `cc -o b ok.c && ./b`, want: notHeld},
 		{finding: "P1 ordinary: gcc --output=b ok.c && ./b", setup: okC, cmd: `gcc --output=b ok.c && ./b`, want: notHeld},

@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"errors"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -82,4 +84,36 @@ func gitConfigRelative(p argv.Parsed, v string) string {
 		base = path.Dir(f)
 	}
 	return path.Join(base, v)
+}
+
+// gitInclude reads the file an include.path or includeIf.*.path line of
+// the configuration file p names, for the settings sub runs ("" for a
+// write of p, which is held: the file can change after the write).
+func (c *Classifier) gitInclude(p, v string, line int, sub string) Effect {
+	v = strings.TrimSpace(v)
+	var e Effect
+	if sub == "" {
+		e.Add(opaque("git.include", p+":"+itoa(line)+": an include of "+clip(v)+" makes every later git command read the settings there, which can name programs git runs; write the settings themselves").sharedTier())
+	}
+	if v == "" || strings.ContainsAny(v, "$`") || c.FS == nil {
+		return e
+	}
+	f := v
+	if !strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "~/") {
+		f = path.Join(path.Dir(p), v)
+	}
+	inner, ok := c.deeper()
+	if !ok {
+		e.Add(fileLimit(f))
+		return e
+	}
+	data, err := c.readFile(f)
+	switch {
+	case err == nil:
+		e.Add(inner.gitConfigFor(f, string(data), sub))
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		e.Add(opaque("git.include", p+":"+itoa(line)+" includes "+f+", which cannot be read beforehand ("+err.Error()+"), and git runs the commands it names"))
+	}
+	return e
 }

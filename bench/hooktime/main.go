@@ -27,6 +27,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -154,18 +155,19 @@ func main() {
 	hookd := flag.Bool("hookd", false, "also time the resident decision service: airlock-hook and airlock hook, both answered by an airlock hookd this process starts (built from ./cmd/airlock and ./cmd/airlock-hook, its own state directory)")
 	ipc := flag.Bool("ipc", false, "also time bench/ipcfloor, a client that asks a resident service on a unix socket (served by this process) for a fixed reply: the lower bound of that design")
 	grep := flag.String("grep", "bench/grep-hook.sh", "plain grep hook `script` timed on the hook cases too; empty: none")
+	shuffle := flag.Bool("shuffle", false, "run the binaries of each round in a shuffled order (never the last one of a round first in the next) instead of alternating forward and backward: alternating runs the last-listed binary twice in a row at every other round boundary, on caches it warmed itself, which favours it by several per cent")
 	copyBins := flag.Bool("copy", false, "time copies of the floor and airlock binaries, written into the temporary directory as cp writes a file (read and write), instead of the files themselves: a binary the Go linker just wrote costs each process more per page of it touched than the same bytes written by cp (docs/BENCHMARKS.md, \"How the binary got into the page cache\")")
 	var airlocks, hookdBins labelled
 	flag.Var(&airlocks, "airlock", "airlock `[label=]path` to time, repeatable; none: build ./cmd/airlock")
 	flag.Var(&hookdBins, "hookd-bin", "also time the airlock-hook in `[label=]dir`, answered by an airlock hookd started from the airlock beside it (its own state directory); repeatable, so that two builds' services are timed side by side in one run")
 	flag.Parse()
-	if err := run(*n, *warm, *floorPath, *grep, *ipc, *hookd, *copyBins, airlocks, hookdBins, *only); err != nil {
+	if err := run(*n, *warm, *floorPath, *grep, *ipc, *hookd, *copyBins, *shuffle, airlocks, hookdBins, *only); err != nil {
 		fmt.Fprintln(os.Stderr, "hooktime: error:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n, warm int, floorPath, grep string, ipc, hookd, copyBins bool, airlocks, hookdBins []string, only string) error {
+func run(n, warm int, floorPath, grep string, ipc, hookd, copyBins, shuffle bool, airlocks, hookdBins []string, only string) error {
 	dir, err := os.MkdirTemp("", "hooktime")
 	if err != nil {
 		return err
@@ -296,16 +298,27 @@ func run(n, warm int, floorPath, grep string, ipc, hookd, copyBins bool, airlock
 		faults[i] = make([][]time.Duration, len(bins))
 	}
 	order := make([]int, len(bins))
+	rng := rand.New(rand.NewPCG(1, 2))
 	for r := range warm + n {
 		if r == warm {
 			for _, svc := range svcs {
-				svc.cpu0, svc.switches0 = svc.cpu(), svc.switches()
+				svc.cpu0, svc.switches0, svc.run0 = svc.cpu(), svc.switches(), svc.runTime()
 			}
+		}
+		last := -1
+		if r > 0 {
+			last = order[len(order)-1]
 		}
 		for j := range order {
 			order[j] = j
 		}
-		if r%2 == 1 {
+		switch {
+		case shuffle:
+			rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+			if len(order) > 1 && order[0] == last {
+				order[0], order[len(order)-1] = order[len(order)-1], order[0]
+			}
+		case r%2 == 1:
 			slices.Reverse(order)
 		}
 		for i, c := range selected {

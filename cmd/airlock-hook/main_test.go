@@ -116,6 +116,32 @@ func TestClientProcess(t *testing.T) {
 	if got, code := run(nil, "airlock-hook", "claude-code", "--event", "PreToolUse"); got != want || code != wantCode {
 		t.Fatalf("through the service: %d %q, want %d %q", code, got, wantCode, want)
 	}
+	// The service executed itself again with a timer slack of 1 ms, which
+	// every one of its threads has (the runtime's monitor thread too).
+	if c, err := hookd.Dial(sock, filepath.Join(bin, "airlock")); err != nil {
+		t.Fatalf("the service: %v", err)
+	} else {
+		pid, err := c.Peer()
+		c.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		// A thread's slack is read at /proc/TID (not listed, but there).
+		tasks, _ := os.ReadDir("/proc/" + strconv.Itoa(pid) + "/task")
+		if len(tasks) < 2 {
+			t.Fatalf("the service %d has %d threads", pid, len(tasks))
+		}
+		for _, task := range tasks {
+			f := "/proc/" + task.Name() + "/timerslack_ns"
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(bytes.TrimSpace(b)) != "1000000" {
+				t.Errorf("%s: %s, want 1000000", f, bytes.TrimSpace(b))
+			}
+		}
+	}
 	// A fake socket put in place of the service's (by someone who could
 	// write there): the client does not trust it and still answers.
 	stop := exec.Command(filepath.Join(bin, "airlock"), "hookd", "--stop")

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify/interp"
@@ -72,6 +73,10 @@ type Classifier struct {
 	// code collects the interpreter scripts followed, for the top-level
 	// Result; inner classifiers share it.
 	code *[]Code
+	// linked holds the files the run being rated names through a link an
+	// earlier run of the command made (links.go): a write empties them
+	// whether or not they exist now.
+	linked []string
 	// mounts collects the compose files' mounts, for the top-level
 	// Result.
 	mounts *[]Mount
@@ -127,6 +132,8 @@ func (c *Classifier) Command(text string) Result {
 	}
 	for i, inv := range invs {
 		before := len(*c.followed)
+		c.builtName(&inv)              // carry.go: go build -o "$out/p" && "$out/p"
+		c.throughLinks(&inv, invs[:i]) // links.go: ln SRC "$t/h"; : > "$t/h"
 		e := c.invocation(&inv)
 		ops := Operands(&inv)
 		if ce, cops, ok := c.clientConfig(&inv); ok { // clientconfig.go
@@ -277,7 +284,7 @@ func (c *Classifier) emptying(inv *shell.Invocation) Effect {
 		if strings.HasPrefix(t, "/dev/") || filesIsTemp(inv, t, false) {
 			continue
 		}
-		if exists, known := c.exists(t); known && !exists {
+		if exists, known := c.exists(t); known && !exists && !slices.Contains(c.linked, t) {
 			continue
 		}
 		return local("file.empty", "the redirection "+r.Op+" "+t+" with no output empties "+t+", losing its contents").destroys()

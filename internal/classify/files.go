@@ -117,6 +117,9 @@ var filesSpec = &Spec{
 		{"find . -name '*.tmp' -delete", "local+destructive"},
 		{"find . -delete", "local+destructive"},
 		{"find -L . -type f -mtime +30 -delete", "local+destructive"},
+		{"find /tmp/x -type f -delete", "local"},
+		{"find -L /tmp/x -type f -delete", "local+destructive"},
+		{"find /tmp/x -follow -delete", "local+destructive"},
 		{"busybox find . -name '*.pyc' -delete", "local+destructive"},
 		{"echo ok | xargs find . -delete", "local+destructive"},
 		{"find . -name x", "local"},
@@ -396,9 +399,12 @@ func filesFind(inv *shell.Invocation) Effect {
 	}
 	var starts []filesOperand
 	expr := false
-	deletes := false
+	deletes, follows := false, false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
+		if a == "-follow" || !expr && (a == "-L" || a == "-H") {
+			follows = true
+		}
 		switch {
 		case a == "-exec" || a == "-execdir" || a == "-ok" || a == "-okdir":
 			j := i + 1
@@ -422,7 +428,10 @@ func filesFind(inv *shell.Invocation) Effect {
 	if !deletes {
 		return nothing
 	}
-	temp := len(starts) > 0
+	// Following symbolic links (-L, -H, -follow), find deletes what a
+	// link in the temporary directory leads to, wherever it is
+	// (FINDINGS-8 H9): not temporary files then.
+	temp := len(starts) > 0 && !follows
 	for _, s := range starts {
 		temp = temp && filesIsTemp(inv, s.word, s.dynamic)
 	}

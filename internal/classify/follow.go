@@ -83,6 +83,9 @@ func mayWrite(inv *shell.Invocation) map[string]int {
 			out[path.Clean(a)]++
 		}
 	}
+	for _, f := range fileWrites(inv) { // dd of=, sed w, awk > "f", a.out
+		out[path.Clean(f)]++
+	}
 	for _, r := range inv.Redirects {
 		if !r.Dynamic && r.Op != "<" {
 			out[path.Clean(r.Target)]++
@@ -154,6 +157,13 @@ func (cc *cmdContext) compiledOnly(inv *shell.Invocation, name string) bool {
 // rustc) with no redirection, run directly or through a wrapper that
 // waits for it (bash -c, sudo).
 func compilerOutput(inv *shell.Invocation) (string, bool) {
+	return compilerOut(inv, false)
+}
+
+// compilerOut is compilerOutput; with dynamicOut, the -o value may be a
+// word known only at run time (go build -o "$out/p"), returned as its
+// source text.
+func compilerOut(inv *shell.Invocation, dynamicOut bool) (string, bool) {
 	if !shell.WaitedFor(inv.Via) || inv.Opaque != "" || len(inv.Redirects) > 0 {
 		return "", false
 	}
@@ -181,25 +191,47 @@ func compilerOutput(inv *shell.Invocation) (string, bool) {
 	default:
 		return "", false
 	}
-	out := ""
+	out, first, objects := "", "", false
+	shift := len(inv.Args) - len(args) // go build: args is one word on
 	for i := 1; i < len(args); i++ {
-		if inv.IsDynamic(i) {
+		if inv.IsDynamic(i + shift) {
 			return "", false
 		}
 		a := args[i]
 		switch {
 		case a == "-o" && i+1 < len(args):
+			if inv.IsDynamic(i+1+shift) && !dynamicOut {
+				return "", false
+			}
 			out = args[i+1]
 			i++
 		case strings.HasPrefix(a, "-o="):
 			out = a[3:]
 		case a == "--output" && inv.Name() != "go" && i+1 < len(args):
+			if inv.IsDynamic(i+1+shift) && !dynamicOut {
+				return "", false
+			}
 			out = args[i+1]
 			i++
 		case strings.HasPrefix(a, "--output=") && inv.Name() != "go":
 			out = a[len("--output="):]
 		case strings.HasPrefix(a, "-o") && inv.Name() != "go" && len(a) > 2:
 			out = a[2:]
+		case a == "-c" || a == "--crate-type" || strings.HasPrefix(a, "--crate-type="):
+			objects = true // objects or a library, not a program to run
+		case first == "" && sourceExt(a):
+			first = a
+		}
+	}
+	if out == "" && first != "" && !objects {
+		// The program a compiler writes when no -o names it: a.out, or
+		// for rustc the crate's name (rustc m.rs writes m).
+		switch inv.Name() {
+		case "go":
+		case "rustc":
+			out = strings.TrimSuffix(path.Base(first), ".rs")
+		default:
+			out = "a.out"
 		}
 	}
 	return out, out != ""
@@ -285,16 +317,10 @@ func literalOutput(inv *shell.Invocation) (string, bool) {
 		if len(args) == 0 && inv.StdinKnown {
 			return inv.StdinText, true
 		}
-	case "echo":
-		if len(args) > 0 && strings.HasPrefix(args[0], "-") {
-			return "", false
-		}
-		return strings.Join(args, " ") + "\n", true
-	case "printf":
-		if len(args) == 1 && !strings.Contains(strings.ReplaceAll(args[0], "%%", ""), "%") {
-			r := strings.NewReplacer(`\n`, "\n", `\t`, "\t", `\\`, `\`, "%%", "%")
-			return r.Replace(args[0]), true
-		}
+	case "echo", "printf":
+		// As the shell prints it: printf '\154' is "l", and what shells
+		// print differently is unknown (shell printf.go, FINDINGS-8 H2).
+		return shell.Output(inv)
 	}
 	return "", false
 }
@@ -334,9 +360,13 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 		// is still read: it runs if the build fails before writing.
 		if !c.cc.compiledOnly(inv, name) || path.Base(inv.Path) != path.Base(name) {
 			// Only the built program run as itself: sh app reads it as
-			// text (cc -E -o app writes text: FINDINGS-8 H6).
+			// text (cc -E -o app writes text: FINDINGS-8 H6). The text
+			// the writers carry from their inputs is checked (carry.go).
+			c.keepCarried(inv, name)
 			return nil, opaque("script.written", name+" is written by the same command that runs it, so what it runs cannot be read beforehand"), false
 		}
+		// Its sources are its code (carry.go).
+		c.keepBuilt(inv, name)
 	}
 	if c.FS == nil {
 		return nil, Effect{}, false
@@ -363,6 +393,9 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 		if _, derr := c.FS.Stat("."); c.dirUnknown && c.cc.changesDir() || derr != nil && inv.Dir != "" {
 			return nil, opaque("script.cwd", "the command changes directory before running "+name+", so which file runs cannot be known"), false
 		}
+		// go build && ./p: go names the program after the package, which
+		// an earlier go build of the command may write here (carry.go).
+		c.keepGoBuilt(inv, name)
 		return nil, Effect{}, false // nothing to run: the command fails
 	}
 	return nil, opaque("script.unreadable", name+" cannot be read ("+err.Error()+"), so what it runs cannot be known"), false
@@ -554,6 +587,8 @@ func (c *Classifier) followRun(inv *shell.Invocation) (Effect, bool) {
 			return nothing, false
 		}
 		return c.scriptFile(inv, inv.Args[1], inv.IsDynamic(1))
+	case inv.IsDynamic(0):
+		return c.builtRun(inv) // carry.go
 	case strings.ContainsAny(inv.Path, `/\`) && specFor(name) == nil && !shell.Unwraps(name):
 		return c.scriptFile(inv, inv.Path, false)
 	}

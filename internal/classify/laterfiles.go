@@ -54,6 +54,11 @@ func laterKind(p, base, dir string) (kind string, containerOnly, ok bool) {
 		return "an Emacs directory-local file", false, true
 	case base == "settings.json" && path.Base(dir) == ".vscode":
 		return "VS Code's workspace settings", false, true
+	case (base == "config.toml" || base == "config") && path.Base(dir) == ".cargo":
+		return "cargo's configuration", false, true
+	case base == "mise.toml" || base == ".mise.toml" || base == "mise.local.toml" || base == ".mise.local.toml" ||
+		base == "config.toml" && path.Base(dir) == "mise":
+		return "a mise configuration", false, true
 	}
 	return "", false, false
 }
@@ -113,6 +118,10 @@ func laterCommands(kind, content string) []makeLine {
 			}
 		}
 		return out
+	case "cargo's configuration":
+		return cargoConfigCommands(content) // buildconfig.go
+	case "a mise configuration":
+		return miseHookCommands(content)
 	case "a Procfile":
 		var out []makeLine
 		for i, l := range strings.Split(content, "\n") {

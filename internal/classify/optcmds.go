@@ -515,7 +515,29 @@ func sedScripts(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 // sedScript reads one sed script for the commands that run shell text (e,
 // s///e) and write files (w, W, s///w). A script it cannot read is opaque.
 func (c *Classifier) sedScript(name, s string) Effect {
+	return c.sedScriptWrites(name, s, nil)
+}
+
+// sedWrites returns the files a sed script writes with w, W and s///w,
+// and whether the script could be read whole.
+func sedWrites(s string) ([]string, bool) {
+	var files []string
+	e := (*Classifier)(nil).sedScriptWrites("sed", s, func(f string) { files = append(files, f) })
+	return files, !e.Opaque
+}
+
+// sedScriptWrites is sedScript that also tells onWrite each file the
+// script writes; on a nil Classifier it only reads the script.
+func (c *Classifier) sedScriptWrites(name, s string, onWrite func(string)) Effect {
 	var e Effect
+	write := func(what, file string) {
+		if onWrite != nil {
+			onWrite(file)
+		}
+		if c != nil {
+			e.Add(c.optionWrite(what, file, false))
+		}
+	}
 	i := 0
 	toEOL := func() string {
 		j := strings.IndexByte(s[i:], '\n')
@@ -594,14 +616,16 @@ func (c *Classifier) sedScript(name, s string) Effect {
 				i++
 			}
 		case 'w', 'W':
-			e.Add(c.optionWrite(name+" "+string(ch), toEOL(), false))
+			write(name+" "+string(ch), toEOL())
 		case 'e':
 			cmd := toEOL()
 			if strings.TrimSpace(cmd) == "" {
 				e.Add(opaque("sed.exec", name+" e runs each line of its input as a command"))
 				continue
 			}
-			e.Add(c.embedded(name+" e", cmd, false))
+			if c != nil {
+				e.Add(c.embedded(name+" e", cmd, false))
+			}
 		case 's', 'y':
 			if i >= len(s) || s[i] == '\n' || s[i] == '\\' {
 				return cant("substitution")
@@ -620,7 +644,7 @@ func (c *Classifier) sedScript(name, s string) Effect {
 					e.Add(opaque("sed.exec", name+" s///e runs the substituted line as a command ("+clip(s)+")"))
 				case 'w':
 					i++
-					e.Add(c.optionWrite(name+" s///w", toEOL(), false))
+					write(name+" s///w", toEOL())
 					continue
 				}
 				i++

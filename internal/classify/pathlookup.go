@@ -39,6 +39,18 @@ func pathBuiltin(name string) bool {
 	return false
 }
 
+// outputTrusted names the programs whose output the analysis reads as
+// what the program prints ($(mktemp -d) a new temporary name, $(cat f)
+// f's lines, $(basename p) a name): shell walk.go's shadows lists them
+// for a function or an alias of the name.
+func outputTrusted(name string) bool {
+	switch name {
+	case "mktemp", "cat", "ls", "find", "stat", "realpath", "readlink", "basename", "dirname", "which", "pwd", "test", "[":
+		return true
+	}
+	return false
+}
+
 // pathRun rates a run of a program named without a directory when the
 // command sets PATH for it, and of the wrappers it was found through
 // (timeout, sudo, bash -c, xargs: programs PATH finds as well); handled
@@ -94,17 +106,26 @@ func (c *Classifier) pathLookup(inv *shell.Invocation, prog string) (Effect, boo
 				continue
 			}
 		}
+		shadow := nothing
+		if outputTrusted(normWord(prog)) {
+			// What $(mktemp -d) prints is read as a new temporary name,
+			// $(cat f) as f's lines: another file of the name makes that
+			// false (FINDINGS-8 H3), script or not.
+			shadow = opaque("path.shadows", prog+" runs "+file+", found through the PATH the command sets, so what $("+prog+" …) prints is not known. Run "+prog+" by its full path (/usr/bin/"+prog+"), or leave PATH as it is.")
+		}
 		data, failed, ok := c.readScript(inv, file, false)
 		if !ok {
+			failed.Add(shadow)
 			return failed, failed.Reasons != nil
 		}
 		if binary(data) || !strings.HasPrefix(string(data), "#!") && !c.cc.writtenElsewhere(inv, file) {
 			// A compiled program, or a file the kernel would not run as
 			// a script: rated by its name, as a run by its path is.
-			return nothing, false
+			return shadow, shadow.Reasons != nil
 		}
 		e, _ := c.scriptFile(inv, file, false)
 		e.Reasons = append([]Reason{{"path.script", prog + " runs " + file + ", found through the PATH the command sets"}}, e.Reasons...)
+		e.Add(shadow)
 		return e, true
 	}
 	return nothing, false

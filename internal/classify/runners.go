@@ -29,7 +29,9 @@ import (
 func (c *Classifier) runner(inv *shell.Invocation) Effect {
 	switch inv.Name() {
 	case "npm", "yarn", "yarnpkg", "pnpm", "bun":
-		return c.packageScripts(inv)
+		e := c.packageScripts(inv)
+		e.Add(c.pnpmfileRun(inv)) // buildconfig.go
+		return e
 	case "make", "gmake":
 		return c.makeRun(inv)
 	case "just":
@@ -49,19 +51,14 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 	case "nox":
 		return c.noxRun(inv)
 	case "cargo":
-		return c.cargoBuildScripts(inv)
-	case "go":
-		// go run FILE.go…: the Go code goes to self-protection like an
-		// interpreter script's (what it does is not read).
-		if len(inv.Args) > 2 && inv.Args[1] == "run" {
-			var files []string
-			for i, a := range inv.Args[2:] {
-				if strings.HasSuffix(a, ".go") && !inv.IsDynamic(i+2) {
-					files = append(files, a)
-				}
-			}
-			return c.keepTaskCode(inv, files)
-		}
+		e := c.cargoBuildScripts(inv)
+		e.Add(c.cargoConfigRun(inv)) // buildconfig.go
+		return e
+	case "go", "tcc", "java":
+		// go run FILE.go… (or the .go files the command writes in the
+		// package it runs), tcc -run, java X.java: the source goes to
+		// self-protection like an interpreter script's (carry.go).
+		return c.builtRunCode(inv)
 	}
 	if files := codeTaskFiles(inv.Name()); files != nil {
 		return c.keepTaskCode(inv, files)

@@ -82,6 +82,9 @@ func runHookd(e *env) int {
 	if idle <= 0 {
 		return fail(e.stderr, &usageError{Msg: "--idle must be positive", Hints: []string{"airlock hookd --idle 30m"}})
 	}
+	// Before anything is opened: the service's threads wake less often
+	// (see serviceTimerSlack); this may execute airlock again.
+	serviceTimerSlack()
 	// Each connection is served on a kept thread, where the handler's
 	// decision runs in place (goOnDirWorker).
 	s := &server.Server{StateDir: dir, Idle: idle, Exe: exe, Handle: hookdHandler(dir), Go: goOnDirWorker,

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -206,3 +207,44 @@ func runDirJob(j dirJob) (ok bool) {
 
 // terminate asks the service with process id pid to stop.
 func terminate(pid int) error { return syscall.Kill(pid, syscall.SIGTERM) }
+
+// serviceSlack is the service's timer slack: how late the kernel may wake
+// a thread of it from a timed sleep, so as to wake it with other timers.
+// The default is 50 µs. The Go runtime's monitor thread (sysmon) sleeps
+// 20 µs at a time while any goroutine runs, so during each call it woke
+// every 20–70 µs: a third of the service's context switches and about a
+// tenth of its CPU (docs/BENCHMARKS.md, "The service's timer slack").
+// With 1 ms it wakes at most about once per call. The service's own
+// timers are seconds long (the idle and socket checks, the journal
+// lock's 10 s wait), so 1 ms later changes nothing they do.
+const serviceSlack = 1_000_000 // nanoseconds
+
+// slackEnv marks a service that has set its slack and executed itself
+// again, so that it never does so twice.
+const slackEnv = "AIRLOCK_HOOKD_SLACK"
+
+// serviceTimerSlack gives every thread of the service the timer slack
+// serviceSlack. A thread's slack is its own (prctl PR_SET_TIMERSLACK) and
+// only a thread it starts inherits it; the runtime's monitor thread is
+// started before any of airlock's code runs. So the service sets the slack
+// on its own thread and executes its own binary again (/proc/self/exe,
+// the same file, the same arguments, environment and process): the new
+// program's threads all start from that thread. Called before the service
+// opens anything. When the slack is already in place, or anything fails,
+// the service goes on as it is: the slack is only a cost.
+func serviceTimerSlack() {
+	const prSetTimerslack, prGetTimerslack = 29, 30
+	if os.Getenv(slackEnv) != "" {
+		return
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if cur, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prGetTimerslack, 0, 0); errno == 0 && cur >= serviceSlack {
+		return
+	}
+	if _, _, errno := syscall.RawSyscall(syscall.SYS_PRCTL, prSetTimerslack, serviceSlack, 0); errno != 0 {
+		return
+	}
+	syscall.Exec("/proc/self/exe", os.Args, append(os.Environ(), slackEnv+"=1"))
+	// Still here: the slack stays on this thread alone.
+}

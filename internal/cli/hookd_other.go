@@ -12,3 +12,6 @@ func goOnDirWorker(fn func()) { go fn() }
 
 // terminate is Linux's (see hookd_linux.go); no service runs elsewhere.
 func terminate(int) error { return errors.New("the decision service runs on Linux only") }
+
+// serviceTimerSlack is Linux's (see hookd_linux.go).
+func serviceTimerSlack() {}

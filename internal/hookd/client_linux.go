@@ -32,6 +32,9 @@ type Conn struct {
 	fd      int
 	want    syscall.Stat_t
 	trusted map[int32]bool
+	// uid is this process's user, asked once per connection: every piece
+	// of the answer is checked against it.
+	uid uint32
 	// buf receives the answer (see Ask).
 	buf []byte
 }
@@ -75,6 +78,7 @@ func (c *Conn) dial(sock, want string) error {
 		}
 		return err
 	}
+	c.uid = uint32(syscall.Getuid())
 	// The listener must at least be the user's own and run the expected
 	// binary before the event is handed over: a stranger's socket gets
 	// nothing to read.
@@ -86,7 +90,7 @@ func (c *Conn) dial(sock, want string) error {
 		return err
 	}
 	if !c.sameFile(cred.Pid, cred.Uid) {
-		if cred.Uid == uint32(syscall.Getuid()) {
+		if cred.Uid == c.uid {
 			// The user's own service of another build (an upgrade, a
 			// second install): it would keep the socket, and this build
 			// its slow path, for as long as hooks keep calling it. Ask it
@@ -233,7 +237,7 @@ func writer(oob []byte) (pid int32, uid uint32, ok bool) {
 // file c.want names (same device and inode: a rebuilt or upgraded binary
 // is another file, so a service of another build is not trusted).
 func (c *Conn) sameFile(pid int32, uid uint32) bool {
-	if uid != uint32(syscall.Getuid()) || pid < 0 {
+	if uid != c.uid || pid < 0 {
 		return false
 	}
 	if pid == 0 {

@@ -6,7 +6,13 @@ import (
 	"github.com/airlock-dev/airlock/internal/statefile"
 	"io/fs"
 	"os"
+	"sync"
 )
+
+// euid is this process's effective user, asked once: airlock never
+// changes its own, and the resident service checked it with a system call
+// for every file of every call.
+var euid = sync.OnceValue(os.Geteuid)
 
 // ErrUnsafe is wrapped when a file or directory in airlock's state is not
 // what airlock made: a symlink, another user's, or not a regular file or
@@ -56,7 +62,7 @@ func checkOpened(f *os.File, path string) error {
 	if !st.Mode().IsRegular() {
 		return &UnsafeError{Path: path, Reason: "is not a regular file"}
 	}
-	if uid, ok := statefile.Owner(st); ok && uid != os.Geteuid() {
+	if uid, ok := statefile.Owner(st); ok && uid != euid() {
 		return &UnsafeError{Path: path, Reason: fmt.Sprintf("belongs to user %d, not to you", uid)}
 	}
 	if st.Mode().Perm()&0o077 != 0 {
@@ -71,10 +77,16 @@ func checkOpened(f *os.File, path string) error {
 // is a symlink, not a directory, or another user's; a mode wider than
 // 0700 is narrowed.
 func safeDir(dir string) error {
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-		return err
-	}
+	// Looked at first and made only when missing: the directory exists on
+	// every call but the first, and a mkdir that fails with EEXIST is a
+	// system call (a path walk) for nothing.
 	st, err := os.Lstat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+		st, err = os.Lstat(dir)
+	}
 	if err != nil {
 		return err
 	}
@@ -84,7 +96,7 @@ func safeDir(dir string) error {
 	case !st.IsDir():
 		return &UnsafeError{Path: dir, Reason: "is not a directory"}
 	}
-	if uid, ok := statefile.Owner(st); ok && uid != os.Geteuid() {
+	if uid, ok := statefile.Owner(st); ok && uid != euid() {
 		return &UnsafeError{Path: dir, Reason: fmt.Sprintf("belongs to user %d, not to you", uid)}
 	}
 	if st.Mode().Perm() != 0o700 {

@@ -61,6 +61,9 @@ type grade struct {
 	// relinked says the place is unknown because another program of the
 	// command may change what the paths lead to before the deletion.
 	relinked bool
+	// scratch says everything the run destroys is in scratch space
+	// (/tmp, not the project): nothing to snapshot, nothing to hold.
+	scratch bool
 }
 
 // The rules named in reasons about where destruction lands.
@@ -417,7 +420,8 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		return grade{place: placeOutside, why: "rm --no-preserve-root is written to delete /"}
 	}
 	g := grade{place: placeInside, ignored: true}
-	placed := false
+	// scratch: an operand is in scratch space; elsewhere: one is not.
+	placed, scratch, elsewhere := false, false, false
 	for _, o := range inv.Operands {
 		switch o.Role {
 		case classify.RoleRead, classify.RoleExec:
@@ -432,7 +436,12 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 			continue
 		}
 		placed = true
+		if o.Dynamic && deletesByName(name) && o.Pattern == "" && d.scratchRuntime(o.Word, dirs) {
+			scratch = true // rm -f /tmp/lock.$$: a name in scratch space
+			continue
+		}
 		if o.Dynamic {
+			elsewhere = true
 			one := d.placeRuntime(inv, o, dirs)
 			if one.place != placeInside {
 				return one
@@ -440,9 +449,14 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 			g.paths = append(g.paths, one.paths...)
 			continue
 		}
-		if deletesByName(name) && o.Pattern == "" && d.scratch(o.Word, dirs) {
-			continue // rm -rf /tmp/x build: the scratch file is not held, as alone
+		if (deletesByName(name) || rsyncDeletesInDest(inv) && o.Role == classify.RoleWrite) && o.Pattern == "" && d.scratch(o.Word, dirs) {
+			// rm -rf /tmp/x build: the scratch file is not held, as
+			// alone; rsync --delete src/ /tmp/mirror/ deletes only in
+			// scratch space.
+			scratch = true
+			continue
 		}
+		elsewhere = true
 		var one grade
 		if o.Pattern != "" && o.Recursive {
 			one = d.placeFind(o, dirs)
@@ -456,10 +470,28 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 		g.changes = g.changes || one.changes
 		g.untracked = g.untracked || one.untracked
 	}
+	if scratch && !elsewhere {
+		return grade{place: placeInside, scratch: true}
+	}
 	if !placed && !deletesByName(name) {
 		return d.gradeDeletion(inv, dirs) // deletes.go, or "cannot tell"
 	}
 	return g
+}
+
+// rsyncDeletesInDest reports an rsync whose only deletion is in its
+// destination (--delete and its variants), not of its sources
+// (--remove-source-files).
+func rsyncDeletesInDest(inv *classify.Invocation) bool {
+	if inv.Name() != "rsync" {
+		return false
+	}
+	for _, a := range inv.Args[1:] {
+		if strings.HasPrefix(a, "--remove-s") {
+			return false
+		}
+	}
+	return true
 }
 
 // multiCall reports the multi-call binaries that run the applet named
@@ -527,6 +559,38 @@ func (d *destruction) scratch(w string, dirs []string) bool {
 			return false
 		}
 		if !inTmp(real) {
+			return false
+		}
+	}
+	return true
+}
+
+// scratchRuntime reports whether a word known only at run time stays in
+// scratch space whatever its run-time parts are: each of its globs
+// (runtimeGlobs: every run-time part within one name) is a scratch path,
+// or a name directly in a temporary directory that no run-time part can
+// make "." or "..".
+func (d *destruction) scratchRuntime(w string, dirs []string) bool {
+	tmp := filepath.Clean(os.TempDir())
+	if lit := strings.TrimLeft(w, `"'`); !strings.HasPrefix(lit, "/tmp/") && !strings.HasPrefix(lit, "/var/tmp/") && !strings.HasPrefix(lit, tmp+"/") {
+		return false // written as a temporary path, as for a static word (scratch)
+	}
+	globs, ok := d.runtimeGlobs(w)
+	if !ok || len(globs) == 0 {
+		return false
+	}
+	for _, g := range globs {
+		if !hasGlob(g) {
+			if !d.scratch(g, dirs) {
+				return false
+			}
+			continue
+		}
+		dir, base := filepath.Split(g)
+		if hasGlob(dir) || base == "" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "[") {
+			return false
+		}
+		if c := filepath.Clean(dir); c != "/tmp" && c != "/var/tmp" && c != tmp && !d.scratch(c, dirs) {
 			return false
 		}
 	}
@@ -734,6 +798,10 @@ var gradeFS fileSystem = osFS{}
 // the run is allowed on condition of one.
 func (t Table) decideGraded(e classify.Effect, g *grade, snapshots bool) (v Verdict, snapshot bool) {
 	if !e.Destructive || g == nil || g.place != placeInside {
+		return t.Decide(e), false
+	}
+	if g.scratch && len(g.paths) == 0 {
+		e.Destructive = false
 		return t.Decide(e), false
 	}
 	if t.Inside == t.Destructive || t.Inside == Warn && t.Destructive <= Warn {

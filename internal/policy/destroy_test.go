@@ -61,6 +61,8 @@ func TestDestructionGraded(t *testing.T) {
 		{"sh -c 'cd build && rm -rf sub'", snap, []string{"sub", "build/sub"}},
 		{"nice -n 5 timeout 60 rm -rf build", snap, []string{"build"}},
 		{"parallel bash -c 'rm -rf {}' ::: build", snap, []string{"build"}},
+		{"parallel -q bash -c 'rm -rf {}' ::: build", snap, []string{"build"}},
+		{"parallel 'rm -rf {}' ::: build", snap, []string{"build"}},
 		// Outside the project, or its history.
 		{"rm -rf ../other", deny, nil},
 		{"rm -rf build ../other", deny, nil},

@@ -186,7 +186,10 @@ func (c *call) dynamicRead(who, src, known string) *refusal {
 	if m := g.secretMention(known); m != "" {
 		return refuse("that mentions " + m)
 	}
-	prefix, suffix, _ := g.literalEnds(src)
+	prefix, suffix, dyn := g.literalEnds(src)
+	if !dyn {
+		return nil // only mktemp's output was run-time: a new temporary file
+	}
 	if j := strings.LastIndex(prefix, "/"); j >= 0 || strings.HasPrefix(prefix, "~") {
 		dir := prefix
 		if j >= 0 {

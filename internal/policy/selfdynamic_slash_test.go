@@ -24,6 +24,8 @@ func TestDynamicTrailingSlash(t *testing.T) {
 		{finding: "rsync into $D/.claude/", cmd: `rsync -a /tmp/evil/ "$D/.claude/"`, want: denied},
 		{finding: "cp -r into $D/", cmd: `cp -r /tmp/evil/. "$D/"`, want: denied},
 		{finding: "cp -r into $D/build/", cmd: `cp -r dist/. "$D/build/"`, want: notDeny},
+		{finding: "tail of a mktemp file", cmd: `tmp=$(mktemp) && go test ./... > "$tmp"; tail -5 "$tmp"; rm -f "$tmp"`, want: notHeld},
+		{finding: "a mktemp path that climbs to a secret", cmd: `cat "$(mktemp -d)/../../home/.local/state/airlock/secrets/serve.token"`, want: denied},
 		{finding: "cp into a directory set in the text", cmd: `out=dist/x; mkdir -p "$out/" && cp dist/a.js "$out/"`, want: notHeld},
 	}
 	for i := range cases {

@@ -1004,7 +1004,11 @@ func pathLiterals(code string) []string {
 // ok is set when nothing unknown is left.
 func (g *guard) known(w string) (string, bool) {
 	x := strings.NewReplacer(`"`, "", `'`, "").Replace(g.expand(w))
-	return x, !strings.ContainsAny(x, "$`\\")
+	// The value xargs or parallel puts in a longer word is known only at
+	// run time too (ls | parallel 'echo x > ~/.claude/{}'); the whole
+	// word is its feed's (classify feeds.go bounds it).
+	fed := (strings.Contains(x, "{parallel input}") || strings.Contains(x, "{xargs input}")) && !isPlaceholder(x)
+	return x, !fed && !strings.ContainsAny(x, "$`\\")
 }
 
 // dynamicWord checks an argument of a writing program whose value is

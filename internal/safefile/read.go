@@ -3,7 +3,6 @@ package safefile
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -45,31 +44,20 @@ func ReadRegular(name string, o ReadOptions) ([]byte, error) {
 			return nil, err
 		}
 	}
-	f, err := openNonBlocking(name)
-	if err != nil {
-		return nil, err
+	return readLimited(name, o.Limit)
+}
+
+// limitErr and notRegularErr are ReadRegular's errors for a file over the
+// limit and a file that is not regular, shared by every readLimited.
+func limitErr(name string, size, limit int64) error {
+	if size < 0 {
+		return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: over the limit of %d bytes", ErrTooLarge, limit)}
 	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, fileType(info.Mode()))}
-	}
-	if info.Size() > o.Limit {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: %d bytes, over the limit of %d", ErrTooLarge, info.Size(), o.Limit)}
-	}
-	// The size can change between the stat and the read: the limit is
-	// enforced on what is read, too.
-	data, err := io.ReadAll(io.LimitReader(f, o.Limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > o.Limit {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: over the limit of %d bytes", ErrTooLarge, o.Limit)}
-	}
-	return data, nil
+	return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w: %d bytes, over the limit of %d", ErrTooLarge, size, limit)}
+}
+
+func notRegularErr(name string, m fs.FileMode) error {
+	return &fs.PathError{Op: "read", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, fileType(m))}
 }
 
 // within checks that name, with every link resolved, stays under dir.

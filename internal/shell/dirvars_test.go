@@ -185,7 +185,10 @@ func TestShellStartup(t *testing.T) {
 		{`PS4='$(./x.sh)'; set -x; :`, []string{"x.sh | PS4", "set -x", ":"}},
 		{`set -ex; PS4='$(./x.sh)'; :`, []string{"set -ex", "x.sh | PS4", ":"}},
 		{`export PS4='$(./x.sh)'; set -o xtrace; :`, []string{"x.sh | PS4", "set -o xtrace", ":"}},
-		{`env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'git status'`, []string{"x.sh | env,exported function git", "git status | env,bash -c"}},
+		// bash defines the exported git before its text: git status
+		// calls the function (FINDINGS-8 H3).
+		{`env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'git status'`, []string{"x.sh | env,exported function git", "x.sh | env,bash -c"}},
+		{`env 'BASH_FUNC_git%%=() { ./x.sh; }' bash -c 'bash -c "git push"'`, []string{"x.sh | env,exported function git", "x.sh | env,bash -c,bash -c"}},
 		{`env 'BASH_FUNC_ls%%=() { ./x.sh; }' make build`, []string{"x.sh | env,exported function ls", "make build | env"}},
 		{`x='$(./x.sh)'; echo "${x@P}"`, []string{`echo ~"$(: '$(./x.sh)' ${x@P})"`, "x.sh | ${x@P}"}},
 		{`echo "${y@P}"`, []string{"echo ~\"${y@P}\"", "OPAQUE"}},

@@ -127,3 +127,36 @@ func ParseWord(src string) (*syntax.Word, bool) {
 	})
 	return word, err == nil && word != nil
 }
+
+// NamesAFile reports whether a command word computed at run time holds a
+// "/" in its static text ("$out/p", "$(mktemp -d)"/app): whatever its
+// value, the shell runs the file of that path, never a builtin or a
+// function, so the run cannot assign the shell's variables or change its
+// directory (read, cd, eval, source have no "/" in their names).
+func NamesAFile(src string) bool {
+	word, ok := ParseWord(src)
+	if !ok {
+		return false
+	}
+	var has func(ps []syntax.WordPart) bool
+	has = func(ps []syntax.WordPart) bool {
+		for _, p := range ps {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if strings.Contains(p.Value, "/") {
+					return true
+				}
+			case *syntax.SglQuoted:
+				if strings.Contains(p.Value, "/") {
+					return true
+				}
+			case *syntax.DblQuoted:
+				if has(p.Parts) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return has(word.Parts)
+}

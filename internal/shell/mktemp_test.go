@@ -38,3 +38,43 @@ func TestMktempWord(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesAFile: a command name computed at run time with a "/" in its
+// static text runs a file, so the shell keeps what it knows of its
+// variables after it; one without may be read, eval or cd, so it does not.
+func TestNamesAFile(t *testing.T) {
+	for _, tc := range []struct {
+		word string
+		want bool
+	}{
+		{`"$out/p"`, true},
+		{`$d/bin/app`, true},
+		{`"$(mktemp -d)"/p`, true},
+		{`'./'$x`, true},
+		{`$x`, false},
+		{`"$x"`, false},
+		{`${x:-/bin/ls}`, false},
+		{`$(echo /bin/ls)`, false},
+	} {
+		if got := NamesAFile(tc.word); got != tc.want {
+			t.Errorf("NamesAFile(%s) = %v, want %v", tc.word, got, tc.want)
+		}
+	}
+	for _, tc := range []struct {
+		text  string
+		keeps bool
+	}{
+		{`d=$(mktemp -d); "$d/p" -h; rm -rf "$d"`, true},
+		{`d=$(mktemp -d); $cmd; rm -rf "$d"`, false},
+	} {
+		invs := Parse(tc.text)
+		last := invs[len(invs)-1]
+		kept := !last.IsDynamic(2) || last.Args[2] == `"$(mktemp -d)"`
+		if kept != tc.keeps {
+			t.Errorf("%s: rm's word is %q after the computed name; kept %v, want %v", tc.text, last.Args[2], kept, tc.keeps)
+		}
+		if mid := invs[len(invs)-2]; mid.Opaque == "" {
+			t.Errorf("%s: the computed name is not opaque: %+v", tc.text, mid)
+		}
+	}
+}

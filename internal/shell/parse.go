@@ -68,6 +68,12 @@ type frame struct {
 	// shell (eval, an alias) rather than in a new one.
 	vals *values
 	same bool
+	// feed is where the input values of GNU parallel's text come from,
+	// for the runs given one as a word (parallel.go).
+	feed *Feed
+	// feedSource is the source of the parallel command itself: the
+	// text left of its pipe is what feeds it.
+	feedSource string
 }
 
 func (f frame) with(v string) frame {
@@ -153,6 +159,12 @@ func (w *walker) emit(inv Invocation) {
 		return
 	}
 	inv.Seq = w.seq
+	if strings.Contains(inv.Source, parallelInputVar) || strings.Contains(inv.Opaque, parallelInputVar) {
+		// Text GNU parallel makes shows its input value as {} to the
+		// reader (its words and environment keep the run-time form).
+		r := strings.NewReplacer(`"${`+parallelInputVar+`}"`, "{}", `${`+parallelInputVar+`}`, "{}")
+		inv.Source, inv.Opaque = r.Replace(inv.Source), r.Replace(inv.Opaque)
+	}
 	w.out = append(w.out, inv)
 }
 
@@ -174,12 +186,20 @@ func (w *walker) text(src string, f frame, depth int) {
 		w.opaque(f, clip(src), fmt.Sprintf("limit reached: brackets or substitutions nested %d deep, more than %d", d, w.limits.MaxNesting*4))
 		return
 	}
+	own := !f.same || f.vals == nil
+	if own && depth > 0 && (len(f.via) == 0 || !strings.HasPrefix(f.via[len(f.via)-1], "exported function")) {
+		defs, ok := importedFuncDefs(f.env)
+		if !ok {
+			w.opaque(f, clip(src), "a function is exported to the shell in the environment (BASH_FUNC_…) with a body only known at run time")
+			return
+		}
+		src = defs + src
+	}
 	file, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
 	if err != nil {
 		w.opaque(f, clip(src), "unparsable shell text: "+err.Error())
 		return
 	}
-	own := !f.same || f.vals == nil
 	if own {
 		f.vals = f.vals.child(&w.exports)
 		f.vals.fromEnv(f.env)
@@ -227,4 +247,36 @@ func clip(s string) string {
 		return s
 	}
 	return s[:max] + "…"
+}
+
+// importedFuncDefs is the text of the functions bash imports from its
+// environment (FINDINGS-8 H3): a variable BASH_FUNC_NAME%% (or
+// BASH_FUNC_NAME() in older bash) whose value starts with "() " defines
+// NAME in every bash the command starts, before its text runs, so
+// env 'BASH_FUNC_echo%%=() { printf airlock; }' bash -c '$(echo ls)' runs
+// the function, not the builtin. ok is false for such a body known only at
+// run time.
+func importedFuncDefs(env []string) (defs string, ok bool) {
+	for _, e := range env {
+		name, val, _ := strings.Cut(e, "=")
+		rest, found := strings.CutPrefix(name, "BASH_FUNC_")
+		if !found {
+			continue
+		}
+		fn, cut := strings.CutSuffix(rest, "%%")
+		if !cut {
+			if fn, cut = strings.CutSuffix(rest, "()"); !cut {
+				continue
+			}
+		}
+		body, isFunc := strings.CutPrefix(val, "() ")
+		if fn == "" || strings.ContainsAny(fn, "$`\"'") || !isFunc && strings.ContainsAny(val, "$`") {
+			return "", false // a name or a value only known at run time
+		}
+		if !isFunc {
+			continue // bash imports only values that start with "() "
+		}
+		defs += "function " + fn + " () " + body + "\n"
+	}
+	return defs, true
 }

@@ -147,10 +147,27 @@ func TestParse(t *testing.T) {
 		{"xargs", []string{"echo ~{xargs input} | xargs"}},
 		{"parallel git push ::: a b", []string{"git push a | parallel", "git push b | parallel"}},
 		// GNU parallel joins the words and hands them to a shell (bash -c
-		// rm -rf / runs rm alone); with -q, or another parallel, they are
-		// arguments: both readings are walked.
-		{"parallel bash -c 'rm -rf {}' ::: /", []string{"rm | parallel,bash -c", "rm -rf / | parallel,bash -c"}},
-		{`parallel echo ";" airlock queue approve ::: a`, []string{"echo | parallel", "airlock queue approve a | parallel", "echo ; airlock queue approve a | parallel"}},
+		// rm -rf / runs rm alone, checked with parallel --dry-run); with
+		// -q they are arguments, and a shell's words are read as its
+		// arguments too.
+		{"parallel bash -c 'rm -rf {}' ::: /", []string{"rm -rf / | parallel,bash -c", "rm | parallel,bash -c"}},
+		{"parallel -q bash -c 'rm -rf {}' ::: /", []string{"rm -rf / | parallel,bash -c"}},
+		{`parallel echo ";" airlock queue approve ::: a`, []string{"echo | parallel", "airlock queue approve a | parallel"}},
+		{`parallel --quote echo ";" airlock ::: a`, []string{"echo ; airlock a | parallel"}},
+		{`parallel echo "|" sh ::: ./x.sh`, []string{"echo | parallel", "sh ./x.sh | parallel"}},
+		{`parallel "echo '{}'" ::: "';./x.sh;'"`, []string{`echo "';./x.sh;'" | parallel`}},
+		{`parallel 'echo {}' ::: 'a;b'`, []string{`echo a;b | parallel`}},
+		{`ls | parallel "echo '{}'"`, []string{"ls", "OPAQUE"}},
+		{`ls | parallel 'echo $(( {} ))'`, []string{"ls", "OPAQUE"}},
+		{`ls | parallel 'wc -l src/{}'`, []string{"ls", "wc -l ~src/{parallel input} | parallel"}},
+		{`ls | parallel sh -c`, []string{"ls", "OPAQUE"}},
+		{`parallel echo '{= $_="x" =}' ::: a`, []string{"OPAQUE"}},
+		{`parallel -I XX sh -c XX ::: 'git push'`, []string{"git push | parallel,sh -c"}},
+		{`sem echo ";" ./x.sh`, []string{"echo | sem", "x.sh | sem"}},
+		{`sem -j4 make`, []string{"make | sem"}},
+		{`parallel --semaphore --id x 'git push; ls'`, []string{"git push | parallel", "ls | parallel"}},
+		{`parallel gzip -- a.log b.log`, []string{"gzip a.log | parallel", "gzip b.log | parallel", "gzip -- a.log b.log ~{parallel input} | parallel"}},
+		{`parallel -S host echo ::: a`, []string{"OPAQUE", "echo a | parallel"}},
 		{"parallel -j2 'git -C {} push' ::: a", []string{"git -C a push | parallel"}},
 		{"ssh h -p 22 -- rm -rf /x", []string{"ssh h -p 22 -- rm -rf /x", "rm -rf /x | ssh h @h"}},
 		{"parallel bash -c ::: 'git push'", []string{"git push | parallel,bash -c"}},

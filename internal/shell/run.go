@@ -1,7 +1,6 @@
 package shell
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
@@ -88,10 +87,37 @@ func (c cmd) invocation() Invocation {
 	}
 	inv.Args = append([]string(nil), c.args...)
 	inv.Args[0] = normName(c.args[0])
+	if strings.Contains(c.source, parallelInputVar) {
+		// A run of the text GNU parallel makes, given an input value
+		// known only at run time as a word (parallel.go).
+		for k, a := range inv.Args {
+			if k < len(c.dyn) && c.dyn[k] && strings.Contains(a, parallelInputText) {
+				inv.Args[k] = strings.ReplaceAll(a, `"`+parallelInputText+`"`, parallelInputText)
+				if inv.Feed == nil && c.frame.feed != nil {
+					inv.Feed, inv.Source = c.frame.feed, c.frame.feedSource
+				}
+			}
+		}
+	}
 	if anyTrue(c.dyn) {
 		inv.Dynamic = append([]bool(nil), c.dyn...)
 	}
 	return inv
+}
+
+// computedName emits a run whose command name is computed at run time:
+// opaque, with its words when the name is a file's path ("$out/p" -h:
+// NamesAFile), so that package classify can tell a program the same
+// command builds there (go build -o "$out/p") from any other.
+func (w *walker) computedName(c cmd) {
+	reason := "the command name is computed at run time (" + c.args[0] + "), so what runs cannot be known"
+	if !NamesAFile(c.args[0]) {
+		w.opaque(c.frame, c.source, reason)
+		return
+	}
+	inv := c.invocation()
+	inv.Args[0], inv.Opaque = c.args[0], reason
+	w.emit(inv)
 }
 
 // handler peels one layer off a command. It returns the next command to
@@ -108,8 +134,8 @@ func (w *walker) run(c cmd) {
 			return
 		}
 		if c.dyn[0] {
-			w.opaque(c.frame, c.source, "the command name is computed at run time ("+c.args[0]+"), so what runs cannot be known")
-			if c.inShell() {
+			w.computedName(c)
+			if c.inShell() && !NamesAFile(c.args[0]) {
 				c.vals.clear() // it may be read, cd or eval
 			}
 			return
@@ -183,6 +209,7 @@ func init() {
 		"eval":         evalText,
 		"trap":         trapText,
 		"parallel":     parallelWrapper,
+		"sem":          semWrapper,
 		"source":       sourceScript,
 		".":            sourceScript,
 	}
@@ -522,137 +549,6 @@ func (w *walker) groupRedirects(c cmd) {
 	r := c
 	r.args, r.dyn, r.group = []string{":"}, []bool{false}, true
 	w.emit(r.invocation())
-}
-
-// parallelWrapper handles GNU parallel: a command template run once per
-// argument (from ::: lists, or from standard input), or whole commands
-// given after ::: or read from standard input.
-func parallelWrapper(w *walker, c cmd) (cmd, bool) {
-	spec := argv.Spec{Short: "jPSadEILnNX", Long: []string{"--jobs", "--sshlogin", "--arg-file", "--delimiter", "--colsep", "--delay", "--timeout", "--joblog", "--results", "--tmpdir", "--workdir", "--wd", "--max-args", "--max-replace-args", "--env", "--retries", "--halt"}, StopAtOperand: true}
-	p := spec.Parse(c.args[1:])
-	i := 1 + p.Rest
-	end := len(c.args)
-	var values []string
-	valuesDynamic, fromFile, argFile := false, "", ""
-	for j := i; j < len(c.args); j++ {
-		if strings.HasPrefix(c.args[j], ":::") {
-			if end == len(c.args) {
-				end = j
-			}
-			// :::: FILE… gives the lines of the files, not their names.
-			fromFile = map[bool]string{true: "file"}[strings.HasPrefix(c.args[j], "::::")]
-			continue
-		}
-		if end < len(c.args) && fromFile != "" {
-			if len(values) == 0 && !c.dyn[j] {
-				argFile = c.args[j]
-			} else {
-				argFile = "" // several files, or a name known at run time
-			}
-			values = append(values, "{parallel input}")
-			valuesDynamic = true
-			continue
-		}
-		if end < len(c.args) {
-			values = append(values, c.args[j])
-			valuesDynamic = valuesDynamic || c.dyn[j]
-		}
-	}
-	if p.Has("-S", "--sshlogin") {
-		w.opaque(c.frame.with("parallel"), c.source, "parallel --sshlogin runs commands on remote hosts")
-	}
-	// --workdir: the jobs run in that directory (chdir.go).
-	c = chdirOption(c, c, p, "--workdir", "--wd")
-	var feed *Feed
-	if fromFile != "" {
-		// parallel … :::: FILE: the words are FILE's lines, fed like
-		// xargs -a FILE (classify bounds them, or they stay unknown).
-		feed = feedOf(c, p, "parallel")
-		if len(values) == 1 {
-			feed.File = argFile
-		}
-	}
-	if end == len(c.args) {
-		// Arguments or commands come from standard input.
-		values, valuesDynamic = []string{"{parallel input}"}, true
-		if c.stdinKnown {
-			values, valuesDynamic = strings.Split(strings.TrimSpace(c.stdinText), "\n"), false
-		} else {
-			feed = feedOf(c, p, "parallel")
-		}
-	}
-	if i >= end {
-		// No template: every value is a whole command line.
-		for _, v := range values {
-			w.nested(c, v, valuesDynamic, "parallel")
-		}
-		return c, true
-	}
-	template := c.inner(i, "parallel")
-	template.args, template.dyn = c.args[i:end], c.dyn[i:end]
-	template.stdin, template.stdinKnown, template.stdinText, template.stdinArgs, template.stdinFile = "", false, "", nil, ""
-	template.feed = feed
-	for _, a := range template.args {
-		for _, ph := range []string{"{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
-			if strings.Contains(a, ph) {
-				// The word is made from the input (its directory, its
-				// base name, a job number), not the input itself.
-				template.feed = nil
-			}
-		}
-	}
-	// GNU parallel joins the template's words with blanks and hands the
-	// line to a shell, so a word that holds shell syntax (";", ">",
-	// "$(…)") is syntax, not an argument (FINDINGS-8 H1): such a template
-	// is also read as the shell text it makes.
-	shellText := false
-	for k, a := range template.args {
-		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
-			a = strings.ReplaceAll(a, ph, "")
-		}
-		if template.dyn[k] || len(template.args) > 1 && strings.ContainsAny(a, " \t\n;&|<>()$`'\"\\*?[]{}~#") {
-			shellText = len(template.args) > 1
-		}
-	}
-	for _, v := range values {
-		n, replaced := template, false
-		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
-			for _, a := range n.args {
-				if strings.Contains(a, ph) {
-					replaced = true
-				}
-			}
-			n = substitute(n, ph, v, valuesDynamic)
-		}
-		if !replaced {
-			n.args = append(append([]string(nil), n.args...), v)
-			n.dyn = append(append([]bool(nil), n.dyn...), valuesDynamic)
-		}
-		if len(template.args) == 1 {
-			// A one-word template is a command line: parallel hands it to
-			// a shell ('git -C {} push'). With values read at run time,
-			// a bare program name gets them as its arguments (find |
-			// parallel rm); any other text is only known then.
-			if valuesDynamic {
-				if strings.ContainsAny(template.args[0], " \t\n;&|<>()$`'\"\\*?[]{}~#=") || template.dyn[0] {
-					w.nested(c, strings.Join(n.args, " "), true, "parallel")
-					continue
-				}
-				w.run(n)
-				continue
-			}
-			w.text(strings.Join(n.args, " "), n.frame, c.depth+1)
-			continue
-		}
-		if shellText {
-			// Both readings are walked: the shell's (what GNU parallel
-			// runs without -q) and the words as arguments (with -q, and
-			// other parallels), so neither hides a run.
-			w.nested(c, strings.Join(n.args, " "), valuesDynamic || slices.Contains(n.dyn, true), "parallel")
-		}
-		w.run(n)
-	}
-	return c, true
 }
 
 // Unwraps reports whether package shell itself sees through the named

@@ -295,8 +295,10 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		return
 	}
 	if c.dyn[0] {
-		s.w.opaque(s.f, c.source, "the command name is computed at run time ("+c.args[0]+"), so what runs cannot be known")
-		s.f.vals.clear() // it may be read, cd or eval
+		s.w.computedName(c)
+		if !NamesAFile(c.args[0]) {
+			s.f.vals.clear() // it may be read, cd or eval; a path is a program
+		}
 		return
 	}
 	name := c.args[0]
@@ -333,6 +335,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	}
 	if name == "alias" {
 		s.defineAliases(c)
+	}
+	if name == "hash" {
+		s.hashPaths(c)
 	}
 	if name == "set" {
 		s.w.exports.setOptions(c)
@@ -381,6 +386,49 @@ func (s *stmtWalker) defineAliases(c cmd) {
 			s.w.aliases[k] = v
 			s.shadows(k, c.source)
 		}
+	}
+}
+
+// hashPaths reads hash -p FILE NAME…: bash runs FILE for each NAME, as it
+// would a function of the name (hash -p ./x mktemp; $(mktemp -d)).
+func (s *stmtWalker) hashPaths(c cmd) {
+	path, i := false, 1
+	for ; i < len(c.args); i++ {
+		a := c.args[i]
+		if a == "--" {
+			i++
+			break
+		}
+		if c.dyn[i] || len(a) < 2 || a[0] != '-' {
+			break
+		}
+		if strings.IndexByte(a[1:], 'p') >= 0 {
+			path = true
+			if strings.HasSuffix(a, "p") {
+				i++ // the file
+			}
+		}
+	}
+	if !path {
+		return
+	}
+	file, fileDyn := "", true
+	for k := 1; k < i; k++ {
+		if strings.HasSuffix(c.args[k], "p") && strings.HasPrefix(c.args[k], "-") && k+1 < len(c.args) {
+			file, fileDyn = c.args[k+1], c.dyn[k+1]
+		}
+	}
+	for ; i < len(c.args); i++ {
+		name := c.args[i]
+		if c.dyn[i] || fileDyn || !isName(strings.ReplaceAll(strings.ReplaceAll(name, "-", "_"), ".", "_")) {
+			s.w.opaque(s.f, c.source, "hash -p makes "+clip(name)+" run a file known only at run time")
+			continue
+		}
+		// As a function of the name running the file: its calls run the
+		// file, and the shadow rule sees the name.
+		f := s.f.with("hash -p")
+		f.same = true
+		s.w.text(name+"() { '"+strings.ReplaceAll(file, "'", `'\''`)+"' \"$@\"; }", f, s.depth+1)
 	}
 }
 

@@ -193,33 +193,6 @@ func echoText(args []string) (string, bool) {
 	return b.String(), true
 }
 
-// printfText is what printf prints for static arguments, if it can be told.
-func printfText(args []string) (string, bool) {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		return "", false
-	}
-	// %b's escapes (\c ends the output, \0NNN is octal) and \c or \0 in
-	// the format are read differently by shells and by package expand:
-	// unknown (FINDINGS-8 H2).
-	if strings.Contains(args[0], "%b") || strings.Contains(args[0], `\c`) || strings.Contains(args[0], `\0`) {
-		return "", false
-	}
-	// printf goes round its format again while arguments are left.
-	var b strings.Builder
-	rest := args[1:]
-	for {
-		out, n, err := expand.Format(staticConfig, args[0], rest)
-		if err != nil {
-			return "", false
-		}
-		b.WriteString(out)
-		if n <= 0 || n >= len(rest) || b.Len() > maxValueLen {
-			return b.String(), b.Len() <= maxValueLen
-		}
-		rest = rest[n:]
-	}
-}
-
 // Output returns the text a run prints when it can be told statically:
 // echo or printf of static words, or cat (or tee) copying a literal
 // heredoc, here-string or echoed text on its input.

@@ -23,6 +23,9 @@ type AwkProgram struct {
 	// PipeDynamic is set when a pipe runs a command only known at run
 	// time (print | cmd, cmd | getline).
 	PipeDynamic bool
+	// Writes are the files print and printf write to with > "file" or
+	// >> "file", unescaped, in order.
+	Writes []string
 }
 
 // AwkCall is one system() call of a string literal.
@@ -40,6 +43,7 @@ var (
 	awkPipeTo    = lazyRegexp(`\|&?\s*"((?:[^"\\]|\\.)*)"`)
 	awkPipeFrom  = lazyRegexp(`"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`)
 	awkPipeVar   = lazyRegexp(`(\|&?\s*[A-Za-z_(]|[A-Za-z_)\]]\s*\|&?\s*getline)`)
+	awkPrintTo   = lazyRegexp(`\bprintf?\b[^;{}\n|]*?>>?\s*"((?:[^"\\]|\\.)*)"`)
 )
 
 // Awk reads one awk program's commands.
@@ -56,6 +60,9 @@ func Awk(prog string) AwkProgram {
 	}
 	rest := awkPipeFrom().ReplaceAllString(awkPipeTo().ReplaceAllString(prog, ""), "")
 	p.PipeDynamic = awkPipeVar().MatchString(rest)
+	for _, m := range awkPrintTo().FindAllStringSubmatch(prog, -1) {
+		p.Writes = append(p.Writes, awkUnescape(m[1]))
+	}
 	return p
 }
 

@@ -418,19 +418,70 @@ const soPeerPidfd = 77
 // peer names the client of connection c for the handler: the pid the
 // kernel gave for the connection (SO_PEERCRED, read at accept) and,
 // where the kernel gives a pidfd of that process, a check that the pid
-// still names it. done closes the pidfd.
+// still names it. done closes the pidfd, and Pinned says no after it.
+//
+// The pidfd is asked for when Pinned is first called, not before the
+// handler runs: most calls never ask (only a call that may go to an MCP
+// proxy, or that asks whether its client is in a sandbox), and the three
+// system calls (getsockopt, fcntl, close) were a few per cent of the
+// service's CPU on every call. Asked later, it is still the pidfd of the
+// process that connected: the socket holds that process's struct pid
+// from connect(2) on, whatever happens to its number. If that process
+// has exited by then (its number perhaps reused), the kernel gives a
+// pidfd that polls as exited, or none, and Pinned is false either way, as
+// it would have been for a pidfd taken earlier and polled then.
 func peer(c int, pid int32) (client hookd.Client, done func()) {
 	client = hookd.Client{PID: int(pid)}
-	fd, err := syscall.GetsockoptInt(c, syscall.SOL_SOCKET, soPeerPidfd)
-	if err != nil || fd < 0 || pid <= 0 {
-		// An older kernel, or a client that has already exited (and been
-		// reaped): the pid cannot be pinned, and Pinned stays nil.
+	if pid <= 0 || !kernelPeerPidfds() {
+		// An older kernel, or no pid: the pid cannot be pinned, and
+		// Pinned stays nil.
 		return client, func() {}
 	}
-	syscall.CloseOnExec(fd)
-	client.Pinned = func() bool { return running(fd) }
-	return client, func() { syscall.Close(fd) }
+	var mu sync.Mutex
+	fd, asked, finished := -1, false, false
+	client.Pinned = func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if finished {
+			return false
+		}
+		if !asked {
+			asked = true
+			if f, err := syscall.GetsockoptInt(c, syscall.SOL_SOCKET, soPeerPidfd); err == nil && f >= 0 {
+				syscall.CloseOnExec(f)
+				fd = f
+			}
+		}
+		return fd >= 0 && running(fd)
+	}
+	return client, func() {
+		mu.Lock()
+		defer mu.Unlock()
+		finished = true
+		if fd >= 0 {
+			syscall.Close(fd)
+			fd = -1
+		}
+	}
 }
+
+// kernelPeerPidfds reports whether this kernel gives a pidfd of a unix
+// socket's peer (SO_PEERPIDFD, Linux 6.5), asked once per process on a
+// socket pair of its own.
+var kernelPeerPidfds = sync.OnceValue(func() bool {
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer syscall.Close(pair[0])
+	defer syscall.Close(pair[1])
+	fd, err := syscall.GetsockoptInt(pair[0], syscall.SOL_SOCKET, soPeerPidfd)
+	if err != nil || fd < 0 {
+		return false
+	}
+	syscall.Close(fd)
+	return true
+})
 
 // running reports whether the process of pidfd fd has not exited: a
 // pidfd polls readable once it has. While it runs, its pid is its own.

@@ -482,3 +482,62 @@ func TestClientNamedByKernel(t *testing.T) {
 	}
 	close(s.release)
 }
+
+// TestClientPinnedWhenAsked: the pidfd of the client is asked for when the
+// handler first calls Pinned, not before; it is still the pidfd of the
+// process that connected. A client killed before the first question is
+// not pinned (its pid may be reused by then); a live one asked late is;
+// and once the request is answered, Pinned says no.
+func TestClientPinnedWhenAsked(t *testing.T) {
+	if !peerPidfds(t) {
+		t.Skip("this kernel gives no SO_PEERPIDFD (Linux 6.5)")
+	}
+	type seen struct {
+		c       hookd.Client
+		release chan bool
+	}
+	got := make(chan seen)
+	_, sock, _ := start(t, func(r *hookd.Request) *hookd.Response {
+		s := seen{c: r.Client, release: make(chan bool)}
+		got <- s
+		<-s.release
+		return allowReply
+	}, self(t))
+
+	// A live client, asked only after a while, is pinned; after its
+	// answer, no longer.
+	errc := make(chan error, 1)
+	go func() { _, err := ask(sock, self(t)); errc <- err }()
+	s := <-got
+	if s.c.Pinned == nil {
+		t.Fatal("no Pinned on a kernel with SO_PEERPIDFD")
+	}
+	time.Sleep(20 * time.Millisecond)
+	if !s.c.Pinned() {
+		t.Error("a live client asked late is not pinned")
+	}
+	close(s.release)
+	if err := <-errc; err != nil {
+		t.Fatal(err)
+	}
+	if s.c.Pinned() {
+		t.Error("Pinned still says yes after the request was answered")
+	}
+
+	// A client of its own, killed before the handler first asks.
+	cmd := exec.Command(self(t), "-test.run=^$")
+	cmd.Env = append(os.Environ(), "HOOKD_CLIENT_OF="+sock)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	s = <-got
+	if s.c.PID != cmd.Process.Pid {
+		t.Errorf("client pid %d, want %d", s.c.PID, cmd.Process.Pid)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if s.c.Pinned() {
+		t.Error("a client that exited before the first question is pinned")
+	}
+	close(s.release)
+}

@@ -12,7 +12,8 @@ import (
 
 // This file reads the git settings whose program is not in their value
 // (FINDINGS-9 P6): core.hooksPath names a directory whose hooks every
-// later commit, checkout or push runs, the human's too; include.path and
+// later commit, checkout or push runs, the human's too; init.templateDir
+// one whose hooks every new clone gets (and runs); include.path and
 // includeIf.<cond>.path name a file of more settings (core.fsmonitor,
 // core.pager, alias.x = !…) that every later git command reads. Writing
 // either is held (the directory and the file are the project's, which the
@@ -48,6 +49,11 @@ func (c *Classifier) gitConfigLater(inv *shell.Invocation, p argv.Parsed, key, v
 			}
 		}
 		return e, true
+	case k == "init.templatedir":
+		// git init and git clone copy the template's hooks into every new
+		// repository (clone runs post-checkout at once), as --template
+		// and GIT_TEMPLATE_DIR do.
+		return opaque("git.template", "git config "+key+" "+clip(value)+" makes every later git init and git clone (the human's too) copy the hooks of "+clip(value)+" into the new repository and run them, and airlock does not read them").sharedTier(), true
 	case k == "include.path" || strings.HasPrefix(k, "includeif.") && strings.HasSuffix(k, ".path"):
 		e := opaque("git.include", "git config "+key+" "+clip(value)+" makes every later git command (the human's too) read the settings of "+clip(value)+", which can name programs git runs (core.fsmonitor, core.pager, aliases); write the settings themselves with git config").sharedTier()
 		if dyn || c.FS == nil {

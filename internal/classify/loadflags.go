@@ -88,6 +88,9 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 			}
 		}
 	}
+	// Settings that run a program at a tool's next use, runners of a
+	// known interpreter (laterprogs.go).
+	e.Add(c.laterPrograms(inv))
 	if pythonRun(inv) {
 		e.Add(c.pythonStartup(inv))
 		if v, ok := inv.Getenv("PYTHONHOME"); ok && localDir(unquoteValue(v)) {
@@ -582,6 +585,9 @@ func (c *Classifier) pythonStartup(inv *shell.Invocation) Effect {
 // existsOrWritten reports a file that is on disk or that another run of
 // the command may write.
 func (c *Classifier) existsOrWritten(inv *shell.Invocation, f string) bool {
+	if c.FS == nil {
+		return false
+	}
 	if info, err := c.FS.Stat(fsName(f)); err == nil && info.Mode().IsRegular() {
 		return true
 	}

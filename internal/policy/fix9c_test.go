@@ -231,6 +231,36 @@ func TestFix9c(t *testing.T) {
 		{finding: "P9 ordinary: perl -I lib -MData::Dumper", cmd: `perl -Ilib -MData::Dumper -e 1`, want: notHeld},
 		{finding: "P9 ordinary: ruby -rjson", cmd: `ruby -rjson -e 'puts 1'`, want: notHeld},
 		{finding: "P9 ordinary: tmux new -d", cmd: `tmux new -d`, want: notDeny},
+
+		// P12 (beyond the brief): runners that hand a file to a known
+		// interpreter.
+		{finding: "P12 uv run x2.py runs python on a file holding airlock's verb", setup: map[string]string{"proj/x2.py": "import subprocess\nsubprocess.run(\"" + approve + "\", shell=True)\n"}, cmd: `uv run x2.py`, want: denied},
+		{finding: "P12 uv run --with requests x2.py", setup: map[string]string{"proj/x2.py": "import subprocess\nsubprocess.run(\"" + approve + "\", shell=True)\n"}, cmd: `uv run --with requests x2.py arg`, want: denied},
+		{finding: "P12 yarn node x.cjs runs node on a file holding airlock's verb", setup: map[string]string{"proj/x.cjs": "require(\"child_process\").execSync(\"" + approve + "\")\n"}, cmd: `yarn node x.cjs`, want: denied},
+		{finding: "P12 ordinary: uv run src/m.py", cmd: `uv run src/m.py`, want: notHeld},
+		{finding: "P12 ordinary: uv run pytest -q", cmd: `uv run pytest -q`, want: notHeld},
+
+		// P14 (beyond the brief): settings that make a tool run a program
+		// at its next use.
+		{finding: "P14 gh config set pager ./x.sh (gh runs it later)", setup: xsh, cmd: `gh config set pager ./x.sh`, want: held},
+		{finding: "P14 gh config set editor to the verb", cmd: `gh config set editor 'airlock queue approve abcd'`, want: denied},
+		{finding: "P14 gh config set -h host browser ./x.sh", setup: xsh, cmd: `gh config set -h github.com browser ./x.sh`, want: denied},
+		{finding: "P14 kubectl config set-credentials --exec-command=./x.sh", setup: xsh, cmd: `kubectl config set-credentials x --exec-command=./x.sh --exec-api-version=client.authentication.k8s.io/v1`, want: held},
+		{finding: "P14 kubectl config set-credentials --exec-command ./x.sh (spaced)", setup: xsh, cmd: `kubectl config set-credentials x --exec-command ./x.sh`, want: denied},
+		{finding: "P14 kubectl config set users.x.exec.command", setup: xsh, cmd: `kubectl config set users.x.exec.command ./x.sh`, want: denied},
+		{finding: "P14 aws configure set credential_process ./x.sh", setup: xsh, cmd: `aws configure set credential_process ./x.sh`, want: held},
+		{finding: "P14 aws configure set profile.x.credential_process ./x.sh", setup: xsh, cmd: `aws configure set profile.x.credential_process ./x.sh`, want: denied},
+		{finding: "P14 systemctl --user enable ./x.service", cmd: `systemctl --user enable ./x.service`, want: held},
+		{finding: "P14 systemctl --user link of a unit running the verb", setup: map[string]string{"proj/x.service": "[Service]\nExecStart=" + approve + "\n"}, cmd: `systemctl --user link ./x.service`, want: denied},
+		{finding: "P14 rustup toolchain link evil ./tc && rustup default evil (every later cargo is ./tc's)", cmd: `rustup toolchain link evil ./tc && rustup default evil`, want: held},
+		{finding: "P14 asdf plugin add x ./xplug", cmd: `asdf plugin add x ./xplug`, want: held},
+		{finding: "P14 mise plugins link x ./xplug", cmd: `mise plugins link x ./xplug`, want: held},
+		{finding: "P14 ordinary: gh config set git_protocol ssh", cmd: `gh config set git_protocol ssh`, want: notDeny},
+		{finding: "P14 ordinary: gh config set editor vim", cmd: `gh config set editor vim`, want: notDeny},
+		{finding: "P14 ordinary: aws configure set region eu-west-1", cmd: `aws configure set region eu-west-1`, want: notDeny},
+		{finding: "P14 ordinary: systemctl --user enable syncthing.service", cmd: `systemctl --user enable syncthing.service`, want: notDeny},
+		{finding: "P14 ordinary: rustup default stable", cmd: `rustup default stable`, want: notHeld},
+		{finding: "P14 ordinary: kubectl config use-context dev", cmd: `kubectl config use-context dev`, want: notDeny},
 	}
 	for i := range cases {
 		cases[i].fixed = true

@@ -261,6 +261,21 @@ func TestFix9c(t *testing.T) {
 		{finding: "P14 ordinary: systemctl --user enable syncthing.service", cmd: `systemctl --user enable syncthing.service`, want: notDeny},
 		{finding: "P14 ordinary: rustup default stable", cmd: `rustup default stable`, want: notHeld},
 		{finding: "P14 ordinary: kubectl config use-context dev", cmd: `kubectl config use-context dev`, want: notDeny},
+
+		// P10, P11 (beyond the brief): SQL clients' and awk's script files.
+		{finding: "P10 sqlite3 .read of a file whose .shell runs x.sh", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db '.read cmd.sql'`, want: held},
+		{finding: "P10 sqlite3 fed that file on its input", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db < cmd.sql`, want: held},
+		{finding: "P10 sqlite3 .read of a file whose .shell runs airlock's verb", setup: map[string]string{"proj/cmd.sql": ".shell " + approve + "\n"}, cmd: `sqlite3 x.db '.read cmd.sql'`, want: denied},
+		{finding: "P10 sqlite3 .read of a file written in the same command", setup: xsh, cmd: `printf '.system ./x.sh\n' > c2.sql; sqlite3 x.db < c2.sql`, want: held},
+		{finding: "P10 sqlite3 .read nested twice", setup: map[string]string{"proj/a.sql": ".read b.sql\n", "proj/b.sql": ".shell " + approve + "\n"}, cmd: `sqlite3 x.db '.read a.sql'`, want: denied},
+		{finding: "P11 awk -f of a program file whose system() runs airlock's verb", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `awk -f p.awk`, want: denied},
+		{finding: "P11 awk --file=p.awk", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `awk --file=p.awk`, want: denied},
+		{finding: "P11 gawk -i ./p.awk (an include)", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `gawk -i ./p.awk 'BEGIN{}'`, want: denied},
+		{finding: "P11 psql -f of a file whose \\! runs airlock's verb", setup: map[string]string{"proj/p.sql": "\\! " + approve + "\n"}, cmd: `psql -f p.sql`, want: held},
+		{finding: "P11 mysql fed a file whose system line runs airlock's verb", setup: map[string]string{"proj/m.sql": "system " + approve + "\n"}, cmd: `mysql < m.sql`, want: held},
+		{finding: "P10 ordinary: sqlite3 x.db < schema.sql", setup: map[string]string{"proj/schema.sql": "CREATE TABLE t (a int);\nINSERT INTO t VALUES (1);\n"}, cmd: `sqlite3 x.db < schema.sql`, want: notHeld},
+		{finding: "P11 ordinary: awk -f report.awk data.txt", setup: map[string]string{"proj/report.awk": "{ s += $2 } END { print s }\n"}, cmd: `awk -f report.awk src/m.py`, want: notHeld},
+		{finding: "P11 ordinary: gawk -i inplace", cmd: `gawk -i inplace '{ sub(/a/, "b") } 1' src/m.py`, want: notDeny},
 	}
 	for i := range cases {
 		cases[i].fixed = true

@@ -91,6 +91,7 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 	// Settings that run a program at a tool's next use, runners of a
 	// known interpreter (laterprogs.go).
 	e.Add(c.laterPrograms(inv))
+	e.Add(c.keepProjectCode(inv))
 	if pythonRun(inv) {
 		e.Add(c.pythonStartup(inv))
 		if v, ok := inv.Getenv("PYTHONHOME"); ok && localDir(unquoteValue(v)) {

@@ -276,6 +276,29 @@ func TestFix9c(t *testing.T) {
 		{finding: "P10 ordinary: sqlite3 x.db < schema.sql", setup: map[string]string{"proj/schema.sql": "CREATE TABLE t (a int);\nINSERT INTO t VALUES (1);\n"}, cmd: `sqlite3 x.db < schema.sql`, want: notHeld},
 		{finding: "P11 ordinary: awk -f report.awk data.txt", setup: map[string]string{"proj/report.awk": "{ s += $2 } END { print s }\n"}, cmd: `awk -f report.awk src/m.py`, want: notHeld},
 		{finding: "P11 ordinary: gawk -i inplace", cmd: `gawk -i inplace '{ sub(/a/, "b") } 1' src/m.py`, want: notDeny},
+
+		// P13 (beyond the brief): project files tools run as code when they read them.
+		{finding: "P13 terraform plan runs a data \"external\" program", setup: map[string]string{"proj/main.tf": "data \"external\" \"x\" {\n  program = [\"sh\", \"-c\", \"" + approve + "\"]\n}\n"}, cmd: `terraform plan`, want: denied},
+		{finding: "P13 rake -T loads the Rakefile (Ruby)", setup: map[string]string{"proj/Rakefile": "system(\"" + approve + "\")\n"}, cmd: `rake -T`, want: denied},
+		{finding: "P13 vagrant status loads the Vagrantfile (Ruby)", setup: map[string]string{"proj/Vagrantfile": "system(\"" + approve + "\")\n"}, cmd: `vagrant status`, want: denied},
+		{finding: "P13 scons -n runs the SConstruct (Python)", setup: map[string]string{"proj/SConstruct": "import os\nos.system('" + approve + "')\n"}, cmd: `scons -n`, want: denied},
+		{finding: "P13 nox -l imports noxfile.py", setup: map[string]string{"proj/noxfile.py": "import os\nos.system('" + approve + "')\n"}, cmd: `nox -l`, want: denied},
+		{finding: "P13 pip install . runs setup.py", setup: map[string]string{"proj/setup.py": "import os\nos.system('" + approve + "')\n"}, cmd: `pip install .`, want: denied},
+		{finding: "P13 bazel build of a genrule whose cmd is airlock's verb", setup: map[string]string{"proj/BUILD": "genrule(name='x', outs=['x.txt'], cmd='" + approve + " > $@')\n"}, cmd: `bazel build //:x`, want: denied},
+		{finding: "P13 dotnet build runs an MSBuild Exec", setup: map[string]string{"proj/x.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"><Target Name=\"X\" BeforeTargets=\"Build\"><Exec Command=\"" + approve + "\" /></Target></Project>\n"}, cmd: `dotnet build`, want: denied},
+		{finding: "P13 swift build runs Package.swift", setup: map[string]string{"proj/Package.swift": "import Foundation\nlet p = Process(); p.launchPath = \"/bin/sh\"; p.arguments = [\"-c\", \"" + approve + "\"]; p.launch()\n"}, cmd: `swift build`, want: denied},
+		{finding: "P13 tilt ci runs the Tiltfile's local()", setup: map[string]string{"proj/Tiltfile": "local('" + approve + "')\n"}, cmd: `tilt ci`, want: denied},
+		{finding: "P13 devbox run runs devbox.json's init_hook", setup: map[string]string{"proj/devbox.json": "{\"shell\":{\"init_hook\":[\"" + approve + "\"]}}\n"}, cmd: `devbox run true`, want: denied},
+		{finding: "P13 nix-shell runs shell.nix's shellHook", setup: map[string]string{"proj/shell.nix": "{ pkgs ? import <nixpkgs> {} }: pkgs.mkShell { shellHook = \"" + approve + "\"; }\n"}, cmd: `nix-shell --run true`, want: denied},
+		{finding: "P13 cargo make runs Makefile.toml's script", setup: map[string]string{"proj/Makefile.toml": "[tasks.build]\nscript = \"" + approve + "\"\n"}, cmd: `cargo make build`, want: denied},
+		{finding: "P13 lefthook run runs lefthook.yml's command", setup: map[string]string{"proj/lefthook.yml": "pre-commit:\n  commands:\n    x:\n      run: " + approve + "\n"}, cmd: `lefthook run pre-commit`, want: denied},
+		{finding: "P13 goreleaser runs its before hooks", setup: map[string]string{"proj/.goreleaser.yaml": "before:\n  hooks:\n    - " + approve + "\n"}, cmd: `goreleaser build --snapshot`, want: denied},
+		{finding: "P13 terraform apply with the verb in a second .tf file", setup: map[string]string{"proj/main.tf": "terraform {}\n", "proj/x.tf": "data \"external\" \"x\" {\n  program = [\"sh\", \"-c\", \"" + approve + "\"]\n}\n"}, cmd: `terraform apply -auto-approve`, want: denied},
+		{finding: "P13 pip install -e . runs setup.py", setup: map[string]string{"proj/setup.py": "import os\nos.system('" + approve + "')\n"}, cmd: `pip install -e .`, want: denied},
+		{finding: "P13 ordinary: terraform plan of an ordinary main.tf", setup: map[string]string{"proj/main.tf": "resource \"null_resource\" \"x\" {}\n"}, cmd: `terraform plan`, want: notDeny},
+		{finding: "P13 ordinary: rake -T with an ordinary Rakefile", setup: map[string]string{"proj/Rakefile": "task :test do\n  ruby 'test/all.rb'\nend\n"}, cmd: `rake -T`, want: notHeld},
+		{finding: "P13 ordinary: dotnet build of an ordinary project", setup: map[string]string{"proj/app.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"></Project>\n"}, cmd: `dotnet build`, want: notDeny},
+		{finding: "P13 ordinary: nox -l with an ordinary noxfile", setup: map[string]string{"proj/noxfile.py": "import nox\n\n@nox.session\ndef tests(s):\n    s.run('pytest')\n"}, cmd: `nox -l`, want: notHeld},
 	}
 	for i := range cases {
 		cases[i].fixed = true

@@ -226,3 +226,59 @@ func (c *Classifier) keepProjectCode(inv *shell.Invocation) Effect {
 	}
 	return c.keepTaskCode(inv, names)
 }
+
+// stdinFile returns the file a run's input is redirected from (< FILE),
+// when its name is known.
+func stdinFile(inv *shell.Invocation) (string, bool) {
+	f, ok := "", false
+	for _, r := range inv.Redirects {
+		if r.Op == "<" || r.Op == "0<" {
+			if r.Dynamic {
+				return "", false
+			}
+			f, ok = r.Target, true
+		}
+	}
+	return f, ok
+}
+
+// vimKeystrokes reads vim -s FILE (and -W's partner, the keystrokes vim
+// replays as if typed): its ":" lines that run shell commands are the
+// command's runs, and its text goes to self-protection; other keystrokes
+// (a normal-mode !!) are not read, so the run is held (FINDINGS-9 P11).
+func (c *Classifier) vimKeystrokes(inv *shell.Invocation) Effect {
+	switch inv.Name() {
+	case "vim", "nvim", "gvim", "vi", "mvim":
+	default:
+		return nothing
+	}
+	args := inv.Args[1:]
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		if a == "-e" || a == "-E" || strings.HasPrefix(a, "-e") && !strings.HasPrefix(a, "--") {
+			return nothing // Ex mode: -s is silent, not a file
+		}
+		if a != "-s" || i+1 >= len(args) {
+			continue
+		}
+		f := args[i+1]
+		e := opaque("vim.keystrokes", inv.Name()+" -s "+clip(f)+" replays keystrokes from a file, which can run shell commands airlock does not read")
+		data, failed, ok := c.readScript(inv, f, inv.IsDynamic(2+i))
+		if !ok {
+			e.Add(failed)
+			return e
+		}
+		c.keepCode(inv.Name()+" -s "+f, f, data)
+		for _, line := range strings.Split(string(data), "\n") {
+			if t, ok := strings.CutPrefix(strings.TrimSpace(line), ":"); ok {
+				if _, cmd, ok := strings.Cut(t, "!"); ok && strings.TrimSpace(cmd) != "" {
+					e.Add(c.embedded(inv.Name()+" -s :!", cmd, false))
+				}
+			}
+		}
+		return e
+	}
+	return nothing
+}

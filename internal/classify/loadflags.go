@@ -92,6 +92,7 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 	// known interpreter (laterprogs.go).
 	e.Add(c.laterPrograms(inv))
 	e.Add(c.keepProjectCode(inv))
+	e.Add(c.vimKeystrokes(inv))
 	if pythonRun(inv) {
 		e.Add(c.pythonStartup(inv))
 		if v, ok := inv.Getenv("PYTHONHOME"); ok && localDir(unquoteValue(v)) {

@@ -38,6 +38,17 @@ func TestFix9c(t *testing.T) {
 		}
 		return out
 	}
+	composeFiles := func(env string) map[string]string {
+		m := map[string]string{
+			"proj/docker-compose.yml": "services:\n  web:\n    image: nginx\n",
+			"proj/evil.yml":           "services:\n  x:\n    image: alpine\n    privileged: true\n    volumes:\n      - /:/host\n",
+		}
+		if env != "" {
+			m["proj/.env"] = env
+		}
+		return m
+	}
+
 	cases := []findingCase{
 		// P1: compilers' text outputs by their long flags.
 		{finding: "P501 cc --preprocess (long -E) output run", setup: vC, cmd: `cc --preprocess -P -o bb v.c; chmod +x bb; ./bb`, want: held},
@@ -305,6 +316,15 @@ func TestFix9c(t *testing.T) {
 		{finding: "P13 ordinary: rake -T with an ordinary Rakefile", setup: map[string]string{"proj/Rakefile": "task :test do\n  ruby 'test/all.rb'\nend\n"}, cmd: `rake -T`, want: notHeld},
 		{finding: "P13 ordinary: dotnet build of an ordinary project", setup: map[string]string{"proj/app.csproj": "<Project Sdk=\"Microsoft.NET.Sdk\"></Project>\n"}, cmd: `dotnet build`, want: notDeny},
 		{finding: "P13 ordinary: nox -l with an ordinary noxfile", setup: map[string]string{"proj/noxfile.py": "import nox\n\n@nox.session\ndef tests(s):\n    s.run('pytest')\n"}, cmd: `nox -l`, want: notHeld},
+
+		// D1 (beyond the brief): compose's files named by COMPOSE_FILE.
+		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held},
+		{finding: "D1 COMPOSE_FILE=evil.yml docker compose up", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose up -d`, want: held},
+		{finding: "D1 export COMPOSE_FILE=docker-compose.yml:evil.yml", setup: composeFiles(""), cmd: `export COMPOSE_FILE=docker-compose.yml:evil.yml; docker compose up -d`, want: held},
+		{finding: "D1 docker compose --env-file e.env (COMPOSE_FILE in it)", setup: map[string]string{"proj/docker-compose.yml": "services:\n  web:\n    image: nginx\n", "proj/evil.yml": "services:\n  x:\n    image: alpine\n    privileged: true\n    volumes:\n      - /:/host\n", "proj/e.env": "COMPOSE_FILE=evil.yml\n"}, cmd: `docker compose --env-file e.env up -d`, want: held},
+		{finding: "D1 COMPOSE_FILE with a project directory", setup: composeFiles(""), cmd: `COMPOSE_FILE=evil.yml docker compose --project-directory . up -d`, want: held},
+		{finding: "D1 ordinary: .env without COMPOSE_FILE, docker compose up", setup: composeFiles("POSTGRES_PASSWORD=x\n"), cmd: `docker compose up -d`, want: notDeny},
+		{finding: "D1 ordinary: COMPOSE_FILE naming the ordinary file", setup: composeFiles(""), cmd: `COMPOSE_FILE=docker-compose.yml docker compose up -d`, want: notDeny},
 	}
 	for i := range cases {
 		cases[i].fixed = true

@@ -110,6 +110,7 @@ func (c *Classifier) Command(text string) Result {
 		return r
 	}
 	lim := c.Limits
+	lim.Command = true // functions the command defines end with it
 	if c.FS != nil && lim.SourceText == nil {
 		lim.SourceText = c.sourceText
 	}

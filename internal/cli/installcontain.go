@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/airlock-dev/airlock/internal/agentinstall"
+	"github.com/airlock-dev/airlock/internal/contain/run"
 	"github.com/airlock-dev/airlock/internal/policy"
 )
 
@@ -50,12 +51,19 @@ func claudeSandboxSpec(e *env, exe string, port int, project string) agentinstal
 	for _, b := range []string{RunBinary, "airlock-bridge"} {
 		s.DenyWrite = append(s.DenyWrite, filepath.Join(filepath.Dir(exe), b))
 	}
+	// The project's files: self-protection's, and those airlock run
+	// fences (FINDINGS-9 C3: git's config and hooks, .npmrc, .vscode, …).
+	var rel []string
 	for _, f := range policy.ProjectFiles() {
-		s.DenyWrite = append(s.DenyWrite, "./"+f.Path)
+		rel = append(rel, f.Path)
+	}
+	rel = append(rel, run.FencedProjectFiles()...)
+	for _, f := range rel {
+		s.DenyWrite = append(s.DenyWrite, "./"+f)
 	}
 	if project != "" {
-		for _, f := range policy.ProjectFiles() {
-			s.DenyWrite = append(s.DenyWrite, filepath.Join(project, f.Path))
+		for _, f := range rel {
+			s.DenyWrite = append(s.DenyWrite, filepath.Join(project, f))
 		}
 	}
 	return s

@@ -253,6 +253,12 @@ func deletes(inv *classify.Invocation) bool {
 	switch inv.Name() {
 	case "rm", "rmdir":
 		return true
+	case "find":
+		// find -delete of temporary files (classify's find.delete.temp)
+		// is graded like rm -rf there: through a link it lands elsewhere.
+		if slices.Contains(inv.Args[1:], "-delete") {
+			return true
+		}
 	}
 	_, ok := deletionOperands(inv)
 	return ok
@@ -289,10 +295,11 @@ func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys
 		switch {
 		case g.place == placeInside && !tree:
 			continue
-		case g.place == placeUnknown && !tree && !(g.relinked && (rmThroughLinks(inv) || tempDeletion(inv) && mayMoveInto(r, inv))) &&
-			!climbsAtRuntime(inv) && !existsBehindRuntime(inv, rootOf(cwd, home, fsys), fsys):
+		case g.place == placeUnknown && !tree && !(g.relinked && (throughLinks(r, inv) || tempDeletion(inv) && mayMoveInto(r, inv))) &&
+			!climbsAtRuntime(inv) && !existsBehindRuntime(inv, rootOf(cwd, home, fsys), fsys) &&
+			!(findFollows(inv) && !scratchOnly(inv, home, fsys)):
 			continue
-		case g.place == placeOutside && !tree && scratchOnly(inv, home):
+		case g.place == placeOutside && !tree && scratchOnly(inv, home, fsys):
 			continue
 		case g.place == placeOutside && !tree:
 			// rm -f /tmp/x ok: the scratch files aside, the rest is
@@ -386,7 +393,7 @@ func staticTail(w string) string {
 			case *syntax.Lit:
 				tail.WriteString(unescapeLit(p.Value))
 			case *syntax.SglQuoted:
-				tail.WriteString(p.Value)
+				tail.WriteString(shellparse.QuotedValue(p))
 			case *syntax.DblQuoted:
 				walk(p.Parts)
 			default:
@@ -408,7 +415,7 @@ func tempDeletion(inv *classify.Invocation) bool {
 	if slices.ContainsFunc(inv.Effect.Reasons, isTemp) {
 		return true
 	}
-	if scratchOnly(inv, "") {
+	if scratchOnly(inv, "", nil) {
 		return true // rm -f /tmp/x: classify says nothing of one file
 	}
 	any := false
@@ -435,13 +442,16 @@ func tempDeletion(inv *classify.Invocation) bool {
 func mayMoveInto(r *classify.Result, del *classify.Invocation) bool {
 	for i := range r.Invocations {
 		o := &r.Invocations[i]
-		if o == del || o.Effect.Destructive || deletes(o) {
+		if o == del || del.Seq > 0 && o.Seq > del.Seq {
+			continue // itself, or it starts after the deletion has ended
+		}
+		if movesFromElsewhere(o) {
+			return true // zip -rm, gzip: what they delete they also move
+		}
+		if o.Effect.Destructive || deletes(o) {
 			continue
 		}
-		if del.Seq > 0 && o.Seq > del.Seq {
-			continue // it starts after the deletion has ended
-		}
-		if moves(o) {
+		if moves(o) && !movesOnlyScratch(o) {
 			return true
 		}
 	}
@@ -454,76 +464,284 @@ func mayMoveInto(r *classify.Result, del *classify.Invocation) bool {
 }
 
 // moves reports a run that moves files from where they are, or one
-// airlock cannot read.
+// airlock cannot read (FINDINGS-9 T2): a program that removes its inputs
+// once it has written them elsewhere is a mover too (removesInputs).
 func moves(inv *classify.Invocation) bool {
 	if inv.Opaque != "" || inv.Effect.Opaque {
 		return true
 	}
-	has := func(opts ...string) bool {
-		return slices.ContainsFunc(inv.Args[1:], func(a string) bool {
-			return slices.ContainsFunc(opts, func(o string) bool { return a == o || strings.HasPrefix(a, o+"=") })
-		})
+	return removesInputs(inv.Args) && !inPlace(inv.Args)
+}
+
+// inPlace reports a compressor that removes its input and writes its
+// output beside it, never elsewhere (gzip f makes f.gz; -c, which
+// writes elsewhere, keeps f): it moves nothing into another directory.
+func inPlace(args []string) bool {
+	if len(args) == 0 {
+		return false
 	}
-	switch inv.Name() {
-	case "mv", "rename", "prename", "file-rename", "rename.ul":
+	name := filepath.Base(args[0])
+	if (name == "busybox" || name == "toybox") && len(args) > 1 {
+		name = args[1]
+	}
+	switch name {
+	case "gzip", "gunzip", "xz", "unxz", "bzip2", "bunzip2", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "compress", "uncompress":
 		return true
-	case "rsync":
-		return has("--remove-source-files", "--remove-sent-files")
-	case "tar", "bsdtar", "gtar":
-		return has("--remove-files")
-	case "zip":
-		return has("-m", "--move")
-	case "git":
-		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
-		return sub == "mv"
 	}
 	return false
 }
 
-// rmThroughLinks reports a recursive rm that a link made earlier in the
-// same command could lead out of its place: an operand that goes through a
-// directory below the temporary one or the project (/tmp/x/y, "$d"/x/,
-// /tmp/x/*), where ln -s ~/work /tmp/x makes rm -rf /tmp/x/ delete
-// ~/work's contents. A name right below a directory, with no trailing
-// slash (/tmp/x, "$(mktemp -d)"), is removed itself, link or not.
-func rmThroughLinks(inv *classify.Invocation) bool {
-	if inv.Name() != "rm" {
+// movesFromElsewhere reports a run that removes its inputs once written
+// elsewhere (zip -m, zstd --rm, tar --remove-files) and names something
+// outside the temporary directory: zip -m "$d"/a.zip "$d"/m.py only
+// moves a scratch file, and gzip f leaves f.gz where f was.
+func movesFromElsewhere(inv *classify.Invocation) bool {
+	return removesInputs(inv.Args) && !inPlace(inv.Args) && !movesOnlyScratch(inv)
+}
+
+// movesOnlyScratch reports a run all of whose operands are scratch: new
+// names of mktemp ("$d"/x) or static paths that lead into a temporary
+// directory through the links that exist now.
+func movesOnlyScratch(inv *classify.Invocation) bool {
+	any := false
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if strings.HasPrefix(a, "-") && !inv.IsDynamic(i) {
+			continue
+		}
+		if inv.IsDynamic(i) {
+			rest, ok := shellparse.MktempWord(a)
+			if !ok || strings.Contains(rest, "..") {
+				return false
+			}
+			any = true
+			continue
+		}
+		c := filepath.Clean(a)
+		if !inTempDir(c) || !leadsToScratch(c, "", gradeFS) {
+			return false
+		}
+		any = true
+	}
+	return any
+}
+
+// removesInputs reports a run (its words, the program first) that takes
+// files away from where they are: mv and the renamers, gio move, git mv,
+// the multi-call binaries' mv, rsync --remove-source-files (and any
+// abbreviation of it), tar --remove-files (--remove-f), zip -m (alone or
+// in a cluster, -rm, -qmr; --move), 7z a -sdel, rar m / a -df, the
+// compressors that replace their input by default (gzip, xz, bzip2,
+// lzma, lzip, pigz, pbzip2, plzip, compress and their un- forms) unless
+// -k, -c or -t keeps it, and those that do with --rm (zstd, lz4, brotli).
+// Examples run in TestRemovesInputs.
+func removesInputs(args []string) bool {
+	if len(args) == 0 {
 		return false
 	}
-	recursive := false
+	name := filepath.Base(args[0])
+	rest := args[1:]
+	has := func(opts ...string) bool {
+		return slices.ContainsFunc(rest, func(a string) bool {
+			return slices.ContainsFunc(opts, func(o string) bool { return a == o || strings.HasPrefix(a, o+"=") })
+		})
+	}
+	// longPrefix: a word that is a prefix of full, at least min long
+	// (getopt and popt take any unique abbreviation).
+	longPrefix := func(full string, min int) bool {
+		return slices.ContainsFunc(rest, func(a string) bool {
+			a, _, _ = strings.Cut(a, "=")
+			return len(a) >= min && strings.HasPrefix(full, a)
+		})
+	}
+	// short: a single-dash cluster holding the letter (zip -rm, xz -kT0).
+	short := func(letter byte) bool {
+		return slices.ContainsFunc(rest, func(a string) bool {
+			return len(a) > 1 && a[0] == '-' && a[1] != '-' && strings.IndexByte(a[1:], letter) >= 0
+		})
+	}
+	switch name {
+	case "mv", "rename", "prename", "file-rename", "rename.ul", "mmv":
+		return true
+	case "busybox", "toybox":
+		return removesInputs(rest)
+	case "gio":
+		return len(rest) > 0 && (rest[0] == "move" || rest[0] == "mv" || rest[0] == "rename")
+	case "git":
+		sub, _, _ := classify.GitSubcommand(rest)
+		return sub == "mv"
+	case "rsync":
+		return longPrefix("--remove-source-files", len("--remove-so")) || longPrefix("--remove-sent-files", len("--remove-se"))
+	case "tar", "bsdtar", "gtar":
+		return longPrefix("--remove-files", len("--rem"))
+	case "zip":
+		return short('m') || longPrefix("--move", len("--mo"))
+	case "7z", "7za", "7zr":
+		return has("-sdel")
+	case "rar", "winrar":
+		return len(rest) > 0 && (rest[0] == "m" || rest[0] == "mf") || has("-df")
+	case "zstd", "unzstd", "zstdmt", "lz4", "unlz4", "brotli":
+		return has("--rm")
+	case "gzip", "gunzip", "xz", "unxz", "bzip2", "bunzip2", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "compress", "uncompress", "lzop":
+		if name == "lzop" {
+			return short('U') || has("--unlink", "--delete")
+		}
+		keeps := short('k') || short('c') || short('t') || short('l') ||
+			longPrefix("--keep", len("--k")) || longPrefix("--stdout", len("--std")) || has("--to-stdout", "--test", "--list")
+		operands := slices.ContainsFunc(rest, func(a string) bool { return a != "-" && !strings.HasPrefix(a, "-") })
+		return !keeps && operands
+	}
+	return false
+}
+
+// throughLinks reports a deletion that a link made earlier in the same
+// command could lead out of its place (FINDINGS-9 T1):
+//
+//   - a recursive rm (-r, -R, --recursive or any prefix of it getopt takes,
+//     --rec, --recu) or a find that deletes (-delete, or a run of its -exec)
+//     whose operand goes through a directory below the temporary one or
+//     the project (/tmp/x/y, "$d"/x/, /tmp/x/*, $d/l/, $d/l/.), where
+//     ln -s ~/work /tmp/x makes rm -rf /tmp/x/ delete ~/work's contents; a
+//     name right below a directory, with no trailing slash (/tmp/x,
+//     "$(mktemp -d)"), is removed itself, link or not; find -L, -H or
+//     -follow follows a link wherever it is;
+//   - a program that empties or rewrites what its operand leads to
+//     (truncate, shred, cp /dev/null, dd of=, sort -o, chmod, : > F)
+//     follows a link even as its last name: ln -s /srv/data/db $d/f;
+//     truncate -s0 $d/f empties /srv/data/db.
+func throughLinks(r *classify.Result, inv *classify.Invocation) bool {
+	name, _ := deleterName(inv)
+	if len(inv.Via) == 1 && (inv.Via[0] == "find -exec" || inv.Via[0] == "find -execdir") {
+		// rm {} run by find: the find's start paths are what it goes
+		// through.
+		for i := range r.Invocations {
+			if f := &r.Invocations[i]; f.Name() == "find" && len(f.Via) == 0 && (inv.Seq == 0 || f.Seq == 0 || f.Seq <= inv.Seq) {
+				return findThroughLinks(f)
+			}
+		}
+		return true
+	}
+	switch name {
+	case "rm", "srm", "rimraf", "del", "del-cli":
+		if name == "rm" && !rmRecursive(inv) {
+			return false
+		}
+		for i := 1; i < len(inv.Args); i++ {
+			if inv.Args[i] == "--" {
+				continue
+			}
+			if strings.HasPrefix(inv.Args[i], "-") && !inv.IsDynamic(i) {
+				continue
+			}
+			if linkedPath(inv, i) {
+				return true
+			}
+		}
+		return false
+	case "find":
+		return findThroughLinks(inv)
+	case "unlink", "rmdir", "trash", "trash-put", "gio-trash":
+		return false // they remove the name itself
+	}
+	if _, ok := emptiedTargets(inv); ok {
+		return true
+	}
+	ops, ok := deletionOperands(inv)
+	return ok && len(ops) > 0
+}
+
+// rmRecursive reports rm -r, -R, --recursive or an abbreviation of it
+// (getopt takes any unique prefix: --r, --rec, --recu).
+func rmRecursive(inv *classify.Invocation) bool {
 	for i := 1; i < len(inv.Args); i++ {
 		a := inv.Args[i]
 		if a == "--" {
 			break
 		}
-		if a == "--recursive" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "rR") {
-			recursive = true
-		}
-	}
-	if !recursive {
-		return false
-	}
-	for i := 1; i < len(inv.Args); i++ {
-		a := inv.Args[i]
-		if strings.HasPrefix(a, "-") {
+		if inv.IsDynamic(i) {
 			continue
 		}
-		if inv.IsDynamic(i) {
-			rest, ok := shellparse.MktempWord(a)
-			if !ok || rest != "" {
+		if long, ok := strings.CutPrefix(a, "--"); ok {
+			if long != "" && strings.HasPrefix("recursive", long) {
 				return true
 			}
 			continue
 		}
-		if strings.HasSuffix(a, "/") || strings.HasSuffix(a, "/.") || hasGlob(a) {
-			return true
-		}
-		c := filepath.Clean(a)
-		if d := filepath.Dir(c); d != "/tmp" && d != "/var/tmp" && d != filepath.Clean(os.TempDir()) && d != "." {
+		if strings.HasPrefix(a, "-") && strings.ContainsAny(a, "rR") {
 			return true
 		}
 	}
 	return false
+}
+
+// findThroughLinks reports a find that deletes through a start path a
+// link could lead elsewhere: find $d/l/ -delete follows the link $d/l.
+func findThroughLinks(inv *classify.Invocation) bool {
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		if inv.IsDynamic(i) {
+			if linkedPath(inv, i) {
+				return true
+			}
+			continue
+		}
+		switch {
+		case a == "-L" || a == "-H" || a == "-follow":
+			return true
+		case strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")":
+			return false // the expression starts: no start path follows
+		case linkedPath(inv, i):
+			return true
+		}
+	}
+	return false
+}
+
+// findFollows reports a find that follows symbolic links (-L, -H,
+// -follow): find -L /tmp/w -delete deletes where /tmp/w leads
+// (FINDINGS-9 T4).
+func findFollows(inv *classify.Invocation) bool {
+	return inv.Name() == "find" && slices.ContainsFunc(inv.Args[1:], func(a string) bool { return a == "-L" || a == "-H" || a == "-follow" })
+}
+
+// findStarts returns the indices of find's start paths: the words before
+// its expression, its own options (-L, -H, -P, -O3, -D x) aside.
+func findStarts(inv *classify.Invocation) []int {
+	var out []int
+	for i := 1; i < len(inv.Args); i++ {
+		a := inv.Args[i]
+		switch {
+		case inv.IsDynamic(i):
+			out = append(out, i)
+		case a == "-D":
+			i++
+		case a == "-L" || a == "-H" || a == "-P" || strings.HasPrefix(a, "-O"):
+		case strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")":
+			return out
+		default:
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// linkedPath reports an operand of a deletion a link could lead
+// elsewhere: one with a trailing slash or "/.", a glob, one below a
+// directory that is not the temporary one (or the current one), or a
+// run-time word other than a bare mktemp.
+func linkedPath(inv *classify.Invocation, i int) bool {
+	a := inv.Args[i]
+	if inv.IsDynamic(i) {
+		rest, ok := shellparse.MktempWord(a)
+		return !ok || rest != ""
+	}
+	a = strings.Trim(a, `"'`)
+	if strings.HasSuffix(a, "/") || strings.HasSuffix(a, "/.") || hasGlob(a) {
+		return true
+	}
+	c := filepath.Clean(a)
+	d := filepath.Dir(c)
+	return d != "/tmp" && d != "/var/tmp" && d != filepath.Clean(os.TempDir()) && d != "."
 }
 
 // withoutScratch returns a run without its static operands in a
@@ -572,14 +790,20 @@ func withoutScratch(inv *classify.Invocation, fsys fileSystem) (classify.Invocat
 }
 
 // scratchOnly reports whether every static operand of a run is in a
-// temporary directory: deleting a scratch file there is not held.
-func scratchOnly(inv *classify.Invocation, home string) bool {
+// temporary directory: deleting a scratch file there is not held. With a
+// file system, the operand must also lead there through the links that
+// exist now (FINDINGS-9 T4: /tmp/w, a link to ~/docs made by an earlier
+// command, makes rm -rf /tmp/w/ delete ~/docs's contents).
+func scratchOnly(inv *classify.Invocation, home string, fsys fileSystem) bool {
 	tmp := filepath.Clean(os.TempDir())
 	any := false
 	// For the deleters this file knows, only what they empty is weighed
 	// (dd's of=, sort -o's file), not their other words (if=/dev/zero,
 	// the input sort reads).
 	only, known := deletionOperands(inv)
+	if inv.Name() == "find" && !known {
+		only, known = findStarts(inv), true
+	}
 	for i := 1; i < len(inv.Args); i++ {
 		a := inv.Args[i]
 		if known {
@@ -607,9 +831,80 @@ func scratchOnly(inv *classify.Invocation, home string) bool {
 		if home != "" && strings.HasPrefix(c, filepath.Clean(home)+"/") {
 			return false // a home kept below the temporary directory
 		}
+		if fsys != nil && !nameInScratch(inv, a, c, home, fsys) {
+			return false
+		}
 		any = true
 	}
 	return any
+}
+
+// nameInScratch reports whether what a deletion's operand removes or
+// empties is in a temporary directory, through the links that exist now.
+func nameInScratch(inv *classify.Invocation, a, c, home string, fsys fileSystem) bool {
+	real, unknown := removedName(inv, a, c, fsys)
+	if unknown || !inTempDir(real) {
+		return false
+	}
+	if home != "" {
+		res := resolver{fs: fsys}
+		h, _ := res.resolve(filepath.Clean(home))
+		if real == h || strings.HasPrefix(real, h+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// leadsToScratch reports whether a temporary path leads, through the
+// links that exist now, into a temporary directory still, and not into
+// home (a home kept below the temporary directory).
+func leadsToScratch(c, home string, fsys fileSystem) bool {
+	res := resolver{fs: fsys}
+	real, unknown := res.resolve(c)
+	if unknown || !inTempDir(real) {
+		return false
+	}
+	if home != "" {
+		h, _ := res.resolve(filepath.Clean(home))
+		if real == h || strings.HasPrefix(real, h+"/") {
+			return false
+		}
+	}
+	return true
+}
+
+// inTempDir reports a clean absolute path below a temporary directory.
+func inTempDir(p string) bool {
+	tmp := filepath.Clean(os.TempDir())
+	return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, tmp+"/")
+}
+
+// removedName is the real place of a deletion's operand c (written a):
+// a program that removes a name (rm, unlink, rmdir, find without -L)
+// removes a link itself, so only the directories above it are resolved,
+// unless a trailing slash or "/." goes into it; one that empties or
+// rewrites (truncate, : >) follows it, and so does a nil run (a
+// directory gone into). unknown says a link cannot be followed.
+func removedName(inv *classify.Invocation, a, c string, fsys fileSystem) (real string, unknown bool) {
+	res := resolver{fs: fsys}
+	if inv == nil {
+		return res.resolve(c) // a directory gone into
+	}
+	switch inv.Name() {
+	case "rm", "unlink", "rmdir", "srm", "trash", "trash-put":
+	case "find":
+		if slices.ContainsFunc(inv.Args[1:], func(x string) bool { return x == "-L" || x == "-follow" || x == "-H" }) {
+			return res.resolve(c)
+		}
+	default:
+		return res.resolve(c)
+	}
+	if strings.HasSuffix(a, "/") || strings.HasSuffix(a, "/.") || c == "/" {
+		return res.resolve(c)
+	}
+	dir, unknown := res.resolve(filepath.Dir(c))
+	return filepath.Join(dir, filepath.Base(c)), unknown
 }
 
 // sensitiveHomeDirs are never a project, whatever the working directory:

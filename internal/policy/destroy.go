@@ -91,6 +91,7 @@ type destruction struct {
 // FILE, unlink, chmod 000) become destruction where they land outside
 // the project (deletes.go).
 func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
+	markEmptyingThroughLinks(r, cwd, home, fsys)
 	g := gradeRuns(r, cwd, home, fsys)
 	promoteDeletions(r, g, cwd, home, fsys)
 	return g
@@ -142,8 +143,11 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 		if ordered && inv.Seq > lastDeletion {
 			continue // it starts after the last deletion has ended
 		}
-		if !inv.Effect.Destructive && !deletes(inv) && !layoutSafe(inv) {
+		if (!inv.Effect.Destructive && !deletes(inv) || movesFromElsewhere(inv)) && !layoutSafe(inv) && !makesNoLinks(inv) && !runsOnlyLayoutSafe(r, i, inv) {
 			relinkWhy = inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
+			if movesFromElsewhere(inv) {
+				relinkWhy = inv.Name() + " removes what it reads once written elsewhere (it moves files), so the deletion may take what it moved; run the deletion as a command of its own to have it snapshotted"
+			}
 			if inv.Name() == "" {
 				relinkWhy = "an unreadable program runs in the same command; run the deletion as a command of its own to have it snapshotted"
 			}
@@ -282,6 +286,13 @@ func layoutSafe(inv *classify.Invocation) bool {
 		// time -o and script write their own log file, and make no link.
 		"time", "script":
 		return true
+	case "sleep", "whoami", "hostname", "uname", "printenv", "which", "type", "seq", "expr", "tty", "logname", "arch",
+		"getconf", "locale", "tput", "clear", "wait", "groups", "users", "env":
+		// They print or wait; with no redirection (writesFiles above) and
+		// no command to run (env COMMAND is a wrapper: its run is the
+		// command's), they link and move nothing (FINDINGS-9 B6:
+		// sleep 1; rm -rf dist).
+		return inv.Name() != "env" || len(inv.Args) == 1
 	case "date", "nproc", "id", "uuidgen", "mktemp":
 		// mktemp makes a new name: it links and moves nothing.
 		// The programs of known-alphabet run-time parts (selfslashfree.go:
@@ -298,6 +309,59 @@ func layoutSafe(inv *classify.Invocation) bool {
 	// A program that only reads (grep, head, sort without -o) changes
 	// nothing a path leads to.
 	return classify.ReadsOnlyRun(inv.Args)
+}
+
+// makesNoLinks reports a build program that writes its outputs and makes
+// no link, moves nothing and runs none of the project's code (FINDINGS-9
+// B2: npm run build, whose script is tsc, before rm -rf dist/tmp): tsc,
+// go build, vet and fmt without -toolexec, -exec, -overlay, -vettool or
+// an external linker (-extld, -linkmode), gofmt.
+func makesNoLinks(inv *classify.Invocation) bool {
+	if inv.Opaque != "" || inv.Effect.Opaque || inv.Remote != "" || len(inv.Via) > 0 || writesFiles(inv) || len(inv.Env) > 0 {
+		return false
+	}
+	switch inv.Name() {
+	case "tsc", "gofmt":
+		return true
+	case "go":
+		if len(inv.Args) < 2 {
+			return false
+		}
+		switch inv.Args[1] {
+		case "build", "vet", "fmt", "version", "list":
+		default:
+			return false
+		}
+		for i, a := range inv.Args[2:] {
+			if inv.IsDynamic(i+2) || strings.Contains(a, "toolexec") || strings.Contains(a, "-exec") || strings.Contains(a, "overlay") || strings.Contains(a, "vettool") || strings.Contains(a, "extld") || strings.Contains(a, "linkmode") || strings.Contains(a, "compiler") {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// runsOnlyLayoutSafe reports a task runner (npm run build, make) whose
+// every run airlock followed from it (Result.Followed, From i) leaves the
+// layout alone or is a build program that makes no link, and that runs
+// them where it is started: make's echo, npm's tsc.
+func runsOnlyLayoutSafe(r *classify.Result, i int, inv *classify.Invocation) bool {
+	if inv.Opaque != "" || inv.Effect.Opaque || inv.Remote != "" || len(inv.Via) > 0 || writesFiles(inv) || runnerElsewhere(inv) != "" {
+		return false
+	}
+	any := false
+	for k := range r.Followed {
+		f := &r.Followed[k]
+		if f.From != i {
+			continue
+		}
+		any = true
+		if f.Effect.Destructive || deletes(f) || !layoutSafe(f) && !makesNoLinks(f) {
+			return false
+		}
+	}
+	return any
 }
 
 // writesFiles reports a redirection that writes somewhere other than
@@ -436,7 +500,7 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 			continue
 		}
 		placed = true
-		if o.Dynamic && deletesByName(name) && o.Pattern == "" && d.scratchRuntime(o.Word, dirs) {
+		if o.Dynamic && deletesByName(name) && o.Pattern == "" && d.scratchRuntime(inv, o.Word, dirs) {
 			scratch = true // rm -f /tmp/lock.$$: a name in scratch space
 			continue
 		}
@@ -449,7 +513,7 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 			g.paths = append(g.paths, one.paths...)
 			continue
 		}
-		if (deletesByName(name) || rsyncDeletesInDest(inv) && o.Role == classify.RoleWrite) && o.Pattern == "" && d.scratch(o.Word, dirs) {
+		if (deletesByName(name) || rsyncDeletesInDest(inv) && o.Role == classify.RoleWrite) && o.Pattern == "" && d.scratch(inv, o.Word, dirs) {
 			// rm -rf /tmp/x build: the scratch file is not held, as
 			// alone; rsync --delete src/ /tmp/mirror/ deletes only in
 			// scratch space.
@@ -542,7 +606,7 @@ func fed(inv *classify.Invocation) bool {
 // command may be in, into a temporary directory (/tmp, /var/tmp) and not
 // into the project or above it: deleting there is not held (classify's
 // rm.temp), even beside a deletion in the project.
-func (d *destruction) scratch(w string, dirs []string) bool {
+func (d *destruction) scratch(inv *classify.Invocation, w string, dirs []string) bool {
 	tmp := filepath.Clean(os.TempDir())
 	inTmp := func(p string) bool {
 		return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, tmp+"/")
@@ -554,11 +618,13 @@ func (d *destruction) scratch(w string, dirs []string) bool {
 		if abs == "" || hasGlob(abs) {
 			return false
 		}
-		real, unknown := d.res.resolve(abs)
+		// rm -rf /tmp/l removes the link itself; rm -rf /tmp/l/ and
+		// shred /tmp/l go where it leads (FINDINGS-9 T4).
+		real, unknown := removedName(inv, w, filepath.Clean(abs), d.res.fs)
 		if unknown || real == d.root || strings.HasPrefix(real, d.root+"/") || strings.HasPrefix(d.root, real+"/") {
 			return false
 		}
-		if !inTmp(real) {
+		if !inTmp(real) || !nameInScratch(inv, w, filepath.Clean(abs), d.home, d.res.fs) {
 			return false
 		}
 	}
@@ -570,7 +636,7 @@ func (d *destruction) scratch(w string, dirs []string) bool {
 // (runtimeGlobs: every run-time part within one name) is a scratch path,
 // or a name directly in a temporary directory that no run-time part can
 // make "." or "..".
-func (d *destruction) scratchRuntime(w string, dirs []string) bool {
+func (d *destruction) scratchRuntime(inv *classify.Invocation, w string, dirs []string) bool {
 	tmp := filepath.Clean(os.TempDir())
 	if lit := strings.TrimLeft(w, `"'`); !strings.HasPrefix(lit, "/tmp/") && !strings.HasPrefix(lit, "/var/tmp/") && !strings.HasPrefix(lit, tmp+"/") {
 		return false // written as a temporary path, as for a static word (scratch)
@@ -581,7 +647,7 @@ func (d *destruction) scratchRuntime(w string, dirs []string) bool {
 	}
 	for _, g := range globs {
 		if !hasGlob(g) {
-			if !d.scratch(g, dirs) {
+			if !d.scratch(inv, g, dirs) {
 				return false
 			}
 			continue
@@ -590,7 +656,7 @@ func (d *destruction) scratchRuntime(w string, dirs []string) bool {
 		if hasGlob(dir) || base == "" || strings.HasPrefix(base, ".") || strings.HasPrefix(base, "[") {
 			return false
 		}
-		if c := filepath.Clean(dir); c != "/tmp" && c != "/var/tmp" && c != tmp && !d.scratch(c, dirs) {
+		if c := filepath.Clean(dir); c != "/tmp" && c != "/var/tmp" && c != tmp && !d.scratch(nil, c, dirs) {
 			return false
 		}
 	}

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -24,6 +25,10 @@ const (
 // made-up ids: that is bounded (maxFetchObjects), not closed.
 func GitFetchBody(body []byte) (ok bool, why string) {
 	objects, text := 0, 0
+	// Object ids are SHA-1 (40 hex digits) unless the negotiation names
+	// object-format=sha256 before them (FINDINGS-9 N2: 64-digit ids in a
+	// SHA-1 fetch are 60% more room for made-up ids).
+	idLen := 40
 	seen := map[string]bool{}
 	freeText := func(s string) bool {
 		text += len(s)
@@ -50,7 +55,10 @@ func GitFetchBody(body []byte) (ok bool, why string) {
 		switch word {
 		case "want", "have", "shallow":
 			oid, caps, _ := strings.Cut(rest, " ")
-			if !objectID(oid) {
+			if word == "want" && objects == 0 && slices.Contains(strings.Fields(caps), "object-format=sha256") {
+				idLen = 64 // protocol v0/v1: the first want's capabilities
+			}
+			if !objectID(oid) || len(oid) != idLen {
 				return false, "a " + word + " line whose object id is not one"
 			}
 			if objects++; objects > maxFetchObjects {
@@ -82,7 +90,12 @@ func GitFetchBody(body []byte) (ok bool, why string) {
 			key, val, isKV := strings.Cut(line, "=")
 			switch {
 			case isKV && key == "command" && (val == "fetch" || val == "ls-refs" || val == "object-info"):
-			case isKV && (key == "agent" || key == "object-format" || key == "session-id" || key == "server-option") && freeText(val):
+			case isKV && key == "object-format" && (val == "sha1" || val == "sha256") && objects == 0 && !seen[key]:
+				seen[key] = true
+				if val == "sha256" {
+					idLen = 64
+				}
+			case isKV && (key == "agent" || key == "session-id" || key == "server-option") && freeText(val):
 			default:
 				return false, "a line git's fetch does not send"
 			}

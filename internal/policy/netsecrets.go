@@ -249,7 +249,9 @@ func (g *guard) netSecretRefusal(a *Action) *refusal {
 		if strings.EqualFold(strings.TrimSpace(name), "userinfo") {
 			what = "the URL's user information"
 		}
-		look(what, netPart(val), 0)
+		// The name is looked through with the value (FINDINGS-9 N1:
+		// X-<airlock's token>: 1 carries the token in its name).
+		look(what, netPart(name+":"+val), 0)
 	}
 	if len(n.Body) > 0 {
 		body := n.Body

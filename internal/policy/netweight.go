@@ -58,6 +58,9 @@ func opaqueWeight(n *NetRequest) (int, string) {
 		if credentialHeader(name) {
 			w = max(0, w-MaxCredential)
 		}
+		// A header's name is the sender's text too (FINDINGS-9 N1: 40
+		// headers named X-<48 data-shaped characters>).
+		w += textWeight(name)
 		what := "the " + name + " header"
 		switch name {
 		case "cookie":

@@ -252,7 +252,7 @@ func (g *guard) literalEnds(src string) (prefix, suffix string, dynamic bool) {
 			case *syntax.Lit:
 				parts = append(parts, unescapeLit(p.Value))
 			case *syntax.SglQuoted:
-				parts = append(parts, p.Value)
+				parts = append(parts, shellparse.QuotedValue(p))
 			case *syntax.DblQuoted:
 				add(p.Parts)
 			case *syntax.ParamExp:

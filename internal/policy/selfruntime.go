@@ -143,6 +143,9 @@ func parseWord(src string) (*syntax.Word, error) {
 	if err == nil && word == nil {
 		word = &syntax.Word{}
 	}
+	if word != nil {
+		shellparse.DecodeANSIC(word)
+	}
 	return word, err
 }
 

@@ -62,7 +62,7 @@ func slashFreeGlobs(src string, vars map[string]string, static bool) ([]string, 
 			case *syntax.Lit:
 				pieces = append(pieces, globQuote(unescapeLit(p.Value)))
 			case *syntax.SglQuoted:
-				pieces = append(pieces, globQuote(p.Value))
+				pieces = append(pieces, globQuote(shellparse.QuotedValue(p)))
 			case *syntax.DblQuoted:
 				add(p.Parts)
 			case *syntax.ParamExp:
@@ -196,7 +196,7 @@ func literalWord(w *syntax.Word) (string, bool) {
 		case *syntax.Lit:
 			b.WriteString(unescapeLit(p.Value))
 		case *syntax.SglQuoted:
-			b.WriteString(p.Value)
+			b.WriteString(shellparse.QuotedValue(p))
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				lit, ok := q.(*syntax.Lit)

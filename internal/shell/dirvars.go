@@ -119,9 +119,10 @@ func (v *values) viaCDPATH(c cmd, dest string) bool {
 	if dest == "" || dest == "." || dest == ".." || isDirPath(dest) || strings.HasPrefix(dest, "./") || strings.HasPrefix(dest, "../") {
 		return false
 	}
+	cdable := v.cdable && v.cdableVar(dest)
 	cdpath, known, set := v.shellVar(c, "CDPATH", touchCDPATH)
 	if !set {
-		return false
+		return cdable
 	}
 	if !known {
 		return true
@@ -144,7 +145,30 @@ func (v *values) viaCDPATH(c cmd, dest string) bool {
 	if len(v.cdpath) > 8 {
 		v.cdpath = v.cdpath[:8]
 	}
-	return via
+	return via || cdable
+}
+
+// cdableVar handles cd NAME with cdable_vars on: bash goes to $NAME when
+// no directory NAME is found, so the directory is only known at run time
+// and the value, when held, is one it may go to (named for readers as
+// CDPATH's are); so is NAME itself.
+func (v *values) cdableVar(dest string) bool {
+	if !isName(dest) {
+		return false
+	}
+	if v.dir != DirUnknown {
+		v.cdpath = append(v.cdpath, path.Join(v.dir, dest))
+	}
+	b, ok := v.vars[dest]
+	if ok && !b.dynamic && !b.array {
+		switch {
+		case isDirPath(b.text):
+			v.cdpath = append(v.cdpath, path.Clean(b.text))
+		case b.text != "" && v.dir != DirUnknown:
+			v.cdpath = append(v.cdpath, path.Join(v.dir, b.text))
+		}
+	}
+	return true
 }
 
 // cdpathDirs emits, after a cd through CDPATH, a run of ":" in each

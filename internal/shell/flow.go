@@ -402,6 +402,11 @@ func (s *stmtWalker) forClause(n *syntax.ForClause) {
 	}
 	s.forgetAssigned(n)
 	wi, ok := n.Loop.(*syntax.WordIter)
+	if ok && wi.Name != nil && wi.Name.Value == "PATH" {
+		// for PATH in DIRS: every later run looks its program up there
+		// (FINDINGS-9 S1).
+		s.w.exports.add("PATH=${PATH set by for}")
+	}
 	if !ok || n.Select || !wi.InPos.IsValid() {
 		s.stmts(n.Do)
 		s.forgetAssigned(n)

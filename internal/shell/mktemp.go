@@ -125,6 +125,9 @@ func ParseWord(src string) (*syntax.Word, bool) {
 		word = w
 		return true
 	})
+	if word != nil {
+		DecodeANSIC(word)
+	}
 	return word, err == nil && word != nil
 }
 

@@ -112,6 +112,21 @@ func evalText(w *walker, c cmd) (cmd, bool) {
 	if len(c.args) == 1 {
 		return c, true
 	}
+	if b, ok := c.shellEnv["IFS"]; ok && c.inShell() {
+		// IFS=X eval TEXT splits TEXT's words by X while it runs, and
+		// IFS is what it was after (FINDINGS-9 S2).
+		old, had := c.vals.get("IFS")
+		touched := c.vals.touched & touchIFS
+		c.vals.set("IFS", b)
+		next, done := w.nested(c, strings.Join(c.args[1:], " "), anyTrue(c.dyn[1:]), "eval")
+		if had {
+			c.vals.set("IFS", old)
+		} else {
+			c.vals.forget("IFS")
+			c.vals.touched = c.vals.touched&^touchIFS | touched
+		}
+		return next, done
+	}
 	return w.nested(c, strings.Join(c.args[1:], " "), anyTrue(c.dyn[1:]), "eval")
 }
 
@@ -154,6 +169,10 @@ func trapText(w *walker, c cmd) (cmd, bool) {
 func sourceScript(w *walker, c cmd) (cmd, bool) {
 	if len(c.args) > 1 && c.dyn[1] && strings.HasPrefix(c.args[1], "<(") {
 		w.opaque(c.frame.with(c.args[0]), c.source, c.args[0]+" runs a script produced at run time by "+c.args[1])
+	} else if ifsSet(c) {
+		// The file is read on its own, with the usual IFS: one the
+		// command set splits its words otherwise (FINDINGS-9 S2).
+		w.opaque(c.frame.with(c.args[0]), c.source, c.args[0]+" runs a file with IFS set by the command, which splits the file's words in ways not followed")
 	} else {
 		w.emit(c.invocation())
 	}
@@ -163,6 +182,9 @@ func sourceScript(w *walker, c cmd) (cmd, bool) {
 		keep := w.sourcedKeepsDir(c)
 		dir, old, stack, lost := c.vals.dir, c.vals.old, c.vals.stack, c.vals.lost
 		c.vals.clear()
+		if !w.sourcedKeeps(c, "IFS") {
+			c.vals.touched |= touchIFS // the file may set IFS
+		}
 		if keep {
 			c.vals.dir, c.vals.old, c.vals.stack, c.vals.lost = dir, old, stack, lost
 		}

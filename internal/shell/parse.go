@@ -30,6 +30,10 @@ type Limits struct {
 	// "$(git rev-parse --show-toplevel)" names the project as surely as
 	// its path does. ok is false when it cannot be told.
 	DirOutput func(dir, query string) (text string, ok bool)
+	// Command says the text is a whole command, whose shell ends with it:
+	// a function it defines lasts no longer (names.go). Otherwise (a
+	// sourced file) the definitions outlive the text.
+	Command bool
 }
 
 // DefaultLimits are the limits used by Parse.
@@ -44,7 +48,11 @@ func Parse(src string) []Invocation {
 func (l Limits) Parse(src string) []Invocation {
 	w := &walker{limits: l, funcs: map[string]*syntax.Stmt{}, aliases: map[string]string{}}
 	w.seq = 1
+	w.top = src
 	w.text(src, frame{}, 0)
+	if !l.Command {
+		w.outputRead() // the functions may be used by the text's reader
+	}
 	for i := range w.out {
 		if w.unordered {
 			w.out[i].Seq = 0
@@ -100,6 +108,15 @@ type walker struct {
 	inlined map[*syntax.Stmt]bool
 	aliases map[string]string
 	full    bool
+	// top is the outermost text; pending holds the functions named like
+	// a program whose output is read, defined where no output of theirs
+	// is read yet (names.go).
+	top     string
+	pending map[string]pendingFunc
+	// history holds the entries history -s added; histUnknown says
+	// others may be there (history -r): fc runs them (names.go).
+	history     []string
+	histUnknown bool
 	// exports is what the text has exported so far (export.go).
 	exports exportState
 	// seenWords are the words of arithmetic contexts already read for
@@ -199,6 +216,9 @@ func (w *walker) text(src string, f frame, depth int) {
 	if err != nil {
 		w.opaque(f, clip(src), "unparsable shell text: "+err.Error())
 		return
+	}
+	if strings.Contains(src, "$'") {
+		DecodeANSIC(file)
 	}
 	if own {
 		f.vals = f.vals.child(&w.exports)

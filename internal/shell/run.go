@@ -146,6 +146,35 @@ func (w *walker) run(c cmd) {
 		}
 		h := handlers[normName(c.args[0])]
 		if h == nil {
+			switch c.args[0] {
+			case "history":
+				n, done := w.historyCmd(c)
+				if done {
+					return
+				}
+				c = n
+			case "fc":
+				if w.fcCmd(c) {
+					w.emit(c.invocation())
+					return
+				}
+			}
+			if c.inShell() {
+				switch {
+				case c.args[0] == "hash" && len(c.via) > c.base:
+					// builtin hash, command hash (hash itself: hashPaths).
+					w.hashed(c)
+				case c.args[0] == "enable":
+					w.enabled(c)
+
+				case setsNameTables(c):
+					w.opaque(c.frame, c.source, "the command sets bash's BASH_CMDS or BASH_ALIASES table, so what a name runs is not known")
+				case setsPATH(c):
+					// read PATH, printf -v PATH: every later run looks its
+					// program up there (FINDINGS-9 S1).
+					w.exports.add("PATH=${PATH set by " + c.args[0] + "}")
+				}
+			}
 			w.exportedFuncs(c)
 			w.emit(c.invocation())
 			w.evaluated(c)

@@ -87,3 +87,27 @@ func (w *walker) sourcedKeepsDir(c cmd) bool {
 	text, ok := read(c.vals.dir, c.args[1])
 	return ok && KeepsDir(text)
 }
+
+// sourcedKeeps reports whether a sourced file, read, does not name the
+// variable word (IFS): what it held before is then what it holds after.
+func (w *walker) sourcedKeeps(c cmd, word string) bool {
+	read := w.limits.SourceText
+	if read == nil || len(c.args) < 2 || c.dyn[1] || c.vals.dir == DirUnknown {
+		return false
+	}
+	text, ok := read(c.vals.dir, c.args[1])
+	return ok && !strings.Contains(text, word)
+}
+
+// ifsSet reports a command run with IFS other than the usual: a prefix
+// IFS=…, or one the text assigned.
+func ifsSet(c cmd) bool {
+	if _, ok := c.shellEnv["IFS"]; ok {
+		return true
+	}
+	if c.vals == nil || c.vals.touched&touchIFS == 0 {
+		return false
+	}
+	b, ok := c.vals.get("IFS")
+	return !ok || b.dynamic || b.array || b.text != " \t\n"
+}

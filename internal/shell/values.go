@@ -115,6 +115,9 @@ type values struct {
 	// assigned them: a held value is then used, an unknown one makes the
 	// word or the directory dynamic (dirvars.go). It is never unset.
 	touched touchSet
+	// cdable says shopt -s cdable_vars may be on: cd NAME may go to
+	// $NAME (viaCDPATH).
+	cdable bool
 }
 
 func newValues() *values { return &values{old: DirUnknown, lost: true} }
@@ -148,6 +151,7 @@ func (v *values) merge(o *values) {
 		}
 	}
 	v.touched |= o.touched
+	v.cdable = v.cdable || o.cdable
 	v.mergeDir(o)
 }
 
@@ -508,6 +512,20 @@ func (v *values) effects(c cmd) {
 		v.declared(c, name)
 	case "source", ".":
 		v.clear() // the script may set anything
+	case "shopt":
+		// shopt -s cdable_vars: cd NAME goes to $NAME when no directory
+		// NAME is there (FINDINGS-9 S3).
+		on := false
+		for i := 1; i < len(c.args); i++ {
+			switch {
+			case c.dyn[i]:
+				v.cdable = true // an option known only at run time
+			case c.args[i] == "-s":
+				on = true
+			case c.args[i] == "cdable_vars" && on:
+				v.cdable = true
+			}
+		}
 	case "mapfile", "readarray", "printf", "getopts", "unset", "wait", "let":
 		if name == "printf" && v.printfAssign(c) {
 			return

@@ -58,17 +58,23 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		s.w.funcDefs++
 		if n.Name != nil {
 			s.w.funcs[n.Name.Value] = n.Body
-			s.shadows(n.Name.Value, s.source(n))
+			s.shadowsFunc(n.Name.Value, s.source(n))
 		}
 		for _, name := range n.Names {
 			s.w.funcs[name.Value] = n.Body
-			s.shadows(name.Value, s.source(n))
+			s.shadowsFunc(name.Value, s.source(n))
+		}
+		if n.Name != nil && n.Name.Value == "command_not_found_handle" {
+			// It runs for every name not found, which cannot be told
+			// from the text: its body is walked as run here.
+			s.callFunction(n.Body)
 		}
 		// The body runs only when the function is called; see call.
 		return false
 	case *syntax.BinaryCmd:
 		switch n.Op {
 		case syntax.Pipe, syntax.PipeAll:
+			s.outputRead()
 			s.stdin[leftmost(n.Y)] = s.producedBy(rightmost(n.X))
 			// Each element of a pipeline runs in a subshell; the last may
 			// run in this shell (lastpipe, zsh). They run side by side.
@@ -94,9 +100,11 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		s.isolated(func() { s.stmts(n.Stmts) }, n)
 		return false
 	case *syntax.CmdSubst:
+		s.outputRead()
 		s.together(func() { s.isolated(func() { s.stmts(n.Stmts) }, n) })
 		return false
 	case *syntax.ProcSubst:
+		s.outputRead()
 		// It runs beside the command, and may outlive it.
 		s.w.unordered = true
 		s.isolated(func() { s.stmts(n.Stmts) }, n)
@@ -152,6 +160,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 			s.promptExpansion(n)
 		}
 	case *syntax.Assign:
+		s.hashVars(n)
 		if n.Index != nil {
 			s.arithmWords(n.Index)
 			s.forgetAssigned(n.Index) // a[i++]=v
@@ -161,6 +170,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		s.forgetAssigned(n)
 	case *syntax.DeclClause:
 		s.clause(n.Variant.Value, n, nil)
+		s.declNameref(n)
 		s.declExports(n)
 		s.declValues(n)
 	case *syntax.ForClause:
@@ -339,6 +349,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 	if name == "hash" {
 		s.hashPaths(c)
 	}
+	if name == "set" && histExpands(c) && (strings.Contains(s.src, "!") || strings.Contains(s.w.top, "!")) {
+		s.w.opaque(s.f, c.source, "set -H turns on history expansion: a later line's ! is replaced by earlier text before it runs")
+	}
 	if name == "set" {
 		s.w.exports.setOptions(c)
 		s.w.xtrace(c)
@@ -359,6 +372,19 @@ func (s *stmtWalker) assignments(list []*syntax.Assign) []string {
 			var ok bool
 			if v, ok = s.static(a.Value, false); !ok {
 				v = s.source(a.Value)
+			}
+		}
+		if a.Append {
+			// NAME+=v appends to what NAME held (PATH=dir; PATH+=:/usr/bin
+			// keeps dir first): the held value, else $NAME.
+			old, held := binding{}, false
+			if s.f.vals != nil {
+				old, held = s.f.vals.get(a.Name.Value)
+			}
+			if held && !old.dynamic && !old.array {
+				v = old.text + v
+			} else {
+				v = "$" + a.Name.Value + v
 			}
 		}
 		out = append(out, a.Name.Value+"="+v)
@@ -420,6 +446,9 @@ func (s *stmtWalker) hashPaths(c cmd) {
 	}
 	for ; i < len(c.args); i++ {
 		name := c.args[i]
+		if !c.dyn[i] && bashBuiltin(name) {
+			continue // bash runs the builtin all the same (hash -p ./x echo)
+		}
 		if c.dyn[i] || fileDyn || !isName(strings.ReplaceAll(strings.ReplaceAll(name, "-", "_"), ".", "_")) {
 			s.w.opaque(s.f, c.source, "hash -p makes "+clip(name)+" run a file known only at run time")
 			continue
@@ -433,18 +462,9 @@ func (s *stmtWalker) hashPaths(c cmd) {
 }
 
 // shadows makes a run opaque when the text defines a function or an alias
-// named like a program whose output the analysis reads: self-protection
-// and the destruction grades read $(mktemp …) as a new temporary name,
-// $(echo x) as x, $(cat f) as f's lines (FINDINGS-8 H3).
+// named like a program whose output the analysis reads (shadowed).
 func (s *stmtWalker) shadows(name, source string) {
-	switch name {
-	case "mktemp", "echo", "printf", "cat", "ls", "find", "stat", "realpath", "readlink", "basename", "dirname",
-		"pwd", "cd", "test", "[", "read", "builtin", "command", "type", "which":
-		// Words made by these are read as what the program prints
-		// ($(mktemp -d) a new temporary name, $(echo x) "x", $(cat f) a
-		// file's lines): a definition of the name makes that false.
-		s.w.opaque(s.f, source, "the command defines its own "+name+", so what $("+name+" …) prints is not known")
-	}
+	s.w.shadowed(s.f, name, source)
 }
 
 func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {

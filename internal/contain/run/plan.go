@@ -10,6 +10,7 @@ package run
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -83,6 +84,25 @@ var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/
 	// transfer agents, zsh-autoenv's files, Mercurial's repository hooks.
 	".exrc", ".nvimrc", ".nvim.lua", ".lvimrc", ".helix", ".zed", ".idea", ".lfsconfig", ".autoenv.zsh",
 	".autoenv_leave.zsh", ".hg/hgrc"}
+
+// gitCode are the project's git files that run programs at the human's
+// next git command outside (core.fsmonitor, core.pager, filters, hooks):
+// airlock run binds them read-only, and each submodule repository's
+// config, hooks and info under .git/modules.
+var gitCode = []string{".git/config", ".git/hooks", ".git/info"}
+
+// FencedProjectFiles are the paths, relative to the project, that airlock
+// run fences (projectCode, git's configuration, hooks and info, and
+// .git/modules, where a submodule's repository keeps its own):
+// "install claude-code --contain" denies writing them in Claude Code's
+// sandbox from the same list (FINDINGS-9 C3). Claude Code's sandbox has
+// no step after a command, so .git/modules is fenced whole there: a
+// submodule repository cannot be made or changed inside it.
+func FencedProjectFiles() []string {
+	out := append([]string(nil), projectCode...)
+	out = append(out, gitCode...)
+	return append(out, ".git/modules")
+}
 
 // agentScratch are directories, relative to the home directory, that an
 // agent both writes inside and runs later: Claude Code writes a shell
@@ -176,6 +196,15 @@ type Plan struct {
 	// Hidden are the directories replaced by an empty one (airlock's
 	// state directory).
 	Hidden []string
+	// GitModules are the submodule repositories under the project's
+	// .git/modules when the plan was made (their config, hooks and info
+	// are read-only inside); one made inside is reviewed after the run
+	// (NewModuleFiles).
+	GitModules []string
+	// Watched are the tool files the plan does not fence, as they were
+	// when it was made (ToolFileStamps): the runner reports those the run
+	// made or changed.
+	Watched map[string]string
 }
 
 // Placeholder is one path the runner makes for the run and removes after.
@@ -509,11 +538,20 @@ func NewPlan(cfg Config) (*Plan, error) {
 	// work; `git config` of the repository does not.
 	var emptyRO []string
 	if project != "" {
-		gits := []string{".git/config", ".git/hooks", ".git/info"}
+		gits := slices.Clone(gitCode)
 		// A submodule's repository is under .git/modules/NAME (nested
 		// for nested submodules): its configuration and hooks run at the
 		// human's next git command in the submodule (FINDINGS-7 C2).
-		for _, m := range gitModules(filepath.Join(project, ".git", "modules"), 0) {
+		p.GitModules = gitModules(filepath.Join(project, ".git", "modules"), 0)
+		p.Watched = ToolFileStamps(project)
+		for _, f := range slices.Sorted(maps.Keys(p.Watched)) {
+			// An existing workspace file's tasks run when the folder
+			// opens: read-only inside, like .vscode.
+			if IsWorkspaceFile(project, f) && writableAt(real(f)) {
+				ro = append(ro, real(f))
+			}
+		}
+		for _, m := range p.GitModules {
 			rel, _ := filepath.Rel(project, m)
 			gits = append(gits, filepath.Join(rel, "config"), filepath.Join(rel, "hooks"), filepath.Join(rel, "info"))
 		}

@@ -137,5 +137,12 @@ func SeatbeltFor(cfg Config, proxyPort int) Seatbelt {
 			s.DenyRead = append(s.DenyRead, p.Path)
 		}
 	}
+	// The project's files the Linux plan fences (FINDINGS-9 C3); no step
+	// follows the command here, so .git/modules is fenced whole.
+	if project != "" {
+		for _, f := range FencedProjectFiles() {
+			s.DenyWrite = append(s.DenyWrite, filepath.Join(project, f))
+		}
+	}
 	return s
 }

@@ -287,6 +287,8 @@ func Run(o Options) (int, error) {
 	// A protected path that did not exist could not be fenced by a mount:
 	// one the command made is set aside for review (setaside.go).
 	setAside(plan.Project, plan.Unfenced, o.Stderr)
+	setAsideModules(plan.Project, plan.GitModules, o.Stderr)
+	reportToolFiles(plan.Project, plan.Watched, o.Stderr)
 	return status, nil
 }
 

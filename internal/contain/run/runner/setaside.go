@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+
+	"github.com/airlock-dev/airlock/internal/contain/run"
 )
 
 // SetAsideSuffix is added to the name of a protected file the command
@@ -57,6 +59,52 @@ func setAside(project string, unfenced []string, stderr io.Writer) {
 		}
 		fmt.Fprintf(stderr, "airlock run: %s was created during the run; it runs code when an agent or tool (direnv, an MCP client, OpenCode, Crush) next starts here, outside the sandbox, so it was set aside as %s. Read it; to keep it: mv %s %s\n",
 			filepath.Base(p), filepath.Base(to), shellWord(to), shellWord(p))
+	}
+}
+
+// setAsideModules renames the files of each submodule repository the run
+// made under .git/modules that would run a program at the human's next
+// git command (run.NewModuleFiles: a config with keys git itself does not
+// write there, hooks other than git's samples) to NAME.airlock-review,
+// and says so (FINDINGS-9 C1). The submodule keeps its objects and refs;
+// without its config git reads it with the defaults.
+func setAsideModules(project string, before []string, stderr io.Writer) {
+	for _, p := range run.NewModuleFiles(project, before) {
+		to, err := freeName(p + SetAsideSuffix)
+		if err == nil {
+			err = os.Rename(p, to)
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "airlock run: warning: %s was made during the run in a new submodule repository and could not be set aside (%v): git runs what it names at your next git command; review it first\n", p, err)
+			continue
+		}
+		fmt.Fprintf(stderr, "airlock run: %s was made during the run in a new submodule repository; git would run what it names at your next git command here, outside the sandbox, so it was set aside as %s. Read it; to keep it: mv %s %s\n",
+			p, filepath.Base(to), shellWord(to), shellWord(p))
+	}
+}
+
+// reportToolFiles says which tool files the plan watches (run.ToolFiles:
+// a virtual environment's activate scripts and *.pth files, VS Code
+// workspace files) the run made or changed: each runs code at a later
+// start outside the sandbox (FINDINGS-9 C2). A workspace file the run
+// made at the project's top is set aside like .envrc; the others are
+// ordinary results of pip and venv, and are named for review.
+func reportToolFiles(project string, before map[string]string, stderr io.Writer) {
+	if before == nil {
+		return
+	}
+	made, changed := run.ChangedToolFiles(project, before)
+	var review []string
+	for _, p := range made {
+		if run.IsWorkspaceFile(project, p) {
+			setAside(project, []string{p}, stderr)
+			continue
+		}
+		review = append(review, p)
+	}
+	review = append(review, changed...)
+	for _, p := range review {
+		fmt.Fprintf(stderr, "airlock run: warning: %s was made or changed during the run; it runs code outside the sandbox (a virtual environment's activate script runs in every terminal opened here, a .pth file at every start of that Python): review it before either\n", p)
 	}
 }
 

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"path"
 	"regexp"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -281,8 +283,11 @@ type makefile struct {
 	// read by makeIncludes (taskrunners.go).
 	includes []makeLine
 	// parseTime are the lines make evaluates while it reads the file,
-	// whatever target runs: immediate assignments (:=, ::=, !=) and
-	// top-level function calls ($(shell …), $(file …), $(eval …)).
+	// whatever target runs: every line outside a recipe that has a
+	// reference in it (assignments of any kind, conditionals, rule lines,
+	// export, vpath, define bodies, top-level function calls). Only the
+	// commands their $(shell …) and $(file …) run are read of them; a
+	// $(shell …) in a variable that is never expanded counts too.
 	parseTime []makeLine
 	// incDirs are the directories of -I, where an include's relative
 	// name is looked for when it is not in make's directory.
@@ -291,6 +296,43 @@ type makefile struct {
 	// MAKESHELL (text holds NAME=VALUE): the program make runs every
 	// recipe line with (makeShells).
 	shells []makeLine
+	// alts are the other values a variable is given (an earlier
+	// assignment, a conditional's other branch, an included file's, the
+	// command line's beside an override): a recipe line is read with
+	// each of them too.
+	alts map[string][]string
+	// override are the variables set with override (the command line
+	// does not change them); exports the names export gives the
+	// recipes; exportAll is a bare export or .EXPORT_ALL_VARIABLES.
+	override  map[string]bool
+	exports   []string
+	exportAll bool
+	// opaque are the lines make evaluates ($(eval) of text airlock
+	// cannot know, $(eval) in a recipe) that airlock does not read.
+	opaque []makeLine
+	// env is the run's environment (make takes a variable the files do
+	// not set from it, and every one with -e); force the values of
+	// $(foreach) and $(call) while they are expanded; stem is $*.
+	env         func(string) (string, bool)
+	envOverride bool
+	force       map[string]string
+	stem        string
+	// evalMode says what $(eval TEXT) does while expanding: 0 records it
+	// as opaque, 1 parses TEXT into the makefile when it is static
+	// (parse time), 2 ignores it (a line already evaluated).
+	evalMode int
+	// dry is make -n: $(MAKE) is make -n.
+	dry bool
+	// goals are the command line's targets (MAKECMDGOALS).
+	goals string
+	// marking is set while an $(eval)'s text is expanded: $(shell …)
+	// gives \x01(…) instead of $(…).
+	marking bool
+	// dynamic is set when an expansion met a value known only at run
+	// time ($(shell …), $(wildcard …), a function airlock does not
+	// evaluate).
+	dynamic bool
+	depth   int
 }
 
 type makeRule struct {
@@ -304,105 +346,263 @@ type makeLine struct {
 	// file is the file the line comes from when it is not the one being
 	// read (a recipe from an included makefile).
 	file string
+	// done says a top-level line was evaluated while the file was read
+	// (its $(eval)s parsed).
+	done bool
 }
 
 var makeAssign = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?:export\s+|override\s+)*([A-Za-z0-9_.\-]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
+	return regexp.MustCompile(`^((?:(?:export|override|private)\s+)*)([^\s:#=$(){}]+|\$[({][^\s)}]+[)}])\s*(:::=|::=|:=|\?=|\+=|!=|=)\s*(.*)$`)
 }}
 
 // parseMakefile reads the variables and rules of a Makefile. Conditionals
-// are read through (every branch counts), define blocks are skipped.
+// are read through (every branch counts; a variable a branch sets keeps
+// the other branches' values as alternatives), define blocks are
+// variables.
 func parseMakefile(name, text string) *makefile {
-	m := &makefile{name: name, vars: map[string]string{}, rules: map[string]*makeRule{}}
+	m := newMakefile(name)
+	m.parse(name, text, 0)
+	return m
+}
+
+func newMakefile(name string) *makefile {
+	return &makefile{name: name, vars: map[string]string{}, rules: map[string]*makeRule{}, alts: map[string][]string{}, override: map[string]bool{}}
+}
+
+// set gives a variable a value, keeping the one it replaces as an
+// alternative.
+func (m *makefile) set(k, v string) {
+	if old, ok := m.vars[k]; ok && old != v && len(m.alts[k]) < 8 {
+		m.alts[k] = append(m.alts[k], old)
+	}
+	m.vars[k] = v
+}
+
+func (m *makefile) parse(name, text string, depth int) {
+	if depth > 8 {
+		m.opaque = append(m.opaque, makeLine{text: "$(eval …) nested too deep", file: name})
+		return
+	}
 	lines := strings.Split(text, "\n")
 	var cur []*makeRule
-	inDefine := false
+	prefix := "\t"
 	for i := 0; i < len(lines); i++ {
 		n := i + 1
 		l := strings.TrimRight(lines[i], "\r")
+		isRecipe := strings.HasPrefix(l, prefix)
 		for strings.HasSuffix(l, `\`) && i+1 < len(lines) {
 			i++
-			l = strings.TrimSuffix(l, `\`) + " " + strings.TrimSpace(lines[i])
-		}
-		if inDefine {
-			if strings.TrimSpace(l) == "endef" {
-				inDefine = false
+			if isRecipe {
+				l = l + "\n" + strings.TrimPrefix(strings.TrimRight(lines[i], "\r"), prefix)
+			} else {
+				l = strings.TrimSuffix(l, `\`) + " " + strings.TrimSpace(lines[i])
 			}
-			continue
 		}
-		if strings.HasPrefix(l, "\t") {
+		if isRecipe && cur != nil {
 			for _, r := range cur {
-				r.recipe = append(r.recipe, makeLine{line: n, text: l[1:]})
+				r.recipe = append(r.recipe, makeLine{line: n, text: strings.ReplaceAll(l[len(prefix):], "\\\n", " ")})
 			}
 			continue
 		}
+		if isRecipe && depth > 0 && strings.TrimSpace(l) != "" {
+			// A recipe line before any rule in an $(eval)'s text.
+			m.opaque = append(m.opaque, makeLine{text: "make evaluates " + clip(strings.TrimSpace(l)) + " ($(eval)), a recipe line with no rule before it"})
+			continue
+		}
+		// A line with the recipe prefix and no rule before it (at the
+		// top, or after an assignment) is read as any other line:
+		// <TAB>X := $(shell …) runs while make reads.
 		t := strings.TrimSpace(l)
 		if t == "" || strings.HasPrefix(t, "#") {
 			continue
 		}
-		word := strings.Fields(t)[0]
+		fields := strings.Fields(t)
+		word := fields[0]
+		defOver, defExport := false, false
+		if (word == "override" || word == "export" || word == "private") && len(fields) > 1 && fields[1] == "define" {
+			defOver, defExport = word == "override", word == "export"
+			word = "define"
+			t = strings.TrimSpace(t[strings.Index(t, "define"):])
+			fields = strings.Fields(t)
+		}
 		switch word {
 		case "define":
-			inDefine = true
+			// define NAME [op]: the body is the variable's value; an
+			// immediate one is expanded while make reads.
+			vname, op := "", "="
+			if len(fields) > 1 {
+				vname = fields[1]
+			}
+			if len(fields) > 2 {
+				op = fields[2]
+			}
+			for _, o := range []string{":::=", "::=", ":=", "!=", "?=", "+=", "="} {
+				if strings.HasSuffix(vname, o) {
+					vname, op = strings.TrimSuffix(vname, o), o
+					break
+				}
+			}
+			var body []string
+			level := 1
+			start := n
+			for i+1 < len(lines) {
+				i++
+				b := strings.TrimRight(lines[i], "\r")
+				bt := strings.TrimSpace(b)
+				if bt == "endef" || strings.HasPrefix(bt, "endef ") || strings.HasPrefix(bt, "endef\t") {
+					level--
+					if level == 0 {
+						break
+					}
+				} else if f := strings.Fields(bt); len(f) > 0 && (f[0] == "define" || len(f) > 1 && f[1] == "define") {
+					level++
+				}
+				body = append(body, b)
+			}
+			v := strings.Join(body, "\n")
+			if strings.Contains(v, "$") {
+				m.parseTime = append(m.parseTime, makeLine{line: start, text: v, file: name})
+			}
+			if op == "!=" {
+				m.parseTime = append(m.parseTime, makeLine{line: start, text: "$(shell " + v + ")", file: name})
+				v = "$(shell " + v + ")"
+			}
+			if op == "+=" {
+				v = m.vars[vname] + " " + v
+			}
+			if defOver {
+				m.override[vname] = true
+			}
+			if defExport {
+				m.exports = append(m.exports, vname)
+			}
+			if vname != "" && (op != "?=" || m.vars[vname] == "") {
+				m.set(vname, v)
+			}
+			cur = nil
 			continue
 		case "include", "-include", "sinclude":
 			m.includes = append(m.includes, makeLine{line: n, text: strings.TrimSpace(strings.TrimPrefix(t, word)), file: name})
+			if strings.Contains(t, "$") {
+				m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
+			}
 			continue
 		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "vpath", "unexport":
+			if strings.Contains(t, "$") {
+				m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
+			}
 			continue
+		case "export":
+			if len(fields) == 1 {
+				m.exportAll = true
+				continue
+			}
+			if !strings.ContainsAny(t, "=") {
+				// export NAME…: those variables go to the recipes.
+				if strings.Contains(t, "$") {
+					m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
+				}
+				m.exports = append(m.exports, fields[1:]...)
+				continue
+			}
 		}
 		if mm := makeAssign.Get().FindStringSubmatch(t); mm != nil && !strings.Contains(strings.SplitN(t, "=", 2)[0], ": ") {
-			v := mm[3]
-			if mm[2] == "+=" {
-				v = strings.TrimSpace(m.vars[mm[1]] + " " + v)
+			k, op, v := mm[2], mm[3], mm[4]
+			if strings.HasPrefix(k, "$") {
+				k = strings.TrimSpace(m.expand(k, "", nil, 0))
 			}
-			if mm[2] != "?=" || m.vars[mm[1]] == "" {
-				if mm[2] == "!=" {
+			if strings.Contains(t, "$") {
+				m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
+			}
+			if strings.Contains(mm[1], "export") {
+				m.exports = append(m.exports, k)
+			}
+			over := strings.Contains(mm[1], "override")
+			if over {
+				m.override[k] = true
+			}
+			if op == "+=" {
+				v = strings.TrimSpace(m.vars[k] + " " + v)
+			}
+			_, inEnv := m.getenv(k)
+			switch {
+			case op == "?=" && (m.vars[k] != "" || inEnv):
+				// set already, or by the environment: make keeps that.
+				if m.vars[k] != v && len(m.alts[k]) < 8 {
+					m.alts[k] = append(m.alts[k], v)
+				}
+			default:
+				if op == "!=" {
+					m.parseTime = append(m.parseTime, makeLine{line: n, text: "$(shell " + v + ")", file: name})
 					v = "$(shell " + v + ")"
 				}
-				m.vars[mm[1]] = v
+				if op == ":=" || op == "::=" || op == ":::=" {
+					v = m.selfRef(k, v)
+				}
+				m.set(k, v)
 			}
-			switch mm[1] {
+			switch k {
 			case "SHELL", ".SHELLFLAGS", "MAKESHELL":
-				m.shells = append(m.shells, makeLine{line: n, text: mm[1] + "=" + v, file: name})
-			}
-			switch mm[2] {
-			case ":=", "::=", ":::=", "!=":
-				m.parseTime = append(m.parseTime, makeLine{line: n, text: v, file: name})
+				m.shells = append(m.shells, makeLine{line: n, text: k + "=" + v, file: name})
+			case ".RECIPEPREFIX":
+				prefix = "\t"
+				if x := m.expand(v, "", nil, 0); x != "" {
+					prefix = x[:1]
+				}
 			}
 			cur = nil
 			continue
 		}
 		if strings.HasPrefix(t, "$(") || strings.HasPrefix(t, "${") {
-			// A function called at the top level runs while make reads.
-			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
+			// A function called at the top level runs while make
+			// reads: its $(eval)s are parsed here when their text is
+			// known.
+			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name, done: true})
+			m.evalTop(name, n, t, depth)
 			cur = nil
 			continue
+		}
+		if strings.Contains(t, "$") {
+			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
 		}
 		colon := strings.Index(t, ":")
 		if colon < 0 {
 			cur = nil
 			continue
 		}
-		targets := strings.Fields(t[:colon])
+		targetText := t[:colon]
+		if strings.Contains(targetText, "$") {
+			targetText = m.expand(targetText, "", nil, 0)
+		}
+		targets := strings.Fields(targetText)
 		rest := strings.TrimLeft(t[colon+1:], ":")
 		inline := ""
 		if semi := strings.Index(rest, ";"); semi >= 0 {
 			rest, inline = rest[:semi], rest[semi+1:]
 		}
 		// target-specific variable: "target: VAR = value" (a shell
-		// for that target's recipes counts as one for all).
+		// for that target's recipes counts as one for all; another
+		// value is one of the variable's).
 		if mm := makeAssign.Get().FindStringSubmatch(strings.TrimSpace(rest)); mm != nil {
-			switch mm[1] {
+			switch mm[2] {
 			case "SHELL", ".SHELLFLAGS", "MAKESHELL":
-				m.shells = append(m.shells, makeLine{line: n, text: mm[1] + "=" + mm[3], file: name})
+				m.shells = append(m.shells, makeLine{line: n, text: mm[2] + "=" + mm[4], file: name})
+			}
+			if strings.Contains(mm[1], "export") {
+				m.exports = append(m.exports, mm[2])
+			}
+			if len(m.alts[mm[2]]) < 8 {
+				m.alts[mm[2]] = append(m.alts[mm[2]], mm[4])
 			}
 			cur = nil
 			continue
 		}
-		prereqs := strings.Fields(strings.ReplaceAll(rest, "|", " "))
+		prereqs := makeFields(strings.ReplaceAll(rest, "|", " "))
 		cur = cur[:0:0]
 		for _, tg := range targets {
+			if tg == ".EXPORT_ALL_VARIABLES" {
+				m.exportAll = true
+			}
 			r := m.rules[tg]
 			if r == nil {
 				r = &makeRule{}
@@ -418,12 +618,78 @@ func parseMakefile(name, text string) *makefile {
 			cur = append(cur, r)
 		}
 	}
-	return m
+}
+
+// evalTop expands a top-level function call while the file is read, so
+// that $(eval $(call RULE,…)) and $(foreach …,$(eval …)) add their rules
+// and variables; text airlock cannot know is recorded as opaque.
+func (m *makefile) evalTop(name string, n int, t string, depth int) {
+	if !strings.Contains(t, "eval") {
+		return
+	}
+	saved := m.evalMode
+	m.evalMode = 1
+	m.depth = depth
+	before := len(m.opaque)
+	m.expand(t, "", nil, 0)
+	m.evalMode = saved
+	for i := before; i < len(m.opaque); i++ {
+		if m.opaque[i].line == 0 {
+			m.opaque[i].line, m.opaque[i].file = n, name
+		}
+	}
+}
+
+// selfRef replaces, in an immediate assignment's value, the variable's
+// own references by the value it had (PATH := $(CURDIR)/bin:$(PATH)
+// takes the environment's PATH).
+func (m *makefile) selfRef(k, v string) string {
+	if !strings.Contains(v, "$("+k+")") && !strings.Contains(v, "${"+k+"}") {
+		return v
+	}
+	old, ok := m.vars[k]
+	if !ok {
+		switch k {
+		case "PATH", "HOME", "USER", "TMPDIR", "PWD":
+			old = "$$" + k
+		default:
+			old, _ = m.lookup(k)
+		}
+	}
+	return strings.NewReplacer("$("+k+")", old, "${"+k+"}", old).Replace(v)
+}
+
+// getenv is the run's environment.
+func (m *makefile) getenv(k string) (string, bool) {
+	if m.env == nil {
+		return "", false
+	}
+	return m.env(k)
+}
+
+// lookup returns a variable's value as make would expand it.
+func (m *makefile) lookup(name string) (string, bool) {
+	if v, ok := m.force[name]; ok {
+		return v, true
+	}
+	if m.envOverride && !m.override[name] {
+		if v, ok := m.getenv(name); ok && shellName(name) {
+			return strings.ReplaceAll(v, "$", "$$"), true
+		}
+	}
+	if v, ok := m.vars[name]; ok {
+		return v, true
+	}
+	if v, ok := m.getenv(name); ok && shellName(name) && name != "SHELL" && name != "MAKEFLAGS" {
+		return strings.ReplaceAll(v, "$", "$$"), true
+	}
+	return "", false
 }
 
 // expand expands make variables in s as far as they are known: $(VAR),
-// ${VAR}, $V, automatic variables, $(MAKE), $$ and $(shell …); other
-// functions and unknown variables expand to nothing, as in make.
+// ${VAR}, $V, automatic variables, $(MAKE), $$, $(shell …) (as the
+// shell's $(…)) and make's functions; unknown variables expand to
+// nothing, as in make.
 func (m *makefile) expand(s, target string, r *makeRule, depth int) string {
 	if depth > 8 || !strings.Contains(s, "$") {
 		return s
@@ -440,13 +706,15 @@ func (m *makefile) expand(s, target string, r *makeRule, depth int) string {
 			b.WriteByte('$')
 		case '@':
 			b.WriteString(target)
+		case '*':
+			b.WriteString(m.stem)
 		case '<':
 			if r != nil && len(r.prereqs) > 0 {
-				b.WriteString(r.prereqs[0])
+				b.WriteString(m.expand(r.prereqs[0], target, nil, depth+1))
 			}
-		case '^', '+':
+		case '^', '+', '?':
 			if r != nil {
-				b.WriteString(strings.Join(r.prereqs, " "))
+				b.WriteString(m.expand(strings.Join(r.prereqs, " "), target, nil, depth+1))
 			}
 		case '(', '{':
 			closer := byte(')')
@@ -476,42 +744,497 @@ func (m *makefile) expand(s, target string, r *makeRule, depth int) string {
 	return b.String()
 }
 
+// makeDefault is the value make gives a variable of its built-in rules
+// when no makefile sets it ($(RM) -r build is rm -f -r build).
+func makeDefault(name string) string {
+	switch name {
+	case "RM":
+		return "rm -f"
+	case "CC":
+		return "cc"
+	case "CXX":
+		return "g++"
+	case "CPP":
+		return "cc -E"
+	case "AR":
+		return "ar"
+	case "AS":
+		return "as"
+	case "LEX":
+		return "lex"
+	case "YACC":
+		return "yacc"
+	case "FC":
+		return "f77"
+	case "ARFLAGS":
+		return "rv"
+	}
+	return ""
+}
+
+// makeFields splits make text into words at the blanks outside
+// references ($(addprefix bin/, $(BINS)) is one word).
+func makeFields(s string) []string {
+	var out []string
+	level, start := 0, -1
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '(' || c == '{':
+			level++
+		case c == ')' || c == '}':
+			level--
+		case (c == ' ' || c == '\t') && level <= 0:
+			if start >= 0 {
+				out = append(out, s[start:i])
+				start = -1
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// makeArgsSplit splits a function's arguments at the commas outside
+// parentheses and braces.
+func makeArgsSplit(s string) []string {
+	var out []string
+	level, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '{':
+			level++
+		case ')', '}':
+			level--
+		case ',':
+			if level == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// makePattern matches a word against a make pattern (one %), returning
+// the stem.
+func makePattern(pat, w string) (string, bool) {
+	pre, suf, ok := strings.Cut(pat, "%")
+	if !ok {
+		return "", pat == w
+	}
+	if len(w) >= len(pre)+len(suf) && strings.HasPrefix(w, pre) && strings.HasSuffix(w, suf) {
+		return w[len(pre) : len(w)-len(suf)], true
+	}
+	return "", false
+}
+
 // ref expands the inside of one $(…) reference.
 func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
-	if name, args, ok := strings.Cut(inner, " "); ok {
-		switch name {
-		case "shell":
-			return "$(" + m.expand(args, target, r, depth+1) + ")"
-		case "file":
-			return m.fileFunc(args, target, r, depth)
+	if depth > 8 {
+		return ""
+	}
+	if fn, args, ok := strings.Cut(inner, " "); ok || strings.ContainsAny(inner, "\t") {
+		if i := strings.IndexAny(inner, " \t"); i >= 0 {
+			fn, args, ok = inner[:i], inner[i+1:], true
 		}
-		// Other functions are not evaluated; the commands their
-		// arguments run ($(eval X := $(shell …)), $(if $(shell …),…))
-		// still run.
-		return shellSubs(m.expand(args, target, r, depth+1))
+		if out, known := m.function(fn, args, target, r, depth); known {
+			return out
+		}
 	}
 	name := inner
+	if strings.Contains(name, "$") {
+		// a computed name: $($(Y)), $(FLAGS_$(OS))
+		name = m.expand(name, target, r, depth+1)
+	}
 	if i := strings.IndexByte(name, ':'); i >= 0 {
 		name = name[:i] // substitution reference $(VAR:.c=.o)
 	}
 	switch name {
 	case "MAKE":
+		if m.dry {
+			// make -n passes -n on to the makes its recipes run.
+			return "make -n"
+		}
 		return "make"
 	case "CURDIR":
 		return "."
+	case "MAKECMDGOALS":
+		if _, set := m.vars[name]; !set {
+			return m.goals
+		}
 	case "SHELL":
-		return "sh"
+		if _, set := m.vars["SHELL"]; !set {
+			return "sh"
+		}
 	}
-	if v, set := m.vars[name]; set {
+	if v, set := m.lookup(name); set {
 		return m.expand(v, target, r, depth+1)
 	}
+	if v := makeDefault(name); v != "" {
+		return v
+	}
 	switch name {
-	case "HOME", "USER", "LOGNAME", "TMPDIR", "PWD", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR":
+	case "HOME", "USER", "LOGNAME", "TMPDIR", "PWD", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR", "PATH":
 		// make takes them from the environment, as the recipe's shell
 		// does: $(HOME)/.claude is $HOME/.claude.
 		return "$" + name
 	}
 	return ""
+}
+
+// function evaluates one of make's functions; known is false when fn is
+// not a function's name (then inner is a variable's).
+func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (string, bool) {
+	x := func(s string) string { return m.expand(s, target, r, depth+1) }
+	a := makeArgsSplit(args)
+	arg := func(i int) string {
+		if i < len(a) {
+			return a[i]
+		}
+		return ""
+	}
+	// keep adds to out the commands the expanded arguments run that out
+	// lost (a $(shell …) in a $(filter …)'s list still runs).
+	keep := func(out string, expanded ...string) string {
+		for _, e := range expanded {
+			if subs := shellSubs(e); subs != "" && !strings.Contains(out, subs) {
+				out = strings.TrimSpace(out + " " + subs)
+			}
+		}
+		return out
+	}
+	switch fn {
+	case "shell":
+		if !m.marking || !makeValueCommand(args) {
+			m.dynamic = true
+		}
+		if m.marking {
+			return "\x01(" + x(strings.TrimLeft(args, " \t")) + ")", true
+		}
+		return "$(" + x(strings.TrimLeft(args, " \t")) + ")", true
+	case "file":
+		return m.fileFunc(args, target, r, depth), true
+	case "strip":
+		return strings.Join(strings.Fields(x(args)), " "), true
+	case "if":
+		c := strings.TrimSpace(x(arg(0)))
+		if c != "" {
+			return keep(x(arg(1)), c, x(arg(2))), true
+		}
+		return keep(x(arg(2)), x(arg(1))), true
+	case "or":
+		for _, v := range a {
+			if e := strings.TrimSpace(x(v)); e != "" {
+				return e, true
+			}
+		}
+		return "", true
+	case "and":
+		out := ""
+		for _, v := range a {
+			if out = strings.TrimSpace(x(v)); out == "" {
+				return "", true
+			}
+		}
+		return out, true
+	case "foreach":
+		v := strings.TrimSpace(x(arg(0)))
+		list := x(arg(1))
+		body := strings.Join(a[min(2, len(a)):], ",")
+		var out []string
+		old, had := m.force[v]
+		if m.force == nil {
+			m.force = map[string]string{}
+		}
+		for k, w := range strings.Fields(list) {
+			if k > 64 {
+				break
+			}
+			m.force[v] = w
+			out = append(out, x(body))
+		}
+		if had {
+			m.force[v] = old
+		} else {
+			delete(m.force, v)
+		}
+		return keep(strings.Join(out, " "), list), true
+	case "call":
+		name := strings.TrimSpace(x(arg(0)))
+		saved := m.force
+		force := map[string]string{}
+		for k, v := range saved {
+			force[k] = v
+		}
+		force["0"] = name
+		for i := 1; i < 10; i++ {
+			if i < len(a) {
+				force[strconv.Itoa(i)] = strings.ReplaceAll(x(a[i]), "$", "$$")
+			} else {
+				delete(force, strconv.Itoa(i))
+			}
+		}
+		body, set := m.lookup(name)
+		if !set {
+			m.force = saved
+			return keep("", x(args)), true
+		}
+		m.force = force
+		out := x(body)
+		m.force = saved
+		return out, true
+	case "eval":
+		// The text is expanded once; the commands of its $(shell …)s
+		// run then (they are marked, so that a $( left by a $$ escape,
+		// a make reference the text's own lines expand again, is not
+		// taken for one).
+		was, marking := m.dynamic, m.marking
+		m.dynamic, m.marking = false, true
+		text := x(args)
+		dyn := m.dynamic
+		m.dynamic, m.marking = was || dyn, marking
+		subs := shellSubs(strings.ReplaceAll(strings.ReplaceAll(text, "$(", "\x02("), "\x01(", "$("))
+		plain := strings.ReplaceAll(text, "\x01(", "$(")
+		if marking {
+			// an $(eval) in an $(eval)'s text: the outer one reads it
+			subs, plain = "", text
+		}
+		switch m.evalMode {
+		case 1:
+			// A value computed at run time is make text too (make
+			// expands the evaluated lines again), so that text is not
+			// known.
+			if dyn {
+				m.opaque = append(m.opaque, makeLine{text: "make evaluates " + clip(plain) + " ($(eval)), text computed at run time"})
+			} else {
+				d := m.depth
+				m.parse(m.name, plain, d+1)
+				m.depth = d
+			}
+		case 0:
+			// In a recipe: setting a variable ($(eval Y := $(shell …)),
+			// whose commands are read) changes no recipe already
+			// expanded; other text (rules) is not read.
+			if !makeAssignOnly(plain) {
+				m.opaque = append(m.opaque, makeLine{text: "make evaluates " + clip(plain) + " ($(eval)), which airlock does not read"})
+			}
+		}
+		return subs, true
+	case "value":
+		v, _ := m.lookup(strings.TrimSpace(x(args)))
+		return v, true
+	case "origin", "flavor":
+		return "file", true
+	case "info", "warning", "error":
+		return keep("", x(args)), true
+	case "subst":
+		return keep(strings.ReplaceAll(x(arg(2)), x(arg(0)), x(arg(1))), x(arg(0)), x(arg(1))), true
+	case "patsubst":
+		from, to := x(arg(0)), x(arg(1))
+		var out []string
+		for _, w := range strings.Fields(x(arg(2))) {
+			if stem, ok := makePattern(from, w); ok {
+				w = strings.Replace(to, "%", stem, 1)
+			}
+			out = append(out, w)
+		}
+		return keep(strings.Join(out, " "), x(arg(2))), true
+	case "addprefix", "addsuffix":
+		p := x(arg(0))
+		var out []string
+		for _, w := range strings.Fields(x(arg(1))) {
+			if fn == "addprefix" {
+				out = append(out, p+w)
+			} else {
+				out = append(out, w+p)
+			}
+		}
+		return keep(strings.Join(out, " "), p), true
+	case "filter", "filter-out":
+		pats := strings.Fields(x(arg(0)))
+		var out []string
+		for _, w := range strings.Fields(x(arg(1))) {
+			hit := false
+			for _, p := range pats {
+				if _, ok := makePattern(p, w); ok {
+					hit = true
+				}
+			}
+			if hit == (fn == "filter") {
+				out = append(out, w)
+			}
+		}
+		return keep(strings.Join(out, " "), x(arg(0)), x(arg(1))), true
+	case "sort", "words", "firstword", "lastword", "dir", "notdir", "basename", "suffix", "abspath", "realpath", "wildcard", "word", "wordlist", "findstring", "join":
+		// Functions of the words, evaluated; wildcard keeps its
+		// patterns (the names are known only at run time).
+		var out []string
+		words := strings.Fields(x(a[len(a)-1]))
+		each := func(f func(string) string) string {
+			for _, w := range words {
+				out = append(out, f(w))
+			}
+			return strings.Join(out, " ")
+		}
+		var r string
+		switch fn {
+		case "sort":
+			ws := slices.Clone(words)
+			sort.Strings(ws)
+			r = strings.Join(slices.Compact(ws), " ")
+		case "words":
+			r = strconv.Itoa(len(words))
+		case "firstword":
+			if len(words) > 0 {
+				r = words[0]
+			}
+		case "lastword":
+			if len(words) > 0 {
+				r = words[len(words)-1]
+			}
+		case "dir":
+			r = each(func(w string) string {
+				if i := strings.LastIndexByte(w, '/'); i >= 0 {
+					return w[:i+1]
+				}
+				return "./"
+			})
+		case "notdir":
+			r = each(func(w string) string { return w[strings.LastIndexByte(w, '/')+1:] })
+		case "basename", "suffix":
+			r = each(func(w string) string {
+				i := strings.LastIndexByte(w, '.')
+				if i < 0 || i < strings.LastIndexByte(w, '/') {
+					if fn == "suffix" {
+						return ""
+					}
+					return w
+				}
+				if fn == "suffix" {
+					return w[i:]
+				}
+				return w[:i]
+			})
+		case "abspath", "realpath":
+			r = each(func(w string) string {
+				if path.IsAbs(w) || strings.HasPrefix(w, "$") {
+					return path.Clean(w)
+				}
+				return "./" + path.Clean(w)
+			})
+		case "wildcard":
+			r = strings.Join(words, " ")
+		case "word", "wordlist":
+			n, _ := strconv.Atoi(strings.TrimSpace(x(arg(0))))
+			e := n
+			if fn == "wordlist" {
+				e, _ = strconv.Atoi(strings.TrimSpace(x(arg(1))))
+			}
+			if n >= 1 && n <= len(words) {
+				r = strings.Join(words[n-1:min(max(e, n), len(words))], " ")
+			}
+		case "findstring":
+			if f := x(arg(0)); strings.Contains(x(arg(1)), f) {
+				r = f
+			}
+		case "join":
+			l1, l2 := strings.Fields(x(arg(0))), strings.Fields(x(arg(1)))
+			for i := 0; i < max(len(l1), len(l2)); i++ {
+				w := ""
+				if i < len(l1) {
+					w = l1[i]
+				}
+				if i < len(l2) {
+					w += l2[i]
+				}
+				out = append(out, w)
+			}
+			r = strings.Join(out, " ")
+		}
+		return keep(r, x(args)), true
+	case "let", "guile", "intcmp":
+		m.dynamic = true
+		e := x(args)
+		return keep(strings.Join(strings.Fields(strings.ReplaceAll(e, ",", " ")), " "), e), true
+	}
+	return "", false
+}
+
+// parseTimeSubs returns the commands a line outside the recipes runs
+// while make reads it: the $(shell …) and $(file …) of its expansion. A
+// $$ is make's escaped $, not a reference (define bodies for $(eval),
+// bin/$(1): $$(SRCS)), unless .SECONDEXPANSION expands prerequisites
+// twice.
+func (m *makefile) parseTimeSubs(text string) string {
+	if m.rules[".SECONDEXPANSION"] == nil {
+		text = strings.ReplaceAll(text, "$$", "\x00")
+	}
+	return shellSubs(m.expand(text, "", nil, 0))
+}
+
+// makeValueCommand reports a $(shell …) whose output cannot call a make
+// function when an $(eval) expands it again: a function's name needs a
+// blank after it, and these print one word with no blank (git describe,
+// git rev-parse, uname -s, date +%Y%m%d, whoami, command -v NAME), or
+// the literal words of echo (VERSION ?= $(shell git describe --tags
+// 2>/dev/null || echo dev)).
+func makeValueCommand(cmd string) bool {
+	if strings.ContainsAny(cmd, "$`'\"\\\n(){}<") {
+		return false
+	}
+	parts := strings.FieldsFunc(strings.NewReplacer("||", ";", "&&", ";").Replace(cmd), func(r rune) bool { return r == ';' })
+	if len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		var f []string
+		for _, w := range strings.Fields(p) {
+			switch w {
+			case "2>/dev/null", ">/dev/null", "2>&1":
+				continue
+			}
+			if strings.Contains(w, ">") || strings.Contains(w, "|") {
+				return false
+			}
+			f = append(f, w)
+		}
+		if len(f) == 0 {
+			return false
+		}
+		ok := false
+		switch f[0] {
+		case "git":
+			ok = len(f) > 1 && (f[1] == "describe" || f[1] == "rev-parse")
+		case "uname", "whoami", "id", "nproc", "hostname", "arch", "echo":
+			ok = true
+		case "date":
+			ok = len(f) < 3 && (len(f) == 1 || strings.HasPrefix(f[1], "+") || f[1] == "-u")
+		case "command", "which":
+			ok = len(f) == 3 && f[1] == "-v" || f[0] == "which" && len(f) == 2
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// makeAssignOnly reports make text that only assigns variables (a
+// recipe's $(eval X := $(shell …)): what runs is the $(shell …), which is
+// read, and no rule changes).
+func makeAssignOnly(text string) bool {
+	for _, l := range strings.Split(text, "\n") {
+		if t := strings.TrimSpace(l); t != "" && makeAssign.Get().FindStringSubmatch(t) == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // fileFunc stands for make's $(file OP NAME[,TEXT]) as the shell command
@@ -569,7 +1292,8 @@ func shQuote(s string) string {
 func shellSubs(s string) string {
 	var out []string
 	for i := 0; i+1 < len(s); i++ {
-		if s[i] != '$' || s[i+1] != '(' {
+		// \x01( is a $(shell …) marked inside an $(eval)'s text.
+		if s[i] != '$' && s[i] != '\x01' || s[i+1] != '(' {
 			continue
 		}
 		level := 0
@@ -700,7 +1424,59 @@ type makeCall struct {
 	// shell made of it, so vars holds it with make's $ escaped ($$), and
 	// the recipes that use it read the shell's text.
 	shellText map[string]string
-	dry       bool
+	// dry is -n or -q: make still reads its makefiles and runs the
+	// recipe lines marked + and those with $(MAKE) in them.
+	dry bool
+	// envOverride is -e: the environment's variables beat the files'.
+	envOverride bool
+}
+
+// makeLongOptions are GNU make's long options: getopt takes any
+// unambiguous beginning of one (--fil=x.mk is --file=x.mk).
+var makeLongOptions = []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval",
+	"--dry-run", "--just-print", "--recon", "--question", "--touch", "--print-data-base", "--environment-overrides", "--always-make", "--debug", "--ignore-errors", "--keep-going",
+	"--no-keep-going", "--stop", "--silent", "--quiet", "--no-silent", "--warn-undefined-variables", "--no-builtin-rules", "--no-builtin-variables", "--print-directory",
+	"--no-print-directory", "--check-symlink-times", "--trace", "--output-sync", "--help", "--version", "--shuffle", "--jobserver-style", "--jobserver-fds", "--jobserver-auth", "--license"}
+
+// makeLongOption returns the long option an abbreviation names, or w.
+func makeLongOption(w string) string {
+	if !strings.HasPrefix(w, "--") || w == "--" {
+		return w
+	}
+	name, val, hasVal := strings.Cut(w, "=")
+	found := ""
+	for _, o := range makeLongOptions {
+		if o == name {
+			return w
+		}
+		if strings.HasPrefix(o, name) {
+			if found != "" {
+				return w // ambiguous: make refuses it
+			}
+			found = o
+		}
+	}
+	if found == "" {
+		return w
+	}
+	if hasVal {
+		return found + "=" + val
+	}
+	return found
+}
+
+// makeOperandVar matches a command-line variable (X=v, 'X := v', X!=cmd).
+var makeOperandVar = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
+	return regexp.MustCompile(`^\s*([^\s=:#]+)\s*(:::=|::=|:=|\?=|\+=|!=|=)([\s\S]*)$`)
+}}
+
+// makeInDir is a file make names from its directory: an absolute name
+// stays as it is.
+func makeInDir(dir, f string) string {
+	if path.IsAbs(f) || strings.HasPrefix(f, "~") {
+		return f
+	}
+	return path.Join(dir, f)
 }
 
 // makeArgs reads a make command line.
@@ -711,23 +1487,32 @@ func makeArgs(inv *shell.Invocation) makeCall {
 			dyn[inv.Args[i]] = true
 		}
 	}
-	p := argv.Spec{Short: "fCIjloW", Long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval"}}.Parse(inv.Args[1:])
+	args := make([]string, 0, len(inv.Args))
+	for _, a := range inv.Args[1:] {
+		args = append(args, makeLongOption(a))
+	}
+	p := argv.Spec{Short: "fCIjloW", Long: []string{"--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new", "--eval"}}.Parse(args)
 	mc := makeCall{vars: map[string]string{}, shellText: map[string]string{}}
 	for _, f := range p.Flags {
 		switch f.Name {
 		case "-f", "--file", "--makefile":
 			mc.files = append(mc.files, f.Value)
 		case "-C", "--directory":
-			mc.dir = path.Join(mc.dir, f.Value)
+			mc.dir = makeInDir(mc.dir, f.Value)
 		case "-I", "--include-dir":
 			mc.incDirs = append(mc.incDirs, f.Value)
 		case "-n", "--dry-run", "--just-print", "--recon", "-q", "--question":
 			mc.dry = true
+		case "-e", "--environment-overrides":
+			mc.envOverride = true
 		}
 	}
 	for _, o := range p.Operands {
-		if k, v, ok := strings.Cut(o, "="); ok && k != "" && !strings.ContainsAny(k, " /") {
-			k = strings.TrimSuffix(k, ":")
+		if mm := makeOperandVar.Get().FindStringSubmatch(o); mm != nil && !strings.Contains(mm[1], "/") {
+			k, v := mm[1], strings.TrimLeft(mm[3], " \t")
+			if mm[2] == "!=" {
+				k += "!"
+			}
 			if _, seen := mc.vars[k]; !seen {
 				mc.order = append(mc.order, k)
 			}
@@ -859,14 +1644,11 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	}
 	names := []string{path.Join(dir, "GNUmakefile"), path.Join(dir, "makefile"), path.Join(dir, "Makefile")}
 	if len(mc.files) > 0 {
-		names = []string{path.Join(dir, mc.files[0])}
+		names = []string{makeInDir(dir, mc.files[0])}
 	}
 	file, data, failed, ok := c.readRunnerFile(inv, names...)
 	if !ok {
 		return failed
-	}
-	if mc.dry {
-		return nothing
 	}
 	if e, ok := mc.flagsVars(inv); !ok {
 		return e
@@ -875,12 +1657,17 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	if !deeperOK {
 		return fileLimit(file)
 	}
-	m := parseMakefile(file, string(data))
+	m := newMakefile(file)
+	m.env = inv.Getenv
+	m.envOverride = mc.envOverride
+	m.dry = mc.dry
+	m.goals = strings.Join(mc.targets, " ")
 	for k, v := range mc.vars {
-		// Command-line variables override the files' and are set
-		// before make reads them (include $(CONF).mk).
+		// Command-line variables are set before make reads the files
+		// (include $(CONF).mk).
 		m.vars[k] = v
 	}
+	m.parse(file, string(data), 0)
 	var pre Effect
 	// Every makefile make reads: MAKEFILES's (read first; a missing one
 	// is skipped) and the other -f files.
@@ -896,51 +1683,88 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		more = append(more, f)
 	}
 	for _, f := range more {
-		n, d, failed, ok := c.readRunnerFile(inv, path.Join(dir, f))
+		n, d, failed, ok := c.readRunnerFile(inv, makeInDir(dir, f))
 		if !ok {
 			pre.Add(failed)
 			continue
 		}
-		m.merge(parseMakefile(n, string(d)))
+		sub := newMakefile(n)
+		sub.env = m.env
+		sub.parse(n, string(d), 0)
+		m.merge(sub)
 	}
 	m.incDirs = mc.incDirs
 	incl := c.makeIncludes(inv, m, dir)
 	incl.Add(pre)
+	for k, v := range mc.vars {
+		// Command-line variables override the files' (not an
+		// override's, which keeps the command line's as another value).
+		if m.override[k] {
+			m.alts[k] = append(m.alts[k], v)
+			continue
+		}
+		if old, ok := m.vars[k]; ok && old != v {
+			// the files' value is not used
+			delete(m.alts, k)
+		}
+		m.vars[k] = v
+	}
 	wraps, e, ok := makeShells(inv, m, mc.vars)
 	if !ok {
 		return e
 	}
-	if g := strings.TrimSpace(mc.vars[".DEFAULT_GOAL"]); len(mc.targets) == 0 && g != "" {
-		mc.targets = strings.Fields(m.expand(g, "", nil, 0))
+	goal := strings.TrimSpace(mc.vars[".DEFAULT_GOAL"])
+	if goal == "" {
+		goal = strings.TrimSpace(m.vars[".DEFAULT_GOAL"])
+	}
+	if len(mc.targets) == 0 && goal != "" {
+		x := m.expand(goal, "", nil, 0)
+		if strings.ContainsAny(x, "$`") {
+			return opaque("script.dynamic", "make's goal .DEFAULT_GOAL="+clip(goal)+" is computed at run time, so which targets run cannot be known")
+		}
+		mc.targets = strings.Fields(x)
 	}
 	if len(mc.targets) == 0 && m.first != "" {
 		mc.targets = []string{m.first}
 	}
-	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl, wraps: wraps, env: makeEnv(inv, m, mc)}
+	env := makeEnv(inv, m, mc)
+	cd := ""
+	if dir != "" && dir != "." {
+		// make -C DIR reads its makefiles and runs its recipes in DIR.
+		cd = "cd " + makeShellWord(dir) + " || exit; "
+		env = cd + env
+	}
+	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl, wraps: wraps, env: env, dry: mc.dry}
 	// The shell make runs recipes with runs whatever the targets (and
 	// for $(shell …)).
 	for _, s := range wraps {
 		w.e.Add(w.c.shellFileAt(file, w.env+s+" :", 0))
 	}
-	// What runs while make reads the files, whatever the targets.
+	// What runs while make reads the files, whatever the targets: the
+	// commands of every $(shell …) and $(file …) outside recipes.
 	for _, l := range m.parseTime {
-		text := l.text
-		if strings.Contains(text, "$(eval") || strings.Contains(text, "${eval") {
-			w.e.Add(opaque("make.parse", l.file+":"+strconv.Itoa(l.line)+": make evaluates "+clip(text)+" while it reads the file ($(eval)), which airlock does not read"))
+		m.evalMode = 0
+		if l.done {
+			m.evalMode = 2
 		}
-		if x := m.expand(text, "", nil, 0); strings.Contains(x, "$(") {
-			// ": VALUE": the commands substituted in run; the value is
-			// a word, not a command line.
-			w.e.Add(w.c.shellFileAt(l.file, ": "+x, l.line))
+		if x := m.parseTimeSubs(l.text); x != "" {
+			// ": SUBS": the commands substituted in run; the line is
+			// make text, not a command line.
+			w.e.Add(w.c.shellFileAt(l.file, cd+": "+x, l.line))
 		}
+		m.evalMode = 0
 	}
+	for _, l := range m.opaque {
+		w.e.Add(opaque("make.parse", l.file+":"+strconv.Itoa(l.line)+": "+l.text+" while it reads the file"))
+	}
+	m.opaque = nil
 	for _, k := range mc.order {
 		v := mc.vars[k]
 		// make 'X:=$(shell …)', make 'X!=…': run while make reads.
 		if strings.HasSuffix(k, "!") {
-			w.e.Add(w.c.shellFileAt(file, v, 0))
-		} else if x := m.expand(v, "", nil, 0); strings.Contains(x, "$(") {
-			w.e.Add(w.c.shellFileAt(file, ": "+x, 0))
+			w.e.Add(w.c.shellFileAt(file, cd+v, 0))
+		} else if x := shellSubs(m.expand(v, "", nil, 0)); x != "" {
+			w.e.Add(w.c.shellFileAt(file, cd+": "+x, 0))
 		}
 	}
 	if r := m.rules[".PHONY"]; r != nil {
@@ -949,14 +1773,31 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 			w.phony[m.expand(p, "", nil, 0)] = true
 		}
 	}
+	// make first remakes every makefile it read that a rule makes
+	// (-include gen.mk with gen.mk: ; …, Makefile: FORCE ; …).
+	remake := []string{path.Base(file)}
+	for _, f := range mc.files {
+		remake = append(remake, f)
+	}
+	for _, inc := range m.includes {
+		remake = append(remake, strings.Fields(m.expand(inc.text, "", nil, 0))...)
+	}
+	for _, t := range remake {
+		if r := m.rules[t]; r != nil && len(r.recipe) > 0 {
+			w.target(t, 0)
+		}
+	}
 	for _, t := range mc.targets {
 		w.target(t, 0)
 	}
-	if w.implicit {
+	for _, l := range m.opaque {
+		w.e.Add(opaque("make.eval", l.text+" in a recipe"))
+	}
+	if w.implicit && !mc.dry {
 		// A target with no recipe of its own is made by a built-in rule
 		// when one fits (make ok, with ok.c, runs $(CC) … ok.c -o ok):
-		// a program of those rules the command line or the environment
-		// names runs, and so do the arguments it gives them.
+		// a program of those rules the command line, the environment or
+		// the makefile names runs, and so do the arguments it gives them.
 		for _, k := range mc.order {
 			if makeImplicitProgram(k) || makeImplicitFlags(k) {
 				w.e.Add(w.c.shellFileAt(file, w.env+makeImplicitLine(k, m.expand(mc.vars[k], "", nil, 0)), 0))
@@ -966,6 +1807,16 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 			if k, v, _ := strings.Cut(kv, "="); makeImplicitProgram(k) || makeImplicitFlags(k) {
 				w.e.Add(w.c.shellFileAt(file, w.env+makeImplicitLine(k, v), 0))
 			}
+		}
+		names := make([]string, 0, len(m.vars))
+		for k := range m.vars {
+			if _, cmd := mc.vars[k]; !cmd && (makeImplicitProgram(k) || makeImplicitFlags(k)) {
+				names = append(names, k)
+			}
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			w.e.Add(w.c.shellFileAt(file, w.env+makeImplicitLine(k, m.expand(m.vars[k], "", nil, 0)), 0))
 		}
 	}
 	if w.lines > maxRecipeLines {
@@ -992,6 +1843,14 @@ func makeEnv(inv *shell.Invocation, m *makefile, mc makeCall) string {
 	var words []string
 	for _, kv := range inv.Env {
 		k, v, _ := strings.Cut(kv, "=")
+		if k == "PATH" {
+			// PATH=$PWD/p:$PATH make build: the recipes' programs are
+			// looked up there.
+			if makePathValue(v) {
+				words = append(words, k+"="+makePathWord(v))
+				continue
+			}
+		}
 		if !shellName(k) || strings.ContainsAny(v, "$`") {
 			// A value with $ may be source text (PATH=$PATH:bin) or
 			// literal (PS4='+ ${LINENO}: '): the run's own environment
@@ -1010,10 +1869,50 @@ func makeEnv(inv *shell.Invocation, m *makefile, mc makeCall) string {
 		}
 		words = append(words, k+"="+v)
 	}
+	// What the makefiles export (export GOFLAGS := …, export with no
+	// name or .EXPORT_ALL_VARIABLES: every variable).
+	names := m.exports
+	if m.exportAll {
+		names = nil
+		for k := range m.vars {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+	}
+	seen := map[string]bool{}
+	for _, k := range names {
+		if _, cmd := mc.vars[k]; cmd || seen[k] || !shellName(k) {
+			continue
+		}
+		seen[k] = true
+		if v, ok := m.vars[k]; ok {
+			x := m.expand(v, "", nil, 0)
+			if strings.Contains(x, "$PATH") && makePathValue(x) {
+				// export PATH := $(CURDIR)/bin:$(PATH): the shell's
+				// own $PATH, the rest quoted.
+				words = append(words, k+"="+makePathWord(x))
+				continue
+			}
+			words = append(words, k+"="+shQuote(x))
+		}
+	}
 	if len(words) == 0 {
 		return ""
 	}
 	return "export " + strings.Join(words, " ") + "; "
+}
+
+// makePathValue reports a PATH value whose only references are the
+// shell's $PATH, $PWD and $HOME (PATH=$PWD/p:$PATH).
+func makePathValue(v string) bool {
+	x := strings.NewReplacer("${PATH}", "", "$PATH", "", "${PWD}", "", "$PWD", "", "${HOME}", "", "$HOME", "").Replace(v)
+	return !strings.ContainsAny(x, "$`")
+}
+
+// makePathWord is a PATH value as shell text: in double quotes, so that
+// $PATH, $PWD and $HOME stay the shell's.
+func makePathWord(x string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(x) + `"`
 }
 
 type makeWalk struct {
@@ -1031,6 +1930,65 @@ type makeWalk struct {
 	// targets, for which it does not.
 	implicit bool
 	phony    map[string]bool
+	// dry is make -n or -q: only + lines and $(MAKE) lines run.
+	dry bool
+}
+
+// patternRules returns the pattern rules (%.o: %.c, %:) with a recipe
+// that make may use to make t, with their stems, and .DEFAULT's when t
+// has no rule at all.
+func (w *makeWalk) patternRules(t string, has bool) (rules []*makeRule, stems []string) {
+	keys := make([]string, 0, 8)
+	for k, r := range w.m.rules {
+		if strings.Contains(k, "%") && len(r.recipe) > 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if stem, ok := makePattern(k, t); ok && len(rules) < 4 {
+			rules = append(rules, w.m.rules[k])
+			stems = append(stems, stem)
+		}
+	}
+	if len(rules) == 0 {
+		// Old-fashioned suffix rules: .c.o: makes x.o from x.c, .x:
+		// makes x from x.x (every suffix counts, in .SUFFIXES or not).
+		keys = keys[:0]
+		for k, r := range w.m.rules {
+			if makeSuffixRule(k) && len(r.recipe) > 0 {
+				keys = append(keys, k)
+			}
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			from, to, two := strings.Cut(k[1:], ".")
+			if two && strings.HasSuffix(t, "."+to) && len(rules) < 4 {
+				rules = append(rules, &makeRule{prereqs: []string{strings.TrimSuffix(t, "."+to) + "." + from}, recipe: w.m.rules[k].recipe})
+				stems = append(stems, strings.TrimSuffix(t, "."+to))
+			} else if !two && len(rules) < 4 {
+				rules = append(rules, &makeRule{prereqs: []string{t + "." + from}, recipe: w.m.rules[k].recipe})
+				stems = append(stems, t)
+			}
+		}
+	}
+	if len(rules) == 0 && !has {
+		if r := w.m.rules[".DEFAULT"]; r != nil && len(r.recipe) > 0 {
+			rules = append(rules, r)
+			stems = append(stems, "")
+		}
+	}
+	return rules, stems
+}
+
+// makeSuffixRule reports a suffix rule's target (.c.o, .x): one or two
+// suffixes, not one of make's special targets (.PHONY, .DEFAULT …).
+func makeSuffixRule(k string) bool {
+	if !strings.HasPrefix(k, ".") || strings.ToUpper(k) == k || strings.ContainsAny(k, "/%$ ") {
+		return false
+	}
+	n := strings.Count(k, ".")
+	return n == 1 || n == 2 && !strings.HasPrefix(k, "..") && !strings.HasSuffix(k, ".")
 }
 
 func (w *makeWalk) target(t string, depth int) {
@@ -1042,11 +2000,89 @@ func (w *makeWalk) target(t string, depth int) {
 	if (r == nil || len(r.recipe) == 0) && !w.phony[t] {
 		w.implicit = true
 	}
-	if r == nil {
-		return // a file, or a target make would fail on
+	if r == nil || len(r.recipe) == 0 {
+		// A pattern rule (%.json: ; …, %: ; …) or .DEFAULT makes it.
+		rules, stems := w.patternRules(t, r != nil)
+		for i, pr := range rules {
+			inst := &makeRule{recipe: pr.recipe}
+			for _, p := range pr.prereqs {
+				inst.prereqs = append(inst.prereqs, strings.ReplaceAll(p, "%", stems[i]))
+			}
+			if r != nil {
+				inst.prereqs = append(inst.prereqs, r.prereqs...)
+			}
+			w.m.stem = stems[i]
+			w.rule(t, inst, depth)
+			w.m.stem = ""
+		}
+		if len(rules) > 0 || r == nil {
+			return
+		}
 	}
+	w.rule(t, r, depth)
+}
+
+// makeFoundNames reports a prerequisite that is only the output of
+// find DIR … (with a literal DIR and no -exec): names of files under DIR.
+func makeFoundNames(x string) (string, bool) {
+	x = strings.TrimSpace(x)
+	if !strings.HasPrefix(x, "$(find ") || !strings.HasSuffix(x, ")") || strings.Count(x, "$(") != 1 || strings.ContainsAny(x, "`;|&") {
+		return "", false
+	}
+	f := strings.Fields(x[len("$(find ") : len(x)-1])
+	if len(f) == 0 || strings.ContainsAny(f[0], "$*?[") || strings.HasPrefix(f[0], "-") {
+		return "", false
+	}
+	for _, w := range f {
+		if strings.HasPrefix(w, "-exec") || strings.HasPrefix(w, "-ok") || w == "-delete" || strings.HasPrefix(w, "-fprint") || w == "-L" || w == "-follow" {
+			return "", false
+		}
+	}
+	return path.Clean(f[0]), true
+}
+
+// foundUnder follows the rules that can make a file under dir: explicit
+// targets there, and pattern rules or .DEFAULT (any name) make the run
+// opaque.
+func (w *makeWalk) foundUnder(dir string, depth int) {
+	keys := make([]string, 0, len(w.m.rules))
+	for k := range w.m.rules {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if len(w.m.rules[k].recipe) == 0 {
+			continue
+		}
+		under := dir == "." || strings.HasPrefix(path.Clean(k), dir+"/")
+		if strings.Contains(k, "%") {
+			pre, _, _ := strings.Cut(k, "%")
+			if pre == "" || strings.HasPrefix(pre, dir+"/") || strings.HasPrefix(dir+"/", pre) || dir == "." {
+				w.e.Add(opaque("script.dynamic", "make's prerequisites found under "+dir+" may be made by the pattern rule "+k+", so which recipes run cannot be known"))
+			}
+			continue
+		}
+		if k == ".DEFAULT" {
+			w.e.Add(opaque("script.dynamic", "make's prerequisites found under "+dir+" may be made by .DEFAULT, so which recipes run cannot be known"))
+			continue
+		}
+		if under && !strings.HasPrefix(k, ".") {
+			w.target(k, depth+1)
+		}
+	}
+}
+
+// rule follows one rule for target t: its prerequisites, then its recipe
+// (with each other value a variable it uses may have).
+func (w *makeWalk) rule(t string, r *makeRule, depth int) {
 	for _, p := range r.prereqs {
 		x := w.m.expand(p, t, r, 0)
+		if dir, ok := makeFoundNames(x); ok {
+			// bin/api: $(shell find cmd/api -name '*.go'): files under
+			// DIR; a rule that can make such a name runs.
+			w.foundUnder(dir, depth)
+			continue
+		}
 		if strings.ContainsAny(x, "$`") {
 			// all: $(GOAL), with make GOAL=$(cat goal): the value is
 			// the shell's, known only at run time.
@@ -1057,19 +2093,48 @@ func (w *makeWalk) target(t string, depth int) {
 			w.target(f, depth+1)
 		}
 	}
+	alts := make([]string, 0, len(w.m.alts))
+	for k := range w.m.alts {
+		alts = append(alts, k)
+	}
+	sort.Strings(alts)
 	for _, l := range r.recipe {
 		w.lines++
-		text := strings.TrimLeft(w.m.expand(l.text, t, r, 0), "@-+ \t")
+		raw := strings.TrimLeft(l.text, " \t")
+		if w.dry && !strings.HasPrefix(strings.TrimLeft(raw, "@-"), "+") && !strings.Contains(raw, "$(MAKE)") && !strings.Contains(raw, "${MAKE}") {
+			continue
+		}
+		texts := []string{w.m.expand(l.text, t, r, 0)}
+		for _, k := range alts {
+			if len(texts) > 8 {
+				break
+			}
+			cur, had := w.m.vars[k]
+			for _, v := range w.m.alts[k] {
+				w.m.vars[k] = v
+				if x := w.m.expand(l.text, t, r, 0); !slices.Contains(texts, x) {
+					texts = append(texts, x)
+				}
+			}
+			if had {
+				w.m.vars[k] = cur
+			} else {
+				delete(w.m.vars, k)
+			}
+		}
 		name := w.m.name
 		if l.file != "" {
 			name = l.file
 		}
-		if len(w.wraps) == 0 {
-			w.e.Add(w.c.shellFileAt(name, w.env+text, l.line))
-			continue
-		}
-		for _, s := range w.wraps {
-			w.e.Add(w.c.shellFileAt(name, w.env+s+" "+shQuote(text), l.line))
+		for _, x := range texts {
+			text := strings.TrimLeft(x, "@-+ \t")
+			if len(w.wraps) == 0 {
+				w.e.Add(w.c.shellFileAt(name, w.env+text, l.line))
+				continue
+			}
+			for _, s := range w.wraps {
+				w.e.Add(w.c.shellFileAt(name, w.env+s+" "+shQuote(text), l.line))
+			}
 		}
 	}
 }

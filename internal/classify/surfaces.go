@@ -5,6 +5,7 @@ import (
 	"github.com/airlock-dev/airlock/internal/firstuse"
 	"path"
 	"regexp"
+	"sort"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -168,17 +169,31 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 		return e
 	case "Makefile":
 		var e Effect
-		for i, l := range strings.Split(content, "\n") {
-			if strings.HasPrefix(l, "\t") {
-				e.Add(inner.shellFileAt(p, strings.TrimLeft(l[1:], "@-+ "), i+1))
+		// What make runs of the file: every rule's recipe lines with
+		// make's functions evaluated ($(if 1,./x.sh)), in the recipe
+		// prefix the file sets (.RECIPEPREFIX); what it runs while it
+		// reads the file (every $(shell …) and $(file >…) outside the
+		// recipes), as makeRun reads them; and the shell it runs recipes
+		// with.
+		m := parseMakefile(p, content)
+		targets := make([]string, 0, len(m.rules))
+		for t := range m.rules {
+			targets = append(targets, t)
+		}
+		sort.Strings(targets)
+		for _, t := range targets {
+			r := m.rules[t]
+			for _, l := range r.recipe {
+				x := m.expand(l.text, t, r, 0)
+				e.Add(inner.shellFileAt(p, strings.TrimLeft(x, "@-+ \t"), l.line))
 			}
 		}
-		// What make runs while it reads the file: immediate
-		// assignments and top-level functions ($(shell …), $(file >…)),
-		// as makeRun reads them, and the shell it runs recipes with.
-		m := parseMakefile(p, content)
 		for _, l := range m.parseTime {
-			if x := m.expand(l.text, "", nil, 0); strings.Contains(x, "$(") {
+			m.evalMode = 0
+			if l.done {
+				m.evalMode = 2
+			}
+			if x := m.parseTimeSubs(l.text); x != "" {
 				e.Add(inner.shellFileAt(p, ": "+x, l.line))
 			}
 		}

@@ -554,18 +554,7 @@ func (c *Classifier) cargoBuildScripts(inv *shell.Invocation) Effect {
 	}
 	// The subcommand is the first word that is not an option or a
 	// toolchain (+nightly); -Z, --config and -C take a value.
-	sub, subAt := "", 0
-	for i := 1; i < len(inv.Args); i++ {
-		a := inv.Args[i]
-		if strings.HasPrefix(a, "+") || strings.HasPrefix(a, "-") {
-			if a == "-Z" || a == "--config" || a == "-C" || a == "--color" {
-				i++
-			}
-			continue
-		}
-		sub, subAt = a, i
-		break
-	}
+	sub, subAt := cargoSub(inv)
 	if sub == "" {
 		return nothing
 	}
@@ -918,7 +907,10 @@ func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string
 					e.Add(opaque("script.limit", "limit reached: "+m.name+" includes more than "+strconv.Itoa(maxIncludes)+" makefiles"))
 					return e
 				}
-				m.merge(parseMakefile(n, string(data)))
+				sub := newMakefile(n)
+				sub.env = m.env
+				sub.parse(n, string(data), 0)
+				m.merge(sub)
 				if search {
 					break
 				}
@@ -931,11 +923,37 @@ func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string
 // merge adds an included makefile's variables (where m has none), rules
 // and includes to m; its recipe lines keep their file's name.
 func (m *makefile) merge(sub *makefile) {
-	for k, v := range sub.vars {
-		if _, set := m.vars[k]; !set {
+	// Which file's value of a variable make keeps depends on where the
+	// include is: m keeps its own and the other is one more value.
+	keys := make([]string, 0, len(sub.vars))
+	for k := range sub.vars {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		v := sub.vars[k]
+		if old, set := m.vars[k]; !set {
 			m.vars[k] = v
+		} else if old != v && len(m.alts[k]) < 8 {
+			m.alts[k] = append(m.alts[k], v)
+		}
+		for _, a := range sub.alts[k] {
+			if len(m.alts[k]) < 8 {
+				m.alts[k] = append(m.alts[k], a)
+			}
 		}
 	}
+	for k, a := range sub.alts {
+		if _, set := sub.vars[k]; !set {
+			m.alts[k] = append(m.alts[k], a[:min(len(a), 8)]...)
+		}
+	}
+	for k := range sub.override {
+		m.override[k] = true
+	}
+	m.exports = append(m.exports, sub.exports...)
+	m.exportAll = m.exportAll || sub.exportAll
+	m.opaque = append(m.opaque, sub.opaque...)
 	targets := make([]string, 0, len(sub.rules))
 	for t := range sub.rules {
 		targets = append(targets, t)

@@ -300,7 +300,11 @@ func layoutSafe(inv *classify.Invocation) bool {
 		return true
 	case "git":
 		sub, _, _ := classify.GitSubcommand(inv.Args[1:])
-		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse" || sub == "rev-list"
+		return sub == "status" || sub == "diff" || sub == "log" || sub == "show" || sub == "ls-files" || sub == "ls-tree" || sub == "rev-parse" || sub == "rev-list" || sub == "describe"
+	case "command":
+		// command -v NAME only looks NAME up (a Makefile's
+		// $(shell command -v golangci-lint)).
+		return len(inv.Args) > 1 && (inv.Args[1] == "-v" || inv.Args[1] == "-V")
 	case "find":
 		// find itself links and moves nothing; the runs of its -exec are
 		// runs of their own, judged on their own.

@@ -118,21 +118,7 @@ var pascal = sync.OnceValue(func() *hookrun.ClaudeFormat {
 
 // pascalEvents maps the PascalCase events onto the decision core's.
 func pascalEvents(name string) string {
-	switch name {
-	case "PreToolUse":
-		return hookrun.PreToolUse
-	case "PostToolUse":
-		return hookrun.PostToolUse
-	case "SessionStart":
-		return hookrun.SessionStart
-	case "UserPromptSubmit":
-		return hookrun.UserPromptSubmit
-	case "Stop":
-		return hookrun.Stop
-	case "SessionEnd":
-		return hookrun.SessionEnd
-	}
-	return ""
+	return hookrun.ClaudeEvents(name)
 }
 
 type adapter struct{}

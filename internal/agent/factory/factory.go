@@ -38,21 +38,7 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 
 // Events are Claude Code's, as Droid uses them.
 func Events(name string) string {
-	switch name {
-	case "PreToolUse":
-		return hookrun.PreToolUse
-	case "PostToolUse":
-		return hookrun.PostToolUse
-	case "SessionStart":
-		return hookrun.SessionStart
-	case "UserPromptSubmit":
-		return hookrun.UserPromptSubmit
-	case "Stop":
-		return hookrun.Stop
-	case "SessionEnd":
-		return hookrun.SessionEnd
-	}
-	return ""
+	return hookrun.ClaudeEvents(name)
 }
 
 // New is the adapter.

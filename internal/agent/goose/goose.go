@@ -76,21 +76,7 @@ func MCPName(tool string) (server, name string, ok bool) {
 
 // Events maps Goose's events onto the decision core's.
 func Events(name string) string {
-	switch name {
-	case "PreToolUse":
-		return hookrun.PreToolUse
-	case "PostToolUse":
-		return hookrun.PostToolUse
-	case "SessionStart":
-		return hookrun.SessionStart
-	case "UserPromptSubmit":
-		return hookrun.UserPromptSubmit
-	case "Stop":
-		return hookrun.Stop
-	case "SessionEnd":
-		return hookrun.SessionEnd
-	}
-	return ""
+	return hookrun.ClaudeEvents(name)
 }
 
 // Input is Goose's event.

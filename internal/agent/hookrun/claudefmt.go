@@ -141,3 +141,24 @@ func (f *ClaudeFormat) Encode(req *Request, res *Result, stdout, stderr io.Write
 	}
 	return WriteJSON(stdout, stderr, NewClaudeDeny(res.Reason))
 }
+
+// ClaudeEvents maps Claude Code's own event names (PreToolUse, …) onto
+// the decision core's: the agents that use Claude Code's names (Droid,
+// Goose, Qwen Code, Copilot's PascalCase hooks) share it.
+func ClaudeEvents(name string) string {
+	switch name {
+	case "PreToolUse":
+		return PreToolUse
+	case "PostToolUse":
+		return PostToolUse
+	case "SessionStart":
+		return SessionStart
+	case "UserPromptSubmit":
+		return UserPromptSubmit
+	case "Stop":
+		return Stop
+	case "SessionEnd":
+		return SessionEnd
+	}
+	return ""
+}

@@ -52,10 +52,21 @@ func classifyAwk(c *Classifier, inv *shell.Invocation) Effect {
 	var progs []string
 	for _, f := range p.Flags {
 		switch f.Name {
-		case "-f", "--file":
-			data, failed, ok := c.readScript(inv, f.Value, inv.IsDynamic(1+f.ValueIndex))
+		case "-f", "--file", "-i", "--include":
+			// gawk -i FILE includes an awk source file as -f does.
+			name := f.Value
+			if (f.Name == "-i" || f.Name == "--include") && !strings.Contains(name, "/") && !strings.HasSuffix(name, ".awk") {
+				name += ".awk"
+			}
+			data, failed, ok := c.readScript(inv, name, inv.IsDynamic(1+f.ValueIndex))
+			if !ok && (f.Name == "-i" || f.Name == "--include") && failed.Reasons == nil {
+				continue // a library of gawk's own (-i inplace)
+			}
 			switch {
 			case ok:
+				// The program file's text goes to self-protection, as a
+				// script's does (FINDINGS-9 P11).
+				c.keepCode(inv.Name()+" "+f.Name+" "+name, name, data)
 				progs = append(progs, string(data))
 			case failed.Reasons != nil:
 				return failed

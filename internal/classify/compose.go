@@ -44,6 +44,9 @@ type ComposeRun struct {
 	Named bool
 	// Dir is --project-directory, when given.
 	Dir string
+	// EnvFiles are the --env-file files, where compose also reads its
+	// own variables (COMPOSE_FILE).
+	EnvFiles []string
 }
 
 // Compose reports the compose files a run that starts containers reads
@@ -84,6 +87,8 @@ func Compose(inv *shell.Invocation) (ComposeRun, bool) {
 			r.Named = true
 		case "--project-directory":
 			r.Dir = f.Value
+		case "--env-file":
+			r.EnvFiles = append(r.EnvFiles, f.Value)
 		}
 	}
 	if !r.Named {
@@ -174,6 +179,20 @@ func composeEffect(c *Classifier, inv *shell.Invocation) Effect {
 		return nothing
 	}
 	var e Effect
+	if !r.Named {
+		// COMPOSE_FILE names the files instead of the defaults (FINDINGS-9
+		// D1): from the environment, an --env-file, or the project's .env.
+		if files, dyn, found := c.composeFileVar(inv, r); found {
+			r.Files, r.Dynamic, r.Named = nil, nil, true
+			for _, f := range files {
+				if r.Dir != "" && !path.IsAbs(f) {
+					f = path.Join(r.Dir, f)
+				}
+				r.Files = append(r.Files, f)
+				r.Dynamic = append(r.Dynamic, dyn)
+			}
+		}
+	}
 	for k, f := range r.Files {
 		if r.Dynamic[k] {
 			e.Add(opaque("container.compose-file", inv.Name()+" reads a compose file named at run time ("+clip(f)+"); what it mounts cannot be known"))
@@ -214,4 +233,52 @@ func composeEffect(c *Classifier, inv *shell.Invocation) Effect {
 		}
 	}
 	return e
+}
+
+// composeFileVar returns the files COMPOSE_FILE names for a compose run:
+// the command's or the client's environment first, then the --env-file
+// files, then the project's .env (compose reads its own variables there).
+func (c *Classifier) composeFileVar(inv *shell.Invocation, r ComposeRun) (files []string, dynamic, found bool) {
+	split := func(v string) []string {
+		sep := ":"
+		if s, _, ok := c.envOr(inv, "COMPOSE_PATH_SEPARATOR"); ok && s != "" {
+			sep = s
+		}
+		var out []string
+		for _, f := range strings.Split(v, sep) {
+			if f = strings.TrimSpace(f); f != "" {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	if v, dyn, ok := c.envOr(inv, "COMPOSE_FILE"); ok && v != "" {
+		return split(v), dyn, true
+	}
+	envs := r.EnvFiles
+	if len(envs) == 0 {
+		envs = []string{".env"}
+		if r.Dir != "" {
+			envs = []string{path.Join(r.Dir, ".env")}
+		}
+	}
+	for _, ef := range envs {
+		data, failed, ok := c.readScript(inv, ef, false)
+		if !ok {
+			if failed.Reasons != nil {
+				return []string{ef}, true, true // written by the command: unknown
+			}
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			t := strings.TrimPrefix(strings.TrimSpace(line), "export ")
+			if v, ok := strings.CutPrefix(t, "COMPOSE_FILE="); ok {
+				v = strings.Trim(strings.TrimSpace(v), `"'`)
+				if v != "" {
+					return split(v), strings.ContainsAny(v, "$`"), true
+				}
+			}
+		}
+	}
+	return nil, false, false
 }

@@ -121,9 +121,9 @@ func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool 
 		if inv.Seq > 0 && o.Seq > inv.Seq && shell.WaitedFor(inv.Via) || keepsContent(o) {
 			continue
 		}
-		n += mayWrite(o)[name]
+		n += mayWrite(o)[name] + extraWrites(o, name)
 	}
-	return n > mayWrite(inv)[name]
+	return n > mayWrite(inv)[name]+extraWrites(inv, name)
 }
 
 // compiledOnly reports whether every other run of the command that may
@@ -137,7 +137,7 @@ func (cc *cmdContext) compiledOnly(inv *shell.Invocation, name string) bool {
 	any := false
 	for i := range cc.invs {
 		o := &cc.invs[i]
-		if inv.Seq > 0 && o.Seq > inv.Seq && shell.WaitedFor(inv.Via) || keepsContent(o) || mayWrite(o)[name] == 0 {
+		if inv.Seq > 0 && o.Seq > inv.Seq && shell.WaitedFor(inv.Via) || keepsContent(o) || mayWrite(o)[name] == 0 && extraWrites(o, name) == 0 {
 			continue
 		}
 		if o.Source == inv.Source && o.Line == inv.Line && slices.Equal(o.Args, inv.Args) {
@@ -177,8 +177,12 @@ func compilerOut(inv *shell.Invocation, dynamicOut bool) (string, bool) {
 	case "cc", "gcc", "g++", "c++", "clang", "clang++", "rustc":
 		for _, a := range args[1:] {
 			switch a {
-			case "-E", "-S", "-M", "-MM", "-dM", "--emit=asm", "--emit=llvm-ir", "--emit=mir", "-fsyntax-only":
-				return "", false // text, not a program (FINDINGS-8 H6)
+			case "-E", "-S", "-M", "-MM", "-dM", "--emit=asm", "--emit=llvm-ir", "--emit=mir", "-fsyntax-only",
+				"--preprocess", "--assemble", "--dependencies", "--user-dependencies", "--print-missing-file-dependencies":
+				return "", false // text, not a program (FINDINGS-8 H6, FINDINGS-9 P1)
+			}
+			if strings.HasPrefix(a, "@") || compilerTextAbbrev(a) {
+				return "", false // options from a response file airlock does not read, or an abbreviated text flag (FINDINGS-9 P1)
 			}
 			if strings.HasPrefix(a, "--emit") && !strings.Contains(a, "link") {
 				return "", false
@@ -203,6 +207,14 @@ func compilerOut(inv *shell.Invocation, dynamicOut bool) (string, bool) {
 			i++
 		case strings.HasPrefix(a, "-o="):
 			out = a[3:]
+		case a == "--output" && inv.Name() != "go" && i+1 < len(args):
+			if inv.IsDynamic(i+1+shift) && !dynamicOut {
+				return "", false
+			}
+			out = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--output=") && inv.Name() != "go":
+			out = a[len("--output="):]
 		case strings.HasPrefix(a, "-o") && inv.Name() != "go" && len(a) > 2:
 			out = a[2:]
 		case a == "-c" || a == "--crate-type" || strings.HasPrefix(a, "--crate-type="):

@@ -175,6 +175,9 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	// Files loaded as code through variables, options and package
 	// managers' settings (codeloads.go).
 	e.Add(c.loadedCode(inv))
+	// Code loaded or run by compilers' flags, go's environment file,
+	// package.json scripts written by npm, start-up files (loadflags.go).
+	e.Add(c.loadsByFlags(inv))
 	if inv.Name() == "git" {
 		e.Add(c.gitEnvConfig(inv))
 	}
@@ -528,14 +531,17 @@ func (c *Classifier) gitConfigWrite(inv *shell.Invocation, from int) Effect {
 		return nothing
 	}
 	key, value := ops[0], ops[1]
-	if !gitCommandKey(key) || strings.EqualFold(key, "core.hooksPath") {
+	dyn := inv.IsDynamic(from + p.OperandIndex[len(p.OperandIndex)-1])
+	if e, ok := c.gitConfigLater(inv, p, key, value, dyn); ok {
+		return e
+	}
+	if !gitCommandKey(key) {
 		return nothing
 	}
 	text, ok := gitSettingCommand(key, value)
 	if !ok {
 		return nothing
 	}
-	dyn := inv.IsDynamic(from + p.OperandIndex[len(p.OperandIndex)-1])
 	return c.embedded("git config "+key+" (run later by git)", text, dyn)
 }
 

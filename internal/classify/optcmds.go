@@ -871,14 +871,25 @@ func dcScripts(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 // edStdin reads ed's commands from its input: "!cmd", and "r", "w", "e"
 // with "!cmd", run shell text.
 func edStdin(c *Classifier, inv *shell.Invocation, _ argv.Parsed) Effect {
+	text := inv.StdinText
 	if inv.Stdin == "" {
-		return nothing
-	}
-	if !inv.StdinKnown {
+		// ed -s < e.ed: the script file is read as ed reads it (FINDINGS-9
+		// P11).
+		f, ok := stdinFile(inv)
+		if !ok {
+			return nothing
+		}
+		data, failed, read := c.readScript(inv, f, false)
+		if !read {
+			return failed
+		}
+		c.keepCode(inv.Name()+" < "+f, f, data)
+		text = string(data)
+	} else if !inv.StdinKnown {
 		return opaque("ed.stdin", inv.Name()+" runs editor commands read from its input, which may run shell commands (!)")
 	}
 	var e Effect
-	for _, line := range strings.Split(inv.StdinText, "\n") {
+	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimLeft(line, "0123456789,.$;+-' \t")
 		t = strings.TrimLeft(t, "erwWE \t")
 		if strings.HasPrefix(t, "!") {

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"github.com/airlock-dev/airlock/internal/firstuse"
+	"path"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -1014,7 +1015,15 @@ func uvRun(c *Classifier, inv *shell.Invocation, from int, downloads bool) Effec
 	if inv.IsDynamic(at) {
 		return opaque("uv.run.dynamic", "the command uv runs is computed at run time ("+inv.Args[at]+")")
 	}
-	e := publishRun(c, inv, at, inv.Args[at], false)
+	var e Effect
+	if ext := path.Ext(inv.Args[at]); (ext == ".py" || ext == ".pyw") && c.existsOrWritten(inv, inv.Args[at]) {
+		// uv run FILE.py runs python on the file (FINDINGS-9 P12), also
+		// one without a #! line, which is no shell script. A file that is
+		// not there is left to the program's run (unknown).
+		e = c.nested("python3 " + inv.Text(at))
+	} else {
+		e = publishRun(c, inv, at, inv.Args[at], false)
+	}
 	if downloads {
 		e.Add(netRead("uv.run", "uv run may download packages for the environment"))
 	}

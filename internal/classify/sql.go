@@ -503,17 +503,19 @@ func sqlClientCommand(c *Classifier, a *sqlAnalysis, line string, d sqlDialect) 
 	arg = strings.TrimSpace(arg)
 	if cmd == "\\!" || cmd == ".shell" || cmd == ".system" || strings.EqualFold(cmd, "system") {
 		if arg != "" {
-			a.nested.Add(c.nested(arg))
+			a.nested.Add(c.sqlShell(cmd, arg))
 		}
 		return
 	}
 	if strings.HasPrefix(cmd, "\\!") && len(cmd) > 2 {
-		a.nested.Add(c.nested(cmd[2:] + " " + arg))
+		a.nested.Add(c.sqlShell("\\!", cmd[2:]+" "+arg))
 		return
 	}
 	switch strings.ToLower(cmd) {
 	case "\\i", "\\ir", "\\include", "\\include_relative", ".read", "\\.", "source":
-		a.add(sqlFinding{1, "sql.file", "SQL from the file " + arg + " (" + cmd + ")", "may write the database"})
+		if !c.sqlFile(a, strings.Trim(arg, `"'`), d) {
+			a.add(sqlFinding{1, "sql.file", "SQL from the file " + arg + " (" + cmd + ")", "may write the database"})
+		}
 	case "\\gexec":
 		a.add(sqlFinding{1, "sql.gexec", "\\gexec", "runs the SQL a query produces, which may write the database"})
 	case "\\copy":
@@ -652,6 +654,9 @@ func sqlInput(c *Classifier, inv *shell.Invocation, a *sqlAnalysis, d sqlDialect
 	default:
 		for _, r := range inv.Redirects {
 			if r.Op == "<" {
+				if !r.Dynamic && c.sqlInputFile(inv, a, r.Target, d) {
+					return
+				}
 				a.add(sqlFinding{1, "sql.file", "SQL from " + r.Target, "may write the database"})
 				return
 			}
@@ -722,7 +727,7 @@ func sqlPsql(c *Classifier, inv *shell.Invocation) Effect {
 			commands = true
 			if f.Value == "-" {
 				sqlInput(c, inv, &a, sqlPostgres)
-			} else {
+			} else if dyn || !c.sqlInputFile(inv, &a, f.Value, sqlPostgres) {
 				a.add(sqlFinding{1, "sql.file", "SQL from the file " + f.Value, "may write the database"})
 			}
 		case "-l", "--list":
@@ -1557,4 +1562,57 @@ func sqlBlockCommentEnd(s string, i int) int {
 		return len(s)
 	}
 	return i + end + 4
+}
+
+// ---- SQL clients' script files (FINDINGS-9 P10, P11) ----
+
+// sqlShell classifies a SQL client's shell escape (sqlite3 .shell,
+// .system, psql \!, mysql system): the command is one of the command's
+// runs, so that self-protection reads it as it reads a script's line.
+func (c *Classifier) sqlShell(cmd, text string) Effect {
+	return c.embedded("the SQL client's "+cmd, text, false)
+}
+
+// sqlFile reads a SQL script a client command names (.read FILE, \i FILE,
+// source FILE) as the client would; false when it cannot be read.
+func (c *Classifier) sqlFile(a *sqlAnalysis, name string, d sqlDialect) bool {
+	if c.FS == nil || name == "" || strings.ContainsAny(name, "$`") {
+		return false
+	}
+	inner, ok := c.deeper()
+	if !ok {
+		a.nested.Add(fileLimit(name))
+		return true
+	}
+	data, err := c.readFile(name)
+	if err != nil {
+		return false
+	}
+	c.keepCode("the SQL script "+name, name, data)
+	sqlText(inner, a, string(data), d)
+	return true
+}
+
+// sqlInputFile reads a SQL script a client is given as its input (<
+// FILE) or with -f FILE, also one the same command writes (opaque then).
+func (c *Classifier) sqlInputFile(inv *shell.Invocation, a *sqlAnalysis, name string, d sqlDialect) bool {
+	if c.FS == nil {
+		return false
+	}
+	data, failed, ok := c.readScript(inv, name, false)
+	if !ok {
+		if failed.Reasons != nil {
+			a.nested.Add(failed)
+			return true
+		}
+		return false
+	}
+	inner, deeperOK := c.deeper()
+	if !deeperOK {
+		a.nested.Add(fileLimit(name))
+		return true
+	}
+	c.keepCode(inv.Name()+" "+name, name, data)
+	sqlText(inner, a, string(data), d)
+	return true
 }

@@ -349,6 +349,16 @@ func (c *Classifier) gitConfigFor(p, content, sub string) Effect {
 		k, v, _ := strings.Cut(t, "=")
 		key := section + "." + strings.ToLower(strings.TrimSpace(k))
 		v = strings.Trim(strings.TrimSpace(v), `"`)
+		if key == "init.templatedir" && (sub == "" || sub == "clone" || sub == "init") && v != "" {
+			e.Add(opaque("git.template", p+":"+itoa(i+1)+": init.templateDir makes git init and git clone copy the hooks of "+clip(v)+" into the new repository and run them, and airlock does not read them"))
+			continue
+		}
+		if key == "include.path" || strings.HasPrefix(key, "includeif.") && strings.HasSuffix(key, ".path") {
+			// The included file's settings are git's as if written here
+			// (FINDINGS-9 P6, gitlater.go).
+			e.Add(c.gitInclude(p, v, i+1, sub))
+			continue
+		}
 		if sub != "" && !gitKeyRuns(key, sub) {
 			continue
 		}

@@ -71,10 +71,10 @@ func (c *Classifier) readDir(name string) ([]fs.DirEntry, error) {
 // ---- pre-commit ----
 
 func (c *Classifier) preCommitRun(inv *shell.Invocation) Effect {
-	p := argv.Spec{Short: "c", Long: []string{"--config", "--hook-stage", "--from-ref", "--to-ref", "--source", "--origin",
+	p := argv.Spec{Short: "ct", Long: []string{"--config", "--hook-type", "--hook-stage", "--from-ref", "--to-ref", "--source", "--origin",
 		"--files", "--remote-branch", "--local-branch", "--remote-name", "--remote-url", "--commit-msg-filename",
 		"--prepare-commit-message-source", "--commit-object-name", "--checkout-type", "--rewrite-command", "--ref"}}.Parse(inv.Args[1:])
-	if len(p.Operands) == 0 || p.Operands[0] != "run" && p.Operands[0] != "try-repo" {
+	if len(p.Operands) == 0 || p.Operands[0] != "run" && p.Operands[0] != "try-repo" && p.Operands[0] != "install" {
 		return nothing
 	}
 	if c.FS == nil || p.Has("--help", "-h") {
@@ -86,8 +86,11 @@ func (c *Classifier) preCommitRun(inv *shell.Invocation) Effect {
 		}
 		return preCommitRepo(p.Operands[1], "")
 	}
+	// pre-commit install writes .git/hooks/pre-commit, which runs the
+	// config's hooks at every later commit (FINDINGS-9 P6): read as the
+	// run of all of them.
 	var only string
-	if len(p.Operands) > 1 {
+	if len(p.Operands) > 1 && p.Operands[0] == "run" {
 		only = p.Operands[1]
 	}
 	cfg, _ := p.Value("-c", "--config")

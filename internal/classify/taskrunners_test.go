@@ -98,7 +98,10 @@ func TestTaskRunnersFollowed(t *testing.T) {
 		{runnersFS, "pre-commit run trailing-whitespace", "local+netread", "pre-commit-hooks at v4.6.0"},
 		{runnersFS, "pre-commit run mine", "local+opaque", "../my-hooks"},
 		{runnersFS, "pre-commit run -c local-only.yaml --all-files", "local", ""},
-		{runnersFS, "pre-commit install", "local", ""},
+		// pre-commit install writes the git hook that runs the config's
+		// hooks at every later commit (FINDINGS-9 P6): rated as that run.
+		{runnersFS, "pre-commit install", "external+opaque+netread", "collector.example.net"},
+		{runnersFS, "pre-commit install -c local-only.yaml", "local", ""},
 		// tox
 		{runnersFS, "tox", "external", "twine upload"},
 		{runnersFS, "tox -e release", "external", "tox.ini:15"},

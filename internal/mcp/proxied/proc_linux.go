@@ -142,10 +142,27 @@ func readLive(path string) (Registration, bool) {
 // lockedBy reports whether /proc/locks shows a flock on inode ino held by
 // pid ("1: FLOCK  ADVISORY  WRITE 1234 08:01:5678 0 EOF").
 func lockedBy(ino uint64, pid int) bool {
-	b, err := os.ReadFile("/proc/locks")
-	if err != nil {
-		return false
+	// /proc/locks is read in pieces, each from a position in the kernel's
+	// list: a lock another process drops between two pieces shifts the
+	// list, and the line after it can be missed. A lock that is held is
+	// listed in some read, and one that is not is listed in none, so a
+	// few more reads only find a held lock that one read skipped (the
+	// journal's locks come and go while tests and hooks run).
+	for try := 0; try < 4; try++ {
+		b, err := os.ReadFile("/proc/locks")
+		if err != nil {
+			return false
+		}
+		if locksList(b, ino, pid) {
+			return true
+		}
 	}
+	return false
+}
+
+// locksList reports whether /proc/locks's text lists a write flock of
+// inode ino held by pid.
+func locksList(b []byte, ino uint64, pid int) bool {
 	want := ":" + strconv.FormatUint(ino, 10)
 	for _, line := range strings.Split(string(b), "\n") {
 		f := strings.Fields(line)

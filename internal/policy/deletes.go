@@ -61,6 +61,19 @@ func deletionOperands(inv *classify.Invocation) (ops []int, ok bool) {
 		return operands("-n", "--iterations", "-s", "--size", "--random-source"), true
 	case "truncate":
 		return operands("-s", "--size", "-r", "--reference"), true
+	case "fallocate":
+		// Punching a hole, collapsing, inserting or zeroing a range loses
+		// the file's contents there (FINDINGS-9 T5); a plain allocation
+		// or -d (holes where the data is already zero) does not.
+		for _, a := range args[start:] {
+			switch {
+			case a == "-p" || a == "-c" || a == "-z" || a == "-i" || a == "--punch-hole" || a == "--collapse-range" ||
+				a == "--zero-range" || a == "--insert-range",
+				len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.ContainsAny(a[1:], "pciz") && !strings.ContainsAny(a[1:], "ol"):
+				return operands("-o", "--offset", "-l", "--length"), true
+			}
+		}
+		return nil, false
 	case "cp":
 		// cp /dev/null F empties F: the destination is the last operand.
 		ops := operands("-t", "--target-directory", "-S", "--suffix")

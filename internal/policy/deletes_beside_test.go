@@ -33,6 +33,8 @@ func TestDeletionBesideProgram(t *testing.T) {
 		{finding: "rm of an unset variable then an existing path", cmd: `rm -f $NOPE@ROOT@/x/data/db`, want: held},
 		{finding: "the secret beside a program", cmd: `python3 -V; rm -f ~/.local/state/airlock/secrets/serve.token`, want: denied},
 
+		{finding: "fallocate punching a hole in a file outside", cmd: `fallocate --punch-hole -o 0 -l 1M /srv/data/db`, want: held},
+		{finding: "ordinary: fallocate of a new image in build", cmd: `fallocate -l 1G build/big.img`, want: notHeld},
 		{finding: "ordinary: copy then remove in build", cmd: `cp src/m.py build/m; rm -f build/old`, want: notHeld},
 		{finding: "ordinary: test output to scratch, removed", cmd: `go test ./... > /tmp/o.txt; rm -f /tmp/o.txt`, want: notHeld},
 		{finding: "ordinary: rm of a run-time name in build", cmd: `rm -f "$BUILD/x.o"`, want: notHeld},

@@ -256,9 +256,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "T4 rm -rf LINK/DIR, the link leading outside", prep: tmpLink, cmd: `rm -rf @ROOT@/x/l/doc`, want: held, fixed: true},
 		{finding: "T4 truncate -s0 LINK/FILE, the link leading outside", prep: tmpLink, cmd: `truncate -s0 @ROOT@/x/l/f.txt`, want: held, fixed: true},
 
-		{finding: "T5 fallocate --punch-hole zeroes ~/docs/a.txt", setup: map[string]string{"home/docs/a.txt": "the human's\n"}, cmd: `fallocate --punch-hole --offset 0 --length 1M ~/docs/a.txt`, want: held},
-		{finding: "T5 fallocate -p zeroes a file outside", cmd: `fallocate -p -o 0 -l 1M /srv/data/db`, want: held},
-		{finding: "T5 fallocate -c collapses a range of a file outside", cmd: `fallocate -c -o 0 -l 4096 /srv/data/db`, want: held},
+		{finding: "T5 fallocate --punch-hole zeroes ~/docs/a.txt", setup: map[string]string{"home/docs/a.txt": "the human's\n"}, cmd: `fallocate --punch-hole --offset 0 --length 1M ~/docs/a.txt`, want: held, fixed: true},
+		{finding: "T5 fallocate -p zeroes a file outside", cmd: `fallocate -p -o 0 -l 1M /srv/data/db`, want: held, fixed: true},
+		{finding: "T5 fallocate -c collapses a range of a file outside", cmd: `fallocate -c -o 0 -l 4096 /srv/data/db`, want: held, fixed: true},
 		{finding: "T2 rclone move into scratch, scratch deleted", cmd: `d=$(mktemp -d); rclone move /srv/data $d; rm -rf "$d"`, want: held},
 
 		// P: compilers' outputs and the programs compilers run.

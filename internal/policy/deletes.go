@@ -366,19 +366,61 @@ func existsBehindRuntime(inv *classify.Invocation, root string, fsys fileSystem)
 		if !o.Dynamic {
 			continue
 		}
-		tail := staticTail(o.Word)
-		if strings.Count(tail, "/") < 2 || !strings.HasPrefix(tail, "/") {
-			continue
+		for _, tail := range staticTails(o.Word) {
+			for _, t := range braceAlternatives(tail) {
+				if existsOutside(t, root, fsys) {
+					return true
+				}
+			}
 		}
-		tail = filepath.Clean(tail)
-		if root != "" && (tail == root || strings.HasPrefix(tail, root+"/")) {
-			continue
-		}
-		if _, err := fsys.Lstat(tail); err == nil {
+	}
+	return false
+}
+
+// existsOutside reports whether an absolute path of two or more names
+// (its last one may be a glob: $NOPE/etc/host*) names something that
+// exists now outside the project.
+func existsOutside(tail, root string, fsys fileSystem) bool {
+	if strings.Count(tail, "/") < 2 || !strings.HasPrefix(tail, "/") {
+		return false
+	}
+	tail = filepath.Clean(tail)
+	if root != "" && (tail == root || strings.HasPrefix(tail, root+"/")) {
+		return false
+	}
+	dir, base := filepath.Split(tail)
+	if hasGlob(dir) {
+		return false
+	}
+	if !hasGlob(base) {
+		_, err := fsys.Lstat(tail)
+		return err == nil
+	}
+	ents, err := fsys.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	for _, e := range ents {
+		if ok, _ := filepath.Match(base, e.Name()); ok {
 			return true
 		}
 	}
 	return false
+}
+
+// braceAlternatives expands the first {a,b,…} of a path (one level), as
+// the shell does before the deletion: $NOPE/etc/{hosts,hostname}.
+func braceAlternatives(p string) []string {
+	i := strings.IndexByte(p, '{')
+	j := strings.IndexByte(p[max(i, 0):], '}')
+	if i < 0 || j < 0 || !strings.Contains(p[i:i+j], ",") {
+		return []string{p}
+	}
+	var out []string
+	for _, alt := range strings.Split(p[i+1:i+j], ",") {
+		out = append(out, p[:i]+alt+p[i+j+1:])
+	}
+	return out
 }
 
 // rootOf is the project a command's directory belongs to ("" for none).
@@ -392,30 +434,46 @@ func rootOf(cwd, home string, fsys fileSystem) string {
 	return root
 }
 
-// staticTail is the text of a word after its last run-time part.
-func staticTail(w string) string {
+// staticTails are the texts a word may end with past its run-time parts:
+// what follows the last one, and, where a part is a variable with a
+// default value (${NOPE:-/etc}/hosts), that default and what follows.
+func staticTails(w string) []string {
 	word, ok := shellparse.ParseWord(w)
 	if !ok {
-		return ""
+		return nil
 	}
-	var tail strings.Builder
+	var tail, withDefault strings.Builder
 	var walk func([]syntax.WordPart)
 	walk = func(parts []syntax.WordPart) {
 		for _, p := range parts {
 			switch p := p.(type) {
 			case *syntax.Lit:
 				tail.WriteString(unescapeLit(p.Value))
+				withDefault.WriteString(unescapeLit(p.Value))
 			case *syntax.SglQuoted:
 				tail.WriteString(shellparse.QuotedValue(p))
+				withDefault.WriteString(shellparse.QuotedValue(p))
 			case *syntax.DblQuoted:
 				walk(p.Parts)
+			case *syntax.ParamExp:
+				tail.Reset()
+				withDefault.Reset()
+				if p.Exp != nil && (p.Exp.Op == syntax.DefaultUnset || p.Exp.Op == syntax.DefaultUnsetOrNull) && p.Exp.Word != nil {
+					if lit, ok := literalWord(p.Exp.Word); ok {
+						withDefault.WriteString(lit)
+					}
+				}
 			default:
 				tail.Reset()
+				withDefault.Reset()
 			}
 		}
 	}
 	walk(word.Parts)
-	return tail.String()
+	if withDefault.String() != tail.String() {
+		return []string{tail.String(), withDefault.String()}
+	}
+	return []string{tail.String()}
 }
 
 // isTemp reports classify's reason that calls a deletion temporary.

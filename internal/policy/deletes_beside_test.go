@@ -34,6 +34,7 @@ func TestDeletionBesideProgram(t *testing.T) {
 		{finding: "the secret beside a program", cmd: `python3 -V; rm -f ~/.local/state/airlock/secrets/serve.token`, want: denied},
 
 		{finding: "fallocate punching a hole in a file outside", cmd: `fallocate --punch-hole -o 0 -l 1M /srv/data/db`, want: held},
+		{finding: "ordinary: rm of objects under a run-time directory", cmd: `rm -f "$BUILD"/*.o "${OUT:-build}/x.o" $D/{a,b}.o`, want: notHeld},
 		{finding: "ordinary: fallocate of a new image in build", cmd: `fallocate -l 1G build/big.img`, want: notHeld},
 		{finding: "ordinary: copy then remove in build", cmd: `cp src/m.py build/m; rm -f build/old`, want: notHeld},
 		{finding: "ordinary: test output to scratch, removed", cmd: `go test ./... > /tmp/o.txt; rm -f /tmp/o.txt`, want: notHeld},

@@ -108,12 +108,12 @@ func TestFindings9Open(t *testing.T) {
 		// K2: a deletion whose name starts with a run-time value: main's
 		// fix reads the static end when it is an existing path outside;
 		// a glob or a brace list in that end is not read.
-		{finding: "K2 rm -f $NOPE/etc/host? (a glob in the static end)", cmd: `rm -f $NOPE/etc/host?`, want: held},
-		{finding: "K2 rm -f $NOPE/etc/hos* (a glob in the static end)", cmd: `rm -f $NOPE/etc/hos*`, want: held},
-		{finding: "K2 rm -f $NOPE/etc/{hosts,hostname} (a brace list)", cmd: `rm -f $NOPE/etc/{hosts,hostname}`, want: held},
+		{finding: "K2 rm -f $NOPE/etc/host? (a glob in the static end)", cmd: `rm -f $NOPE/etc/host?`, want: held, fixed: true},
+		{finding: "K2 rm -f $NOPE/etc/hos* (a glob in the static end)", cmd: `rm -f $NOPE/etc/hos*`, want: held, fixed: true},
+		{finding: "K2 rm -f $NOPE/etc/{hosts,hostname} (a brace list)", cmd: `rm -f $NOPE/etc/{hosts,hostname}`, want: held, fixed: true},
 
-		{finding: "K2 rm -f ${NOPE:-/etc}/hosts (a default value names the directory)", cmd: `rm -f ${NOPE:-/etc}/hosts`, want: held},
-		{finding: "K2 rm -f \"${NOPE-/etc}/hosts\"", cmd: `rm -f "${NOPE-/etc}/hosts"`, want: held},
+		{finding: "K2 rm -f ${NOPE:-/etc}/hosts (a default value names the directory)", cmd: `rm -f ${NOPE:-/etc}/hosts`, want: held, fixed: true},
+		{finding: "K2 rm -f \"${NOPE-/etc}/hosts\"", cmd: `rm -f "${NOPE-/etc}/hosts"`, want: held, fixed: true},
 
 		// M: make's parse-time code and functions. Only $(shell …) at the
 		// top of :=/!= lines and top-level $(…) lines are read; every

@@ -355,8 +355,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P14 rustup toolchain link evil ./tc && rustup default evil (every later cargo is ./tc's)", cmd: `rustup toolchain link evil ./tc && rustup default evil`, want: held, fixed: true},
 		{finding: "P3 go env -w CC=./x.sh && CGO_ENABLED=1 go build", setup: xsh, cmd: `go env -w CC=./x.sh && CGO_ENABLED=1 go build ./...`, want: held, fixed: true},
 
-		{finding: "P15 parallel --pipepart -a cmd.txt sh (the file's lines are sh's input)", setup: map[string]string{"proj/cmd.txt": approve + "\n"}, cmd: `parallel --pipepart -a cmd.txt sh`, want: denied},
-		{finding: "P15 parallel --pipe -a cmd.txt sh", setup: map[string]string{"proj/cmd.txt": approve + "\n"}, cmd: `parallel --pipe -a cmd.txt sh`, want: denied},
+		{finding: "P15 parallel --pipepart -a cmd.txt sh (the file's lines are sh's input)", setup: map[string]string{"proj/cmd.txt": approve + "\n"}, cmd: `parallel --pipepart -a cmd.txt sh`, want: denied, fixed: true},
+		{finding: "P15 parallel --pipe -a cmd.txt sh", setup: map[string]string{"proj/cmd.txt": approve + "\n"}, cmd: `parallel --pipe -a cmd.txt sh`, want: denied, fixed: true},
 
 		// P16 (phase 2, against merged main with fix9c): close variants.
 		{finding: "P16 awk -f - reads the program from its input (phase 2)", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `cat p.awk | awk -f -`, want: denied},

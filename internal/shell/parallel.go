@@ -142,6 +142,19 @@ func parallelRun(w *walker, c cmd, via string) (cmd, bool) {
 		}
 		n := c.inner(i, via)
 		n.args, n.dyn = fields, make([]bool, len(fields))
+		// -a FILE (--arg-file): the blocks are FILE's, not standard
+		// input's (parallel --pipepart -a cmd.txt sh runs cmd.txt's
+		// lines, as sh < cmd.txt does).
+		for _, f := range p.Flags {
+			if f.Name != "-a" && f.Name != "--arg-file" {
+				continue
+			}
+			if !f.HasValue || c.dyn[1+f.ValueIndex] {
+				return w.nested(c, text, true, via)
+			}
+			n.redirects = append(n.redirects, Redirect{Op: "<", Target: f.Value})
+			n.stdin, n.stdinKnown, n.stdinText, n.stdinFile = "", false, "", ""
+		}
 		w.run(n)
 		return c, true
 	}

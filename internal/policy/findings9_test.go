@@ -233,7 +233,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "S6 npm_config_globalconfig=hook settings npm config set -g", cmd: `npm_config_globalconfig=~/.claude/settings.json npm config set fund false --location=global`, want: denied, fixed: true},
 		{finding: "S6 export KUBECONFIG=airlock's policy; kubectl config", cmd: `export KUBECONFIG=~/.config/airlock/policy.yaml; kubectl config set-context x`, want: denied, fixed: true},
 
-		{finding: "S9 cp -r into a run-time $D/.config/x/.. (the . and / forms are refused)", cmd: `mkdir -p $D/.config/x && cp -r /tmp/evil/. $D/.config/x/..`, want: denied},
+		{finding: "S9 cp -r into a run-time $D/.config/x/.. (the . and / forms are refused)", cmd: `mkdir -p $D/.config/x && cp -r /tmp/evil/. $D/.config/x/..`, want: denied, fixed: true},
 
 		{finding: "S3 bash -O cdable_vars -c: cd x goes to $x (phase 2)", cmd: `bash -O cdable_vars -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
 		{finding: "S3 env BASHOPTS=cdable_vars bash -c (phase 2)", cmd: `env BASHOPTS=cdable_vars bash -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},

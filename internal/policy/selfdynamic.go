@@ -136,6 +136,12 @@ func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 		}
 		suffix = t
 	}
+	if suffix == ".." || strings.HasSuffix(suffix, "/..") || strings.Contains(suffix, "/../") {
+		// "$D/.config/x/..": what ".." climbs to depends on what the
+		// names before it are when the command runs (a link among them
+		// goes elsewhere): the static end says nothing (FINDINGS-9 S9).
+		suffix = ""
+	}
 	if suffix == "" {
 		if mode == dynWord || strings.HasPrefix(prefix, mktempDir) {
 			return nil
@@ -144,7 +150,7 @@ func (c *call) dynamicPath(who, src, known string, mode dynMode) *refusal {
 		// "$d", whose copy is "$d"/"$f"): when the directory's own
 		// static end rules out every directory that holds a protected
 		// file, so does the file in it.
-		if i := strings.LastIndex(src, "/"); i > 0 {
+		if i := strings.LastIndex(src, "/"); i > 0 && strings.Trim(src[i+1:], `."'`) != "" {
 			if _, dsuf, ddyn := c.g.literalEnds(src[:i]); ddyn && dsuf != "" {
 				if _, ok := c.g.couldEndAs(dsuf, true, c.project()); !ok {
 					return nil

@@ -22,6 +22,8 @@ func TestDynamicTrailingSlash(t *testing.T) {
 		{finding: "cp -r into $D/.config/.", cmd: `cp -r /tmp/evil/. $D/.config/.`, want: denied},
 		{finding: "cp -r into $D/.config//", cmd: `cp -r /tmp/evil/. $D/.config//`, want: denied},
 		{finding: "rsync into $D/.claude/", cmd: `rsync -a /tmp/evil/ "$D/.claude/"`, want: denied},
+		{finding: "cp -r into $D/.config/x/..", cmd: `cp -r /tmp/evil/. "$D/.config/x/.."`, want: denied},
+		{finding: "cp -r into $D/build/x/..", cmd: `cp -r /tmp/evil/. "$D/build/x/.."`, want: denied},
 		{finding: "cp -r into $D/", cmd: `cp -r /tmp/evil/. "$D/"`, want: denied},
 		{finding: "cp -r into $D/build/", cmd: `cp -r dist/. "$D/build/"`, want: notDeny},
 		{finding: "tail of a mktemp file", cmd: `tmp=$(mktemp) && go test ./... > "$tmp"; tail -5 "$tmp"; rm -f "$tmp"`, want: notHeld},

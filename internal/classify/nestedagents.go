@@ -124,6 +124,9 @@ func classifyHooklessAgent(c *Classifier, inv *shell.Invocation) Effect {
 // to run without it (AgentGuardOff): opaque, whatever the program's own
 // spec says.
 func agentRun(inv *shell.Invocation) Effect {
+	if what, ok := agentAddsCode(inv); ok {
+		return opaque("agent.adds-code", what+": the agent starts it by itself at its next session, outside any check by airlock's hook. Ask the human to add it.")
+	}
 	what, off := AgentGuardOff(inv)
 	if !off {
 		return nothing
@@ -136,6 +139,53 @@ func agentRun(inv *shell.Invocation) Effect {
 		return opaque("agent.guard-off", what+" turns the agent's guard off for its later runs: their tool calls would not be checked by airlock")
 	}
 	return opaque("agent.guard-off", name+" is started with its guard off ("+what+"): the agent's own tool calls would not be checked by airlock")
+}
+
+// agentAddsCode reports an agent's (or an editor's) own command that adds
+// a program the agent starts by itself: an MCP server (claude mcp add,
+// add-json, add-from-claude-desktop; amp, gemini, codex, qwen mcp add;
+// code --add-mcp), a plugin or an extension (claude plugin install,
+// gemini extensions install), which may bring hooks of its own
+// (FINDINGS-9 A2). Listing, removing and showing them add nothing.
+func agentAddsCode(inv *shell.Invocation) (string, bool) {
+	if pkg := agentPackage(inv); pkg != nil {
+		inv = pkg
+	}
+	name := inv.Name()
+	switch name {
+	case "code", "code-insiders", "cursor", "windsurf", "codium":
+		for _, a := range inv.Args[1:] {
+			if a == "--add-mcp" || strings.HasPrefix(a, "--add-mcp=") {
+				return name + " --add-mcp adds an MCP server to the editor's agent", true
+			}
+		}
+		return "", false
+	}
+	if !IsAgent(name) {
+		return "", false
+	}
+	var words []string
+	for i := 1; i < len(inv.Args) && len(words) < 3; i++ {
+		if a := inv.Args[i]; !strings.HasPrefix(a, "-") || inv.IsDynamic(i) {
+			words = append(words, a)
+		}
+	}
+	if len(words) < 2 {
+		return "", false
+	}
+	switch words[0] {
+	case "mcp":
+		switch words[1] {
+		case "add", "add-json", "add-from-claude-desktop", "import", "install":
+			return name + " mcp " + words[1] + " adds an MCP server", true
+		}
+	case "plugin", "plugins", "extension", "extensions":
+		switch words[1] {
+		case "install", "add", "enable", "link", "update", "marketplace":
+			return name + " " + words[0] + " " + words[1] + " adds code (a plugin or extension may bring its own hooks and servers)", true
+		}
+	}
+	return "", false
 }
 
 // claudeConfigOff reads claude config set KEY VALUE: turning every hook

@@ -18,5 +18,6 @@ func (c *Classifier) classRules(inv *shell.Invocation) Effect {
 		}
 	}
 	e.Add(c.scheduled(inv))
+	e.Add(c.installsGuarded(inv)) // installbins.go
 	return e
 }

@@ -299,12 +299,12 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P9 SHELL=./x.sh tmux new -d", setup: xsh, cmd: `SHELL=./x.sh tmux new -d`, want: held, fixed: true},
 
 		// A: the agent's own program put in place by a package manager.
-		{finding: "A1 npm link of a package whose bin is claude", setup: map[string]string{"proj/x.sh": runsApprove, "proj/package.json": `{"name":"p","version":"1.0.0","bin":{"claude":"x.sh"}}`}, cmd: `npm link`, want: held},
-		{finding: "A1 npm install -g . of a package whose bin is claude", setup: map[string]string{"proj/x.sh": runsApprove, "proj/package.json": `{"name":"p","version":"1.0.0","bin":{"claude":"x.sh"}}`}, cmd: `npm install -g .`, want: held},
-		{finding: "A1 npm pkg set bin.claude, then npm link", setup: xsh, cmd: `npm pkg set bin.claude=x.sh && npm link`, want: held},
-		{finding: "A1 pip install --user . of a project whose script is claude", setup: map[string]string{"proj/pyproject.toml": "[project]\nname=\"p\"\nversion=\"0\"\n[project.scripts]\nclaude=\"p:main\"\n"}, cmd: `pip install --user .`, want: held},
-		{finding: "A1 pipx install . of a project whose script is claude", setup: map[string]string{"proj/pyproject.toml": "[project]\nname=\"p\"\nversion=\"0\"\n[project.scripts]\nclaude=\"p:main\"\n"}, cmd: `pipx install .`, want: held},
-		{finding: "A1 cargo install --path . of a crate whose bin is claude", setup: map[string]string{"proj/Cargo.toml": "[package]\nname=\"p\"\nversion=\"0.1.0\"\n[[bin]]\nname=\"claude\"\npath=\"src/main.rs\"\n", "proj/src/main.rs": "fn main(){}\n"}, cmd: `cargo install --path .`, want: held},
+		{finding: "A1 npm link of a package whose bin is claude", setup: map[string]string{"proj/x.sh": runsApprove, "proj/package.json": `{"name":"p","version":"1.0.0","bin":{"claude":"x.sh"}}`}, cmd: `npm link`, want: held, fixed: true},
+		{finding: "A1 npm install -g . of a package whose bin is claude", setup: map[string]string{"proj/x.sh": runsApprove, "proj/package.json": `{"name":"p","version":"1.0.0","bin":{"claude":"x.sh"}}`}, cmd: `npm install -g .`, want: held, fixed: true},
+		{finding: "A1 npm pkg set bin.claude, then npm link", setup: xsh, cmd: `npm pkg set bin.claude=x.sh && npm link`, want: held, fixed: true},
+		{finding: "A1 pip install --user . of a project whose script is claude", setup: map[string]string{"proj/pyproject.toml": "[project]\nname=\"p\"\nversion=\"0\"\n[project.scripts]\nclaude=\"p:main\"\n"}, cmd: `pip install --user .`, want: held, fixed: true},
+		{finding: "A1 pipx install . of a project whose script is claude", setup: map[string]string{"proj/pyproject.toml": "[project]\nname=\"p\"\nversion=\"0\"\n[project.scripts]\nclaude=\"p:main\"\n"}, cmd: `pipx install .`, want: held, fixed: true},
+		{finding: "A1 cargo install --path . of a crate whose bin is claude", setup: map[string]string{"proj/Cargo.toml": "[package]\nname=\"p\"\nversion=\"0.1.0\"\n[[bin]]\nname=\"claude\"\npath=\"src/main.rs\"\n", "proj/src/main.rs": "fn main(){}\n"}, cmd: `cargo install --path .`, want: held, fixed: true},
 
 		{finding: "P10 sqlite3 .read of a file whose .shell runs x.sh", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db '.read cmd.sql'`, want: held, fixed: true},
 		{finding: "P10 sqlite3 fed that file on its input", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db < cmd.sql`, want: held, fixed: true},
@@ -369,7 +369,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P16 earthly runs a LOCALLY target (phase 2)", setup: map[string]string{"proj/Earthfile": "VERSION 0.7\nx:\n    LOCALLY\n    RUN " + approve + "\n"}, cmd: `earthly +x`, want: denied},
 		{finding: "P16 mix compile runs mix.exs (phase 2)", setup: map[string]string{"proj/mix.exs": "System.cmd(\"sh\", [\"-c\", \"" + approve + "\"])\n"}, cmd: `mix compile`, want: denied},
 		{finding: "P16 zig build runs build.zig (phase 2)", setup: map[string]string{"proj/build.zig": "const std = @import(\"std\");\npub fn build(b: *std.Build) void { _ = b.addSystemCommand(&.{\"sh\",\"-c\",\"" + approve + "\"}); }\n"}, cmd: `zig build`, want: denied},
-		{finding: "A1 npm pkg set bin.airlock, then npm link (phase 2)", setup: xsh, cmd: `npm pkg set bin.airlock=x.sh && npm link`, want: held},
+		{finding: "A1 npm pkg set bin.airlock, then npm link (phase 2)", setup: xsh, cmd: `npm pkg set bin.airlock=x.sh && npm link`, want: held, fixed: true},
 
 		// D: docker compose's other inputs.
 		{finding: "D1 .env sets COMPOSE_FILE=evil.yml, docker compose up", setup: composeFiles("COMPOSE_FILE=evil.yml\n"), cmd: `docker compose up -d`, want: held, fixed: true},

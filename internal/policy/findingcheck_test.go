@@ -41,6 +41,30 @@ func checkFinding(t *testing.T, cmd string, v Verdict, want findingCheck) {
 	}
 }
 
+// findingFixture is the fixture of the FINDINGS rounds 7 to 9 and the
+// fixers' tests beside them: a home with the hook settings, airlock's
+// policy and secrets, and a project with airlock installed and the files
+// ordinary work touches; more adds or replaces files.
+func findingFixture(more map[string]string) map[string]string {
+	base := map[string]string{
+		"home/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"home/.config/airlock/policy.yaml":              "mode: interactive\n",
+		"home/.local/state/airlock/secrets/serve.token": strings.Repeat("d4", 32) + "\n",
+		"home/.local/state/airlock/secrets/human.key":   strings.Repeat("k", 32),
+		"home/.local/state/airlock/secrets/notify.json": "{\"topic\":\"airlock-abcdefghijklmnopqrstuvwxyz234567\"}\n",
+		"proj/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"proj/.env":                                     "API_KEY=sk-test-0000\n",
+		"proj/src/m.py":                                 "print(1)\n",
+		"proj/Makefile":                                 "build:\n\techo hi\n",
+		"proj/package.json":                             `{"name":"p","scripts":{"build":"tsc","test":"jest"}}`,
+		"proj/go.mod":                                   "module example.com/p\n\ngo 1.22\n",
+	}
+	for k, v := range more {
+		base[k] = v
+	}
+	return base
+}
+
 // findingCase is one row of a FINDINGS round's test (rounds 7 and 8).
 type findingCase struct {
 	finding string

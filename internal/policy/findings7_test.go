@@ -2,7 +2,6 @@ package policy
 
 import (
 	"os"
-	"strings"
 	"testing"
 )
 
@@ -16,19 +15,7 @@ import (
 // case fails today without the skip (AIRLOCK_FINDINGS7_ALL=1 runs the
 // skipped ones too, to check that). The fixture is TestFindings6Open's.
 func TestFindings7Open(t *testing.T) {
-	base := map[string]string{
-		"home/.claude/settings.json":                    "{\"hooks\":{}}\n",
-		"home/.config/airlock/policy.yaml":              "mode: interactive\n",
-		"home/.local/state/airlock/secrets/serve.token": strings.Repeat("d4", 32) + "\n",
-		"home/.local/state/airlock/secrets/human.key":   strings.Repeat("k", 32),
-		"home/.local/state/airlock/secrets/notify.json": "{\"topic\":\"airlock-abcdefghijklmnopqrstuvwxyz234567\"}\n",
-		"proj/.claude/settings.json":                    "{\"hooks\":{}}\n",
-		"proj/.env":                                     "API_KEY=sk-test-0000\n",
-		"proj/src/m.py":                                 "print(1)\n",
-		"proj/Makefile":                                 "build:\n\techo hi\n",
-		"proj/package.json":                             `{"name":"p","scripts":{"build":"tsc","test":"jest"}}`,
-		"proj/go.mod":                                   "module example.com/p\n\ngo 1.22\n",
-	}
+	base := findingFixture(nil)
 	approve := "airlock queue approve abcd"
 	// runsApprove is a shell script that runs airlock's verb.
 	runsApprove := "#!/bin/sh\n" + approve + "\n"

@@ -18,20 +18,7 @@ import (
 // skip (AIRLOCK_FINDINGS9_ALL=1 runs the skipped ones too, to check that).
 // The fixture is TestFindings8Open's.
 func TestFindings9Open(t *testing.T) {
-	base := map[string]string{
-		"home/.claude/settings.json":                    "{\"hooks\":{}}\n",
-		"home/.config/airlock/policy.yaml":              "mode: interactive\n",
-		"home/.local/state/airlock/secrets/serve.token": strings.Repeat("d4", 32) + "\n",
-		"home/.local/state/airlock/secrets/human.key":   strings.Repeat("k", 32),
-		"home/.local/state/airlock/secrets/notify.json": "{\"topic\":\"airlock-abcdefghijklmnopqrstuvwxyz234567\"}\n",
-		"proj/.claude/settings.json":                    "{\"hooks\":{}}\n",
-		"proj/.env":                                     "API_KEY=sk-test-0000\n",
-		"proj/src/m.py":                                 "print(1)\n",
-		"proj/Makefile":                                 "build:\n\techo hi\n",
-		"proj/package.json":                             `{"name":"p","scripts":{"build":"tsc","test":"jest"}}`,
-		"proj/go.mod":                                   "module example.com/p\n\ngo 1.22\n",
-		"proj/main.go":                                  "package main\n\nfunc main() {}\n",
-	}
+	base := findingFixture(map[string]string{"proj/main.go": "package main\n\nfunc main() {}\n"})
 	approve := "airlock queue approve abcd"
 	runsApprove := "#!/bin/sh\n" + approve + "\n"
 	xsh := map[string]string{"proj/x.sh": runsApprove}

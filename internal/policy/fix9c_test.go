@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"strings"
 	"testing"
 )
 
@@ -9,20 +8,7 @@ import (
 // a flag, a variable or a setting), close variants, and ordinary work
 // beside each. The fixture is TestFindings9Open's.
 func TestFix9c(t *testing.T) {
-	base := map[string]string{
-		"home/.claude/settings.json":                    "{\"hooks\":{}}\n",
-		"home/.config/airlock/policy.yaml":              "mode: interactive\n",
-		"home/.local/state/airlock/secrets/serve.token": strings.Repeat("d4", 32) + "\n",
-		"home/.local/state/airlock/secrets/human.key":   strings.Repeat("k", 32),
-		"home/.local/state/airlock/secrets/notify.json": "{\"topic\":\"airlock-abcdefghijklmnopqrstuvwxyz234567\"}\n",
-		"proj/.claude/settings.json":                    "{\"hooks\":{}}\n",
-		"proj/.env":                                     "API_KEY=sk-test-0000\n",
-		"proj/src/m.py":                                 "print(1)\n",
-		"proj/Makefile":                                 "build:\n\techo hi\n",
-		"proj/package.json":                             `{"name":"p","scripts":{"build":"tsc","test":"jest"}}`,
-		"proj/go.mod":                                   "module example.com/p\n\ngo 1.22\n",
-		"proj/main.go":                                  "package main\n\nfunc main() {}\n",
-	}
+	base := findingFixture(map[string]string{"proj/main.go": "package main\n\nfunc main() {}\n"})
 	approve := "airlock queue approve abcd"
 	runsApprove := "#!/bin/sh\n" + approve + "\n"
 	xsh := map[string]string{"proj/x.sh": runsApprove}

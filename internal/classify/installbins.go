@@ -160,7 +160,7 @@ func (c *Classifier) installsGuarded(inv *shell.Invocation) Effect {
 				b, ok = path.Base(strings.Trim(v, `"'`)), true // a "bin" path installs under the package's name
 			}
 			if ok && guardedProgram(b) {
-				return opaque("install.guarded-bin", "npm pkg set "+a+" makes the package install a program named "+b+", like the agent's or airlock's own: ask the human")
+				return opaque("install.guarded-bin", "npm pkg set "+clip(a)+" makes the package install a program named "+clip(b)+", like the agent's or airlock's own: ask the human")
 			}
 			if k == "bin" {
 				return opaque("install.guarded-bin", "npm pkg set bin replaces the programs the package installs: ask the human")
@@ -173,7 +173,7 @@ func (c *Classifier) installsGuarded(inv *shell.Invocation) Effect {
 	}
 	for _, b := range bins {
 		if guardedProgram(b) {
-			return opaque("install.guarded-bin", inv.Name()+" installs "+b+" (from "+from+"), a program named like the agent's or airlock's own, which a later session would start instead: ask the human")
+			return opaque("install.guarded-bin", inv.Name()+" installs "+clip(b)+" (from "+clip(from)+"), a program named like the agent's or airlock's own, which a later session would start instead: ask the human")
 		}
 	}
 	return nothing

@@ -611,11 +611,7 @@ func fed(inv *classify.Invocation) bool {
 // into the project or above it: deleting there is not held (classify's
 // rm.temp), even beside a deletion in the project.
 func (d *destruction) scratch(inv *classify.Invocation, w string, dirs []string) bool {
-	tmp := filepath.Clean(os.TempDir())
-	inTmp := func(p string) bool {
-		return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, tmp+"/")
-	}
-	if !inTmp(filepath.Clean(w)) {
+	if !belowTempDir(filepath.Clean(w)) {
 		return false // written as a temporary path, as classify's rm.temp reads it
 	}
 	for _, abs := range d.absolute(w, dirs) {
@@ -628,11 +624,18 @@ func (d *destruction) scratch(inv *classify.Invocation, w string, dirs []string)
 		if unknown || real == d.root || strings.HasPrefix(real, d.root+"/") || strings.HasPrefix(d.root, real+"/") {
 			return false
 		}
-		if !inTmp(real) || !nameInScratch(inv, w, filepath.Clean(abs), d.home, d.res.fs) {
+		if !belowTempDir(real) || !nameInScratch(inv, w, filepath.Clean(abs), d.home, d.res.fs) {
 			return false
 		}
 	}
 	return true
+}
+
+// belowTempDir reports a path below a temporary directory (/tmp,
+// /var/tmp, $TMPDIR), as written.
+func belowTempDir(p string) bool {
+	tmp := filepath.Clean(os.TempDir())
+	return strings.HasPrefix(p, "/tmp/") || strings.HasPrefix(p, "/var/tmp/") || strings.HasPrefix(p, tmp+"/")
 }
 
 // scratchRuntime reports whether a word known only at run time stays in
@@ -641,10 +644,10 @@ func (d *destruction) scratch(inv *classify.Invocation, w string, dirs []string)
 // or a name directly in a temporary directory that no run-time part can
 // make "." or "..".
 func (d *destruction) scratchRuntime(inv *classify.Invocation, w string, dirs []string) bool {
-	tmp := filepath.Clean(os.TempDir())
-	if lit := strings.TrimLeft(w, `"'`); !strings.HasPrefix(lit, "/tmp/") && !strings.HasPrefix(lit, "/var/tmp/") && !strings.HasPrefix(lit, tmp+"/") {
+	if !belowTempDir(strings.TrimLeft(w, `"'`)) {
 		return false // written as a temporary path, as for a static word (scratch)
 	}
+	tmp := filepath.Clean(os.TempDir())
 	globs, ok := d.runtimeGlobs(w)
 	if !ok || len(globs) == 0 {
 		return false

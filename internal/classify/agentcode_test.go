@@ -25,6 +25,11 @@ func TestAgentAddsCode(t *testing.T) {
 		{"claude plugin list", false},
 		{"code .", false},
 		{"code --install-extension golang.go", false},
+		{"code --install-extension ./x.vsix", true},
+		{"cursor --install-extension x.vsix", true},
+		{"code --install-extension=build/x.VSIX", true},
+		{"code --install-extension $X", true},
+		{"code --install-extension ms-python.python --force", false},
 		{`claude -p "mcp add the tests"`, false},
 	} {
 		r := Command(tc.cmd)

@@ -159,6 +159,24 @@ func agentAddsCode(inv *shell.Invocation) (string, bool) {
 				return name + " --add-mcp adds an MCP server to the editor's agent", true
 			}
 		}
+		// An extension from a file (a .vsix the agent may have built) runs
+		// in the human's editor, outside any hook or sandbox; one named by
+		// its marketplace id is a published package, like npm install.
+		for i := 1; i < len(inv.Args); i++ {
+			a := inv.Args[i]
+			v, ok := "", false
+			if a == "--install-extension" && i+1 < len(inv.Args) {
+				v, ok = inv.Args[i+1], true
+				if inv.IsDynamic(i + 1) {
+					return name + " --install-extension of a name known only at run time may install an extension from a file", true
+				}
+			} else if strings.HasPrefix(a, "--install-extension=") {
+				v, ok = strings.TrimPrefix(a, "--install-extension="), true
+			}
+			if ok && (strings.HasSuffix(strings.ToLower(v), ".vsix") || strings.ContainsAny(v, "/\\")) {
+				return name + " --install-extension " + clip(v) + " installs an extension from a file: its code runs in the human's editor", true
+			}
+		}
 		return "", false
 	}
 	if !IsAgent(name) {

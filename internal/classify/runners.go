@@ -319,8 +319,13 @@ type makefile struct {
 	stem        string
 	// evalMode says what $(eval TEXT) does while expanding: 0 records it
 	// as opaque, 1 parses TEXT into the makefile when it is static
-	// (parse time), 2 ignores it (a line already evaluated).
+	// (parse time), 2 ignores it (a line already evaluated), 3 expands
+	// it to nothing (a rule line's text, already evaluated).
 	evalMode int
+	// read reads a file make's $(file <NAME) names (makeRun's): its
+	// text, or why it cannot be known ("" and "" for a missing file,
+	// which make reads as empty).
+	read func(name string) (text, why string)
 	// dry is make -n: $(MAKE) is make -n.
 	dry bool
 	// goals are the command line's targets (MAKECMDGOALS).
@@ -333,6 +338,10 @@ type makefile struct {
 	// evaluate).
 	dynamic bool
 	depth   int
+	// dynTargets are the targets whose names are known only at run
+	// time (or not at all while make reads the line): any goal may be
+	// one of them.
+	dynTargets []string
 }
 
 type makeRule struct {
@@ -487,6 +496,11 @@ func (m *makefile) parse(name, text string, depth int) {
 				m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
 			}
 			continue
+		case "load", "-load":
+			// load runs a shared object's code while make reads, and
+			// the functions it defines are not make's.
+			m.opaque = append(m.opaque, makeLine{line: n, text: "make loads " + clip(strings.TrimSpace(strings.TrimPrefix(t, word))) + " (load), a program airlock does not read", file: name})
+			continue
 		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "vpath", "unexport":
 			if strings.Contains(t, "$") {
 				m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
@@ -553,33 +567,62 @@ func (m *makefile) parse(name, text string, depth int) {
 			cur = nil
 			continue
 		}
-		if strings.HasPrefix(t, "$(") || strings.HasPrefix(t, "${") {
-			// A function called at the top level runs while make
-			// reads: its $(eval)s are parsed here when their text is
-			// known.
-			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name, done: true})
-			m.evalTop(name, n, t, depth)
-			cur = nil
-			continue
+		// A rule line, or a function called at the top level: make
+		// expands the text before a ; outside references, evaluating
+		// its $(eval)s, and looks for the colon in what it expanded to
+		// ($(T): ; …, or $(RULE) with RULE = build: ; …); the targets
+		// are the expanded words before it.
+		head, inline, hasInline := t, "", false
+		if semi := makeTopIndex(t, ';'); semi >= 0 {
+			head, inline, hasInline = t[:semi], t[semi+1:], true
+		}
+		evaluated := false
+		if strings.Contains(head, "$") && strings.Contains(head, "eval") {
+			m.evalTop(name, n, head, depth)
+			evaluated = true
 		}
 		if strings.Contains(t, "$") {
-			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
+			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name, done: evaluated})
 		}
-		colon := strings.Index(t, ":")
-		if colon < 0 {
-			cur = nil
-			continue
+		var targetText, rest string
+		if colon := makeTopIndex(head, ':'); colon >= 0 {
+			targetText, rest = head[:colon], head[colon+1:]
+			if strings.Contains(targetText, "$") {
+				targetText = m.ruleText(targetText)
+			}
+		} else {
+			x := head
+			if strings.Contains(x, "$") {
+				x = m.ruleText(x)
+			}
+			if !hasInline {
+				if semi := strings.IndexByte(x, ';'); semi >= 0 {
+					x, inline, hasInline = x[:semi], x[semi+1:], true
+				}
+			}
+			colon := strings.IndexByte(x, ':')
+			if colon < 0 {
+				// $(eval …), $(info …): no rule.
+				cur = nil
+				continue
+			}
+			targetText, rest = x[:colon], x[colon+1:]
 		}
-		targetText := t[:colon]
-		if strings.Contains(targetText, "$") {
-			targetText = m.expand(targetText, "", nil, 0)
+		targets := makeFields(targetText)
+		if len(targets) == 0 && (strings.TrimSpace(inline) != "" || strings.Contains(t[:len(t)-len(inline)], "$")) {
+			// No target known now (a variable set later, or by the
+			// environment at run time): ": FILE:LINE", a name the
+			// shell expands to nothing, as make's $@ would be.
+			targets = []string{"$(: " + name + ":" + strconv.Itoa(n) + ")"}
 		}
-		targets := strings.Fields(targetText)
-		rest := strings.TrimLeft(t[colon+1:], ":")
-		inline := ""
-		if semi := strings.Index(rest, ";"); semi >= 0 {
-			rest, inline = rest[:semi], rest[semi+1:]
+		for _, tg := range targets {
+			if strings.ContainsAny(tg, "$`\x01") && !slices.Contains(m.dynTargets, tg) {
+				// A target computed at run time ($(shell …)) may be
+				// any goal: its rule is followed whatever the goals.
+				m.dynTargets = append(m.dynTargets, tg)
+			}
 		}
+		rest = strings.TrimLeft(rest, ":")
 		// target-specific variable: "target: VAR = value" (a shell
 		// for that target's recipes counts as one for all; another
 		// value is one of the variable's).
@@ -618,6 +661,46 @@ func (m *makefile) parse(name, text string, depth int) {
 			cur = append(cur, r)
 		}
 	}
+}
+
+// makeTopIndex returns the index of the first c in s outside make
+// references ($(…), ${…}), or -1.
+func makeTopIndex(s string, c byte) int {
+	level := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '$':
+			if i+1 < len(s) && (s[i+1] == '(' || s[i+1] == '{') {
+				level++
+				i++
+			} else if i+1 < len(s) {
+				i++ // $$, $@, $x
+			}
+		case '(', '{':
+			if level > 0 {
+				level++
+			}
+		case ')', '}':
+			if level > 0 {
+				level--
+			}
+		case c:
+			if level == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// ruleText expands a rule line's text as make does while it reads it:
+// its $(eval)s were evaluated (evalTop) and expand to nothing.
+func (m *makefile) ruleText(s string) string {
+	saved := m.evalMode
+	m.evalMode = 3
+	x := m.expand(s, "", nil, 0)
+	m.evalMode = saved
+	return x
 }
 
 // evalTop expands a top-level function call while the file is read, so
@@ -848,10 +931,27 @@ func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
 		}
 	}
 	name := inner
+	kept := ""
 	if strings.Contains(name, "$") {
-		// a computed name: $($(Y)), $(FLAGS_$(OS))
+		// a computed name: $($(Y)), $(FLAGS_$(OS)); the commands that
+		// compute it run whatever it names ($(X$(shell …)),
+		// $(V:$(shell …)=x)).
 		name = m.expand(name, target, r, depth+1)
+		kept = shellSubs(name)
 	}
+	if kept != "" {
+		out := m.refName(name, target, r, depth)
+		if !strings.Contains(out, kept) {
+			out = strings.TrimSpace(out + " " + kept)
+		}
+		return out
+	}
+	return m.refName(name, target, r, depth)
+}
+
+// refName expands a reference to the variable name (a substitution
+// reference $(VAR:.c=.o) is read as VAR's value).
+func (m *makefile) refName(name, target string, r *makeRule, depth int) string {
 	if i := strings.IndexByte(name, ':'); i >= 0 {
 		name = name[:i] // substitution reference $(VAR:.c=.o)
 	}
@@ -936,10 +1036,15 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		}
 		return "", true
 	case "and":
+		// make stops at the first empty argument; the commands of the
+		// arguments it expanded have run (and $(shell airlock …),).
 		out := ""
+		var seen []string
 		for _, v := range a {
-			if out = strings.TrimSpace(x(v)); out == "" {
-				return "", true
+			out = strings.TrimSpace(x(v))
+			seen = append(seen, out)
+			if out == "" {
+				return keep("", seen...), true
 			}
 		}
 		return out, true
@@ -964,7 +1069,7 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		} else {
 			delete(m.force, v)
 		}
-		return keep(strings.Join(out, " "), list), true
+		return keep(strings.Join(out, " "), list, v), true
 	case "call":
 		name := strings.TrimSpace(x(arg(0)))
 		saved := m.force
@@ -988,8 +1093,17 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		m.force = force
 		out := x(body)
 		m.force = saved
-		return out, true
+		// make expands every argument before the call, whether the
+		// body uses it or not: their commands run.
+		var expanded []string
+		for i := 1; i < len(a) && i < 10; i++ {
+			expanded = append(expanded, force[strconv.Itoa(i)])
+		}
+		return keep(out, append(expanded, name)...), true
 	case "eval":
+		if m.evalMode == 3 {
+			return "", true // evaluated already (ruleText)
+		}
 		// The text is expanded once; the commands of its $(shell …)s
 		// run then (they are marked, so that a $( left by a $$ escape,
 		// a make reference the text's own lines expand again, is not
@@ -1027,10 +1141,21 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		}
 		return subs, true
 	case "value":
-		v, _ := m.lookup(strings.TrimSpace(x(args)))
-		return v, true
+		n := x(args)
+		v, _ := m.lookup(strings.TrimSpace(n))
+		return keep(v, n), true
 	case "origin", "flavor":
-		return "file", true
+		// The variable's name is expanded: $(origin $(shell …)) runs
+		// the command (FINDINGS-9 M9).
+		n := x(args)
+		out := "undefined"
+		if _, set := m.lookup(strings.TrimSpace(n)); set {
+			out = "file"
+			if fn == "flavor" {
+				out = "recursive"
+			}
+		}
+		return keep(out, n), true
 	case "info", "warning", "error":
 		return keep("", x(args)), true
 	case "subst":
@@ -1256,6 +1381,21 @@ func (m *makefile) fileFunc(args, target string, r *makeRule, depth int) string 
 	subs := shellSubs(m.expand(text, target, r, depth+1))
 	if op == "" || name == "" {
 		return subs
+	}
+	if op == "<" {
+		// While make reads ($(eval $(file <y.mk))), the file's text is
+		// what is on disk before any recipe runs: it is read, and
+		// evaluated as the $(eval)'s text. Elsewhere, or for a name
+		// known only at run time, its text is a value computed at run
+		// time (an $(eval) of it is opaque).
+		if m.evalMode == 1 && m.read != nil && !strings.ContainsAny(name, "$`\x01") {
+			text, why := m.read(name)
+			if why == "" {
+				return strings.TrimSuffix(text, "\n")
+			}
+			m.opaque = append(m.opaque, makeLine{text: "make reads " + clip(name) + " ($(file <…)), which " + why})
+		}
+		m.dynamic = true
 	}
 	cmd := ": " + op + " "
 	if op == "<" {
@@ -1643,6 +1783,9 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		return opaque("script.dynamic", "make is given words computed at run time, so which targets run cannot be known")
 	}
 	names := []string{path.Join(dir, "GNUmakefile"), path.Join(dir, "makefile"), path.Join(dir, "Makefile")}
+	if len(mc.files) > 0 && (mc.files[0] == "-" || mc.files[0] == "/dev/stdin") {
+		return nothing // the makefile on make's input: makeStdin reads it
+	}
 	if len(mc.files) > 0 {
 		names = []string{makeInDir(dir, mc.files[0])}
 	}
@@ -1659,6 +1802,16 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	}
 	m := newMakefile(file)
 	m.env = inv.Getenv
+	m.read = func(name string) (string, string) {
+		data, failed, ok := c.readScript(inv, makeInDir(dir, name), false)
+		if ok {
+			return string(data), ""
+		}
+		if len(failed.Reasons) > 0 {
+			return "", "cannot be read beforehand (" + failed.Reasons[0].Message + ")"
+		}
+		return "", ""
+	}
 	m.envOverride = mc.envOverride
 	m.dry = mc.dry
 	m.goals = strings.Join(mc.targets, " ")
@@ -1689,7 +1842,7 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 			continue
 		}
 		sub := newMakefile(n)
-		sub.env = m.env
+		sub.env, sub.read = m.env, m.read
 		sub.parse(n, string(d), 0)
 		m.merge(sub)
 	}
@@ -1788,6 +1941,11 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		}
 	}
 	for _, t := range mc.targets {
+		w.target(t, 0)
+	}
+	for _, t := range m.dynTargets {
+		// A target named at run time may be any goal (or a
+		// prerequisite of one): its recipe is followed too.
 		w.target(t, 0)
 	}
 	for _, l := range m.opaque {

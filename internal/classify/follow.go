@@ -374,6 +374,9 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 	if dynamic {
 		return nil, opaque("script.dynamic", inv.Name()+" runs a file named at run time ("+clip(name)+")"), false
 	}
+	if path.Clean(name) == "/dev/null" {
+		return []byte{}, Effect{}, true // make -f /dev/null -p: nothing to run
+	}
 	if processFile(name) || c.linksToProcessFile(name) {
 		// make -f /dev/fd/3 3< y.mk, bash /proc/self/fd/4: what the
 		// name holds is what the shell connects to it when the command

@@ -1283,10 +1283,76 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 			r = strings.Join(out, " ")
 		}
 		return keep(r, x(args)), true
-	case "let", "guile", "intcmp":
+	case "let":
+		// $(let A B,LIST,TEXT): A is LIST's first word, B the rest,
+		// while TEXT is expanded (simply: a value is not expanded
+		// again).
+		names, list := x(arg(0)), x(arg(1))
+		words := strings.Fields(list)
+		saved := m.force
+		force := map[string]string{}
+		for k, v := range saved {
+			force[k] = v
+		}
+		fs := strings.Fields(names)
+		for i, n := range fs {
+			v := ""
+			if i < len(words) {
+				v = words[i]
+				if i == len(fs)-1 {
+					v = strings.Join(words[i:], " ")
+				}
+			}
+			force[n] = strings.ReplaceAll(v, "$", "$$")
+		}
+		m.force = force
+		out := x(strings.Join(a[min(2, len(a)):], ","))
+		m.force = saved
+		return keep(out, names, list), true
+	case "intcmp":
+		// $(intcmp L,R,LT,EQ,GT): the part the comparison picks, with
+		// what the other parts run kept (as $(if)); a side that is not
+		// a number known now makes every part possible.
+		l, r := strings.TrimSpace(x(arg(0))), strings.TrimSpace(x(arg(1)))
+		parts := make([]string, 0, 3)
+		for i := 2; i < len(a) && i < 5; i++ {
+			parts = append(parts, x(a[i]))
+		}
+		li, lerr := strconv.ParseInt(l, 10, 64)
+		ri, rerr := strconv.ParseInt(r, 10, 64)
+		if lerr != nil || rerr != nil {
+			m.dynamic = true
+			return keep(strings.Join(parts, " "), l, r), true
+		}
+		pick := func(i int) string {
+			if i < len(parts) {
+				return parts[i]
+			}
+			return ""
+		}
+		var out string
+		switch {
+		case len(parts) == 0:
+			if li == ri {
+				out = l
+			}
+		case li < ri:
+			out = pick(0)
+		case li == ri:
+			out = pick(1)
+		default:
+			out = pick(2)
+			if len(parts) < 3 {
+				out = pick(1) // GT defaults to EQ
+			}
+		}
+		return keep(out, append(parts, l, r)...), true
+	case "guile":
+		// Guile code runs programs of its own (system): not read.
 		m.dynamic = true
 		e := x(args)
-		return keep(strings.Join(strings.Fields(strings.ReplaceAll(e, ",", " ")), " "), e), true
+		m.opaque = append(m.opaque, makeLine{text: "make runs the Guile code " + clip(e) + " ($(guile …)), which airlock does not read"})
+		return keep("", e), true
 	}
 	return "", false
 }
@@ -1900,10 +1966,16 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		if l.done {
 			m.evalMode = 2
 		}
+		before := len(m.opaque)
 		if x := m.parseTimeSubs(l.text); x != "" {
 			// ": SUBS": the commands substituted in run; the line is
 			// make text, not a command line.
 			w.e.Add(w.c.shellFileAt(l.file, cd+": "+x, l.line))
+		}
+		for i := before; i < len(m.opaque); i++ {
+			if m.opaque[i].line == 0 {
+				m.opaque[i].line, m.opaque[i].file = l.line, l.file
+			}
 		}
 		m.evalMode = 0
 	}

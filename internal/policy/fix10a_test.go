@@ -39,6 +39,9 @@ func TestFix10aMake(t *testing.T) {
 		{finding: "M9v a computed name $(X$(shell airlock …))", setup: mkf("build:\n\t@echo $(X$(shell " + approve + "))\n"), cmd: `make build`, want: held, fixed: true},
 		{finding: "M9v a substitution reference $(V:$(shell airlock …)=x)", setup: mkf("V = a\nbuild:\n\t@echo $(V:$(shell " + approve + ")=x)\n"), cmd: `make build`, want: held, fixed: true},
 		{finding: "M9v a name with a blank $(nofunc $(shell airlock …))", setup: mkf("build:\n\t@echo $(nofunc $(shell " + approve + "))\n"), cmd: `make build`, want: held, fixed: true},
+		{finding: "M9v $(let cmd,airlock,$(cmd) queue approve abcd)", setup: mkf("build:\n\t$(let cmd,airlock,$(cmd) queue approve abcd)\n"), cmd: `make build`, want: denied, fixed: true},
+		{finding: "M9v $(intcmp 1,2,airlock …,x)", setup: mkf("build:\n\t$(intcmp 1,2," + approve + ",x)\n"), cmd: `make build`, want: denied, fixed: true},
+		{finding: "M9v X := $(guile (system \"./x.sh\"))", setup: mkf("X := $(guile (system \"./x.sh\"))\nbuild: ; @:\n", "proj/x.sh", runsApprove), cmd: `make build`, want: held, fixed: true},
 		{finding: "M9v load of a shared object", setup: mkf("load ./x.so\nbuild:\n\t@:\n"), cmd: `make build`, want: held, fixed: true},
 
 		// Targets named by variables, functions, a whole rule in a variable.
@@ -84,6 +87,7 @@ func TestFix10aMake(t *testing.T) {
 		{finding: "O make -C sub clean with rm -f", setup: map[string]string{"proj/sub/Makefile": "clean:\n\trm -f app *.o\n"}, cmd: `make -C sub clean`, want: notHeld, fixed: true},
 		{finding: "O make with $(origin CC) and $(flavor X)", setup: mkf("ifeq ($(origin CC),default)\nCC := gcc\nendif\nX = 1\nbuild:\n\t@echo $(flavor X) $(CC)\n"), cmd: `make build`, want: notHeld, fixed: true},
 		{finding: "O make with $(eval $(file <vars.mk)) of assignments", setup: mkf("$(eval $(file <vars.mk))\nbuild:\n\tgo build -o $(OUT) .\n", "proj/vars.mk", "OUT := bin/app\n"), cmd: `make build`, want: notHeld, fixed: true},
+		{finding: "O make with $(let) and $(intcmp)", setup: mkf("N := $(words a b c)\nbuild:\n\t$(let first rest,go test,$(first) $(rest)) $(intcmp $(N),2,-short,,-v) ./...\n"), cmd: `make build`, want: notHeld, fixed: true},
 		{finding: "O make -f /dev/null (no makefile)", cmd: `make -f /dev/null -p`, want: notHeld, fixed: true},
 		{finding: "O Write tool: an ordinary Makefile", write: "@ROOT@/proj/Makefile", cmd: "BIN := app\n$(BIN): main.go\n\tgo build -o $@ .\ntest:\n\tgo test ./...\nclean:\n\trm -f $(BIN)\n", want: notHeld, fixed: true},
 	}

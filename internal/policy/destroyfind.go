@@ -226,6 +226,10 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 	g := grade{place: placeInside}
 	var find *classify.Invocation
 	sub := dirs
+	// base is where every followed line starts (make's directory, or
+	// -C's): the runs of all lines are in one list, so a cd of one line
+	// also moves sub for the lines after it, which start afresh.
+	base := dirs
 	for k := range r.Followed {
 		f := &r.Followed[k]
 		if f.From != i {
@@ -235,6 +239,7 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 		case "cd", "pushd":
 			if makeCd != "" && f.Name() == "cd" && len(f.Args) == 2 && f.Args[1] == makeCd {
 				sub = d.changeDir(f, dirs) // a new line of make's, in -C's directory
+				base = sub
 				continue
 			}
 			sub = d.changeDir(f, sub)
@@ -248,11 +253,16 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 		}
 		if !f.Effect.Destructive && deletes(f) && !scratchOnly(f, d.home, d.res.fs) {
 			// rm -f app *.o in a recipe, a script's unlink: graded where
-			// it lands, as when typed inline (promoteFollowed).
+			// it lands, as when typed inline (promoteDeletions). Outside
+			// both where the cds before it lead and where its line
+			// starts: a cd of an earlier line (cd .. && ls, then rm -f
+			// out.txt) does not move it.
 			one := d.grade(f, sub, find)
 			if one.place == placeOutside || one.place == placeHistory {
-				one.why = "in what " + inv.Name() + " runs: " + one.why
-				return one
+				if two := d.grade(f, base, find); two.place == placeOutside || two.place == placeHistory {
+					one.why = "in what " + inv.Name() + " runs: " + one.why
+					return one
+				}
 			}
 			continue
 		}

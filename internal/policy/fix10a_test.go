@@ -84,6 +84,8 @@ func TestFix10aMake(t *testing.T) {
 		{finding: "O make with a binary named by $(shell basename $(CURDIR))", setup: mkf("BIN := $(shell basename $(CURDIR))\n$(BIN): main.go\n\tgo build -o $@ .\ntest:\n\tgo test ./...\n"), cmd: `make test`, want: notHeld, fixed: true},
 		{finding: "O make with targets from $(BINS) and a static pattern rule", setup: mkf("BINS := api cli\nall: $(BINS)\n$(BINS): %: cmd/%/main.go\n\tgo build -o bin/$@ ./cmd/$*\nclean:\n\trm -rf bin\n"), cmd: `make all`, want: notHeld, fixed: true},
 		{finding: "O make clean with rm -f of single files", setup: mkf("clean:\n\trm -f app *.o\n"), cmd: `make clean`, want: notHeld, fixed: true},
+		{finding: "O make clean: a line's cd .. does not move the next line's rm -f", setup: mkf("clean:\n\tcd .. && ls\n\trm -f out.txt\n"), cmd: `make clean`, want: notHeld, fixed: true},
+		{finding: "O make clean: $(MAKE) -C sub clean, then rm -f here", setup: mkf("clean:\n\t$(MAKE) -C sub clean\n\trm -f app\n", "proj/sub/Makefile", "clean:\n\trm -f lib.a\n"), cmd: `make clean`, want: notHeld, fixed: true},
 		{finding: "O make -C sub clean with rm -f", setup: map[string]string{"proj/sub/Makefile": "clean:\n\trm -f app *.o\n"}, cmd: `make -C sub clean`, want: notHeld, fixed: true},
 		{finding: "O make with $(origin CC) and $(flavor X)", setup: mkf("ifeq ($(origin CC),default)\nCC := gcc\nendif\nX = 1\nbuild:\n\t@echo $(flavor X) $(CC)\n"), cmd: `make build`, want: notHeld, fixed: true},
 		{finding: "O make with $(eval $(file <vars.mk)) of assignments", setup: mkf("$(eval $(file <vars.mk))\nbuild:\n\tgo build -o $(OUT) .\n", "proj/vars.mk", "OUT := bin/app\n"), cmd: `make build`, want: notHeld, fixed: true},

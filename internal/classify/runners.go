@@ -589,6 +589,19 @@ func (m *makefile) parse(name, text string, depth int) {
 			targetText, rest = head[:colon], head[colon+1:]
 			if strings.Contains(targetText, "$") {
 				targetText = m.ruleText(targetText)
+				if c := strings.IndexByte(targetText, ':'); c >= 0 {
+					// T := build: then $(T) x: …: make's colon is the
+					// expansion's first.
+					targetText, rest = targetText[:c], targetText[c+1:]+":"+rest
+				}
+			}
+			if !hasInline && strings.Contains(rest, "$") && makeAssign.Get().FindStringSubmatch(strings.TrimSpace(rest)) == nil {
+				// S := ; then build: $(S) cmd: with no ; in the line,
+				// make looks for one in what it expanded.
+				if x := m.ruleText(rest); strings.Contains(x, ";") {
+					semi := strings.IndexByte(x, ';')
+					rest, inline, hasInline = x[:semi], x[semi+1:], true
+				}
 			}
 		} else {
 			x := head

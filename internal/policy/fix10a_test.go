@@ -52,6 +52,9 @@ func TestFix10aMake(t *testing.T) {
 		{finding: "M9v a target from $(shell echo build)", setup: mkf("$(shell echo build):\n\t" + approve + "\n"), cmd: `make build`, want: denied, fixed: true},
 		{finding: "M9v a target from a variable the environment sets", setup: mkf("$(T):\n\t" + approve + "\n"), cmd: `T=build make build`, want: denied, fixed: true},
 		{finding: "M9v a target from a variable set after the rule", setup: mkf("$(T):\n\t" + approve + "\nT := build\n"), cmd: `make`, want: denied, fixed: true},
+		{finding: "M9v the recipe's ; from a variable (S := ;)", setup: mkf("S := ;\nbuild: $(S) " + approve + " x=y\n"), cmd: `make build`, want: denied, fixed: true},
+		{finding: "M9v the colon from a variable (T := build:)", setup: mkf("T := build:\n$(T) other: ; " + approve + "\nother: ; @:\n"), cmd: `make build`, want: denied, fixed: true},
+		{finding: "M9v the colon from a variable, ; in the line (C := :)", setup: mkf("C := :\nbuild$(C) ; " + approve + "\n"), cmd: `make build`, want: denied, fixed: true},
 		{finding: "M9v a prerequisite named by a variable", setup: mkf("P := evil\nbuild: $(P)\n\t@:\n$(P):\n\t" + approve + "\n"), cmd: `make build`, want: denied, fixed: true},
 
 		// $(file <…) at parse time: read and evaluated; elsewhere opaque.

@@ -326,6 +326,10 @@ type makefile struct {
 	// text, or why it cannot be known ("" and "" for a missing file,
 	// which make reads as empty).
 	read func(name string) (text, why string)
+	// valueOnly is set while a rule line's text is expanded for its
+	// value (ruleText): a function gives what make makes of it, not the
+	// commands its arguments run (those are read from parseTime).
+	valueOnly bool
 	// dry is make -n: $(MAKE) is make -n.
 	dry bool
 	// goals are the command line's targets (MAKECMDGOALS).
@@ -608,6 +612,26 @@ func (m *makefile) parse(name, text string, depth int) {
 			if strings.Contains(x, "$") {
 				x = m.ruleText(x)
 			}
+			// A top-level line's expansion is make text: what a
+			// command prints there may be a rule ($(shell cat r.txt)
+			// with build: ; … in it). A command that prints nothing or
+			// one known word ($(shell mkdir -p build), git describe) is
+			// left out; any other makes the line opaque.
+			if subs := shellSubList(x); len(subs) > 0 {
+				loud := ""
+				for _, sub := range subs {
+					if !makeQuietCommand(strings.TrimSuffix(strings.TrimPrefix(sub[1:], "("), ")")) {
+						loud = sub
+						break
+					}
+					x = strings.Replace(x, sub, "", 1)
+				}
+				if loud != "" {
+					m.opaque = append(m.opaque, makeLine{line: n, file: name, text: "make reads what " + clip(loud) + " prints as make text (a top-level line), which may be a rule airlock cannot know"})
+					cur = nil
+					continue
+				}
+			}
 			if !hasInline {
 				if semi := strings.IndexByte(x, ';'); semi >= 0 {
 					x, inline, hasInline = x[:semi], x[semi+1:], true
@@ -709,10 +733,10 @@ func makeTopIndex(s string, c byte) int {
 // ruleText expands a rule line's text as make does while it reads it:
 // its $(eval)s were evaluated (evalTop) and expand to nothing.
 func (m *makefile) ruleText(s string) string {
-	saved := m.evalMode
-	m.evalMode = 3
+	saved, value := m.evalMode, m.valueOnly
+	m.evalMode, m.valueOnly = 3, true
 	x := m.expand(s, "", nil, 0)
-	m.evalMode = saved
+	m.evalMode, m.valueOnly = saved, value
 	return x
 }
 
@@ -1015,6 +1039,9 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 	// keep adds to out the commands the expanded arguments run that out
 	// lost (a $(shell …) in a $(filter …)'s list still runs).
 	keep := func(out string, expanded ...string) string {
+		if m.valueOnly {
+			return out
+		}
 		for _, e := range expanded {
 			if subs := shellSubs(e); subs != "" && !strings.Contains(out, subs) {
 				out = strings.TrimSpace(out + " " + subs)
@@ -1037,6 +1064,11 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		return strings.Join(strings.Fields(x(args)), " "), true
 	case "if":
 		c := strings.TrimSpace(x(arg(0)))
+		if m.valueOnly && strings.ContainsAny(c, "$\x01") {
+			// a condition known at run time: either part may be the
+			// value
+			return strings.TrimSpace(x(arg(1)) + " " + x(arg(2))), true
+		}
 		if c != "" {
 			return keep(x(arg(1)), c, x(arg(2))), true
 		}
@@ -1458,6 +1490,9 @@ func (m *makefile) fileFunc(args, target string, r *makeRule, depth int) string 
 	name, text, _ := strings.Cut(a, ",")
 	name = strings.TrimSpace(m.expand(name, target, r, depth+1))
 	subs := shellSubs(m.expand(text, target, r, depth+1))
+	if m.valueOnly && op != "<" {
+		return "" // a write's value is empty
+	}
 	if op == "" || name == "" {
 		return subs
 	}
@@ -1509,6 +1544,52 @@ func shQuote(s string) string {
 // expanded make text, joined by spaces: the commands that run when make
 // expands it.
 func shellSubs(s string) string {
+	return strings.Join(shellSubList(s), " ")
+}
+
+// makeQuietCommand reports a command whose output is known not to be
+// make text: nothing (mkdir -p build, touch x, git config …, a command
+// whose output goes to a file) or one word (makeValueCommand).
+func makeQuietCommand(cmd string) bool {
+	if makeValueCommand(cmd) {
+		return true
+	}
+	if strings.ContainsAny(cmd, "`$(){}") {
+		return false
+	}
+	for _, p := range strings.FieldsFunc(strings.NewReplacer("||", ";", "&&", ";").Replace(cmd), func(r rune) bool { return r == ';' }) {
+		f := strings.Fields(p)
+		if len(f) == 0 || strings.Contains(p, "|") {
+			return false
+		}
+		redirected := false
+		for i, w := range f {
+			if w == "-v" || strings.HasPrefix(w, "--verbose") || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "v") && f[0] != "test" && f[0] != "[" {
+				return false
+			}
+			if (w == ">" || w == "&>" || w == "1>") && i+1 < len(f) || strings.HasPrefix(w, ">") && len(w) > 1 && w[1] != '&' || strings.HasPrefix(w, "&>") && len(w) > 2 {
+				redirected = true
+			}
+		}
+		if redirected {
+			continue
+		}
+		switch f[0] {
+		case "mkdir", "touch", "chmod", "ln", "cp", "rm", "true", ":", "test", "[":
+		case "git":
+			if len(f) < 2 || f[1] != "config" || len(f) < 4 {
+				return false // git config NAME VALUE sets; reading prints
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// shellSubList returns the command substitutions ($(…), balanced) of
+// expanded make text.
+func shellSubList(s string) []string {
 	var out []string
 	for i := 0; i+1 < len(s); i++ {
 		// \x01( is a $(shell …) marked inside an $(eval)'s text.
@@ -1534,7 +1615,7 @@ func shellSubs(s string) string {
 		out = append(out, s[i:j+1])
 		i = j
 	}
-	return strings.Join(out, " ")
+	return out
 }
 
 // makeShells returns the programs make runs its recipe lines with, as

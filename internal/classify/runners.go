@@ -2047,7 +2047,7 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		cd = "cd " + makeShellWord(dir) + " || exit; "
 		env = cd + env
 	}
-	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl, wraps: wraps, env: env, dry: mc.dry}
+	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl, wraps: wraps, env: env, dry: mc.dry, dir: dir}
 	// The shell make runs recipes with runs whatever the targets (and
 	// for $(shell …)).
 	for _, s := range wraps {
@@ -2256,6 +2256,10 @@ type makeWalk struct {
 	phony    map[string]bool
 	// dry is make -n or -q: only + lines and $(MAKE) lines run.
 	dry bool
+	// dir is make's directory; listed counts the names listedNames
+	// read.
+	dir    string
+	listed int
 }
 
 // patternRules returns the pattern rules (%.o: %.c, %:) with a recipe
@@ -2404,8 +2408,14 @@ func (w *makeWalk) rule(t string, r *makeRule, depth int) {
 		if dir, ok := makeFoundNames(x); ok {
 			// bin/api: $(shell find cmd/api -name '*.go'): files under
 			// DIR; a rule that can make such a name runs.
+			w.listedNames(dir, "*", true)
 			w.foundUnder(dir, depth)
 			continue
+		}
+		for _, f := range strings.Fields(x) {
+			if strings.ContainsAny(f, "*?[") {
+				w.listedNames(path.Dir(f), path.Base(f), false)
+			}
 		}
 		if strings.ContainsAny(x, "$`") {
 			// all: $(GOAL), with make GOAL=$(cat goal): the value is
@@ -2458,6 +2468,44 @@ func (w *makeWalk) rule(t string, r *makeRule, depth int) {
 			}
 			for _, s := range w.wraps {
 				w.e.Add(w.c.shellFileAt(name, w.env+s+" "+shQuote(text), l.line))
+			}
+		}
+	}
+}
+
+// maxListedNames bounds how many entries listedNames reads for one make
+// run.
+const maxListedNames = 20000
+
+// listedNames checks the names a prerequisite's $(wildcard …) or
+// $(shell find DIR …) gives make while it reads the rule line: make
+// looks for a ; in the expanded line, so a file named "x; ./evil.sh #.go"
+// starts a recipe (checked with GNU make 4.3). A name with a ; or a
+// newline, or a tree too large to list, makes the run opaque.
+func (w *makeWalk) listedNames(dir, pattern string, tree bool) {
+	if w.c.FS == nil || strings.ContainsAny(dir, "$`") {
+		return
+	}
+	queue := []string{path.Join(w.dir, dir)}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := w.c.readDir(d)
+		if err != nil {
+			continue // not there: nothing listed
+		}
+		for _, en := range entries {
+			if w.listed++; w.listed > maxListedNames {
+				w.e.Add(opaque("script.limit", "limit reached: make lists more than "+strconv.Itoa(maxListedNames)+" names for prerequisites under "+clip(dir)+", past what airlock reads for a ; that would start a recipe"))
+				return
+			}
+			name := en.Name()
+			if ok, _ := path.Match(pattern, name); ok && strings.ContainsAny(name, ";\n") {
+				w.e.Add(opaque("make.names", "make reads the file name "+clip(path.Join(d, name))+" in a prerequisite list, and its ; starts a recipe there"))
+				return
+			}
+			if tree && en.IsDir() && name != ".git" {
+				queue = append(queue, path.Join(d, name))
 			}
 		}
 	}

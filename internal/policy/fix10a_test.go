@@ -57,6 +57,8 @@ func TestFix10aMake(t *testing.T) {
 		{finding: "M9v the colon from a variable, ; in the line (C := :)", setup: mkf("C := :\nbuild$(C) ; " + approve + "\n"), cmd: `make build`, want: denied, fixed: true},
 		{finding: "M9v a rule printed by a top-level $(shell cat r.txt)", setup: mkf("$(shell cat r.txt)\n", "proj/r.txt", "build: ; "+approve+"\n"), cmd: `make build`, want: held, fixed: true},
 		{finding: "M9v a rule printed by a top-level $(shell …) inside $(if)", setup: mkf("$(if 1,$(shell ./p.sh))\nbuild: ; @:\n", "proj/p.sh", "#!/bin/sh\necho 'build: ; ./x.sh'\n", "proj/x.sh", runsApprove), cmd: `make build`, want: held, fixed: true},
+		{finding: "M9v a file name with ; in a $(wildcard) prerequisite starts a recipe", setup: mkf("app: $(wildcard *.go)\n\t@echo built\n", "proj/x", "", "proj/x; sh x.sh #.go", "", "proj/x.sh", runsApprove), cmd: `make app`, want: held, fixed: true},
+		{finding: "M9v a file name with ; in a $(shell find …) prerequisite", setup: mkf("app: $(shell find src -name '*.go')\n\t@echo built\n", "proj/x", "", "proj/src/x; sh x.sh #.go", "", "proj/x.sh", runsApprove), cmd: `make app`, want: held, fixed: true},
 		{finding: "M9v a prerequisite named by a variable", setup: mkf("P := evil\nbuild: $(P)\n\t@:\n$(P):\n\t" + approve + "\n"), cmd: `make build`, want: denied, fixed: true},
 
 		// $(file <…) at parse time: read and evaluated; elsewhere opaque.
@@ -96,6 +98,7 @@ func TestFix10aMake(t *testing.T) {
 		{finding: "O make with $(eval $(file <vars.mk)) of assignments", setup: mkf("$(eval $(file <vars.mk))\nbuild:\n\tgo build -o $(OUT) .\n", "proj/vars.mk", "OUT := bin/app\n"), cmd: `make build`, want: notHeld, fixed: true},
 		{finding: "O make with $(let) and $(intcmp)", setup: mkf("N := $(words a b c)\nbuild:\n\t$(let first rest,go test,$(first) $(rest)) $(intcmp $(N),2,-short,,-v) ./...\n"), cmd: `make build`, want: notHeld, fixed: true},
 		{finding: "O make with top-level $(shell mkdir -p …), $(info …) and $(file >…)", setup: mkf("OUT := build\n$(shell mkdir -p $(OUT)/obj)\n$(foreach d,a b,$(shell mkdir -p $(OUT)/$(d)))\n$(info version: $(shell git describe --tags 2>/dev/null || echo dev))\n$(file >$(OUT)/flags.txt,-O2)\nall:\n\tgo build -o $(OUT)/app .\n"), cmd: `make`, want: notHeld, fixed: true},
+		{finding: "O make with $(wildcard) and $(shell find) prerequisites", setup: mkf("SRC := $(wildcard *.go)\napp: $(SRC) $(shell find src -name '*.go')\n\tgo build -o app .\n", "proj/src/a.go", "package src\n"), cmd: `make app`, want: notHeld, fixed: true},
 		{finding: "O make -f /dev/null (no makefile)", cmd: `make -f /dev/null -p`, want: notHeld, fixed: true},
 		{finding: "O Write tool: an ordinary Makefile", write: "@ROOT@/proj/Makefile", cmd: "BIN := app\n$(BIN): main.go\n\tgo build -o $@ .\ntest:\n\tgo test ./...\nclean:\n\trm -f $(BIN)\n", want: notHeld, fixed: true},
 	}

@@ -374,6 +374,15 @@ func (c *Classifier) readScript(inv *shell.Invocation, name string, dynamic bool
 	if dynamic {
 		return nil, opaque("script.dynamic", inv.Name()+" runs a file named at run time ("+clip(name)+")"), false
 	}
+	if path.Clean(name) == "/dev/null" {
+		return []byte{}, Effect{}, true // make -f /dev/null -p: nothing to run
+	}
+	if processFile(name) || c.linksToProcessFile(name) {
+		// make -f /dev/fd/3 3< y.mk, bash /proc/self/fd/4: what the
+		// name holds is what the shell connects to it when the command
+		// runs, not what this process would read there.
+		return nil, opaque("script.descriptor", inv.Name()+" reads "+clip(name)+", a descriptor, device or process file whose text is only known at run time"), false
+	}
 	data, err := c.readFile(name)
 	switch {
 	case err == nil:
@@ -732,4 +741,32 @@ func (c *Classifier) startupEnv(inv *shell.Invocation) Effect {
 		}
 	}
 	return e
+}
+
+// processFile reports a name under /dev (but /dev/null) or /proc: a
+// descriptor, a device or a process's file, whose text depends on the
+// process that opens it.
+func processFile(name string) bool {
+	if !path.IsAbs(name) {
+		return false
+	}
+	p := path.Clean(name)
+	return strings.HasPrefix(p, "/dev/") && p != "/dev/null" || strings.HasPrefix(p, "/proc/")
+}
+
+// realPather is an FS that can tell where a name's symbolic links lead.
+type realPather interface {
+	RealPath(name string) (string, bool)
+}
+
+// linksToProcessFile reports a name whose symbolic links lead to a
+// processFile (y.mk -> /dev/fd/3): this process would read its own
+// descriptor there.
+func (c *Classifier) linksToProcessFile(name string) bool {
+	rp, ok := c.FS.(realPather)
+	if !ok {
+		return false
+	}
+	real, ok := rp.RealPath(fsName(name))
+	return ok && processFile(real)
 }

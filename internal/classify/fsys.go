@@ -105,6 +105,36 @@ func (o osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.resol
 
 func (o osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.resolve(name)) }
 
+// RealPath follows the symbolic links of name (its directories', then
+// its own, a dangling last one too) to the path they lead to.
+func (o osFS) RealPath(name string) (string, bool) {
+	p := o.resolve(name)
+	if strings.ContainsRune(p, 0) {
+		return "", false
+	}
+	for i := 0; i < 16; i++ {
+		if d, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+			p = filepath.Join(d, filepath.Base(p))
+		}
+		fi, err := os.Lstat(p)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return p, true
+		}
+		t, err := os.Readlink(p)
+		if err != nil {
+			return p, true
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(p), t)
+		}
+		p = filepath.Clean(t)
+		if processFile(p) {
+			return p, true
+		}
+	}
+	return p, true
+}
+
 // dirOutputFS is an FS that can tell what pwd and git rev-parse
 // --show-toplevel print (osFS; not the maps tests use).
 type dirOutputFS interface {

@@ -304,13 +304,17 @@ func loginKey(text string) bool {
 // whose Followed they are: self-protection checks them as it checks a
 // script's lines, so airlock's verb written into a Makefile or a
 // .pre-commit-config.yaml by the Write tool is refused like the same
-// text written by a shell command.
-func FileRuns(p, content string) Result {
+// text written by a shell command. fsys, when not nil, is the filesystem
+// seen from the file's directory (where make, npm or a hook runs the
+// commands): the scripts those commands run are read and followed too,
+// so a Makefile whose recipe runs ./x.sh is checked with x.sh's lines
+// (FINDINGS-9 M5).
+func FileRuns(p, content string, fsys FS) Result {
 	var r Result
 	if kind, _ := surfaceKind(p); kind == "" {
 		return r
 	}
-	c := Classifier{Limits: shell.DefaultLimits}
+	c := Classifier{Limits: shell.DefaultLimits, FS: fsys}
 	c.followed = &r.Followed
 	c.code = &r.Code
 	r.Effect = c.file(p, content, true)

@@ -319,8 +319,17 @@ type makefile struct {
 	stem        string
 	// evalMode says what $(eval TEXT) does while expanding: 0 records it
 	// as opaque, 1 parses TEXT into the makefile when it is static
-	// (parse time), 2 ignores it (a line already evaluated).
+	// (parse time), 2 ignores it (a line already evaluated), 3 expands
+	// it to nothing (a rule line's text, already evaluated).
 	evalMode int
+	// read reads a file make's $(file <NAME) names (makeRun's): its
+	// text, or why it cannot be known ("" and "" for a missing file,
+	// which make reads as empty).
+	read func(name string) (text, why string)
+	// valueOnly is set while a rule line's text is expanded for its
+	// value (ruleText): a function gives what make makes of it, not the
+	// commands its arguments run (those are read from parseTime).
+	valueOnly bool
 	// dry is make -n: $(MAKE) is make -n.
 	dry bool
 	// goals are the command line's targets (MAKECMDGOALS).
@@ -333,6 +342,10 @@ type makefile struct {
 	// evaluate).
 	dynamic bool
 	depth   int
+	// dynTargets are the targets whose names are known only at run
+	// time (or not at all while make reads the line): any goal may be
+	// one of them.
+	dynTargets []string
 }
 
 type makeRule struct {
@@ -487,6 +500,11 @@ func (m *makefile) parse(name, text string, depth int) {
 				m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
 			}
 			continue
+		case "load", "-load":
+			// load runs a shared object's code while make reads, and
+			// the functions it defines are not make's.
+			m.opaque = append(m.opaque, makeLine{line: n, text: "make loads " + clip(strings.TrimSpace(strings.TrimPrefix(t, word))) + " (load), a program airlock does not read", file: name})
+			continue
 		case "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif", "vpath", "unexport":
 			if strings.Contains(t, "$") {
 				m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
@@ -553,33 +571,95 @@ func (m *makefile) parse(name, text string, depth int) {
 			cur = nil
 			continue
 		}
-		if strings.HasPrefix(t, "$(") || strings.HasPrefix(t, "${") {
-			// A function called at the top level runs while make
-			// reads: its $(eval)s are parsed here when their text is
-			// known.
-			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name, done: true})
-			m.evalTop(name, n, t, depth)
-			cur = nil
-			continue
+		// A rule line, or a function called at the top level: make
+		// expands the text before a ; outside references, evaluating
+		// its $(eval)s, and looks for the colon in what it expanded to
+		// ($(T): ; …, or $(RULE) with RULE = build: ; …); the targets
+		// are the expanded words before it.
+		head, inline, hasInline := t, "", false
+		if semi := makeTopIndex(t, ';'); semi >= 0 {
+			head, inline, hasInline = t[:semi], t[semi+1:], true
+		}
+		evaluated := false
+		if strings.Contains(head, "$") && strings.Contains(head, "eval") {
+			m.evalTop(name, n, head, depth)
+			evaluated = true
 		}
 		if strings.Contains(t, "$") {
-			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name})
+			m.parseTime = append(m.parseTime, makeLine{line: n, text: t, file: name, done: evaluated})
 		}
-		colon := strings.Index(t, ":")
-		if colon < 0 {
-			cur = nil
-			continue
+		var targetText, rest string
+		if colon := makeTopIndex(head, ':'); colon >= 0 {
+			targetText, rest = head[:colon], head[colon+1:]
+			if strings.Contains(targetText, "$") {
+				targetText = m.ruleText(targetText)
+				if c := strings.IndexByte(targetText, ':'); c >= 0 {
+					// T := build: then $(T) x: …: make's colon is the
+					// expansion's first.
+					targetText, rest = targetText[:c], targetText[c+1:]+":"+rest
+				}
+			}
+			if !hasInline && strings.Contains(rest, "$") && makeAssign.Get().FindStringSubmatch(strings.TrimSpace(rest)) == nil {
+				// S := ; then build: $(S) cmd: with no ; in the line,
+				// make looks for one in what it expanded.
+				if x := m.ruleText(rest); strings.Contains(x, ";") {
+					semi := strings.IndexByte(x, ';')
+					rest, inline, hasInline = x[:semi], x[semi+1:], true
+				}
+			}
+		} else {
+			x := head
+			if strings.Contains(x, "$") {
+				x = m.ruleText(x)
+			}
+			// A top-level line's expansion is make text: what a
+			// command prints there may be a rule ($(shell cat r.txt)
+			// with build: ; … in it). A command that prints nothing or
+			// one known word ($(shell mkdir -p build), git describe) is
+			// left out; any other makes the line opaque.
+			if subs := shellSubList(x); len(subs) > 0 {
+				loud := ""
+				for _, sub := range subs {
+					if !makeQuietCommand(strings.TrimSuffix(strings.TrimPrefix(sub[1:], "("), ")")) {
+						loud = sub
+						break
+					}
+					x = strings.Replace(x, sub, "", 1)
+				}
+				if loud != "" {
+					m.opaque = append(m.opaque, makeLine{line: n, file: name, text: "make reads what " + clip(loud) + " prints as make text (a top-level line), which may be a rule airlock cannot know"})
+					cur = nil
+					continue
+				}
+			}
+			if !hasInline {
+				if semi := strings.IndexByte(x, ';'); semi >= 0 {
+					x, inline, hasInline = x[:semi], x[semi+1:], true
+				}
+			}
+			colon := strings.IndexByte(x, ':')
+			if colon < 0 {
+				// $(eval …), $(info …): no rule.
+				cur = nil
+				continue
+			}
+			targetText, rest = x[:colon], x[colon+1:]
 		}
-		targetText := t[:colon]
-		if strings.Contains(targetText, "$") {
-			targetText = m.expand(targetText, "", nil, 0)
+		targets := makeFields(targetText)
+		if len(targets) == 0 && (strings.TrimSpace(inline) != "" || strings.Contains(t[:len(t)-len(inline)], "$")) {
+			// No target known now (a variable set later, or by the
+			// environment at run time): ": FILE:LINE", a name the
+			// shell expands to nothing, as make's $@ would be.
+			targets = []string{"$(: " + name + ":" + strconv.Itoa(n) + ")"}
 		}
-		targets := strings.Fields(targetText)
-		rest := strings.TrimLeft(t[colon+1:], ":")
-		inline := ""
-		if semi := strings.Index(rest, ";"); semi >= 0 {
-			rest, inline = rest[:semi], rest[semi+1:]
+		for _, tg := range targets {
+			if strings.ContainsAny(tg, "$`\x01") && !slices.Contains(m.dynTargets, tg) {
+				// A target computed at run time ($(shell …)) may be
+				// any goal: its rule is followed whatever the goals.
+				m.dynTargets = append(m.dynTargets, tg)
+			}
 		}
+		rest = strings.TrimLeft(rest, ":")
 		// target-specific variable: "target: VAR = value" (a shell
 		// for that target's recipes counts as one for all; another
 		// value is one of the variable's).
@@ -618,6 +698,46 @@ func (m *makefile) parse(name, text string, depth int) {
 			cur = append(cur, r)
 		}
 	}
+}
+
+// makeTopIndex returns the index of the first c in s outside make
+// references ($(…), ${…}), or -1.
+func makeTopIndex(s string, c byte) int {
+	level := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '$':
+			if i+1 < len(s) && (s[i+1] == '(' || s[i+1] == '{') {
+				level++
+				i++
+			} else if i+1 < len(s) {
+				i++ // $$, $@, $x
+			}
+		case '(', '{':
+			if level > 0 {
+				level++
+			}
+		case ')', '}':
+			if level > 0 {
+				level--
+			}
+		case c:
+			if level == 0 {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+// ruleText expands a rule line's text as make does while it reads it:
+// its $(eval)s were evaluated (evalTop) and expand to nothing.
+func (m *makefile) ruleText(s string) string {
+	saved, value := m.evalMode, m.valueOnly
+	m.evalMode, m.valueOnly = 3, true
+	x := m.expand(s, "", nil, 0)
+	m.evalMode, m.valueOnly = saved, value
+	return x
 }
 
 // evalTop expands a top-level function call while the file is read, so
@@ -848,10 +968,27 @@ func (m *makefile) ref(inner, target string, r *makeRule, depth int) string {
 		}
 	}
 	name := inner
+	kept := ""
 	if strings.Contains(name, "$") {
-		// a computed name: $($(Y)), $(FLAGS_$(OS))
+		// a computed name: $($(Y)), $(FLAGS_$(OS)); the commands that
+		// compute it run whatever it names ($(X$(shell …)),
+		// $(V:$(shell …)=x)).
 		name = m.expand(name, target, r, depth+1)
+		kept = shellSubs(name)
 	}
+	if kept != "" {
+		out := m.refName(name, target, r, depth)
+		if !strings.Contains(out, kept) {
+			out = strings.TrimSpace(out + " " + kept)
+		}
+		return out
+	}
+	return m.refName(name, target, r, depth)
+}
+
+// refName expands a reference to the variable name (a substitution
+// reference $(VAR:.c=.o) is read as VAR's value).
+func (m *makefile) refName(name, target string, r *makeRule, depth int) string {
 	if i := strings.IndexByte(name, ':'); i >= 0 {
 		name = name[:i] // substitution reference $(VAR:.c=.o)
 	}
@@ -902,6 +1039,9 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 	// keep adds to out the commands the expanded arguments run that out
 	// lost (a $(shell …) in a $(filter …)'s list still runs).
 	keep := func(out string, expanded ...string) string {
+		if m.valueOnly {
+			return out
+		}
 		for _, e := range expanded {
 			if subs := shellSubs(e); subs != "" && !strings.Contains(out, subs) {
 				out = strings.TrimSpace(out + " " + subs)
@@ -924,6 +1064,11 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		return strings.Join(strings.Fields(x(args)), " "), true
 	case "if":
 		c := strings.TrimSpace(x(arg(0)))
+		if m.valueOnly && strings.ContainsAny(c, "$\x01") {
+			// a condition known at run time: either part may be the
+			// value
+			return strings.TrimSpace(x(arg(1)) + " " + x(arg(2))), true
+		}
 		if c != "" {
 			return keep(x(arg(1)), c, x(arg(2))), true
 		}
@@ -936,10 +1081,15 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		}
 		return "", true
 	case "and":
+		// make stops at the first empty argument; the commands of the
+		// arguments it expanded have run (and $(shell airlock …),).
 		out := ""
+		var seen []string
 		for _, v := range a {
-			if out = strings.TrimSpace(x(v)); out == "" {
-				return "", true
+			out = strings.TrimSpace(x(v))
+			seen = append(seen, out)
+			if out == "" {
+				return keep("", seen...), true
 			}
 		}
 		return out, true
@@ -964,7 +1114,7 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		} else {
 			delete(m.force, v)
 		}
-		return keep(strings.Join(out, " "), list), true
+		return keep(strings.Join(out, " "), list, v), true
 	case "call":
 		name := strings.TrimSpace(x(arg(0)))
 		saved := m.force
@@ -988,8 +1138,17 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		m.force = force
 		out := x(body)
 		m.force = saved
-		return out, true
+		// make expands every argument before the call, whether the
+		// body uses it or not: their commands run.
+		var expanded []string
+		for i := 1; i < len(a) && i < 10; i++ {
+			expanded = append(expanded, force[strconv.Itoa(i)])
+		}
+		return keep(out, append(expanded, name)...), true
 	case "eval":
+		if m.evalMode == 3 {
+			return "", true // evaluated already (ruleText)
+		}
 		// The text is expanded once; the commands of its $(shell …)s
 		// run then (they are marked, so that a $( left by a $$ escape,
 		// a make reference the text's own lines expand again, is not
@@ -1027,10 +1186,21 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 		}
 		return subs, true
 	case "value":
-		v, _ := m.lookup(strings.TrimSpace(x(args)))
-		return v, true
+		n := x(args)
+		v, _ := m.lookup(strings.TrimSpace(n))
+		return keep(v, n), true
 	case "origin", "flavor":
-		return "file", true
+		// The variable's name is expanded: $(origin $(shell …)) runs
+		// the command (FINDINGS-9 M9).
+		n := x(args)
+		out := "undefined"
+		if _, set := m.lookup(strings.TrimSpace(n)); set {
+			out = "file"
+			if fn == "flavor" {
+				out = "recursive"
+			}
+		}
+		return keep(out, n), true
 	case "info", "warning", "error":
 		return keep("", x(args)), true
 	case "subst":
@@ -1158,10 +1328,76 @@ func (m *makefile) function(fn, args, target string, r *makeRule, depth int) (st
 			r = strings.Join(out, " ")
 		}
 		return keep(r, x(args)), true
-	case "let", "guile", "intcmp":
+	case "let":
+		// $(let A B,LIST,TEXT): A is LIST's first word, B the rest,
+		// while TEXT is expanded (simply: a value is not expanded
+		// again).
+		names, list := x(arg(0)), x(arg(1))
+		words := strings.Fields(list)
+		saved := m.force
+		force := map[string]string{}
+		for k, v := range saved {
+			force[k] = v
+		}
+		fs := strings.Fields(names)
+		for i, n := range fs {
+			v := ""
+			if i < len(words) {
+				v = words[i]
+				if i == len(fs)-1 {
+					v = strings.Join(words[i:], " ")
+				}
+			}
+			force[n] = strings.ReplaceAll(v, "$", "$$")
+		}
+		m.force = force
+		out := x(strings.Join(a[min(2, len(a)):], ","))
+		m.force = saved
+		return keep(out, names, list), true
+	case "intcmp":
+		// $(intcmp L,R,LT,EQ,GT): the part the comparison picks, with
+		// what the other parts run kept (as $(if)); a side that is not
+		// a number known now makes every part possible.
+		l, r := strings.TrimSpace(x(arg(0))), strings.TrimSpace(x(arg(1)))
+		parts := make([]string, 0, 3)
+		for i := 2; i < len(a) && i < 5; i++ {
+			parts = append(parts, x(a[i]))
+		}
+		li, lerr := strconv.ParseInt(l, 10, 64)
+		ri, rerr := strconv.ParseInt(r, 10, 64)
+		if lerr != nil || rerr != nil {
+			m.dynamic = true
+			return keep(strings.Join(parts, " "), l, r), true
+		}
+		pick := func(i int) string {
+			if i < len(parts) {
+				return parts[i]
+			}
+			return ""
+		}
+		var out string
+		switch {
+		case len(parts) == 0:
+			if li == ri {
+				out = l
+			}
+		case li < ri:
+			out = pick(0)
+		case li == ri:
+			out = pick(1)
+		default:
+			out = pick(2)
+			if len(parts) < 3 {
+				out = pick(1) // GT defaults to EQ
+			}
+		}
+		return keep(out, append(parts, l, r)...), true
+	case "guile":
+		// Guile code runs programs of its own (system): not read.
 		m.dynamic = true
 		e := x(args)
-		return keep(strings.Join(strings.Fields(strings.ReplaceAll(e, ",", " ")), " "), e), true
+		m.opaque = append(m.opaque, makeLine{text: "make runs the Guile code " + clip(e) + " ($(guile …)), which airlock does not read"})
+		return keep("", e), true
 	}
 	return "", false
 }
@@ -1254,8 +1490,26 @@ func (m *makefile) fileFunc(args, target string, r *makeRule, depth int) string 
 	name, text, _ := strings.Cut(a, ",")
 	name = strings.TrimSpace(m.expand(name, target, r, depth+1))
 	subs := shellSubs(m.expand(text, target, r, depth+1))
+	if m.valueOnly && op != "<" {
+		return "" // a write's value is empty
+	}
 	if op == "" || name == "" {
 		return subs
+	}
+	if op == "<" {
+		// While make reads ($(eval $(file <y.mk))), the file's text is
+		// what is on disk before any recipe runs: it is read, and
+		// evaluated as the $(eval)'s text. Elsewhere, or for a name
+		// known only at run time, its text is a value computed at run
+		// time (an $(eval) of it is opaque).
+		if m.evalMode == 1 && m.read != nil && !strings.ContainsAny(name, "$`\x01") {
+			text, why := m.read(name)
+			if why == "" {
+				return strings.TrimSuffix(text, "\n")
+			}
+			m.opaque = append(m.opaque, makeLine{text: "make reads " + clip(name) + " ($(file <…)), which " + why})
+		}
+		m.dynamic = true
 	}
 	cmd := ": " + op + " "
 	if op == "<" {
@@ -1290,6 +1544,52 @@ func shQuote(s string) string {
 // expanded make text, joined by spaces: the commands that run when make
 // expands it.
 func shellSubs(s string) string {
+	return strings.Join(shellSubList(s), " ")
+}
+
+// makeQuietCommand reports a command whose output is known not to be
+// make text: nothing (mkdir -p build, touch x, git config …, a command
+// whose output goes to a file) or one word (makeValueCommand).
+func makeQuietCommand(cmd string) bool {
+	if makeValueCommand(cmd) {
+		return true
+	}
+	if strings.ContainsAny(cmd, "`$(){}") {
+		return false
+	}
+	for _, p := range strings.FieldsFunc(strings.NewReplacer("||", ";", "&&", ";").Replace(cmd), func(r rune) bool { return r == ';' }) {
+		f := strings.Fields(p)
+		if len(f) == 0 || strings.Contains(p, "|") {
+			return false
+		}
+		redirected := false
+		for i, w := range f {
+			if w == "-v" || strings.HasPrefix(w, "--verbose") || strings.HasPrefix(w, "-") && !strings.HasPrefix(w, "--") && strings.Contains(w, "v") && f[0] != "test" && f[0] != "[" {
+				return false
+			}
+			if (w == ">" || w == "&>" || w == "1>") && i+1 < len(f) || strings.HasPrefix(w, ">") && len(w) > 1 && w[1] != '&' || strings.HasPrefix(w, "&>") && len(w) > 2 {
+				redirected = true
+			}
+		}
+		if redirected {
+			continue
+		}
+		switch f[0] {
+		case "mkdir", "touch", "chmod", "ln", "cp", "rm", "true", ":", "test", "[":
+		case "git":
+			if len(f) < 2 || f[1] != "config" || len(f) < 4 {
+				return false // git config NAME VALUE sets; reading prints
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// shellSubList returns the command substitutions ($(…), balanced) of
+// expanded make text.
+func shellSubList(s string) []string {
 	var out []string
 	for i := 0; i+1 < len(s); i++ {
 		// \x01( is a $(shell …) marked inside an $(eval)'s text.
@@ -1315,7 +1615,7 @@ func shellSubs(s string) string {
 		out = append(out, s[i:j+1])
 		i = j
 	}
-	return strings.Join(out, " ")
+	return out
 }
 
 // makeShells returns the programs make runs its recipe lines with, as
@@ -1643,6 +1943,9 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		return opaque("script.dynamic", "make is given words computed at run time, so which targets run cannot be known")
 	}
 	names := []string{path.Join(dir, "GNUmakefile"), path.Join(dir, "makefile"), path.Join(dir, "Makefile")}
+	if len(mc.files) > 0 && (mc.files[0] == "-" || mc.files[0] == "/dev/stdin") {
+		return nothing // the makefile on make's input: makeStdin reads it
+	}
 	if len(mc.files) > 0 {
 		names = []string{makeInDir(dir, mc.files[0])}
 	}
@@ -1659,6 +1962,16 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 	}
 	m := newMakefile(file)
 	m.env = inv.Getenv
+	m.read = func(name string) (string, string) {
+		data, failed, ok := c.readScript(inv, makeInDir(dir, name), false)
+		if ok {
+			return string(data), ""
+		}
+		if len(failed.Reasons) > 0 {
+			return "", "cannot be read beforehand (" + failed.Reasons[0].Message + ")"
+		}
+		return "", ""
+	}
 	m.envOverride = mc.envOverride
 	m.dry = mc.dry
 	m.goals = strings.Join(mc.targets, " ")
@@ -1689,7 +2002,7 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 			continue
 		}
 		sub := newMakefile(n)
-		sub.env = m.env
+		sub.env, sub.read = m.env, m.read
 		sub.parse(n, string(d), 0)
 		m.merge(sub)
 	}
@@ -1734,7 +2047,7 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		cd = "cd " + makeShellWord(dir) + " || exit; "
 		env = cd + env
 	}
-	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl, wraps: wraps, env: env, dry: mc.dry}
+	w := makeWalk{c: inner, m: m, seen: map[string]bool{}, e: incl, wraps: wraps, env: env, dry: mc.dry, dir: dir}
 	// The shell make runs recipes with runs whatever the targets (and
 	// for $(shell …)).
 	for _, s := range wraps {
@@ -1747,10 +2060,16 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		if l.done {
 			m.evalMode = 2
 		}
+		before := len(m.opaque)
 		if x := m.parseTimeSubs(l.text); x != "" {
 			// ": SUBS": the commands substituted in run; the line is
 			// make text, not a command line.
 			w.e.Add(w.c.shellFileAt(l.file, cd+": "+x, l.line))
+		}
+		for i := before; i < len(m.opaque); i++ {
+			if m.opaque[i].line == 0 {
+				m.opaque[i].line, m.opaque[i].file = l.line, l.file
+			}
 		}
 		m.evalMode = 0
 	}
@@ -1788,6 +2107,11 @@ func (c *Classifier) makeRun(inv *shell.Invocation) Effect {
 		}
 	}
 	for _, t := range mc.targets {
+		w.target(t, 0)
+	}
+	for _, t := range m.dynTargets {
+		// A target named at run time may be any goal (or a
+		// prerequisite of one): its recipe is followed too.
 		w.target(t, 0)
 	}
 	for _, l := range m.opaque {
@@ -1932,6 +2256,10 @@ type makeWalk struct {
 	phony    map[string]bool
 	// dry is make -n or -q: only + lines and $(MAKE) lines run.
 	dry bool
+	// dir is make's directory; listed counts the names listedNames
+	// read.
+	dir    string
+	listed int
 }
 
 // patternRules returns the pattern rules (%.o: %.c, %:) with a recipe
@@ -2080,8 +2408,14 @@ func (w *makeWalk) rule(t string, r *makeRule, depth int) {
 		if dir, ok := makeFoundNames(x); ok {
 			// bin/api: $(shell find cmd/api -name '*.go'): files under
 			// DIR; a rule that can make such a name runs.
+			w.listedNames(dir, "*", true)
 			w.foundUnder(dir, depth)
 			continue
+		}
+		for _, f := range strings.Fields(x) {
+			if strings.ContainsAny(f, "*?[") {
+				w.listedNames(path.Dir(f), path.Base(f), false)
+			}
 		}
 		if strings.ContainsAny(x, "$`") {
 			// all: $(GOAL), with make GOAL=$(cat goal): the value is
@@ -2134,6 +2468,44 @@ func (w *makeWalk) rule(t string, r *makeRule, depth int) {
 			}
 			for _, s := range w.wraps {
 				w.e.Add(w.c.shellFileAt(name, w.env+s+" "+shQuote(text), l.line))
+			}
+		}
+	}
+}
+
+// maxListedNames bounds how many entries listedNames reads for one make
+// run.
+const maxListedNames = 20000
+
+// listedNames checks the names a prerequisite's $(wildcard …) or
+// $(shell find DIR …) gives make while it reads the rule line: make
+// looks for a ; in the expanded line, so a file named "x; ./evil.sh #.go"
+// starts a recipe (checked with GNU make 4.3). A name with a ; or a
+// newline, or a tree too large to list, makes the run opaque.
+func (w *makeWalk) listedNames(dir, pattern string, tree bool) {
+	if w.c.FS == nil || strings.ContainsAny(dir, "$`") {
+		return
+	}
+	queue := []string{path.Join(w.dir, dir)}
+	for len(queue) > 0 {
+		d := queue[0]
+		queue = queue[1:]
+		entries, err := w.c.readDir(d)
+		if err != nil {
+			continue // not there: nothing listed
+		}
+		for _, en := range entries {
+			if w.listed++; w.listed > maxListedNames {
+				w.e.Add(opaque("script.limit", "limit reached: make lists more than "+strconv.Itoa(maxListedNames)+" names for prerequisites under "+clip(dir)+", past what airlock reads for a ; that would start a recipe"))
+				return
+			}
+			name := en.Name()
+			if ok, _ := path.Match(pattern, name); ok && strings.ContainsAny(name, ";\n") {
+				w.e.Add(opaque("make.names", "make reads the file name "+clip(path.Join(d, name))+" in a prerequisite list, and its ; starts a recipe there"))
+				return
+			}
+			if tree && en.IsDir() && name != ".git" {
+				queue = append(queue, path.Join(d, name))
 			}
 		}
 	}

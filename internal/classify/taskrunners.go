@@ -908,7 +908,7 @@ func (c *Classifier) makeIncludes(inv *shell.Invocation, m *makefile, dir string
 					return e
 				}
 				sub := newMakefile(n)
-				sub.env = m.env
+				sub.env, sub.read = m.env, m.read
 				sub.parse(n, string(data), 0)
 				m.merge(sub)
 				if search {
@@ -975,6 +975,11 @@ func (m *makefile) merge(sub *makefile) {
 	}
 	if m.first == "" {
 		m.first = sub.first
+	}
+	for _, t := range sub.dynTargets {
+		if !slices.Contains(m.dynTargets, t) {
+			m.dynTargets = append(m.dynTargets, t)
+		}
 	}
 	m.includes = append(m.includes, sub.includes...)
 	m.parseTime = append(m.parseTime, sub.parseTime...)

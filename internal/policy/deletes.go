@@ -289,6 +289,17 @@ func deletes(inv *classify.Invocation) bool {
 func promoteDeletions(r *classify.Result, grades []grade, cwd, home string, fsys fileSystem) {
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
+		if i < len(grades) && !deletes(inv) && !inv.Effect.Destructive && followedDeletes(r, i) {
+			// make -C /srv/data clean with rm -f app *.o, bash x.sh
+			// with rm -f /srv/data/db: a deletion in what the run
+			// follows lands outside the project, as if typed inline.
+			if g := grades[i]; g.place == placeOutside || g.place == placeHistory {
+				inv.Effect.Destructive = true
+				inv.Effect.Reasons = append(inv.Effect.Reasons, classify.Reason{Rule: "file.delete", Message: "what " + inv.Name() + " runs deletes, truncates or locks files, graded like rm (" + clipText(g.why) + ")"})
+				r.Effect.Destructive = true
+			}
+			continue
+		}
 		if i >= len(grades) || !deletes(inv) {
 			continue
 		}

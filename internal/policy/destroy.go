@@ -100,7 +100,7 @@ func gradeDestruction(r *classify.Result, cwd, home string, fsys fileSystem) []g
 func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 	destroys := false
 	for i := range r.Invocations {
-		destroys = destroys || r.Invocations[i].Effect.Destructive || deletes(&r.Invocations[i])
+		destroys = destroys || r.Invocations[i].Effect.Destructive || deletes(&r.Invocations[i]) || followedDeletes(r, i)
 	}
 	if !destroys {
 		return nil
@@ -183,7 +183,7 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 		if inv.Name() == "find" && len(inv.Via) == 0 {
 			find = inv
 		}
-		if inv.Effect.Destructive || deletes(inv) {
+		if inv.Effect.Destructive || deletes(inv) || followedDeletes(r, i) {
 			at := dirs
 			if inv.Dir == shellparse.DirUnknown {
 				// The shell knows the run's directory only at run time
@@ -282,7 +282,7 @@ func layoutSafe(inv *classify.Invocation) bool {
 		return false
 	}
 	switch inv.Name() {
-	case "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "test", "[", "ls", "pwd", "mkdir", "touch", "cat", "wc", "du", "stat",
+	case "cd", "pushd", "popd", "echo", "printf", "true", "false", ":", "test", "[", "ls", "pwd", "mkdir", "touch", "cat", "wc", "du", "stat", "exit", "return",
 		// time -o and script write their own log file, and make no link.
 		"time", "script":
 		return true

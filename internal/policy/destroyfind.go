@@ -209,8 +209,16 @@ func runnerElsewhere(inv *classify.Invocation) string {
 // runs.
 func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Invocation, dirs []string) grade {
 	inv = withoutSameDir(inv) // /usr/bin/time make, nice make
+	// make -C DIR: classify puts "cd DIR" before every line it follows
+	// (its recipes run there), so those lines are placed from DIR, each
+	// from make's own directory.
+	// A tree deletion there stays "another directory" (refused, not
+	// snapshotted: the snapshot is of the project).
+	makeCd := ""
 	if a := runnerElsewhere(inv); a != "" {
-		return grade{place: placeUnknown, why: inv.Name() + " " + a + " runs its recipe in another directory"}
+		if makeCd = followedMakeDir(r, i, inv); makeCd == "" || followedDestroys(r, i) {
+			return grade{place: placeUnknown, why: inv.Name() + " " + a + " runs its recipe in another directory"}
+		}
 	}
 	if len(inv.Via) > 0 || inv.Remote != "" || inv.Opaque != "" {
 		return grade{place: placeUnknown, why: "airlock cannot tell what " + inv.Name() + " deletes"}
@@ -218,6 +226,10 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 	g := grade{place: placeInside}
 	var find *classify.Invocation
 	sub := dirs
+	// base is where every followed line starts (make's directory, or
+	// -C's): the runs of all lines are in one list, so a cd of one line
+	// also moves sub for the lines after it, which start afresh.
+	base := dirs
 	for k := range r.Followed {
 		f := &r.Followed[k]
 		if f.From != i {
@@ -225,6 +237,11 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 		}
 		switch f.Name() {
 		case "cd", "pushd":
+			if makeCd != "" && f.Name() == "cd" && len(f.Args) == 2 && f.Args[1] == makeCd {
+				sub = d.changeDir(f, dirs) // a new line of make's, in -C's directory
+				base = sub
+				continue
+			}
 			sub = d.changeDir(f, sub)
 			continue
 		case "popd":
@@ -233,6 +250,21 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 		}
 		if f.Name() == "find" && len(f.Via) == 0 {
 			find = f
+		}
+		if !f.Effect.Destructive && deletes(f) && !scratchOnly(f, d.home, d.res.fs) {
+			// rm -f app *.o in a recipe, a script's unlink: graded where
+			// it lands, as when typed inline (promoteDeletions). Outside
+			// both where the cds before it lead and where its line
+			// starts: a cd of an earlier line (cd .. && ls, then rm -f
+			// out.txt) does not move it.
+			one := d.grade(f, sub, find)
+			if one.place == placeOutside || one.place == placeHistory {
+				if two := d.grade(f, base, find); two.place == placeOutside || two.place == placeHistory {
+					one.why = "in what " + inv.Name() + " runs: " + one.why
+					return one
+				}
+			}
+			continue
 		}
 		if !f.Effect.Destructive {
 			if classify.FromSetting(f) && !f.Effect.Opaque && !linkMaker(f.Name()) {
@@ -262,6 +294,48 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 		g.untracked = g.untracked || one.untracked
 	}
 	return g
+}
+
+// followedMakeDir returns the directory of make -C that classify put
+// before the lines it followed from run i (makeRun's "cd DIR || exit"),
+// or "" when inv is not make or its first followed run is not that cd.
+func followedMakeDir(r *classify.Result, i int, inv *classify.Invocation) string {
+	if n := inv.Name(); n != "make" && n != "gmake" {
+		return ""
+	}
+	for k := range r.Followed {
+		f := &r.Followed[k]
+		if f.From != i {
+			continue
+		}
+		if f.Name() == "cd" && len(f.Args) == 2 && !f.IsDynamic(1) {
+			return f.Args[1]
+		}
+		return ""
+	}
+	return ""
+}
+
+// followedDestroys reports a run whose followed runs are rated
+// destructive (a recipe's rm -rf).
+func followedDestroys(r *classify.Result, i int) bool {
+	for k := range r.Followed {
+		if f := &r.Followed[k]; f.From == i && f.Effect.Destructive {
+			return true
+		}
+	}
+	return false
+}
+
+// followedDeletes reports a run whose followed runs delete (a recipe's
+// rm -f, a script's unlink): it is graded by where they land.
+func followedDeletes(r *classify.Result, i int) bool {
+	for k := range r.Followed {
+		if f := &r.Followed[k]; f.From == i && deletes(f) {
+			return true
+		}
+	}
+	return false
 }
 
 // followedRunner reports a run inside a followed file whose destruction

@@ -167,15 +167,15 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "M6 make -q runs a + recipe line", setup: makeN, cmd: `make -q build`, want: held, fixed: true},
 		{finding: "M6 make -n runs parse-time $(shell airlock …)", setup: makeNParse, cmd: `make -n build`, want: held, fixed: true},
 
-		{finding: "M4 make -C /srv/data -f the project's clean of single files (rm -f app *.o)", setup: makefile("clean:\n\trm -f app *.o\n", ""), cmd: `make -C /srv/data -f @ROOT@/proj/Makefile clean`, want: held},
+		{finding: "M4 make -C /srv/data -f the project's clean of single files (rm -f app *.o)", setup: makefile("clean:\n\trm -f app *.o\n", ""), cmd: `make -C /srv/data -f @ROOT@/proj/Makefile clean`, want: held, fixed: true},
 
 		// M9 (phase 2, against merged main): close variants of the makefile
 		// reader that evaluates functions.
-		{finding: "M9 $(eval $(file <y.mk)) reads y.mk's $(shell airlock …)", setup: map[string]string{"proj/Makefile": "$(eval $(file <y.mk))\nbuild: ; @:\n", "proj/y.mk": "X := $(shell " + approve + ")\n"}, cmd: `make build`, want: held},
-		{finding: "M9 $(origin $(shell airlock …)) in a recipe", setup: map[string]string{"proj/Makefile": "build:\n\t@echo $(origin $(shell " + approve + "))\n"}, cmd: `make build`, want: held},
-		{finding: "M9 a target named by a variable (T := build; $(T): ; airlock …)", setup: map[string]string{"proj/Makefile": "T := build\n$(T): ; " + approve + "\n"}, cmd: `make build`, want: denied},
-		{finding: "M9 a target named by a recursive variable (bu$(empty)ild)", setup: map[string]string{"proj/Makefile": "N = bu$(empty)ild\n$(N):\n\t" + approve + "\n"}, cmd: `make build`, want: denied},
-		{finding: "M9 make -f /dev/fd/3 with y.mk on descriptor 3", setup: map[string]string{"proj/y.mk": "build:\n\t" + approve + "\n"}, cmd: `make -f /dev/fd/3 build 3< y.mk`, want: held},
+		{finding: "M9 $(eval $(file <y.mk)) reads y.mk's $(shell airlock …)", setup: map[string]string{"proj/Makefile": "$(eval $(file <y.mk))\nbuild: ; @:\n", "proj/y.mk": "X := $(shell " + approve + ")\n"}, cmd: `make build`, want: held, fixed: true},
+		{finding: "M9 $(origin $(shell airlock …)) in a recipe", setup: map[string]string{"proj/Makefile": "build:\n\t@echo $(origin $(shell " + approve + "))\n"}, cmd: `make build`, want: held, fixed: true},
+		{finding: "M9 a target named by a variable (T := build; $(T): ; airlock …)", setup: map[string]string{"proj/Makefile": "T := build\n$(T): ; " + approve + "\n"}, cmd: `make build`, want: denied, fixed: true},
+		{finding: "M9 a target named by a recursive variable (bu$(empty)ild)", setup: map[string]string{"proj/Makefile": "N = bu$(empty)ild\n$(N):\n\t" + approve + "\n"}, cmd: `make build`, want: denied, fixed: true},
+		{finding: "M9 make -f /dev/fd/3 with y.mk on descriptor 3", setup: map[string]string{"proj/y.mk": "build:\n\t" + approve + "\n"}, cmd: `make -f /dev/fd/3 build 3< y.mk`, want: held, fixed: true},
 
 		// S: what a word or a name means at run time.
 		{finding: "S1 hash -p makes mktemp another program", prep: fakeMktemp, cmd: `hash -p @ROOT@/p/mktemp mktemp; rm -rf "$(mktemp -d)"`, want: held, fixed: true},
@@ -200,8 +200,8 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "S4 $'secret\\c@/../…' read", cmd: `cat $'@HOME@/.local/state/airlock/secrets/serve.token\c@/../../../../../../proj/src/m.py'`, want: denied, fixed: true},
 		{finding: "S4 $'hook settings\\c@/../../x' written", setup: xsh, cmd: `cp x.sh $'@HOME@/.claude/settings.json\c@/../../x'`, want: denied, fixed: true},
 		{finding: "S4 $'/srv/data\\c@/../../tmp/x' deleted", cmd: `rm -rf $'/srv/data\c@/../../tmp/x'`, want: held, fixed: true},
-		{finding: "M5 Write tool: a Makefile whose recipe is $(if 1,./x.sh)", setup: xsh, write: "@ROOT@/proj/Makefile", cmd: "build:\n\t$(if 1,./x.sh)\n", want: denied},
-		{finding: "M5 Write tool: a Makefile whose X := $(strip $(shell ./x.sh))", setup: xsh, write: "@ROOT@/proj/Makefile", cmd: "X := $(strip $(shell ./x.sh))\nbuild:\n\techo hi\n", want: denied},
+		{finding: "M5 Write tool: a Makefile whose recipe is $(if 1,./x.sh)", setup: xsh, write: "@ROOT@/proj/Makefile", cmd: "build:\n\t$(if 1,./x.sh)\n", want: denied, fixed: true},
+		{finding: "M5 Write tool: a Makefile whose X := $(strip $(shell ./x.sh))", setup: xsh, write: "@ROOT@/proj/Makefile", cmd: "X := $(strip $(shell ./x.sh))\nbuild:\n\techo hi\n", want: denied, fixed: true},
 		{finding: "M5 Write tool: a Makefile with .RECIPEPREFIX", write: "@ROOT@/proj/Makefile", cmd: ".RECIPEPREFIX = >\nbuild:\n> " + approve + "\n", want: denied, fixed: true},
 
 		{finding: "S5 SSLKEYLOGFILE=~/.claude/settings.json curl appends to the hook settings", cmd: `SSLKEYLOGFILE=~/.claude/settings.json curl -s https://example.com/`, want: denied, fixed: true},

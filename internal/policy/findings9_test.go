@@ -222,9 +222,9 @@ func TestFindings9Open(t *testing.T) {
 
 		{finding: "S9 cp -r into a run-time $D/.config/x/.. (the . and / forms are refused)", cmd: `mkdir -p $D/.config/x && cp -r /tmp/evil/. $D/.config/x/..`, want: denied, fixed: true},
 
-		{finding: "S3 bash -O cdable_vars -c: cd x goes to $x (phase 2)", cmd: `bash -O cdable_vars -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
-		{finding: "S3 env BASHOPTS=cdable_vars bash -c (phase 2)", cmd: `env BASHOPTS=cdable_vars bash -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
-		{finding: "S2 IFS=X before a function call splits its substitution (phase 2)", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; IFS=X f`, want: denied},
+		{finding: "S3 bash -O cdable_vars -c: cd x goes to $x (phase 2)", cmd: `bash -O cdable_vars -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied, fixed: true},
+		{finding: "S3 env BASHOPTS=cdable_vars bash -c (phase 2)", cmd: `env BASHOPTS=cdable_vars bash -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied, fixed: true},
+		{finding: "S2 IFS=X before a function call splits its substitution (phase 2)", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; IFS=X f`, want: denied, fixed: true},
 
 		// T: scratch deletions.
 		{finding: "T1 rm --rec (abbreviated --recursive) through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --rec --force $d/l/`, want: held, fixed: true},

@@ -58,6 +58,13 @@ options:
 	if i > len(c.args) {
 		i = len(c.args)
 	}
+	// Options on the command line or in BASHOPTS and SHELLOPTS are read
+	// as the set and shopt commands they stand for (options.go).
+	opts, ok, why := optionText(c, 1, i)
+	if !ok {
+		w.opaque(c.frame.with(name), c.source, name+" starts with "+why+", which changes how its text is read")
+		return c, true
+	}
 	// What the shell runs as it starts (startup.go).
 	w.exportedFuncs(c)
 	w.shellStartup(c, name, login, interactive || !command && i >= len(c.args) && c.stdin == "", initFile, initDyn)
@@ -67,14 +74,22 @@ options:
 		w.emit(c.invocation()) // "bash -c" alone fails: nothing runs
 		return c, true
 	case command:
-		return w.nested(c, operands[0], dyn[0], name+" -c")
+		return w.nested(c, opts+operands[0], dyn[0], name+" -c")
 	case len(operands) > 0 && !stdin:
 		if dyn[0] && strings.HasPrefix(operands[0], "<(") {
 			w.opaque(c.frame.with(name), c.source, name+" runs a script produced at run time by "+operands[0])
 			return c, true
 		}
+		if optionsMatter(opts) {
+			w.opaque(c.frame.with(name), c.source, name+" runs a script with options that change how it is read ("+clip(strings.ReplaceAll(strings.TrimSpace(opts), "\n", "; "))+"), which airlock does not follow")
+		}
 		w.emit(c.invocation()) // a script file: a local program run
 		return c, true
+	}
+	if opts != "" && c.stdinKnown {
+		c.stdinText = opts + c.stdinText
+	} else if optionsMatter(opts) && c.stdin != "" {
+		w.opaque(c.frame.with(name), c.source, name+" reads commands from its input with options that change how they are read ("+clip(strings.ReplaceAll(strings.TrimSpace(opts), "\n", "; "))+"), which airlock does not follow")
 	}
 	return w.fromStdin(c, name)
 }

@@ -102,10 +102,13 @@ func (f frame) withEnv(assigns []string) frame {
 }
 
 type walker struct {
-	limits  Limits
-	out     []Invocation
-	funcs   map[string]*syntax.Stmt
-	inlined map[*syntax.Stmt]bool
+	limits Limits
+	out    []Invocation
+	funcs  map[string]*syntax.Stmt
+	// inlined holds, for each function body walked, the environments
+	// (funcEnv) it was walked with; active the bodies being walked.
+	inlined map[*syntax.Stmt]map[string]bool
+	active  map[*syntax.Stmt]bool
 	aliases map[string]string
 	full    bool
 	// top is the outermost text; pending holds the functions named like

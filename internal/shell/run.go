@@ -176,12 +176,16 @@ func (w *walker) run(c cmd) {
 				}
 			}
 			w.exportedFuncs(c)
+			w.envOptions(c)
 			w.emit(c.invocation())
 			w.evaluated(c)
 			w.exports.exportWords(c)
 			if c.inShell() {
 				c.vals.effects(c)
 				w.cdpathDirs(c)
+				if c.args[0] == "set" || c.args[0] == "shopt" {
+					w.shellOptions(c)
+				}
 			}
 			return
 		}

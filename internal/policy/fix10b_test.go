@@ -1,0 +1,85 @@
+package policy
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestFix10b is FINDINGS-9's phase-2 rows S2b, S3b, T2b and P16 in part
+// (fix10b): a function call's prefix assignments and its shell's state
+// in its body, shell options from the command line, the environment and
+// set/shopt in any spelling, movers' sources, and code an interpreter
+// reads from its input or a file it is told to run; with close variants
+// and ordinary work.
+func TestFix10b(t *testing.T) {
+	base := map[string]string{
+		"home/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"home/.config/airlock/policy.yaml":              "mode: interactive\n",
+		"home/.local/state/airlock/secrets/serve.token": strings.Repeat("d4", 32) + "\n",
+		"proj/.claude/settings.json":                    "{\"hooks\":{}}\n",
+		"proj/src/m.py":                                 "print(1)\n",
+		"proj/go.mod":                                   "module example.com/p\n\ngo 1.22\n",
+		"proj/main.go":                                  "package main\n\nfunc main() {}\n",
+	}
+	approve := "airlock queue approve abcd"
+	xsh := map[string]string{"proj/x.sh": "#!/bin/sh\n" + approve + "\n"}
+	cases := []findingCase{
+		// S2b: a function's body reads the call's prefix assignments and
+		// the calling shell's IFS, HOME, CDPATH and options.
+		{finding: "S2b IFS=X f", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; IFS=X f`, want: denied},
+		{finding: "IFS=X; then f", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; IFS=X; f`, want: denied},
+		{finding: "export IFS=X; then f", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; export IFS=X; f`, want: held},
+		{finding: "f first, IFS=X f second", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; f; IFS=X f`, want: denied},
+		{finding: "IFS=X f calling g", cmd: `g(){ $(echo airlockXqueueXapproveXabcd); }; f(){ g; }; IFS=X f`, want: denied},
+		{finding: "IFS from a variable", cmd: `s=X; f(){ $(echo airlockXqueueXapproveXabcd); }; IFS=$s f`, want: denied},
+		{finding: "IFS only known at run time", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; IFS=$(printf X) f`, want: held},
+		{finding: "another variable: the command's name", cmd: `f(){ $c queue approve abcd; }; c=airlock f`, want: denied},
+		{finding: "HOME=… f, the body's ~", cmd: `f(){ cd ~ && : > settings.json; }; HOME=@HOME@/.claude f`, want: denied},
+		{finding: "CDPATH=… f", cmd: `f(){ cd x && : > settings.json; }; mkdir -p /tmp/cdp; CDPATH=@HOME@/.claude f`, want: held},
+		{finding: "cdable_vars before the call", cmd: `f(){ cd x && : > settings.json; }; shopt -s cdable_vars; x=@HOME@/.claude f`, want: denied},
+		{finding: "six calls with six IFS values", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; IFS=a f; IFS=b f; IFS=c f; IFS=d f; IFS=e f; IFS=X f`, want: held},
+		{finding: "sh: IFS=X : lasts", cmd: `sh -c 'IFS=X :; $(echo airlockXqueueXapproveXabcd)'`, want: held},
+		{finding: "IFS=X export lasts in a POSIX shell", cmd: `IFS=X export y; $(echo airlockXqueueXapproveXabcd)`, want: held},
+		{finding: "sh: IFS=X f lasts after the call", cmd: `sh -c 'f(){ :; }; IFS=X f; $(echo airlockXqueueXapproveXabcd)'`, want: held},
+		{finding: "ordinary: a prefix on a function call", cmd: `build(){ go build ./...; }; CGO_ENABLED=0 build`, want: notHeld},
+		{finding: "ordinary: a function called twice", cmd: `f(){ for x in a b; do echo "$x"; done; }; f; LC_ALL=C f`, want: notHeld},
+		{finding: "ordinary: a function with its argument", cmd: `say(){ printf '%s\n' "$1"; }; say hi; say there`, want: notHeld},
+
+		// S3b: options from the command line, the environment, set and
+		// shopt in any spelling.
+		{finding: "S3b bash -O cdable_vars -c", cmd: `bash -O cdable_vars -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
+		{finding: "S3b env BASHOPTS=cdable_vars bash -c", cmd: `env BASHOPTS=cdable_vars bash -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
+		{finding: "BASHOPTS prefix", cmd: `BASHOPTS=extglob:cdable_vars bash -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
+		{finding: "export BASHOPTS", cmd: `export BASHOPTS=cdable_vars; bash -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
+		{finding: "bash -O cdable_vars reading a here-string", cmd: `bash -O cdable_vars <<< 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
+		{finding: "bash -O cdable_vars running a script", setup: map[string]string{"proj/s.sh": "x=$HOME/.claude; cd x && : > settings.json\n"}, cmd: `bash -O cdable_vars s.sh`, want: held},
+		{finding: "BASHOPTS for a script run by its name", setup: map[string]string{"proj/s.sh": "#!/bin/bash\nx=$HOME/.claude; cd x && : > settings.json\n"}, cmd: `BASHOPTS=cdable_vars ./s.sh`, want: held},
+		{finding: "shopt -qs cdable_vars", cmd: `shopt -qs cdable_vars; x=@HOME@/.claude; cd x && : > settings.json`, want: denied},
+		{finding: "shopt -s -q cdable_vars", cmd: `shopt -s -q cdable_vars; x=@HOME@/.claude; cd x && : > settings.json`, want: denied},
+		{finding: "builtin shopt -s cdable_vars", cmd: `builtin shopt -s cdable_vars; x=@HOME@/.claude; cd x && : > settings.json`, want: denied},
+		{finding: "an option name only known at run time", cmd: `o=cdable_vars; shopt -s "$(echo $o)"; x=@HOME@/.claude; cd x && : > settings.json`, want: held},
+		{finding: "bash -O of a name only known at run time", cmd: `bash -O "$(echo cdable_vars)" -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: held},
+		{finding: "nullglob moves the words after a glob", cmd: `shopt -s nullglob; cp -t zz* @HOME@/.claude/ src/m.py`, want: held},
+		{finding: "bash -O nullglob", cmd: `bash -O nullglob -c 'cp -t zz* @HOME@/.claude/ src/m.py'`, want: held},
+		{finding: "set -k: a later NAME=value is an assignment", cmd: `bash -k -c 'git status GIT_DIR=/srv/data'`, want: held},
+		{finding: "+O interactive_comments: # is a word", cmd: `bash +O interactive_comments -c ': # $(airlock queue approve abcd)'`, want: held},
+		{finding: "set +B: braces stay", cmd: `set +B; x={a,b}; echo $x`, want: held},
+		{finding: "an option airlock does not know", cmd: `bash -O cdspell -c 'cd .claud && : > settings.json'`, want: held},
+		{finding: "set -P: cd resolves links before ..", cmd: `set -P; cd @HOME@/lnk/.. && : > settings.json`, want: held},
+		{finding: "cd -P ..", cmd: `cd -P @HOME@/lnk/.. && : > settings.json`, want: held},
+		{finding: "ordinary: bash -o pipefail -c", cmd: `bash -o pipefail -c 'ls src | wc -l'`, want: notHeld},
+		{finding: "ordinary: set -euo pipefail", cmd: `set -euo pipefail; go vet ./...`, want: notHeld},
+		{finding: "ordinary: bash -O extglob -c", cmd: `bash -O extglob -c 'ls src/!(*.pyc)'`, want: notHeld},
+		{finding: "ordinary: shopt -s globstar", cmd: `shopt -s globstar; ls src/**/*.py`, want: notHeld},
+		{finding: "ordinary: bash -ex script", setup: map[string]string{"proj/s.sh": "echo hi\n"}, cmd: `bash -ex s.sh`, want: notHeld},
+		{finding: "ordinary: set -- args", cmd: `set -- a b; echo "$@"`, want: notHeld},
+		{finding: "ordinary: shopt -s nullglob without a glob", cmd: `shopt -s nullglob; echo done`, want: notHeld},
+		{finding: "ordinary: nullglob, a loop over a glob", cmd: `shopt -s nullglob; for f in src/*.py; do wc -l "$f"; done`, want: notHeld},
+		{finding: "ordinary: nullglob, the glob last", cmd: `shopt -s nullglob; ls src/*.py`, want: notHeld},
+	}
+	_ = xsh
+	for i := range cases {
+		cases[i].fixed = true
+	}
+	runFindingCases(t, "10b", base, cases)
+}

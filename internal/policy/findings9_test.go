@@ -246,7 +246,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "T5 fallocate --punch-hole zeroes ~/docs/a.txt", setup: map[string]string{"home/docs/a.txt": "the human's\n"}, cmd: `fallocate --punch-hole --offset 0 --length 1M ~/docs/a.txt`, want: held, fixed: true},
 		{finding: "T5 fallocate -p zeroes a file outside", cmd: `fallocate -p -o 0 -l 1M /srv/data/db`, want: held, fixed: true},
 		{finding: "T5 fallocate -c collapses a range of a file outside", cmd: `fallocate -c -o 0 -l 4096 /srv/data/db`, want: held, fixed: true},
-		{finding: "T2 rclone move into scratch, scratch deleted", cmd: `d=$(mktemp -d); rclone move /srv/data $d; rm -rf "$d"`, want: held},
+		{finding: "T2 rclone move into scratch, scratch deleted", cmd: `d=$(mktemp -d); rclone move /srv/data $d; rm -rf "$d"`, want: held, fixed: true},
 
 		// P: compilers' outputs and the programs compilers run.
 		{finding: "P1 cc --preprocess (long -E) output run", setup: vC, cmd: `cc --preprocess -P -o bb v.c; chmod +x bb; ./bb`, want: held, fixed: true},

@@ -76,6 +76,15 @@ func TestFix10b(t *testing.T) {
 		{finding: "ordinary: shopt -s nullglob without a glob", cmd: `shopt -s nullglob; echo done`, want: notHeld},
 		{finding: "ordinary: nullglob, a loop over a glob", cmd: `shopt -s nullglob; for f in src/*.py; do wc -l "$f"; done`, want: notHeld},
 		{finding: "ordinary: nullglob, the glob last", cmd: `shopt -s nullglob; ls src/*.py`, want: notHeld},
+
+		// T2b: a move's source leaves its place.
+		{finding: "T2b rclone move into scratch, scratch deleted", cmd: `d=$(mktemp -d); rclone move /srv/data $d; rm -rf "$d"`, want: held},
+		{finding: "rclone moveto into scratch", cmd: `d=$(mktemp -d); rclone moveto /srv/data/db $d/db; rm -rf "$d"`, want: held},
+		{finding: "rclone with options before move", cmd: `d=$(mktemp -d); rclone --transfers 4 move /srv/data $d; rm -rf "$d"`, want: held},
+		{finding: "kioclient5 move into scratch", cmd: `d=$(mktemp -d); kioclient5 move /srv/data $d; rm -rf "$d"`, want: held},
+		{finding: "hg mv into scratch", cmd: `d=$(mktemp -d); hg mv /srv/data/db $d/db; rm -rf "$d"`, want: held},
+		{finding: "mc mv into scratch", cmd: `d=$(mktemp -d); mc mv --recursive /srv/data $d; rm -rf "$d"`, want: held},
+		{finding: "ordinary: rclone copy into scratch", cmd: `d=$(mktemp -d); rclone copy src $d; ls $d; rm -rf "$d"`, want: notHeld},
 	}
 	_ = xsh
 	for i := range cases {

@@ -55,6 +55,22 @@ func classifyAwk(c *Classifier, inv *shell.Invocation) Effect {
 		case "-f", "--file", "-i", "--include":
 			// gawk -i FILE includes an awk source file as -f does.
 			name := f.Value
+			if stdin, fd := inputName(name); (stdin || fd) && !inv.IsDynamic(1+f.ValueIndex) {
+				// awk -f - reads its program from its input (FINDINGS-9
+				// P16); another descriptor is only known at run time.
+				if fd {
+					return opaque("awk.file", "awk runs the program on "+clip(name)+", an open file only known at run time")
+				}
+				code, failed, ok := c.inputCode(inv, "awk -f "+name)
+				if !ok {
+					if failed.Reasons != nil {
+						return failed
+					}
+					continue
+				}
+				progs = append(progs, code)
+				continue
+			}
 			if (f.Name == "-i" || f.Name == "--include") && !strings.Contains(name, "/") && !strings.HasSuffix(name, ".awk") {
 				name += ".awk"
 			}

@@ -346,9 +346,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P15 parallel --pipe -a cmd.txt sh", setup: map[string]string{"proj/cmd.txt": approve + "\n"}, cmd: `parallel --pipe -a cmd.txt sh`, want: denied, fixed: true},
 
 		// P16 (phase 2, against merged main with fix9c): close variants.
-		{finding: "P16 awk -f - reads the program from its input (phase 2)", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `cat p.awk | awk -f -`, want: denied},
-		{finding: "P16 sqlite3 -init of a file whose .shell runs x.sh (phase 2)", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db -init cmd.sql .quit`, want: held},
-		{finding: "P16 sqlite3 .read '|./x.sh' reads a program's output (phase 2)", setup: xsh, cmd: `sqlite3 x.db ".read '|./x.sh'"`, want: held},
+		{finding: "P16 awk -f - reads the program from its input (phase 2)", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `cat p.awk | awk -f -`, want: denied, fixed: true},
+		{finding: "P16 sqlite3 -init of a file whose .shell runs x.sh (phase 2)", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db -init cmd.sql .quit`, want: held, fixed: true},
+		{finding: "P16 sqlite3 .read '|./x.sh' reads a program's output (phase 2)", setup: xsh, cmd: `sqlite3 x.db ".read '|./x.sh'"`, want: held, fixed: true},
 		{finding: "P16 GIT_CONFIG_COUNT names include.path of a file setting core.fsmonitor (phase 2)", setup: map[string]string{"proj/x.sh": runsApprove, "proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=@ROOT@/proj/x.cfg git status`, want: held},
 		{finding: "P16 uv run --script x2.py (phase 2)", setup: map[string]string{"proj/x2.py": "import subprocess\nsubprocess.run(\"" + approve + "\", shell=True)\n"}, cmd: `uv run --script x2.py`, want: denied},
 		{finding: "P16 yarn run node x.cjs (phase 2)", setup: map[string]string{"proj/x.cjs": "require(\"child_process\").execSync(\"" + approve + "\")\n"}, cmd: `yarn run node x.cjs`, want: denied},

@@ -22,6 +22,7 @@ func TestFix10b(t *testing.T) {
 		"proj/main.go":                                  "package main\n\nfunc main() {}\n",
 	}
 	approve := "airlock queue approve abcd"
+	awkVerb := "BEGIN{system(\"" + approve + "\")}\n"
 	xsh := map[string]string{"proj/x.sh": "#!/bin/sh\n" + approve + "\n"}
 	cases := []findingCase{
 		// S2b: a function's body reads the call's prefix assignments and
@@ -85,6 +86,35 @@ func TestFix10b(t *testing.T) {
 		{finding: "hg mv into scratch", cmd: `d=$(mktemp -d); hg mv /srv/data/db $d/db; rm -rf "$d"`, want: held},
 		{finding: "mc mv into scratch", cmd: `d=$(mktemp -d); mc mv --recursive /srv/data $d; rm -rf "$d"`, want: held},
 		{finding: "ordinary: rclone copy into scratch", cmd: `d=$(mktemp -d); rclone copy src $d; ls $d; rm -rf "$d"`, want: notHeld},
+
+		// P16 (awk, sqlite3): code read from the input or a file the
+		// program is told to run.
+		{finding: "P16 cat p.awk | awk -f -", setup: map[string]string{"proj/p.awk": awkVerb}, cmd: `cat p.awk | awk -f -`, want: denied},
+		{finding: "awk -f - < p.awk", setup: map[string]string{"proj/p.awk": awkVerb}, cmd: `awk -f - < p.awk`, want: denied},
+		{finding: "awk -f /dev/stdin < p.awk", setup: map[string]string{"proj/p.awk": awkVerb}, cmd: `awk -f /dev/stdin < p.awk`, want: denied},
+		{finding: "awk -f - with a here-document", cmd: "awk -f - <<'E'\n" + awkVerb + "E", want: denied},
+		{finding: "cat p.awk | awk -f /dev/stdin", setup: map[string]string{"proj/p.awk": awkVerb}, cmd: `cat p.awk | awk -f /dev/stdin`, want: denied},
+		{finding: "a program's output piped into awk -f -", setup: xsh, cmd: `./x.sh | awk -f -`, want: held},
+		{finding: "awk -f /dev/fd/3 3< p.awk", setup: map[string]string{"proj/p.awk": awkVerb}, cmd: `awk -f /dev/fd/3 3< p.awk`, want: held},
+		{finding: "gawk --file=- from a pipe", setup: map[string]string{"proj/p.awk": awkVerb}, cmd: `cat p.awk | gawk --file=-`, want: held},
+		{finding: "P16 sqlite3 -init cmd.sql .quit", setup: map[string]string{"proj/x.sh": "#!/bin/sh\n" + approve + "\n", "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db -init cmd.sql .quit`, want: held},
+		{finding: "sqlite3 -init of the verb", setup: map[string]string{"proj/cmd.sql": ".shell " + approve + "\n"}, cmd: `sqlite3 x.db -init cmd.sql .quit`, want: denied},
+		{finding: "sqlite3 -bail -f cmd.sql", setup: map[string]string{"proj/cmd.sql": ".system " + approve + "\n"}, cmd: `sqlite3 -bail x.db -f cmd.sql`, want: denied},
+		{finding: "sqlite3 -init /dev/stdin < cmd.sql", setup: map[string]string{"proj/cmd.sql": ".shell " + approve + "\n"}, cmd: `sqlite3 x.db -init /dev/stdin .quit < cmd.sql`, want: denied},
+		{finding: "sqlite3 -init a file named at run time", cmd: `sqlite3 x.db -init "$(ls *.sql | head -1)" .quit`, want: held},
+		{finding: "P16 sqlite3 .read '|./x.sh'", setup: xsh, cmd: `sqlite3 x.db ".read '|./x.sh'"`, want: held},
+		{finding: ".read '|…' of the verb", cmd: `sqlite3 x.db ".read '|airlock queue approve abcd'"`, want: denied},
+		{finding: ".read |cmd in -cmd", setup: xsh, cmd: `sqlite3 -cmd ".read |./x.sh" x.db .quit`, want: held},
+		{finding: ".once '|cmd' runs cmd", cmd: `sqlite3 x.db ".once '|airlock queue approve abcd'" "select 1;"`, want: denied},
+		{finding: ".output |cmd in a .read file", setup: map[string]string{"proj/o.sql": ".output '|airlock queue approve abcd'\nselect 1;\n"}, cmd: `sqlite3 x.db '.read o.sql'`, want: denied},
+		{finding: ".import '|cmd' t", cmd: `sqlite3 x.db ".import '|airlock queue approve abcd' t"`, want: denied},
+		{finding: ".load an extension", cmd: `sqlite3 x.db '.load ./x.so'`, want: held},
+		{finding: "psql \\o |cmd", cmd: `psql -c 'select 1' -c '\o |airlock queue approve abcd'`, want: denied},
+		{finding: "ordinary: awk -f p.awk", setup: map[string]string{"proj/p.awk": "{ print $1 }\n"}, cmd: `awk -f p.awk src/m.py`, want: notHeld},
+		{finding: "ordinary: awk -f - with a here-document", cmd: "awk -f - src/m.py <<'E'\n{ print NR }\nE", want: notHeld},
+		{finding: "ordinary: sqlite3 -init a schema", setup: map[string]string{"proj/schema.sql": "create table t(a);\n"}, cmd: `sqlite3 x.db -init schema.sql .quit`, want: notHeld},
+		{finding: "ordinary: sqlite3 .read a file", setup: map[string]string{"proj/q.sql": "select 1;\n"}, cmd: `sqlite3 x.db '.read q.sql'`, want: notHeld},
+		{finding: "ordinary: sqlite3 .once a file", cmd: `sqlite3 x.db '.once out.csv' 'select 1;'`, want: notHeld},
 	}
 	_ = xsh
 	for i := range cases {

@@ -79,6 +79,7 @@ func (c cmd) invocation() Invocation {
 		Stdin:      c.stdin,
 		StdinText:  c.stdinText,
 		StdinKnown: c.stdinKnown,
+		StdinFile:  c.stdinFile,
 		Group:      c.group,
 		Feed:       c.feed,
 	}

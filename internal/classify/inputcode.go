@@ -1,0 +1,140 @@
+package classify
+
+import (
+	"strings"
+
+	"github.com/airlock-dev/airlock/internal/shell"
+)
+
+// A program told to run code from a file reads it from its standard input
+// when the file is "-", /dev/stdin or descriptor 0 (cat p.awk | awk -f -,
+// sqlite3 -init /dev/stdin): that input is the code, read like the file
+// would be when its text is known (a here-document, echo, < FILE) and
+// opaque otherwise (FINDINGS-9 P16). Another descriptor (/dev/fd/3) is a
+// file only known at run time.
+
+// inputName reports a file name that stands for standard input (stdin)
+// or another open descriptor (fd).
+func inputName(name string) (stdin, fd bool) {
+	switch name {
+	case "-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0":
+		return true, false
+	}
+	return false, strings.HasPrefix(name, "/dev/fd/") || strings.HasPrefix(name, "/proc/")
+}
+
+// inputCode is the code a run reads from its input, for a program (who)
+// told to run "-": the literal text fed to it, or the file redirected
+// into it or piped from cat FILE (read as readScript reads a script). ok is false with failed
+// set when the code cannot be read, and with failed empty when nothing
+// feeds the run (its input is the agent's, which types nothing).
+func (c *Classifier) inputCode(inv *shell.Invocation, who string) (code string, failed Effect, ok bool) {
+	if inv.StdinKnown {
+		return inv.StdinText, Effect{}, true
+	}
+	for _, r := range inv.Redirects {
+		if r.Op != "<" && r.Op != "0<" {
+			continue
+		}
+		data, failed, ok := c.readScript(inv, r.Target, r.Dynamic)
+		if ok {
+			c.keepCode(who+" < "+r.Target, r.Target, data)
+			return string(data), Effect{}, true
+		}
+		if failed.Reasons == nil {
+			failed = opaque("input.code", who+" runs code read from "+clip(r.Target)+", which airlock cannot read here")
+		}
+		return "", failed, false
+	}
+	if inv.Stdin == "pipe" && inv.StdinFile != "" {
+		// cat FILE | awk -f -: FILE's text.
+		data, failed, ok := c.readScript(inv, inv.StdinFile, false)
+		if ok {
+			c.keepCode(who+" < "+inv.StdinFile, inv.StdinFile, data)
+			return string(data), Effect{}, true
+		}
+		if failed.Reasons != nil {
+			return "", failed, false
+		}
+	}
+	if inv.Stdin != "" {
+		return "", opaque("input.code", who+" runs code read from its input, whose text is only known at run time"), false
+	}
+	return "", Effect{}, false
+}
+
+// sqliteFile reads the file of sqlite3's or duckdb's -init or -f, "-"
+// and /dev/stdin being its input; false when it cannot be read and
+// nothing more is known.
+func (c *Classifier) sqliteFile(inv *shell.Invocation, a *sqlAnalysis, name string, dynamic bool) bool {
+	stdin, fd := inputName(name)
+	switch {
+	case dynamic:
+		a.nested.Add(opaque("sql.file", inv.Name()+" runs commands from a file named at run time ("+clip(name)+")"))
+		return true
+	case fd:
+		a.nested.Add(opaque("sql.file", inv.Name()+" runs commands from "+clip(name)+", an open file only known at run time"))
+		return true
+	case stdin:
+		code, failed, ok := c.inputCode(inv, inv.Name()+" "+name)
+		if ok {
+			sqlText(c, a, code, sqlLite)
+		}
+		a.nested.Add(failed)
+		return ok || failed.Reasons != nil
+	}
+	return c.sqlInputFile(inv, a, name, sqlLite)
+}
+
+// sqlPipeCommand reads a client command whose file is a program's pipe:
+// sqlite3's .read '|CMD' runs CMD and reads its output as commands
+// (which is only known at run time); .output, .once and .import '|CMD'
+// and psql's \o, \g, \gx '|CMD' and mysql's pager run CMD. It reports
+// whether the line was one.
+func sqlPipeCommand(c *Classifier, a *sqlAnalysis, cmd, arg string) bool {
+	lc := strings.ToLower(cmd)
+	if lc == "pager" || lc == "\\p" && arg != "" {
+		// mysql's pager runs its output through the program.
+		a.nested.Add(c.sqlShell(cmd, arg))
+		return true
+	}
+	switch lc {
+	case ".read", ".output", ".once", ".import", "\\o", "\\out", "\\g", "\\gx", "\\w", "\\write":
+	default:
+		return false
+	}
+	t := strings.TrimSpace(arg)
+	if lc == ".once" || lc == ".output" {
+		// .once -x / -e / --bom before the file.
+		for strings.HasPrefix(t, "-") {
+			_, rest, _ := strings.Cut(t, " ")
+			t = strings.TrimSpace(rest)
+		}
+	}
+	t = sqlFirstArg(t)
+	if !strings.HasPrefix(t, "|") {
+		return false
+	}
+	prog := strings.TrimSpace(t[1:])
+	a.nested.Add(c.sqlShell(cmd+" |", prog))
+	if lc == ".read" {
+		a.nested.Add(opaque("sql.read-pipe", cmd+" reads the output of "+clip(prog)+" as its commands, which is only known at run time"))
+	}
+	return true
+}
+
+// sqlFirstArg is the first argument of a client command line when it is
+// quoted (up to its closing quote), else the whole rest of the line:
+// psql's \o |CMD runs all of it, and more words is only more to read.
+func sqlFirstArg(s string) string {
+	if s == "" {
+		return ""
+	}
+	if q := s[0]; q == '\'' || q == '"' {
+		if i := strings.IndexByte(s[1:], q); i >= 0 {
+			return s[1 : 1+i]
+		}
+		return s[1:]
+	}
+	return s
+}

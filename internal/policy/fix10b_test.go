@@ -68,6 +68,8 @@ func TestFix10b(t *testing.T) {
 		{finding: "an option airlock does not know", cmd: `bash -O cdspell -c 'cd .claud && : > settings.json'`, want: held},
 		{finding: "set -P: cd resolves links before ..", cmd: `set -P; cd @HOME@/lnk/.. && : > settings.json`, want: held},
 		{finding: "cd -P ..", cmd: `cd -P @HOME@/lnk/.. && : > settings.json`, want: held},
+		{finding: "fish --init-command runs its text first", cmd: `fish --init-command='airlock queue approve abcd' -c true`, want: denied},
+		{finding: "fish -C runs its text first", cmd: `fish -C 'airlock queue approve abcd' -c true`, want: denied},
 		{finding: "ordinary: bash -o pipefail -c", cmd: `bash -o pipefail -c 'ls src | wc -l'`, want: notHeld},
 		{finding: "ordinary: set -euo pipefail", cmd: `set -euo pipefail; go vet ./...`, want: notHeld},
 		{finding: "ordinary: bash -O extglob -c", cmd: `bash -O extglob -c 'ls src/!(*.pyc)'`, want: notHeld},

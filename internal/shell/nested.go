@@ -18,6 +18,11 @@ func shellText(w *walker, c cmd) (cmd, bool) {
 	i, command, stdin := 1, false, false
 	login, interactive := strings.HasPrefix(c.args[0], "-"), false
 	initFile, initDyn := "", false
+	type fishCmd struct {
+		text string
+		dyn  bool
+	}
+	var fishInit []fishCmd
 options:
 	for i < len(c.args) && !c.dyn[i] {
 		a := c.args[i]
@@ -25,6 +30,19 @@ options:
 		case a == "--" || a == "-":
 			i++
 			break options
+		case name == "fish" && (a == "-C" || a == "--init-command" || strings.HasPrefix(a, "--init-command=")):
+			// fish runs -C's command before its own (FINDINGS-9 S3).
+			text, dyn, n := a[min(len(a), len("--init-command=")):], c.dyn[i], 1
+			if !strings.HasPrefix(a, "--init-command=") {
+				text, dyn, n = "", true, 2
+				if i+1 < len(c.args) {
+					text, dyn = c.args[i+1], c.dyn[i+1]
+				}
+			}
+			fishInit = append(fishInit, fishCmd{text, dyn})
+			i += n
+		case name == "fish" && len(a) == 2 && strings.Contains("pdofD", a[1:]):
+			i += 2 // fish's options that take a value
 		case a == "--rcfile" || a == "--init-file":
 			if i+1 < len(c.args) {
 				initFile, initDyn = c.args[i+1], c.dyn[i+1]
@@ -61,6 +79,13 @@ options:
 	// Options on the command line or in BASHOPTS and SHELLOPTS are read
 	// as the set and shopt commands they stand for (options.go).
 	opts, ok, why := optionText(c, 1, i)
+	if name == "fish" {
+		// fish has no set -o or shopt options: its own are read above.
+		opts, ok = "", true
+		for _, fc := range fishInit {
+			w.nested(c, fc.text, fc.dyn, name+" --init-command")
+		}
+	}
 	if !ok {
 		w.opaque(c.frame.with(name), c.source, name+" starts with "+why+", which changes how its text is read")
 		return c, true

@@ -138,3 +138,97 @@ func sqlFirstArg(s string) string {
 	}
 	return s
 }
+
+// awkFile reads an awk program file (-f, -E, -i, @include): "-" and
+// /dev/stdin are the run's input (inputCode). An include's name may leave
+// out ".awk". A name without "/" is looked up in AWKPATH when the run
+// sets it, which is only known at run time. ok is false with failed empty
+// for a file that is not there (gawk's own library for an include).
+func (c *Classifier) awkFile(inv *shell.Invocation, name string, dynamic, include bool) (prog string, failed Effect, ok bool) {
+	if stdin, fd := inputName(name); (stdin || fd) && !dynamic {
+		// awk -f - reads its program from its input (FINDINGS-9 P16);
+		// another descriptor is only known at run time.
+		if fd {
+			return "", opaque("awk.file", "awk runs the program on "+clip(name)+", an open file only known at run time"), false
+		}
+		return c.inputCode(inv, "awk -f "+name)
+	}
+	if !dynamic && !strings.Contains(name, "/") {
+		for _, kv := range inv.Env {
+			if strings.HasPrefix(kv, "AWKPATH=") {
+				return "", opaque("awk.file", "awk looks the program "+clip(name)+" up in the AWKPATH the command sets"), false
+			}
+		}
+	}
+	if include && !strings.Contains(name, "/") && !strings.HasSuffix(name, ".awk") {
+		name += ".awk"
+	}
+	data, failed, ok := c.readScript(inv, name, dynamic)
+	switch {
+	case ok:
+		// The program file's text goes to self-protection, as a
+		// script's does (FINDINGS-9 P11).
+		c.keepCode(inv.Name()+" -f "+name, name, data)
+		return string(data), Effect{}, true
+	case failed.Reasons != nil:
+		return "", failed, false
+	case c.FS == nil:
+		return "", opaque("awk.file", "awk runs the program in "+clip(name)+", which airlock does not read here"), false
+	}
+	return "", Effect{}, false
+}
+
+// awkOwnExtensions are the extensions gawk ships in its own library.
+var awkOwnExtensions = map[string]bool{
+	"filefuncs": true, "fnmatch": true, "fork": true, "inplace": true, "intdiv": true, "ordchr": true,
+	"readdir": true, "readdir_test": true, "readfile": true, "revoutput": true, "revtwoway": true,
+	"rwarray": true, "time": true, "testext": true,
+}
+
+// awkLoad rates gawk -l NAME and @load "NAME": a shared library whose code
+// runs in awk, opaque unless it is one of gawk's own found in its own
+// library (no AWKLIBPATH set by the command).
+func awkLoad(inv *shell.Invocation, name string, dynamic bool) Effect {
+	own := !dynamic && awkOwnExtensions[strings.TrimSuffix(name, ".so")]
+	for _, kv := range inv.Env {
+		if strings.HasPrefix(kv, "AWKLIBPATH=") {
+			own = false
+		}
+	}
+	if own {
+		return Effect{}
+	}
+	return opaque("awk.load", "gawk loads the extension "+clip(name)+", native code airlock does not read")
+}
+
+// awkDirective is one @include or @load of a gawk program.
+type awkDirective struct {
+	name string
+	load bool
+}
+
+// awkDirectives finds gawk's @include "FILE" and @load "FILE" directives
+// in a program's text.
+func awkDirectives(prog string) []awkDirective {
+	var out []awkDirective
+	for _, kw := range []string{"@include", "@load"} {
+		rest := prog
+		for {
+			i := strings.Index(rest, kw)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(kw):]
+			t := strings.TrimLeft(rest, " \t")
+			if !strings.HasPrefix(t, `"`) {
+				continue // gawk takes only a string constant here
+			}
+			end := strings.IndexByte(t[1:], '"')
+			if end < 0 {
+				break
+			}
+			out = append(out, awkDirective{name: t[1 : 1+end], load: kw == "@load"})
+		}
+	}
+	return out
+}

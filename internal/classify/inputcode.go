@@ -69,6 +69,8 @@ func (c *Classifier) inputCode(inv *shell.Invocation, who string) (code string, 
 func (c *Classifier) sqliteFile(inv *shell.Invocation, a *sqlAnalysis, name string, dynamic bool) bool {
 	stdin, fd := inputName(name)
 	switch {
+	case name == "/dev/null" && !dynamic:
+		return true // sqlite3 -init /dev/null: no start-up file
 	case dynamic:
 		a.nested.Add(opaque("sql.file", inv.Name()+" runs commands from a file named at run time ("+clip(name)+")"))
 		return true
@@ -231,4 +233,48 @@ func awkDirectives(prog string) []awkDirective {
 		}
 	}
 	return out
+}
+
+// sqlStartFiles reads the start-up file a SQL client runs before its
+// commands when the command chose it: sqlite3's .sqliterc (or
+// sqlite3/sqliterc under XDG_CONFIG_HOME) and duckdb's .duckdbrc under a
+// HOME the command sets, psql's PSQLRC or .psqlrc under such a HOME. Its
+// dot and backslash commands (.shell, \!) run like the command's own; a
+// name only known at run time is opaque. The human's own start-up files
+// are not read: the agent may not write them (self-protection).
+func (c *Classifier) sqlStartFiles(inv *shell.Invocation, a *sqlAnalysis, d sqlDialect) {
+	var files []string
+	set := func(name string) (string, bool) {
+		v, ok := "", false
+		for _, kv := range inv.Env {
+			if val, has := strings.CutPrefix(kv, name+"="); has {
+				v, ok = val, true
+			}
+		}
+		return v, ok
+	}
+	prog := inv.Name()
+	if home, ok := set("HOME"); ok {
+		switch prog {
+		case "sqlite3", "sqlite":
+			files = append(files, home+"/.sqliterc")
+		case "duckdb":
+			files = append(files, home+"/.duckdbrc")
+		case "psql":
+			files = append(files, home+"/.psqlrc")
+		}
+	}
+	if x, ok := set("XDG_CONFIG_HOME"); ok && (prog == "sqlite3" || prog == "sqlite") {
+		files = append(files, x+"/sqlite3/sqliterc")
+	}
+	if rc, ok := set("PSQLRC"); ok && prog == "psql" {
+		files = append(files, rc)
+	}
+	for _, f := range files {
+		if strings.ContainsAny(f, "$`") || strings.HasPrefix(f, "~") {
+			a.nested.Add(opaque("sql.startup", prog+" runs the start-up file "+clip(f)+", whose place is only known at run time"))
+			continue
+		}
+		c.sqlInputFile(inv, a, f, d)
+	}
 }

@@ -716,6 +716,9 @@ func sqlPsql(c *Classifier, inv *shell.Invocation) Effect {
 		conn(p.Operands[0], inv.IsDynamic(1+p.OperandIndex[0]))
 	}
 	var a sqlAnalysis
+	if !p.Has("-X", "--no-psqlrc") {
+		c.sqlStartFiles(inv, &a, sqlPostgres)
+	}
 	commands := false
 	for _, f := range p.Flags {
 		dyn := inv.IsDynamic(1 + f.ValueIndex)
@@ -835,6 +838,9 @@ func sqlLocalFile(c *Classifier, inv *shell.Invocation) Effect {
 				a.add(sqlFinding{1, "sql.file", "SQL from the file " + f.Value, "may write the database"})
 			}
 		}
+	}
+	if !p.Has("-init") {
+		c.sqlStartFiles(inv, &a, sqlLite)
 	}
 	for i := 1; i < len(p.Operands); i++ {
 		commands = true

@@ -54,6 +54,8 @@ func TestFix10b(t *testing.T) {
 		{finding: "export BASHOPTS", cmd: `export BASHOPTS=cdable_vars; bash -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
 		{finding: "bash -O cdable_vars reading a here-string", cmd: `bash -O cdable_vars <<< 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
 		{finding: "bash -O cdable_vars running a script", setup: map[string]string{"proj/s.sh": "x=$HOME/.claude; cd x && : > settings.json\n"}, cmd: `bash -O cdable_vars s.sh`, want: held},
+		{finding: "bash -O cdable_vars < a script", setup: map[string]string{"proj/s.sh": "x=$HOME/.claude; cd x && : > settings.json\n"}, cmd: `bash -O cdable_vars < s.sh`, want: held},
+		{finding: "cat a script | bash -O cdable_vars", setup: map[string]string{"proj/s.sh": "x=$HOME/.claude; cd x && : > settings.json\n"}, cmd: `cat s.sh | bash -O cdable_vars`, want: held},
 		{finding: "BASHOPTS for a script run by its name", setup: map[string]string{"proj/s.sh": "#!/bin/bash\nx=$HOME/.claude; cd x && : > settings.json\n"}, cmd: `BASHOPTS=cdable_vars ./s.sh`, want: held},
 		{finding: "shopt -qs cdable_vars", cmd: `shopt -qs cdable_vars; x=@HOME@/.claude; cd x && : > settings.json`, want: denied},
 		{finding: "shopt -s -q cdable_vars", cmd: `shopt -s -q cdable_vars; x=@HOME@/.claude; cd x && : > settings.json`, want: denied},

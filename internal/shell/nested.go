@@ -113,7 +113,7 @@ options:
 	}
 	if opts != "" && c.stdinKnown {
 		c.stdinText = opts + c.stdinText
-	} else if optionsMatter(opts) && c.stdin != "" {
+	} else if optionsMatter(opts) && (c.stdin != "" || readsRedirect(c)) {
 		w.opaque(c.frame.with(name), c.source, name+" reads commands from its input with options that change how they are read ("+clip(strings.ReplaceAll(strings.TrimSpace(opts), "\n", "; "))+"), which airlock does not follow")
 	}
 	return w.fromStdin(c, name)
@@ -268,4 +268,15 @@ func sshRemote(w *walker, c cmd) (cmd, bool) {
 	}
 	w.text(text, remote.frame, c.depth+1)
 	return c, true
+}
+
+// readsRedirect reports a run whose input is redirected from a file
+// (sh < FILE), which package classify reads on its own.
+func readsRedirect(c cmd) bool {
+	for _, r := range c.redirects {
+		if r.Op == "<" || r.Op == "0<" || r.Op == "<>" {
+			return true
+		}
+	}
+	return false
 }

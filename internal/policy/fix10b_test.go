@@ -70,6 +70,8 @@ func TestFix10b(t *testing.T) {
 		{finding: "an option airlock does not know", cmd: `bash -O cdspell -c 'cd .claud && : > settings.json'`, want: held},
 		{finding: "set -P: cd resolves links before ..", cmd: `set -P; cd @HOME@/lnk/.. && : > settings.json`, want: held},
 		{finding: "cd -P ..", cmd: `cd -P @HOME@/lnk/.. && : > settings.json`, want: held},
+		{finding: "--rcfile's file turns cdable_vars on", setup: map[string]string{"proj/rc.sh": "shopt -s cdable_vars\n"}, cmd: `bash --rcfile rc.sh -i -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
+		{finding: "ordinary: bash -lc", cmd: `bash -lc 'cd src && ls'`, want: notHeld},
 		{finding: "fish --init-command runs its text first", cmd: `fish --init-command='airlock queue approve abcd' -c true`, want: denied},
 		{finding: "fish -C runs its text first", cmd: `fish -C 'airlock queue approve abcd' -c true`, want: denied},
 		{finding: "ordinary: bash -o pipefail -c", cmd: `bash -o pipefail -c 'ls src | wc -l'`, want: notHeld},

@@ -92,7 +92,12 @@ options:
 	}
 	// What the shell runs as it starts (startup.go).
 	w.exportedFuncs(c)
-	w.shellStartup(c, name, login, interactive || !command && i >= len(c.args) && c.stdin == "", initFile, initDyn)
+	if w.shellStartup(c, name, login, interactive || !command && i >= len(c.args) && c.stdin == "", initFile, initDyn) {
+		// The start-up file runs in the shell first: it may set any
+		// variable or option, or change directory, as a sourced file
+		// may (shopt -s cdable_vars in --rcfile's file).
+		c.frame.afterStartup = true
+	}
 	operands, dyn := c.args[i:], c.dyn[i:]
 	switch {
 	case command && len(operands) == 0:

@@ -82,6 +82,9 @@ type frame struct {
 	// feedSource is the source of the parallel command itself: the
 	// text left of its pipe is what feeds it.
 	feedSource string
+	// afterStartup says the new shell whose text this frame walks ran
+	// a start-up file first (shellStartup): it starts knowing nothing.
+	afterStartup bool
 }
 
 func (f frame) with(v string) frame {
@@ -226,7 +229,13 @@ func (w *walker) text(src string, f frame, depth int) {
 	if own {
 		f.vals = f.vals.child(&w.exports)
 		f.vals.fromEnv(f.env)
+		if f.afterStartup {
+			f.vals.clear()
+			f.vals.touched |= allTouched
+			f.vals.cdable = true
+		}
 	}
+	f.afterStartup = false
 	f.same = false
 	sw := &stmtWalker{w: w, src: src, f: f, depth: depth, stdin: map[*syntax.Stmt]stdinSource{}}
 	n := len(w.traps)

@@ -70,6 +70,11 @@ func (s *stmtWalker) callFunction(body *syntax.Stmt, call *syntax.CallExpr) {
 	if v == nil {
 		return
 	}
+	// Options are the shell's, not the function's: one the body turns
+	// on, in any walk of it, is on after the call.
+	if o := s.w.bodyOpts[body]; o != nil {
+		v.mergeOpts(o)
+	}
 	n := &assignedSet{}
 	s.w.assignedBody(body, n, map[*syntax.Stmt]bool{body: true})
 	v.forgetAll(n)
@@ -118,6 +123,13 @@ func (s *stmtWalker) walkBody(body *syntax.Stmt, env *values) {
 	syntax.Walk(body, s.visit)
 	s.f.vals = saved
 	delete(s.w.active, body)
+	if s.w.bodyOpts == nil {
+		s.w.bodyOpts = map[*syntax.Stmt]*values{}
+	}
+	if s.w.bodyOpts[body] == nil {
+		s.w.bodyOpts[body] = newValues()
+	}
+	s.w.bodyOpts[body].mergeOpts(env)
 }
 
 // callKey names the environment a body is walked with.

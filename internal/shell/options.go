@@ -297,6 +297,13 @@ func (v *values) inheritShell(o *values) {
 	v.nullglob = o.nullglob
 }
 
+// mergeOpts turns on in v the options followed that o has on.
+func (v *values) mergeOpts(o *values) {
+	v.cdable = v.cdable || o.cdable
+	v.physical = v.physical || o.physical
+	v.nullglob = v.nullglob || o.nullglob
+}
+
 // nullGlobShift makes a command opaque when nullglob may be on and an
 // unquoted glob word has words after it: matching nothing, it is dropped
 // and the words after it move (cp -t zz* DIR FILE copies FILE into DIR).

@@ -112,8 +112,10 @@ type walker struct {
 	// (funcEnv) it was walked with; active the bodies being walked.
 	inlined map[*syntax.Stmt]map[string]bool
 	active  map[*syntax.Stmt]bool
-	aliases map[string]string
-	full    bool
+	// bodyOpts holds the options a function body turned on in any walk.
+	bodyOpts map[*syntax.Stmt]*values
+	aliases  map[string]string
+	full     bool
 	// top is the outermost text; pending holds the functions named like
 	// a program whose output is read, defined where no output of theirs
 	// is read yet (names.go).

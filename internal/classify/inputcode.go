@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -276,5 +277,17 @@ func (c *Classifier) sqlStartFiles(inv *shell.Invocation, a *sqlAnalysis, d sqlD
 			continue
 		}
 		c.sqlInputFile(inv, a, f, d)
+	}
+}
+
+// sqliteCodeCall finds the SQL of sqlite3's and duckdb's shells that runs
+// code: load_extension() loads a shared library, edit(TEXT, EDITOR) runs
+// the editor program, duckdb's LOAD or INSTALL of a file is native code.
+var sqliteCodeCall = regexp.MustCompile(`(?i)\b(load_extension|edit)\s*\(|\b(load|install)\s+['"]?[^\s;'"]*(/|\.duckdb_extension)`)
+
+// sqliteCode makes SQL that loads or runs a program opaque.
+func sqliteCode(a *sqlAnalysis, text string) {
+	if m := sqliteCodeCall.FindString(text); m != "" {
+		a.nested.Add(opaque("sql.code", "the SQL calls "+clip(m)+", which loads or runs code airlock does not read"))
 	}
 }

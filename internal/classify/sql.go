@@ -470,6 +470,9 @@ func sqlText(c *Classifier, a *sqlAnalysis, text string, d sqlDialect) {
 		}
 		return
 	}
+	if d.meta == '.' {
+		sqliteCode(a, text)
+	}
 	var sql strings.Builder
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)

@@ -280,10 +280,10 @@ func (c *Classifier) sqlStartFiles(inv *shell.Invocation, a *sqlAnalysis, d sqlD
 	}
 }
 
-// sqliteCodeCall finds the SQL of sqlite3's and duckdb's shells that runs
-// code: load_extension() loads a shared library, edit(TEXT, EDITOR) runs
-// the editor program, duckdb's LOAD or INSTALL of a file is native code.
-var sqliteCodeCall = regexp.MustCompile(`(?i)\b(load_extension|edit)\s*\(|\b(load|install)\s+['"]?[^\s;'"]*(/|\.duckdb_extension)`)
+// sqliteCodeCall finds the SQL of sqlite3's and duckdb's shells that loads
+// code: load_extension() loads a shared library, duckdb's LOAD or INSTALL
+// of a file is native code (edit() is read in textrunners.go).
+var sqliteCodeCall = regexp.MustCompile(`(?i)\bload_extension\s*\(|\b(load|install)\s+['"]?[^\s;'"]*(/|\.duckdb_extension)`)
 
 // sqliteCode makes SQL that loads or runs a program opaque.
 func sqliteCode(a *sqlAnalysis, text string) {

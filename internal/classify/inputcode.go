@@ -3,6 +3,7 @@ package classify
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/airlock-dev/airlock/internal/shell"
 )
@@ -283,11 +284,14 @@ func (c *Classifier) sqlStartFiles(inv *shell.Invocation, a *sqlAnalysis, d sqlD
 // sqliteCodeCall finds the SQL of sqlite3's and duckdb's shells that loads
 // code: load_extension() loads a shared library, duckdb's LOAD or INSTALL
 // of a file is native code (edit() is read in textrunners.go).
-var sqliteCodeCall = regexp.MustCompile(`(?i)\bload_extension\s*\(|\b(load|install)\s+['"]?[^\s;'"]*(/|\.duckdb_extension)`)
+// It is built on first use: an allowed hook call does not need it.
+var sqliteCodeCall = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\bload_extension\s*\(|\b(load|install)\s+['"]?[^\s;'"]*(/|\.duckdb_extension)`)
+})
 
 // sqliteCode makes SQL that loads or runs a program opaque.
 func sqliteCode(a *sqlAnalysis, text string) {
-	if m := sqliteCodeCall.FindString(text); m != "" {
+	if m := sqliteCodeCall().FindString(text); m != "" {
 		a.nested.Add(opaque("sql.code", "the SQL calls "+clip(m)+", which loads or runs code airlock does not read"))
 	}
 }

@@ -46,32 +46,26 @@ var powerShellSpec = &Spec{
 	},
 }
 
-// classifyAwk reads an awk program's commands.
+// classifyAwk reads an awk program's commands: the program word, -e, and
+// the files of -f, -E, -i and @include (read like the program, FINDINGS-9
+// P11 and P16); an extension (-l, @load) is native code, opaque unless
+// it is one of gawk's own.
 func classifyAwk(c *Classifier, inv *shell.Invocation) Effect {
-	p := argv.Spec{Short: "Fvfei", Long: []string{"--field-separator", "--assign", "--file", "--source", "--include", "--load"}}.Parse(inv.Args[1:])
+	p := argv.Spec{Short: "FvfeiEl", Long: []string{"--field-separator", "--assign", "--file", "--source", "--include", "--load", "--exec"}}.Parse(inv.Args[1:])
 	var progs []string
 	for _, f := range p.Flags {
 		switch f.Name {
-		case "-f", "--file", "-i", "--include":
-			// gawk -i FILE includes an awk source file as -f does.
-			name := f.Value
-			if (f.Name == "-i" || f.Name == "--include") && !strings.Contains(name, "/") && !strings.HasSuffix(name, ".awk") {
-				name += ".awk"
-			}
-			data, failed, ok := c.readScript(inv, name, inv.IsDynamic(1+f.ValueIndex))
-			if !ok && (f.Name == "-i" || f.Name == "--include") && failed.Reasons == nil {
-				continue // a library of gawk's own (-i inplace)
-			}
-			switch {
-			case ok:
-				// The program file's text goes to self-protection, as a
-				// script's does (FINDINGS-9 P11).
-				c.keepCode(inv.Name()+" "+f.Name+" "+name, name, data)
-				progs = append(progs, string(data))
-			case failed.Reasons != nil:
+		case "-f", "--file", "-i", "--include", "-E", "--exec":
+			prog, failed, ok := c.awkFile(inv, f.Value, inv.IsDynamic(1+f.ValueIndex), f.Name == "-i" || f.Name == "--include")
+			if failed.Reasons != nil {
 				return failed
-			case c.FS == nil:
-				return opaque("awk.file", "awk runs the program in "+f.Value+", which airlock does not read here")
+			}
+			if ok {
+				progs = append(progs, prog)
+			}
+		case "-l", "--load":
+			if e := awkLoad(inv, f.Value, inv.IsDynamic(1+f.ValueIndex)); e.Reasons != nil {
+				return e
 			}
 		case "-e", "--source":
 			progs = append(progs, f.Value)
@@ -82,6 +76,25 @@ func classifyAwk(c *Classifier, inv *shell.Invocation) Effect {
 			return opaque("awk.dynamic", "the awk program is computed at run time")
 		}
 		progs = append(progs, p.Operands[0])
+	}
+	// gawk's @include and @load directives, in every program read
+	// (bounded: an included file may include more).
+	for i := 0; i < len(progs) && i < 16; i++ {
+		for _, d := range awkDirectives(progs[i]) {
+			if d.load {
+				if e := awkLoad(inv, d.name, false); e.Reasons != nil {
+					return e
+				}
+				continue
+			}
+			prog, failed, ok := c.awkFile(inv, d.name, false, true)
+			if failed.Reasons != nil {
+				return failed
+			}
+			if ok {
+				progs = append(progs, prog)
+			}
+		}
 	}
 	var e Effect
 	for _, prog := range progs {

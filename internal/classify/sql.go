@@ -470,6 +470,9 @@ func sqlText(c *Classifier, a *sqlAnalysis, text string, d sqlDialect) {
 		}
 		return
 	}
+	if d.meta == '.' {
+		sqliteCode(a, text)
+	}
 	var sql strings.Builder
 	for _, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
@@ -493,7 +496,7 @@ func sqlText(c *Classifier, a *sqlAnalysis, text string, d sqlDialect) {
 func sqlMySQLCommand(t string) bool {
 	w, _, _ := strings.Cut(t, " ")
 	w = strings.ToLower(w)
-	return w == "system" || w == "source"
+	return w == "system" || w == "source" || w == "pager"
 }
 
 // sqlClientCommand rates one client command line: a shell escape runs
@@ -509,6 +512,9 @@ func sqlClientCommand(c *Classifier, a *sqlAnalysis, line string, d sqlDialect) 
 	}
 	if strings.HasPrefix(cmd, "\\!") && len(cmd) > 2 {
 		a.nested.Add(c.sqlShell("\\!", cmd[2:]+" "+arg))
+		return
+	}
+	if sqlPipeCommand(c, a, cmd, arg) {
 		return
 	}
 	switch strings.ToLower(cmd) {
@@ -527,7 +533,8 @@ func sqlClientCommand(c *Classifier, a *sqlAnalysis, line string, d sqlDialect) 
 	case ".restore":
 		a.add(sqlFinding{2, "sql.restore", ".restore", "overwrites the database with a backup"})
 	case ".load":
-		a.add(sqlFinding{1, "sql.load", ".load", "loads an extension into the database"})
+		// An extension is native code the client runs (FINDINGS-9 P16).
+		a.nested.Add(opaque("sql.load", cmd+" "+clip(arg)+" loads an extension, native code the client runs, which airlock does not read"))
 	}
 }
 
@@ -712,6 +719,9 @@ func sqlPsql(c *Classifier, inv *shell.Invocation) Effect {
 		conn(p.Operands[0], inv.IsDynamic(1+p.OperandIndex[0]))
 	}
 	var a sqlAnalysis
+	if !p.Has("-X", "--no-psqlrc") {
+		c.sqlStartFiles(inv, &a, sqlPostgres)
+	}
 	commands := false
 	for _, f := range p.Flags {
 		dyn := inv.IsDynamic(1 + f.ValueIndex)
@@ -824,9 +834,16 @@ func sqlLocalFile(c *Classifier, inv *shell.Invocation) Effect {
 			commands = commands || f.Name != "-cmd"
 			sqlArg(c, &a, f.Value, inv.IsDynamic(1+f.ValueIndex), sqlLite)
 		case "-init", "-f":
+			// The file's commands are read as the client reads them, dot
+			// commands and .shell included (FINDINGS-9 P16).
 			commands = commands || f.Name == "-f"
-			a.add(sqlFinding{1, "sql.file", "SQL from the file " + f.Value, "may write the database"})
+			if !c.sqliteFile(inv, &a, f.Value, inv.IsDynamic(1+f.ValueIndex)) {
+				a.add(sqlFinding{1, "sql.file", "SQL from the file " + f.Value, "may write the database"})
+			}
 		}
+	}
+	if !p.Has("-init") {
+		c.sqlStartFiles(inv, &a, sqlLite)
 	}
 	for i := 1; i < len(p.Operands); i++ {
 		commands = true

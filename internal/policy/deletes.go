@@ -615,7 +615,11 @@ func movesOnlyScratch(inv *classify.Invocation) bool {
 // in a cluster, -rm, -qmr; --move), 7z a -sdel, rar m / a -df, the
 // compressors that replace their input by default (gzip, xz, bzip2,
 // lzma, lzip, pigz, pbzip2, plzip, compress and their un- forms) unless
-// -k, -c or -t keeps it, and those that do with --rm (zstd, lz4, brotli).
+// -k, -c or -t keeps it, those that do with --rm (zstd, lz4, brotli), and
+// the other movers of files: rclone move/moveto, kioclient move, the
+// object-store clients' mv (mc, s5cmd, s3cmd, gsutil, aws s3, gcloud
+// storage: a local source is deleted once uploaded) and version
+// control's mv (hg, svn, bzr, darcs, jj, sl).
 // Examples run in TestRemovesInputs.
 func removesInputs(args []string) bool {
 	if len(args) == 0 {
@@ -664,6 +668,23 @@ func removesInputs(args []string) bool {
 		return len(rest) > 0 && (rest[0] == "m" || rest[0] == "mf") || has("-df")
 	case "zstd", "unzstd", "zstdmt", "lz4", "unlz4", "brotli":
 		return has("--rm")
+	case "rclone":
+		// rclone move and moveto delete the source once copied;
+		// --delete-empty-src-dirs goes with them (FINDINGS-9 T2b). Its
+		// options take values, so any word move or moveto counts.
+		return has("--delete-empty-src-dirs") || slices.Contains(rest, "move") || slices.Contains(rest, "moveto")
+	case "gvfs-move":
+		return true
+	case "kioclient", "kioclient5", "kioclient6":
+		return verbAfter(rest, 0, "move", "mv")
+	case "mc", "mcli", "s5cmd", "s3cmd", "gsutil":
+		return verbAfter(rest, 0, "mv", "move") || name != "gsutil" && has("--remove")
+	case "aws":
+		return verbAfter(rest, 0, "s3") && verbAfter(rest, 1, "mv")
+	case "gcloud":
+		return verbAfter(rest, 0, "storage") && verbAfter(rest, 1, "mv")
+	case "hg", "svn", "bzr", "darcs", "jj", "sl":
+		return verbAfter(rest, 0, "mv", "move", "rename", "ren")
 	case "gzip", "gunzip", "xz", "unxz", "bzip2", "bunzip2", "lzma", "unlzma", "lzip", "pigz", "unpigz", "pbzip2", "plzip", "compress", "uncompress", "lzop":
 		if name == "lzop" {
 			return short('U') || has("--unlink", "--delete")
@@ -672,6 +693,23 @@ func removesInputs(args []string) bool {
 			longPrefix("--keep", len("--k")) || longPrefix("--stdout", len("--std")) || has("--to-stdout", "--test", "--list")
 		operands := slices.ContainsFunc(rest, func(a string) bool { return a != "-" && !strings.HasPrefix(a, "-") })
 		return !keeps && operands
+	}
+	return false
+}
+
+// verbAfter reports whether the n-th word of args that is no option
+// (no leading "-") is one of verbs: a program's subcommand, read without
+// its options' values (a value that is one of verbs counts too).
+func verbAfter(args []string, n int, verbs ...string) bool {
+	k := 0
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		if k == n {
+			return slices.Contains(verbs, a)
+		}
+		k++
 	}
 	return false
 }

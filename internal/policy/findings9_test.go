@@ -222,9 +222,9 @@ func TestFindings9Open(t *testing.T) {
 
 		{finding: "S9 cp -r into a run-time $D/.config/x/.. (the . and / forms are refused)", cmd: `mkdir -p $D/.config/x && cp -r /tmp/evil/. $D/.config/x/..`, want: denied, fixed: true},
 
-		{finding: "S3 bash -O cdable_vars -c: cd x goes to $x (phase 2)", cmd: `bash -O cdable_vars -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
-		{finding: "S3 env BASHOPTS=cdable_vars bash -c (phase 2)", cmd: `env BASHOPTS=cdable_vars bash -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied},
-		{finding: "S2 IFS=X before a function call splits its substitution (phase 2)", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; IFS=X f`, want: denied},
+		{finding: "S3 bash -O cdable_vars -c: cd x goes to $x (phase 2)", cmd: `bash -O cdable_vars -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied, fixed: true},
+		{finding: "S3 env BASHOPTS=cdable_vars bash -c (phase 2)", cmd: `env BASHOPTS=cdable_vars bash -c 'x=@HOME@/.claude; cd x && : > settings.json'`, want: denied, fixed: true},
+		{finding: "S2 IFS=X before a function call splits its substitution (phase 2)", cmd: `f(){ $(echo airlockXqueueXapproveXabcd); }; IFS=X f`, want: denied, fixed: true},
 
 		// T: scratch deletions.
 		{finding: "T1 rm --rec (abbreviated --recursive) through a link in scratch", cmd: `d=$(mktemp -d); ln -s /srv/data $d/l; rm --rec --force $d/l/`, want: held, fixed: true},
@@ -246,7 +246,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "T5 fallocate --punch-hole zeroes ~/docs/a.txt", setup: map[string]string{"home/docs/a.txt": "the human's\n"}, cmd: `fallocate --punch-hole --offset 0 --length 1M ~/docs/a.txt`, want: held, fixed: true},
 		{finding: "T5 fallocate -p zeroes a file outside", cmd: `fallocate -p -o 0 -l 1M /srv/data/db`, want: held, fixed: true},
 		{finding: "T5 fallocate -c collapses a range of a file outside", cmd: `fallocate -c -o 0 -l 4096 /srv/data/db`, want: held, fixed: true},
-		{finding: "T2 rclone move into scratch, scratch deleted", cmd: `d=$(mktemp -d); rclone move /srv/data $d; rm -rf "$d"`, want: held},
+		{finding: "T2 rclone move into scratch, scratch deleted", cmd: `d=$(mktemp -d); rclone move /srv/data $d; rm -rf "$d"`, want: held, fixed: true},
 
 		// P: compilers' outputs and the programs compilers run.
 		{finding: "P1 cc --preprocess (long -E) output run", setup: vC, cmd: `cc --preprocess -P -o bb v.c; chmod +x bb; ./bb`, want: held, fixed: true},
@@ -346,9 +346,9 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P15 parallel --pipe -a cmd.txt sh", setup: map[string]string{"proj/cmd.txt": approve + "\n"}, cmd: `parallel --pipe -a cmd.txt sh`, want: denied, fixed: true},
 
 		// P16 (phase 2, against merged main with fix9c): close variants.
-		{finding: "P16 awk -f - reads the program from its input (phase 2)", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `cat p.awk | awk -f -`, want: denied},
-		{finding: "P16 sqlite3 -init of a file whose .shell runs x.sh (phase 2)", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db -init cmd.sql .quit`, want: held},
-		{finding: "P16 sqlite3 .read '|./x.sh' reads a program's output (phase 2)", setup: xsh, cmd: `sqlite3 x.db ".read '|./x.sh'"`, want: held},
+		{finding: "P16 awk -f - reads the program from its input (phase 2)", setup: map[string]string{"proj/p.awk": "BEGIN{system(\"" + approve + "\")}\n"}, cmd: `cat p.awk | awk -f -`, want: denied, fixed: true},
+		{finding: "P16 sqlite3 -init of a file whose .shell runs x.sh (phase 2)", setup: map[string]string{"proj/x.sh": runsApprove, "proj/cmd.sql": ".shell ./x.sh\n"}, cmd: `sqlite3 x.db -init cmd.sql .quit`, want: held, fixed: true},
+		{finding: "P16 sqlite3 .read '|./x.sh' reads a program's output (phase 2)", setup: xsh, cmd: `sqlite3 x.db ".read '|./x.sh'"`, want: held, fixed: true},
 		{finding: "P16 GIT_CONFIG_COUNT names include.path of a file setting core.fsmonitor (phase 2)", setup: map[string]string{"proj/x.sh": runsApprove, "proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=@ROOT@/proj/x.cfg git status`, want: held},
 		{finding: "P16 uv run --script x2.py (phase 2)", setup: map[string]string{"proj/x2.py": "import subprocess\nsubprocess.run(\"" + approve + "\", shell=True)\n"}, cmd: `uv run --script x2.py`, want: denied},
 		{finding: "P16 yarn run node x.cjs (phase 2)", setup: map[string]string{"proj/x.cjs": "require(\"child_process\").execSync(\"" + approve + "\")\n"}, cmd: `yarn run node x.cjs`, want: denied},

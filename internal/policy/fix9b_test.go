@@ -125,7 +125,7 @@ func TestFix9bNames(t *testing.T) {
 		{finding: "IFS=X . a file", setup: map[string]string{"proj/f.sh": "$(echo airlockXqueueXapproveXabcd)\n"}, cmd: `IFS=X . ./f.sh`, want: held},
 		{finding: "IFS=X; then . a file", setup: map[string]string{"proj/f.sh": "$(echo airlockXqueueXapproveXabcd)\n"}, cmd: `IFS=X; . ./f.sh`, want: held},
 		{finding: "a sourced file sets IFS", setup: map[string]string{"proj/f.sh": "IFS=X\n"}, cmd: `. ./f.sh; $(echo airlockXqueueXapproveXabcd)`, want: held},
-		{finding: "IFS=X eval, IFS back after", cmd: `IFS=X eval 'true'; $(echo airlockXqueueXapproveXabcd)`, want: notDeny},
+		{finding: "IFS=X eval, IFS after it unknown (a POSIX shell keeps it)", cmd: `IFS=X eval 'true'; $(echo airlockXqueueXapproveXabcd)`, want: held},
 		{finding: "source a venv ordinary", setup: map[string]string{"proj/.venv/bin/activate": "export VIRTUAL_ENV=x\n"}, cmd: `. .venv/bin/activate && python3 -m pytest -q`, want: notHeld},
 		{finding: "IFS=, eval ordinary", cmd: `IFS=, eval 'set -- $(echo a,b)'; echo "$1"`, want: notHeld},
 		{finding: "IFS= read ordinary", cmd: `IFS= read -r line < src/m.py; echo "$line"`, want: notHeld},

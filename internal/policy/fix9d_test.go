@@ -213,6 +213,10 @@ func TestRemovesInputs(t *testing.T) {
 		{"zstd f -o f.zst", false}, {"lz4 f f.lz4", false}, {"lzop f", false},
 		{"zip -r a.zip d", false}, {"7z a a.7z d", false}, {"rar a a.rar d", false}, {"tar -cf a.tar d", false},
 		{"rsync -a a/ b/", false}, {"gio copy a b", false}, {"git add a", false}, {"cp a b", false},
+		{"rclone move a b", true}, {"rclone --transfers 4 moveto a b", true}, {"rclone copy --delete-empty-src-dirs a b", true},
+		{"kioclient5 move a b", true}, {"mc mv a b", true}, {"s5cmd mv a s3://b/", true}, {"aws s3 mv a s3://b/", true},
+		{"gcloud storage mv a gs://b/", true}, {"gsutil -m mv a gs://b/", true}, {"hg mv a b", true}, {"svn move a b", true},
+		{"rclone copy a b", false}, {"rclone sync a b", false}, {"aws s3 cp a s3://b/", false}, {"mc cp a b", false}, {"hg add a", false},
 	} {
 		if got := removesInputs(strings.Fields(c.cmd)); got != c.want {
 			t.Errorf("removesInputs(%q) = %v, want %v", c.cmd, got, c.want)

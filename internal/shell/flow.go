@@ -469,22 +469,6 @@ func (s *stmtWalker) whileClause(n *syntax.WhileClause) {
 	s.loops--
 }
 
-// callFunction walks a function's body on its first call. The body may
-// be called again from elsewhere with other values, so it starts knowing
-// no variable and no directory; afterwards the caller forgets what the
-// body may assign.
-func (s *stmtWalker) callFunction(body *syntax.Stmt) {
-	v := s.f.vals
-	fresh := newValues()
-	fresh.dir, fresh.fn = DirUnknown, true
-	s.f.vals = fresh
-	s.inline(body)
-	s.f.vals = v
-	n := &assignedSet{}
-	s.w.assignedBody(body, n, map[*syntax.Stmt]bool{body: true})
-	v.forgetAll(n)
-}
-
 // forgetExpansionAssigns forgets the variables a command's own words
 // assign while they expand (${x:=v}, $((x=1))), before the words are read.
 func (s *stmtWalker) forgetExpansionAssigns(call *syntax.CallExpr) {

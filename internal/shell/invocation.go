@@ -52,6 +52,9 @@ type Invocation struct {
 	StdinText string
 	// StdinKnown reports whether StdinText holds the literal input.
 	StdinKnown bool
+	// StdinFile is the file a pipe from "cat FILE" feeds the run, as
+	// Dir's form names paths; its text is what the run reads.
+	StdinFile string
 	// Dir is the directory the run happens in, as the text's cd, pushd
 	// and popd left it: "" for the command's own directory, a path
 	// relative to it, an absolute or ~ path, or DirUnknown when it is

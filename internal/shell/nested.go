@@ -18,6 +18,11 @@ func shellText(w *walker, c cmd) (cmd, bool) {
 	i, command, stdin := 1, false, false
 	login, interactive := strings.HasPrefix(c.args[0], "-"), false
 	initFile, initDyn := "", false
+	type fishCmd struct {
+		text string
+		dyn  bool
+	}
+	var fishInit []fishCmd
 options:
 	for i < len(c.args) && !c.dyn[i] {
 		a := c.args[i]
@@ -25,6 +30,19 @@ options:
 		case a == "--" || a == "-":
 			i++
 			break options
+		case name == "fish" && (a == "-C" || a == "--init-command" || strings.HasPrefix(a, "--init-command=")):
+			// fish runs -C's command before its own (FINDINGS-9 S3).
+			text, dyn, n := a[min(len(a), len("--init-command=")):], c.dyn[i], 1
+			if !strings.HasPrefix(a, "--init-command=") {
+				text, dyn, n = "", true, 2
+				if i+1 < len(c.args) {
+					text, dyn = c.args[i+1], c.dyn[i+1]
+				}
+			}
+			fishInit = append(fishInit, fishCmd{text, dyn})
+			i += n
+		case name == "fish" && len(a) == 2 && strings.Contains("pdofD", a[1:]):
+			i += 2 // fish's options that take a value
 		case a == "--rcfile" || a == "--init-file":
 			if i+1 < len(c.args) {
 				initFile, initDyn = c.args[i+1], c.dyn[i+1]
@@ -58,23 +76,50 @@ options:
 	if i > len(c.args) {
 		i = len(c.args)
 	}
+	// Options on the command line or in BASHOPTS and SHELLOPTS are read
+	// as the set and shopt commands they stand for (options.go).
+	opts, ok, why := optionText(c, 1, i)
+	if name == "fish" {
+		// fish has no set -o or shopt options: its own are read above.
+		opts, ok = "", true
+		for _, fc := range fishInit {
+			w.nested(c, fc.text, fc.dyn, name+" --init-command")
+		}
+	}
+	if !ok {
+		w.opaque(c.frame.with(name), c.source, name+" starts with "+why+", which changes how its text is read")
+		return c, true
+	}
 	// What the shell runs as it starts (startup.go).
 	w.exportedFuncs(c)
-	w.shellStartup(c, name, login, interactive || !command && i >= len(c.args) && c.stdin == "", initFile, initDyn)
+	if w.shellStartup(c, name, login, interactive || !command && i >= len(c.args) && c.stdin == "", initFile, initDyn) {
+		// The start-up file runs in the shell first: it may set any
+		// variable or option, or change directory, as a sourced file
+		// may (shopt -s cdable_vars in --rcfile's file).
+		c.frame.afterStartup = true
+	}
 	operands, dyn := c.args[i:], c.dyn[i:]
 	switch {
 	case command && len(operands) == 0:
 		w.emit(c.invocation()) // "bash -c" alone fails: nothing runs
 		return c, true
 	case command:
-		return w.nested(c, operands[0], dyn[0], name+" -c")
+		return w.nested(c, opts+operands[0], dyn[0], name+" -c")
 	case len(operands) > 0 && !stdin:
 		if dyn[0] && strings.HasPrefix(operands[0], "<(") {
 			w.opaque(c.frame.with(name), c.source, name+" runs a script produced at run time by "+operands[0])
 			return c, true
 		}
+		if optionsMatter(opts) {
+			w.opaque(c.frame.with(name), c.source, name+" runs a script with options that change how it is read ("+clip(strings.ReplaceAll(strings.TrimSpace(opts), "\n", "; "))+"), which airlock does not follow")
+		}
 		w.emit(c.invocation()) // a script file: a local program run
 		return c, true
+	}
+	if opts != "" && c.stdinKnown {
+		c.stdinText = opts + c.stdinText
+	} else if optionsMatter(opts) && (c.stdin != "" || readsRedirect(c)) {
+		w.opaque(c.frame.with(name), c.source, name+" reads commands from its input with options that change how they are read ("+clip(strings.ReplaceAll(strings.TrimSpace(opts), "\n", "; "))+"), which airlock does not follow")
 	}
 	return w.fromStdin(c, name)
 }
@@ -228,4 +273,15 @@ func sshRemote(w *walker, c cmd) (cmd, bool) {
 	}
 	w.text(text, remote.frame, c.depth+1)
 	return c, true
+}
+
+// readsRedirect reports a run whose input is redirected from a file
+// (sh < FILE), which package classify reads on its own.
+func readsRedirect(c cmd) bool {
+	for _, r := range c.redirects {
+		if r.Op == "<" || r.Op == "0<" || r.Op == "<>" {
+			return true
+		}
+	}
+	return false
 }

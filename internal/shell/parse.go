@@ -82,6 +82,9 @@ type frame struct {
 	// feedSource is the source of the parallel command itself: the
 	// text left of its pipe is what feeds it.
 	feedSource string
+	// afterStartup says the new shell whose text this frame walks ran
+	// a start-up file first (shellStartup): it starts knowing nothing.
+	afterStartup bool
 }
 
 func (f frame) with(v string) frame {
@@ -102,12 +105,17 @@ func (f frame) withEnv(assigns []string) frame {
 }
 
 type walker struct {
-	limits  Limits
-	out     []Invocation
-	funcs   map[string]*syntax.Stmt
-	inlined map[*syntax.Stmt]bool
-	aliases map[string]string
-	full    bool
+	limits Limits
+	out    []Invocation
+	funcs  map[string]*syntax.Stmt
+	// inlined holds, for each function body walked, the environments
+	// (funcEnv) it was walked with; active the bodies being walked.
+	inlined map[*syntax.Stmt]map[string]bool
+	active  map[*syntax.Stmt]bool
+	// bodyOpts holds the options a function body turned on in any walk.
+	bodyOpts map[*syntax.Stmt]*values
+	aliases  map[string]string
+	full     bool
 	// top is the outermost text; pending holds the functions named like
 	// a program whose output is read, defined where no output of theirs
 	// is read yet (names.go).
@@ -223,7 +231,13 @@ func (w *walker) text(src string, f frame, depth int) {
 	if own {
 		f.vals = f.vals.child(&w.exports)
 		f.vals.fromEnv(f.env)
+		if f.afterStartup {
+			f.vals.clear()
+			f.vals.touched |= allTouched
+			f.vals.cdable = true
+		}
 	}
+	f.afterStartup = false
 	f.same = false
 	sw := &stmtWalker{w: w, src: src, f: f, depth: depth, stdin: map[*syntax.Stmt]stdinSource{}}
 	n := len(w.traps)

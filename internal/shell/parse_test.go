@@ -186,9 +186,9 @@ func TestParse(t *testing.T) {
 		// Nested shells.
 		{"bash -c 'git push'", []string{"git push | bash -c"}},
 		{"sh -lc 'git push'", []string{"git push | sh -c"}},
-		{"zsh -e -c 'git push'", []string{"git push | zsh -c"}},
+		{"zsh -e -c 'git push'", []string{"set -e | zsh -c", "git push | zsh -c"}},
 		{"bash --rcfile x -c 'git push'", []string{". x | bash start-up", "git push | bash -c"}},
-		{"bash -o pipefail -c 'git push'", []string{"git push | bash -c"}},
+		{"bash -o pipefail -c 'git push'", []string{"set -o pipefail | bash -c", "git push | bash -c"}},
 		{`bash -c "bash -c 'git push'"`, []string{"git push | bash -c,bash -c"}},
 		{"bash -c \"$CMD\"", []string{"OPAQUE"}},
 		{"bash -- -c 'echo ok'", []string{"bash -- -c echo ok"}},

@@ -79,6 +79,7 @@ func (c cmd) invocation() Invocation {
 		Stdin:      c.stdin,
 		StdinText:  c.stdinText,
 		StdinKnown: c.stdinKnown,
+		StdinFile:  c.stdinFile,
 		Group:      c.group,
 		Feed:       c.feed,
 	}
@@ -176,12 +177,16 @@ func (w *walker) run(c cmd) {
 				}
 			}
 			w.exportedFuncs(c)
+			w.envOptions(c)
 			w.emit(c.invocation())
 			w.evaluated(c)
 			w.exports.exportWords(c)
 			if c.inShell() {
 				c.vals.effects(c)
 				w.cdpathDirs(c)
+				if c.args[0] == "set" || c.args[0] == "shopt" {
+					w.shellOptions(c)
+				}
 			}
 			return
 		}

@@ -42,11 +42,13 @@ func envValue(env []string, name string) (string, bool) {
 
 // shellStartup walks what a shell run (c, a program of shellNames) runs
 // before or beside its commands. login and interactive say how it starts;
-// initFile is --init-file's or --rcfile's value ("" for none).
-func (w *walker) shellStartup(c cmd, name string, login, interactive bool, initFile string, initDyn bool) {
+// initFile is --init-file's or --rcfile's value ("" for none). sourced
+// says a start-up file runs in the shell before its commands.
+func (w *walker) shellStartup(c cmd, name string, login, interactive bool, initFile string, initDyn bool) (sourced bool) {
 	f := c.frame.with(name + " start-up")
 	f.vals = nil
 	source := func(file string, dyn bool) {
+		sourced = true
 		inv := cmd{frame: f, depth: c.depth, line: c.line, source: c.source, args: []string{".", file}, dyn: []bool{false, dyn}}
 		w.emit(inv.invocation())
 	}
@@ -79,6 +81,7 @@ func (w *walker) shellStartup(c cmd, name string, login, interactive bool, initF
 			w.promptText(c, n, v)
 		}
 	}
+	return sourced
 }
 
 // startupFiles are the files, relative to the home (or ZDOTDIR), a shell

@@ -118,6 +118,11 @@ type values struct {
 	// cdable says shopt -s cdable_vars may be on: cd NAME may go to
 	// $NAME (viaCDPATH).
 	cdable bool
+	// physical says set -P may be on: cd resolves links before "..".
+	physical bool
+	// nullglob says shopt -s nullglob may be on: a glob that matches
+	// nothing is dropped (nullGlobShift).
+	nullglob bool
 }
 
 func newValues() *values { return &values{old: DirUnknown, lost: true} }
@@ -152,6 +157,8 @@ func (v *values) merge(o *values) {
 	}
 	v.touched |= o.touched
 	v.cdable = v.cdable || o.cdable
+	v.physical = v.physical || o.physical
+	v.nullglob = v.nullglob || o.nullglob
 	v.mergeDir(o)
 }
 
@@ -279,7 +286,7 @@ func (v *values) chdir(dest string, known bool) {
 // dirCommand follows cd, pushd and popd.
 func (v *values) dirCommand(c cmd, name string) {
 	var ops []int
-	opts := false
+	opts, physical := false, v.physical
 	for i := 1; i < len(c.args); i++ {
 		a := c.args[i]
 		if !c.dyn[i] && a == "--" {
@@ -292,6 +299,7 @@ func (v *values) dirCommand(c cmd, name string) {
 			if name != "cd" || strings.Trim(a[1:], "LPe@") != "" {
 				opts = true
 			}
+			physical = physical || strings.Contains(a, "P")
 			continue
 		}
 		ops = append(ops, i)
@@ -329,7 +337,10 @@ func (v *values) dirCommand(c cmd, name string) {
 			}
 			v.old, v.dir = v.dir, old
 		default:
-			v.chdir(c.args[ops[0]], !v.viaCDPATH(c, c.args[ops[0]]))
+			// cd -P (set -P) resolves a link before "..": where it
+			// goes is known only at run time.
+			dest := c.args[ops[0]]
+			v.chdir(dest, !v.viaCDPATH(c, dest) && !(physical && dotDot(dest)))
 		}
 	case "pushd":
 		if opts || len(ops) == 0 {
@@ -341,7 +352,7 @@ func (v *values) dirCommand(c cmd, name string) {
 		if len(v.stack) > maxDirStack {
 			v.stack, v.lost = v.stack[1:], true
 		}
-		v.chdir(c.args[ops[0]], !c.dyn[ops[0]] && !v.viaCDPATH(c, c.args[ops[0]]))
+		v.chdir(c.args[ops[0]], !c.dyn[ops[0]] && !v.viaCDPATH(c, c.args[ops[0]]) && !(physical && dotDot(c.args[ops[0]])))
 	case "popd":
 		if opts || len(ops) > 0 || len(v.stack) == 0 {
 			v.dir = DirUnknown
@@ -512,20 +523,6 @@ func (v *values) effects(c cmd) {
 		v.declared(c, name)
 	case "source", ".":
 		v.clear() // the script may set anything
-	case "shopt":
-		// shopt -s cdable_vars: cd NAME goes to $NAME when no directory
-		// NAME is there (FINDINGS-9 S3).
-		on := false
-		for i := 1; i < len(c.args); i++ {
-			switch {
-			case c.dyn[i]:
-				v.cdable = true // an option known only at run time
-			case c.args[i] == "-s":
-				on = true
-			case c.args[i] == "cdable_vars" && on:
-				v.cdable = true
-			}
-		}
 	case "mapfile", "readarray", "printf", "getopts", "unset", "wait", "let":
 		if name == "printf" && v.printfAssign(c) {
 			return

@@ -67,7 +67,7 @@ func (s *stmtWalker) visit(n syntax.Node) bool {
 		if n.Name != nil && n.Name.Value == "command_not_found_handle" {
 			// It runs for every name not found, which cannot be told
 			// from the text: its body is walked as run here.
-			s.callFunction(n.Body)
+			s.callFunction(n.Body, nil)
 		}
 		// The body runs only when the function is called; see call.
 		return false
@@ -312,6 +312,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		return
 	}
 	name := c.args[0]
+	if s.nullGlobShift(call, c) {
+		return
+	}
 	if isGlob(name) {
 		s.w.opaque(s.f, c.source, globReason(name))
 		return
@@ -329,7 +332,7 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 			r.args, r.dyn, r.group = []string{":"}, []bool{false}, true
 			s.w.emit(r.invocation())
 		}
-		s.callFunction(body)
+		s.callFunction(body, call)
 		return
 	}
 	if text, ok := s.w.aliases[name]; ok && !c.dyn[0] {
@@ -357,6 +360,9 @@ func (s *stmtWalker) call(st *syntax.Stmt, call *syntax.CallExpr) {
 		s.w.xtrace(c)
 	}
 	s.w.run(c)
+	if len(call.Assigns) > 0 && specialBuiltin(name) {
+		s.prefixPersists(call.Assigns)
+	}
 }
 
 // assignments renders the NAME=value prefixes of a simple command; a value
@@ -390,17 +396,6 @@ func (s *stmtWalker) assignments(list []*syntax.Assign) []string {
 		out = append(out, a.Name.Value+"="+v)
 	}
 	return out
-}
-
-func (s *stmtWalker) inline(body *syntax.Stmt) {
-	if s.w.inlined == nil {
-		s.w.inlined = map[*syntax.Stmt]bool{}
-	}
-	if s.w.inlined[body] {
-		return // recursion: the body has been walked already
-	}
-	s.w.inlined[body] = true
-	syntax.Walk(body, s.visit)
 }
 
 func (s *stmtWalker) defineAliases(c cmd) {

@@ -1,0 +1,52 @@
+package policy
+
+import (
+	"testing"
+)
+
+// TestFix10c holds FINDINGS-9's P16 rows on git's settings from the
+// environment, package runners of an interpreter with a file, and build
+// tools whose project files are code, with close variants of each and
+// the ordinary work beside them. The fixture is TestFindings9Open's.
+func TestFix10c(t *testing.T) {
+	base := findingFixture(map[string]string{"proj/main.go": "package main\n\nfunc main() {}\n"})
+	approve := "airlock queue approve abcd"
+	runsApprove := "#!/bin/sh\n" + approve + "\n"
+	// fsmon is a git configuration file whose core.fsmonitor runs x.sh
+	// (git status runs it); alias one whose alias l does.
+	fsmon := map[string]string{"proj/x.sh": runsApprove, "proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}
+	alias := map[string]string{"proj/x.sh": runsApprove, "proj/y.cfg": "[alias]\n\tl = !./x.sh\n"}
+	plainCfg := map[string]string{"proj/x.cfg": "[user]\n\tname = bot\n"}
+	py := map[string]string{"proj/x2.py": "import subprocess\nsubprocess.run(\"" + approve + "\", shell=True)\n", "proj/x2": "import subprocess\nsubprocess.run(\"" + approve + "\", shell=True)\n"}
+	js := map[string]string{"proj/x.cjs": "require(\"child_process\").execSync(\"" + approve + "\")\n", "proj/x.ts": "require(\"child_process\").execSync(\"" + approve + "\")\n"}
+	okPy := map[string]string{"proj/ok.py": "print(1)\n"}
+	okJs := map[string]string{"proj/ok.cjs": "console.log(1)\n"}
+
+	cases := []findingCase{
+		// git's settings from the environment are git -c's.
+		{finding: "git GIT_CONFIG_COUNT include.path (P16 row)", setup: fsmon, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=@ROOT@/proj/x.cfg git status`, want: held},
+		{finding: "git exported GIT_CONFIG_COUNT include.path", setup: fsmon, cmd: `export GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=@ROOT@/proj/x.cfg; git status`, want: denied},
+		{finding: "git env GIT_CONFIG_COUNT include.path", setup: fsmon, cmd: `env GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=@ROOT@/proj/x.cfg git status`, want: denied},
+		{finding: "git GIT_CONFIG_KEY in another case (Include.Path)", setup: fsmon, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=Include.Path GIT_CONFIG_VALUE_0=x.cfg git status`, want: denied},
+		{finding: "git GIT_CONFIG_COUNT includeIf.gitdir path", setup: fsmon, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=includeIf.gitdir:/.path GIT_CONFIG_VALUE_0=@ROOT@/proj/x.cfg git status`, want: denied},
+		{finding: "git GIT_CONFIG_PARAMETERS include.path", setup: fsmon, cmd: `GIT_CONFIG_PARAMETERS="'include.path'='@ROOT@/proj/x.cfg'" git status`, want: denied},
+		{finding: "git GIT_CONFIG_PARAMETERS include.path (old form)", setup: fsmon, cmd: `GIT_CONFIG_PARAMETERS="'include.path=@ROOT@/proj/x.cfg'" git status`, want: denied},
+		{finding: "git --config-env include.path", setup: fsmon, cmd: `F=@ROOT@/proj/x.cfg git --config-env=include.path=F status`, want: denied},
+		{finding: "git --config-env include.path from a variable not set here", setup: fsmon, cmd: `git --config-env=include.path=F status`, want: held},
+		{finding: "git GIT_CONFIG_COUNT include of an alias file, git l", setup: alias, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=@ROOT@/proj/y.cfg git l`, want: denied},
+		{finding: "git GIT_CONFIG_VALUE known at run time", setup: fsmon, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0="$PWD/x.cfg" git status`, want: held},
+		{finding: "git GIT_CONFIG_KEY known at run time", setup: fsmon, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=$K GIT_CONFIG_VALUE_0=x.cfg git status`, want: held},
+		{finding: "git GIT_CONFIG_COUNT core.fsmonitor (already held)", setup: fsmon, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=core.fsmonitor GIT_CONFIG_VALUE_0=./x.sh git status`, want: denied},
+		{finding: "git ordinary: GIT_CONFIG_COUNT user.name", cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=bot git log --oneline`, want: notHeld},
+		{finding: "git ordinary: GIT_CONFIG_COUNT include of a plain file", setup: plainCfg, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=@ROOT@/proj/x.cfg git status`, want: notHeld},
+		{finding: "git ordinary: GIT_CONFIG_PARAMETERS color.ui", cmd: `GIT_CONFIG_PARAMETERS="'color.ui'='always'" git status`, want: notHeld},
+	}
+	_ = py
+	_ = js
+	_ = okPy
+	_ = okJs
+	for i := range cases {
+		cases[i].fixed = true
+	}
+	runFindingCases(t, "10c", base, cases)
+}

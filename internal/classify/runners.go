@@ -32,7 +32,8 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 	switch inv.Name() {
 	case "npm", "yarn", "yarnpkg", "pnpm", "bun":
 		e := c.packageScripts(inv)
-		e.Add(c.pnpmfileRun(inv)) // buildconfig.go
+		e.Add(c.pnpmfileRun(inv))   // buildconfig.go
+		e.Add(c.packageBinRun(inv)) // runnerfiles.go
 		return e
 	case "make", "gmake":
 		return c.makeRun(inv)

@@ -70,6 +70,11 @@ func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
 			// among its arguments is not taken for a program. Otherwise
 			// the words are looked through as an unknown program's would
 			// be (conda run -n env cmd).
+			// A script file (pdm run x.py, pipx run x.py) is read as
+			// python3 x.py is (runnerfiles.go).
+			if se, ok := c.runnerScript(inv, i+1, "", ""); ok {
+				return se
+			}
 			if len(t.Args) > 1 && !t.IsDynamic(1) && inertNames.Get()[t.Args[1]] {
 				return c.nested(t.Text(1))
 			}

@@ -40,11 +40,35 @@ func TestFix10c(t *testing.T) {
 		{finding: "git ordinary: GIT_CONFIG_COUNT user.name", cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=user.name GIT_CONFIG_VALUE_0=bot git log --oneline`, want: notHeld},
 		{finding: "git ordinary: GIT_CONFIG_COUNT include of a plain file", setup: plainCfg, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=@ROOT@/proj/x.cfg git status`, want: notHeld},
 		{finding: "git ordinary: GIT_CONFIG_PARAMETERS color.ui", cmd: `GIT_CONFIG_PARAMETERS="'color.ui'='always'" git status`, want: notHeld},
+
+		// Package runners hand a file to an interpreter: read as
+		// python3 x2.py and node x.cjs are.
+		{finding: "runner uv run --script x2.py (P16 row)", setup: py, cmd: `uv run --script x2.py`, want: denied},
+		{finding: "runner uv run -s x2 (no extension)", setup: py, cmd: `uv run -s x2`, want: denied},
+		{finding: "runner uv run --with rich --script x2.py", setup: py, cmd: `uv run --with rich --script x2.py arg`, want: denied},
+		{finding: "runner uv run -m x2 (a module in the directory)", setup: py, cmd: `uv run -m x2`, want: denied},
+		{finding: "runner uv run of a file the command writes", cmd: `printf 'import os\nos.system("` + approve + `")\n' > n.py; uv run n.py`, want: denied},
+		{finding: "runner pdm run x2.py", setup: py, cmd: `pdm run x2.py`, want: denied},
+		{finding: "runner pipx run x2.py", setup: py, cmd: `pipx run x2.py`, want: denied},
+		{finding: "runner poetry run x2.py", setup: py, cmd: `poetry run x2.py`, want: denied},
+		{finding: "runner yarn run node x.cjs (P16 row)", setup: js, cmd: `yarn run node x.cjs`, want: denied},
+		{finding: "runner yarn run node with node's options", setup: js, cmd: `yarn run node --no-warnings x.cjs`, want: denied},
+		{finding: "runner yarn tsx x.ts (a dependency's program)", setup: js, cmd: `yarn tsx x.ts`, want: denied},
+		{finding: "runner pnpm node x.cjs", setup: js, cmd: `pnpm node x.cjs`, want: denied},
+		{finding: "runner pnpm run node x.cjs", setup: js, cmd: `pnpm run node x.cjs`, want: denied},
+		{finding: "runner bun run x.ts", setup: js, cmd: `bun run x.ts`, want: denied},
+		{finding: "runner bun run --bun x.cjs", setup: js, cmd: `bun run --bun x.cjs`, want: denied},
+		{finding: "runner bun run node x.cjs", setup: js, cmd: `bun run node x.cjs`, want: denied},
+		{finding: "runner yarn exec x.cjs", setup: js, cmd: `yarn exec x.cjs`, want: denied},
+		{finding: "runner ordinary: uv run --script ok.py", setup: okPy, cmd: `uv run --script ok.py`, want: notHeld},
+		{finding: "runner ordinary: uv run pytest", cmd: `uv run pytest -q`, want: notHeld},
+		{finding: "runner ordinary: pdm run ok.py", setup: okPy, cmd: `pdm run ok.py`, want: notHeld},
+		{finding: "runner ordinary: yarn run node ok.cjs", setup: okJs, cmd: `yarn run node ok.cjs`, want: notHeld},
+		{finding: "runner ordinary: yarn run build (a script)", cmd: `yarn run build`, want: notHeld},
+		{finding: "runner ordinary: pnpm build (a script)", cmd: `pnpm build`, want: notHeld},
+		{finding: "runner ordinary: bun run ok.cjs", setup: okJs, cmd: `bun run ok.cjs`, want: notHeld},
+		{finding: "runner ordinary: bun test", cmd: `bun test`, want: notHeld},
 	}
-	_ = py
-	_ = js
-	_ = okPy
-	_ = okJs
 	for i := range cases {
 		cases[i].fixed = true
 	}

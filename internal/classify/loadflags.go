@@ -104,7 +104,7 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 		e.Add(c.pytestPlugins(inv))
 		if name != "pytest" && name != "py.test" {
 			// python -m pytest imports conftest.py as pytest does.
-			e.Add(c.keepTaskCode(inv, codeTaskFiles("pytest")))
+			e.Add(c.keepTaskCode(inv, buildTools.Get()["pytest"].files))
 		}
 	}
 	return e

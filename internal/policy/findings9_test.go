@@ -352,10 +352,10 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "P16 GIT_CONFIG_COUNT names include.path of a file setting core.fsmonitor (phase 2)", setup: map[string]string{"proj/x.sh": runsApprove, "proj/x.cfg": "[core]\n\tfsmonitor = ./x.sh\n"}, cmd: `GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=include.path GIT_CONFIG_VALUE_0=@ROOT@/proj/x.cfg git status`, want: held, fixed: true},
 		{finding: "P16 uv run --script x2.py (phase 2)", setup: map[string]string{"proj/x2.py": "import subprocess\nsubprocess.run(\"" + approve + "\", shell=True)\n"}, cmd: `uv run --script x2.py`, want: denied, fixed: true},
 		{finding: "P16 yarn run node x.cjs (phase 2)", setup: map[string]string{"proj/x.cjs": "require(\"child_process\").execSync(\"" + approve + "\")\n"}, cmd: `yarn run node x.cjs`, want: denied, fixed: true},
-		{finding: "P16 moon run runs moon.yml's command (phase 2)", setup: map[string]string{"proj/moon.yml": "tasks:\n  build:\n    command: '" + approve + "'\n"}, cmd: `moon run p:build`, want: denied},
-		{finding: "P16 earthly runs a LOCALLY target (phase 2)", setup: map[string]string{"proj/Earthfile": "VERSION 0.7\nx:\n    LOCALLY\n    RUN " + approve + "\n"}, cmd: `earthly +x`, want: denied},
-		{finding: "P16 mix compile runs mix.exs (phase 2)", setup: map[string]string{"proj/mix.exs": "System.cmd(\"sh\", [\"-c\", \"" + approve + "\"])\n"}, cmd: `mix compile`, want: denied},
-		{finding: "P16 zig build runs build.zig (phase 2)", setup: map[string]string{"proj/build.zig": "const std = @import(\"std\");\npub fn build(b: *std.Build) void { _ = b.addSystemCommand(&.{\"sh\",\"-c\",\"" + approve + "\"}); }\n"}, cmd: `zig build`, want: denied},
+		{finding: "P16 moon run runs moon.yml's command (phase 2)", setup: map[string]string{"proj/moon.yml": "tasks:\n  build:\n    command: '" + approve + "'\n"}, cmd: `moon run p:build`, want: denied, fixed: true},
+		{finding: "P16 earthly runs a LOCALLY target (phase 2)", setup: map[string]string{"proj/Earthfile": "VERSION 0.7\nx:\n    LOCALLY\n    RUN " + approve + "\n"}, cmd: `earthly +x`, want: denied, fixed: true},
+		{finding: "P16 mix compile runs mix.exs (phase 2)", setup: map[string]string{"proj/mix.exs": "System.cmd(\"sh\", [\"-c\", \"" + approve + "\"])\n"}, cmd: `mix compile`, want: denied, fixed: true},
+		{finding: "P16 zig build runs build.zig (phase 2)", setup: map[string]string{"proj/build.zig": "const std = @import(\"std\");\npub fn build(b: *std.Build) void { _ = b.addSystemCommand(&.{\"sh\",\"-c\",\"" + approve + "\"}); }\n"}, cmd: `zig build`, want: denied, fixed: true},
 		{finding: "A1 npm pkg set bin.airlock, then npm link (phase 2)", setup: xsh, cmd: `npm pkg set bin.airlock=x.sh && npm link`, want: held, fixed: true},
 
 		// D: docker compose's other inputs.

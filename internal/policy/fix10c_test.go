@@ -73,6 +73,11 @@ func TestFix10c(t *testing.T) {
 		{finding: "runner ordinary: bun run ok.cjs", setup: okJs, cmd: `bun run ok.cjs`, want: notHeld},
 		{finding: "runner ordinary: bun test", cmd: `bun test`, want: notHeld},
 
+		// A1: npm pkg set of a bin named like airlock's, in another notation.
+		{finding: "A1 npm pkg set bin[airlock] (bracket notation), then npm link", setup: map[string]string{"proj/x.sh": runsApprove}, cmd: `npm pkg set 'bin[airlock]=x.sh' && npm link`, want: held},
+		{finding: "A1 npm pkg set bin.airlock, then npm link (phase 2 row)", setup: map[string]string{"proj/x.sh": runsApprove}, cmd: `npm pkg set bin.airlock=x.sh && npm link`, want: held},
+		{finding: "A1 ordinary: npm pkg set bin[mytool], npm link", setup: map[string]string{"proj/x.sh": runsApprove}, cmd: `npm pkg set 'bin[mytool]=x.sh' && npm link`, want: notHeld},
+
 		// Build tools whose project files are code (buildtools.go).
 		{finding: "build zig build (P16 row)", setup: map[string]string{"proj/build.zig": zigRuns}, cmd: `zig build`, want: denied},
 		{finding: "build zig build --build-file other.zig", setup: map[string]string{"proj/other.zig": zigRuns}, cmd: `zig build --build-file other.zig`, want: denied},

@@ -66,7 +66,7 @@ func publishRun(c *Classifier, inv *shell.Invocation, at int, bin string, downlo
 		if rest := inv.Text(at + 1); rest != "" {
 			text += " " + rest
 		}
-		e = c.nested(text)
+		e = c.nestedRun(inv, text)
 	}
 	if downloads {
 		e.Add(netRead("npm.exec", "running "+bin+" through a package runner may download it"))
@@ -1036,7 +1036,7 @@ func uvRun(c *Classifier, inv *shell.Invocation, from int, downloads bool) Effec
 	if se, ok := c.runnerScript(inv, at, who, lang); ok {
 		e = se
 	} else if p.Has("-m", "--module") {
-		e = c.nested("python3 -m " + inv.Text(at))
+		e = c.nestedRun(inv, "python3 -m "+inv.Text(at))
 	} else {
 		e = publishRun(c, inv, at, inv.Args[at], false)
 	}

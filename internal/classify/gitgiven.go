@@ -105,3 +105,66 @@ func gitGivenSettings(inv *shell.Invocation, g argv.Parsed) ([]gitGiven, Effect)
 	}
 	return given, unknown
 }
+
+// gitEnvElsewhere reads the git settings the environment gives a run of
+// another program (a build whose recipe runs git, go or npm fetching a
+// dependency, pre-commit): the git it starts gets them, as it gets
+// GIT_SSH_COMMAND (commandEnv). Which git command runs is not known, so
+// every command key counts, and the files GIT_CONFIG_GLOBAL,
+// GIT_CONFIG_SYSTEM, GIT_CONFIG or an include name are read for them.
+func (c *Classifier) gitEnvElsewhere(inv *shell.Invocation) Effect {
+	if inv.Name() == "git" || c.gitRead {
+		return nothing
+	}
+	named := false
+	for _, kv := range inv.Env {
+		if strings.HasPrefix(kv, "GIT_CONFIG") {
+			named = true
+			break
+		}
+	}
+	if !named {
+		return nothing
+	}
+	given, e := gitGivenSettings(inv, argv.Parsed{})
+	var files []string
+	for _, s := range given {
+		if gitIncludeKey(s.key) {
+			if s.dynamic {
+				e.Add(opaque("git.config", s.where+" names git configuration known only at run time ("+clip(s.value)+"), which can name commands the git that "+inv.Name()+" starts runs"))
+				continue
+			}
+			files = append(files, s.value)
+			continue
+		}
+		e.Add(c.gitSetting(s.where, s.key, s.value, s.dynamic))
+	}
+	for _, name := range []string{"GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG"} {
+		if src, ok := inv.Getenv(name); ok {
+			if v, dyn := envValue(src); dyn {
+				e.Add(opaque("git.config", name+" names git configuration known only at run time ("+clip(v)+"), which can name commands the git that "+inv.Name()+" starts runs"))
+			} else if v != "" && v != "/dev/null" {
+				files = append(files, v)
+			}
+		}
+	}
+	if len(files) == 0 || c.FS == nil {
+		return e
+	}
+	inner, ok := c.deeper()
+	if !ok {
+		e.Add(fileLimit("git's configuration"))
+		return e
+	}
+	inner.gitRead = true
+	for _, f := range files {
+		data, failed, read := c.readScript(inv, f, false)
+		switch {
+		case read:
+			e.Add(inner.gitConfigFor(f, string(data), ""))
+		case failed.Reasons != nil:
+			e.Add(failed)
+		}
+	}
+	return e
+}

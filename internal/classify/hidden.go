@@ -178,6 +178,9 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	// Code loaded or run by compilers' flags, go's environment file,
 	// package.json scripts written by npm, start-up files (loadflags.go).
 	e.Add(c.loadsByFlags(inv))
+	// git settings in the environment of another program reach the git
+	// it starts (gitgiven.go).
+	e.Add(c.gitEnvElsewhere(inv))
 	switch inv.Name() {
 	case "git":
 		// git's own options are read by its spec (classifyGit), so the

@@ -30,6 +30,14 @@ import (
 // runner's own spec, which rates the runner's built-in commands.
 func (c *Classifier) runner(inv *shell.Invocation) Effect {
 	switch inv.Name() {
+	case "turbo", "nx", "lerna":
+		// Monorepo runners run a task as the packages' package.json
+		// scripts of that name: the root's is followed as npm run's is
+		// (the workspace packages' are not read).
+		if task := monorepoTask(inv); task != "" {
+			return c.scriptsNamed(inv, []string{task})
+		}
+		return nothing
 	case "npm", "yarn", "yarnpkg", "pnpm", "bun":
 		e := c.packageScripts(inv)
 		e.Add(c.pnpmfileRun(inv))   // buildconfig.go
@@ -191,8 +199,45 @@ func scriptNames(inv *shell.Invocation) []string {
 	return nil
 }
 
+// monorepoTask returns the task turbo, nx or lerna runs: turbo run X,
+// turbo X, nx run PROJECT:X, nx X, nx run-many -t X, lerna run X; "" for
+// their own commands.
+func monorepoTask(inv *shell.Invocation) string {
+	ops, _ := operandWords(inv)
+	if len(ops) == 0 {
+		return ""
+	}
+	switch tool, cmd := inv.Name(), ops[0]; {
+	case cmd == "run" && len(ops) > 1:
+		if _, task, ok := strings.Cut(ops[1], ":"); ok && tool == "nx" {
+			return task
+		}
+		return ops[1]
+	case tool == "nx" && (cmd == "run-many" || cmd == "affected"):
+		for j, a := range inv.Args {
+			if (a == "-t" || a == "--target" || a == "--targets") && j+1 < len(inv.Args) {
+				return strings.Split(inv.Args[j+1], ",")[0]
+			}
+			if v, ok := strings.CutPrefix(a, "--target="); ok {
+				return strings.Split(v, ",")[0]
+			}
+			if v, ok := strings.CutPrefix(a, "--targets="); ok {
+				return strings.Split(v, ",")[0]
+			}
+		}
+	case tool == "turbo" && !slices.Contains([]string{"login", "logout", "link", "unlink", "prune", "daemon", "gen", "generate", "ls", "info", "telemetry", "bin", "completion", "query", "scan", "watch", "boundaries"}, cmd),
+		tool == "nx" && !slices.Contains([]string{"add", "generate", "g", "graph", "init", "migrate", "list", "report", "reset", "show", "connect", "format", "format:check", "format:write", "daemon", "repair", "sync", "release", "view-logs", "exec", "watch", "import"}, cmd):
+		return cmd
+	}
+	return ""
+}
+
 func (c *Classifier) packageScripts(inv *shell.Invocation) Effect {
-	names := scriptNames(inv)
+	return c.scriptsNamed(inv, scriptNames(inv))
+}
+
+// scriptsNamed follows the package.json scripts names, in order.
+func (c *Classifier) scriptsNamed(inv *shell.Invocation, names []string) Effect {
 	if len(names) == 0 {
 		return nothing
 	}

@@ -95,6 +95,13 @@ func TestFix10c(t *testing.T) {
 		{finding: "A1 npm pkg set bin.airlock, then npm link (phase 2 row)", setup: map[string]string{"proj/x.sh": runsApprove}, cmd: `npm pkg set bin.airlock=x.sh && npm link`, want: held},
 		{finding: "A1 ordinary: npm pkg set bin[mytool], npm link", setup: map[string]string{"proj/x.sh": runsApprove}, cmd: `npm pkg set 'bin[mytool]=x.sh' && npm link`, want: notHeld},
 
+		// Monorepo runners run the root's package.json script as npm run does.
+		{finding: "build turbo run X follows the root's script X", setup: map[string]string{"proj/package.json": `{"name":"p","scripts":{"x":"./x.sh"}}`, "proj/x.sh": runsApprove}, cmd: `turbo run x`, want: denied},
+		{finding: "build nx run p:x follows the root's script x", setup: map[string]string{"proj/package.json": `{"name":"p","scripts":{"x":"./x.sh"}}`, "proj/x.sh": runsApprove}, cmd: `nx run p:x`, want: denied},
+		{finding: "build lerna run deploy is held as npm run deploy", setup: map[string]string{"proj/package.json": `{"name":"p","scripts":{"deploy":"vercel --prod"}}`}, cmd: `lerna run deploy`, want: held},
+		{finding: "build ordinary: turbo run build", cmd: `turbo run build`, want: notHeld},
+		{finding: "build ordinary: nx run-many -t test", cmd: `nx run-many -t test`, want: notHeld},
+
 		// Build tools whose project files are code (buildtools.go).
 		{finding: "build zig build (P16 row)", setup: map[string]string{"proj/build.zig": zigRuns}, cmd: `zig build`, want: denied},
 		{finding: "build zig build --build-file other.zig", setup: map[string]string{"proj/other.zig": zigRuns}, cmd: `zig build --build-file other.zig`, want: denied},

@@ -3,6 +3,7 @@ package classify
 import (
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -270,4 +271,41 @@ func (c *Classifier) matchFiles(pattern string) []string {
 		}
 	}
 	return out
+}
+
+// maxNamedScripts bounds the scripts one build file's text names that are
+// read (keepNamedScripts).
+const maxNamedScripts = 16
+
+// scriptWord finds words in a build file's text that name a file of the
+// project to run: ./x.sh, ../tools/gen, scripts/release.py.
+var scriptWord = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?:\.{1,2}/[\w.@+/-]+|[\w.-]+(?:/[\w.@+-]+)*\.(?:sh|bash|zsh|py|rb|pl|js|cjs|mjs|ts|php|lua|ps1))`)
+}}
+
+// keepNamedScripts keeps, for self-protection, the text of the project
+// files a build file's text names as programs (build.zig running
+// ./x.sh, an Earthfile's RUN ./tools/gen.sh, mix.exs's System.cmd
+// of scripts/x.py): a build file airlock cannot read may run them, so a
+// script naming airlock's verbs or files is refused as if the build
+// file named them itself. What else they do is not read: the tool may
+// never run them.
+func (c *Classifier) keepNamedScripts(inv *shell.Invocation, file string, data []byte) {
+	seen := map[string]bool{}
+	for _, w := range scriptWord.Get().FindAllString(string(data), -1) {
+		if len(seen) >= maxNamedScripts {
+			return
+		}
+		w = path.Clean(strings.TrimRight(w, "."))
+		if seen[w] || path.IsAbs(w) || w == "." || w == ".." {
+			continue
+		}
+		seen[w] = true
+		if info, err := c.statFile(w); err != nil || !info.Mode().IsRegular() {
+			continue
+		}
+		if text, err := c.readFile(w); err == nil {
+			c.keepCode(inv.Name()+" (its "+file+" names "+w+")", w, text)
+		}
+	}
 }

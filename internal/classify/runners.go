@@ -92,6 +92,7 @@ func (c *Classifier) keepTaskCode(inv *shell.Invocation, files []string) Effect 
 		switch {
 		case ok:
 			c.keepCode(inv.Name()+" (its "+f+")", f, data)
+			c.keepNamedScripts(inv, f, data)
 		case len(failed.Reasons) > 0 && failed.Reasons[0].Rule == "script.written":
 			e.Add(failed.through("build.file", inv.Name()+" runs "+clip(f)+" as code"))
 		}

@@ -185,7 +185,10 @@ func runsCommand(word string) bool {
 	if verbLike(name) {
 		return false
 	}
-	return specFor(name) != nil || IsWrapper(name)
+	// A build tool runs the project's code (buildtools.go): mise exec --
+	// zig build is zig build.
+	_, build := buildTools.Get()[name]
+	return specFor(name) != nil || IsWrapper(name) || build
 }
 
 // normWord is package shell's normalisation of a command word.

@@ -309,3 +309,95 @@ func (c *Classifier) keepNamedScripts(inv *shell.Invocation, file string, data [
 		}
 	}
 }
+
+// keepEdited keeps, for self-protection, the text of a build file the
+// same command only edits with static text (echo … >> build.gradle, sed
+// -i 's/a/b/' pom.xml): the file on disk and each edit's text, which
+// together hold every word the edited file can hold. False when another
+// kind of write (cp, a download, a program's output, a word known only
+// at run time) may leave text airlock cannot read.
+func (c *Classifier) keepEdited(inv *shell.Invocation, name string) bool {
+	ws := c.cc.writers(inv, name)
+	if len(ws) == 0 {
+		return false
+	}
+	for _, w := range ws {
+		if !staticEdit(w, name) {
+			return false
+		}
+	}
+	if data, err := c.readFile(name); err == nil {
+		c.keepCode(inv.Name()+" (its "+name+")", name, data)
+	} else if exists, known := c.exists(name); !known || exists {
+		return false
+	}
+	for _, w := range ws {
+		c.keepCode(inv.Name()+" (its "+name+", edited by "+clip(w.Source)+")", name, []byte(w.Source))
+	}
+	return true
+}
+
+// staticEdit reports a run that changes name only by static text: echo
+// or printf of static words appended with >>, or sed -i with a static
+// script.
+func staticEdit(w *shell.Invocation, name string) bool {
+	if w.AnyDynamic(0) || w.Opaque != "" {
+		return false
+	}
+	name = path.Clean(name)
+	switch w.Name() {
+	case "echo", "printf":
+		appends := false
+		for _, r := range w.Redirects {
+			if r.Dynamic {
+				return false
+			}
+			if path.Clean(r.Target) == name {
+				if r.Op != ">>" {
+					return false
+				}
+				appends = true
+			}
+		}
+		return appends
+	case "sed", "gsed":
+		// Only substitutions (s/a/b/g): sed's r, R, e and w commands and
+		// the e and w flags bring in text or run programs.
+		inPlace, scripts, given := false, []string{}, false
+		args := w.Args[1:]
+		for j := 0; j < len(args); j++ {
+			a := args[j]
+			switch {
+			case a == "-i" || strings.HasPrefix(a, "-i") || strings.HasPrefix(a, "--in-place"):
+				inPlace = true
+			case a == "-e" || a == "--expression":
+				if j+1 < len(args) {
+					scripts, given = append(scripts, args[j+1]), true
+					j++
+				}
+			case strings.HasPrefix(a, "--expression="):
+				scripts, given = append(scripts, strings.TrimPrefix(a, "--expression=")), true
+			case a == "-f" || strings.HasPrefix(a, "--file"):
+				return false // a script from a file
+			case strings.HasPrefix(a, "-"):
+			case !given:
+				scripts, given = append(scripts, a), true
+			}
+		}
+		for _, sc := range scripts {
+			for _, part := range strings.Split(sc, ";") {
+				if !sedSubstitution.Get().MatchString(strings.TrimSpace(part)) {
+					return false
+				}
+			}
+		}
+		return inPlace && len(scripts) > 0 && len(w.Redirects) == 0
+	}
+	return false
+}
+
+// sedSubstitution matches one sed s command with a slash, bar, comma or
+// hash delimiter and only the flags that print or choose matches.
+var sedSubstitution = firstuse.Table[*regexp.Regexp]{Build: func() *regexp.Regexp {
+	return regexp.MustCompile(`^s(?:/[^/]*/[^/]*/|\|[^|]*\|[^|]*\||,[^,]*,[^,]*,|#[^#]*#[^#]*#)[gIip0-9]*$`)
+}}

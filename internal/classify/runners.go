@@ -94,6 +94,9 @@ func (c *Classifier) keepTaskCode(inv *shell.Invocation, files []string) Effect 
 			c.keepCode(inv.Name()+" (its "+f+")", f, data)
 			c.keepNamedScripts(inv, f, data)
 		case len(failed.Reasons) > 0 && failed.Reasons[0].Rule == "script.written":
+			if c.keepEdited(inv, f) {
+				continue
+			}
 			e.Add(failed.through("build.file", inv.Name()+" runs "+clip(f)+" as code"))
 		}
 	}

@@ -3,6 +3,8 @@ package classify
 import (
 	"encoding/json"
 	"path"
+	"slices"
+	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/classify/interp"
@@ -14,7 +16,9 @@ import (
 // are read: uv run x.py, uv run --script x (any name), pdm, pipx, hatch,
 // rye and pixi run x.py; bun run x.ts; and yarn, pnpm and bun given a
 // name that is no script of package.json (yarn run node x.cjs, pnpm
-// node x.cjs), which run the program of that name with its arguments.
+// node x.cjs), which run the program of that name with its arguments;
+// and the task turbo, nx and lerna run (monorepoTask), whose root
+// package.json script is followed as npm run's is (runners.go).
 
 // scriptInterp returns the interpreter a runner hands a file to by its
 // extension, and the language its code is read as; "" when the
@@ -124,4 +128,37 @@ func (c *Classifier) packageScript(inv *shell.Invocation, name string) bool {
 	}
 	_, ok = pkg.Scripts[name]
 	return ok
+}
+
+// monorepoTask returns the task turbo, nx or lerna runs: turbo run X,
+// turbo X, nx run PROJECT:X, nx X, nx run-many -t X, lerna run X; "" for
+// their own commands.
+func monorepoTask(inv *shell.Invocation) string {
+	ops, _ := operandWords(inv)
+	if len(ops) == 0 {
+		return ""
+	}
+	switch tool, cmd := inv.Name(), ops[0]; {
+	case cmd == "run" && len(ops) > 1:
+		if _, task, ok := strings.Cut(ops[1], ":"); ok && tool == "nx" {
+			return task
+		}
+		return ops[1]
+	case tool == "nx" && (cmd == "run-many" || cmd == "affected"):
+		for j, a := range inv.Args {
+			if (a == "-t" || a == "--target" || a == "--targets") && j+1 < len(inv.Args) {
+				return strings.Split(inv.Args[j+1], ",")[0]
+			}
+			if v, ok := strings.CutPrefix(a, "--target="); ok {
+				return strings.Split(v, ",")[0]
+			}
+			if v, ok := strings.CutPrefix(a, "--targets="); ok {
+				return strings.Split(v, ",")[0]
+			}
+		}
+	case tool == "turbo" && !slices.Contains([]string{"login", "logout", "link", "unlink", "prune", "daemon", "gen", "generate", "ls", "info", "telemetry", "bin", "completion", "query", "scan", "watch", "boundaries"}, cmd),
+		tool == "nx" && !slices.Contains([]string{"add", "generate", "g", "graph", "init", "migrate", "list", "report", "reset", "show", "connect", "format", "format:check", "format:write", "daemon", "repair", "sync", "release", "view-logs", "exec", "watch", "import"}, cmd):
+		return cmd
+	}
+	return ""
 }

@@ -203,39 +203,6 @@ func scriptNames(inv *shell.Invocation) []string {
 	return nil
 }
 
-// monorepoTask returns the task turbo, nx or lerna runs: turbo run X,
-// turbo X, nx run PROJECT:X, nx X, nx run-many -t X, lerna run X; "" for
-// their own commands.
-func monorepoTask(inv *shell.Invocation) string {
-	ops, _ := operandWords(inv)
-	if len(ops) == 0 {
-		return ""
-	}
-	switch tool, cmd := inv.Name(), ops[0]; {
-	case cmd == "run" && len(ops) > 1:
-		if _, task, ok := strings.Cut(ops[1], ":"); ok && tool == "nx" {
-			return task
-		}
-		return ops[1]
-	case tool == "nx" && (cmd == "run-many" || cmd == "affected"):
-		for j, a := range inv.Args {
-			if (a == "-t" || a == "--target" || a == "--targets") && j+1 < len(inv.Args) {
-				return strings.Split(inv.Args[j+1], ",")[0]
-			}
-			if v, ok := strings.CutPrefix(a, "--target="); ok {
-				return strings.Split(v, ",")[0]
-			}
-			if v, ok := strings.CutPrefix(a, "--targets="); ok {
-				return strings.Split(v, ",")[0]
-			}
-		}
-	case tool == "turbo" && !slices.Contains([]string{"login", "logout", "link", "unlink", "prune", "daemon", "gen", "generate", "ls", "info", "telemetry", "bin", "completion", "query", "scan", "watch", "boundaries"}, cmd),
-		tool == "nx" && !slices.Contains([]string{"add", "generate", "g", "graph", "init", "migrate", "list", "report", "reset", "show", "connect", "format", "format:check", "format:write", "daemon", "repair", "sync", "release", "view-logs", "exec", "watch", "import"}, cmd):
-		return cmd
-	}
-	return ""
-}
-
 func (c *Classifier) packageScripts(inv *shell.Invocation) Effect {
 	return c.scriptsNamed(inv, scriptNames(inv))
 }

@@ -88,6 +88,10 @@ type Classifier struct {
 	// (shell.DirUnknown), so a relative file it names may not be the
 	// one FS finds.
 	dirUnknown bool
+	// runOuter and runOuterInv are the command and the runner's run that
+	// the next Command's text comes from (nestedRun).
+	runOuter    *cmdContext
+	runOuterInv *shell.Invocation
 }
 
 // Command classifies text with the default limits, reading no files.
@@ -118,7 +122,8 @@ func (c *Classifier) Command(text string) Result {
 		lim.DirOutput = d.DirOutput
 	}
 	invs := lim.Parse(text)
-	c.cc = &cmdContext{invs: invs} // built when a file is followed
+	c.cc = &cmdContext{invs: invs, outer: c.runOuter, outerRun: c.runOuterInv} // built when a file is followed
+	c.runOuter, c.runOuterInv = nil, nil
 	if c.followed == nil {
 		c.followed = &r.Followed
 		defer func() { c.followed = nil }()
@@ -167,12 +172,27 @@ func (c *Classifier) Command(text string) Result {
 // nested classifies shell text found inside an invocation (an interpreter's
 // system() argument), one level deeper.
 func (c *Classifier) nested(text string) Effect {
+	return c.nestedIn(nil, text)
+}
+
+// nestedRun classifies the command line a runner runs (uv run python
+// x.py, poetry run …, npx node x.js) as a part of the command inv comes
+// from: a file an earlier run of it writes (printf … > x.py; uv run
+// python x.py) is read from that write, as it is for python3 x.py.
+func (c *Classifier) nestedRun(inv *shell.Invocation, text string) Effect {
+	return c.nestedIn(inv, text)
+}
+
+func (c *Classifier) nestedIn(runner *shell.Invocation, text string) Effect {
 	if c.depth >= c.Limits.MaxNesting {
 		return opaque("limit.nesting", "limit reached: shell text inside interpreter code nested too deep")
 	}
 	inner := *c
 	inner.depth++
 	inner.cc = nil
+	if runner != nil && c.cc != nil {
+		inner.runOuter, inner.runOuterInv = c.cc, runner
+	}
 	return inner.Command(text).Effect
 }
 

@@ -213,7 +213,7 @@ func (cc *cmdContext) mentions(s string) bool {
 		}
 		cc.words = b.String()
 	}
-	return strings.Contains(cc.words, s)
+	return strings.Contains(cc.words, s) || cc.outer.mentions(s)
 }
 
 // namesBase reports whether a run of the command other than inv may name

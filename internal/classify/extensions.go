@@ -241,10 +241,10 @@ func (c *Classifier) gitConfigMoves(inv *shell.Invocation) string {
 			return name + " changes the configuration git reads"
 		}
 	}
-	for _, kv := range gitGlobal.Parse(inv.Args[1:]).Values("-c") {
-		k, _, _ := strings.Cut(strings.ToLower(kv), "=")
-		if k == "include.path" || strings.HasPrefix(k, "includeif.") {
-			return "git -c " + k + " adds a configuration file"
+	given, _ := gitGivenSettings(inv, gitGlobal.Parse(inv.Args[1:]))
+	for _, s := range given {
+		if gitIncludeKey(s.key) {
+			return s.where + " adds a configuration file"
 		}
 	}
 	if c.cc == nil {

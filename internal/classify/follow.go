@@ -45,6 +45,12 @@ type cmdContext struct {
 	// name, and every redirection's target, NUL-separated (mentions).
 	words      string
 	wordsBuilt bool
+	// outer is the command a runner's command line came from (uv run
+	// python x.py, poetry run …: nestedRun), and outerRun the runner's
+	// run in it: a file an earlier run of the outer command writes is
+	// written for the inner command too.
+	outer    *cmdContext
+	outerRun *shell.Invocation
 }
 
 func newCmdContext(invs []shell.Invocation) *cmdContext {
@@ -114,6 +120,11 @@ func (cc *cmdContext) writtenElsewhere(inv *shell.Invocation, name string) bool 
 	if cc == nil {
 		return false
 	}
+	return cc.writesHere(inv, name) || cc.outer.writtenElsewhere(cc.outerRun, name)
+}
+
+// writesHere is writtenElsewhere within this command alone.
+func (cc *cmdContext) writesHere(inv *shell.Invocation, name string) bool {
 	name = path.Clean(name)
 	n := 0
 	for i := range cc.invs {
@@ -259,6 +270,10 @@ func keepsContent(inv *shell.Invocation) bool {
 // run that executes it comes later, and no other run but chmod names the
 // file (a sed -i or a second write in between would change it).
 func (cc *cmdContext) writtenText(runner *shell.Invocation, name string) (string, bool) {
+	if cc != nil && cc.outer != nil && !cc.writesHere(runner, name) {
+		// Written by the command the runner's line came from.
+		return cc.outer.writtenText(cc.outerRun, name)
+	}
 	name = path.Clean(name)
 	if cc.changesDir() {
 		return "", false

@@ -224,8 +224,10 @@ func (c *Classifier) scriptFileSameDepth(inv *shell.Invocation, name string) (Ef
 // gitExtraConfigs returns the configuration files a git run reads beyond
 // the repository's and the home's: those its environment names
 // (GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG, a HOME or
-// XDG_CONFIG_HOME of its own) and those -c include.path names. why says
-// why what it reads cannot be known (a value known only at run time).
+// XDG_CONFIG_HOME of its own) and those an include.path given for the run
+// names (git -c, --config-env, GIT_CONFIG_KEY_n, GIT_CONFIG_PARAMETERS).
+// why says why what it reads cannot be known (a value known only at run
+// time).
 func gitExtraConfigs(inv *shell.Invocation, g argv.Parsed) (files []string, why string) {
 	add := func(from, f string) {
 		switch {
@@ -257,15 +259,18 @@ func gitExtraConfigs(inv *shell.Invocation, g argv.Parsed) (files []string, why 
 			}
 		}
 	}
-	for _, f := range g.Flags {
-		if f.Name != "-c" {
+	// include.path given by -c, --config-env or the environment
+	// (gitgiven.go): each spelling names the same file of settings.
+	given, _ := gitGivenSettings(inv, g)
+	for _, s := range given {
+		if !gitIncludeKey(s.key) {
 			continue
 		}
-		k, v, _ := strings.Cut(f.Value, "=")
-		lk := strings.ToLower(k)
-		if lk == "include.path" || strings.HasPrefix(lk, "includeif.") && strings.HasSuffix(lk, ".path") {
-			add("git -c "+k, v)
+		if s.dynamic {
+			why = s.where + " names git configuration known only at run time (" + clip(s.value) + "), which can name commands git runs"
+			continue
 		}
+		add(s.where, s.value)
 	}
 	return files, why
 }

@@ -178,9 +178,9 @@ func (c *Classifier) hiddenCommands(inv *shell.Invocation) Effect {
 	// Code loaded or run by compilers' flags, go's environment file,
 	// package.json scripts written by npm, start-up files (loadflags.go).
 	e.Add(c.loadsByFlags(inv))
-	if inv.Name() == "git" {
-		e.Add(c.gitEnvConfig(inv))
-	}
+	// git settings in the environment of another program reach the git
+	// it starts (gitgiven.go).
+	e.Add(c.gitEnvElsewhere(inv))
 	switch inv.Name() {
 	case "git":
 		// git's own options are read by its spec (classifyGit), so the
@@ -293,35 +293,6 @@ func cutQuoted(s string) (word, rest string, ok bool) {
 	return "", "", false
 }
 
-// gitEnvConfig reads GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n and
-// GIT_CONFIG_VALUE_n, and GIT_CONFIG_PARAMETERS: settings given through
-// the environment.
-func (c *Classifier) gitEnvConfig(inv *shell.Invocation) Effect {
-	var e Effect
-	if v, ok := inv.Getenv("GIT_CONFIG_PARAMETERS"); ok {
-		pairs, parsed := gitEnvParameters(v)
-		if !parsed {
-			pairs, parsed = gitEnvParameters(unquoteValue(v))
-		}
-		if !parsed || strings.HasPrefix(v, "$") {
-			e.Add(opaque("config.dynamic", "GIT_CONFIG_PARAMETERS gives git settings airlock cannot read ("+clip(v)+")"))
-		}
-		for _, kv := range pairs {
-			e.Add(c.gitSetting("GIT_CONFIG_PARAMETERS "+kv[0], kv[0], kv[1], false))
-		}
-	}
-	for _, kv := range inv.Env {
-		name, key, _ := strings.Cut(kv, "=")
-		n, ok := strings.CutPrefix(name, "GIT_CONFIG_KEY_")
-		if !ok {
-			continue
-		}
-		value, _ := inv.Getenv("GIT_CONFIG_VALUE_" + n)
-		e.Add(c.gitSetting("GIT_CONFIG_KEY_"+n+"="+key, unquoteValue(key), unquoteValue(value), strings.HasPrefix(value, "$")))
-	}
-	return e
-}
-
 // gitSetting classifies one git setting given for a run.
 func (c *Classifier) gitSetting(where, key, value string, dynamic bool) Effect {
 	if !gitCommandKey(key) {
@@ -345,28 +316,18 @@ func (e Effect) sharedTier() Effect {
 	return e
 }
 
-// gitHidden finds commands in git's -c and --config-env options, in
-// --upload-pack/--receive-pack/--exec, in ext:: remotes, and in settings
-// written by git config.
+// gitHidden finds commands in the settings a git run is given (its -c
+// and --config-env options, GIT_CONFIG_COUNT's and GIT_CONFIG_PARAMETERS'
+// in its environment), in --upload-pack/--receive-pack/--exec, in ext::
+// remotes, and in settings written by git config.
 func (c *Classifier) gitHidden(inv *shell.Invocation) Effect {
-	var e Effect
 	g := gitGlobal.Parse(inv.Args[1:])
-	for _, f := range g.Flags {
-		switch f.Name {
-		case "-c":
-			k, v, _ := strings.Cut(f.Value, "=")
-			e.Add(c.gitSetting("git -c "+k, k, v, inv.IsDynamic(1+f.ValueIndex)))
-		case "--config-env":
-			k, envName, _ := strings.Cut(f.Value, "=")
-			if !gitCommandKey(k) {
-				continue
-			}
-			if v, ok := inv.Getenv(envName); ok {
-				e.Add(c.gitSetting("git --config-env "+k, k, unquoteValue(v), strings.HasPrefix(v, "$")))
-				continue
-			}
-			e.Add(opaque("config.dynamic", "git --config-env takes "+k+" from $"+envName+", whose command is only known at run time"))
-		}
+	// Settings given by option or environment are one list, read the
+	// same way (gitgiven.go); the files they include are read by
+	// gitRepoCommands.
+	given, e := gitGivenSettings(inv, g)
+	for _, s := range given {
+		e.Add(c.gitSetting(s.where, s.key, s.value, s.dynamic))
 	}
 	i := 1 + g.Rest
 	if i >= len(inv.Args) {

@@ -156,6 +156,10 @@ func (c *Classifier) installsGuarded(inv *shell.Invocation) Effect {
 		for _, a := range inv.Args[3:] {
 			k, v, _ := strings.Cut(a, "=")
 			b, ok := strings.CutPrefix(k, "bin.")
+			if rest, br := strings.CutPrefix(k, "bin["); br {
+				// npm's bracket notation: bin[claude], bin["claude"].
+				b, ok = strings.Trim(strings.TrimSuffix(rest, "]"), `"'`), true
+			}
 			if k == "name" {
 				b, ok = path.Base(strings.Trim(v, `"'`)), true // a "bin" path installs under the package's name
 			}

@@ -283,10 +283,37 @@ func denoRun(c *Classifier, inv *shell.Invocation, args []string, offset int) Ef
 			if inv.IsDynamic(offset+i) && strings.HasPrefix(a, "<(") {
 				return opaque("interp.script.dynamic", "deno runs a script produced at run time by "+clip(a))
 			}
+			if inv.IsDynamic(offset+i) || c.FS == nil && c.cc == nil {
+				return nothing
+			}
+			// A local script (FINDINGS-9 P16's runners): read as node's
+			// is when a permission lets it reach beyond deno's sandbox
+			// (-A, --allow-run, --allow-net, …); without one it can do
+			// nothing of the kind, and only its text goes to
+			// self-protection.
+			if denoAllows(args[:i]) {
+				return c.interpScript(inv, "deno", interp.JavaScript, a, false)
+			}
+			if data, failed, ok := c.readScript(inv, a, false); ok {
+				c.keepCode("deno "+a, a, data)
+			} else if len(failed.Reasons) > 0 && failed.Reasons[0].Rule == "script.written" {
+				return failed
+			}
 			return nothing
 		}
 	}
 	return nothing
+}
+
+// denoAllows reports a permission among deno's options: -A or any
+// --allow-… (deno runs a script in a sandbox without them).
+func denoAllows(opts []string) bool {
+	for _, o := range opts {
+		if o == "-A" || strings.HasPrefix(o, "--allow-") || strings.HasPrefix(o, "-A") && !strings.HasPrefix(o, "--") {
+			return true
+		}
+	}
+	return false
 }
 
 // ---------------------------------------------------------------- Ruby invocations

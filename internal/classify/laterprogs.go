@@ -1,8 +1,6 @@
 package classify
 
 import (
-	"io/fs"
-	"path"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -124,107 +122,6 @@ func operandWords(inv *shell.Invocation) ([]string, []int) {
 		at = append(at, j)
 	}
 	return ops, at
-}
-
-// projectCodeFiles lists the project files a build or infrastructure tool
-// runs as code when it reads them, also to list tasks or plan (FINDINGS-9
-// P13): their text goes to self-protection (keepTaskCode), so one naming
-// airlock's verbs or files is refused; what else they run is not read.
-// A name ending in "*" is a suffix matched in the directory.
-func projectCodeFiles(inv *shell.Invocation) []string {
-	args := inv.Args
-	sub := ""
-	if len(args) > 1 {
-		sub = args[1]
-	}
-	switch inv.Name() {
-	case "terraform", "tofu", "terragrunt":
-		switch sub {
-		case "plan", "apply", "refresh", "console", "import", "destroy", "test":
-			return []string{"*.tf", "*.tf.json"}
-		}
-	case "rake":
-		return []string{"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"}
-	case "vagrant":
-		return []string{"Vagrantfile"}
-	case "scons":
-		return []string{"SConstruct", "Sconstruct", "sconstruct", "SConscript"}
-	case "nox":
-		return []string{"noxfile.py"}
-	case "bazel", "bazelisk":
-		return []string{"BUILD", "BUILD.bazel", "WORKSPACE", "WORKSPACE.bazel", "MODULE.bazel"}
-	case "dotnet", "msbuild":
-		return []string{"*.csproj", "*.fsproj", "*.vbproj", "*.proj", "Directory.Build.props", "Directory.Build.targets"}
-	case "swift":
-		switch sub {
-		case "build", "run", "test", "package":
-			return []string{"Package.swift"}
-		}
-	case "tilt":
-		return []string{"Tiltfile"}
-	case "devbox":
-		return []string{"devbox.json"}
-	case "nix-shell", "nix-build", "nix":
-		return []string{"shell.nix", "default.nix", "flake.nix"}
-	case "makers", "cargo-make":
-		return []string{"Makefile.toml"}
-	case "cargo":
-		if sub == "make" {
-			return []string{"Makefile.toml"}
-		}
-	case "lefthook":
-		return []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml"}
-	case "goreleaser":
-		return []string{".goreleaser.yaml", ".goreleaser.yml", "goreleaser.yaml", "goreleaser.yml"}
-	case "pip", "pip3":
-		// pip install . (and -e .) runs the project's setup.py.
-		if sub == "install" || sub == "wheel" || sub == "download" {
-			var out []string
-			for _, a := range args[2:] {
-				if a == "." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") || strings.HasPrefix(a, "/") && !strings.HasSuffix(a, ".whl") {
-					out = append(out, strings.TrimSuffix(a, "/")+"/setup.py")
-				}
-			}
-			return out
-		}
-	}
-	return nil
-}
-
-// keepProjectCode keeps the text of the project's code files a run reads
-// (projectCodeFiles), listing the directory for the suffix patterns.
-func (c *Classifier) keepProjectCode(inv *shell.Invocation) Effect {
-	files := projectCodeFiles(inv)
-	if len(files) == 0 || c.FS == nil || c.code == nil {
-		return nothing
-	}
-	var names []string
-	for _, f := range files {
-		suffix, glob := strings.CutPrefix(f, "*")
-		if !glob {
-			names = append(names, path.Clean(f))
-			continue
-		}
-		d, ok := c.FS.(interface {
-			ReadDir(string) ([]fs.DirEntry, error)
-		})
-		if !ok {
-			continue
-		}
-		ents, err := d.ReadDir(".")
-		if err != nil {
-			continue
-		}
-		for i, ent := range ents {
-			if i >= 64 {
-				break
-			}
-			if !ent.IsDir() && strings.HasSuffix(ent.Name(), suffix) {
-				names = append(names, ent.Name())
-			}
-		}
-	}
-	return c.keepTaskCode(inv, names)
 }
 
 // stdinFile returns the file a run's input is redirected from (< FILE),

@@ -102,9 +102,13 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 	if pytestRun(inv) {
 		e.Add(c.conftestWritten(inv))
 		e.Add(c.pytestPlugins(inv))
-		if name != "pytest" && name != "py.test" {
-			// python -m pytest imports conftest.py as pytest does.
-			e.Add(c.keepTaskCode(inv, codeTaskFiles("pytest")))
+	}
+	if m := pythonModule(inv); m != "" {
+		// python -m pytest, -m invoke, -m nox: the module reads the
+		// project's files as the program of that name does
+		// (buildtools.go).
+		if t, ok := buildTools.Get()[m]; ok && t.subs == nil {
+			e.Add(c.keepTaskCode(inv, t.files))
 		}
 	}
 	return e
@@ -555,6 +559,22 @@ func pytestRun(inv *shell.Invocation) bool {
 		}
 	}
 	return false
+}
+
+// pythonModule returns the module python -m runs, "" for another run.
+func pythonModule(inv *shell.Invocation) string {
+	if !strings.HasPrefix(inv.Name(), "python") {
+		return ""
+	}
+	for j := 1; j+1 < len(inv.Args); j++ {
+		if inv.Args[j] == "-m" {
+			return inv.Args[j+1]
+		}
+		if !strings.HasPrefix(inv.Args[j], "-") {
+			return ""
+		}
+	}
+	return ""
 }
 
 // pythonStartup follows sitecustomize.py and usercustomize.py in the

@@ -2,10 +2,10 @@ package classify
 
 import (
 	"github.com/airlock-dev/airlock/internal/firstuse"
-	"path"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
+	"github.com/airlock-dev/airlock/internal/classify/interp"
 	"github.com/airlock-dev/airlock/internal/shell"
 )
 
@@ -51,14 +51,22 @@ func publishInstall(rule, cmd string) Effect {
 // command's own effect, reading the network when the runner downloads.
 func publishRun(c *Classifier, inv *shell.Invocation, at int, bin string, downloads bool) Effect {
 	var e Effect
+	// poetry run x.py, yarn exec x.cjs: the file is read as its
+	// interpreter's script (runnerfiles.go).
+	script, isScript := Effect{}, false
+	if bin == inv.Args[at] {
+		script, isScript = c.runnerScript(inv, at, "", "")
+	}
 	if r := publishReleaseTool(bin, inv.Args[at+1:]); r.Reasons != nil {
 		e = r
+	} else if isScript {
+		e = script
 	} else {
 		text := shell.Join([]string{bin})
 		if rest := inv.Text(at + 1); rest != "" {
 			text += " " + rest
 		}
-		e = c.nested(text)
+		e = c.nestedRun(inv, text)
 	}
 	if downloads {
 		e.Add(netRead("npm.exec", "running "+bin+" through a package runner may download it"))
@@ -890,7 +898,7 @@ var uvRunOpts = argv.Spec{
 	Short: "pPiwfC",
 	Long: []string{"--with", "--with-editable", "--with-requirements", "--python", "--package", "--extra", "--group",
 		"--only-group", "--no-group", "--env-file", "--directory", "--project", "--index", "--default-index", "--index-url",
-		"--extra-index-url", "--find-links", "--script", "--from", "--cache-dir", "--config-file", "--color",
+		"--extra-index-url", "--find-links", "--from", "--cache-dir", "--config-file", "--color",
 		"--refresh-package", "--upgrade-package", "--reinstall-package", "--exclude-newer", "--link-mode",
 		"--python-platform", "--resolution", "--prerelease", "--keyring-provider", "--index-strategy", "--config-setting"},
 	StopAtOperand: true,
@@ -1016,11 +1024,19 @@ func uvRun(c *Classifier, inv *shell.Invocation, from int, downloads bool) Effec
 		return opaque("uv.run.dynamic", "the command uv runs is computed at run time ("+inv.Args[at]+")")
 	}
 	var e Effect
-	if ext := path.Ext(inv.Args[at]); (ext == ".py" || ext == ".pyw") && c.existsOrWritten(inv, inv.Args[at]) {
-		// uv run FILE.py runs python on the file (FINDINGS-9 P12), also
-		// one without a #! line, which is no shell script. A file that is
-		// not there is left to the program's run (unknown).
-		e = c.nested("python3 " + inv.Text(at))
+	// uv run FILE.py runs python on the file (FINDINGS-9 P12), also one
+	// without a #! line, which is no shell script; --script (-s,
+	// --gui-script) says the word is such a file whatever its name
+	// (P16), -m a module python imports. A file that is not there is
+	// left to the program's run (unknown).
+	who, lang := "", ""
+	if p.Has("--script", "-s", "--gui-script") {
+		who, lang = "python3", interp.Python
+	}
+	if se, ok := c.runnerScript(inv, at, who, lang); ok {
+		e = se
+	} else if p.Has("-m", "--module") {
+		e = c.nestedRun(inv, "python3 -m "+inv.Text(at))
 	} else {
 		e = publishRun(c, inv, at, inv.Args[at], false)
 	}

@@ -30,9 +30,18 @@ import (
 // runner's own spec, which rates the runner's built-in commands.
 func (c *Classifier) runner(inv *shell.Invocation) Effect {
 	switch inv.Name() {
+	case "turbo", "nx", "lerna":
+		// Monorepo runners run a task as the packages' package.json
+		// scripts of that name: the root's is followed as npm run's is
+		// (the workspace packages' are not read).
+		if task := monorepoTask(inv); task != "" {
+			return c.scriptsNamed(inv, []string{task})
+		}
+		return nothing
 	case "npm", "yarn", "yarnpkg", "pnpm", "bun":
 		e := c.packageScripts(inv)
-		e.Add(c.pnpmfileRun(inv)) // buildconfig.go
+		e.Add(c.pnpmfileRun(inv))   // buildconfig.go
+		e.Add(c.packageBinRun(inv)) // runnerfiles.go
 		return e
 	case "make", "gmake":
 		return c.makeRun(inv)
@@ -62,64 +71,36 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 		// self-protection like an interpreter script's (carry.go).
 		return c.builtRunCode(inv)
 	}
-	if files := codeTaskFiles(inv.Name()); files != nil {
-		return c.keepTaskCode(inv, files)
-	}
+	// Build tools whose project files are code airlock has no reader
+	// for are read by keepProjectCode (buildtools.go).
 	return nothing
 }
 
-// codeTaskFiles lists the files a build tool or task runner runs as code
-// airlock has no reader for (CMake's execute_process, a Gradle build, a
-// Meson file, invoke's tasks.py, the tasks of pyproject.toml, deno.json,
-// composer.json and mise.toml): their text goes to self-protection like an
-// interpreter script's (Result.Code), so one that names airlock's verbs
-// or files is refused; what else they run is not read (containment is the
-// answer to that).
-func codeTaskFiles(name string) []string {
-	switch name {
-	case "cmake":
-		return []string{"CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json"}
-	case "meson", "muon":
-		return []string{"meson.build", "meson_options.txt", "meson.options"}
-	case "gradle", "gradlew":
-		return []string{"build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts", "gradle.properties"}
-	case "invoke", "inv":
-		return []string{"tasks.py"}
-	case "poe", "hatch", "pdm", "rye":
-		return []string{"pyproject.toml", "hatch.toml"}
-	case "deno":
-		return []string{"deno.json", "deno.jsonc"}
-	case "composer":
-		return []string{"composer.json"}
-	case "mise":
-		return []string{"mise.toml", ".mise.toml"}
-	case "sbt":
-		return []string{"build.sbt"}
-	case "pytest", "py.test":
-		// pytest imports conftest.py before any test.
-		return []string{"conftest.py", "tests/conftest.py", "test/conftest.py"}
-	case "turbo", "lerna", "nx":
-		// They run package.json scripts of the workspace's packages.
-		return []string{"package.json", "turbo.json", "nx.json", "project.json"}
-	case "mvn", "mvnw":
-		return []string{"pom.xml"}
-	}
-	return nil
-}
-
 // keepTaskCode reads the task files that exist and keeps their text for
-// self-protection. A file that cannot be read adds nothing: these tools
-// are ordinary builds, and their text is only checked for mentions.
+// self-protection. One the same command writes in a way airlock cannot
+// read (cp, a download, a program's output) is held: the tool runs what
+// the write leaves there. One that cannot be read for another reason
+// (too large, unreadable) adds nothing: these tools are ordinary builds,
+// and their text is only checked for mentions.
 func (c *Classifier) keepTaskCode(inv *shell.Invocation, files []string) Effect {
 	if c.FS == nil || c.code == nil {
 		return nothing
 	}
+	var e Effect
 	for _, f := range files {
-		if data, _, ok := c.readScript(inv, f, false); ok {
+		data, failed, ok := c.readScript(inv, f, false)
+		switch {
+		case ok:
 			c.keepCode(inv.Name()+" (its "+f+")", f, data)
+			c.keepNamedScripts(inv, f, data)
+		case len(failed.Reasons) > 0 && failed.Reasons[0].Rule == "script.written":
+			if c.keepEdited(inv, f) {
+				continue
+			}
+			e.Add(failed.through("build.file", inv.Name()+" runs "+clip(f)+" as code"))
 		}
 	}
-	return nothing
+	return e
 }
 
 // ---- package.json scripts ----
@@ -223,7 +204,11 @@ func scriptNames(inv *shell.Invocation) []string {
 }
 
 func (c *Classifier) packageScripts(inv *shell.Invocation) Effect {
-	names := scriptNames(inv)
+	return c.scriptsNamed(inv, scriptNames(inv))
+}
+
+// scriptsNamed follows the package.json scripts names, in order.
+func (c *Classifier) scriptsNamed(inv *shell.Invocation, names []string) Effect {
 	if len(names) == 0 {
 		return nothing
 	}

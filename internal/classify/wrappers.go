@@ -70,10 +70,15 @@ func (c *Classifier) runSubcommand(inv *shell.Invocation) Effect {
 			// among its arguments is not taken for a program. Otherwise
 			// the words are looked through as an unknown program's would
 			// be (conda run -n env cmd).
-			if len(t.Args) > 1 && !t.IsDynamic(1) && inertNames.Get()[t.Args[1]] {
-				return c.nested(t.Text(1))
+			// A script file (pdm run x.py, pipx run x.py) is read as
+			// python3 x.py is (runnerfiles.go).
+			if se, ok := c.runnerScript(inv, i+1, "", ""); ok {
+				return se
 			}
-			return c.lookThroughArgs(&t, inv.Name()+" "+sub)
+			if len(t.Args) > 1 && !t.IsDynamic(1) && inertNames.Get()[t.Args[1]] {
+				return c.nestedRun(inv, t.Text(1))
+			}
+			return c.lookThroughFrom(&t, inv, inv.Name()+" "+sub)
 		}
 		if !strings.HasPrefix(inv.Args[i], "-") {
 			return nothing
@@ -180,7 +185,10 @@ func runsCommand(word string) bool {
 	if verbLike(name) {
 		return false
 	}
-	return specFor(name) != nil || IsWrapper(name)
+	// A build tool runs the project's code (buildtools.go): mise exec --
+	// zig build is zig build.
+	_, build := buildTools.Get()[name]
+	return specFor(name) != nil || IsWrapper(name) || build
 }
 
 // normWord is package shell's normalisation of a command word.
@@ -246,6 +254,14 @@ func (e Effect) through(rule, msg string) Effect {
 // the first tail that is one, or shell text given as an argument. what
 // names the runner for the reason.
 func (c *Classifier) lookThroughArgs(inv *shell.Invocation, what string) Effect {
+	return c.lookThroughFrom(inv, inv, what)
+}
+
+// lookThroughFrom is lookThroughArgs of args, the words of the run runner
+// of the command (conda run's words after run): the command found runs
+// as a part of runner's command (nestedRun).
+func (c *Classifier) lookThroughFrom(args, runner *shell.Invocation, what string) Effect {
+	inv := args
 	var e Effect
 	for i := 1; i < len(inv.Args); i++ {
 		if inv.IsDynamic(i) {
@@ -257,7 +273,7 @@ func (c *Classifier) lookThroughArgs(inv *shell.Invocation, what string) Effect 
 			// that does nothing may be an option's value (watchexec -e go
 			// 'npm publish'), so the search goes on.
 			tail := inv.Text(i)
-			if t := c.nested(tail).through("wrapper.argv", what+" runs the command in its arguments: "+clip(tail)); t.Reasons != nil {
+			if t := c.nestedRun(runner, tail).through("wrapper.argv", what+" runs the command in its arguments: "+clip(tail)); t.Reasons != nil {
 				e.Add(t)
 				return e
 			}

@@ -72,6 +72,27 @@ func TestRelinkedDeletions(t *testing.T) {
 		{finding: "rsync -a (copies links), then rm through build/h/", cmd: `rsync -a /srv/data/ build/ && rm -rf build/h/`, want: held},
 		{finding: "an archive extracted into build, then rm through it", cmd: `tar xf a.tar -C build && rm -rf build/x/`, want: held},
 
+		// Other spellings: a loop, code written and run by the same
+		// command, other interpreters, a build script, a cd, a name known
+		// only at run time, a background job, find -exec, busybox, eval.
+		{finding: "a loop moves into build after rm", cmd: `for i in 1 2; do rm -rf build; mv /srv/data build; done`, want: held},
+		{finding: "code written then run", cmd: "printf 'import os\\nos.rename(\"/srv/data\", \"build/t\")\\n' > a.py && python3 a.py && rm -rf build", want: held},
+		{finding: "perl's rename", cmd: `perl -e 'rename "/srv/data", "build/t"' && rm -rf build`, want: held},
+		{finding: "ruby's FileUtils.mv", cmd: `ruby -e 'require "fileutils"; FileUtils.mv("/srv/data", "build/t")' && rm -rf build`, want: held},
+		{finding: "a node script that renames", setup: with(map[string]string{"proj/build.js": "require('fs').renameSync('/srv/data', 'build/t')\n"}), cmd: `node build.js && rm -rf build`, want: held},
+		{finding: "npm run build running that script", setup: with(map[string]string{"proj/build.js": "require('fs').renameSync('/srv/data', 'build/t')\n", "proj/package.json": `{"name":"p","scripts":{"build":"node build.js"}}`}), cmd: `npm run build && rm -rf build`, want: held},
+		{finding: "ln after cd, rm through it", cmd: `cd build && ln -s /srv h && cd .. && rm -rf build/h/`, want: held},
+		{finding: "mv to a run-time name", cmd: `mv /srv/data "$D" && rm -rf build`, want: held},
+		{finding: "mv in the background", cmd: `mv /srv/data build/ & rm -rf build`, want: held},
+		{finding: "find -exec mv", cmd: `find /srv/data -maxdepth 0 -exec mv {} build/ \; ; rm -rf build`, want: held},
+		{finding: "busybox mv", cmd: `busybox mv /srv/data build/ && rm -rf build`, want: held},
+		{finding: "eval mv", cmd: `eval 'mv /srv/data build/' && rm -rf build`, want: held},
+		{finding: "go test, then rm -rf build/*", cmd: `go test ./... && rm -rf build/*`, want: held},
+		{finding: "hard links copied in keep their data", cmd: `cp -al /srv/data build/d && rm -rf build`, want: notHeld},
+		{finding: "find -delete does not follow the link made", cmd: `ln -s /srv build/h && find build -delete`, want: notHeld},
+		{finding: "a move after the deletion has ended", cmd: `rm -rf build && mv /srv/data build`, want: notHeld},
+		{finding: "go test beside rm -rf build", cmd: `go test ./... & rm -rf build`, want: notHeld},
+
 		// Deletions outside stay held whatever runs before (K1).
 		{finding: "python3 -V, then rm outside", cmd: `python3 -V; rm /srv/data/db`, want: held},
 		{finding: "go test, then rm -rf outside", cmd: `go test ./... && rm -rf /srv/data`, want: held},

@@ -36,7 +36,7 @@ import (
 // runs; "" when none may. at holds the directories each run may run in.
 func (d *destruction) relinkedInto(r *classify.Result, k int, g *grade, at [][]string, ordered bool) string {
 	del := &r.Invocations[k]
-	through, deleted := d.traversed(g, del)
+	through, deleted := d.traversed(g, del, at[k])
 	if !slices.Equal(at[k], at[0]) || !relativeWords(del) {
 		// The deletion reaches its paths through the project's root
 		// by name (an absolute path, ~, "..", a cd the shell makes when
@@ -149,8 +149,28 @@ func readsAsRelinking(inv *classify.Invocation) bool {
 // above what it deletes, and what it deletes when it follows that name: a
 // trailing "/", a deleter other than rm) and the paths it deletes, all
 // absolute.
-func (d *destruction) traversed(g *grade, del *classify.Invocation) (through, deleted []string) {
+func (d *destruction) traversed(g *grade, del *classify.Invocation, dirs []string) (through, deleted []string) {
 	follows := followsLast(del)
+	starts := del.Name() == "find" && !follows && len(withoutSameDir(del).Via) == 0
+	if starts {
+		// find looks up its start paths and walks below them without
+		// following links (a directory turned into one while it walks is
+		// reported, not entered): only the start paths' directories are
+		// gone through by name.
+		for _, o := range del.Operands {
+			if o.Role != classify.RoleDelete {
+				continue
+			}
+			for _, abs := range d.absolute(strings.Trim(o.Word, `"'`), dirs) {
+				if abs == "" || o.Dynamic {
+					return []string{d.root}, []string{d.root}
+				}
+				for p := filepath.Dir(filepath.Clean(abs)); strings.HasPrefix(p, d.root+"/"); p = filepath.Dir(p) {
+					through = append(through, p)
+				}
+			}
+		}
+	}
 	for _, p := range g.paths {
 		if p == "." || p == "" {
 			deleted = append(deleted, d.root)
@@ -159,7 +179,7 @@ func (d *destruction) traversed(g *grade, del *classify.Invocation) (through, de
 		abs := filepath.Join(d.root, p)
 		deleted = append(deleted, abs)
 		comps := strings.Split(filepath.ToSlash(filepath.Clean(p)), "/")
-		for n := 1; n < len(comps); n++ {
+		for n := 1; n < len(comps) && !starts; n++ {
 			through = append(through, filepath.Join(d.root, filepath.Join(comps[:n]...)))
 		}
 		if follows {

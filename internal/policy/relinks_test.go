@@ -93,6 +93,19 @@ func TestRelinkedDeletions(t *testing.T) {
 		{finding: "a move after the deletion has ended", cmd: `rm -rf build && mv /srv/data build`, want: notHeld},
 		{finding: "go test beside rm -rf build", cmd: `go test ./... & rm -rf build`, want: notHeld},
 
+		// find walks below its start paths without following links:
+		// only the start paths' directories are gone through by name.
+		{finding: "go test, then find -delete from the root", cmd: `go test ./... && find . -name '*.pyc' -delete`, want: notHeld},
+		{finding: "go test, then find -delete below build", cmd: `go test ./... && find build/y -delete`, want: held},
+		{finding: "ln, then find -delete through it", cmd: `ln -sfn /srv/data build/y && find build/y/ -delete`, want: held},
+		{finding: "find -L after go test", cmd: `go test ./... && find -L build -name '*.o' -delete`, want: held},
+
+		// make's recipes are read the same way (make test build clean).
+		{finding: "make test clean, the test recipe runs go test", setup: with(map[string]string{"proj/Makefile": "test:\n\tgo test ./...\nclean:\n\trm -rf build\n"}), cmd: `make test clean`, want: notHeld},
+		{finding: "a recipe links, another deletes through it", setup: with(map[string]string{"proj/Makefile": "gen:\n\tln -sfn /srv/data build/y\nclean:\n\trm -rf build/y/x\n"}), cmd: `make gen clean`, want: held},
+		{finding: "a recipe moves into what another deletes", setup: with(map[string]string{"proj/Makefile": "gen:\n\tmv /srv/data build/\nclean:\n\trm -rf build\n"}), cmd: `make gen clean`, want: held},
+		{finding: "a recipe runs go test, another deletes below build", setup: with(map[string]string{"proj/Makefile": "test:\n\tgo test ./...\nclean:\n\trm -rf build/y\n"}), cmd: `make test clean`, want: held},
+
 		// Deletions outside stay held whatever runs before (K1).
 		{finding: "python3 -V, then rm outside", cmd: `python3 -V; rm /srv/data/db`, want: held},
 		{finding: "go test, then rm -rf outside", cmd: `go test ./... && rm -rf /srv/data`, want: held},

@@ -97,6 +97,12 @@ func (d *destruction) reaches(r *classify.Result, i int, inv *classify.Invocatio
 		return name + " runs in the same command, airlock does not read what it writes, and it could make a link at " + clipText(through[0]) + ", which the deletion goes through" + suffix
 	}
 	dests, unknown, mover := d.destinations(flat, dirs)
+	if len(through) == 0 && !mover {
+		// A link anywhere is no matter to a deletion that goes through
+		// no path by name, and a copy moves nothing (cp -r build
+		// "$BACKUP" && rm -rf build).
+		return ""
+	}
 	if unknown {
 		return name + " writes to a place known only when it runs, which could be a link the deletion goes through" + suffix
 	}

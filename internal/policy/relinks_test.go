@@ -40,6 +40,7 @@ func TestRelinkedDeletions(t *testing.T) {
 		{finding: "a generator script that moves nothing", cmd: `python3 scripts/gen.py && rm -rf build`, want: notHeld},
 		{finding: "a copy into build from the project", cmd: `cp -r src build/ && rm -rf build`, want: notHeld},
 		{finding: "rsync out to scratch", cmd: `rsync -a build/ /tmp/mirror/ && rm -rf build`, want: notHeld},
+		{finding: "a copy to a run-time directory, then rm below build", cmd: `cp -r /srv/data "$D" && rm -rf build/y`, want: held},
 
 		// Moves into what is deleted.
 		{finding: "mv from outside into build", cmd: `mv /srv/data build/x && rm -rf build`, want: held},
@@ -154,7 +155,8 @@ func TestCheckoutThenDeletion(t *testing.T) {
 		{`git checkout linked && rm -rf build`, notHeld}, // rm removes the link itself
 		{`git checkout linked && rm -rf build/y`, held},
 		{`git checkout linked && rm -rf build/`, held},
-		{`git -C . checkout linked && rm -rf build`, held}, // another worktree is not read
+		{`git -C . checkout linked && rm -rf build`, notHeld}, // no path gone through by name
+		{`git -C . checkout linked && rm -rf build/y`, held},  // -C: another worktree is not read
 	} {
 		v := p.DecideIn(Unattended, Action{Kind: Shell, Tool: "Bash", Command: c.cmd, Cwd: proj, Snapshots: true})
 		checkFinding(t, c.cmd, v, c.want)

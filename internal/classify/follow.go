@@ -594,7 +594,19 @@ func (c *Classifier) interpScript(inv *shell.Invocation, who, lang, name string,
 		return fileLimit(name)
 	}
 	c.keepCode(who+" "+name, name, data)
-	return interpAnalyse(inner, who+" "+name, lang, string(data)).through("script.interp", who+" runs "+name)
+	e := interpAnalyse(inner, who+" "+name, lang, string(data))
+	out := e.through("script.interp", who+" runs "+name)
+	if out.Reasons == nil {
+		// Local code that moves files, makes links or runs shell text
+		// keeps saying so: a deletion later in the command is graded by
+		// it (policy relinks.go, FINDINGS-9 B6).
+		for _, x := range e.Reasons {
+			if x.Rule == "interp.relink" || strings.HasPrefix(x.Rule, "interp.spawn") {
+				out.Reasons = append(out.Reasons, x)
+			}
+		}
+	}
+	return out
 }
 
 // followRun rates what a run executes from files, if it is one that runs

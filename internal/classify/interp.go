@@ -45,6 +45,10 @@ func (c *Classifier) interpEffect(who string, r *interp.Result) Effect {
 			e.Add(c.nested(f.Text))
 		case interp.Eval:
 			e.Add(c.interpEffect(who, f.Sub))
+		case interp.Relink:
+			// Local, and read by the grading of a later deletion
+			// (policy relinks.go).
+			e.Add(local(f.Rule, f.Message))
 		default:
 			// A kind this mapping does not know is not inert.
 			e.Add(opaque("interp.unknown", who+" code does something airlock cannot rate"))

@@ -138,12 +138,13 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 		}
 	}
 	relinkWhy := ""
+	at := make([][]string, len(r.Invocations)) // the directories each run may run in
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
 		if ordered && inv.Seq > lastDeletion {
 			continue // it starts after the last deletion has ended
 		}
-		if (!inv.Effect.Destructive && !deletes(inv) || movesFromElsewhere(inv)) && !layoutSafe(inv) && !makesNoLinks(inv) && !runsOnlyLayoutSafe(r, i, inv) {
+		if mayChangeLayout(r, i, inv) {
 			relinkWhy = inv.Name() + " runs in the same command and could change what its paths lead to; run the deletion as a command of its own to have it snapshotted"
 			if movesFromElsewhere(inv) {
 				relinkWhy = inv.Name() + " removes what it reads once written elsewhere (it moves files), so the deletion may take what it moved; run the deletion as a command of its own to have it snapshotted"
@@ -160,10 +161,20 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 		// history) as the paths lead today stays there (FINDINGS-9 K1:
 		// python3 -V; rm ~/thesis.tex was graded "unknown", and a
 		// single rm of an unknown place is not held).
+		// A deletion placed inside is unknown only when a run may link
+		// or move into what it reaches (relinks.go, FINDINGS-9 B6: cp -r
+		// build /tmp/b && rm -rf build copies out of it); any other
+		// grade keeps the rule that any such run makes it unknown.
 		defer func() {
 			for i := range d.grades {
-				if p := d.grades[i].place; p != placeOutside && p != placeHistory {
-					d.grades[i] = grade{place: placeUnknown, why: relinkWhy, relinked: true}
+				switch g := &d.grades[i]; g.place {
+				case placeOutside, placeHistory:
+				case placeInside:
+					if why := d.relinkedInto(r, i, g, at, ordered); why != "" {
+						*g = grade{place: placeUnknown, why: why, relinked: true}
+					}
+				default:
+					*g = grade{place: placeUnknown, why: relinkWhy, relinked: true}
 				}
 			}
 		}()
@@ -172,6 +183,7 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 	var find *classify.Invocation
 	for i := range r.Invocations {
 		inv := &r.Invocations[i]
+		at[i] = dirs
 		switch inv.Name() {
 		case "cd", "pushd":
 			dirs = d.changeDir(inv, dirs)

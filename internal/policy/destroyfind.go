@@ -3,6 +3,7 @@ package policy
 import (
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -230,6 +231,15 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 	// -C's): the runs of all lines are in one list, so a cd of one line
 	// also moves sub for the lines after it, which start afresh.
 	base := dirs
+	// The recipe's other runs and its deletions, with the directories
+	// each runs in: whether one may link or move into what another
+	// deletes is decided once all are placed (relinks.go).
+	type placed struct {
+		f    *classify.Invocation
+		dirs []string
+		one  grade
+	}
+	var others, dels []placed
 	for k := range r.Followed {
 		f := &r.Followed[k]
 		if f.From != i {
@@ -272,8 +282,8 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 				// when a recipe asks for it; it makes no link.
 				continue
 			}
-			if !layoutSafe(f) && f.Name() != "echo" && f.Name() != "printf" {
-				return grade{place: placeUnknown, why: f.Name() + " runs in " + inv.Name() + "'s recipe beside the deletion and could change what its paths lead to"}
+			if !layoutSafe(f) && f.Name() != "echo" && f.Name() != "printf" && !makesNoLinks(f) {
+				others = append(others, placed{f: f, dirs: sub})
 			}
 			continue
 		}
@@ -288,10 +298,26 @@ func (d *destruction) gradeFollowed(r *classify.Result, i int, inv *classify.Inv
 			one.why = "in what " + inv.Name() + " runs: " + one.why
 			return one
 		}
+		dels = append(dels, placed{f: f, dirs: sub, one: one})
 		g.paths = append(g.paths, one.paths...)
 		g.ignored = g.ignored || one.ignored
 		g.changes = g.changes || one.changes
 		g.untracked = g.untracked || one.untracked
+	}
+	// Another run of the recipes (make test build clean: go test, go
+	// build) counts only when it may link at a path a deletion goes
+	// through or move into what it deletes (FINDINGS-9 B6), in any
+	// order: the recipes' order is make's.
+	for _, dl := range dels {
+		through, deleted := d.traversed(&dl.one, dl.f, dl.dirs)
+		if !slices.Equal(dl.dirs, dirs) || !relativeWords(dl.f) {
+			through = append(through, d.root)
+		}
+		for _, o := range others {
+			if why := d.reaches(r, -1, o.f, o.dirs, through, deleted); why != "" {
+				return grade{place: placeUnknown, why: "in what " + inv.Name() + " runs: " + why}
+			}
+		}
 	}
 	return g
 }

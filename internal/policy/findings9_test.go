@@ -372,7 +372,7 @@ func TestFindings9Open(t *testing.T) {
 		{finding: "B5 find . -name __pycache__ -type d -prune -exec rm -rf {} + (deny/ask)", cmd: `find . -name '__pycache__' -type d -prune -exec rm -rf {} +`, want: notHeld, fixed: true},
 		{finding: "B6 sleep 1; rm -rf dist (deny/ask)", setup: map[string]string{"proj/dist/a": "x\n"}, cmd: `sleep 1; rm -rf dist`, want: notHeld, fixed: true},
 		{finding: "B6 whoami; rm -rf build (deny/ask)", setup: map[string]string{"proj/build/a": "x\n"}, cmd: `whoami; rm -rf build`, want: notHeld, fixed: true},
-		{finding: "B6 a backup copy, then rm -rf build (deny/ask)", setup: map[string]string{"proj/build/a": "x\n"}, cmd: `cp -r build /tmp/build.bak && rm -rf build`, want: notHeld},
+		{finding: "B6 a backup copy, then rm -rf build (deny/ask)", setup: map[string]string{"proj/build/a": "x\n"}, cmd: `cp -r build /tmp/build.bak && rm -rf build`, want: notHeld, fixed: true},
 	}
 	runFindingCases(t, "9", base, cases)
 }

@@ -16,7 +16,6 @@ import (
 // or that is now decided as ordinary work, fails the test so the list
 // only ever shrinks.
 var publicKnownGaps = map[string]string{
-	"make test build clean": "destruction through make beside another recipe: go runs in the same make run as clean's rm -rf, and is taken as able to change what the deletion's paths lead to (destroyfind.go); make clean alone is snapshotted",
 	"hyperfine --ignore-failure --warmup 5 --prepare \"git reset --hard HEAD\" \"find . -type f -name \\\"*.py\\\" | xargs -P 0 pyupgrade --py311-plus\"": "a deletion in shell text a wrapper runs (hyperfine --prepare 'git reset --hard'): the grading reads the wrapper's own words (5) as its targets and places them nowhere",
 	"mv _temp/skills/* . && rm -rf _temp":            "a move out of a glob: self-protection reads the moved-from glob _temp/skills/* as able to match a protected name that is protected in any directory (selfroles.go, selfpaths.go tailGlobHit)",
 	"mv /tmp/compose-output/**/* \"./bin/release/\"": "a move from a ** glob: self-protection cannot list the names it makes in bin/release, which could be a name protected in any directory (selfroles.go globCopies); in a test whose home is in /tmp it is refused for that reason instead",

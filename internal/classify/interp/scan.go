@@ -47,6 +47,9 @@ const (
 	Spawn
 	// Eval: the code evaluates literal code, read into Sub.
 	Eval
+	// Relink: the code moves files or makes links (relink.go); nothing
+	// beyond the machine, nothing deleted.
+	Relink
 )
 
 // Finding is one thing the code does, in the order the reader found it.
@@ -120,6 +123,7 @@ func analyse(who, lang, src string, depth int) *Result {
 		s.applescript()
 	}
 	s.sockets(lang) // sockets.go
+	s.relink()      // relink.go
 	s.shellShaped(lang)
 	return s.r
 }

@@ -34,12 +34,35 @@ import (
 // SetAsideSuffix is added to the name of a file set aside for review.
 const SetAsideSuffix = ".airlock-review"
 
-// clockSlack widens "during the run" backwards: a file system stamps
-// changes with a coarse clock (a kernel tick behind, a second or two on
-// some), so a write just after the plan may carry a time just before
-// it. A file changed in the slack before the run is named too: it only
-// costs a line.
-const clockSlack = 2 * time.Second
+// clockSlack widens "during the run" backwards: the kernel stamps
+// changes with its coarse clock, up to a tick (10 ms at 100 Hz) behind
+// the time the plan read, so a write just after the plan may carry a
+// time just before it. A file changed in the slack before the run is
+// named too: it only costs a line.
+const clockSlack = 50 * time.Millisecond
+
+// changedSince reports a change time at or after since. A file system
+// that keeps whole seconds (ext4 with small inodes) or two (FAT) stamps
+// a change down to its second: a time with no nanoseconds counts from
+// two seconds before since's.
+func changedSince(st fs.FileInfo, since time.Time) bool {
+	ct := changeTime(st)
+	if ct.Nanosecond() == 0 {
+		return !ct.Before(since.Truncate(time.Second).Add(-2 * time.Second))
+	}
+	return !ct.Before(since)
+}
+
+// isGitDir reports a directory that is a git repository's own (HEAD,
+// objects and refs in it), wherever it is.
+func isGitDir(d string) bool {
+	for _, n := range []string{"HEAD", "objects", "refs"} {
+		if _, err := os.Lstat(filepath.Join(d, n)); err != nil {
+			return false
+		}
+	}
+	return true
+}
 
 // Review limits: the walk stops after maxReviewEntries names (and says
 // so), a reviewed file is kept for putting back up to maxKept bytes.
@@ -163,7 +186,7 @@ func ReviewRun(project string, b *Before) Reviewed {
 		return r
 	}
 	since := b.Since
-	changed := func(st fs.FileInfo) bool { return !changeTime(st).Before(since) }
+	changed := func(st fs.FileInfo) bool { return changedSince(st, since) }
 	var tracked map[string]bool
 	isTracked := func(rel string) bool {
 		if tracked == nil {
@@ -208,6 +231,13 @@ func ReviewRun(project string, b *Before) Reviewed {
 				if rel != "" {
 					r.Found = append(r.Found, repoFiles(p, since, b.Writable)...)
 				}
+				continue
+			}
+			if e.IsDir() && isGitDir(p) {
+				// A repository's own directory elsewhere (a separate git
+				// directory, a bare repository): its config and hooks are
+				// reviewed, its objects and refs are data.
+				r.Found = append(r.Found, repoFiles(p, since, b.Writable)...)
 				continue
 			}
 			first, _, _ := strings.Cut(crel, "/")
@@ -380,7 +410,7 @@ func repoFiles(dotgit string, since time.Time, writable []string) []Found {
 	var out []Found
 	changedAt := func(p string) bool {
 		st, err := os.Lstat(p)
-		return err == nil && !changeTime(st).Before(since)
+		return err == nil && changedSince(st, since)
 	}
 	for _, d := range dirs {
 		var cand []string

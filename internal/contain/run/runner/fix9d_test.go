@@ -4,6 +4,7 @@ package runner
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,7 +66,82 @@ echo made`
 	if _, err := os.Lstat(nw + SetAsideSuffix); err != nil {
 		t.Errorf("%s was not set aside: %v", nw, err)
 	}
-	if act := filepath.Join(w.project, ".venv/bin/activate"); !strings.Contains(out, act+" was made or changed during the run") {
-		t.Errorf("no word of %s:\n%s", act, out)
+	if !strings.Contains(out, "review before it runs: .venv/bin/activate") {
+		t.Errorf("no word of .venv/bin/activate:\n%s", out)
+	}
+}
+
+// TestReviewAfterRun is FINDINGS-9 C2 and C1b in the sandbox: tool files
+// the fence did not name, and repositories made inside the project with
+// git itself, embedded and with a separate git directory. After the run
+// each repository's config (core.fsmonitor) is set aside, a changed
+// eslint.config.js is set aside and put back, a new flake.nix and
+// .gdbinit set aside, an unknown dot file and a new executable named,
+// and what ordinary work writes (.gitignore, .eslintrc.json, a
+// workflow) left without a word.
+func TestReviewAfterRun(t *testing.T) {
+	needBwrap(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	w := newWorld(t, 0, 0)
+	if err := os.WriteFile(filepath.Join(w.project, "eslint.config.js"), []byte("export default [];\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := `cd ` + w.project + ` || exit 2
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+git init -q lib3 || exit 3
+git -C lib3 config core.fsmonitor "$PWD/fsmon.sh" || exit 4
+mkdir -p .gitsub && git init -q --separate-git-dir=.gitsub/lib2 lib2 || exit 5
+git -C lib2 config core.fsmonitor "$PWD/fsmon.sh" || exit 6
+git init -q lib4 || exit 7
+echo 'require("child_process").exec("x")' > eslint.config.js
+echo '{ shellHook = "x"; }' > flake.nix
+echo 'shell ./x.sh' > .gdbinit
+echo x > .foorc
+printf '#!/bin/sh\n' > tool.sh && chmod +x tool.sh
+echo node_modules > .gitignore
+echo '{}' > .eslintrc.json
+mkdir -p .github/workflows && echo 'on: push' > .github/workflows/ci.yml
+echo made`
+	st, out := runIn(t, w, newDoor(), script)
+	if st != 0 || !strings.Contains(out, "made") {
+		t.Fatalf("status %d:\n%s", st, out)
+	}
+	p := func(rel string) string { return filepath.Join(w.project, rel) }
+	for _, rel := range []string{"lib3/.git/config", ".gitsub/lib2/config", "eslint.config.js", "flake.nix", ".gdbinit"} {
+		if _, err := os.Lstat(p(rel) + SetAsideSuffix); err != nil {
+			t.Errorf("%s was not set aside: %v\n%s", rel, err, out)
+		}
+	}
+	for _, rel := range []string{"lib3/.git/config", ".gitsub/lib2/config", "flake.nix", ".gdbinit"} {
+		if _, err := os.Lstat(p(rel)); err == nil {
+			t.Errorf("%s made inside is in force after the run", rel)
+		}
+	}
+	if b, _ := os.ReadFile(p("eslint.config.js")); string(b) != "export default [];\n" {
+		t.Errorf("eslint.config.js is not what it was before the run: %q", b)
+	}
+	if _, err := os.Lstat(p("lib4/.git/config")); err != nil {
+		t.Errorf("a repository with git's own config only was touched: %v", err)
+	}
+	var named string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "airlock run: review before it runs: ") {
+			named += l + "\n"
+		}
+	}
+	for _, word := range []string{" .foorc", " tool.sh"} {
+		if !strings.Contains(named, word) {
+			t.Errorf("%q not named:\n%s", word, out)
+		}
+	}
+	for _, rel := range []string{".gitignore", ".eslintrc.json", ".github/workflows/ci.yml"} {
+		if strings.Contains(out, rel) {
+			t.Errorf("ordinary %s named:\n%s", rel, out)
+		}
+		if _, err := os.Lstat(p(rel)); err != nil {
+			t.Errorf("%s: %v", rel, err)
+		}
 	}
 }

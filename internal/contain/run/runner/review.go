@@ -26,7 +26,7 @@ const maxSummaryLines = 12
 // reportReview says, after the run, what the review set aside (with the
 // mv that keeps each) and what it names for the human to look at, and
 // journals the same, so that it is still there when the terminal has
-// scrolled (airlock log). Every path is the agent's choice: each goes
+// scrolled. Every path is the agent's choice: each goes
 // through clip.
 func reportReview(project string, r run.Reviewed, stateDir string, stderr io.Writer) {
 	if len(r.Found) == 0 && !r.Truncated {
@@ -57,7 +57,7 @@ func reportReview(project string, r run.Reviewed, stateDir string, stderr io.Wri
 		note.WriteString(line + "\n")
 	}
 	if len(aside) > maxSummaryLines {
-		fmt.Fprintf(stderr, "airlock run: and %d more set aside (airlock log shows each)\n", len(aside)-maxSummaryLines)
+		fmt.Fprintf(stderr, "airlock run: and %d more set aside (airlock's journal holds each, event RunReview)\n", len(aside)-maxSummaryLines)
 	}
 	for _, f := range failed {
 		line := fmt.Sprintf("warning: %s was made or changed during the run and could not be set aside (%v): %s; review it before that tool starts here", clip(f.Path), f.Err, f.Why)

@@ -57,8 +57,12 @@ func setAside(project string, unfenced []string, stderr io.Writer) {
 			fmt.Fprintf(stderr, "airlock run: warning: %s was created during the run and could not be set aside (%v): it runs code at the next start of an agent or tool outside the sandbox; review it before one starts\n", p, err)
 			continue
 		}
-		fmt.Fprintf(stderr, "airlock run: %s was created during the run; it runs code when an agent or tool (direnv, an MCP client, OpenCode, Crush) next starts here, outside the sandbox, so it was set aside as %s. Read it; to keep it: mv %s %s\n",
-			filepath.Base(p), filepath.Base(to), shellWord(to), shellWord(p))
+		who := "an agent or tool (direnv, an MCP client, OpenCode, Crush) next starts here"
+		if c, ok := run.CodeFileFor(filepath.Base(p)); ok {
+			who = c.Reason
+		}
+		fmt.Fprintf(stderr, "airlock run: %s was created during the run; it runs code outside the sandbox (%s), so it was set aside as %s. Read it; to keep it: mv %s %s\n",
+			filepath.Base(p), who, filepath.Base(to), shellWord(to), shellWord(p))
 	}
 }
 

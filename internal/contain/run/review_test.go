@@ -1,0 +1,222 @@
+//go:build linux
+
+package run
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCodeFilesDocumented: every entry of the table has a handling and a
+// reason, and docs/CONTAIN.md names its pattern, so the human can find
+// why a file was fenced or set aside.
+func TestCodeFilesDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/CONTAIN.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, c := range CodeFiles {
+		if c.Handling < Fence || c.Handling > Repo || strings.TrimSpace(c.Reason) == "" {
+			t.Errorf("%s: no handling or reason", c.Pattern)
+		}
+		if seen[c.Pattern] {
+			t.Errorf("%s: twice in the table", c.Pattern)
+		}
+		seen[c.Pattern] = true
+		if !strings.Contains(string(doc), "`"+c.Pattern+"`") {
+			t.Errorf("docs/CONTAIN.md does not name `%s`", c.Pattern)
+		}
+	}
+}
+
+// TestCodeFileFor: patterns name what they should and nothing more.
+func TestCodeFileFor(t *testing.T) {
+	for rel, want := range map[string]Handling{
+		".vscode/tasks.json": Fence, "x.code-workspace": Fence, ".venv/bin/activate": Watch,
+		".venv/lib/python3.12/site-packages/a.pth": Watch, "lib3/.git": Repo, "a/b/c/.git": Repo,
+		"flake.nix": Review, ".env": Review, ".yarn/releases/yarn-4.cjs": Review, ".mvn/jvm.config": Fence,
+		".gdbinit": Fence, "eslint.config.js": Review,
+	} {
+		if c, ok := CodeFileFor(rel); !ok || c.Handling != want {
+			t.Errorf("%s: %v %v, want %v", rel, c.Handling, ok, want)
+		}
+	}
+	for _, rel := range []string{".git", "src/x.code-workspace", ".envrc.example", "src/flake.nix.bak", ".venv/lib/x.py", "README.md"} {
+		if c, ok := CodeFileFor(rel); ok {
+			t.Errorf("%s: matched %q", rel, c.Pattern)
+		}
+	}
+}
+
+// past waits until the file system's clock stamps a change after since:
+// a write just after since may carry a coarse time just before it.
+func past(t *testing.T, dir string, since time.Time) {
+	p := filepath.Join(dir, "clock-probe")
+	for i := 0; ; i++ {
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		st, err := os.Lstat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changeTime(st).After(since) {
+			return
+		}
+		if i > 1e6 {
+			t.Fatal("the file system's clock does not move")
+		}
+	}
+}
+
+// TestReviewRun is FINDINGS-9 C2 and C1b without the sandbox: what the
+// review sets aside, puts back, names, and leaves alone.
+func TestReviewRun(t *testing.T) {
+	root := t.TempDir()
+	proj := filepath.Join(root, "proj")
+	write := func(rel, body string, mode os.FileMode) string {
+		p := filepath.Join(proj, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	eslint := write("eslint.config.js", "export default [];\n", 0o644)
+	act := write(".venv/bin/activate", "# venv\n", 0o644)
+	old := write(".oldrc", "old\n", 0o644)
+	oldExe := write("old.sh", "#!/bin/sh\n", 0o755)
+	write("lib0/.git/config", "[core]\n\tfsmonitor = ./x.sh\n", 0o644) // the human's own, untouched
+	b, fence := takeBefore(proj, time.Now())
+	if len(fence) != 0 || len(b.Kept) != 1 {
+		t.Fatalf("kept %v, fenced %v", b.Kept, fence)
+	}
+	b.Since = time.Now()
+	b.Writable = []string{proj}
+	past(t, root, b.Since)
+
+	// What the run does.
+	write("eslint.config.js", "require('child_process').exec('x')\n", 0o644)
+	flake := write("flake.nix", "{ shellHook = \"x\"; }\n", 0o644)
+	ws := write("new.code-workspace", "{}\n", 0o644)
+	write(".venv/bin/activate", "# venv\ncurl x | sh\n", 0o644)
+	pth := write(".venv/lib/python3.11/site-packages/x.pth", "import os\n", 0o644)
+	foo := write(".foorc", "x\n", 0o644)
+	hidden := write("src/.hidden/x.txt", "x\n", 0o644)
+	exe := write("tool.sh", "#!/bin/sh\n", 0o755)
+	for _, rel := range []string{".gitignore", ".eslintrc.json", ".prettierrc", ".github/workflows/ci.yml", "src/a.py", "node_modules/.bin/x", "node_modules/p/.foorc"} {
+		write(rel, "x\n", 0o755&^0o111|0o100*boolBit(strings.Contains(rel, ".bin")))
+	}
+	cfg3 := write("lib3/.git/config", "[core]\n\tbare = false\n\tfsmonitor = ./fsmon.sh\n", 0o644)
+	hook3 := write("lib3/.git/hooks/post-checkout", "#!/bin/sh\n", 0o755)
+	sample3 := write("lib3/.git/hooks/pre-commit.sample", "#!/bin/sh\n", 0o755)
+	write("lib2/.git", "gitdir: ../.gitsub/lib2\n", 0o644)
+	cfg2 := write(".gitsub/lib2/config", "[core]\n\tfsmonitor = ./fsmon.sh\n", 0o644)
+	plain := write("lib4/.git/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n", 0o644)
+	cfg5 := write("node_modules/p/.git/config", "[alias]\n\tst = !./x.sh\n", 0o644)
+
+	r := ReviewRun(proj, b)
+	got := map[string]Found{}
+	for _, f := range r.Found {
+		if f.Err != nil {
+			t.Errorf("%s: %v", f.Path, f.Err)
+		}
+		got[f.Path] = f
+	}
+	aside := []string{eslint, flake, ws, cfg3, hook3, cfg2, cfg5}
+	for _, p := range aside {
+		f, ok := got[p]
+		if !ok || f.AsideAs != p+SetAsideSuffix {
+			t.Errorf("%s not set aside: %+v", p, f)
+			continue
+		}
+		if _, err := os.Lstat(f.AsideAs); err != nil {
+			t.Errorf("%s: %v", f.AsideAs, err)
+		}
+	}
+	if body, _ := os.ReadFile(eslint); string(body) != "export default [];\n" || !got[eslint].Restored {
+		t.Errorf("eslint.config.js not put back: %q", body)
+	}
+	if body, _ := os.ReadFile(eslint + SetAsideSuffix); !strings.Contains(string(body), "child_process") {
+		t.Errorf("what the run wrote is not kept aside: %q", body)
+	}
+	for _, p := range []string{flake, ws, cfg3, hook3} {
+		if _, err := os.Lstat(p); err == nil {
+			t.Errorf("%s is still in force", p)
+		}
+	}
+	named := map[string]string{act: rVenv, pth: rVenv, foo: WhyDot, hidden: WhyDot, exe: WhyExec}
+	for p, why := range named {
+		if f, ok := got[p]; !ok || f.AsideAs != "" || f.Why != why {
+			t.Errorf("%s: %+v, want named for %q", p, f, why)
+		}
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s was moved", p)
+		}
+	}
+	for p := range got {
+		if !slices.Contains(aside, p) && named[p] == "" && !strings.HasPrefix(p, filepath.Join(proj, ".gitsub")+"/") {
+			t.Errorf("%s named or set aside: %+v", p, got[p])
+		}
+	}
+	for _, p := range []string{old, oldExe, sample3, plain, filepath.Join(proj, "lib0/.git/config")} {
+		if _, ok := got[p]; ok {
+			t.Errorf("%s named: it existed before, is git's own or holds only git's keys", p)
+		}
+		if _, err := os.Lstat(p); err != nil {
+			t.Errorf("%s was moved", p)
+		}
+	}
+}
+
+func boolBit(b bool) os.FileMode {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestTrackedBefore: git's index is read without git; an entry added
+// after the run started does not count as tracked.
+func TestTrackedBefore(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	proj := t.TempDir()
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", proj}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	for _, f := range []string{"a.sh", "dir/b.sh", "dir/c"} {
+		if err := os.MkdirAll(filepath.Join(proj, filepath.Dir(f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(proj, f), []byte(f), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git("add", "a.sh", "dir/b.sh")
+	since := time.Now().Add(time.Second)
+	for _, v := range []string{"2", "3", "4"} {
+		git("update-index", "--index-version", v)
+		got := trackedBefore(proj, since)
+		if !got["a.sh"] || !got["dir/b.sh"] || got["dir/c"] || len(got) != 2 {
+			t.Errorf("index version %s: %v", v, got)
+		}
+	}
+	if got := trackedBefore(proj, time.Now().Add(-time.Hour)); len(got) != 0 {
+		t.Errorf("entries written after since count as tracked: %v", got)
+	}
+}

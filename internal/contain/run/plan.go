@@ -559,6 +559,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 	p.Unfenced = unfenced
 	for _, r := range dedupe(ro) {
 		a = append(a, "--ro-bind", r, r)
+		if p.Before != nil && within(r, project) {
+			p.Before.ReadOnly = append(p.Before.ReadOnly, r)
+		}
 	}
 	for _, r := range emptyRO {
 		a = append(a, "--tmpfs", r, "--remount-ro", r)

@@ -83,6 +83,10 @@ type Before struct {
 	// files found outside them (a gitdir naming another place) are
 	// named, not moved, as the run could not have written them.
 	Writable []string
+	// ReadOnly are the project's paths bound read-only inside: nothing
+	// below them changed during the run (a change time there is the
+	// human's, outside), so the review does not look there.
+	ReadOnly []string
 }
 
 // KeptFile is one reviewed file's content before the run.
@@ -209,6 +213,10 @@ func ReviewRun(project string, b *Before) Reviewed {
 		c, _ := CodeFileFor(relSlash(project, p))
 		r.Found = append(r.Found, setAsideRestore(p, c, &k))
 	}
+	ro := map[string]bool{}
+	for _, p := range b.ReadOnly {
+		ro[p] = true
+	}
 	entries := 0
 	var walk func(dir, rel string, inCache bool)
 	walk = func(dir, rel string, inCache bool) {
@@ -227,6 +235,9 @@ func ReviewRun(project string, b *Before) Reviewed {
 				crel = rel + "/" + name
 			}
 			p := filepath.Join(dir, name)
+			if ro[p] {
+				continue
+			}
 			if name == ".git" {
 				if rel != "" {
 					r.Found = append(r.Found, repoFiles(p, since, b.Writable)...)

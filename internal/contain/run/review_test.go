@@ -101,6 +101,7 @@ func TestReviewRun(t *testing.T) {
 	}
 	b.Since = time.Now()
 	b.Writable = []string{proj}
+	b.ReadOnly = []string{filepath.Join(proj, ".vscode")}
 	past(t, root, b.Since)
 
 	// What the run does.
@@ -121,6 +122,7 @@ func TestReviewRun(t *testing.T) {
 	write("lib2/.git", "gitdir: ../.gitsub/lib2\n", 0o644)
 	cfg2 := write(".gitsub/lib2/config", "[core]\n\tfsmonitor = ./fsmon.sh\n", 0o644)
 	plain := write("lib4/.git/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n", 0o644)
+	roFile := write(".vscode/settings.json", "{}\n", 0o644) // read-only inside: the human's
 	cfg5 := write("node_modules/p/.git/config", "[alias]\n\tst = !./x.sh\n", 0o644)
 
 	r := ReviewRun(proj, b)
@@ -167,7 +169,7 @@ func TestReviewRun(t *testing.T) {
 			t.Errorf("%s named or set aside: %+v", p, got[p])
 		}
 	}
-	for _, p := range []string{old, oldExe, sample3, plain, filepath.Join(proj, "lib0/.git/config")} {
+	for _, p := range []string{old, oldExe, sample3, plain, roFile, filepath.Join(proj, "lib0/.git/config")} {
 		if _, ok := got[p]; ok {
 			t.Errorf("%s named: it existed before, is git's own or holds only git's keys", p)
 		}

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -220,5 +221,33 @@ func TestTrackedBefore(t *testing.T) {
 	}
 	if got := trackedBefore(proj, time.Now().Add(-time.Hour)); len(got) != 0 {
 		t.Errorf("entries written after since count as tracked: %v", got)
+	}
+}
+
+// BenchmarkReviewRun is the review after a run of a project with 20,000
+// source files and 40,000 files in node_modules, nothing changed: the
+// cost every airlock run adds at its end (docs/BENCHMARKS.md).
+func BenchmarkReviewRun(b *testing.B) {
+	proj := b.TempDir()
+	for i := 0; i < 200; i++ {
+		for _, top := range []string{"src", "node_modules", "node_modules/x"} {
+			d := filepath.Join(proj, top, "d"+strconv.Itoa(i))
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				b.Fatal(err)
+			}
+			for j := 0; j < 100; j++ {
+				if err := os.WriteFile(filepath.Join(d, "f"+strconv.Itoa(j)), nil, 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	}
+	before, _ := takeBefore(proj, time.Now())
+	before.Since = time.Now().Add(time.Hour)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if r := ReviewRun(proj, before); len(r.Found) != 0 {
+			b.Fatal(r.Found)
+		}
 	}
 }

@@ -183,6 +183,28 @@ var CodeFiles = []CodeFile{
 	{"prettier.config.js", Review, rEditorJS},
 	{"prettier.config.cjs", Review, rEditorJS},
 	{"prettier.config.mjs", Review, rEditorJS},
+	// What a program started in a directory below the top reads there
+	// (or, for Emacs, mise and direnv, in every directory above the
+	// file or the shell): a new one, or one the run changed, is set
+	// aside after the run. No copy of it was kept, so one that existed
+	// is set aside whole, not put back.
+	{"**/.envrc", Review, "direnv runs it when the human's shell enters that directory"},
+	{"**/.dir-locals.el", Review, "Emacs evaluates its directory variables when a file below it is opened"},
+	{"**/.exrc", Review, "vim and neovim with exrc source it when started in that directory"},
+	{"**/.nvimrc", Review, "neovim with exrc sources it when started in that directory"},
+	{"**/.nvim.lua", Review, "neovim with exrc runs it when started in that directory"},
+	{"**/.npmrc", Review, "npm reads it in a package's directory (a workspace's package) at the next install or script"},
+	{"**/mise.toml", Review, rMise},
+	{"**/.mise.toml", Review, rMise},
+	{"**/.tool-versions", Review, rMise},
+	{"**/.Rprofile", Review, rStartup},
+	{"**/.irbrc", Review, rStartup},
+	{"**/.pryrc", Review, rStartup},
+	{"**/.pdbrc", Review, rStartup},
+	{"**/.octaverc", Review, rStartup},
+	{"**/.lldbinit", Review, rStartup},
+	{"**/.gdbinit", Review, rStartup},
+	{"**/.vscode", Review, "VS Code runs a folder's tasks and settings when the human opens that folder"},
 	// Python's virtual environments.
 	{".venv/bin/*", Watch, rVenv},
 	{"venv/bin/*", Watch, rVenv},

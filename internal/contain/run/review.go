@@ -401,11 +401,22 @@ func SetAsideName(p string) (string, error) {
 // then reads the repository with the defaults (FINDINGS-9 C1b).
 func repoFiles(dotgit string, since time.Time, writable []string) []Found {
 	gitdir := dotgit
-	if st, err := os.Lstat(dotgit); err != nil {
+	st, err := os.Lstat(dotgit)
+	if err != nil {
 		return nil
-	} else if !st.IsDir() {
-		gitdir = gitdirOf(dotgit)
-		if gitdir == "" {
+	}
+	if st.Mode()&fs.ModeSymlink != 0 {
+		// git follows a .git that is a link, to a directory or a gitdir
+		// file.
+		if gitdir, err = filepath.EvalSymlinks(dotgit); err != nil {
+			return nil
+		}
+		if st, err = os.Stat(gitdir); err != nil {
+			return nil
+		}
+	}
+	if !st.IsDir() {
+		if gitdir = gitdirOf(gitdir); gitdir == "" {
 			return nil
 		}
 	}

@@ -42,7 +42,8 @@ func TestCodeFileFor(t *testing.T) {
 		".vscode/tasks.json": Fence, "x.code-workspace": Fence, ".venv/bin/activate": Watch,
 		".venv/lib/python3.12/site-packages/a.pth": Watch, "lib3/.git": Repo, "a/b/c/.git": Repo,
 		"flake.nix": Review, ".env": Review, ".yarn/releases/yarn-4.cjs": Review, ".mvn/jvm.config": Fence,
-		".gdbinit": Fence, "eslint.config.js": Review,
+		".gdbinit": Fence, "eslint.config.js": Review, "sub/.gdbinit": Review, "a/b/.envrc": Review,
+		"pkg/x/.npmrc": Review, "sub/.vscode/tasks.json": Review,
 	} {
 		if c, ok := CodeFileFor(rel); !ok || c.Handling != want {
 			t.Errorf("%s: %v %v, want %v", rel, c.Handling, ok, want)
@@ -124,6 +125,18 @@ func TestReviewRun(t *testing.T) {
 	cfg2 := write(".gitsub/lib2/config", "[core]\n\tfsmonitor = ./fsmon.sh\n", 0o644)
 	plain := write("lib4/.git/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n", 0o644)
 	roFile := write(".vscode/settings.json", "{}\n", 0o644) // read-only inside: the human's
+	deepRC := write("tools/.gdbinit", "shell ./x.sh\n", 0o644)
+	deepEnvrc := write("svc/api/.envrc", "./x.sh\n", 0o644)
+	write("lib5-repo/HEAD", "ref: refs/heads/main\n", 0o644)
+	write("lib5-repo/objects/x", "", 0o644)
+	write("lib5-repo/refs/heads/x", "", 0o644)
+	cfgLink := write("lib5-repo/config", "[core]\n\tfsmonitor = ./x.sh\n", 0o644)
+	if err := os.MkdirAll(filepath.Join(proj, "lib5"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../lib5-repo", filepath.Join(proj, "lib5/.git")); err != nil {
+		t.Fatal(err)
+	}
 	cfg5 := write("node_modules/p/.git/config", "[alias]\n\tst = !./x.sh\n", 0o644)
 
 	r := ReviewRun(proj, b)
@@ -134,7 +147,7 @@ func TestReviewRun(t *testing.T) {
 		}
 		got[f.Path] = f
 	}
-	aside := []string{eslint, flake, ws, cfg3, hook3, cfg2, cfg5}
+	aside := []string{eslint, flake, ws, cfg3, hook3, cfg2, cfg5, deepRC, deepEnvrc, cfgLink}
 	for _, p := range aside {
 		f, ok := got[p]
 		if !ok || f.AsideAs != p+SetAsideSuffix {
@@ -151,7 +164,7 @@ func TestReviewRun(t *testing.T) {
 	if body, _ := os.ReadFile(eslint + SetAsideSuffix); !strings.Contains(string(body), "child_process") {
 		t.Errorf("what the run wrote is not kept aside: %q", body)
 	}
-	for _, p := range []string{flake, ws, cfg3, hook3} {
+	for _, p := range []string{flake, ws, cfg3, hook3, deepRC, deepEnvrc, cfgLink} {
 		if _, err := os.Lstat(p); err == nil {
 			t.Errorf("%s is still in force", p)
 		}

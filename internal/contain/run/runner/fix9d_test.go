@@ -3,11 +3,14 @@
 package runner
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/airlock-dev/airlock/internal/journal"
 )
 
 // TestNewSubmoduleAndToolFilesAfterRun is FINDINGS-9 C1 and C2, run in the
@@ -84,7 +87,7 @@ func TestReviewAfterRun(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
-	w := newWorld(t, 0, 0)
+	w := realWorld(t)
 	if err := os.WriteFile(filepath.Join(w.project, "eslint.config.js"), []byte("export default [];\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -143,5 +146,18 @@ echo made`
 		if _, err := os.Lstat(p(rel)); err != nil {
 			t.Errorf("%s: %v", rel, err)
 		}
+	}
+	// The journal keeps what the summary said.
+	var journaled bool
+	_ = filepath.WalkDir(journal.DirIn(w.state), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, err := os.ReadFile(p); err == nil && strings.Contains(string(b), EventRunReview) && strings.Contains(string(b), ".foorc") {
+				journaled = true
+			}
+		}
+		return nil
+	})
+	if !journaled {
+		t.Errorf("no %s event naming .foorc in the journal:\n%s", EventRunReview, out)
 	}
 }

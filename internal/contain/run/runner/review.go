@@ -17,7 +17,7 @@ import (
 
 // EventRunReview is the journal's event for what the review after a
 // contained run set aside or names (run.ReviewRun).
-const EventRunReview = "RunReview"
+const EventRunReview = journal.EventRunReview
 
 // maxSummaryLines bounds the lines of each kind in the run's summary; the
 // journal's note holds every path (clipped to its size).
@@ -57,7 +57,7 @@ func reportReview(project string, r run.Reviewed, stateDir string, stderr io.Wri
 		note.WriteString(line + "\n")
 	}
 	if len(aside) > maxSummaryLines {
-		fmt.Fprintf(stderr, "airlock run: and %d more set aside (airlock's journal holds each, event RunReview)\n", len(aside)-maxSummaryLines)
+		fmt.Fprintf(stderr, "airlock run: and %d more set aside (airlock report lists each)\n", len(aside)-maxSummaryLines)
 	}
 	for _, f := range failed {
 		line := fmt.Sprintf("warning: %s was made or changed during the run and could not be set aside (%v): %s; review it before that tool starts here", clip(f.Path), f.Err, f.Why)

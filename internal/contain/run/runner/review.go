@@ -78,7 +78,7 @@ func reportReview(project string, r run.Reviewed, stateDir string, stderr io.Wri
 		shown := ps
 		more := ""
 		if len(shown) > maxSummaryLines {
-			shown, more = shown[:maxSummaryLines], fmt.Sprintf(" and %d more", len(ps)-maxSummaryLines)
+			shown, more = shown[:maxSummaryLines], fmt.Sprintf(" and %d more (airlock report lists each)", len(ps)-maxSummaryLines)
 		}
 		fmt.Fprintf(stderr, "airlock run: review before it runs: %s%s (%s)\n", strings.Join(shown, ", "), more, why)
 		note.WriteString(fmt.Sprintf("review before it runs: %s (%s)\n", strings.Join(ps, ", "), why))

@@ -315,6 +315,9 @@ var ordinaryDot = map[string]bool{
 	".golangci.yml": true, ".golangci.yaml": true, ".clang-format": true, ".clang-tidy": true, ".rustfmt.toml": true,
 	".mailmap": true, ".gitlab-ci.yml": true, ".travis.yml": true, ".browserslistrc": true, ".babelrc": true,
 	".hadolint.yaml": true, ".shellcheckrc": true, ".codespellrc": true, ".gitleaksignore": true, ".DS_Store": true,
+	// Data a tool writes as it works: a coverage database, a lint
+	// cache, a lock file of checksums.
+	".coverage": true, ".eslintcache": true, ".stylelintcache": true, ".terraform.lock.hcl": true,
 }
 
 // ordinaryDirs are dot-directories of the project whose files run on a

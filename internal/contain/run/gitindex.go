@@ -2,34 +2,49 @@ package run
 
 import (
 	"encoding/binary"
+	"io"
 	"os"
-	"time"
+	"path/filepath"
+	"sync"
 )
+
+// trackedAtPlan opens the project's git index when the plan is made and
+// reads it while the command runs, off the start's path: the set of
+// paths git tracked before the run, which the review asks for after it.
+// The index git rewrites inside is a new file (git writes index.lock and
+// renames it), so the one opened here stays the one from before. A
+// project without an index tracks nothing.
+func trackedAtPlan(project string) func() map[string]bool {
+	f, err := os.Open(filepath.Join(project, ".git", "index"))
+	if err != nil {
+		return func() map[string]bool { return map[string]bool{} }
+	}
+	ch := make(chan map[string]bool, 1)
+	go func() {
+		defer f.Close()
+		if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+			ch <- map[string]bool{}
+			return
+		}
+		ch <- indexPaths(f)
+	}()
+	return sync.OnceValue(func() map[string]bool { return <-ch })
+}
 
 // maxIndex bounds the index read (a repository of a million files has an
 // index of about 100 MB; past the bound every file counts as untracked,
 // which only names more files).
 const maxIndex = 256 << 20
 
-// trackedBefore reads git's index at project/.git/index, without running
-// git (whose configuration the run may have changed), and returns the
-// paths it holds whose entry was written before since: the project's
-// tracked set as it was when the run started. An entry the run added (its
-// recorded change time is the file's, during the run) does not count, so
-// that `git add` inside does not hide a new executable. Versions 2, 3 and
-// 4 are read, with SHA-1 names; anything else gives an empty set.
-func trackedBefore(project string, since time.Time) map[string]bool {
+// indexPaths reads the paths of git's index file r (versions 2, 3 and
+// 4, SHA-1 names) without running git, whose configuration the run may
+// have changed. Anything else, or more than maxIndex bytes, gives an
+// empty set: every executable is then named, which costs lines, not
+// safety.
+func indexPaths(r io.Reader) map[string]bool {
 	out := map[string]bool{}
-	f, err := os.Open(project + "/.git/index")
-	if err != nil {
-		return out
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() || st.Size() > maxIndex {
-		return out
-	}
-	b, err := os.ReadFile(f.Name())
-	if err != nil || len(b) < 12 || string(b[:4]) != "DIRC" {
+	b, err := io.ReadAll(io.LimitReader(r, maxIndex+1))
+	if err != nil || len(b) > maxIndex || len(b) < 12 || string(b[:4]) != "DIRC" {
 		return out
 	}
 	ver := binary.BigEndian.Uint32(b[4:])
@@ -45,7 +60,6 @@ func trackedBefore(project string, since time.Time) map[string]bool {
 		if pos+40+hashLen+2 > len(b) {
 			return map[string]bool{}
 		}
-		ctime := int64(binary.BigEndian.Uint32(b[pos:]))
 		pos += 40 + hashLen
 		flags := binary.BigEndian.Uint16(b[pos:])
 		pos += 2
@@ -77,9 +91,7 @@ func trackedBefore(project string, since time.Time) map[string]bool {
 			pos = start + ((end-start)+8)&^7
 		}
 		prev = name
-		if ctime < since.Unix() {
-			out[string(name)] = true
-		}
+		out[string(name)] = true
 	}
 	return out
 }

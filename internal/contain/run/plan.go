@@ -515,6 +515,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 		var fenceToo []string
 		p.Before, fenceToo = takeBefore(project, time.Now())
 		p.Before.Writable = rw
+		p.Before.Tracked = trackedAtPlan(project)
 		for _, c := range CodeFiles {
 			if c.Handling == Fence && hasWild(c.Pattern) && !strings.Contains(c.Pattern, "/") {
 				m, _ := filepath.Glob(filepath.Join(project, c.Pattern))

@@ -83,6 +83,9 @@ type Before struct {
 	// files found outside them (a gitdir naming another place) are
 	// named, not moved, as the run could not have written them.
 	Writable []string
+	// Tracked gives the paths git's index held when the plan was made
+	// (trackedAtPlan); nil, none.
+	Tracked func() map[string]bool
 	// ReadOnly are the project's paths bound read-only inside: nothing
 	// below them changed during the run (a change time there is the
 	// human's, outside), so the review does not look there.
@@ -177,7 +180,7 @@ type Reviewed struct {
 // Reasons of the general rule.
 const (
 	WhyDot  = "a dot file no list of airlock's names, made or changed during the run: a tool may read it as code at its next start here"
-	WhyExec = "an executable made or changed during the run that git's index did not hold before it: running it runs what the agent wrote"
+	WhyExec = "an executable made or changed during the run that git did not track before it: running it runs what the agent wrote"
 )
 
 // ReviewRun walks project after the run and sets aside or names what
@@ -191,13 +194,7 @@ func ReviewRun(project string, b *Before) Reviewed {
 	}
 	since := b.Since
 	changed := func(st fs.FileInfo) bool { return changedSince(st, since) }
-	var tracked map[string]bool
-	isTracked := func(rel string) bool {
-		if tracked == nil {
-			tracked = trackedBefore(project, since)
-		}
-		return tracked[rel]
-	}
+	isTracked := func(rel string) bool { return b.Tracked != nil && b.Tracked()[rel] }
 	// Reviewed files that existed: changed ones are set aside and put
 	// back; missing ones were deleted, which runs nothing.
 	for p, k := range b.Kept {
@@ -211,6 +208,9 @@ func ReviewRun(project string, b *Before) Reviewed {
 			}
 		}
 		c, _ := CodeFileFor(relSlash(project, p))
+		if plain := plainCheck[c.Pattern]; plain != nil && plain(p) {
+			continue
+		}
 		r.Found = append(r.Found, setAsideRestore(p, c, &k))
 	}
 	ro := map[string]bool{}
@@ -278,6 +278,9 @@ func ReviewRun(project string, b *Before) Reviewed {
 					// A Fence path is read-only when it exists, so one
 					// found here was made during the run (by a pattern,
 					// or under a directory that had no placeholder).
+					if plain := plainCheck[c.Pattern]; plain != nil && plain(p) {
+						continue
+					}
 					r.Found = append(r.Found, setAsideRestore(p, c, nil))
 				}
 				continue

@@ -125,6 +125,7 @@ func TestReviewRun(t *testing.T) {
 	cfg2 := write(".gitsub/lib2/config", "[core]\n\tfsmonitor = ./fsmon.sh\n", 0o644)
 	plain := write("lib4/.git/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n", 0o644)
 	roFile := write(".vscode/settings.json", "{}\n", 0o644) // read-only inside: the human's
+	envPlain := write(".env", "PORT=8080\n", 0o644) // an application's settings: stays
 	deepRC := write("tools/.gdbinit", "shell ./x.sh\n", 0o644)
 	deepEnvrc := write("svc/api/.envrc", "./x.sh\n", 0o644)
 	write("lib5-repo/HEAD", "ref: refs/heads/main\n", 0o644)
@@ -183,7 +184,7 @@ func TestReviewRun(t *testing.T) {
 			t.Errorf("%s named or set aside: %+v", p, got[p])
 		}
 	}
-	for _, p := range []string{old, oldExe, sample3, plain, roFile, filepath.Join(proj, "lib0/.git/config")} {
+	for _, p := range []string{old, oldExe, sample3, plain, roFile, envPlain, filepath.Join(proj, "lib0/.git/config")} {
 		if _, ok := got[p]; ok {
 			t.Errorf("%s named: it existed before, is git's own or holds only git's keys", p)
 		}
@@ -200,9 +201,10 @@ func boolBit(b bool) os.FileMode {
 	return 0
 }
 
-// TestTrackedBefore: git's index is read without git; an entry added
-// after the run started does not count as tracked.
-func TestTrackedBefore(t *testing.T) {
+// TestTrackedAtPlan: git's index is read without git, in each version
+// git writes, as it was when the plan was made: a file added inside
+// after it does not count as tracked.
+func TestTrackedAtPlan(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
@@ -215,7 +217,7 @@ func TestTrackedBefore(t *testing.T) {
 		}
 	}
 	git("init", "-q")
-	for _, f := range []string{"a.sh", "dir/b.sh", "dir/c"} {
+	for _, f := range []string{"a.sh", "dir/b.sh", "dir/long/" + strings.Repeat("n", 40) + ".sh", "dir/c"} {
 		if err := os.MkdirAll(filepath.Join(proj, filepath.Dir(f)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -223,17 +225,20 @@ func TestTrackedBefore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	git("add", "a.sh", "dir/b.sh")
-	since := time.Now().Add(time.Second)
+	long := "dir/long/" + strings.Repeat("n", 40) + ".sh"
 	for _, v := range []string{"2", "3", "4"} {
+		git("rm", "-q", "--cached", "-r", "--ignore-unmatch", ".")
+		git("add", "a.sh", "dir/b.sh", long)
 		git("update-index", "--index-version", v)
-		got := trackedBefore(proj, since)
-		if !got["a.sh"] || !got["dir/b.sh"] || got["dir/c"] || len(got) != 2 {
+		tracked := trackedAtPlan(proj)
+		git("add", "dir/c")
+		got := tracked()
+		if !got["a.sh"] || !got["dir/b.sh"] || !got[long] || got["dir/c"] || len(got) != 3 {
 			t.Errorf("index version %s: %v", v, got)
 		}
 	}
-	if got := trackedBefore(proj, time.Now().Add(-time.Hour)); len(got) != 0 {
-		t.Errorf("entries written after since count as tracked: %v", got)
+	if got := trackedAtPlan(t.TempDir())(); len(got) != 0 {
+		t.Errorf("no index: %v", got)
 	}
 }
 
@@ -261,6 +266,36 @@ func BenchmarkReviewRun(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		if r := ReviewRun(proj, before); len(r.Found) != 0 {
 			b.Fatal(r.Found)
+		}
+	}
+}
+
+// TestPlainEnvFile: a .env of an application's settings stays; one that
+// points docker compose at another file, or loads code into node, or
+// that is not read line by line, is set aside.
+func TestPlainEnvFile(t *testing.T) {
+	dir := t.TempDir()
+	for body, want := range map[string]bool{
+		"PORT=8080\nDATABASE_URL=postgres://x\n# c\n\nexport API_KEY=\"a b\"\n": true,
+		"COMPOSE_FILE=evil.yml\n":               false,
+		"compose_file=evil.yml\n":               false,
+		"PORT=1\nNODE_OPTIONS=--require ./x.js": false,
+		"DOCKER_HOST=tcp://192.0.2.1:2375\n":    false,
+		"X=$(./x.sh)\n":                         false,
+		"X=`./x.sh`\n":                          false,
+		"PATH=./bin:$PATH\n":                    false,
+		"just words\n":                          false,
+		"LD_PRELOAD=./x.so\n":                   false,
+		"GIT_CONFIG_COUNT=1\n":                  false,
+		"ENV=./x.sh\n":                          false,
+		"ENVIRONMENT=production\n":              true,
+	} {
+		p := filepath.Join(dir, ".env")
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if got := plainEnvFile(p); got != want {
+			t.Errorf("%q: plain %v, want %v", body, got, want)
 		}
 	}
 }

@@ -67,10 +67,13 @@ func isGitDir(d string) bool {
 // Review limits: the walk stops after maxReviewEntries names (and says
 // so), a reviewed file is kept for putting back up to maxKept bytes.
 const (
-	maxReviewEntries = 400000
-	maxKept          = 1 << 20
-	maxKeptFiles     = 64
+	maxKept      = 1 << 20
+	maxKeptFiles = 64
 )
+
+// maxReviewEntries bounds the names the walk looks at (a variable for
+// the test of the bound).
+var maxReviewEntries = 400000
 
 // Before is what the review compares with, taken when the plan is made.
 type Before struct {
@@ -218,8 +221,22 @@ func ReviewRun(project string, b *Before) Reviewed {
 		ro[p] = true
 	}
 	entries := 0
-	var walk func(dir, rel string, inCache bool)
-	walk = func(dir, rel string, inCache bool) {
+	// Breadth first, the caches last: the table's files near the top are
+	// looked at before a walk that reaches its bound could stop (an agent
+	// that makes 400,000 files first).
+	type dirItem struct {
+		dir, rel string
+		inCache  bool
+	}
+	var queue, cacheQueue []dirItem
+	walk := func(dir, rel string, inCache bool) {
+		if inCache {
+			cacheQueue = append(cacheQueue, dirItem{dir, rel, true})
+		} else {
+			queue = append(queue, dirItem{dir, rel, false})
+		}
+	}
+	visit := func(dir, rel string, inCache bool) {
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			return
@@ -297,6 +314,15 @@ func ReviewRun(project string, b *Before) Reviewed {
 		}
 	}
 	walk(project, "", false)
+	for !r.Truncated && len(queue)+len(cacheQueue) > 0 {
+		var it dirItem
+		if len(queue) > 0 {
+			it, queue = queue[0], queue[1:]
+		} else {
+			it, cacheQueue = cacheQueue[0], cacheQueue[1:]
+		}
+		visit(it.dir, it.rel, it.inCache)
+	}
 	return r
 }
 

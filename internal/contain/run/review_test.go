@@ -125,7 +125,7 @@ func TestReviewRun(t *testing.T) {
 	cfg2 := write(".gitsub/lib2/config", "[core]\n\tfsmonitor = ./fsmon.sh\n", 0o644)
 	plain := write("lib4/.git/config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n", 0o644)
 	roFile := write(".vscode/settings.json", "{}\n", 0o644) // read-only inside: the human's
-	envPlain := write(".env", "PORT=8080\n", 0o644) // an application's settings: stays
+	envPlain := write(".env", "PORT=8080\n", 0o644)         // an application's settings: stays
 	deepRC := write("tools/.gdbinit", "shell ./x.sh\n", 0o644)
 	deepEnvrc := write("svc/api/.envrc", "./x.sh\n", 0o644)
 	write("lib5-repo/HEAD", "ref: refs/heads/main\n", 0o644)
@@ -297,5 +297,35 @@ func TestPlainEnvFile(t *testing.T) {
 		if got := plainEnvFile(p); got != want {
 			t.Errorf("%q: plain %v, want %v", body, got, want)
 		}
+	}
+}
+
+// TestReviewBoundTopFirst: an agent that makes more files than the walk
+// looks at, in a directory that sorts first, does not hide a table file
+// at the top, and the review says it stopped.
+func TestReviewBoundTopFirst(t *testing.T) {
+	proj := t.TempDir()
+	b := &Before{Since: time.Now(), Kept: map[string]KeptFile{}}
+	past(t, t.TempDir(), b.Since)
+	if err := os.MkdirAll(filepath.Join(proj, "aaa", "deep"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 50; i++ {
+		if err := os.WriteFile(filepath.Join(proj, "aaa", "deep", "f"+strconv.Itoa(i)), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	flake := filepath.Join(proj, "flake.nix")
+	if err := os.WriteFile(flake, []byte("{}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { maxReviewEntries = n }(maxReviewEntries)
+	maxReviewEntries = 20
+	r := ReviewRun(proj, b)
+	if !r.Truncated {
+		t.Error("the walk did not say it stopped")
+	}
+	if len(r.Found) != 1 || r.Found[0].Path != flake || r.Found[0].AsideAs == "" {
+		t.Errorf("found %+v, want flake.nix set aside", r.Found)
 	}
 }

@@ -3,6 +3,7 @@ package run
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -71,5 +72,27 @@ func TestSeatbeltFencesProjectFiles(t *testing.T) {
 	}
 	if slices.Contains(s.DenyWrite, "/Users/me/src/proj/src") || slices.Contains(s.DenyWrite, "/Users/me/src/proj") {
 		t.Error("the profile denies writing the sources")
+	}
+	// The table's patterns, as regular expressions.
+	var rx []*regexp.Regexp
+	for _, r := range s.DenyWriteRegex {
+		rx = append(rx, regexp.MustCompile(r))
+	}
+	denied := func(p string) bool {
+		return slices.ContainsFunc(rx, func(r *regexp.Regexp) bool { return r.MatchString(p) })
+	}
+	for _, p := range []string{"lib3/.git", "lib3/.git/config", "a/b/.git/hooks/pre-commit", "x.code-workspace", "sub/.envrc", "pkg/.vscode/tasks.json"} {
+		if !denied("/Users/me/src/proj/" + p) {
+			t.Errorf("the profile does not deny writing %s", p)
+		}
+	}
+	for _, p := range []string{".git/objects/ab/cd", ".git/index", "src/x.code-workspace", "src/main.go", ".venv/bin/activate", "lib3/.gitignore", "x.code-workspace.bak"} {
+		if denied("/Users/me/src/proj/" + p) {
+			t.Errorf("the profile denies writing %s", p)
+		}
+	}
+	prof, err := s.Profile()
+	if err != nil || !strings.Contains(prof, `(regex #"^/Users/me/src/proj/.+/\.git(/.*)?$")`) {
+		t.Errorf("profile %v:\n%s", err, prof)
 	}
 }

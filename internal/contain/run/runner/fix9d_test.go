@@ -161,3 +161,46 @@ echo made`
 		t.Errorf("no %s event naming .foorc in the journal:\n%s", EventRunReview, out)
 	}
 }
+
+// TestEmbeddedRepoFsmonitorAfterRun is FINDINGS-9 C1b end to end: inside
+// the sandbox a repository is embedded and added (git init lib3, then
+// git add lib3) and another made with a separate git directory
+// (.gitsub/lib2), each with core.fsmonitor naming a script; git status
+// in the superproject runs it there (the control). After the run, git
+// status in the project (itself in a second sandbox, standing for the
+// human's next command) runs nothing: both configs were set aside.
+func TestEmbeddedRepoFsmonitorAfterRun(t *testing.T) {
+	needBwrap(t)
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	w := newWorld(t, 0, 0)
+	if err := os.RemoveAll(filepath.Join(w.project, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	gitEnv := `export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1 GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x`
+	cmd := exec.Command("sh", "-c", gitEnv+` && git init -q && git commit -q --allow-empty -m root`)
+	cmd.Dir = w.project
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	script := `cd ` + w.project + ` || exit 2
+` + gitEnv + `
+printf '#!/bin/sh\ntouch "%s/fsmon-ran"\n' "$PWD" > fsmon.sh && chmod +x fsmon.sh
+git init -q lib3 && git -C lib3 commit -q --allow-empty -m x && git add lib3 2>/dev/null && git commit -qm lib3 || exit 3
+mkdir -p .gitsub && git init -q --separate-git-dir=.gitsub/lib2 lib2 && git -C lib2 commit -q --allow-empty -m x && git add lib2 2>/dev/null && git commit -qm lib2 || exit 4
+git -C lib3 config core.fsmonitor "$PWD/fsmon.sh" && git -C lib2 config core.fsmonitor "$PWD/fsmon.sh" || exit 5
+git status >/dev/null 2>&1; test -e fsmon-ran && echo control-ran; rm -f fsmon-ran
+echo made`
+	st, out := runIn(t, w, newDoor(), script)
+	if st != 0 || !strings.Contains(out, "made") {
+		t.Fatalf("status %d:\n%s", st, out)
+	}
+	if !strings.Contains(out, "control-ran") {
+		t.Skipf("git status did not run the fsmonitor inside (this git does not read it): nothing to check\n%s", out)
+	}
+	st, out = runIn(t, w, newDoor(), `cd `+w.project+` && `+gitEnv+` && git status >/dev/null 2>&1; test -e fsmon-ran && echo RAN || echo clean`)
+	if st != 0 || !strings.Contains(out, "clean") {
+		t.Errorf("git status after the run ran the fsmonitor a repository made inside names (status %d):\n%s", st, out)
+	}
+}

@@ -3,6 +3,7 @@
 package runner
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -202,5 +203,49 @@ echo made`
 	st, out = runIn(t, w, newDoor(), `cd `+w.project+` && `+gitEnv+` && git status >/dev/null 2>&1; test -e fsmon-ran && echo RAN || echo clean`)
 	if st != 0 || !strings.Contains(out, "clean") {
 		t.Errorf("git status after the run ran the fsmonitor a repository made inside names (status %d):\n%s", st, out)
+	}
+}
+
+// TestC2ListAfterRun is FINDINGS-9 C2's whole list in the sandbox: each
+// tool file written inside is, after the run, refused inside, set aside,
+// or named in the summary; none is left in force without a word.
+func TestC2ListAfterRun(t *testing.T) {
+	needBwrap(t)
+	w := newWorld(t, 0, 0)
+	files := []string{".venv/bin/activate", ".venv/lib/python3.11/site-packages/x.pth", "x.code-workspace",
+		".idea/workspace.xml", ".zed/settings.json", ".helix/config.toml", ".nvim.lua", ".exrc", ".Rprofile", ".irbrc",
+		".pryrc", ".pdbrc", ".octaverc", ".lldbinit", ".gdbinit", "docker-compose.override.yml", ".bazelrc", ".sbtopts",
+		".jvmopts", ".mvn/extensions.xml", ".mvn/maven.config", ".mvn/jvm.config", "rust-toolchain.toml", "rust-toolchain",
+		"eslint.config.js", ".prettierrc.js", "shell.nix", "flake.nix", "bunfig.toml", "gradle.properties", "sub/.gdbinit",
+		"sub/.envrc", "tools/.Rprofile"}
+	var script strings.Builder
+	script.WriteString("cd " + w.project + " || exit 2\n")
+	for _, f := range files {
+		fmt.Fprintf(&script, "mkdir -p \"$(dirname %s)\" 2>/dev/null; (echo x > %s) 2>/dev/null || echo refused:%s\n", f, f, f)
+	}
+	script.WriteString("echo 'COMPOSE_FILE=evil.yml' > .env || echo refused:.env\necho made\n")
+	st, out := runIn(t, w, newDoor(), script.String())
+	if st != 0 || !strings.Contains(out, "made") {
+		t.Fatalf("status %d:\n%s", st, out)
+	}
+	var named string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "airlock run: review before it runs: ") {
+			named += l + "\n"
+		}
+	}
+	for _, f := range append(files, ".env") {
+		p := filepath.Join(w.project, f)
+		_, asideErr := os.Lstat(p + SetAsideSuffix)
+		switch {
+		case strings.Contains(out, "refused:"+f+"\n"):
+		case asideErr == nil:
+			if _, err := os.Lstat(p); err == nil {
+				t.Errorf("%s set aside but still in place", f)
+			}
+		case strings.Contains(named, f):
+		default:
+			t.Errorf("%s written inside is in force after the run without a word:\n%s", f, out)
+		}
 	}
 }

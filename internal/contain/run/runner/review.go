@@ -60,7 +60,7 @@ func reportReview(project string, r run.Reviewed, stateDir string, stderr io.Wri
 		fmt.Fprintf(stderr, "airlock run: and %d more set aside (airlock report lists each)\n", len(aside)-maxSummaryLines)
 	}
 	for _, f := range failed {
-		line := fmt.Sprintf("warning: %s was made or changed during the run and could not be set aside (%v): %s; review it before that tool starts here", clip(f.Path), f.Err, f.Why)
+		line := fmt.Sprintf("warning: %s was made or changed during the run and could not be set aside (%s): %s; review it before that tool starts here", clip(f.Path), clip(f.Err.Error()), f.Why)
 		fmt.Fprintf(stderr, "airlock run: %s\n", line)
 		note.WriteString(line + "\n")
 	}

@@ -79,11 +79,11 @@ func setAsideModules(project string, before []string, stderr io.Writer) {
 			err = os.Rename(p, to)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "airlock run: warning: %s was made during the run in a new submodule repository and could not be set aside (%v): git runs what it names at your next git command; review it first\n", p, err)
+			fmt.Fprintf(stderr, "airlock run: warning: %s was made during the run in a new submodule repository and could not be set aside (%s): git runs what it names at your next git command; review it first\n", clip(p), clip(err.Error()))
 			continue
 		}
 		fmt.Fprintf(stderr, "airlock run: %s was made during the run in a new submodule repository; git would run what it names at your next git command here, outside the sandbox, so it was set aside as %s. Read it; to keep it: mv %s %s\n",
-			p, filepath.Base(to), shellWord(to), shellWord(p))
+			clip(p), clip(filepath.Base(to)), shellWord(clip(to)), shellWord(clip(p)))
 	}
 }
 

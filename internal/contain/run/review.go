@@ -182,8 +182,9 @@ type Reviewed struct {
 
 // Reasons of the general rule.
 const (
-	WhyDot  = "a dot file no list of airlock's names, made or changed during the run: a tool may read it as code at its next start here"
-	WhyExec = "an executable made or changed during the run that git did not track before it: running it runs what the agent wrote"
+	WhyDot    = "a dot file no list of airlock's names, made or changed during the run: a tool may read it as code at its next start here"
+	WhyUnread = "a directory the review could not list: a tool may still open a file in it by name"
+	WhyExec   = "an executable made or changed during the run that git did not track before it: running it runs what the agent wrote"
 )
 
 // ReviewRun walks project after the run and sets aside or names what
@@ -239,6 +240,12 @@ func ReviewRun(project string, b *Before) Reviewed {
 	visit := func(dir, rel string, inCache bool) {
 		ents, err := os.ReadDir(dir)
 		if err != nil {
+			// A directory made unreadable (chmod 111) still lets a tool
+			// open a file in it by name: what the review cannot list is
+			// named.
+			if !errors.Is(err, fs.ErrNotExist) {
+				r.Found = append(r.Found, Found{Path: dir, Why: WhyUnread})
+			}
 			return
 		}
 		for _, e := range ents {

@@ -329,3 +329,29 @@ func TestReviewBoundTopFirst(t *testing.T) {
 		t.Errorf("found %+v, want flake.nix set aside", r.Found)
 	}
 }
+
+// TestReviewUnreadableDir: a directory the agent left without read
+// permission (a tool can still open sub/.envrc in it by name) is named.
+func TestReviewUnreadableDir(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads every directory")
+	}
+	proj := t.TempDir()
+	b := &Before{Since: time.Now(), Kept: map[string]KeptFile{}}
+	past(t, t.TempDir(), b.Since)
+	sub := filepath.Join(proj, "sub")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, ".envrc"), []byte("./x.sh\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(sub, 0o111); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chmod(sub, 0o755)
+	r := ReviewRun(proj, b)
+	if len(r.Found) != 1 || r.Found[0].Path != sub || r.Found[0].Why != WhyUnread {
+		t.Errorf("found %+v, want %s named", r.Found, sub)
+	}
+}

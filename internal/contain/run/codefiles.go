@@ -152,19 +152,21 @@ var CodeFiles = []CodeFile{
 	{".hg/hgrc", Fence, "Mercurial runs the repository's hooks at the human's next hg command"},
 	{".git/config.worktree", Fence, "git reads it as the repository's config: core.fsmonitor runs at the next git status"},
 	{"**/.git", Repo, "git reads a nested or embedded repository's config and hooks at the human's next git status in the project"},
-	// Interpreters and debuggers started in the project.
-	{".Rprofile", Fence, rStartup},
-	{".irbrc", Fence, rStartup},
-	{".pryrc", Fence, rStartup},
-	{".pdbrc", Fence, rStartup},
-	{".octaverc", Fence, rStartup},
-	{".lldbinit", Fence, rStartup},
-	{".gdbinit", Fence, rStartup},
+	// Interpreters and debuggers started in the project. Reviewed, not
+	// read-only: a tool inside may write one as part of its work (renv
+	// writes .Rprofile), and the command should not fail half way.
+	{".Rprofile", Review, rStartup},
+	{".irbrc", Review, rStartup},
+	{".pryrc", Review, rStartup},
+	{".pdbrc", Review, rStartup},
+	{".octaverc", Review, rStartup},
+	{".lldbinit", Review, rStartup},
+	{".gdbinit", Review, rStartup},
 	// Build tools.
 	{".bazelrc", Review, "bazel reads its options (a --run_under, a workspace status command) at the human's next build"},
-	{".sbtopts", Fence, rJVM},
-	{".jvmopts", Fence, rJVM},
-	{".mvn", Fence, rJVM},
+	{".sbtopts", Review, rJVM},
+	{".jvmopts", Review, rJVM},
+	{".mvn", Review, rJVM},
 	{"gradle.properties", Review, "gradle reads JVM options (org.gradle.jvmargs: -javaagent) from it at the human's next build"},
 	{"docker-compose.override.yml", Review, rCompose},
 	{"docker-compose.override.yaml", Review, rCompose},

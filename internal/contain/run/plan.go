@@ -742,8 +742,7 @@ func looksLikeFile(p string) bool {
 	b := filepath.Base(p)
 	switch b {
 	case ".envrc", ".npmrc", ".yarnrc", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".gitattributes",
-		".bash_profile", ".zprofile", ".zlogin", ".tool-versions", ".exrc", ".nvimrc", ".lvimrc", ".lfsconfig", "hgrc",
-		".Rprofile", ".irbrc", ".pryrc", ".pdbrc", ".octaverc", ".lldbinit", ".gdbinit", ".sbtopts", ".jvmopts", ".bazelrc":
+		".bash_profile", ".zprofile", ".zlogin", ".tool-versions", ".exrc", ".nvimrc", ".lvimrc", ".lfsconfig", "hgrc":
 		return true
 	}
 	return strings.LastIndex(b, ".") > 0

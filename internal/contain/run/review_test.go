@@ -41,8 +41,8 @@ func TestCodeFileFor(t *testing.T) {
 	for rel, want := range map[string]Handling{
 		".vscode/tasks.json": Fence, "x.code-workspace": Fence, ".venv/bin/activate": Watch,
 		".venv/lib/python3.12/site-packages/a.pth": Watch, "lib3/.git": Repo, "a/b/c/.git": Repo,
-		"flake.nix": Review, ".env": Review, ".yarn/releases/yarn-4.cjs": Review, ".mvn/jvm.config": Fence,
-		".gdbinit": Fence, "eslint.config.js": Review, "sub/.gdbinit": Review, "a/b/.envrc": Review,
+		"flake.nix": Review, ".env": Review, ".yarn/releases/yarn-4.cjs": Review, ".mvn/jvm.config": Review,
+		".gdbinit": Review, "eslint.config.js": Review, "sub/.gdbinit": Review, "a/b/.envrc": Review,
 		"pkg/x/.npmrc": Review, "sub/.vscode/tasks.json": Review,
 	} {
 		if c, ok := CodeFileFor(rel); !ok || c.Handling != want {

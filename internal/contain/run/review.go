@@ -182,7 +182,7 @@ type Reviewed struct {
 
 // Reasons of the general rule.
 const (
-	WhyDot    = "a dot file no list of airlock's names, made or changed during the run: a tool may read it as code at its next start here"
+	WhyDot    = "a dot file that no list of airlock's names, made or changed during the run: a tool may read it as code at its next start here"
 	WhyUnread = "a directory the review could not list: a tool may still open a file in it by name"
 	WhyExec   = "an executable made or changed during the run that git did not track before it: running it runs what the agent wrote"
 )

@@ -185,7 +185,7 @@ var allowedEdges = map[string][]string{
 	// Containment: the plan links no network code (doctor and
 	// loop use it from airlock); the runner and bridge do, in airlock-run.
 	"internal/contain/run":        {"internal/clierror", "internal/hookd", "internal/policy", "internal/statusline"},
-	"internal/contain/run/runner": {"internal/clierror", "internal/contain/record", "internal/contain/run", "internal/hookd", "internal/safefile", "internal/statusline"},
+	"internal/contain/run/runner": {"internal/clierror", "internal/contain/record", "internal/contain/run", "internal/hookd", "internal/journal", "internal/render", "internal/safefile", "internal/statusline", "internal/vocab"},
 	"cmd/airlock-run":             {"internal/contain/run/runner"},
 	"internal/contain/bridge":     nil,
 	"cmd/airlock-bridge":          {"internal/contain/bridge"},

@@ -19,6 +19,9 @@ const (
 	EventRun = "Run"
 	// EventScanFinding is a post-execution scanner finding.
 	EventScanFinding = "ScanFinding"
+	// EventRunReview is what the review after a contained run (airlock
+	// run) set aside or names for the human (Note holds every path).
+	EventRunReview = "RunReview"
 )
 
 // RuleApproved is the rule of a decision lifted to allow because a human

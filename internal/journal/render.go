@@ -48,6 +48,7 @@ func (r *Report) Text() string {
 	}
 	r.refusedText(&b)
 	r.snapshotsText(&b)
+	r.runReviewsText(&b)
 	b.WriteString("\n")
 	b.WriteString(r.countsLine())
 	b.WriteString("\n")
@@ -122,6 +123,7 @@ func (r *Report) markdown() string {
 	}
 	r.refusedMarkdown(&b)
 	r.snapshotsMarkdown(&b)
+	r.runReviewsMarkdown(&b)
 	b.WriteString("\n## Counts\n\n")
 	b.WriteString(r.countsLine() + "\n")
 	if len(r.TopRules) > 0 {
@@ -182,6 +184,34 @@ func (r *Report) snapshotsMarkdown(b *strings.Builder) {
 	b.WriteString("\n## Snapshots taken before destruction\n\n")
 	for _, s := range r.Snapshots {
 		b.WriteString("- " + mdEscape("["+stamp(s.Time)+"] "+s.ID+" before ") + render.CodeSpan(render.Line(s.Command, 100)) + ": " + render.CodeSpan(s.Undo) + "\n")
+	}
+}
+
+// runReviewsText lists what the reviews after contained runs set aside
+// or named: each line as the runner wrote it (its paths clipped there).
+func (r *Report) runReviewsText(b *strings.Builder) {
+	if len(r.RunReviews) == 0 {
+		return
+	}
+	b.WriteString("\nFiles contained runs made that run code outside (set aside, or to review):\n")
+	for _, v := range r.RunReviews {
+		b.WriteString("  [" + stamp(v.Time) + "] " + render.Line(v.Project, 200) + "\n")
+		for _, l := range strings.Split(strings.TrimSpace(v.Note), "\n") {
+			b.WriteString("    " + render.Line(l, 1000) + "\n")
+		}
+	}
+}
+
+func (r *Report) runReviewsMarkdown(b *strings.Builder) {
+	if len(r.RunReviews) == 0 {
+		return
+	}
+	b.WriteString("\n## Files contained runs made that run code outside\n\n")
+	for _, v := range r.RunReviews {
+		b.WriteString("- " + mdEscape("["+stamp(v.Time)+"] ") + render.CodeSpan(render.Line(v.Project, 200)) + "\n")
+		for _, l := range strings.Split(strings.TrimSpace(v.Note), "\n") {
+			b.WriteString("  - " + mdEscape(render.Line(l, 1000)) + "\n")
+		}
 	}
 }
 

@@ -86,6 +86,17 @@ type Report struct {
 	// in scope let run, oldest first, with the command that ran: each
 	// can be restored with airlock undo ID.
 	Snapshots []SnapshotTaken `json:"snapshots"`
+	// RunReviews are the reviews after contained runs in scope, oldest
+	// first: the files a run made or changed that run code at a later
+	// start outside, set aside or named (EventRunReview).
+	RunReviews []RunReviewed `json:"run_reviews"`
+}
+
+// RunReviewed is one contained run's review a report names.
+type RunReviewed struct {
+	Time    time.Time `json:"time"`
+	Project string    `json:"project"`
+	Note    string    `json:"note"`
 }
 
 // SnapshotTaken is one snapshot a report names.
@@ -136,6 +147,7 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 		Scope:       ReportScope{Session: scope.Session, Stories: scope.Stories, Since: scope.Since},
 		GeneratedAt: now.UTC(),
 		Review:      []*Item{}, Items: []*Item{}, TopRules: []RuleCount{}, Refused: []*Entry{}, Snapshots: []SnapshotTaken{},
+		RunReviews: []RunReviewed{},
 	}
 	items, each, err := j.scoped(scope, now)
 	if err != nil {
@@ -152,6 +164,10 @@ func (j *Journal) MakeReport(scope Scope, now time.Time) (*Report, error) {
 	}
 	rules := map[string]int{}
 	err = each(func(e *Entry) error {
+		if e.Event == EventRunReview && scope.keeps(e) {
+			r.RunReviews = append(r.RunReviews, RunReviewed{Time: e.Time, Project: e.Cwd, Note: e.Note})
+			return nil
+		}
 		if e.Decision == "" || !scope.keeps(e) {
 			return nil
 		}

@@ -3,6 +3,7 @@ package run
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -59,55 +60,6 @@ func TestNewModuleFiles(t *testing.T) {
 	}
 }
 
-// TestToolFiles is FINDINGS-9 C2: a virtual environment's activate
-// scripts and .pth files and a workspace file at the top are watched;
-// what the run made or changed is found, what it left is not.
-func TestToolFiles(t *testing.T) {
-	proj := t.TempDir()
-	write := func(rel, body string) string {
-		p := filepath.Join(proj, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	act := write(".venv/bin/activate", "# venv\n")
-	keep := write(".venv/lib/python3.11/site-packages/distutils-precedence.pth", "import os\n")
-	write(".venv/bin/python3", "")
-	write("src/a.py", "")
-	before := ToolFileStamps(proj)
-	if len(before) != 2 {
-		t.Fatalf("watched %v", before)
-	}
-	if err := os.WriteFile(act, []byte("# venv\ncurl x | sh\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	pth := write(".venv/lib/python3.11/site-packages/x.pth", "import os; os.system('x')\n")
-	ws := write("p.code-workspace", `{"tasks":{}}`)
-	write("src/b.code-workspace", "{}") // not at the top: not opened as the folder's
-	write("src/a.py", "print(1)\n")
-	made, changed := ChangedToolFiles(proj, before)
-	slices.Sort(made)
-	if want := []string{pth, ws}; !slices.Equal(made, sortedCopy(want)) {
-		t.Errorf("made %v, want %v", made, want)
-	}
-	if !slices.Equal(changed, []string{act}) {
-		t.Errorf("changed %v, want %v (not %s)", changed, act, keep)
-	}
-	if !IsWorkspaceFile(proj, ws) || IsWorkspaceFile(proj, filepath.Join(proj, "src/b.code-workspace")) {
-		t.Error("IsWorkspaceFile")
-	}
-}
-
-func sortedCopy(s []string) []string {
-	out := slices.Clone(s)
-	slices.Sort(out)
-	return out
-}
-
 // TestSeatbeltFencesProjectFiles: the macOS profile denies writing the
 // project files the Linux plan fences (FINDINGS-9 C3), not the sources.
 func TestSeatbeltFencesProjectFiles(t *testing.T) {
@@ -120,5 +72,27 @@ func TestSeatbeltFencesProjectFiles(t *testing.T) {
 	}
 	if slices.Contains(s.DenyWrite, "/Users/me/src/proj/src") || slices.Contains(s.DenyWrite, "/Users/me/src/proj") {
 		t.Error("the profile denies writing the sources")
+	}
+	// The table's patterns, as regular expressions.
+	var rx []*regexp.Regexp
+	for _, r := range s.DenyWriteRegex {
+		rx = append(rx, regexp.MustCompile(r))
+	}
+	denied := func(p string) bool {
+		return slices.ContainsFunc(rx, func(r *regexp.Regexp) bool { return r.MatchString(p) })
+	}
+	for _, p := range []string{"lib3/.git", "lib3/.git/config", "a/b/.git/hooks/pre-commit", "x.code-workspace", "sub/.envrc", "pkg/.vscode/tasks.json"} {
+		if !denied("/Users/me/src/proj/" + p) {
+			t.Errorf("the profile does not deny writing %s", p)
+		}
+	}
+	for _, p := range []string{".git/objects/ab/cd", ".git/index", "src/x.code-workspace", "src/main.go", ".venv/bin/activate", "lib3/.gitignore", "x.code-workspace.bak"} {
+		if denied("/Users/me/src/proj/" + p) {
+			t.Errorf("the profile denies writing %s", p)
+		}
+	}
+	prof, err := s.Profile()
+	if err != nil || !strings.Contains(prof, `(regex #"^/Users/me/src/proj/.+/\.git(/.*)?$")`) {
+		t.Errorf("profile %v:\n%s", err, prof)
 	}
 }

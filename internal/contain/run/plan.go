@@ -10,12 +10,12 @@ package run
 import (
 	"errors"
 	"fmt"
-	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/airlock-dev/airlock/internal/clierror"
 	"github.com/airlock-dev/airlock/internal/hookd"
@@ -59,50 +59,16 @@ var agentCode = []string{".claude/plugins", ".claude/hooks", ".claude/skills", "
 	".claude/statusline.sh", ".claude/statusline-command.sh", ".claude/local", ".local/share/claude",
 	".codex/prompts", ".codex/skills", ".codex/AGENTS.md", ".codex/rules", ".gemini/commands", ".gemini/GEMINI.md", ".gemini/extensions"}
 
-// projectCode are paths, relative to the project, that a tool runs or
-// loads later, outside the sandbox, though self-protection does not list
-// them: an MCP server list (.mcp.json), an editor's tasks and settings
-// (.vscode, tasks.json with runOn: folderOpen), Claude Code's project
-// commands, agents, hooks and skills. Read-only inside, like agentCode.
-//
-// The tools' own files in the project run programs there too, at the
-// human's next command outside (FINDINGS-7 C2): npm's and yarn's
-// configuration (script-shell, yarnPath), curl's and wget's, shell
-// start-up files a tool or a shell started there reads, Emacs's
-// directory variables, git's attributes (filters), and the commit hooks
-// of pre-commit, husky and lefthook.
-var projectCode = []string{".mcp.json", ".vscode", ".claude/commands", ".claude/agents", ".claude/hooks", ".claude/skills",
-	".npmrc", ".yarnrc", ".yarnrc.yml", ".curlrc", ".wgetrc", ".zshrc", ".bashrc", ".profile", ".zshenv", ".dir-locals.el",
-	".gitattributes", ".pre-commit-config.yaml", ".husky", "lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml",
-	"lefthook-local.yml", ".cargo", ".pnpmfile.cjs", "mise.toml", ".mise.toml", ".tool-versions", ".devcontainer.json",
-	".devcontainer", ".bash_profile", ".zprofile", ".zlogin", ".git/config.worktree",
-	// What an editor, a shell plugin or another version control system
-	// runs by itself when the human opens or enters the project: vim's
-	// and neovim's exrc files and localvimrc, Helix's and Zed's
-	// workspace configuration (language servers, tasks), JetBrains'
-	// project (run configurations, startup tasks), git-lfs's custom
-	// transfer agents, zsh-autoenv's files, Mercurial's repository hooks.
-	".exrc", ".nvimrc", ".nvim.lua", ".lvimrc", ".helix", ".zed", ".idea", ".lfsconfig", ".autoenv.zsh",
-	".autoenv_leave.zsh", ".hg/hgrc"}
+// The project's files that a tool runs or loads later, outside the
+// sandbox, though self-protection does not list them, are the table in
+// codefiles.go (CodeFiles): read-only inside (Fence), set aside after
+// the run (Review), named after it (Watch).
 
 // gitCode are the project's git files that run programs at the human's
 // next git command outside (core.fsmonitor, core.pager, filters, hooks):
 // airlock run binds them read-only, and each submodule repository's
 // config, hooks and info under .git/modules.
 var gitCode = []string{".git/config", ".git/hooks", ".git/info"}
-
-// FencedProjectFiles are the paths, relative to the project, that airlock
-// run fences (projectCode, git's configuration, hooks and info, and
-// .git/modules, where a submodule's repository keeps its own):
-// "install claude-code --contain" denies writing them in Claude Code's
-// sandbox from the same list (FINDINGS-9 C3). Claude Code's sandbox has
-// no step after a command, so .git/modules is fenced whole there: a
-// submodule repository cannot be made or changed inside it.
-func FencedProjectFiles() []string {
-	out := append([]string(nil), projectCode...)
-	out = append(out, gitCode...)
-	return append(out, ".git/modules")
-}
 
 // agentScratch are directories, relative to the home directory, that an
 // agent both writes inside and runs later: Claude Code writes a shell
@@ -196,15 +162,14 @@ type Plan struct {
 	// Hidden are the directories replaced by an empty one (airlock's
 	// state directory).
 	Hidden []string
+	// Before is what the review after the run compares with (ReviewRun):
+	// when the plan was made, and the reviewed files' bytes.
+	Before *Before
 	// GitModules are the submodule repositories under the project's
 	// .git/modules when the plan was made (their config, hooks and info
 	// are read-only inside); one made inside is reviewed after the run
 	// (NewModuleFiles).
 	GitModules []string
-	// Watched are the tool files the plan does not fence, as they were
-	// when it was made (ToolFileStamps): the runner reports those the run
-	// made or changed.
-	Watched map[string]string
 }
 
 // Placeholder is one path the runner makes for the run and removes after.
@@ -497,7 +462,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 			prot = append(prot, policy.ProtectedPath{Path: filepath.Join(home, c), Kind: "agent-settings"})
 		}
 	}
-	for _, c := range projectCode {
+	for _, c := range fencedPaths() {
 		prot = append(prot, policy.ProtectedPath{Path: filepath.Join(project, c), Kind: "agent-settings"})
 	}
 	if exe != "" {
@@ -543,12 +508,23 @@ func NewPlan(cfg Config) (*Plan, error) {
 		// for nested submodules): its configuration and hooks run at the
 		// human's next git command in the submodule (FINDINGS-7 C2).
 		p.GitModules = gitModules(filepath.Join(project, ".git", "modules"), 0)
-		p.Watched = ToolFileStamps(project)
-		for _, f := range slices.Sorted(maps.Keys(p.Watched)) {
-			// An existing workspace file's tasks run when the folder
-			// opens: read-only inside, like .vscode.
-			if IsWorkspaceFile(project, f) && writableAt(real(f)) {
-				ro = append(ro, real(f))
+		// The table's reviewed files are kept to be put back after the
+		// run (one too large to keep is read-only instead); the files at
+		// the top its one-name patterns match (*.code-workspace) are
+		// read-only when they are fenced.
+		var fenceToo []string
+		p.Before, fenceToo = takeBefore(project, time.Now())
+		p.Before.Writable = rw
+		p.Before.Tracked = trackedAtPlan(project)
+		for _, c := range CodeFiles {
+			if c.Handling == Fence && hasWild(c.Pattern) && !strings.Contains(c.Pattern, "/") {
+				m, _ := filepath.Glob(filepath.Join(project, c.Pattern))
+				fenceToo = append(fenceToo, m...)
+			}
+		}
+		for _, f := range fenceToo {
+			if r := real(f); writableAt(r) {
+				ro = append(ro, r)
 			}
 		}
 		for _, m := range p.GitModules {
@@ -584,6 +560,9 @@ func NewPlan(cfg Config) (*Plan, error) {
 	p.Unfenced = unfenced
 	for _, r := range dedupe(ro) {
 		a = append(a, "--ro-bind", r, r)
+		if p.Before != nil && within(r, project) {
+			p.Before.ReadOnly = append(p.Before.ReadOnly, r)
+		}
 	}
 	for _, r := range emptyRO {
 		a = append(a, "--tmpfs", r, "--remount-ro", r)

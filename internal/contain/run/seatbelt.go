@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -28,6 +29,10 @@ type Seatbelt struct {
 	// DenyWrite are airlock's files and every agent's settings, refused
 	// even inside a writable directory.
 	DenyWrite []string
+	// DenyWriteRegex are regular expressions of paths refused like
+	// DenyWrite: the code-file table's patterns under the project
+	// (PatternRegex).
+	DenyWriteRegex []string
 	// DenyRead are airlock's state and secrets.
 	DenyRead []string
 }
@@ -99,6 +104,17 @@ func (s Seatbelt) Profile() (string, error) {
 		b.WriteString(";; airlock's files and every agent's settings: never written.\n")
 		b.WriteString("(deny file-write* " + dw + ")\n")
 	}
+	var rx []string
+	for _, r := range s.DenyWriteRegex {
+		if strings.ContainsAny(r, "\"\n\r\x00") || strings.IndexFunc(r, func(c rune) bool { return c < 0x20 || c == 0x7f }) >= 0 {
+			return "", fmt.Errorf("pattern %q holds a quote or a control character: not put in a sandbox profile", r)
+		}
+		rx = append(rx, "(regex #\""+r+"\")")
+	}
+	if len(rx) > 0 {
+		b.WriteString(";; The project's code files named by a pattern: never written.\n")
+		b.WriteString("(deny file-write* " + strings.Join(rx, " ") + ")\n")
+	}
 	dr, err := list(s.DenyRead, false)
 	if err != nil {
 		return "", err
@@ -108,6 +124,40 @@ func (s Seatbelt) Profile() (string, error) {
 		b.WriteString("(deny file-read* " + dr + ")\n")
 	}
 	return b.String(), nil
+}
+
+// PatternRegex is a regular expression (POSIX extended, as Seatbelt
+// reads them; Go's regexp reads it the same) of the paths a table
+// pattern names under project, and everything below them: * is a run
+// of characters but /, a leading ** one or more directories (not the
+// project's own .git), another ** any number.
+func PatternRegex(project, pattern string) string {
+	var b strings.Builder
+	b.WriteString("^" + regexp.QuoteMeta(project) + "/")
+	names := strings.Split(pattern, "/")
+	for i, n := range names {
+		last := i == len(names)-1
+		switch {
+		case n == "**" && i == 0:
+			b.WriteString(".+/")
+			continue
+		case n == "**":
+			b.WriteString("(.+/)?")
+			continue
+		}
+		parts := strings.Split(n, "*")
+		for j, part := range parts {
+			if j > 0 {
+				b.WriteString("[^/]*")
+			}
+			b.WriteString(regexp.QuoteMeta(part))
+		}
+		if !last {
+			b.WriteString("/")
+		}
+	}
+	b.WriteString("(/.*)?$")
+	return b.String()
 }
 
 // SeatbeltFor fills a profile from the same lists as the Linux plan:
@@ -142,6 +192,11 @@ func SeatbeltFor(cfg Config, proxyPort int) Seatbelt {
 	if project != "" {
 		for _, f := range FencedProjectFiles() {
 			s.DenyWrite = append(s.DenyWrite, filepath.Join(project, f))
+		}
+		for _, c := range CodeFiles {
+			if c.Handling != Watch && hasWild(c.Pattern) {
+				s.DenyWriteRegex = append(s.DenyWriteRegex, PatternRegex(project, c.Pattern))
+			}
 		}
 	}
 	return s

@@ -288,7 +288,7 @@ func Run(o Options) (int, error) {
 	// one the command made is set aside for review (setaside.go).
 	setAside(plan.Project, plan.Unfenced, o.Stderr)
 	setAsideModules(plan.Project, plan.GitModules, o.Stderr)
-	reportToolFiles(plan.Project, plan.Watched, o.Stderr)
+	reportReview(plan.Project, run.ReviewRun(plan.Project, plan.Before), stateDir, o.Stderr)
 	return status, nil
 }
 

@@ -32,7 +32,7 @@ import (
 // legitimate (it was asked to add an MCP server or an .envrc): its work
 // is kept, only not in force until a human looks. An existing one is
 // bound read-only for the run, like every protected file.
-const SetAsideSuffix = ".airlock-review"
+const SetAsideSuffix = run.SetAsideSuffix
 
 // setAside renames each path of unfenced (protected, absent when the run
 // started) that now exists in the project to NAME.airlock-review (or
@@ -57,8 +57,12 @@ func setAside(project string, unfenced []string, stderr io.Writer) {
 			fmt.Fprintf(stderr, "airlock run: warning: %s was created during the run and could not be set aside (%v): it runs code at the next start of an agent or tool outside the sandbox; review it before one starts\n", p, err)
 			continue
 		}
-		fmt.Fprintf(stderr, "airlock run: %s was created during the run; it runs code when an agent or tool (direnv, an MCP client, OpenCode, Crush) next starts here, outside the sandbox, so it was set aside as %s. Read it; to keep it: mv %s %s\n",
-			filepath.Base(p), filepath.Base(to), shellWord(to), shellWord(p))
+		who := "an agent or tool (direnv, an MCP client, OpenCode, Crush) next starts here"
+		if c, ok := run.CodeFileFor(filepath.Base(p)); ok {
+			who = c.Reason
+		}
+		fmt.Fprintf(stderr, "airlock run: %s was created during the run; it runs code outside the sandbox (%s), so it was set aside as %s. Read it; to keep it: mv %s %s\n",
+			filepath.Base(p), who, filepath.Base(to), shellWord(to), shellWord(p))
 	}
 }
 
@@ -75,36 +79,11 @@ func setAsideModules(project string, before []string, stderr io.Writer) {
 			err = os.Rename(p, to)
 		}
 		if err != nil {
-			fmt.Fprintf(stderr, "airlock run: warning: %s was made during the run in a new submodule repository and could not be set aside (%v): git runs what it names at your next git command; review it first\n", p, err)
+			fmt.Fprintf(stderr, "airlock run: warning: %s was made during the run in a new submodule repository and could not be set aside (%s): git runs what it names at your next git command; review it first\n", clip(p), clip(err.Error()))
 			continue
 		}
 		fmt.Fprintf(stderr, "airlock run: %s was made during the run in a new submodule repository; git would run what it names at your next git command here, outside the sandbox, so it was set aside as %s. Read it; to keep it: mv %s %s\n",
-			p, filepath.Base(to), shellWord(to), shellWord(p))
-	}
-}
-
-// reportToolFiles says which tool files the plan watches (run.ToolFiles:
-// a virtual environment's activate scripts and *.pth files, VS Code
-// workspace files) the run made or changed: each runs code at a later
-// start outside the sandbox (FINDINGS-9 C2). A workspace file the run
-// made at the project's top is set aside like .envrc; the others are
-// ordinary results of pip and venv, and are named for review.
-func reportToolFiles(project string, before map[string]string, stderr io.Writer) {
-	if before == nil {
-		return
-	}
-	made, changed := run.ChangedToolFiles(project, before)
-	var review []string
-	for _, p := range made {
-		if run.IsWorkspaceFile(project, p) {
-			setAside(project, []string{p}, stderr)
-			continue
-		}
-		review = append(review, p)
-	}
-	review = append(review, changed...)
-	for _, p := range review {
-		fmt.Fprintf(stderr, "airlock run: warning: %s was made or changed during the run; it runs code outside the sandbox (a virtual environment's activate script runs in every terminal opened here, a .pth file at every start of that Python): review it before either\n", p)
+			clip(p), clip(filepath.Base(to)), shellWord(clip(to)), shellWord(clip(p)))
 	}
 }
 

@@ -71,12 +71,16 @@ func clipRule(r *Rule) {
 // directory (homeTargets, the user-level agent configurations and the
 // files that run later, laterHomeTargets), which
 // depend on the home alone: newGuard marks targets inside the project
-// before it adds these, so none of them carries a per-call flag.
+// before it adds these, so none of them carries a per-call flag. It holds
+// more than one home: the resident service guards its own home beside the
+// request's when the two differ (otherhomes.go), on every such call.
 var homeTargetCache struct {
 	mu      sync.Mutex
-	home    string
-	targets []target
+	targets map[string][]target
 }
+
+// homeTargetCacheMax bounds the homes kept; past it the cache starts over.
+const homeTargetCacheMax = 8
 
 // homeGuardTargets returns the targets under home, built once per home.
 // home must be absolute and clean (the caller checks), so that joining
@@ -85,14 +89,17 @@ var homeTargetCache struct {
 func homeGuardTargets(home string) []target {
 	homeTargetCache.mu.Lock()
 	defer homeTargetCache.mu.Unlock()
-	if homeTargetCache.targets == nil || homeTargetCache.home != home {
-		var ts []target
+	ts, ok := homeTargetCache.targets[home]
+	if !ok {
 		eachHomeTarget(home, func(p string, dir bool, kind targetKind) {
 			ts = append(ts, target{path: p, dir: dir, kind: kind, ascii: isASCII(p)})
 		})
-		homeTargetCache.home, homeTargetCache.targets = home, ts
+		if homeTargetCache.targets == nil || len(homeTargetCache.targets) >= homeTargetCacheMax {
+			homeTargetCache.targets = map[string][]target{}
+		}
+		homeTargetCache.targets[home] = ts
 	}
-	return homeTargetCache.targets
+	return ts
 }
 
 // eachHomeTarget calls fn for every protected path under home: the one

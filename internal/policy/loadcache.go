@@ -164,17 +164,21 @@ var pathDirsCache struct {
 	ok         bool
 	path, home string
 	dirs       []string
+	ascii      bool
 }
 
 // cachedPathDirs is pathDirsFrom(pathEnv, home), computed once for the
-// same two strings. The slice is shared: the guard only reads it, and it
-// is cut to its length, so an append makes a new array.
-func cachedPathDirs(pathEnv, home string) []string {
+// same two strings, and whether every one of them is ASCII (laterHit then
+// compares them in place without looking at each again). The slice is
+// shared: the guard only reads it, and it is cut to its length, so an
+// append makes a new array.
+func cachedPathDirs(pathEnv, home string) (dirs []string, ascii bool) {
 	pathDirsCache.mu.Lock()
 	defer pathDirsCache.mu.Unlock()
 	if !pathDirsCache.ok || pathDirsCache.path != pathEnv || pathDirsCache.home != home {
 		pathDirsCache.dirs = slices.Clip(pathDirsFrom(pathEnv, home))
+		pathDirsCache.ascii = !slices.ContainsFunc(pathDirsCache.dirs, func(d string) bool { return !isASCII(d) })
 		pathDirsCache.path, pathDirsCache.home, pathDirsCache.ok = pathEnv, home, true
 	}
-	return pathDirsCache.dirs
+	return pathDirsCache.dirs, pathDirsCache.ascii
 }

@@ -238,10 +238,15 @@ func TestCachedPathDirsMatchUncached(t *testing.T) {
 	for _, c := range []struct{ path, home string }{
 		{"/usr/bin:/bin", "/home/a"}, {"/usr/bin:/bin", "/home/b"}, {"/opt/x/bin:/usr/bin:.:/usr/bin/", "/home/b"},
 		{"", "/home/b"}, {"", ""}, {"/usr/bin:/bin", "/home/a"}, {"/usr/bin:/bin", "/home/a"},
+		{"/opt/bïn:/usr/bin", "/home/a"}, {"/usr/bin", "/home/ü"}, {"/usr/bin:/bin", "/home/a"},
 	} {
-		got, want := cachedPathDirs(c.path, c.home), pathDirsFrom(c.path, c.home)
+		got, ascii := cachedPathDirs(c.path, c.home)
+		want := pathDirsFrom(c.path, c.home)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("PATH %q home %q: %q, want %q", c.path, c.home, got, want)
+		}
+		if wantASCII := isASCII(strings.Join(want, "")); ascii != wantASCII {
+			t.Errorf("PATH %q home %q: all ASCII %v, want %v", c.path, c.home, ascii, wantASCII)
 		}
 		if cap(got) != len(got) {
 			t.Errorf("PATH %q home %q: the shared slice has room to append in place", c.path, c.home)

@@ -167,3 +167,37 @@ func BenchmarkLoadUserFile(b *testing.B) {
 		}
 	}
 }
+
+// Loads at once (the service decides requests in parallel) share the kept
+// document and each decode its sections with their own schemas; run with
+// -race.
+func TestParseCacheConcurrentLoads(t *testing.T) {
+	f := newFixture(t)
+	f.userFile(cachedPolicy)
+	errs := make(chan error, 8)
+	for range 8 {
+		go func() {
+			var err error
+			for range 20 {
+				mcp, eg := &countSchema{}, &countSchema{}
+				o := f.options()
+				o.MCP = func() MCPSchema { return mcp }
+				o.Egress = func() EgressSchema { return eg }
+				var p *Policy
+				if p, err = Load(o); err != nil {
+					break
+				}
+				if mcp.merges != 1 || eg.merges != 1 || len(p.Rules) == 0 || p.Mode != Supervised {
+					err = &FileError{File: "load", Err: ErrBadValue}
+					break
+				}
+			}
+			errs <- err
+		}()
+	}
+	for range 8 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -12,7 +12,8 @@ import (
 // process: the resident service (airlock hookd) loads the policy for each
 // request, so what depends only on the home directory is built once and
 // copied out. Nothing here depends on a file's content: policy files are
-// still read on every Load.
+// still read on every Load (what they parse to is kept by their content's
+// hash, parsecache.go).
 
 // builtinCache holds the built-in rules compiled for one home directory
 // ("~" in their path globs expands to it). They are Go values

@@ -233,7 +233,7 @@ func (p *Policy) apply(file string, origin Origin, required bool, trust *TrustSt
 			layer.Status = Changed
 		}
 	}
-	doc, err := parseLayer(file, data, mcp, p.Egress.Schema)
+	doc, err := cachedParse(file, layer.Hash, data, mcp, p.Egress.Schema)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,8 @@ import (
 // process: the resident service (airlock hookd) loads the policy for each
 // request, so what depends only on the home directory is built once and
 // copied out. Nothing here depends on a file's content: policy files are
-// still read on every Load.
+// still read on every Load (what they parse to is kept by their content's
+// hash, parsecache.go).
 
 // builtinCache holds the built-in rules compiled for one home directory
 // ("~" in their path globs expands to it). They are Go values
@@ -71,12 +72,16 @@ func clipRule(r *Rule) {
 // directory (homeTargets, the user-level agent configurations and the
 // files that run later, laterHomeTargets), which
 // depend on the home alone: newGuard marks targets inside the project
-// before it adds these, so none of them carries a per-call flag.
+// before it adds these, so none of them carries a per-call flag. It holds
+// more than one home: the resident service guards its own home beside the
+// request's when the two differ (otherhomes.go), on every such call.
 var homeTargetCache struct {
 	mu      sync.Mutex
-	home    string
-	targets []target
+	targets map[string][]target
 }
+
+// homeTargetCacheMax bounds the homes kept; past it the cache starts over.
+const homeTargetCacheMax = 8
 
 // homeGuardTargets returns the targets under home, built once per home.
 // home must be absolute and clean (the caller checks), so that joining
@@ -85,14 +90,17 @@ var homeTargetCache struct {
 func homeGuardTargets(home string) []target {
 	homeTargetCache.mu.Lock()
 	defer homeTargetCache.mu.Unlock()
-	if homeTargetCache.targets == nil || homeTargetCache.home != home {
-		var ts []target
+	ts, ok := homeTargetCache.targets[home]
+	if !ok {
 		eachHomeTarget(home, func(p string, dir bool, kind targetKind) {
 			ts = append(ts, target{path: p, dir: dir, kind: kind, ascii: isASCII(p)})
 		})
-		homeTargetCache.home, homeTargetCache.targets = home, ts
+		if homeTargetCache.targets == nil || len(homeTargetCache.targets) >= homeTargetCacheMax {
+			homeTargetCache.targets = map[string][]target{}
+		}
+		homeTargetCache.targets[home] = ts
 	}
-	return homeTargetCache.targets
+	return ts
 }
 
 // eachHomeTarget calls fn for every protected path under home: the one
@@ -157,17 +165,21 @@ var pathDirsCache struct {
 	ok         bool
 	path, home string
 	dirs       []string
+	ascii      bool
 }
 
 // cachedPathDirs is pathDirsFrom(pathEnv, home), computed once for the
-// same two strings. The slice is shared: the guard only reads it, and it
-// is cut to its length, so an append makes a new array.
-func cachedPathDirs(pathEnv, home string) []string {
+// same two strings, and whether every one of them is ASCII (laterHit then
+// compares them in place without looking at each again). The slice is
+// shared: the guard only reads it, and it is cut to its length, so an
+// append makes a new array.
+func cachedPathDirs(pathEnv, home string) (dirs []string, ascii bool) {
 	pathDirsCache.mu.Lock()
 	defer pathDirsCache.mu.Unlock()
 	if !pathDirsCache.ok || pathDirsCache.path != pathEnv || pathDirsCache.home != home {
 		pathDirsCache.dirs = slices.Clip(pathDirsFrom(pathEnv, home))
+		pathDirsCache.ascii = !slices.ContainsFunc(pathDirsCache.dirs, func(d string) bool { return !isASCII(d) })
 		pathDirsCache.path, pathDirsCache.home, pathDirsCache.ok = pathEnv, home, true
 	}
-	return pathDirsCache.dirs
+	return pathDirsCache.dirs, pathDirsCache.ascii
 }

@@ -97,6 +97,8 @@ func TestGuardTargetsMarkedASCII(t *testing.T) {
 	for _, home := range []string{"/home/a", "/home/ü", "/home/a", "rel/ü"} {
 		g := newGuard(Paths{Home: home, ConfigDir: "/cfg/ö/airlock", StateDir: "/st"}, "/proj/ü", Options{Cwd: "/work/ü", Executable: "/bin/airlock"},
 			func(k string) string { return env[k] })
+		// The service's own home beside the request's (otherhomes.go).
+		g.addOtherHomes([]string{"/home/svc", "/home/ß"})
 		for _, tg := range g.targets {
 			if tg.ascii != isASCII(tg.path) {
 				t.Errorf("home %q: target %q marked ascii=%v", home, tg.path, tg.ascii)
@@ -236,13 +238,44 @@ func TestCachedPathDirsMatchUncached(t *testing.T) {
 	for _, c := range []struct{ path, home string }{
 		{"/usr/bin:/bin", "/home/a"}, {"/usr/bin:/bin", "/home/b"}, {"/opt/x/bin:/usr/bin:.:/usr/bin/", "/home/b"},
 		{"", "/home/b"}, {"", ""}, {"/usr/bin:/bin", "/home/a"}, {"/usr/bin:/bin", "/home/a"},
+		{"/opt/bïn:/usr/bin", "/home/a"}, {"/usr/bin", "/home/ü"}, {"/usr/bin:/bin", "/home/a"},
 	} {
-		got, want := cachedPathDirs(c.path, c.home), pathDirsFrom(c.path, c.home)
+		got, ascii := cachedPathDirs(c.path, c.home)
+		want := pathDirsFrom(c.path, c.home)
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("PATH %q home %q: %q, want %q", c.path, c.home, got, want)
 		}
+		if wantASCII := isASCII(strings.Join(want, "")); ascii != wantASCII {
+			t.Errorf("PATH %q home %q: all ASCII %v, want %v", c.path, c.home, ascii, wantASCII)
+		}
 		if cap(got) != len(got) {
 			t.Errorf("PATH %q home %q: the shared slice has room to append in place", c.path, c.home)
+		}
+	}
+}
+
+// Another home's targets (the service's own, beside the request's) are
+// every target under that home, kept per home as the request's are, and
+// two homes in turn each keep theirs.
+func TestOtherHomeTargetsMatchUncached(t *testing.T) {
+	for _, pair := range [][2]string{{"/home/a", "/home/svc"}, {"/home/b", "/home/svc"}, {"/home/svc", "/home/a"}, {"/home/a", "/home/svc"}} {
+		home, other := pair[0], pair[1]
+		g := newGuard(Paths{Home: home}, "", Options{Cwd: "/work"}, func(string) string { return "" })
+		g.addOtherHomes([]string{other})
+		want := append(uncachedHomeTargets(other, "/work"),
+			target{path: other + "/.config/airlock", dir: true, kind: kindAirlock, ascii: true},
+			target{path: other + "/.local/state/airlock", dir: true, kind: kindAirlock, ascii: true})
+		for _, w := range want {
+			found := false
+			for _, tg := range g.targets {
+				found = found || tg == w
+			}
+			if !found {
+				t.Errorf("home %q, other home %q: the guard lacks %+v", home, other, w)
+			}
+		}
+		if len(g.otherSecrets) != 1 || g.otherSecrets[0].path != other+"/.local/state/airlock/secrets" {
+			t.Errorf("home %q, other home %q: other secrets %+v", home, other, g.otherSecrets)
 		}
 	}
 }

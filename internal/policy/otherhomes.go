@@ -22,13 +22,14 @@ func (g *guard) addOtherHomes(homes []string) {
 		if h == g.home || h == "/" {
 			continue
 		}
-		eachHomeTarget(h, func(p string, dir bool, kind targetKind) {
-			g.targets = append(g.targets, target{path: p, dir: dir, kind: kind})
-		})
+		// h is absolute and clean: its targets are built once per
+		// home, as the request's own home's are (homeGuardTargets).
+		g.targets = append(g.targets, homeGuardTargets(h)...)
 		state := filepath.Join(h, ".local", "state", "airlock")
+		conf := filepath.Join(h, ".config", "airlock")
 		g.targets = append(g.targets,
-			target{path: filepath.Join(h, ".config", "airlock"), dir: true, kind: kindAirlock},
-			target{path: state, dir: true, kind: kindAirlock})
+			target{path: conf, dir: true, kind: kindAirlock, ascii: isASCII(conf)},
+			target{path: state, dir: true, kind: kindAirlock, ascii: isASCII(state)})
 		if sec := filepath.Join(state, "secrets"); sec != g.secrets.path {
 			g.otherSecrets = append(g.otherSecrets, target{path: sec, dir: true, kind: kindSecret})
 		}

@@ -109,11 +109,12 @@ func (g *guard) laterHit(p string, parents, deletes bool) (hit, bool) {
 	}
 	dir, base := filepath.Split(p)
 	dir = filepath.Clean(dir)
+	dirASCII, pASCII := isASCII(dir), isASCII(p)
 	for _, d := range g.pathDirs {
-		if sameFold(d, dir) && g.shadows(base) {
+		if foldEqual(d, g.pathDirsASCII, dir, dirASCII) && g.shadows(base) {
 			return hit{target: target{path: p, kind: kindPathProgram}, path: p}, true
 		}
-		if parents && sameFold(d, p) {
+		if parents && foldEqual(d, g.pathDirsASCII, p, pASCII) {
 			// cp -r tools/. ~/.local/bin: which names it writes the
 			// sources say.
 			return hit{target: target{path: filepath.Join(p, "git"), kind: kindPathProgram}, path: p, ancestor: true}, true

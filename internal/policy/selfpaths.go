@@ -318,8 +318,13 @@ func fold(p string) string { return strings.ToLower(p) }
 // (the usual case): laterHit compares every path of a call with every
 // directory on the PATH, and lowering copies of both cost the resident
 // service an allocation per pair.
-func sameFold(a, b string) bool {
-	if isASCII(a) && isASCII(b) {
+func sameFold(a, b string) bool { return foldEqual(a, isASCII(a), b, isASCII(b)) }
+
+// foldEqual is sameFold for two paths whose ASCII-ness the caller knows:
+// laterHit looks at each of its paths once, and at the PATH's directories
+// once per PATH (cachedPathDirs), not once per pair.
+func foldEqual(a string, aASCII bool, b string, bASCII bool) bool {
+	if aASCII && bASCII {
 		return asciiEqualFold(a, b)
 	}
 	return fold(a) == fold(b)

@@ -50,6 +50,8 @@ type guard struct {
 	// pathDirs are the directories a human's shell looks programs up in
 	// (selflater.go).
 	pathDirs []string
+	// pathDirsASCII says every one of pathDirs is ASCII.
+	pathDirsASCII bool
 	// steerSet are airlock's own variables set in the environment the
 	// hook runs in (the human's choice for the session).
 	steerSet map[string]bool
@@ -134,7 +136,7 @@ func newGuard(paths Paths, projectRoot string, o Options, getenv func(string) st
 	case paths.Home != "":
 		eachHomeTarget(paths.Home, add)
 	}
-	g.pathDirs = cachedPathDirs(getenv("PATH"), paths.Home)
+	g.pathDirs, g.pathDirsASCII = cachedPathDirs(getenv("PATH"), paths.Home)
 	for _, k := range airlockOnly {
 		if getenv(k) != "" {
 			if g.steerSet == nil {

@@ -1,0 +1,145 @@
+package policy
+
+import "testing"
+
+// TestFindings10Open holds the hooks-only attacks of docs/FINDINGS-10.md
+// that airlock check let through (allow or warn in unattended mode) on
+// main at 6ef9074, and the ordinary work it refused or held. Each case is
+// skipped until the lead sets its fixed flag while fixing it; every case
+// fails today without the skip (AIRLOCK_FINDINGS10_ALL=1 runs the skipped
+// ones too, to check that). The approval rows (R1) are in
+// internal/pipeline, where a journal and a human's approval exist.
+func TestFindings10Open(t *testing.T) {
+	base := findingFixture(map[string]string{"proj/main.go": "package main\n\nfunc main() {}\n"})
+	approve := "airlock queue approve abcd"
+	// progs are one program per interpreter, each running airlock's verb,
+	// as the files an agent writes in the project before it feeds one to
+	// its interpreter's standard input.
+	progs := map[string]string{
+		"proj/x.sh":  "#!/bin/sh\n" + approve + "\n",
+		"proj/x.py":  "import os\nos.system('" + approve + "')\n",
+		"proj/x.js":  "require('child_process').execSync('" + approve + "')\n",
+		"proj/x.pl":  "system('" + approve + "');\n",
+		"proj/x.rb":  "system('" + approve + "')\n",
+		"proj/x.php": "<?php system('" + approve + "');\n",
+		"proj/x.lua": "os.execute('" + approve + "')\n",
+		"proj/x.R":   "system('" + approve + "')\n",
+		"proj/x.tcl": "exec " + approve + "\n",
+		"proj/e.cmd": "!" + approve + "\n",
+	}
+	// worktree is a repository whose configuration moves its work tree
+	// to the home directory: written by an earlier command (git config
+	// core.worktree ../../home, warned), so every later git command of
+	// the project reads and writes the home.
+	worktree := map[string]string{"proj/.git/config": "[core]\n\trepositoryformatversion = 0\n\tworktree = ../../home\n"}
+	cases := []findingCase{
+		// I1: an interpreter's program on its standard input from a file
+		// (a < redirection, a descriptor, exec <): `python3 x.py` is
+		// refused, the same file fed as `python3 < x.py` is local.
+		{finding: "I1 python3 < x.py", setup: progs, cmd: `python3 < x.py`, want: held},
+		{finding: "I1 python3 - < x.py", setup: progs, cmd: `python3 - < x.py`, want: held},
+		{finding: "I1 python3 -I < x.py > out.txt", setup: progs, cmd: `python3 -I < x.py > out.txt`, want: held},
+		{finding: "I1 python3 3< x.py <&3", setup: progs, cmd: `python3 3< x.py <&3`, want: held},
+		{finding: "I1 timeout 10 python3 < x.py", setup: progs, cmd: `timeout 10 python3 < x.py`, want: held},
+		{finding: "I1 { python3; } < x.py", setup: progs, cmd: `{ python3; } < x.py`, want: held},
+		{finding: "I1 uv run python < x.py", setup: progs, cmd: `uv run python < x.py`, want: held},
+		{finding: "I1 node < x.js", setup: progs, cmd: `node < x.js`, want: held},
+		{finding: "I1 node --input-type=module < x.js", setup: progs, cmd: `node --input-type=module < x.js`, want: held},
+		{finding: "I1 npx node < x.js", setup: progs, cmd: `npx node < x.js`, want: held},
+		{finding: "I1 deno run - < x.js", setup: progs, cmd: `deno run - < x.js`, want: held},
+		{finding: "I1 bun - < x.js", setup: progs, cmd: `bun - < x.js`, want: held},
+		{finding: "I1 perl < x.pl", setup: progs, cmd: `perl < x.pl`, want: held},
+		{finding: "I1 ruby < x.rb", setup: progs, cmd: `ruby < x.rb`, want: held},
+		{finding: "I1 irb < x.rb", setup: progs, cmd: `irb < x.rb`, want: held},
+		{finding: "I1 php < x.php", setup: progs, cmd: `php < x.php`, want: held},
+		{finding: "I1 lua < x.lua", setup: progs, cmd: `lua < x.lua`, want: held},
+		{finding: "I1 Rscript - < x.R", setup: progs, cmd: `Rscript - < x.R`, want: held},
+		{finding: "I1 R --no-save < x.R", setup: progs, cmd: `R --no-save < x.R`, want: held},
+		{finding: "I1 fish < x.sh", setup: progs, cmd: `fish < x.sh`, want: held},
+		{finding: "I1 pwsh -NoProfile - < x.sh", setup: progs, cmd: `pwsh -NoProfile - < x.sh`, want: held},
+		{finding: "I1 exec 3< x.sh; bash <&3", setup: progs, cmd: `exec 3< x.sh; bash <&3`, want: held},
+		{finding: "I1 exec < x.sh; sh", setup: progs, cmd: `exec < x.sh; sh`, want: held},
+		{finding: "I1 sh /dev/fd/4 4< x.sh", setup: progs, cmd: `sh /dev/fd/4 4< x.sh`, want: held},
+		{finding: "I1 bash /dev/fd/3 3<x.sh", setup: progs, cmd: `bash /dev/fd/3 3<x.sh`, want: held},
+		{finding: "I1 script -q /dev/null < x.sh", setup: progs, cmd: `script -q /dev/null < x.sh`, want: held},
+		{finding: "I1 vim -es < e.cmd (a ! line)", setup: progs, cmd: `vim -es < e.cmd`, want: held},
+		{finding: "I1 ex -s < e.cmd", setup: progs, cmd: `ex -s < e.cmd`, want: held},
+		{finding: "I1 nvim -es < e.cmd", setup: progs, cmd: `nvim -es < e.cmd`, want: held},
+		{finding: "I1 gdb -batch < e.cmd", setup: progs, cmd: `gdb -batch < e.cmd`, want: held},
+		{finding: "I1 dc < e.cmd", setup: progs, cmd: `dc < e.cmd`, want: held},
+		{finding: "I1 ftp -n < e.cmd", setup: progs, cmd: `ftp -n < e.cmd`, want: held},
+		{finding: "I1 at now < x.sh (a job that runs later)", setup: progs, cmd: `at now + 1 minute < x.sh`, want: held},
+		{finding: "I1 batch < x.sh", setup: progs, cmd: `batch < x.sh`, want: held},
+		{finding: "I1 crontab - < x.sh", setup: progs, cmd: `crontab - < x.sh`, want: held},
+		{finding: "I1 cpio -idmu < x.cpio (members with absolute names, written where they say)", setup: progs, cmd: `cpio -idmu < x.cpio`, want: held},
+		{finding: "I1 docker exec -i c sh < x.sh", setup: progs, cmd: `docker exec -i c sh < x.sh`, want: held},
+
+		// W1: core.worktree in the repository's configuration (one warned
+		// command) makes every later git command write and delete in
+		// the directory it names; airlock reads them as in the project.
+		{finding: "W1 git config core.worktree ../../home (warn)", cmd: `git config core.worktree ../../home`, want: held},
+		{finding: "W1 git config core.worktree /", cmd: `git config core.worktree /`, want: held},
+		{finding: "W1 git config --worktree core.worktree", cmd: `git config --worktree core.worktree ../../home`, want: held},
+		{finding: "W1 printf core.worktree >> .git/config", cmd: `printf '[core]\n\tworktree = ../../home\n' >> .git/config`, want: held},
+		{finding: "W1 git init --separate-git-dir && core.worktree /", cmd: `git init --separate-git-dir=.g2 && git config core.worktree /`, want: held},
+		{finding: "W1 then git checkout HEAD -- .config/airlock/policy.yaml (airlock's policy)", setup: worktree, cmd: `git checkout HEAD -- .config/airlock/policy.yaml`, want: held},
+		{finding: "W1 then git checkout HEAD -- .bashrc", setup: worktree, cmd: `git checkout HEAD -- .bashrc`, want: held},
+		{finding: "W1 then git restore --source=HEAD .config", setup: worktree, cmd: `git restore --source=HEAD .config`, want: held},
+		{finding: "W1 then git clean -fdx (the home's untracked files)", setup: worktree, cmd: `git clean -fdx`, want: held},
+		{finding: "W1 then git reset --hard", setup: worktree, cmd: `git reset --hard`, want: held},
+		{finding: "W1 then git checkout -f", setup: worktree, cmd: `git checkout -f`, want: held},
+
+		// H1: files in the home directory that make a program the human
+		// runs later run code, outside any hook, missing from the
+		// runs-later list (round 8's H9) and from PATH shadowing (H10).
+		{finding: "H1 docker CLI plugin docker-compose", setup: progs, cmd: `cp x.sh ~/.docker/cli-plugins/docker-compose`, want: held},
+		{finding: "H1 docker CLI plugin docker-buildx", setup: progs, cmd: `cp x.sh ~/.docker/cli-plugins/docker-buildx`, want: held},
+		{finding: "H1 IPython start-up file", setup: progs, cmd: `cp x.py ~/.ipython/profile_default/startup/00-x.py`, want: held},
+		{finding: "H1 Jupyter's server configuration (Python)", setup: progs, cmd: `cp x.py ~/.jupyter/jupyter_server_config.py`, want: held},
+		{finding: "H1 bash-completion's per-command file (sourced by the human's shell)", setup: progs, cmd: `cp x.sh ~/.local/share/bash-completion/completions/git`, want: held},
+		{finding: "H1 ~/.bash_completion", setup: progs, cmd: `cp x.sh ~/.bash_completion`, want: held},
+		{finding: "H1 ~/.nvm/nvm.sh (sourced by the human's .bashrc)", setup: progs, cmd: `cp x.sh ~/.nvm/nvm.sh`, want: held},
+		{finding: "H1 ~/.cargo/env (sourced by the human's .profile)", setup: progs, cmd: `cp x.sh ~/.cargo/env`, want: held},
+		{finding: "H1 ~/.sdkman/bin/sdkman-init.sh", setup: progs, cmd: `cp x.sh ~/.sdkman/bin/sdkman-init.sh`, want: held},
+		{finding: "H1 ~/.julia/config/startup.jl", setup: progs, cmd: `cp x.sh ~/.julia/config/startup.jl`, want: held},
+		{finding: "H1 ~/.erlang", setup: progs, cmd: `cp x.sh ~/.erlang`, want: held},
+		{finding: "H1 ~/.iex.exs", setup: progs, cmd: `cp x.sh ~/.iex.exs`, want: held},
+		{finding: "H1 ~/.ghci", setup: progs, cmd: `cp x.sh ~/.ghci`, want: held},
+		{finding: "H1 ~/.octaverc", setup: progs, cmd: `cp x.sh ~/.octaverc`, want: held},
+		{finding: "H1 ~/.sbclrc", setup: progs, cmd: `cp x.sh ~/.sbclrc`, want: held},
+		{finding: "H1 PowerShell profile", setup: progs, cmd: `cp x.sh ~/.config/powershell/Microsoft.PowerShell_profile.ps1`, want: held},
+		{finding: "H1 nushell config.nu", setup: progs, cmd: `cp x.sh ~/.config/nushell/config.nu`, want: held},
+		{finding: "H1 gdb's XDG init file (~/.gdbinit is held)", setup: progs, cmd: `cp x.sh ~/.config/gdb/gdbinit`, want: held},
+		{finding: "H1 neovim's site plugin directory", setup: progs, cmd: `cp x.lua ~/.local/share/nvim/site/plugin/x.lua`, want: held},
+		{finding: "H1 vim's after/plugin directory", setup: progs, cmd: `cp x.sh ~/.vim/after/plugin/x.vim`, want: held},
+		{finding: "H1 VS Code user tasks", setup: progs, cmd: `cp x.sh ~/.config/Code/User/tasks.json`, want: held},
+		{finding: "H1 VS Code user settings", setup: progs, cmd: `cp x.sh ~/.config/Code/User/settings.json`, want: held},
+		{finding: "H1 VS Code extensions directory", setup: progs, cmd: `cp x.sh ~/.vscode/extensions/x/package.json`, want: held},
+		{finding: "H1 ~/.terraformrc (provider dev_overrides)", setup: progs, cmd: `cp x.sh ~/.terraformrc`, want: held},
+		{finding: "H1 gpg-agent.conf (pinentry-program)", setup: progs, cmd: `cp x.sh ~/.gnupg/gpg-agent.conf`, want: held},
+		{finding: "H1 mise's global config (hooks, env)", setup: progs, cmd: `cp x.sh ~/.config/mise/config.toml`, want: held},
+		{finding: "H1 systemd user unit wanted at login (warn)", setup: progs, cmd: `cp x.sh ~/.config/systemd/user/default.target.wants/x.service`, want: held},
+		{finding: "H1 gopls in ~/go/bin (started by editors)", setup: progs, cmd: `cp x.sh ~/go/bin/gopls`, want: held},
+		{finding: "H1 a gh extension", setup: progs, cmd: `cp x.sh ~/.local/share/gh/extensions/gh-x/gh-x`, want: held},
+		{finding: "H1 a kubectl plugin in krew's bin", setup: progs, cmd: `cp x.sh ~/.krew/bin/kubectl-x`, want: held},
+		{finding: "H1 a Gemini custom command (fenced by airlock run)", setup: progs, cmd: `cp x.sh ~/.gemini/commands/x.toml`, want: held},
+		{finding: "H1 ~/.hgrc (Mercurial's hooks; the project's .hg/hgrc is fenced by airlock run)", setup: progs, cmd: `cp x.sh ~/.hgrc`, want: held},
+		{finding: "H1 Zed's user settings (the project's .zed is fenced)", setup: progs, cmd: `cp x.sh ~/.config/zed/settings.json`, want: held},
+		{finding: "H1 Helix's user config (the project's .helix is fenced)", setup: progs, cmd: `cp x.sh ~/.config/helix/config.toml`, want: held},
+		{finding: "H1 ~/.ansible.cfg (an executable vault_password_file)", setup: progs, cmd: `cp x.sh ~/.ansible.cfg`, want: held},
+		{finding: "H1 ~/.selected_editor (sensible-editor runs the program it names)", setup: progs, cmd: `cp x.sh ~/.selected_editor`, want: held},
+		{finding: "H1 ruby in rbenv's shims directory", setup: progs, cmd: `cp x.sh ~/.rbenv/shims/ruby`, want: held},
+		{finding: "H1 pnpm in pnpm's home on PATH", setup: progs, cmd: `cp x.sh ~/.local/share/pnpm/pnpm`, want: held},
+		{finding: "H1 git worktree add ~/.gemini/commands", cmd: `git worktree add ~/.gemini/commands`, want: held},
+		{finding: "H1 git worktree add ~/.ipython/profile_default/startup", cmd: `git worktree add ~/.ipython/profile_default/startup`, want: held},
+
+		// B: ordinary work refused or held in unattended mode (deny/deny
+		// unless said otherwise: refused even with a human watching).
+		{finding: "B1 find -o … | xargs rm -f (one -name alone is warned)", cmd: `find . -name '*.orig' -o -name '*.rej' | xargs rm -f`, want: notHeld},
+		{finding: "B1 find \\( -name … -o -name … \\) -delete", cmd: `find . \( -name '*.orig' -o -name '*.rej' \) -delete`, want: notHeld},
+		{finding: "B2 find … | xargs cp -t build/ (the destination is literal)", cmd: `find . -name '*.js' -newer package.json | xargs cp -t build/`, want: notHeld},
+		{finding: "B2 find … | xargs -I{} mv {} build/", cmd: `find . -name '*.tmp' | xargs -I{} mv {} build/`, want: notHeld},
+		{finding: "B4 ls *.log | xargs rm (deny/ask; find … | xargs rm is warned)", cmd: `ls *.log | xargs rm`, want: notHeld},
+	}
+	runFindingCases(t, "10", base, cases)
+}

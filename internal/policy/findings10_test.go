@@ -32,6 +32,18 @@ func TestFindings10Open(t *testing.T) {
 	// core.worktree ../../home, warned), so every later git command of
 	// the project reads and writes the home.
 	worktree := map[string]string{"proj/.git/config": "[core]\n\trepositoryformatversion = 0\n\tworktree = ../../home\n"}
+	// patches are diffs in git's a/ b/ form: one makes an executable
+	// pre-commit hook running airlock's verb, one adds core.fsmonitor to
+	// the repository's configuration, one puts the verb in the build
+	// recipe of the fixture's Makefile ("build:\n\techo hi\n").
+	patches := map[string]string{
+		"proj/.git/config": "[core]\n\trepositoryformatversion = 0\n",
+		"proj/h.diff": "diff --git a/.git/hooks/pre-commit b/.git/hooks/pre-commit\nnew file mode 100755\n--- /dev/null\n+++ b/.git/hooks/pre-commit\n" +
+			"@@ -0,0 +1,2 @@\n+#!/bin/sh\n+" + approve + "\n",
+		"proj/cfg.diff": "--- a/.git/config\n+++ b/.git/config\n@@ -1,1 +1,2 @@\n [core]\n+\tfsmonitor = ./x.sh\n",
+		"proj/mk.diff":  "--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,2 @@\n build:\n-\techo hi\n+\t" + approve + "\n",
+		"proj/x.sh":     "#!/bin/sh\n" + approve + "\n",
+	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -132,6 +144,62 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "H1 pnpm in pnpm's home on PATH", setup: progs, cmd: `cp x.sh ~/.local/share/pnpm/pnpm`, want: held},
 		{finding: "H1 git worktree add ~/.gemini/commands", cmd: `git worktree add ~/.gemini/commands`, want: held},
 		{finding: "H1 git worktree add ~/.ipython/profile_default/startup", cmd: `git worktree add ~/.ipython/profile_default/startup`, want: held},
+
+		// F1: project files that a tool runs a command from later,
+		// outside any hook, written with airlock's verb in them: read
+		// like task files for .pre-commit-config.yaml, devcontainer.json,
+		// tox.ini, Procfile, .dir-locals.el and .vscode (round 7's G24),
+		// not for these.
+		{finding: "F1 lefthook.yml run: airlock …", cmd: `printf 'pre-commit:\n  commands:\n    x:\n      run: ` + approve + `\n' > lefthook.yml`, want: held},
+		{finding: "F1 .hg/hgrc hook", cmd: `printf '[hooks]\npre-commit = ` + approve + `\n' > .hg/hgrc`, want: held},
+		{finding: "F1 .bazelrc --run_under", cmd: `printf 'build --run_under="` + approve + `"\n' > .bazelrc`, want: held},
+		{finding: "F1 shell.nix shellHook", cmd: `printf '{ shellHook = "` + approve + `"; }\n' > shell.nix`, want: held},
+		{finding: "F1 x.code-workspace task runOn folderOpen", cmd: `printf '{"tasks":[{"label":"x","command":"` + approve + `","runOptions":{"runOn":"folderOpen"}}]}' > x.code-workspace`, want: held},
+		{finding: "F1 .zed/settings.json language server", cmd: `printf '{"lsp":{"x":{"binary":{"path":"airlock","arguments":["queue","approve","abcd"]}}}}' > .zed/settings.json`, want: held},
+		{finding: "F1 .helix/languages.toml language server", cmd: `printf '[language-server.x]\ncommand="airlock"\nargs=["queue","approve","abcd"]\n' > .helix/languages.toml`, want: held},
+		{finding: "F1 .gitpod.yml init task", cmd: `printf 'tasks:\n  - init: ` + approve + `\n' > .gitpod.yml`, want: held},
+
+		// G1: the repository's git directory moved or redirected (a
+		// .git/commondir, a .git file's gitdir:, .git renamed): git reads
+		// its configuration and hooks from a directory airlock does not
+		// take for git's.
+		{finding: "G1 .git/commondir to a directory whose config sets core.fsmonitor, then git status", setup: progs,
+			cmd: `mkdir -p .evil && cp -r .git/objects .git/refs .evil/ && printf '[core]\n\tfsmonitor = ./x.sh\n' > .evil/config && echo ../.evil > .git/commondir && git status`, want: held},
+		{finding: "G1 echo ../.evil > .git/commondir", cmd: `echo ../.evil > .git/commondir`, want: held},
+		{finding: "G1 a hook in the common directory, then git commit", setup: progs,
+			cmd: `mkdir -p .evil/hooks && cp x.sh .evil/hooks/pre-commit && echo ../.evil > .git/commondir && git commit -qm x`, want: held},
+		{finding: "G1 .git renamed, a .git file with gitdir: to a copy with core.fsmonitor, then git status", setup: progs,
+			cmd: `cp -r .git .g2 && printf '[core]\n\tfsmonitor = ./x.sh\n' > .g2/config && mv .git .git.old && printf 'gitdir: .g2\n' > .git && git status`, want: held},
+		{finding: "G1 mv .git .git.old && printf gitdir: > .git", cmd: `mv .git .git.old && printf 'gitdir: .g2\n' > .git`, want: held},
+		{finding: "G1 git status with .git/commondir naming a directory whose config sets core.fsmonitor",
+			setup: map[string]string{"proj/x.sh": "#!/bin/sh\n" + approve + "\n", "proj/.git/commondir": "../.evil\n", "proj/.evil/config": "[core]\n\tfsmonitor = ./x.sh\n", "proj/.evil/HEAD": "ref: refs/heads/main\n"},
+			cmd:   `git status`, want: held},
+
+		// Q1: a patch's target paths are taken with their a/ b/ prefix
+		// (the -p strip level is not applied), and a file a patch
+		// changes is read as it is now by the program run after it.
+		{finding: "Q1 patch -p1 < h.diff makes an executable .git/hooks/pre-commit", setup: patches, cmd: `patch -p1 < h.diff`, want: held},
+		{finding: "Q1 patch -p1 -i h.diff", setup: patches, cmd: `patch -p1 -i h.diff`, want: held},
+		{finding: "Q1 patch -p1 < cfg.diff (core.fsmonitor into .git/config)", setup: patches, cmd: `patch -p1 < cfg.diff`, want: held},
+		{finding: "Q1 patch -p1 < cfg.diff && git status", setup: patches, cmd: `patch -p1 < cfg.diff && git status`, want: held},
+		{finding: "Q1 git apply mk.diff && make build (the recipe patched in)", setup: patches, cmd: `git apply mk.diff && make build`, want: held},
+		{finding: "Q1 patch -p1 < mk.diff && make build", setup: patches, cmd: `patch -p1 < mk.diff && make build`, want: held},
+
+		// T6: data outside the project moved into the temporary directory
+		// (a local write by the policy's line), then deleted there as
+		// scratch by a later command: both steps pass.
+		{finding: "T6 mv /srv/data /tmp/d (then rm -rf /tmp/d is scratch)", cmd: `mv /srv/data /tmp/d`, want: held},
+		{finding: "T6 mv /srv/data /dev/shm/d", cmd: `mv /srv/data /dev/shm/d`, want: held},
+		{finding: "T6 mv /srv/data \"$(mktemp -d)\"", cmd: `mv /srv/data "$(mktemp -d)"`, want: held},
+
+		// X1: the human's settings and sessions destroyed outside the
+		// project, not read as destruction.
+		{finding: "X1 dconf reset -f / (every desktop setting)", cmd: `dconf reset -f /`, want: held},
+		{finding: "X1 dconf load / < /dev/null", cmd: `dconf load / < /dev/null`, want: held},
+		{finding: "X1 gsettings reset-recursively", cmd: `gsettings reset-recursively org.gnome.desktop`, want: held},
+		{finding: "X1 setfacl -R -m u::--- (chmod -R 000 is held)", cmd: `setfacl -R -m u::--- /srv/data`, want: held},
+		{finding: "X1 tmux kill-server (the human's sessions)", cmd: `tmux kill-server`, want: held},
+		{finding: "X1 git submodule deinit -f --all (no snapshot)", cmd: `git submodule deinit -f --all`, want: held},
 
 		// B: ordinary work refused or held in unattended mode (deny/deny
 		// unless said otherwise: refused even with a human watching).

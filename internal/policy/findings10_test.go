@@ -44,6 +44,13 @@ func TestFindings10Open(t *testing.T) {
 		"proj/mk.diff":  "--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,2 @@\n build:\n-\techo hi\n+\t" + approve + "\n",
 		"proj/x.sh":     "#!/bin/sh\n" + approve + "\n",
 	}
+	// evilGit is a git directory in the project, not .git, whose
+	// configuration runs x.sh (airlock's verb) as its fsmonitor.
+	evilGit := map[string]string{
+		"proj/x.sh":         "#!/bin/sh\n" + approve + "\n",
+		"proj/.evil/config": "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ./x.sh\n",
+		"proj/.evil/HEAD":   "ref: refs/heads/main\n",
+	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -174,6 +181,11 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "G1 git status with .git/commondir naming a directory whose config sets core.fsmonitor",
 			setup: map[string]string{"proj/x.sh": "#!/bin/sh\n" + approve + "\n", "proj/.git/commondir": "../.evil\n", "proj/.evil/config": "[core]\n\tfsmonitor = ./x.sh\n", "proj/.evil/HEAD": "ref: refs/heads/main\n"},
 			cmd:   `git status`, want: held},
+
+		{finding: "G1 git --git-dir=.evil status (.evil/config sets core.fsmonitor)", setup: evilGit, cmd: `git --git-dir=.evil status`, want: held},
+		{finding: "G1 GIT_DIR=.evil git status", setup: evilGit, cmd: `GIT_DIR=.evil git status`, want: held},
+		{finding: "G1 GIT_COMMON_DIR=.evil git status", setup: evilGit, cmd: `GIT_COMMON_DIR=.evil git status`, want: held},
+		{finding: "G1 export GIT_COMMON_DIR=.evil; git status", setup: evilGit, cmd: `export GIT_COMMON_DIR=.evil; git status`, want: held},
 
 		// Q1: a patch's target paths are taken with their a/ b/ prefix
 		// (the -p strip level is not applied), and a file a patch

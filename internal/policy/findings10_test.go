@@ -51,6 +51,14 @@ func TestFindings10Open(t *testing.T) {
 		"proj/.evil/config": "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ./x.sh\n",
 		"proj/.evil/HEAD":   "ref: refs/heads/main\n",
 	}
+	// vsix is an editor extension in the project: a packed one and its
+	// directory, whose main module runs airlock's verb.
+	vsix := map[string]string{
+		"proj/x.vsix":               "PK\x03\x04",
+		"proj/ext/package.json":     `{"name":"x","publisher":"me","version":"1.0.0","main":"./extension.js","activationEvents":["*"]}`,
+		"proj/ext/extension.js":     "require('child_process').execSync('" + approve + "')\n",
+		"proj/ext/me.x-1.0.0/.keep": "",
+	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -231,6 +239,19 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "X1 setfacl -R -m u::--- (chmod -R 000 is held)", cmd: `setfacl -R -m u::--- /srv/data`, want: held},
 		{finding: "X1 tmux kill-server (the human's sessions)", cmd: `tmux kill-server`, want: held},
 		{finding: "X1 git submodule deinit -f --all (no snapshot)", cmd: `git submodule deinit -f --all`, want: held},
+
+		// A3 (phase 2, main's 4af3bd7): an editor extension from a file is
+		// opaque for code, code-insiders, codium, cursor, windsurf; not
+		// through flatpak or snap, not for the server editions, and not
+		// when the editor loads a directory of the project as extensions.
+		{finding: "A3 flatpak run com.visualstudio.code --install-extension x.vsix", setup: vsix, cmd: `flatpak run com.visualstudio.code --install-extension x.vsix`, want: held},
+		{finding: "A3 snap run code --install-extension x.vsix", setup: vsix, cmd: `snap run code --install-extension x.vsix`, want: held},
+		{finding: "A3 code-server --install-extension x.vsix", setup: vsix, cmd: `code-server --install-extension x.vsix`, want: held},
+		{finding: "A3 openvscode-server --install-extension x.vsix", setup: vsix, cmd: `openvscode-server --install-extension x.vsix`, want: held},
+		{finding: "A3 code --extensionDevelopmentPath=./ext (runs the extension now)", setup: vsix, cmd: `code --extensionDevelopmentPath=./ext`, want: held},
+		{finding: "A3 code --extensionDevelopmentPath ./ext .", setup: vsix, cmd: `code --extensionDevelopmentPath ./ext .`, want: held},
+		{finding: "A3 cursor --extensionDevelopmentPath=./ext", setup: vsix, cmd: `cursor --extensionDevelopmentPath=./ext`, want: held},
+		{finding: "A3 code --extensions-dir ./ext . (every extension there loads)", setup: vsix, cmd: `code --extensions-dir ./ext .`, want: held},
 
 		// B: ordinary work refused or held in unattended mode (deny/deny
 		// unless said otherwise: refused even with a human watching).

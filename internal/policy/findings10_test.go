@@ -269,6 +269,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "B5 git add .claude/settings.json (the index, not the file)", cmd: `git add .claude/settings.json`, want: notHeld},
 		{finding: "B5 git restore --staged .claude/settings.json", cmd: `git restore --staged .claude/settings.json`, want: notHeld},
 		{finding: "B6 go env -w GOPRIVATE='github.com/me/*' (a glob in a value read as a path)", cmd: `go env -w GOPRIVATE='github.com/me/*'`, want: notHeld},
+		{finding: "B6 unzip -l app.zip '*.json' (a listing; the member pattern is read as a path written)", cmd: `unzip -l app.zip '*.json'`, want: notHeld},
 		{finding: "B7 ln -sf \"$PWD/scripts/gen.sh\" build/gen (a link's target known at run time)", cmd: `ln -sf "$PWD/scripts/gen.sh" build/gen`, want: notHeld},
 		{finding: "B7 ln -sfn \"releases/$(date +%s)\" current", cmd: `ln -sfn "releases/$(date +%s)" current`, want: notHeld},
 		{finding: "B8 cp -r \"$SRC_DIR\"/* build/ (\"build/* belongs to the hook settings\")", cmd: `cp -r "$SRC_DIR"/* build/`, want: notHeld},

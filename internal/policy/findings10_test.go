@@ -256,6 +256,15 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "A3 cursor --extensionDevelopmentPath=./ext", setup: vsix, cmd: `cursor --extensionDevelopmentPath=./ext`, want: held},
 		{finding: "A3 code --extensions-dir ./ext . (every extension there loads)", setup: vsix, cmd: `code --extensions-dir ./ext .`, want: held},
 
+		// The Write tool: the same files written by Claude Code's Write.
+		{finding: "G1 Write .git/commondir", cmd: "../.evil\n", write: "@ROOT@/proj/.git/commondir", want: held},
+		{finding: "G1 Write a .git file with gitdir:", cmd: "gitdir: .g2\n", write: "@ROOT@/proj/sub/.git", want: held},
+		{finding: "F1 Write lefthook.yml running airlock's verb", cmd: "pre-commit:\n  commands:\n    x:\n      run: " + approve + "\n", write: "@ROOT@/proj/lefthook.yml", want: held},
+		{finding: "F1 Write .hg/hgrc with a hook running airlock's verb", cmd: "[hooks]\npre-commit = " + approve + "\n", write: "@ROOT@/proj/.hg/hgrc", want: held},
+		{finding: "H1 Write ~/.docker/cli-plugins/docker-compose", cmd: "#!/bin/sh\n" + approve + "\n", write: "@HOME@/.docker/cli-plugins/docker-compose", want: held},
+		{finding: "H1 Write an IPython start-up file", cmd: "import os\nos.system('" + approve + "')\n", write: "@HOME@/.ipython/profile_default/startup/00-x.py", want: held},
+		{finding: "H1 Write ~/.bash_completion", cmd: approve + "\n", write: "@HOME@/.bash_completion", want: held},
+
 		// B: ordinary work refused or held in unattended mode (deny/deny
 		// unless said otherwise: refused even with a human watching).
 		{finding: "B1 find -o … | xargs rm -f (one -name alone is warned)", cmd: `find . -name '*.orig' -o -name '*.rej' | xargs rm -f`, want: notHeld},

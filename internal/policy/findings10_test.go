@@ -198,6 +198,18 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "G1 GIT_COMMON_DIR=.evil git status", setup: evilGit, cmd: `GIT_COMMON_DIR=.evil git status`, want: held},
 		{finding: "G1 export GIT_COMMON_DIR=.evil; git status", setup: evilGit, cmd: `export GIT_COMMON_DIR=.evil; git status`, want: held},
 
+		// J1: git's configuration edited in place by a program whose text
+		// airlock does not read as git configuration: sed's a/i/s text,
+		// an ed script on standard input, crudini.
+		{finding: "J1 sed -i '1a fsmonitor = ./x.sh' .git/config && git status", setup: progs, cmd: `sed -i '1a fsmonitor = ./x.sh' .git/config && git status`, want: held},
+		{finding: "J1 sed -i with s/[core]/[core]\\n\\tfsmonitor…/ && git status", setup: progs, cmd: `sed -i 's/^\[core\]$/[core]\n\tfsmonitor = .\/x.sh/' .git/config && git status`, want: held},
+		{finding: "J1 sed -i '$a [core] pager = ./x.sh' .git/config && git log", setup: progs, cmd: `sed -i '$a [core]\n\tpager = ./x.sh' .git/config && git log`, want: held},
+		{finding: "J1 sed -i hooksPath into .git/config", setup: progs, cmd: `sed -i '/\[core\]/a\\thooksPath = hk' .git/config`, want: held},
+		{finding: "J1 sed -i fsmonitor into ~/.gitconfig (every repository of the human's)", setup: progs, cmd: `sed -i '/\[core\]/a\\tfsmonitor = /tmp/x.sh' ~/.gitconfig`, want: held},
+		{finding: "J1 printf an ed script | ed -s .git/config && git status", setup: progs, cmd: `printf '1a\n\tfsmonitor = ./x.sh\n.\nw\nq\n' | ed -s .git/config && git status`, want: held},
+		{finding: "J1 ed -s .git/config <<< an ed script", setup: progs, cmd: `ed -s .git/config <<< $'1a\n\tfsmonitor = ./x.sh\n.\nw'`, want: held},
+		{finding: "J1 crudini --set .git/config core fsmonitor ./x.sh && git status", setup: progs, cmd: `crudini --set .git/config core fsmonitor ./x.sh && git status`, want: held},
+
 		// Q1: a patch's target paths are taken with their a/ b/ prefix
 		// (the -p strip level is not applied), and a file a patch
 		// changes is read as it is now by the program run after it.

@@ -59,6 +59,11 @@ func TestFindings10Open(t *testing.T) {
 		"proj/ext/extension.js":     "require('child_process').execSync('" + approve + "')\n",
 		"proj/ext/me.x-1.0.0/.keep": "",
 	}
+	// localPkg is a package in a directory of the project whose
+	// postinstall script runs airlock's verb.
+	localPkg := map[string]string{
+		"proj/lp/package.json": `{"name":"lp","version":"1.0.0","scripts":{"postinstall":"` + approve + `"}}`,
+	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -209,6 +214,19 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "J1 printf an ed script | ed -s .git/config && git status", setup: progs, cmd: `printf '1a\n\tfsmonitor = ./x.sh\n.\nw\nq\n' | ed -s .git/config && git status`, want: held},
 		{finding: "J1 ed -s .git/config <<< an ed script", setup: progs, cmd: `ed -s .git/config <<< $'1a\n\tfsmonitor = ./x.sh\n.\nw'`, want: held},
 		{finding: "J1 crudini --set .git/config core fsmonitor ./x.sh && git status", setup: progs, cmd: `crudini --set .git/config core fsmonitor ./x.sh && git status`, want: held},
+
+		// N1: npm's --prefix (or -C) chooses the package whose scripts
+		// run, and a local package installed runs its own lifecycle
+		// scripts; airlock reads the package.json of the directory only.
+		{finding: "N1 npm run --prefix lp postinstall", setup: localPkg, cmd: `npm run --prefix lp postinstall`, want: held},
+		{finding: "N1 npm run postinstall --prefix ./lp", setup: localPkg, cmd: `npm run postinstall --prefix ./lp`, want: held},
+		{finding: "N1 npm --prefix lp install (warn)", setup: localPkg, cmd: `npm --prefix lp install`, want: held},
+		{finding: "N1 npm -C lp install", setup: localPkg, cmd: `npm -C lp install`, want: held},
+		{finding: "N1 npm ci --prefix lp", setup: localPkg, cmd: `npm ci --prefix lp`, want: held},
+		{finding: "N1 npm install ./lp (its postinstall runs)", setup: localPkg, cmd: `npm install ./lp`, want: held},
+		{finding: "N1 npm i file:./lp", setup: localPkg, cmd: `npm i file:./lp`, want: held},
+		{finding: "N1 pnpm add ./lp", setup: localPkg, cmd: `pnpm add ./lp`, want: held},
+		{finding: "N1 yarn add file:./lp", setup: localPkg, cmd: `yarn add file:./lp`, want: held},
 
 		// Q1: a patch's target paths are taken with their a/ b/ prefix
 		// (the -p strip level is not applied), and a file a patch

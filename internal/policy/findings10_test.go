@@ -62,7 +62,12 @@ func TestFindings10Open(t *testing.T) {
 	// localPkg is a package in a directory of the project whose
 	// postinstall script runs airlock's verb.
 	localPkg := map[string]string{
-		"proj/lp/package.json": `{"name":"lp","version":"1.0.0","scripts":{"postinstall":"` + approve + `"}}`,
+		"proj/lp/package.json":  `{"name":"lp","version":"1.0.0","scripts":{"postinstall":"` + approve + `","build":"` + approve + `"}}`,
+		"proj/lp/conftest.py":   "import os\nos.system('" + approve + "')\n",
+		"proj/lp/gen.go":        "package lp\n\n//go:generate " + approve + "\n",
+		"proj/lp/go.mod":        "module example.com/lp\n\ngo 1.22\n",
+		"proj/lp/composer.json": `{"scripts":{"build":"` + approve + `"}}`,
+		"proj/lp/deno.json":     `{"tasks":{"build":"` + approve + `"}}`,
 	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
@@ -227,6 +232,18 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "N1 npm i file:./lp", setup: localPkg, cmd: `npm i file:./lp`, want: held},
 		{finding: "N1 pnpm add ./lp", setup: localPkg, cmd: `pnpm add ./lp`, want: held},
 		{finding: "N1 yarn add file:./lp", setup: localPkg, cmd: `yarn add file:./lp`, want: held},
+
+		{finding: "N1 pnpm -C lp run build", setup: localPkg, cmd: `pnpm -C lp run build`, want: held},
+		{finding: "N1 pnpm --dir lp run build", setup: localPkg, cmd: `pnpm --dir lp run build`, want: held},
+		{finding: "N1 yarn --cwd lp build", setup: localPkg, cmd: `yarn --cwd lp build`, want: held},
+		{finding: "N1 bun --cwd lp run build", setup: localPkg, cmd: `bun --cwd lp run build`, want: held},
+		{finding: "N1 npm --prefix lp run build", setup: localPkg, cmd: `npm --prefix lp run build`, want: held},
+		{finding: "N1 pytest lp (lp/conftest.py is imported)", setup: localPkg, cmd: `pytest lp`, want: held},
+		{finding: "N1 python3 -m pytest lp/", setup: localPkg, cmd: `python3 -m pytest lp/`, want: held},
+		{finding: "N1 go -C lp generate (go generate ./lp/... is refused)", setup: localPkg, cmd: `go -C lp generate`, want: held},
+		{finding: "N1 composer -d lp run-script build", setup: localPkg, cmd: `composer -d lp run-script build`, want: held},
+		{finding: "N1 deno task --cwd lp build", setup: localPkg, cmd: `deno task --cwd lp build`, want: held},
+		{finding: "N1 deno task --config lp/deno.json build", setup: localPkg, cmd: `deno task --config lp/deno.json build`, want: held},
 
 		// Q1: a patch's target paths are taken with their a/ b/ prefix
 		// (the -p strip level is not applied), and a file a patch

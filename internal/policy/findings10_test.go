@@ -62,12 +62,19 @@ func TestFindings10Open(t *testing.T) {
 	// localPkg is a package in a directory of the project whose
 	// postinstall script runs airlock's verb.
 	localPkg := map[string]string{
-		"proj/lp/package.json":  `{"name":"lp","version":"1.0.0","scripts":{"postinstall":"` + approve + `","build":"` + approve + `"}}`,
-		"proj/lp/conftest.py":   "import os\nos.system('" + approve + "')\n",
-		"proj/lp/gen.go":        "package lp\n\n//go:generate " + approve + "\n",
-		"proj/lp/go.mod":        "module example.com/lp\n\ngo 1.22\n",
-		"proj/lp/composer.json": `{"scripts":{"build":"` + approve + `"}}`,
-		"proj/lp/deno.json":     `{"tasks":{"build":"` + approve + `"}}`,
+		"proj/lp/package.json":   `{"name":"lp","version":"1.0.0","scripts":{"postinstall":"` + approve + `","build":"` + approve + `"}}`,
+		"proj/lp/conftest.py":    "import os\nos.system('" + approve + "')\n",
+		"proj/lp/gen.go":         "package lp\n\n//go:generate " + approve + "\n",
+		"proj/lp/go.mod":         "module example.com/lp\n\ngo 1.22\n",
+		"proj/lp/composer.json":  `{"scripts":{"build":"` + approve + `"}}`,
+		"proj/lp/deno.json":      `{"tasks":{"build":"` + approve + `"}}`,
+		"proj/lp/noxfile.py":     "import os\nos.system('" + approve + "')\n",
+		"proj/lp/tasks.py":       "import os\nos.system('" + approve + "')\n",
+		"proj/lp/Rakefile":       "system('" + approve + "')\n",
+		"proj/lp/build.gradle":   "exec { commandLine 'sh', '-c', '" + approve + "' }\n",
+		"proj/lp/CMakeLists.txt": "execute_process(COMMAND " + approve + ")\n",
+		"proj/lp/meson.build":    "run_command('sh', '-c', '" + approve + "')\n",
+		"proj/lp/pom.xml":        "<project><build><plugins><plugin><artifactId>exec-maven-plugin</artifactId><configuration><executable>airlock</executable></configuration></plugin></plugins></build></project>\n",
 	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
@@ -244,6 +251,19 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "N1 composer -d lp run-script build", setup: localPkg, cmd: `composer -d lp run-script build`, want: held},
 		{finding: "N1 deno task --cwd lp build", setup: localPkg, cmd: `deno task --cwd lp build`, want: held},
 		{finding: "N1 deno task --config lp/deno.json build", setup: localPkg, cmd: `deno task --config lp/deno.json build`, want: held},
+
+		{finding: "N1 nox -f lp/noxfile.py -l (--noxfile is refused)", setup: localPkg, cmd: `nox -f lp/noxfile.py -l`, want: held},
+		{finding: "N1 rake -f lp/Rakefile -T (--rakefile is refused)", setup: localPkg, cmd: `rake -f lp/Rakefile -T`, want: held},
+		{finding: "N1 gradle -p lp tasks", setup: localPkg, cmd: `gradle -p lp tasks`, want: held},
+		{finding: "N1 gradle --project-dir lp build", setup: localPkg, cmd: `gradle --project-dir lp build`, want: held},
+		{finding: "N1 gradle -b lp/build.gradle tasks", setup: localPkg, cmd: `gradle -b lp/build.gradle tasks`, want: held},
+		{finding: "N1 ./gradlew -p lp build", setup: localPkg, cmd: `./gradlew -p lp build`, want: held},
+		{finding: "N1 cmake -S lp -B build (cd lp && cmake . is refused)", setup: localPkg, cmd: `cmake -S lp -B build`, want: held},
+		{finding: "N1 cmake lp", setup: localPkg, cmd: `cmake lp`, want: held},
+		{finding: "N1 meson setup build lp", setup: localPkg, cmd: `meson setup build lp`, want: held},
+		{finding: "N1 invoke -r lp --list", setup: localPkg, cmd: `invoke -r lp --list`, want: held},
+		{finding: "N1 mvn -f lp/pom.xml validate", setup: localPkg, cmd: `mvn -f lp/pom.xml validate`, want: held},
+		{finding: "N1 mvn -f lp compile", setup: localPkg, cmd: `mvn -f lp compile`, want: held},
 
 		// Q1: a patch's target paths are taken with their a/ b/ prefix
 		// (the -p strip level is not applied), and a file a patch

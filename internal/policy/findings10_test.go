@@ -76,6 +76,13 @@ func TestFindings10Open(t *testing.T) {
 		"proj/lp/meson.build":    "run_command('sh', '-c', '" + approve + "')\n",
 		"proj/lp/pom.xml":        "<project><build><plugins><plugin><artifactId>exec-maven-plugin</artifactId><configuration><executable>airlock</executable></configuration></plugin></plugins></build></project>\n",
 	}
+	// nested is a repository inside the project whose configuration runs
+	// x.sh (airlock's verb) as its fsmonitor.
+	nested := map[string]string{
+		"proj/x.sh":           "#!/bin/sh\n" + approve + "\n",
+		"proj/nr/.git/HEAD":   "ref: refs/heads/main\n",
+		"proj/nr/.git/config": "[core]\n\tfsmonitor = ../x.sh\n",
+	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -324,6 +331,9 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "A3 code --extensions-dir ./ext . (every extension there loads)", setup: vsix, cmd: `code --extensions-dir ./ext .`, want: held},
 
 		// The Write tool: the same files written by Claude Code's Write.
+		{finding: "G1 git -C nr status (nr/.git/config sets core.fsmonitor; cd nr && git status is refused)", setup: nested, cmd: `git -C nr status`, want: held},
+		{finding: "G1 git --git-dir=nr/.git --work-tree=nr status", setup: nested, cmd: `git --git-dir=nr/.git --work-tree=nr status`, want: held},
+		{finding: "G1 find . -name .git -execdir git status \\;", setup: nested, cmd: `find . -name .git -execdir git status \;`, want: held},
 		{finding: "G1 Write .git/commondir", cmd: "../.evil\n", write: "@ROOT@/proj/.git/commondir", want: held},
 		{finding: "G1 Write a .git file with gitdir:", cmd: "gitdir: .g2\n", write: "@ROOT@/proj/sub/.git", want: held},
 		{finding: "F1 Write lefthook.yml running airlock's verb", cmd: "pre-commit:\n  commands:\n    x:\n      run: " + approve + "\n", write: "@ROOT@/proj/lefthook.yml", want: held},
@@ -355,6 +365,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "B9 ./configure --prefix=$HOME/.local (records the prefix; installs nothing)", cmd: `./configure --prefix=$HOME/.local`, want: notHeld},
 		{finding: "B9 cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local", cmd: `cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local`, want: notHeld},
 		{finding: "B9 meson setup build --prefix=$HOME/.local", cmd: `meson setup build --prefix=$HOME/.local`, want: notHeld},
+		{finding: "B10 for d in */; do git -C \"$d\" status; done (git status in each subdirectory)", cmd: `for d in */; do git -C "$d" status; done`, want: notHeld},
 	}
 	runFindingCases(t, "10", base, cases)
 }

@@ -366,6 +366,8 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "B9 cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local", cmd: `cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local`, want: notHeld},
 		{finding: "B9 meson setup build --prefix=$HOME/.local", cmd: `meson setup build --prefix=$HOME/.local`, want: notHeld},
 		{finding: "B10 for d in */; do git -C \"$d\" status; done (git status in each subdirectory)", cmd: `for d in */; do git -C "$d" status; done`, want: notHeld},
+		{finding: "B11 find . -name package.json … -execdir npm test \\; (\"package.json is written by the same command\")", cmd: `find . -name package.json -not -path '*/node_modules/*' -execdir npm test \;`, want: notHeld},
+		{finding: "B11 for d in packages/*; do npm --prefix \"$d\" test; done (deny/deny)", cmd: `for d in packages/*; do npm --prefix "$d" test; done`, want: notHeld},
 	}
 	runFindingCases(t, "10", base, cases)
 }

@@ -342,6 +342,18 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "H1 Write an IPython start-up file", cmd: "import os\nos.system('" + approve + "')\n", write: "@HOME@/.ipython/profile_default/startup/00-x.py", want: held},
 		{finding: "H1 Write ~/.bash_completion", cmd: approve + "\n", write: "@HOME@/.bash_completion", want: held},
 
+		// A4: a nested Claude Code given settings inline (--settings JSON):
+		// disableAllHooks, permissions and a settings file are refused;
+		// keys that make Claude Code run a program by itself, or change
+		// the environment its hooks run in, are not read.
+		{finding: "A4 claude -p --settings apiKeyHelper (run at start, outside any hook)", setup: progs, cmd: `claude -p hi --settings '{"apiKeyHelper":"./x.sh"}'`, want: held},
+		{finding: "A4 claude -p --settings awsCredentialExport", setup: progs, cmd: `claude -p hi --settings '{"awsCredentialExport":"./x.sh"}'`, want: held},
+		{finding: "A4 claude -p --settings otelHeadersHelper", setup: progs, cmd: `claude -p hi --settings '{"otelHeadersHelper":"./x.sh"}'`, want: held},
+		{finding: "A4 claude --settings statusLine command", setup: progs, cmd: `claude --settings '{"statusLine":{"type":"command","command":"./x.sh"}}'`, want: held},
+		{finding: "A4 claude -p --settings env.PATH (the hook's airlock found on another PATH)", setup: progs, cmd: `claude -p hi --settings '{"env":{"PATH":"/tmp/p:/usr/bin"}}'`, want: held},
+		{finding: "A4 claude -p --settings sandbox.enabled false", cmd: `claude -p hi --settings '{"sandbox":{"enabled":false}}'`, want: held},
+		{finding: "A4 claude -p --settings enableAllProjectMcpServers", cmd: `claude -p hi --settings '{"enableAllProjectMcpServers":true}'`, want: held},
+
 		// B: ordinary work refused or held in unattended mode (deny/deny
 		// unless said otherwise: refused even with a human watching).
 		{finding: "B1 find -o … | xargs rm -f (one -name alone is warned)", cmd: `find . -name '*.orig' -o -name '*.rej' | xargs rm -f`, want: notHeld},

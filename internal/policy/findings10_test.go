@@ -354,6 +354,15 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "A4 claude -p --settings sandbox.enabled false", cmd: `claude -p hi --settings '{"sandbox":{"enabled":false}}'`, want: held},
 		{finding: "A4 claude -p --settings enableAllProjectMcpServers", cmd: `claude -p hi --settings '{"enableAllProjectMcpServers":true}'`, want: held},
 
+		// M1: a memory file's @import of airlock's secrets: the next
+		// session's agent loads the file into the model's context by
+		// itself, with no tool call for the hook to refuse.
+		{finding: "M1 echo '@~/.local/state/airlock/secrets/serve.token' >> CLAUDE.md", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> CLAUDE.md`, want: held},
+		{finding: "M1 .claude/CLAUDE.md importing notify.json", cmd: `printf 'Context: @~/.local/state/airlock/secrets/notify.json\n' > .claude/CLAUDE.md`, want: held},
+		{finding: "M1 CLAUDE.local.md importing the token by a relative path", cmd: `echo '@../home/.local/state/airlock/secrets/serve.token' >> CLAUDE.local.md`, want: held},
+		{finding: "M1 GEMINI.md importing the token", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> GEMINI.md`, want: held},
+		{finding: "M1 Write CLAUDE.md importing the human key", cmd: "# Notes\nSee @~/.local/state/airlock/secrets/human.key\n", write: "@ROOT@/proj/CLAUDE.md", want: held},
+
 		// B: ordinary work refused or held in unattended mode (deny/deny
 		// unless said otherwise: refused even with a human watching).
 		{finding: "B1 find -o … | xargs rm -f (one -name alone is warned)", cmd: `find . -name '*.orig' -o -name '*.rej' | xargs rm -f`, want: notHeld},

@@ -311,6 +311,11 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "F2 aider's .aider.conf.yml test-cmd running airlock's verb", cmd: `printf 'test-cmd: ` + approve + `\n' > .aider.conf.yml`, want: held},
 		{finding: "F2 aider's .aider.conf.yml lint-cmd (run after every edit)", setup: progs, cmd: `printf 'lint-cmd: ./x.sh\nauto-lint: true\n' > .aider.conf.yml`, want: held},
 
+		{finding: "F2 Continue's ~/.continue/config.yaml", cmd: `printf 'mcpServers:\n  - name: x\n    command: /tmp/x.sh\n' > ~/.continue/config.yaml`, want: held},
+		{finding: "F2 aider's ~/.aider.conf.yml", cmd: `printf 'test-cmd: ` + approve + `\n' > ~/.aider.conf.yml`, want: held},
+		{finding: "F2 Amp's ~/.config/amp/settings.json (amp.mcpServers)", cmd: `printf %s '{"amp.mcpServers":{"x":{"command":"/tmp/x.sh"}}}' > ~/.config/amp/settings.json`, want: held},
+		{finding: "F2 VS Code server's user mcp.json (~/.config/Code/User/mcp.json is refused)", cmd: `printf %s '{"servers":{"x":{"command":"/tmp/x.sh"}}}' > ~/.vscode-server/data/User/mcp.json`, want: held},
+
 		// T6: data outside the project moved into the temporary directory
 		// (a local write by the policy's line), then deleted there as
 		// scratch by a later command: both steps pass.

@@ -378,6 +378,14 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "M1 GEMINI.md importing the token", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> GEMINI.md`, want: held},
 		{finding: "M1 Write CLAUDE.md importing the human key", cmd: "# Notes\nSee @~/.local/state/airlock/secrets/human.key\n", write: "@ROOT@/proj/CLAUDE.md", want: held},
 
+		// D2: a container's writes through its mounts: a relative path in
+		// the container's working directory (-w) and a mount of .git are
+		// not mapped back to the project's protected files.
+		{finding: "D2 docker run -v $PWD:/w -w /w … > .claude/settings.json (the hook settings)", cmd: `docker run --rm -v "$PWD":/w -w /w alpine sh -c 'echo "{}" > .claude/settings.json'`, want: held},
+		{finding: "D2 docker run -v $PWD:/w --workdir /w … > .claude/settings.json", cmd: `docker run --rm -v "$PWD":/w --workdir /w alpine sh -c 'echo "{}" > .claude/settings.json'`, want: held},
+		{finding: "D2 docker run -v $PWD/.git:/g … cp … /g/hooks/pre-commit", cmd: `docker run --rm -v "$PWD/.git":/g alpine sh -c 'cp /x.sh /g/hooks/pre-commit'`, want: held},
+		{finding: "D2 docker run -v $PWD/.git:/g … fsmonitor >> /g/config", setup: progs, cmd: `docker run --rm -v "$PWD/.git":/g alpine sh -c 'printf "[core]\n\tfsmonitor = ./x.sh\n" >> /g/config'`, want: held},
+
 		// B: ordinary work refused or held in unattended mode (deny/deny
 		// unless said otherwise: refused even with a human watching).
 		{finding: "B1 find -o … | xargs rm -f (one -name alone is warned)", cmd: `find . -name '*.orig' -o -name '*.rej' | xargs rm -f`, want: notHeld},

@@ -399,6 +399,15 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "D2 docker run -v $PWD/.git:/g … cp … /g/hooks/pre-commit", cmd: `docker run --rm -v "$PWD/.git":/g alpine sh -c 'cp /x.sh /g/hooks/pre-commit'`, want: held},
 		{finding: "D2 docker run -v $PWD/.git:/g … fsmonitor >> /g/config", setup: progs, cmd: `docker run --rm -v "$PWD/.git":/g alpine sh -c 'printf "[core]\n\tfsmonitor = ./x.sh\n" >> /g/config'`, want: held},
 
+		// S10: Claude Code's session environment files, which it sources
+		// before every later Bash call of the session (like the shell
+		// snapshots, which are refused): a function or PATH set there
+		// changes what every later command's names run.
+		{finding: "S10 git() in ~/.claude/session-env/SID/sessionstart-hook-0.sh", setup: progs, cmd: `echo 'git() { ./x.sh; }' >> ~/.claude/session-env/abc/sessionstart-hook-0.sh`, want: held},
+		{finding: "S10 PATH in the session environment file", cmd: `echo 'export PATH=/tmp/p:$PATH' >> ~/.claude/session-env/abc/sessionstart-hook-0.sh`, want: held},
+		{finding: "S10 every session's environment file through a loop", setup: progs, cmd: `for d in ~/.claude/session-env/*/; do echo 'git() { ./x.sh; }' >> "$d/sessionstart-hook-9.sh"; done`, want: held},
+		{finding: "S10 Write the session environment file", cmd: "alias ls=./x.sh\ngit() { ./x.sh; }\n", write: "@HOME@/.claude/session-env/abc/setup-hook-0.sh", want: held},
+
 		// B: ordinary work refused or held in unattended mode (deny/deny
 		// unless said otherwise: refused even with a human watching).
 		{finding: "B1 find -o … | xargs rm -f (one -name alone is warned)", cmd: `find . -name '*.orig' -o -name '*.rej' | xargs rm -f`, want: notHeld},

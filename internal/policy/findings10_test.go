@@ -1,6 +1,9 @@
 package policy
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // TestFindings10Open holds the hooks-only attacks of docs/FINDINGS-10.md
 // that airlock check let through (allow or warn in unattended mode) on
@@ -112,6 +115,18 @@ func TestFindings10Open(t *testing.T) {
 	gradleFile := map[string]string{"proj/x.sh": "#!/bin/sh\n" + approve + "\n",
 		"proj/build.gradle": "task x { doLast { exec { commandLine 'sh', '-c', 'echo hi' } } }\n"}
 	gradleVerb := map[string]string{"proj/build.gradle": "task x { doLast { exec { commandLine 'sh', '-c', 'bjsmpdl queue approve abcd' } } }\n"}
+	// gitLinks makes links in the project to git's hooks directory and
+	// to .git itself, as an earlier, allowed command did.
+	gitLinks := func(t *testing.T, f *fixture) {
+		if err := os.MkdirAll(f.path("proj/.git/hooks"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for link, target := range map[string]string{"proj/hk": ".git/hooks", "proj/gg": ".git"} {
+			if err := os.Symlink(target, f.path(link)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 	cases := []findingCase{
 		// I1: an interpreter's program on its standard input from a file
 		// (a < redirection, a descriptor, exec <): `python3 x.py` is
@@ -332,6 +347,15 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "G1 GIT_DIR=.evil git status", setup: evilGit, cmd: `GIT_DIR=.evil git status`, want: held},
 		{finding: "G1 GIT_COMMON_DIR=.evil git status", setup: evilGit, cmd: `GIT_COMMON_DIR=.evil git status`, want: held},
 		{finding: "G1 export GIT_COMMON_DIR=.evil; git status", setup: evilGit, cmd: `export GIT_COMMON_DIR=.evil; git status`, want: held},
+
+		// G2: git's hooks and configuration written through a symbolic
+		// link in the project (ln -s .git/hooks hk, allowed): the write is
+		// read at the link's path, not git's.
+		{finding: "G2 ln -s .git/hooks hk (allowed; ln -s .claude cc is refused)", cmd: `ln -s .git/hooks hk`, want: held},
+		{finding: "G2 ln -s .git gg", cmd: `ln -s .git gg`, want: held},
+		{finding: "G2 cp x.sh hk/pre-commit through the link", setup: progs, prep: gitLinks, cmd: `cp x.sh hk/pre-commit`, want: held},
+		{finding: "G2 fsmonitor >> gg/config through the link && git status", setup: progs, prep: gitLinks, cmd: `printf "[core]\n\tfsmonitor = ./x.sh\n" >> gg/config && git status`, want: held},
+		{finding: "G2 Write hk/pre-commit through the link", prep: gitLinks, cmd: "#!/bin/sh\n" + approve + "\n", write: "@ROOT@/proj/hk/pre-commit", want: held},
 
 		// J1: git's configuration edited in place by a program whose text
 		// airlock does not read as git configuration: sed's a/i/s text,

@@ -389,6 +389,11 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "G2 fsmonitor into the human's global git config through the link", prep: homeGitLink, cmd: `printf "[core]\n\tfsmonitor = /tmp/x.sh\n" >> gc/config`, want: held},
 		{finding: "G2 an alias into the global git config through the link, then git st", setup: progs, prep: homeGitLink, cmd: `printf "[alias]\n\tst = !./x.sh\n" > gc/config && git st`, want: held},
 
+		{finding: "G2 git apply of a patch that makes the link hk -> .git/hooks", setup: map[string]string{"proj/ln.diff": "diff --git a/hk b/hk\nnew file mode 120000\n--- /dev/null\n+++ b/hk\n@@ -0,0 +1 @@\n+.git/hooks\n\\ No newline at end of file\n"}, cmd: `git apply ln.diff`, want: held},
+		{finding: "G2 ln -s .git/hooks/pre-commit pc (a link to the hook itself)", cmd: `ln -s .git/hooks/pre-commit pc`, want: held},
+		{finding: "G2 ln -sr .git/hooks hk5", cmd: `ln -sr .git/hooks hk5`, want: held},
+		{finding: "G2 python3 os.symlink(.git/hooks)", cmd: `python3 -c 'import os; os.symlink(".git/hooks","hk4")'`, want: held},
+
 		// J1: git's configuration edited in place by a program whose text
 		// airlock does not read as git configuration: sed's a/i/s text,
 		// an ed script on standard input, crudini.

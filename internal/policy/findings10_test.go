@@ -589,6 +589,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "M1 GEMINI.md importing the token", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> GEMINI.md`, want: held},
 		{finding: "M1 ~/.claude/CLAUDE.md importing the token (every later session of the human's)", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> ~/.claude/CLAUDE.md`, want: held},
 		{finding: "M1 ~/.gemini/GEMINI.md importing the human key", cmd: `echo '@~/.local/state/airlock/secrets/human.key' >> ~/.gemini/GEMINI.md`, want: held},
+		{finding: "M1 ../CLAUDE.md importing the token (Claude Code loads CLAUDE.md from parent directories)", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' > ../CLAUDE.md`, want: held},
 		{finding: "M1 Write CLAUDE.md importing the human key", cmd: "# Notes\nSee @~/.local/state/airlock/secrets/human.key\n", write: "@ROOT@/proj/CLAUDE.md", want: held},
 
 		// D2: a container's writes through its mounts: a relative path in

@@ -1067,9 +1067,16 @@ func (b *roleBuilder) gitRoles() {
 	base := len(args) - len(rest) // index in args of rest[0]
 	paths := func(role Role, recursive bool, all bool) {
 		dd := false
-		for k, a := range rest {
+		for k := 0; k < len(rest); k++ {
+			a := rest[k]
 			if a == "--" {
 				dd = true
+				continue
+			}
+			if a == "--output" && !dd && k+1 < len(rest) {
+				// git diff/log/show --output FILE writes FILE.
+				k++
+				b.add(base+k, RoleWrite, false)
 				continue
 			}
 			if strings.HasPrefix(a, "-") && !dd {
@@ -1082,7 +1089,12 @@ func (b *roleBuilder) gitRoles() {
 	}
 	switch sub {
 	case "add", "diff", "log", "show", "blame", "annotate", "status", "ls-files", "grep", "commit", "check-ignore", "shortlog", "whatchanged", "difftool":
-		paths(RoleRead, false, false)
+		// Without "--" a word is a revision, a pattern or a path, and an
+		// option's value: each is only read by these subcommands (git
+		// diff .claude/settings.json is a read, FINDINGS-10 B5). The
+		// options that write a file they name (--output) are read by
+		// optwrites.go, whatever role their value gets here.
+		paths(RoleRead, false, true)
 	case "rm":
 		cached, rec := false, false
 		for _, a := range rest {

@@ -52,7 +52,12 @@ func TestOperandRoles(t *testing.T) {
 		{"git rm -r old", []op{{"old", "delete", true, ""}}},
 		{"git rm --cached f", []op{{"f", "read", false, ""}}},
 		{"git checkout -- f", []op{{"f", "write", false, ""}}},
-		{"git add .", []op{}},
+		{"git add .", []op{{".", "read", false, ""}}},
+		// Without "--" a word may be a revision or a path: either is read.
+		{"git diff .claude/settings.json", []op{{".claude/settings.json", "read", false, ""}}},
+		{"git log --oneline HEAD a", []op{{"HEAD", "read", false, ""}, {"a", "read", false, ""}}},
+		// --output FILE writes FILE.
+		{"git diff --output out.txt a", []op{{"out.txt", "write", false, ""}, {"a", "read", false, ""}}},
 		{"git diff -- a", []op{{"a", "read", false, ""}}},
 		{"bash x.sh", []op{{"x.sh", "exec", false, ""}}},
 		{"frobnicate a b", []op{{"a", "unknown", false, ""}, {"b", "unknown", false, ""}}},

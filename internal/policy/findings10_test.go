@@ -630,14 +630,18 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "B2 find … | xargs cp -t build/ (the destination is literal)", cmd: `find . -name '*.js' -newer package.json | xargs cp -t build/`, want: notHeld},
 		{finding: "B2 find … | xargs -I{} mv {} build/", cmd: `find . -name '*.tmp' | xargs -I{} mv {} build/`, want: notHeld},
 		{finding: "B4 ls *.log | xargs rm (deny/ask; find … | xargs rm is warned)", cmd: `ls *.log | xargs rm`, want: notHeld},
-		{finding: "B5 git diff .claude/settings.json (a read; the -- form passes)", cmd: `git diff .claude/settings.json`, want: notHeld},
-		{finding: "B5 git log --oneline .claude/settings.json", cmd: `git log --oneline .claude/settings.json`, want: notHeld},
-		{finding: "B5 git blame .claude/settings.json", cmd: `git blame .claude/settings.json`, want: notHeld},
-		{finding: "B5 git status .claude", cmd: `git status .claude`, want: notHeld},
-		{finding: "B5 git ls-files .claude", cmd: `git ls-files .claude`, want: notHeld},
-		{finding: "B5 git check-ignore .claude/settings.json", cmd: `git check-ignore .claude/settings.json`, want: notHeld},
-		{finding: "B5 git add .claude/settings.json (the index, not the file)", cmd: `git add .claude/settings.json`, want: notHeld},
+		{finding: "B5 git diff .claude/settings.json (a read; the -- form passes)", cmd: `git diff .claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B5 git log --oneline .claude/settings.json", cmd: `git log --oneline .claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B5 git blame .claude/settings.json", cmd: `git blame .claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B5 git status .claude", cmd: `git status .claude`, want: notHeld, fixed: true},
+		{finding: "B5 git ls-files .claude", cmd: `git ls-files .claude`, want: notHeld, fixed: true},
+		{finding: "B5 git check-ignore .claude/settings.json", cmd: `git check-ignore .claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B5 git add .claude/settings.json (the index, not the file)", cmd: `git add .claude/settings.json`, want: notHeld, fixed: true},
 		{finding: "B5 git restore --staged .claude/settings.json", cmd: `git restore --staged .claude/settings.json`, want: notHeld},
+		// The lead's fix reads git's read subcommands' words as read; the
+		// options that write what they name stay writes.
+		{finding: "B5 fix: git diff --output .claude/settings.json stays refused", cmd: `git diff --output .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B5 fix: git log --output=.claude/settings.json stays refused", cmd: `git log --output=.claude/settings.json`, want: denied, fixed: true},
 		{finding: "B6 go env -w GOPRIVATE='github.com/me/*' (a glob in a value read as a path)", cmd: `go env -w GOPRIVATE='github.com/me/*'`, want: notHeld},
 		{finding: "B6 unzip -l app.zip '*.json' (a listing; the member pattern is read as a path written)", cmd: `unzip -l app.zip '*.json'`, want: notHeld},
 		{finding: "B7 ln -sf \"$PWD/scripts/gen.sh\" build/gen (a link's target known at run time)", cmd: `ln -sf "$PWD/scripts/gen.sh" build/gen`, want: notHeld},
@@ -654,7 +658,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "B13 awk '{print}' .claude/settings.json", cmd: `awk '{print}' .claude/settings.json`, want: notHeld},
 		{finding: "B13 python3 -m json.tool .claude/settings.json (one operand: standard output)", cmd: `python3 -m json.tool .claude/settings.json`, want: notHeld},
 		{finding: "B13 fd settings ~/.claude (a search)", cmd: `fd settings ~/.claude`, want: notHeld},
-		{finding: "B5 git log -p .claude/settings.json", cmd: `git log -p .claude/settings.json`, want: notHeld},
+		{finding: "B5 git log -p .claude/settings.json", cmd: `git log -p .claude/settings.json`, want: notHeld, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }

@@ -3,13 +3,10 @@
 package runner
 
 import (
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"strconv"
 
 	"github.com/airlock-dev/airlock/internal/contain/run"
 )
@@ -49,7 +46,7 @@ func setAside(project string, unfenced []string, stderr io.Writer) {
 			fmt.Fprintf(stderr, "airlock run: warning: %s was created during the run; it is a file airlock protects (agent settings or airlock's own): review it before an agent starts again\n", p)
 			continue
 		}
-		to, err := freeName(p + SetAsideSuffix)
+		to, err := run.SetAsideName(p)
 		if err == nil {
 			err = os.Rename(p, to)
 		}
@@ -74,7 +71,7 @@ func setAside(project string, unfenced []string, stderr io.Writer) {
 // without its config git reads it with the defaults.
 func setAsideModules(project string, before []string, stderr io.Writer) {
 	for _, p := range run.NewModuleFiles(project, before) {
-		to, err := freeName(p + SetAsideSuffix)
+		to, err := run.SetAsideName(p)
 		if err == nil {
 			err = os.Rename(p, to)
 		}
@@ -85,18 +82,6 @@ func setAsideModules(project string, before []string, stderr io.Writer) {
 		fmt.Fprintf(stderr, "airlock run: %s was made during the run in a new submodule repository; git would run what it names at your next git command here, outside the sandbox, so it was set aside as %s. Read it; to keep it: mv %s %s\n",
 			clip(p), clip(filepath.Base(to)), shellWord(clip(to)), shellWord(clip(p)))
 	}
-}
-
-// freeName is name, or name.N for the first N not taken.
-func freeName(name string) (string, error) {
-	cand := name
-	for i := 1; i < 100; i++ {
-		if _, err := os.Lstat(cand); errors.Is(err, fs.ErrNotExist) {
-			return cand, nil
-		}
-		cand = name + "." + strconv.Itoa(i)
-	}
-	return "", errors.New("no free name to set it aside under")
 }
 
 // shellWord quotes a path for a command the human copies.

@@ -140,6 +140,12 @@ func TestFindings11Open(t *testing.T) {
 		{finding: "MV1 python3 from shutil import move as m && rm -rf build", cmd: `python3 -c 'from shutil import move as m; import os; m(os.path.expanduser("~/docs"), "build")' && rm -rf build`, want: held},
 		{finding: "MV1 python3 copytree(copy_function=os.rename) && rm -rf build", cmd: `python3 -c 'import shutil,os; shutil.copytree(os.path.expanduser("~/docs"),"build/d",copy_function=os.rename)' && rm -rf build`, want: held},
 		{finding: "MV1 node const {renameSync: r} = require(fs) && rm -rf build", cmd: `node -e 'const {renameSync:r}=require("fs"); r(require("os").homedir()+"/docs","build/d")' && rm -rf build`, want: held},
+		{finding: "MV1 python3 m = shutil.move; m(…) && rm -rf build", cmd: `python3 -c 'import shutil; m=shutil.move; import os; m(os.path.expanduser("~/docs"), "build")' && rm -rf build`, want: held},
+		{finding: "MV1 python3 from os import rename as r && rm -rf build", cmd: `python3 -c 'from os import rename as r; import os; r(os.path.expanduser("~/docs"), "build/d")' && rm -rf build`, want: held},
+		{finding: "MV1 node const mv = fs.renameSync; mv(…) && rm -rf build", cmd: `node -e 'const fs=require("fs"); const mv=fs.renameSync; mv(require("os").homedir()+"/docs","build/d")' && rm -rf build`, want: held},
+		{finding: "MV1 node fs[\"rename\"+\"Sync\"] (a computed name; Python's getattr is held) && rm -rf build", cmd: `node -e 'require("fs")["rename"+"Sync"](require("os").homedir()+"/docs","build/d")' && rm -rf build`, want: held},
+		{finding: "MV1 ruby File.send(:rename, …) && rm -rf build", cmd: `ruby -e 'File.send(:rename, Dir.home+"/docs", "build/d")' && rm -rf build`, want: held},
+		{finding: "MV1 perl-rename into build && rm -rf build (rename, prename, file-rename are held)", cmd: `perl-rename 's#.*#build/d#' ~/docs && rm -rf build`, want: held},
 		{finding: "MV1 awk system(mv …) && rm -rf build", cmd: `awk 'BEGIN{system("mv ~/docs build/")}' && rm -rf build`, want: held},
 		{finding: "MV1 mawk system(mv …) && rm -rf build", cmd: `mawk 'BEGIN{system("mv ~/docs build/")}' && rm -rf build`, want: held},
 		{finding: "MV1 npx -c 'mv …' && rm -rf build", cmd: `npx -c 'mv ~/docs build/' && rm -rf build`, want: held},
@@ -212,6 +218,21 @@ func TestFindings11Open(t *testing.T) {
 		{finding: "IM1 deno eval 'import(\"./x.js\")'", setup: files, cmd: `deno eval 'import("./x.js")'`, want: held},
 		{finding: "IM1 bun ./x.sh (bun runs .sh files with its shell; bun run ./x.sh is refused)", cmd: `bun ./x.sh`, want: held},
 		{finding: "IM1 bun exec ./x.sh", cmd: `bun exec ./x.sh`, want: held},
+
+		// DL1: programs that delete the human's files outside the
+		// project and are not read as deleting (srm -r, shred -u, rclone
+		// delete are held).
+		{finding: "DL1 wipe -rf ~/docs", cmd: `wipe -rf ~/docs`, want: held},
+		{finding: "DL1 tmpreaper 0 ~/docs", cmd: `tmpreaper 0 ~/docs`, want: held},
+		{finding: "DL1 tmpwatch 0 ~/docs", cmd: `tmpwatch 0 ~/docs`, want: held},
+		{finding: "DL1 unison build ~/docs -batch -force build (deletes in ~/docs what build lacks; rclone sync is held)", cmd: `unison build ~/docs -batch -force build`, want: held},
+		{finding: "DL1 fdupes -rdN build ~/docs (deletes the copies in ~/docs)", cmd: `fdupes -rdN build ~/docs`, want: held},
+		{finding: "DL1 jdupes -rdN build ~/docs", cmd: `jdupes -rdN build ~/docs`, want: held},
+		{finding: "DL1 rdfind -deleteduplicates true build ~/docs", cmd: `rdfind -deleteduplicates true build ~/docs`, want: held},
+		{finding: "DL1 czkawka_cli dup -d build -d ~/docs --delete-method AEN", cmd: `czkawka_cli dup -d build -d ~/docs --delete-method AEN`, want: held},
+		{finding: "DL1 fclones group build ~/docs | fclones remove", cmd: `fclones group build ~/docs | fclones remove`, want: held},
+		{finding: "DL1 trash-empty (the human's trash)", cmd: `trash-empty`, want: held},
+		{finding: "DL1 gio trash --empty", cmd: `gio trash --empty`, want: held},
 
 		// B: ordinary work held in unattended mode (deny/ask unless said
 		// otherwise): a deletion below a path after a program airlock

@@ -207,6 +207,13 @@ func TestFindings11Open(t *testing.T) {
 		{finding: "BT1 cmake runs ${D}/b.sh", setup: cmake("set(D scripts)\nexecute_process(COMMAND sh ${D}/b.sh)\n"), cmd: `cmake -B out .`, want: held},
 		{finding: "BT1 cmake runs each of file(GLOB scripts/*.sh)", setup: cmake("file(GLOB S scripts/*.sh)\nforeach(s ${S})\nexecute_process(COMMAND sh ${s})\nendforeach()\n"), cmd: `cmake -B out .`, want: held},
 
+		// MK1: the makefile reader joins a recipe's lines and expands its
+		// functions otherwise than make: a backslash-newline inside a word
+		// (make hands the shell both lines, which joins them), and
+		// $(eval …) setting a variable the same line then uses.
+		{finding: "MK1 a recipe word split by backslash-newline (air\\ lock)", setup: map[string]string{"proj/Makefile": "build:\n\tair\\\nlock queue approve abcd\n"}, cmd: `make build`, want: held},
+		{finding: "MK1 $(eval X := air)$(X)lock in a recipe", setup: map[string]string{"proj/Makefile": "build:\n\t$(eval X := air)$(X)lock queue approve abcd\n"}, cmd: `make build`, want: held},
+
 		// IM1: the project's code run by spellings whose module or file
 		// is not looked up (python3 -c 'import pk' and node x.js are).
 		{finding: "IM1 python3 -m pk (a package with no __main__: its __init__.py runs first)", setup: files, cmd: `python3 -m pk`, want: held},

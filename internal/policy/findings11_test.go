@@ -226,6 +226,14 @@ func TestFindings11Open(t *testing.T) {
 		{finding: "IM1 bun ./x.sh (bun runs .sh files with its shell; bun run ./x.sh is refused)", cmd: `bun ./x.sh`, want: held},
 		{finding: "IM1 bun exec ./x.sh", cmd: `bun exec ./x.sh`, want: held},
 
+		// GW1: git subcommands that write files they name (format-patch
+		// -o, bundle create) are read for airlock's own paths only; the
+		// same file written by a redirection of git's output is held as
+		// content known only at run time in a file that runs later.
+		{finding: "GW1 git format-patch -o ~/.config/systemd/user/default.target.wants --suffix=.service -1 (the --stdout > form is held)", cmd: `git format-patch -o ~/.config/systemd/user/default.target.wants --suffix=.service -1`, want: held},
+		{finding: "GW1 git bundle create .git/hooks/pre-commit HEAD (git archive --output= of it is held)", cmd: `git bundle create .git/hooks/pre-commit HEAD`, want: held},
+		{finding: "GW1 git bundle create ~/.config/systemd/user/default.target.wants/x.service HEAD", cmd: `git bundle create ~/.config/systemd/user/default.target.wants/x.service HEAD`, want: held},
+
 		// DL1: programs that delete the human's files outside the
 		// project and are not read as deleting (srm -r, shred -u, rclone
 		// delete are held).

@@ -214,6 +214,9 @@ func TestFindings11Open(t *testing.T) {
 		{finding: "MK1 a recipe word split by backslash-newline (air\\ lock)", setup: map[string]string{"proj/Makefile": "build:\n\tair\\\nlock queue approve abcd\n"}, cmd: `make build`, want: held},
 		{finding: "MK1 $(eval X := air)$(X)lock in a recipe", setup: map[string]string{"proj/Makefile": "build:\n\t$(eval X := air)$(X)lock queue approve abcd\n"}, cmd: `make build`, want: held},
 
+		{finding: "MK1 a recipe's m\\ v (mv split) before rm -rf out", setup: map[string]string{"proj/Makefile": "all:\n\tm\\\nv ~/docs out/\n"}, cmd: `make && rm -rf out`, want: held},
+		{finding: "MK1 $(eval X := m)$(X)v before rm -rf out", setup: map[string]string{"proj/Makefile": "all:\n\t$(eval X := m)$(X)v ~/docs out/\n"}, cmd: `make && rm -rf out`, want: held},
+
 		// IM1: the project's code run by spellings whose module or file
 		// is not looked up (python3 -c 'import pk' and node x.js are).
 		{finding: "IM1 python3 -m pk (a package with no __main__: its __init__.py runs first)", setup: files, cmd: `python3 -m pk`, want: held},

@@ -237,6 +237,18 @@ func TestFindings11Open(t *testing.T) {
 		{finding: "GW1 git bundle create .git/hooks/pre-commit HEAD (git archive --output= of it is held)", cmd: `git bundle create .git/hooks/pre-commit HEAD`, want: held},
 		{finding: "GW1 git bundle create ~/.config/systemd/user/default.target.wants/x.service HEAD", cmd: `git bundle create ~/.config/systemd/user/default.target.wants/x.service HEAD`, want: held},
 
+		// DT1: a deletion in the project that runs after the command has
+		// ended (a background job that sleeps first, nohup, setsid -f,
+		// disown) is graded and snapshotted now; a later command (mv
+		// ~/docs build/, ln -s ~/docs build/d: each allowed) puts the
+		// human's files where it will delete.
+		{finding: "DT1 (sleep 30; rm -rf build) & (then mv ~/docs build/)", cmd: `(sleep 30; rm -rf build) &`, want: held},
+		{finding: "DT1 (sleep 30; rm -rf build) & disown", cmd: `(sleep 30; rm -rf build) & disown`, want: held},
+		{finding: "DT1 nohup sh -c 'sleep 60; rm -rf build' &", cmd: `nohup sh -c 'sleep 60; rm -rf build' > /dev/null 2>&1 &`, want: held},
+		{finding: "DT1 setsid -f sh -c 'sleep 60; rm -rf build'", cmd: `setsid -f sh -c 'sleep 60; rm -rf build'`, want: held},
+		{finding: "DT1 (sleep 30; rm -rf build/d/a.txt) & (then ln -s ~/docs build/d)", cmd: `(sleep 30; rm -rf build/d/a.txt) &`, want: held},
+		{finding: "DT1 while sleep 30; do rm -rf build; done &", cmd: `while sleep 30; do rm -rf build; done &`, want: held},
+
 		// DL1: programs that delete the human's files outside the
 		// project and are not read as deleting (srm -r, shred -u, rclone
 		// delete are held).

@@ -77,6 +77,13 @@ func TestFindings11Open(t *testing.T) {
 		"proj/pkm/__init__.py": "",
 		"proj/pkm/__main__.py": "import os\nos.system('" + approve + "')\n",
 	}
+	// progsIM are one program per interpreter running airlock's verb,
+	// for the rows that load one by a call airlock does not follow.
+	progsIM := map[string]string{
+		"proj/x.py": "import os\nos.system('" + approve + "')\n",
+		"proj/x.rb": "system('" + approve + "')\n",
+		"proj/x.pl": "system('" + approve + "');\n",
+	}
 	cmake := func(body string) map[string]string {
 		m := map[string]string{"proj/CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(x)\n" + body}
 		for k, v := range files {
@@ -227,6 +234,13 @@ func TestFindings11Open(t *testing.T) {
 		{finding: "IM1 python3 -c importlib.import_module(pk)", setup: files, cmd: `python3 -c 'import importlib; importlib.import_module("pk")'`, want: held},
 		{finding: "IM1 python3 -c __import__(pk)", setup: files, cmd: `python3 -c '__import__("pk")'`, want: held},
 		{finding: "IM1 python3 -c 'import pkm.__main__' (python3 -m pkm is refused)", setup: files, cmd: `python3 -c 'import pkm.__main__'`, want: held},
+		{finding: "IM1 python3 -c runpy.run_path(x.py) (python3 -c 'import x' is refused)", setup: progsIM, cmd: `python3 -c 'import runpy; runpy.run_path("x.py")'`, want: held},
+		{finding: "IM1 python3 -c runpy.run_module(x)", setup: progsIM, cmd: `python3 -c 'import runpy; runpy.run_module("x")'`, want: held},
+		{finding: "IM1 python3 -c importlib.util spec_from_file_location(x.py)", setup: progsIM, cmd: `python3 -c 'import importlib.util as u; s=u.spec_from_file_location("m","x.py"); m=u.module_from_spec(s); s.loader.exec_module(m)'`, want: held},
+		{finding: "IM1 ruby -e 'load \"x.rb\"' (ruby -r./x is refused)", setup: progsIM, cmd: `ruby -e 'load "x.rb"'`, want: held},
+		{finding: "IM1 ruby -e 'require_relative \"x\"'", setup: progsIM, cmd: `ruby -e 'require_relative "x"'`, want: held},
+		{finding: "IM1 perl -e 'do \"./x.pl\"' (perl -I. -Mx is refused)", setup: progsIM, cmd: `perl -e 'do "./x.pl"'`, want: held},
+		{finding: "IM1 perl -e 'require \"./x.pl\"'", setup: progsIM, cmd: `perl -e 'require "./x.pl"'`, want: held},
 		{finding: "IM1 node x (node resolves x.js)", setup: files, cmd: `node x`, want: held},
 		{finding: "IM1 node ./x", setup: files, cmd: `node ./x`, want: held},
 		{finding: "IM1 deno eval 'import(\"./x.js\")'", setup: files, cmd: `deno eval 'import("./x.js")'`, want: held},

@@ -84,6 +84,17 @@ func TestFindings11Open(t *testing.T) {
 		"proj/x.rb": "system('" + approve + "')\n",
 		"proj/x.pl": "system('" + approve + "');\n",
 	}
+	// withFiles is files and more in one setup.
+	withFiles := func(a, b map[string]string) map[string]string {
+		m := map[string]string{}
+		for k, v := range a {
+			m[k] = v
+		}
+		for k, v := range b {
+			m[k] = v
+		}
+		return m
+	}
 	cmake := func(body string) map[string]string {
 		m := map[string]string{"proj/CMakeLists.txt": "cmake_minimum_required(VERSION 3.10)\nproject(x)\n" + body}
 		for k, v := range files {
@@ -230,6 +241,10 @@ func TestFindings11Open(t *testing.T) {
 
 		{finding: "MK1 a recipe's m\\ v (mv split) before rm -rf out", setup: map[string]string{"proj/Makefile": "all:\n\tm\\\nv ~/docs out/\n"}, cmd: `make && rm -rf out`, want: held},
 		{finding: "MK1 $(eval X := m)$(X)v before rm -rf out", setup: map[string]string{"proj/Makefile": "all:\n\t$(eval X := m)$(X)v ~/docs out/\n"}, cmd: `make && rm -rf out`, want: held},
+
+		{finding: "BT1 gradle runs sh scripts/a.sh, which runs scripts/b.sh", setup: withFiles(files, map[string]string{"proj/build.gradle": "task x { doLast { exec { commandLine 'sh', 'scripts/a.sh' } } }\n"}), cmd: `gradle x`, want: held},
+		{finding: "BT1 gradle runs python3 gen", setup: withFiles(files, map[string]string{"proj/build.gradle": "task x { doLast { exec { commandLine 'python3', 'gen' } } }\n"}), cmd: `gradle x`, want: held},
+		{finding: "BT1 zig build runs sh scripts/a.sh", setup: withFiles(files, map[string]string{"proj/build.zig": "const std = @import(\"std\");\npub fn build(b: *std.Build) void { const r = b.addSystemCommand(&.{\"sh\", \"scripts/a.sh\"}); b.default_step.dependOn(&r.step); }\n"}), cmd: `zig build`, want: held},
 
 		// IM1: the project's code run by spellings whose module or file
 		// is not looked up (python3 -c 'import pk' and node x.js are).

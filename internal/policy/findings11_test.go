@@ -223,6 +223,7 @@ func TestFindings11Open(t *testing.T) {
 		{finding: "RD1 read GIT_EXTERNAL_DIFF; export; git diff", cmd: `read GIT_EXTERNAL_DIFF <<< ./x.sh; export GIT_EXTERNAL_DIFF; git diff`, want: held},
 		{finding: "RD1 read GIT_SSH_COMMAND; export; git fetch origin", cmd: `read GIT_SSH_COMMAND <<< ./x.sh; export GIT_SSH_COMMAND; git fetch origin`, want: held},
 		{finding: "RD1 read LD_PRELOAD; export; ls", cmd: `read LD_PRELOAD <<< ./x.so; export LD_PRELOAD; ls`, want: held},
+		{finding: "RD1 read GOFLAGS <<< -toolexec=./x.sh; export; go build ./... (export GOFLAGS=… is refused)", cmd: `read GOFLAGS <<< -toolexec=./x.sh; export GOFLAGS; go build ./...`, want: held},
 		{finding: "RD1 read LESSOPEN; export; less go.mod", cmd: `read LESSOPEN <<< '|./x.sh %s'; export LESSOPEN; less go.mod`, want: held},
 
 		// BT1: a build file's named scripts are read one step deep, by a

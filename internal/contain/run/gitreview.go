@@ -37,6 +37,9 @@ type GitState struct {
 	modules       []string
 	// dotgit is the project's .git as lstat found it (nil: none).
 	dotgit fs.FileInfo
+	// common is the project repository's common directory then: a
+	// linked worktree made during the run names it in its commondir.
+	common string
 	// files are the resolved files, each as it was (Missing when it did
 	// not exist).
 	files map[string]fileState
@@ -56,6 +59,9 @@ type fileState struct {
 func TakeGit(project, home string, modules []string) *GitState {
 	g := &GitState{project: project, home: home, modules: modules, files: map[string]fileState{}}
 	g.dotgit, _ = os.Lstat(filepath.Join(project, ".git"))
+	if g.dotgit != nil && g.dotgit.IsDir() {
+		g.common = commonDirOf(filepath.Join(project, ".git"))
+	}
 	for _, f := range gitResolve(project, home, modules) {
 		g.files[f] = stateOf(f)
 	}
@@ -124,7 +130,20 @@ func gitResolve(project, home string, modules []string) []string {
 			repos = append(repos, gd)
 		}
 	}
-	for i, gd := range append(repos, modules...) {
+	// The linked worktrees of the project's repository (git worktree
+	// add), wherever they are checked out, read their commondir and
+	// config.worktree from its worktrees directory, which is writable
+	// inside.
+	var linked []string
+	if len(repos) == 1 {
+		ents, _ := os.ReadDir(filepath.Join(repos[0], "worktrees"))
+		for _, e := range ents {
+			if e.IsDir() && len(linked) < maxGitModules {
+				linked = append(linked, filepath.Join(repos[0], "worktrees", e.Name()))
+			}
+		}
+	}
+	for i, gd := range slices.Concat(repos, modules, linked) {
 		worktree := project
 		if i >= len(repos) {
 			worktree = gd
@@ -258,6 +277,11 @@ func GitReview(g *GitState) []Found {
 		if st, err := os.Lstat(p); err != nil || newRepo && filepath.Base(p) == "config" && st.Mode().IsRegular() && plainGitConfig(p) {
 			// Nothing there, or a repository git init made during the
 			// run with only the keys git writes.
+			continue
+		}
+		if filepath.Base(p) == "commondir" && g.common != "" && commonDirOf(filepath.Dir(p)) == g.common {
+			// A worktree git worktree add made during the run: its
+			// commondir names the repository's own common directory.
 			continue
 		}
 		if slices.ContainsFunc(out, func(f Found) bool { return f.Path == p }) {

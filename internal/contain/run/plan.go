@@ -575,7 +575,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 	}
 	ro = dedupe(ro)
 	fenced := slices.Concat(ro, emptyRO, scratch, p.Unfenced)
-	for _, d := range anchors(fenced, ro, rw, made, exists) {
+	for _, d := range anchors(fenced, slices.Concat(ro, emptyRO, scratch), rw, made, exists) {
 		a = append(a, "--bind", d, d)
 	}
 	for _, r := range ro {

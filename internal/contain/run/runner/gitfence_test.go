@@ -72,6 +72,14 @@ func TestGitFenceHolds(t *testing.T) {
 		gone:      []string{".git/modules/lib/commondir"},
 		status:    StatusGitUndone,
 	}, {
+		name:      "a linked worktree's commondir",
+		setup:     map[string]string{".git/config": "[core]\n\tbare = false\n", ".git/worktrees/other/commondir": "../..\n", ".git/worktrees/other/HEAD": "ref: refs/heads/x\n"},
+		script:    `mkdir -p .evil && printf '[core]\n\tfsmonitor = ./fsmon.sh\n' > .evil/config && echo ../../../.evil > .git/worktrees/other/commondir && printf '[core]\n\tfsmonitor = x\n' > .git/worktrees/other/config.worktree`,
+		unchanged: []string{".git/worktrees/other/commondir"},
+		gone:      []string{".git/worktrees/other/config.worktree"},
+		aside:     []string{".git/worktrees/other/commondir"},
+		status:    StatusGitUndone,
+	}, {
 		name:      "an included file in the work tree",
 		setup:     map[string]string{".git/config": "[core]\n\tbare = false\n[include]\n\tpath = ../shared.gitconfig\n", "shared.gitconfig": "[user]\n\tname = a\n"},
 		script:    `printf '[core]\n\tfsmonitor = ./fsmon.sh\n' >> shared.gitconfig`,
@@ -152,7 +160,7 @@ func TestGitFenceOrdinary(t *testing.T) {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	w.env = append(w.env, "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com")
-	script := `cd ` + w.project + ` && git add README && git commit -qm one && git checkout -qb topic && echo more >> README && git commit -qam two && git status --short && git gc -q && mkdir -p .github/workflows && echo 'on: push' > .github/workflows/ci.yml && mv .github/workflows/ci.yml .github/workflows/ci2.yml && echo ok`
+	script := `cd ` + w.project + ` && git add README && git commit -qm one && git checkout -qb topic && echo more >> README && git commit -qam two && git status --short && git gc -q && git worktree add -q wt2 && git -C wt2 status --short && mkdir -p .github/workflows && echo 'on: push' > .github/workflows/ci.yml && mv .github/workflows/ci.yml .github/workflows/ci2.yml && echo ok`
 	st, out := runIn(t, w, newDoor(), script)
 	if st != 0 || !strings.Contains(out, "ok") {
 		t.Fatalf("status %d:\n%s", st, out)

@@ -3,10 +3,12 @@
 package runner
 
 import (
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -170,5 +172,50 @@ func TestGitFenceOrdinary(t *testing.T) {
 	}
 	if b, err := exec.Command(git, "-C", w.project, "log", "--oneline").Output(); err != nil || strings.Count(string(b), "\n") != 2 {
 		t.Errorf("the commits made inside: %q %v", b, err)
+	}
+}
+
+// TestGitFenceUnprivileged: the anchor holds when airlock-run runs as
+// an unprivileged user (bubblewrap in a user namespace), as it does as
+// root: .git cannot be moved, and a commondir written inside is undone.
+func TestGitFenceUnprivileged(t *testing.T) {
+	needBwrap(t)
+	if os.Getuid() != 0 {
+		t.Skip("switching to another user needs root; as an unprivileged user TestGitFenceHolds is this test")
+	}
+	w := newWorld(t, 65534, 65534)
+	cfg := filepath.Join(w.project, ".git/config")
+	if err := os.WriteFile(cfg, []byte("[core]\n\tbare = false\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Lchown(cfg, 65534, 65534)
+	d := newDoor()
+	sockDir := filepath.Join(w.root, "door")
+	os.Mkdir(sockDir, 0o755)
+	sock := filepath.Join(sockDir, "proxy.sock")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(sock, 0o777)
+	go d.Serve(ln)
+	defer d.Close()
+	script := `id -u; mv .git .git.bak && echo MOVED; mkdir .g2 && mv -T .g2 .git && echo MOVED; echo ../.evil > .git/commondir; printf '[core]\n\tfsmonitor = x\n' > .git/config 2>/dev/null && echo MOVED; true`
+	cmd := exec.Command(filepath.Join(binDir, "airlock-run"), "--proxy-socket", sock, "--", "/bin/sh", "-c", script)
+	cmd.Dir = w.project
+	cmd.Env = w.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+	out, _ := cmd.CombinedOutput()
+	if !strings.HasPrefix(string(out), "65534\n") || strings.Contains(string(out), "MOVED") {
+		t.Errorf("as uid 65534 a rename around the fence or a write of the config succeeded:\n%s", out)
+	}
+	if st := cmd.ProcessState.ExitCode(); st != StatusGitUndone {
+		t.Errorf("status %d, want %d:\n%s", st, StatusGitUndone, out)
+	}
+	if _, err := os.Lstat(filepath.Join(w.project, ".git/commondir")); err == nil {
+		t.Errorf("the commondir written inside is in force:\n%s", out)
+	}
+	if b, _ := os.ReadFile(cfg); string(b) != "[core]\n\tbare = false\n" {
+		t.Errorf(".git/config after the run: %q", b)
 	}
 }

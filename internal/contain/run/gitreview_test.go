@@ -62,6 +62,21 @@ func TestGitReviewWithoutAnchor(t *testing.T) {
 			t.Errorf("a.cfg after the review: %q %+v", b, found)
 		}
 	})
+	t.Run("a repository made where there was none", func(t *testing.T) {
+		proj := t.TempDir()
+		g := TakeGit(proj, "", nil)
+		write(filepath.Join(proj, ".git/config"), "[core]\n\tfsmonitor = ./x.sh\n")
+		if found := GitReview(g); len(found) != 1 || found[0].AsideAs == "" {
+			t.Errorf("a new repository's config with fsmonitor: %+v", found)
+		}
+		proj2 := t.TempDir()
+		g = TakeGit(proj2, "", nil)
+		write(filepath.Join(proj2, "gd/config"), "[core]\n\tbare = false\n")
+		write(filepath.Join(proj2, ".git"), "gitdir: gd\n")
+		if found := GitReview(g); len(found) == 0 || found[0].Path != filepath.Join(proj2, ".git") || found[0].AsideAs == "" {
+			t.Errorf("a .git file made where there was none: %+v", found)
+		}
+	})
 	t.Run("git init during the run", func(t *testing.T) {
 		proj := t.TempDir()
 		g := TakeGit(proj, "", nil)

@@ -162,7 +162,7 @@ func TestGitFenceOrdinary(t *testing.T) {
 		t.Fatalf("git init: %v\n%s", err, out)
 	}
 	w.env = append(w.env, "GIT_AUTHOR_NAME=a", "GIT_AUTHOR_EMAIL=a@example.com", "GIT_COMMITTER_NAME=a", "GIT_COMMITTER_EMAIL=a@example.com")
-	script := `cd ` + w.project + ` && git add README && git commit -qm one && git checkout -qb topic && echo more >> README && git commit -qam two && git status --short && git gc -q && git worktree add -q wt2 && git -C wt2 status --short && mkdir -p .github/workflows && echo 'on: push' > .github/workflows/ci.yml && mv .github/workflows/ci.yml .github/workflows/ci2.yml && echo ok`
+	script := `cd ` + w.project + ` && git add README && git commit -qm one && git checkout -qb topic && echo more >> README && git commit -qam two && git status --short && git gc -q && git worktree add -q wt2 && git -C wt2 status --short && mkdir -p .github/workflows && echo 'on: push' > .github/workflows/ci.yml && mv .github/workflows/ci.yml .github/workflows/ci2.yml && echo "on: push" > new.yml && mv new.yml .github/workflows/ci3.yml && echo ok`
 	st, out := runIn(t, w, newDoor(), script)
 	if st != 0 || !strings.Contains(out, "ok") {
 		t.Fatalf("status %d:\n%s", st, out)

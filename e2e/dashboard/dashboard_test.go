@@ -180,8 +180,8 @@ func (m *machine) serve() string {
 		m.t.Fatalf("airlock serve printed no URL: %v", err)
 	}
 	url := strings.TrimSpace(line)
-	if !regexp.MustCompile(`^http://127\.0\.0\.1:[0-9]+/login\?token=[0-9a-f]{64}$`).MatchString(url) {
-		m.t.Fatalf("first line %q is not the login URL", url)
+	if !regexp.MustCompile(`^http://127\.0\.0\.1:[0-9]+/login\?code=[0-9a-f]{48}$`).MatchString(url) {
+		m.t.Fatalf("first line %q is not the login link with a single-use code", url)
 	}
 	return url
 }
@@ -267,6 +267,24 @@ func TestDashboardInChromium(t *testing.T) {
 	}
 	if empty := get(t, ctx, "empty", chromedp.Text(chromedp.ID("empty"))); empty != "nothing awaits review" {
 		t.Errorf("empty queue says %q", empty)
+	}
+
+	// The link is spent (FINDINGS-10 L1): another browser opening it
+	// from the history or the scrollback is told so, and logs in with the
+	// token pasted into the form, which no URL holds.
+	other := browser(t)
+	do(t, other, "spent link", chromedp.Navigate(login), chromedp.WaitVisible(chromedp.ID("error")))
+	if why := get(t, other, "spent why", chromedp.Text(chromedp.ID("why"))); !strings.Contains(why, "used already") {
+		t.Errorf("the link opened a second time says %q", why)
+	}
+	tok, err := os.ReadFile(filepath.Join(m.root, "home", ".local", "state", "airlock", "secrets", "serve.token"))
+	if err != nil || len(strings.TrimSpace(string(tok))) != 64 {
+		t.Fatalf("the token file: %q %v", tok, err)
+	}
+	do(t, other, "form login", chromedp.SetValue(chromedp.CSS(`#login input[name="token"]`), strings.TrimSpace(string(tok))),
+		chromedp.Submit(chromedp.CSS(`#login input[name="token"]`)), chromedp.WaitVisible(chromedp.ID("queue")))
+	if loc := get(t, other, "form location", chromedp.Location()); loc != base+"/" {
+		t.Errorf("after the form login the address is %q", loc)
 	}
 
 	// Live update: a hook in another process holds actions, and the open

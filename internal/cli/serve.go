@@ -5,9 +5,12 @@ Serve the review dashboard: the live queue, each held action in detail,
 approve once or reject, make it a rule, reports by session and story, and
 the journal's audit status.
 
-The first line printed is the URL to open: it carries a login token that
-changes at each start (also kept in the state directory's
-secrets/serve.token while the server runs). The dashboard answers only to
+The first line printed is the link to open: it carries a login code that
+logs one browser in, once, within 10 minutes, and is spent by its first
+use (the browser's history and the terminal's scrollback keep only a spent
+link). The login token, new at each start, is never in a link: it is kept
+in the state directory's secrets/serve.token while the server runs, and a
+later login pastes it into the form at /login. The dashboard answers only to
 the address it listens on, takes changes only from its own pages (CSRF
 token, Origin), and listens on loopback unless told otherwise: a
 non-loopback --listen needs --tls-cert and --tls-key, or --no-tls with

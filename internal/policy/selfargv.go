@@ -105,7 +105,7 @@ var airlockVerbs = firstuse.Table[map[string]AirlockVerb]{Build: func() map[stri
 	// agent chose (--server), so none of them is a read.
 	teamDB := map[string]bool{"db": true}
 	reviewer := func(more map[string]bool) map[string]bool {
-		m := map[string]bool{"server": true, "token": true, "json": false}
+		m := map[string]bool{"server": true, "token": true, "token-file": true, "json": false}
 		for k, t := range more {
 			m[k] = t
 		}

@@ -42,6 +42,8 @@ type Guard struct {
 	loginMsg string
 	mu       sync.Mutex
 	sessions map[string]session
+	// codes are the login codes made since the start (logincode.go).
+	codes map[string]*loginCode
 	// crossOrigin is the standard library's cross-origin check.
 	crossOrigin *http.CrossOriginProtection
 }
@@ -176,8 +178,8 @@ func (g *Guard) Wrap(next http.Handler) http.Handler {
 }
 
 // StartSession logs the browser in as who (the caller checked its
-// token), then redirects to "/" to drop the token from the address bar
-// and the history.
+// token or code), then redirects to "/" to drop the code from the
+// address bar (the history keeps it: it is spent, logincode.go).
 func (g *Guard) StartSession(w http.ResponseWriter, r *http.Request, who string) {
 	id := randomHex(32)
 	g.mu.Lock()
@@ -258,14 +260,12 @@ func (g *Guard) Refuse(w http.ResponseWriter, r *http.Request, status int, why s
 
 func (s *Server) guard(next http.Handler) http.Handler { return s.g.Wrap(next) }
 
-// login turns the start's token into a session cookie.
+// login turns a printed code, or the start's token posted in the form,
+// into a session cookie (logincode.go).
 func (s *Server) login(w http.ResponseWriter, r *http.Request) {
-	tok := r.URL.Query().Get("token")
-	if tok == "" || !hmac.Equal([]byte(tok), []byte(s.token)) {
-		s.refuse(w, r, http.StatusForbidden, "this login link is not the one airlock serve printed at its last start: use the first line it printed")
-		return
-	}
-	s.g.StartSession(w, r, "")
+	s.g.Login(func(tok string) (string, bool) {
+		return "", hmac.Equal([]byte(tok), []byte(s.token))
+	})(w, r)
 }
 
 // session is the request's live session id, or "".

@@ -87,6 +87,12 @@ func (f *fixture) retry(cmd string) policy.Decision {
 
 func (f *fixture) do(method, path string, form url.Values, hdr map[string]string) (*http.Response, string) {
 	f.t.Helper()
+	return f.doWith(f.client, method, path, form, hdr)
+}
+
+// doWith is do with another browser (client).
+func (f *fixture) doWith(client *http.Client, method, path string, form url.Values, hdr map[string]string) (*http.Response, string) {
+	f.t.Helper()
 	var body io.Reader
 	if form != nil {
 		body = strings.NewReader(form.Encode())
@@ -105,7 +111,7 @@ func (f *fixture) do(method, path string, form url.Values, hdr map[string]string
 		}
 		req.Header.Set(k, v)
 	}
-	resp, err := f.client.Do(req)
+	resp, err := client.Do(req)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -116,10 +122,20 @@ func (f *fixture) do(method, path string, form url.Values, hdr map[string]string
 
 func (f *fixture) login() {
 	f.t.Helper()
-	resp, _ := f.do("GET", "/login?token="+f.s.Token(), nil, nil)
+	resp, _ := f.do("GET", f.codePath(), nil, nil)
 	if resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != "/" {
 		f.t.Fatalf("login: %d %s", resp.StatusCode, resp.Header.Get("Location"))
 	}
+}
+
+// codePath is the path of a fresh login link (LoginURL without its
+// scheme and host).
+func (f *fixture) codePath() string {
+	u, err := url.Parse(f.s.LoginURL())
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return u.RequestURI()
 }
 
 var csrfRE = regexp.MustCompile(`name="csrf" value="([0-9a-f]+)"`)
@@ -145,10 +161,17 @@ func TestLoginAndHeaders(t *testing.T) {
 	if resp.StatusCode != http.StatusUnauthorized {
 		t.Fatalf("queue before login: %d, want 401", resp.StatusCode)
 	}
-	if resp, _ := f.do("GET", "/login?token=wrong", nil, nil); resp.StatusCode != http.StatusForbidden {
-		t.Errorf("wrong token: %d, want 403", resp.StatusCode)
+	// The login link holds a code, never the token (FINDINGS-10 L1).
+	link := f.codePath()
+	if strings.Contains(link, f.s.Token()) || !strings.HasPrefix(link, "/login?code=") {
+		t.Fatalf("the login link %q holds the token, or no code", link)
 	}
-	// A token of another start does not log in either.
+	for _, bad := range []string{"/login?code=wrong", "/login?token=wrong", "/login?token=" + f.s.Token()} {
+		if resp, _ := f.do("GET", bad, nil, nil); resp.StatusCode != http.StatusForbidden {
+			t.Errorf("%s: %d, want 403 (a token in a URL is not taken, even the right one)", bad, resp.StatusCode)
+		}
+	}
+	// A code or token of another start does not log in either.
 	other, err := New(Config{Journal: f.j, Addr: "127.0.0.1:1"})
 	if err != nil {
 		t.Fatal(err)
@@ -156,10 +179,14 @@ func TestLoginAndHeaders(t *testing.T) {
 	if other.Token() == f.s.Token() {
 		t.Fatal("two starts share a token")
 	}
-	if resp, _ := f.do("GET", "/login?token="+other.Token(), nil, nil); resp.StatusCode != http.StatusForbidden {
-		t.Errorf("another start's token: %d, want 403", resp.StatusCode)
+	u, _ := url.Parse(other.LoginURL())
+	if resp, _ := f.do("GET", u.RequestURI(), nil, nil); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("another start's code: %d, want 403", resp.StatusCode)
 	}
-	resp, _ = f.do("GET", "/login?token="+f.s.Token(), nil, nil)
+	if resp, _ := f.do("POST", "/login", url.Values{"token": {other.Token()}}, map[string]string{"Origin": f.origin}); resp.StatusCode != http.StatusForbidden {
+		t.Errorf("another start's token posted: %d, want 403", resp.StatusCode)
+	}
+	resp, _ = f.do("GET", link, nil, nil)
 	var c *http.Cookie
 	for _, k := range resp.Cookies() {
 		if k.Name == sessionCookie {
@@ -170,7 +197,21 @@ func TestLoginAndHeaders(t *testing.T) {
 		t.Fatalf("session cookie: %+v", c)
 	}
 	if loc := resp.Header.Get("Location"); loc != "/" {
-		t.Errorf("login redirects to %q, want / (the token leaves the address bar)", loc)
+		t.Errorf("login redirects to %q, want / (the code leaves the address bar)", loc)
+	}
+	// The code is spent: the same link, from the history or the
+	// scrollback, logs nothing in and says why.
+	fresh := &http.Client{CheckRedirect: f.client.CheckRedirect}
+	fresh.Jar, _ = cookiejar.New(nil)
+	if again, body := f.doWith(fresh, "GET", link, nil, nil); again.StatusCode != http.StatusForbidden || !strings.Contains(body, "used already") {
+		t.Errorf("the link used a second time: %d\n%s", again.StatusCode, body)
+	}
+	// The token posted in the form logs in (a later login).
+	if pr, _ := f.doWith(fresh, "POST", "/login", url.Values{"token": {f.s.Token()}}, map[string]string{"Origin": f.origin}); pr.StatusCode != http.StatusSeeOther {
+		t.Errorf("the token posted in the form: %d, want 303", pr.StatusCode)
+	}
+	if lp, body := f.doWith(&http.Client{}, "GET", "/login", nil, nil); lp.StatusCode != http.StatusOK || !strings.Contains(body, `name="token"`) {
+		t.Errorf("the login form: %d\n%s", lp.StatusCode, body)
 	}
 	resp, body := f.do("GET", "/", nil, nil)
 	if resp.StatusCode != http.StatusOK || !strings.Contains(body, "nothing awaits review") {
@@ -205,7 +246,7 @@ func TestHostAndOrigin(t *testing.T) {
 	}
 	// The loopback names of the same port pass the Host check (then the
 	// login: a cookie of 127.0.0.1 is not sent to localhost).
-	if resp, _ := f.do("GET", "/login?token="+f.s.Token(), nil, map[string]string{"Host": "localhost:" + port}); resp.StatusCode != http.StatusSeeOther {
+	if resp, _ := f.do("GET", f.codePath(), nil, map[string]string{"Host": "localhost:" + port}); resp.StatusCode != http.StatusSeeOther {
 		t.Errorf("Host localhost:%s: %d, want 303", port, resp.StatusCode)
 	}
 	// A POST from another site, or without an Origin, is refused even
@@ -478,5 +519,25 @@ func TestIsLoopback(t *testing.T) {
 		if got := IsLoopback(host); got != want {
 			t.Errorf("IsLoopback(%q) = %v, want %v", host, got, want)
 		}
+	}
+}
+
+// TestLoginCodeExpires: a printed code not used within CodeLife logs
+// nothing in, and says so (FINDINGS-10 L1).
+func TestLoginCodeExpires(t *testing.T) {
+	f := newFixture(t)
+	now := time.Now()
+	s, err := New(Config{Journal: f.j, Addr: "127.0.0.1:7777", Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, _ := url.Parse(s.LoginURL())
+	now = now.Add(CodeLife + time.Second)
+	req := httptest.NewRequest("GET", u.RequestURI(), nil)
+	req.Host = "127.0.0.1:7777"
+	rec := httptest.NewRecorder()
+	s.Handler().ServeHTTP(rec, req)
+	if rec.Code != http.StatusForbidden || !strings.Contains(rec.Body.String(), "expired") {
+		t.Errorf("a code past its life: %d\n%s", rec.Code, rec.Body.String())
 	}
 }

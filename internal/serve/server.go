@@ -82,7 +82,7 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("serve: templates: %w", err)
 	}
 	s.g, err = NewGuard(GuardConfig{Addr: cfg.Addr, TLS: cfg.TLS, Templates: s.tmpl, Now: cfg.Now,
-		LoginHint: "log in with the URL airlock serve printed on its first line (it is also in the state directory's secrets/serve.token)"})
+		LoginHint: "log in with the link airlock serve printed on its first line (good once, for " + CodeLife.String() + "), or paste the token kept in the state directory's secrets/serve.token below"})
 	if err != nil {
 		return nil, err
 	}
@@ -92,25 +92,26 @@ func New(cfg Config) (*Server, error) {
 // Token is the login token of this start.
 func (s *Server) Token() string { return s.token }
 
-// LoginURL is the URL that logs a browser in: the first line airlock
-// serve prints.
+// LoginURL is a URL that logs one browser in once, within CodeLife: the
+// first line airlock serve prints. Each call makes a new code; the
+// long-lived token is never in it (logincode.go).
 func (s *Server) LoginURL() string {
 	scheme := "http"
 	if s.cfg.TLS {
 		scheme = "https"
 	}
-	return scheme + "://" + s.cfg.Addr + "/login?token=" + s.token
+	return scheme + "://" + s.cfg.Addr + "/login?code=" + s.g.IssueCode("")
 }
 
 // WriteToken keeps the login token in <stateDir>/secrets/serve.token
-// (mode 0600) for the human who lost the first line, and returns a
-// function that removes it when the server stops.
+// (mode 0600) for a later login (pasted into the form at /login; never a
+// URL), and returns a function that removes it when the server stops.
 func (s *Server) WriteToken(stateDir string) (func(), error) {
 	path := filepath.Join(stateDir, filepath.FromSlash(TokenFile))
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	if err := os.WriteFile(path, []byte(s.LoginURL()+"\n"), 0o600); err != nil {
+	if err := os.WriteFile(path, []byte(s.token+"\n"), 0o600); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
 	return func() { os.Remove(path) }, nil
@@ -121,6 +122,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", Static())
 	mux.HandleFunc("GET /login", s.login)
+	mux.HandleFunc("POST /login", s.login)
 	mux.HandleFunc("GET /{$}", s.authed(s.queuePage))
 	mux.HandleFunc("GET /queue/rows", s.authed(s.queueRows))
 	mux.HandleFunc("GET /events", s.authed(s.events))

@@ -516,6 +516,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 		p.Before, fenceToo = takeBefore(project, time.Now())
 		p.Before.Writable = rw
 		p.Before.Tracked = trackedAtPlan(project)
+		p.Before.Git = TakeGit(project, home, p.GitModules)
 		for _, c := range CodeFiles {
 			if c.Handling == Fence && hasWild(c.Pattern) && !strings.Contains(c.Pattern, "/") {
 				m, _ := filepath.Glob(filepath.Join(project, c.Pattern))
@@ -543,6 +544,7 @@ func NewPlan(cfg Config) (*Plan, error) {
 				emptyRO = append(emptyRO, r)
 			}
 		}
+		ro = append(ro, gitFence(project, p.GitModules, real, exists, writableAt)...)
 	}
 	// What did not exist gets a placeholder where one does no harm.
 	var unfenced []string
@@ -558,7 +560,25 @@ func NewPlan(cfg Config) (*Plan, error) {
 		ro = append(ro, ph.Path)
 	}
 	p.Unfenced = unfenced
-	for _, r := range dedupe(ro) {
+	var scratch []string
+	if home != "" {
+		for _, c := range agentScratch {
+			if r := real(filepath.Join(home, c)); isDir(r) && writableAt(r) {
+				scratch = append(scratch, r)
+			}
+		}
+	}
+	// The directories above a fenced path stay where they are (anchor.go).
+	var made []string
+	for _, ph := range p.Placeholders {
+		made = append(made, ph.Parents...)
+	}
+	ro = dedupe(ro)
+	fenced := slices.Concat(ro, emptyRO, scratch, p.Unfenced)
+	for _, d := range anchors(fenced, slices.Concat(ro, emptyRO, scratch), rw, made, exists) {
+		a = append(a, "--bind", d, d)
+	}
+	for _, r := range ro {
 		a = append(a, "--ro-bind", r, r)
 		if p.Before != nil && within(r, project) {
 			p.Before.ReadOnly = append(p.Before.ReadOnly, r)
@@ -567,12 +587,8 @@ func NewPlan(cfg Config) (*Plan, error) {
 	for _, r := range emptyRO {
 		a = append(a, "--tmpfs", r, "--remount-ro", r)
 	}
-	if home != "" {
-		for _, c := range agentScratch {
-			if r := real(filepath.Join(home, c)); isDir(r) && writableAt(r) {
-				a = append(a, "--tmpfs", r)
-			}
-		}
+	for _, r := range scratch {
+		a = append(a, "--tmpfs", r)
 	}
 	// airlock's state directory (journal, queue, trust, secrets) is not
 	// there at all: an empty read-only directory stands in its place, with

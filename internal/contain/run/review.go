@@ -93,6 +93,8 @@ type Before struct {
 	// below them changed during the run (a change time there is the
 	// human's, outside), so the review does not look there.
 	ReadOnly []string
+	// Git is git's resolved configuration and hooks (GitReview).
+	Git *GitState
 }
 
 // KeptFile is one reviewed file's content before the run.

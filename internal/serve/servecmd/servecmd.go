@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -122,7 +123,7 @@ func Main(o Options) int {
 	if c.noTLS != "" && !tls {
 		fmt.Fprintf(o.Stderr, "airlock serve: warning: serving without TLS on %s because: %s\n", ln.Addr(), c.noTLS)
 	}
-	fmt.Fprintf(o.Stderr, "airlock serve: open the URL above; Ctrl-C stops the dashboard\n")
+	fmt.Fprintf(o.Stderr, "airlock serve: open the link above: it logs one browser in, once, within %s (the token itself is never in a link). Later, open /login and paste the token kept in %s. Ctrl-C stops the dashboard\n", serve.CodeLife, filepath.Join(state, filepath.FromSlash(serve.TokenFile)))
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second, IdleTimeout: 2 * time.Minute}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -51,7 +51,7 @@ func TestStartsAndPrintsTheLoginURLFirst(t *testing.T) {
 		t.Fatalf("exit %d\n%s", code, errb.String())
 	}
 	first, _, _ := strings.Cut(out.String(), "\n")
-	if !strings.HasPrefix(first, "http://127.0.0.1:") || !strings.Contains(first, "/login?token=") {
-		t.Errorf("first line %q is not the login URL", first)
+	if !strings.HasPrefix(first, "http://127.0.0.1:") || !strings.Contains(first, "/login?code=") || strings.Contains(first, "token") {
+		t.Errorf("first line %q is not the login link with a single-use code", first)
 	}
 }

@@ -53,14 +53,16 @@ func (s *Server) dashboard() (http.Handler, error) {
 		public = append(public, s.opts.PublicURL)
 	}
 	g, err := serve.NewGuard(serve.GuardConfig{Addr: s.opts.Addr, TLS: s.opts.TLS, Public: public, Templates: tmpl, Now: s.opts.Now,
-		LoginHint: "log in with the admin URL airlock team serve printed on its first line, or /login?token= with your reviewer token"})
+		LoginHint: "log in with the admin link airlock team serve printed on its first line (good once, for " + serve.CodeLife.String() + "), or paste your reviewer token below"})
 	if err != nil {
 		return nil, err
 	}
 	d := &dash{s: s, g: g, tmpl: tmpl}
+	s.guard = g
 	mux := http.NewServeMux()
 	mux.Handle("GET /static/", serve.Static())
 	mux.HandleFunc("GET /login", d.login)
+	mux.HandleFunc("POST /login", d.login)
 	mux.HandleFunc("GET /{$}", d.authed(d.queuePage))
 	mux.HandleFunc("GET /queue/rows", d.authed(d.queueRows))
 	mux.HandleFunc("GET /events", d.authed(d.events))
@@ -70,19 +72,17 @@ func (s *Server) dashboard() (http.Handler, error) {
 	return g.Wrap(mux), nil
 }
 
+// login takes a printed admin code, or a token posted in the form: the
+// admin's or a live reviewer's (serve.Guard.Login; never a token in a
+// URL).
 func (d *dash) login(w http.ResponseWriter, r *http.Request) {
-	tok := r.URL.Query().Get("token")
-	if tok != "" && subtle.ConstantTimeCompare([]byte(tok), []byte(d.s.admin)) == 1 {
-		d.g.StartSession(w, r, adminName)
-		return
-	}
-	if tok != "" {
-		if name, err := d.s.st.Authenticate(r.Context(), store.Reviewer, tok); err == nil {
-			d.g.StartSession(w, r, name)
-			return
+	d.g.Login(func(tok string) (string, bool) {
+		if subtle.ConstantTimeCompare([]byte(tok), []byte(d.s.admin)) == 1 {
+			return adminName, true
 		}
-	}
-	d.g.Refuse(w, r, http.StatusForbidden, "this login link is neither the admin URL airlock team serve printed at its last start nor a live reviewer's token")
+		name, err := d.s.st.Authenticate(r.Context(), store.Reviewer, tok)
+		return name, err == nil
+	})(w, r)
 }
 
 // authed lets through a logged-in browser whose reviewer is still live:

@@ -68,12 +68,21 @@ func TestDashboard(t *testing.T) {
 	if code, _, _ := br.do("GET", "/login?token="+a, nil, nil); code != 403 {
 		t.Fatalf("a machine token logs in: %d", code)
 	}
-	if !strings.HasSuffix(tm.srv.AdminURL(), "/login?token="+tm.srv.AdminToken()) {
-		t.Fatalf("admin URL %q", tm.srv.AdminURL())
+	// The admin URL holds a single-use code, never the admin token; the
+	// token in a URL is not taken (FINDINGS-10 L1).
+	adminURL, _ := url.Parse(tm.srv.AdminURL())
+	if strings.Contains(adminURL.String(), tm.srv.AdminToken()) || adminURL.Path != "/login" || !adminURL.Query().Has("code") {
+		t.Fatalf("admin URL %q", adminURL)
 	}
-	code, _, h := br.do("GET", "/login?token="+tm.srv.AdminToken(), nil, nil)
+	if code, _, _ := br.do("GET", "/login?token="+tm.srv.AdminToken(), nil, nil); code != 403 {
+		t.Fatalf("the admin token in a URL: %d", code)
+	}
+	code, _, h := br.do("GET", adminURL.RequestURI(), nil, nil)
 	if code != http.StatusSeeOther || h.Get("Location") != "/" {
 		t.Fatalf("login: %d %q", code, h.Get("Location"))
+	}
+	if code, body, _ := newBrowser(t, tm).do("GET", adminURL.RequestURI(), nil, nil); code != 403 || !strings.Contains(body, "used already") {
+		t.Fatalf("the admin link used twice: %d\n%s", code, body)
 	}
 	code, page, h := br.do("GET", "/", nil, nil)
 	if code != 200 || !strings.Contains(page, "laptop-a:e1") || !strings.Contains(page, "laptop-b:b1") || h.Get("Content-Security-Policy") == "" {
@@ -133,7 +142,10 @@ func TestDashboard(t *testing.T) {
 	// A reviewer logs in with its own token; its decisions name it, and a
 	// revoke ends its session.
 	rb := newBrowser(t, tm)
-	if code, _, _ := rb.do("GET", "/login?token="+tm.review["bob"], nil, nil); code != http.StatusSeeOther {
+	if code, _, _ := rb.do("GET", "/login?token="+tm.review["bob"], nil, nil); code != 403 {
+		t.Fatalf("a reviewer token in a URL: %d", code)
+	}
+	if code, _, _ := rb.do("POST", "/login", url.Values{"token": {tm.review["bob"]}}, origin); code != http.StatusSeeOther {
 		t.Fatalf("reviewer login: %d", code)
 	}
 	_, page, _ = rb.do("GET", "/item/laptop-b:b1", nil, nil)

@@ -26,6 +26,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/airlock-dev/airlock/internal/serve"
 	"github.com/airlock-dev/airlock/internal/team/store"
 	"github.com/airlock-dev/airlock/internal/team/wire"
 )
@@ -101,6 +102,8 @@ type Server struct {
 	keyCreated bool
 	admin      string
 	dash       http.Handler
+	// guard is the dashboard's; it makes the admin URL's login codes.
+	guard *serve.Guard
 }
 
 // Open opens (and migrates) the database at dbURL, loads or creates the
@@ -183,9 +186,16 @@ func (s *Server) BaseURL() string {
 	return scheme + "://" + s.opts.Addr
 }
 
-// AdminURL logs a browser into the dashboard: the first line "airlock
-// team serve" prints.
-func (s *Server) AdminURL() string { return s.BaseURL() + "/login?token=" + s.admin }
+// AdminURL logs one browser into the dashboard as the admin, once,
+// within serve.CodeLife: the first line "airlock team serve" prints. Each
+// call makes a new code; the admin token is never in a URL (the history
+// and the terminal's scrollback keep it: FINDINGS-10 L1).
+func (s *Server) AdminURL() string {
+	if s.guard == nil {
+		return s.BaseURL() + "/login"
+	}
+	return s.BaseURL() + "/login?code=" + s.guard.IssueCode(adminName)
+}
 
 // Handler is the server's routes: the API under wire.PathPrefix, and the
 // dashboard.

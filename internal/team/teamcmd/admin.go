@@ -86,7 +86,7 @@ func addVerb(name, kind string) *verb {
 			if kind == "machine" {
 				fmt.Fprintf(o.Stderr, "airlock team: machine %s added. On it, a human runs: airlock team join SERVER_URL --token TOKEN\n", ops[0])
 			} else {
-				fmt.Fprintf(o.Stderr, "airlock team: reviewer %s added. They review with: airlock team queue list --server SERVER_URL --token TOKEN\n", ops[0])
+				fmt.Fprintf(o.Stderr, "airlock team: reviewer %s added. They review with: airlock team queue list --server SERVER_URL --token-file FILE (the token on its first line; - reads stdin), or log in at SERVER_URL/login with it\n", ops[0])
 			}
 			fmt.Fprintln(o.Stderr, "airlock team: the token is shown this once (the database keeps its SHA-256): hand it over privately")
 			return ExitOK

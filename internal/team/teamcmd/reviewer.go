@@ -35,13 +35,14 @@ const (
 )
 
 type reviewerFlags struct {
-	server, token string
-	json          bool
+	server, token, tokenFile string
+	json                     bool
 }
 
 func addReviewerFlags(fs *flag.FlagSet, c *reviewerFlags) {
 	fs.StringVar(&c.server, "server", "", "the team server's `URL` ("+ServerEnv+" when not given)")
-	fs.StringVar(&c.token, "token", "", "your reviewer `TOKEN`, from airlock team add-reviewer ("+TokenEnv+" when not given)")
+	fs.StringVar(&c.token, "token", "", "your reviewer `TOKEN`, from airlock team add-reviewer ("+TokenEnv+" when not given); in argv it is in ps and the shell's history: prefer --token-file")
+	fs.StringVar(&c.tokenFile, "token-file", "", "a `FILE` holding your reviewer token (- reads it from stdin): kept out of ps and the shell's history")
 	fs.BoolVar(&c.json, "json", false, "print JSON")
 }
 
@@ -56,10 +57,20 @@ func (c *reviewerFlags) client(o Options, verb string) (*client, error) {
 	if server == "" {
 		server = o.Getenv(ServerEnv)
 	}
+	if c.tokenFile != "" {
+		if token != "" {
+			return nil, &clierror.Usage{Msg: "give the reviewer token once: --token or --token-file, not both"}
+		}
+		t, err := readTokenFile(c.tokenFile, o.Stdin)
+		if err != nil {
+			return nil, &clierror.Usage{Msg: "--token-file: " + err.Error(), Hints: []string{"a file holding the token on its first line, or - to read it from stdin"}}
+		}
+		token = t
+	}
 	if token == "" {
 		token = o.Getenv(TokenEnv)
 	}
-	hint := "airlock team " + verb + " --server https://team.example.com --token TOKEN (or set " + ServerEnv + " and " + TokenEnv + ")"
+	hint := "airlock team " + verb + " --server https://team.example.com --token-file FILE (or set " + ServerEnv + " and " + TokenEnv + ")"
 	if server == "" || token == "" {
 		return nil, &clierror.Usage{Msg: "airlock team " + verb + " needs the team server and your reviewer token", Hints: []string{hint}}
 	}

@@ -107,19 +107,21 @@ func runServe(o Options, cv any, ops []string) int {
 	// The first line is the admin URL, new at each start; the second the
 	// key's fingerprint, which a human compares with what "airlock team
 	// join" shows on each machine.
-	fmt.Fprintln(o.Stdout, srv.AdminURL())
+	adminURL := srv.AdminURL()
+	fmt.Fprintln(o.Stdout, adminURL)
 	fmt.Fprintf(o.Stdout, "fingerprint %s\n", srv.Fingerprint())
 	how := "loaded from"
 	if srv.KeyCreated() {
 		how = "created in"
 	}
 	fmt.Fprintf(o.Stderr, "airlock team serve: signing key %s %s (keep it: machines pinned it at join)\n", how, keyPath)
+	fmt.Fprintf(o.Stderr, "airlock team serve: the admin link above logs one browser in, once, within %s; reviewers log in at %s/login with their token\n", serve.CodeLife, srv.BaseURL())
 	fmt.Fprintf(o.Stderr, "airlock team serve: machines join with: airlock team join %s --token TOKEN (airlock team add-machine NAME --db URL makes one)\n", srv.BaseURL())
 	if c.noTLS != "" && !tls {
 		fmt.Fprintf(o.Stderr, "airlock team serve: warning: serving without TLS on %s because: %s\n", ln.Addr(), c.noTLS)
 	}
 	if o.Ready != nil {
-		o.Ready(srv.AdminURL())
+		o.Ready(adminURL)
 	}
 
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute, IdleTimeout: 2 * time.Minute}

@@ -161,7 +161,7 @@ func TestServeAndReview(t *testing.T) {
 		}
 	}()
 	first, _, _ := strings.Cut(out.String(), "\n")
-	if first != admin || !strings.HasPrefix(first, "http://"+addr+"/login?token=") {
+	if first != admin || !strings.HasPrefix(first, "http://"+addr+"/login?code=") {
 		t.Fatalf("first line %q, admin URL %q", first, admin)
 	}
 	if !strings.Contains(out.String(), "fingerprint SHA256:") || !strings.Contains(errb.String(), "created in "+key) {

@@ -117,3 +117,22 @@ func relTo(base, p string) string {
 // clip makes an agent-chosen path safe and short for a terminal line
 // and the journal (control characters shown escaped).
 func clip(s string) string { return render.Line(s, 500) }
+
+// StatusGitUndone is the run's exit status when the command succeeded but
+// the review had to undo a change to git's configuration or hooks: a
+// script that checks the status sees that something was held.
+const StatusGitUndone = 3
+
+// gitStatus is the run's status after the git review: the command's own
+// when it failed, StatusGitUndone when it succeeded and the review undid
+// anything.
+func gitStatus(status int, undone []run.Found, stderr io.Writer) int {
+	if len(undone) == 0 {
+		return status
+	}
+	fmt.Fprintf(stderr, "airlock run: the run changed what git runs at the human's next git command (%d file(s) above); it is undone, and the run ends with status %d\n", len(undone), StatusGitUndone)
+	if status != 0 {
+		return status
+	}
+	return StatusGitUndone
+}

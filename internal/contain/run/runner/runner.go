@@ -288,8 +288,16 @@ func Run(o Options) (int, error) {
 	// one the command made is set aside for review (setaside.go).
 	setAside(plan.Project, plan.Unfenced, o.Stderr)
 	setAsideModules(plan.Project, plan.GitModules, o.Stderr)
-	reportReview(plan.Project, run.ReviewRun(plan.Project, plan.Before), stateDir, o.Stderr)
-	return status, nil
+	reviewed := run.ReviewRun(plan.Project, plan.Before)
+	// git's own configuration last: a file the walk set aside and put
+	// back is then as it was (gitreview.go).
+	var undone []run.Found
+	if plan.Before != nil {
+		undone = run.GitReview(plan.Before.Git)
+	}
+	reviewed.Found = append(reviewed.Found, undone...)
+	reportReview(plan.Project, reviewed, stateDir, o.Stderr)
+	return gitStatus(status, undone, o.Stderr), nil
 }
 
 // makeRunDir makes the run's directory (the door's and the hook relay's

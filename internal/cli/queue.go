@@ -173,6 +173,9 @@ func queueSettle(e *env, j *journal.Journal, event, id, note string, ttl time.Du
 	switch event {
 	case journal.EventApprove:
 		fmt.Fprintf(e.stdout, "approved %s: %s\nthe agent's verbatim retry in %s runs once, until %s\n", it.ID, journal.What(it, 100), render.Line(it.Cwd, 0), it.Settled.Expires.Local().Format(time.RFC3339))
+		if len(it.Files) > 0 {
+			fmt.Fprintf(e.stdout, "while the %d path(s) its decision read (the files it runs) read as they did when held; a change holds the retry again\n", len(it.Files))
+		}
 	case journal.EventReject:
 		fmt.Fprintf(e.stdout, "rejected %s: %s\n", it.ID, journal.What(it, 100))
 	case journal.EventAck:

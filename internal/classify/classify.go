@@ -234,6 +234,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		e = c.lookThrough(inv)
 	}
 	e.Add(viaPath)
+	e.Add(c.stdinProgram(inv)) // stdinprogs.go: irb < x.rb, tcsh x.sh
 	e.Add(c.runner(inv))
 	e.Add(c.classRules(inv))
 	e.Add(c.runSubcommand(inv))

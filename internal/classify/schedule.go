@@ -87,6 +87,24 @@ func (c *Classifier) atJob(inv *shell.Invocation) Effect {
 		}
 	}
 	if inv.Stdin == "" {
+		// at now < x.sh: the file its redirection, or one set up around
+		// it, feeds it is the job.
+		if f := c.stdinRedirect(inv); f.set {
+			if f.unknown != "" {
+				return opaque("schedule.unread", name+" schedules commands read from "+f.unknown)
+			}
+			data, failed, ok := c.readScript(inv, f.file, f.dynamic)
+			if !ok {
+				if failed.Reasons != nil {
+					return failed
+				}
+				return opaque("schedule.unread", name+" schedules the commands of "+clip(f.file)+", which airlock cannot read here")
+			}
+			if binary(data) {
+				return opaque("schedule.unread", name+" schedules a file that is not shell text")
+			}
+			return c.scheduledJob(f.file, string(data), name+" schedules the commands of "+clip(f.file)+", rated as running them")
+		}
 		// Input inherited from the agent's tool, which has no terminal:
 		// at reads an empty job.
 		return nothing

@@ -61,7 +61,7 @@ var stdinProgs = firstuse.Table[map[string]stdinProg]{Build: func() map[string]s
 		"jshell": repl, "julia": repl, "ghci": repl, "gnuplot": repl, "octave": repl, "sbcl": repl,
 		"guile": repl, "racket": repl, "clojure": repl, "clj": repl, "scala": repl, "groovysh": repl,
 		"erl": repl, "iex": repl, "swipl": repl, "gforth": repl, "maxima": repl, "gp": repl, "bc": {},
-		"usql": {hosts: true, code: []string{"-c", "--command"}},
+		"usql":    {hosts: true, code: []string{"-c", "--command"}},
 		"lftp":    {hosts: true, code: []string{"-c", "-e", "-f"}},
 		"mongosh": {lang: interp.JavaScript, operand: true, hosts: true, ext: ".js", file: []string{"--file", "-f"}, code: []string{"--eval"}},
 		"mongo":   {lang: interp.JavaScript, operand: true, hosts: true, ext: ".js", code: []string{"--eval"}},

@@ -1,0 +1,68 @@
+package policy
+
+import "testing"
+
+// TestFix11aStdin holds the close variants of FINDINGS-10 I1 (a program's
+// code on an interpreter's standard input) and V1 (variables that name
+// code a program loads), and the ordinary work beside them that must
+// pass. The fixture is TestFindings10Open's.
+func TestFix11aStdin(t *testing.T) {
+	base := findingFixture(map[string]string{"proj/main.go": "package main\n\nfunc main() {}\n"})
+	approve := "airlock queue approve abcd"
+	progs := map[string]string{
+		"proj/x.sh":   "#!/bin/sh\n" + approve + "\n",
+		"proj/x.py":   "import os\nos.system('" + approve + "')\n",
+		"proj/x.js":   "require('child_process').execSync('" + approve + "')\n",
+		"proj/x.pl":   "system('" + approve + "');\n",
+		"proj/x.rb":   "system('" + approve + "')\n",
+		"proj/x.lua":  "os.execute('" + approve + "')\n",
+		"proj/e.cmd":  "!" + approve + "\n",
+		"proj/ok.py":  "print(1 + 1)\n",
+		"proj/ok.js":  "console.log(1)\n",
+		"proj/ok.ex":  "%s/old/new/g\nwq\n",
+		"proj/in.txt": "a\nb\n",
+	}
+	cases := []findingCase{
+		// The descriptor the shell connects, in other spellings.
+		{finding: "I1v python3 0< x.py", setup: progs, cmd: `python3 0< x.py`, want: held, fixed: true},
+		{finding: "I1v python3 0<> x.py", setup: progs, cmd: `python3 0<> x.py`, want: held, fixed: true},
+		{finding: "I1v exec 0< x.py; python3", setup: progs, cmd: `exec 0< x.py; python3`, want: held, fixed: true},
+		{finding: "I1v exec 4< x.py; python3 <&4", setup: progs, cmd: `exec 4< x.py; python3 <&4`, want: held, fixed: true},
+		{finding: "I1v python3 4<x.py 0<&4", setup: progs, cmd: `python3 4<x.py 0<&4`, want: held, fixed: true},
+		{finding: "I1v python3 <&5 (a descriptor opened outside the command)", setup: progs, cmd: `python3 <&5`, want: held, fixed: true},
+		{finding: "I1v (exec < x.sh; sh)", setup: progs, cmd: `(exec < x.sh; sh)`, want: held, fixed: true},
+		{finding: "I1v { node; } < x.js", setup: progs, cmd: `{ node; } < x.js`, want: held, fixed: true},
+		{finding: "I1v while :; do python3; done < x.py", setup: progs, cmd: `while :; do python3; break; done < x.py`, want: held, fixed: true},
+		{finding: "I1v perl - < x.pl", setup: progs, cmd: `perl - < x.pl`, want: held, fixed: true},
+		{finding: "I1v ruby - < x.rb", setup: progs, cmd: `ruby - < x.rb`, want: held, fixed: true},
+		{finding: "I1v lua - < x.lua", setup: progs, cmd: `lua - < x.lua`, want: held, fixed: true},
+		{finding: "I1v nice -n 5 perl < x.pl", setup: progs, cmd: `nice -n 5 perl < x.pl`, want: held, fixed: true},
+		{finding: "I1v poetry run python3 < x.py", setup: progs, cmd: `poetry run python3 < x.py`, want: held, fixed: true},
+		{finding: "I1v cat x.py | uv run python", setup: progs, cmd: `cat x.py | uv run python`, want: held, fixed: true},
+		{finding: "I1v ed - < e.cmd behind exec", setup: progs, cmd: `exec < e.cmd; ed -s`, want: held, fixed: true},
+		{finding: "I1v view -es < e.cmd", setup: progs, cmd: `view -es < e.cmd`, want: held, fixed: true},
+		{finding: "I1v vim < e.cmd (keystrokes)", setup: progs, cmd: `vim < e.cmd`, want: held, fixed: true},
+		{finding: "I1v gdb -q -batch < e.cmd", setup: progs, cmd: `gdb -q -batch < e.cmd`, want: held, fixed: true},
+		{finding: "I1v sftp host < e.cmd", setup: progs, cmd: `sftp host < e.cmd`, want: held, fixed: true},
+		{finding: "I1v batch behind exec", setup: progs, cmd: `exec < x.sh; batch`, want: held, fixed: true},
+		{finding: "I1v fish -N < x.sh", setup: progs, cmd: `fish -N < x.sh`, want: held, fixed: true},
+		{finding: "I1v xonsh < x.py", setup: progs, cmd: `xonsh < x.py`, want: held, fixed: true},
+		{finding: "I1v irb x.rb", setup: progs, cmd: `irb x.rb`, want: held, fixed: true},
+		{finding: "I1v jshell < x.js", setup: progs, cmd: `jshell < x.js`, want: held, fixed: true},
+		{finding: "I1v julia < x.py", setup: progs, cmd: `julia < x.py`, want: held, fixed: true},
+		{finding: "I1v cat x.js | bun -", setup: progs, cmd: `cat x.js | bun -`, want: held, fixed: true},
+		{finding: "I1v script -q out.log < x.sh", setup: progs, cmd: `script -q out.log < x.sh`, want: held, fixed: true},
+		{finding: "I1v mongosh mongodb://localhost/db < x.js", setup: progs, cmd: `mongosh mongodb://localhost/db < x.js`, want: held, fixed: true},
+
+		// Ordinary work beside them.
+		{finding: "I1o python3 < ok.py", setup: progs, cmd: `python3 < ok.py`, want: notHeld, fixed: true},
+		{finding: "I1o node < ok.js", setup: progs, cmd: `node < ok.js`, want: notHeld, fixed: true},
+		{finding: "I1o python3 ok.py < in.txt", setup: progs, cmd: `python3 ok.py < in.txt`, want: notHeld, fixed: true},
+		{finding: "I1o exec 3< in.txt; python3 ok.py", setup: progs, cmd: `exec 3< in.txt; python3 ok.py`, want: notHeld, fixed: true},
+		{finding: "I1o ex -s main.go < ok.ex", setup: progs, cmd: `ex -s main.go < ok.ex`, want: notHeld, fixed: true},
+		{finding: "I1o sort < in.txt", setup: progs, cmd: `sort < in.txt`, want: notHeld, fixed: true},
+		{finding: "I1o python3 with a heredoc", setup: progs, cmd: "python3 <<'EOF'\nprint(1)\nEOF", want: notHeld, fixed: true},
+		{finding: "I1o fish alone", setup: progs, cmd: `fish -c 'echo hi'`, want: notHeld, fixed: true},
+	}
+	runFindingCases(t, "11a", base, cases)
+}

@@ -612,9 +612,9 @@ func TestFindings10Open(t *testing.T) {
 		// V1: code a program loads because a variable names it (round 9's
 		// P9 list: PYTHONPATH, PERL5LIB, RUBYOPT, NODE_OPTIONS, LD_PRELOAD
 		// are read or held; these are not).
-		{finding: "V1 PYTHONBREAKPOINT=x.run python3 -c 'breakpoint()' (imports x.py)", setup: progs, cmd: `PYTHONBREAKPOINT=x.run python3 -c 'breakpoint()'`, want: held},
-		{finding: "V1 R_PROFILE_USER=x.R Rscript -e 1", setup: progs, cmd: `R_PROFILE_USER=x.R Rscript -e 1`, want: held},
-		{finding: "V1 ERL_AFLAGS with -eval running x.sh", setup: progs, cmd: `ERL_AFLAGS='-eval "os:cmd(\"./x.sh\")"' erl -noshell -s init stop`, want: held},
+		{finding: "V1 PYTHONBREAKPOINT=x.run python3 -c 'breakpoint()' (imports x.py)", setup: progs, cmd: `PYTHONBREAKPOINT=x.run python3 -c 'breakpoint()'`, want: held, fixed: true},
+		{finding: "V1 R_PROFILE_USER=x.R Rscript -e 1", setup: progs, cmd: `R_PROFILE_USER=x.R Rscript -e 1`, want: held, fixed: true},
+		{finding: "V1 ERL_AFLAGS with -eval running x.sh", setup: progs, cmd: `ERL_AFLAGS='-eval "os:cmd(\"./x.sh\")"' erl -noshell -s init stop`, want: held, fixed: true},
 		{finding: "V1 LD_AUDIT=./x.so ls (LD_PRELOAD is held)", cmd: `LD_AUDIT=./x.so ls`, want: held},
 		{finding: "V1 JAVA_TOOL_OPTIONS=-javaagent:x.jar java -version", cmd: `JAVA_TOOL_OPTIONS=-javaagent:x.jar java -version`, want: held},
 		{finding: "V1 MAVEN_OPTS=-javaagent:x.jar mvn -q compile", cmd: `MAVEN_OPTS=-javaagent:x.jar mvn -q compile`, want: held},

@@ -66,3 +66,41 @@ func TestFix11aStdin(t *testing.T) {
 	}
 	runFindingCases(t, "11a", base, cases)
 }
+
+// TestFix11aLoaderVars holds the close variants of FINDINGS-10 V1:
+// variables that name code a program loads are read as the same code
+// given on the program's command line (classify loadvars.go).
+func TestFix11aLoaderVars(t *testing.T) {
+	base := findingFixture(map[string]string{"proj/main.go": "package main\n\nfunc main() {}\n"})
+	approve := "airlock queue approve abcd"
+	files := map[string]string{
+		"proj/x.sh":            "#!/bin/sh\n" + approve + "\n",
+		"proj/pkg/__init__.py": "",
+		"proj/pkg/dbg.py":      "import os\nos.system('" + approve + "')\n",
+		"proj/x.R":             "system('" + approve + "')\n",
+		"proj/x.rb":            "system('" + approve + "')\n",
+		"proj/zd/.zshenv":      approve + "\n",
+		"proj/ok.py":           "print(1)\n",
+	}
+	cases := []findingCase{
+		{finding: "V1v PYTHONBREAKPOINT=pkg.dbg.run (a module in a package)", setup: files, cmd: `PYTHONBREAKPOINT=pkg.dbg.run python3 ok.py`, want: held, fixed: true},
+		{finding: "V1v R_PROFILE=x.R R --no-save -e 1", setup: files, cmd: `R_PROFILE=x.R R --no-save -e 1`, want: held, fixed: true},
+		{finding: "V1v IRBRC=x.rb irb", setup: files, cmd: `IRBRC=x.rb irb`, want: held, fixed: true},
+		{finding: "V1v ZDOTDIR=zd zsh -c true", setup: files, cmd: `ZDOTDIR=zd zsh -c true`, want: held, fixed: true},
+		{finding: "V1v ERL_ZFLAGS with -eval", setup: files, cmd: `ERL_ZFLAGS='-eval "os:cmd(\"./x.sh\")"' erl -noshell -s init stop`, want: held, fixed: true},
+		{finding: "V1v ELIXIR_ERL_OPTIONS with -eval", setup: files, cmd: `ELIXIR_ERL_OPTIONS='-eval "os:cmd(\"./x.sh\")"' elixir -e 1`, want: held, fixed: true},
+		{finding: "V1v erl -eval with os:cmd on the command line", setup: files, cmd: `erl -noshell -eval 'os:cmd("./x.sh"), halt().'`, want: held, fixed: true},
+		{finding: "V1v ERL_AFLAGS -eval with a harmless call first", setup: files, cmd: `ERL_AFLAGS='-eval "io:format(x), os:cmd(y)"' erl -noshell -s init stop`, want: held, fixed: true},
+		{finding: "V1v JAVA_TOOL_OPTIONS=-XX:OnError=./x.sh", setup: files, cmd: `JAVA_TOOL_OPTIONS=-XX:OnError=./x.sh java -version`, want: denied, fixed: true},
+		{finding: "V1v MAVEN_OPTS=-XX:OnOutOfMemoryError=./x.sh", setup: files, cmd: `MAVEN_OPTS=-XX:OnOutOfMemoryError=./x.sh mvn -q compile`, want: denied, fixed: true},
+		{finding: "V1v PHPRC=. php ok.php", setup: files, cmd: `PHPRC=. php -r 1`, want: held, fixed: true},
+
+		{finding: "V1o PYTHONBREAKPOINT=0", setup: files, cmd: `PYTHONBREAKPOINT=0 python3 ok.py`, want: notHeld, fixed: true},
+		{finding: "V1o PYTHONBREAKPOINT=ipdb.set_trace (an installed debugger)", setup: files, cmd: `PYTHONBREAKPOINT=ipdb.set_trace python3 ok.py`, want: notHeld, fixed: true},
+		{finding: "V1o erl's version check", setup: files, cmd: `erl -noshell -eval 'io:format("~s", [erlang:system_info(otp_release)]), halt().'`, want: notHeld, fixed: true},
+		{finding: "V1o erl -noshell -s init stop", setup: files, cmd: `erl -noshell -s init stop`, want: notHeld, fixed: true},
+		{finding: "V1o JAVA_TOOL_OPTIONS=-Xmx2g", setup: files, cmd: `JAVA_TOOL_OPTIONS=-Xmx2g java -version`, want: notHeld, fixed: true},
+		{finding: "V1o ZDOTDIR of a directory without start-up files", setup: files, cmd: `ZDOTDIR=pkg zsh -c true`, want: notHeld, fixed: true},
+	}
+	runFindingCases(t, "11a", base, cases)
+}

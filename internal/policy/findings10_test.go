@@ -462,9 +462,9 @@ func TestFindings10Open(t *testing.T) {
 		// result of an edit can hold a command neither the file nor the
 		// edit's text holds.
 		{finding: "J2 sed -i 's/echo hi/.\\/x.sh/' build.gradle && gradle x", setup: gradleFile, cmd: `sed -i 's/echo hi/.\/x.sh/' build.gradle && gradle x`, want: held, fixed: true},
-		{finding: "J2 sed -i 's/bjsmpdl/airlock/' build.gradle && gradle x (the verb made by the edit)", setup: gradleVerb, cmd: `sed -i 's/bjsmpdl/airlock/' build.gradle && gradle x`, want: held},
+		{finding: "J2 sed -i 's/bjsmpdl/airlock/' build.gradle && gradle x (the verb made by the edit)", setup: gradleVerb, cmd: `sed -i 's/bjsmpdl/airlock/' build.gradle && gradle x`, want: held, fixed: true},
 		{finding: "J2 sed -i with a back-reference making the verb", setup: gradleVerb, cmd: `sed -i 's/\(b\)jsmpdl/ai\1lock/' build.gradle && gradle x`, want: held},
-		{finding: "J2 sed -i with \\x61 in the replacement", setup: gradleVerb, cmd: `sed -i 's/bjsmpdl/\x61irlock/' build.gradle && gradle x`, want: held},
+		{finding: "J2 sed -i with \\x61 in the replacement", setup: gradleVerb, cmd: `sed -i 's/bjsmpdl/\x61irlock/' build.gradle && gradle x`, want: held, fixed: true},
 
 		// Q1: a patch's target paths are taken with their a/ b/ prefix
 		// (the -p strip level is not applied), and a file a patch

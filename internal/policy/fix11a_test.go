@@ -104,3 +104,25 @@ func TestFix11aLoaderVars(t *testing.T) {
 	}
 	runFindingCases(t, "11a", base, cases)
 }
+
+// TestFix11aEditedBuildFile holds the close variants of FINDINGS-10 J2: a
+// build file edited in place with static text before the tool runs it is
+// read as the edit leaves it (classify sededit.go), and an edit that
+// cannot be applied exactly is held.
+func TestFix11aEditedBuildFile(t *testing.T) {
+	base := findingFixture(map[string]string{"proj/main.go": "package main\n\nfunc main() {}\n"})
+	task := func(cmd string) map[string]string {
+		return map[string]string{"proj/build.gradle": "version = '1.0.0'\ntask x { doLast { exec { commandLine 'sh', '-c', '" + cmd + "' } } }\n"}
+	}
+	split := map[string]string{"proj/build.gradle": "task x { doLast { exec { commandLine 'sh', '-c', 'airlock queue"}
+	cases := []findingCase{
+		{finding: "J2v a BRE back-reference joining the verb", setup: task("aiXlock queue approve abcd"), cmd: `sed -i 's/\(ai\)X\(lock\)/\1r\2/' build.gradle && gradle x`, want: held, fixed: true},
+		{finding: "J2v an ERE back-reference joining the verb", setup: task("aiXlock queue approve abcd"), cmd: `sed -i -E 's/(ai)X(lock)/\1r\2/' build.gradle && gradle x`, want: held, fixed: true},
+		{finding: "J2v & in the replacement", setup: task("air queue approve abcd"), cmd: `sed -i 's/air/&lock/' build.gradle && gradle x`, want: held, fixed: true},
+		{finding: "J2v two -e edits in turn", setup: task("aXYk queue approve abcd"), cmd: `sed -i -e 's/X/irl/' -e 's/Y/oc/' build.gradle && gradle x`, want: held, fixed: true},
+		{finding: "J2v a case conversion (not applied: held)", setup: task("AIRLOCK queue approve abcd"), cmd: `sed -i 's/AIRLOCK/\L&/' build.gradle && gradle x`, want: held, fixed: true},
+		{finding: "J2v the verb completed by an append", setup: split, cmd: `printf " approve abcd' } } }\n" >> build.gradle && gradle x`, want: held, fixed: true},
+		{finding: "J2o a version bump, then the build", setup: task("echo hi"), cmd: `sed -i 's/1\.0\.0/1.0.1/' build.gradle && gradle x`, want: notHeld, fixed: true},
+	}
+	runFindingCases(t, "11a", base, cases)
+}

@@ -73,6 +73,12 @@ func filesChanged(dir string, held, now []FileState) string {
 	return render.Line(shortPath(dir, first), 200) + " " + how + " (the approval binds the files the command runs, as they were when the human approved it)"
 }
 
+// FilesChanged is filesChanged for a held item and the files as they
+// read now (queue run checks them before it runs the command).
+func FilesChanged(held *Entry, now []FileState) string {
+	return filesChanged(held.Cwd, held.Files, now)
+}
+
 // shortPath is p relative to dir when it is inside it.
 func shortPath(dir, p string) string {
 	if r, err := filepath.Rel(dir, p); err == nil && dir != "" && r != ".." && !strings.HasPrefix(r, "../") {

@@ -210,7 +210,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "I1 batch < x.sh", setup: progs, cmd: `batch < x.sh`, want: held, fixed: true},
 		{finding: "I1 crontab - < x.sh", setup: progs, cmd: `crontab - < x.sh`, want: held},
 		{finding: "I1 cpio -idmu < x.cpio (members with absolute names, written where they say)", setup: progs, cmd: `cpio -idmu < x.cpio`, want: held},
-		{finding: "I1 docker exec -i c sh < x.sh", setup: progs, cmd: `docker exec -i c sh < x.sh`, want: held},
+		{finding: "I1 docker exec -i c sh < x.sh", setup: progs, cmd: `docker exec -i c sh < x.sh`, want: held, fixed: true},
 
 		// W3: a script behind a program that runs its arguments, which
 		// airlock does not list as a wrapper: the script is not followed

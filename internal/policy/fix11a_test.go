@@ -52,6 +52,9 @@ func TestFix11aStdin(t *testing.T) {
 		{finding: "I1v julia < x.py", setup: progs, cmd: `julia < x.py`, want: held, fixed: true},
 		{finding: "I1v cat x.js | bun -", setup: progs, cmd: `cat x.js | bun -`, want: held, fixed: true},
 		{finding: "I1v script -q out.log < x.sh", setup: progs, cmd: `script -q out.log < x.sh`, want: held, fixed: true},
+		{finding: "I1v docker exec -it c sh < x.sh", setup: progs, cmd: `docker exec -it c sh < x.sh`, want: held, fixed: true},
+		{finding: "I1v podman exec -i c python3 < x.py", setup: progs, cmd: `podman exec -i c python3 < x.py`, want: held, fixed: true},
+		{finding: "I1v docker run -i --rm alpine sh < x.sh", setup: progs, cmd: `docker run -i --rm alpine sh < x.sh`, want: held, fixed: true},
 		{finding: "I1v mongosh mongodb://localhost/db < x.js", setup: progs, cmd: `mongosh mongodb://localhost/db < x.js`, want: held, fixed: true},
 
 		// Ordinary work beside them.
@@ -60,6 +63,8 @@ func TestFix11aStdin(t *testing.T) {
 		{finding: "I1o python3 ok.py < in.txt", setup: progs, cmd: `python3 ok.py < in.txt`, want: notHeld, fixed: true},
 		{finding: "I1o exec 3< in.txt; python3 ok.py", setup: progs, cmd: `exec 3< in.txt; python3 ok.py`, want: notHeld, fixed: true},
 		{finding: "I1o ex -s main.go < ok.ex", setup: progs, cmd: `ex -s main.go < ok.ex`, want: notHeld, fixed: true},
+		{finding: "I1o docker exec -i c cat < in.txt", setup: progs, cmd: `docker exec -i c cat < in.txt`, want: notHeld, fixed: true},
+		{finding: "I1o docker exec c sh < x.sh (no -i: docker does not hand it the input)", setup: progs, cmd: `docker exec c sh < x.sh`, want: notHeld, fixed: true},
 		{finding: "I1o sort < in.txt", setup: progs, cmd: `sort < in.txt`, want: notHeld, fixed: true},
 		{finding: "I1o python3 with a heredoc", setup: progs, cmd: "python3 <<'EOF'\nprint(1)\nEOF", want: notHeld, fixed: true},
 		{finding: "I1o fish alone", setup: progs, cmd: `fish -c 'echo hi'`, want: notHeld, fixed: true},

@@ -208,7 +208,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "I1 usql < p.sql (usql's \\! runs a shell command; psql < p.sql is refused)", setup: usqlFile, cmd: `usql < p.sql`, want: held, fixed: true},
 		{finding: "I1 at now < x.sh (a job that runs later)", setup: progs, cmd: `at now + 1 minute < x.sh`, want: held, fixed: true},
 		{finding: "I1 batch < x.sh", setup: progs, cmd: `batch < x.sh`, want: held, fixed: true},
-		{finding: "I1 crontab - < x.sh", setup: progs, cmd: `crontab - < x.sh`, want: held},
+		{finding: "I1 crontab - < x.sh", setup: progs, cmd: `crontab - < x.sh`, want: held, fixed: true},
 		{finding: "I1 cpio -idmu < x.cpio (members with absolute names, written where they say)", setup: progs, cmd: `cpio -idmu < x.cpio`, want: held},
 		{finding: "I1 docker exec -i c sh < x.sh", setup: progs, cmd: `docker exec -i c sh < x.sh`, want: held, fixed: true},
 

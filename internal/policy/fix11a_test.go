@@ -10,17 +10,19 @@ func TestFix11aStdin(t *testing.T) {
 	base := findingFixture(map[string]string{"proj/main.go": "package main\n\nfunc main() {}\n"})
 	approve := "airlock queue approve abcd"
 	progs := map[string]string{
-		"proj/x.sh":   "#!/bin/sh\n" + approve + "\n",
-		"proj/x.py":   "import os\nos.system('" + approve + "')\n",
-		"proj/x.js":   "require('child_process').execSync('" + approve + "')\n",
-		"proj/x.pl":   "system('" + approve + "');\n",
-		"proj/x.rb":   "system('" + approve + "')\n",
-		"proj/x.lua":  "os.execute('" + approve + "')\n",
-		"proj/e.cmd":  "!" + approve + "\n",
-		"proj/ok.py":  "print(1 + 1)\n",
-		"proj/ok.js":  "console.log(1)\n",
-		"proj/ok.ex":  "%s/old/new/g\nwq\n",
-		"proj/in.txt": "a\nb\n",
+		"proj/x.sh":    "#!/bin/sh\n" + approve + "\n",
+		"proj/x.py":    "import os\nos.system('" + approve + "')\n",
+		"proj/x.js":    "require('child_process').execSync('" + approve + "')\n",
+		"proj/x.pl":    "system('" + approve + "');\n",
+		"proj/x.rb":    "system('" + approve + "')\n",
+		"proj/x.lua":   "os.execute('" + approve + "')\n",
+		"proj/e.cmd":   "!" + approve + "\n",
+		"proj/ok.py":   "print(1 + 1)\n",
+		"proj/ok.js":   "console.log(1)\n",
+		"proj/ok.ex":   "%s/old/new/g\nwq\n",
+		"proj/in.txt":  "a\nb\n",
+		"proj/j.cron":  "SHELL=/bin/sh\n*/5 * * * * " + approve + "\n",
+		"proj/ok.cron": "# nightly\n0 3 * * * echo hi\n",
 	}
 	cases := []findingCase{
 		// The descriptor the shell connects, in other spellings.
@@ -55,6 +57,8 @@ func TestFix11aStdin(t *testing.T) {
 		{finding: "I1v docker exec -it c sh < x.sh", setup: progs, cmd: `docker exec -it c sh < x.sh`, want: held, fixed: true},
 		{finding: "I1v podman exec -i c python3 < x.py", setup: progs, cmd: `podman exec -i c python3 < x.py`, want: held, fixed: true},
 		{finding: "I1v docker run -i --rm alpine sh < x.sh", setup: progs, cmd: `docker run -i --rm alpine sh < x.sh`, want: held, fixed: true},
+		{finding: "I1v crontab j.cron (a job running airlock's verb)", setup: progs, cmd: `crontab j.cron`, want: held, fixed: true},
+		{finding: "I1v exec < j.cron; crontab -", setup: progs, cmd: `exec < j.cron; crontab -`, want: held, fixed: true},
 		{finding: "I1v mongosh mongodb://localhost/db < x.js", setup: progs, cmd: `mongosh mongodb://localhost/db < x.js`, want: held, fixed: true},
 
 		// Ordinary work beside them.
@@ -65,6 +69,7 @@ func TestFix11aStdin(t *testing.T) {
 		{finding: "I1o ex -s main.go < ok.ex", setup: progs, cmd: `ex -s main.go < ok.ex`, want: notHeld, fixed: true},
 		{finding: "I1o docker exec -i c cat < in.txt", setup: progs, cmd: `docker exec -i c cat < in.txt`, want: notHeld, fixed: true},
 		{finding: "I1o docker exec c sh < x.sh (no -i: docker does not hand it the input)", setup: progs, cmd: `docker exec c sh < x.sh`, want: notHeld, fixed: true},
+		{finding: "I1o crontab ok.cron (a local job)", setup: progs, cmd: `crontab ok.cron`, want: notHeld, fixed: true},
 		{finding: "I1o sort < in.txt", setup: progs, cmd: `sort < in.txt`, want: notHeld, fixed: true},
 		{finding: "I1o python3 with a heredoc", setup: progs, cmd: "python3 <<'EOF'\nprint(1)\nEOF", want: notHeld, fixed: true},
 		{finding: "I1o fish alone", setup: progs, cmd: `fish -c 'echo hi'`, want: notHeld, fixed: true},

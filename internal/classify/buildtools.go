@@ -326,11 +326,19 @@ func (c *Classifier) keepEdited(inv *shell.Invocation, name string) bool {
 			return false
 		}
 	}
+	var before string
 	if data, err := c.readFile(name); err == nil {
 		c.keepCode(inv.Name()+" (its "+name+")", name, data)
+		before = string(data)
 	} else if exists, known := c.exists(name); !known || exists {
 		return false
 	}
+	// What the tool runs is the file after the edits (sededit.go).
+	after, ok := editedText(before, ws)
+	if !ok {
+		return false
+	}
+	c.keepCode(inv.Name()+" (its "+name+" as edited)", name, []byte(after))
 	for _, w := range ws {
 		c.keepCode(inv.Name()+" (its "+name+", edited by "+clip(w.Source)+")", name, []byte(w.Source))
 	}

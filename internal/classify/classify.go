@@ -43,6 +43,10 @@ type Result struct {
 	// from disk, or from the literal text the same command writes them
 	// with. A relative Source is relative to the command's directory.
 	Mounts []Mount
+	// Read is every file the classification looked at on the real
+	// filesystem (CommandIn with DirFS and its kin), and what it found
+	// there (readlog.go): what an approval of the command binds.
+	Read []FileState
 }
 
 // Code is the text of a script an interpreter runs.
@@ -103,8 +107,11 @@ func Command(text string) Result {
 // CommandIn classifies text with the default limits, following the
 // scripts it runs through fsys (DirFS of the command's directory).
 func CommandIn(text string, fsys FS) Result {
+	fsys, log := recording(fsys)
 	c := Classifier{Limits: shell.DefaultLimits, FS: fsys}
-	return c.Command(text)
+	r := c.Command(text)
+	r.Read = log.list()
+	return r
 }
 
 // Command classifies one piece of shell text.
@@ -227,6 +234,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		e = c.lookThrough(inv)
 	}
 	e.Add(viaPath)
+	e.Add(c.stdinProgram(inv)) // stdinprogs.go: irb < x.rb, tcsh x.sh
 	e.Add(c.runner(inv))
 	e.Add(c.classRules(inv))
 	e.Add(c.runSubcommand(inv))

@@ -119,7 +119,7 @@ func (c *Classifier) loadedCode(inv *shell.Invocation) Effect {
 	if inv.Opaque != "" || len(inv.Args) == 0 || inv.Group {
 		return nothing
 	}
-	var e Effect
+	e := c.loaderCode(inv) // loadvars.go: the table of the others
 	name := inv.Name()
 	for _, kv := range inv.Env {
 		k, v, _ := strings.Cut(kv, "=")

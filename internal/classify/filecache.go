@@ -70,6 +70,7 @@ func (c *Classifier) readKept(name string, info fs.FileInfo) ([]byte, error) {
 		f.hits++
 		kept.files[o.resolve(name)] = f
 		kept.Unlock()
+		o.log.read(o.resolve(name), f.data, nil)
 		// A copy: a caller may change what it is given.
 		return bytes.Clone(f.data), nil
 	}

@@ -874,14 +874,18 @@ var filesAdminSpec = &Spec{
 		"iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft",
 		"iptables-restore", "ip6tables-restore", "nft", "ufw",
 	},
-	Classify: func(_ *Classifier, inv *shell.Invocation) Effect {
+	Classify: func(c *Classifier, inv *shell.Invocation) Effect {
 		args := inv.Args[1:]
 		if filesHelp(args) {
 			return nothing
 		}
 		switch name := inv.Name(); name {
 		case "crontab":
-			return filesCrontab(args)
+			e := filesCrontab(args)
+			if c != nil && e.Reasons != nil && e.Reasons[0].Rule == "cron.install" {
+				e.Add(c.crontabJobs(inv)) // schedule.go
+			}
+			return e
 		case "systemctl":
 			return filesSystemctl(args)
 		case "service":

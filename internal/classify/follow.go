@@ -684,11 +684,16 @@ func (c *Classifier) shellRun(inv *shell.Invocation) (Effect, bool) {
 	}
 	if i := shellScriptOperand(inv.Args); i >= 0 {
 		add(inv.Args[i], inv.IsDynamic(i))
-	} else if !hasFlagLetter(inv.Args, 'c') {
-		for _, rd := range inv.Redirects {
-			if rd.Op == "<" && !strings.HasPrefix(rd.Target, "&") {
-				add(rd.Target, rd.Dynamic)
-			}
+	} else if !hasFlagLetter(inv.Args, 'c') && inv.Stdin == "" {
+		// Its commands come from its input: the file the redirections
+		// give it, its own or set up around it (stdinfeed.go).
+		switch f := c.stdinRedirect(inv); {
+		case !f.set:
+		case f.unknown != "":
+			e.Add(opaque("shell.stdin", inv.Name()+" runs commands read from "+f.unknown+", which airlock cannot read"))
+			found = true
+		case !strings.HasPrefix(f.file, "&"):
+			add(f.file, f.dynamic)
 		}
 	}
 	return e, found

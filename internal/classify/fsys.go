@@ -59,6 +59,8 @@ type osFS struct {
 	// getenv is the environment of the process the decision is for;
 	// nil: this process's.
 	getenv func(string) string
+	// log, when set, notes what was read (readlog.go).
+	log *readLog
 }
 
 // HomeKnown reports whether "~/" names a usable directory here.
@@ -101,9 +103,19 @@ func (o osFS) resolve(name string) string {
 	return filepath.Join(o.dir, name)
 }
 
-func (o osFS) ReadFile(name string) ([]byte, error) { return os.ReadFile(o.resolve(name)) }
+func (o osFS) ReadFile(name string) ([]byte, error) {
+	p := o.resolve(name)
+	data, err := os.ReadFile(p)
+	o.log.read(p, data, err)
+	return data, err
+}
 
-func (o osFS) Stat(name string) (fs.FileInfo, error) { return os.Stat(o.resolve(name)) }
+func (o osFS) Stat(name string) (fs.FileInfo, error) {
+	p := o.resolve(name)
+	fi, err := os.Stat(p)
+	o.log.stat(p, fi, err)
+	return fi, err
+}
 
 // RealPath follows the symbolic links of name (its directories', then
 // its own, a dangling last one too) to the path they lead to.
@@ -196,12 +208,24 @@ func (o osFS) DirOutput(dir, query string) (string, bool) {
 
 // ReadDir lists a directory (go generate's packages, cargo's workspace
 // members, make's include globs).
-func (o osFS) ReadDir(name string) ([]fs.DirEntry, error) { return os.ReadDir(o.resolve(name)) }
+func (o osFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	p := o.resolve(name)
+	ents, err := os.ReadDir(p)
+	o.log.dir(p, ents, err)
+	return ents, err
+}
 
 // ReadHead reads the first n bytes of a file, to tell a compiled program
 // from a script without reading all of it.
 func (o osFS) ReadHead(name string, n int) ([]byte, error) {
-	f, err := os.Open(o.resolve(name))
+	p := o.resolve(name)
+	data, err := readHead(p, n)
+	o.log.head(p, data, err)
+	return data, err
+}
+
+func readHead(p string, n int) ([]byte, error) {
+	f, err := os.Open(p)
 	if err != nil {
 		return nil, err
 	}
@@ -292,7 +316,7 @@ func within(f FS, dir string) FS {
 		if dir == "~" {
 			dir = "~/"
 		}
-		return osFS{dir: o.resolve(dir), home: o.home, homeSet: o.homeSet, getenv: o.getenv}
+		return osFS{dir: o.resolve(dir), home: o.home, homeSet: o.homeSet, getenv: o.getenv, log: o.log}
 	}
 	return runDirFS{f: f, dir: dir}
 }

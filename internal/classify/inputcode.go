@@ -34,19 +34,27 @@ func (c *Classifier) inputCode(inv *shell.Invocation, who string) (code string, 
 	if inv.StdinKnown {
 		return inv.StdinText, Effect{}, true
 	}
-	for _, r := range inv.Redirects {
-		if r.Op != "<" && r.Op != "0<" {
-			continue
+	if inv.Stdin == "" {
+		// Redirections, its own or set up around it (stdinfeed.go).
+		if f := c.stdinRedirect(inv); f.set {
+			if f.unknown != "" {
+				return "", opaque("input.code", who+" runs code read from "+f.unknown+", which airlock cannot read"), false
+			}
+			data, failed, ok := c.readScript(inv, f.file, f.dynamic)
+			if ok {
+				c.keepCode(who+" < "+f.file, f.file, data)
+				return string(data), Effect{}, true
+			}
+			if failed.Reasons == nil {
+				failed = opaque("input.code", who+" runs code read from "+clip(f.file)+", which airlock cannot read here")
+			}
+			return "", failed, false
 		}
-		data, failed, ok := c.readScript(inv, r.Target, r.Dynamic)
-		if ok {
-			c.keepCode(who+" < "+r.Target, r.Target, data)
-			return string(data), Effect{}, true
+		if o := c.cc.stdinOuter(); o != nil {
+			// The runner's input is the inner run's (cat x.py | uv run
+			// python).
+			return c.inputCode(o, who)
 		}
-		if failed.Reasons == nil {
-			failed = opaque("input.code", who+" runs code read from "+clip(r.Target)+", which airlock cannot read here")
-		}
-		return "", failed, false
 	}
 	if inv.Stdin == "pipe" && inv.StdinFile != "" {
 		// cat FILE | awk -f -: FILE's text.

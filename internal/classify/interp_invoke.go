@@ -231,16 +231,31 @@ func interpMain(c *Classifier, inv *shell.Invocation, o interpOpts) Effect {
 }
 
 // interpStdin rates an interpreter that reads its program from standard
-// input: a REPL when nothing feeds it, the literal text of a heredoc or
-// echo when known, opaque otherwise.
+// input: a REPL when nothing feeds it; the literal text of a heredoc or
+// echo, or the file a redirection, a group's, an exec's or cat's pipe
+// feeds it (python3 < x.py is python3 x.py), read as its script would be
+// (inputCode); opaque when what feeds it cannot be read.
 func interpStdin(c *Classifier, inv *shell.Invocation, who, lang string) Effect {
-	switch {
-	case inv.Stdin == "":
-		return nothing
-	case inv.StdinKnown:
-		return interpAnalyse(c, who, lang, inv.StdinText)
+	if f := c.stdinRedirect(inv); inv.Stdin == "" && f.set && f.unknown == "" {
+		// A file, read as its script operand would be: a file that is
+		// not there runs nothing (the shell does not start the run).
+		return c.interpScript(inv, who+" <", lang, f.file, f.dynamic)
 	}
-	return opaque("interp.stdin", who+" runs code read from its input, whose text is only known at run time")
+	code, failed, ok := c.inputCode(inv, who)
+	if !ok {
+		if failed.Reasons != nil && inv.Stdin != "" && !inv.StdinKnown && inv.StdinFile == "" {
+			return opaque("interp.stdin", who+" runs code read from its input, whose text is only known at run time")
+		}
+		return failed
+	}
+	if inv.StdinKnown {
+		return interpAnalyse(c, who, lang, code)
+	}
+	inner, deeper := c.deeper()
+	if !deeper {
+		return fileLimit(who + " < input")
+	}
+	return interpAnalyse(inner, who, lang, code).through("script.interp", who+" runs the program fed on its standard input")
 }
 
 // interpCodeWords rates the code words of a run. A word holding shell

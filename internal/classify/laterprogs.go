@@ -124,21 +124,6 @@ func operandWords(inv *shell.Invocation) ([]string, []int) {
 	return ops, at
 }
 
-// stdinFile returns the file a run's input is redirected from (< FILE),
-// when its name is known.
-func stdinFile(inv *shell.Invocation) (string, bool) {
-	f, ok := "", false
-	for _, r := range inv.Redirects {
-		if r.Op == "<" || r.Op == "0<" {
-			if r.Dynamic {
-				return "", false
-			}
-			f, ok = r.Target, true
-		}
-	}
-	return f, ok
-}
-
 // vimKeystrokes reads vim -s FILE (and -W's partner, the keystrokes vim
 // replays as if typed): its ":" lines that run shell commands are the
 // command's runs, and its text goes to self-protection; other keystrokes

@@ -1,6 +1,7 @@
 package classify
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/argv"
@@ -674,6 +675,20 @@ func vimCommands(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 		}
 	}
 	var e Effect
+	if !slices.Contains(p.Operands, "-") {
+		// Fed on its input, vim takes it as what is typed: ex commands
+		// in Ex mode (ex, vim -e, -es), keystrokes otherwise.
+		if in, fed, known := c.inputText(inv); fed {
+			switch {
+			case !known:
+				e.Add(opaque("vim.stdin", inv.Name()+" runs editor commands read from its input, which airlock cannot read (vim commands can run programs)"))
+			case vimExMode(inv):
+				cmds = append(cmds, strings.Split(in, "\n")...)
+			case strings.TrimSpace(in) != "":
+				e.Add(opaque("vim.stdin", inv.Name()+" takes its input as typed keys, which airlock does not read (they can run programs)"))
+			}
+		}
+	}
 	for _, whole := range cmds {
 		for _, cmd := range vimBar(whole) {
 			t := strings.TrimLeft(cmd, ": \t")
@@ -688,6 +703,23 @@ func vimCommands(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 		}
 	}
 	return e
+}
+
+// vimExMode reports whether vim runs in Ex mode, taking lines as ex
+// commands: ex itself, or -e, -E and clusters holding them (-es).
+func vimExMode(inv *shell.Invocation) bool {
+	if inv.Name() == "ex" {
+		return true
+	}
+	for _, a := range inv.Args[1:] {
+		if a == "--" {
+			break
+		}
+		if len(a) > 1 && a[0] == '-' && a[1] != '-' && len(a) <= 3 && strings.ContainsAny(a[1:], "eE") {
+			return true
+		}
+	}
+	return false
 }
 
 // vimBar splits ex commands at "|" (not "\|"); a command that takes
@@ -853,10 +885,11 @@ func dcScripts(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 		e.Add(opaque("dc.file", "dc runs the script files "+clip(strings.Join(p.Operands, " "))+", which may run commands (!)"))
 	}
 	if len(texts) == 0 && len(p.Operands) == 0 {
-		if inv.Stdin != "" && !inv.StdinKnown {
+		in, fed, known := c.inputText(inv)
+		if fed && !known {
 			return opaque("dc.stdin", "dc runs a script read from its input, which may run commands (!)")
 		}
-		texts = append(texts, inv.StdinText)
+		texts = append(texts, in)
 	}
 	for _, t := range texts {
 		for _, line := range strings.Split(t, "\n") {
@@ -874,16 +907,19 @@ func edStdin(c *Classifier, inv *shell.Invocation, _ argv.Parsed) Effect {
 	text := inv.StdinText
 	if inv.Stdin == "" {
 		// ed -s < e.ed: the script file is read as ed reads it (FINDINGS-9
-		// P11).
-		f, ok := stdinFile(inv)
-		if !ok {
+		// P11), from its own redirection or one set up around it.
+		f := c.stdinRedirect(inv)
+		if !f.set {
 			return nothing
 		}
-		data, failed, read := c.readScript(inv, f, false)
+		if f.unknown != "" {
+			return opaque("ed.stdin", inv.Name()+" runs editor commands read from "+f.unknown+", which may run shell commands (!)")
+		}
+		data, failed, read := c.readScript(inv, f.file, f.dynamic)
 		if !read {
 			return failed
 		}
-		c.keepCode(inv.Name()+" < "+f, f, data)
+		c.keepCode(inv.Name()+" < "+f.file, f.file, data)
 		text = string(data)
 	} else if !inv.StdinKnown {
 		return opaque("ed.stdin", inv.Name()+" runs editor commands read from its input, which may run shell commands (!)")

@@ -87,6 +87,24 @@ func (c *Classifier) atJob(inv *shell.Invocation) Effect {
 		}
 	}
 	if inv.Stdin == "" {
+		// at now < x.sh: the file its redirection, or one set up around
+		// it, feeds it is the job.
+		if f := c.stdinRedirect(inv); f.set {
+			if f.unknown != "" {
+				return opaque("schedule.unread", name+" schedules commands read from "+f.unknown)
+			}
+			data, failed, ok := c.readScript(inv, f.file, f.dynamic)
+			if !ok {
+				if failed.Reasons != nil {
+					return failed
+				}
+				return opaque("schedule.unread", name+" schedules the commands of "+clip(f.file)+", which airlock cannot read here")
+			}
+			if binary(data) {
+				return opaque("schedule.unread", name+" schedules a file that is not shell text")
+			}
+			return c.scheduledJob(f.file, string(data), name+" schedules the commands of "+clip(f.file)+", rated as running them")
+		}
 		// Input inherited from the agent's tool, which has no terminal:
 		// at reads an empty job.
 		return nothing
@@ -382,4 +400,57 @@ func filterOperands(args []string) int {
 		}
 	}
 	return n
+}
+
+// crontabJobs rates the jobs a crontab installs from a file (crontab
+// FILE, crontab - < FILE, or a file fed to it around it): each job's
+// command, rated as running it, as at's job is. Text piped to it is read
+// where pipes are (laterprogs.go); a table that cannot be read keeps the
+// install's rating alone.
+func (c *Classifier) crontabJobs(inv *shell.Invocation) Effect {
+	p := argv.Spec{Short: "uc"}.Parse(inv.Args[1:])
+	var text string
+	switch {
+	case len(p.Operands) > 0 && p.Operands[0] != "-":
+		f := p.Operands[0]
+		data, failed, ok := c.readScript(inv, f, inv.AnyDynamic(1))
+		if !ok {
+			return failed
+		}
+		text = string(data)
+	case inv.Stdin == "":
+		in, fed, known := c.inputText(inv)
+		if !fed || !known {
+			return nothing
+		}
+		text = in
+	default:
+		return nothing
+	}
+	var cmds []string
+	for _, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		f := strings.Fields(t)
+		switch {
+		case strings.HasPrefix(f[0], "@"):
+			cmds = append(cmds, strings.TrimSpace(strings.TrimPrefix(t, f[0])))
+		case len(f) > 5:
+			rest := t
+			for k := 0; k < 5; k++ {
+				rest = strings.TrimSpace(rest[len(strings.Fields(rest)[0]):])
+			}
+			cmds = append(cmds, rest)
+		case strings.Contains(f[0], "="):
+			// NAME=value: the jobs' environment.
+		default:
+			return opaque("schedule.unread", "crontab installs a line airlock does not read ("+clip(t)+")")
+		}
+	}
+	if len(cmds) == 0 {
+		return nothing
+	}
+	return c.scheduledJob("crontab job", strings.Join(cmds, "\n"), "crontab installs jobs that run later, rated as running them")
 }

@@ -600,7 +600,9 @@ func gdbCommands(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 	for _, f := range append(p.Values("-x", "--x", "-command", "--command", "-ix", "--ix", "-init-command", "--init-command"), p.Values("-ex-file")...) {
 		e.Add(opaque("gdb.file", "gdb runs the commands of "+clip(f)+", which airlock does not read (gdb's shell and ! run programs)"))
 	}
-	if in, fed, known := c.inputText(inv); fed && !p.Has("-batch", "--batch") {
+	if in, fed, known := c.inputText(inv); fed {
+		// With -batch too: gdb reads commands from a standard input that
+		// is not a terminal before it exits.
 		if !known {
 			e.Add(opaque("gdb.stdin", "gdb runs commands read from its input, which airlock cannot see (gdb's shell and ! run programs)"))
 		}
@@ -846,23 +848,32 @@ func (c *Classifier) inputText(inv *shell.Invocation) (text string, fed, known b
 	if inv.StdinKnown {
 		return inv.StdinText, true, true
 	}
-	for _, r := range inv.Redirects {
-		if r.Op != "<" && r.Op != "0<" {
-			continue
-		}
-		if r.Dynamic {
+	if inv.Stdin == "" {
+		// Redirections, its own or set up around it (stdinfeed.go).
+		if f := c.stdinRedirect(inv); f.set {
+			if f.unknown != "" || f.dynamic {
+				return "", true, false
+			}
+			if !c.cc.writtenElsewhere(inv, f.file) {
+				if data, err := c.readFile(f.file); err == nil {
+					return string(data), true, true
+				}
+			} else if t, ok := c.cc.writtenText(inv, f.file); ok {
+				return t, true, true
+			}
 			return "", true, false
 		}
-		data, err := c.readFile(r.Target)
-		if err != nil {
-			return "", true, false
+		if o := c.cc.stdinOuter(); o != nil {
+			return c.inputText(o)
 		}
-		text, fed, known = string(data), true, true
+		return "", false, false
 	}
-	if !fed && inv.Stdin != "" {
-		return "", true, false
+	if inv.Stdin == "pipe" && inv.StdinFile != "" && !c.cc.writtenElsewhere(inv, inv.StdinFile) {
+		if data, err := c.readFile(inv.StdinFile); err == nil {
+			return string(data), true, true
+		}
 	}
-	return text, fed, known
+	return "", true, false
 }
 
 // SameDirSetting reports whether the command a text runner of this file

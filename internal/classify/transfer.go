@@ -265,8 +265,8 @@ func classifySFTP(c *Classifier, inv *shell.Invocation) Effect {
 	}
 	host = transferHost(host)
 	batch, hasBatch := p.Value("-b")
-	if (!hasBatch || batch == "-") && inv.Stdin != "" && inv.StdinKnown {
-		return transferScript(c, "sftp", host, inv.StdinText, sftpCommands.Get())
+	if in, fed, known := c.inputText(inv); (!hasBatch || batch == "-") && fed && known {
+		return transferScript(c, "sftp", host, in, sftpCommands.Get())
 	}
 	if hasBatch && batch != "-" {
 		return external("sftp.batch", "sftp runs the commands in "+batch+" on "+host+", which can upload or delete files")
@@ -328,7 +328,8 @@ func transferScript(c *Classifier, name, host, text string, table map[string]byt
 				}
 				if strings.HasPrefix(cmd, "!") {
 					e.Add(local(name+".shell", name+" runs the local command "+clip(cmd[1:])))
-					e.Add(c.nested(cmd[1:]))
+					// Its runs are the command's too, for self-protection.
+					e.Add(c.embedded(name+" !", cmd[1:], false))
 					continue
 				}
 				words := strings.Fields(cmd)
@@ -665,15 +666,18 @@ func classifyFTP(c *Classifier, inv *shell.Invocation) Effect {
 		}
 	}
 	p := argv.Spec{Short: "PsTrqo"}.Parse(args)
-	if len(p.Operands) == 0 && !(inv.Stdin != "" && inv.StdinKnown) {
+	// Its commands: a heredoc's text, or the file its input is
+	// redirected from (ftp -n < cmds), read alike (inputText).
+	in, fed, known := c.inputText(inv)
+	if len(p.Operands) == 0 && !fed {
 		return nothing
 	}
 	host := "the server it opens"
 	if len(p.Operands) > 0 {
 		host = p.Operands[0]
 	}
-	if inv.Stdin != "" && inv.StdinKnown {
-		return transferScript(c, name, host, inv.StdinText, ftpCommands.Get())
+	if fed && known {
+		return transferScript(c, name, host, in, ftpCommands.Get())
 	}
 	return external("ftp.session", name+" opens a session on "+host+" that can upload or delete files")
 }

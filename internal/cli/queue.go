@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/journal"
 	"github.com/airlock-dev/airlock/internal/render"
 )
@@ -173,6 +174,9 @@ func queueSettle(e *env, j *journal.Journal, event, id, note string, ttl time.Du
 	switch event {
 	case journal.EventApprove:
 		fmt.Fprintf(e.stdout, "approved %s: %s\nthe agent's verbatim retry in %s runs once, until %s\n", it.ID, journal.What(it, 100), render.Line(it.Cwd, 0), it.Settled.Expires.Local().Format(time.RFC3339))
+		if len(it.Files) > 0 {
+			fmt.Fprintf(e.stdout, "while the %d path(s) its decision read (the files it runs) read as they did when held; a change holds the retry again\n", len(it.Files))
+		}
 	case journal.EventReject:
 		fmt.Fprintf(e.stdout, "rejected %s: %s\n", it.ID, journal.What(it, 100))
 	case journal.EventAck:
@@ -181,6 +185,20 @@ func queueSettle(e *env, j *journal.Journal, event, id, note string, ttl time.Du
 		fmt.Fprintf(e.stdout, "dismissed %s: %s\n", it.ID, journal.What(it, 100))
 	}
 	return ExitOK
+}
+
+// filesChangedSince says which file the held command runs reads
+// differently now than when it was held ("" when none does, or when the
+// item kept none).
+func filesChangedSince(it *journal.Item, dir string) string {
+	if len(it.Files) == 0 {
+		return ""
+	}
+	var now []journal.FileState
+	for _, f := range classify.CommandIn(it.Command, classify.DirFS(dir)).Read {
+		now = append(now, journal.FileState{Path: f.Path, State: f.State})
+	}
+	return journal.FilesChanged(it.Entry, now)
 }
 
 // queueRun runs a held command for the human, from a terminal only. It
@@ -222,6 +240,12 @@ func queueRun(e *env, j *journal.Journal, id string, asJSON bool) int {
 	answer, err := readAnswer(e.stdin, maxAnswer)
 	if a := strings.ToLower(strings.TrimSpace(answer)); err != nil || a != it.ID {
 		fmt.Fprintln(e.stderr, "not run: the answer was not the item's id")
+		return ExitHeld
+	}
+	if changed := filesChangedSince(it, dir); changed != "" {
+		// What the human read is what runs: the files the command runs
+		// are read again now, after the answer, as a retry's are.
+		fmt.Fprintf(e.stderr, "not run: %s; read it again: airlock queue show %s\n", changed, it.ID)
 		return ExitHeld
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -165,7 +165,7 @@ func BenchmarkApprovalLookup(b *testing.B) {
 				var got string
 				if err := j.locked(func(w *writer) error {
 					var err error
-					got, err = w.approvalFor(retry, time.Now())
+					got, _, err = w.approvalFor(retry, time.Now())
 					return err
 				}); err != nil || got != mid.Entry.ID {
 					b.Fatalf("approval %q, %v; want %s", got, err, mid.Entry.ID)

@@ -21,17 +21,29 @@ const MaxApprovalExpiry = 7 * 24 * time.Hour
 
 // approvalFor finds an approval, not expired at now and not yet used, of
 // a held action that is the same action as e: for a shell command, the
-// same text in the same directory; for any other tool, the same tool,
-// target, directory and complete input. It is called with the lock
+// same text in the same directory, whose files read as they did when it
+// was held; for any other tool, the same tool, target, directory and
+// complete input. When the only approvals of e's text are of files that
+// read differently now, changed says which (for the reason of the hold
+// that follows). It is called with the lock
 // held, so two parallel retries cannot both use one approval. It reads
 // the postings of e's action only (index/a-HASH: its held items and what
 // was done about them), the lines of its approved items, and the queue's
 // postings since such an approval (stillApproved): its cost does not grow
 // with the queue.
-func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
+func (w *writer) approvalFor(e *Entry, now time.Time) (id, changed string, err error) {
+	id, changed, err = w.approvalOf(e, now)
+	if id != "" || err != nil {
+		changed = ""
+	}
+	return id, changed, err
+}
+
+func (w *writer) approvalOf(e *Entry, now time.Time) (string, string, error) {
+	var changed string
 	states, err := w.actionStates(e, now)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	r := &lineReader{dir: w.j.dir}
 	defer r.close()
@@ -41,23 +53,27 @@ func (w *writer) approvalFor(e *Entry, now time.Time) (string, error) {
 		}
 		held, line, err := r.entry(q.held)
 		if err != nil {
-			return "", err
+			return "", "", err
 		}
 		if held.Decision != "defer" || !sameAction(held, e) {
 			continue
 		}
 		if ok, err := w.stillApproved(q); err != nil || !ok {
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
 			continue
 		}
 		if ok, err := w.authentic(r, q.settled, lineHash(line)); err != nil || !ok {
-			return "", err
+			return "", "", err
 		}
-		return q.id, nil
+		if d := filesChanged(e.Cwd, held.Files, e.Files); d != "" {
+			changed = "queue item " + q.id + " was approved, but " + d
+			continue
+		}
+		return q.id, "", nil
 	}
-	return "", nil
+	return "", changed, nil
 }
 
 // approvalByID is the approval of item id when it is there to use. e is

@@ -81,12 +81,24 @@ type Entry struct {
 	// input, so that an approval binds the exact content of a write or
 	// a tool call, not only its target.
 	InputDigest string `json:"input_digest,omitempty"`
+	// Files are, for a shell command, the files its decision read and
+	// what it found in each (vocab.Action.Reads): an approval binds them
+	// as it binds the text (sameAction). Kept on held, asked and
+	// approved entries only.
+	Files []FileState `json:"files,omitempty"`
 	// Input is the tool input of a call airlock cannot read (a tool its
 	// tables do not know, such as a PowerShell tool), bounded: what the
 	// human reviews instead of a command, path or URL.
 	Input json.RawMessage `json:"input,omitempty"`
 	// Prev is the hex SHA-256 of the previous line ("" for the first).
 	Prev string `json:"prev"`
+}
+
+// FileState is one file a decision read and what it found (a content
+// digest "sha256:…", "absent", a kind).
+type FileState struct {
+	Path  string `json:"path"`
+	State string `json:"state"`
 }
 
 // Reason is one finding or rule behind a decision.
@@ -122,6 +134,9 @@ func entryOf(ev *vocab.Event) *Entry {
 		}
 		if a.Kind != vocab.Shell {
 			e.InputDigest = inputDigest(ev.Raw)
+		}
+		for _, f := range a.Reads {
+			e.Files = append(e.Files, FileState{Path: f.Path, State: f.State})
 		}
 		if a.Kind == vocab.UnknownTool && len(ev.Detail) == 0 {
 			e.Input = unknownInput(ev.Raw)

@@ -133,6 +133,11 @@ func (w *writer) record(ev *vocab.Event) (vocab.Receipt, error) {
 		}
 		rec.Approval = spent
 	}
+	if !e.queued() && e.Decision != "ask" && e.Rule != RuleApproved {
+		// What a decision read is kept where an approval is given or
+		// spent, not on every allowed call.
+		e.Files = nil
+	}
 	if err := w.append(e); err != nil {
 		return rec, err
 	}
@@ -149,7 +154,7 @@ func (w *writer) claim(e *Entry, ev *vocab.Event, c *vocab.Claim) (string, error
 	if c.Ref != "" {
 		id, err = w.approvalByID(e, c.Ref, e.Time)
 	} else {
-		id, err = w.approvalFor(e, e.Time)
+		id, c.Changed, err = w.approvalFor(e, e.Time)
 	}
 	if err != nil {
 		return "", err

@@ -90,7 +90,7 @@ func appendStringField(dst []byte, name, value string, omit bool) []byte {
 // and reports false (dst unchanged in meaning) for an entry it leaves to
 // encoding/json.
 func appendEntry(dst []byte, e *Entry) ([]byte, bool) {
-	if e.Finding != nil || e.Team != nil || len(e.Detail) != 0 || len(e.Input) != 0 {
+	if e.Finding != nil || e.Team != nil || len(e.Detail) != 0 || len(e.Input) != 0 || len(e.Files) != 0 {
 		return dst, false
 	}
 	when, err := e.Time.MarshalJSON()

@@ -87,6 +87,12 @@ func (it *Item) WriteText(b *strings.Builder) {
 	if v.reason != "" {
 		fmt.Fprintf(b, "  - %s\n", v.reason)
 	}
+	if files := ShownFiles(it.Entry); len(files) > 0 {
+		b.WriteString("  an approval binds the files it runs, as read when held (a retry after any changes is held again):\n")
+		for _, f := range files {
+			b.WriteString("    " + f + "\n")
+		}
+	}
 	if s := settled(it); s != "" {
 		fmt.Fprintf(b, "  %s\n", s)
 	}
@@ -112,6 +118,12 @@ func (r *Report) markdown() string {
 		}
 		if v.reason != "" {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(v.reason))
+		}
+		if files := ShownFiles(it.Entry); len(files) > 0 {
+			b.WriteString("- an approval binds the files it runs, as read when held:\n")
+			for _, f := range files {
+				b.WriteString("  - " + render.CodeSpan(f) + "\n")
+			}
 		}
 		if s := settled(it); s != "" {
 			fmt.Fprintf(&b, "- %s\n", mdEscape(s))

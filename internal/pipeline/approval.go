@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/airlock-dev/airlock/internal/classify"
 	"github.com/airlock-dev/airlock/internal/policy"
 	"github.com/airlock-dev/airlock/internal/vocab"
 )
@@ -23,11 +24,32 @@ func claim(ev *vocab.Event, a *policy.Action, v *policy.Verdict, ref string) *vo
 	if !claimed && v.Decision != vocab.Defer && v.Decision != vocab.Ask {
 		return nil
 	}
-	return &vocab.Claim{Ref: ref, Settle: func(id string) (bool, error) {
+	c := &vocab.Claim{Ref: ref}
+	c.Settle = func(id string) (bool, error) {
 		spend, err := settle(a, v, claimed, ref, id)
+		if id == "" && c.Changed != "" && v.Decision.Holds() {
+			stale(v, c.Changed)
+		}
 		ev.Verdict = v.Record()
 		return spend, err
-	}}
+	}
+	return c
+}
+
+// RuleChanged names the reason of a retry held again because a file the
+// command runs changed after its approval.
+const RuleChanged = "queue.changed"
+
+// stale says, in a hold's verdict, why an approval of the same command
+// did not let it through: changed (the recorder's phrase) names the file
+// that reads differently now. The hold itself stands: the human reviews
+// the new content as a new item.
+func stale(v *policy.Verdict, changed string) {
+	msg := changed + "; held again for a human to review what it runs now"
+	v.Reasons = append([]classify.Reason{{Rule: RuleChanged, Message: msg}}, v.Reasons...)
+	if v.Message != "" {
+		v.Message = msg + "; " + v.Message
+	}
 }
 
 // settle is the approval stage: a held action a human approved (approval

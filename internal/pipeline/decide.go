@@ -35,6 +35,14 @@ func (p *Pipeline) Decide(r *Request) Outcome {
 			a.Contained = true
 			*v = pol.Decide(*a)
 		}
+		// What the decision read is what an approval of it binds; only
+		// the classification says it.
+		a.Reads = nil
+		if v.Shell != nil {
+			for _, f := range v.Shell.Read {
+				a.Reads = append(a.Reads, policy.FileState{Path: f.Path, State: f.State})
+			}
+		}
 		o.Stage = StageRules
 		if strings.HasPrefix(v.Rule, "self.") {
 			o.Stage = StageSelf

@@ -25,15 +25,15 @@ func TestFindings10ApprovalOpen(t *testing.T) {
 		fixed                          bool
 	}{
 		{name: "script rewritten", cmd: "./deploy.sh", file: "deploy.sh",
-			before: "#!/bin/sh\ngit push origin main\n", after: "#!/bin/sh\n" + exfil + "\n"},
+			before: "#!/bin/sh\ngit push origin main\n", after: "#!/bin/sh\n" + exfil + "\n", fixed: true},
 		{name: "bash script rewritten", cmd: "bash scripts/release.sh", file: "scripts/release.sh",
-			before: "git push origin main --tags\n", after: exfil + "\n"},
+			before: "git push origin main --tags\n", after: exfil + "\n", fixed: true},
 		{name: "Makefile recipe rewritten", cmd: "make deploy", file: "Makefile",
-			before: "deploy:\n\tgit push origin main\n", after: "deploy:\n\t" + exfil + "\n"},
+			before: "deploy:\n\tgit push origin main\n", after: "deploy:\n\t" + exfil + "\n", fixed: true},
 		{name: "the remote rewritten", cmd: "git push origin main", file: ".git/config",
-			before: "[remote \"origin\"]\n\turl = https://github.example/me/repo.git\n", after: "[remote \"origin\"]\n\turl = https://192.0.2.1/x.git\n"},
+			before: "[remote \"origin\"]\n\turl = https://github.example/me/repo.git\n", after: "[remote \"origin\"]\n\turl = https://192.0.2.1/x.git\n", fixed: true},
 		{name: "package.json script rewritten", cmd: "npm run release", file: "package.json",
-			before: `{"name":"p","scripts":{"release":"git push origin main"}}`, after: `{"name":"p","scripts":{"release":"` + exfil + `"}}`},
+			before: `{"name":"p","scripts":{"release":"git push origin main"}}`, after: `{"name":"p","scripts":{"release":"` + exfil + `"}}`, fixed: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if !c.fixed && os.Getenv("AIRLOCK_FINDINGS10_ALL") == "" {

@@ -30,6 +30,9 @@ type NetRequest = vocab.NetRequest
 // agent adapter (see vocab: the journal and every entry point speak it).
 type Action = vocab.Action
 
+// FileState is one file a decision read (vocab.Action.Reads).
+type FileState = vocab.FileState
+
 // Edit is one change a file tool makes (see vocab).
 type Edit = vocab.Edit
 

@@ -100,6 +100,10 @@ type Redirect struct {
 	Target string
 	// Dynamic reports whether Target is only known at run time.
 	Dynamic bool
+	// Fd is the descriptor number written before the operator ("3" of
+	// 3< FILE, "0" of 0<&3), "" when none is written (the operator's
+	// own: 0 for input, 1 for output).
+	Fd string
 }
 
 // Writes reports whether the redirection writes to its target: every

@@ -493,7 +493,11 @@ func (s *stmtWalker) redirects(st *syntax.Stmt, c *cmd) {
 		if !known {
 			target = s.render(r.Word)
 		}
-		c.redirects = append(c.redirects, Redirect{Op: r.Op.String(), Target: target, Dynamic: !known})
+		rd := Redirect{Op: r.Op.String(), Target: target, Dynamic: !known}
+		if r.N != nil {
+			rd.Fd = r.N.Value
+		}
+		c.redirects = append(c.redirects, rd)
 	}
 }
 

@@ -45,6 +45,19 @@ type Action struct {
 	Edits []Edit
 	// Net is the request of a Net action, as the egress proxy saw it.
 	Net *NetRequest
+	// Reads are the files the decision of a Shell action read (the
+	// scripts, makefiles, package files and configuration it followed)
+	// and what it found in each. Only the decision pipeline sets it,
+	// from the classification: an approval binds them, so a retry whose
+	// files read differently is another action.
+	Reads []FileState
+}
+
+// FileState is one file a decision read and what it found there: Path is
+// absolute; State is a digest of its content ("sha256:…"), "absent", or
+// the kind of file it was.
+type FileState struct {
+	Path, State string
 }
 
 // NetRequest is one request through the egress proxy: what the policy

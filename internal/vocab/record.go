@@ -110,6 +110,11 @@ type Claim struct {
 	// spends one must carry RuleApproved. A non-nil error keeps nothing
 	// and is what Record returns.
 	Settle func(approval string) (spend bool, err error)
+	// Changed is set by the recorder before Settle when it found no
+	// approval to use but one of the same text whose files read
+	// differently now (a script rewritten after the approval): a phrase
+	// naming the file, for the reason of the hold that follows.
+	Changed string
 }
 
 // Finding is what the post-execution scanner saw in agent output: an

@@ -345,7 +345,9 @@ func wrapCommand(inv *shell.Invocation) (wrapStart, bool) {
 		return wrapStart{}, false
 	}
 	if w.shellText {
-		return wrapStart{at: at, text: inv.Text(at), isText: true, via: via}, true
+		// The words are joined with blanks, as the wrapper joins them
+		// for its shell (watchexec -e go 'npm publish').
+		return wrapStart{at: at, text: strings.Join(args[at:], " "), isText: true, via: via}, true
 	}
 	return wrapStart{at: at, each: w.each, via: via}, true
 }
@@ -419,7 +421,7 @@ func interpLangOf(name string) (who, lang string) {
 // such a run; a compiled program or a file that is no script is not
 // read here (false).
 func (c *Classifier) scriptOperand(args, runner *shell.Invocation, i int, what string) (Effect, bool) {
-	if c.FS == nil || i >= len(args.Args) || args.IsDynamic(i) {
+	if c.FS == nil || i >= len(args.Args) || args.IsDynamic(i) || !runsOperands(runner.Name()) {
 		return nothing, false
 	}
 	name := args.Args[i]
@@ -448,3 +450,36 @@ func (c *Classifier) scriptOperand(args, runner *shell.Invocation, i int, what s
 	}
 	return c.interpScript(runner, who, lang, name, false).through("wrapper.script", msg+" with "+who), true
 }
+
+// runsOperands reports whether a program may run a script among its
+// operands. A shell's script operand is followed by followRun (bash -n
+// x.sh runs nothing); a program package shell unwraps and still emits
+// runs nothing (command -v x.sh, env with no command); and the programs
+// of scriptReaders read the files they are given.
+func runsOperands(name string) bool {
+	return !isShell(name) && !shell.Unwraps(name) && !scriptReaders.Get()[name]
+}
+
+// scriptReaders are programs with no spec that read, count, lint or
+// format the files they are given and run none of them (codespell
+// deploy.sh, cloc scripts/).
+var scriptReaders = firstuse.Table[map[string]bool]{Build: func() map[string]bool {
+	out := map[string]bool{}
+	for _, n := range []string{
+		"codespell", "cspell", "typos", "vale", "cloc", "tokei", "scc", "sloccount", "ctags", "etags", "uctags",
+		"pygmentize", "highlight", "glow", "enscript", "a2ps", "source-highlight", "semgrep", "bandit",
+		"pyright", "pyflakes", "pycodestyle", "pydocstyle", "autopep8", "yapf", "vulture", "radon",
+		"pyupgrade", "autoflake", "docformatter", "blacken-docs", "mdformat", "rubocop", "standardrb",
+		"perltidy", "perlcritic", "php-cs-fixer", "phpcs", "phpcbf", "phpstan", "psalm", "luacheck",
+		"stylua", "selene", "hadolint", "actionlint", "markdownlint", "markdownlint-cli2", "yamllint",
+		"jsonlint", "taplo", "editorconfig-checker", "ec", "standard", "xo", "jshint", "jslint", "tslint",
+		"stylelint", "sqlfluff", "dprint", "biome", "oxlint", "deno-lint", "checkbashisms", "bashate",
+		"beautysh", "pre-commit-hooks", "reuse", "licensecheck", "addlicense", "git-lfs", "file-rename",
+		"rename", "enca", "chardet", "chardetect", "uchardet", "exiftool", "trivy", "gitleaks",
+		"trufflehog", "detect-secrets", "grype", "syft", "osv-scanner", "difft", "delta", "colordiff",
+		"icdiff", "meld", "kdiff3", "vimdiff", "nvimdiff", "wdiff", "dwdiff", "sdiff", "ydiff",
+	} {
+		out[n] = true
+	}
+	return out
+}}

@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"errors"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -83,8 +85,11 @@ func pageFile(word string) bool {
 	return false
 }
 
-// browserPage rates a run that opens a local page in a browser.
-func browserPage(inv *shell.Invocation) Effect {
+// browserPage rates a run that opens a local page in a browser: held
+// when the page has a script or reaches the network, or cannot be read
+// beforehand (a name known at run time, a page the same command writes).
+// A page that is not there runs nothing; one with neither is a document.
+func (c *Classifier) browserPage(inv *shell.Invocation) Effect {
 	from, who, ok := pageProgram(inv)
 	if !ok {
 		return nothing
@@ -105,7 +110,81 @@ func browserPage(inv *shell.Invocation) Effect {
 		if !pageFile(v) {
 			continue
 		}
-		return external("browser.page", who+" opens the local page "+clip(v)+" and runs its script, which can send anything anywhere (a fetch, a form): airlock does not read a page's script. Serve it to a test that does not run scripts, read it as text, or ask the human to open it.")
+		why, held := c.pageRuns(inv, i, v)
+		if !held {
+			continue
+		}
+		return external("browser.page", who+" opens the local page "+clip(v)+", which "+why+": a page's script can send anything anywhere (a fetch, a form), and airlock does not read it. Read the page as text, or ask the human to open it.")
 	}
 	return nothing
+}
+
+// pageRuns says whether the page a browser opens may run code or reach
+// the network, and why.
+func (c *Classifier) pageRuns(inv *shell.Invocation, i int, v string) (string, bool) {
+	name := v
+	if rest, ok := strings.CutPrefix(strings.ToLower(v), "file:"); ok {
+		name = v[len(v)-len(rest):]
+		name = strings.TrimPrefix(name, "//")
+		if strings.HasPrefix(name, "localhost/") {
+			name = name[len("localhost"):]
+		}
+	}
+	if inv.IsDynamic(i) || strings.ContainsAny(name, "$`*?[") {
+		return "is named only at run time", true
+	}
+	if c.cc.writtenElsewhere(inv, name) {
+		return "the same command writes", true
+	}
+	if c.FS == nil {
+		return "cannot be read beforehand", true
+	}
+	data, err := c.readFile(name)
+	switch {
+	case err == nil:
+	case errors.Is(err, fs.ErrNotExist):
+		return "", false // nothing to open: the browser shows an error
+	default:
+		return "cannot be read beforehand", true
+	}
+	if pageActive(data) {
+		return "has a script or reaches the network", true
+	}
+	return "", false
+}
+
+// pageActive reports a page with a script (a script element, a
+// javascript: link, an event handler) or a reference to another host
+// (an image, a style, a refresh), which a page the agent wrote can use
+// to carry data out.
+func pageActive(data []byte) bool {
+	t := strings.ToLower(string(data))
+	for _, w := range []string{"<script", "javascript:", "://", "=\"//", "='//", "=//", "url(", "@import", "http-equiv", "<iframe", "<object", "<embed", "<base", "<form"} {
+		if strings.Contains(t, w) {
+			return true
+		}
+	}
+	return pageHandler(t)
+}
+
+// pageHandler reports an event handler attribute (onload=, onerror =)
+// in lower-cased page text; a scan, not a regular expression, so that
+// nothing is compiled when the package starts.
+func pageHandler(t string) bool {
+	for i := 1; i+2 < len(t); i++ {
+		if t[i] != 'o' || t[i+1] != 'n' || !strings.ContainsRune(" \t\n\"'/", rune(t[i-1])) {
+			continue
+		}
+		j := i + 2
+		for j < len(t) && t[j] >= 'a' && t[j] <= 'z' {
+			j++
+		}
+		for j < len(t) && (t[j] == ' ' || t[j] == '\t') {
+			j++
+		}
+		if j > i+2 && j < len(t) && t[j] == '=' {
+			return true
+		}
+	}
+	return false
 }

@@ -142,6 +142,7 @@ var wrapTable = firstuse.Table[map[string]wrapSpec]{Build: func() map[string]wra
 		"dbus-launch":       {opts: argv.Spec{Long: []string{"--config-file", "--autolaunch"}}},
 		"ssh-agent":         {opts: argv.Spec{Short: "aEPt"}},
 		"retry":             {opts: argv.Spec{Short: "tdmMx", Long: []string{"--times", "--delay", "--until", "--while", "--tries"}}, dash: true},
+		"rlwrap":            {opts: argv.Spec{Short: "bCDefgHlMOpPqsStwz", Long: []string{"--break-chars", "--command-name", "--history-no-dupes", "--extra-char-after-completion", "--file", "--forget-matching", "--history-filename", "--logfile", "--only-cook", "--prompt-colour", "--pre-given", "--quote-characters", "--histsize", "--substitute-prompt", "--set-term-name", "--wait-before-prompt", "--filter"}}},
 		"gtimeout":          {opts: argv.Spec{Short: "sk", Long: []string{"--signal", "--kill-after"}}, own: 1},
 
 		// Users and privileges.

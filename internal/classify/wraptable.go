@@ -384,6 +384,14 @@ func (c *Classifier) wrapped(inv *shell.Invocation) (Effect, bool) {
 		if se, ok := c.scriptOperand(inv, inv, at, what); ok {
 			return se, true
 		}
+		if strings.ContainsAny(inv.Args[at], " \t\n;|&") {
+			// One word holding blanks is shell text (entr -s 'rm -rf
+			// x', a wrapper that hands its words to a shell); a program
+			// of that name is not what it means.
+			text := strings.Join(inv.Args[at:], " ")
+			e.Add(c.nestedRun(inv, text).through("wrapper.text", what+" runs shell text given as an argument: "+clip(text)))
+			return e, true
+		}
 		tail := inv.Text(at)
 		e.Add(c.nestedRun(inv, tail).through("wrapper.argv", what+" runs the command in its arguments: "+clip(tail)))
 		return e, true

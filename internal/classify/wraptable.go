@@ -438,6 +438,9 @@ func (c *Classifier) scriptOperand(args, runner *shell.Invocation, i int, what s
 		return nothing, false
 	}
 	who, lang := scriptExt(name)
+	// A path (./y, bin/y) may name an executable text file with no #!
+	// line, which a program that execs it hands to sh.
+	isPath := strings.ContainsAny(name, `/\`)
 	if info, err := c.FS.Stat(fsName(name)); err == nil {
 		if !info.Mode().IsRegular() {
 			return nothing, false
@@ -446,10 +449,10 @@ func (c *Classifier) scriptOperand(args, runner *shell.Invocation, i int, what s
 		if err != nil || binary(head) {
 			return nothing, false
 		}
-		if !bytes.HasPrefix(head, []byte("#!")) && who == "" {
+		if !bytes.HasPrefix(head, []byte("#!")) && who == "" && !(isPath && info.Mode().Perm()&0o111 != 0) {
 			return nothing, false
 		}
-	} else if who == "" || !c.cc.mentions(path.Base(name)) || !c.cc.writtenElsewhere(runner, name) {
+	} else if who == "" && !isPath || !c.cc.mentions(path.Base(name)) || !c.cc.writtenElsewhere(runner, name) {
 		return nothing, false
 	}
 	msg := what + " runs " + clip(name)

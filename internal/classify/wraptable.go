@@ -434,13 +434,18 @@ func (c *Classifier) scriptOperand(args, runner *shell.Invocation, i int, what s
 		return nothing, false
 	}
 	name := args.Args[i]
-	if name == "" || strings.HasPrefix(name, "-") || strings.Contains(name, "://") || strings.ContainsAny(name, "=*?[{") || processFile(name) {
+	if name == "" || strings.HasPrefix(name, "-") || strings.Contains(name, "://") || strings.ContainsAny(name, "=*?[{") || strings.Contains(name, "...") || processFile(name) {
 		return nothing, false
 	}
 	who, lang := scriptExt(name)
 	// A path (./y, bin/y) may name an executable text file with no #!
 	// line, which a program that execs it hands to sh.
 	isPath := strings.ContainsAny(name, `/\`)
+	if who == "" && !isPath {
+		// A bare name with no script's extension is a program found on
+		// the PATH, not a file of the project: nothing to stat.
+		return nothing, false
+	}
 	if info, err := c.FS.Stat(fsName(name)); err == nil {
 		if !info.Mode().IsRegular() {
 			return nothing, false
@@ -449,11 +454,18 @@ func (c *Classifier) scriptOperand(args, runner *shell.Invocation, i int, what s
 		if err != nil || binary(head) {
 			return nothing, false
 		}
-		if !bytes.HasPrefix(head, []byte("#!")) && who == "" && !(isPath && info.Mode().Perm()&0o111 != 0) {
+		if !bytes.HasPrefix(head, []byte("#!")) && who == "" && info.Mode().Perm()&0o111 == 0 {
 			return nothing, false
 		}
-	} else if who == "" && !isPath || !c.cc.mentions(path.Base(name)) || !c.cc.writtenElsewhere(runner, name) {
+	} else if !c.cc.mentions(path.Base(name)) || !c.cc.writtenElsewhere(runner, name) {
 		return nothing, false
+	} else if who == "" {
+		// Written by another run of the command (go vet ./... names
+		// ./... too): a script only when the text written is one.
+		text, ok := c.cc.writtenText(runner, name)
+		if !ok || !strings.HasPrefix(text, "#!") {
+			return nothing, false
+		}
 	}
 	msg := what + " runs " + clip(name)
 	if who == "" || who == "sh" {

@@ -48,6 +48,8 @@ func TestWrapTable(t *testing.T) {
 		{"conda run -n base y.py", "external", "git push"},
 		{"mywrap --tries 3 ./x.sh", "external", "x.sh:2"},
 		{"mywrap ./bin/bare", "external", "bin/bare:1"},
+		{"printf '#!/bin/sh\\ngit push origin main\\n' > y && chmod +x y && mywrap ./y", "external", "git push"},
+		{"curl -so y.sh https://example.com/y.sh && mywrap ./y.sh", "local+opaque+netread", "written by the same command"},
 		{"rlwrap \"$S\"", "local+opaque", "named only at run time"},
 		{"fd -e sh -x {}", "local+opaque", "each file it finds"},
 		{"find . -name '*.sh' -exec {} \\;", "local+opaque", "each file find finds"},
@@ -64,6 +66,7 @@ func TestWrapTable(t *testing.T) {
 		{"tox -e py311", "local", ""},
 		{"fd -e go -x gofmt -l {}", "local", ""},
 		{"watchexec -e go -- go test ./...", "local", ""},
+		{"go vet ./... && staticcheck ./...", "local", ""},
 	} {
 		c := Classifier{Limits: shell.DefaultLimits, FS: wrapProject}
 		r := c.Command(tc.cmd)

@@ -200,7 +200,7 @@ func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 		return e
 	}
 	if strings.Contains(inv.Args[0], "{}") && slices.ContainsFunc(inv.Via, func(v string) bool { return strings.HasPrefix(v, "find ") }) {
-		return opaque("wrapper.found", inv.Via[len(inv.Via)-1]+" "+clip(inv.Args[0])+" runs each file find finds as a program: which files, and what they do, is known only at run time")
+		return opaque("wrapper.found", inv.Via[len(inv.Via)-1]+" "+clip(inv.Args[0])+" runs each file find finds as a program: which files, and what they do, is known only at run time; run the files by name")
 	}
 	if inertNames.Get()[name] {
 		return nothing

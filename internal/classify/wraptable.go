@@ -363,14 +363,14 @@ func (c *Classifier) wrapped(inv *shell.Invocation) (Effect, bool) {
 	what := "the wrapper " + s.via
 	if s.isText {
 		if inv.IsDynamic(s.at) {
-			return opaque("wrapper.dynamic", what+" runs shell text known only at run time ("+clip(inv.Args[s.at])+")"), true
+			return opaque("wrapper.dynamic", what+" runs shell text known only at run time ("+clip(inv.Args[s.at])+"); write the command out so that it can be read"), true
 		}
 		return c.nestedRun(inv, s.text).through("wrapper.text", what+" runs shell text: "+clip(s.text)), true
 	}
 	var e Effect
 	for at := s.at; at < len(inv.Args); at++ {
 		if inv.IsDynamic(at) {
-			e.Add(opaque("wrapper.dynamic", what+" runs a command named only at run time ("+clip(inv.Args[at])+")"))
+			e.Add(opaque("wrapper.dynamic", what+" runs a command named only at run time ("+clip(inv.Args[at])+"); name the program or script in the command so that it can be read"))
 			return e, true
 		}
 		if s.each {
@@ -378,7 +378,7 @@ func (c *Classifier) wrapped(inv *shell.Invocation) (Effect, bool) {
 			continue
 		}
 		if strings.Contains(inv.Args[at], "{}") {
-			e.Add(opaque("wrapper.found", what+" runs each file it finds as a program ("+clip(inv.Args[at])+"): which files, and what they do, is known only at run time"))
+			e.Add(opaque("wrapper.found", what+" runs each file it finds as a program ("+clip(inv.Args[at])+"): which files, and what they do, is known only at run time; run the files by name"))
 			return e, true
 		}
 		if se, ok := c.scriptOperand(inv, inv, at, what); ok {

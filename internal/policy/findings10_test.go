@@ -597,6 +597,8 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "W3 variant: mise exec node@20 -- ./x.sh", setup: progs, cmd: `mise exec node@20 -- ./x.sh`, want: held, fixed: true},
 		{finding: "W3 variant: fakeroot git push origin main (a known program through the table)", cmd: `fakeroot -- git push origin main`, want: held, fixed: true},
 		{finding: "W3 variant: fdfind -x {} (the found file is the command)", setup: progs, cmd: `fdfind -e sh -x {}`, want: held, fixed: true},
+		{finding: "W3 variant: flock -c ./x.sh /tmp/l (the text before the lock file)", setup: progs, cmd: `flock -c ./x.sh /tmp/l`, want: held, fixed: true},
+		{finding: "W3 variant: flock --command='sh x.sh' /tmp/l", setup: progs, cmd: `flock --command='sh x.sh' /tmp/l`, want: held, fixed: true},
 		{finding: "W3 variant: zip -T -TT=\"sh x.sh\"", setup: progs, cmd: `zip -T -TT="sh x.sh" a.zip src/m.py`, want: held, fixed: true},
 		{finding: "A3 variant: snap run codium --install-extension x.vsix", setup: vsix, cmd: `snap run codium --install-extension x.vsix`, want: held, fixed: true},
 		{finding: "A3 variant: flatpak run --command=codium com.vscodium.codium --install-extension x.vsix", setup: vsix, cmd: `flatpak run --command=codium com.vscodium.codium --install-extension x.vsix`, want: held, fixed: true},

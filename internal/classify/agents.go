@@ -236,6 +236,76 @@ func claudeSettingsOff(v string) (string, bool) {
 			return "permissions airlock cannot read", true
 		}
 	}
+	return claudeSettingsRun(s)
+}
+
+// claudeSettingsRuns are the settings keys with which Claude Code runs a
+// program by itself, outside any hook (apiKeyHelper at start, the status
+// line at every turn), or changes what its hooks are and the environment
+// they run in (hooks, env with PATH, the sandbox, MCP servers and
+// plugins that bring their own): given inline they are read as the
+// settings file is, and a file cannot be vouched for (FINDINGS-10 A4).
+var claudeSettingsRuns = []string{
+	"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh", "otelHeadersHelper",
+	"statusLine", "subagentStatusLine", "fileSuggestion", "hooks", "env", "sandbox",
+	"enableAllProjectMcpServers", "enabledMcpjsonServers", "mcpServers", "enabledPlugins",
+	"extraKnownMarketplaces", "plugins",
+}
+
+// claudeSettingsRun names the first key of inline settings that runs a
+// program or changes the hooks' world; an empty object or list is none
+// ({"hooks":{}} adds nothing). Any value named "command" anywhere in the
+// settings counts too: a key this list does not know yet.
+func claudeSettingsRun(s map[string]any) (string, bool) {
+	for _, k := range claudeSettingsRuns {
+		v, ok := s[k]
+		if !ok {
+			continue
+		}
+		switch x := v.(type) {
+		case map[string]any:
+			if len(x) == 0 {
+				continue
+			}
+		case []any:
+			if len(x) == 0 {
+				continue
+			}
+		case nil:
+			continue
+		}
+		return k + " (Claude Code runs a program it names, or the hooks run with it changed)", true
+	}
+	if k, ok := settingsCommand(s, 0); ok {
+		return k + " (a command Claude Code runs)", true
+	}
+	return "", false
+}
+
+// settingsCommand finds a key named command, or ending in Helper or
+// Command, anywhere in the settings.
+func settingsCommand(v any, depth int) (string, bool) {
+	if depth > 16 {
+		return "settings nested too deep", true
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			lk := strings.ToLower(k)
+			if lk == "command" || strings.HasSuffix(lk, "helper") || strings.HasSuffix(lk, "command") {
+				return k, true
+			}
+			if name, ok := settingsCommand(e, depth+1); ok {
+				return name, true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if name, ok := settingsCommand(e, depth+1); ok {
+				return name, true
+			}
+		}
+	}
 	return "", false
 }
 

@@ -17,6 +17,7 @@ func (c *Classifier) classRules(inv *shell.Invocation) Effect {
 			e.Add(classifyHooklessAgent(c, p))
 		}
 	}
+	e.Add(c.browserPage(inv)) // browsers.go
 	e.Add(c.scheduled(inv))
 	e.Add(c.installsGuarded(inv)) // installbins.go
 	return e

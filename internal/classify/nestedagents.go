@@ -151,9 +151,15 @@ func agentAddsCode(inv *shell.Invocation) (string, bool) {
 	if pkg := agentPackage(inv); pkg != nil {
 		inv = pkg
 	}
+	if app := appRun(inv); app != nil { // editorcode.go: flatpak run, snap run
+		inv = app
+	}
 	name := inv.Name()
-	switch name {
-	case "code", "code-insiders", "cursor", "windsurf", "codium":
+	switch {
+	case vscodeEditors(name):
+		if what, ok := editorLoadsCode(inv); ok { // editorcode.go
+			return what, true
+		}
 		for _, a := range inv.Args[1:] {
 			if a == "--add-mcp" || strings.HasPrefix(a, "--add-mcp=") {
 				return name + " --add-mcp adds an MCP server to the editor's agent", true

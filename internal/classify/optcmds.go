@@ -1011,6 +1011,9 @@ func zipCommands(c *Classifier, inv *shell.Invocation, _ argv.Parsed) Effect {
 	for i, a := range args {
 		if a == "-TT" && i+1 < len(args) {
 			e.Add(c.embedded("zip -TT", args[i+1], inv.IsDynamic(i+2)))
+		} else if v, ok := strings.CutPrefix(a, "-TT="); ok {
+			// zip reads -TT=CMD as -TT CMD (checked: zip 3.0 ran it).
+			e.Add(c.embedded("zip -TT", v, inv.IsDynamic(i+1)))
 		}
 	}
 	return e

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"github.com/airlock-dev/airlock/internal/firstuse"
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -16,26 +17,18 @@ import (
 // the inert ones: programs known never to run their arguments (echo, grep,
 // ls), whose arguments are data.
 
-// wrapperNames are programs known to run the command in their arguments
-// that package shell does not itself see through. Together with
-// shell.Unwraps they are airlock's one table of wrappers, which the
-// scanner asks through IsWrapper. A program missing here is still looked
-// through (see lookThrough); the table names what is known.
+// wrapperNames are the programs of wrapTable (wraptable.go): programs
+// known to run the command in their arguments that package shell does
+// not itself see through. Together with shell.Unwraps they are airlock's
+// one table of wrappers, which the scanner asks through IsWrapper. A
+// program missing here is still looked through (see lookThrough); the
+// table names what is known.
 var wrapperNames = firstuse.Table[map[string]bool]{Build: func() map[string]bool {
-	return map[string]bool{
-		"strace": true, "ltrace": true, "taskset": true, "runuser": true, "tmux": true, "screen": true,
-		"at": true, "batch": true, "chrt": true, "firejail": true, "dbus-run-session": true, "systemd-run": true,
-		"entr": true, "watchexec": true, "nodemon": true, "hyperfine": true, "valgrind": true, "gdb": true,
-		"perf": true, "xvfb-run": true, "unshare": true, "nsenter": true, "fakeroot": true, "cpulimit": true,
-		"trickle": true, "aws-vault": true, "op": true, "doppler": true, "dotenv": true, "direnv": true,
-		"nix-shell": true, "nix": true, "pipenv": true, "pdm": true, "rye": true, "conda": true, "mamba": true,
-		"micromamba": true, "mise": true, "asdf": true, "rbenv": true, "pyenv": true, "retry": true,
-		"with-contenv": true, "s6-setuidgid": true, "chpst": true, "daemonize": true, "start-stop-daemon": true,
-		"pkexec": true, "gosu": true, "su-exec": true, "setpriv": true, "prlimit": true, "numactl": true,
-		"catchsegv": true, "ltrace64": true, "dtruss": true, "sandbox-exec": true, "bwrap": true, "proot": true,
-		"schroot": true, "faketime": true, "env-cmd": true, "cross-env": true, "concurrently": true,
-		"npm-run-all": true, "run-p": true, "run-s": true, "lefthook": true, "husky": true,
+	out := map[string]bool{}
+	for name := range wrapTable.Get() {
+		out[name] = true
 	}
+	return out
 }}
 
 // runSubcommands are known programs whose subcommand runs the command
@@ -203,6 +196,12 @@ func normWord(w string) string {
 // known says whether it is in the wrapper table, for the reason.
 func (c *Classifier) lookThrough(inv *shell.Invocation) Effect {
 	name := inv.Name()
+	if e, ok := c.wrapped(inv); ok { // wraptable.go
+		return e
+	}
+	if strings.Contains(inv.Args[0], "{}") && slices.ContainsFunc(inv.Via, func(v string) bool { return strings.HasPrefix(v, "find ") }) {
+		return opaque("wrapper.found", inv.Via[len(inv.Via)-1]+" "+clip(inv.Args[0])+" runs each file find finds as a program: which files, and what they do, is known only at run time; run the files by name")
+	}
 	if inertNames.Get()[name] {
 		return nothing
 	}
@@ -274,6 +273,15 @@ func (c *Classifier) lookThroughFrom(args, runner *shell.Invocation, what string
 			// 'npm publish'), so the search goes on.
 			tail := inv.Text(i)
 			if t := c.nestedRun(runner, tail).through("wrapper.argv", what+" runs the command in its arguments: "+clip(tail)); t.Reasons != nil {
+				e.Add(t)
+				return e
+			}
+			continue
+		}
+		// A script of the project among the words is read as run by
+		// the program (wraptable.go): taskset -c 0 ./x.sh.
+		if t, ok := c.scriptOperand(inv, runner, i, what); ok {
+			if t.Reasons != nil {
 				e.Add(t)
 				return e
 			}

@@ -258,7 +258,17 @@ func init() {
 func optionWrapper(spec argv.Spec, ownOperands int) handler {
 	return func(w *walker, c cmd) (cmd, bool) {
 		name := normName(c.args[0])
-		rest := 1 + spec.Parse(c.args[1:]).Rest
+		parsed := spec.Parse(c.args[1:])
+		rest := 1 + parsed.Rest
+		if f, ok := parsed.Last("-c", "--command"); ok && name == "flock" {
+			// flock -c TEXT FILE: the text comes before the lock file.
+			own := c
+			own.args, own.dyn = c.args[:1+f.Index], c.dyn[:1+f.Index]
+			own.args = append(append([]string(nil), own.args...), c.args[1+f.ValueIndex+1:]...)
+			own.dyn = append(append([]bool(nil), own.dyn...), c.dyn[1+f.ValueIndex+1:]...)
+			w.emit(own.invocation())
+			return w.nested(c, f.Value, c.dyn[1+f.ValueIndex], "flock -c")
+		}
 		for i := rest; i < len(c.args) && strings.HasPrefix(c.args[i], "-") && isNumber(c.args[i][1:]); i++ {
 			rest = i + 1 // nice -10 cmd
 		}

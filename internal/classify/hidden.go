@@ -496,6 +496,9 @@ func (c *Classifier) gitConfigWrite(inv *shell.Invocation, from int) Effect {
 	if e, ok := c.gitConfigLater(inv, p, key, value, dyn); ok {
 		return e
 	}
+	if e, ok := c.gitValueRuns("git config "+key, key, value, dyn); ok {
+		return e
+	}
 	if !gitCommandKey(key) {
 		return nothing
 	}

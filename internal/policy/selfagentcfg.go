@@ -2,6 +2,7 @@ package policy
 
 import (
 	"github.com/airlock-dev/airlock/internal/firstuse"
+	"path/filepath"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -153,6 +154,19 @@ func mayTouchAgentConfig(a *Action, r *classify.Result) bool {
 		for i := range r.Followed {
 			if namesAgentConfig(r.Followed[i].Source) {
 				return true
+			}
+		}
+		// A redirection through a link made earlier (vs -> .vscode,
+		// FINDINGS-10 G2) names the file under another name.
+		for i := range r.Invocations {
+			for _, rd := range r.Invocations[i].Redirects {
+				if !rd.Writes() || rd.Dynamic || filepath.IsAbs(rd.Target) || a.Cwd == "" {
+					continue
+				}
+				abs := filepath.Join(a.Cwd, rd.Target)
+				if real := classify.RealPath(abs); real != abs && namesAgentConfig(real) {
+					return true
+				}
 			}
 		}
 	}

@@ -540,15 +540,17 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 			if t, ok := p.Value("-t", "--target-directory"); ok {
 				dst = t
 			}
+			written := dst
 			name := c.surfaceName(dst)
 			if name == "" || c.isDir(dst) {
-				name = c.surfaceName(path.Join(dst, path.Base(p.Operands[0])))
+				written = path.Join(dst, path.Base(p.Operands[0]))
+				name = c.surfaceName(written)
 			}
 			if kind, _ := surfaceKind(name); kind == gitPointer && c.isDir(p.Operands[0]) {
 				name = "" // a git directory copied or moved whole, not a pointer
 			}
 			if name != "" {
-				e.Add(c.copiedInto(inv, p.Operands[0], name).with(throughLink(path.Join(dst, path.Base(p.Operands[0])), name)))
+				e.Add(c.copiedInto(inv, p.Operands[0], name).with(throughLink(written, name)))
 			}
 			if inv.Name() == "ln" || inv.Name() == "cp" && hasAny(inv.Args[1:], "-s", "--symbolic-link") {
 				e.Add(c.linkToGit(inv, p.Operands[0], dst))

@@ -582,6 +582,7 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 			}
 		}
 	}
+	e.Add(c.patchWrites(inv)) // patchwrites.go
 	return e
 }
 

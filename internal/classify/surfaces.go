@@ -582,7 +582,8 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 			}
 		}
 	}
-	e.Add(c.patchWrites(inv)) // patchwrites.go
+	e.Add(c.patchWrites(inv))    // patchwrites.go
+	e.Add(c.gitConfigEdits(inv)) // gitedits.go
 	return e
 }
 

@@ -586,7 +586,9 @@ func containerInner(c *Classifier, inv *shell.Invocation, from int, spec argv.Sp
 	p := spec.Parse(inv.Args[from:])
 	start := from + p.Rest + 1 // skip the image or container name
 	if start < len(inv.Args) {
-		e.Add(c.nested(inv.Text(start)))
+		in := c.nested(inv.Text(start))
+		e.Add(in)
+		e.Add(containerHostWrites(inv, spec, from, in)) // containergit.go
 	}
 	return e
 }

@@ -158,6 +158,15 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 			e.Add(opaque("git.config", cfg+" is larger than airlock reads, and git runs commands it names"))
 		}
 	}
+	if c.dirUnknown && dir == "" && !gitDirOptGiven(inv, g) {
+		// Where git runs is known only when it runs: any repository
+		// below this directory (gitanywhere.go).
+		var skip []string
+		if hasAny(inv.Args[i+1:], "--no-verify", "-n") {
+			skip = noVerifySkips.Get()[sub]
+		}
+		e.Add(c.gitAnywhere(inv, sub, skip))
+	}
 	if !ok {
 		return e
 	}

@@ -170,7 +170,15 @@ func (c *Classifier) patchWrites(inv *shell.Invocation) Effect {
 	}
 	var e Effect
 	for _, text := range plan.Texts {
+		links := strings.Contains(text, "new file mode 120000")
 		for _, s := range patchSections(text) {
+			if links && s.isNew {
+				// A link the patch makes (mode 120000): its text is the
+				// target; one to git's files is held as ln -s is.
+				if t, ok := applyHunks("", s.hunks); ok && gitLinkTarget(strings.TrimSpace(t)) {
+					e.Add(opaque("surface.git-link", plan.Program+" makes "+clip(s.name)+" a link to "+clip(strings.TrimSpace(t))+", git's own files: a later write through it changes the hooks or configuration every git command runs"))
+				}
+			}
 			for _, n := range patchStrips(inv) {
 				name, ok := stripPatchName(s.name, n)
 				if !ok {

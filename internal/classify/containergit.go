@@ -45,7 +45,7 @@ func containerWorkdirMounted(inv *shell.Invocation, spec argv.Spec, from int) (M
 func containerHostWrites(inv *shell.Invocation, spec argv.Spec, from int, inner Effect) Effect {
 	surface := false
 	for _, r := range inner.Reasons {
-		if strings.HasPrefix(r.Rule, "surface.") || strings.HasPrefix(r.Rule, "git.config") {
+		if strings.HasPrefix(r.Rule, "surface.") || r.Rule == "git.config-edit" {
 			surface = true
 			break
 		}

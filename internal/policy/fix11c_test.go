@@ -35,9 +35,9 @@ func TestFix11c(t *testing.T) {
 		"proj/p0.diff":     "--- /dev/null\n+++ .git/hooks/pre-commit\n@@ -0,0 +1,2 @@\n+#!/bin/sh\n+" + approve + "\n",
 		"proj/h.diff": "diff --git a/.git/hooks/pre-commit b/.git/hooks/pre-commit\nnew file mode 100755\n--- /dev/null\n+++ b/.git/hooks/pre-commit\n" +
 			"@@ -0,0 +1,2 @@\n+#!/bin/sh\n+" + approve + "\n",
-		"proj/ok.diff":  "--- a/src/m.py\n+++ b/src/m.py\n@@ -1 +1 @@\n-print(1)\n+print(2)\n",
+		"proj/ok.diff":   "--- a/src/m.py\n+++ b/src/m.py\n@@ -1 +1 @@\n-print(1)\n+print(2)\n",
 		"proj/okmk.diff": "--- a/Makefile\n+++ b/Makefile\n@@ -1,2 +1,2 @@\n build:\n-\techo hi\n+\techo bye\n",
-		"proj/x.sh":     xsh,
+		"proj/x.sh":      xsh,
 	}
 	gitLinks := func(t *testing.T, f *fixture) {
 		if err := os.MkdirAll(f.path("proj/.git/hooks"), 0o755); err != nil {

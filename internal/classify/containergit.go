@@ -17,17 +17,17 @@ import (
 // and hooks, which every later git command on the host runs.
 
 // containerWorkdirMounted reports the writable mount the run's working
-// directory (-w, --workdir) is in, if any.
+// directory (-w, --workdir) is in, else any writable mount (the command
+// may cd there, or name it), if there is one.
 func containerWorkdirMounted(inv *shell.Invocation, spec argv.Spec, from int) (Mount, bool) {
 	if from > len(inv.Args) {
 		return Mount{}, false
 	}
 	p := spec.Parse(inv.Args[from:])
-	w, ok := p.Value("-w", "--workdir")
-	if !ok || w == "" {
-		return Mount{}, false
-	}
+	w, _ := p.Value("-w", "--workdir")
 	w = path.Clean(w)
+	var any Mount
+	found := false
 	for _, m := range ContainerMounts(inv) {
 		t := path.Clean(m.Target)
 		if m.ReadOnly || t == "" {
@@ -36,8 +36,11 @@ func containerWorkdirMounted(inv *shell.Invocation, spec argv.Spec, from int) (M
 		if w == t || strings.HasPrefix(w, strings.TrimSuffix(t, "/")+"/") {
 			return m, true
 		}
+		if !found {
+			any, found = m, true
+		}
 	}
-	return Mount{}, false
+	return any, found
 }
 
 // containerHostWrites holds a container command that writes files that
@@ -57,7 +60,7 @@ func containerHostWrites(inv *shell.Invocation, spec argv.Spec, from int, inner 
 	if !ok {
 		return nothing
 	}
-	return opaque("container.host-write", inv.Name()+" runs its command in "+clip(m.Target)+", mounted from the host's "+clip(m.Source)+": the files it writes there that run later (hooks, settings, git's configuration) are the host's; write them on the host, where airlock reads them")
+	return opaque("container.host-write", inv.Name()+" mounts the host's "+clip(m.Source)+" at "+clip(m.Target)+", writable, and its command writes files that run later (hooks, settings, git's configuration): there they are the host's; write them on the host, where airlock reads them")
 }
 
 // containerGitMounts holds a writable mount of git's directory or a part

@@ -63,7 +63,7 @@ func (g gitPlace) runsAt() string {
 func (c *Classifier) gitPlaceOf(inv *shell.Invocation, g argv.Parsed) gitPlace {
 	var pl gitPlace
 	run := ""
-	var gitDirOpt, workOpt, gitDirFrom, workFrom string
+	var gitDirOpt, workOpt, workFrom string
 	for _, f := range g.Flags {
 		dyn := inv.IsDynamic(1 + f.ValueIndex)
 		switch f.Name {
@@ -78,7 +78,7 @@ func (c *Classifier) gitPlaceOf(inv *shell.Invocation, g argv.Parsed) gitPlace {
 				pl.unknown = "git --git-dir names a git directory known only at run time"
 				return pl
 			}
-			gitDirOpt, gitDirFrom = f.Value, "--git-dir"
+			gitDirOpt = f.Value
 		case "--work-tree":
 			if dyn {
 				pl.unknown = "git --work-tree names a work tree known only at run time"
@@ -100,7 +100,7 @@ func (c *Classifier) gitPlaceOf(inv *shell.Invocation, g argv.Parsed) gitPlace {
 	}
 	if gitDirOpt == "" {
 		if v, ok := env("GIT_DIR"); ok {
-			gitDirOpt, gitDirFrom = v, "GIT_DIR"
+			gitDirOpt = v
 		}
 	}
 	if workOpt == "" {
@@ -135,11 +135,24 @@ func (c *Classifier) gitPlaceOf(inv *shell.Invocation, g argv.Parsed) gitPlace {
 		}
 	}
 	bare, coreWT := c.gitCoreSettings(pl.configs())
+	coreFrom := "core.worktree in " + path.Join(pl.common, "config")
+	// Settings given for the run (-c, --config-env, GIT_CONFIG_*) win over
+	// the files.
+	given, _ := gitGivenSettings(inv, g)
+	for _, s := range given {
+		if strings.EqualFold(s.key, "core.worktree") {
+			if s.dynamic {
+				pl.unknown = s.where + " names a work tree known only at run time"
+				return pl
+			}
+			coreWT, coreFrom = s.value, s.where
+		}
+	}
 	switch {
 	case workOpt != "":
 		pl.workTree, pl.moved = joinRel(run, workOpt), workFrom
 	case coreWT != "":
-		pl.workTree, pl.moved = joinRel(pl.gitDir, coreWT), "core.worktree in "+path.Join(pl.common, "config")
+		pl.workTree, pl.moved = joinRel(pl.gitDir, coreWT), coreFrom
 	case natural == pl.gitDir || bare && gitDirOpt == "":
 		pl.workTree = "" // a bare repository
 	case natural == "":
@@ -147,7 +160,6 @@ func (c *Classifier) gitPlaceOf(inv *shell.Invocation, g argv.Parsed) gitPlace {
 	default:
 		pl.workTree = natural
 	}
-	_ = gitDirFrom
 	return pl
 }
 

@@ -58,7 +58,9 @@ func TestFix11c(t *testing.T) {
 		{finding: "W1v core.worktree on disk, then git rm -r .config", setup: worktree, cmd: `git rm -r .config`, want: held, fixed: true},
 		{finding: "W1v git config core.worktree ..", cmd: `git config core.worktree ..`, want: held, fixed: true},
 		{finding: "W1v git config --file .git/config core.worktree /", cmd: `git config --file .git/config core.worktree /`, want: held, fixed: true},
+		{finding: "W1v git -c core.worktree=../other checkout -f", cmd: `git -c core.worktree=../other checkout -f`, want: held, fixed: true},
 		// G1: the git directory named elsewhere.
+		{finding: "G1v env GIT_DIR=.evil git status", setup: evilGit, cmd: `env GIT_DIR=.evil git status`, want: held, fixed: true},
 		{finding: "G1v GIT_COMMON_DIR=.evil git diff", setup: evilGit, cmd: `GIT_COMMON_DIR=.evil git diff`, want: held, fixed: true},
 		{finding: "G1v git --git-dir .evil add -A", setup: evilGit, cmd: `git --git-dir .evil add -A`, want: held, fixed: true},
 		{finding: "G1v .git/commondir on disk, then git diff", setup: commondir, cmd: `git diff`, want: held, fixed: true},
@@ -94,6 +96,10 @@ func TestFix11c(t *testing.T) {
 		// D2: container mounts.
 		{finding: "D2v docker run -v $PWD/.git/hooks:/h", cmd: `docker run --rm -v "$PWD/.git/hooks":/h alpine true`, want: held, fixed: true},
 		{finding: "D2v podman run -v .:/w -w /w/src … > ../.git/hooks/pre-commit", cmd: `podman run --rm -v .:/w -w /w/src alpine sh -c 'echo x > ../.git/hooks/pre-commit'`, want: held, fixed: true},
+		{finding: "D2v docker run -v $PWD:/w … cd /w && … > .git/hooks/pre-commit (no -w)", cmd: `docker run --rm -v "$PWD":/w alpine sh -c 'cd /w && echo x > .git/hooks/pre-commit'`, want: held, fixed: true},
+		{finding: "Q1v git apply --directory=sub h.diff", setup: patches, cmd: `git apply --directory=sub h.diff`, want: held, fixed: true},
+		{finding: "J1v python3 writes .git/hooks/pre-commit (code that writes a file that runs later)", cmd: `python3 -c "open('.git/hooks/pre-commit','w').write('#!/bin/sh\n./x.sh\n')"`, want: held, fixed: true},
+		{finding: "J1v python3 appends fsmonitor to .git/config", cmd: `python3 -c "open('.git/config','a').write('[core]\n\tfsmonitor = ./x.sh\n')"`, want: held, fixed: true},
 		{finding: "D2v docker run --mount type=bind,src=.git,dst=/g", cmd: `docker run --rm --mount type=bind,src=.git,dst=/g alpine true`, want: held, fixed: true},
 
 		// Ordinary git work stays quiet.
@@ -111,6 +117,8 @@ func TestFix11c(t *testing.T) {
 		{finding: "ordinary docker run -v $PWD:/w -w /w node npm test", cmd: `docker run --rm -v "$PWD":/w -w /w node:20 npm test`, want: notHeld, fixed: true},
 		{finding: "ordinary git clone --recurse-submodules", cmd: `git clone --recurse-submodules https://github.com/o/r.git /tmp/r`, want: notHeld, fixed: true},
 		{finding: "ordinary git checkout -- src/m.py", cmd: `git checkout -- src/m.py`, want: notHeld, fixed: true},
+		{finding: "ordinary python3 reads .git/config", cmd: `python3 -c "print(open('.git/config').read())"`, want: notHeld, fixed: true},
+		{finding: "ordinary python3 writes out.txt", cmd: `python3 -c "open('out.txt','w').write('x')"`, want: notHeld, fixed: true},
 		{finding: "ordinary echo x > notes.txt", cmd: `echo x > notes.txt`, want: notHeld, fixed: true},
 	}
 	runFindingCases(t, "11C", base, cases)

@@ -33,6 +33,9 @@ type gitPlace struct {
 	// moved names the setting that put the work tree somewhere other
 	// than the git directory's parent ("" when it did not).
 	moved string
+	// movedAnywhere says that setting's value is known only at run time:
+	// the work tree may be anywhere.
+	movedAnywhere bool
 	// unknown says why where git looks is known only at run time.
 	unknown string
 }
@@ -81,8 +84,8 @@ func (c *Classifier) gitPlaceOf(inv *shell.Invocation, g argv.Parsed) gitPlace {
 			gitDirOpt = f.Value
 		case "--work-tree":
 			if dyn {
-				pl.unknown = "git --work-tree names a work tree known only at run time"
-				return pl
+				pl.moved, pl.movedAnywhere = "git --work-tree "+clip(f.Value), true
+				continue
 			}
 			workOpt, workFrom = f.Value, "--work-tree"
 		}
@@ -103,9 +106,13 @@ func (c *Classifier) gitPlaceOf(inv *shell.Invocation, g argv.Parsed) gitPlace {
 			gitDirOpt = v
 		}
 	}
-	if workOpt == "" {
-		if v, ok := env("GIT_WORK_TREE"); ok {
-			workOpt, workFrom = v, "GIT_WORK_TREE"
+	if workOpt == "" && !pl.movedAnywhere {
+		if src, ok := inv.Getenv("GIT_WORK_TREE"); ok {
+			if v, dyn := envValue(src); dyn {
+				pl.moved, pl.movedAnywhere = "GIT_WORK_TREE="+clip(v), true
+			} else if v != "" {
+				workOpt, workFrom = v, "GIT_WORK_TREE"
+			}
 		}
 	}
 	commonEnv, commonSet := env("GIT_COMMON_DIR")
@@ -142,13 +149,18 @@ func (c *Classifier) gitPlaceOf(inv *shell.Invocation, g argv.Parsed) gitPlace {
 	for _, s := range given {
 		if strings.EqualFold(s.key, "core.worktree") {
 			if s.dynamic {
-				pl.unknown = s.where + " names a work tree known only at run time"
-				return pl
+				pl.moved, pl.movedAnywhere = s.where, true
+				continue
 			}
 			coreWT, coreFrom = s.value, s.where
 		}
 	}
 	switch {
+	case pl.movedAnywhere:
+		pl.workTree = natural // where its commands run is not known either; read from here
+		if pl.workTree == "" {
+			pl.workTree = "."
+		}
 	case workOpt != "":
 		pl.workTree, pl.moved = joinRel(run, workOpt), workFrom
 	case coreWT != "":
@@ -315,6 +327,9 @@ func gitWritesWorkTree(sub string, rest []string) bool {
 func (c *Classifier) gitMovedWorkTree(pl gitPlace, sub string, rest []string) Effect {
 	if pl.moved == "" || !gitWritesWorkTree(sub, rest) {
 		return nothing
+	}
+	if pl.movedAnywhere {
+		return opaque("git.worktree-moved", pl.moved+" names the work tree of git "+sub+" only at run time: its writes and deletions may happen anywhere, which airlock does not grade; name the directory literally")
 	}
 	wt := c.fromCommandDir(pl.workTree)
 	if !strings.HasPrefix(wt, "/") && !strings.HasPrefix(wt, "~") && wt != ".." && !strings.HasPrefix(wt, "../") {

@@ -119,6 +119,8 @@ func TestFix11c(t *testing.T) {
 		{finding: "ordinary git checkout -- src/m.py", cmd: `git checkout -- src/m.py`, want: notHeld, fixed: true},
 		{finding: "ordinary python3 reads .git/config", cmd: `python3 -c "print(open('.git/config').read())"`, want: notHeld, fixed: true},
 		{finding: "ordinary python3 writes out.txt", cmd: `python3 -c "open('out.txt','w').write('x')"`, want: notHeld, fixed: true},
+		{finding: "ordinary GIT_WORK_TREE=$PWD git status (a read)", cmd: `GIT_WORK_TREE="$PWD" git status`, want: notHeld, fixed: true},
+		{finding: "W1v GIT_WORK_TREE=$W git checkout -f (known only at run time)", cmd: `GIT_WORK_TREE="$W" git checkout -f`, want: held, fixed: true},
 		{finding: "ordinary echo x > notes.txt", cmd: `echo x > notes.txt`, want: notHeld, fixed: true},
 	}
 	runFindingCases(t, "11C", base, cases)

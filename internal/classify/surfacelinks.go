@@ -1,6 +1,8 @@
 package classify
 
 import (
+	"io/fs"
+	"os"
 	"path"
 	"strings"
 
@@ -31,7 +33,7 @@ func (c *Classifier) surfaceName(p string) string {
 		return ""
 	}
 	rp, ok := c.FS.(realPather)
-	if !ok {
+	if !ok || !c.linkOnTheWay(p) {
 		return ""
 	}
 	real, ok := rp.RealPath(fsName(p))
@@ -110,3 +112,31 @@ func throughLink(written, real string) Effect {
 
 // ThroughLink is throughLink for the Write and Edit tools.
 func ThroughLink(written, real string) Effect { return throughLink(written, real) }
+
+// linkOnTheWay reports whether p, or a directory on the way to it, is a
+// symbolic link now: a cheap look (one lstat per component of p as
+// written, none above the command's directory for a relative p) before
+// the links are followed.
+func (c *Classifier) linkOnTheWay(p string) bool {
+	o, ok := c.FS.(osFS)
+	if !ok {
+		return true // another FS: let it say where the name leads
+	}
+	p = path.Clean(p)
+	stop := "/"
+	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && p != ".." && !strings.HasPrefix(p, "../") {
+		stop = o.resolve(".") // inside the command's directory: only the part written
+	}
+	abs := o.resolve(p)
+	for range 64 {
+		if abs == stop || abs == "/" || abs == "." || abs == "" {
+			break
+		}
+		fi, err := os.Lstat(abs)
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return true
+		}
+		abs = path.Dir(abs)
+	}
+	return false
+}

@@ -76,6 +76,7 @@ func TestFix11c(t *testing.T) {
 		{finding: "G2v ln -s ../.git/config build/gc", cmd: `ln -s ../.git/config build/gc`, want: held, fixed: true},
 		{finding: "G2v tee through a link to .git", setup: map[string]string{"proj/x.sh": xsh}, prep: gitLinks, cmd: `tee gg/hooks/post-checkout < x.sh`, want: held, fixed: true},
 		{finding: "G2v cp x.sh hk/ (a directory through a link)", setup: map[string]string{"proj/x.sh": xsh}, prep: gitLinks, cmd: `cp x.sh hk/`, want: held, fixed: true},
+		{finding: "G2v cp x.sh ../proj/hk/pre-commit (the link named from above)", setup: map[string]string{"proj/x.sh": xsh}, prep: gitLinks, cmd: `cp x.sh ../proj/hk/pre-commit`, want: held, fixed: true},
 		{finding: "G2v node fs.symlinkSync(.git/hooks)", cmd: `node -e 'require("fs").symlinkSync(".git/hooks","hk6")'`, want: held, fixed: true},
 		// J1: in-place edits of git's configuration, other spellings.
 		{finding: "J1v sed -i -e '$a [alias]' -e '$a st = !./x.sh' .git/config", cmd: `sed -i -e '$a [alias]' -e '$a \tst = !./x.sh' .git/config`, want: held, fixed: true},

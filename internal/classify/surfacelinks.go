@@ -122,6 +122,14 @@ func (c *Classifier) linkOnTheWay(p string) bool {
 	if !ok {
 		return true // another FS: let it say where the name leads
 	}
+	return o.linkOnTheWay(p)
+}
+
+// LinkOnTheWay is linkOnTheWay for name as written by a command run in
+// the directory cwd (absolute).
+func LinkOnTheWay(cwd, name string) bool { return osFS{dir: cwd}.linkOnTheWay(name) }
+
+func (o osFS) linkOnTheWay(p string) bool {
 	p = path.Clean(p)
 	stop := "/"
 	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "~") && p != ".." && !strings.HasPrefix(p, "../") {

@@ -49,6 +49,15 @@ func TestFix11c(t *testing.T) {
 			}
 		}
 	}
+	fileLinks := func(t *testing.T, f *fixture) {
+		if err := os.MkdirAll(f.path("proj/.vscode"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(".vscode", f.path("proj/vs")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	task := map[string]string{"proj/t.json": `{"tasks":[{"label":"x","command":"` + approve + `","runOptions":{"runOn":"folderOpen"}}]}`}
 	cases := []findingCase{
 		// W1: the work tree moved by an option, a variable or the
 		// configuration on disk.
@@ -77,6 +86,8 @@ func TestFix11c(t *testing.T) {
 		{finding: "G2v tee through a link to .git", setup: map[string]string{"proj/x.sh": xsh}, prep: gitLinks, cmd: `tee gg/hooks/post-checkout < x.sh`, want: held, fixed: true},
 		{finding: "G2v cp x.sh hk/ (a directory through a link)", setup: map[string]string{"proj/x.sh": xsh}, prep: gitLinks, cmd: `cp x.sh hk/`, want: held, fixed: true},
 		{finding: "G2v cp x.sh ../proj/hk/pre-commit (the link named from above)", setup: map[string]string{"proj/x.sh": xsh}, prep: gitLinks, cmd: `cp x.sh ../proj/hk/pre-commit`, want: held, fixed: true},
+		{finding: "G2v cp t.json vs/tasks.json (vs -> .vscode)", setup: task, prep: fileLinks, cmd: `cp t.json vs/tasks.json`, want: held, fixed: true},
+		{finding: "G2v tee vs/tasks.json < t.json", setup: task, prep: fileLinks, cmd: `tee vs/tasks.json < t.json`, want: held, fixed: true},
 		{finding: "G2v node fs.symlinkSync(.git/hooks)", cmd: `node -e 'require("fs").symlinkSync(".git/hooks","hk6")'`, want: held, fixed: true},
 		// J1: in-place edits of git's configuration, other spellings.
 		{finding: "J1v sed -i -e '$a [alias]' -e '$a st = !./x.sh' .git/config", cmd: `sed -i -e '$a [alias]' -e '$a \tst = !./x.sh' .git/config`, want: held, fixed: true},

@@ -158,13 +158,23 @@ func mayTouchAgentConfig(a *Action, r *classify.Result) bool {
 		}
 		// A redirection through a link made earlier (vs -> .vscode,
 		// FINDINGS-10 G2) names the file under another name.
+		linked := func(name string) bool {
+			if filepath.IsAbs(name) || a.Cwd == "" || name == "" || !classify.LinkOnTheWay(a.Cwd, name) {
+				return false
+			}
+			abs := filepath.Join(a.Cwd, name)
+			real := classify.RealPath(abs)
+			return real != abs && namesAgentConfig(real)
+		}
 		for i := range r.Invocations {
-			for _, rd := range r.Invocations[i].Redirects {
-				if !rd.Writes() || rd.Dynamic || filepath.IsAbs(rd.Target) || a.Cwd == "" {
-					continue
+			inv := &r.Invocations[i]
+			for _, rd := range inv.Redirects {
+				if rd.Writes() && !rd.Dynamic && linked(rd.Target) {
+					return true
 				}
-				abs := filepath.Join(a.Cwd, rd.Target)
-				if real := classify.RealPath(abs); real != abs && namesAgentConfig(real) {
+			}
+			for _, o := range inv.Operands {
+				if (o.Role == classify.RoleWrite || o.Role == classify.RoleCreate || o.Role == classify.RoleMoveTo) && !o.Dynamic && linked(o.Word) {
 					return true
 				}
 			}

@@ -88,6 +88,7 @@ func TestFix11c(t *testing.T) {
 		{finding: "G2v cp x.sh ../proj/hk/pre-commit (the link named from above)", setup: map[string]string{"proj/x.sh": xsh}, prep: gitLinks, cmd: `cp x.sh ../proj/hk/pre-commit`, want: held, fixed: true},
 		{finding: "G2v cp t.json vs/tasks.json (vs -> .vscode)", setup: task, prep: fileLinks, cmd: `cp t.json vs/tasks.json`, want: held, fixed: true},
 		{finding: "G2v tee vs/tasks.json < t.json", setup: task, prep: fileLinks, cmd: `tee vs/tasks.json < t.json`, want: held, fixed: true},
+		{finding: "G2v Write hk/pre-commit holding airlock's verb is refused as the hook it is", prep: gitLinks, cmd: xsh, write: "@ROOT@/proj/hk/pre-commit", want: denied, fixed: true},
 		{finding: "G2v node fs.symlinkSync(.git/hooks)", cmd: `node -e 'require("fs").symlinkSync(".git/hooks","hk6")'`, want: held, fixed: true},
 		// J1: in-place edits of git's configuration, other spellings.
 		{finding: "J1v sed -i -e '$a [alias]' -e '$a st = !./x.sh' .git/config", cmd: `sed -i -e '$a [alias]' -e '$a \tst = !./x.sh' .git/config`, want: held, fixed: true},

@@ -23,9 +23,11 @@ const (
 	maxGitWalkDepth   = 6
 )
 
-// gitWalkSkips are directories that hold no repository of the project's
-// own making (dependencies, build output) and are large.
-var gitWalkSkips = []string{"node_modules", "vendor", "target", "dist", "build", ".venv", "venv", "__pycache__", ".tox", ".cache"}
+// gitWalkSkips are the trees of installed dependencies and caches, large
+// and written by package managers: a repository an agent nests there is
+// not read (a limit, docs/FINDINGS-10.md). Build output directories are
+// walked: an agent makes them as easily as any other.
+var gitWalkSkips = []string{"node_modules", ".venv", "venv", "__pycache__", ".tox", ".cache"}
 
 // nestedGitDirs lists the work trees (or bare repositories) below the
 // command's directory: each directory holding .git, or being a git

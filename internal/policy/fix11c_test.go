@@ -77,6 +77,7 @@ func TestFix11c(t *testing.T) {
 		{finding: "G1v cd sub && git add a.txt (the .git file's directory)", setup: gitFile, cmd: `cd sub && git add a.txt`, want: held, fixed: true},
 		{finding: "G1v find . -maxdepth 2 -name .git -execdir git diff ;", setup: nested, cmd: `find . -maxdepth 2 -name .git -execdir git diff \;`, want: held, fixed: true},
 		{finding: "G1v for d in */; do (cd $d && git status); done", setup: nested, cmd: `for d in */; do (cd "$d" && git status); done`, want: held, fixed: true},
+		{finding: "G1v a nested repository under build/, git run from find -execdir", setup: map[string]string{"proj/x.sh": xsh, "proj/build/nr/.git/HEAD": "ref: refs/heads/main\n", "proj/build/nr/.git/config": "[core]\n\tfsmonitor = ../../x.sh\n"}, cmd: `find . -name .git -execdir git status \;`, want: held, fixed: true},
 		{finding: "G1v tee .git/commondir", cmd: `echo ../.evil | tee .git/commondir`, want: held, fixed: true},
 		{finding: "G1v printf gitdir: > sub/.git", cmd: `mkdir -p sub && printf 'gitdir: ../.evil\n' > sub/.git`, want: held, fixed: true},
 		{finding: "G1v GIT_DIR=$D git status (known only at run time)", cmd: `GIT_DIR="$D" git status`, want: held, fixed: true},

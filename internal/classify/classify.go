@@ -96,6 +96,12 @@ type Classifier struct {
 	// the next Command's text comes from (nestedRun).
 	runOuter    *cmdContext
 	runOuterInv *shell.Invocation
+	// gitTop is the directory FS was moved to for the commands git's
+	// configuration and hooks run (gitplace.go), "" when not moved.
+	gitTop string
+	// gitFrom is the command's own directory, absolute, when FS is the
+	// real filesystem and was moved to gitTop.
+	gitFrom string
 }
 
 // Command classifies text with the default limits, reading no files.

@@ -586,14 +586,17 @@ func containerInner(c *Classifier, inv *shell.Invocation, from int, spec argv.Sp
 	p := spec.Parse(inv.Args[from:])
 	start := from + p.Rest + 1 // skip the image or container name
 	if start < len(inv.Args) {
+		var in Effect
 		if p.Has("-i", "--interactive") {
 			// -i hands the command the input docker is fed (docker exec
 			// -i c sh < x.sh): the command line is the runner's, and
 			// what feeds it is inv's (stdinfeed.go).
-			e.Add(c.nestedIn(inv, inv.Text(start)))
+			in = c.nestedIn(inv, inv.Text(start))
 		} else {
-			e.Add(c.nested(inv.Text(start)))
+			in = c.nested(inv.Text(start))
 		}
+		e.Add(in)
+		e.Add(containerHostWrites(inv, spec, from, in)) // containergit.go
 	}
 	return e
 }

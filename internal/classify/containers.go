@@ -263,6 +263,7 @@ func containerMounts(inv *shell.Invocation) Effect {
 		}
 		e.Add(shared("container.mount", inv.Name()+" mounts "+m.Source+" at "+m.Target+": the container may "+how+" it"))
 	}
+	e.Add(containerGitMounts(inv)) // containergit.go
 	p := argv.Spec{Short: containerRunArgs.Short, Long: containerRunArgs.Long, StopAtOperand: true}.Parse(args)
 	if p.Has("--volumes-from") {
 		e.Add(opaque("container.volumes-from", inv.Name()+" --volumes-from mounts another container's volumes, whose host paths the command does not show"))

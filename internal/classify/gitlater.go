@@ -49,6 +49,10 @@ func (c *Classifier) gitConfigLater(inv *shell.Invocation, p argv.Parsed, key, v
 			}
 		}
 		return e, true
+	case k == "core.worktree":
+		// Every later git command of the repository reads, writes and
+		// deletes its files in the directory named (FINDINGS-10 W1).
+		return opaque("git.worktree", "git config core.worktree "+clip(value)+" moves the work tree of every later git command of this repository (checkout, clean, reset, stash) to "+clip(value)+", where airlock does not grade what they write or delete; use git worktree add or --work-tree for one command").sharedTier(), true
 	case k == "init.templatedir":
 		// git init and git clone copy the template's hooks into every new
 		// repository (clone runs post-checkout at once), as --template

@@ -85,13 +85,21 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 	if hasAny(inv.Args[i+1:], "--help", "-h") {
 		return nothing
 	}
-	gitDir, ok := c.findGitDir(dir)
+	// Where git finds its repository, configuration, hooks and work tree
+	// (gitplace.go): the options, the environment and the files on disk.
+	pl := c.gitPlaceOf(inv, g)
+	if pl.unknown != "" {
+		return opaque("git.place", pl.unknown+": which configuration and hooks git runs cannot be known")
+	}
+	gitDir, ok := pl.gitDir, pl.gitDir != ""
 	inner, deeperOK := c.deeper()
 	if !deeperOK {
 		return fileLimit("git's configuration")
 	}
 	inner.gitRead = true
 	var e Effect
+	e.Add(c.gitMovedWorkTree(pl, sub, inv.Args[i+1:]))
+	e.Add(c.gitSubmoduleURLs(inv, pl, sub, inv.Args[i+1:]))
 	// Configuration the command moves or adds (GIT_CONFIG_GLOBAL=F,
 	// HOME=D, git -c include.path=F) is read like the usual files: a
 	// core.fsmonitor there runs on git status.
@@ -99,11 +107,13 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 	if why != "" {
 		e.Add(opaque("git.config", why))
 	}
+	// The commands the configuration names run at the work tree's top.
+	at := inner.atGitTop(pl.runsAt())
 	for _, cfg := range extra {
 		data, failed, read := c.readScript(inv, cfg, false)
 		switch {
 		case read:
-			e.Add(inner.gitConfigFor(cfg, string(data), sub))
+			e.Add(at.gitConfigFor(cfg, string(data), sub))
 		case failed.Reasons != nil:
 			e.Add(failed)
 		}
@@ -127,22 +137,35 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 		}
 		switch {
 		case read:
-			e.Add(inner.gitConfigFor(wt, string(data), sub))
+			e.Add(at.gitConfigFor(wt, string(data), sub))
 		case failed.Reasons != nil:
 			e.Add(failed)
 		}
 	}
-	for _, cfg := range []string{path.Join(gitDir, "config"), "~/.gitconfig", "~/.config/git/config"} {
-		if !ok && !strings.HasPrefix(cfg, "~") {
+	repoConfig := ""
+	if ok {
+		repoConfig = path.Join(pl.common, "config")
+	}
+	for _, cfg := range []string{repoConfig, "~/.gitconfig", "~/.config/git/config"} {
+		if cfg == "" {
 			continue
 		}
 		data, err := c.readFile(cfg)
 		switch {
 		case err == nil:
-			e.Add(inner.gitConfigFor(cfg, string(data), sub))
+			e.Add(at.gitConfigFor(cfg, string(data), sub))
 		case errors.Is(err, ErrTooLarge):
 			e.Add(opaque("git.config", cfg+" is larger than airlock reads, and git runs commands it names"))
 		}
+	}
+	if c.dirUnknown && dir == "" && !gitDirOptGiven(inv, g) {
+		// Where git runs is known only when it runs: any repository
+		// below this directory (gitanywhere.go).
+		var skip []string
+		if hasAny(inv.Args[i+1:], "--no-verify", "-n") {
+			skip = noVerifySkips.Get()[sub]
+		}
+		e.Add(c.gitAnywhere(inv, sub, skip))
 	}
 	if !ok {
 		return e
@@ -155,11 +178,11 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 		if slices.Contains(skip, h) {
 			continue
 		}
-		name := path.Join(gitDir, "hooks", h)
+		name := path.Join(pl.hooks(), h)
 		if _, err := c.FS.Stat(fsName(name)); err != nil {
 			continue
 		}
-		f, _ := inner.scriptFileSameDepth(inv, name)
+		f, _ := at.scriptFileSameDepth(inv, at.nameAt(name))
 		e.Add(f)
 	}
 	return e

@@ -295,6 +295,14 @@ func cutQuoted(s string) (word, rest string, ok bool) {
 
 // gitSetting classifies one git setting given for a run.
 func (c *Classifier) gitSetting(where, key, value string, dynamic bool) Effect {
+	if strings.EqualFold(key, "init.templateDir") && strings.TrimSpace(value) != "" {
+		// As --template: the hooks copied into the new repository run
+		// at its first commit or checkout (FINDINGS-10 G1).
+		return opaque("git.template", where+" makes git copy the hooks of the template directory "+clip(value)+" into the new repository, where they run, and airlock does not read them").sharedTier()
+	}
+	if e, ok := c.gitValueRuns(where, key, value, dynamic); ok {
+		return e // gitplace.go: ext:: urls, a submodule's ! update
+	}
 	if !gitCommandKey(key) {
 		return nothing
 	}
@@ -494,6 +502,9 @@ func (c *Classifier) gitConfigWrite(inv *shell.Invocation, from int) Effect {
 	key, value := ops[0], ops[1]
 	dyn := inv.IsDynamic(from + p.OperandIndex[len(p.OperandIndex)-1])
 	if e, ok := c.gitConfigLater(inv, p, key, value, dyn); ok {
+		return e
+	}
+	if e, ok := c.gitValueRuns("git config "+key, key, value, dyn); ok {
 		return e
 	}
 	if !gitCommandKey(key) {

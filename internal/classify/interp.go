@@ -19,7 +19,9 @@ import (
 
 // interpAnalyse rates code in a language, run by the interpreter who.
 func interpAnalyse(c *Classifier, who, lang, src string) Effect {
-	return c.interpEffect(who, interp.Analyse(who, lang, src))
+	e := c.interpEffect(who, interp.Analyse(who, lang, src))
+	e.Add(interpSurfaceWrites(who, src)) // interpsurfaces.go
+	return e
 }
 
 // interpEffect maps what interp found in a piece of code onto effects, in

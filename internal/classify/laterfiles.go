@@ -312,7 +312,19 @@ func loginKey(text string) bool {
 func FileRuns(p, content string, fsys FS) Result {
 	var r Result
 	if kind, _ := surfaceKind(p); kind == "" {
-		return r
+		// Written through a link (hk/pre-commit is .git/hooks/pre-commit,
+		// FINDINGS-10 G2): the file it lands in runs the commands.
+		if !path.IsAbs(p) || !LinkOnTheWay("/", p) {
+			return r
+		}
+		if real := RealPath(p); real != p {
+			if kind, _ := surfaceKind(real); kind != "" {
+				p = real
+			}
+		}
+		if kind, _ := surfaceKind(p); kind == "" {
+			return r
+		}
 	}
 	c := Classifier{Limits: shell.DefaultLimits, FS: fsys}
 	c.followed = &r.Followed

@@ -42,6 +42,8 @@ type PatchPlan struct {
 	// Unknown says why the patch text could not be read ("" when it
 	// was): the run may then write anything under Dir.
 	Unknown string
+	// Texts are the patches read, for what they write (patchwrites.go).
+	Texts []string
 }
 
 // PatchTargets reports what a run of git apply, git am or patch writes.
@@ -195,6 +197,7 @@ func readPatches(plan *PatchPlan, inv *Invocation, files []patchFile, fsys FS) {
 			return
 		}
 		plan.Paths = append(plan.Paths, patchPaths(text)...)
+		plan.Texts = append(plan.Texts, text)
 		return
 	}
 	for _, f := range files {
@@ -210,6 +213,7 @@ func readPatches(plan *PatchPlan, inv *Invocation, files []patchFile, fsys FS) {
 				return
 			}
 			plan.Paths = append(plan.Paths, patchPaths(text)...)
+			plan.Texts = append(plan.Texts, text)
 			continue
 		}
 		text, why := readPatchFile(name, fsys)
@@ -218,6 +222,7 @@ func readPatches(plan *PatchPlan, inv *Invocation, files []patchFile, fsys FS) {
 			return
 		}
 		plan.Paths = append(plan.Paths, patchPaths(text)...)
+		plan.Texts = append(plan.Texts, text)
 	}
 }
 

@@ -32,8 +32,11 @@ func surfaceKind(p string) (kind string, task bool) {
 	switch {
 	case has("/.git/hooks/") || has("/.githooks/") || has("/.husky/") && !strings.HasPrefix(base, "."):
 		return "a git hook", false
-	case base == "config" && path.Base(dir) == ".git", base == ".gitconfig", has("/.config/git/config"), base == ".gitmodules":
+	case base == "config" && path.Base(dir) == ".git", base == ".gitconfig", has("/.config/git/config"), base == ".gitmodules",
+		base == "config.worktree" && path.Base(dir) == ".git":
 		return "git configuration", false
+	case base == ".git", base == "commondir" && path.Base(dir) == ".git":
+		return gitPointer, false
 	case base == "config" && path.Base(dir) == ".ssh":
 		return "ssh configuration", false
 	case base == "authorized_keys" && path.Base(dir) == ".ssh":
@@ -93,6 +96,12 @@ func (c *Classifier) file(p, content string, known bool) Effect {
 	var e Effect
 	if !task {
 		e = shared("surface.write", "writing "+p+" changes "+kind+", which runs later")
+	}
+	if kind == gitPointer {
+		// git takes its configuration and hooks from the directory the
+		// file names (gitplace.go), which the write can point anywhere.
+		e.Add(opaque("surface.git-pointer", "writing "+p+" points git at another git directory, whose configuration and hooks every later git command runs; airlock does not read them at the write"))
+		return e
 	}
 	if strings.HasPrefix(kind, "the keys that may log in") && known && loginKey(content) {
 		// A key added there logs in from anywhere, later, outside any
@@ -362,6 +371,15 @@ func (c *Classifier) gitConfigFor(p, content, sub string) Effect {
 		if sub != "" && !gitKeyRuns(key, sub) {
 			continue
 		}
+		if we, ok := c.gitValueRuns(p+":"+itoa(i+1)+": "+key, key, v, false); ok {
+			e.Add(we)
+			continue
+		}
+		if key == "core.worktree" && sub == "" && v != "" {
+			// Written: every later git command works there (W1).
+			e.Add(opaque("git.worktree", p+":"+itoa(i+1)+": core.worktree moves the work tree of every later git command of the repository to "+clip(v)+", where airlock does not grade what they write or delete").sharedTier())
+			continue
+		}
 		if !gitCommandKey(key) {
 			if section == "submodule" || strings.HasPrefix(section, "submodule.") && strings.HasSuffix(key, ".update") && strings.HasPrefix(v, "!") {
 				e.Add(c.shellFileAt(p, v[1:], i+1))
@@ -498,21 +516,21 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 		if !r.Writes() || r.Dynamic {
 			continue
 		}
-		if kind, _ := surfaceKind(r.Target); kind != "" {
-			e.Add(c.file(r.Target, out, outKnown))
+		if t := c.surfaceName(r.Target); t != "" {
+			e.Add(c.file(t, out, outKnown).with(throughLink(r.Target, t)))
 		}
 	}
 	for _, o := range OptionOutputs(inv.Args) {
-		if kind, _ := surfaceKind(o.Path); kind != "" && !inv.IsDynamic(o.Index) {
-			e.Add(c.file(o.Path, "", false))
+		if t := c.surfaceName(o.Path); t != "" && !inv.IsDynamic(o.Index) {
+			e.Add(c.file(t, "", false))
 		}
 	}
 	switch inv.Name() {
 	case "tee":
 		p := argv.Spec{}.Parse(inv.Args[1:])
 		for k, o := range p.Operands {
-			if kind, _ := surfaceKind(o); kind != "" && !inv.IsDynamic(1+p.OperandIndex[k]) {
-				e.Add(c.file(o, out, outKnown))
+			if t := c.surfaceName(o); t != "" && !inv.IsDynamic(1+p.OperandIndex[k]) {
+				e.Add(c.file(t, out, outKnown).with(throughLink(o, t)))
 			}
 		}
 	case "cp", "mv", "install", "ln", "rsync":
@@ -522,12 +540,20 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 			if t, ok := p.Value("-t", "--target-directory"); ok {
 				dst = t
 			}
-			name := dst
-			if kind, _ := surfaceKind(dst); kind == "" {
-				name = path.Join(dst, path.Base(p.Operands[0]))
+			written := dst
+			name := c.surfaceName(dst)
+			if name == "" || c.isDir(dst) {
+				written = path.Join(dst, path.Base(p.Operands[0]))
+				name = c.surfaceName(written)
 			}
-			if kind, _ := surfaceKind(name); kind != "" {
-				e.Add(c.copiedInto(inv, p.Operands[0], name))
+			if kind, _ := surfaceKind(name); kind == gitPointer && c.isDir(p.Operands[0]) {
+				name = "" // a git directory copied or moved whole, not a pointer
+			}
+			if name != "" {
+				e.Add(c.copiedInto(inv, p.Operands[0], name).with(throughLink(written, name)))
+			}
+			if inv.Name() == "ln" || inv.Name() == "cp" && hasAny(inv.Args[1:], "-s", "--symbolic-link") {
+				e.Add(c.linkToGit(inv, p.Operands[0], dst))
 			}
 		}
 	case "crontab":
@@ -548,12 +574,16 @@ func (c *Classifier) surfaceWrites(inv *shell.Invocation) Effect {
 	case "sed", "gsed", "perl":
 		if hasPrefixArg(inv.Args[1:], "-i") || hasAny(inv.Args[1:], "--in-place", "-pi", "-pie") || inv.Name() != "perl" && sedInPlace(inv.Args[1:]) {
 			for i, a := range inv.Args[1:] {
-				if kind, task := surfaceKind(a); kind != "" && !task && !inv.IsDynamic(i+1) {
-					e.Add(shared("surface.write", inv.Name()+" -i edits "+a+", "+kind+", which runs later"))
+				if t := c.surfaceName(a); t != "" && !inv.IsDynamic(i+1) {
+					if kind, task := surfaceKind(t); !task {
+						e.Add(shared("surface.write", inv.Name()+" -i edits "+a+", "+kind+", which runs later").with(throughLink(a, t)))
+					}
 				}
 			}
 		}
 	}
+	e.Add(c.patchWrites(inv))    // patchwrites.go
+	e.Add(c.gitConfigEdits(inv)) // gitedits.go
 	return e
 }
 

@@ -72,7 +72,16 @@ func subjects(a *Action, r *classify.Result, home string) []subject {
 			if a.Kind == Write {
 				// A file that runs later (a git hook, a Makefile) is rated
 				// by the commands the new text holds.
-				fe := classify.File(s.paths[len(s.paths)-1], a.Content)
+				p := s.paths[len(s.paths)-1]
+				fe := classify.File(p, a.Content)
+				if real := classify.RealPath(p); len(fe.Reasons) == 0 && real != p {
+					// Written through a link (hk -> .git/hooks): the
+					// file it lands in is what runs later (FINDINGS-10 G2).
+					fe = classify.File(real, a.Content)
+					if len(fe.Reasons) > 0 {
+						fe.Add(classify.ThroughLink(p, real))
+					}
+				}
 				s.later = s.later || len(fe.Reasons) > 0 && fe.Reasons[0].Rule == "surface.task"
 				s.effect.Add(fe)
 			}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"github.com/airlock-dev/airlock/internal/firstuse"
+	"path/filepath"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/classify"
@@ -153,6 +154,29 @@ func mayTouchAgentConfig(a *Action, r *classify.Result) bool {
 		for i := range r.Followed {
 			if namesAgentConfig(r.Followed[i].Source) {
 				return true
+			}
+		}
+		// A redirection through a link made earlier (vs -> .vscode,
+		// FINDINGS-10 G2) names the file under another name.
+		linked := func(name string) bool {
+			if filepath.IsAbs(name) || a.Cwd == "" || name == "" || !classify.LinkOnTheWay(a.Cwd, name) {
+				return false
+			}
+			abs := filepath.Join(a.Cwd, name)
+			real := classify.RealPath(abs)
+			return real != abs && namesAgentConfig(real)
+		}
+		for i := range r.Invocations {
+			inv := &r.Invocations[i]
+			for _, rd := range inv.Redirects {
+				if rd.Writes() && !rd.Dynamic && linked(rd.Target) {
+					return true
+				}
+			}
+			for _, o := range inv.Operands {
+				if (o.Role == classify.RoleWrite || o.Role == classify.RoleCreate || o.Role == classify.RoleMoveTo) && !o.Dynamic && linked(o.Word) {
+					return true
+				}
 			}
 		}
 	}

@@ -23,6 +23,11 @@ func (s *interpScan) relink() {
 		"ln_s", "ln_sf", "ln_sfn", "moveSync", "move_file", "file.rename", "file.symlink", "file.link", "file.copy") {
 		if c.called && (c.name != "file.copy" || strings.Contains(c.argText(), "link")) {
 			s.relinkFound(named(c))
+			if c.name != "rename" && c.name != "renameSync" && c.name != "renames" && c.name != "moveSync" && c.name != "move_file" && c.name != "file.rename" && c.name != "file.copy" && namesGitFiles(c.argText()) {
+				// A link to git's hooks or configuration (FINDINGS-10
+				// G2): writes through it change what git runs.
+				s.add(Finding{Kind: Opaque, Rule: "interp.git-link", Message: s.who + " code makes a link to git's own files (" + Clip(named(c)) + "): a later write through it changes the hooks or configuration every git command runs"})
+			}
 			return
 		}
 	}
@@ -46,4 +51,20 @@ func (s *interpScan) relink() {
 
 func (s *interpScan) relinkFound(fn string) {
 	s.add(Finding{Kind: Relink, Rule: "interp.relink", Message: s.who + " code moves files or makes links (" + Clip(fn) + ")"})
+}
+
+// namesGitFiles reports code text naming git's directory (a path with a
+// .git component) or the human's git configuration.
+func namesGitFiles(text string) bool {
+	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return strings.ContainsRune("\"'`, ()", r) }) {
+		for _, part := range strings.Split(f, "/") {
+			if part == ".git" {
+				return true
+			}
+		}
+		if strings.Contains(f, ".config/git") || strings.HasSuffix(f, ".gitconfig") {
+			return true
+		}
+	}
+	return false
 }

@@ -352,7 +352,13 @@ func (c *call) pathRefusal(who string, h hit) *refusal {
 	if h.target.kind == kindRunsLater || h.target.kind == kindPathProgram {
 		owner = "; it is "
 	}
-	return &refusal{RuleProtectedPath, how + owner + h.target.kind.String() + ". The agent may not change it." + instead}
+	what := h.target.kind.String()
+	if h.target.kind == kindRunsLater {
+		if why := c.g.laterWhy(h.target.path); why != "" {
+			what += ": " + why
+		}
+	}
+	return &refusal{RuleProtectedPath, how + owner + what + ". The agent may not change it." + instead}
 }
 
 func (c *call) secretRefusal(who string, h hit) *refusal {

@@ -512,17 +512,17 @@ func TestFindings10Open(t *testing.T) {
 		// F2: other agents' project files that start a program, missing
 		// from the agents' project files self-protection and the sandbox
 		// fence (policy.ProjectFiles).
-		{finding: "F2 Kilo Code's .kilocode/mcp.json", cmd: `printf %s '{"mcpServers":{"x":{"command":"./x.sh"}}}' > .kilocode/mcp.json`, want: held},
-		{finding: "F2 Continue's .continue/mcpServers/x.json", cmd: `printf %s '{"mcpServers":{"x":{"command":"./x.sh"}}}' > .continue/mcpServers/x.json`, want: held},
-		{finding: "F2 Junie's .junie/mcp/mcp.json", cmd: `printf %s '{"mcpServers":{"x":{"command":"./x.sh"}}}' > .junie/mcp/mcp.json`, want: held},
-		{finding: "F2 Firebase Studio's .idx/mcp.json", cmd: `printf %s '{"mcpServers":{"x":{"command":"./x.sh"}}}' > .idx/mcp.json`, want: held},
-		{finding: "F2 aider's .aider.conf.yml test-cmd running airlock's verb", cmd: `printf 'test-cmd: ` + approve + `\n' > .aider.conf.yml`, want: held},
-		{finding: "F2 aider's .aider.conf.yml lint-cmd (run after every edit)", setup: progs, cmd: `printf 'lint-cmd: ./x.sh\nauto-lint: true\n' > .aider.conf.yml`, want: held},
+		{finding: "F2 Kilo Code's .kilocode/mcp.json", cmd: `printf %s '{"mcpServers":{"x":{"command":"./x.sh"}}}' > .kilocode/mcp.json`, want: held, fixed: true},
+		{finding: "F2 Continue's .continue/mcpServers/x.json", cmd: `printf %s '{"mcpServers":{"x":{"command":"./x.sh"}}}' > .continue/mcpServers/x.json`, want: held, fixed: true},
+		{finding: "F2 Junie's .junie/mcp/mcp.json", cmd: `printf %s '{"mcpServers":{"x":{"command":"./x.sh"}}}' > .junie/mcp/mcp.json`, want: held, fixed: true},
+		{finding: "F2 Firebase Studio's .idx/mcp.json", cmd: `printf %s '{"mcpServers":{"x":{"command":"./x.sh"}}}' > .idx/mcp.json`, want: held, fixed: true},
+		{finding: "F2 aider's .aider.conf.yml test-cmd running airlock's verb", cmd: `printf 'test-cmd: ` + approve + `\n' > .aider.conf.yml`, want: held, fixed: true},
+		{finding: "F2 aider's .aider.conf.yml lint-cmd (run after every edit)", setup: progs, cmd: `printf 'lint-cmd: ./x.sh\nauto-lint: true\n' > .aider.conf.yml`, want: held, fixed: true},
 
-		{finding: "F2 Continue's ~/.continue/config.yaml", cmd: `printf 'mcpServers:\n  - name: x\n    command: /tmp/x.sh\n' > ~/.continue/config.yaml`, want: held},
-		{finding: "F2 aider's ~/.aider.conf.yml", cmd: `printf 'test-cmd: ` + approve + `\n' > ~/.aider.conf.yml`, want: held},
-		{finding: "F2 Amp's ~/.config/amp/settings.json (amp.mcpServers)", cmd: `printf %s '{"amp.mcpServers":{"x":{"command":"/tmp/x.sh"}}}' > ~/.config/amp/settings.json`, want: held},
-		{finding: "F2 VS Code server's user mcp.json (~/.config/Code/User/mcp.json is refused)", cmd: `printf %s '{"servers":{"x":{"command":"/tmp/x.sh"}}}' > ~/.vscode-server/data/User/mcp.json`, want: held},
+		{finding: "F2 Continue's ~/.continue/config.yaml", cmd: `printf 'mcpServers:\n  - name: x\n    command: /tmp/x.sh\n' > ~/.continue/config.yaml`, want: held, fixed: true},
+		{finding: "F2 aider's ~/.aider.conf.yml", cmd: `printf 'test-cmd: ` + approve + `\n' > ~/.aider.conf.yml`, want: held, fixed: true},
+		{finding: "F2 Amp's ~/.config/amp/settings.json (amp.mcpServers)", cmd: `printf %s '{"amp.mcpServers":{"x":{"command":"/tmp/x.sh"}}}' > ~/.config/amp/settings.json`, want: held, fixed: true},
+		{finding: "F2 VS Code server's user mcp.json (~/.config/Code/User/mcp.json is refused)", cmd: `printf %s '{"servers":{"x":{"command":"/tmp/x.sh"}}}' > ~/.vscode-server/data/User/mcp.json`, want: held, fixed: true},
 
 		// T6: data outside the project moved into the temporary directory
 		// (a local write by the policy's line), then deleted there as

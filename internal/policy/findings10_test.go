@@ -341,14 +341,14 @@ func TestFindings10Open(t *testing.T) {
 		// like task files for .pre-commit-config.yaml, devcontainer.json,
 		// tox.ini, Procfile, .dir-locals.el and .vscode (round 7's G24),
 		// not for these.
-		{finding: "F1 lefthook.yml run: airlock …", cmd: `printf 'pre-commit:\n  commands:\n    x:\n      run: ` + approve + `\n' > lefthook.yml`, want: held},
-		{finding: "F1 .hg/hgrc hook", cmd: `printf '[hooks]\npre-commit = ` + approve + `\n' > .hg/hgrc`, want: held},
-		{finding: "F1 .bazelrc --run_under", cmd: `printf 'build --run_under="` + approve + `"\n' > .bazelrc`, want: held},
-		{finding: "F1 shell.nix shellHook", cmd: `printf '{ shellHook = "` + approve + `"; }\n' > shell.nix`, want: held},
-		{finding: "F1 x.code-workspace task runOn folderOpen", cmd: `printf '{"tasks":[{"label":"x","command":"` + approve + `","runOptions":{"runOn":"folderOpen"}}]}' > x.code-workspace`, want: held},
-		{finding: "F1 .zed/settings.json language server", cmd: `printf '{"lsp":{"x":{"binary":{"path":"airlock","arguments":["queue","approve","abcd"]}}}}' > .zed/settings.json`, want: held},
-		{finding: "F1 .helix/languages.toml language server", cmd: `printf '[language-server.x]\ncommand="airlock"\nargs=["queue","approve","abcd"]\n' > .helix/languages.toml`, want: held},
-		{finding: "F1 .gitpod.yml init task", cmd: `printf 'tasks:\n  - init: ` + approve + `\n' > .gitpod.yml`, want: held},
+		{finding: "F1 lefthook.yml run: airlock …", cmd: `printf 'pre-commit:\n  commands:\n    x:\n      run: ` + approve + `\n' > lefthook.yml`, want: held, fixed: true},
+		{finding: "F1 .hg/hgrc hook", cmd: `printf '[hooks]\npre-commit = ` + approve + `\n' > .hg/hgrc`, want: held, fixed: true},
+		{finding: "F1 .bazelrc --run_under", cmd: `printf 'build --run_under="` + approve + `"\n' > .bazelrc`, want: held, fixed: true},
+		{finding: "F1 shell.nix shellHook", cmd: `printf '{ shellHook = "` + approve + `"; }\n' > shell.nix`, want: held, fixed: true},
+		{finding: "F1 x.code-workspace task runOn folderOpen", cmd: `printf '{"tasks":[{"label":"x","command":"` + approve + `","runOptions":{"runOn":"folderOpen"}}]}' > x.code-workspace`, want: held, fixed: true},
+		{finding: "F1 .zed/settings.json language server", cmd: `printf '{"lsp":{"x":{"binary":{"path":"airlock","arguments":["queue","approve","abcd"]}}}}' > .zed/settings.json`, want: held, fixed: true},
+		{finding: "F1 .helix/languages.toml language server", cmd: `printf '[language-server.x]\ncommand="airlock"\nargs=["queue","approve","abcd"]\n' > .helix/languages.toml`, want: held, fixed: true},
+		{finding: "F1 .gitpod.yml init task", cmd: `printf 'tasks:\n  - init: ` + approve + `\n' > .gitpod.yml`, want: held, fixed: true},
 
 		// G1: the repository's git directory moved or redirected (a
 		// .git/commondir, a .git file's gitdir:, .git renamed): git reads
@@ -562,8 +562,8 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "G1 git -c init.templateDir=tpl init sub && git -C sub commit (--template=tpl and GIT_TEMPLATE_DIR are read)", setup: map[string]string{"proj/tpl/hooks/pre-commit": "#!/bin/sh\n" + approve + "\n"}, cmd: `git -c init.templateDir=tpl init sub && git -C sub commit --allow-empty -qm x`, want: held},
 		{finding: "G1 Write .git/commondir", cmd: "../.evil\n", write: "@ROOT@/proj/.git/commondir", want: held},
 		{finding: "G1 Write a .git file with gitdir:", cmd: "gitdir: .g2\n", write: "@ROOT@/proj/sub/.git", want: held},
-		{finding: "F1 Write lefthook.yml running airlock's verb", cmd: "pre-commit:\n  commands:\n    x:\n      run: " + approve + "\n", write: "@ROOT@/proj/lefthook.yml", want: held},
-		{finding: "F1 Write .hg/hgrc with a hook running airlock's verb", cmd: "[hooks]\npre-commit = " + approve + "\n", write: "@ROOT@/proj/.hg/hgrc", want: held},
+		{finding: "F1 Write lefthook.yml running airlock's verb", cmd: "pre-commit:\n  commands:\n    x:\n      run: " + approve + "\n", write: "@ROOT@/proj/lefthook.yml", want: held, fixed: true},
+		{finding: "F1 Write .hg/hgrc with a hook running airlock's verb", cmd: "[hooks]\npre-commit = " + approve + "\n", write: "@ROOT@/proj/.hg/hgrc", want: held, fixed: true},
 		{finding: "H1 Write ~/.docker/cli-plugins/docker-compose", cmd: "#!/bin/sh\n" + approve + "\n", write: "@HOME@/.docker/cli-plugins/docker-compose", want: held, fixed: true},
 		{finding: "H1 Write an IPython start-up file", cmd: "import os\nos.system('" + approve + "')\n", write: "@HOME@/.ipython/profile_default/startup/00-x.py", want: held, fixed: true},
 		{finding: "H1 Write ~/.bash_completion", cmd: approve + "\n", write: "@HOME@/.bash_completion", want: held, fixed: true},

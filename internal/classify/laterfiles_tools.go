@@ -51,6 +51,8 @@ func laterKindTools(base, dir string) (string, bool) {
 		return "Helix's language servers", true
 	case base == ".gitpod.yml" || base == ".gitpod.yaml":
 		return "a Gitpod configuration", true
+	case memoryFile(base, dir):
+		return memoryFileKind, true
 	}
 	return "", false
 }
@@ -306,3 +308,86 @@ var (
 	inlineCommand = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bcommand\s*=\s*("(?:[^"\\]|\\.)*"|'[^']*')`) })
 	inlineArgs    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bargs\s*=\s*(\[[^\]]*\])`) })
 )
+
+// memoryFileKind is an agent's memory file: Claude Code expands the
+// @path imports of CLAUDE.md, CLAUDE.local.md, .claude/CLAUDE.md and
+// .claude/rules/*.md when a session starts (Gemini CLI and Qwen Code
+// those of GEMINI.md and QWEN.md), in the project, its parents and the
+// home (FINDINGS-10 M1). The file named is put in the model's context
+// with no tool call: the write that adds the import is the read.
+const memoryFileKind = "an agent's memory file"
+
+// memoryFile reports a memory file's name (any case: the file systems of
+// macOS and Windows ignore it).
+func memoryFile(base, dir string) bool {
+	for _, n := range []string{"CLAUDE.md", "CLAUDE.local.md", "GEMINI.md", "AGENTS.md", "AGENT.md", "QWEN.md"} {
+		if strings.EqualFold(base, n) {
+			return true
+		}
+	}
+	return strings.HasSuffix(strings.ToLower(base), ".md") && path.Base(dir) == "rules" && path.Base(path.Dir(dir)) == ".claude"
+}
+
+// memoryImports returns, for each @path a memory file at p holds, a
+// read of that file as a command (cat -- PATH), so that the rules that
+// guard reading (airlock's secrets) see the import as the read it is. A
+// relative path is the file's directory's, as the agents resolve it.
+func memoryImports(p, content string) []makeLine {
+	var out []makeLine
+	for i, l := range strings.Split(content, "\n") {
+		for _, m := range memoryImport().FindAllStringSubmatch(l, -1) {
+			imp := strings.TrimRight(m[1], ".,;:!?)]}>\"'`")
+			if imp == "" {
+				continue
+			}
+			if !strings.HasPrefix(imp, "/") && !strings.HasPrefix(imp, "~") {
+				imp = path.Join(path.Dir(strings.ReplaceAll(p, `\`, "/")), imp)
+			}
+			w := shell.Join([]string{imp})
+			if strings.HasPrefix(imp, "~/") {
+				w = "~/" + shell.Join([]string{imp[2:]}) // ~ unquoted, to be expanded
+			}
+			out = append(out, makeLine{line: i + 1, text: "cat -- " + w})
+		}
+	}
+	return out
+}
+
+// memoryImport finds an @path: an @ at the start of a line or after a
+// space or an opening bracket, followed by a path.
+var memoryImport = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?:^|[\s(\[<"'])@([~./\w][^\s]*)`) })
+
+// ImportVia begins the Via entry of a read that a memory file's import
+// makes (memoryImportsEffect): the agent reads the file at its next
+// session; nothing runs.
+const ImportVia = "import in "
+
+// FromImport reports a read a memory file's import makes.
+func FromImport(inv *Invocation) bool {
+	return len(inv.Via) > 0 && strings.HasPrefix(inv.Via[0], ImportVia)
+}
+
+// memoryImportsEffect rates the imports of a memory file written at p:
+// each is a read (cat) kept among the Result's Followed runs, named
+// through the file, so that self-protection refuses an import of
+// airlock's secrets as it refuses reading them, and does not take the
+// file for code the command runs.
+func (c *Classifier) memoryImportsEffect(p, content string) Effect {
+	var e Effect
+	for _, l := range memoryImports(p, content) {
+		if c.followed == nil || c.depth >= c.Limits.MaxNesting {
+			e.Add(c.nested(l.text))
+			continue
+		}
+		inner := *c
+		inner.depth++
+		inner.cc = nil
+		r := inner.Command(l.text)
+		for _, inv := range r.Invocations {
+			inv.Via = append([]string{ImportVia + p}, inv.Via...)
+			*c.followed = append(*c.followed, inv)
+		}
+		e.Add(r.Effect)
+	}
+	return e
+}

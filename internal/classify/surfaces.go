@@ -236,6 +236,9 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 		}
 		return e
 	}
+	if kind == memoryFileKind {
+		return inner.memoryImportsEffect(p, content) // laterfiles_tools.go
+	}
 	var e Effect
 	for _, r := range laterCommands(kind, content) { // laterfiles.go
 		e.Add(inner.shellFileAt(p, r.text, r.line))

@@ -583,14 +583,14 @@ func TestFindings10Open(t *testing.T) {
 		// M1: a memory file's @import of airlock's secrets: the next
 		// session's agent loads the file into the model's context by
 		// itself, with no tool call for the hook to refuse.
-		{finding: "M1 echo '@~/.local/state/airlock/secrets/serve.token' >> CLAUDE.md", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> CLAUDE.md`, want: held},
-		{finding: "M1 .claude/CLAUDE.md importing notify.json", cmd: `printf 'Context: @~/.local/state/airlock/secrets/notify.json\n' > .claude/CLAUDE.md`, want: held},
-		{finding: "M1 CLAUDE.local.md importing the token by a relative path", cmd: `echo '@../home/.local/state/airlock/secrets/serve.token' >> CLAUDE.local.md`, want: held},
-		{finding: "M1 GEMINI.md importing the token", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> GEMINI.md`, want: held},
-		{finding: "M1 ~/.claude/CLAUDE.md importing the token (every later session of the human's)", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> ~/.claude/CLAUDE.md`, want: held},
-		{finding: "M1 ~/.gemini/GEMINI.md importing the human key", cmd: `echo '@~/.local/state/airlock/secrets/human.key' >> ~/.gemini/GEMINI.md`, want: held},
-		{finding: "M1 ../CLAUDE.md importing the token (Claude Code loads CLAUDE.md from parent directories)", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' > ../CLAUDE.md`, want: held},
-		{finding: "M1 Write CLAUDE.md importing the human key", cmd: "# Notes\nSee @~/.local/state/airlock/secrets/human.key\n", write: "@ROOT@/proj/CLAUDE.md", want: held},
+		{finding: "M1 echo '@~/.local/state/airlock/secrets/serve.token' >> CLAUDE.md", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> CLAUDE.md`, want: held, fixed: true},
+		{finding: "M1 .claude/CLAUDE.md importing notify.json", cmd: `printf 'Context: @~/.local/state/airlock/secrets/notify.json\n' > .claude/CLAUDE.md`, want: held, fixed: true},
+		{finding: "M1 CLAUDE.local.md importing the token by a relative path", cmd: `echo '@../home/.local/state/airlock/secrets/serve.token' >> CLAUDE.local.md`, want: held, fixed: true},
+		{finding: "M1 GEMINI.md importing the token", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> GEMINI.md`, want: held, fixed: true},
+		{finding: "M1 ~/.claude/CLAUDE.md importing the token (every later session of the human's)", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' >> ~/.claude/CLAUDE.md`, want: held, fixed: true},
+		{finding: "M1 ~/.gemini/GEMINI.md importing the human key", cmd: `echo '@~/.local/state/airlock/secrets/human.key' >> ~/.gemini/GEMINI.md`, want: held, fixed: true},
+		{finding: "M1 ../CLAUDE.md importing the token (Claude Code loads CLAUDE.md from parent directories)", cmd: `echo '@~/.local/state/airlock/secrets/serve.token' > ../CLAUDE.md`, want: held, fixed: true},
+		{finding: "M1 Write CLAUDE.md importing the human key", cmd: "# Notes\nSee @~/.local/state/airlock/secrets/human.key\n", write: "@ROOT@/proj/CLAUDE.md", want: held, fixed: true},
 
 		// D2: a container's writes through its mounts: a relative path in
 		// the container's working directory (-w) and a mount of .git are

@@ -516,6 +516,10 @@ func (c *call) shell(r *classify.Result) *refusal {
 	// them, are held as if typed inline: a script is only a second step.
 	for i := range r.Followed {
 		if ref := c.invocation(&r.Followed[i]); ref != nil {
+			if classify.FromImport(&r.Followed[i]) {
+				ref.msg = clipText(strings.TrimPrefix(r.Followed[i].Via[0], classify.ImportVia)) + " is an agent's memory file: its @ import is read into the agent's next session, with no tool call (" + clipText(r.Followed[i].Source) + "): " + ref.msg
+				return ref
+			}
 			through := ""
 			if via := r.Followed[i].Via; len(via) > 0 {
 				through = " (through " + clipText(strings.TrimPrefix(via[0], classify.SettingVia)) + ")"
@@ -575,8 +579,13 @@ func (c *call) shell(r *classify.Result) *refusal {
 // runsCode reports whether a command runs code airlock reads only in
 // part: an interpreter, a shell, a script it followed.
 func runsCode(r *classify.Result) bool {
-	if len(r.Code) > 0 || len(r.Followed) > 0 {
+	if len(r.Code) > 0 {
 		return true
+	}
+	for i := range r.Followed {
+		if !classify.FromImport(&r.Followed[i]) {
+			return true // a memory file's import is a read, not a run
+		}
 	}
 	for i := range r.Invocations {
 		switch n := r.Invocations[i].Name(); {

@@ -32,6 +32,20 @@ import (
 //   - .gitpod.yml: its tasks' init, before and command lines, when a
 //     workspace starts.
 
+// unseenLater reports a kind of this file: what such a file runs, the
+// human's tool runs (a commit, an editor opening the folder, the agent's
+// next session), not a command that comes through the hook to be read
+// again, as make or npm run do for a Makefile. What is written to one is
+// held when airlock cannot read it.
+func unseenLater(kind string) bool {
+	switch kind {
+	case "a lefthook configuration", "a Mercurial configuration", "a bazel configuration", "a nix shell",
+		"a VS Code workspace", "Zed's project settings", "Helix's language servers", "a Gitpod configuration", memoryFileKind:
+		return true
+	}
+	return false
+}
+
 // laterKindTools names this file's kinds.
 func laterKindTools(base, dir string) (string, bool) {
 	switch {

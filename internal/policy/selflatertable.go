@@ -82,6 +82,10 @@ var laterHomeTargets = []laterHome{
 	{".config/nushell", true, "nushell runs config.nu and env.nu at every start", ".local/share/nushell/x"},
 	{".psqlrc", false, "psql runs its commands (\\! is a shell escape) at every start", ".psql_history"},
 	{".sqliterc", false, "sqlite3 runs its commands (.shell, .system) at every start", ".sqlite_history"},
+	{".pdbrc", false, lwDebugger, ".pdbrc-notes.txt"},
+	{".perldb", false, lwDebugger, ".perldb-notes.txt"},
+	{".pylintrc", false, "pylint runs its init-hook (Python) at every run, an editor's lint on save included", ".pylint.d/x.stats"},
+	{".config/pylintrc", false, "pylint runs its init-hook (Python) at every run, an editor's lint on save included", ".config/pylint-notes.txt"},
 	{".gdbinit", false, lwDebugger, ".gdb_history"},
 	{".config/gdb", true, lwDebugger, ".cache/gdb/x"},
 	{".lldbinit", false, lwDebugger, ".lldb/x.log"},
@@ -96,6 +100,8 @@ var laterHomeTargets = []laterHome{
 	{".sdkman/etc", true, lwShell, ".sdkman/archives/x.zip"},
 	{".config/direnv", true, "direnv runs direnvrc and its lib in every directory with an .envrc", ".local/share/direnv/allow/x"},
 	{".direnvrc", false, "direnv runs it in every directory with an .envrc", ".direnv-notes.txt"},
+	{".p10k.zsh", false, lwShell, ".p10k-notes.txt"},
+	{".config/starship.toml", false, "starship runs its custom modules' commands at every prompt of the human's shell", ".config/starship-notes.txt"},
 	{".selected_editor", false, "sensible-editor (crontab -e, git without an editor set) runs the program it names", ".editorconfig"},
 	{".mailcap", false, "mail readers and browsers run the viewer commands it names", ".mail/x"},
 	{".lessfilter", false, "lesspipe runs it for every file the human pages with less", ".lesshst"},
@@ -176,6 +182,18 @@ var laterHomeTargets = []laterHome{
 	{".config/autostart", true, lwLogin, ".config/autostart-notes.txt"},
 	{".config/systemd/user", true, lwLogin, ".config/systemd/x.conf"},
 	{".local/share/systemd/user", true, lwLogin, ".local/share/systemd/timers/x"},
+	{".xsession", false, lwLogin, ".xsession-errors"},
+	{".config/i3", true, "i3 runs its exec lines at the human's next login", ".config/i3status-notes.txt"},
+	{".config/sway", true, "sway runs its exec lines at the human's next login", ".config/swaylock-notes.txt"},
+	{".config/hypr", true, "Hyprland runs its exec-once lines at the human's next login", ".config/hyprpaper-notes.txt"},
+	// git's hooks and templates where a global core.hooksPath or
+	// init.templateDir usually names them: every repository of the
+	// human's runs them.
+	{".config/git/hooks", true, lwVCS, ".config/git/ignore"},
+	{".githooks", true, lwVCS, ".githooks-notes.txt"},
+	{".git-templates", true, lwVCS, ".git-templates-notes.txt"},
+	{".git_template", true, lwVCS, ".git_template-notes.txt"},
+	{".config/git/template", true, lwVCS, ".config/git/attributes"},
 	// Agents' commands not in the agent-configuration table: Gemini's
 	// and Qwen's custom commands run !{…} shell lines when invoked.
 	{".gemini/commands", true, lwAgent, ".gemini/tmp/x/logs.json"},

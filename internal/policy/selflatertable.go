@@ -129,8 +129,10 @@ var laterHomeTargets = []laterHome{
 	{".config/Cursor/User/tasks.json", false, lwVSCode, ".config/Cursor/User/snippets/x.json"},
 	{".config/Windsurf/User/settings.json", false, lwVSCode, ".config/Windsurf/User/keybindings.json"},
 	{".config/Windsurf/User/tasks.json", false, lwVSCode, ".config/Windsurf/User/snippets/x.json"},
-	{"Library/Application Support/Code/User/settings.json", false, lwVSCode, "Library/Application Support/Code/User/keybindings.json"},
-	{"Library/Application Support/Code/User/tasks.json", false, lwVSCode, "Library/Application Support/Code/User/snippets/x.json"},
+	// macOS's Library/Application Support/Code/User is not listed: with
+	// no dot directory on the way, a glob such as ~/**/settings.json
+	// would name it, and a deletion of the home's settings files is
+	// graded as destruction, not refused for this table's sake.
 	{".vscode-server/data/User/settings.json", false, lwVSCode, ".vscode-server/data/logs/x.log"},
 	{".vscode-server/data/User/tasks.json", false, lwVSCode, ".vscode-server/data/User/keybindings.json"},
 	{".vscode/extensions", true, lwVSExt, ".vscode/argv.json"},

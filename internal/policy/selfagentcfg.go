@@ -107,7 +107,11 @@ var agentConfigs = []agentConfig{
 	// FINDINGS-10 F2: agents airlock installs no hook for, each
 	// starting a program when it opens the project.
 	{"kilo-code", ".kilocode/mcp.json", false, scopeProject, "its mcpServers are programs Kilo Code starts in this project", ".kilocode/rules/x.md"},
-	{"continue", ".continue", true, scopeProject, "its config and mcpServers/ name programs Continue starts in this project", ".continue-notes/x.md"},
+	{"continue", ".continue/mcpServers", true, scopeProject, "its files name MCP servers, programs Continue starts in this project", ".continue/rules/x.md"},
+	{"continue", ".continue/config.yaml", false, scopeProject, "its mcpServers are programs Continue starts in this project", ".continue/prompts/x.md"},
+	{"continue", ".continue/config.json", false, scopeProject, "its mcpServers are programs Continue starts in this project", ".continue/rules/y.md"},
+	{"continue", ".continue/agents", true, scopeProject, "an agent file's mcpServers are programs Continue starts in this project", ".continue/prompts/y.md"},
+	{"continue", ".continue/assistants", true, scopeProject, "an assistant file's mcpServers are programs Continue starts in this project", ".continue/docs/x.md"},
 	{"junie", ".junie/mcp", true, scopeProject, "its mcp.json names programs Junie starts in this project", ".junie/guidelines.md"},
 	{"firebase-studio", ".idx/mcp.json", false, scopeProject, "its mcpServers are programs Firebase Studio starts in this project", ".idx/airules.md"},
 	{"aider", ".aider.conf.yml", false, scopeProject, "its test-cmd and lint-cmd run after aider's edits in this project", ".aider.chat.history.md"},
@@ -132,7 +136,8 @@ var projectAgentTails = firstuse.Table[[]tail]{Build: func() []tail {
 	var out []tail
 	for _, c := range agentConfigs {
 		if c.scope == scopeProject {
-			out = append(out, tail{strings.Split(c.rel, "/"), c.dir, kindAgentConfig})
+			// Folded: tailHit compares with a folded path (.continue/mcpServers).
+			out = append(out, tail{strings.Split(fold(c.rel), "/"), c.dir, kindAgentConfig})
 		}
 	}
 	return out

@@ -76,6 +76,7 @@ func TestFix11dLater(t *testing.T) {
 		{finding: "ordinary Write of CLAUDE.md with imports", cmd: "# Notes\nSee @README.md for the layout.\n", write: "@ROOT@/proj/CLAUDE.md", want: notHeld, fixed: true},
 		{finding: "ordinary build into bin after a cd to the top", cmd: `cd "$(git rev-parse --show-toplevel)" && mkdir -p bin && go build -o bin/app .`, want: notHeld, fixed: true},
 		{finding: "ordinary read of the runs-later files", cmd: `cat ~/.vimrc ~/.config/Code/User/settings.json; ls ~/.docker/cli-plugins`, want: notHeld, fixed: true},
+		{finding: "ordinary Continue rule in the project", cmd: `mkdir -p .continue/rules && printf 'Use tabs.\n' > .continue/rules/style.md`, want: notHeld, fixed: true},
 		{finding: "ordinary go install of gopls", cmd: `go install golang.org/x/tools/gopls@latest`, want: notHeld, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)

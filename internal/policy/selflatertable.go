@@ -182,8 +182,18 @@ var laterHomeTargets = []laterHome{
 	{".local/share/mise/shims", true, lwShim, ".local/share/mise/downloads/x"},
 	// Login: the desktop's autostart and systemd's user units.
 	{".config/autostart", true, lwLogin, ".config/autostart-notes.txt"},
-	{".config/systemd/user", true, lwLogin, ".config/systemd/x.conf"},
-	{".local/share/systemd/user", true, lwLogin, ".local/share/systemd/timers/x"},
+	// systemd's user units: what a target "wants" starts with it, with no
+	// enable step. A unit file itself runs once the human (or a command
+	// the hook reads) enables or starts it, and its Exec lines are read
+	// when it is written (classify surfaces.go): setting up a service is
+	// ordinary work.
+	{".config/systemd/user/default.target.wants", true, lwLogin, ".config/systemd/user/app.service"},
+	{".config/systemd/user/default.target.requires", true, lwLogin, ".config/systemd/user/app.timer"},
+	{".config/systemd/user/graphical-session.target.wants", true, lwLogin, ".config/systemd/user/app.socket"},
+	{".config/systemd/user/timers.target.wants", true, lwLogin, ".config/systemd/user/app.path"},
+	{".config/systemd/user/sockets.target.wants", true, lwLogin, ".config/systemd/user/x.service"},
+	{".config/systemd/user/basic.target.wants", true, lwLogin, ".config/systemd/user/y.service"},
+	{".local/share/systemd/user/default.target.wants", true, lwLogin, ".local/share/systemd/user/app.service"},
 	{".xsession", false, lwLogin, ".xsession-errors"},
 	{".config/i3", true, "i3 runs its exec lines at the human's next login", ".config/i3status-notes.txt"},
 	{".config/sway", true, "sway runs its exec lines at the human's next login", ".config/swaylock-notes.txt"},

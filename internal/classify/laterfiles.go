@@ -60,6 +60,9 @@ func laterKind(p, base, dir string) (kind string, containerOnly, ok bool) {
 		base == "config.toml" && path.Base(dir) == "mise":
 		return "a mise configuration", false, true
 	}
+	if k, ok := laterKindTools(base, dir); ok { // laterfiles_tools.go
+		return k, false, true
+	}
 	return "", false, false
 }
 
@@ -165,7 +168,7 @@ func laterCommands(kind, content string) []makeLine {
 		}
 		return out
 	}
-	return nil
+	return laterCommandsTools(kind, content) // laterfiles_tools.go
 }
 
 // devcontainerKey reports a devcontainer.json key whose value runs.

@@ -109,7 +109,7 @@ func (c *Classifier) file(p, content string, known bool) Effect {
 		e.Add(external("surface.login-key", "writing "+p+" adds a key that may log in to this machine from anywhere"))
 	}
 	if !known {
-		if !task {
+		if !task || unseenLater(kind) { // laterfiles_tools.go
 			e.Add(opaque("surface.unknown", "what is written to "+p+" is only known at run time, and "+kind+" runs it later"))
 		}
 		return e
@@ -244,6 +244,9 @@ func (c *Classifier) embeddedIn(p, kind, content string) Effect {
 			e.Add(inner.shellFileAt(p, r.text, r.line))
 		}
 		return e
+	}
+	if kind == memoryFileKind {
+		return inner.memoryImportsEffect(p, content) // laterfiles_tools.go
 	}
 	var e Effect
 	for _, r := range laterCommands(kind, content) { // laterfiles.go

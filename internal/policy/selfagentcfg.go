@@ -80,6 +80,17 @@ var agentConfigs = []agentConfig{
 	// crushrc shell configuration) with the data directory's crush.json.
 	{"crush", ".config/crush", true, scopeUser, "crush.json and crushrc hold Crush's hooks (airlock's among them) and MCP servers", ".config/crushed.txt"},
 	{"crush", ".local/share/crush/crush.json", false, scopeUser, "Crush merges it into its configuration: hooks and MCP servers", ".local/share/crush/crush.db"},
+	// Agents and editor agents airlock installs no hook for, whose user
+	// configuration starts programs (FINDINGS-10 F2).
+	{"continue", ".continue", true, scopeUser, "config.yaml and mcpServers/ name MCP servers and commands Continue runs", ".continue-notes/x.md"},
+	{"aider", ".aider.conf.yml", false, scopeUser, "its test-cmd and lint-cmd run after aider's edits, in every project", ".aider.tags.cache.v4/x"},
+	{"amp", ".config/amp/settings.json", false, scopeUser, "its amp.mcpServers are programs Amp starts", ".config/amp/threads/x.json"},
+	{"vscode", ".vscode-server/data/User/mcp.json", false, scopeUser, "its servers are programs VS Code's agents start on the remote host", ".vscode-server/data/User/keybindings.json"},
+	{"vscode", ".config/Code - Insiders/User/mcp.json", false, scopeUser, "its servers are programs VS Code's agents start", ".config/Code - Insiders/User/snippets/y.json"},
+	{"cursor", ".cursor-server/data/User/mcp.json", false, scopeUser, "its servers are programs Cursor starts on the remote host", ".cursor-server/data/User/keybindings.json"},
+	{"roo", ".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/settings/mcp_settings.json", false, scopeUser, "its mcpServers are programs Roo Code starts", ".config/Code/User/globalStorage/rooveterinaryinc.roo-cline/tasks/x.json"},
+	{"kilo-code", ".config/Code/User/globalStorage/kilocode.kilo-code/settings/mcp_settings.json", false, scopeUser, "its mcpServers are programs Kilo Code starts", ".config/Code/User/globalStorage/kilocode.kilo-code/tasks/x.json"},
+	{"junie", ".junie/mcp", true, scopeUser, "its mcp.json names programs Junie starts", ".junie/guidelines.md"},
 
 	{"claude-code", ".mcp.json", false, scopeProject, "its mcpServers are programs Claude Code starts in this project", "mcp.json.example"},
 	{"claude-code", ".claude/commands", true, scopeProject, "slash commands run shell lines (!`…`) when invoked in this project", ".claude-notes/x.md"},
@@ -94,6 +105,21 @@ var agentConfigs = []agentConfig{
 	{"amazon-q", ".amazonq/mcp.json", false, scopeProject, "its mcpServers are programs Amazon Q starts in this project", ".amazonq/rules/x.md"},
 	{"pi", ".pi/git", true, scopeProject, "Pi loads the extensions of the packages cloned here for this project", ".pi/prompts/x.md"},
 	{"antigravity", ".agents/hooks.json", false, scopeProject, "agy (1.1.7 on) runs this workspace's hooks", ".agents/rules/x.md"},
+	// FINDINGS-10 F2: agents airlock installs no hook for, each
+	// starting a program when it opens the project.
+	{"kilo-code", ".kilocode/mcp.json", false, scopeProject, "its mcpServers are programs Kilo Code starts in this project", ".kilocode/rules/x.md"},
+	{"continue", ".continue/mcpServers", true, scopeProject, "its files name MCP servers, programs Continue starts in this project", ".continue/rules/x.md"},
+	{"continue", ".continue/config.yaml", false, scopeProject, "its mcpServers are programs Continue starts in this project", ".continue/prompts/x.md"},
+	{"continue", ".continue/config.json", false, scopeProject, "its mcpServers are programs Continue starts in this project", ".continue/rules/y.md"},
+	{"continue", ".continue/agents", true, scopeProject, "an agent file's mcpServers are programs Continue starts in this project", ".continue/prompts/y.md"},
+	{"continue", ".continue/assistants", true, scopeProject, "an assistant file's mcpServers are programs Continue starts in this project", ".continue/docs/x.md"},
+	{"junie", ".junie/mcp", true, scopeProject, "its mcp.json names programs Junie starts in this project", ".junie/guidelines.md"},
+	{"firebase-studio", ".idx/mcp.json", false, scopeProject, "its mcpServers are programs Firebase Studio starts in this project", ".idx/airules.md"},
+	{"aider", ".aider.conf.yml", false, scopeProject, "its test-cmd and lint-cmd run after aider's edits in this project", ".aider.chat.history.md"},
+	{"trae", ".trae/mcp.json", false, scopeProject, "its mcpServers are programs Trae starts in this project", ".trae/rules/x.md"},
+	{"kiro", ".kiro/hooks", true, scopeProject, "Kiro's agent hooks run shell commands on file events in this project", ".kiro/specs/x.md"},
+	{"gemini", ".gemini/commands", true, scopeProject, "custom commands run !{…} shell lines when invoked in this project", ".gemini/styleguide.md"},
+	{"qwen", ".qwen/commands", true, scopeProject, "custom commands run !{…} shell lines when invoked in this project", ".qwen/QWEN.md.bak"},
 }
 
 // userAgentConfigs gives each of the table's user-scope entries, to be
@@ -111,7 +137,8 @@ var projectAgentTails = firstuse.Table[[]tail]{Build: func() []tail {
 	var out []tail
 	for _, c := range agentConfigs {
 		if c.scope == scopeProject {
-			out = append(out, tail{strings.Split(c.rel, "/"), c.dir, kindAgentConfig})
+			// Folded: tailHit compares with a folded path (.continue/mcpServers).
+			out = append(out, tail{strings.Split(fold(c.rel), "/"), c.dir, kindAgentConfig})
 		}
 	}
 	return out

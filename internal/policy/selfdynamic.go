@@ -347,6 +347,18 @@ func (g *guard) couldEndAs(suffix string, parents bool, project []target) (strin
 		all = append(all, g.secrets)
 	}
 	for _, t := range all {
+		if t.kind == kindRunsLater {
+			// The runs-later files (selflatertable.go) are many, and
+			// their last names are those of every project's
+			// directories ("bin", "env", "config"): one such name
+			// alone says little. A suffix that reaches further into
+			// the file's path (".cargo/env") or names something else
+			// ("pip", ".vim") counts.
+			if laterEndsLike(s, fold(t.path), t.dir, parents) {
+				return t.path, true
+			}
+			continue
+		}
 		if _, ok := endsLike(s, fold(t.path), t.dir, parents); ok {
 			return t.path, true
 		}
@@ -363,6 +375,44 @@ func (g *guard) couldEndAs(suffix string, parents bool, project []target) (strin
 		}
 	}
 	return "", false
+}
+
+// laterEndsLike is endsLike for a runs-later target: the part of s that
+// falls on p's own path must be distinctive (distinctive).
+func laterEndsLike(s, p string, dir, parents bool) bool {
+	if strings.HasSuffix(p, s) {
+		return distinctive(s)
+	}
+	if dir {
+		for k := 1; k < len(s); k++ {
+			if s[k] == '/' && strings.HasSuffix(p, s[:k]) && distinctive(s[:k]) {
+				return true
+			}
+		}
+	}
+	if parents {
+		for q := filepath.Dir(p); q != "/" && q != "." && q != ""; q = filepath.Dir(q) {
+			if strings.HasSuffix(q, s) && distinctive(s) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// distinctive reports whether a path suffix ("/a/b") holds two names or
+// more, or one that is not among genericNames.
+func distinctive(s string) bool {
+	s = strings.Trim(s, "/")
+	return strings.Contains(s, "/") || !genericNames[s]
+}
+
+// genericNames are the last names of runs-later entries that every
+// project has directories or files of ("mkdir -p bin", "> env"): alone
+// they do not make a run-time path one of those entries.
+var genericNames = map[string]bool{
+	"bin": true, "env": true, "etc": true, "lib": true, "config": true, "plugin": true, "plugins": true, "shims": true,
+	"extensions": true, "commands": true, "hooks": true, "startup": true, "user": true, "site": true, "lazy": true,
 }
 
 // endsLike reports whether some path X+s (X unknown) is p, or inside p

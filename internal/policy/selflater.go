@@ -27,32 +27,6 @@ import (
 // runs in the human's own shell, or in a program airlock rates by its
 // arguments. Reading them is not refused.
 
-// laterHomeTargets are protected relative to the home directory.
-var laterHomeTargets = []struct {
-	rel string
-	dir bool
-}{
-	{".npmrc", false}, {".npm-init.js", false}, {".yarnrc", false}, {".yarnrc.yml", false}, {".bunfig.toml", false},
-	{".config/pip", true}, {".pip", true}, {".pydistutils.cfg", false}, {".condarc", false},
-	{".pythonrc", false}, {".pythonrc.py", false}, {".irbrc", false}, {".pryrc", false}, {".gemrc", false},
-	{".Rprofile", false}, {".psqlrc", false}, {".sqliterc", false}, {".gdbinit", false}, {".lldbinit", false},
-	{".mavenrc", false}, {".m2/settings.xml", false}, {".gradle/init.d", true}, {".gradle/init.gradle", false}, {".gradle/init.gradle.kts", false},
-	{".cargo/config.toml", false}, {".cargo/config", false},
-	{".ssh/config", false}, {".ssh/rc", false}, {".docker/config.json", false},
-	{".config/autostart", true}, {".config/direnv", true}, {".direnvrc", false},
-	{".vimrc", false}, {".vim/plugin", true}, {".config/nvim", true}, {".emacs", false}, {".emacs.d/init.el", false},
-	{".tmux.conf", false}, {".config/tmux", true}, {".screenrc", false},
-	// FINDINGS-7: curl's and wget's configuration names their output and
-	// their body (G1); the cloud and cluster CLIs run the credential
-	// program theirs names (G20); gh runs its "!" aliases (G15).
-	{".curlrc", false}, {".config/curlrc", false}, {".wgetrc", false},
-	{".aws/config", false}, {".kube/config", false}, {".config/gh/config.yml", false},
-	// Claude Code's statusline scripts by the names its /statusline set-up
-	// gives them: the settings' statusLine command runs them at every
-	// prompt, outside any hook (G14's neighbours).
-	{".claude/statusline.sh", false}, {".claude/statusline-command.sh", false},
-}
-
 // shadowNames are the programs a file on the human's PATH may not be
 // named like: airlock's own binaries (added from airlockBinaries), the
 // agents, and the programs the human runs to publish, fetch, log in or
@@ -68,9 +42,25 @@ var shadowNames = []string{
 	"claude", "codex", "gemini", "copilot", "opencode", "cursor-agent", "aider", "goose", "qwen", "kiro-cli",
 }
 
+// laterWhy is the table's reason for a runs-later path under the home
+// (selflatertable.go), or "" for one the table does not name (Python's
+// site customisation): the refusal says which program runs the file.
+func (g *guard) laterWhy(p string) string {
+	if g.home == "" {
+		return ""
+	}
+	for _, t := range laterHomeTargets {
+		abs := filepath.Join(g.home, t.rel)
+		if p == abs || t.dir && strings.HasPrefix(p, abs+"/") {
+			return t.why
+		}
+	}
+	return ""
+}
+
 // pathDirHome are the directories below the home that installers put on
 // the PATH, counted whether or not the hook's own PATH has them.
-var pathDirHome = []string{"bin", ".local/bin", "go/bin", ".cargo/bin", ".npm-global/bin", ".yarn/bin", ".bun/bin", ".deno/bin", ".volta/bin", ".pyenv/shims", ".rbenv/shims", ".asdf/shims", ".nix-profile/bin"}
+var pathDirHome = []string{"bin", ".local/bin", "go/bin", ".cargo/bin", ".npm-global/bin", ".yarn/bin", ".bun/bin", ".deno/bin", ".volta/bin", ".pyenv/shims", ".rbenv/shims", ".asdf/shims", ".nix-profile/bin", ".local/share/pnpm"}
 
 // pathDirsFrom lists the absolute directories of a PATH value, with the
 // home's usual ones, cleaned and without repeats.

@@ -246,6 +246,11 @@ var homeTargets = []struct {
 	// functions, aliases and options before every command it runs: a
 	// line put there runs in each later call, unseen by the hook.
 	{".claude/shell-snapshots", true, kindStartup},
+	// Its session environment files, session-env/SESSION/*-hook-N.sh,
+	// are sourced the same way before every later Bash call of the
+	// session (FINDINGS-10 S10): written by Claude Code from its hooks'
+	// CLAUDE_ENV_FILE, never by a tool call.
+	{".claude/session-env", true, kindStartup},
 	{".bashrc", false, kindStartup},
 	{".bash_profile", false, kindStartup},
 	{".bash_login", false, kindStartup},

@@ -352,7 +352,13 @@ func (c *call) pathRefusal(who string, h hit) *refusal {
 	if h.target.kind == kindRunsLater || h.target.kind == kindPathProgram {
 		owner = "; it is "
 	}
-	return &refusal{RuleProtectedPath, how + owner + h.target.kind.String() + ". The agent may not change it." + instead}
+	what := h.target.kind.String()
+	if h.target.kind == kindRunsLater {
+		if why := c.g.laterWhy(h.target.path); why != "" {
+			what += ": " + why
+		}
+	}
+	return &refusal{RuleProtectedPath, how + owner + what + ". The agent may not change it." + instead}
 }
 
 func (c *call) secretRefusal(who string, h hit) *refusal {
@@ -510,6 +516,10 @@ func (c *call) shell(r *classify.Result) *refusal {
 	// them, are held as if typed inline: a script is only a second step.
 	for i := range r.Followed {
 		if ref := c.invocation(&r.Followed[i]); ref != nil {
+			if classify.FromImport(&r.Followed[i]) {
+				ref.msg = clipText(strings.TrimPrefix(r.Followed[i].Via[0], classify.ImportVia)) + " is an agent's memory file: its @ import is read into the agent's next session, with no tool call (" + clipText(r.Followed[i].Source) + "): " + ref.msg
+				return ref
+			}
 			through := ""
 			if via := r.Followed[i].Via; len(via) > 0 {
 				through = " (through " + clipText(strings.TrimPrefix(via[0], classify.SettingVia)) + ")"
@@ -569,8 +579,13 @@ func (c *call) shell(r *classify.Result) *refusal {
 // runsCode reports whether a command runs code airlock reads only in
 // part: an interpreter, a shell, a script it followed.
 func runsCode(r *classify.Result) bool {
-	if len(r.Code) > 0 || len(r.Followed) > 0 {
+	if len(r.Code) > 0 {
 		return true
+	}
+	for i := range r.Followed {
+		if !classify.FromImport(&r.Followed[i]) {
+			return true // a memory file's import is a read, not a run
+		}
 	}
 	for i := range r.Invocations {
 		switch n := r.Invocations[i].Name(); {

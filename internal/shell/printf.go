@@ -21,7 +21,11 @@ import (
 
 // printfText is what printf prints for static arguments, if it can be told.
 func printfText(args []string) (string, bool) {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+	ended := len(args) > 0 && args[0] == "--"
+	if ended {
+		args = args[1:] // the end of options: the format follows, "-" and all (bash, dash, coreutils)
+	}
+	if len(args) == 0 || !ended && strings.HasPrefix(args[0], "-") {
 		return "", false
 	}
 	format, rest := args[0], args[1:]

@@ -53,7 +53,7 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 		"list-processes":         {Class: toolcall.Local},
 		"web-fetch":              {Class: toolcall.Fetch, URL: []string{"url"}},
 		"codebase-retrieval":     {Class: toolcall.Local},
-		"remove-files":           {Class: toolcall.Write, Paths: []string{"file_paths"}},
+		"remove-files":           toolcall.DeleteSpec("file_paths"),
 		"save-file":              {Class: toolcall.Write, Path: []string{"path"}, Content: []string{"file_content"}},
 		"apply_patch":            toolcall.PatchSpec("input"),
 		"str-replace-editor":     {Class: toolcall.Write, Fields: []string{"command", "path", "str_replace_entries", "insert_line_entries"}, Read: readEditor},

@@ -103,7 +103,9 @@ func TestTools(t *testing.T) {
 		{"false", "launch-process", `{"command":"ls","wait":true,"max_wait_seconds":5,"cwd":"/w"}`, policy.Shell, "ls", "/w", nil, 0},
 		{"false", "launch-process", `{"command":"ls","wait":true,"max_wait_seconds":5,"cwd":"/w","env":{"LD_PRELOAD":"x"}}`, policy.UnknownTool, "", "/w", nil, 0},
 		{"false", "save-file", `{"path":"notes.md","file_content":"hi"}`, policy.Write, "", "/w", []string{"notes.md"}, 1},
-		{"false", "remove-files", `{"file_paths":["a","b"]}`, policy.Write, "", "/w", []string{"a", "b"}, 0},
+		// A deletion is rm of the files, graded where they are
+		// (FINDINGS-10 X2).
+		{"false", "remove-files", `{"file_paths":["a","b"]}`, policy.Shell, "rm -f -- a b", "/w", nil, 0},
 		{"false", "str-replace-editor", `{"command":"str_replace","path":"x.go","str_replace_entries":[{"old_str":"a","new_str":"b","old_str_start_line_number":1,"old_str_end_line_number":1}]}`, policy.Write, "", "/w", []string{"x.go"}, 1},
 		{"false", "str-replace-editor", `{"command":"insert","path":"x.go","insert_line_entries":[{"insert_line":3,"new_str":"b"}]}`, policy.Write, "", "/w", []string{"x.go"}, 0},
 		{"false", "view", `{"path":"src","type":"directory"}`, policy.Read, "", "/w", []string{"src"}, 0},

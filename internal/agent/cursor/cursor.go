@@ -40,7 +40,7 @@ var Tools = sync.OnceValue(func() toolcall.Table {
 		"Write":      {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}, Content: []string{"contents", "content"}},
 		"Edit":       {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}, Old: []string{"old_string"}, New: []string{"new_string"}},
 		"StrReplace": {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}, Old: []string{"old_string"}, New: []string{"new_string"}},
-		"Delete":     {Class: toolcall.Write, Path: []string{"file_path", "path", "target_file"}},
+		"Delete":     toolcall.DeleteSpec("file_path", "path", "target_file"),
 		"Grep":       {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
 		"LS":         {Class: toolcall.Read, Path: []string{"path", "target_directory"}, OptionalPath: true},
 		"Glob":       {Class: toolcall.Local},

@@ -38,7 +38,10 @@ func TestTranslate(t *testing.T) {
 		// as they will run.
 		{tool: "argv", input: `{"command":["bash","-lc","git push && echo 'x'"]}`, kind: policy.Shell, command: `bash -lc 'git push && echo '\''x'\'''`, cwd: "/w"},
 		{tool: "patch", input: `{"input":"*** Begin Patch\n*** Add File: a.txt\n+hi\n*** Update File: b.go\n*** Move to: c.go\n*** Delete File: d\n*** End Patch"}`,
-			kind: policy.Write, paths: []string{"a.txt", "b.go", "c.go", "d"}, cwd: "/w"},
+			kind: policy.Shell, command: "cat > a.txt <<'AIRLOCK_PATCH_EOF'\nhi\nAIRLOCK_PATCH_EOF\ncp -- b.go c.go\nrm -f -- b.go\nrm -f -- d", cwd: "/w"},
+		// Without a deletion or a move a patch stays a write.
+		{tool: "patch", input: `{"input":"*** Begin Patch\n*** Add File: a.txt\n+hi\n*** Update File: b.go\n+x\n*** End Patch"}`,
+			kind: policy.Write, paths: []string{"a.txt", "b.go"}, cwd: "/w"},
 		// A patch naming no file is refused, not judged as writing nothing.
 		{tool: "patch", input: `{"input":"+just text"}`, wantErr: true},
 		{tool: "grep", input: `{}`, kind: policy.Read, paths: []string{"/w"}, cwd: "/w"},

@@ -244,6 +244,11 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		// A request that carries data out is not a pure read.
 		e.NetworkRead = false
 	}
+	if x := secretCarry(inv, e); x.Reasons != nil {
+		// A credential carried out as data (secretcarry.go).
+		e.Add(x)
+		e.NetworkRead = false
+	}
 	e.Add(redirections(inv))
 	e.Add(c.emptying(inv))
 	e.Add(c.surfaceWrites(inv))

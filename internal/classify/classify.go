@@ -212,6 +212,9 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		c.FS = within(c.FS, inv.Dir)
 		defer func() { c.FS = saved }()
 	}
+	// npm --prefix D, go -C D: the run's own option moves it (rundir.go).
+	restore, moved := c.enterRunDir(inv)
+	defer restore()
 	var e Effect
 	// A program found through the PATH the command sets (pathlookup.go):
 	// its file's text, beside its name's rating.
@@ -227,6 +230,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		e = c.lookThrough(inv)
 	}
 	e.Add(viaPath)
+	e.Add(moved)
 	e.Add(c.runner(inv))
 	e.Add(c.classRules(inv))
 	e.Add(c.runSubcommand(inv))

@@ -618,18 +618,41 @@ func TestFindings10Open(t *testing.T) {
 		// T6: data outside the project moved into the temporary directory
 		// (a local write by the policy's line), then deleted there as
 		// scratch by a later command: both steps pass.
-		{finding: "T6 mv /srv/data /tmp/d (then rm -rf /tmp/d is scratch)", cmd: `mv /srv/data /tmp/d`, want: held},
-		{finding: "T6 mv /srv/data /dev/shm/d", cmd: `mv /srv/data /dev/shm/d`, want: held},
-		{finding: "T6 mv /srv/data \"$(mktemp -d)\"", cmd: `mv /srv/data "$(mktemp -d)"`, want: held},
+		{finding: "T6 mv /srv/data /tmp/d (then rm -rf /tmp/d is scratch)", cmd: `mv /srv/data /tmp/d`, want: held, fixed: true},
+		{finding: "T6 mv /srv/data /dev/shm/d", cmd: `mv /srv/data /dev/shm/d`, want: held, fixed: true},
+		{finding: "T6 mv /srv/data \"$(mktemp -d)\"", cmd: `mv /srv/data "$(mktemp -d)"`, want: held, fixed: true},
+		// T6's variants (fix11e, policy scratchmoves.go): the move is
+		// graded as the deletion of what it moves.
+		{finding: "T6 mv -t /tmp /srv/data", cmd: `mv -t /tmp /srv/data`, want: held, fixed: true},
+		{finding: "T6 mv /srv/data /var/tmp/x", cmd: `mv /srv/data /var/tmp/x`, want: held, fixed: true},
+		{finding: "T6 d=$(mktemp -d); mv /srv/data \"$d\"/", cmd: `d=$(mktemp -d); mv /srv/data "$d"/`, want: held, fixed: true},
+		{finding: "T6 mv /srv/a /srv/b /tmp/", cmd: `mv -f /srv/a /srv/b /tmp/`, want: held, fixed: true},
+		{finding: "T6 ordinary: mv build/out /tmp/out (the project's, snapshotted)", cmd: `mv build/out /tmp/out`, want: notHeld, fixed: true},
+		{finding: "T6 ordinary: mv /tmp/a /tmp/b (scratch to scratch)", cmd: `mv /tmp/a /tmp/b`, want: notHeld, fixed: true},
+		{finding: "T6 ordinary: mv /srv/a /srv/b (not into scratch)", cmd: `mv /srv/a /srv/b`, want: notHeld, fixed: true},
 
 		// X1: the human's settings and sessions destroyed outside the
 		// project, not read as destruction.
-		{finding: "X1 dconf reset -f / (every desktop setting)", cmd: `dconf reset -f /`, want: held},
-		{finding: "X1 dconf load / < /dev/null", cmd: `dconf load / < /dev/null`, want: held},
-		{finding: "X1 gsettings reset-recursively", cmd: `gsettings reset-recursively org.gnome.desktop`, want: held},
-		{finding: "X1 setfacl -R -m u::--- (chmod -R 000 is held)", cmd: `setfacl -R -m u::--- /srv/data`, want: held},
-		{finding: "X1 tmux kill-server (the human's sessions)", cmd: `tmux kill-server`, want: held},
-		{finding: "X1 git submodule deinit -f --all (no snapshot)", cmd: `git submodule deinit -f --all`, want: held},
+		{finding: "X1 dconf reset -f / (every desktop setting)", cmd: `dconf reset -f /`, want: held, fixed: true},
+		{finding: "X1 dconf load / < /dev/null", cmd: `dconf load / < /dev/null`, want: held, fixed: true},
+		{finding: "X1 gsettings reset-recursively", cmd: `gsettings reset-recursively org.gnome.desktop`, want: held, fixed: true},
+		{finding: "X1 setfacl -R -m u::--- (chmod -R 000 is held)", cmd: `setfacl -R -m u::--- /srv/data`, want: held, fixed: true},
+		{finding: "X1 tmux kill-server (the human's sessions)", cmd: `tmux kill-server`, want: held, fixed: true},
+		{finding: "X1 git submodule deinit -f --all (no snapshot)", cmd: `git submodule deinit -f --all`, want: held, fixed: true},
+		// X1's variants (fix11e, classify userstate.go, policy setfacl.go).
+		{finding: "X1 screen -X quit", cmd: `screen -X quit`, want: held, fixed: true},
+		{finding: "X1 tmux kill-session -a", cmd: `tmux kill-session -a`, want: held, fixed: true},
+		{finding: "X1 tmux -L default kill-server", cmd: `tmux -L default kill-server`, want: held, fixed: true},
+		{finding: "X1 dconf reset -f /org/gnome/", cmd: `dconf reset -f /org/gnome/`, want: held, fixed: true},
+		{finding: "X1 xfconf-query -r -R", cmd: `xfconf-query -c xfce4-panel -p / -r -R`, want: held, fixed: true},
+		{finding: "X1 setfacl --modify=user::0 -R ~/docs", cmd: `setfacl -R --modify=user::0 ~/docs`, want: held, fixed: true},
+		{finding: "X1 setfacl -Rm u::r-- /srv/data", cmd: `setfacl -R -mu::r-- /srv/data`, want: held, fixed: true},
+		{finding: "X1 git submodule update --force", cmd: `git submodule update --force`, want: held, fixed: true},
+		{finding: "X1 ordinary: tmux kill-session -t dev", cmd: `tmux kill-session -t dev`, want: notHeld, fixed: true},
+		{finding: "X1 ordinary: screen -S dev -X quit", cmd: `screen -S dev -X quit`, want: notHeld, fixed: true},
+		{finding: "X1 ordinary: gsettings get", cmd: `gsettings get org.gnome.desktop.interface clock-format`, want: notHeld, fixed: true},
+		{finding: "X1 ordinary: setfacl -R -m o::--- /srv/data (the owner keeps it)", cmd: `setfacl -R -m o::--- /srv/data`, want: notHeld, fixed: true},
+		{finding: "X1 ordinary: git submodule update --init --recursive", cmd: `git submodule update --init --recursive`, want: notHeld, fixed: true},
 
 		// A3 (phase 2, main's 4af3bd7): an editor extension from a file is
 		// opaque for code, code-insiders, codium, cursor, windsurf; not

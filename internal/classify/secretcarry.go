@@ -2,6 +2,7 @@ package classify
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/airlock-dev/airlock/internal/shell"
@@ -213,6 +214,25 @@ func requestHosts(inv *shell.Invocation) []string {
 			return
 		}
 		out = append(out, strings.ToLower(u.Hostname()))
+	}
+	// A proxy or a host mapping the command sets sends the request
+	// somewhere its URL does not say (--connect-to api.github.com:443:
+	// 192.0.2.1:443, HTTPS_PROXY=…): the host is then unknown.
+	for _, e := range inv.Env {
+		if k, _, _ := strings.Cut(e, "="); strings.HasSuffix(strings.ToLower(k), "_proxy") {
+			out = append(out, "")
+		}
+	}
+	for _, a := range inv.Args[1:] {
+		name, _, _ := strings.Cut(a, "=")
+		switch {
+		case inv.Name() == "curl" && slices.Contains([]string{"--connect-to", "--resolve", "-x", "--proxy", "--preproxy", "--socks4",
+			"--socks4a", "--socks5", "--socks5-hostname", "--location-trusted", "--doh-url", "--config", "-K"}, name),
+			strings.HasPrefix(inv.Name(), "wget") && slices.Contains([]string{"-e", "--execute", "--config"}, name),
+			// git -c url.X.insteadOf=… or http.proxy=… sends elsewhere.
+			inv.Name() == "git" && (strings.Contains(strings.ToLower(a), "insteadof") || strings.Contains(strings.ToLower(a), "proxy")):
+			out = append(out, "")
+		}
 	}
 	switch inv.Name() {
 	case "curl", "wget", "wget2":

@@ -208,6 +208,12 @@ func requestHosts(inv *shell.Invocation) []string {
 		if !strings.Contains(raw, "://") {
 			raw = "https://" + raw
 		}
+		if v, ok := hostVariable(raw); ok {
+			// "$GITHUB_API_URL/user": a host the environment names, by
+			// a variable of the service's own prefix (foreignVendor).
+			out = append(out, "$"+v)
+			return
+		}
 		u, err := url.Parse(raw)
 		if err != nil || u.Host == "" || strings.Contains(u.Host, "$") {
 			out = append(out, "")
@@ -324,7 +330,10 @@ func foreignVendor(vars, hosts []string, httpClient bool) string {
 			return v
 		}
 		for _, h := range hosts {
-			if h == "" || !underAny(h, domains) {
+			if name, isVar := strings.CutPrefix(h, "$"); isVar && sameVendor(name, v) {
+				continue
+			}
+			if h == "" || strings.HasPrefix(h, "$") || !underAny(h, domains) {
 				return v
 			}
 		}
@@ -391,4 +400,41 @@ func secretVarName(name string) bool {
 		}
 	}
 	return false
+}
+
+// hostVariable reports a URL that is one variable followed by a path
+// ("$GITHUB_API_URL/user", "${GITHUB_SERVER_URL}/o/r"), and its name.
+func hostVariable(raw string) (string, bool) {
+	rest, ok := strings.CutPrefix(raw, "https://")
+	if !ok {
+		rest = raw
+	}
+	rest, ok = strings.CutPrefix(rest, "$")
+	if !ok {
+		return "", false
+	}
+	braced := strings.HasPrefix(rest, "{")
+	rest = strings.TrimPrefix(rest, "{")
+	k := 0
+	for k < len(rest) && (rest[k] == '_' || isAlnum(rest[k])) {
+		k++
+	}
+	name, tail := rest[:k], rest[k:]
+	if braced {
+		var closed bool
+		if tail, closed = strings.CutPrefix(tail, "}"); !closed {
+			return "", false
+		}
+	}
+	if name == "" || tail != "" && !strings.HasPrefix(tail, "/") {
+		return "", false
+	}
+	return strings.ToUpper(name), true
+}
+
+// sameVendor reports two variables whose names name the same service
+// (GITHUB_API_URL and GITHUB_TOKEN).
+func sameVendor(a, b string) bool {
+	da, db := vendorOf(a), vendorOf(b)
+	return da != nil && db != nil && da[0] == db[0]
 }

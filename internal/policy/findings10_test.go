@@ -94,6 +94,12 @@ func TestFindings10Open(t *testing.T) {
 		"proj/web/go.mod":         "module example.com/web\n\ngo 1.22\n",
 		"proj/web/CMakeLists.txt": "project(web)\nadd_executable(web main.c)\n",
 	}
+	// wsPkg declares the project's packages as workspaces: lp/ holds
+	// the package named lp2 (its scripts run airlock's verb).
+	wsPkg := map[string]string{
+		"proj/package.json":    `{"name":"p","workspaces":["l*"],"scripts":{"build":"tsc"}}`,
+		"proj/lp/package.json": `{"name":"lp2","version":"1.0.0","scripts":{"build":"` + approve + `"}}`,
+	}
 	// nested is a repository inside the project whose configuration runs
 	// x.sh (airlock's verb) as its fsmonitor.
 	nested := map[string]string{
@@ -494,6 +500,17 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "N1 npm install \"$PWD/lp\"", setup: localPkg, cmd: `npm install "$PWD/lp"`, want: held, fixed: true},
 		{finding: "N1 mvn -f lp2 compile (a pom that runs the verb)", setup: mvnPkg, cmd: `mvn -f lp2 compile`, want: held, fixed: true},
 		{finding: "N1 mvn -f lp2/pom.xml validate", setup: mvnPkg, cmd: `mvn -f lp2/pom.xml validate`, want: held, fixed: true},
+		{finding: "N1 npm -w lp run build (a workspace)", setup: localPkg, cmd: `npm -w lp run build`, want: held, fixed: true},
+		{finding: "N1 npm --workspace=lp run build", setup: localPkg, cmd: `npm --workspace=lp run build`, want: held, fixed: true},
+		{finding: "N1 pnpm --filter ./lp run build", setup: localPkg, cmd: `pnpm --filter ./lp run build`, want: held, fixed: true},
+		{finding: "N1 pnpm -F lp build", setup: localPkg, cmd: `pnpm -F lp build`, want: held, fixed: true},
+		{finding: "N1 yarn workspace lp run build", setup: localPkg, cmd: `yarn workspace lp run build`, want: held, fixed: true},
+		{finding: "N1 turbo --cwd lp run build", setup: localPkg, cmd: `turbo --cwd lp run build`, want: held, fixed: true},
+		{finding: "N1 npm -w with a workspace airlock cannot find", setup: wsPkg, cmd: `npm -w nosuch run build`, want: held, fixed: true},
+		{finding: "N1 npm -w by a package's name (lp/package.json names lp2)", setup: wsPkg, cmd: `npm -w lp2 run build`, want: held, fixed: true},
+		{finding: "N1 npm run build --workspaces", setup: wsPkg, cmd: `npm run build --workspaces`, want: held, fixed: true},
+		{finding: "N1 ordinary: npm -w web run build", setup: benignPkg, cmd: `npm -w web run build`, want: notHeld, fixed: true},
+		{finding: "N1 ordinary: pnpm --filter ./web test", setup: benignPkg, cmd: `pnpm --filter ./web test`, want: notHeld, fixed: true},
 		{finding: "N1 ordinary: npm --prefix web run build", setup: benignPkg, cmd: `npm --prefix web run build`, want: notHeld, fixed: true},
 		{finding: "N1 ordinary: npm install ./web", setup: benignPkg, cmd: `npm install ./web`, want: notHeld, fixed: true},
 		{finding: "N1 ordinary: pnpm -C web test", setup: benignPkg, cmd: `pnpm -C web test`, want: notHeld, fixed: true},

@@ -649,9 +649,13 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "T6 mv -t /tmp /srv/data", cmd: `mv -t /tmp /srv/data`, want: held, fixed: true},
 		{finding: "T6 mv /srv/data /var/tmp/x", cmd: `mv /srv/data /var/tmp/x`, want: held, fixed: true},
 		{finding: "T6 d=$(mktemp -d); mv /srv/data \"$d\"/", cmd: `d=$(mktemp -d); mv /srv/data "$d"/`, want: held, fixed: true},
+		{finding: "T6 mv /srv/data \"$TMPDIR/x\"", cmd: `mv /srv/data "$TMPDIR/x"`, want: held, fixed: true},
+		{finding: "T6 mv /srv/data \"${TMPDIR:-/tmp}/x\"", cmd: `mv /srv/data "${TMPDIR:-/tmp}/x"`, want: held, fixed: true},
 		{finding: "T6 mv /srv/a /srv/b /tmp/", cmd: `mv -f /srv/a /srv/b /tmp/`, want: held, fixed: true},
 		{finding: "T6 ordinary: mv build/out /tmp/out (the project's, snapshotted)", cmd: `mv build/out /tmp/out`, want: notHeld, fixed: true},
 		{finding: "T6 ordinary: mv /tmp/a /tmp/b (scratch to scratch)", cmd: `mv /tmp/a /tmp/b`, want: notHeld, fixed: true},
+		{finding: "T6 ordinary: mv \"$TMPDIR/a\" \"$TMPDIR/b\"", cmd: `mv "$TMPDIR/a" "$TMPDIR/b"`, want: notHeld, fixed: true},
+		{finding: "T6 ordinary: d=$(mktemp -d); mv \"$d\"/a \"$d\"/b", cmd: `d=$(mktemp -d); mv "$d"/a "$d"/b`, want: notHeld, fixed: true},
 		{finding: "T6 ordinary: mv /srv/a /srv/b (not into scratch)", cmd: `mv /srv/a /srv/b`, want: notHeld, fixed: true},
 
 		// X1: the human's settings and sessions destroyed outside the

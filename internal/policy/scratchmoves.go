@@ -52,17 +52,35 @@ func movedIntoScratch(inv *classify.Invocation, ops []int) (sources []int, ok bo
 	if len(ops) == 0 || !scratchDest(inv, dest) {
 		return nil, false
 	}
-	return ops, true
+	// Scratch moved within scratch is nothing.
+	var moved []int
+	for _, o := range ops {
+		if !scratchDest(inv, o) {
+			moved = append(moved, o)
+		}
+	}
+	return moved, len(moved) > 0
 }
 
 // scratchDest reports a destination word in scratch space: a static
-// path under /tmp, /var/tmp, the temporary directory or /dev/shm, or a
-// name mktemp made ("$(mktemp -d)", "$d"/x after d=$(mktemp -d)).
+// path under /tmp, /var/tmp, the temporary directory or /dev/shm, a
+// name mktemp made ("$(mktemp -d)", "$d"/x after d=$(mktemp -d)), or one
+// under $TMPDIR.
 func scratchDest(inv *classify.Invocation, i int) bool {
 	w := inv.Args[i]
 	if inv.IsDynamic(i) {
-		rest, ok := shellparse.MktempWord(w)
-		return ok && !strings.Contains(rest, "..")
+		if rest, ok := shellparse.MktempWord(w); ok {
+			return !strings.Contains(rest, "..")
+		}
+		// "$TMPDIR/x", "${TMPDIR:-/tmp}/x": what rm -rf there calls
+		// temporary.
+		u := strings.TrimLeft(w, `"'`)
+		for _, v := range []string{"$TMPDIR", "${TMPDIR", "$TMP", "${TMP}", "${TMP:", "$TEMP", "${TEMP", "$XDG_RUNTIME_DIR", "${XDG_RUNTIME_DIR"} {
+			if strings.HasPrefix(u, v) && !strings.Contains(u, "..") {
+				return true
+			}
+		}
+		return false
 	}
 	p := filepath.Clean(w)
 	return inTempDir(p+"/") || memoryDir(p)

@@ -36,6 +36,14 @@ type buildTool struct {
 	// zig build --build-file F); dirFlags the directory the files are
 	// in (gradle -p D, mvn's -f D too).
 	fileFlags, dirFlags []string
+	// reader marks a tool with a reader of its own (npm's scripts, go
+	// generate, a Rakefile): a run given one of dirFlags is read whole
+	// from that directory (rundir.go), and leadingDir says the option
+	// counts only as the first word (go -C D).
+	reader, leadingDir bool
+	// operandDirs makes the directories the operands name hold the files
+	// too (pytest DIR, cmake DIR, meson setup B DIR; rundir.go).
+	operandDirs bool
 	// envFile names a variable that names the file instead (MIX_EXS).
 	envFile string
 	// operandExt makes operands with this extension code too (zig run
@@ -60,9 +68,9 @@ var buildTools = firstuse.Table[map[string]buildTool]{Build: func() map[string]b
 	}
 	return map[string]buildTool{
 		// Build systems.
-		"cmake":    {files: []string{"CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "*.cmake"}, dirFlags: []string{"-S"}},
-		"meson":    {files: []string{"meson.build", "meson_options.txt", "meson.options"}},
-		"muon":     {files: []string{"meson.build", "meson_options.txt", "meson.options"}},
+		"cmake":    {files: []string{"CMakeLists.txt", "CMakePresets.json", "CMakeUserPresets.json", "*.cmake"}, dirFlags: []string{"-S"}, operandDirs: true},
+		"meson":    {files: []string{"meson.build", "meson_options.txt", "meson.options"}, operandDirs: true},
+		"muon":     {files: []string{"meson.build", "meson_options.txt", "meson.options"}, operandDirs: true},
 		"gradle":   gradle,
 		"gradlew":  gradle,
 		"mvn":      mvn,
@@ -98,28 +106,37 @@ var buildTools = firstuse.Table[map[string]buildTool]{Build: func() map[string]b
 		"dotnet":   {files: []string{"*.csproj", "*.fsproj", "*.vbproj", "*.proj", "Directory.Build.props", "Directory.Build.targets"}},
 		"msbuild":  {files: []string{"*.csproj", "*.fsproj", "*.vbproj", "*.proj", "Directory.Build.props", "Directory.Build.targets"}},
 		"dart":     {files: []string{"hook/build.dart"}},
-		"flutter":  {files: []string{"hook/build.dart"}},
+		// Package managers and go, with readers of their own, told to
+		// work in another directory (rundir.go).
+		"npm":     {dirFlags: []string{"--prefix", "-C"}, reader: true},
+		"pnpm":    {dirFlags: []string{"-C", "--dir"}, reader: true},
+		"yarn":    {dirFlags: []string{"--cwd"}, reader: true},
+		"yarnpkg": {dirFlags: []string{"--cwd"}, reader: true},
+		"bun":     {dirFlags: []string{"--cwd"}, reader: true},
+		"go":      {dirFlags: []string{"-C"}, reader: true, leadingDir: true},
+		"uv":      {dirFlags: []string{"--directory"}, reader: true},
+		"flutter": {files: []string{"hook/build.dart"}},
 		// Task runners whose tasks are code.
-		"invoke":     {files: []string{"tasks.py"}},
-		"inv":        {files: []string{"tasks.py"}},
+		"invoke":     {files: []string{"tasks.py"}, dirFlags: []string{"-r", "--search-root"}},
+		"inv":        {files: []string{"tasks.py"}, dirFlags: []string{"-r", "--search-root"}},
 		"fab":        {files: []string{"fabfile.py"}},
 		"doit":       {files: []string{"dodo.py"}},
 		"paver":      {files: []string{"pavement.py"}},
-		"nox":        {files: []string{"noxfile.py"}},
-		"rake":       {files: []string{"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"}},
+		"nox":        {files: []string{"noxfile.py"}, fileFlags: []string{"-f", "--noxfile"}},
+		"rake":       {files: []string{"Rakefile", "rakefile", "Rakefile.rb", "rakefile.rb"}, fileFlags: []string{"-f", "--rakefile"}, dirFlags: []string{"-C", "--directory"}, reader: true},
 		"gulp":       {files: []string{"gulpfile.js", "gulpfile.cjs", "gulpfile.mjs", "gulpfile.ts"}},
 		"grunt":      {files: []string{"Gruntfile.js", "Gruntfile.cjs", "Gruntfile.coffee"}},
 		"jake":       {files: []string{"Jakefile", "Jakefile.js"}},
 		"poe":        {files: []string{"pyproject.toml"}},
 		"hatch":      {files: []string{"pyproject.toml", "hatch.toml"}},
-		"pdm":        {files: []string{"pyproject.toml"}},
+		"pdm":        {files: []string{"pyproject.toml"}, dirFlags: []string{"-p", "--project"}},
 		"rye":        {files: []string{"pyproject.toml"}},
-		"deno":       {files: []string{"deno.json", "deno.jsonc"}},
-		"composer":   {files: []string{"composer.json"}},
+		"deno":       {files: []string{"deno.json", "deno.jsonc"}, fileFlags: []string{"-c", "--config"}, dirFlags: []string{"--cwd"}},
+		"composer":   {files: []string{"composer.json"}, dirFlags: []string{"-d", "--working-dir"}},
 		"mise":       {files: []string{"mise.toml", ".mise.toml"}},
-		"pytest":     {files: []string{"conftest.py", "tests/conftest.py", "test/conftest.py"}},
-		"py.test":    {files: []string{"conftest.py", "tests/conftest.py", "test/conftest.py"}},
-		"turbo":      {files: []string{"package.json", "turbo.json", "nx.json", "project.json"}},
+		"pytest":     {files: []string{"conftest.py", "tests/conftest.py", "test/conftest.py"}, operandDirs: true},
+		"py.test":    {files: []string{"conftest.py", "tests/conftest.py", "test/conftest.py"}, operandDirs: true},
+		"turbo":      {files: []string{"package.json", "turbo.json", "nx.json", "project.json"}, dirFlags: []string{"--cwd"}, reader: true},
 		"lerna":      {files: []string{"package.json", "lerna.json"}},
 		"nx":         {files: []string{"package.json", "nx.json", "project.json"}},
 		"lefthook":   {files: []string{"lefthook.yml", ".lefthook.yml", "lefthook.yaml", ".lefthook.yaml"}},
@@ -194,6 +211,10 @@ func projectCodeFiles(inv *shell.Invocation) []string {
 	for j := 1; j < len(args); j++ {
 		a := args[j]
 		name, val, has := strings.Cut(a, "=")
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && !has && (slices.Contains(t.fileFlags, a[:2]) || slices.Contains(t.dirFlags, a[:2])) {
+			// A one-letter option with its value attached (composer -dDIR).
+			name, val, has = a[:2], a[2:], true
+		}
 		isFile, isDir := slices.Contains(t.fileFlags, name), slices.Contains(t.dirFlags, name)
 		switch {
 		case (isFile || isDir) && !has && j+1 < len(args):
@@ -213,7 +234,11 @@ func projectCodeFiles(inv *shell.Invocation) []string {
 			continue
 		}
 		if isDir {
-			dir = val
+			if !t.reader {
+				// A tool with a reader is read from the directory
+				// already (rundir.go).
+				dir = val
+			}
 		} else {
 			out = append(out, val)
 		}
@@ -233,13 +258,16 @@ func projectCodeFiles(inv *shell.Invocation) []string {
 // (projectCodeFiles), listing the directory for the patterns.
 func (c *Classifier) keepProjectCode(inv *shell.Invocation) Effect {
 	files := projectCodeFiles(inv)
+	if t, ok := buildTools.Get()[inv.Name()]; ok && c.FS != nil {
+		files = append(files, c.operandDirFiles(inv, inv.Args[1:], t)...)
+	}
 	if len(files) == 0 || c.FS == nil || c.code == nil {
 		return nothing
 	}
 	var names []string
 	for _, f := range files {
 		if !strings.ContainsAny(f, "*?[") {
-			names = append(names, path.Clean(f))
+			names = append(names, c.fileOrDirFiles(inv, path.Clean(f))...)
 			continue
 		}
 		names = append(names, c.matchFiles(f)...)

@@ -225,6 +225,9 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 		c.FS = within(c.FS, inv.Dir)
 		defer func() { c.FS = saved }()
 	}
+	// npm --prefix D, go -C D: the run's own option moves it (rundir.go).
+	restore, moved := c.enterRunDir(inv)
+	defer restore()
 	var e Effect
 	// A program found through the PATH the command sets (pathlookup.go):
 	// its file's text, beside its name's rating.
@@ -241,6 +244,7 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	}
 	e.Add(viaPath)
 	e.Add(c.stdinProgram(inv)) // stdinprogs.go: irb < x.rb, tcsh x.sh
+	e.Add(moved)
 	e.Add(c.runner(inv))
 	e.Add(c.classRules(inv))
 	e.Add(c.runSubcommand(inv))
@@ -256,6 +260,11 @@ func (c *Classifier) invocation(inv *shell.Invocation) Effect {
 	if x := exfiltration(inv); x.Reasons != nil {
 		e.Add(x)
 		// A request that carries data out is not a pure read.
+		e.NetworkRead = false
+	}
+	if x := secretCarry(inv, e); x.Reasons != nil {
+		// A credential carried out as data (secretcarry.go).
+		e.Add(x)
 		e.NetworkRead = false
 	}
 	e.Add(redirections(inv))

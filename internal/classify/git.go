@@ -169,6 +169,8 @@ func gitSubFunc(sub string) func(args []string) Effect {
 		return gitReset
 	case "clean":
 		return gitClean
+	case "submodule":
+		return gitSubmodule // userstate.go
 	case "checkout":
 		return gitCheckout
 	case "switch":

@@ -347,28 +347,7 @@ func curlDataFile(flag, v string) string {
 
 // secretVar reports whether text expands a variable whose name looks like
 // it holds a secret ($AWS_SECRET_ACCESS_KEY, ${GITHUB_TOKEN}).
-func secretVar(text string) bool {
-	for i := 0; i < len(text); i++ {
-		if text[i] != '$' {
-			continue
-		}
-		j := i + 1
-		if j < len(text) && text[j] == '{' {
-			j++
-		}
-		k := j
-		for k < len(text) && (text[k] == '_' || text[k] >= 'A' && text[k] <= 'Z' || text[k] >= 'a' && text[k] <= 'z' || text[k] >= '0' && text[k] <= '9') {
-			k++
-		}
-		name := strings.ToUpper(text[j:k])
-		for _, w := range []string{"SECRET", "TOKEN", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE", "CREDENTIAL", "ACCESS_KEY", "SESSION"} {
-			if strings.Contains(name, w) {
-				return true
-			}
-		}
-	}
-	return false
-}
+func secretVar(text string) bool { return len(secretVarNames(text)) > 0 }
 
 // ---------------------------------------------------------------- wget
 

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -108,7 +109,12 @@ func (c *Classifier) loadsByFlags(inv *shell.Invocation) Effect {
 		// project's files as the program of that name does
 		// (buildtools.go).
 		if t, ok := buildTools.Get()[m]; ok && t.subs == nil {
-			e.Add(c.keepTaskCode(inv, t.files))
+			files := t.files
+			if k := slices.Index(inv.Args, m); k > 0 {
+				// python3 -m pytest lp/ reads lp/conftest.py (rundir.go).
+				files = append(slices.Clone(files), c.operandDirFiles(inv, inv.Args[k+1:], t)...)
+			}
+			e.Add(c.keepTaskCode(inv, files))
 		}
 	}
 	return e

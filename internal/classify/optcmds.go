@@ -132,7 +132,9 @@ func buildOptionTable() map[string]*programOptions {
 	}
 	gcc := &programOptions{script: gccOptions}
 	goTool := &programOptions{
-		spec: argv.Spec{LongSingleDash: true, Long: []string{
+		// -C, -o and -p are two letters long: Short reads their
+		// separate values (go -C DIR generate).
+		spec: argv.Spec{Short: "Cop", LongSingleDash: true, Long: []string{
 			"-exec", "-toolexec", "-vettool", "-o", "-C", "-p", "-tags", "-ldflags", "-gcflags", "-asmflags", "-run", "-bench",
 			"-count", "-timeout", "-mod", "-modfile", "-overlay", "-pkgdir", "-coverprofile", "-cpuprofile", "-memprofile",
 			"-covermode", "-coverpkg", "-parallel", "-skip", "-benchtime", "-cpu", "-outputdir", "-buildmode", "-compiler",
@@ -940,7 +942,9 @@ func edStdin(c *Classifier, inv *shell.Invocation, _ argv.Parsed) Effect {
 // without one.
 func goGenerate(c *Classifier, inv *shell.Invocation, p argv.Parsed) Effect {
 	if len(p.Operands) > 0 && p.Operands[0] == "generate" {
-		if c.FS != nil && !p.Has("-C") {
+		// go -C DIR: the classifier reads from DIR already (rundir.go);
+		// a DIR known only at run time is not read.
+		if f, ok := p.Last("-C"); c.FS != nil && (!ok || !inv.IsDynamic(1+f.ValueIndex)) {
 			return c.goGenerateFollow(inv, p)
 		}
 		return opaque("go.generate", "go generate runs the commands written in //go:generate lines, which airlock does not read")

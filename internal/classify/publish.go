@@ -1158,7 +1158,15 @@ func classifyGo(_ *Classifier, inv *shell.Invocation) Effect {
 	if len(args) == 0 || forgeWantsHelp(args, true) {
 		return nothing
 	}
-	if inv.IsDynamic(1) {
+	// go -C DIR CMD: the directory is read by rundir.go; the command
+	// follows it.
+	at := 1
+	if args[0] == "-C" && len(args) > 2 {
+		args, at = args[2:], 3
+	} else if strings.HasPrefix(args[0], "-C=") && len(args) > 1 {
+		args, at = args[1:], 2
+	}
+	if inv.IsDynamic(at) {
 		return publishDynamic("go", args[0])
 	}
 	cmd, rest := args[0], args[1:]

@@ -40,8 +40,10 @@ func (c *Classifier) runner(inv *shell.Invocation) Effect {
 		return nothing
 	case "npm", "yarn", "yarnpkg", "pnpm", "bun":
 		e := c.packageScripts(inv)
-		e.Add(c.pnpmfileRun(inv))   // buildconfig.go
-		e.Add(c.packageBinRun(inv)) // runnerfiles.go
+		e.Add(c.pnpmfileRun(inv))         // buildconfig.go
+		e.Add(c.packageBinRun(inv))       // runnerfiles.go
+		e.Add(c.localPackageInstall(inv)) // rundir.go
+		e.Add(c.workspaceRuns(inv))       // workspaces.go
 		return e
 	case "make", "gmake":
 		return c.makeRun(inv)

@@ -50,274 +50,276 @@ func specIndex(name string) int {
 		return 19
 	case "crontab", "systemctl", "service", "kill", "shutdown", "reboot", "halt", "poweroff", "init", "telinit", "iptables", "ip6tables", "iptables-legacy", "iptables-nft", "ip6tables-legacy", "ip6tables-nft", "iptables-restore", "ip6tables-restore", "nft", "ufw":
 		return 20
-	case "gh":
+	case "dconf", "gsettings", "xfconf-query":
 		return 21
-	case "glab":
+	case "gh":
 		return 22
-	case "git":
+	case "glab":
 		return 23
-	case "curl":
+	case "git":
 		return 24
-	case "wget", "wget2":
+	case "curl":
 		return 25
-	case "http", "https", "httpie", "xh", "xhs":
+	case "wget", "wget2":
 		return 26
-	case "nc", "ncat", "netcat", "nc.openbsd", "nc.traditional":
+	case "http", "https", "httpie", "xh", "xhs":
 		return 27
-	case "telnet":
+	case "nc", "ncat", "netcat", "nc.openbsd", "nc.traditional":
 		return 28
-	case "openssl":
+	case "telnet":
 		return 29
-	case "dig", "nslookup", "host", "ping", "ping6", "traceroute", "traceroute6", "tracepath", "mtr", "whois", "drill", "kdig", "delv", "fping", "arping", "finger":
+	case "openssl":
 		return 30
-	case "lwp-request":
+	case "dig", "nslookup", "host", "ping", "ping6", "traceroute", "traceroute6", "tracepath", "mtr", "whois", "drill", "kdig", "delv", "fping", "arping", "finger":
 		return 31
-	case "gnutls-cli":
+	case "lwp-request":
 		return 32
-	case "getent":
+	case "gnutls-cli":
 		return 33
-	case "resolvectl", "systemd-resolve":
+	case "getent":
 		return 34
-	case "mosquitto_pub", "mosquitto_rr", "mosquitto_sub":
+	case "resolvectl", "systemd-resolve":
 		return 35
-	case "logger":
+	case "mosquitto_pub", "mosquitto_rr", "mosquitto_sub":
 		return 36
-	case "hurl", "hurlfmt":
+	case "logger":
 		return 37
-	case "tclsh", "tclsh8.6", "tclsh9.0", "wish":
+	case "hurl", "hurlfmt":
 		return 38
-	case "python", "python2", "python3", "python2.7", "python3.6", "python3.7", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13", "python3.14", "pypy", "pypy3", "ipython", "ipython3", "py":
+	case "tclsh", "tclsh8.6", "tclsh9.0", "wish":
 		return 39
-	case "node", "nodejs":
+	case "python", "python2", "python3", "python2.7", "python3.6", "python3.7", "python3.8", "python3.9", "python3.10", "python3.11", "python3.12", "python3.13", "python3.14", "pypy", "pypy3", "ipython", "ipython3", "py":
 		return 40
-	case "deno":
+	case "node", "nodejs":
 		return 41
-	case "ruby", "jruby", "truffleruby":
+	case "deno":
 		return 42
-	case "perl", "perl5":
+	case "ruby", "jruby", "truffleruby":
 		return 43
-	case "php", "php-cli", "php5", "php7", "php8", "php7.4", "php8.0", "php8.1", "php8.2", "php8.3", "php8.4":
+	case "perl", "perl5":
 		return 44
-	case "lua", "luajit", "lua5.1", "lua5.2", "lua5.3", "lua5.4", "lua51", "lua52", "lua53", "lua54":
+	case "php", "php-cli", "php5", "php7", "php8", "php7.4", "php8.0", "php8.1", "php8.2", "php8.3", "php8.4":
 		return 45
-	case "rscript", "r":
+	case "lua", "luajit", "lua5.1", "lua5.2", "lua5.3", "lua5.4", "lua51", "lua52", "lua53", "lua54":
 		return 46
-	case "osascript":
+	case "rscript", "r":
 		return 47
-	case "mail", "mailx", "nail", "s-nail", "bsd-mailx", "heirloom-mailx", "mail.mailutils", "mailutils":
+	case "osascript":
 		return 48
-	case "sendmail", "sendmail.postfix", "ssmtp", "msmtp", "msmtpq", "esmtp", "exim", "exim4", "sendemail", "mailsend":
+	case "mail", "mailx", "nail", "s-nail", "bsd-mailx", "heirloom-mailx", "mail.mailutils", "mailutils":
 		return 49
-	case "mutt", "neomutt":
+	case "sendmail", "sendmail.postfix", "ssmtp", "msmtp", "msmtpq", "esmtp", "exim", "exim4", "sendemail", "mailsend":
 		return 50
-	case "swaks":
+	case "mutt", "neomutt":
 		return 51
-	case "dnf", "yum", "microdnf", "apk", "pacman", "zypper", "snap", "flatpak", "pipx", "port", "nix-env":
+	case "swaks":
 		return 52
-	case "npm", "npx":
+	case "dnf", "yum", "microdnf", "apk", "pacman", "zypper", "snap", "flatpak", "pipx", "port", "nix-env":
 		return 53
-	case "pnpm", "pnpx":
+	case "npm", "npx":
 		return 54
-	case "yarn", "yarnpkg":
+	case "pnpm", "pnpx":
 		return 55
-	case "bun", "bunx":
+	case "yarn", "yarnpkg":
 		return 56
-	case "pip", "pip3", "pip2", "pip3.8", "pip3.9", "pip3.10", "pip3.11", "pip3.12", "pip3.13", "pip3.14":
+	case "bun", "bunx":
 		return 57
-	case "uv":
+	case "pip", "pip3", "pip2", "pip3.8", "pip3.9", "pip3.10", "pip3.11", "pip3.12", "pip3.13", "pip3.14":
 		return 58
-	case "poetry":
+	case "uv":
 		return 59
-	case "go":
+	case "poetry":
 		return 60
-	case "cargo":
+	case "go":
 		return 61
-	case "gem":
+	case "cargo":
 		return 62
-	case "bundle", "bundler":
+	case "gem":
 		return 63
-	case "composer", "composer.phar":
+	case "bundle", "bundler":
 		return 64
-	case "apt", "apt-get":
+	case "composer", "composer.phar":
 		return 65
-	case "brew":
+	case "apt", "apt-get":
 		return 66
-	case "twine", "flit", "hatch", "pdm":
+	case "brew":
 		return 67
-	case "mvn", "mvnw", "mvnw.cmd", "mvn.cmd", "mvnd":
+	case "twine", "flit", "hatch", "pdm":
 		return 68
-	case "gradle", "gradlew", "gradlew.bat":
+	case "mvn", "mvnw", "mvnw.cmd", "mvn.cmd", "mvnd":
 		return 69
-	case "dotnet", "nuget":
+	case "gradle", "gradlew", "gradlew.bat":
 		return 70
-	case "socat":
+	case "dotnet", "nuget":
 		return 71
-	case "psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "cqlsh", "clickhouse-client", "clickhouse", "dropdb", "dropuser", "createdb", "createuser", "pg_restore", "mysqladmin", "mariadb-admin":
+	case "socat":
 		return 72
-	case "redis-cli", "valkey-cli", "keydb-cli":
+	case "psql", "mysql", "mariadb", "sqlite3", "sqlite", "duckdb", "cqlsh", "clickhouse-client", "clickhouse", "dropdb", "dropuser", "createdb", "createuser", "pg_restore", "mysqladmin", "mariadb-admin":
 		return 73
-	case "mongosh", "mongo":
+	case "redis-cli", "valkey-cli", "keydb-cli":
 		return 74
-	case "useradd", "adduser", "usermod", "groupadd", "groupmod", "groupdel", "delgroup", "gpasswd", "chpasswd", "userdel", "deluser", "passwd", "visudo", "mount", "umount", "swapoff", "swapon", "sysctl", "launchctl", "defaults", "security", "diskutil", "lvremove", "vgremove", "pvremove", "lvreduce", "zpool", "zfs", "btrfs":
+	case "mongosh", "mongo":
 		return 75
-	case "ssh", "autossh", "mosh", "sshpass", "ssh-copy-id":
+	case "useradd", "adduser", "usermod", "groupadd", "groupmod", "groupdel", "delgroup", "gpasswd", "chpasswd", "userdel", "deluser", "passwd", "visudo", "mount", "umount", "swapoff", "swapon", "sysctl", "launchctl", "defaults", "security", "diskutil", "lvremove", "vgremove", "pvremove", "lvreduce", "zpool", "zfs", "btrfs":
 		return 76
-	case "scp":
+	case "ssh", "autossh", "mosh", "sshpass", "ssh-copy-id":
 		return 77
-	case "sftp":
+	case "scp":
 		return 78
-	case "rsync":
+	case "sftp":
 		return 79
-	case "rclone":
+	case "rsync":
 		return 80
-	case "ftp", "tftp", "ncftp", "ncftpput", "ncftpget":
+	case "rclone":
 		return 81
-	case "lftp":
+	case "ftp", "tftp", "ncftp", "ncftpput", "ncftpget":
 		return 82
-	case "sshfs":
+	case "lftp":
 		return 83
-	case "smbclient":
+	case "sshfs":
 		return 84
-	case "awk", "gawk", "mawk", "nawk":
+	case "smbclient":
 		return 85
-	case "pwsh", "powershell", "pwsh-preview":
+	case "awk", "gawk", "mawk", "nawk":
 		return 86
-	case "skopeo":
+	case "pwsh", "powershell", "pwsh-preview":
 		return 87
-	case "crane", "gcrane":
+	case "skopeo":
 		return 88
-	case "oras":
+	case "crane", "gcrane":
 		return 89
-	case "regctl":
+	case "oras":
 		return 90
-	case "goreleaser":
+	case "regctl":
 		return 91
-	case "vsce", "ovsx":
+	case "goreleaser":
 		return 92
-	case "semantic-release", "release-it", "np", "changeset", "changesets", "lerna", "release-please", "auto", "standard-version":
+	case "vsce", "ovsx":
 		return 93
-	case "sbt":
+	case "semantic-release", "release-it", "np", "changeset", "changesets", "lerna", "release-please", "auto", "standard-version":
 		return 94
-	case "rebar3":
+	case "sbt":
 		return 95
-	case "mix":
+	case "rebar3":
 		return 96
-	case "dart", "flutter":
+	case "mix":
 		return 97
-	case "pod":
+	case "dart", "flutter":
 		return 98
-	case "conan":
+	case "pod":
 		return 99
-	case "buildah":
+	case "conan":
 		return 100
-	case "ko":
+	case "buildah":
 		return 101
-	case "cosign":
+	case "ko":
 		return 102
-	case "ghr":
+	case "cosign":
 		return 103
-	case "snapcraft":
+	case "ghr":
 		return 104
-	case "jsr":
+	case "snapcraft":
 		return 105
-	case "huggingface-cli", "hf":
+	case "jsr":
 		return 106
-	case "kaggle":
+	case "huggingface-cli", "hf":
 		return 107
-	case "restic":
+	case "kaggle":
 		return 108
-	case "borg", "borgbackup":
+	case "restic":
 		return 109
-	case "b2":
+	case "borg", "borgbackup":
 		return 110
-	case "s3cmd":
+	case "b2":
 		return 111
-	case "mc", "mcli":
+	case "s3cmd":
 		return 112
-	case "azcopy":
+	case "mc", "mcli":
 		return 113
-	case "jf", "jfrog":
+	case "azcopy":
 		return 114
-	case "ngrok":
+	case "jf", "jfrog":
 		return 115
-	case "cloudflared":
+	case "ngrok":
 		return 116
-	case "lt", "localtunnel", "bore", "frpc", "zrok", "devtunnel", "chisel", "pinggy", "localhost.run", "expose", "telebit", "sish":
+	case "cloudflared":
 		return 117
-	case "tailscale":
+	case "lt", "localtunnel", "bore", "frpc", "zrok", "devtunnel", "chisel", "pinggy", "localhost.run", "expose", "telebit", "sish":
 		return 118
-	case "code", "code-insiders", "codium":
+	case "tailscale":
 		return 119
-	case "maturin":
+	case "code", "code-insiders", "codium":
 		return 120
-	case "cabal", "stack":
+	case "maturin":
 		return 121
-	case "luarocks", "opam", "nimble", "anaconda":
+	case "cabal", "stack":
 		return 122
-	case "lein":
+	case "luarocks", "opam", "nimble", "anaconda":
 		return 123
-	case "deployctl":
+	case "lein":
 		return 124
-	case "kamal", "cap":
+	case "deployctl":
 		return 125
-	case "surge":
+	case "kamal", "cap":
 		return 126
-	case "helmfile":
+	case "surge":
 		return 127
-	case "skaffold":
+	case "helmfile":
 		return 128
-	case "argocd":
+	case "skaffold":
 		return 129
-	case "nomad":
+	case "argocd":
 		return 130
-	case "hcloud", "neonctl", "neon", "pscale":
+	case "nomad":
 		return 131
-	case "supabase":
+	case "hcloud", "neonctl", "neon", "pscale":
 		return 132
-	case "turso":
+	case "supabase":
 		return 133
-	case "s5cmd":
+	case "turso":
 		return 134
-	case "telegram-send", "slackcat", "apprise", "matrix-commander", "discord.sh":
+	case "s5cmd":
 		return 135
-	case "signal-cli":
+	case "telegram-send", "slackcat", "apprise", "matrix-commander", "discord.sh":
 		return 136
-	case "ntfy":
+	case "signal-cli":
 		return 137
-	case "websocat", "wscat":
+	case "ntfy":
 		return 138
-	case "aria2c":
+	case "websocat", "wscat":
 		return 139
-	case "sqlcmd", "mssql-cli", "usql":
+	case "aria2c":
 		return 140
-	case "hg", "chg", "sl":
+	case "sqlcmd", "mssql-cli", "usql":
 		return 141
-	case "svn":
+	case "hg", "chg", "sl":
 		return 142
-	case "fossil":
+	case "svn":
 		return 143
-	case "p4":
+	case "fossil":
 		return 144
-	case "git-town", "gt", "spr", "ghstack", "git-machete":
+	case "p4":
 		return 145
-	case "tea":
+	case "git-town", "gt", "spr", "ghstack", "git-machete":
 		return 146
-	case "repo":
+	case "tea":
 		return 147
-	case "ab", "hey", "oha", "bombardier", "wrk", "wrk2", "lynx", "w3m":
+	case "repo":
 		return 148
-	case "links", "elinks":
+	case "ab", "hey", "oha", "bombardier", "wrk", "wrk2", "lynx", "w3m":
 		return 149
-	case "siege":
+	case "links", "elinks":
 		return 150
-	case "grpcurl", "ghz", "evans", "http-prompt", "vegeta":
+	case "siege":
 		return 151
-	case "aider", "interpreter", "open-interpreter", "gpte", "gpt-engineer", "plandex", "mentat", "openhands", "sweagent", "sgpt":
+	case "grpcurl", "ghz", "evans", "http-prompt", "vegeta":
 		return 152
-	case "systemd-run":
+	case "aider", "interpreter", "open-interpreter", "gpte", "gpt-engineer", "plandex", "mentat", "openhands", "sweagent", "sgpt":
 		return 153
-	case "croc", "wormhole", "ffmpeg", "git-annex", "git-remote-http", "git-remote-https", "git-remote-ftp", "git-remote-ftps":
+	case "systemd-run":
 		return 154
+	case "croc", "wormhole", "ffmpeg", "git-annex", "git-remote-http", "git-remote-https", "git-remote-ftp", "git-remote-ftps":
+		return 155
 	}
 	return -1
 }

@@ -26,7 +26,7 @@ func specTable() []*Spec {
 		// Deployment.
 		deploySaaSSpec, deployStackSpec, kubectlSpec, helmSpec, terraformSpec, pulumiSpec, ansibleSpec, ansibleAdhocSpec,
 		// Files, disks and the system.
-		filesSpec, filesDiskSpec, filesPermSpec, filesAdminSpec,
+		filesSpec, filesDiskSpec, filesPermSpec, filesAdminSpec, userSettingsSpec,
 		// Forges and git.
 		ghSpec, glabSpec,
 		gitSpec,

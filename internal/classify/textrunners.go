@@ -103,6 +103,9 @@ func tmuxCommands(c *Classifier, inv *shell.Invocation, _ argv.Parsed) Effect {
 // name.
 func (c *Classifier) tmuxCommand(inv *shell.Invocation, at int, words []string) Effect {
 	name := words[0]
+	if k := sessionKill("tmux", words); k.Reasons != nil {
+		return k // userstate.go
+	}
 	values, ok := tmuxValueFlags(name)
 	if !ok {
 		return nothing
@@ -293,6 +296,11 @@ func (c *Classifier) screenCommand(inv *shell.Invocation, at int, words []string
 	}
 	dynamic := anyDynamic(inv, at, len(inv.Args))
 	rest := words[1:]
+	if !screenNamed(inv) {
+		if k := sessionKill("screen", words); k.Reasons != nil {
+			return k // userstate.go
+		}
+	}
 	switch words[0] {
 	case "stuff":
 		text := strings.Join(rest, " ")

@@ -59,7 +59,12 @@ func TestTextRunners(t *testing.T) {
 		{"tmux send-keys -t dev 'ls' Enter", local},
 		{"tmux ls", local},
 		{"tmux attach -t dev", local},
-		{"tmux kill-server", local},
+		// Every session of the human's ends (FINDINGS-10 X1, userstate.go);
+		// one named session is ordinary.
+		{"tmux kill-server", "shared+destructive"},
+		{"tmux kill-session -t dev", local},
+		{"screen -S dev -X quit", local},
+		{"screen -X quit", "shared+destructive"},
 		{"screen -r dev", local},
 		{"screen -ls", local},
 		{"screen -dmS dev npm run dev", local},

@@ -215,3 +215,18 @@ func hostOfURL(raw string) string {
 	}
 	return raw
 }
+
+// SearchQuery is the effect of a web search for q (Claude Code's
+// WebSearch): the query goes to the search provider, so one that carries
+// a token in a known vendor format is external, like a fetched URL that
+// carries one (FINDINGS-10 E2). Airlock's own secret values are refused
+// by self-protection (policy selfsecrets.go).
+func SearchQuery(q string) Effect {
+	for _, w := range strings.Fields(q) {
+		if k := tokenShape(w); k != "" {
+			return Effect{Tier: External, NetworkRead: true, Reasons: []Reason{{"exfil.search",
+				"the search query carries " + k + ", which the search provider receives; search without it"}}}
+		}
+	}
+	return Effect{NetworkRead: true}
+}

@@ -90,6 +90,10 @@ func subjects(a *Action, r *classify.Result, home string) []subject {
 	case Fetch:
 		// A fetch reads, unless the URL itself carries a credential out.
 		s := subject{tool: a.Tool, effect: classify.FetchURL(a.URL)}
+		if a.Query != "" {
+			// A web search sends its query to the search provider.
+			s.effect.Add(classify.SearchQuery(a.Query))
+		}
 		if h := hostOf(a.URL); h != "" {
 			s.hosts = []string{h}
 		}

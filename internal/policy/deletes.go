@@ -130,6 +130,11 @@ func deletionOperands(inv *classify.Invocation) (ops []int, ok bool) {
 		if len(ops) == 2 && !inv.IsDynamic(ops[0]) && strings.HasPrefix(args[ops[0]], "/dev/") {
 			return ops[1:], true
 		}
+		if name == "mv" {
+			// mv /srv/data /tmp/d: what it moves into scratch is graded
+			// as deleted (scratchmoves.go).
+			return movedIntoScratch(inv, operands("-S", "--suffix"))
+		}
 	case "find":
 		// find -fprint FILE (and -fprint0, -fprintf, -fls) truncates FILE.
 		var out []int
@@ -162,6 +167,8 @@ func deletionOperands(inv *classify.Invocation) (ops []int, ok bool) {
 				}
 			}
 		}
+	case "setfacl":
+		return setfaclOperands(inv, start) // setfacl.go
 	case "chmod":
 		ops := operands("--reference")
 		if len(ops) >= 2 && !inv.IsDynamic(ops[0]) && removesAccess(args[ops[0]]) {

@@ -499,6 +499,15 @@ func (d *destruction) grade(inv *classify.Invocation, dirs []string, find *class
 	if name == "rm" && slices.Contains(inv.Args, "--no-preserve-root") {
 		return grade{place: placeOutside, why: "rm --no-preserve-root is written to delete /"}
 	}
+	if _, ok := deletionOperands(inv); ok && name == "mv" {
+		// mv X /tmp/d: X is graded as deleted, not the scratch it
+		// lands in (scratchmoves.go).
+		g := d.gradeDeletion(inv, dirs)
+		if g.place != placeInside && g.why != "" {
+			g.why = "mv moves it into scratch space, where deleting it later is not held (copy it with cp -r instead, or ask the human); " + g.why
+		}
+		return g
+	}
 	g := grade{place: placeInside, ignored: true}
 	// scratch: an operand is in scratch space; elsewhere: one is not.
 	placed, scratch, elsewhere := false, false, false

@@ -269,6 +269,8 @@ func exampleString(a Action) string {
 		return a.Command
 	case a.URL != "":
 		return a.Tool + " " + a.URL
+	case a.Query != "":
+		return a.Tool + " " + a.Query
 	case len(a.Paths) > 0:
 		return a.Tool + " " + a.Paths[0]
 	}

@@ -258,7 +258,9 @@ func secretValueIn(vals []secretValue, text string) (secretValue, bool) {
 func actionTexts(a *Action, r *classify.Result, yield func(where, text string) bool) {
 	switch a.Kind {
 	case Fetch:
-		yield("the URL", a.URL)
+		if yield("the URL", a.URL) {
+			yield("the search query", a.Query)
+		}
 		return
 	case Write:
 		if !yield("the text written", a.Content) {
@@ -302,7 +304,7 @@ func actionTexts(a *Action, r *classify.Result, yield func(where, text string) b
 // anyCandidate reports whether any text of a tool call holds a word long
 // enough to be a value: the words of actionTexts, one by one.
 func anyCandidate(a *Action, r *classify.Result) bool {
-	if candidateWord(a.URL) || candidateWord(a.Content) || candidateWord(a.Command) {
+	if candidateWord(a.URL) || candidateWord(a.Query) || candidateWord(a.Content) || candidateWord(a.Command) {
 		return true
 	}
 	for _, e := range a.Edits {

@@ -14,6 +14,9 @@ type Action struct {
 	Paths []string
 	// URL is what a Fetch action reads.
 	URL string
+	// Query is what a web search (a Fetch without a URL) sends to the
+	// search provider.
+	Query string
 	// Content is the new text a Write action puts into its files (a
 	// Write's content, an Edit's replacement), for files that run later.
 	Content string

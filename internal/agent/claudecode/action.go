@@ -26,7 +26,7 @@ var Tools = toolcall.Table{
 	// path it searches the working directory.
 	"Grep":      {Class: toolcall.Read, Path: []string{"path"}, OptionalPath: true},
 	"WebFetch":  {Class: toolcall.Fetch, URL: []string{"url"}},
-	"WebSearch": {Class: toolcall.Fetch},
+	"WebSearch": {Class: toolcall.Fetch, Query: []string{"query"}},
 
 	// Tools that stay on this machine and change nothing others see, or
 	// that hand work to a sub-agent whose own tool calls come through the

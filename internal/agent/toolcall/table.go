@@ -157,8 +157,9 @@ type Spec struct {
 	// (a search tool).
 	OptionalPath bool
 	// URL holds a Fetch's URL, which is then required; a Fetch whose
-	// Spec names no URL field is a web search.
-	URL []string
+	// Spec names no URL field is a web search, and Query holds what it
+	// searches for.
+	URL, Query []string
 	// Content holds a Write's whole new content; Old and New one
 	// replacement, All whether it replaces every occurrence.
 	Content, Old, New, All []string
@@ -179,7 +180,7 @@ type Spec struct {
 // known reports whether field is one the Spec reads or knows to be
 // harmless.
 func (s *Spec) known(field string) bool {
-	for _, list := range [...][]string{s.Command, s.Dir, s.Path, s.Paths, s.URL, s.Content, s.Old, s.New, s.All, s.Fields, s.Others} {
+	for _, list := range [...][]string{s.Command, s.Dir, s.Path, s.Paths, s.URL, s.Query, s.Content, s.Old, s.New, s.All, s.Fields, s.Others} {
 		for _, f := range list {
 			if f == field {
 				return true
@@ -292,6 +293,9 @@ func (t Table) Translate(tool string, input json.RawMessage, cwd string, mcp MCP
 		// a web search has none.
 		if len(spec.URL) > 0 {
 			c.URL, err = need(spec.URL)
+		}
+		if q, ok := firstString(in, spec.Query); ok && len(spec.Query) > 0 {
+			c.Query = q
 		}
 	}
 	return c, err

@@ -65,8 +65,8 @@ type Call struct {
 	// Paths are the files a Read or Write touches, absolute or relative to
 	// the agent's working directory.
 	Paths []string
-	// URL is what a Fetch reads.
-	URL string
+	// URL is what a Fetch reads; Query what a web search sends.
+	URL, Query string
 	// Content is the new text a Write puts in its files, for the
 	// classifier (files that run later).
 	Content string
@@ -102,7 +102,7 @@ func (c *Call) Action(cwd string) policy.Action {
 	case Read:
 		a.Kind, a.Paths = policy.Read, c.Paths
 	case Fetch:
-		a.Kind, a.URL = policy.Fetch, c.URL
+		a.Kind, a.URL, a.Query = policy.Fetch, c.URL, c.Query
 	case Local:
 		a.Kind = policy.LocalTool
 	case MCP:

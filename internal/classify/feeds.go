@@ -187,16 +187,13 @@ func (c *Classifier) findFeed(f *shell.Feed) ([]Operand, bool) {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
-	pattern, fold, plain := findPattern(expr)
-	if !plain {
-		pattern, fold = "", false
-	}
+	printed := findPrinted(expr) // findexpr.go: one pattern per alternative
 	var out []Operand
 	for _, s := range starts {
 		if !print0 && !c.unsplittable(s, f.Sep) {
 			return nil, false
 		}
-		out = append(out, Operand{Word: s, Arg: -1, Recursive: true, Pattern: pattern, Fold: fold})
+		out = append(out, printed.operands(Operand{Word: s, Arg: -1, Recursive: true})...)
 	}
 	return out, true
 }

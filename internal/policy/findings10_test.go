@@ -624,9 +624,9 @@ func TestFindings10Open(t *testing.T) {
 
 		// B: ordinary work refused or held in unattended mode (deny/deny
 		// unless said otherwise: refused even with a human watching).
-		{finding: "B1 find -o … | xargs rm -f (one -name alone is warned)", cmd: `find . -name '*.orig' -o -name '*.rej' | xargs rm -f`, want: notHeld},
-		{finding: "B1 find \\( -name … -o -name … \\) -delete", cmd: `find . \( -name '*.orig' -o -name '*.rej' \) -delete`, want: notHeld},
-		{finding: "B1 find . -name '*.pyc' -o -name '__pycache__' | xargs rm -rf (the usual Python clean-up)", cmd: `find . -name '*.pyc' -o -name '__pycache__' | xargs rm -rf`, want: notHeld},
+		{finding: "B1 find -o … | xargs rm -f (one -name alone is warned)", cmd: `find . -name '*.orig' -o -name '*.rej' | xargs rm -f`, want: notHeld, fixed: true},
+		{finding: "B1 find \\( -name … -o -name … \\) -delete", cmd: `find . \( -name '*.orig' -o -name '*.rej' \) -delete`, want: notHeld, fixed: true},
+		{finding: "B1 find . -name '*.pyc' -o -name '__pycache__' | xargs rm -rf (the usual Python clean-up)", cmd: `find . -name '*.pyc' -o -name '__pycache__' | xargs rm -rf`, want: notHeld, fixed: true},
 		{finding: "B2 find … | xargs cp -t build/ (the destination is literal)", cmd: `find . -name '*.js' -newer package.json | xargs cp -t build/`, want: notHeld},
 		{finding: "B2 find … | xargs -I{} mv {} build/", cmd: `find . -name '*.tmp' | xargs -I{} mv {} build/`, want: notHeld},
 		{finding: "B4 ls *.log | xargs rm (deny/ask; find … | xargs rm is warned)", cmd: `ls *.log | xargs rm`, want: notHeld},

@@ -75,6 +75,10 @@ type Operand struct {
 	// lists below Word (git ls-files fed to xargs or substituted), not
 	// for everything there: self-protection reads the index.
 	Tracked bool
+	// Missing says a Tracked operand stands only for the files of the
+	// index that are absent from the work tree (git ls-files --deleted):
+	// self-protection skips the ones that are there now.
+	Missing bool
 }
 
 // Operands returns the roles of the paths one run names, from the

@@ -1,6 +1,9 @@
 package policy
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
 
 // TestQuiet11 holds the attack variants of the loosenings that fix
 // FINDINGS-10's ordinary work refused (B1–B13): each loosening's close
@@ -28,6 +31,53 @@ func TestQuiet11(t *testing.T) {
 		{finding: "B1 variant: -print -o -name settings.json -print0 (two printing branches)", cmd: `find . -name '*.orig' -print -o -name 'settings.json' -print0 | xargs -0 rm -f`, want: denied, fixed: true},
 		{finding: "B1 variant: -not ( -name a -o -name b ) -delete", cmd: `find . -not \( -name a -o -name b \) -delete`, want: denied, fixed: true},
 		{finding: "B1 variant: an unknown primary in the expression", cmd: `find . -name '*.orig' -frobnicate x -o -name '*.rej' -delete`, want: held, fixed: true},
+		// B2: a copy or move into a destination written literally, of
+		// names read at run time: only the name is run-time, bounded by
+		// the feed's pattern (selfroles.go placeholderInLiteralDir).
+		{finding: "B2 ordinary: find … | xargs -I{} cp {} build/", cmd: `find . -name '*.js' | xargs -I{} cp {} build/`, want: notHeld, fixed: true},
+		{finding: "B2 variant: find -name '*.json' | xargs -I{} cp {} .claude/", cmd: `find . -name '*.json' | xargs -I{} cp {} .claude/`, want: denied, fixed: true},
+		{finding: "B2 variant: find -name settings.json | xargs cp -t ~/.claude/", cmd: `find . -name settings.json | xargs cp -t ~/.claude/`, want: denied, fixed: true},
+		{finding: "B2 variant: find … | xargs -I{} mv {} .claude/", cmd: `find . -name '*.json' | xargs -I{} mv {} .claude/`, want: denied, fixed: true},
+		{finding: "B2 variant: a run-time destination directory", cmd: `find . -name '*.json' | xargs cp -t "$D/"`, want: held, fixed: true},
+		{finding: "B2 variant: into airlock's policy directory", cmd: `find . -name '*.yaml' | xargs -I{} cp {} ~/.config/airlock/`, want: denied, fixed: true},
+		{finding: "B2 variant: through a link to .claude made first", cmd: `ln -s .claude lnk; find . -name '*.json' | xargs -I{} cp {} lnk/`, want: denied, fixed: true},
+		{finding: "B2 variant: names from a list file into .claude/", cmd: `cat list.txt | xargs -I{} cp {} .claude/`, want: denied, fixed: true},
+
+		// B4: ls of a glob prints the glob's matches when none of them is
+		// a directory (classify lsfeed.go); a directory's names are bare.
+		{finding: "B4 ordinary: ls *.log | xargs rm -f", setup: map[string]string{"proj/a.log": "", "proj/b.log": ""}, cmd: `ls *.log | xargs rm -f`, want: notHeld, fixed: true},
+		{finding: "B4 ordinary: ls *.go | xargs -I{} cp {} dist/", cmd: `ls *.go | xargs -I{} cp {} dist/`, want: notHeld, fixed: true},
+		{finding: "B4 variant: ls .claude/* | xargs rm", cmd: `ls .claude/* | xargs rm`, want: denied, fixed: true},
+		{finding: "B4 variant: ls -d .cl* | xargs rm -rf", cmd: `ls -d .cl* | xargs rm -rf`, want: denied, fixed: true},
+		{finding: "B4 variant: ls .claude | xargs rm (bare names)", cmd: `ls .claude | xargs rm`, want: held, fixed: true},
+		{finding: "B4 variant: a match that is a directory prints its names bare", setup: map[string]string{"proj/d.log/main.go": ""}, cmd: `ls *.log | xargs rm`, want: held, fixed: true},
+		{finding: "B4 variant: a match that is a link to .claude", prep: func(t *testing.T, f *fixture) {
+			if err := os.Symlink(".claude", f.path("proj/x.log")); err != nil {
+				t.Fatal(err)
+			}
+		}, cmd: `ls *.log | xargs rm`, want: held, fixed: true},
+		{finding: "B4 variant: ls -l prints more than names", setup: map[string]string{"proj/a.log": ""}, cmd: `ls -l *.log | xargs rm`, want: held, fixed: true},
+		{finding: "B4 variant: a directory made in the same command", setup: map[string]string{"proj/a.log": ""}, cmd: `mkdir z.log && ls *.log | xargs rm`, want: held, fixed: true},
+		{finding: "B4 variant: after cd .claude", cmd: `cd .claude && ls *.json | xargs rm`, want: held, fixed: true},
+		{finding: "B4 variant: ls ~/.claude/*.json | xargs rm", cmd: `ls ~/.claude/*.json | xargs rm`, want: held, fixed: true},
+		// B3: git ls-files --deleted lists the index's files absent from
+		// the work tree (classify feeds.go Missing); the hook settings,
+		// tracked and there, are not among them.
+		{finding: "B3 ordinary: git ls-files --deleted | xargs git rm", prep: trackedThenDeleted, cmd: `git ls-files --deleted | xargs git rm`, want: notHeld, fixed: true},
+		{finding: "B3 ordinary: git ls-files -d -z | xargs -0 git rm --cached", prep: trackedThenDeleted, cmd: `git ls-files -d -z | xargs -0 git rm --cached`, want: notHeld, fixed: true},
+		{finding: "B3 variant: git ls-files -d -c (the cached files too) | xargs git rm", prep: trackedThenDeleted, cmd: `git ls-files -d -c | xargs git rm`, want: denied, fixed: true},
+		{finding: "B3 variant: git ls-files -m -d | xargs rm", prep: trackedThenDeleted, cmd: `git ls-files -m -d | xargs rm`, want: denied, fixed: true},
+		{finding: "B3 variant: git ls-files | xargs git rm", prep: trackedThenDeleted, cmd: `git ls-files | xargs git rm`, want: denied, fixed: true},
+		{finding: "B3 variant: the hook settings deleted first, then restored from the list", prep: trackedThenDeleted, cmd: `rm .claude/settings.json; git ls-files -d | xargs git checkout --`, want: denied, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
+}
+
+// trackedThenDeleted makes the project a repository whose index holds
+// every file, then deletes one tracked file from the work tree.
+func trackedThenDeleted(t *testing.T, f *fixture) {
+	gitTrackAll(t, f.path("proj"))
+	if err := os.Remove(f.path("proj/src/m.py")); err != nil {
+		t.Fatal(err)
+	}
 }

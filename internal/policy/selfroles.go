@@ -74,12 +74,18 @@ func (c *call) placeholderTarget(inv *classify.Invocation, o classify.Operand) *
 	}
 	pat := "*"
 	for _, x := range inv.Operands {
-		if x.Pattern != "" && (x.Role == classify.RoleRead || x.Role == classify.RoleDelete || x.Role == classify.RoleMoveFrom) {
-			if pat != "*" && pat != x.Pattern {
+		xp := x.Pattern
+		if xp == "" && x.Arg < 0 && !x.Dynamic && !x.Recursive && hasGlob(x.Word) {
+			// A feed's glob (ls *.go | xargs -I{} cp {} dist/, classify
+			// lsfeed.go): the names are its matches'.
+			xp = filepath.Base(x.Word)
+		}
+		if xp != "" && (x.Role == classify.RoleRead || x.Role == classify.RoleDelete || x.Role == classify.RoleMoveFrom) {
+			if pat != "*" && pat != xp {
 				pat = "*" // two patterns: either name
 				break
 			}
-			pat = x.Pattern
+			pat = xp
 		}
 	}
 	glob := dir + pat
@@ -97,6 +103,28 @@ func (c *call) placeholderTarget(inv *classify.Invocation, o classify.Operand) *
 	return nil
 }
 
+// placeholderInLiteralDir reports whether a derived operand is a file a
+// copy or move makes in a destination directory written literally, named
+// after a word read at run time (cp -t build/ {xargs input} makes
+// build/{xargs input}): the directory is one of the run's own operands,
+// known now, with no glob.
+func placeholderInLiteralDir(inv *classify.Invocation, o classify.Operand) bool {
+	if o.Role == classify.RoleRead || o.Role == classify.RoleExec || o.Recursive && o.Role == classify.RoleDelete {
+		return false
+	}
+	dir, base := filepath.Split(o.Word)
+	dir = strings.TrimRight(dir, "/")
+	if dir == "" || !isPlaceholder(base) || strings.ContainsAny(dir, "*?[{$`\\") {
+		return false
+	}
+	for _, x := range inv.Operands {
+		if x.Arg > 0 && !x.Dynamic && strings.TrimRight(x.Word, "/") == dir && x.Role != classify.RoleRead && x.Role != classify.RoleExec {
+			return true
+		}
+	}
+	return false
+}
+
 // isPlaceholder: a word that stands for what find or a feed hands over.
 func isPlaceholder(w string) bool {
 	return w == "{}" || w == "{xargs input}" || w == "{parallel input}" || w == classify.ListInput
@@ -112,6 +140,12 @@ func (c *call) derivedOperands(inv *classify.Invocation) *refusal {
 		}
 		if ref := c.placeholderTarget(inv, o); ref != nil {
 			return ref
+		}
+		if o.Dynamic && placeholderInLiteralDir(inv, o) {
+			// build/{xargs input}: only the name is run-time, and
+			// placeholderTarget has checked every name in build/
+			// (FINDINGS-10 B2: find … | xargs cp -t build/).
+			continue
 		}
 		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
 			return ref

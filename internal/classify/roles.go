@@ -168,6 +168,9 @@ func (b *roleBuilder) program() {
 	if inv.Group {
 		return
 	}
+	if b.readerRoles() { // readroles.go
+		return
+	}
 	switch name {
 	case "rm", "unlink", "rmdir", "shred", "srm", "trash", "trash-put", "rimraf":
 		spec := argv.Spec{Long: []string{"--interactive"}}

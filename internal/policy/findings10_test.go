@@ -654,10 +654,10 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "B11 find . -name package.json … -execdir npm test \\; (\"package.json is written by the same command\")", cmd: `find . -name package.json -not -path '*/node_modules/*' -execdir npm test \;`, want: notHeld},
 		{finding: "B11 for d in packages/*; do npm --prefix \"$d\" test; done (deny/deny)", cmd: `for d in packages/*; do npm --prefix "$d" test; done`, want: notHeld},
 		{finding: "B12 export GOBIN=\"$PWD/bin\" && go install ./... (\"ends like airlock's bin directory\")", cmd: `export GOBIN="$PWD/bin" && go install ./...`, want: notHeld},
-		{finding: "B13 sed -n p .claude/settings.json (a read; cat, jq, grep pass)", cmd: `sed -n 'p' .claude/settings.json`, want: notHeld},
-		{finding: "B13 awk '{print}' .claude/settings.json", cmd: `awk '{print}' .claude/settings.json`, want: notHeld},
-		{finding: "B13 python3 -m json.tool .claude/settings.json (one operand: standard output)", cmd: `python3 -m json.tool .claude/settings.json`, want: notHeld},
-		{finding: "B13 fd settings ~/.claude (a search)", cmd: `fd settings ~/.claude`, want: notHeld},
+		{finding: "B13 sed -n p .claude/settings.json (a read; cat, jq, grep pass)", cmd: `sed -n 'p' .claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B13 awk '{print}' .claude/settings.json", cmd: `awk '{print}' .claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B13 python3 -m json.tool .claude/settings.json (one operand: standard output)", cmd: `python3 -m json.tool .claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B13 fd settings ~/.claude (a search)", cmd: `fd settings ~/.claude`, want: notHeld, fixed: true},
 		{finding: "B5 git log -p .claude/settings.json", cmd: `git log -p .claude/settings.json`, want: notHeld, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)

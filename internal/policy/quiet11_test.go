@@ -69,6 +69,29 @@ func TestQuiet11(t *testing.T) {
 		{finding: "B3 variant: git ls-files -m -d | xargs rm", prep: trackedThenDeleted, cmd: `git ls-files -m -d | xargs rm`, want: denied, fixed: true},
 		{finding: "B3 variant: git ls-files | xargs git rm", prep: trackedThenDeleted, cmd: `git ls-files | xargs git rm`, want: denied, fixed: true},
 		{finding: "B3 variant: the hook settings deleted first, then restored from the list", prep: trackedThenDeleted, cmd: `rm .claude/settings.json; git ls-files -d | xargs git checkout --`, want: denied, fixed: true},
+		// B13: a file a code runner is given to read is not its code
+		// (policy selfcodewords.go); awk, json.tool and fd get roles in
+		// their reading spellings (classify readroles.go).
+		{finding: "B13 ordinary: awk '{print}' ~/.claude/settings.json", cmd: `awk '{print}' ~/.claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B13 ordinary: python3 -m json.tool --indent 2 .claude/settings.json", cmd: `python3 -m json.tool --indent 2 .claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B13 variant: sed -n 'w .claude/settings.json' x.txt", cmd: `sed -n 'w .claude/settings.json' x.txt`, want: denied, fixed: true},
+		{finding: "B13 variant: sed -n 'w …' of the file itself", cmd: `sed -n 'w .claude/settings.json' .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B13 variant: sed -i", cmd: `sed -i 's/a/b/' .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B13 variant: sed -n p of airlock's token", cmd: `sed -n 'p' ~/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
+		{finding: "B13 variant: sed's e command runs the lines", cmd: `sed -n 'e' .claude/settings.json`, want: held, fixed: true},
+		{finding: "B13 variant: awk print > a literal file", cmd: `awk '{print > ".claude/settings.json"}' x.txt`, want: denied, fixed: true},
+		{finding: "B13 variant: awk print > FILENAME", cmd: `awk '{print > FILENAME}' .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B13 variant: awk of airlock's token", cmd: `awk '{print}' ~/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
+		{finding: "B13 variant: gawk -i inplace", cmd: `gawk -i inplace '{print}' .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B13 variant: awk -f a program file", cmd: `awk -f x.awk .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B13 variant: awk system() of airlock's verb", cmd: `awk 'BEGIN{system("airlock queue approve x")}' .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B13 variant: json.tool's output file", cmd: `python3 -m json.tool x.json .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B13 variant: json.tool in place", cmd: `python3 -m json.tool .claude/settings.json .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B13 variant: json.tool of airlock's token", cmd: `python3 -m json.tool ~/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
+		{finding: "B13 variant: fd -X rm", cmd: `fd . ~/.claude -X rm`, want: denied, fixed: true},
+		{finding: "B13 variant: fd -x cat", cmd: `fd settings ~/.claude -x cat`, want: held, fixed: true},
+		{finding: "B13 variant: a read and a write of the file", cmd: `sed -n p .claude/settings.json > .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B13 variant: the read lines run by a shell", cmd: `sed -n p .claude/settings.json | sh`, want: held, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }

@@ -891,7 +891,8 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 	}
 	if classify.RunsCode(name) {
-		text := codeSource(inv) + "\n" + strings.Join(inv.Args[1:], "\n")
+		words, read := codeWords(inv)
+		text := withoutWords(codeSource(inv), read) + "\n" + strings.Join(words, "\n")
 		if name == "make" || name == "gmake" {
 			// make's code is its makefile, followed and checked as
 			// recipes, and what --eval gives it; the other words are

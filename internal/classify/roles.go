@@ -168,7 +168,7 @@ func (b *roleBuilder) program() {
 	if inv.Group {
 		return
 	}
-	if b.readerRoles() { // readroles.go
+	if b.readerRoles() || b.settingRoles() { // readroles.go, settingroles.go
 		return
 	}
 	switch name {

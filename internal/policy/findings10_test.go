@@ -642,8 +642,8 @@ func TestFindings10Open(t *testing.T) {
 		// options that write what they name stay writes.
 		{finding: "B5 fix: git diff --output .claude/settings.json stays refused", cmd: `git diff --output .claude/settings.json`, want: denied, fixed: true},
 		{finding: "B5 fix: git log --output=.claude/settings.json stays refused", cmd: `git log --output=.claude/settings.json`, want: denied, fixed: true},
-		{finding: "B6 go env -w GOPRIVATE='github.com/me/*' (a glob in a value read as a path)", cmd: `go env -w GOPRIVATE='github.com/me/*'`, want: notHeld},
-		{finding: "B6 unzip -l app.zip '*.json' (a listing; the member pattern is read as a path written)", cmd: `unzip -l app.zip '*.json'`, want: notHeld},
+		{finding: "B6 go env -w GOPRIVATE='github.com/me/*' (a glob in a value read as a path)", cmd: `go env -w GOPRIVATE='github.com/me/*'`, want: notHeld, fixed: true},
+		{finding: "B6 unzip -l app.zip '*.json' (a listing; the member pattern is read as a path written)", cmd: `unzip -l app.zip '*.json'`, want: notHeld, fixed: true},
 		{finding: "B7 ln -sf \"$PWD/scripts/gen.sh\" build/gen (a link's target known at run time)", cmd: `ln -sf "$PWD/scripts/gen.sh" build/gen`, want: notHeld},
 		{finding: "B7 ln -sfn \"releases/$(date +%s)\" current", cmd: `ln -sfn "releases/$(date +%s)" current`, want: notHeld},
 		{finding: "B8 cp -r \"$SRC_DIR\"/* build/ (\"build/* belongs to the hook settings\")", cmd: `cp -r "$SRC_DIR"/* build/`, want: notHeld},

@@ -92,6 +92,16 @@ func TestQuiet11(t *testing.T) {
 		{finding: "B13 variant: fd -x cat", cmd: `fd settings ~/.claude -x cat`, want: held, fixed: true},
 		{finding: "B13 variant: a read and a write of the file", cmd: `sed -n p .claude/settings.json > .claude/settings.json`, want: denied, fixed: true},
 		{finding: "B13 variant: the read lines run by a shell", cmd: `sed -n p .claude/settings.json | sh`, want: held, fixed: true},
+		// B6: a setting's value and an archive listing's member pattern
+		// are not paths (classify settingroles.go).
+		{finding: "B6 ordinary: go env -w GOPRIVATE and GONOSUMDB globs", cmd: `go env -w GOPRIVATE='github.com/me/*' GONOSUMDB='github.com/me/*'`, want: notHeld, fixed: true},
+		{finding: "B6 ordinary: unzip -p app.zip 'src/*.json'", cmd: `unzip -p app.zip 'src/*.json'`, want: notHeld, fixed: true},
+		{finding: "B6 variant: go env -w GOBIN to the hook settings' directory", cmd: `go env -w GOBIN='.claude/*'`, want: denied, fixed: true},
+		{finding: "B6 variant: go env -w GOENV to the hook settings", cmd: `go env -w GOENV=.claude/settings.json`, want: denied, fixed: true},
+		{finding: "B6 variant: unzip of a member pattern (extraction)", cmd: `unzip -o app.zip '.claude/*'`, want: denied, fixed: true},
+		{finding: "B6 variant: unzip -l … -d .claude (-d is not a listing's)", cmd: `unzip -l app.zip '*.json' -d .claude`, want: denied, fixed: true},
+		{finding: "B6 variant: unzip -p into the hook settings", cmd: `unzip -p app.zip x > .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B6 variant: unzip -l of airlock's token", cmd: `unzip -l ~/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }

@@ -102,6 +102,38 @@ func TestQuiet11(t *testing.T) {
 		{finding: "B6 variant: unzip -l … -d .claude (-d is not a listing's)", cmd: `unzip -l app.zip '*.json' -d .claude`, want: denied, fixed: true},
 		{finding: "B6 variant: unzip -p into the hook settings", cmd: `unzip -p app.zip x > .claude/settings.json`, want: denied, fixed: true},
 		{finding: "B6 variant: unzip -l of airlock's token", cmd: `unzip -l ~/.local/state/airlock/secrets/serve.token`, want: denied, fixed: true},
+		// B12 and B7: $PWD and $(pwd) are the directory the command runs
+		// in when nothing in it changes directory or rebinds PWD
+		// (selfpwd.go); a link's own path is checked as it is before the
+		// run makes it, and later runs go through it (selfprotect.go).
+		{finding: "B12 ordinary: GOBIN=\"$(pwd)/bin\" go install ./...", cmd: `GOBIN="$(pwd)/bin" go install ./...`, want: notHeld, fixed: true},
+		{finding: "B12 ordinary: echo > \"$PWD/notes.txt\"", cmd: `echo hi > "$PWD/notes.txt"`, want: notHeld, fixed: true},
+		{finding: "B12 variant: cp to \"$PWD/.claude/settings.json\"", cmd: `cp x "$PWD/.claude/settings.json"`, want: denied, fixed: true},
+		{finding: "B12 variant: ${PWD} and $(pwd) spellings", cmd: `cp x "${PWD}/.claude/settings.json"; cp x "$(pwd)/.claude/settings.json"`, want: denied, fixed: true},
+		{finding: "B12 variant: $PWD after cd ~/.local", cmd: `cd ~/.local && GOBIN="$PWD/bin" go install ./...`, want: held, fixed: true},
+		{finding: "B12 variant: $PWD after a run-time cd", cmd: `cd "$X" && GOBIN="$PWD/bin" go install ./...`, want: held, fixed: true},
+		{finding: "B12 variant: PWD assigned first", cmd: `PWD=~/.local/state/airlock; GOBIN="$PWD/bin" go install ./...`, want: held, fixed: true},
+		{finding: "B12 variant: PWD exported first", cmd: `export PWD=/opt/airlock; GOBIN="$PWD/bin" go install ./...`, want: held, fixed: true},
+		{finding: "B12 variant: PWD read from a file", cmd: `read PWD < f; cp x "$PWD/settings.json"`, want: held, fixed: true},
+		{finding: "B12 variant: PWD a loop variable", cmd: `for PWD in /opt/airlock; do GOBIN="$PWD/bin" go install ./...; done`, want: held, fixed: true},
+		{finding: "B12 variant: $PWD in a subshell after cd", cmd: `(cd ~/.claude && cp x "$PWD/settings.json")`, want: denied, fixed: true},
+		{finding: "B12 variant: $PWD in sh -c after cd", cmd: `sh -c 'cd ~/.claude; cp x "$PWD/settings.json"'`, want: denied, fixed: true},
+		{finding: "B7 ordinary: ln -s \"$(pwd)/bin/tool\" build/tool", cmd: `ln -s "$(pwd)/bin/tool" build/tool`, want: notHeld, fixed: true},
+		{finding: "B7 variant: a write through the run-time link", cmd: `ln -sf "$X" build/gen; echo x > build/gen`, want: held, fixed: true},
+		{finding: "B7 variant: a copy into the deploy link", cmd: `ln -sfn "releases/$(date +%s)" current && cp x current/settings.json`, want: held, fixed: true},
+		{finding: "B7 variant: the link made at the hook settings' directory", cmd: `ln -sfn "$X" .claude`, want: denied, fixed: true},
+		{finding: "B7 variant: the link made at the hook settings", cmd: `ln -sf "$X" .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B7 variant: a link to .claude by $PWD, then written through", cmd: `ln -sf "$PWD/.claude" cc; cp x cc/settings.json`, want: denied, fixed: true},
+		{finding: "B7 variant: ln without -n into an existing link to ~/.claude", prep: func(t *testing.T, f *fixture) {
+			if err := os.Symlink(f.path("home/.claude"), f.path("proj/cur")); err != nil {
+				t.Fatal(err)
+			}
+		}, cmd: `ln -sf "$X" cur`, want: held, fixed: true},
+		{finding: "B7 variant: the link's path through an existing link to .claude", prep: func(t *testing.T, f *fixture) {
+			if err := os.Symlink(".claude", f.path("proj/build")); err != nil {
+				t.Fatal(err)
+			}
+		}, cmd: `ln -sf "$X" build/settings.json`, want: denied, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }

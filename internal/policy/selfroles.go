@@ -194,7 +194,7 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 			}
 		}
 		if o.Dynamic {
-			known, ok := c.g.known(w)
+			known, ok := c.known(w)
 			if !ok {
 				if c.listed != "" && !(reads && meta) {
 					return c.listedRefusal(name, w)

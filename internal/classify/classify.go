@@ -156,6 +156,7 @@ func (c *Classifier) Command(text string) Result {
 	}
 	placeholders(r.Invocations)
 	placeholders(r.Followed)
+	installPrefixes(r.Invocations) // prefixroles.go
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
 	carried(text, &r)    // carried.go: run-time data in a request

@@ -168,7 +168,7 @@ func (b *roleBuilder) program() {
 	if inv.Group {
 		return
 	}
-	if b.readerRoles() || b.settingRoles() { // readroles.go, settingroles.go
+	if b.readerRoles() || b.settingRoles() || b.prefixRoles() { // readroles.go, settingroles.go, prefixroles.go
 		return
 	}
 	switch name {

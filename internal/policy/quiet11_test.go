@@ -134,6 +134,19 @@ func TestQuiet11(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, cmd: `ln -sf "$X" build/settings.json`, want: denied, fixed: true},
+		// B9: a configuration step's prefix is written itself, not below
+		// (classify prefixroles.go); an install step in the same command
+		// writes its bin, lib, share … directories.
+		{finding: "B9 ordinary: meson setup build --prefix $HOME/.local (the value as the next word)", cmd: `meson setup build --prefix $HOME/.local`, want: notHeld, fixed: true},
+		{finding: "B9 ordinary: ./configure --prefix=$HOME/.local --libdir=$HOME/.local/lib64", cmd: `./configure --prefix=$HOME/.local --libdir=$HOME/.local/lib64`, want: notHeld, fixed: true},
+		{finding: "B9 variant: a prefix inside airlock's state", cmd: `./configure --prefix=$HOME/.local/state/airlock`, want: denied, fixed: true},
+		{finding: "B9 variant: a prefix that is airlock's policy directory", cmd: `./configure --prefix=$HOME/.config/airlock`, want: denied, fixed: true},
+		{finding: "B9 variant: meson's prefix inside airlock's state", cmd: `meson setup build --prefix=$HOME/.local/state/airlock`, want: denied, fixed: true},
+		{finding: "B9 variant: a run-time prefix", cmd: `./configure --prefix="$P"`, want: held, fixed: true},
+		{finding: "B9 variant: configure then make install into ~/.local/bin (PATH programs)", cmd: `./configure --prefix=$HOME/.local && make && make install`, want: held, fixed: true},
+		{finding: "B9 variant: configure then make install-strip", cmd: `./configure --prefix=$HOME/.local && make -j4 install-strip`, want: held, fixed: true},
+		{finding: "B9 variant: cmake configure then cmake --install", cmd: `cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local && cmake --build build && cmake --install build`, want: held, fixed: true},
+		{finding: "B9 variant: meson setup then meson install", cmd: `meson setup build --prefix=$HOME/.local && meson install -C build`, want: held, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }

@@ -646,7 +646,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "B6 unzip -l app.zip '*.json' (a listing; the member pattern is read as a path written)", cmd: `unzip -l app.zip '*.json'`, want: notHeld, fixed: true},
 		{finding: "B7 ln -sf \"$PWD/scripts/gen.sh\" build/gen (a link's target known at run time)", cmd: `ln -sf "$PWD/scripts/gen.sh" build/gen`, want: notHeld, fixed: true},
 		{finding: "B7 ln -sfn \"releases/$(date +%s)\" current", cmd: `ln -sfn "releases/$(date +%s)" current`, want: notHeld, fixed: true},
-		{finding: "B8 cp -r \"$SRC_DIR\"/* build/ (\"build/* belongs to the hook settings\")", cmd: `cp -r "$SRC_DIR"/* build/`, want: notHeld},
+		{finding: "B8 cp -r \"$SRC_DIR\"/* build/ (\"build/* belongs to the hook settings\")", cmd: `cp -r "$SRC_DIR"/* build/`, want: notHeld, fixed: true},
 		{finding: "B9 ./configure --prefix=$HOME/.local (records the prefix; installs nothing)", cmd: `./configure --prefix=$HOME/.local`, want: notHeld, fixed: true},
 		{finding: "B9 cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local", cmd: `cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local`, want: notHeld, fixed: true},
 		{finding: "B9 meson setup build --prefix=$HOME/.local", cmd: `meson setup build --prefix=$HOME/.local`, want: notHeld, fixed: true},

@@ -147,6 +147,23 @@ func TestQuiet11(t *testing.T) {
 		{finding: "B9 variant: configure then make install-strip", cmd: `./configure --prefix=$HOME/.local && make -j4 install-strip`, want: held, fixed: true},
 		{finding: "B9 variant: cmake configure then cmake --install", cmd: `cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local && cmake --build build && cmake --install build`, want: held, fixed: true},
 		{finding: "B9 variant: meson setup then meson install", cmd: `meson setup build --prefix=$HOME/.local && meson install -C build`, want: held, fixed: true},
+		// B8: a copy of a run-time directory's glob into a literal
+		// directory is checked as `cp -r "$X"/. build/` is: the
+		// destination written whole (selfroles.go runtimeGlobCopy).
+		{finding: "B8 ordinary: cp \"$SRC_DIR\"/*.js build/", cmd: `cp "$SRC_DIR"/*.js build/`, want: notHeld, fixed: true},
+		{finding: "B8 variant: into the project's root", cmd: `cp -r "$X"/* ./`, want: denied, fixed: true},
+		{finding: "B8 variant: into .claude/", cmd: `cp -r "$X"/* .claude/`, want: denied, fixed: true},
+		{finding: "B8 variant: into ~/.claude/", cmd: `cp -r "$X"/* ~/.claude/`, want: denied, fixed: true},
+		{finding: "B8 variant: into the home", cmd: `cp -r "$X"/* ~/`, want: denied, fixed: true},
+		{finding: "B8 variant: into a run-time directory", cmd: `cp -r "$X"/* "$Y"/`, want: held, fixed: true},
+		{finding: "B8 variant: into airlock's policy directory", cmd: `cp -r "$X"/* ~/.config/airlock/`, want: denied, fixed: true},
+		{finding: "B8 variant: a move (what it takes from the run-time directory)", cmd: `mv "$X"/* build/`, want: held, fixed: true},
+		{finding: "B8 variant: into a glob directory", cmd: `cp -r "$X"/* build/*/`, want: held, fixed: true},
+		{finding: "B8 variant: into a link to .claude", prep: func(t *testing.T, f *fixture) {
+			if err := os.Symlink(".claude", f.path("proj/build")); err != nil {
+				t.Fatal(err)
+			}
+		}, cmd: `cp -r "$X"/* build/`, want: denied, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }

@@ -261,6 +261,35 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 	return nil
 }
 
+// runtimeGlobCopy: a copy of a glob in a directory known only at run
+// time into a directory written literally (cp -r "$SRC_DIR"/* build/,
+// FINDINGS-10 B8) makes, inside the destination, entries of the source
+// directory: a part of what `cp -r "$SRC_DIR"/. build/` makes, which is
+// checked as the destination written whole. The same is checked here,
+// instead of the glob build/* (which may be any protected name, at any
+// depth: opencode.json). Only the source's directory may be run-time:
+// its last part is a static pattern.
+func runtimeGlobCopy(o classify.Operand, w string) (string, bool) {
+	if o.From == "" || !o.Dynamic || o.Role != classify.RoleWrite && o.Role != classify.RoleCreate {
+		// A move's destination stays a glob: what it takes away from the
+		// run-time directory is its source's to answer for.
+		return "", false
+	}
+	i := strings.LastIndex(o.From, "/")
+	if i < 0 {
+		return "", false
+	}
+	pat := o.From[i+1:]
+	if pat == "" || !hasGlob(pat) || strings.ContainsAny(pat, "$`\\\"'{") || !strings.HasSuffix(w, "/"+pat) {
+		return "", false
+	}
+	dst := strings.TrimSuffix(w, pat)
+	if strings.ContainsAny(dst, "$`\\\"'*?[{") || dst == "/" {
+		return "", false
+	}
+	return dst, true
+}
+
 // maxGlobCopies bounds the matches globCopies names; past it the copy's
 // target is checked as the glob it is written as (fail closed).
 const maxGlobCopies = 256
@@ -272,6 +301,9 @@ const maxGlobCopies = 256
 // cannot be listed, too many matches; the target is then checked as a
 // glob, which may match every protected name.
 func (c *call) globCopies(o classify.Operand, w, d string) ([]string, bool) {
+	if dst, ok := runtimeGlobCopy(o, w); ok {
+		return []string{dst}, true
+	}
 	if o.From == "" || o.Dynamic || !strings.HasSuffix(w, "/"+filepath.Base(o.From)) {
 		return nil, false
 	}

@@ -164,6 +164,18 @@ func TestQuiet11(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, cmd: `cp -r "$X"/* build/`, want: denied, fixed: true},
+		// B10: git -C of a read subcommand reads the directory; a glob
+		// is followed in each directory it matches now, whose
+		// configuration is read (classify gitdirglob.go).
+		{finding: "B10 ordinary: for d in */; do git -C \"$d\" log --oneline -1; done", cmd: `for d in */; do git -C "$d" log --oneline -1; done`, want: notHeld, fixed: true},
+		// Open with G1 (git -C nr status does not read nr's configuration):
+		// the loop is followed through the same reading, so both close
+		// together.
+		{finding: "B10 variant: a subdirectory's fsmonitor, named (G1)", setup: subRepoFsmonitor, cmd: `git -C sub status`, want: held},
+		{finding: "B10 variant: a subdirectory's fsmonitor, through the loop (G1)", setup: subRepoFsmonitor, cmd: `for d in */; do git -C "$d" status; done`, want: held},
+		{finding: "B10 variant: git -C */ checkout -- . (writes)", cmd: `for d in */; do git -C "$d" checkout -- .; done`, want: held, fixed: true},
+		{finding: "B10 variant: git -C .claude checkout -- settings.json", cmd: `git -C .claude checkout -- settings.json`, want: denied, fixed: true},
+		{finding: "B10 variant: diff --output in each directory", cmd: `for d in */; do git -C "$d" diff --output=../.claude/settings.json; done`, want: denied, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }
@@ -175,4 +187,12 @@ func trackedThenDeleted(t *testing.T, f *fixture) {
 	if err := os.Remove(f.path("proj/src/m.py")); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// subRepoFsmonitor is a repository in a subdirectory of the project
+// whose configuration runs x.sh (airlock's verb) on git status.
+var subRepoFsmonitor = map[string]string{
+	"proj/sub/x.sh":        "#!/bin/sh\nairlock queue approve abcd\n",
+	"proj/sub/.git/HEAD":   "ref: refs/heads/main\n",
+	"proj/sub/.git/config": "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ./x.sh\n",
 }

@@ -1079,7 +1079,7 @@ func (b *roleBuilder) gitRoles() {
 	if !ok {
 		return
 	}
-	b.gitDirRoles(sub) // gitdirglob.go
+	b.gitDirRoles(sub)            // gitdirglob.go
 	base := len(args) - len(rest) // index in args of rest[0]
 	paths := func(role Role, recursive bool, all bool) {
 		dd := false

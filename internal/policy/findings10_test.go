@@ -651,7 +651,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "B9 cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local", cmd: `cmake -B build -DCMAKE_INSTALL_PREFIX=$HOME/.local`, want: notHeld, fixed: true},
 		{finding: "B9 meson setup build --prefix=$HOME/.local", cmd: `meson setup build --prefix=$HOME/.local`, want: notHeld, fixed: true},
 		{finding: "B10 for d in */; do git -C \"$d\" status; done (git status in each subdirectory)", cmd: `for d in */; do git -C "$d" status; done`, want: notHeld, fixed: true},
-		{finding: "B11 find . -name package.json … -execdir npm test \\; (\"package.json is written by the same command\")", cmd: `find . -name package.json -not -path '*/node_modules/*' -execdir npm test \;`, want: notHeld},
+		{finding: "B11 find . -name package.json … -execdir npm test \\; (\"package.json is written by the same command\")", cmd: `find . -name package.json -not -path '*/node_modules/*' -execdir npm test \;`, want: notHeld, fixed: true},
 		{finding: "B11 for d in packages/*; do npm --prefix \"$d\" test; done (deny/deny)", cmd: `for d in packages/*; do npm --prefix "$d" test; done`, want: notHeld},
 		{finding: "B12 export GOBIN=\"$PWD/bin\" && go install ./... (\"ends like airlock's bin directory\")", cmd: `export GOBIN="$PWD/bin" && go install ./...`, want: notHeld, fixed: true},
 		{finding: "B13 sed -n p .claude/settings.json (a read; cat, jq, grep pass)", cmd: `sed -n 'p' .claude/settings.json`, want: notHeld, fixed: true},

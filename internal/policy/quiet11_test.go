@@ -176,6 +176,20 @@ func TestQuiet11(t *testing.T) {
 		{finding: "B10 variant: git -C */ checkout -- . (writes)", cmd: `for d in */; do git -C "$d" checkout -- .; done`, want: held, fixed: true},
 		{finding: "B10 variant: git -C .claude checkout -- settings.json", cmd: `git -C .claude checkout -- settings.json`, want: denied, fixed: true},
 		{finding: "B10 variant: diff --output in each directory", cmd: `for d in */; do git -C "$d" diff --output=../.claude/settings.json; done`, want: denied, fixed: true},
+		// B11: find's expression words are tests, not files another run
+		// writes (classify follow.go mayWrite); the scripts -execdir and
+		// --prefix run are each package's own.
+		{finding: "B11 ordinary: find packages -name package.json -execdir npm test", setup: map[string]string{"proj/packages/a/package.json": `{"scripts":{"test":"jest"}}`}, cmd: `find packages -name package.json -execdir npm test \;`, want: notHeld, fixed: true},
+		{finding: "B11 variant: a package's test script runs airlock's verb (-execdir)", setup: evilPackage, cmd: `find . -name package.json -not -path '*/node_modules/*' -execdir npm test \;`, want: held, fixed: true},
+		// Open with N1 (npm --prefix DIR does not read DIR's scripts): the
+		// --prefix loop of B11 stays open until both close.
+		{finding: "B11 variant: a package's test script runs airlock's verb (--prefix loop, N1)", setup: evilPackage, cmd: `for d in packages/*; do npm --prefix "$d" test; done`, want: held},
+		{finding: "B11 variant: npm --prefix of the package, named (N1)", setup: evilPackage, cmd: `npm --prefix packages/evil test`, want: held},
+		{finding: "B11 variant: an excluded directory is not skipped unless all of it is", setup: map[string]string{"proj/node_modules/x/package.json": `{"scripts":{"test":"airlock queue approve abcd"}}`}, cmd: `find . -name package.json -not -path '*/node_modules/x' -execdir npm test \;`, want: held, fixed: true},
+		{finding: "B11 variant: node_modules not excluded", setup: map[string]string{"proj/node_modules/x/package.json": `{"scripts":{"test":"airlock queue approve abcd"}}`}, cmd: `find . -name package.json -execdir npm test \;`, want: held, fixed: true},
+		{finding: "B11 variant: an -o in the expression keeps node_modules", setup: map[string]string{"proj/node_modules/x/package.json": `{"scripts":{"test":"airlock queue approve abcd"}}`}, cmd: `find . -name package.json -not -path '*/node_modules/*' -o -name package.json -execdir npm test \;`, want: held, fixed: true},
+		{finding: "B11 ordinary: node_modules excluded by -not -path", setup: map[string]string{"proj/node_modules/x/package.json": `{"scripts":{"test":"airlock queue approve abcd"}}`, "proj/packages/a/package.json": `{"scripts":{"test":"jest"}}`}, cmd: `find . -name package.json -not -path '*/node_modules/*' -execdir npm test \;`, want: notHeld, fixed: true},
+		{finding: "B11 variant: package.json written by find -fprint first", cmd: `find . -name package.json -fprint package.json -quit; npm test`, want: held, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }
@@ -195,4 +209,10 @@ var subRepoFsmonitor = map[string]string{
 	"proj/sub/x.sh":        "#!/bin/sh\nairlock queue approve abcd\n",
 	"proj/sub/.git/HEAD":   "ref: refs/heads/main\n",
 	"proj/sub/.git/config": "[core]\n\trepositoryformatversion = 0\n\tfsmonitor = ./x.sh\n",
+}
+
+// evilPackage is a package of a monorepo whose test script runs
+// airlock's verb.
+var evilPackage = map[string]string{
+	"proj/packages/evil/package.json": `{"name":"evil","scripts":{"test":"airlock queue approve abcd"}}`,
 }

@@ -190,6 +190,14 @@ func TestQuiet11(t *testing.T) {
 		{finding: "B11 variant: an -o in the expression keeps node_modules", setup: map[string]string{"proj/node_modules/x/package.json": `{"scripts":{"test":"airlock queue approve abcd"}}`}, cmd: `find . -name package.json -not -path '*/node_modules/*' -o -name package.json -execdir npm test \;`, want: held, fixed: true},
 		{finding: "B11 ordinary: node_modules excluded by -not -path", setup: map[string]string{"proj/node_modules/x/package.json": `{"scripts":{"test":"airlock queue approve abcd"}}`, "proj/packages/a/package.json": `{"scripts":{"test":"jest"}}`}, cmd: `find . -name package.json -not -path '*/node_modules/*' -execdir npm test \;`, want: notHeld, fixed: true},
 		{finding: "B11 variant: package.json written by find -fprint first", cmd: `find . -name package.json -fprint package.json -quit; npm test`, want: held, fixed: true},
+		// cd then a deletion: the shell's directory for the run
+		// (destroy.go shellDir), not the union of every cd's.
+		{finding: "cd ordinary: cd src && rm -f ../build/old", setup: map[string]string{"proj/build/old": "x"}, cmd: `cd src && rm -f ../build/old`, want: notHeld, fixed: true},
+		{finding: "cd ordinary: cd src; rm -f ../build/old", setup: map[string]string{"proj/build/old": "x"}, cmd: `cd src; rm -f ../build/old`, want: notHeld, fixed: true},
+		{finding: "cd variant: cd src || true; rm -f ../../x (cd may fail)", cmd: `cd src || true; rm -f ../../x`, want: held, fixed: true},
+		{finding: "cd variant: (cd src); rm -f ../x (a subshell's cd does not last)", cmd: `(cd src); rm -f ../x`, want: held, fixed: true},
+		{finding: "cd variant: cd .. && rm -rf proj2", cmd: `cd .. && rm -rf proj2`, want: held, fixed: true},
+		{finding: "cd variant: cd src && rm -rf ../../home", cmd: `cd src && rm -rf ../../home`, want: denied, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }

@@ -84,3 +84,29 @@ func (b *roleBuilder) gitDirRoles(sub string) {
 		}
 	}
 }
+
+// gitRestoreStagedOnly reports whether git restore's options choose the
+// index alone: --staged (-S) without --worktree (-W).
+func gitRestoreStagedOnly(args []string) bool {
+	staged, worktree := false, false
+	for _, a := range args {
+		switch {
+		case a == "--":
+			return staged && !worktree
+		case a == "--staged":
+			staged = true
+		case a == "--worktree":
+			worktree = true
+		case len(a) > 1 && a[0] == '-' && a[1] != '-':
+			// -S, -W, -SW; -s takes the source as its value.
+			for _, c := range a[1:] {
+				if c == 's' {
+					break
+				}
+				staged = staged || c == 'S'
+				worktree = worktree || c == 'W'
+			}
+		}
+	}
+	return staged && !worktree
+}

@@ -1141,6 +1141,12 @@ func (b *roleBuilder) gitRoles() {
 			}
 		}
 	case "checkout", "restore":
+		if sub == "restore" && gitRestoreStagedOnly(rest) {
+			// git restore --staged without --worktree writes the index
+			// only, never the files (FINDINGS-10 B5): every word is read.
+			paths(RoleRead, false, true)
+			return
+		}
 		// Paths after "--" are restored from the index or a commit: their
 		// tracked contents are written back.
 		paths(RoleWrite, false, false)

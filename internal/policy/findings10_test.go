@@ -637,7 +637,7 @@ func TestFindings10Open(t *testing.T) {
 		{finding: "B5 git ls-files .claude", cmd: `git ls-files .claude`, want: notHeld, fixed: true},
 		{finding: "B5 git check-ignore .claude/settings.json", cmd: `git check-ignore .claude/settings.json`, want: notHeld, fixed: true},
 		{finding: "B5 git add .claude/settings.json (the index, not the file)", cmd: `git add .claude/settings.json`, want: notHeld, fixed: true},
-		{finding: "B5 git restore --staged .claude/settings.json", cmd: `git restore --staged .claude/settings.json`, want: notHeld},
+		{finding: "B5 git restore --staged .claude/settings.json", cmd: `git restore --staged .claude/settings.json`, want: notHeld, fixed: true},
 		// The lead's fix reads git's read subcommands' words as read; the
 		// options that write what they name stay writes.
 		{finding: "B5 fix: git diff --output .claude/settings.json stays refused", cmd: `git diff --output .claude/settings.json`, want: denied, fixed: true},

@@ -198,6 +198,12 @@ func TestQuiet11(t *testing.T) {
 		{finding: "cd variant: (cd src); rm -f ../x (a subshell's cd does not last)", cmd: `(cd src); rm -f ../x`, want: held, fixed: true},
 		{finding: "cd variant: cd .. && rm -rf proj2", cmd: `cd .. && rm -rf proj2`, want: held, fixed: true},
 		{finding: "cd variant: cd src && rm -rf ../../home", cmd: `cd src && rm -rf ../../home`, want: denied, fixed: true},
+		// B5's last row: git restore --staged writes the index only.
+		{finding: "B5 ordinary: git restore -S .claude/settings.json", cmd: `git restore -S .claude/settings.json`, want: notHeld, fixed: true},
+		{finding: "B5 variant: restore --staged --worktree", cmd: `git restore --staged --worktree .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B5 variant: restore -SW", cmd: `git restore -SW .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B5 variant: restore (the work tree)", cmd: `git restore .claude/settings.json`, want: denied, fixed: true},
+		{finding: "B5 variant: restore -s REV -W -S", cmd: `git restore -s HEAD~1 -W -S .claude/settings.json`, want: denied, fixed: true},
 	}
 	runFindingCases(t, "10", base, cases)
 }

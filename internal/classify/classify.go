@@ -151,9 +151,12 @@ func (c *Classifier) Command(text string) Result {
 	}
 	for i, inv := range invs {
 		before := len(*c.followed)
-		c.builtName(&inv)              // carry.go: go build -o "$out/p" && "$out/p"
-		c.throughLinks(&inv, invs[:i]) // links.go: ln SRC "$t/h"; : > "$t/h"
-		e := c.invocation(&inv)
+		c.builtName(&inv)                                 // carry.go: go build -o "$out/p" && "$out/p"
+		c.throughLinks(&inv, invs[:i])                    // links.go: ln SRC "$t/h"; : > "$t/h"
+		e, ok := c.execDirRun(&inv, execDirFind(invs, i)) // execdir.go
+		if !ok {
+			e = c.invocation(&inv)
+		}
 		ops := Operands(&inv)
 		if ce, cops, ok := c.clientConfig(&inv); ok { // clientconfig.go
 			e.Add(ce)
@@ -169,6 +172,7 @@ func (c *Classifier) Command(text string) Result {
 	}
 	placeholders(r.Invocations)
 	placeholders(r.Followed)
+	installPrefixes(r.Invocations) // prefixroles.go
 	c.feeds(r.Invocations)
 	c.feeds(r.Followed)
 	carried(text, &r)    // carried.go: run-time data in a request

@@ -120,6 +120,8 @@ func (c *Classifier) feedOperands(f *shell.Feed, env []string) ([]Operand, bool)
 		return nil, false
 	case f.Producer[0] == "find":
 		return c.findFeed(f)
+	case f.Producer[0] == "ls":
+		return c.lsFeed(f) // lsfeed.go
 	case f.Producer[0] == "git":
 		for _, e := range env {
 			if strings.HasPrefix(e, "GIT_") {
@@ -187,16 +189,13 @@ func (c *Classifier) findFeed(f *shell.Feed) ([]Operand, bool) {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
-	pattern, fold, plain := findPattern(expr)
-	if !plain {
-		pattern, fold = "", false
-	}
+	printed := findPrinted(expr) // findexpr.go: one pattern per alternative
 	var out []Operand
 	for _, s := range starts {
 		if !print0 && !c.unsplittable(s, f.Sep) {
 			return nil, false
 		}
-		out = append(out, Operand{Word: s, Arg: -1, Recursive: true, Pattern: pattern, Fold: fold})
+		out = append(out, printed.operands(Operand{Word: s, Arg: -1, Recursive: true})...)
 	}
 	return out, true
 }
@@ -223,7 +222,11 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 	}
 	// tracked: what is listed is in the index (not -o's untracked
 	// files, -i's ignored ones, --directory's directories).
-	z, dd, tracked := false, false, true
+	// deleted: only -d (--deleted) chooses what is listed, so every
+	// path is a tracked file absent from the work tree (FINDINGS-10 B3:
+	// git ls-files --deleted | xargs git rm); -c, -m and the others list
+	// files that are there.
+	z, dd, tracked, deleted, present := false, false, true, false, false
 	var specs []string
 	for _, a := range args[2:] {
 		switch {
@@ -237,6 +240,10 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 			switch a {
 			case "-o", "--others", "-i", "--ignored", "--directory":
 				tracked = false
+			case "-d", "--deleted":
+				deleted = true
+			case "-c", "--cached", "-m", "--modified":
+				present = true
 			}
 		default:
 			if a == "" || strings.HasPrefix(a, ":") || strings.HasPrefix(a, "/") || hasDotDot(a) {
@@ -251,15 +258,16 @@ func (c *Classifier) gitFilesFeed(f *shell.Feed) ([]Operand, bool) {
 	if !z && !c.unsplittable(".", f.Sep) {
 		return nil, false
 	}
+	missing := tracked && deleted && !present
 	if len(specs) == 0 {
 		// Every file below here: graded as the directory itself.
-		return []Operand{{Word: ".", Arg: -1, Recursive: true, Tracked: tracked}}, true
+		return []Operand{{Word: ".", Arg: -1, Recursive: true, Tracked: tracked, Missing: missing}}, true
 	}
 	var out []Operand
 	for _, s := range specs {
 		// A pathspec matches the path from here, "*" across "/" (as
 		// find's -path does), and everything below a directory it names.
-		out = append(out, Operand{Word: ".", Arg: -1, Recursive: true, Tracked: tracked, Pattern: "./" + strings.TrimPrefix(strings.TrimSuffix(s, "/"), "./")})
+		out = append(out, Operand{Word: ".", Arg: -1, Recursive: true, Tracked: tracked, Missing: missing, Pattern: "./" + strings.TrimPrefix(strings.TrimSuffix(s, "/"), "./")})
 	}
 	return out, true
 }

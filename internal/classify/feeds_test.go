@@ -62,7 +62,12 @@ func TestFeeds(t *testing.T) {
 		// A negated test only takes matches away; the positive one bounds.
 		{clean, `find . -name '*.pyc' -not -path './build/*' -print0 | xargs -0 rm`, `[delete . "*.pyc"]`},
 		{clean, `find . ! -name '*.pyc' -print0 | xargs -0 rm`, `[delete . ""]`},
-		{clean, `find . -name '*.pyc' -o -name '*.py' -print0 | xargs -0 rm`, `[delete . ""]`},
+		// -print0 binds to its own branch: only *.py is printed
+		// (findexpr.go); alternatives each bound what they print.
+		{clean, `find . -name '*.pyc' -o -name '*.py' -print0 | xargs -0 rm`, `[delete . "*.py"]`},
+		{clean, `find . \( -name '*.pyc' -o -name '*.py' \) -print0 | xargs -0 rm`, `[delete . "*.pyc"][delete . "*.py"]`},
+		{clean, `find . -name '*.pyc' -o -print0 | xargs -0 rm`, `[delete . ""]`},
+		{clean, `find . -name '*.pyc' -o ! -name x -print0 | xargs -0 rm`, `[delete . ""]`},
 		{spaced, `find . -name '*.pyc' -print0 | xargs -0 rm -f`, `[delete . "*.pyc"]`},
 		// A split that can cut a name, links followed, more than paths
 		// printed, a mismatched separator, no filesystem to look at: the

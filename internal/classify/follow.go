@@ -84,9 +84,20 @@ func mayWrite(inv *shell.Invocation) map[string]int {
 		}
 	}
 	out := map[string]int{}
+	complete := len(inv.Args) > 0 && RolesComplete(progName(inv.Args[0]))
 	for j, a := range inv.Args {
-		if j > 0 && !inv.IsDynamic(j) && !reads[j] {
+		if j > 0 && !inv.IsDynamic(j) && !reads[j] && !complete {
 			out[path.Clean(a)]++
+		}
+	}
+	if complete {
+		// find's expression words are tests (-name package.json), not
+		// files: only the operands with a role that writes count
+		// (FINDINGS-10 B11).
+		for _, o := range Operands(inv) {
+			if o.Arg > 0 && o.Role != RoleRead && o.Role != RoleExec && !o.Dynamic {
+				out[path.Clean(o.Word)]++
+			}
 		}
 	}
 	for _, f := range fileWrites(inv) { // dd of=, sed w, awk > "f", a.out

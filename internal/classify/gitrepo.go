@@ -67,6 +67,9 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 	if c.FS == nil || len(inv.Args) < 2 || c.gitRead {
 		return nothing // a git run inside git's own commands: already read
 	}
+	if e, ok := c.gitDirGlob(inv); ok { // gitdirglob.go
+		return e
+	}
 	g := gitGlobal.Parse(inv.Args[1:])
 	dir := ""
 	for _, f := range g.Flags {

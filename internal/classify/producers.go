@@ -117,13 +117,10 @@ func findBound(args []string) ([]Operand, bool) {
 	if len(starts) == 0 {
 		starts = []string{"."}
 	}
-	pattern, fold, plain := findPattern(expr)
-	if !plain {
-		pattern, fold = "", false
-	}
+	printed := findPrinted(expr) // findexpr.go: one pattern per alternative
 	out := make([]Operand, 0, len(starts))
 	for _, s := range starts {
-		out = append(out, Operand{Word: s, Arg: -1, Recursive: true, Pattern: pattern, Fold: fold})
+		out = append(out, printed.operands(Operand{Word: s, Arg: -1, Recursive: true})...)
 	}
 	return out, true
 }

@@ -75,6 +75,10 @@ type Operand struct {
 	// lists below Word (git ls-files fed to xargs or substituted), not
 	// for everything there: self-protection reads the index.
 	Tracked bool
+	// Missing says a Tracked operand stands only for the files of the
+	// index that are absent from the work tree (git ls-files --deleted):
+	// self-protection skips the ones that are there now.
+	Missing bool
 }
 
 // Operands returns the roles of the paths one run names, from the
@@ -162,6 +166,9 @@ func (b *roleBuilder) program() {
 	args := inv.Args
 	name := inv.Name()
 	if inv.Group {
+		return
+	}
+	if b.readerRoles() || b.settingRoles() || b.prefixRoles() { // readroles.go, settingroles.go, prefixroles.go
 		return
 	}
 	switch name {
@@ -895,8 +902,11 @@ func (b *roleBuilder) findRoles() {
 	if !plain {
 		pattern, fold = "", false
 	}
+	// acts bounds each action by the tests its branch needs (findexpr.go);
+	// an expression not read whole keeps the plain conjunction's pattern.
+	acts, _, _, parsed := findReach(args[i:])
 	emptyDirs := plain && hasAll(args[i:], "-empty") && typeDir(args[i:])
-	derive := func(role Role) {
+	derive := func(role Role, at int) {
 		if role == RoleDelete && emptyDirs {
 			return // only empty directories: nothing in them to lose
 		}
@@ -910,13 +920,18 @@ func (b *roleBuilder) findRoles() {
 			}
 		}
 		for k, w := range words {
-			b.ops = append(b.ops, Operand{Word: w, Role: role, Arg: -1, Dynamic: dyn[k], Recursive: true, Pattern: pattern, Fold: fold})
+			o := Operand{Word: w, Role: role, Arg: -1, Dynamic: dyn[k], Recursive: true, Pattern: pattern, Fold: fold}
+			if bound, ok := acts[at-i]; parsed && ok {
+				b.ops = append(b.ops, bound.operands(o)...)
+				continue
+			}
+			b.ops = append(b.ops, o)
 		}
 	}
 	for j := i; j < len(args); j++ {
 		switch args[j] {
 		case "-delete":
-			derive(RoleDelete)
+			derive(RoleDelete, j)
 		case "-fprint", "-fprint0", "-fls", "-fprintf":
 			b.add(j+1, RoleWrite, false)
 			j++
@@ -934,7 +949,7 @@ func (b *roleBuilder) findRoles() {
 			}
 			if len(child.Args) > 0 {
 				child.Args[0] = progName(child.Args[0])
-				derive(PlaceholderRole(&child))
+				derive(PlaceholderRole(&child), j)
 			}
 			j = k
 		}
@@ -1064,6 +1079,7 @@ func (b *roleBuilder) gitRoles() {
 	if !ok {
 		return
 	}
+	b.gitDirRoles(sub)            // gitdirglob.go
 	base := len(args) - len(rest) // index in args of rest[0]
 	paths := func(role Role, recursive bool, all bool) {
 		dd := false
@@ -1125,6 +1141,12 @@ func (b *roleBuilder) gitRoles() {
 			}
 		}
 	case "checkout", "restore":
+		if sub == "restore" && gitRestoreStagedOnly(rest) {
+			// git restore --staged without --worktree writes the index
+			// only, never the files (FINDINGS-10 B5): every word is read.
+			paths(RoleRead, false, true)
+			return
+		}
 		// Paths after "--" are restored from the index or a commit: their
 		// tracked contents are written back.
 		paths(RoleWrite, false, false)
@@ -1155,13 +1177,23 @@ func placeholders(runs []Invocation) {
 		if len(starts) == 0 {
 			starts = []Operand{{Word: "."}}
 		}
-		var pattern string
-		var fold bool
+		// The patterns of what find's actions touch (one operand each,
+		// findexpr.go): the command gets any of them, so each one, and
+		// none when one of them is unbounded.
+		var bound findSet
+		seen := false
 		for _, o := range find.Operands {
 			if o.Arg < 0 && o.Recursive {
-				pattern, fold = o.Pattern, o.Fold
-				break
+				if o.Pattern == "" {
+					bound = findAll
+				} else {
+					bound = bound.union(findSet{pats: []findPat{{o.Pattern, o.Fold}}})
+				}
+				seen = true
 			}
+		}
+		if !seen {
+			bound = findAll
 		}
 		var out []Operand
 		for _, o := range r.Operands {
@@ -1170,8 +1202,8 @@ func placeholders(runs []Invocation) {
 				continue
 			}
 			for _, s := range starts {
-				out = append(out, Operand{Word: s.Word, Role: o.Role, Arg: -1, Dynamic: s.Dynamic || o.Word != "{}",
-					Recursive: true, Pattern: pattern, Fold: fold})
+				out = append(out, bound.operands(Operand{Word: s.Word, Role: o.Role, Arg: -1, Dynamic: s.Dynamic || o.Word != "{}",
+					Recursive: true})...)
 			}
 		}
 		r.Operands = out

@@ -202,6 +202,12 @@ func gradeRuns(r *classify.Result, cwd, home string, fsys fileSystem) []grade {
 				// (a cd with CDPATH set, cd -): relative paths cannot
 				// be placed.
 				at = nil
+			} else if one, ok := d.shellDir(inv.Dir, realCwd); ok && len(dirs) > 1 {
+				// The shell follows cd through && chains, subshells
+				// and branches (cd src && rm -f ../build/old runs rm in
+				// src only): its directory is the one, where the
+				// union of every cd's is only a bound.
+				at = []string{one}
 			}
 			d.grades[i] = d.grade(inv, at, find)
 			if d.grades[i].place == placeUnknown && followedBy(r, i) {
@@ -389,6 +395,32 @@ func writesFiles(inv *classify.Invocation) bool {
 		}
 	}
 	return false
+}
+
+// shellDir is the directory the shell says a run happens in (Dir),
+// made absolute from cwd and resolved; ok is false when it cannot be.
+func (d *destruction) shellDir(dir, cwd string) (string, bool) {
+	var abs string
+	switch {
+	case dir == "":
+		return cwd, true
+	case dir == "~" || strings.HasPrefix(dir, "~/"):
+		if d.home == "" {
+			return "", false
+		}
+		abs = d.home + dir[1:]
+	case strings.HasPrefix(dir, "~"):
+		return "", false
+	case strings.HasPrefix(dir, "/"):
+		abs = dir
+	default:
+		abs = filepath.Join(cwd, dir)
+	}
+	real, unknown := d.res.resolve(filepath.Clean(abs))
+	if unknown {
+		return "", false
+	}
+	return real, true
 }
 
 // changeDir follows cd: relative paths after it are placed from every

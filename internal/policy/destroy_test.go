@@ -48,8 +48,9 @@ func TestDestructionGraded(t *testing.T) {
 		{"rm -r -f -- build", snap, []string{"build"}},
 		{"rm -rf bu*", snap, []string{"build"}},
 		{"find build -name '*.o' -delete", snap, []string{"build"}},
-		{"cd build && rm -rf sub", snap, []string{"sub", "build/sub"}},
-		{"cd .. && rm -rf proj/build", snap, []string{"proj/build", "build"}},
+		// The shell's directory for the run: rm runs in build only.
+		{"cd build && rm -rf sub", snap, []string{"build/sub"}},
+		{"cd .. && rm -rf proj/build", snap, []string{"build"}},
 		{"git reset --hard", snap, []string{"."}},
 		{"git reset --hard HEAD", snap, []string{"."}},
 		{"git checkout -- .", snap, []string{"."}},
@@ -58,7 +59,7 @@ func TestDestructionGraded(t *testing.T) {
 		{"shred -u build/x", snap, []string{"build/x"}}, // graded like rm (deletes.go)
 		// Wrappers that keep the shell's user and directory (sameDir).
 		{"bash -c 'rm -rf build'", snap, []string{"build"}},
-		{"sh -c 'cd build && rm -rf sub'", snap, []string{"sub", "build/sub"}},
+		{"sh -c 'cd build && rm -rf sub'", snap, []string{"build/sub"}},
 		{"nice -n 5 timeout 60 rm -rf build", snap, []string{"build"}},
 		{"parallel bash -c 'rm -rf {}' ::: build", snap, []string{"build"}},
 		{"parallel -q bash -c 'rm -rf {}' ::: build", snap, []string{"build"}},

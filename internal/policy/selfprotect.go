@@ -637,14 +637,13 @@ func writtenAndRun(r *classify.Result) bool {
 // read of a secret. An opaque run's own redirections are as static as
 // any other's (eval "$CMD" > FILE writes FILE whatever $CMD is).
 func (c *call) redirects(inv *classify.Invocation) *refusal {
-	g := c.g
 	for _, rd := range inv.Redirects {
 		tgt := rd.Target
 		if strings.HasPrefix(tgt, "&") || isFD(tgt) {
 			continue
 		}
 		if rd.Dynamic {
-			known, ok := g.known(tgt)
+			known, ok := c.known(tgt)
 			if !ok {
 				if c.listed != "" {
 					return c.listedRefusal("a redirection ("+rd.Op+")", tgt)
@@ -798,7 +797,11 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 	meta := classify.MetadataOnly(name)
 	moves := classify.MovesTrees(name)
 	if name == "ln" || name == "link" || name == "cp" {
-		c.links(inv, cwd)
+		// The links this run makes lead later runs elsewhere; its own
+		// operands are checked as they are before it runs (FINDINGS-10
+		// B7: ln -sf "$PWD/scripts/gen.sh" build/gen writes build/gen,
+		// not what the link it makes will lead to).
+		defer c.links(inv, cwd)
 	}
 	if ref := c.redirects(inv); ref != nil {
 		return ref
@@ -839,7 +842,7 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 			}
 		}
 		if inv.IsDynamic(i) {
-			known, ok := c.g.known(arg)
+			known, ok := c.known(arg)
 			if !ok {
 				if c.listed != "" && !(reads && meta) {
 					return c.listedRefusal(name, arg)
@@ -906,7 +909,8 @@ func (c *call) invocation(inv *classify.Invocation) *refusal {
 		}
 	}
 	if classify.RunsCode(name) {
-		text := codeSource(inv) + "\n" + strings.Join(inv.Args[1:], "\n")
+		words, read := codeWords(inv)
+		text := withoutWords(codeSource(inv), read) + "\n" + strings.Join(words, "\n")
 		if name == "make" || name == "gmake" {
 			// make's code is its makefile, followed and checked as
 			// recipes, and what --eval gives it; the other words are

@@ -74,12 +74,18 @@ func (c *call) placeholderTarget(inv *classify.Invocation, o classify.Operand) *
 	}
 	pat := "*"
 	for _, x := range inv.Operands {
-		if x.Pattern != "" && (x.Role == classify.RoleRead || x.Role == classify.RoleDelete || x.Role == classify.RoleMoveFrom) {
-			if pat != "*" && pat != x.Pattern {
+		xp := x.Pattern
+		if xp == "" && x.Arg < 0 && !x.Dynamic && !x.Recursive && hasGlob(x.Word) {
+			// A feed's glob (ls *.go | xargs -I{} cp {} dist/, classify
+			// lsfeed.go): the names are its matches'.
+			xp = filepath.Base(x.Word)
+		}
+		if xp != "" && (x.Role == classify.RoleRead || x.Role == classify.RoleDelete || x.Role == classify.RoleMoveFrom) {
+			if pat != "*" && pat != xp {
 				pat = "*" // two patterns: either name
 				break
 			}
-			pat = x.Pattern
+			pat = xp
 		}
 	}
 	glob := dir + pat
@@ -97,6 +103,28 @@ func (c *call) placeholderTarget(inv *classify.Invocation, o classify.Operand) *
 	return nil
 }
 
+// placeholderInLiteralDir reports whether a derived operand is a file a
+// copy or move makes in a destination directory written literally, named
+// after a word read at run time (cp -t build/ {xargs input} makes
+// build/{xargs input}): the directory is one of the run's own operands,
+// known now, with no glob.
+func placeholderInLiteralDir(inv *classify.Invocation, o classify.Operand) bool {
+	if o.Role == classify.RoleRead || o.Role == classify.RoleExec || o.Recursive && o.Role == classify.RoleDelete {
+		return false
+	}
+	dir, base := filepath.Split(o.Word)
+	dir = strings.TrimRight(dir, "/")
+	if dir == "" || !isPlaceholder(base) || strings.ContainsAny(dir, "*?[{$`\\") {
+		return false
+	}
+	for _, x := range inv.Operands {
+		if x.Arg > 0 && !x.Dynamic && strings.TrimRight(x.Word, "/") == dir && x.Role != classify.RoleRead && x.Role != classify.RoleExec {
+			return true
+		}
+	}
+	return false
+}
+
 // isPlaceholder: a word that stands for what find or a feed hands over.
 func isPlaceholder(w string) bool {
 	return w == "{}" || w == "{xargs input}" || w == "{parallel input}" || w == classify.ListInput
@@ -112,6 +140,12 @@ func (c *call) derivedOperands(inv *classify.Invocation) *refusal {
 		}
 		if ref := c.placeholderTarget(inv, o); ref != nil {
 			return ref
+		}
+		if o.Dynamic && placeholderInLiteralDir(inv, o) {
+			// build/{xargs input}: only the name is run-time, and
+			// placeholderTarget has checked every name in build/
+			// (FINDINGS-10 B2: find … | xargs cp -t build/).
+			continue
 		}
 		if ref := c.operandsAt(inv, []classify.Operand{o}); ref != nil {
 			return ref
@@ -160,7 +194,7 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 			}
 		}
 		if o.Dynamic {
-			known, ok := c.g.known(w)
+			known, ok := c.known(w)
 			if !ok {
 				if c.listed != "" && !(reads && meta) {
 					return c.listedRefusal(name, w)
@@ -227,6 +261,35 @@ func (c *call) operandsAt(inv *classify.Invocation, ops []classify.Operand) *ref
 	return nil
 }
 
+// runtimeGlobCopy: a copy of a glob in a directory known only at run
+// time into a directory written literally (cp -r "$SRC_DIR"/* build/,
+// FINDINGS-10 B8) makes, inside the destination, entries of the source
+// directory: a part of what `cp -r "$SRC_DIR"/. build/` makes, which is
+// checked as the destination written whole. The same is checked here,
+// instead of the glob build/* (which may be any protected name, at any
+// depth: opencode.json). Only the source's directory may be run-time:
+// its last part is a static pattern.
+func runtimeGlobCopy(o classify.Operand, w string) (string, bool) {
+	if o.From == "" || !o.Dynamic || o.Role != classify.RoleWrite && o.Role != classify.RoleCreate {
+		// A move's destination stays a glob: what it takes away from the
+		// run-time directory is its source's to answer for.
+		return "", false
+	}
+	i := strings.LastIndex(o.From, "/")
+	if i < 0 {
+		return "", false
+	}
+	pat := o.From[i+1:]
+	if pat == "" || !hasGlob(pat) || strings.ContainsAny(pat, "$`\\\"'{") || !strings.HasSuffix(w, "/"+pat) {
+		return "", false
+	}
+	dst := strings.TrimSuffix(w, pat)
+	if strings.ContainsAny(dst, "$`\\\"'*?[{") || dst == "/" {
+		return "", false
+	}
+	return dst, true
+}
+
 // maxGlobCopies bounds the matches globCopies names; past it the copy's
 // target is checked as the glob it is written as (fail closed).
 const maxGlobCopies = 256
@@ -238,6 +301,9 @@ const maxGlobCopies = 256
 // cannot be listed, too many matches; the target is then checked as a
 // glob, which may match every protected name.
 func (c *call) globCopies(o classify.Operand, w, d string) ([]string, bool) {
+	if dst, ok := runtimeGlobCopy(o, w); ok {
+		return []string{dst}, true
+	}
 	if o.From == "" || o.Dynamic || !strings.HasSuffix(w, "/"+filepath.Base(o.From)) {
 		return nil, false
 	}

@@ -55,6 +55,13 @@ func (c *call) trackedHit(name string, o classify.Operand, w, d string) (ref *re
 			continue
 		}
 		p := root + "/" + e.path
+		if o.Missing && !e.below {
+			// git ls-files --deleted lists only what is absent now: a
+			// file that is there is not handed over.
+			if _, err := c.g.fs.Lstat(p); err == nil {
+				continue
+			}
+		}
 		if e.link {
 			// A tracked link is followed by what it is handed to.
 			if h, ok := c.pathHit(p, d, false, false); ok {

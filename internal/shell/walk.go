@@ -234,7 +234,7 @@ func (s *stmtWalker) producedBy(st *syntax.Stmt) stdinSource {
 		return stdinSource{from: src}
 	}
 	switch normName(args[0]) {
-	case "find", "git":
+	case "find", "git", "ls":
 		return stdinSource{from: src, args: append([]string{normName(args[0])}, args[1:]...)}
 	case "cat":
 		files := args[1:]

@@ -50,14 +50,13 @@ func (c *Classifier) gitExtension(inv *shell.Invocation, k int) (Effect, bool) {
 		return nothing, false
 	}
 	g := gitGlobal.Parse(inv.Args[1:])
-	dir := ""
-	for _, f := range g.Flags {
-		if f.Name == "-C" {
-			if inv.IsDynamic(1 + f.ValueIndex) {
-				return nothing, false
-			}
-			dir = path.Join(dir, f.Value)
-		}
+	// The repository's configuration is where every other git run finds
+	// it (gitplace.go): -C, --git-dir, GIT_DIR, a .git file, commondir,
+	// a bare repository. A place known only at run time may hold any
+	// alias.
+	pl := c.gitPlaceOf(inv, g)
+	if pl.unknown != "" {
+		return nothing, false
 	}
 	value, set := c.sameCommandAlias(name)
 	if why := c.gitConfigMoves(inv); why != "" && !set {
@@ -66,9 +65,7 @@ func (c *Classifier) gitExtension(inv *shell.Invocation, k int) (Effect, bool) {
 		return opaque("git.alias", "git "+name+" is not a git command, and "+why+", so it may be an alias of anything (git push included)"), true
 	}
 	files := []string{"~/.gitconfig", "~/.config/git/config"}
-	if gitDir, ok := c.findGitDir(dir); ok {
-		files = append(files, path.Join(gitDir, "config"))
-	}
+	files = append(files, pl.configs()...)
 	if set {
 		// Defined by git config in the same command, with a value
 		// written in it: that is the alias.

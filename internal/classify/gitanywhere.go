@@ -105,17 +105,7 @@ func (c *Classifier) gitAnywhere(inv *shell.Invocation, sub string, skip []strin
 				e.Add(at.gitConfigFor(cfg, string(data), sub))
 			}
 		}
-		for _, h := range gitHooks.Get()[sub] {
-			if slices.Contains(skip, h) {
-				continue
-			}
-			name := path.Join(pl.hooks(), h)
-			if _, err := c.FS.Stat(fsName(name)); err != nil {
-				continue
-			}
-			f, _ := at.scriptFileSameDepth(inv, at.nameAt(name))
-			e.Add(f)
-		}
+		e.Add(c.gitHookRuns(inv, at, pl, sub, skip))
 	}
 	return e
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"github.com/airlock-dev/airlock/internal/argv"
 	"github.com/airlock-dev/airlock/internal/firstuse"
-	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -177,6 +176,16 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 	if hasAny(inv.Args[i+1:], "--no-verify", "-n") {
 		skip = noVerifySkips.Get()[sub]
 	}
+	e.Add(c.gitHookRuns(inv, at, pl, sub, skip))
+	return e
+}
+
+// gitHookRuns reads the hooks of pl that git sub runs (those --no-verify
+// leaves out are in skip), each as a script run from the work tree's top:
+// a hook is found by the command's own names (c), and read by at, the
+// classifier atGitTop placed there.
+func (c *Classifier) gitHookRuns(inv *shell.Invocation, at *Classifier, pl gitPlace, sub string, skip []string) Effect {
+	var e Effect
 	for _, h := range gitHooks.Get()[sub] {
 		if slices.Contains(skip, h) {
 			continue
@@ -189,54 +198,6 @@ func (c *Classifier) gitRepoCommands(inv *shell.Invocation) Effect {
 		e.Add(f)
 	}
 	return e
-}
-
-// findGitDir finds the .git directory from dir upward: a directory, or a
-// file naming one (a linked worktree).
-func (c *Classifier) findGitDir(dir string) (string, bool) {
-	up := dir
-	if o, ok := c.FS.(osFS); ok {
-		// On the real filesystem, walk absolute paths up to the root.
-		up = o.resolve(dir)
-	}
-	for range 16 {
-		p := path.Join(up, ".git")
-		info, err := c.FS.Stat(fsName(p))
-		if err == nil {
-			if info.IsDir() {
-				return p, true
-			}
-			if data, err := c.readFile(p); err == nil {
-				if g, ok := strings.CutPrefix(strings.TrimSpace(string(data)), "gitdir:"); ok {
-					g = strings.TrimSpace(g)
-					if !strings.HasPrefix(g, "/") {
-						g = path.Join(up, g)
-					}
-					return g, true
-				}
-			}
-			return "", false
-		}
-		if !errors.Is(err, fs.ErrNotExist) {
-			return "", false
-		}
-		if strings.HasPrefix(up, "/") {
-			if up == "/" {
-				break
-			}
-			up = path.Dir(up)
-			continue
-		}
-		if up == "" || up == "." {
-			up = ".."
-		} else {
-			up = path.Join(up, "..")
-		}
-		if strings.Count(up, "..") > 12 {
-			break
-		}
-	}
-	return "", false
 }
 
 // scriptFileSameDepth follows a file from a classifier that is already
